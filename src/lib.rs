@@ -1,0 +1,30 @@
+//! agentpad: the editing engine LLM agents use to change text safely.
+//!
+//! An agent's tool call is matched unambiguously, staged as a lettered pending change with a
+//! diff preview, and only saved on `commit`. The core is pure Rust with no I/O and no clock:
+//! [`Workspace::call`] takes a tool name and JSON arguments and returns a [`Response`] (JSON and
+//! Markdown for the model) or asks its host to persist texts ([`Step::Persist`]).
+//!
+//! Modules follow DESIGN.md's concepts: [`text`] (document model, positions), [`matching`],
+//! [`session`] (pending changes, selection), [`workflow`] (states, flags, modes), [`preview`],
+//! [`response`] and [`format`] (data and its Markdown view), [`tools`] (registry, schemas,
+//! argument checking), [`workspace`] (dispatch). `wasm` is the JavaScript binding and only
+//! converts.
+
+pub mod format;
+pub mod matching;
+pub mod preview;
+pub mod response;
+pub mod session;
+pub mod text;
+pub mod tools;
+pub mod workflow;
+pub mod workspace;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use format::Locale;
+pub use response::{Response, Status};
+pub use workflow::{Flags, PersistMode, WorkflowState};
+pub use workspace::{CallContext, Config, PersistRequest, PersistResult, Step, Workspace, WorkspaceError};

@@ -1,0 +1,190 @@
+//! Response: what every tool call returns (DESIGN §5, `003` §4.1). Plain data; the Markdown the
+//! model reads is a view over it ([`crate::format`]), filled in by [`Response::render`] so that
+//! JSON and Markdown can never say different things.
+
+use serde::Serialize;
+
+use crate::format::{self, Locale};
+use crate::workflow::{Flags, WorkflowState};
+
+/// The outcome of one call (`003` §4.1 `TextEditStatus`, plus the argument/visibility statuses of
+/// DESIGN §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Status {
+    Success,
+    NoMatch,
+    MultiMatch,
+    NoOp,
+    PersistFailure,
+    ExternalConflict,
+    Exception,
+    InvalidArguments,
+    Blocked,
+    StaleReference,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Success => "Success",
+            Status::NoMatch => "NoMatch",
+            Status::MultiMatch => "MultiMatch",
+            Status::NoOp => "NoOp",
+            Status::PersistFailure => "PersistFailure",
+            Status::ExternalConflict => "ExternalConflict",
+            Status::Exception => "Exception",
+            Status::InvalidArguments => "InvalidArguments",
+            Status::Blocked => "Blocked",
+            Status::StaleReference => "StaleReference",
+        }
+    }
+
+    /// The Overview icon: `[OK]`, `[Warning]` or `[Fail]` (`003` §6.1.2).
+    pub fn severity(self) -> Severity {
+        match self {
+            Status::Success | Status::NoOp => Severity::Ok,
+            Status::MultiMatch => Severity::Warning,
+            _ => Severity::Fail,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Ok,
+    Warning,
+    Fail,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Ok => "OK",
+            Severity::Warning => "Warning",
+            Severity::Fail => "Fail",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Change in length made by this call, in chars.
+    pub delta: isize,
+    /// Length of the document's draft after this call, in chars.
+    pub new_length: usize,
+    /// Number of candidates, when the call produced a selection.
+    pub selection_count: Option<usize>,
+}
+
+/// One candidate of a multi-match. Offsets are UTF-16 code units into the draft, so
+/// `draft.slice(context_start, context_end)` in JS is the matched text.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    pub id: String,
+    pub line: usize,
+    pub preview: String,
+    pub marker_start: String,
+    pub marker_end: String,
+    pub occurrence: usize,
+    pub context_start: usize,
+    pub context_end: usize,
+    pub recommended: bool,
+    pub stale: bool,
+}
+
+/// A pending change as reported (DESIGN §5). `position` is a UTF-16 offset into the base text;
+/// `line` is 1-based in the base text; `delta` is in chars.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PendingChangeView {
+    pub change_id: String,
+    pub path: String,
+    pub position: usize,
+    pub line: usize,
+    pub old_text: String,
+    pub new_text: String,
+    pub delta: isize,
+    pub amended: bool,
+}
+
+/// An entry of the task stack (innermost last). Always present, empty until tasks exist.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskView {
+    pub task_id: String,
+    pub goal: String,
+    pub status: String,
+    pub depth: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Response {
+    pub status: Status,
+    pub workflow_state: WorkflowState,
+    pub flags: Flags,
+    pub summary: String,
+    pub guidance: Option<String>,
+    pub metrics: Metrics,
+    pub candidates: Vec<Candidate>,
+    pub pending_changes: Vec<PendingChangeView>,
+    pub match_quality: Option<String>,
+    /// Compact diff of the pending changes of `path` (or what `preview_only` would stage).
+    pub preview: Option<String>,
+    /// `memo_read`: the requested lines with gutters.
+    pub content: Option<String>,
+    /// Fingerprint of the draft the call read or edited.
+    pub fingerprint: Option<String>,
+    /// The document the call worked on.
+    pub path: Option<String>,
+    pub session_id: Option<String>,
+    pub task_stack: Vec<TaskView>,
+    pub next_actions: Vec<String>,
+    pub visible_tools: Vec<String>,
+    /// Detail view for the model (`003` §6).
+    pub markdown: String,
+    /// One line, for older history entries (`003` §2.3 Level of Detail).
+    pub markdown_basic: String,
+}
+
+impl Response {
+    /// A response with the given status and summary; the workspace fills state, flags, tools and
+    /// the Markdown views before returning it.
+    pub fn new(status: Status, summary: impl Into<String>) -> Response {
+        Response {
+            status,
+            workflow_state: WorkflowState::Idle,
+            flags: Flags::NONE,
+            summary: summary.into(),
+            guidance: None,
+            metrics: Metrics::default(),
+            candidates: Vec::new(),
+            pending_changes: Vec::new(),
+            match_quality: None,
+            preview: None,
+            content: None,
+            fingerprint: None,
+            path: None,
+            session_id: None,
+            task_stack: Vec::new(),
+            next_actions: Vec::new(),
+            visible_tools: Vec::new(),
+            markdown: String::new(),
+            markdown_basic: String::new(),
+        }
+    }
+
+    pub fn with_guidance(mut self, guidance: impl Into<String>) -> Response {
+        self.guidance = Some(guidance.into());
+        self
+    }
+
+    /// Fills `markdown` and `markdown_basic` from the data. Called once, last.
+    pub fn render(&mut self, locale: Locale) {
+        self.markdown = format::Markdown { response: self, locale }.to_string();
+        self.markdown_basic = format::BasicLine { response: self }.to_string();
+    }
+
+    /// The JSON form (stable field order: the struct's).
+    pub fn to_json(&self) -> String {
+        // Serialising plain data with string keys cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

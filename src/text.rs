@@ -1,0 +1,329 @@
+//! Text: the document model and the one place where positions change units.
+//!
+//! A [`Text`] is a ropey [`Rope`] of *normalised* text (LF line breaks, no BOM) plus what is needed
+//! to write it back exactly as it came (`003`/DESIGN §4.1: a CRLF file stays CRLF, a BOM stays).
+//! Every offset inside the core is a **char** offset into the normalised text; JSON offsets handed
+//! to JavaScript are **UTF-16 code units** ([`Text::char_to_utf16`] is the only converter).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use ropey::Rope;
+use xxhash_rust::xxh3::Xxh3;
+
+/// The line-break style a document had in storage, restored when it is written back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+pub enum LineEnding {
+    #[default]
+    Lf,
+    CrLf,
+    Cr,
+}
+
+impl LineEnding {
+    /// The most frequent line break of `raw` (ties go to the one seen first; no break at all → LF).
+    /// A file with mixed endings is written back in its dominant style: that is what editors do,
+    /// and it never invents a style the file did not have. Cost: O(n) bytes.
+    pub fn detect(raw: &str) -> LineEnding {
+        let bytes = raw.as_bytes();
+        let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
+        let mut first = None;
+        let mut i = 0;
+        while let Some(off) = memchr::memchr2(b'\r', b'\n', &bytes[i..]) {
+            let at = i + off;
+            let kind = if bytes[at] == b'\n' {
+                lf += 1;
+                i = at + 1;
+                LineEnding::Lf
+            } else if bytes.get(at + 1) == Some(&b'\n') {
+                crlf += 1;
+                i = at + 2;
+                LineEnding::CrLf
+            } else {
+                cr += 1;
+                i = at + 1;
+                LineEnding::Cr
+            };
+            first.get_or_insert(kind);
+        }
+        let best = lf.max(crlf).max(cr);
+        if best == 0 {
+            return LineEnding::Lf;
+        }
+        let count = |k: LineEnding| match k {
+            LineEnding::Lf => lf,
+            LineEnding::CrLf => crlf,
+            LineEnding::Cr => cr,
+        };
+        match first {
+            Some(k) if count(k) == best => k,
+            _ if lf == best => LineEnding::Lf,
+            _ if crlf == best => LineEnding::CrLf,
+            _ => LineEnding::Cr,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "\n",
+            LineEnding::CrLf => "\r\n",
+            LineEnding::Cr => "\r",
+        }
+    }
+}
+
+/// CRLF and lone CR become LF. Tool arguments go through this too, so a needle typed with CRLF
+/// matches a CRLF document. Borrowed when there is nothing to change. Cost: O(n).
+pub fn normalize_line_breaks(s: &str) -> Cow<'_, str> {
+    if memchr::memchr(b'\r', s.as_bytes()).is_none() {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' {
+            if chars.peek() == Some(&'\n') {
+                chars.next();
+            }
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+const BOM: char = '\u{FEFF}';
+
+/// 64-bit hash of a text's normalised content, shown as 16 hex digits. Agents pass it back as
+/// `expected_fingerprint` to prove they edit what they read (`001`'s optimistic lock).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fingerprint(pub u64);
+
+impl fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+/// A document's text: normalised rope + the storage form's line ending and BOM.
+#[derive(Clone, Debug)]
+pub struct Text {
+    rope: Rope,
+    line_ending: LineEnding,
+    bom: bool,
+}
+
+impl Text {
+    /// Reads text as storage holds it: strips a leading BOM, turns CRLF/CR into LF, and remembers
+    /// both for [`Text::to_storage`]. Cost: O(n).
+    pub fn from_storage(raw: &str) -> Text {
+        let (bom, body) = match raw.strip_prefix(BOM) {
+            Some(rest) => (true, rest),
+            None => (false, raw),
+        };
+        Text {
+            line_ending: LineEnding::detect(body),
+            bom,
+            rope: Rope::from_str(&normalize_line_breaks(body)),
+        }
+    }
+
+    /// A text with the same storage form as `self` but other content (a draft being committed).
+    pub fn with_rope(&self, rope: Rope) -> Text {
+        Text { rope, line_ending: self.line_ending, bom: self.bom }
+    }
+
+    /// The bytes to write back: the remembered line ending and BOM restored. Cost: O(n).
+    pub fn to_storage(&self) -> String {
+        let mut out = String::with_capacity(self.rope.len_bytes() + 3);
+        if self.bom {
+            out.push(BOM);
+        }
+        let eol = self.line_ending.as_str();
+        for chunk in self.rope.chunks() {
+            if self.line_ending == LineEnding::Lf {
+                out.push_str(chunk);
+            } else {
+                for (i, piece) in chunk.split('\n').enumerate() {
+                    if i > 0 {
+                        out.push_str(eol);
+                    }
+                    out.push_str(piece);
+                }
+            }
+        }
+        out
+    }
+
+    pub fn rope(&self) -> &Rope {
+        &self.rope
+    }
+
+    pub fn line_ending(&self) -> LineEnding {
+        self.line_ending
+    }
+
+    pub fn has_bom(&self) -> bool {
+        self.bom
+    }
+
+    /// Hash of the normalised content (line ending and BOM do not count). Cost: O(n).
+    pub fn fingerprint(&self) -> Fingerprint {
+        fingerprint_of(&self.rope)
+    }
+}
+
+/// See [`Fingerprint`]. Cost: O(n), streaming over the rope's chunks (no copy).
+pub fn fingerprint_of(rope: &Rope) -> Fingerprint {
+    let mut hasher = Xxh3::new();
+    for chunk in rope.chunks() {
+        hasher.update(chunk.as_bytes());
+    }
+    Fingerprint(hasher.digest())
+}
+
+/// Char offset → UTF-16 offset in `rope`. The one conversion point towards JavaScript.
+/// `char_idx` past the end is clamped to the end. Cost: O(log n).
+pub fn char_to_utf16(rope: &Rope, char_idx: usize) -> usize {
+    rope.char_to_utf16_cu(char_idx.min(rope.len_chars()))
+}
+
+/// UTF-16 offset → char offset in `rope`, for offsets coming from JavaScript. An offset in the
+/// middle of a surrogate pair maps to the char that pair encodes; past the end is clamped.
+/// Cost: O(log n).
+pub fn utf16_to_char(rope: &Rope, utf16_idx: usize) -> usize {
+    rope.utf16_cu_to_char(utf16_idx.min(rope.len_utf16_cu()))
+}
+
+/// UTF-16 length of a `&str` (what JS's `.length` reports). Cost: O(n).
+pub fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// A JS string held a lone surrogate, which has no UTF-8 form. `offset` is in UTF-16 code units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnpairedSurrogate {
+    pub offset: usize,
+    pub unit: u16,
+}
+
+impl fmt::Display for UnpairedSurrogate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unpaired UTF-16 surrogate 0x{:04X} at UTF-16 offset {}; send well-formed text (String.prototype.toWellFormed() replaces it)",
+            self.unit, self.offset
+        )
+    }
+}
+
+/// Decodes UTF-16 code units strictly: the first unpaired surrogate is an error naming its
+/// offset, never silently replaced by U+FFFD. Cost: O(n).
+pub fn decode_utf16(units: &[u16]) -> Result<String, UnpairedSurrogate> {
+    let mut out = String::with_capacity(units.len());
+    let mut offset = 0;
+    for decoded in char::decode_utf16(units.iter().copied()) {
+        match decoded {
+            Ok(c) => {
+                out.push(c);
+                offset += c.len_utf16();
+            }
+            Err(e) => return Err(UnpairedSurrogate { offset, unit: e.unpaired_surrogate() }),
+        }
+    }
+    Ok(out)
+}
+
+/// 1-based line number of a char offset. Cost: O(log n).
+pub fn line_of(rope: &Rope, char_idx: usize) -> usize {
+    rope.char_to_line(char_idx.min(rope.len_chars())) + 1
+}
+
+/// Number of lines as an editor shows them: a trailing LF does not open a new line, an empty
+/// text has one (empty) line.
+pub fn visible_line_count(rope: &Rope) -> usize {
+    let n = rope.len_lines();
+    if n > 1 && rope.line(n - 1).len_chars() == 0 {
+        n - 1
+    } else {
+        n
+    }
+}
+
+/// The text of 0-based line `idx` without its line break.
+pub fn line_text(rope: &Rope, idx: usize) -> String {
+    let mut s = rope.line(idx).to_string();
+    if s.ends_with('\n') {
+        s.pop();
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crlf_round_trips_and_is_lf_inside() {
+        let raw = "\u{FEFF}a\r\nb\r\nc";
+        let t = Text::from_storage(raw);
+        assert_eq!(t.rope().to_string(), "a\nb\nc");
+        assert!(t.has_bom());
+        assert_eq!(t.line_ending(), LineEnding::CrLf);
+        assert_eq!(t.to_storage(), raw);
+    }
+
+    #[test]
+    fn lone_cr_and_mixed_endings_normalise_and_write_the_dominant_style() {
+        let t = Text::from_storage("a\rb\r\nc\r\nd\n");
+        assert_eq!(t.rope().to_string(), "a\nb\nc\nd\n");
+        assert_eq!(t.line_ending(), LineEnding::CrLf);
+        assert_eq!(t.to_storage(), "a\r\nb\r\nc\r\nd\r\n");
+        assert_eq!(LineEnding::detect("x\ry\r"), LineEnding::Cr);
+        assert_eq!(LineEnding::detect("no breaks"), LineEnding::Lf);
+        // a tie goes to the first style seen
+        assert_eq!(LineEnding::detect("a\r\nb\nc"), LineEnding::CrLf);
+    }
+
+    #[test]
+    fn fingerprint_ignores_storage_form_but_not_content() {
+        let a = Text::from_storage("x\r\ny");
+        let b = Text::from_storage("x\ny");
+        let c = Text::from_storage("x\nz");
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        assert_ne!(a.fingerprint(), c.fingerprint());
+        assert_eq!(a.fingerprint().to_string().len(), 16);
+    }
+
+    #[test]
+    fn utf16_offsets_count_surrogate_pairs() {
+        let rope = Rope::from_str("a😀中b");
+        assert_eq!(char_to_utf16(&rope, 2), 3); // 'a' + two units for the emoji
+        assert_eq!(char_to_utf16(&rope, 4), 5);
+        assert_eq!(utf16_to_char(&rope, 4), 3);
+        assert_eq!(char_to_utf16(&rope, 99), 5);
+        assert_eq!(utf16_len("😀中"), 3);
+    }
+
+    #[test]
+    fn decode_utf16_names_the_unpaired_offset() {
+        let mut units: Vec<u16> = "ab😀".encode_utf16().collect();
+        assert_eq!(decode_utf16(&units).as_deref(), Ok("ab😀"));
+        units.push(0xD800);
+        units.push(b'c' as u16);
+        let err = decode_utf16(&units).unwrap_err();
+        assert_eq!(err, UnpairedSurrogate { offset: 4, unit: 0xD800 });
+        assert!(err.to_string().contains("UTF-16 offset 4"));
+        let lone_low = [b'x' as u16, 0xDC00];
+        assert_eq!(decode_utf16(&lone_low).unwrap_err().offset, 1);
+    }
+
+    #[test]
+    fn visible_lines() {
+        assert_eq!(visible_line_count(&Rope::from_str("")), 1);
+        assert_eq!(visible_line_count(&Rope::from_str("a\nb\n")), 2);
+        assert_eq!(visible_line_count(&Rope::from_str("a\nb")), 2);
+        assert_eq!(line_text(&Rope::from_str("a\nb\n"), 0), "a");
+    }
+}

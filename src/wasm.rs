@@ -1,0 +1,171 @@
+//! The JavaScript binding: converts and delegates, nothing else. The only file that knows
+//! wasm-bindgen. Contract: notes/wasm-boundary.md.
+//!
+//! Strings from JS are checked for unpaired surrogates before they become Rust strings
+//! (wasm-bindgen's own conversion would replace them with U+FFFD silently); the check uses JS's
+//! native `isWellFormed`, and only ill-formed strings take the slow path that finds the offset.
+
+use js_sys::{Array, JsString, Object};
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::text::decode_utf16;
+use crate::tools::ArgError;
+use crate::workspace::{CallContext, Config, PersistRequest, PersistResult, Step, Workspace};
+use crate::Response;
+
+/// Nesting deeper than this in tool arguments is refused (and stops cycles).
+const MAX_ARG_DEPTH: usize = 64;
+
+#[wasm_bindgen(start)]
+fn start() {
+    // Panics are defects (the core returns errors for bad input); if one happens anyway, the
+    // console shows where instead of a bare "unreachable".
+    console_error_panic_hook::set_once();
+}
+
+/// A string from JS, refused if it holds an unpaired surrogate. `what` names it in the error.
+fn js_string(s: &JsString, what: &str) -> Result<String, ArgError> {
+    if s.is_well_formed() {
+        return Ok(String::from(s));
+    }
+    let units: Vec<u16> = s.iter().collect();
+    decode_utf16(&units).map_err(|e| ArgError::UnpairedSurrogate { arg: what.to_string(), offset: e.offset })
+}
+
+/// A JS value as JSON, strings checked strictly. `at` is the argument path for messages.
+fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
+    let not_json = |got: &str| ArgError::NotJson { arg: at.to_string(), got: got.to_string() };
+    if depth > MAX_ARG_DEPTH {
+        return Err(not_json("a value nested deeper than 64 levels (or a cycle)"));
+    }
+    if v.is_null() || v.is_undefined() {
+        return Ok(Value::Null);
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Some(n) = v.as_f64() {
+        if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+            return Ok(Value::Number(Number::from(n as i64)));
+        }
+        return Number::from_f64(n).map(Value::Number).ok_or_else(|| not_json("a non-finite number"));
+    }
+    if let Some(s) = v.dyn_ref::<JsString>() {
+        return js_string(s, at).map(Value::String);
+    }
+    if Array::is_array(v) {
+        let arr: &Array = v.unchecked_ref();
+        let mut out = Vec::with_capacity(arr.length() as usize);
+        for (i, item) in arr.iter().enumerate() {
+            out.push(js_to_json(&item, &format!("{at}[{i}]"), depth + 1)?);
+        }
+        return Ok(Value::Array(out));
+    }
+    if v.is_function() {
+        return Err(not_json("a function"));
+    }
+    if v.is_object() {
+        let mut map = Map::new();
+        for entry in Object::entries(v.unchecked_ref()).iter() {
+            let pair: Array = entry.unchecked_into();
+            let key_js = pair.get(0);
+            let key = match key_js.dyn_ref::<JsString>() {
+                Some(k) => js_string(k, &format!("{at} key"))?,
+                None => return Err(not_json("a non-string key")),
+            };
+            let child = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
+            let value = js_to_json(&pair.get(1), &child, depth + 1)?;
+            map.insert(key, value);
+        }
+        return Ok(Value::Object(map));
+    }
+    Err(not_json(if v.is_symbol() { "a symbol" } else if v.is_bigint() { "a BigInt" } else { "a value of another type" }))
+}
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    // json_compatible: maps become plain objects, None becomes null.
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or_else(|e| JsValue::from_str(&e.to_string()))
+}
+
+fn js_error(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&format!("InvalidArguments: {e}"))
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum StepJs<'a> {
+    Done { response: &'a Response },
+    Persist { requests: &'a [PersistRequest] },
+}
+
+#[wasm_bindgen]
+pub struct WasmWorkspace {
+    inner: Workspace,
+}
+
+#[wasm_bindgen]
+impl WasmWorkspace {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<WasmWorkspace, JsError> {
+        let options = js_to_json(&options, "options", 0).map_err(js_error)?;
+        let config = Config::from_json(&options).map_err(js_error)?;
+        Ok(WasmWorkspace { inner: Workspace::new(config) })
+    }
+
+    pub fn open(&mut self, path: JsString, text: JsString, version: JsString) -> Result<(), JsError> {
+        let path = js_string(&path, "path").map_err(js_error)?;
+        let text = js_string(&text, "text").map_err(js_error)?;
+        let version = js_string(&version, "version").map_err(js_error)?;
+        self.inner.open(&path, &text, &version).map_err(js_error)
+    }
+
+    pub fn call(&mut self, name: JsString, args: JsValue, tool_call_id: Option<JsString>, now_ms: f64) -> JsValue {
+        let name = String::from(&name); // an ill-formed name is an unknown tool either way
+        let ctx = CallContext { tool_call_id: tool_call_id.map(|id| String::from(&id)), now_ms };
+        let step = match js_to_json(&args, "", 0) {
+            Ok(args) => self.inner.call(&name, &args, &ctx),
+            Err(e) => Step::Done(self.inner.invalid_arguments(&e)),
+        };
+        match &step {
+            Step::Done(response) => to_js(&StepJs::Done { response }),
+            Step::Persist(requests) => to_js(&StepJs::Persist { requests }),
+        }
+    }
+
+    #[wasm_bindgen(js_name = completePersist)]
+    pub fn complete_persist(&mut self, results: JsValue, _now_ms: f64) -> JsValue {
+        let parsed = js_to_json(&results, "results", 0)
+            .map_err(|e| e.to_string())
+            .and_then(|v| PersistResult::list_from_json(&v));
+        let response = match parsed {
+            Ok(results) => self.inner.complete_persist(results),
+            // A malformed report counts as a failed write: the changes stay pending.
+            Err(e) => self.inner.complete_persist(vec![PersistResult::Failed { path: String::new(), error: e }]),
+        };
+        to_js(&response)
+    }
+
+    pub fn text(&self, path: Option<String>) -> Result<String, JsError> {
+        self.inner.text(path.as_deref()).map_err(js_error)
+    }
+
+    pub fn draft(&self, path: Option<String>) -> Result<String, JsError> {
+        self.inner.draft(path.as_deref()).map_err(js_error)
+    }
+
+    pub fn state(&self) -> String {
+        self.inner.state().as_str().to_string()
+    }
+
+    pub fn paths(&self) -> Vec<String> {
+        self.inner.paths().to_vec()
+    }
+
+    #[wasm_bindgen(js_name = toolDefinitions)]
+    pub fn tool_definitions(&self) -> JsValue {
+        to_js(&self.inner.tool_definitions())
+    }
+}
