@@ -22,7 +22,7 @@ pub mod workflow;
 pub mod workspace;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use format::Locale;
 pub use response::{Response, Status};

@@ -1,0 +1,102 @@
+//! The wasm binding, run by wasm-bindgen-test in Node and again in headless Chromium
+//! (`./build.sh test` runs it twice; WASM_BINDGEN_USE_BROWSER=1 selects the browser).
+#![cfg(target_arch = "wasm32")]
+
+use agentpad::wasm::WasmWorkspace;
+use js_sys::{Array, JsString, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+fn obj(pairs: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &JsValue::from_str(k), v).unwrap();
+    }
+    o.into()
+}
+
+fn get(v: &JsValue, path: &[&str]) -> JsValue {
+    path.iter().fold(v.clone(), |acc, key| Reflect::get(&acc, &JsValue::from_str(key)).unwrap())
+}
+
+fn ws_with(text: &str) -> WasmWorkspace {
+    let mut ws = WasmWorkspace::new(JsValue::NULL).unwrap();
+    ws.open("a.txt".into(), text.into(), "v1".into()).unwrap();
+    ws
+}
+
+#[wasm_bindgen_test]
+fn replace_stages_and_commit_asks_the_host_to_persist() {
+    let mut ws = ws_with("x = 1\r\ny = 1\r\n");
+    let args = obj(&[("old_text", "x = 1".into()), ("new_text", "x = 2".into())]);
+    let step = ws.call("memo_replace".into(), args, None, 0.0);
+    assert_eq!(get(&step, &["kind"]).as_string().unwrap(), "done");
+    assert_eq!(get(&step, &["response", "status"]).as_string().unwrap(), "Success");
+    assert_eq!(get(&step, &["response", "workflow_state"]).as_string().unwrap(), "PersistPending");
+    assert_eq!(ws.state(), "PersistPending");
+
+    let step = ws.call("memo_commit".into(), obj(&[("summary", "bump".into())]), Some("call_1".into()), 0.0);
+    assert_eq!(get(&step, &["kind"]).as_string().unwrap(), "persist");
+    let request = Array::from(&get(&step, &["requests"])).get(0);
+    // the host receives the storage form: CRLF restored
+    assert_eq!(get(&request, &["text"]).as_string().unwrap(), "x = 2\r\ny = 1\r\n");
+    assert_eq!(get(&request, &["expected_version"]).as_string().unwrap(), "v1");
+
+    let results = Array::of1(&obj(&[("path", "a.txt".into()), ("ok", true.into()), ("version", "v2".into())]));
+    let response = ws.complete_persist(results.into(), 0.0);
+    assert_eq!(get(&response, &["status"]).as_string().unwrap(), "Success");
+    assert_eq!(ws.text(None).unwrap(), "x = 2\ny = 1\n");
+    assert_eq!(ws.state(), "Idle");
+}
+
+#[wasm_bindgen_test]
+fn unpaired_surrogate_in_an_argument_is_refused_with_its_offset() {
+    let mut ws = ws_with("abc");
+    let broken = JsString::from_char_code(&[0x61, 0x62, 0xD800, 0x63]);
+    let args = obj(&[("old_text", broken.into()), ("new_text", "x".into())]);
+    let step = ws.call("memo_replace".into(), args, None, 0.0);
+    let response = get(&step, &["response"]);
+    assert_eq!(get(&response, &["status"]).as_string().unwrap(), "InvalidArguments");
+    let summary = get(&response, &["summary"]).as_string().unwrap();
+    assert!(summary.contains("`old_text`") && summary.contains("UTF-16 offset 2"), "{summary}");
+    assert_eq!(ws.draft(None).unwrap(), "abc");
+}
+
+#[wasm_bindgen_test]
+fn unpaired_surrogate_in_a_document_is_refused() {
+    let mut ws = WasmWorkspace::new(JsValue::NULL).unwrap();
+    let broken = JsString::from_char_code(&[0x61, 0xDC00]);
+    let err = ws.open("a".into(), broken, "v1".into()).err().expect("refused");
+    let message = JsValue::from(err);
+    let text = get(&message, &["message"]).as_string().unwrap();
+    assert!(text.starts_with("InvalidArguments:") && text.contains("UTF-16 offset 1"), "{text}");
+    assert_eq!(ws.paths().len(), 0);
+}
+
+#[wasm_bindgen_test]
+fn candidate_offsets_slice_the_js_string() {
+    let text = "😀 中 k=1\n🎉 k=1\n";
+    let mut ws = ws_with(text);
+    let step = ws.call("memo_replace".into(), obj(&[("old_text", "k=1".into()), ("new_text", "k=2".into())]), None, 0.0);
+    let candidates = Array::from(&get(&step, &["response", "candidates"]));
+    assert_eq!(candidates.length(), 2);
+    let js_text = JsString::from(ws.draft(None).unwrap());
+    for c in candidates.iter() {
+        let start = get(&c, &["context_start"]).as_f64().unwrap() as u32;
+        let end = get(&c, &["context_end"]).as_f64().unwrap() as u32;
+        assert_eq!(String::from(js_text.slice(start, end)), "k=1");
+    }
+}
+
+#[wasm_bindgen_test]
+fn non_json_arguments_and_bad_options_do_not_throw() {
+    let mut ws = ws_with("abc");
+    let f = js_sys::Function::new_no_args("return 1");
+    let step = ws.call("memo_replace".into(), obj(&[("old_text", f.into()), ("new_text", "x".into())]), None, 0.0);
+    assert_eq!(get(&step, &["response", "status"]).as_string().unwrap(), "InvalidArguments");
+    let step = ws.call("no_such_tool".into(), JsValue::UNDEFINED, None, 0.0);
+    assert_eq!(get(&step, &["response", "status"]).as_string().unwrap(), "InvalidArguments");
+    assert!(WasmWorkspace::new(obj(&[("persist_mode", "sometimes".into())])).is_err());
+    let defs = Array::from(&ws.tool_definitions());
+    assert!(defs.length() >= 5);
+}
