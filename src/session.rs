@@ -206,6 +206,9 @@ impl Session {
             let base_start = (range.start as isize - shift_before(range.start)) as usize;
             let base_range = base_start..base_start + range.len();
             let old_text = doc.base.rope().slice(base_range.clone()).to_string();
+            if old_text == new_text {
+                return Ok(Staged { change: None, amended: false, draft_range: range, delta: 0 });
+            }
             let Some(id) = Letter::from_index(self.letters_used) else {
                 return Err(SessionError::TooManyChanges { limit: MAX_PENDING_CHANGES });
             };
