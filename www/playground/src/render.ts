@@ -1,0 +1,277 @@
+// Pure rendering: each function takes data that came from the core (a Response, the draft text)
+// and returns DOM. Nothing here matches, diffs or formats text: the core has done that already.
+
+import type { AgentResponse, Candidate, PendingChange, TaskEntry } from "./types";
+import { renderMarkdownHtml } from "./markdown";
+
+type Attrs = Record<string, string | number | boolean | undefined>;
+
+/** Small DOM helper: h("div", { class: "x", "data-testid": "y" }, child, "text"). */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Node | string | null | undefined | false)[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child);
+  }
+  return el;
+}
+
+// ---------------------------------------------------------------- document view
+
+interface Segment {
+  from: number; // UTF-16 offsets into the draft
+  to: number;
+  candidate: Candidate;
+}
+
+/**
+ * The draft with line numbers, as a table (one row per line). When `candidates` is given, each
+ * candidate's range `[context_start, context_end)` (UTF-16 offsets into this very draft) is wrapped
+ * in a <mark> with its letter as a badge; a range that spans lines is marked on each line, the
+ * badge on the first. Recommended and stale candidates get their own classes.
+ */
+export function renderDocument(draft: string, candidates: readonly Candidate[] = []): HTMLElement {
+  const table = h("table", { class: "doc", "data-testid": "document" });
+  const body = h("tbody");
+  table.append(body);
+
+  // Line starts (offsets) of the draft. A final newline does not open a new visible line.
+  const starts: number[] = [0];
+  for (let i = 0; i < draft.length; i++) if (draft.charCodeAt(i) === 10) starts.push(i + 1);
+  if (starts.length > 1 && starts[starts.length - 1] === draft.length) starts.pop();
+
+  const sorted = [...candidates]
+    .filter((c) => c.context_end >= c.context_start && c.context_start >= 0 && c.context_end <= draft.length)
+    .sort((a, b) => a.context_start - b.context_start);
+
+  for (let li = 0; li < starts.length; li++) {
+    const lineStart = starts[li];
+    const nextStart = li + 1 < starts.length ? starts[li + 1] : draft.length + 1;
+    const lineEnd = Math.min(nextStart - 1, draft.length); // excludes the "\n"
+    const lineNo = li + 1;
+    const code = h("td", { class: "code" });
+    const segments: Segment[] = [];
+    for (const c of sorted) {
+      const from = Math.max(c.context_start, lineStart);
+      const to = Math.min(c.context_end, lineEnd);
+      const empty = c.context_start === c.context_end;
+      if (from < to || (empty && c.context_start >= lineStart && c.context_start <= lineEnd)) {
+        segments.push({ from, to: Math.max(from, to), candidate: c });
+      }
+    }
+    let pos = lineStart;
+    for (const seg of segments) {
+      if (seg.from < pos) continue; // overlapping candidates: the earlier one wins on this line
+      if (seg.from > pos) code.append(draft.slice(pos, seg.from));
+      const c = seg.candidate;
+      const first = seg.from === c.context_start;
+      const cls = ["cand", c.recommended ? "recommended" : "", c.stale ? "stale" : ""].filter(Boolean).join(" ");
+      const mark = h(
+        "mark",
+        {
+          class: cls,
+          "data-testid": first ? `candidate-${c.id}` : undefined,
+          "data-candidate": c.id,
+          "data-line": lineNo,
+          "data-recommended": c.recommended,
+          "data-stale": c.stale,
+          title:
+            `candidate ${c.id} · line ${c.line} · occurrence ${c.occurrence}` +
+            (c.recommended ? " · recommended" : "") +
+            (c.stale ? " · stale (its text was changed)" : ""),
+        },
+        first ? h("span", { class: "cand-badge", "aria-hidden": "true" }, c.id) : null,
+        draft.slice(seg.from, seg.to),
+      );
+      code.append(mark);
+      pos = seg.to;
+    }
+    if (pos < lineEnd) code.append(draft.slice(pos, lineEnd));
+    if (lineStart === lineEnd && segments.length === 0) code.append("\u200b"); // keep empty rows tall
+    const hasCand = segments.length > 0;
+    body.append(
+      h(
+        "tr",
+        { "data-line": lineNo, class: hasCand ? "has-cand" : undefined },
+        h("td", { class: "ln" }, String(lineNo)),
+        code,
+      ),
+    );
+  }
+  return table;
+}
+
+/** The candidate list under the document: letter, line, preview, flags. */
+export function renderCandidateList(candidates: readonly Candidate[]): HTMLElement {
+  const list = h("ul", { class: "cand-list", "data-testid": "candidate-list" });
+  for (const c of candidates) {
+    list.append(
+      h(
+        "li",
+        { class: [c.recommended ? "recommended" : "", c.stale ? "stale" : ""].join(" ").trim() || undefined },
+        h("span", { class: "cand-badge" }, c.id),
+        h("span", { class: "muted" }, ` line ${c.line} `),
+        h("code", {}, c.preview),
+        c.recommended ? h("span", { class: "tag ok" }, "recommended") : null,
+        c.stale ? h("span", { class: "tag muted" }, "stale") : null,
+      ),
+    );
+  }
+  return list;
+}
+
+// ---------------------------------------------------------------- pending changes
+
+/**
+ * The core's compact preview (lines like `  12│-old`, `  12│+new`, `  11│ ctx`), one row per line,
+ * coloured by the character after the gutter bar. Lines without a gutter are shown as meta lines.
+ */
+export function renderPreview(preview: string | null): HTMLElement {
+  const pre = h("pre", { class: "diff", "data-testid": "pending-preview" });
+  if (preview === null || preview === "") {
+    pre.classList.add("empty");
+    pre.append("(no pending changes)");
+    return pre;
+  }
+  for (const line of preview.replace(/\n$/, "").split("\n")) {
+    const bar = line.indexOf("│");
+    let kind = "meta";
+    if (bar >= 0) {
+      const mark = line.charAt(bar + 1);
+      kind = mark === "-" ? "del" : mark === "+" ? "add" : "ctx";
+    } else if (/^[-+]/.test(line) && !/^(---|\+\+\+)/.test(line)) {
+      kind = line[0] === "-" ? "del" : "add"; // unified-diff style previews
+    }
+    pre.append(h("span", { class: `dl ${kind}` }, line), "\n");
+  }
+  return pre;
+}
+
+function formatDelta(delta: number): string {
+  return delta >= 0 ? `+${delta}` : String(delta);
+}
+
+/** The pending_changes list: letter, path:line, old → new, delta. */
+export function renderPendingChanges(changes: readonly PendingChange[]): HTMLElement {
+  if (changes.length === 0) {
+    return h("p", { class: "muted", "data-testid": "pending-changes" }, "No pending changes.");
+  }
+  const table = h(
+    "table",
+    { class: "changes", "data-testid": "pending-changes" },
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, "Id"), h("th", {}, "Line"), h("th", {}, "Old → New"), h("th", {}, "Δ")),
+    ),
+  );
+  const body = h("tbody");
+  for (const c of changes) {
+    body.append(
+      h(
+        "tr",
+        { "data-change": c.change_id },
+        h("td", {}, h("span", { class: "cand-badge" }, c.change_id), c.amended ? h("span", { class: "tag muted" }, "amended") : null),
+        h("td", { class: "num" }, `${c.path}:${c.line}`),
+        h(
+          "td",
+          { class: "oldnew" },
+          h("del", {}, c.old_text === "" ? "∅" : c.old_text),
+          h("span", { class: "arrow" }, " → "),
+          h("ins", {}, c.new_text === "" ? "∅" : c.new_text),
+        ),
+        h("td", { class: `num ${c.delta > 0 ? "pos" : c.delta < 0 ? "neg" : ""}` }, formatDelta(c.delta)),
+      ),
+    );
+  }
+  table.append(body);
+  return table;
+}
+
+// ---------------------------------------------------------------- response
+
+const STATUS_TONE: Record<string, string> = {
+  Success: "ok",
+  NoOp: "muted",
+  MultiMatch: "warn",
+  NoMatch: "warn",
+  StaleReference: "warn",
+  Blocked: "warn",
+  InvalidArguments: "bad",
+  PersistFailure: "bad",
+  ExternalConflict: "bad",
+  Exception: "bad",
+};
+
+/** status / state / flags / match quality as badges. */
+export function renderBadges(r: AgentResponse): HTMLElement {
+  const flags = r.flags?.names ?? [];
+  return h(
+    "div",
+    { class: "badges", "data-testid": "response-badges" },
+    h("span", { class: "label" }, "status"),
+    h("span", { class: `badge ${STATUS_TONE[r.status] ?? "muted"}`, "data-testid": "status-badge" }, r.status),
+    h("span", { class: "label" }, "state"),
+    h("span", { class: "badge state", "data-testid": "response-state-badge" }, r.workflow_state),
+    h("span", { class: "label" }, "flags"),
+    ...(flags.length === 0
+      ? [h("span", { class: "badge muted", "data-testid": "flag-badge" }, "-")]
+      : flags.map((f) => h("span", { class: "badge flag", "data-testid": "flag-badge" }, f))),
+    r.match_quality ? h("span", { class: "label" }, "match") : null,
+    r.match_quality ? h("span", { class: "badge muted", "data-testid": "match-quality" }, r.match_quality) : null,
+  );
+}
+
+/** The Markdown the model reads, rendered (markdown-it, html off, then DOMPurify). */
+export function renderMarkdown(markdown: string): HTMLElement {
+  const div = h("div", { class: "markdown", "data-testid": "response-markdown" });
+  div.innerHTML = renderMarkdownHtml(markdown);
+  return div;
+}
+
+/** The whole Response as pretty JSON. */
+export function renderJson(r: unknown): HTMLElement {
+  return h("pre", { class: "json", "data-testid": "response-json" }, JSON.stringify(r, null, 2));
+}
+
+/** next_actions as buttons; the caller decides what a click does. */
+export function renderNextActions(actions: readonly string[], onPick: (tool: string) => void): HTMLElement {
+  const div = h("div", { class: "next-actions", "data-testid": "next-actions" });
+  if (actions.length === 0) return div;
+  div.append(h("span", { class: "label" }, "next"));
+  for (const a of actions) {
+    const tool = a.split("(")[0].trim();
+    const b = h("button", { type: "button", class: "chip", title: `select ${tool} in the console` }, a);
+    b.addEventListener("click", () => onPick(tool));
+    div.append(b);
+  }
+  return div;
+}
+
+/** The task stack (innermost last), as a short indented list. */
+export function renderTaskStack(stack: readonly TaskEntry[]): HTMLElement {
+  const div = h("div", { class: "tasks", "data-testid": "task-stack" });
+  if (stack.length === 0) {
+    div.append(h("span", { class: "muted" }, "(no active task)"));
+    return div;
+  }
+  for (const t of stack) {
+    div.append(
+      h(
+        "div",
+        { class: "task", style: `padding-left:${Math.max(0, t.depth - 1) * 1.2}em` },
+        h("span", { class: "tag muted" }, t.status),
+        ` #${t.task_id} ${t.goal}`,
+      ),
+    );
+  }
+  return div;
+}

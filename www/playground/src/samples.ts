@@ -1,0 +1,146 @@
+// Built-in sample documents. Each sample is one document in a fresh MemoryStorage.
+
+export interface Sample {
+  id: string;
+  label: string;
+  path: string;
+  text: string;
+  /** A quick call that shows what the sample is for (fills the console, does not run). */
+  suggested: { tool: string; args: Record<string, unknown> };
+}
+
+// 000 Appendix A, first flow: enable experimental feature X.
+const CONFIG_JSON = `{
+  "name": "orders-service",
+  "version": "2.4.1",
+  "environment": "staging",
+  "server": {
+    "host": "0.0.0.0",
+    "port": 8080,
+    "workers": 4
+  },
+  "logging": {
+    "level": "info",
+    "format": "json",
+    "destinations": ["stdout"]
+  },
+  "features": {
+    "stable": ["A", "B", "C"],
+    "experimental": []
+  }
+}
+`;
+
+// 000 Appendix A, second flow: three "timeout: 30" lines (database, api, cache) at lines 12, 45
+// and 78, each under a comment line. No other line contains "timeout: 30".
+const TIMEOUTS_YAML = `# Service configuration for the orders platform.
+# Values are in seconds unless a key says otherwise.
+version: 3
+environment: staging
+
+database:
+  host: db.internal
+  port: 5432
+  name: orders
+  user: orders_app
+  # Database connection timeout
+  timeout: 30
+  pool:
+    min_size: 2
+    max_size: 20
+    idle_seconds: 600
+  ssl:
+    enabled: true
+    verify: full
+  migrations:
+    auto_apply: false
+    directory: db/migrations
+  replicas:
+    - host: db-replica-1.internal
+      port: 5432
+    - host: db-replica-2.internal
+      port: 5432
+
+logging:
+  level: info
+  format: json
+  destinations:
+    - stdout
+    - file
+  file:
+    path: /var/log/orders/app.log
+    max_size_mb: 100
+    keep: 7
+    compress: true
+
+api:
+  base_url: https://api.example.com/v2
+  version: v2
+  # API call timeout
+  timeout: 30
+  retries: 3
+  backoff:
+    initial_ms: 200
+    max_ms: 5000
+    multiplier: 2
+  rate_limit:
+    requests_per_minute: 600
+    burst: 50
+  auth:
+    kind: bearer
+    token_env: ORDERS_API_TOKEN
+  headers:
+    user_agent: orders-service/2.4
+    accept: application/json
+
+queue:
+  broker: amqp://mq.internal:5672
+  exchange: orders
+  prefetch: 10
+  dead_letter:
+    enabled: true
+    max_attempts: 5
+
+cache:
+  backend: redis
+  host: cache.internal
+  port: 6379
+  db: 0
+  key_prefix: "orders:"
+  max_entries: 100000
+  eviction: lru
+  # Cache entry expiry
+  timeout: 30
+  warmup:
+    enabled: false
+    keys: []
+
+metrics:
+  enabled: true
+  exporter: prometheus
+  port: 9102
+  path: /metrics
+  labels:
+    service: orders
+    region: eu-west-1
+`;
+
+export const SAMPLES: Sample[] = [
+  {
+    id: "timeouts",
+    label: "timeouts.yaml: three timeout: 30 lines (MultiMatch)",
+    path: "timeouts.yaml",
+    text: TIMEOUTS_YAML,
+    suggested: { tool: "memo_replace", args: { old_text: "timeout: 30", new_text: "timeout: 60" } },
+  },
+  {
+    id: "config",
+    label: "config.json: enable experimental feature X",
+    path: "config.json",
+    text: CONFIG_JSON,
+    suggested: {
+      tool: "memo_replace",
+      args: { old_text: '"experimental": []', new_text: '"experimental": ["X"]' },
+    },
+  },
+];

@@ -1,0 +1,273 @@
+// End-to-end test of the built playground (target/playground) in headless Debian Chromium.
+// Run from the repo root: node --test www/playground/test/
+// Needs: `npm run build` in www/playground first (build.sh does it), /usr/bin/chromium.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../../..");
+const dist = path.join(repo, "target", "playground");
+const shotDir = path.join(repo, "target", "screenshots");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".map": "application/json",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/** A tiny static server for `root` on 127.0.0.1 (free port). */
+function serveStatic(root) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    let rel = decodeURIComponent(url.pathname);
+    if (rel.endsWith("/")) rel += "index.html";
+    const file = path.resolve(root, "." + rel);
+    if (file !== root && !file.startsWith(root + path.sep)) {
+      res.writeHead(403).end("forbidden");
+      return;
+    }
+    fs.readFile(file, (err, body) => {
+      if (err) {
+        res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+        return;
+      }
+      const type = MIME[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+      res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+}
+
+let server;
+let browser;
+let page;
+let baseUrl;
+const problems = []; // page errors, console errors, failed requests
+
+before(async () => {
+  assert.ok(
+    fs.existsSync(path.join(dist, "index.html")),
+    `no build at ${dist}: run \`npm run build\` in www/playground first`,
+  );
+  server = await serveStatic(dist);
+  baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  page.setDefaultTimeout(20_000);
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console.error: ${msg.text()}`);
+  });
+  page.on("requestfailed", (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on("response", (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+// ---------------------------------------------------------------- helpers
+
+const tid = (id) => `[data-testid="${id}"]`;
+
+async function waitReady(sampleId) {
+  await page.waitForFunction(
+    (id) => document.body.dataset.ready !== "false" && document.body.dataset.sample === id,
+    sampleId,
+  );
+  const ready = await page.evaluate(() => document.body.dataset.ready);
+  const fatal = await page.locator(tid("fatal")).textContent();
+  assert.equal(ready, "true", `workspace not ready: ${fatal}`);
+}
+
+/** The document view's lines (line number → text), badges excluded. */
+async function documentLines() {
+  return page.$$eval(`${tid("document")} tr`, (rows) =>
+    rows.map((row) => {
+      const code = row.querySelector("td.code").cloneNode(true);
+      code.querySelectorAll(".cand-badge").forEach((b) => b.remove());
+      return { line: Number(row.dataset.line), text: code.textContent.replace(/\u200b/g, "") };
+    }),
+  );
+}
+
+async function historyCount() {
+  return page.locator(`${tid("history")} li`).count();
+}
+
+/** Pick a tool in the console, type its JSON args, press Run, wait for the response. */
+async function runTool(tool, args) {
+  const before = await historyCount();
+  await page.selectOption(tid("tool-select"), tool);
+  await page.fill(tid("args-input"), JSON.stringify(args, null, 2));
+  assert.equal(await page.locator(tid("args-error")).textContent(), "");
+  await page.click(tid("run-button"));
+  await page.waitForFunction(
+    ([sel, n]) => document.querySelectorAll(sel).length > n && document.body.dataset.busy !== "true",
+    [`${tid("history")} li`, before],
+  );
+  return {
+    status: (await page.locator(tid("status-badge")).textContent())?.trim(),
+    state: (await page.locator(tid("response-state-badge")).textContent())?.trim(),
+  };
+}
+
+// ---------------------------------------------------------------- tests
+
+test("the page loads the wasm core and lists the tools", async () => {
+  await page.goto(baseUrl);
+  await waitReady("timeouts");
+  const tools = await page.$$eval(`${tid("tool-select")} option`, (os) => os.map((o) => o.value));
+  for (const t of ["memo_read", "memo_replace", "memo_commit"]) assert.ok(tools.includes(t), `tool ${t} in ${tools}`);
+  assert.match(await page.locator(tid("memory-meter")).textContent(), /KiB/);
+  assert.equal((await page.locator(tid("workflow-state")).textContent()).trim(), "Idle");
+  assert.deepEqual(problems, []);
+});
+
+test("invalid JSON arguments show a message and disable Run", async () => {
+  await page.selectOption(tid("tool-select"), "memo_replace");
+  // The skeleton has the required properties with empty values.
+  const skeleton = JSON.parse(await page.locator(tid("args-input")).inputValue());
+  assert.ok("old_text" in skeleton && "new_text" in skeleton, JSON.stringify(skeleton));
+  await page.fill(tid("args-input"), '{"old_text": ');
+  assert.notEqual((await page.locator(tid("args-error")).textContent()).trim(), "");
+  assert.equal(await page.locator(tid("run-button")).isDisabled(), true);
+  await page.fill(tid("args-input"), "{}");
+  assert.equal((await page.locator(tid("args-error")).textContent()).trim(), "");
+  assert.equal(await page.locator(tid("run-button")).isDisabled(), false);
+});
+
+let timeoutLines = [];
+
+test("timeouts.yaml: replace timeout: 30 gives MultiMatch with candidates A, B, C on the right lines", async () => {
+  // Switch away and back: switching recreates the workspace.
+  await page.selectOption(tid("sample-select"), "config");
+  await waitReady("config");
+  await page.selectOption(tid("sample-select"), "timeouts");
+  await waitReady("timeouts");
+
+  const lines = await documentLines();
+  timeoutLines = lines.filter((l) => l.text.includes("timeout: 30")).map((l) => l.line);
+  assert.equal(timeoutLines.length, 3, `the sample has three "timeout: 30" lines: ${timeoutLines}`);
+  assert.equal(await page.locator("mark.cand").count(), 0, "no highlights before a selection");
+
+  const r = await runTool("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60" });
+  assert.equal(r.status, "MultiMatch");
+  assert.equal(r.state, "SelectionPending");
+  assert.equal((await page.locator(tid("workflow-state")).textContent()).trim(), "SelectionPending");
+
+  const marks = await page.$$eval("mark.cand[data-testid^='candidate-']", (ms) =>
+    ms.map((m) => {
+      const c = m.cloneNode(true);
+      const badge = c.querySelector(".cand-badge")?.textContent ?? "";
+      c.querySelectorAll(".cand-badge").forEach((b) => b.remove());
+      return { id: m.dataset.candidate, line: Number(m.dataset.line), badge, text: c.textContent };
+    }),
+  );
+  assert.deepEqual(
+    marks.map((m) => m.id),
+    ["A", "B", "C"],
+  );
+  marks.forEach((m, i) => {
+    assert.equal(m.line, timeoutLines[i], `candidate ${m.id} on line ${timeoutLines[i]}`);
+    assert.equal(m.badge, m.id, "the badge shows the letter");
+    assert.equal(m.text, "timeout: 30", `candidate ${m.id} covers exactly the match`);
+  });
+  // The rendered Markdown and the JSON both carry the candidates.
+  const md = await page.locator(tid("response-markdown")).textContent();
+  assert.match(md, /MultiMatch/);
+  const json = JSON.parse(await page.locator(tid("response-json")).textContent());
+  assert.equal(json.status, "MultiMatch");
+  assert.deepEqual(
+    json.candidates.map((c) => c.line),
+    timeoutLines,
+  );
+  fs.mkdirSync(shotDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotDir, "playground-multimatch.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+});
+
+test("staging B with match_id shows timeout: 60 in the pending diff", async () => {
+  const r = await runTool("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60", match_id: "B" });
+  assert.ok(!["InvalidArguments", "Exception", "Blocked", "NoMatch"].includes(r.status), `status ${r.status}`);
+
+  const added = await page.$$eval(`${tid("pending-preview")} .dl.add`, (ls) => ls.map((l) => l.textContent));
+  assert.ok(added.some((l) => l.includes("timeout: 60")), `a + line with timeout: 60 in ${JSON.stringify(added)}`);
+  const removed = await page.$$eval(`${tid("pending-preview")} .dl.del`, (ls) => ls.map((l) => l.textContent));
+  assert.ok(removed.some((l) => l.includes("timeout: 30")), `a - line with timeout: 30 in ${JSON.stringify(removed)}`);
+
+  const rows = await page.$$eval(`${tid("pending-changes")} tbody tr`, (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)),
+  );
+  assert.ok(
+    rows.some((cells) => cells[1] === `timeouts.yaml:${timeoutLines[1]}` && /timeout: 60/.test(cells[2])),
+    `a pending change on line ${timeoutLines[1]} to timeout: 60 in ${JSON.stringify(rows)}`,
+  );
+
+  // The document view shows the draft: line B now reads timeout: 60, A and C are unchanged.
+  const lines = await documentLines();
+  const at = (n) => lines.find((l) => l.line === n).text;
+  assert.match(at(timeoutLines[1]), /timeout: 60/);
+  assert.match(at(timeoutLines[0]), /timeout: 30/);
+  assert.match(at(timeoutLines[2]), /timeout: 30/);
+
+  fs.mkdirSync(shotDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotDir, "playground.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+});
+
+test("config.json: stage the feature flag, commit, and the document is updated", async () => {
+  await page.selectOption(tid("sample-select"), "config");
+  await waitReady("config");
+  assert.equal(await page.locator(tid("history") + " li").count(), 0, "a new workspace has no calls");
+  const r = await runTool("memo_replace", { old_text: '"experimental": []', new_text: '"experimental": ["X"]' });
+  assert.equal(r.status, "Success");
+  assert.equal(r.state, "PersistPending");
+  const added = await page.$$eval(`${tid("pending-preview")} .dl.add`, (ls) => ls.map((l) => l.textContent));
+  assert.ok(added.some((l) => l.includes('"experimental": ["X"]')), JSON.stringify(added));
+
+  const before = await historyCount();
+  await page.click(tid("quick-commit"));
+  await page.waitForFunction(
+    ([sel, n]) => document.querySelectorAll(sel).length > n && document.body.dataset.busy !== "true",
+    [`${tid("history")} li`, before],
+  );
+  assert.equal((await page.locator(tid("status-badge")).textContent()).trim(), "Success");
+  assert.equal((await page.locator(tid("workflow-state")).textContent()).trim(), "Idle");
+  const lines = await documentLines();
+  assert.ok(lines.some((l) => l.text.includes('"experimental": ["X"]')));
+  assert.match(await page.locator(tid("pending-changes")).textContent(), /No pending changes/);
+  assert.deepEqual(problems, []);
+});

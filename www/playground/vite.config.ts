@@ -1,0 +1,30 @@
+import { defineConfig } from "vite";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const www = path.resolve(here, "..");
+
+export default defineConfig({
+  root: here,
+  base: "./", // relative asset URLs: the build can be served from any directory
+  resolve: {
+    // The package's browser entry, as TypeScript source; it loads ../pkg/agentpad_bg.wasm
+    // with new URL(..., import.meta.url), which Vite emits as an asset.
+    alias: { agentpad: path.resolve(www, "src/browser.ts") },
+  },
+  // Pre-bundling would rewrite import.meta.url and lose the .wasm next to the glue.
+  optimizeDeps: { exclude: ["agentpad"] },
+  server: {
+    host: "127.0.0.1",
+    fs: { allow: [www] }, // www/src and www/pkg live outside the playground root
+  },
+  preview: { host: "127.0.0.1" },
+  build: {
+    outDir: path.resolve(here, "../../target/playground"),
+    emptyOutDir: true,
+    target: "es2022",
+    assetsInlineLimit: 0, // never inline the wasm as a data: URL
+    chunkSizeWarningLimit: 2048,
+  },
+});
