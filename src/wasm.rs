@@ -39,7 +39,9 @@ fn js_string(s: &JsString, what: &str) -> Result<String, ArgError> {
 fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
     let not_json = |got: &str| ArgError::NotJson { arg: at.to_string(), got: got.to_string() };
     if depth > MAX_ARG_DEPTH {
-        return Err(not_json("a value nested deeper than 64 levels (or a cycle)"));
+        // Name the top-level argument only: the path of a cycle is 64 segments long.
+        let top = at.split(['.', '[']).next().unwrap_or(at);
+        return Err(ArgError::NotJson { arg: top.to_string(), got: "a value nested deeper than 64 levels (or a cycle)".into() });
     }
     if v.is_null() || v.is_undefined() {
         return Ok(Value::Null);

@@ -1,0 +1,380 @@
+#!/usr/bin/env bash
+# agentpad build driver.
+#
+#   ./build.sh serve   build the core to wasm, the npm package and the playground; serve it on 127.0.0.1
+#   ./build.sh test    run every test layer; the last line is "N passed, N failed"
+#   ./build.sh pack    build and write the npm tarball to target/npm/
+#
+# Every step installs what a fresh machine lacks (rustup target, the pinned wasm-bindgen-cli,
+# Debian chromium + chromium-driver, npm packages from the committed lockfiles) and skips what
+# is already there. Environment: PORT (serve, default 5173), CARGO_TARGET_DIR.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+ROOT="$PWD"
+export PATH="$HOME/.cargo/bin:$PATH"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$ROOT/$TARGET_DIR" ;; esac
+WASM_TARGET=wasm32-unknown-unknown
+CHROMIUM=/usr/bin/chromium
+CHROMEDRIVER_BIN=/usr/bin/chromedriver
+LOG_DIR="$TARGET_DIR/test-logs"
+
+say() { printf '==> %s\n' "$*"; }
+die() {
+  printf 'build.sh: error: %s\n' "$*" >&2
+  exit 1
+}
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# ---------------------------------------------------------------- toolchain ---
+
+ensure_wasm_target() {
+  if rustup target list --installed 2>/dev/null | grep -qx "$WASM_TARGET"; then
+    say "rust target: $WASM_TARGET present"
+  else
+    say "rust target: adding $WASM_TARGET"
+    rustup target add "$WASM_TARGET"
+  fi
+}
+
+# The wasm-bindgen version pinned in Cargo.toml (`wasm-bindgen = "=X.Y.Z"`).
+pinned_wasm_bindgen() {
+  local v
+  v="$(sed -nE 's/^[[:space:]]*wasm-bindgen[[:space:]]*=[[:space:]]*(\{[^}]*version[[:space:]]*=[[:space:]]*)?"=([0-9]+\.[0-9]+\.[0-9]+)".*/\2/p' Cargo.toml | head -n1)"
+  [ -n "$v" ] || die 'Cargo.toml does not pin wasm-bindgen with "=X.Y.Z"; build.sh needs the exact version to install the matching wasm-bindgen-cli'
+  printf '%s\n' "$v"
+}
+
+ensure_wasm_bindgen() {
+  local want have_bg have_runner
+  want="$(pinned_wasm_bindgen)"
+  have_bg="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
+  have_runner="$(wasm-bindgen-test-runner --version 2>/dev/null | awk '{print $2}' || true)"
+  if [ "$have_bg" = "$want" ] && [ "$have_runner" = "$want" ]; then
+    say "wasm-bindgen-cli: $want present"
+  else
+    say "wasm-bindgen-cli: installing $want (found ${have_bg:-none}; takes several minutes once)"
+    cargo install wasm-bindgen-cli --version "$want"
+  fi
+}
+
+ensure_chromium() {
+  if [ -x "$CHROMIUM" ] && [ -x "$CHROMEDRIVER_BIN" ]; then
+    say "chromium: $CHROMIUM and $CHROMEDRIVER_BIN present"
+  else
+    say "chromium: installing Debian chromium + chromium-driver"
+    as_root apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+  fi
+}
+
+ensure_node() {
+  command -v node >/dev/null && command -v npm >/dev/null ||
+    die "node and npm are needed (Node >= 20)"
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  [ "$major" -ge 20 ] || die "Node >= 20 is needed, found $(node --version)"
+}
+
+# npm install (with the committed lockfile) when node_modules is missing or older than the lockfile.
+npm_install() {
+  local dir="$1" stamp="$1/node_modules/.package-lock.json"
+  if [ -f "$stamp" ] && [ ! "$dir/package-lock.json" -nt "$stamp" ] && [ ! "$dir/package.json" -nt "$stamp" ]; then
+    say "npm: ${dir#"$ROOT"/} dependencies present"
+  else
+    say "npm: install in ${dir#"$ROOT"/}"
+    (cd "$dir" && npm install --no-audit --no-fund)
+    touch "$stamp"
+  fi
+}
+
+# ------------------------------------------------------------------- builds ---
+
+TOOLCHAIN_READY=0 # set once the checks passed, so later steps don't repeat them
+
+build_wasm() {
+  if [ "$TOOLCHAIN_READY" != 1 ]; then
+    ensure_wasm_target
+    ensure_wasm_bindgen
+  fi
+  say "cargo: build the core for $WASM_TARGET (release)"
+  cargo build --release --target "$WASM_TARGET" --lib
+  say "wasm-bindgen: www/pkg"
+  wasm-bindgen --target web --out-dir www/pkg --out-name agentpad \
+    "$TARGET_DIR/$WASM_TARGET/release/agentpad.wasm"
+}
+
+build_package() {
+  ensure_node
+  build_wasm
+  npm_install "$ROOT/www"
+  say "tsc: www/src -> www/dist"
+  rm -rf www/dist
+  (cd www && ./node_modules/.bin/tsc -p .)
+}
+
+build_playground() {
+  [ -f www/playground/package.json ] ||
+    die "www/playground/package.json does not exist yet: there is no playground to build"
+  npm_install "$ROOT/www/playground"
+  say "playground: build to target/playground"
+  npm --prefix www/playground run build
+}
+
+package_version() { node -p 'require("./www/package.json").version'; }
+
+tarball_path() { printf '%s/npm/agentpad-%s.tgz\n' "$TARGET_DIR" "$(package_version)"; }
+
+# npm pack of the built www/ into target/npm/ (no build).
+pack_only() {
+  local out="$TARGET_DIR/npm" tarball
+  tarball="$(tarball_path)"
+  mkdir -p "$out"
+  rm -f "$tarball"
+  say "npm pack: ${tarball#"$ROOT"/}"
+  (cd www && npm pack --silent --pack-destination "$out" >/dev/null)
+  [ -f "$tarball" ] || die "npm pack did not write $tarball"
+}
+
+# attempt CMD...: runs CMD in a subshell with errexit in force (unlike `if (CMD)`, where bash
+# ignores errexit), and leaves its exit code in ATTEMPT_RC. Never exits the script.
+attempt() {
+  set +e
+  (
+    set -e
+    "$@"
+  )
+  ATTEMPT_RC=$?
+  set -e
+}
+
+# -------------------------------------------------------------------- tests ---
+
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+LAYER_LINES=()
+declare -A LAYER_TOTAL=()
+
+# Sums cargo's and wasm-bindgen-test's "test result: ok. N passed; M failed" lines.
+counts_cargo() {
+  sed -nE 's/.*test result: [A-Za-z]+\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p' "$1" |
+    awk '{p+=$1; f+=$2; n++} END {if (n) print p, f}'
+}
+
+# node --test's summary: "# pass N" / "# fail N" (tap) or "ℹ pass N" (spec); cancelled counts as failed.
+counts_node() {
+  awk '
+    /^(# |ℹ )pass [0-9]+$/      {p+=$NF; n++}
+    /^(# |ℹ )fail [0-9]+$/      {f+=$NF}
+    /^(# |ℹ )cancelled [0-9]+$/ {f+=$NF}
+    END {if (n) print p, f}' "$1"
+}
+
+# A plain "N passed, N failed" line (the consumer test prints one).
+counts_plain() {
+  sed -nE 's/^([A-Za-z-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\2 \3/p' "$1" | tail -n1
+}
+
+record() {
+  local name="$1" passed="$2" failed="$3" note="${4:-}"
+  TOTAL_PASSED=$((TOTAL_PASSED + passed))
+  TOTAL_FAILED=$((TOTAL_FAILED + failed))
+  LAYER_TOTAL[$name]=$((passed + failed))
+  if [ "$failed" -eq 0 ]; then
+    LAYER_LINES+=("  ok      $name: $passed passed, $failed failed${note:+ ($note)}")
+  else
+    LAYER_LINES+=("  FAILED  $name: $passed passed, $failed failed${note:+ ($note)}")
+  fi
+}
+
+# run_layer NAME PARSER CMD...: runs CMD (a function or program) with its output shown and kept in
+# target/test-logs/NAME.log, then records its counts. A runner that fails without counts, or exits 0
+# without running any test, counts as 1 failed.
+run_layer() {
+  local name="$1" parser="$2"
+  shift 2
+  local log="$LOG_DIR/$name.log" rc counts passed failed
+  say "test $name"
+  set +e
+  (
+    set -e
+    "$@"
+  ) 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  counts="$($parser "$log" || true)"
+  if [ -z "$counts" ]; then
+    record "$name" 0 1 "no test counts in the output; runner exit code $rc; log: ${log#"$ROOT"/}"
+    return
+  fi
+  read -r passed failed <<<"$counts"
+  if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    record "$name" "$passed" 1 "runner exited $rc; log: ${log#"$ROOT"/}"
+  elif [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
+    record "$name" 0 1 "ran no test; log: ${log#"$ROOT"/}"
+  else
+    record "$name" "$passed" "$failed"
+  fi
+}
+
+# A layer that could not run at all (its setup failed): 1 failed, with the reason.
+layer_not_run() {
+  say "test $1: not run"
+  echo "FAILED: $1 not run: $2"
+  record "$1" 0 1 "not run: $2"
+}
+
+layer_cargo() { cargo test --tests; }
+
+layer_wasm_node() {
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --target "$WASM_TARGET" --test wasm
+}
+
+layer_wasm_chromium() {
+  # The runner reads capabilities from webdriver.json (WASM_BINDGEN_TEST_WEBDRIVER_JSON) and
+  # appends its own headless flags; WASM_BINDGEN_USE_BROWSER selects the browser for test files
+  # that do not configure one themselves.
+  WASM_BINDGEN_USE_BROWSER=1 \
+    CHROMEDRIVER="$CHROMEDRIVER_BIN" \
+    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/webdriver.json" \
+    WASM_BINDGEN_TEST_TIMEOUT=120 \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --target "$WASM_TARGET" --test wasm
+}
+
+# Only *.test.mjs: Node 20 would run every .mjs under a test/ directory, fixtures included.
+layer_package() { node --test --test-reporter=spec www/test/*.test.mjs; }
+
+layer_consumer() { bash www/consumer/run.sh "$(tarball_path)"; }
+
+layer_playground() {
+  local files=()
+  shopt -s nullglob
+  files=(www/playground/test/*.test.mjs www/playground/test/*.test.js)
+  shopt -u nullglob
+  if [ "${#files[@]}" -eq 0 ]; then files=(www/playground/test/); fi
+  node --test --test-reporter=spec "${files[@]}"
+}
+
+run_tests() {
+  mkdir -p "$LOG_DIR"
+  local toolchain_ok=1 package_ok=0 pack_ok=0 playground_ok=0 chromium_ok=0
+
+  # (1) the Rust core, natively.
+  run_layer cargo counts_cargo layer_cargo
+
+  # (2) + (3) wasm-bindgen tests in Node and in headless Chromium.
+  attempt ensure_wasm_target
+  [ "$ATTEMPT_RC" = 0 ] || toolchain_ok=0
+  attempt ensure_wasm_bindgen
+  [ "$ATTEMPT_RC" = 0 ] || toolchain_ok=0
+  [ "$toolchain_ok" != 1 ] || TOOLCHAIN_READY=1
+  attempt ensure_chromium
+  [ "$ATTEMPT_RC" != 0 ] || chromium_ok=1
+  if [ "$toolchain_ok" = 1 ]; then
+    run_layer wasm-node counts_cargo layer_wasm_node
+    if [ "$chromium_ok" = 1 ]; then
+      run_layer wasm-chromium counts_cargo layer_wasm_chromium
+      # The browser run must really run the tests, not skip them.
+      if [ "${LAYER_TOTAL[wasm-chromium]}" -ne "${LAYER_TOTAL[wasm-node]}" ]; then
+        echo "FAILED: wasm-chromium ran ${LAYER_TOTAL[wasm-chromium]} tests, wasm-node ran ${LAYER_TOTAL[wasm-node]}"
+        record wasm-chromium-count 0 1 "test counts differ between Node and Chromium"
+      fi
+    else
+      layer_not_run wasm-chromium "chromium/chromedriver could not be installed"
+    fi
+  else
+    layer_not_run wasm-node "rust target or wasm-bindgen-cli could not be installed"
+    layer_not_run wasm-chromium "rust target or wasm-bindgen-cli could not be installed"
+  fi
+
+  # (4) the built npm package.
+  say "build: npm package (wasm + dist)"
+  attempt build_package
+  [ "$ATTEMPT_RC" != 0 ] || package_ok=1
+  if [ "$package_ok" = 1 ]; then
+    run_layer package counts_node layer_package
+  else
+    layer_not_run package "the package build failed (see above)"
+  fi
+
+  # (5) a consumer project installing the packed tarball.
+  if [ "$package_ok" = 1 ]; then
+    attempt pack_only
+    [ "$ATTEMPT_RC" != 0 ] || pack_ok=1
+  fi
+  if [ "$pack_ok" = 1 ]; then
+    run_layer consumer counts_plain layer_consumer
+  else
+    layer_not_run consumer "no tarball (the package build or npm pack failed)"
+  fi
+
+  # (6) the playground, end to end in Chromium.
+  if [ ! -f www/playground/package.json ]; then
+    layer_not_run playground "www/playground/package.json is missing"
+  elif [ ! -d www/playground/test ]; then
+    layer_not_run playground "www/playground/test/ is missing"
+  else
+    if [ "$package_ok" = 1 ]; then
+      attempt build_playground
+      [ "$ATTEMPT_RC" != 0 ] || playground_ok=1
+    fi
+    if [ "$playground_ok" = 1 ] && [ "$chromium_ok" = 1 ]; then
+      run_layer playground counts_node layer_playground
+    else
+      layer_not_run playground "the playground build failed or chromium is missing"
+    fi
+  fi
+
+  echo
+  echo "==> summary"
+  printf '%s\n' "${LAYER_LINES[@]}"
+  echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
+  [ "$TOTAL_FAILED" -eq 0 ]
+}
+
+usage() {
+  cat <<'EOF'
+usage: ./build.sh <command>
+  serve   build the core to wasm, the npm package and the playground; serve on 127.0.0.1 (PORT, default 5173)
+  test    run every test layer (cargo, wasm in Node and Chromium, package, consumer, playground)
+  pack    build the npm tarball into target/npm/
+EOF
+}
+
+cmd="${1:-}"
+case "$cmd" in
+  test)
+    run_tests
+    ;;
+  pack)
+    build_package
+    pack_only
+    tarball_path
+    ;;
+  serve)
+    [ -f www/playground/package.json ] ||
+      die "www/playground/package.json does not exist yet: there is no playground to serve"
+    build_package
+    build_playground
+    port="${PORT:-5173}"
+    say "serve: http://127.0.0.1:$port/"
+    exec npm --prefix www/playground run preview -- --host 127.0.0.1 --port "$port" --strictPort
+    ;;
+  -h | --help | help)
+    usage
+    ;;
+  "")
+    usage >&2
+    exit 2
+    ;;
+  *)
+    echo "build.sh: unknown command: $cmd" >&2
+    usage >&2
+    exit 2
+    ;;
+esac

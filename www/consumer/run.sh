@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Consumer test: a fresh project installs the packed tarball (npm pack), compiles main.ts with
+# tsc --strict and runs it on plain Node ESM; esm-check.mjs imports the package from plain JS.
+# Usage: www/consumer/run.sh target/npm/agentpad-<version>.tgz
+# Last line: "N passed, N failed" over both programs (a program that dies without its own
+# count line counts as 1 failed).
+set -euo pipefail
+
+[ $# -eq 1 ] && [ -f "$1" ] || {
+  echo "usage: $0 path/to/agentpad-<version>.tgz" >&2
+  exit 2
+}
+tarball="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/agentpad-consumer.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+cp "$here/package.json" "$here/tsconfig.json" "$here/main.ts" "$here/esm-check.mjs" "$work/"
+cd "$work"
+echo "consumer: installing $tarball in $work"
+npm install --no-audit --no-fund --loglevel=error "$tarball" typescript@~5.9.3 @types/node@~20.19.8
+echo "consumer: tsc --strict"
+./node_modules/.bin/tsc -p . --strict
+
+passed=0
+failed=0
+run() {
+  local name="$1" out line p f
+  shift
+  set +e
+  out="$("$@" 2>&1)"
+  set -e
+  printf '%s\n' "$out"
+  line="$(printf '%s\n' "$out" | sed -nE "s/^$name: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p" | tail -n1)"
+  if [ -z "$line" ]; then
+    echo "FAILED: $name printed no count line"
+    failed=$((failed + 1))
+    return
+  fi
+  read -r p f <<<"$line"
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+run consumer-main node dist/main.js
+run consumer-esm node esm-check.mjs
+echo "consumer: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

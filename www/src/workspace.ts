@@ -1,0 +1,174 @@
+// The Workspace: a typed, async shell around the wasm core's WasmWorkspace.
+// It performs the core's persist effects with a StorageProvider and feeds the results back;
+// matching, diffing and formatting all live in the core.
+
+import { WasmWorkspace } from "../pkg/agentpad.js";
+import { ensureWasm, messageOf } from "./loader.js";
+import type {
+  CallOptions,
+  Response,
+  StorageProvider,
+  ToolDefinition,
+  ToolFormat,
+  ToolFormatMap,
+  WorkflowState,
+  WorkspaceOptions,
+} from "./types.js";
+
+// Node 20 has Symbol.dispose (= Symbol.for("nodejs.dispose")); older browsers may not. Define it the
+// way Node does, only when absent, so `using ws = ...` (native or compiled by TypeScript) finds it.
+// The declaration lets the shipped .d.ts compile without lib "esnext.disposable" or @types/node.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+if (typeof Symbol.dispose !== "symbol") {
+  Object.defineProperty(Symbol, "dispose", { value: Symbol.for("nodejs.dispose") });
+}
+
+type Step =
+  | { kind: "done"; response: Response }
+  | { kind: "persist"; requests: { path: string; text: string; expected_version: string }[] };
+
+type PersistResult = { path: string; ok: true; version: string } | { path: string; ok: false; error: string };
+
+const FREED =
+  "agentpad: this Workspace has been freed (free() or Symbol.dispose) and can no longer be used; create a new one with Workspace.create()";
+
+export class Workspace {
+  #inner: WasmWorkspace | undefined;
+  readonly #storage: StorageProvider;
+  /** Calls run one at a time: a call that persists finishes before the next one starts. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(inner: WasmWorkspace, storage: StorageProvider) {
+    this.#inner = inner;
+    this.#storage = storage;
+  }
+
+  /**
+   * Loads the wasm (once per process), then opens `paths` (default: every document the storage
+   * holds), reading each from the storage. The first path is the default document unless
+   * `defaultPath` names another.
+   */
+  static async create(options: WorkspaceOptions): Promise<Workspace> {
+    if (options === null || typeof options !== "object" || options.storage == null) {
+      throw new TypeError("agentpad: Workspace.create({ storage }) needs a storage provider (e.g. new MemoryStorage({...}))");
+    }
+    const { storage } = options;
+    await ensureWasm();
+    const paths = options.paths ?? (await storage.list());
+    const wasmOptions: Record<string, string> = {};
+    if (options.defaultPath !== undefined) wasmOptions.default_path = options.defaultPath;
+    if (options.locale !== undefined) wasmOptions.locale = options.locale;
+    if (options.toolPrefix !== undefined) wasmOptions.tool_prefix = options.toolPrefix;
+    if (options.persistMode !== undefined) wasmOptions.persist_mode = options.persistMode;
+    const inner = new WasmWorkspace(wasmOptions);
+    try {
+      for (const path of paths) {
+        const doc = await storage.load(path);
+        if (doc === undefined) {
+          throw new Error(`agentpad: the storage holds no document "${path}"`);
+        }
+        inner.open(path, doc.text, doc.version);
+      }
+    } catch (err) {
+      inner.free();
+      throw err;
+    }
+    return new Workspace(inner, storage);
+  }
+
+  /**
+   * Runs one tool call. Never rejects for bad tool input (unknown tool, wrong or missing
+   * arguments): that is a Response with status "InvalidArguments". When the call persists
+   * (a commit), the storage's saves happen before the promise resolves.
+   */
+  call(name: string, args?: unknown, options?: CallOptions): Promise<Response> {
+    const run = this.#queue.then(() => this.#run(name, args, options?.toolCallId));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #run(name: string, args: unknown, toolCallId: string | undefined): Promise<Response> {
+    const step = this.#live().call(name, args ?? {}, toolCallId, Date.now()) as Step;
+    if (step.kind === "done") return step.response;
+    const results: PersistResult[] = [];
+    for (const request of step.requests) {
+      try {
+        const { version } = await this.#storage.save(request.path, request.text, request.expected_version);
+        if (typeof version !== "string") {
+          throw new Error(`storage.save returned ${JSON.stringify(version)} as the version; expected a string`);
+        }
+        results.push({ path: request.path, ok: true, version });
+      } catch (err) {
+        results.push({ path: request.path, ok: false, error: messageOf(err) });
+      }
+    }
+    return this.#live().completePersist(results, Date.now()) as Response;
+  }
+
+  /** Committed text, LF-normalised (what the offsets index). Throws if `path` is not open. */
+  text(path?: string): string {
+    return this.#live().text(path);
+  }
+
+  /** Committed text plus the pending changes, LF-normalised. */
+  draft(path?: string): string {
+    return this.#live().draft(path);
+  }
+
+  /** The workflow state: "Idle" | "SelectionPending" | "PersistPending" | "OutOfSync" | "Refreshing". */
+  get state(): WorkflowState {
+    return this.#live().state() as WorkflowState;
+  }
+
+  /** Open documents, default first. */
+  paths(): string[] {
+    return this.#live().paths() as string[];
+  }
+
+  /** The visible tools, shaped for an LLM API. */
+  tools<F extends ToolFormat>(options: { format: F }): ToolFormatMap[F][];
+  tools(options: { format: ToolFormat }): ToolFormatMap[ToolFormat][] {
+    const format = options?.format;
+    const defs = this.#live().toolDefinitions() as ToolDefinition[];
+    switch (format) {
+      case "openai":
+        return defs.map((d) => ({
+          type: "function" as const,
+          function: { name: d.name, description: d.description, parameters: d.input_schema },
+        }));
+      case "anthropic":
+        return defs.map((d) => ({ name: d.name, description: d.description, input_schema: d.input_schema }));
+      case "json-schema":
+        return defs.map((d) => ({ name: d.name, description: d.description, input_schema: d.input_schema }));
+      default:
+        throw new Error(
+          `agentpad: unknown tool format ${JSON.stringify(format)}; use "openai", "anthropic" or "json-schema"`,
+        );
+    }
+  }
+
+  /** Releases the wasm memory of this workspace. Idempotent; any later use throws. */
+  free(): void {
+    const inner = this.#inner;
+    this.#inner = undefined;
+    inner?.free();
+  }
+
+  [Symbol.dispose](): void {
+    this.free();
+  }
+
+  /** True once free() (or Symbol.dispose) has run. */
+  get freed(): boolean {
+    return this.#inner === undefined;
+  }
+
+  #live(): WasmWorkspace {
+    if (this.#inner === undefined) throw new Error(FREED);
+    return this.#inner;
+  }
+}
