@@ -96,7 +96,7 @@ impl Display for Markdown<'_> {
             writeln!(f, "flags: {}", list.join(", "))?;
         }
 
-        writeln!(f, "\n### [{}] {}", r.status.severity().as_str(), w.overview)?;
+        writeln!(f, "\n### [{}] {}", r.severity().as_str(), w.overview)?;
         writeln!(f, "- summary: {}", one_line(&r.summary))?;
         match &r.guidance {
             Some(g) if !g.trim().is_empty() => writeln!(f, "- guidance: {}", one_line(g))?,
@@ -116,9 +116,9 @@ impl Display for Markdown<'_> {
             writeln!(f, "\n### [Target] {}", w.candidates)?;
             writeln!(
                 f,
-                "| Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended |"
+                "| Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |"
             )?;
-            writeln!(f, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |")?;
+            writeln!(f, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")?;
             for c in &r.candidates {
                 let mark = match (c.recommended, c.stale) {
                     (_, true) => "stale",
@@ -127,7 +127,7 @@ impl Display for Markdown<'_> {
                 };
                 writeln!(
                     f,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                     c.id,
                     code(&c.marker_start),
                     code(&c.marker_end),
@@ -136,7 +136,8 @@ impl Display for Markdown<'_> {
                     c.context_start,
                     c.context_end,
                     c.line,
-                    mark
+                    mark,
+                    c.match_quality
                 )?;
             }
         }
@@ -187,7 +188,7 @@ impl Display for BasicLine<'_> {
         write!(
             f,
             "[{}] {} · {} · {}",
-            r.status.severity().as_str(),
+            r.severity().as_str(),
             r.status.as_str(),
             r.workflow_state.as_str(),
             one_line(&r.summary)
@@ -289,6 +290,7 @@ mod tests {
                 context_end: at + 1,
                 recommended: i == 1,
                 stale: false,
+                match_quality: "exact".into(),
             });
         }
         r
@@ -314,10 +316,10 @@ flags: `SelectionPending`
 | selection_count | 2 |
 
 ### [Target] Candidates
-| Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
-| A | `[[SEL#A]]` | `[[/SEL#A]]` | `` a \\| `b` `` | 0 | 0 | 1 | 1 | - |
-| B | `[[SEL#B]]` | `[[/SEL#B]]` | `` a \\| `b` `` | 1 | 10 | 11 | 2 | yes |
+| Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| A | `[[SEL#A]]` | `[[/SEL#A]]` | `` a \\| `b` `` | 0 | 0 | 1 | 1 | - | exact |
+| B | `[[SEL#B]]` | `[[/SEL#B]]` | `` a \\| `b` `` | 1 | 10 | 11 | 2 | yes | exact |
 ";
         assert_eq!(r.markdown, expected);
         assert_eq!(r.markdown_basic, "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md.");

@@ -13,6 +13,7 @@
 
 pub mod format;
 pub mod matching;
+pub mod outline;
 pub mod preview;
 pub mod response;
 pub mod session;

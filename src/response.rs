@@ -90,6 +90,9 @@ pub struct Candidate {
     pub context_end: usize,
     pub recommended: bool,
     pub stale: bool,
+    /// How this candidate was found: `exact`, a fuzzy tier (`indentation`, `gutter+unicode`, …)
+    /// or, for a near miss offered after `NoMatch`, `similar:0.92`.
+    pub match_quality: String,
 }
 
 /// A pending change as reported (DESIGN §5). `position` is a UTF-16 offset into the base text;
@@ -126,6 +129,10 @@ pub struct Response {
     pub candidates: Vec<Candidate>,
     pub pending_changes: Vec<PendingChangeView>,
     pub match_quality: Option<String>,
+    /// Something the model must notice although the call succeeded (a fuzzy match, a dropped
+    /// span marker): the Overview shows `[Warning]` and the summary starts with it.
+    #[serde(skip)]
+    pub warned: bool,
     /// Compact diff of the pending changes of `path` (or what `preview_only` would stage).
     pub preview: Option<String>,
     /// `memo_read`: the requested lines with gutters.
@@ -158,6 +165,7 @@ impl Response {
             candidates: Vec::new(),
             pending_changes: Vec::new(),
             match_quality: None,
+            warned: false,
             preview: None,
             content: None,
             fingerprint: None,
@@ -168,6 +176,23 @@ impl Response {
             visible_tools: Vec::new(),
             markdown: String::new(),
             markdown_basic: String::new(),
+        }
+    }
+
+    /// Marks the response as a warning: `[Warning]` in the Overview and at the summary's start.
+    pub fn warn(mut self) -> Response {
+        if !self.warned {
+            self.warned = true;
+            self.summary = format!("[Warning] {}", self.summary);
+        }
+        self
+    }
+
+    /// The Overview icon: the status's, raised to `[Warning]` by [`Response::warn`].
+    pub fn severity(&self) -> Severity {
+        match (self.status.severity(), self.warned) {
+            (Severity::Ok, true) => Severity::Warning,
+            (s, _) => s,
         }
     }
 

@@ -71,17 +71,28 @@ pub struct DraftDoc {
     pub draft: Rope,
 }
 
-/// The cached candidates of the last multi-match (DESIGN §2 "Selection").
+/// The cached candidates of the last multi-match or near miss (DESIGN §2 "Selection").
 #[derive(Clone, Debug)]
 pub struct Selection {
     pub path: String,
-    pub needle: String,
+    /// What was searched (tool, needle or markers, search_after): a later call with the same
+    /// query reuses the letters.
+    pub query: String,
     pub new_text: String,
-    pub search_after: Option<String>,
+    pub kind: SelectionKind,
     pub candidates: Vec<SelectionCandidate>,
     /// True from a MultiMatch until one candidate is staged: the workflow is `SelectionPending`.
     /// The selection stays cached afterwards so later `match_id`s keep their letters.
     pub awaiting_choice: bool,
+}
+
+/// Where a selection's candidates came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectionKind {
+    /// Matches (exact or one fuzzy tier) of a search that found several.
+    Matches,
+    /// Regions similar to a needle that matched nowhere (`NoMatch`).
+    NearMisses,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,6 +100,10 @@ pub struct SelectionCandidate {
     pub id: Letter,
     /// Char range in the current draft.
     pub range: Range<usize>,
+    /// `match_quality` of this candidate (`exact`, a tier, `similar:0.92`).
+    pub quality: String,
+    /// How new_text is re-indented here (indentation-blind tiers).
+    pub reindent: Option<crate::matching::Reindent>,
     /// 0-based index among all matches when the selection was made.
     pub occurrence: usize,
     /// Its text was changed by a staged edit: it can no longer be chosen.
@@ -142,12 +157,14 @@ pub struct Session {
     /// Pending changes in creation order (letters ascending).
     pub changes: Vec<PendingChange>,
     pub selection: Option<Selection>,
+    /// The change the last stage created or amended: recommendation prefers candidates near it.
+    pub last_staged: Option<Letter>,
     letters_used: usize,
 }
 
 impl Session {
     pub fn new(id: u64) -> Session {
-        Session { id, docs: BTreeMap::new(), changes: Vec::new(), selection: None, letters_used: 0 }
+        Session { id, docs: BTreeMap::new(), changes: Vec::new(), selection: None, last_staged: None, letters_used: 0 }
     }
 
     /// Letters still free in this session.
@@ -270,6 +287,9 @@ impl Session {
         if let Some(sel) = &mut self.selection {
             sel.remap(path, &range, new_len);
         }
+        if staged.change.is_some() {
+            self.last_staged = staged.change;
+        }
         Ok(staged)
     }
 
@@ -375,15 +395,17 @@ mod tests {
         let mut s = session_with("t: 30\nt: 30\nt: 30\n");
         s.selection = Some(Selection {
             path: "a".into(),
-            needle: "t: 30".into(),
+            query: "replace t: 30".into(),
             new_text: "t: 60".into(),
-            search_after: None,
+            kind: SelectionKind::Matches,
             candidates: [0usize, 6, 12]
                 .iter()
                 .enumerate()
                 .map(|(i, &at)| SelectionCandidate {
                     id: Letter::from_index(i).unwrap(),
                     range: at..at + 5,
+                    quality: "exact".into(),
+                    reindent: None,
                     occurrence: i,
                     stale: false,
                 })

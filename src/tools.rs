@@ -10,11 +10,15 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-/// The tools of this slice.
+/// The tools of this slice, in registry order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
     Read,
     Replace,
+    ReplaceSpan,
+    ReplaceSelection,
+    ReplaceLines,
+    Append,
     Preview,
     Commit,
     Revert,
@@ -28,6 +32,10 @@ pub enum ParamKind {
     Integer { min: i64 },
     /// One upper-case letter `A`–`Z`.
     Letter,
+    /// A letter `A`–`Z`, or its 1-based number (1–26) as an integer or a numeric string.
+    LetterOrNumber,
+    /// A line key from `memo_read(line_keys=true)`: `12#a3f1`.
+    LineKey,
     /// One of the listed strings.
     OneOf(&'static [&'static str]),
 }
@@ -61,15 +69,33 @@ const EXPECTED_FINGERPRINT: Param = Param {
     description: "Fingerprint from your last read; if the draft changed since, nothing is edited and you get StaleReference.",
 };
 
-const SPECS: [ToolSpec; 5] = [
+const SEARCH_AFTER: Param = Param {
+    name: "search_after",
+    kind: ParamKind::String,
+    required: false,
+    description: "Only count matches that start after the first occurrence of this text (e.g. a heading).",
+};
+
+const MATCH_ID: Param = Param {
+    name: "match_id",
+    kind: ParamKind::Letter,
+    required: false,
+    description: "Letter of the candidate to stage when the text matches several places.",
+};
+
+const PREVIEW_ONLY: Param =
+    Param { name: "preview_only", kind: ParamKind::Boolean, required: false, description: "Show what would be staged without staging it." };
+
+const SPECS: [ToolSpec; 9] = [
     ToolSpec {
         tool: Tool::Read,
         verb: "read",
-        description: "Read the document (the draft, with pending changes applied) with line-number gutters like `  12│ `. Returns its fingerprint.",
+        description: "Read the document (the draft, with pending changes applied) with line-number gutters like `  12│ `. Returns its fingerprint. With line_keys=true each line is prefixed with a key like `12#a3f1│ ` for memo_replace_lines.",
         params: &[
             Param { name: "start_line", kind: ParamKind::Integer { min: 1 }, required: false, description: "First line to show (1-based)." },
             Param { name: "end_line", kind: ParamKind::Integer { min: 1 }, required: false, description: "Last line to show (inclusive)." },
             Param { name: "line_numbers", kind: ParamKind::Boolean, required: false, description: "Show the `  12│ ` gutters (default true). Gutters copied into old_text are not part of the text." },
+            Param { name: "line_keys", kind: ParamKind::Boolean, required: false, description: "Prefix each line with its key `12#a3f1│ ` (line number and a hash of the line) for memo_replace_lines." },
             Param { name: "view", kind: ParamKind::OneOf(&["draft", "committed"]), required: false, description: "`draft` (default: committed text plus pending changes) or `committed`." },
             PATH,
         ],
@@ -77,14 +103,68 @@ const SPECS: [ToolSpec; 5] = [
     ToolSpec {
         tool: Tool::Replace,
         verb: "replace",
-        description: "Replace an exact piece of text. One match: the edit is staged as a lettered pending change with a diff preview (nothing is saved until memo_commit). Several matches: you get lettered candidates A–E; call again with match_id to stage one. Empty old_text appends new_text at the end.",
+        description: "Replace a piece of text. Exact matches first; only if there is none, whitespace, indentation and look-alike differences are tolerated and the response says so ([Warning], match_quality). One match: the edit is staged as a lettered pending change with a diff preview (nothing is saved until memo_commit). Several: you get lettered candidates A–E; call again with match_id to stage one. None: the closest regions and what differs. Empty old_text appends new_text at the end.",
         params: &[
-            Param { name: "old_text", kind: ParamKind::String, required: true, description: "The exact text to replace, copied from the document without line-number gutters. Empty: append." },
+            Param { name: "old_text", kind: ParamKind::String, required: true, description: "The text to replace, copied from the document without line-number gutters. Empty: append." },
             Param { name: "new_text", kind: ParamKind::String, required: true, description: "The text to put in its place." },
-            Param { name: "match_id", kind: ParamKind::Letter, required: false, description: "Letter of the candidate to stage when old_text matches several places." },
-            Param { name: "search_after", kind: ParamKind::String, required: false, description: "Only count matches after the first occurrence of this text (e.g. a heading)." },
+            MATCH_ID,
+            SEARCH_AFTER,
             Param { name: "show_all_matches", kind: ParamKind::Boolean, required: false, description: "List every candidate (up to Z) instead of the first five." },
-            Param { name: "preview_only", kind: ParamKind::Boolean, required: false, description: "Show what would be staged without staging it." },
+            PREVIEW_ONLY,
+            Param { name: "replace_all", kind: ParamKind::Boolean, required: false, description: "Stage every exact match, each as its own lettered change." },
+            Param { name: "expected_occurrences", kind: ParamKind::Integer { min: 1 }, required: false, description: "How many matches you expect; if the count differs nothing is staged and you get the real count and lines." },
+            EXPECTED_FINGERPRINT,
+            PATH,
+        ],
+    },
+    ToolSpec {
+        tool: Tool::ReplaceSpan,
+        verb: "replace_span",
+        description: "Replace a region named by its first and last words instead of restating it: from the start of old_span_start to the end of the first old_span_end after it, markers included unless keep_start/keep_end. Several start markers: lettered candidates as for memo_replace.",
+        params: &[
+            Param { name: "old_span_start", kind: ParamKind::String, required: true, description: "Text where the region starts (e.g. a heading)." },
+            Param { name: "old_span_end", kind: ParamKind::String, required: true, description: "Text where the region ends: its first occurrence after the start marker." },
+            Param { name: "new_text", kind: ParamKind::String, required: true, description: "The text that replaces the region (restate a marker you do not keep)." },
+            SEARCH_AFTER,
+            Param { name: "keep_start", kind: ParamKind::Boolean, required: false, description: "Keep old_span_start in the document; replace only what follows it." },
+            Param { name: "keep_end", kind: ParamKind::Boolean, required: false, description: "Keep old_span_end in the document; replace only what precedes it." },
+            MATCH_ID,
+            PREVIEW_ONLY,
+            EXPECTED_FINGERPRINT,
+            PATH,
+        ],
+    },
+    ToolSpec {
+        tool: Tool::ReplaceSelection,
+        verb: "replace_selection",
+        description: "Stage one candidate of the current selection (the lettered list from the last memo_replace or memo_replace_span, including close matches offered after NoMatch).",
+        params: &[
+            Param { name: "selection_id", kind: ParamKind::LetterOrNumber, required: true, description: "Candidate letter \"A\"–\"Z\", or its 1-based number." },
+            Param { name: "new_text", kind: ParamKind::String, required: false, description: "Replacement; defaults to the new_text given with the search." },
+            PREVIEW_ONLY,
+            PATH,
+        ],
+    },
+    ToolSpec {
+        tool: Tool::ReplaceLines,
+        verb: "replace_lines",
+        description: "Replace whole lines named by keys from memo_read(line_keys=true), e.g. start_key \"12#a3f1\". A key whose line changed since your read is refused (StaleReference) with the current lines. Empty new_text deletes the lines.",
+        params: &[
+            Param { name: "start_key", kind: ParamKind::LineKey, required: true, description: "Key of the first line to replace, like \"12#a3f1\"." },
+            Param { name: "end_key", kind: ParamKind::LineKey, required: false, description: "Key of the last line to replace (inclusive); default: start_key's line." },
+            Param { name: "new_text", kind: ParamKind::String, required: true, description: "The lines that replace them, without gutters or keys." },
+            PREVIEW_ONLY,
+            EXPECTED_FINGERPRINT,
+            PATH,
+        ],
+    },
+    ToolSpec {
+        tool: Tool::Append,
+        verb: "append",
+        description: "Append text at the end of the document (staged like any edit). The text is added as given: start it with a line break to begin a new line.",
+        params: &[
+            Param { name: "text", kind: ParamKind::String, required: true, description: "The text to add at the end." },
+            PREVIEW_ONLY,
             EXPECTED_FINGERPRINT,
             PATH,
         ],
@@ -110,7 +190,17 @@ const SPECS: [ToolSpec; 5] = [
 ];
 
 impl Tool {
-    pub const ALL: [Tool; 5] = [Tool::Read, Tool::Replace, Tool::Preview, Tool::Commit, Tool::Revert];
+    pub const ALL: [Tool; 9] = [
+        Tool::Read,
+        Tool::Replace,
+        Tool::ReplaceSpan,
+        Tool::ReplaceSelection,
+        Tool::ReplaceLines,
+        Tool::Append,
+        Tool::Preview,
+        Tool::Commit,
+        Tool::Revert,
+    ];
 
     pub fn spec(self) -> &'static ToolSpec {
         // SPECS is in `Tool::ALL` order; the test below pins that.
@@ -142,6 +232,8 @@ impl Tool {
                 ParamKind::Boolean => json!({ "type": "boolean" }),
                 ParamKind::Integer { min } => json!({ "type": "integer", "minimum": min }),
                 ParamKind::Letter => json!({ "type": "string", "enum": letters() }),
+                ParamKind::LetterOrNumber => json!({ "type": ["string", "integer"] }),
+                ParamKind::LineKey => json!({ "type": "string" }),
                 ParamKind::OneOf(values) => json!({ "type": "string", "enum": values }),
             };
             s["description"] = Value::from(p.description);
@@ -257,6 +349,11 @@ impl Args {
     pub fn int(&self, name: &str) -> Option<i64> {
         self.0.get(name).and_then(Value::as_i64)
     }
+
+    /// A [`ParamKind::LetterOrNumber`] argument as a letter index (0 for `A` or `1`).
+    pub fn letter_index(&self, name: &str) -> Option<usize> {
+        self.0.get(name).and_then(letter_or_number)
+    }
 }
 
 /// Resolves `name` under `prefix` and checks `args` against the tool's schema.
@@ -316,6 +413,20 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
                 Err(ArgError::NotAllowed { arg: p.name, value: show(v), allowed: vec!["\"A\"–\"Z\" (upper case)".into()] })
             }
         }
+        ParamKind::LetterOrNumber => match letter_or_number(v) {
+            Some(_) => Ok(()),
+            None => Err(ArgError::NotAllowed {
+                arg: p.name,
+                value: show(v),
+                allowed: vec!["a letter \"A\"–\"Z\"".into(), "a number 1–26".into()],
+            }),
+        },
+        ParamKind::LineKey => {
+            let s = v.as_str().ok_or_else(|| wrong("a line key string like \"12#a3f1\""))?;
+            crate::matching::line_key::LineKey::parse(s)
+                .map(|_| ())
+                .map_err(|e| ArgError::NotAllowed { arg: p.name, value: show(v), allowed: vec![e.to_string()] })
+        }
         ParamKind::OneOf(values) => {
             let s = v.as_str().ok_or_else(|| wrong("a string"))?;
             if values.contains(&s) {
@@ -329,6 +440,17 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
             }
         }
     }
+}
+
+/// `"B"` → 1, `2` → 1, `"2"` → 1; anything else (`"b"`, `0`, `27`) → `None`.
+fn letter_or_number(v: &Value) -> Option<usize> {
+    let n = match v {
+        Value::String(s) if s.len() == 1 && s.as_bytes()[0].is_ascii_uppercase() => return Some((s.as_bytes()[0] - b'A') as usize),
+        Value::String(s) => s.trim().parse::<u64>().ok()?,
+        Value::Number(n) => n.as_u64()?,
+        _ => return None,
+    };
+    (1..=26).contains(&n).then(|| n as usize - 1)
 }
 
 #[cfg(test)]
@@ -374,6 +496,20 @@ mod tests {
         assert!(e.to_string().starts_with("unknown tool `memo_nope`; the tools are: memo_read, memo_replace"));
         let e = parse_call("memo", "memo_read", &json!([1])).unwrap_err();
         assert_eq!(e.to_string(), "arguments must be a JSON object of named arguments, got array [1]");
+    }
+
+    #[test]
+    fn selection_ids_are_letters_or_their_numbers() {
+        for (v, want) in [(json!("A"), Some(0)), (json!("Z"), Some(25)), (json!(1), Some(0)), (json!("26"), Some(25))] {
+            assert_eq!(letter_or_number(&v), want, "{v}");
+        }
+        for v in [json!("a"), json!(0), json!(27), json!("AB"), json!(1.5), json!(-1), json!(true)] {
+            assert_eq!(letter_or_number(&v), None, "{v}");
+        }
+        let e = parse_call("memo", "memo_replace_selection", &json!({"selection_id": 27})).unwrap_err();
+        assert!(e.to_string().contains("`selection_id` must be one of a letter \"A\"–\"Z\", a number 1–26, got number 27"), "{e}");
+        let e = parse_call("memo", "memo_replace_lines", &json!({"start_key": "12", "new_text": ""})).unwrap_err();
+        assert!(e.to_string().contains("`start_key`"), "{e}");
     }
 
     #[test]

@@ -2,61 +2,12 @@
 //! contract of this slice, and the host side of persistence — with a small in-memory host that
 //! performs persist requests the way the TypeScript shell does.
 
-use std::collections::BTreeMap;
+mod common;
 
-use agentpad::{CallContext, Config, PersistMode, PersistResult, Response, Status, Step, WorkflowState, Workspace};
+use agentpad::{Config, PersistMode, Status, WorkflowState};
+use common::Host;
 use serde_json::{json, Value};
 
-/// A storage host: holds raw texts and versions, performs persist requests, can fail the next save.
-struct Host {
-    ws: Workspace,
-    files: BTreeMap<String, (String, u32)>,
-    fail_next_save: bool,
-}
-
-impl Host {
-    fn new(files: &[(&str, &str)]) -> Host {
-        Host::with_config(files, Config::default())
-    }
-
-    fn with_config(files: &[(&str, &str)], config: Config) -> Host {
-        let mut ws = Workspace::new(config);
-        let mut stored = BTreeMap::new();
-        for (path, text) in files {
-            ws.open(path, text, "v1").unwrap();
-            stored.insert(path.to_string(), (text.to_string(), 1));
-        }
-        Host { ws, files: stored, fail_next_save: false }
-    }
-
-    fn call(&mut self, name: &str, args: Value) -> Response {
-        match self.ws.call(name, &args, &CallContext::default()) {
-            Step::Done(r) => r,
-            Step::Persist(requests) => {
-                let results = requests
-                    .into_iter()
-                    .map(|req| {
-                        let (_, version) = &self.files[&req.path];
-                        if std::mem::take(&mut self.fail_next_save) {
-                            PersistResult::Failed { path: req.path, error: "disk full".into() }
-                        } else if format!("v{version}") != req.expected_version {
-                            PersistResult::Failed { path: req.path, error: "version mismatch".into() }
-                        } else {
-                            let next = version + 1;
-                            self.files.insert(req.path.clone(), (req.text, next));
-                            PersistResult::Saved { path: req.path, version: format!("v{next}") }
-                        }
-                    })
-                    .collect();
-                self.ws.complete_persist(results)
-            }
-        }
-    }
-
-    fn stored(&self, path: &str) -> &str {
-        &self.files[path].0
-    }
-}
 
 const CONFIG_JSON: &str = "{\n  \"features\": {\n    \"stable\": [\"A\", \"B\", \"C\"],\n    \"experimental\": []\n  }\n}\n";
 
@@ -118,7 +69,7 @@ fn appendix_a_flow_2_three_timeouts_by_letter() {
     // commit is blocked while a choice is pending
     let blocked = h.call("memo_commit", json!({"summary": "x"}));
     assert_eq!(blocked.status, Status::Blocked);
-    assert!(blocked.guidance.as_deref().unwrap().contains("match_id"));
+    assert!(blocked.guidance.as_deref().unwrap().contains("memo_replace_selection(selection_id)"));
 
     for (letter, expect_pending) in [("A", 1), ("B", 2), ("C", 3)] {
         let r = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": letter}));
@@ -272,7 +223,7 @@ fn stale_fingerprint_is_refused() {
 #[test]
 fn no_match_says_what_to_do() {
     let mut h = Host::new(&[("a", "x = 1\n")]);
-    let r = h.call("memo_replace", json!({"old_text": "y = 1", "new_text": "z"}));
+    let r = h.call("memo_replace", json!({"old_text": "nothing like it", "new_text": "z"}));
     assert_eq!(r.status, Status::NoMatch);
     assert!(r.guidance.as_deref().unwrap().contains("memo_read"));
     assert!(r.markdown.starts_with("status: `NoMatch`\nstate: `Idle`\nflags: -\n\n### [Fail] Overview\n"));

@@ -2,7 +2,7 @@
 //! flattened text, for ropes built from many small pieces (so matches straddle chunk seams).
 #![cfg(not(target_arch = "wasm32"))]
 
-use agentpad::matching::find_bytes;
+use agentpad::matching::exact::find_bytes;
 use proptest::prelude::*;
 use ropey::Rope;
 

@@ -11,13 +11,17 @@ use ropey::Rope;
 use serde_json::Value;
 
 use crate::format::{signed, Locale};
-use crate::matching::{self, Match, SearchError};
-use crate::preview::{self, ChangeSpan, DEFAULT_CONTEXT_LINES};
-use crate::response::{Candidate, PendingChangeView, Response, Status};
-use crate::session::{Letter, Selection, SelectionCandidate, Session, SessionError};
-use crate::text::{self, fingerprint_of, normalize_line_breaks, Text};
-use crate::tools::{self, ArgError, Args, Tool, ToolDefinition};
+use crate::response::{Response, Status};
+use crate::session::Session;
+use crate::text::{fingerprint_of, Text};
+use crate::tools::{self, ArgError, Tool, ToolDefinition};
 use crate::workflow::{Flags, PersistMode, WorkflowState};
+
+mod edit;
+mod read;
+mod views;
+
+use views::{guidance_for, pending_views, plural, render_preview};
 
 /// Candidates listed by default (`000` §3.1: A–E); `show_all_matches` lists up to Z.
 pub const DEFAULT_CANDIDATES_SHOWN: usize = 5;
@@ -31,11 +35,23 @@ pub struct Config {
     /// Tool names are `{tool_prefix}_{verb}`; `memory_notebook` gives `000`'s names.
     pub tool_prefix: String,
     pub persist_mode: PersistMode,
+    /// Near misses at or above this similarity become lettered candidates (DESIGN §4.4).
+    pub near_match_threshold: f64,
+    /// Preview size unit (`000` §3.2, default 500): a failed match shows documents shorter than
+    /// four times this whole.
+    pub max_preview_length: usize,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { default_path: None, locale: Locale::En, tool_prefix: "memo".into(), persist_mode: PersistMode::Manual }
+        Config {
+            default_path: None,
+            locale: Locale::En,
+            tool_prefix: "memo".into(),
+            persist_mode: PersistMode::Manual,
+            near_match_threshold: 0.8,
+            max_preview_length: 500,
+        }
     }
 }
 
@@ -111,7 +127,26 @@ impl Config {
                         .and_then(PersistMode::parse)
                         .ok_or_else(|| bad(key, value, "\"manual\", \"immediate\" or \"disabled\""))?;
                 }
-                _ => return Err(bad(key, value, "one of the known options: default_path, locale, tool_prefix, persist_mode")),
+                "near_match_threshold" => {
+                    c.near_match_threshold = value
+                        .as_f64()
+                        .filter(|t| (0.0..=1.0).contains(t) && *t > 0.0)
+                        .ok_or_else(|| bad(key, value, "a number above 0 and at most 1 (default 0.8)"))?;
+                }
+                "max_preview_length" => {
+                    c.max_preview_length = value
+                        .as_u64()
+                        .filter(|n| (1..=1_000_000).contains(n))
+                        .map(|n| n as usize)
+                        .ok_or_else(|| bad(key, value, "a whole number from 1 to 1000000 (default 500)"))?;
+                }
+                _ => {
+                    return Err(bad(
+                        key,
+                        value,
+                        "one of the known options: default_path, locale, tool_prefix, persist_mode, near_match_threshold, max_preview_length",
+                    ))
+                }
             }
         }
         Ok(c)
@@ -311,7 +346,11 @@ impl Workspace {
         use WorkflowState::*;
         let state = self.state();
         match tool {
-            Tool::Read | Tool::Preview | Tool::Revert | Tool::Replace => state != Refreshing,
+            Tool::Read | Tool::Preview | Tool::Revert | Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceLines => state != Refreshing,
+            // `003` §7.2: choosing a candidate is only possible while a choice is pending.
+            Tool::ReplaceSelection => state == SelectionPending,
+            // `003` §7.2: no appending while a choice is pending or storage is out of sync.
+            Tool::Append => matches!(state, Idle | PersistPending),
             Tool::Commit => match state {
                 Idle | PersistPending => self.config.persist_mode != PersistMode::Immediate,
                 // A failed save is retried by committing again.
@@ -349,6 +388,10 @@ impl Workspace {
         if !self.is_visible(tool) {
             return Step::Done(self.blocked(tool));
         }
+        if tool == Tool::ReplaceSelection {
+            // The selection knows its document; `path` only has to agree with it.
+            return self.replace_selection(args.str("path"), &args);
+        }
         let path = match self.resolve(args.str("path")) {
             Ok(p) => p,
             Err(e) => return Step::Done(self.invalid(&e.to_string(), "Pass `path` as one of the open documents, or leave it out for the default.".into())),
@@ -356,6 +399,10 @@ impl Workspace {
         match tool {
             Tool::Read => Step::Done(self.read(&path, &args)),
             Tool::Replace => self.replace(&path, &args),
+            Tool::ReplaceSpan => self.replace_span(&path, &args),
+            Tool::ReplaceSelection => self.replace_selection(Some(&path), &args),
+            Tool::ReplaceLines => self.replace_lines(&path, &args),
+            Tool::Append => self.append(&path, &args),
             Tool::Preview => Step::Done(self.preview(&path)),
             Tool::Commit => self.commit(args.str("summary").unwrap_or_default(), &path),
             Tool::Revert => Step::Done(self.revert(args.str("reason").unwrap_or_default(), &path)),
@@ -378,9 +425,12 @@ impl Workspace {
         let state = self.state();
         let p = &self.config.tool_prefix;
         let instead = match state {
-            WorkflowState::SelectionPending => {
-                format!("Choose a candidate with {p}_replace(old_text, new_text, match_id), or drop the session with {p}_revert(reason).")
-            }
+            WorkflowState::SelectionPending => format!(
+                "Choose a candidate with {p}_replace_selection(selection_id) first, or drop the session with {p}_revert(reason)."
+            ),
+            _ if tool == Tool::ReplaceSelection => format!(
+                "There is no choice pending: {p}_replace lists lettered candidates when old_text matches several places or nowhere exactly."
+            ),
             WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
                 "Edits are saved as they are made in immediate mode; there is nothing to commit.".to_string()
             }
@@ -390,320 +440,6 @@ impl Workspace {
         let r = Response::new(Status::Blocked, format!("{} is not available in state {state}. Nothing was changed.", self.tool_name(tool)))
             .with_guidance(instead);
         self.finish(r, None)
-    }
-
-    // ---- memo_read -------------------------------------------------------------------------
-
-    fn read(&self, path: &str, args: &Args) -> Response {
-        let committed = args.str("view") == Some("committed");
-        let rope = if committed { self.docs[path].text.rope().clone() } else { self.draft_rope(path) };
-        let last = text::visible_line_count(&rope);
-        let start = args.int("start_line").unwrap_or(1) as usize;
-        let end = (args.int("end_line").map(|n| n as usize).unwrap_or(last)).min(last);
-        if start > last {
-            return self.invalid(
-                &format!("argument `start_line` is {start} but {path} has {last} lines"),
-                format!("Pass a start_line from 1 to {last}."),
-            );
-        }
-        if end < start {
-            return self.invalid(
-                &format!("argument `end_line` ({end}) is before `start_line` ({start})"),
-                "Pass end_line ≥ start_line, or leave it out to read to the end.".into(),
-            );
-        }
-        let numbered = args.bool("line_numbers").unwrap_or(true);
-        let width = preview::gutter_width(last);
-        let mut content = String::new();
-        for l in (start - 1)..end {
-            let line = text::line_text(&rope, l);
-            if numbered {
-                preview::gutter_line(&mut content, width, l + 1, ' ', &line);
-            } else {
-                content.push_str(&line);
-                content.push('\n');
-            }
-        }
-        let pending = self.session.as_ref().map_or(0, |s| s.changes.iter().filter(|c| c.path == path).count());
-        let which = if committed {
-            "committed text".to_string()
-        } else if pending > 0 {
-            format!("draft with {pending} pending change{}", plural(pending))
-        } else {
-            "no pending changes".to_string()
-        };
-        let mut r = Response::new(Status::Success, format!("Read lines {start}–{end} of {path} ({last} lines, {which})."));
-        if numbered {
-            r.guidance = Some("The `  12│ ` gutters are not part of the text: leave them out of old_text.".into());
-        }
-        r.content = Some(content);
-        r.fingerprint = Some(fingerprint_of(&rope).to_string());
-        r.metrics.new_length = rope.len_chars();
-        self.finish(r, Some(path))
-    }
-
-    // ---- memo_replace ----------------------------------------------------------------------
-
-    fn replace(&mut self, path: &str, args: &Args) -> Step {
-        let old = normalize_line_breaks(args.str("old_text").unwrap_or_default()).into_owned();
-        let new = normalize_line_breaks(args.str("new_text").unwrap_or_default()).into_owned();
-        let search_after = args.str("search_after").map(|s| normalize_line_breaks(s).into_owned());
-        let match_id = args.str("match_id").and_then(Letter::parse);
-        let preview_only = args.bool("preview_only").unwrap_or(false);
-        let draft = self.draft_rope(path);
-        let fp = fingerprint_of(&draft).to_string();
-        if let Some(expected) = args.str("expected_fingerprint") {
-            if expected != fp {
-                let r = Response::new(
-                    Status::StaleReference,
-                    format!("The draft of {path} changed since your read (expected fingerprint {expected}, now {fp}). Nothing was changed."),
-                )
-                .with_guidance(format!("Call {}_read and retry with the new fingerprint.", self.config.tool_prefix));
-                return Step::Done(self.finish(r, Some(path)));
-            }
-        }
-
-        // Empty old_text appends (`001`).
-        if old.is_empty() {
-            let end = draft.len_chars();
-            return self.stage(path, end..end, &new, preview_only, None);
-        }
-
-        let found = match matching::find_exact(&draft, &old, search_after.as_deref()) {
-            Ok(found) => found,
-            Err(SearchError::AnchorNotFound { anchor }) => {
-                let r = Response::new(
-                    Status::NoMatch,
-                    format!("search_after text {} does not occur in {path}. Nothing was changed.", crate::format::code(&clip(&anchor))),
-                )
-                .with_guidance(format!("Copy search_after exactly from {}_read output, or leave it out.", self.config.tool_prefix));
-                return Step::Done(self.finish(r, Some(path)));
-            }
-        };
-        if found.is_empty() {
-            let r = Response::new(
-                Status::NoMatch,
-                format!("old_text {} was not found in {path} (exact match). Nothing was changed.", crate::format::code(&clip(&old))),
-            )
-            .with_guidance(format!(
-                "Call {}_read to see the current text and copy old_text exactly, without the line-number gutters.",
-                self.config.tool_prefix
-            ));
-            return Step::Done(self.finish(r, Some(path)));
-        }
-
-        // Keep the selection's letters when it is about the same needle and still describes the
-        // same places (DESIGN §2: letters survive staging).
-        let same_selection = self.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|sel| {
-            sel.path == path
-                && sel.needle == old
-                && sel.search_after == search_after
-                && sel.candidates.iter().filter(|c| !c.stale).map(|c| c.range.clone()).eq(found.iter().map(|m| m.range.clone()))
-        });
-
-        if let Some(letter) = match_id {
-            let chosen = if same_selection {
-                let sel = self.session.as_ref().and_then(|s| s.selection.as_ref());
-                match sel.and_then(|sel| sel.candidates.iter().find(|c| c.id == letter)) {
-                    Some(c) if c.stale => {
-                        let r = Response::new(
-                            Status::StaleReference,
-                            format!("Candidate {letter} no longer holds old_text: an edit staged since changed it. Nothing was changed."),
-                        )
-                        .with_guidance(format!("Choose another candidate, or call {}_preview to see what is staged.", self.config.tool_prefix));
-                        return Step::Done(self.finish(r, Some(path)));
-                    }
-                    Some(c) => Some(c.range.clone()),
-                    None => None,
-                }
-            } else {
-                found.get(letter.index()).map(|m| m.range.clone())
-            };
-            let Some(range) = chosen else {
-                let count = if same_selection {
-                    self.session.as_ref().and_then(|s| s.selection.as_ref()).map_or(0, |s| s.candidates.len())
-                } else {
-                    found.len()
-                };
-                let last = Letter::from_index(count.saturating_sub(1).min(25)).map_or("A".into(), |l| l.to_string());
-                let r = Response::new(
-                    Status::InvalidArguments,
-                    format!("Invalid call: argument `match_id` is {letter} but old_text has {count} match{} (A–{last}). Nothing was changed.", plural_es(count)),
-                )
-                .with_guidance(format!("Pass a match_id from A to {last}."));
-                return Step::Done(self.finish(r, Some(path)));
-            };
-            if !same_selection {
-                // A direct pick without a prior listing: the selection is this search.
-                self.select(path, &old, &new, search_after.clone(), &found, false);
-            }
-            return self.stage(path, range, &new, preview_only, Some(letter));
-        }
-
-        if found.len() == 1 {
-            return self.stage(path, found[0].range.clone(), &new, preview_only, None);
-        }
-
-        // Several matches: lettered candidates, nothing staged.
-        if !same_selection && !preview_only {
-            self.select(path, &old, &new, search_after.clone(), &found, true);
-        } else if let Some(sel) = self.session.as_mut().and_then(|s| s.selection.as_mut()) {
-            sel.awaiting_choice = !preview_only || sel.awaiting_choice;
-        }
-        let shown = if args.bool("show_all_matches").unwrap_or(false) { 26 } else { DEFAULT_CANDIDATES_SHOWN };
-        let listing: Vec<(Letter, Match, bool)> = match self.session.as_ref().and_then(|s| s.selection.as_ref()) {
-            Some(sel) if same_selection || !preview_only => sel
-                .candidates
-                .iter()
-                .map(|c| (c.id, Match { range: c.range.clone(), quality: matching::MatchQuality::Exact }, c.stale))
-                .collect(),
-            _ => found.iter().enumerate().filter_map(|(i, m)| Letter::from_index(i).map(|l| (l, m.clone(), false))).collect(),
-        };
-        let candidates: Vec<Candidate> =
-            listing.iter().take(shown).map(|(id, m, stale)| candidate_view(&draft, *id, m, *stale, occurrence_of(&found, m))).collect();
-        let total = found.len();
-        let hidden = total.saturating_sub(candidates.iter().filter(|c| !c.stale).count());
-        let last = candidates.last().map_or("A".to_string(), |c| c.id.clone());
-        let mut summary = format!("old_text matches {total} places in {path}; nothing was staged.");
-        if hidden > 0 {
-            summary.push_str(&format!(
-                " {hidden} more not shown{}.",
-                if total > 26 { " (only A–Z can be listed)" } else { "; pass show_all_matches=true to list them" }
-            ));
-        }
-        let mut r = Response::new(Status::MultiMatch, summary).with_guidance(format!(
-            "Call {p}_replace again with the same old_text and match_id \"A\"–\"{last}\" to stage one, or make old_text longer so it matches once.",
-            p = self.config.tool_prefix
-        ));
-        r.candidates = candidates;
-        r.metrics.selection_count = Some(total);
-        r.metrics.new_length = draft.len_chars();
-        r.match_quality = Some(matching::MatchQuality::Exact.as_str().into());
-        r.fingerprint = Some(fp);
-        Step::Done(self.finish(r, Some(path)))
-    }
-
-    /// Caches `found` as the live selection (letters in document order).
-    fn select(&mut self, path: &str, needle: &str, new: &str, search_after: Option<String>, found: &[Match], awaiting: bool) {
-        let session = self.session_mut();
-        session.selection = Some(Selection {
-            path: path.to_string(),
-            needle: needle.to_string(),
-            new_text: new.to_string(),
-            search_after,
-            candidates: found
-                .iter()
-                .enumerate()
-                .filter_map(|(i, m)| {
-                    Letter::from_index(i).map(|id| SelectionCandidate { id, range: m.range.clone(), occurrence: i, stale: false })
-                })
-                .collect(),
-            awaiting_choice: awaiting,
-        });
-    }
-
-    fn session_mut(&mut self) -> &mut Session {
-        let session = self.take_session();
-        self.session.insert(session)
-    }
-
-    /// Takes the session out (opening a new one if there is none); the caller puts it back.
-    fn take_session(&mut self) -> Session {
-        self.session.take().unwrap_or_else(|| {
-            self.next_session_id += 1;
-            Session::new(self.next_session_id - 1)
-        })
-    }
-
-    /// Stages (or, with `preview_only`, shows) "replace draft `range` of `path` with `new`".
-    fn stage(&mut self, path: &str, range: std::ops::Range<usize>, new: &str, preview_only: bool, chosen: Option<Letter>) -> Step {
-        let draft = self.draft_rope(path);
-        let old: String = draft.slice(range.clone()).to_string();
-        if old == new {
-            let r = Response::new(Status::NoOp, "old_text and new_text are the same: there is nothing to change.")
-                .with_guidance("Give new_text the text you want in its place.");
-            return Step::Done(self.finish(r, Some(path)));
-        }
-        let committed = self.docs[path].text.clone();
-        // Stage into an owned session: the real one (put back below) or, for preview_only, a
-        // throwaway copy (ropes clone in O(1)).
-        let mut session = if preview_only { self.session.clone().unwrap_or_else(|| Session::new(0)) } else { self.take_session() };
-        session.touch(path, &committed);
-        let staged = session.stage(path, range.clone(), new);
-        if let (Some(sel), Ok(_)) = (&mut session.selection, &staged) {
-            if chosen.is_some() {
-                sel.awaiting_choice = false;
-            } else if sel.path == path {
-                // An edit that did not come from the selection ends it (different needle).
-                session.selection = None;
-            }
-        }
-        let preview_text = render_preview(&session, path);
-        let new_draft = session.draft(path).cloned().unwrap_or_default();
-        let trial = if preview_only {
-            Some(session)
-        } else {
-            self.session = Some(session);
-            None
-        };
-        let staged = match staged {
-            Ok(s) => s,
-            Err(SessionError::TooManyChanges { limit }) => {
-                let r = Response::new(
-                    Status::Blocked,
-                    format!("This session already has {limit} pending changes (A–Z), the most one session can hold. Nothing was changed."),
-                )
-                .with_guidance(format!("Call {}_commit(summary) to save them, then continue in a new session.", self.config.tool_prefix));
-                return Step::Done(self.finish(r, Some(path)));
-            }
-            Err(SessionError::NotTouched { path }) => {
-                let r = Response::new(Status::Exception, format!("Internal error: document {path} was not prepared for editing."));
-                return Step::Done(self.finish(r, Some(&path)));
-            }
-        };
-        let line = text::line_of(&new_draft, range.start);
-        let what = match (&staged.change, staged.amended) {
-            (Some(id), false) => format!("change {id}"),
-            (Some(id), true) => format!("change {id} (amended: merged with an edit it touches)"),
-            (None, _) => "no change (this edit restores the committed text there)".to_string(),
-        };
-        let (summary, guidance) = if preview_only {
-            (
-                format!("Preview only: this edit at {path} line {line} would become {what}; nothing was staged."),
-                format!("Call {}_replace again without preview_only to stage it.", self.config.tool_prefix),
-            )
-        } else {
-            (
-                format!(
-                    "Staged {what} in {path} at line {line}: {} chars replaced by {} ({}). Nothing is saved until commit.",
-                    old.chars().count(),
-                    new.chars().count(),
-                    signed(staged.delta)
-                ),
-                format!(
-                    "Check the preview, then call {p}_commit(summary) to save, or {p}_revert(reason) to drop all pending changes.",
-                    p = self.config.tool_prefix
-                ),
-            )
-        };
-        let mut r = Response::new(Status::Success, summary).with_guidance(guidance);
-        r.preview = Some(preview_text);
-        r.match_quality = Some(matching::MatchQuality::Exact.as_str().into());
-        r.metrics.delta = staged.delta;
-        r.metrics.new_length = new_draft.len_chars();
-        r.fingerprint = Some(fingerprint_of(&new_draft).to_string());
-        if let Some(trial) = trial {
-            // Report the trial's pending changes, not the real ones.
-            let mut done = self.finish(r, Some(path));
-            done.pending_changes = pending_views(&trial, &self.docs);
-            done.render(self.config.locale);
-            return Step::Done(done);
-        }
-        if self.config.persist_mode == PersistMode::Immediate {
-            let summary = format!("Edit at {path} line {line}");
-            return self.commit(&summary, path);
-        }
-        Step::Done(self.finish(r, Some(path)))
     }
 
     // ---- memo_preview ----------------------------------------------------------------------
@@ -864,9 +600,11 @@ impl Workspace {
         let p = &self.config.tool_prefix;
         match self.state() {
             WorkflowState::Idle => vec![format!("{p}_read()"), format!("{p}_replace(old_text, new_text)")],
-            WorkflowState::SelectionPending => {
-                vec![format!("{p}_replace(old_text, new_text, match_id)"), format!("{p}_revert(reason)")]
-            }
+            WorkflowState::SelectionPending => vec![
+                format!("{p}_replace_selection(selection_id)"),
+                format!("{p}_replace(old_text, new_text, match_id)"),
+                format!("{p}_revert(reason)"),
+            ],
             WorkflowState::PersistPending => {
                 let mut v = vec![format!("{p}_commit(summary)"), format!("{p}_revert(reason)"), format!("{p}_preview()")];
                 if self.config.persist_mode == PersistMode::Immediate {
@@ -880,96 +618,3 @@ impl Workspace {
     }
 }
 
-fn render_preview(session: &Session, path: &str) -> String {
-    let Some(doc) = session.docs.get(path) else { return String::new() };
-    let spans: Vec<ChangeSpan> = session
-        .changes_in_draft(path)
-        .into_iter()
-        .map(|(i, draft)| ChangeSpan { base: session.changes[i].base_range.clone(), draft })
-        .collect();
-    preview::compact(doc.base.rope(), &doc.draft, &spans, DEFAULT_CONTEXT_LINES)
-}
-
-fn pending_views(session: &Session, docs: &BTreeMap<String, Document>) -> Vec<PendingChangeView> {
-    session
-        .changes
-        .iter()
-        .map(|c| {
-            let base = session.docs.get(&c.path).map(|d| d.base.rope().clone()).or_else(|| docs.get(&c.path).map(|d| d.text.rope().clone()));
-            let base = base.unwrap_or_default();
-            PendingChangeView {
-                change_id: c.id.to_string(),
-                path: c.path.clone(),
-                position: text::char_to_utf16(&base, c.base_range.start),
-                line: text::line_of(&base, c.base_range.start),
-                old_text: c.old_text.clone(),
-                new_text: c.new_text.clone(),
-                delta: c.delta(),
-                amended: c.amended,
-            }
-        })
-        .collect()
-}
-
-fn candidate_view(draft: &Rope, id: Letter, m: &Match, stale: bool, occurrence: usize) -> Candidate {
-    let line_idx = draft.char_to_line(m.range.start.min(draft.len_chars()));
-    Candidate {
-        id: id.to_string(),
-        line: line_idx + 1,
-        preview: clip(text::line_text(draft, line_idx).trim()),
-        marker_start: format!("[[SEL#{id}]]"),
-        marker_end: format!("[[/SEL#{id}]]"),
-        occurrence,
-        context_start: text::char_to_utf16(draft, m.range.start),
-        context_end: text::char_to_utf16(draft, m.range.end),
-        recommended: false,
-        stale,
-    }
-}
-
-fn occurrence_of(found: &[Match], m: &Match) -> usize {
-    found.iter().position(|f| f.range == m.range).unwrap_or(0)
-}
-
-/// Bounded text for summaries: 80 chars, `…` marking a cut.
-fn clip(s: &str) -> String {
-    const MAX: usize = 80;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        s.chars().take(MAX).collect::<String>() + "…"
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-fn plural_es(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "es"
-    }
-}
-
-/// What to do about an argument error, as a sentence for the model.
-fn guidance_for(e: &ArgError, prefix: &str) -> String {
-    match e {
-        ArgError::UnknownTool { .. } => "Call one of the listed tools.".into(),
-        ArgError::NotAnObject { .. } => "Pass the arguments as a JSON object, e.g. {\"old_text\": \"…\", \"new_text\": \"…\"}.".into(),
-        ArgError::UnknownArgument { .. } => "Remove that argument or fix its spelling; argument names are snake_case.".into(),
-        ArgError::Missing { arg, .. } => format!("Add `{arg}` and call again."),
-        ArgError::WrongType { arg, expected, .. } => format!("Pass `{arg}` as {expected}."),
-        ArgError::BelowMinimum { arg, min, .. } => format!("Pass `{arg}` ≥ {min}."),
-        ArgError::NotAllowed { arg, .. } => format!("Pass one of the allowed values for `{arg}`."),
-        ArgError::NotJson { arg, .. } => format!("Pass `{arg}` as plain JSON data."),
-        ArgError::UnpairedSurrogate { arg, .. } => {
-            format!("Remove the broken character from `{arg}` (copy the text again from {prefix}_read).")
-        }
-    }
-}

@@ -1,42 +1,10 @@
-//! Matching: where in a document an agent's `old_text` is (DESIGN §4).
-//!
-//! This slice has the exact tier: `memchr::memmem` over the rope's chunks (no copy of the
-//! document, no O(n·m) scan), with `search_after` anchoring. Fuzzy tiers come later and only run
-//! when this finds nothing.
-
-use std::ops::Range;
+//! The exact tier (DESIGN §4.2): `memchr::memmem` over the rope's chunks — no copy of the
+//! document, no O(n·m) scan — with `search_after` anchoring.
 
 use memchr::memmem::Finder;
 use ropey::Rope;
 
-/// How a match was found. Only `Exact` exists in this slice; the field is reported to the model
-/// as `match_quality` so that a fuzzy match can never pass as an exact one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MatchQuality {
-    Exact,
-}
-
-impl MatchQuality {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchQuality::Exact => "exact",
-        }
-    }
-}
-
-/// One occurrence of the needle, as a char range into the searched text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Match {
-    pub range: Range<usize>,
-    pub quality: MatchQuality,
-}
-
-/// Why a search could not even be run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SearchError {
-    /// `search_after` was given but does not occur in the text.
-    AnchorNotFound { anchor: String },
-}
+use super::Match;
 
 /// Byte offsets of every non-overlapping occurrence of `needle` in `rope`, left to right — the
 /// same set `str::match_indices` gives on the flattened text. `needle` must not be empty.
@@ -100,27 +68,19 @@ pub fn find_bytes(rope: &Rope, needle: &str) -> Vec<usize> {
     hits
 }
 
-/// Every exact, non-overlapping occurrence of `needle` as char ranges, in document order.
-/// With `search_after`, only matches starting at or after the end of the anchor's first
-/// occurrence count (DESIGN §4.2). Cost: O(n + m + k log n) for k matches.
-pub fn find_exact(rope: &Rope, needle: &str, search_after: Option<&str>) -> Result<Vec<Match>, SearchError> {
-    let from_byte = match search_after {
-        None => 0,
-        Some(anchor) if anchor.is_empty() => 0,
-        Some(anchor) => match find_bytes(rope, anchor).first() {
-            Some(&at) => at + anchor.len(),
-            None => return Err(SearchError::AnchorNotFound { anchor: anchor.to_string() }),
-        },
-    };
+/// Every exact, non-overlapping occurrence of `needle` that starts at or after char `from`, as
+/// char ranges in document order. Cost: O(n + m + k log n) for k matches.
+pub fn find_exact(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
     let needle_chars = needle.chars().count();
-    Ok(find_bytes(rope, needle)
+    let from_byte = rope.char_to_byte(from.min(rope.len_chars()));
+    find_bytes(rope, needle)
         .into_iter()
         .filter(|&b| b >= from_byte)
         .map(|b| {
             let start = rope.byte_to_char(b);
-            Match { range: start..start + needle_chars, quality: MatchQuality::Exact }
+            Match::exact(start..start + needle_chars)
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
@@ -161,20 +121,16 @@ mod tests {
     #[test]
     fn char_ranges_after_multibyte_text() {
         let rope = Rope::from_str("😀 x = 1\n中 x = 1\n");
-        let hits = find_exact(&rope, "x = 1", None).unwrap();
+        let hits = find_exact(&rope, "x = 1", 0);
         assert_eq!(hits.iter().map(|m| m.range.clone()).collect::<Vec<_>>(), vec![2..7, 10..15]);
     }
 
     #[test]
-    fn search_after_skips_matches_before_the_anchor_end() {
+    fn from_skips_matches_that_start_earlier() {
         let rope = Rope::from_str("a=1\n[b]\na=1\n[c]\na=1\n");
-        let hits = find_exact(&rope, "a=1", Some("[c]")).unwrap();
-        assert_eq!(hits.len(), 1);
-        assert_eq!(hits[0].range.start, 16);
-        assert_eq!(
-            find_exact(&rope, "a=1", Some("[zz]")),
-            Err(SearchError::AnchorNotFound { anchor: "[zz]".into() })
-        );
+        let starts: Vec<usize> = find_exact(&rope, "a=1", 9).iter().map(|m| m.range.start).collect();
+        assert_eq!(starts, vec![16]);
+        assert_eq!(find_exact(&rope, "a=1", 8).len(), 2);
     }
 
     #[test]

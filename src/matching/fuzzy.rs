@@ -1,0 +1,403 @@
+//! The fuzzy tiers (DESIGN §4.3): line-based matching under the normalisations of
+//! [`normalize`](super::normalize), tried only when the exact search found nothing.
+//!
+//! A needle of k lines matches document lines `i..i+k` when, normalised: its first line is a
+//! suffix of line `i`, its middle lines equal lines `i+1..i+k-1`, and its last line is a prefix
+//! of line `i+k-1` (one line: a substring of line `i`) — so fragments work as they do exactly.
+//!
+//! Which windows are examined: every match contains the needle's longest *stable* token (chars
+//! no tier changes) verbatim, so that token is searched with memmem and only the windows around
+//! its hits are normalised. A needle without such a token (or one whose token occurs more than
+//! [`MAX_TOKEN_HITS`] times) falls back to examining every line. Either way the rope's own line
+//! index is used; the document is never re-split into strings.
+
+use std::ops::Range;
+
+use ropey::Rope;
+
+use super::exact::find_bytes;
+use super::normalize::{indentation, is_line_space, is_stable, normalize_line, NormLine, Tier};
+use super::{Match, MatchQuality};
+
+/// Tokens shorter than this are too common to narrow the search.
+const MIN_TOKEN_CHARS: usize = 3;
+/// Past this many token hits, scanning every line is as cheap and simpler.
+pub const MAX_TOKEN_HITS: usize = 50_000;
+/// Tab width assumed when a match does not show one (no nested line to compare).
+const DEFAULT_TAB_WIDTH: usize = 4;
+
+/// How `new_text` is re-indented for a match found with indentation ignored: line `n` of
+/// `new_text` is shifted by as many columns as needle line `n` was off from its document line
+/// (the last needle line's shift for extra lines), and written in the document's style, so tabs
+/// stay tabs. A model that flattened one nested line gets that line back at its depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reindent {
+    /// Columns to add (or remove) per needle line.
+    pub shifts: Vec<isize>,
+    /// Columns per tab, inferred from nested lines of the match (4 when nothing shows it).
+    pub tab_width: usize,
+    /// `Some(true)`: the document indents with tabs; `Some(false)`: spaces; `None`: unknown,
+    /// keep each line's own style.
+    pub doc_tabs: Option<bool>,
+    /// The first line of `new_text` continues a line mid-way: leave it as it is.
+    pub skip_first_line: bool,
+}
+
+impl Reindent {
+    fn width(&self, ws: &str) -> usize {
+        ws.chars().map(|c| if c == '\t' { self.tab_width } else { 1 }).sum()
+    }
+
+    /// `new_text` re-indented line by line (never below column 0). Blank lines are kept as
+    /// they are. Cost: O(len).
+    pub fn apply(&self, new_text: &str) -> String {
+        let mut out = String::with_capacity(new_text.len() + 16);
+        for (n, line) in new_text.split('\n').enumerate() {
+            if n > 0 {
+                out.push('\n');
+            }
+            if (n == 0 && self.skip_first_line) || line.chars().all(is_line_space) {
+                out.push_str(line);
+                continue;
+            }
+            let shift = self.shifts.get(n).or(self.shifts.last()).copied().unwrap_or(0);
+            let indent = indentation(line);
+            let cols = (self.width(indent) as isize + shift).max(0) as usize;
+            if self.doc_tabs.unwrap_or(indent.contains('\t')) {
+                out.extend(std::iter::repeat('\t').take(cols / self.tab_width));
+                out.extend(std::iter::repeat(' ').take(cols % self.tab_width));
+            } else {
+                out.extend(std::iter::repeat(' ').take(cols));
+            }
+            out.push_str(&line[indent.len()..]);
+        }
+        out
+    }
+}
+
+/// Every match of `needle` starting at or after char `from`, at the lowest tier that finds any.
+/// Non-overlapping, in document order. A needle that is only whitespace never matches fuzzily.
+///
+/// Cost: O(n) for the token search plus O(w·m) for w examined windows; O(n) in the fallback.
+pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
+    let lines: Vec<&str> = needle.split('\n').collect();
+    if needle.chars().all(char::is_whitespace) {
+        return Vec::new();
+    }
+    let k = lines.len();
+    let line_count = rope.len_lines();
+    if k > line_count {
+        return Vec::new();
+    }
+    let first_line = rope.char_to_line(from.min(rope.len_chars()));
+    let windows: Vec<usize> = match token_windows(rope, &lines) {
+        Some(w) => w.into_iter().filter(|&i| i >= first_line && i + k <= line_count).collect(),
+        None => (first_line..=line_count - k).collect(),
+    };
+    let per_tier: Vec<Vec<NormLine>> =
+        Tier::ALL.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
+    let mut best: Option<Tier> = None;
+    let mut found: Vec<Match> = Vec::new();
+    for i in windows {
+        for (t, needle_norm) in Tier::ALL.iter().zip(&per_tier) {
+            if best.is_some_and(|b| *t > b) {
+                break;
+            }
+            let hits = match_window(rope, i, *t, &lines, needle_norm);
+            if hits.is_empty() {
+                continue;
+            }
+            if best != Some(*t) {
+                found.clear();
+                best = Some(*t);
+            }
+            found.extend(hits.into_iter().filter(|m| m.range.start >= from));
+            break;
+        }
+    }
+    // Windows overlap for multi-line needles: keep the leftmost of overlapping matches, as the
+    // exact search does.
+    found.sort_by_key(|m| (m.range.start, m.range.end));
+    let mut out: Vec<Match> = Vec::with_capacity(found.len());
+    for m in found {
+        if out.last().map_or(true, |p| m.range.start >= p.range.end && p.range.start != m.range.start) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Window starts (document line indexes) around hits of the needle's longest stable token, or
+/// `None` when every line must be examined.
+fn token_windows(rope: &Rope, lines: &[&str]) -> Option<Vec<usize>> {
+    let (line_no, token) = lines
+        .iter()
+        .enumerate()
+        .flat_map(|(j, l)| l.split(|c: char| !is_stable(c)).map(move |t| (j, t)))
+        .max_by_key(|(_, t)| t.chars().count())?;
+    if token.chars().count() < MIN_TOKEN_CHARS {
+        return None;
+    }
+    let hits = find_bytes(rope, token);
+    if hits.len() > MAX_TOKEN_HITS {
+        return None;
+    }
+    let mut starts: Vec<usize> =
+        hits.into_iter().filter_map(|b| rope.byte_to_line(b).checked_sub(line_no)).collect();
+    starts.dedup();
+    Some(starts)
+}
+
+/// The text of line `i` without its line break.
+fn line_str(rope: &Rope, i: usize) -> String {
+    let mut s: String = rope.line(i).chars().collect();
+    if s.ends_with('\n') {
+        s.pop();
+    }
+    s
+}
+
+/// Matches of the needle in document lines `i..i+k` under `tier` (several only for a one-line
+/// needle occurring more than once in line `i`).
+fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[NormLine]) -> Vec<Match> {
+    let k = needle.len();
+    let quality = MatchQuality { tier: Some(tier), gutter: false };
+    let first_text = line_str(rope, i);
+    let first = normalize_line(&first_text, tier);
+    let line_start = rope.line_to_char(i);
+    if k == 1 {
+        let n = &needle[0];
+        if n.is_empty() {
+            return Vec::new();
+        }
+        return occurrences(&first.text, &n.text)
+            .into_iter()
+            .map(|p| {
+                let end = line_start + first.end_before(p + n.len());
+                if tier.ignores_indentation() && p == 0 {
+                    let reindent = reindent(tier, lines, std::slice::from_ref(&first_text), false);
+                    Match { range: line_start..end, quality, reindent }
+                } else {
+                    Match { range: line_start + first.start_of(p)..end, quality, reindent: None }
+                }
+            })
+            .collect();
+    }
+    // First needle line: a suffix of line i.
+    if !first.text.ends_with(&needle[0].text) {
+        return Vec::new();
+    }
+    let mut doc_lines = vec![first_text];
+    for j in 1..k - 1 {
+        let text = line_str(rope, i + j);
+        if normalize_line(&text, tier).text != needle[j].text {
+            return Vec::new();
+        }
+        doc_lines.push(text);
+    }
+    let last_text = line_str(rope, i + k - 1);
+    let last = normalize_line(&last_text, tier);
+    if !last.text.starts_with(&needle[k - 1].text) {
+        return Vec::new();
+    }
+    doc_lines.push(last_text);
+    let p = first.len() - needle[0].len();
+    let whole_first = p == 0 && !needle[0].is_empty();
+    let start = if whole_first && tier.ignores_indentation() {
+        line_start
+    } else if needle[0].is_empty() {
+        line_start + first.original_len
+    } else {
+        line_start + first.start_of(p)
+    };
+    let end = rope.line_to_char(i + k - 1) + last.end_before(needle[k - 1].len());
+    let reindent = if tier.ignores_indentation() { reindent(tier, lines, &doc_lines, !whole_first) } else { None };
+    vec![Match { range: start..end, quality, reindent }]
+}
+
+/// Non-overlapping occurrences of `needle` in `hay` (both non-empty slices of chars), left to
+/// right. Lines are short; a long line costs O(len·m) only for windows already narrowed down.
+fn occurrences(hay: &[char], needle: &[char]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + needle.len() <= hay.len() {
+        if hay[at..at + needle.len()] == *needle {
+            out.push(at);
+            at += needle.len();
+        } else {
+            at += 1;
+        }
+    }
+    out
+}
+
+/// The re-indentation for a match whose needle lines `lines` sit on document lines `doc`: a
+/// shift per line pair (blank lines take their neighbour's), the tab width inferred from the
+/// first pair nested deeper than the first whole line. `None` when nothing shifts.
+fn reindent(tier: Tier, lines: &[&str], doc: &[String], first_is_partial: bool) -> Option<Reindent> {
+    debug_assert!(tier.ignores_indentation());
+    let skip = usize::from(first_is_partial);
+    let blank = |l: &str| l.chars().all(is_line_space);
+    let (j, first) = lines.iter().enumerate().skip(skip).find(|(_, l)| !blank(l))?;
+    let (from, to) = (indentation(first), indentation(doc.get(j)?));
+    // Tab width: where one side nests with spaces and the other with tabs, spaces per tab.
+    let mut tab_width = DEFAULT_TAB_WIDTH;
+    for (n, d) in lines.iter().zip(doc).skip(j + 1) {
+        let (Some(en), Some(ed)) = (indentation(n).strip_prefix(from), indentation(d).strip_prefix(to)) else { continue };
+        let (tabs, spaces) = if ed.chars().all(|c| c == '\t') && en.chars().all(|c| c == ' ') {
+            (ed.len(), en.len())
+        } else if en.chars().all(|c| c == '\t') && ed.chars().all(|c| c == ' ') {
+            (en.len(), ed.len())
+        } else {
+            continue;
+        };
+        if tabs > 0 && spaces > 0 && spaces % tabs == 0 {
+            tab_width = spaces / tabs;
+            break;
+        }
+    }
+    let width = |ws: &str| -> isize { ws.chars().map(|c| if c == '\t' { tab_width } else { 1 }).sum::<usize>() as isize };
+    let mut shifts: Vec<Option<isize>> = lines
+        .iter()
+        .zip(doc)
+        .enumerate()
+        .map(|(i, (n, d))| (i >= skip && !blank(n) && !blank(d)).then(|| width(indentation(d)) - width(indentation(n))))
+        .collect();
+    // Blank and skipped lines take the shift of the nearest line before (or after) them.
+    let first_known = shifts.iter().flatten().next().copied().unwrap_or(0);
+    let mut last = first_known;
+    for s in &mut shifts {
+        match s {
+            Some(v) => last = *v,
+            None => *s = Some(last),
+        }
+    }
+    let shifts: Vec<isize> = shifts.into_iter().map(|s| s.unwrap_or(0)).collect();
+    if shifts.iter().all(|&s| s == 0) {
+        return None;
+    }
+    let doc_indents: Vec<&str> = doc.iter().map(|d| indentation(d)).filter(|i| !i.is_empty()).collect();
+    let doc_tabs = if doc_indents.is_empty() { None } else { Some(doc_indents.iter().any(|i| i.contains('\t'))) };
+    Some(Reindent { shifts, tab_width, doc_tabs, skip_first_line: first_is_partial })
+}
+
+/// Char range helper for tests and callers: the text a match covers.
+pub fn slice(rope: &Rope, range: &Range<usize>) -> String {
+    rope.slice(range.clone()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(doc: &str, needle: &str) -> (Vec<String>, Option<Tier>) {
+        let rope = Rope::from_str(doc);
+        let found = find(&rope, needle, 0);
+        (found.iter().map(|m| slice(&rope, &m.range)).collect(), found.first().and_then(|m| m.quality.tier))
+    }
+
+    #[test]
+    fn each_tier_finds_what_it_ignores_and_no_more() {
+        struct Case {
+            doc: &'static str,
+            needle: &'static str,
+            hits: &'static [&'static str],
+            tier: Option<Tier>,
+        }
+        let cases = [
+            Case { doc: "fn a() {  \n}\n", needle: "fn a() {\n}", hits: &["fn a() {  \n}"], tier: Some(Tier::TrailingWhitespace) },
+            Case { doc: "x\n    if y:\n        z()\n", needle: "if y:\n    z()", hits: &["    if y:\n        z()"], tier: Some(Tier::Indentation) },
+            Case { doc: "say \u{201C}hi\u{201D} \u{2014} ok\n", needle: "say \"hi\" - ok", hits: &["say \u{201C}hi\u{201D} \u{2014} ok"], tier: Some(Tier::Unicode) },
+            Case { doc: "let  x =\t1;\n", needle: "let x = 1;", hits: &["let  x =\t1;"], tier: Some(Tier::Whitespace) },
+            Case { doc: "a\u{00A0}b\n", needle: "a b", hits: &["a\u{00A0}b"], tier: Some(Tier::Unicode) },
+            Case { doc: "a\u{3000}b\n", needle: "a b", hits: &["a\u{3000}b"], tier: Some(Tier::Unicode) },
+            // Nothing to find: different words are not a whitespace difference.
+            Case { doc: "let x = 1;\n", needle: "let y = 1;", hits: &[], tier: None },
+            // Whitespace-only needles never match fuzzily.
+            Case { doc: "a  \n  b\n", needle: "   ", hits: &[], tier: None },
+        ];
+        for c in cases {
+            let (hits, tier) = run(c.doc, c.needle);
+            assert_eq!(hits, c.hits, "needle {:?} in {:?}", c.needle, c.doc);
+            assert_eq!(tier, c.tier, "needle {:?}", c.needle);
+        }
+    }
+
+    #[test]
+    fn the_lowest_tier_wins_and_all_its_matches_are_candidates() {
+        // Two lines match with trailing whitespace ignored, one more only at the whitespace tier.
+        let doc = "v = 1  \nv  =  1\nv = 1 \n";
+        let (hits, tier) = run(doc, "v = 1 \t");
+        assert_eq!(tier, Some(Tier::TrailingWhitespace));
+        assert_eq!(hits, vec!["v = 1", "v = 1"]);
+    }
+
+    #[test]
+    fn fragments_match_inside_lines() {
+        let (hits, tier) = run("call(a,  b) + 1\n", "(a, b)");
+        assert_eq!((hits, tier), (vec!["(a,  b)".to_string()], Some(Tier::Whitespace)));
+        // first line a suffix, last line a prefix
+        let (hits, _) = run("x = [  \n  1,\n  2] + y\n", "[\n1,\n2]");
+        assert_eq!(hits, vec!["[  \n  1,\n  2]"]);
+    }
+
+    #[test]
+    fn reindent_keeps_tabs_tabs() {
+        let doc = "fn f() {\n\t\tif x {\n\t\t\ty();\n\t\t}\n}\n";
+        let rope = Rope::from_str(doc);
+        let found = find(&rope, "    if x {\n        y();\n    }", 0);
+        assert_eq!(found.len(), 1);
+        let m = &found[0];
+        assert_eq!(m.quality.tier, Some(Tier::Indentation));
+        assert_eq!(slice(&rope, &m.range), "\t\tif x {\n\t\t\ty();\n\t\t}");
+        let r = m.reindent.as_ref().unwrap();
+        assert_eq!(r.tab_width, 4);
+        assert_eq!(m.replacement("    if x {\n        z();\n            w();\n    }"), "\t\tif x {\n\t\t\tz();\n\t\t\t\tw();\n\t\t}");
+    }
+
+    #[test]
+    fn reindent_from_unindented_needle_and_to_spaces() {
+        let rope = Rope::from_str("class A:\n    def f(self):\n        return 1\n");
+        let found = find(&rope, "def f(self):\n    return 1", 0);
+        assert_eq!(found[0].replacement("def f(self):\n    return 2"), "    def f(self):\n        return 2");
+        let r = Reindent { shifts: vec![0], tab_width: 4, doc_tabs: Some(false), skip_first_line: false };
+        // A tab is as wide as the 4 spaces it becomes: lines keep their width, written as spaces.
+        assert_eq!(r.apply("\ta\n\t\tb\n\n  \nc"), "    a\n        b\n\n  \nc");
+        // One flattened nested line gets its depth back; extra lines take the last shift.
+        let rope = Rope::from_str("fn a() {\n    x();\n}\n");
+        let found = find(&rope, "fn a() {\nx();", 0);
+        assert_eq!(found[0].replacement("fn a() {\ny();\nz();"), "fn a() {\n    y();\n    z();");
+    }
+
+    #[test]
+    fn a_needle_starting_mid_line_keeps_its_first_line() {
+        let rope = Rope::from_str("x = f(\n        a,\n        b)\n");
+        let found = find(&rope, "f(\n    a,\n    b)", 0);
+        assert_eq!(found.len(), 1);
+        assert_eq!(slice(&rope, &found[0].range), "f(\n        a,\n        b)");
+        assert_eq!(found[0].replacement("f(\n    c,\n    d)"), "f(\n        c,\n        d)");
+    }
+
+    #[test]
+    fn from_is_respected_and_windows_without_a_token_are_scanned() {
+        let doc = "a  b\nc\na  b\n";
+        let rope = Rope::from_str(doc);
+        // "a b" has no stable token of 3 chars: every line is examined.
+        assert_eq!(find(&rope, "a b", 0).len(), 2);
+        assert_eq!(find(&rope, "a b", 5).len(), 1);
+        assert_eq!(find(&rope, "a b", 5)[0].range.start, 7);
+    }
+
+    #[test]
+    fn needles_longer_than_the_document_and_empty_documents() {
+        assert!(run("", "abc").0.is_empty());
+        assert!(run("a", "a\nb\nc").0.is_empty());
+        assert!(run("\n\n", "x").0.is_empty());
+    }
+
+    #[test]
+    fn overlapping_windows_keep_the_leftmost() {
+        let (hits, _) = run("}  \n}  \n}  \n", "}\n}");
+        assert_eq!(hits, vec!["}  \n}"]);
+    }
+}

@@ -1,0 +1,195 @@
+//! Matching: where in a document an agent's `old_text` is (DESIGN §4).
+//!
+//! [`locate`] is the one entry point every replace tool uses, so counting and locating can never
+//! follow different rules. It tries, in order, stopping at the first step that finds anything:
+//!
+//! 1. [`exact`] — `memchr::memmem` over the rope's chunks;
+//! 2. copied gutters stripped ([`gutter`]) and the stripped needle searched exactly;
+//! 3. the fuzzy tiers of [`fuzzy`] (trailing whitespace, indentation, Unicode look-alikes,
+//!    whitespace runs), on the stripped needle when it had gutters.
+//!
+//! A match that is not exact says so in its [`MatchQuality`]; several fuzzy matches are
+//! candidates like several exact ones — never a guess. When nothing matches, [`near`] finds the
+//! closest regions and says what differs; [`recommend`] picks a clear winner among candidates,
+//! or nothing. All offsets are char offsets into the searched rope.
+
+pub mod exact;
+pub mod fuzzy;
+pub mod gutter;
+pub mod line_key;
+pub mod near;
+pub mod normalize;
+pub mod recommend;
+
+use std::fmt;
+use std::ops::Range;
+
+use ropey::Rope;
+
+pub use fuzzy::Reindent;
+pub use normalize::Tier;
+
+/// How a match was found: the tier, and whether copied gutters had to be stripped first.
+/// Reported to the model as `match_quality` (`exact`, `gutter`, `indentation`,
+/// `gutter+unicode`, …) so that a fuzzy match can never pass as an exact one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchQuality {
+    /// `None`: exact.
+    pub tier: Option<Tier>,
+    pub gutter: bool,
+}
+
+impl MatchQuality {
+    pub const EXACT: MatchQuality = MatchQuality { tier: None, gutter: false };
+
+    pub fn is_exact(self) -> bool {
+        self == MatchQuality::EXACT
+    }
+}
+
+impl fmt::Display for MatchQuality {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.gutter, self.tier) {
+            (false, None) => f.write_str("exact"),
+            (true, None) => f.write_str("gutter"),
+            (false, Some(t)) => f.write_str(t.as_str()),
+            (true, Some(t)) => write!(f, "gutter+{}", t.as_str()),
+        }
+    }
+}
+
+/// One occurrence of the needle, as a char range into the searched text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    pub range: Range<usize>,
+    pub quality: MatchQuality,
+    /// For tiers that ignore leading whitespace: how `new_text` must be re-indented so it lands
+    /// at this match's indentation (`range` then starts at the start of its first line).
+    pub reindent: Option<Reindent>,
+}
+
+impl Match {
+    pub fn exact(range: Range<usize>) -> Match {
+        Match { range, quality: MatchQuality::EXACT, reindent: None }
+    }
+
+    /// `new_text` as it must be written at this match (re-indented for indentation-blind tiers).
+    pub fn replacement(&self, new_text: &str) -> String {
+        match &self.reindent {
+            Some(r) => r.apply(new_text),
+            None => new_text.to_string(),
+        }
+    }
+}
+
+/// Why a search could not even be run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// `search_after` was given but does not occur in the text.
+    AnchorNotFound { anchor: String },
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::AnchorNotFound { anchor } => write!(f, "search_after text {anchor:?} does not occur in the document"),
+        }
+    }
+}
+
+/// Char offset just past the first occurrence of `anchor` (DESIGN §4.2: only matches starting
+/// there or later count); 0 without an anchor. Cost: O(n + m).
+pub fn anchor_end(rope: &Rope, anchor: Option<&str>) -> Result<usize, SearchError> {
+    match anchor {
+        None | Some("") => Ok(0),
+        Some(anchor) => match exact::find_bytes(rope, anchor).first() {
+            Some(&at) => Ok(rope.byte_to_char(at + anchor.len())),
+            None => Err(SearchError::AnchorNotFound { anchor: anchor.to_string() }),
+        },
+    }
+}
+
+/// What [`locate`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    /// Non-overlapping, in document order, all of one quality.
+    pub matches: Vec<Match>,
+    /// The needle that was searched: `old_text`, or `old_text` without its copied gutters.
+    pub needle: String,
+    /// The gutters stripped from the needle, when there were any.
+    pub gutter: Option<gutter::Gutter>,
+}
+
+impl Located {
+    pub fn quality(&self) -> Option<MatchQuality> {
+        self.matches.first().map(|m| m.quality)
+    }
+}
+
+/// Every place `needle` occurs at or after char `from`, by the first step of the module's order
+/// that finds anything. `needle` must not be empty (the caller treats empty as "append").
+///
+/// Cost: O(n + m) for the exact step (memmem); the fuzzy steps add O(n) in the worst case and
+/// are usually far cheaper (a verbatim token of the needle is searched first, see [`fuzzy`]).
+pub fn locate(rope: &Rope, needle: &str, from: usize) -> Located {
+    let matches = exact::find_exact(rope, needle, from);
+    if !matches.is_empty() {
+        return Located { matches, needle: needle.to_string(), gutter: None };
+    }
+    if let Some(g) = gutter::strip(needle) {
+        let stripped = g.text.clone();
+        let mut matches = if stripped.is_empty() { Vec::new() } else { exact::find_exact(rope, &stripped, from) };
+        if matches.is_empty() && !stripped.is_empty() {
+            matches = fuzzy::find(rope, &stripped, from);
+        }
+        for m in &mut matches {
+            m.quality.gutter = true;
+        }
+        return Located { matches, needle: stripped, gutter: Some(g) };
+    }
+    Located { matches: fuzzy::find(rope, needle, from), needle: needle.to_string(), gutter: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(doc: &str, needle: &str) -> (Vec<String>, Option<String>) {
+        let rope = Rope::from_str(doc);
+        let l = locate(&rope, needle, 0);
+        (l.matches.iter().map(|m| rope.slice(m.range.clone()).to_string()).collect(), l.quality().map(|q| q.to_string()))
+    }
+
+    #[test]
+    fn exact_wins_over_every_fuzzy_tier() {
+        // "a = 1" also matches "a  =  1" at the whitespace tier, but the exact hit stops the search.
+        let (hits, q) = found("a  =  1\na = 1\n", "a = 1");
+        assert_eq!(hits, vec!["a = 1"]);
+        assert_eq!(q.as_deref(), Some("exact"));
+    }
+
+    #[test]
+    fn gutters_are_stripped_then_searched() {
+        let (hits, q) = found("one\ntwo\nthree\n", "   2│ two\n   3│ three");
+        assert_eq!(hits, vec!["two\nthree"]);
+        assert_eq!(q.as_deref(), Some("gutter"));
+        let (hits, q) = found("one\n\ttwo()\n", "   2│     two()");
+        assert_eq!(hits, vec!["\ttwo()"]);
+        assert_eq!(q.as_deref(), Some("gutter+indentation"));
+    }
+
+    #[test]
+    fn quality_names() {
+        assert_eq!(MatchQuality::EXACT.to_string(), "exact");
+        assert_eq!(MatchQuality { tier: Some(Tier::Unicode), gutter: false }.to_string(), "unicode");
+        assert_eq!(MatchQuality { tier: None, gutter: true }.to_string(), "gutter");
+    }
+
+    #[test]
+    fn anchor_end_is_past_the_first_occurrence() {
+        let rope = Rope::from_str("x [a] y [a] z");
+        assert_eq!(anchor_end(&rope, Some("[a]")), Ok(5));
+        assert_eq!(anchor_end(&rope, None), Ok(0));
+        assert_eq!(anchor_end(&rope, Some("[q]")), Err(SearchError::AnchorNotFound { anchor: "[q]".into() }));
+    }
+}

@@ -1,0 +1,225 @@
+//! The fuzzy tiers' normalisations (DESIGN §4.3), one line at a time, with a map back to the
+//! original characters so that a match found in normalised text is located in the real one.
+//!
+//! Tiers are cumulative — each ignores what the previous ones ignore and more — so a needle with
+//! curly quotes *and* lost indentation is still found (at the `unicode` tier):
+//!
+//! | tier | ignores |
+//! | --- | --- |
+//! | `trailing_whitespace` | whitespace at the end of each line |
+//! | `indentation` | + whitespace at the start of each line (`new_text` is re-indented) |
+//! | `unicode` | + look-alikes: curly quotes, dashes, NBSP and other spaces, `…`, zero-width chars |
+//! | `whitespace` | + the length of whitespace runs inside a line |
+//!
+//! Line breaks are never normalised away: every tier is line-based.
+
+use std::fmt;
+
+/// A fuzzy tier, in the order they are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Tier {
+    TrailingWhitespace,
+    Indentation,
+    Unicode,
+    Whitespace,
+}
+
+impl Tier {
+    pub const ALL: [Tier; 4] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Unicode, Tier::Whitespace];
+
+    /// The name reported as `match_quality`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::TrailingWhitespace => "trailing_whitespace",
+            Tier::Indentation => "indentation",
+            Tier::Unicode => "unicode",
+            Tier::Whitespace => "whitespace",
+        }
+    }
+
+    /// What the tier ignored, for the model (`[Warning]` summaries).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Tier::TrailingWhitespace => "trailing whitespace ignored",
+            Tier::Indentation => "indentation ignored",
+            Tier::Unicode => "indentation and Unicode look-alikes (curly quotes, dashes, special spaces) ignored",
+            Tier::Whitespace => "indentation, Unicode look-alikes and the width of whitespace runs ignored",
+        }
+    }
+
+    pub fn ignores_indentation(self) -> bool {
+        self >= Tier::Indentation
+    }
+
+    fn folds_lookalikes(self) -> bool {
+        self >= Tier::Unicode
+    }
+
+    fn collapses_runs(self) -> bool {
+        self >= Tier::Whitespace
+    }
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The plain-ASCII stand-in of a Unicode look-alike, `Some("")` for zero-width characters, `None`
+/// for every other character. Full-width letters and CJK punctuation are left alone: in CJK
+/// text `，` and `,` are different characters, not typing accidents.
+pub fn fold_lookalike(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '\u{2035}' => "'",
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{2036}' => "\"",
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}' | '\u{2212}' | '\u{2043}' => "-",
+        '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => " ",
+        '\u{200B}' | '\u{2060}' | '\u{FEFF}' => "",
+        '\u{2026}' => "...",
+        _ => return None,
+    })
+}
+
+/// Whitespace inside a line (a line never contains `\n`).
+pub fn is_line_space(c: char) -> bool {
+    c != '\n' && c.is_whitespace()
+}
+
+/// True for a character no tier changes or looks through: the verbatim core of a needle, which
+/// must occur unchanged in the document wherever the needle matches at any tier.
+pub fn is_stable(c: char) -> bool {
+    !c.is_whitespace() && fold_lookalike(c).is_none() && !matches!(c, '\'' | '"' | '-' | '.')
+}
+
+/// One line under a tier: the normalised text and, for each of its chars, the original char
+/// range (in chars, relative to the line start) it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NormLine {
+    pub text: Vec<char>,
+    /// `spans[i]` = (start, end) in the original line of normalised char `i`.
+    pub spans: Vec<(usize, usize)>,
+    /// Length of the original line in chars.
+    pub original_len: usize,
+}
+
+impl NormLine {
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Original char offset where normalised char `i` starts (the line's end for `i == len`).
+    pub fn start_of(&self, i: usize) -> usize {
+        self.spans.get(i).map_or(self.original_len, |s| s.0)
+    }
+
+    /// Original char offset just past normalised char `i - 1` (0 for `i == 0`).
+    pub fn end_before(&self, i: usize) -> usize {
+        if i == 0 {
+            0
+        } else {
+            self.spans.get(i - 1).map_or(self.original_len, |s| s.1)
+        }
+    }
+}
+
+/// Normalises one line (no `\n` inside) under `tier`. Cost: O(line length).
+pub fn normalize_line(line: &str, tier: Tier) -> NormLine {
+    let mut text = Vec::with_capacity(line.len());
+    let mut spans: Vec<(usize, usize)> = Vec::with_capacity(line.len());
+    let mut n = 0usize;
+    for (i, c) in line.chars().enumerate() {
+        n = i + 1;
+        let folded = if tier.folds_lookalikes() { fold_lookalike(c) } else { None };
+        let mut push = |out: char| {
+            let space = is_line_space(out);
+            if space && tier.collapses_runs() && text.last().is_some_and(|&p: &char| p == ' ') {
+                // Extend the run's single space over this char.
+                if let Some(last) = spans.last_mut() {
+                    *last = (last.0, i + 1);
+                }
+                return;
+            }
+            text.push(if space && tier.collapses_runs() { ' ' } else { out });
+            spans.push((i, i + 1));
+        };
+        match folded {
+            Some(s) => s.chars().for_each(&mut push),
+            None => push(c),
+        }
+    }
+    // Trim: trailing whitespace for every tier, leading whitespace from `indentation` on.
+    while text.last().is_some_and(|&c| is_line_space(c)) {
+        text.pop();
+        spans.pop();
+    }
+    if tier.ignores_indentation() {
+        let lead = text.iter().take_while(|&&c| is_line_space(c)).count();
+        text.drain(..lead);
+        spans.drain(..lead);
+    }
+    NormLine { text, spans, original_len: n }
+}
+
+/// The leading whitespace of a line.
+pub fn indentation(line: &str) -> &str {
+    let end = line.char_indices().find(|&(_, c)| !is_line_space(c)).map_or(line.len(), |(i, _)| i);
+    &line[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norm(line: &str, tier: Tier) -> String {
+        normalize_line(line, tier).text.into_iter().collect()
+    }
+
+    #[test]
+    fn tiers_are_cumulative() {
+        let line = "\t\u{201C}a\u{00A0}\u{00A0}\u{2014} b\u{201D}  ";
+        assert_eq!(norm(line, Tier::TrailingWhitespace), "\t\u{201C}a\u{00A0}\u{00A0}\u{2014} b\u{201D}");
+        assert_eq!(norm(line, Tier::Indentation), "\u{201C}a\u{00A0}\u{00A0}\u{2014} b\u{201D}");
+        assert_eq!(norm(line, Tier::Unicode), "\"a  - b\"");
+        assert_eq!(norm(line, Tier::Whitespace), "\"a - b\"");
+    }
+
+    #[test]
+    fn spans_point_back_into_the_original_line() {
+        let line = "  x\u{3000}\u{3000}= \u{2026}";
+        let n = normalize_line(line, Tier::Whitespace);
+        assert_eq!(n.text.iter().collect::<String>(), "x = ...");
+        // the collapsed run "\u{3000}\u{3000}" is one space covering chars 3..5
+        assert_eq!(n.spans[1], (3, 5));
+        // the three dots all come from the ellipsis at char 7
+        assert_eq!(&n.spans[4..], &[(7, 8), (7, 8), (7, 8)]);
+        assert_eq!(n.start_of(0), 2);
+        assert_eq!(n.end_before(n.len()), 8);
+        assert_eq!(n.start_of(n.len()), 8);
+    }
+
+    #[test]
+    fn zero_width_characters_vanish_at_the_unicode_tier() {
+        assert_eq!(norm("a\u{200B}b", Tier::Unicode), "ab");
+        assert_eq!(norm("a\u{200B}b", Tier::Indentation), "a\u{200B}b");
+    }
+
+    #[test]
+    fn stable_characters_are_what_no_tier_touches() {
+        assert!(is_stable('x') && is_stable('中') && is_stable('('));
+        for c in [' ', '\t', '\u{00A0}', '\u{2019}', '\'', '"', '-', '.', '\u{2026}'] {
+            assert!(!is_stable(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn indentation_is_the_leading_whitespace() {
+        assert_eq!(indentation("\t  x y"), "\t  ");
+        assert_eq!(indentation("   "), "   ");
+        assert_eq!(indentation("x"), "");
+    }
+}

@@ -1,0 +1,85 @@
+//! `memo_read`: the document with gutters, optionally line keys, and its fingerprint.
+
+use ropey::Rope;
+
+use super::views::plural;
+use super::Workspace;
+use crate::matching::line_key::LineKey;
+use crate::preview;
+use crate::response::{Response, Status};
+use crate::text::{self, fingerprint_of};
+use crate::tools::Args;
+
+impl Workspace {
+    pub(super) fn read(&self, path: &str, args: &Args) -> Response {
+        let committed = args.str("view") == Some("committed");
+        let rope = if committed { self.docs[path].text.rope().clone() } else { self.draft_rope(path) };
+        let last = text::visible_line_count(&rope);
+        let start = args.int("start_line").unwrap_or(1) as usize;
+        let end = (args.int("end_line").map(|n| n as usize).unwrap_or(last)).min(last);
+        if start > last {
+            return self.invalid(
+                &format!("argument `start_line` is {start} but {path} has {last} lines"),
+                format!("Pass a start_line from 1 to {last}."),
+            );
+        }
+        if end < start {
+            return self.invalid(
+                &format!("argument `end_line` ({end}) is before `start_line` ({start})"),
+                "Pass end_line ≥ start_line, or leave it out to read to the end.".into(),
+            );
+        }
+        let keys = args.bool("line_keys").unwrap_or(false);
+        let numbered = !keys && args.bool("line_numbers").unwrap_or(true);
+        let content = if keys { keyed_lines(&rope, start, end, last) } else { numbered_lines(&rope, start, end, last, numbered) };
+        let pending = self.session.as_ref().map_or(0, |s| s.changes.iter().filter(|c| c.path == path).count());
+        let which = if committed {
+            "committed text".to_string()
+        } else if pending > 0 {
+            format!("draft with {pending} pending change{}", plural(pending))
+        } else {
+            "no pending changes".to_string()
+        };
+        let mut r = Response::new(Status::Success, format!("Read lines {start}–{end} of {path} ({last} lines, {which})."));
+        if keys {
+            r.guidance = Some(format!(
+                "Each line starts with its key (`12#a3f1│ `): pass keys to {}_replace_lines(start_key, end_key, new_text). Keys and gutters are not part of the text.",
+                self.config.tool_prefix
+            ));
+        } else if numbered {
+            r.guidance = Some("The `  12│ ` gutters are not part of the text: leave them out of old_text.".into());
+        }
+        r.content = Some(content);
+        r.fingerprint = Some(fingerprint_of(&rope).to_string());
+        r.metrics.new_length = rope.len_chars();
+        self.finish(r, Some(path))
+    }
+}
+
+/// Lines `start..=end` (1-based) with `  12│ ` gutters, or bare. Cost: O(size of the lines).
+pub(super) fn numbered_lines(rope: &Rope, start: usize, end: usize, last: usize, numbered: bool) -> String {
+    let width = preview::gutter_width(last);
+    let mut content = String::new();
+    for l in (start - 1)..end {
+        let line = text::line_text(rope, l);
+        if numbered {
+            preview::gutter_line(&mut content, width, l + 1, ' ', &line);
+        } else {
+            content.push_str(&line);
+            content.push('\n');
+        }
+    }
+    content
+}
+
+/// Lines `start..=end` (1-based) prefixed with their keys: `  12#a3f1│ text`.
+pub(super) fn keyed_lines(rope: &Rope, start: usize, end: usize, last: usize) -> String {
+    let width = last.to_string().len();
+    let mut content = String::new();
+    for l in (start - 1)..end {
+        let line = text::line_text(rope, l);
+        let key = LineKey::of(l + 1, &line);
+        content.push_str(&format!("{:>width$}#{:04x}│ {line}\n", key.line, key.hash));
+    }
+    content
+}

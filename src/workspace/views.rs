@@ -1,0 +1,107 @@
+//! Views the workspace's responses are built from: pending changes, candidates, previews and
+//! the small text helpers of summaries.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use ropey::Rope;
+
+use super::Document;
+use crate::preview::{self, ChangeSpan, DEFAULT_CONTEXT_LINES};
+use crate::response::{Candidate, PendingChangeView};
+use crate::session::{Letter, Session};
+use crate::text;
+use crate::tools::ArgError;
+
+/// A candidate as the model sees it: `range` is a char range into `draft`.
+pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, quality: &str, stale: bool, occurrence: usize) -> Candidate {
+    let line_idx = draft.char_to_line(range.start.min(draft.len_chars()));
+    Candidate {
+        id: id.to_string(),
+        line: line_idx + 1,
+        // `api.timeout: 30`, not just `timeout: 30`: which one it is matters to the model.
+        preview: crate::outline::key_path_preview(draft, line_idx),
+        marker_start: format!("[[SEL#{id}]]"),
+        marker_end: format!("[[/SEL#{id}]]"),
+        occurrence,
+        context_start: text::char_to_utf16(draft, range.start),
+        context_end: text::char_to_utf16(draft, range.end),
+        recommended: false,
+        stale,
+        match_quality: quality.to_string(),
+    }
+}
+
+pub(super) fn render_preview(session: &Session, path: &str) -> String {
+    let Some(doc) = session.docs.get(path) else { return String::new() };
+    let spans: Vec<ChangeSpan> = session
+        .changes_in_draft(path)
+        .into_iter()
+        .map(|(i, draft)| ChangeSpan { base: session.changes[i].base_range.clone(), draft })
+        .collect();
+    preview::compact(doc.base.rope(), &doc.draft, &spans, DEFAULT_CONTEXT_LINES)
+}
+
+pub(super) fn pending_views(session: &Session, docs: &BTreeMap<String, Document>) -> Vec<PendingChangeView> {
+    session
+        .changes
+        .iter()
+        .map(|c| {
+            let base = session.docs.get(&c.path).map(|d| d.base.rope().clone()).or_else(|| docs.get(&c.path).map(|d| d.text.rope().clone()));
+            let base = base.unwrap_or_default();
+            PendingChangeView {
+                change_id: c.id.to_string(),
+                path: c.path.clone(),
+                position: text::char_to_utf16(&base, c.base_range.start),
+                line: text::line_of(&base, c.base_range.start),
+                old_text: c.old_text.clone(),
+                new_text: c.new_text.clone(),
+                delta: c.delta(),
+                amended: c.amended,
+            }
+        })
+        .collect()
+}
+
+/// Bounded text for summaries: 80 chars, `…` marking a cut.
+pub(super) fn clip(s: &str) -> String {
+    const MAX: usize = 80;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        s.chars().take(MAX).collect::<String>() + "…"
+    }
+}
+
+pub(super) fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+pub(super) fn plural_es(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "es"
+    }
+}
+
+/// What to do about an argument error, as a sentence for the model.
+pub(super) fn guidance_for(e: &ArgError, prefix: &str) -> String {
+    match e {
+        ArgError::UnknownTool { .. } => "Call one of the listed tools.".into(),
+        ArgError::NotAnObject { .. } => "Pass the arguments as a JSON object, e.g. {\"old_text\": \"…\", \"new_text\": \"…\"}.".into(),
+        ArgError::UnknownArgument { .. } => "Remove that argument or fix its spelling; argument names are snake_case.".into(),
+        ArgError::Missing { arg, .. } => format!("Add `{arg}` and call again."),
+        ArgError::WrongType { arg, expected, .. } => format!("Pass `{arg}` as {expected}."),
+        ArgError::BelowMinimum { arg, min, .. } => format!("Pass `{arg}` ≥ {min}."),
+        ArgError::NotAllowed { arg, .. } => format!("Pass one of the allowed values for `{arg}`."),
+        ArgError::NotJson { arg, .. } => format!("Pass `{arg}` as plain JSON data."),
+        ArgError::UnpairedSurrogate { arg, .. } => {
+            format!("Remove the broken character from `{arg}` (copy the text again from {prefix}_read).")
+        }
+    }
+}
