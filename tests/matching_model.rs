@@ -1,8 +1,11 @@
-//! Property test: the chunked memmem search finds exactly what `str::match_indices` finds on the
-//! flattened text, for ropes built from many small pieces (so matches straddle chunk seams).
+//! Property tests of the matching engine against plain models: the chunked memmem search and
+//! `locate` agree with `str::match_indices`; every fuzzy match normalises to the needle under its
+//! tier; nothing panics on arbitrary text.
 #![cfg(not(target_arch = "wasm32"))]
 
 use agentpad::matching::exact::find_bytes;
+use agentpad::matching::normalize::{normalize_line, Tier};
+use agentpad::matching::{locate, near};
 use proptest::prelude::*;
 use ropey::Rope;
 
@@ -23,5 +26,92 @@ proptest! {
         let flat: String = pieces.concat();
         let model: Vec<usize> = flat.match_indices(needle.as_str()).map(|(i, _)| i).collect();
         prop_assert_eq!(find_bytes(&rope, &needle), model);
+    }
+}
+
+/// Char ranges of `needle` in `hay` by the naive reference: `str::match_indices`.
+fn naive_char_ranges(hay: &str, needle: &str) -> Vec<std::ops::Range<usize>> {
+    let n = needle.chars().count();
+    hay.match_indices(needle)
+        .map(|(b, _)| {
+            let start = hay[..b].chars().count();
+            start..start + n
+        })
+        .collect()
+}
+
+/// Each line of `text` normalised under `tier`, as strings.
+fn normalised_lines(text: &str, tier: Tier) -> Vec<String> {
+    text.split('\n').map(|l| normalize_line(l, tier).text.into_iter().collect()).collect()
+}
+
+/// Documents full of what the tiers look through: spaces, tabs, NBSP, curly quotes, dashes.
+const FUZZY_DOC: &str = "[ab \t\n\u{00A0}\u{201C}\"\u{2014}\\-中😀]{0,160}";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Whenever the needle occurs, `locate` reports exactly the naive occurrences, exact.
+    #[test]
+    fn locate_agrees_with_the_naive_reference(doc in "[ab\n中😀 ]{0,200}", needle in "[ab\n中😀 ]{1,5}") {
+        let rope = Rope::from_str(&doc);
+        let naive = naive_char_ranges(&doc, &needle);
+        let located = locate(&rope, &needle, 0);
+        if !naive.is_empty() {
+            prop_assert_eq!(located.matches.iter().map(|m| m.range.clone()).collect::<Vec<_>>(), naive);
+            prop_assert!(located.matches.iter().all(|m| m.quality.is_exact()));
+        } else {
+            prop_assert!(located.matches.iter().all(|m| !m.quality.is_exact()));
+        }
+    }
+
+    /// Every match, sliced from the document, equals the needle (exact) or normalises to it line
+    /// by line under its tier; matches are in order, in bounds and never overlap.
+    #[test]
+    fn every_match_normalises_to_the_needle(doc in FUZZY_DOC, start in 0usize..160, len in 1usize..12, from in 0usize..40) {
+        let chars: Vec<char> = doc.chars().collect();
+        let start = start.min(chars.len());
+        let end = (start + len).min(chars.len());
+        // A needle cut from the document, with its whitespace and look-alikes disturbed.
+        let needle: String = chars[start..end]
+            .iter()
+            .map(|&c| match c {
+                '\u{00A0}' => ' ',
+                '\u{201C}' => '"',
+                '\u{2014}' => '-',
+                '\t' => ' ',
+                c => c,
+            })
+            .collect();
+        prop_assume!(!needle.is_empty());
+        let rope = Rope::from_str(&doc);
+        let located = locate(&rope, &needle, from);
+        let mut last_end = 0;
+        for m in &located.matches {
+            prop_assert!(m.range.start >= from.min(rope.len_chars()) && m.range.end <= rope.len_chars());
+            prop_assert!(m.range.start >= last_end, "overlap or disorder: {:?}", located.matches);
+            last_end = m.range.end.max(m.range.start);
+            let found = rope.slice(m.range.clone()).to_string();
+            match m.quality.tier {
+                None => prop_assert_eq!(&found, &located.needle),
+                Some(tier) => prop_assert_eq!(normalised_lines(&found, tier), normalised_lines(&located.needle, tier), "found {:?}", found),
+            }
+        }
+    }
+
+    /// Nothing panics on arbitrary text, and near misses stay in bounds.
+    #[test]
+    fn arbitrary_input_never_panics(doc in "\\PC{0,120}", needle in "\\PC{1,20}", from in 0usize..200) {
+        let rope = Rope::from_str(&doc);
+        let located = locate(&rope, &needle, from);
+        for m in &located.matches {
+            prop_assert!(m.range.start <= m.range.end && m.range.end <= rope.len_chars());
+            let _ = m.replacement("x\n\ty");
+        }
+        if located.matches.is_empty() {
+            for n in near::near_misses(&rope, &needle, from, 3) {
+                prop_assert!(n.range.end <= rope.len_chars() && (0.0..=1.0).contains(&n.similarity));
+            }
+        }
     }
 }
