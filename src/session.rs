@@ -12,7 +12,9 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use crate::text::Text;
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::text::{Fingerprint, Text};
 
 /// Letters A–Z: at most this many pending changes per session (`000` §3.1).
 pub const MAX_PENDING_CHANGES: usize = 26;
@@ -291,6 +293,30 @@ impl Session {
             self.last_staged = staged.change;
         }
         Ok(staged)
+    }
+
+    /// Fingerprint of the draft of a touched path, derived from its base's fingerprint and its
+    /// pending changes in base order — O(k) for k changes instead of hashing the whole draft on
+    /// every call. Without changes it is the base's, so a reverted or emptied draft matches a
+    /// fresh read. Two change sets giving the same text by different edits get different
+    /// fingerprints: the worst that does is a conservative `StaleReference`.
+    pub fn draft_fingerprint(&self, path: &str) -> Option<Fingerprint> {
+        let doc = self.docs.get(path)?;
+        let base = doc.base.fingerprint();
+        let mut changes: Vec<&PendingChange> = self.changes.iter().filter(|c| c.path == path).collect();
+        if changes.is_empty() {
+            return Some(base);
+        }
+        changes.sort_by_key(|c| c.base_range.start);
+        let mut h = Xxh3::new();
+        h.update(&base.0.to_le_bytes());
+        for c in changes {
+            h.update(&(c.base_range.start as u64).to_le_bytes());
+            h.update(&(c.base_range.end as u64).to_le_bytes());
+            h.update(&(c.new_text.len() as u64).to_le_bytes());
+            h.update(c.new_text.as_bytes());
+        }
+        Some(Fingerprint(h.digest()))
     }
 
     /// The draft of a touched path.

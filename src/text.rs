@@ -112,6 +112,9 @@ pub struct Text {
     rope: Rope,
     line_ending: LineEnding,
     bom: bool,
+    /// Computed once when the text is made: every response carries a fingerprint, and hashing
+    /// 10 MB per call would dominate an edit.
+    fingerprint: Fingerprint,
 }
 
 impl Text {
@@ -122,16 +125,14 @@ impl Text {
             Some(rest) => (true, rest),
             None => (false, raw),
         };
-        Text {
-            line_ending: LineEnding::detect(body),
-            bom,
-            rope: Rope::from_str(&normalize_line_breaks(body)),
-        }
+        let rope = Rope::from_str(&normalize_line_breaks(body));
+        Text { line_ending: LineEnding::detect(body), bom, fingerprint: fingerprint_of(&rope), rope }
     }
 
     /// A text with the same storage form as `self` but other content (a draft being committed).
+    /// Cost: O(n) for the fingerprint.
     pub fn with_rope(&self, rope: Rope) -> Text {
-        Text { rope, line_ending: self.line_ending, bom: self.bom }
+        Text { fingerprint: fingerprint_of(&rope), rope, line_ending: self.line_ending, bom: self.bom }
     }
 
     /// The bytes to write back: the remembered line ending and BOM restored. Cost: O(n).
@@ -168,9 +169,10 @@ impl Text {
         self.bom
     }
 
-    /// Hash of the normalised content (line ending and BOM do not count). Cost: O(n).
+    /// Hash of the normalised content (line ending and BOM do not count). Cost: O(1), computed
+    /// when the text was made.
     pub fn fingerprint(&self) -> Fingerprint {
-        fingerprint_of(&self.rope)
+        self.fingerprint
     }
 }
 

@@ -281,3 +281,26 @@ fn json_has_the_contract_fields_in_order() {
     let raw = r.to_json();
     assert!(raw.starts_with("{\"status\":\"Success\",\"workflow_state\":\"Idle\",\"flags\":{\"mask\":0,\"names\":[]},\"summary\":"));
 }
+
+#[test]
+fn fingerprints_follow_the_draft_without_rehashing_it() {
+    let mut h = Host::new(&[("a", "x = 1\ny = 2\n")]);
+    let read = h.call("memo_read", json!({})).fingerprint.unwrap();
+    let staged = h.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 3", "expected_fingerprint": read}));
+    assert_eq!(staged.status, Status::Success);
+    let after = staged.fingerprint.clone().unwrap();
+    assert_ne!(after, read);
+    assert_eq!(h.call("memo_read", json!({})).fingerprint.unwrap(), after, "a read sees the staged draft's fingerprint");
+    assert_eq!(h.call("memo_read", json!({"view": "committed"})).fingerprint.unwrap(), read);
+    // The fingerprint from the staging response is accepted by the next edit; the old one is not.
+    let next = h.call("memo_replace", json!({"old_text": "y = 2", "new_text": "y = 4", "expected_fingerprint": after}));
+    assert_eq!(next.status, Status::Success, "{}", next.markdown);
+    let stale = h.call("memo_replace", json!({"old_text": "y = 4", "new_text": "y = 5", "expected_fingerprint": after}));
+    assert_eq!(stale.status, Status::StaleReference);
+    h.call("memo_revert", json!({"reason": "back"}));
+    assert_eq!(h.call("memo_read", json!({})).fingerprint.unwrap(), read, "after revert the draft is the committed text again");
+    h.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 9"}));
+    let committed = h.call("memo_commit", json!({"summary": "x"})).fingerprint.unwrap();
+    assert_eq!(h.call("memo_read", json!({})).fingerprint.unwrap(), committed);
+    assert_ne!(committed, read);
+}

@@ -17,7 +17,7 @@ use crate::matching::recommend::{self, Hints};
 use crate::matching::{self, Match, SearchError};
 use crate::response::{Candidate, Response, Status};
 use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind, Session, SessionError};
-use crate::text::{self, fingerprint_of, normalize_line_breaks};
+use crate::text::{self, normalize_line_breaks};
 use crate::tools::{Args, Tool};
 use crate::workflow::PersistMode;
 
@@ -69,7 +69,7 @@ impl Workspace {
     /// `StaleReference` when `expected_fingerprint` is given and the draft's differs.
     fn check_fingerprint(&self, path: &str, args: &Args) -> Option<Response> {
         let expected = args.str("expected_fingerprint")?;
-        let fp = fingerprint_of(&self.draft_rope(path)).to_string();
+        let fp = self.draft_fingerprint(path).to_string();
         if expected == fp {
             return None;
         }
@@ -596,7 +596,7 @@ impl Workspace {
         r.metrics.selection_count = Some(total);
         r.metrics.new_length = draft.len_chars();
         r.match_quality = Some(matches[0].quality.to_string());
-        r.fingerprint = Some(fingerprint_of(&draft).to_string());
+        r.fingerprint = Some(self.draft_fingerprint(&search.path).to_string());
         Step::Done(self.finish(r, Some(&search.path)))
     }
 
@@ -768,7 +768,7 @@ impl Workspace {
             r.content = Some(super::read::numbered_lines(&draft, 1, last, last, true));
         }
         r.metrics.new_length = draft.len_chars();
-        r.fingerprint = Some(fingerprint_of(&draft).to_string());
+        r.fingerprint = Some(self.draft_fingerprint(&path).to_string());
         Step::Done(self.finish(r, Some(&path)))
     }
 
@@ -874,7 +874,7 @@ impl Workspace {
         r.match_quality = quality;
         r.metrics.delta = delta;
         r.metrics.new_length = new_draft.len_chars();
-        r.fingerprint = Some(fingerprint_of(&new_draft).to_string());
+        r.fingerprint = session.draft_fingerprint(path).map(|f| f.to_string());
         if info.preview_only {
             // Report the trial's pending changes, not the real ones.
             let mut done = self.finish(r, Some(path));

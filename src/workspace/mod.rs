@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::format::{signed, Locale};
 use crate::response::{Response, Status};
 use crate::session::Session;
-use crate::text::{fingerprint_of, Text};
+use crate::text::Text;
 use crate::tools::{self, ArgError, Tool, ToolDefinition};
 use crate::workflow::{Flags, PersistMode, WorkflowState};
 
@@ -321,6 +321,16 @@ impl Workspace {
         }
     }
 
+    /// Fingerprint of the draft of `path` (committed text when nothing is pending). Cost: O(k)
+    /// for k pending changes; see [`Session::draft_fingerprint`].
+    fn draft_fingerprint(&self, path: &str) -> crate::text::Fingerprint {
+        self.session
+            .as_ref()
+            .and_then(|s| s.draft_fingerprint(path))
+            .or_else(|| self.docs.get(path).map(|d| d.text.fingerprint()))
+            .unwrap_or(crate::text::Fingerprint(0))
+    }
+
     /// The workflow state, derived from the data (never stored beside it).
     pub fn state(&self) -> WorkflowState {
         if self.awaiting.is_some() {
@@ -459,7 +469,7 @@ impl Workspace {
         r.preview = Some(render_preview(session, path));
         let draft = self.draft_rope(path);
         r.metrics.new_length = draft.len_chars();
-        r.fingerprint = Some(fingerprint_of(&draft).to_string());
+        r.fingerprint = Some(self.draft_fingerprint(path).to_string());
         self.finish(r, Some(path))
     }
 

@@ -7,7 +7,7 @@ use super::Workspace;
 use crate::matching::line_key::LineKey;
 use crate::preview;
 use crate::response::{Response, Status};
-use crate::text::{self, fingerprint_of};
+use crate::text;
 use crate::tools::Args;
 
 impl Workspace {
@@ -50,7 +50,7 @@ impl Workspace {
             r.guidance = Some("The `  12│ ` gutters are not part of the text: leave them out of old_text.".into());
         }
         r.content = Some(content);
-        r.fingerprint = Some(fingerprint_of(&rope).to_string());
+        r.fingerprint = Some(if committed { self.docs[path].text.fingerprint() } else { self.draft_fingerprint(path) }.to_string());
         r.metrics.new_length = rope.len_chars();
         self.finish(r, Some(path))
     }
