@@ -10,8 +10,9 @@ use super::Match;
 /// same set `str::match_indices` gives on the flattened text. `needle` must not be empty.
 ///
 /// Cost: O(n + m) with memchr's SIMD search, reading the rope chunk by chunk. Matches that
-/// straddle a chunk boundary are found in a window of the last `m-1` bytes before the boundary
-/// plus the first `m-1` after it.
+/// straddle a chunk boundary start in the last `m-1` bytes before it: those few positions are
+/// checked in place (or, when the rest of the needle spans more than the next chunk, searched in
+/// a window of those bytes plus the next `m-1`).
 pub fn find_bytes(rope: &Rope, needle: &str) -> Vec<usize> {
     let needle = needle.as_bytes();
     let m = needle.len();
@@ -29,9 +30,22 @@ pub fn find_bytes(rope: &Rope, needle: &str) -> Vec<usize> {
     let mut window: Vec<u8> = Vec::new();
     for chunk in rope.chunks() {
         let bytes = chunk.as_bytes();
-        if !carry.is_empty() {
-            // Matches that start in `carry` and end inside this chunk (or later chunks, for
-            // needles longer than a chunk: those are caught when the carry has grown enough).
+        if !carry.is_empty() && bytes.len() >= m - 1 {
+            // The common case: a match starting in `carry` ends inside this chunk. Check the
+            // few positions where the needle's first byte occurs in place — no copy, no search
+            // set-up per chunk seam. The first hit ends past the seam, so it is the only one.
+            let from = allowed.saturating_sub(carry_at).min(carry.len());
+            for p in memchr::memchr_iter(needle[0], &carry[from..]).map(|p| p + from) {
+                let k = carry.len() - p;
+                if carry[p..] == needle[..k] && bytes[..m - k] == needle[k..] {
+                    hits.push(carry_at + p);
+                    allowed = carry_at + p + m;
+                    break;
+                }
+            }
+        } else if !carry.is_empty() {
+            // Matches that start in `carry` and end inside this chunk or later ones (needles
+            // longer than a chunk are caught once the carry has grown enough).
             window.clear();
             window.extend_from_slice(&carry);
             window.extend_from_slice(&bytes[..bytes.len().min(m - 1)]);
