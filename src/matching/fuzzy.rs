@@ -26,14 +26,17 @@ pub const MAX_TOKEN_HITS: usize = 50_000;
 /// Tab width assumed when a match does not show one (no nested line to compare).
 const DEFAULT_TAB_WIDTH: usize = 4;
 
-/// How `new_text` is re-indented for a match found with indentation ignored: line `n` of
-/// `new_text` is shifted by as many columns as needle line `n` was off from its document line
-/// (the last needle line's shift for extra lines), and written in the document's style, so tabs
-/// stay tabs. A model that flattened one nested line gets that line back at its depth.
+/// How `new_text` is re-indented for a match found with indentation ignored, so it lands at the
+/// document's depth and in its style (tabs stay tabs). Each line of `new_text` takes the shift of
+/// the `old_text` line it corresponds to: the line at the same position when its indentation is
+/// the same, else the nearest `old_text` line with that indentation, else the nearest by width.
+/// So a model that flattened one nested line gets it back at its depth, and lines it inserted
+/// follow their siblings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reindent {
-    /// Columns to add (or remove) per needle line.
-    pub shifts: Vec<isize>,
+    /// Per `old_text` line: its indentation and the columns to add (or remove) to reach the
+    /// document line it matched.
+    pub lines: Vec<(String, isize)>,
     /// Columns per tab, inferred from nested lines of the match (4 when nothing shows it).
     pub tab_width: usize,
     /// `Some(true)`: the document indents with tabs; `Some(false)`: spaces; `None`: unknown,
@@ -48,8 +51,23 @@ impl Reindent {
         ws.chars().map(|c| if c == '\t' { self.tab_width } else { 1 }).sum()
     }
 
+    /// The shift for line `n` of `new_text`, indented with `indent`.
+    fn shift_for(&self, n: usize, indent: &str) -> isize {
+        if let Some((i, s)) = self.lines.get(n) {
+            if i == indent {
+                return *s;
+            }
+        }
+        // The nearest old_text line (by position) with this indentation.
+        if let Some((_, (_, s))) = self.lines.iter().enumerate().filter(|(_, (i, _))| i == indent).min_by_key(|(j, _)| j.abs_diff(n)) {
+            return *s;
+        }
+        let w = self.width(indent) as isize;
+        self.lines.iter().min_by_key(|(i, _)| (self.width(i) as isize - w).abs()).map_or(0, |(_, s)| *s)
+    }
+
     /// `new_text` re-indented line by line (never below column 0). Blank lines are kept as
-    /// they are. Cost: O(len).
+    /// they are. Cost: O(len · lines of old_text).
     pub fn apply(&self, new_text: &str) -> String {
         let mut out = String::with_capacity(new_text.len() + 16);
         for (n, line) in new_text.split('\n').enumerate() {
@@ -60,9 +78,8 @@ impl Reindent {
                 out.push_str(line);
                 continue;
             }
-            let shift = self.shifts.get(n).or(self.shifts.last()).copied().unwrap_or(0);
             let indent = indentation(line);
-            let cols = (self.width(indent) as isize + shift).max(0) as usize;
+            let cols = (self.width(indent) as isize + self.shift_for(n, indent)).max(0) as usize;
             if self.doc_tabs.unwrap_or(indent.contains('\t')) {
                 out.extend(std::iter::repeat('\t').take(cols / self.tab_width));
                 out.extend(std::iter::repeat(' ').take(cols % self.tab_width));
@@ -257,28 +274,29 @@ fn reindent(tier: Tier, lines: &[&str], doc: &[String], first_is_partial: bool) 
         }
     }
     let width = |ws: &str| -> isize { ws.chars().map(|c| if c == '\t' { tab_width } else { 1 }).sum::<usize>() as isize };
-    let mut shifts: Vec<Option<isize>> = lines
+    let paired: Vec<(&str, &str)> = lines.iter().zip(doc).map(|(n, d)| (*n, d.as_str())).collect();
+    // Nothing to do when every line is already indented exactly as in the document.
+    if paired.iter().skip(skip).all(|(n, d)| blank(n) || indentation(n) == indentation(d)) {
+        return None;
+    }
+    let mut shifts: Vec<Option<isize>> = paired
         .iter()
-        .zip(doc)
         .enumerate()
         .map(|(i, (n, d))| (i >= skip && !blank(n) && !blank(d)).then(|| width(indentation(d)) - width(indentation(n))))
         .collect();
     // Blank and skipped lines take the shift of the nearest line before (or after) them.
-    let first_known = shifts.iter().flatten().next().copied().unwrap_or(0);
-    let mut last = first_known;
+    let mut last = shifts.iter().flatten().next().copied().unwrap_or(0);
     for s in &mut shifts {
         match s {
             Some(v) => last = *v,
             None => *s = Some(last),
         }
     }
-    let shifts: Vec<isize> = shifts.into_iter().map(|s| s.unwrap_or(0)).collect();
-    if shifts.iter().all(|&s| s == 0) {
-        return None;
-    }
+    let lines: Vec<(String, isize)> =
+        paired.iter().zip(shifts).map(|((n, _), s)| (indentation(n).to_string(), s.unwrap_or(0))).collect();
     let doc_indents: Vec<&str> = doc.iter().map(|d| indentation(d)).filter(|i| !i.is_empty()).collect();
     let doc_tabs = if doc_indents.is_empty() { None } else { Some(doc_indents.iter().any(|i| i.contains('\t'))) };
-    Some(Reindent { shifts, tab_width, doc_tabs, skip_first_line: first_is_partial })
+    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial })
 }
 
 /// Char range helper for tests and callers: the text a match covers.
@@ -360,13 +378,21 @@ mod tests {
         let rope = Rope::from_str("class A:\n    def f(self):\n        return 1\n");
         let found = find(&rope, "def f(self):\n    return 1", 0);
         assert_eq!(found[0].replacement("def f(self):\n    return 2"), "    def f(self):\n        return 2");
-        let r = Reindent { shifts: vec![0], tab_width: 4, doc_tabs: Some(false), skip_first_line: false };
+        let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false };
         // A tab is as wide as the 4 spaces it becomes: lines keep their width, written as spaces.
         assert_eq!(r.apply("\ta\n\t\tb\n\n  \nc"), "    a\n        b\n\n  \nc");
         // One flattened nested line gets its depth back; extra lines take the last shift.
         let rope = Rope::from_str("fn a() {\n    x();\n}\n");
         let found = find(&rope, "fn a() {\nx();", 0);
         assert_eq!(found[0].replacement("fn a() {\ny();\nz();"), "fn a() {\n    y();\n    z();");
+        // Same width, other style: spaces become the document's tab.
+        let rope = Rope::from_str("if a:\n\tv()\nif b:\n\tv()\n");
+        let found = find(&rope, "if b:\n    v()", 0);
+        assert_eq!(found[0].replacement("if b:\n    w()"), "if b:\n\tw()");
+        // An inserted line follows the old_text line with its indentation, not its position.
+        let rope = Rope::from_str("\t\tdeep()\nz\n");
+        let found = find(&rope, "  deep()\nz", 0);
+        assert_eq!(found[0].replacement("  a()\n  b()\nz"), "\t\ta()\n\t\tb()\nz");
     }
 
     #[test]

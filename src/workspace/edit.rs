@@ -707,15 +707,15 @@ impl Workspace {
             if i > 0 {
                 preview.push('\n');
             }
-            preview.push_str(&format!("{label}line {line}, similarity {:.2} — [-only in yours-] {{+only in the document+}}:\n", n.similarity));
+            preview.push_str(&format!("{label}line {line}, {} — [-only in yours-] {{+only in the document+}}:\n", n.quality()));
             preview.push_str(&near::describe_difference(needle, &region));
             preview.push('\n');
         }
         let guidance = if let Some(best) = lettered.first() {
             let line = text::line_of(&draft, best.range.start);
             summary.push_str(&format!(
-                " The closest region (line {line}, similarity {:.2}) is offered as candidate A{}.",
-                best.similarity,
+                " The closest region (line {line}, {}) is offered as candidate A{}.",
+                best.quality(),
                 if lettered.len() > 1 { format!("; {} candidates in all", lettered.len()) } else { String::new() }
             ));
             format!(
