@@ -9,24 +9,31 @@
 //! split in two:
 //!
 //! 1. **Candidate generation, one linear pass** over the document bytes from `from` on.
-//!    - Every byte trigram of the needle is put in a 64 Kibit bitset (8 KiB, stays in L1). A
-//!      document position is a *hit* when the trigram ending there is in the set.
-//!    - One-line needle: for every line (long lines are cut into segments), the window of the
-//!      needle's width with the most hits. One typo only spoils three trigrams, so the line the
-//!      agent meant stays near the top.
-//!    - Multi-line needle: every document line whose normalised form (trimmed, whitespace runs
-//!      collapsed) equals needle line `j` votes for a window starting `j` lines earlier, weighted
-//!      by the line's length; independently, hits per line summed over windows of the needle's
-//!      line count. The best windows of both (one per block of that many lines, so one region
-//!      cannot crowd out the others) go on: votes find a block with one line changed, hits find
-//!      one where every line has a typo.
-//! 2. **Precise scoring of a few windows** (a dozen or so, more for large `limit`): a
-//!    semi-global edit-distance alignment (the needle aligned whole, the window free at both
-//!    ends) gives the exact span of the window that corresponds to the needle; its similarity to
-//!    the needle ([`similarity`]) ranks it. Ties in the alignment prefer substituting a
-//!    document char for a needle char at the edges over leaving it out, so `timeout: 3O` against
-//!    `api.timeout: 30  # s` spans `timeout: 30`, not `timeout: 3`; whitespace at the edges of
-//!    a span is dropped unless the needle has some there too.
+//!    - Every byte trigram of the needle (bigram, for needles with fewer than eight trigrams) is
+//!      hashed into a small table sized to the needle. A window's *hits* are the needle's
+//!      trigrams it holds, counted as multisets (a trigram the needle holds twice counts at most
+//!      twice, so repetitive text cannot outscore the real region by repeating one token).
+//!    - Windows of the needle's width slide over the text (across newlines: an agent may join or
+//!      split lines); each *peak* (a window whose hits no window ending within the next half
+//!      needle beats) is a candidate, so one region yields about one candidate however long its
+//!      line, and a long line yields several; for a one-line needle, so is the best window of
+//!      every line. One typo only spoils three trigrams, so the region the agent meant stays
+//!      near the top.
+//!    - For a multi-line needle, also: every document line equal to needle line `j` but for
+//!      whitespace votes for a window starting `j` lines earlier, weighted by the line's length,
+//!      and the best start per block of that many lines is a candidate (one region cannot crowd
+//!      out the others). Votes find a block with one line rewritten; hits find one where every
+//!      line has a typo, lines were joined or split, or lines are far longer than the needle's.
+//! 2. **Precise scoring of the best candidates** (a dozen for long needles, up to a few hundred
+//!    for short ones, which are cheap to align): a semi-global edit-distance alignment (the
+//!    needle aligned whole, the window free at both ends) gives the exact span of the window
+//!    that corresponds to the needle — the best anywhere in the window, and the best ending
+//!    where the candidate was found, so that a window also holding a better neighbour still
+//!    yields its own region. Its similarity to the needle ([`similarity`]) ranks it. Ties in
+//!    the alignment prefer substituting a document char for a needle char at the edges over
+//!    leaving it out, so `timeout: 3O` against `api.timeout: 30  # s` spans `timeout: 30`, not
+//!    `timeout: 3`; whitespace at the edges of a span that the needle has no counterpart for is
+//!    dropped when that makes it more similar.
 //!
 //! Finally regions are sorted best first (ties: document order) and kept only when they do not
 //! overlap a better one.
@@ -45,7 +52,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 
 use ropey::Rope;
 use similar::{capture_diff_slices, Algorithm, DiffOp};
@@ -72,9 +79,17 @@ pub const EDGE_CHARS: usize = 64;
 /// Longest [`describe_difference`] answer, in chars, `…` included.
 pub const MAX_DESCRIPTION_CHARS: usize = 600;
 
-/// Fewest windows scored precisely, whatever `limit` is: the coarse ranking is a heuristic, the
-/// region the agent meant may be a few places down.
+/// Fewest windows scored precisely (per source), whatever `limit` is: the coarse ranking is a
+/// heuristic, the region the agent meant may be a few places down.
 const MIN_SCORED_WINDOWS: usize = 12;
+
+/// Most windows scored precisely per source (for short needles).
+const MAX_SCORED_WINDOWS: usize = 256;
+
+/// Alignment cells the precise scoring of one call plans for, per source of candidates (windows
+/// are about twice the needle): more windows for short needles, [`MIN_SCORED_WINDOWS`] for long
+/// ones.
+pub const SCORING_CELLS: usize = 1 << 20;
 
 /// Most chars of equal text shown next to a difference in [`describe_difference`].
 const CONTEXT_CHARS: usize = 20;
@@ -108,7 +123,11 @@ impl NearMiss {
 
 /// `similarity` truncated to two decimals; `1.00` only for exactly 1.0.
 fn two_decimals(similarity: f64) -> String {
-    let s = if similarity.is_nan() { 0.0 } else { similarity.clamp(0.0, 1.0) };
+    let s = if similarity.is_nan() {
+        0.0
+    } else {
+        similarity.clamp(0.0, 1.0)
+    };
     // The nudge keeps 0.29 (stored as 0.28999…) at 0.29; the cap keeps 0.999 below 1.00.
     let mut hundredths = (s * 100.0 + 1e-9).floor() as u32;
     if s < 1.0 {
@@ -122,45 +141,59 @@ fn two_decimals(similarity: f64) -> String {
 /// needle (similarity 0) are left out. The text before `from` is not searched at all: a region
 /// may not start before `from`, even if part of it lies after.
 ///
-/// Empty needle, `limit` 0, or `from` at or past the end → no regions. A needle with no three
-/// consecutive bytes on one line and no whole line found in the document has no candidates:
-/// at that size a "similar" region would mean nothing.
+/// Empty needle, `limit` 0, or `from` at or past the end → no regions. A needle with no two
+/// consecutive bytes on one line and no line found in the document has no candidates: at that
+/// size a "similar" region would mean nothing.
 ///
-/// Cost: one pass over the document from `from` (O(n), a few ns per byte, no allocation per
-/// line for one-line needles and 4 bytes per line for multi-line ones), then
-/// O(max(limit, 6)·2) alignments of at most [`ALIGN_CELL_LIMIT`] cells and bounded diffs.
+/// Cost: one pass over the document from `from` (O(n), a few ns per byte; memory O(needle),
+/// plus 2 bytes per line for multi-line needles), then alignments planned at about
+/// [`SCORING_CELLS`] DP cells in all (at least a dozen windows, each at most
+/// [`ALIGN_CELL_LIMIT`] cells) and one bounded [`similarity`] per span. About 50 ms for a
+/// one-line needle and 80 ms for a five-line one on a 10 MB document of near-identical code
+/// lines (the worst case for the pass: half its bytes are hits), native, release build.
 pub fn near_misses(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss> {
     let from = from.min(rope.len_chars());
     if needle.is_empty() || limit == 0 || from == rope.len_chars() {
         return Vec::new();
     }
-    let wanted = (limit.min(32) * 2).max(MIN_SCORED_WINDOWS);
     let needle_chars: Vec<char> = needle.chars().collect();
-    let windows = if needle.split_inclusive('\n').nth(1).is_none() {
-        single_line_windows(rope, from, needle, needle_chars.len(), wanted)
-    } else {
-        multi_line_windows(rope, from, needle, wanted)
-    };
+    // Short needles are cheap to align: score more windows (ties in the coarse ranking, like a
+    // needle whose only distinctive word occurs fifty times, are then still all scored).
+    let per_window = needle_chars
+        .len()
+        .saturating_mul(2 * needle_chars.len() + 16)
+        .max(1);
+    let wanted = (SCORING_CELLS / per_window)
+        .clamp(MIN_SCORED_WINDOWS, MAX_SCORED_WINDOWS)
+        .max(limit.min(32) * 2);
+    let windows = candidate_windows(rope, from, needle, needle_chars.len(), wanted);
 
-    let mut spans: Vec<Range<usize>> = windows.iter().filter_map(|w| span_in_window(rope, &needle_chars, w)).collect();
+    let mut spans: Vec<Range<usize>> = windows
+        .iter()
+        .flat_map(|w| spans_in_window(rope, &needle_chars, w))
+        .collect();
     spans.sort_by_key(|r| (r.start, r.end));
     spans.dedup();
     let mut found: Vec<NearMiss> = spans
         .into_iter()
-        .map(|range| {
-            let text = rope.slice(range.clone()).to_string();
-            NearMiss { similarity: similarity(needle, &text), range }
-        })
+        .filter_map(|span| best_version(rope, needle, span))
         .filter(|n| n.similarity > 0.0)
         .collect();
-    found.sort_by(|a, b| b.similarity.total_cmp(&a.similarity).then(a.range.start.cmp(&b.range.start)));
+    found.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then(a.range.start.cmp(&b.range.start))
+    });
+    found.dedup_by(|a, b| a.range == b.range);
 
     let mut chosen: Vec<NearMiss> = Vec::new();
     for candidate in found {
         if chosen.len() == limit {
             break;
         }
-        let overlaps = chosen.iter().any(|c| candidate.range.start < c.range.end && c.range.start < candidate.range.end);
+        let overlaps = chosen
+            .iter()
+            .any(|c| candidate.range.start < c.range.end && c.range.start < candidate.range.end);
         if !overlaps {
             chosen.push(candidate);
         }
@@ -225,7 +258,9 @@ fn lcs_len<T: Copy + Ord>(a: &[T], b: &[T]) -> usize {
     // Zero bits of `v` mark pattern positions used by the LCS so far.
     let mut v = vec![u64::MAX; words];
     for item in text {
-        let Ok(k) = alphabet.binary_search(item) else { continue };
+        let Ok(k) = alphabet.binary_search(item) else {
+            continue;
+        };
         let mask = &masks[k * words..(k + 1) * words];
         let mut carry = false;
         for (vw, &mw) in v.iter_mut().zip(mask) {
@@ -240,7 +275,11 @@ fn lcs_len<T: Copy + Ord>(a: &[T], b: &[T]) -> usize {
     v.iter()
         .enumerate()
         .map(|(w, &vw)| {
-            let used = if w + 1 == words && tail_bits != 0 { (1u64 << tail_bits) - 1 } else { u64::MAX };
+            let used = if w + 1 == words && tail_bits != 0 {
+                (1u64 << tail_bits) - 1
+            } else {
+                u64::MAX
+            };
             (!vw & used).count_ones() as usize
         })
         .sum()
@@ -253,12 +292,14 @@ fn bounded_myers<T: Copy + Ord + std::hash::Hash>(a: &[T], b: &[T]) -> Option<Ve
         return None;
     }
     let edits = a.len() + b.len() - 2 * lcs_len(a, b);
-    ((a.len() + b.len()).saturating_mul(edits) <= MYERS_STEPS).then(|| capture_diff_slices(Algorithm::Myers, a, b))
+    ((a.len() + b.len()).saturating_mul(edits) <= MYERS_STEPS)
+        .then(|| capture_diff_slices(Algorithm::Myers, a, b))
 }
 
 /// Common chars of two long texts (see [`similarity`]): a line diff where equal lines count
 /// whole and replaced blocks count their char LCS (within [`LCS_WORD_STEPS`] per block and four
-/// times that in all), or the multiset count when the line diff is too large.
+/// times that in all; a larger block pairs its lines in order), or the multiset count when the
+/// line diff is too large.
 fn common_chars_by_lines(a: &str, b: &str) -> usize {
     let a_lines: Vec<&str> = a.split_inclusive('\n').collect();
     let b_lines: Vec<&str> = b.split_inclusive('\n').collect();
@@ -286,15 +327,39 @@ fn common_chars_by_lines(a: &str, b: &str) -> usize {
     for op in ops {
         match op {
             DiffOp::Equal { old_index, len, .. } => {
-                matched += a_lines[old_index..old_index + len].iter().map(|l| l.chars().count()).sum::<usize>();
+                matched += a_lines[old_index..old_index + len]
+                    .iter()
+                    .map(|l| l.chars().count())
+                    .sum::<usize>();
             }
-            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-                let old: Vec<char> = a_lines[old_index..old_index + old_len].iter().flat_map(|l| l.chars()).collect();
-                let new: Vec<char> = b_lines[new_index..new_index + new_len].iter().flat_map(|l| l.chars()).collect();
-                let steps = lcs_steps(old.len(), new.len());
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                let old = &a_lines[old_index..old_index + old_len];
+                let new = &b_lines[new_index..new_index + new_len];
+                let chars = |lines: &[&str]| -> Vec<char> {
+                    lines.iter().flat_map(|l| l.chars()).collect()
+                };
+                let (old_chars, new_chars) = (chars(old), chars(new));
+                let steps = lcs_steps(old_chars.len(), new_chars.len());
                 if steps <= LCS_WORD_STEPS && steps <= refine_budget {
                     refine_budget -= steps;
-                    matched += lcs_len(&old, &new);
+                    matched += lcs_len(&old_chars, &new_chars);
+                } else {
+                    // Too large as a whole: pair the lines in order. Common subsequences of the
+                    // pairs, concatenated, are one of the blocks, so this never overestimates.
+                    for (o, n) in old.iter().zip(new) {
+                        let (o, n): (Vec<char>, Vec<char>) =
+                            (o.chars().collect(), n.chars().collect());
+                        let steps = lcs_steps(o.len(), n.len());
+                        if steps <= refine_budget {
+                            refine_budget -= steps;
+                            matched += lcs_len(&o, &n);
+                        }
+                    }
                 }
             }
             DiffOp::Delete { .. } | DiffOp::Insert { .. } => {}
@@ -335,37 +400,89 @@ struct Window {
     head: usize,
     /// Chars before `range.end` within which the needle's last char is expected (idem).
     tail: usize,
+    /// Where, from `range.start`, the needle is expected to end: among equally good alignments
+    /// the one ending nearest wins.
+    anchor: usize,
+    /// Where (from `range.start`) the region this window was found for ends. The window is
+    /// aligned twice: its best region anywhere, and its best region ending here — so a window
+    /// that also holds a better neighbour (two similar lines in a row) still yields its own.
+    near_ends: RangeInclusive<usize>,
 }
 
-/// The needle's byte trigrams (none spanning a newline) in a 2^16-bit set. False positives
-/// (another trigram with the same 16-bit hash) only add noise to a heuristic count.
-struct Trigrams {
-    bits: Box<[u64; 1024]>,
-    any: bool,
+/// Fewest trigram occurrences a needle needs for trigrams to be used; below, bigrams are. One
+/// edit spoils up to three trigrams, so a short needle (or one of very short lines: grams never
+/// span a newline) could lose them all: `value` → `vaQue` keeps no trigram, but `va` and `ue`.
+const MIN_TRIGRAMS: i64 = 8;
+
+/// The needle's byte q-grams (trigrams, or bigrams for short needles; none spanning a newline),
+/// hashed into a table of small ids sized to the needle (from 1 Ki slots, 2 KiB, in L1 cache, up
+/// to 64 Ki slots for long needles: at most 1/64 of it used, so a gram the needle lacks rarely
+/// hits by collision — and a collision only adds noise to a heuristic count).
+struct Grams {
+    /// q: 3, or 2.
+    len: usize,
+    /// Keeps the last `len` bytes of a rolling `u32`.
+    mask: u32,
+    /// 32 − log2(table size).
+    shift: u32,
+    /// Slot → id (1-based; 0: not in the needle).
+    ids: Box<[u16]>,
+    /// Id → occurrences in the needle (0 for id 0).
+    needed: Vec<i32>,
 }
 
-impl Trigrams {
-    fn of(text: &str) -> Trigrams {
-        let mut set = Trigrams { bits: Box::new([0u64; 1024]), any: false };
-        for line in text.split('\n') {
-            for w in line.as_bytes().windows(3) {
-                let slot = Self::slot(u32::from(w[0]) << 16 | u32::from(w[1]) << 8 | u32::from(w[2]));
-                set.bits[slot >> 6] |= 1 << (slot & 63);
-                set.any = true;
+impl Grams {
+    fn of(text: &str) -> Grams {
+        let trigrams = Grams::with_len(text, 3);
+        if trigrams.needed.iter().map(|&n| i64::from(n)).sum::<i64>() >= MIN_TRIGRAMS {
+            trigrams
+        } else {
+            Grams::with_len(text, 2)
+        }
+    }
+
+    fn with_len(text: &str, len: usize) -> Grams {
+        let grams = || {
+            text.split('\n')
+                .flat_map(move |line| line.as_bytes().windows(len))
+        };
+        let occurrences = grams().count().max(1);
+        let table_bits = (occurrences.next_power_of_two().trailing_zeros() + 6).clamp(10, 16);
+        let mut set = Grams {
+            len,
+            mask: if len == 3 { 0xFF_FFFF } else { 0xFFFF },
+            shift: 32 - table_bits,
+            ids: vec![0u16; 1 << table_bits].into_boxed_slice(),
+            needed: vec![0],
+        };
+        for w in grams() {
+            let slot = set.slot(w.iter().fold(0u32, |g, &b| g << 8 | u32::from(b)));
+            if set.ids[slot] == 0 {
+                // At most 2^16 slots: the last id is shared rather than overflowing.
+                set.ids[slot] = set.needed.len().min(usize::from(u16::MAX)) as u16;
+                if set.needed.len() <= usize::from(u16::MAX) {
+                    set.needed.push(0);
+                }
             }
+            let needed = &mut set.needed[usize::from(set.ids[slot])];
+            *needed = needed.saturating_add(1);
         }
         set
     }
 
-    #[inline]
-    fn slot(trigram: u32) -> usize {
-        (trigram.wrapping_mul(0x9E37_79B1) >> 16) as usize
+    fn is_empty(&self) -> bool {
+        self.needed.len() == 1
     }
 
-    #[inline]
-    fn contains(&self, trigram: u32) -> bool {
-        let slot = Self::slot(trigram);
-        self.bits[slot >> 6] >> (slot & 63) & 1 == 1
+    #[inline(always)]
+    fn slot(&self, gram: u32) -> usize {
+        (gram.wrapping_mul(0x9E37_79B1) >> self.shift) as usize
+    }
+
+    /// The id of `gram` (0 when the needle does not hold it).
+    #[inline(always)]
+    fn id(&self, gram: u32) -> u16 {
+        self.ids[self.slot(gram)]
     }
 }
 
@@ -378,7 +495,10 @@ struct TopScores {
 
 impl TopScores {
     fn new(capacity: usize) -> TopScores {
-        TopScores { heap: BinaryHeap::with_capacity(capacity + 1), capacity }
+        TopScores {
+            heap: BinaryHeap::with_capacity(capacity + 1),
+            capacity,
+        }
     }
 
     #[inline]
@@ -398,275 +518,307 @@ impl TopScores {
 
     /// `(position, payload)` pairs, best first.
     fn into_best(self) -> Vec<(usize, usize)> {
-        let mut kept: Vec<(u32, usize, usize)> = self.heap.into_iter().map(|Reverse((s, Reverse(p), x))| (s, p, x)).collect();
+        let mut kept: Vec<(u32, usize, usize)> = self
+            .heap
+            .into_iter()
+            .map(|Reverse((s, Reverse(p), x))| (s, p, x))
+            .collect();
         kept.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         kept.into_iter().map(|(_, p, x)| (p, x)).collect()
     }
 }
 
-/// Calls `visit` with every byte of the rope from byte `from_byte` on, and its absolute offset.
-#[inline]
-fn for_each_byte(rope: &Rope, from_byte: usize, mut visit: impl FnMut(usize, u8)) {
+/// The rope's bytes from `from_byte` on, chunk by chunk, each with the absolute offset of its
+/// first byte. (Plain loops over these keep the scanners' state in registers.)
+fn byte_chunks(rope: &Rope, from_byte: usize) -> impl Iterator<Item = (usize, &[u8])> {
     let (chunks, mut chunk_start, _, _) = rope.chunks_at_byte(from_byte);
-    for chunk in chunks {
+    chunks.map(move |chunk| {
         let bytes = chunk.as_bytes();
-        let skip = from_byte.saturating_sub(chunk_start).min(bytes.len());
-        for (i, &b) in bytes[skip..].iter().enumerate() {
-            visit(chunk_start + skip + i, b);
-        }
+        let base = chunk_start;
         chunk_start += bytes.len();
-    }
+        let skip = from_byte.saturating_sub(base).min(bytes.len());
+        (base + skip, &bytes[skip..])
+    })
 }
 
-/// Windows for a needle of one line (maybe ending in `\n`): the needle-wide stretch of each line
-/// (or segment of a long line) with the most trigram hits, widened by half the needle on both
-/// sides, clipped to its line.
-fn single_line_windows(rope: &Rope, from: usize, needle: &str, needle_len: usize, wanted: usize) -> Vec<Window> {
-    let ends_with_newline = needle.ends_with('\n');
-    let body = needle.strip_suffix('\n').unwrap_or(needle);
-    let trigrams = Trigrams::of(body);
-    if !trigrams.any {
-        return Vec::new();
-    }
-    let width = body.len().max(1);
-    // Long lines are cut into segments so that one line cannot hide several good regions.
-    let segment_len = (4 * width).max(1024);
-
-    // Candidates: hits, end byte of the best window, start byte of its line.
-    let mut top = TopScores::new(wanted);
-    let mut ring = vec![false; width];
-    let mut slot = 0usize;
-    let mut trigram = 0u32;
-    let mut in_line = 0usize;
-    let mut window_hits = 0u32;
-    let mut best = 0u32;
-    let mut best_end = 0usize;
-    let mut segment_left = segment_len;
-    let from_byte = rope.char_to_byte(from);
-    let mut line_start = from_byte;
-    let offer = |best: u32, best_end: usize, line_start: usize, top: &mut TopScores| top.offer(best, best_end, line_start);
-    for_each_byte(rope, from_byte, |at, b| {
-        if b == b'\n' {
-            offer(best, best_end, line_start, &mut top);
-            line_start = at + 1;
-            in_line = 0;
-            window_hits = 0;
-            best = 0;
-            slot = 0;
-            segment_left = segment_len;
-            return;
-        }
-        trigram = (trigram << 8 | u32::from(b)) & 0xFF_FFFF;
-        in_line += 1;
-        let hit = in_line >= 3 && trigrams.contains(trigram);
-        // ring[slot] holds the hit of `width` bytes ago on this line (only read once written).
-        if in_line > width && ring[slot] {
-            window_hits -= 1;
-        }
-        ring[slot] = hit;
-        slot += 1;
-        if slot == width {
-            slot = 0;
-        }
-        if hit {
-            window_hits += 1;
-            if window_hits > best {
-                best = window_hits;
-                best_end = at + 1;
-            }
-        }
-        segment_left -= 1;
-        if segment_left == 0 {
-            offer(best, best_end, line_start, &mut top);
-            best = 0;
-            segment_left = segment_len;
-        }
-    });
-    offer(best, best_end, line_start, &mut top);
-
-    let slack = needle_len / 2 + 8;
-    let len_chars = rope.len_chars();
-    top.into_best()
-        .into_iter()
-        .map(|(end_byte, line_start)| {
-            let end = rope.byte_to_char(end_byte);
-            let line = rope.byte_to_char(line_start).max(from);
-            let start = line.max(end.saturating_sub(needle_len + slack));
-            // Clip at the end of the line (its `\n` included when the needle ends with one).
-            let limit = (end + slack).min(len_chars);
-            let mut stop = start;
-            for c in rope.chars_at(start).take(limit - start) {
-                if c == '\n' {
-                    if ends_with_newline {
-                        stop += 1;
-                    }
-                    break;
-                }
-                stop += 1;
-            }
-            let stop = stop.max(end.min(len_chars));
-            Window { range: start..stop, head: 2 * slack, tail: 2 * slack }
-        })
-        .collect()
+/// One byte into a line's hash: a rotate and a xor, two cycles of latency per byte on the
+/// scan's critical path (a multiplying hash takes twice that). Weak alone; [`line_hash_finish`]
+/// mixes the result, and a collision only casts a stray vote.
+#[inline(always)]
+fn line_hash_step(hash: u64, b: u8) -> u64 {
+    hash.rotate_left(7) ^ u64::from(b)
 }
 
-/// FNV-1a step.
-#[inline]
-fn mix(hash: u64, b: u8) -> u64 {
-    (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
+/// The finished hash of a line (0 only for a line without non-blank bytes, which never votes).
+fn line_hash_finish(hash: u64) -> u64 {
+    (hash ^ (hash >> 31)).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
 }
 
-const HASH_SEED: u64 = 0xCBF2_9CE4_8422_2325;
-
+/// ASCII whitespace other than the newline.
 #[inline]
 fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0B | 0x0C)
 }
 
-/// Hash of a line trimmed and with ASCII whitespace runs collapsed to one space (the same rule
-/// as the scan in [`multi_line_windows`]); `None` for a blank line.
+/// Hash of a line's non-blank bytes, by the same rule as the pass in [`scan`]: lines that
+/// differ only in whitespace hash alike. `None` for a blank line (and, as in the pass, for the
+/// rare line whose steps cancel out to 0: it merely casts no vote).
 fn normalized_line_hash(line: &str) -> Option<u64> {
-    let mut hash = HASH_SEED;
-    let mut seen = false;
-    let mut pending_space = false;
-    for &b in line.as_bytes() {
-        if is_blank(b) {
-            pending_space = seen;
-        } else {
-            if pending_space {
-                hash = mix(hash, b' ');
-                pending_space = false;
-            }
-            hash = mix(hash, b);
-            seen = true;
-        }
-    }
-    seen.then_some(hash)
+    let hash = line
+        .bytes()
+        .filter(|&b| !is_blank(b))
+        .fold(0u64, line_hash_step);
+    (hash != 0).then(|| line_hash_finish(hash))
 }
 
-/// Windows for a needle of several lines: window starts voted for by lines equal (normalised)
-/// to a needle line, and window starts whose lines hold the most trigram hits, each taken one
-/// per block of `k` lines (k = the needle's line count), then widened by a line on each side.
-fn multi_line_windows(rope: &Rope, from: usize, needle: &str, wanted: usize) -> Vec<Window> {
+/// The windows worth aligning (see the module doc), at most `wanted` from each source:
+/// - the peaks of hits in needle-wide windows, widened by half the needle on each side;
+/// - for a needle of several lines, window starts voted for by lines equal but for whitespace
+///   to a needle line, the best per block of `k` lines (k = the needle's line count), widened
+///   by a line on each side.
+fn candidate_windows(
+    rope: &Rope,
+    from: usize,
+    needle: &str,
+    needle_len: usize,
+    wanted: usize,
+) -> Vec<Window> {
+    let grams = Grams::of(needle);
     let needle_lines: Vec<&str> = needle.split_inclusive('\n').collect();
     let k = needle_lines.len();
-    // (normalised hash, line index in the needle, weight), sorted for binary search.
-    let mut keys: Vec<(u64, usize, u16)> = needle_lines
-        .iter()
-        .enumerate()
-        .filter_map(|(j, line)| {
-            let line = line.strip_suffix('\n').unwrap_or(line);
-            let weight = line.trim().len().min(80) as u16;
-            normalized_line_hash(line).map(|h| (h, j, weight))
-        })
-        .collect();
-    keys.sort_unstable();
-    let trigrams = Trigrams::of(needle);
-    let hit_cap = needle_lines.iter().map(|l| l.len()).max().unwrap_or(0).min(u16::MAX as usize) as u16;
+    // (line hash, line index in the needle, weight), sorted for binary search. A one-line
+    // needle has no use for them: a line equal to it but for whitespace is a fuzzy-tier match.
+    let mut keys: Vec<(u64, usize, u16)> = Vec::new();
+    if k > 1 {
+        keys = needle_lines
+            .iter()
+            .enumerate()
+            .filter_map(|(j, line)| {
+                let line = line.strip_suffix('\n').unwrap_or(line);
+                let weight = line.trim().len().clamp(1, 80) as u16;
+                normalized_line_hash(line).map(|h| (h, j, weight))
+            })
+            .collect();
+        keys.sort_unstable();
+    }
+    if grams.is_empty() && keys.is_empty() {
+        return Vec::new();
+    }
+    let from_byte = rope.char_to_byte(from);
+    let scan = if keys.is_empty() {
+        scan::<false>
+    } else {
+        scan::<true>
+    };
+    let Scan { dense_ends, votes } = scan(rope, from_byte, &grams, needle, &keys, wanted);
 
-    // Per line of the searched text (line 0 starts at `from`): trigram hits (capped), and votes
-    // for windows starting at that line.
-    let mut hits: Vec<u16> = Vec::new();
+    let mut windows = Vec::new();
+    let slack = needle_len / 2 + 8;
+    let len_chars = rope.len_chars();
+    for end_byte in dense_ends {
+        let end = rope.byte_to_char(end_byte);
+        let start = from.max(end.saturating_sub(needle_len + slack));
+        // The peak ends at the last needle trigram of the region it found; the region may end a
+        // little later (a mangled tail) and hardly earlier.
+        let anchor = end - start;
+        let near = needle_len / 4 + 4;
+        windows.push(Window {
+            range: start..(end + slack).min(len_chars),
+            head: 2 * slack,
+            tail: 2 * slack,
+            anchor,
+            near_ends: anchor.saturating_sub(near)..=anchor + near,
+        });
+    }
+    if keys.is_empty() {
+        return windows;
+    }
+
+    let line_count = votes.len();
+    let mut by_votes = TopScores::new(wanted);
+    let mut block_best = (0u16, 0usize);
+    for (s, &v) in votes.iter().enumerate() {
+        if v > block_best.0 {
+            block_best = (v, s);
+        }
+        if (s + 1) % k == 0 || s + 1 == line_count {
+            by_votes.offer(u32::from(block_best.0), block_best.1, 0);
+            block_best = (0, 0);
+        }
+    }
+    let voted: Vec<usize> = by_votes.into_best().into_iter().map(|(s, _)| s).collect();
+    // Lines s-1 ..= s+k of each voted start, found with one memchr pass.
+    let mut needed: Vec<usize> = Vec::with_capacity(voted.len() * 5);
+    for &s in &voted {
+        needed.extend(
+            [
+                s.saturating_sub(1),
+                s + 1,
+                (s + k).saturating_sub(1),
+                s + k,
+                s + k + 1,
+            ]
+            .map(|l| l.min(line_count)),
+        );
+    }
+    let offsets = line_offsets(rope, from_byte, line_count, needed);
+    let char_at = |line: usize| rope.byte_to_char(offsets[&line.min(line_count)]);
+    for s in voted {
+        let start = char_at(s.saturating_sub(1));
+        let end = char_at(s + k + 1);
+        let head = char_at(s + 1).saturating_sub(start);
+        let tail = end.saturating_sub(char_at((s + k).saturating_sub(1)));
+        let anchor = char_at(s + k).saturating_sub(start + 1);
+        // The needle's last line is document line s+k-1, or s+k with a line inserted.
+        let near_ends = (end - start).saturating_sub(tail)..=end - start;
+        windows.push(Window {
+            range: start..end,
+            head,
+            tail,
+            anchor,
+            near_ends,
+        });
+    }
+    windows
+}
+
+/// What the one pass over the document found.
+struct Scan {
+    /// End bytes of the best peaks of hits, best first.
+    dense_ends: Vec<usize>,
+    /// With `VOTE`: per line of the searched text (line 0 starts at `from`), the weight of the
+    /// lines voting for a window that starts there. Empty otherwise.
+    votes: Vec<u16>,
+}
+
+/// The pass over the document from `from_byte` on: slides a needle-wide window (grams do not
+/// span newlines, windows do) and keeps its `wanted` best peaks — for a one-line needle, also
+/// the best window of every line; with `VOTE`, also hashes every line's non-blank bytes and lets
+/// it vote through `keys`. One plain loop with local state (splitting it into a loop per task,
+/// or visiting only the hits, measured slower): a few ns per byte.
+fn scan<const VOTE: bool>(
+    rope: &Rope,
+    from_byte: usize,
+    grams: &Grams,
+    needle: &str,
+    keys: &[(u64, usize, u16)],
+    wanted: usize,
+) -> Scan {
     let mut votes: Vec<u16> = Vec::new();
-    let mut trigram = 0u32;
-    let mut in_line = 0usize;
-    let mut line_hits = 0u16;
-    let mut hash = HASH_SEED;
-    let mut seen = false;
-    let mut pending_space = false;
-    let finish_line = |line_hits: u16, hash: u64, seen: bool, hits: &mut Vec<u16>, votes: &mut Vec<u16>| {
-        let i = hits.len();
-        hits.push(line_hits.min(hit_cap));
+    let vote = |votes: &mut Vec<u16>, hash: u64| {
+        let i = votes.len();
         votes.push(0);
-        if seen {
+        if hash != 0 {
+            let hash = line_hash_finish(hash);
             let first = keys.partition_point(|key| key.0 < hash);
             for &(_, j, weight) in keys[first..].iter().take_while(|key| key.0 == hash) {
                 if let Some(start) = i.checked_sub(j) {
-                    votes[start] = votes[start].saturating_add(weight.max(1));
+                    votes[start] = votes[start].saturating_add(weight);
                 }
             }
         }
     };
-    let from_byte = rope.char_to_byte(from);
-    for_each_byte(rope, from_byte, |_, b| {
-        if b == b'\n' {
-            finish_line(line_hits, hash, seen, &mut hits, &mut votes);
-            in_line = 0;
-            line_hits = 0;
-            hash = HASH_SEED;
-            seen = false;
-            pending_space = false;
-            return;
-        }
-        trigram = (trigram << 8 | u32::from(b)) & 0xFF_FFFF;
-        in_line += 1;
-        if in_line >= 3 && trigrams.contains(trigram) {
-            line_hits = line_hits.saturating_add(1);
-        }
-        if is_blank(b) {
-            pending_space = seen;
-        } else {
-            if pending_space {
-                hash = mix(hash, b' ');
-                pending_space = false;
+    let one_line = !needle.trim_end_matches('\n').contains('\n');
+    let width = needle.len();
+    let radius = (width / 2).max(1);
+    let mut peaks = TopScores::new(wanted);
+    // The window: the gram id ending at each of its last `width` bytes (0: none), as a ring;
+    // per id, how many more the needle holds than the window (≤ 0: further ones do not count,
+    // so repeating one token cannot outscore the region the needle was copied from); and its
+    // hits, the grams it shares with the needle as multisets. Locals and branch-free updates:
+    // this is the hot loop. "No gram" is most bytes; its counter must never count and must not
+    // chain every byte to the previous one through one memory cell, so it is spread over
+    // NO_GRAM_CELLS cells (by ring position) that start far below zero.
+    const NO_GRAM_CELLS: usize = 8;
+    let real_ids = grams.needed.len();
+    let mut ring = vec![0u16; width.max(1)];
+    let mut slot = 0usize;
+    let mut spare: Vec<i32> = grams.needed.clone();
+    spare.extend([i32::MIN / 2; NO_GRAM_CELLS]);
+    spare[0] = i32::MIN / 2;
+    let mut hits = 0u32;
+    let mut gram = 0u32;
+    let mut in_line = 0usize;
+    let mut best = 0u32;
+    let mut best_end = 0usize;
+    let mut hash = 0u64;
+    for (base, bytes) in byte_chunks(rope, from_byte) {
+        for (i, &b) in bytes.iter().enumerate() {
+            let id = if b == b'\n' {
+                if one_line && best > 0 {
+                    // A one-line needle: every line offers its best window (short lines
+                    // similar to the needle are then never hidden by a better neighbour).
+                    peaks.offer(best, best_end, 0);
+                    best = 0;
+                }
+                if VOTE {
+                    vote(&mut votes, hash);
+                    hash = 0;
+                }
+                in_line = 0;
+                0
+            } else {
+                gram = (gram << 8 | u32::from(b)) & grams.mask;
+                in_line += 1;
+                if VOTE && !is_blank(b) {
+                    hash = line_hash_step(hash, b);
+                }
+                if in_line >= grams.len {
+                    grams.id(gram)
+                } else {
+                    0
+                }
+            };
+            let leaving = ring[slot];
+            if leaving != id {
+                // (Equal ids change nothing; skipping them also keeps the two updates below on
+                // different cells, which the CPU would otherwise have to order.)
+                let no_gram = real_ids + (slot & (NO_GRAM_CELLS - 1));
+                let leaving = if leaving == 0 {
+                    no_gram
+                } else {
+                    usize::from(leaving)
+                };
+                spare[leaving] += 1;
+                hits -= u32::from(spare[leaving] > 0);
+                ring[slot] = id;
+                let entering = if id == 0 { no_gram } else { usize::from(id) };
+                hits += u32::from(spare[entering] > 0);
+                spare[entering] -= 1;
             }
-            hash = mix(hash, b);
-            seen = true;
-        }
-    });
-    finish_line(line_hits, hash, seen, &mut hits, &mut votes);
-    let line_count = hits.len();
-
-    // Best window start per block of k lines, by votes and by hits summed over the window.
-    let mut by_votes = TopScores::new(wanted);
-    let mut by_hits = TopScores::new(wanted);
-    let mut window_sum: u32 = hits[..k.min(line_count)].iter().map(|&h| u32::from(h)).sum();
-    let mut block_best = [(0u32, 0usize); 2];
-    for s in 0..line_count {
-        if s > 0 {
-            window_sum -= u32::from(hits[s - 1]);
-            if let Some(&h) = hits.get(s + k - 1) {
-                window_sum += u32::from(h);
+            slot += 1;
+            if slot == ring.len() {
+                slot = 0;
             }
-        }
-        if u32::from(votes[s]) > block_best[0].0 {
-            block_best[0] = (u32::from(votes[s]), s);
-        }
-        if window_sum > block_best[1].0 {
-            block_best[1] = (window_sum, s);
-        }
-        if (s + 1) % k == 0 || s + 1 == line_count {
-            by_votes.offer(block_best[0].0, block_best[0].1, 0);
-            by_hits.offer(block_best[1].0, block_best[1].1, 0);
-            block_best = [(0, 0); 2];
+            let end = base + i + 1;
+            if hits > best {
+                best = hits;
+                best_end = end;
+            } else if best > 0 && end >= best_end + radius {
+                // Nothing beat the peak within half a needle: it is a candidate.
+                peaks.offer(best, best_end, 0);
+                best = 0;
+            }
         }
     }
-    let mut starts: Vec<usize> = by_votes.into_best().into_iter().chain(by_hits.into_best()).map(|(s, _)| s).collect();
-    starts.sort_unstable();
-    starts.dedup();
-
-    // Byte offsets of the lines the windows need, found with one memchr pass.
-    let mut needed: Vec<usize> = Vec::with_capacity(starts.len() * 4);
-    for &s in &starts {
-        needed.extend([s.saturating_sub(1), s + 1, (s + k).saturating_sub(1), s + k + 1].map(|l| l.min(line_count)));
+    peaks.offer(best, best_end, 0);
+    if VOTE {
+        vote(&mut votes, hash);
     }
-    let offsets = line_offsets(rope, from_byte, line_count, needed);
-    let char_at = |line: usize| rope.byte_to_char(offsets[&line.min(line_count)]);
-    starts
-        .into_iter()
-        .map(|s| {
-            let start = char_at(s.saturating_sub(1));
-            let end = char_at(s + k + 1);
-            let head = char_at(s + 1).saturating_sub(start);
-            let tail = end.saturating_sub(char_at((s + k).saturating_sub(1)));
-            Window { range: start..end, head, tail }
-        })
-        .collect()
+    Scan {
+        dense_ends: peaks.into_best().into_iter().map(|(end, _)| end).collect(),
+        votes,
+    }
 }
 
 /// Byte offset of each wanted line of the text that starts at `from_byte` (line 0 starts there;
 /// line `line_count` means the end of the rope). Cost: one memchr pass up to the last wanted line.
-fn line_offsets(rope: &Rope, from_byte: usize, line_count: usize, mut wanted: Vec<usize>) -> HashMap<usize, usize> {
+fn line_offsets(
+    rope: &Rope,
+    from_byte: usize,
+    line_count: usize,
+    mut wanted: Vec<usize>,
+) -> HashMap<usize, usize> {
     wanted.sort_unstable();
     wanted.dedup();
     let mut offsets = HashMap::with_capacity(wanted.len());
@@ -703,53 +855,91 @@ fn line_offsets(rope: &Rope, from_byte: usize, line_count: usize, mut wanted: Ve
 // Precise location
 // ---------------------------------------------------------------------------------------------
 
-/// Where, inside `window`, the needle's best alignment lies (as a rope char range); `None` when
-/// it would be empty.
-fn span_in_window(rope: &Rope, needle: &[char], window: &Window) -> Option<Range<usize>> {
+/// Where, inside `window`, the needle's best alignments lie (as rope char ranges, none empty):
+/// the best anywhere and the best ending in `window.near_ends` (often the same).
+fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> Vec<Range<usize>> {
     let len = window.range.len();
     if len == 0 || needle.is_empty() {
-        return None;
+        return Vec::new();
     }
     let base = window.range.start;
-    let chars = |r: Range<usize>| -> Vec<char> { rope.slice(base + r.start..base + r.end).chars().collect() };
-    let (mut start, mut end, head_text, tail_text);
+    let chars = |r: Range<usize>| -> Vec<char> {
+        rope.slice(base + r.start..base + r.end).chars().collect()
+    };
     if needle.len().saturating_mul(len) <= ALIGN_CELL_LIMIT {
-        let text = chars(0..len);
-        let a = align(needle, &text, true, true);
-        (start, end) = (a.start, a.end);
-        head_text = text.clone();
-        tail_text = text;
+        let row = AlignmentRow::of(needle, &chars(0..len), true);
+        let anywhere = row.best(0..=len, window.anchor);
+        let near = row.best(window.near_ends.clone(), window.anchor);
+        let mut spans = Vec::with_capacity(2);
+        spans.push(base + anywhere.start..base + anywhere.end);
+        if near != anywhere {
+            spans.push(base + near.start..base + near.end);
+        }
+        spans.retain(|r| !r.is_empty());
+        return spans;
+    }
+    // Too large to align whole: place the needle's first and last EDGE_CHARS chars.
+    let edge = needle.len().min(EDGE_CHARS);
+    let head_len = (window.head + edge).min(EDGE_REGION_CHARS).min(len);
+    let tail_len = (window.tail + edge).min(EDGE_REGION_CHARS).min(len);
+    let head = chars(0..head_len);
+    let tail = chars(len - tail_len..len);
+    let start = AlignmentRow::of(&needle[..edge], &head, true)
+        .best(0..=head_len, 0)
+        .start;
+    let reversed_needle: Vec<char> = needle[needle.len() - edge..]
+        .iter()
+        .rev()
+        .copied()
+        .collect();
+    let reversed_tail: Vec<char> = tail.iter().rev().copied().collect();
+    let end = len
+        - AlignmentRow::of(&reversed_needle, &reversed_tail, true)
+            .best(0..=tail_len, 0)
+            .start;
+    let span = if start < end {
+        base + start..base + end
     } else {
-        // Too large to align whole: place the needle's first and last EDGE_CHARS chars.
-        let edge = needle.len().min(EDGE_CHARS);
-        let head_len = (window.head + edge).min(EDGE_REGION_CHARS).min(len);
-        let tail_len = (window.tail + edge).min(EDGE_REGION_CHARS).min(len);
-        let head = chars(0..head_len);
-        let tail = chars(len - tail_len..len);
-        start = align(&needle[..edge], &head, true, true).start;
-        let reversed_needle: Vec<char> = needle[needle.len() - edge..].iter().rev().copied().collect();
-        let reversed_tail: Vec<char> = tail.iter().rev().copied().collect();
-        end = len - align(&reversed_needle, &reversed_tail, true, true).start;
-        if start >= end {
-            (start, end) = (0, len);
-        }
-        // Offsets into `head_text`/`tail_text` below are shifted to the window.
-        head_text = head;
-        tail_text = tail;
-    }
-    // Drop whitespace at the edges that the needle does not have.
-    let tail_base = len - tail_text.len();
-    if !needle[0].is_whitespace() {
-        while start < end && head_text.get(start).is_some_and(|c| c.is_whitespace()) {
-            start += 1;
+        base..base + len
+    };
+    std::iter::once(span).collect()
+}
+
+/// `span` scored against the needle, in its best version: as aligned, or without the whitespace
+/// at either edge when the needle has none there — whichever is most similar (ties: the
+/// shorter). An alignment may substitute a space for a needle char at an edge at no extra cost
+/// (`timeout: 3O` against `timeout: 3 # s` spans `timeout: 3 `); dropping it is then better, while
+/// whitespace the needle does have, inside (`…\n  Q` against `…\n   `), stays.
+fn best_version(rope: &Rope, needle: &str, span: Range<usize>) -> Option<NearMiss> {
+    let (first, last) = (needle.chars().next()?, needle.chars().next_back()?);
+    let mut trimmed_start = span.start;
+    if !first.is_whitespace() {
+        while trimmed_start < span.end && rope.char(trimmed_start).is_whitespace() {
+            trimmed_start += 1;
         }
     }
-    if !needle[needle.len() - 1].is_whitespace() {
-        while end > start && end > tail_base && tail_text[end - 1 - tail_base].is_whitespace() {
-            end -= 1;
+    let mut trimmed_end = span.end;
+    if !last.is_whitespace() {
+        while trimmed_end > span.start && rope.char(trimmed_end - 1).is_whitespace() {
+            trimmed_end -= 1;
         }
     }
-    (start < end).then(|| base + start..base + end)
+    let mut best: Option<NearMiss> = None;
+    for start in [trimmed_start, span.start] {
+        for end in [trimmed_end, span.end] {
+            if start >= end || best.as_ref().is_some_and(|b| b.range == (start..end)) {
+                continue;
+            }
+            let similarity = similarity(needle, &rope.slice(start..end).to_string());
+            if best.as_ref().map_or(true, |b| similarity > b.similarity) {
+                best = Some(NearMiss {
+                    range: start..end,
+                    similarity,
+                });
+            }
+        }
+    }
+    best
 }
 
 /// A semi-global alignment: the whole needle against `text[start..end]`.
@@ -761,46 +951,76 @@ struct Alignment {
     cost: u32,
 }
 
-/// Aligns all of `needle` against the part of `text` that makes the fewest edits
-/// (Sellers' algorithm); `free_start`/`free_end` let the alignment skip text at that end for
-/// free. Ties prefer a substitution over a gap inside the DP and, among equally good ends, the
-/// span whose length is closest to the needle's, then the earliest.
+/// The last row of a semi-global alignment DP (Sellers' algorithm): for every end `j` in the
+/// text, the fewest edits (insertions, deletions, substitutions; cost 1 each) that turn some
+/// `text[start..j]` into the whole needle, and that `start`. With `free_start` the text before
+/// the alignment is skipped for free. Ties inside the DP prefer a substitution over a gap, so the
+/// needle's edge chars take the document's chars in their place rather than being left out.
 ///
 /// Cost: O(needle·text) time, O(text) memory. Callers keep the product under
 /// [`ALIGN_CELL_LIMIT`].
-fn align(needle: &[char], text: &[char], free_start: bool, free_end: bool) -> Alignment {
-    let w = text.len();
-    // cost[j], start[j]: best alignment of the needle prefix so far ending at text[..j].
-    let mut cost: Vec<u32> = (0..=w).map(|j| if free_start { 0 } else { j as u32 }).collect();
-    let mut start: Vec<usize> = (0..=w).map(|j| if free_start { j } else { 0 }).collect();
-    for (i, &nc) in needle.iter().enumerate() {
-        let mut diag_cost = cost[0];
-        let mut diag_start = start[0];
-        cost[0] = i as u32 + 1;
-        for j in 1..=w {
-            let (up_cost, up_start) = (cost[j], start[j]);
-            let substitute = diag_cost + u32::from(nc != text[j - 1]);
-            let skip_needle = up_cost + 1;
-            let skip_text = cost[j - 1] + 1;
-            let (c, s) = if substitute <= skip_needle && substitute <= skip_text {
-                (substitute, diag_start)
-            } else if skip_needle <= skip_text {
-                (skip_needle, up_start)
-            } else {
-                (skip_text, start[j - 1])
-            };
-            diag_cost = up_cost;
-            diag_start = up_start;
-            cost[j] = c;
-            start[j] = s;
+struct AlignmentRow {
+    cost: Vec<u32>,
+    start: Vec<usize>,
+    needle_len: usize,
+}
+
+impl AlignmentRow {
+    fn of(needle: &[char], text: &[char], free_start: bool) -> AlignmentRow {
+        let w = text.len();
+        let mut cost: Vec<u32> = (0..=w)
+            .map(|j| if free_start { 0 } else { j as u32 })
+            .collect();
+        let mut start: Vec<usize> = (0..=w).map(|j| if free_start { j } else { 0 }).collect();
+        for (i, &nc) in needle.iter().enumerate() {
+            let mut diag_cost = cost[0];
+            let mut diag_start = start[0];
+            cost[0] = i as u32 + 1;
+            for j in 1..=w {
+                let (up_cost, up_start) = (cost[j], start[j]);
+                let substitute = diag_cost + u32::from(nc != text[j - 1]);
+                let skip_needle = up_cost + 1;
+                let skip_text = cost[j - 1] + 1;
+                let (c, s) = if substitute <= skip_needle && substitute <= skip_text {
+                    (substitute, diag_start)
+                } else if skip_needle <= skip_text {
+                    (skip_needle, up_start)
+                } else {
+                    (skip_text, start[j - 1])
+                };
+                diag_cost = up_cost;
+                diag_start = up_start;
+                cost[j] = c;
+                start[j] = s;
+            }
+        }
+        AlignmentRow {
+            cost,
+            start,
+            needle_len: needle.len(),
         }
     }
-    let m = needle.len();
-    let ends = if free_end { 0..=w } else { w..=w };
-    let best = ends
-        .min_by_key(|&j| (cost[j], (j - start[j]).abs_diff(m), start[j]))
-        .unwrap_or(w);
-    Alignment { start: start[best], end: best, cost: cost[best] }
+
+    /// The best alignment ending within `ends`: fewest edits, then the span whose length is
+    /// closest to the needle's, then the end nearest `anchor`, then the earliest.
+    fn best(&self, ends: RangeInclusive<usize>, anchor: usize) -> Alignment {
+        let w = self.cost.len() - 1;
+        let ends = (*ends.start()).min(w)..=(*ends.end()).min(w);
+        let key = |j: usize| {
+            (
+                self.cost[j],
+                (j - self.start[j]).abs_diff(self.needle_len),
+                j.abs_diff(anchor),
+                self.start[j],
+            )
+        };
+        let best = ends.min_by_key(|&j| key(j)).unwrap_or(w);
+        Alignment {
+            start: self.start[best],
+            end: best,
+            cost: self.cost[best],
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -820,8 +1040,8 @@ fn align(needle: &[char], text: &[char], free_start: bool, free_end: bool) -> Al
 ///   document); everything else is in both.
 /// - Whitespace is made visible everywhere in the answer, not only in changed parts, so that the
 ///   model can count it: space `·`, tab `→`, newline `⏎`, carriage return `␍`; any other
-///   whitespace, control or invisible format char as `<U+00A0>`. (A literal `·`, `→`, `⏎` in the
-///   text is shown as is.)
+///   whitespace, control or invisible format char as `<U+00A0>`. (A literal `·`, `→`, `⏎` in
+///   the text is shown as is.)
 /// - When either text has more than one line, lines are paired by a line diff and each
 ///   differing one is prefixed `line N: `, N its 1-based number in `expected`; a line only in
 ///   `expected` reads `line N: [-…-]`, a line only in `found` reads `after line N: {+…+}`
@@ -838,7 +1058,10 @@ pub fn describe_difference(expected: &str, found: &str) -> String {
     if expected == found {
         return String::new();
     }
-    let old_lines: Vec<&str> = expected.split_inclusive('\n').take(DESCRIBED_LINES).collect();
+    let old_lines: Vec<&str> = expected
+        .split_inclusive('\n')
+        .take(DESCRIBED_LINES)
+        .collect();
     let new_lines: Vec<&str> = found.split_inclusive('\n').take(DESCRIBED_LINES).collect();
     let mut out = Description::default();
     if old_lines.len() <= 1 && new_lines.len() <= 1 {
@@ -846,7 +1069,12 @@ pub fn describe_difference(expected: &str, found: &str) -> String {
         return out.finish();
     }
     let line_ops = bounded_myers(&old_lines, &new_lines).unwrap_or_else(|| {
-        vec![DiffOp::Replace { old_index: 0, old_len: old_lines.len(), new_index: 0, new_len: new_lines.len() }]
+        vec![DiffOp::Replace {
+            old_index: 0,
+            old_len: old_lines.len(),
+            new_index: 0,
+            new_len: new_lines.len(),
+        }]
     });
     for op in line_ops {
         if out.full() {
@@ -854,17 +1082,28 @@ pub fn describe_difference(expected: &str, found: &str) -> String {
         }
         match op {
             DiffOp::Equal { .. } => {}
-            DiffOp::Delete { old_index, old_len, .. } => {
-                for n in old_index..old_index + old_len {
-                    out.push_line(&format!("line {}: ", n + 1), &wdiff_line(old_lines[n], ""));
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => {
+                for (n, line) in old_lines.iter().enumerate().skip(old_index).take(old_len) {
+                    out.push_line(&format!("line {}: ", n + 1), &wdiff_line(line, ""));
                 }
             }
-            DiffOp::Insert { old_index, new_index, new_len } => {
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => {
                 for line in &new_lines[new_index..new_index + new_len] {
                     out.push_line(&inserted_label(old_index), &wdiff_line("", line));
                 }
             }
-            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
                 let paired = old_len.min(new_len);
                 for p in 0..paired {
                     let (old, new) = (old_lines[old_index + p], new_lines[new_index + p]);
@@ -873,10 +1112,14 @@ pub fn describe_difference(expected: &str, found: &str) -> String {
                         (Some(o), Some(n)) => (o, n),
                         _ => (old, new),
                     };
-                    out.push_line(&format!("line {}: ", old_index + p + 1), &wdiff_line(old, new));
+                    out.push_line(
+                        &format!("line {}: ", old_index + p + 1),
+                        &wdiff_line(old, new),
+                    );
                 }
-                for n in old_index + paired..old_index + old_len {
-                    out.push_line(&format!("line {}: ", n + 1), &wdiff_line(old_lines[n], ""));
+                let unpaired = old_lines.iter().enumerate().skip(old_index + paired);
+                for (n, line) in unpaired.take(old_len - paired) {
+                    out.push_line(&format!("line {}: ", n + 1), &wdiff_line(line, ""));
                 }
                 for line in &new_lines[new_index + paired..new_index + new_len] {
                     out.push_line(&inserted_label(old_index + old_len), &wdiff_line("", line));
@@ -951,8 +1194,16 @@ fn wdiff_line(expected: &str, found: &str) -> String {
     let old: Vec<char> = expected.chars().collect();
     let new: Vec<char> = found.chars().collect();
     let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..].iter().rev().zip(new[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
-    let (old_middle, new_middle) = (&old[prefix..old.len() - suffix], &new[prefix..new.len() - suffix]);
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (old_middle, new_middle) = (
+        &old[prefix..old.len() - suffix],
+        &new[prefix..new.len() - suffix],
+    );
     let mut pieces: Vec<Piece> = Vec::new();
     if prefix > 0 {
         pieces.push(Piece::Same(old[..prefix].to_vec()));
@@ -961,14 +1212,27 @@ fn wdiff_line(expected: &str, found: &str) -> String {
         Some(ops) => {
             for op in ops {
                 let piece = match op {
-                    DiffOp::Equal { old_index, len, .. } => Piece::Same(old_middle[old_index..old_index + len].to_vec()),
-                    DiffOp::Delete { old_index, old_len, .. } => {
-                        Piece::Changed { old: old_middle[old_index..old_index + old_len].to_vec(), new: Vec::new() }
+                    DiffOp::Equal { old_index, len, .. } => {
+                        Piece::Same(old_middle[old_index..old_index + len].to_vec())
                     }
-                    DiffOp::Insert { new_index, new_len, .. } => {
-                        Piece::Changed { old: Vec::new(), new: new_middle[new_index..new_index + new_len].to_vec() }
-                    }
-                    DiffOp::Replace { old_index, old_len, new_index, new_len } => Piece::Changed {
+                    DiffOp::Delete {
+                        old_index, old_len, ..
+                    } => Piece::Changed {
+                        old: old_middle[old_index..old_index + old_len].to_vec(),
+                        new: Vec::new(),
+                    },
+                    DiffOp::Insert {
+                        new_index, new_len, ..
+                    } => Piece::Changed {
+                        old: Vec::new(),
+                        new: new_middle[new_index..new_index + new_len].to_vec(),
+                    },
+                    DiffOp::Replace {
+                        old_index,
+                        old_len,
+                        new_index,
+                        new_len,
+                    } => Piece::Changed {
                         old: old_middle[old_index..old_index + old_len].to_vec(),
                         new: new_middle[new_index..new_index + new_len].to_vec(),
                     },
@@ -976,7 +1240,13 @@ fn wdiff_line(expected: &str, found: &str) -> String {
                 push_merged(&mut pieces, piece);
             }
         }
-        None => push_merged(&mut pieces, Piece::Changed { old: old_middle.to_vec(), new: new_middle.to_vec() }),
+        None => push_merged(
+            &mut pieces,
+            Piece::Changed {
+                old: old_middle.to_vec(),
+                new: new_middle.to_vec(),
+            },
+        ),
     }
     if suffix > 0 {
         pieces.push(Piece::Same(old[old.len() - suffix..].to_vec()));
@@ -1000,7 +1270,11 @@ fn push_merged(pieces: &mut Vec<Piece>, piece: Piece) {
                     new.splice(0..0, s);
                 }
             }
-            if let Some(Piece::Changed { old: prev_old, new: prev_new }) = pieces.last_mut() {
+            if let Some(Piece::Changed {
+                old: prev_old,
+                new: prev_new,
+            }) = pieces.last_mut()
+            {
                 prev_old.extend(old);
                 prev_new.extend(new);
             } else {
@@ -1018,7 +1292,10 @@ fn render_pieces(pieces: &[Piece]) -> String {
             Piece::Same(same) => {
                 let n = same.len();
                 let (first, is_last) = (i == 0, i == last);
-                if first && is_last || n <= CONTEXT_CHARS || (!first && !is_last && n <= 2 * CONTEXT_CHARS) {
+                if first && is_last
+                    || n <= CONTEXT_CHARS
+                    || (!first && !is_last && n <= 2 * CONTEXT_CHARS)
+                {
                     push_visible(&mut out, same);
                 } else if first {
                     out.push('…');
@@ -1068,7 +1345,14 @@ fn push_visible(out: &mut String, chars: &[char]) {
 
 /// Zero-width and direction-format chars that render as nothing.
 fn is_invisible_format(c: char) -> bool {
-    matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{FEFF}'
+    )
 }
 
 #[cfg(test)]
@@ -1076,7 +1360,10 @@ mod tests {
     use super::*;
 
     fn texts(rope: &Rope, found: &[NearMiss]) -> Vec<String> {
-        found.iter().map(|n| rope.slice(n.range.clone()).to_string()).collect()
+        found
+            .iter()
+            .map(|n| rope.slice(n.range.clone()).to_string())
+            .collect()
     }
 
     #[test]
@@ -1098,24 +1385,38 @@ mod tests {
         let rope = Rope::from_str(&doc);
         let needle = "fn f120() {\n    let x = 121;\n    x + 1\n}";
         let found = near_misses(&rope, needle, 0, 3);
-        assert_eq!(texts(&rope, &found)[0], "fn f120() {\n    let x = 120;\n    x + 1\n}");
+        assert_eq!(
+            texts(&rope, &found)[0],
+            "fn f120() {\n    let x = 120;\n    x + 1\n}"
+        );
         assert!(found[0].similarity > 0.9);
     }
 
     #[test]
     fn every_line_with_a_typo_is_still_found_by_trigrams() {
-        let doc = "alpha beta gamma\ndelta epsilon zeta\neta theta iota\nkappa lambda mu\nnu xi omicron\n";
+        let doc = "alpha beta gamma\ndelta epsilon zeta\neta theta iota\nkappa lambda mu\nnu xi\n";
         let rope = Rope::from_str(doc);
         let found = near_misses(&rope, "delta epsilom zeta\neta thets iota", 0, 1);
-        assert_eq!(texts(&rope, &found), vec!["delta epsilon zeta\neta theta iota"]);
+        assert_eq!(
+            texts(&rope, &found),
+            vec!["delta epsilon zeta\neta theta iota"]
+        );
     }
 
     #[test]
     fn an_inserted_line_is_inside_the_range() {
         let doc = "a0 = 0\nfirst line here\nsecond line here\nEXTRA\nthird line here\nz = 9\n";
         let rope = Rope::from_str(doc);
-        let found = near_misses(&rope, "first line here\nsecond line here\nthird line here", 0, 1);
-        assert_eq!(texts(&rope, &found), vec!["first line here\nsecond line here\nEXTRA\nthird line here"]);
+        let found = near_misses(
+            &rope,
+            "first line here\nsecond line here\nthird line here",
+            0,
+            1,
+        );
+        assert_eq!(
+            texts(&rope, &found),
+            vec!["first line here\nsecond line here\nEXTRA\nthird line here"]
+        );
     }
 
     #[test]
@@ -1150,7 +1451,9 @@ mod tests {
         // A small LCG: pseudo-random sequences over small alphabets, lengths across word limits.
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = |n: u64| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             (state >> 33) % n
         };
         for round in 0..300 {
@@ -1159,7 +1462,13 @@ mod tests {
             let b: Vec<u8> = (0..next(200)).map(|_| next(alphabet) as u8).collect();
             let myers: usize = capture_diff_slices(Algorithm::Myers, &a, &b)
                 .iter()
-                .map(|op| if let DiffOp::Equal { len, .. } = op { *len } else { 0 })
+                .map(|op| {
+                    if let DiffOp::Equal { len, .. } = op {
+                        *len
+                    } else {
+                        0
+                    }
+                })
                 .sum();
             assert_eq!(lcs_len(&a, &b), myers, "round {round}: {a:?} {b:?}");
             assert_eq!(lcs_len(&b, &a), myers);
@@ -1208,7 +1517,11 @@ mod tests {
         assert!(sims.windows(2).all(|w| w[0] >= w[1]), "{sims:?}");
         assert_eq!(texts(&rope, &found)[0], "color = red!");
         // The two equal "color = rex" lines tie: document order.
-        let rex: Vec<usize> = found.iter().filter(|n| rope.slice(n.range.clone()) == "color = rex").map(|n| n.range.start).collect();
+        let rex: Vec<usize> = found
+            .iter()
+            .filter(|n| rope.slice(n.range.clone()) == "color = rex")
+            .map(|n| n.range.start)
+            .collect();
         assert_eq!(rex.len(), 2);
         assert!(rex[0] < rex[1]);
         for (i, a) in found.iter().enumerate() {
@@ -1236,8 +1549,12 @@ mod tests {
         let rope = Rope::from_str("\n\n\nabc\n\n");
         assert!(near_misses(&rope, "", 0, 3).is_empty());
         assert!(near_misses(&rope, "abd", 0, 0).is_empty());
-        assert!(near_misses(&rope, "\n", 0, 3).iter().all(|n| n.range.end <= rope.len_chars()));
-        assert!(near_misses(&rope, "\n\n\n\n\n\n\n\n", 0, 3).iter().all(|n| n.range.end <= rope.len_chars()));
+        assert!(near_misses(&rope, "\n", 0, 3)
+            .iter()
+            .all(|n| n.range.end <= rope.len_chars()));
+        assert!(near_misses(&rope, "\n\n\n\n\n\n\n\n", 0, 3)
+            .iter()
+            .all(|n| n.range.end <= rope.len_chars()));
         let longer = near_misses(&rope, "abd\nlonger than the whole document\n", 0, 3);
         assert!(longer.iter().all(|n| n.range.end <= rope.len_chars()));
         // Nothing in common at all: no region.
@@ -1245,7 +1562,7 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_are_searched_per_segment() {
+    fn a_long_line_yields_several_regions() {
         let mut line = "word ".repeat(2000);
         line.insert_str(5000, "needle_value = 42;");
         line.insert_str(1000, "needle_value = 41;");
@@ -1258,10 +1575,15 @@ mod tests {
 
     #[test]
     fn needles_too_large_to_align_whole_are_placed_by_their_ends() {
-        let body: String = (0..120).map(|i| format!("    statement_{i}(argument, {i});\n")).collect();
+        let body: String = (0..120)
+            .map(|i| format!("    statement_{i}(argument, {i});\n"))
+            .collect();
         let doc = format!("prefix();\nfn big() {{\n{body}}}\nsuffix();\n");
         let rope = Rope::from_str(&doc);
-        let needle = format!("fn big() {{\n{}}}", body.replace("statement_60(", "statement_6O("));
+        let needle = format!(
+            "fn big() {{\n{}}}",
+            body.replace("statement_60(", "statement_6O(")
+        );
         assert!(needle.chars().count() * needle.chars().count() > ALIGN_CELL_LIMIT);
         let found = near_misses(&rope, &needle, 0, 1);
         assert_eq!(texts(&rope, &found), vec![format!("fn big() {{\n{body}}}")]);
@@ -1272,14 +1594,110 @@ mod tests {
     fn alignment_prefers_substitution_at_the_edges() {
         let text: Vec<char> = "  api.timeout: 30  # s".chars().collect();
         let needle: Vec<char> = "timeout: 3O".chars().collect();
-        assert_eq!(align(&needle, &text, true, true), Alignment { start: 6, end: 17, cost: 1 });
+        let align = |needle: &[char],
+                     text: &[char],
+                     free_start: bool,
+                     ends: RangeInclusive<usize>,
+                     anchor: usize| {
+            AlignmentRow::of(needle, text, free_start).best(ends, anchor)
+        };
+        assert_eq!(
+            align(&needle, &text, true, 0..=text.len(), 0),
+            Alignment {
+                start: 6,
+                end: 17,
+                cost: 1
+            }
+        );
+        // Equally good regions: the one ending nearest the anchor.
+        let two: Vec<char> = "retries: 4\nretries: 5".chars().collect();
+        let needle_r: Vec<char> = "retries: 3".chars().collect();
+        assert_eq!(
+            align(&needle_r, &two, true, 0..=two.len(), 0),
+            Alignment {
+                start: 0,
+                end: 10,
+                cost: 1
+            }
+        );
+        assert_eq!(
+            align(&needle_r, &two, true, 0..=two.len(), 20),
+            Alignment {
+                start: 11,
+                end: 21,
+                cost: 1
+            }
+        );
+        assert_eq!(
+            align(&needle_r, &two, true, 15..=two.len(), 0),
+            Alignment {
+                start: 11,
+                end: 21,
+                cost: 1
+            }
+        );
+        // The best ending near the first line, although the second is better.
+        let better: Vec<char> = "retries: 4\nretries: 3!".chars().collect();
+        assert_eq!(
+            align(&needle_r, &better, true, 0..=better.len(), 0),
+            Alignment {
+                start: 11,
+                end: 21,
+                cost: 0
+            }
+        );
+        assert_eq!(
+            align(&needle_r, &better, true, 5..=12, 10),
+            Alignment {
+                start: 0,
+                end: 10,
+                cost: 1
+            }
+        );
         let anchored: Vec<char> = "timeout: 30".chars().collect();
-        assert_eq!(align(&needle, &anchored, false, false), Alignment { start: 0, end: 11, cost: 1 });
+        assert_eq!(
+            align(&needle, &anchored, false, 11..=11, 0),
+            Alignment {
+                start: 0,
+                end: 11,
+                cost: 1
+            }
+        );
+    }
+
+    #[test]
+    fn lines_equal_but_for_whitespace_hash_alike() {
+        assert_eq!(
+            normalized_line_hash("    let x = 1;"),
+            normalized_line_hash("let x  =\t1;")
+        );
+        assert_ne!(
+            normalized_line_hash("let x = 1;"),
+            normalized_line_hash("let x = 2;")
+        );
+        assert_eq!(normalized_line_hash(" \t "), None);
+        assert_eq!(normalized_line_hash(""), None);
+    }
+
+    #[test]
+    fn short_needles_fall_back_to_bigrams() {
+        // `vaQue` shares no trigram with `value`, but two bigrams.
+        let rope = Rope::from_str("alpha\nvalue\nomega\n");
+        let found = near_misses(&rope, "vaQue", 0, 1);
+        assert_eq!(texts(&rope, &found), vec!["value"]);
+        assert_eq!(Grams::of("vaQue").len, 2);
+        assert_eq!(Grams::of("a longer needle").len, 3);
     }
 
     #[test]
     fn quality_is_truncated_to_two_decimals() {
-        let q = |similarity| NearMiss { range: 0..1, similarity }.quality();
+        let q = |similarity| {
+            NearMiss {
+                range: 0..1,
+                similarity,
+            }
+            .quality()
+        };
         assert_eq!(q(0.929), "similar:0.92");
         assert_eq!(q(0.29), "similar:0.29");
         assert_eq!(q(0.99999), "similar:0.99");
@@ -1289,11 +1707,17 @@ mod tests {
 
     #[test]
     fn describe_one_line() {
-        assert_eq!(describe_difference("timeout: 3O", "timeout: 30"), "timeout:·3[-O-]{+0+}");
+        assert_eq!(
+            describe_difference("timeout: 3O", "timeout: 30"),
+            "timeout:·3[-O-]{+0+}"
+        );
         assert_eq!(describe_difference("a\tb", "a  b"), "a[-→-]{+··+}b");
         assert_eq!(describe_difference("x = 1\n", "x = 1"), "x·=·1[-⏎-]");
         assert_eq!(describe_difference("same", "same"), "");
-        assert_eq!(describe_difference("a\u{a0}b", "a b"), "a[-<U+00A0>-]{+·+}b");
+        assert_eq!(
+            describe_difference("a\u{a0}b", "a b"),
+            "a[-<U+00A0>-]{+·+}b"
+        );
     }
 
     #[test]
@@ -1302,10 +1726,17 @@ mod tests {
         let found = "[server]\n  timeout: 30\n  backoff: 2\n  retries: 3\n";
         assert_eq!(
             describe_difference(expected, found),
-            "line 2: ··timeout:·3[-O-]{+0+}\nafter line 2: {+··backoff:·2⏎+}\nline 4: [-end-]"
+            concat!(
+                "line 2: ··timeout:·3[-O-]{+0+}\n",
+                "after line 2: {+··backoff:·2⏎+}\n",
+                "line 4: [-end-]"
+            )
         );
         assert_eq!(describe_difference("a\nb\n", "b\n"), "line 1: [-a⏎-]");
-        assert_eq!(describe_difference("b\n", "a\nb\n"), "before line 1: {+a⏎+}");
+        assert_eq!(
+            describe_difference("b\n", "a\nb\n"),
+            "before line 1: {+a⏎+}"
+        );
     }
 
     #[test]
@@ -1320,6 +1751,9 @@ mod tests {
         let d = describe_difference(&many_old, &many_new);
         assert_eq!(d.chars().count(), MAX_DESCRIPTION_CHARS);
         assert!(d.ends_with('…'));
-        assert!(d.starts_with("line 1: value_0·{+:+}=·0\nline 2: value_1·{+:+}=·1\n"), "{d}");
+        assert!(
+            d.starts_with("line 1: value_0·{+:+}=·0\nline 2: value_1·{+:+}=·1\n"),
+            "{d}"
+        );
     }
 }

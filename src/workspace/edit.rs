@@ -707,15 +707,15 @@ impl Workspace {
             if i > 0 {
                 preview.push('\n');
             }
-            preview.push_str(&format!("{label}line {line}, {} — [-only in yours-] {{+only in the document+}}:\n", n.quality()));
+            preview.push_str(&format!("{label}line {line}, similarity {} — [-only in yours-] {{+only in the document+}}:\n", similarity_shown(n)));
             preview.push_str(&near::describe_difference(needle, &region));
             preview.push('\n');
         }
         let guidance = if let Some(best) = lettered.first() {
             let line = text::line_of(&draft, best.range.start);
             summary.push_str(&format!(
-                " The closest region (line {line}, {}) is offered as candidate A{}.",
-                best.quality(),
+                " The closest region (line {line}, similarity {}) is offered as candidate A{}.",
+                similarity_shown(best),
                 if lettered.len() > 1 { format!("; {} candidates in all", lettered.len()) } else { String::new() }
             ));
             format!(
@@ -892,6 +892,12 @@ impl Workspace {
         }
         Step::Done(self.finish(r, Some(path)))
     }
+}
+
+/// The similarity as the candidate's `match_quality` shows it (`0.97` of `similar:0.97`), so a
+/// response never states two numbers for one region.
+fn similarity_shown(n: &near::NearMiss) -> String {
+    n.quality().trim_start_matches("similar:").to_string()
 }
 
 /// "indentation ignored" for `indentation`, "gutters stripped and …" for `gutter+…`.
