@@ -4,6 +4,7 @@
 #   ./build.sh serve   build the core to wasm, the npm package and the playground; serve it on 127.0.0.1
 #   ./build.sh test    run every test layer; the last line is "N passed, N failed"
 #   ./build.sh pack    build and write the npm tarball to target/npm/
+#   ./build.sh bench   native (criterion) and wasm-vs-JS benchmarks; report in target/bench/
 #
 # Every step installs what a fresh machine lacks (rustup target, the pinned wasm-bindgen-cli,
 # Debian chromium + chromium-driver, npm packages from the committed lockfiles) and skips what
@@ -337,12 +338,48 @@ run_tests() {
   [ "$TOTAL_FAILED" -eq 0 ]
 }
 
+# -------------------------------------------------------------------- bench ---
+# ./build.sh bench: native criterion benches (benches/) and the wasm-vs-JS harness (www/bench/) on
+# the same seeded documents (AGENTPAD_BENCH_DOCS, default "code-1MB,code-10MB"), merged into
+# target/bench/report.md and report.json. Not part of ./build.sh test.
+
+BENCH_DIR="$TARGET_DIR/bench"
+
+bench_native() {
+  say "cargo bench: native matching benches (criterion; the first build takes a few minutes)"
+  AGENTPAD_BENCH_OUT="$BENCH_DIR" CRITERION_HOME="$TARGET_DIR/criterion" \
+    cargo bench --bench matching
+}
+
+bench_js() {
+  say "node: wasm (through the package) vs JS peers, www/bench/run.mjs"
+  node www/bench/run.mjs --out "$BENCH_DIR"
+}
+
+run_bench() {
+  local since
+  mkdir -p "$BENCH_DIR"
+  rm -f "$BENCH_DIR"/report.md "$BENCH_DIR"/report.json "$BENCH_DIR"/js-results.json "$BENCH_DIR"/native-docs-*.json
+  say "build: npm package (release wasm + dist)"
+  build_package
+  since="$(date +%s%3N)"
+  bench_native
+  bench_js
+  say "report: merging the native, wasm and JS results"
+  echo
+  node www/bench/report.mjs --out "$BENCH_DIR" --criterion "$TARGET_DIR/criterion" --since "$since" \
+    --wasm "$ROOT/www/pkg/agentpad_bg.wasm"
+  echo
+  say "report: ${BENCH_DIR#"$ROOT"/}/report.md and report.json"
+}
+
 usage() {
   cat <<'EOF'
 usage: ./build.sh <command>
   serve   build the core to wasm, the npm package and the playground; serve on 127.0.0.1 (PORT, default 5173)
   test    run every test layer (cargo, wasm in Node and Chromium, package, consumer, playground)
   pack    build the npm tarball into target/npm/
+  bench   benchmarks: native (criterion) and wasm vs JS peers in Node; writes target/bench/report.md
 EOF
 }
 
@@ -355,6 +392,9 @@ case "$cmd" in
     build_package
     pack_only
     tarball_path
+    ;;
+  bench)
+    run_bench
     ;;
   serve)
     [ -f www/playground/package.json ] ||

@@ -1,0 +1,3 @@
+//! Shared by the benches (each bench is its own crate: `mod common;`).
+
+pub mod docs;

@@ -1,0 +1,167 @@
+//! Native matching benchmarks (criterion): agentpad's exact tier and `locate` against raw
+//! `memchr::memmem` on the flattened `String` — the native limit.
+//!
+//! Run through `./build.sh bench`, which also runs the wasm/JS side and writes the report
+//! (`target/bench/report.md`). Alone: `cargo bench --bench matching`. Documents come from
+//! `benches/common/docs.rs` (the same seeded generator as `www/bench/lib/docs.mjs`);
+//! `AGENTPAD_BENCH_DOCS=code-1MB,markdown-10MB,…` picks them (default `code-1MB,code-10MB`).
+//!
+//! Criterion ids are `<work>/<implementation>/<document>`; the report step reads them back from
+//! `target/criterion/<work>/<implementation>/<document>/new/`.
+//!
+//! | work | implementations |
+//! | --- | --- |
+//! | `locate-all` (30-char needle, many hits) | `agentpad-find_bytes`, `agentpad-find_exact`, `agentpad-locate`, `memmem` |
+//! | `locate-unique` (one hit; the whole text is searched to know it is unique) | same |
+//! | `fuzzy` (no exact hit; the needle is indented differently) | `agentpad-locate` |
+
+#[cfg(not(target_arch = "wasm32"))]
+mod common;
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use std::hint::black_box;
+    use std::time::Duration;
+
+    use agentpad::matching::{exact, locate};
+    use criterion::{BenchmarkId, Criterion};
+    use memchr::memmem;
+    use ropey::Rope;
+
+    use crate::common::docs::{self, Doc};
+
+    /// The native limit: every non-overlapping hit in the flattened text.
+    fn memmem_all(hay: &str, needle: &str) -> Vec<usize> {
+        memmem::find_iter(hay.as_bytes(), needle.as_bytes()).collect()
+    }
+
+    /// Checks, once per document, that agentpad and memmem agree before timing them, and prints
+    /// what `locate` finds for the fuzzy needle (it may not find anything while the fuzzy tiers
+    /// are being built: the bench still runs and reports the time).
+    fn check(doc: &Doc, rope: &Rope) {
+        for needle in [doc.needles.all, doc.needles.unique] {
+            let native = memmem_all(&doc.text, needle);
+            assert_eq!(
+                exact::find_bytes(rope, needle),
+                native,
+                "{}: find_bytes vs memmem for {needle:?}",
+                doc.name
+            );
+            let located = locate(rope, needle, 0);
+            let starts: Vec<usize> = located
+                .matches
+                .iter()
+                .map(|m| rope.char_to_byte(m.range.start))
+                .collect();
+            assert_eq!(
+                starts, native,
+                "{}: locate vs memmem for {needle:?}",
+                doc.name
+            );
+        }
+        assert_eq!(
+            memmem_all(&doc.text, doc.needles.unique).len(),
+            1,
+            "{}: the unique needle is unique",
+            doc.name
+        );
+        assert!(
+            memmem_all(&doc.text, &doc.needles.fuzzy).is_empty(),
+            "{}: the fuzzy needle has no exact hit",
+            doc.name
+        );
+        let fuzzy = locate(rope, &doc.needles.fuzzy, 0);
+        let expected_line = doc.text[..doc.text.find(&doc.needles.fuzzy_doc).unwrap()]
+            .matches('\n')
+            .count()
+            + 1;
+        let lines: Vec<usize> = fuzzy
+            .matches
+            .iter()
+            .map(|m| rope.char_to_line(m.range.start) + 1)
+            .collect();
+        let quality = fuzzy
+            .quality()
+            .map(|q| q.to_string())
+            .unwrap_or_else(|| "-".into());
+        let verdict = if lines == [expected_line] {
+            "ok"
+        } else {
+            "WRONG"
+        };
+        eprintln!(
+            "{}: fuzzy locate found {} match(es) at lines {lines:?}, quality {quality} (expected line {expected_line}): {verdict}",
+            doc.name,
+            fuzzy.matches.len()
+        );
+    }
+
+    pub fn run() {
+        let docs = docs::selected_docs();
+        docs::write_fingerprints("matching", &docs);
+        let ropes: Vec<Rope> = docs.iter().map(|d| Rope::from_str(&d.text)).collect();
+        for (doc, rope) in docs.iter().zip(&ropes) {
+            check(doc, rope);
+        }
+
+        // Short runs: the whole suite must take minutes on a 2-core machine. Ten samples (criterion's
+        // minimum) are enough for median/min/max of operations this stable.
+        let mut c = Criterion::default()
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(1))
+            .without_plots()
+            .configure_from_args();
+
+        for (work, pick) in [("locate-all", 0), ("locate-unique", 1)] {
+            let mut g = c.benchmark_group(work);
+            for (doc, rope) in docs.iter().zip(&ropes) {
+                let needle = if pick == 0 {
+                    doc.needles.all
+                } else {
+                    doc.needles.unique
+                };
+                let text = doc.text.as_str();
+                g.bench_with_input(BenchmarkId::new("memmem", &doc.name), &needle, |b, n| {
+                    b.iter(|| memmem_all(black_box(text), black_box(n)))
+                });
+                g.bench_with_input(
+                    BenchmarkId::new("agentpad-find_bytes", &doc.name),
+                    &needle,
+                    |b, n| b.iter(|| exact::find_bytes(black_box(rope), black_box(n))),
+                );
+                g.bench_with_input(
+                    BenchmarkId::new("agentpad-find_exact", &doc.name),
+                    &needle,
+                    |b, n| b.iter(|| exact::find_exact(black_box(rope), black_box(n), 0)),
+                );
+                g.bench_with_input(
+                    BenchmarkId::new("agentpad-locate", &doc.name),
+                    &needle,
+                    |b, n| b.iter(|| locate(black_box(rope), black_box(n), 0)),
+                );
+            }
+            g.finish();
+        }
+
+        let mut g = c.benchmark_group("fuzzy");
+        for (doc, rope) in docs.iter().zip(&ropes) {
+            g.bench_with_input(
+                BenchmarkId::new("agentpad-locate", &doc.name),
+                &doc.needles.fuzzy,
+                |b, n| b.iter(|| locate(black_box(rope), black_box(n), 0)),
+            );
+        }
+        g.finish();
+
+        c.final_summary();
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    native::run();
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}

@@ -1,0 +1,280 @@
+// Deterministic benchmark documents. The SAME generator is implemented in Rust in
+// benches/common/docs.rs; the report step checks that both produced byte-identical documents
+// (length and FNV-1a hash), so native and wasm numbers are measured on the same input.
+// Any change here must be mirrored there, line by line.
+//
+// Kinds: "code" (Rust-like functions), "markdown" (sections, lists, notes), "cjk" (the Markdown
+// layout with Chinese prose). Every document has, besides its random text:
+//   - repeated boilerplate lines (the locate-all needle `all`, 30 chars, occurs many times);
+//   - one unique line (the `unique` needle, at ~62 % of the document);
+//   - one indented three-line block (at ~81 %) that the `fuzzy` needle matches only when
+//     indentation is ignored (the needle is indented differently, so the exact search fails).
+
+export const KB = 1000;
+export const MB = 1000 * KB;
+export const SIZES = { "10KB": 10 * KB, "100KB": 100 * KB, "1MB": MB, "10MB": 10 * MB };
+export const KINDS = ["code", "markdown", "cjk"];
+
+/** mulberry32: 32-bit state, exact in JS (Math.imul) and Rust (wrapping ops). */
+export class Rng {
+  constructor(seed) {
+    this.a = seed >>> 0;
+  }
+  next() {
+    this.a = (this.a + 0x6d2b79f5) >>> 0;
+    let t = this.a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+  below(n) {
+    return this.next() % n;
+  }
+  pick(list) {
+    return list[this.below(list.length)];
+  }
+}
+
+const SEEDS = { code: 0x9e3779b9, markdown: 0x85ebca6b, cjk: 0xc2b2ae35 };
+
+const WORDS = [
+  "alpha", "buffer", "cache", "delta", "entry", "frame", "graph", "handle", "index", "join",
+  "kernel", "layout", "mirror", "node", "offset", "parser", "query", "range", "state", "token",
+  "update", "value", "window", "yield", "zone", "batch", "cursor", "digest", "event", "filter",
+  "group", "header", "input", "label", "matrix", "output", "packet", "record", "schema", "table",
+];
+const TYPES = ["Config", "Request", "Document", "Buffer", "Span", "Entry", "Record", "Vec<u8>", "String", "Table"];
+const METHODS = ["parse", "lookup", "resolve", "split_at", "get", "merge", "encode", "decode", "flush", "apply"];
+const PREDICATES = ["is_empty", "is_stale", "is_locked", "is_dirty", "is_closed"];
+
+const CODE_BOILER = [
+  "    let config = Config::load_from_env().map_err(Error::from)?;",
+  '    tracing::debug!(target: "agentpad", "entering {}", module_path!());',
+  "    let _guard = span.enter();",
+  "    debug_assert!(self.invariants_hold(), \"invariant broken\");",
+];
+const MD_BOILER = [
+  "- [ ] Update the changelog and bump the version number before tagging.",
+  "> **Note:** this section is generated; edit the template, not this file.",
+  "- [ ] Run the full test suite on the release branch.",
+];
+const CJK_BOILER = [
+  "- [ ] 更新变更日志并提升版本号，然后通知所有相关的维护人员与测试人员。",
+  "> **注意：** 本节内容由模板自动生成，请修改模板而不是直接编辑此文件。",
+  "- [ ] 在发布分支上运行完整的测试套件。",
+];
+const CJK_PHRASES = [
+  "文档", "编辑器", "缓冲区", "索引", "范围", "状态", "提交", "回滚", "预览", "匹配",
+  "候选项", "修改", "版本", "存储", "同步", "差异", "光标", "字符", "段落", "标题",
+];
+const CJK_LINKS = ["的", "和", "在", "把", "对", "与", "中", "后"];
+
+/** The needles of each kind: `all` (30 chars, many hits), `unique` (one exact hit), `fuzzy`
+ * (no exact hit; one hit when indentation is ignored), and `fuzzyDoc` (the block as it is in
+ * the document, which the fuzzy needle must find). */
+export const NEEDLES = {
+  code: {
+    all: "let config = Config::load_from",
+    unique: "    let ledger = reconcile_quarterly_ledger(&snapshot, Mode::Strict)?;",
+    fuzzyDoc: [
+      "    // audit: compare the staged totals before the flush",
+      "    let drift = totals.expected - totals.observed;",
+      '    assert!(drift.abs() < TOLERANCE, "ledger drift {drift}");',
+    ].join("\n"),
+    fuzzy: [
+      "  // audit: compare the staged totals before the flush",
+      "  let drift = totals.expected - totals.observed;",
+      '  assert!(drift.abs() < TOLERANCE, "ledger drift {drift}");',
+    ].join("\n"),
+  },
+  markdown: {
+    all: "- [ ] Update the changelog and",
+    unique: "The quarterly reconciliation ledger must be signed by two auditors.",
+    fuzzyDoc: [
+      "- Audit checklist",
+      "    - compare the staged totals before the flush",
+      "    - record the drift between expected and observed",
+    ].join("\n"),
+    fuzzy: [
+      "- Audit checklist",
+      "  - compare the staged totals before the flush",
+      "  - record the drift between expected and observed",
+    ].join("\n"),
+  },
+  cjk: {
+    all: "- [ ] 更新变更日志并提升版本号，然后通知所有相关的维护",
+    unique: "季度对账总账必须由两名审计员签字确认后方可归档。",
+    fuzzyDoc: ["- 审计清单", "    - 在刷新之前比较暂存的合计", "    - 记录预期值与观测值之间的偏差"].join("\n"),
+    fuzzy: ["- 审计清单", "  - 在刷新之前比较暂存的合计", "  - 记录预期值与观测值之间的偏差"].join("\n"),
+  },
+};
+
+function word(r) {
+  return r.pick(WORDS);
+}
+
+function codeBlock(r, out) {
+  const a = word(r);
+  const b = word(r);
+  out.push(`fn ${a}_${b}_${r.below(1000)}(${word(r)}: &${r.pick(TYPES)}) -> Result<${r.pick(TYPES)}, Error> {`);
+  const n = 2 + r.below(6);
+  for (let i = 0; i < n; i++) {
+    const k = r.below(10);
+    if (k < 3) {
+      out.push(`    let ${word(r)} = ${a}.${r.pick(METHODS)}(${r.below(100)})?;`);
+    } else if (k < 5) {
+      out.push(`    if ${b}.${r.pick(PREDICATES)}() {`);
+      out.push(`        return Err(Error::invalid("${word(r)} ${word(r)}"));`);
+      out.push("    }");
+    } else if (k < 7) {
+      out.push(`    // ${word(r)} the ${word(r)} before the ${word(r)}`);
+    } else if (k < 9) {
+      out.push(r.pick(CODE_BOILER));
+    } else {
+      out.push(`    ${a}.push_str(&format!("{}-{}", ${b}, ${r.below(10000)}));`);
+    }
+  }
+  out.push(`    Ok(${a}.into())`);
+  out.push("}");
+  out.push("");
+}
+
+function sentence(r) {
+  const n = 5 + r.below(9);
+  const words = [];
+  for (let i = 0; i < n; i++) words.push(word(r));
+  const s = words.join(" ");
+  return s[0].toUpperCase() + s.slice(1) + ".";
+}
+
+function markdownBlock(r, out) {
+  out.push(`## ${word(r)} ${word(r)} ${r.below(1000)}`);
+  out.push("");
+  const n = 2 + r.below(6);
+  for (let i = 0; i < n; i++) {
+    const k = r.below(10);
+    if (k < 3) {
+      out.push(`${sentence(r)} ${sentence(r)}`);
+    } else if (k < 5) {
+      out.push(`- ${sentence(r)}`);
+      out.push(`    - ${sentence(r)}`);
+    } else if (k < 7) {
+      out.push(`\`${word(r)}_${word(r)}\` ${sentence(r)}`);
+    } else if (k < 9) {
+      out.push(r.pick(MD_BOILER));
+    } else {
+      out.push(`| ${word(r)} | ${r.below(10000)} | ${word(r)} |`);
+    }
+  }
+  out.push("");
+}
+
+function cjkSentence(r) {
+  const n = 4 + r.below(8);
+  let s = "";
+  for (let i = 0; i < n; i++) {
+    if (i > 0) s += r.pick(CJK_LINKS);
+    s += r.pick(CJK_PHRASES);
+  }
+  return s + "。";
+}
+
+function cjkBlock(r, out) {
+  out.push(`## ${r.pick(CJK_PHRASES)}${r.pick(CJK_PHRASES)} ${r.below(1000)}`);
+  out.push("");
+  const n = 2 + r.below(6);
+  for (let i = 0; i < n; i++) {
+    const k = r.below(10);
+    if (k < 3) {
+      out.push(`${cjkSentence(r)}${cjkSentence(r)}`);
+    } else if (k < 5) {
+      out.push(`- ${cjkSentence(r)}`);
+      out.push(`    - ${cjkSentence(r)}`);
+    } else if (k < 7) {
+      out.push(`\`${word(r)}_${word(r)}\` ${cjkSentence(r)}`);
+    } else if (k < 9) {
+      out.push(r.pick(CJK_BOILER));
+    } else {
+      out.push(`| ${r.pick(CJK_PHRASES)} | ${r.below(10000)} | ${word(r)} |`);
+    }
+  }
+  out.push("");
+}
+
+const BLOCKS = { code: codeBlock, markdown: markdownBlock, cjk: cjkBlock };
+
+function utf8Length(s) {
+  return Buffer.byteLength(s, "utf8");
+}
+
+/**
+ * The document of `kind` with at least `size` UTF-8 bytes (whole lines; ends with "\n").
+ * Returns { name, kind, size, text, needles }.
+ */
+export function generate(kind, sizeName) {
+  const size = SIZES[sizeName];
+  if (!BLOCKS[kind] || size === undefined) throw new Error(`unknown document ${kind}-${sizeName}`);
+  const r = new Rng(SEEDS[kind]);
+  const needles = NEEDLES[kind];
+  const lines = [];
+  let bytes = 0; // UTF-8 bytes of lines.join("\n") + "\n"
+  let uniqueDone = false;
+  let fuzzyDone = false;
+  const block = [];
+  while (bytes < size) {
+    block.length = 0;
+    if (!uniqueDone && bytes * 100 >= size * 62) {
+      uniqueDone = true;
+      block.push(needles.unique, "");
+    } else if (!fuzzyDone && bytes * 100 >= size * 81) {
+      fuzzyDone = true;
+      block.push(needles.fuzzyDoc, "");
+    } else {
+      BLOCKS[kind](r, block);
+    }
+    for (const line of block) {
+      lines.push(line);
+      bytes += utf8Length(line) + 1;
+    }
+  }
+  if (!uniqueDone) lines.push(needles.unique);
+  if (!fuzzyDone) lines.push(needles.fuzzyDoc);
+  const text = lines.join("\n") + "\n";
+  return { name: `${kind}-${sizeName}`, kind, size: sizeName, text, needles };
+}
+
+/** FNV-1a (32-bit) of the UTF-8 bytes, as 8 hex digits. */
+export function fnv1a32(text) {
+  const bytes = Buffer.from(text, "utf8");
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i];
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/** What the report compares between the Rust and JS generators. */
+export function fingerprint(doc) {
+  const bytes = Buffer.byteLength(doc.text, "utf8");
+  let lines = 0;
+  for (let i = doc.text.indexOf("\n"); i >= 0; i = doc.text.indexOf("\n", i + 1)) lines++;
+  return { name: doc.name, bytes, lines, fnv1a32: fnv1a32(doc.text) };
+}
+
+/** "code-1MB,code-10MB" → [["code","1MB"],["code","10MB"]] */
+export function parseDocList(spec) {
+  return spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const m = /^([a-z]+)-(\d+(?:KB|MB))$/.exec(s);
+      if (!m || !KINDS.includes(m[1]) || !(m[2] in SIZES)) {
+        throw new Error(`bad document name ${JSON.stringify(s)}: use KIND-SIZE with KIND in ${KINDS} and SIZE in ${Object.keys(SIZES)}`);
+      }
+      return [m[1], m[2]];
+    });
+}
+
+export const DEFAULT_DOCS = "code-1MB,code-10MB";

@@ -1,0 +1,347 @@
+// The report step of `./build.sh bench`: merges the JS harness's results (js-results.json) with
+// criterion's native results and the wasm size into report.json and report.md, and prints the
+// Markdown to stdout.
+//
+//   node www/bench/report.mjs --out DIR --criterion DIR [--since EPOCH_MS] [--wasm FILE]
+//
+// --since: ignore criterion results older than this (stale benches from earlier runs).
+// Fails (exit 1) when the Rust and JS generators did not produce the same documents, or when an
+// input is missing. Wrong results do not fail it: they are marked, and never become a ratio.
+
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, "../..");
+
+function parseArgs(argv) {
+  const opts = {
+    out: path.join(ROOT, "target/bench"),
+    criterion: path.join(ROOT, "target/criterion"),
+    since: 0,
+    wasm: path.join(ROOT, "www/pkg/agentpad_bg.wasm"),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--out") opts.out = path.resolve(argv[++i]);
+    else if (a === "--criterion") opts.criterion = path.resolve(argv[++i]);
+    else if (a === "--since") opts.since = Number(argv[++i]);
+    else if (a === "--wasm") opts.wasm = path.resolve(argv[++i]);
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return opts;
+}
+
+function die(msg) {
+  console.error(`report: error: ${msg}`);
+  process.exit(1);
+}
+
+const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
+
+// ---------------------------------------------------------------- inputs ---
+
+/** Every criterion benchmark (work/impl/doc) whose `new/` results are not older than `since`. */
+function criterionResults(dir, since) {
+  const out = [];
+  if (!existsSync(dir)) return out;
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const p = path.join(d, e.name);
+      if (e.name === "new" && existsSync(path.join(p, "benchmark.json"))) {
+        if (statSync(path.join(p, "estimates.json")).mtimeMs < since) continue;
+        const id = readJson(path.join(p, "benchmark.json"));
+        const est = readJson(path.join(p, "estimates.json"));
+        const sample = readJson(path.join(p, "sample.json"));
+        const perIter = sample.times.map((t, i) => t / sample.iters[i] / 1e6); // ns → ms
+        out.push({
+          suite: "criterion",
+          work: id.group_id,
+          impl: id.function_id,
+          doc: id.value_str,
+          side: "native",
+          runs: perIter.length,
+          median_ms: est.median.point_estimate / 1e6,
+          min_ms: Math.min(...perIter),
+          max_ms: Math.max(...perIter),
+          samples_ms: perIter.map((x) => Number(x.toFixed(6))),
+          correct: true, // benches/matching.rs asserts agreement with memmem before timing
+          detail: `criterion, ${sample.iters.reduce((a, b) => a + b, 0)} iterations in ${perIter.length} samples`,
+        });
+      } else if (e.name !== "base" && e.name !== "change" && e.name !== "report") {
+        walk(p);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The native generators' fingerprints (native-docs-<suite>.json), merged by document name. */
+function nativeDocs(dir) {
+  const docs = new Map();
+  if (!existsSync(dir)) return docs;
+  for (const f of readdirSync(dir)) {
+    if (!/^native-docs-.*\.json$/.test(f)) continue;
+    for (const d of readJson(path.join(dir, f))) docs.set(d.name, d);
+  }
+  return docs;
+}
+
+function tryRun(cmd, args) {
+  try {
+    return execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- ratios ---
+
+const WORK_ORDER = ["locate-unique", "locate-all", "fuzzy"];
+const IMPL_ORDER = [
+  "agentpad-wasm", "agentpad-locate", "agentpad-find_exact", "agentpad-find_bytes",
+  "memmem", "indexOf", "indexOf+diff", "trim-lines",
+];
+const WORK_TEXT = {
+  "locate-unique": "locate unique needle (+ stage + compact preview in wasm)",
+  "locate-all": "find all hits of a 30-char needle (→ MultiMatch in wasm)",
+  fuzzy: "fuzzy search when exact fails (needle indented differently)",
+};
+const IMPL_TEXT = {
+  "agentpad-wasm": "`ws.call(\"memo_replace\", …)` through the npm package in Node: arguments in, response object with Markdown out (revert between runs, untimed)",
+  "agentpad-locate": "native `agentpad::matching::locate(&rope, needle, 0)` — what the replace tools call",
+  "agentpad-find_exact": "native `agentpad::matching::exact::find_exact` (char ranges)",
+  "agentpad-find_bytes": "native `agentpad::matching::exact::find_bytes` (byte offsets over the rope's chunks)",
+  memmem: "native `memchr::memmem::find_iter` on the flattened `String`, collecting every hit (the limit)",
+  indexOf: "JS `indexOf`: unique — uniqueness check + slice + concatenation (V8 keeps the result as a lazy cons-string); all — a loop collecting every hit",
+  "indexOf+diff": "JS `indexOf` uniqueness check + slice + `diff.createTwoFilesPatch` (context 3): the preview a user would build",
+  "trim-lines": "JS exact `indexOf`, then split into lines and compare every window of trimmed lines",
+};
+const isAgentpad = (impl) => impl.startsWith("agentpad-");
+const orderOf = (list, x) => (list.indexOf(x) < 0 ? list.length : list.indexOf(x));
+
+/** Every agentpad implementation against every peer of the same work and document. */
+function pairRatios(results) {
+  const ratios = [];
+  for (const a of results.filter((r) => isAgentpad(r.impl))) {
+    for (const b of results) {
+      if (isAgentpad(b.impl) || b.work !== a.work || b.doc !== a.doc) continue;
+      // A native agentpad function against a JS peer says little; against memmem it is the point.
+      if (a.side === "native" && b.side !== "native") continue;
+      const valid = a.correct !== false && b.correct !== false;
+      ratios.push({
+        work: a.work,
+        doc: a.doc,
+        a: a.impl,
+        b: b.impl,
+        ratio: valid ? a.median_ms / b.median_ms : null,
+        note: valid ? "" : a.correct === false ? `${a.impl} wrong` : `${b.impl} wrong`,
+      });
+    }
+  }
+  return ratios;
+}
+
+function find(results, work, doc, impl) {
+  return results.find((r) => r.work === work && r.doc === doc && r.impl === impl);
+}
+
+function targets(results, ratios, wasm) {
+  const out = [];
+  const docs = [...new Set(results.map((r) => r.doc))];
+  const ratio = (work, doc, a, b) => ratios.find((x) => x.work === work && x.doc === doc && x.a === a && x.b === b);
+  for (const doc of docs) {
+    for (const [a, label] of [["agentpad-wasm", "wasm"], ["agentpad-locate", "native locate"]]) {
+      const r = ratio("locate-all", doc, a, "memmem");
+      if (r) out.push({ target: `find-all within 2× of native memmem (${label}), ${doc}`, value: r.ratio, unit: "×", limit: 2, ok: r.ratio !== null && r.ratio <= 2, note: r.note });
+    }
+    for (const work of ["locate-all", "locate-unique"]) {
+      const r = ratio(work, doc, "agentpad-wasm", "indexOf");
+      if (r) out.push({ target: `${work} ahead of indexOf (wasm), ${doc}`, value: r.ratio, unit: "×", limit: 1, ok: r.ratio !== null && r.ratio < 1, note: r.note });
+    }
+    if (doc.endsWith("-10MB")) {
+      const f = find(results, "fuzzy", doc, "agentpad-wasm");
+      if (f) out.push({ target: `fuzzy search when exact fails ≤ 10 ms (wasm), ${doc}`, value: f.median_ms, unit: "ms", limit: 10, ok: f.correct !== false && f.median_ms <= 10, note: f.correct === false ? "wrong result" : "" });
+      const u = find(results, "locate-unique", doc, "agentpad-wasm");
+      if (u) out.push({ target: `staged replace + preview ≤ 1 ms (wasm), ${doc}`, value: u.median_ms, unit: "ms", limit: 1, ok: u.correct !== false && u.median_ms <= 1, note: u.correct === false ? "wrong result" : "" });
+    }
+  }
+  if (wasm) out.push({ target: "wasm ≤ 200 KB gzipped", value: wasm.gzip_bytes / 1024, unit: "KB", limit: 200, ok: wasm.gzip_bytes <= 200 * 1024, note: "" });
+  return out;
+}
+
+// -------------------------------------------------------------- markdown ---
+
+function ms(x) {
+  if (x === null || x === undefined || Number.isNaN(x)) return "—";
+  if (x >= 100) return x.toFixed(0);
+  if (x >= 10) return x.toFixed(1);
+  if (x >= 1) return x.toFixed(2);
+  return x.toPrecision(3);
+}
+
+function times(x) {
+  if (x === null) return "—";
+  return x >= 10 ? `${x.toFixed(0)}×` : x >= 0.1 ? `${x.toFixed(2)}×` : `${x.toPrecision(2)}×`;
+}
+
+function markdown(report) {
+  const { results, ratios, meta, wasm, docs } = report;
+  const L = [];
+  L.push("# agentpad benchmark report", "");
+  L.push(`Generated ${report.generated} by \`./build.sh bench\`. ${meta.cpu} (${meta.cores} cores), ${meta.platform}; Node ${meta.node}; ${meta.rustc ?? "rustc ?"}.` +
+    (meta.loadavg_at_start ? ` Load average (1/5/15 min) when the JS harness started: ${meta.loadavg_at_start.join(" / ")}, ended: ${meta.loadavg_at_end.join(" / ")} — other work on the machine makes every number noisier.` : ""));
+  L.push("");
+  L.push("Documents (seeded generator, identical in Rust and JS: " + (report.docs_match ? "checked" : "NOT CHECKED") + "): " +
+    docs.map((d) => `${d.name} = ${d.bytes.toLocaleString("en")} bytes, ${d.lines.toLocaleString("en")} lines, fnv1a32 ${d.fnv1a32}`).join("; ") + ".");
+  L.push("");
+  L.push("Times in ms per operation: median, min, max of the timed runs after warm-up (wasm and JS: one Node process, ≥ 7 runs; native: criterion, 10 samples). " +
+    "A result that does not match the reference is marked WRONG and never becomes a ratio.");
+  L.push("");
+  const works = [...new Set(results.map((r) => r.work))].sort((a, b) => orderOf(WORK_ORDER, a) - orderOf(WORK_ORDER, b));
+  L.push(...summary(report, works));
+  L.push("Implementations:", "");
+  const impls = [...new Set(results.map((r) => r.impl))].sort((a, b) => orderOf(IMPL_ORDER, a) - orderOf(IMPL_ORDER, b));
+  for (const impl of impls) L.push(`- **${impl}**: ${IMPL_TEXT[impl] ?? "(no description)"}`);
+  L.push("");
+  for (const work of works) {
+    L.push(`## ${work}: ${WORK_TEXT[work] ?? ""}`, "");
+    L.push("| document | implementation | side | runs | median ms | min ms | max ms | correct |");
+    L.push("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |");
+    const rows = results.filter((r) => r.work === work).sort((a, b) =>
+      docOrder(report, a.doc) - docOrder(report, b.doc) || orderOf(IMPL_ORDER, a.impl) - orderOf(IMPL_ORDER, b.impl));
+    for (const r of rows) {
+      const correct = r.correct === false ? `**WRONG**: ${r.detail}` : r.correct ? "yes" : "—";
+      L.push(`| ${r.doc} | ${r.impl} | ${r.side} | ${r.runs}${r.batch > 1 ? ` (×${r.batch} calls)` : ""} | ${ms(r.median_ms)} | ${ms(r.min_ms)} | ${ms(r.max_ms)} | ${correct} |`);
+    }
+    L.push("");
+    const rs = ratios.filter((x) => x.work === work);
+    if (rs.length) {
+      const peers = [...new Set(rs.map((x) => x.b))].sort((a, b) => orderOf(IMPL_ORDER, a) - orderOf(IMPL_ORDER, b));
+      L.push(`Ratios (agentpad median ÷ peer median; < 1 means agentpad is faster):`, "");
+      L.push(`| document | agentpad | ${peers.map((p) => `: ${p}`).join(" | ")} |`);
+      L.push(`| --- | --- | ${peers.map(() => "---:").join(" | ")} |`);
+      const keys = [...new Set(rs.map((x) => `${x.doc}\t${x.a}`))].sort((p, q) => {
+        const [dp, ap] = p.split("\t");
+        const [dq, aq] = q.split("\t");
+        return docOrder(report, dp) - docOrder(report, dq) || orderOf(IMPL_ORDER, ap) - orderOf(IMPL_ORDER, aq);
+      });
+      for (const k of keys) {
+        const [doc, a] = k.split("\t");
+        const cells = peers.map((p) => {
+          const x = rs.find((y) => y.doc === doc && y.a === a && y.b === p);
+          return !x ? "" : x.ratio === null ? `(${x.note})` : times(x.ratio);
+        });
+        L.push(`| ${doc} | ${a} | ${cells.join(" | ")} |`);
+      }
+      L.push("");
+    }
+  }
+  if (wasm) {
+    L.push("## size", "");
+    L.push(`\`${wasm.path}\`: ${wasm.bytes.toLocaleString("en")} bytes raw, ${wasm.gzip_bytes.toLocaleString("en")} bytes gzipped (level 9).`);
+    L.push("");
+  }
+  L.push("## targets", "");
+  L.push("| target | measured | met |");
+  L.push("| --- | ---: | --- |");
+  for (const t of report.targets) {
+    const v = t.value === null ? "—" : t.unit === "×" ? times(t.value) : t.unit === "ms" ? `${ms(t.value)} ms` : `${t.value.toFixed(1)} ${t.unit}`;
+    L.push(`| ${t.target} | ${v} | ${t.ok ? "yes" : `**no**${t.note ? ` (${t.note})` : ""}`} |`);
+  }
+  L.push("");
+  return L.join("\n");
+}
+
+/** One row per work, document and JS peer: medians and the headline ratios. */
+function summary(report, works) {
+  const { results, ratios } = report;
+  const L = ["## summary", ""];
+  L.push("Medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = `agentpad::matching::locate` on a `Rope`.", "");
+  L.push("| work | document | agentpad-wasm | native | memmem | JS peer | JS ms | wasm : JS | wasm : memmem | native : memmem |");
+  L.push("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
+  const cell = (r) => (!r ? "—" : r.correct === false ? `${ms(r.median_ms)} (wrong)` : ms(r.median_ms));
+  const rat = (work, doc, a, b) => {
+    const x = ratios.find((y) => y.work === work && y.doc === doc && y.a === a && y.b === b);
+    return !x ? "—" : x.ratio === null ? `(${x.note})` : times(x.ratio);
+  };
+  for (const work of works) {
+    const docs = [...new Set(results.filter((r) => r.work === work).map((r) => r.doc))].sort((a, b) => docOrder(report, a) - docOrder(report, b));
+    for (const doc of docs) {
+      const wasm = find(results, work, doc, "agentpad-wasm");
+      const nat = find(results, work, doc, "agentpad-locate");
+      const mm = find(results, work, doc, "memmem");
+      const peers = results.filter((r) => r.work === work && r.doc === doc && r.side === "js")
+        .sort((a, b) => orderOf(IMPL_ORDER, a.impl) - orderOf(IMPL_ORDER, b.impl));
+      for (const p of peers.length ? peers : [null]) {
+        L.push(`| ${work} | ${doc} | ${cell(wasm)} | ${cell(nat)} | ${cell(mm)} | ${p?.impl ?? "—"} | ${cell(p)} | ` +
+          `${p ? rat(work, doc, "agentpad-wasm", p.impl) : "—"} | ${rat(work, doc, "agentpad-wasm", "memmem")} | ${rat(work, doc, "agentpad-locate", "memmem")} |`);
+      }
+    }
+  }
+  L.push("");
+  return L;
+}
+
+function docOrder(report, name) {
+  const i = report.docs.findIndex((d) => d.name === name);
+  return i < 0 ? 1e9 : i;
+}
+
+// ------------------------------------------------------------------ main ---
+
+const opts = parseArgs(process.argv.slice(2));
+const jsFile = path.join(opts.out, "js-results.json");
+if (!existsSync(jsFile)) die(`${jsFile} is missing: run node www/bench/run.mjs first`);
+const js = readJson(jsFile);
+
+// The same documents on both sides, or the numbers do not compare.
+const native = nativeDocs(opts.out);
+const criterion = criterionResults(opts.criterion, opts.since);
+let docsMatch = true;
+if (criterion.length > 0) {
+  for (const d of js.docs) {
+    const n = native.get(d.name);
+    if (!n) die(`the native benches did not write a fingerprint for ${d.name} (${opts.out}/native-docs-*.json); were they run with the same AGENTPAD_BENCH_DOCS?`);
+    if (n.bytes !== d.bytes || n.lines !== d.lines || n.fnv1a32 !== d.fnv1a32) {
+      die(`the Rust and JS generators produced different ${d.name}: native ${JSON.stringify(n)}, js ${JSON.stringify(d)} — benches/common/docs.rs and www/bench/lib/docs.mjs must stay in step`);
+    }
+  }
+  const jsDocs = new Set(js.docs.map((d) => d.name));
+  const extra = [...new Set(criterion.map((r) => r.doc))].filter((d) => !jsDocs.has(d));
+  if (extra.length) console.error(`report: note: criterion results for ${extra.join(", ")} have no JS counterpart in this run`);
+} else {
+  docsMatch = false;
+  console.error(`report: warning: no criterion results in ${opts.criterion}${opts.since ? " from this run" : ""}; the native columns are empty`);
+}
+
+let wasm = null;
+if (existsSync(opts.wasm)) {
+  const bytes = readFileSync(opts.wasm);
+  wasm = { path: path.relative(ROOT, opts.wasm), bytes: bytes.length, gzip_bytes: gzipSync(bytes, { level: 9 }).length };
+} else {
+  console.error(`report: warning: ${opts.wasm} not found; no size`);
+}
+
+const results = [...js.results, ...criterion];
+const ratios = pairRatios(results);
+const report = {
+  generated: new Date().toISOString(),
+  meta: { ...js.meta, rustc: tryRun("rustc", ["--version"]) },
+  docs: js.docs,
+  docs_match: docsMatch,
+  wasm,
+  results,
+  ratios,
+};
+report.targets = targets(results, ratios, wasm);
+
+writeFileSync(path.join(opts.out, "report.json"), JSON.stringify(report, null, 2) + "\n");
+const md = markdown(report);
+writeFileSync(path.join(opts.out, "report.md"), md + "\n");
+console.log(md);

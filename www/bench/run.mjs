@@ -1,0 +1,78 @@
+// The JS side of `./build.sh bench`: agentpad in wasm (through the built package, imported by
+// name the way a user imports it) and the JavaScript peers, in one Node process, on the same
+// generated documents as the native criterion benches.
+//
+//   node www/bench/run.mjs [--out DIR] [--suite NAME ...]
+//
+// Writes DIR/js-results.json (default: <repo>/target/bench). Documents: AGENTPAD_BENCH_DOCS
+// (e.g. "code-1MB,markdown-10MB,cjk-1MB"; default "code-1MB,code-10MB"). Needs the package built
+// (www/dist + www/pkg): ./build.sh bench does that first.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { MemoryStorage, Workspace } from "agentpad";
+
+import { DEFAULT_DOCS, fingerprint, generate, parseDocList } from "./lib/docs.mjs";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SUITES = {
+  matching: () => import("./suites/matching.mjs"),
+};
+
+function parseArgs(argv) {
+  const opts = { out: path.resolve(HERE, "../../target/bench"), suites: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--out") opts.out = path.resolve(argv[++i]);
+    else if (a === "--suite") opts.suites.push(argv[++i]);
+    else throw new Error(`unknown argument ${a}; usage: node www/bench/run.mjs [--out DIR] [--suite ${Object.keys(SUITES).join("|")}]`);
+  }
+  if (opts.suites.length === 0) opts.suites = Object.keys(SUITES);
+  for (const s of opts.suites) if (!SUITES[s]) throw new Error(`unknown suite ${s}; known: ${Object.keys(SUITES).join(", ")}`);
+  return opts;
+}
+
+const started = performance.now();
+const log = (msg) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${msg}`);
+
+const opts = parseArgs(process.argv.slice(2));
+const loadAtStart = os.loadavg().map((x) => Number(x.toFixed(2)));
+const docSpec = process.env.AGENTPAD_BENCH_DOCS || DEFAULT_DOCS;
+log(`generating ${docSpec}`);
+const docs = parseDocList(docSpec).map(([kind, size]) => generate(kind, size));
+
+const results = [];
+for (const name of opts.suites) {
+  const suite = await SUITES[name]();
+  results.push(...(await suite.run({ docs, Workspace, MemoryStorage, log })));
+}
+
+mkdirSync(opts.out, { recursive: true });
+const file = path.join(opts.out, "js-results.json");
+writeFileSync(
+  file,
+  JSON.stringify(
+    {
+      generated: new Date().toISOString(),
+      meta: {
+        node: process.version,
+        v8: process.versions.v8,
+        cpu: os.cpus()[0]?.model ?? "unknown",
+        cores: os.cpus().length,
+        platform: `${os.platform()} ${os.arch()}`,
+        loadavg_at_start: loadAtStart,
+        loadavg_at_end: os.loadavg().map((x) => Number(x.toFixed(2))),
+      },
+      docs: docs.map(fingerprint),
+      results,
+    },
+    null,
+    2,
+  ) + "\n",
+);
+const wrong = results.filter((r) => r.correct === false);
+for (const r of wrong) log(`WRONG RESULT: ${r.work} ${r.doc} ${r.impl}: ${r.detail}`);
+log(`wrote ${file} (${results.length} results, ${wrong.length} wrong)`);
