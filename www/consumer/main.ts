@@ -1,6 +1,16 @@
 // A short agent flow written the way a TypeScript user would, against the installed package:
 // compiled by run.sh with `tsc` (strict, no DOM lib) and run on plain Node ESM, no bundler.
-import { MemoryStorage, Workspace, memoryBytes, type Candidate, type Response, type Status } from "agentpad";
+import {
+  MemoryStorage,
+  Workspace,
+  memoryBytes,
+  type Candidate,
+  type MatchQuality,
+  type Response,
+  type Status,
+  type ToolArgs,
+  type WorkspaceOptions,
+} from "agentpad";
 
 let passed = 0;
 let failed = 0;
@@ -24,6 +34,31 @@ void badFormat;
 // @ts-expect-error: status is a union of literals
 const badStatus: Status = "Fine";
 void badStatus;
+
+// Issue 3's types: match_quality is a typed string on every candidate, the options are numbers.
+const quality: MatchQuality = "gutter+indentation";
+void quality;
+// @ts-expect-error: not a match quality
+const badQuality: MatchQuality = "fuzzy";
+void badQuality;
+const qualityOf = (c: Candidate): string => c.match_quality;
+void qualityOf;
+// @ts-expect-error: match_quality is a string, not a number
+const badQualityType = (c: Candidate): number => c.match_quality;
+void badQualityType;
+const options: WorkspaceOptions = { storage, nearMatchThreshold: 0.85, maxPreviewLength: 300 };
+void options;
+// @ts-expect-error: nearMatchThreshold is a number
+const badThreshold: WorkspaceOptions = { storage, nearMatchThreshold: "0.85" };
+void badThreshold;
+// @ts-expect-error: maxPreviewLength is a number
+const badPreviewLength: WorkspaceOptions = { storage, maxPreviewLength: true };
+void badPreviewLength;
+const selectionArgs: ToolArgs["replace_selection"] = { selection_id: 2 };
+void selectionArgs;
+// @ts-expect-error: selection ids are upper-case letters or numbers
+const badSelection: ToolArgs["replace_selection"] = { selection_id: "b" };
+void badSelection;
 
 let disposed: Workspace | undefined;
 {
@@ -65,6 +100,38 @@ let disposed: Workspace | undefined;
   check("unknown tool → InvalidArguments, no throw", unknown.status === "InvalidArguments", unknown.status);
 }
 check("`using` disposed the workspace at the end of the block", disposed?.freed === true);
+
+// Fuzzy tiers and near misses, with the new options.
+{
+  const code = new MemoryStorage({ "net.py": "def connect(host, port):\n\tif port:\n\t\treturn open_socket(host, port)\n" });
+  using ws = await Workspace.create({ storage: code, nearMatchThreshold: 0.8, maxPreviewLength: 500 });
+  // Spaces where the file has tabs: the indentation tier, new_text re-indented with tabs.
+  let r: Response = await ws.call("memo_replace", {
+    old_text: "if port:\n    return open_socket(host, port)",
+    new_text: "if port:\n    return open_socket(host, port, timeout=5)",
+  });
+  check("indentation tier stages with a warning", r.status === "Success" && r.match_quality === "indentation" && r.summary.startsWith("[Warning] "), [r.status, r.match_quality]);
+  check("tabs stay tabs", ws.draft().includes("\t\treturn open_socket(host, port, timeout=5)\n"), ws.draft());
+  await ws.call("memo_revert", { reason: "try the typo" });
+
+  // A typo: no match at any tier, the close region is candidate A.
+  r = await ws.call("memo_replace", { old_text: "return open_sockt(host, port)", new_text: "return connect_tcp(host, port)" });
+  const a: Candidate | undefined = r.candidates[0];
+  const similar = a?.match_quality ?? "";
+  check("near miss → NoMatch with candidate A", r.status === "NoMatch" && a?.id === "A", r.status);
+  check("candidate A is similar:0.xx", /^similar:0\.\d\d$/.test(similar), similar);
+  check("replace_selection is offered", ws.tools({ format: "openai" }).some((t) => t.function.name === "memo_replace_selection"));
+  r = await ws.call("memo_replace_selection", { selection_id: "A" } satisfies ToolArgs["replace_selection"]);
+  check("replace_selection stages it", r.status === "Success" && r.match_quality === similar, [r.status, r.match_quality]);
+  check("draft has the new call", ws.draft().includes("\t\treturn connect_tcp(host, port)\n"), ws.draft());
+}
+let rejected = "";
+try {
+  await Workspace.create({ storage, nearMatchThreshold: 2 });
+} catch (err) {
+  rejected = (err as Error).message;
+}
+check("a bad nearMatchThreshold is rejected", /near_match_threshold/.test(rejected), rejected);
 let message = "";
 try {
   disposed?.text();

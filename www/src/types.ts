@@ -48,9 +48,40 @@ export interface Candidate {
   context_start: number;
   /** UTF-16 offset, exclusive. */
   context_end: number;
+  /**
+   * The clear winner (after `search_after`, or nearest to the last staged change); at most one
+   * candidate is recommended, and none on a tie.
+   */
   recommended: boolean;
+  /** An edit staged since the listing changed this candidate's text; it can no longer be chosen. */
   stale: boolean;
+  /**
+   * How this candidate was found:
+   * - `"exact"`: the text as given;
+   * - a fuzzy tier (only when nothing matched exactly): `"trailing_whitespace"`,
+   *   `"indentation"` (new_text is re-indented by the same offset; tabs stay tabs), `"unicode"`
+   *   (curly quotes, dashes, NBSP, full-width space folded), `"whitespace"` (runs collapsed);
+   * - `"gutter"` or `"gutter+<tier>"` (e.g. `"gutter+indentation"`) when line-number gutters
+   *   copied from a read were stripped from old_text first;
+   * - `"similar:0.92"`: a near miss offered after `NoMatch` (similarity at or above
+   *   `nearMatchThreshold`); stage it with `memo_replace_selection`.
+   */
+  match_quality: MatchQuality;
 }
+
+/** The fuzzy tiers, in the order they are tried when the exact search finds nothing (DESIGN §4.3). */
+export type FuzzyTier = "trailing_whitespace" | "indentation" | "unicode" | "whitespace";
+
+/**
+ * `Candidate.match_quality` / `Response.match_quality`: `"exact"`, a {@link FuzzyTier},
+ * `"gutter"`, `"gutter+<tier>"`, or `"similar:<0..1 with two decimals>"` for a near miss.
+ */
+export type MatchQuality =
+  | "exact"
+  | FuzzyTier
+  | "gutter"
+  | `gutter+${FuzzyTier}`
+  | `similar:${string}`;
 
 export interface PendingChange {
   change_id: string;
@@ -84,11 +115,22 @@ export interface Response {
   candidates: Candidate[];
   /** [] when none. */
   pending_changes: PendingChange[];
-  /** "exact" | ...; null when nothing was matched. */
-  match_quality: string | null;
-  /** Compact diff preview (gutters `  12│ `, `-`/`+` lines). */
+  /**
+   * How the staged or listed text was found (see {@link Candidate.match_quality}); null when
+   * nothing was matched (a read, a commit, a NoMatch). Anything but `"exact"` comes with a
+   * `[Warning]` summary.
+   */
+  match_quality: MatchQuality | null;
+  /**
+   * Compact diff preview (gutters `  12│ `, `-`/`+` lines). On NoMatch: the closest regions with a
+   * character-level account of what differs (`[-only in yours-]` `{+only in the document+}`).
+   */
   preview: string | null;
-  /** memo_read: the text with gutters. */
+  /**
+   * memo_read: the text with gutters (`  12│ `, or `12#a3f1│ ` with `line_keys`). Also a NoMatch
+   * on a small document (the whole document), and a StaleReference from memo_replace_lines (the
+   * current lines with their keys).
+   */
   content: string | null;
   /** 16 hex chars of the draft that was read/edited. */
   fingerprint: string | null;
@@ -103,6 +145,95 @@ export interface Response {
   markdown: string;
   /** One line, for older history entries. */
   markdown_basic: string;
+}
+
+/**
+ * The tools of this release, by verb. A tool's name is `${prefix}_${verb}` (prefix `"memo"` unless
+ * `toolPrefix` says otherwise). `replace_selection` is visible only while a choice is pending
+ * (state `"SelectionPending"`).
+ */
+export type ToolVerb =
+  | "read"
+  | "replace"
+  | "replace_span"
+  | "replace_selection"
+  | "replace_lines"
+  | "append"
+  | "preview"
+  | "commit"
+  | "revert";
+
+/** The tool names under the default prefix, e.g. `"memo_replace_span"`. */
+export type ToolName = `memo_${ToolVerb}`;
+
+/** Arguments every writing tool takes. */
+export interface WriteArgs {
+  /** Document to work on; default: the workspace's default document. */
+  path?: string;
+  /** Fingerprint from your last read; a different draft gives StaleReference and changes nothing. */
+  expected_fingerprint?: string;
+  /** Show what would be staged without staging it. */
+  preview_only?: boolean;
+}
+
+/** A candidate letter `"A"`..`"Z"`. */
+export type Letter =
+  | "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | "I" | "J" | "K" | "L" | "M"
+  | "N" | "O" | "P" | "Q" | "R" | "S" | "T" | "U" | "V" | "W" | "X" | "Y" | "Z";
+
+/** Arguments of each tool (DESIGN §3; the core's JSON Schemas are the authority). */
+export interface ToolArgs {
+  read: {
+    start_line?: number;
+    end_line?: number;
+    /** `  12│ ` gutters (default true). */
+    line_numbers?: boolean;
+    /** Prefix each line with its key `12#a3f1│ ` for memo_replace_lines. */
+    line_keys?: boolean;
+    view?: "draft" | "committed";
+    path?: string;
+  };
+  replace: WriteArgs & {
+    /** Empty: append new_text at the end. */
+    old_text: string;
+    new_text: string;
+    match_id?: Letter;
+    search_after?: string;
+    show_all_matches?: boolean;
+    /** Stage every exact match, each as its own lettered change. */
+    replace_all?: boolean;
+    /** Refuse (with the real count and lines) when the number of matches differs. */
+    expected_occurrences?: number;
+  };
+  replace_span: WriteArgs & {
+    old_span_start: string;
+    old_span_end: string;
+    new_text: string;
+    search_after?: string;
+    keep_start?: boolean;
+    keep_end?: boolean;
+    match_id?: Letter;
+  };
+  replace_selection: {
+    /** A letter, or its 1-based number (1–26). */
+    selection_id: Letter | number;
+    /** Default: the new_text given with the search. */
+    new_text?: string;
+    preview_only?: boolean;
+    path?: string;
+  };
+  replace_lines: WriteArgs & {
+    /** A key like `"12#a3f1"` from `memo_read({ line_keys: true })`. */
+    start_key: string;
+    /** Inclusive; default: start_key's line. */
+    end_key?: string;
+    /** Empty: delete the lines. */
+    new_text: string;
+  };
+  append: WriteArgs & { text: string };
+  preview: { path?: string };
+  commit: { summary: string };
+  revert: { reason: string };
 }
 
 /** A tool definition as the core describes it (visible tools only). */
@@ -164,6 +295,16 @@ export interface WorkspaceOptions {
   toolPrefix?: string;
   /** The default document (default: the first path opened). */
   defaultPath?: string;
+  /**
+   * Similarity (0 < x ≤ 1, default 0.8) from which a near miss after `NoMatch` is offered as a
+   * lettered candidate (`match_quality: "similar:0.92"`) that `memo_replace_selection` can stage.
+   */
+  nearMatchThreshold?: number;
+  /**
+   * Preview size cap in characters (default 500). A NoMatch shows the whole document when it is
+   * shorter than four times this.
+   */
+  maxPreviewLength?: number;
 }
 
 export interface CallOptions {

@@ -59,11 +59,15 @@ export class Workspace {
     const { storage } = options;
     await ensureWasm();
     const paths = options.paths ?? (await storage.list());
-    const wasmOptions: Record<string, string> = {};
+    // The core's option names are snake_case; it checks every value (a bad one is an Error
+    // naming the option and what is allowed).
+    const wasmOptions: Record<string, string | number> = {};
     if (options.defaultPath !== undefined) wasmOptions.default_path = options.defaultPath;
     if (options.locale !== undefined) wasmOptions.locale = options.locale;
     if (options.toolPrefix !== undefined) wasmOptions.tool_prefix = options.toolPrefix;
     if (options.persistMode !== undefined) wasmOptions.persist_mode = options.persistMode;
+    if (options.nearMatchThreshold !== undefined) wasmOptions.near_match_threshold = options.nearMatchThreshold;
+    if (options.maxPreviewLength !== undefined) wasmOptions.max_preview_length = options.maxPreviewLength;
     const inner = new WasmWorkspace(wasmOptions);
     try {
       for (const path of paths) {

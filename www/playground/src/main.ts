@@ -6,12 +6,14 @@ import type { AgentResponse, Candidate, PendingChange, ToolDefinition } from "./
 import { SAMPLES, type Sample } from "./samples";
 import { argsSkeleton, optionalProps, parseArgs } from "./schema";
 import {
+  candidateTier,
   h,
   renderBadges,
   renderCandidateList,
   renderDocument,
   renderJson,
   renderMarkdown,
+  renderNearMisses,
   renderNextActions,
   renderPendingChanges,
   renderPreview,
@@ -42,6 +44,8 @@ interface SelectionView {
   path: string;
   draft: string; // the draft the candidates' offsets index
   candidates: Candidate[];
+  /** A NoMatch's preview: the closest regions and what differs. */
+  differs: string | null;
 }
 
 interface PendingView {
@@ -149,7 +153,8 @@ async function run(tool: string, args: Record<string, unknown>): Promise<void> {
     const r: AgentResponse = await ws.call(tool, args);
     app.history.push({ tool, args, response: r });
     app.shown = app.history.length - 1;
-    if (tool.endsWith("_replace") && r.status === "MultiMatch") {
+    // A MultiMatch, or a NoMatch offering near misses: "use B" repeats it with match_id.
+    if (tool.endsWith("_replace") && r.candidates.length > 0) {
       const { match_id: _drop, ...rest } = args;
       app.lastReplaceArgs = rest;
     }
@@ -158,7 +163,12 @@ async function run(tool: string, args: Record<string, unknown>): Promise<void> {
     if (!paths.includes(app.path)) app.path = paths[0] ?? app.path;
     // Candidates are offsets into the draft as it is right after this call.
     if (r.candidates.length > 0) {
-      app.selection = { path: app.path, draft: ws.draft(app.path), candidates: r.candidates };
+      app.selection = {
+        path: app.path,
+        draft: ws.draft(app.path),
+        candidates: r.candidates,
+        differs: r.status === "NoMatch" ? r.preview : null,
+      };
     } else if (ws.state !== "SelectionPending") {
       app.selection = null;
     }
@@ -180,7 +190,8 @@ async function run(tool: string, args: Record<string, unknown>): Promise<void> {
 async function refreshPending(r: AgentResponse, tool: string): Promise<void> {
   const ws = app.ws;
   if (!ws) return;
-  if (r.preview !== null && r.preview !== undefined) {
+  // A NoMatch's preview is what differs (shown under the candidates), not a pending diff.
+  if (r.preview !== null && r.preview !== undefined && r.status !== "NoMatch") {
     app.pending = { preview: r.preview, changes: r.pending_changes, source: `from ${tool}` };
     return;
   }
@@ -255,7 +266,12 @@ function renderQuick(): void {
   };
   const s = app.sample.suggested;
   const a = s.args as { old_text?: string; new_text?: string };
-  fill(`${a.old_text ?? s.tool} → ${a.new_text ?? ""}`, s.tool, s.args, "quick-suggested");
+  const short = (t: string) => {
+    const first = t.split("\n")[0] ?? "";
+    return first.length > 40 ? `${first.slice(0, 39)}…` : first + (t.includes("\n") ? " ⏎…" : "");
+  };
+  fill(`${short(a.old_text ?? s.tool)} → ${short(a.new_text ?? "")}`, s.tool, s.args, "quick-suggested");
+  (app.sample.extra ?? []).forEach((x, i) => fill(x.label, x.tool, x.args, `quick-extra-${i}`));
   fill("read", `${PREFIX}_read`, {}, "quick-read");
   fill("read lines 40–50", `${PREFIX}_read`, { start_line: 40, end_line: 50 }, "quick-read-range");
   fill("preview", `${PREFIX}_preview`, {}, "quick-preview");
@@ -304,17 +320,49 @@ function renderDocPanel(): void {
   cands.replaceChildren();
   if (live) {
     const list = renderCandidateList(sel.candidates);
-    // A click on a candidate fills the console with the last replace plus its match_id.
-    list.querySelectorAll("li").forEach((li, i) => {
-      const c = sel.candidates[i];
-      if (c.stale || !app.lastReplaceArgs) return;
-      const b = h("button", { type: "button", class: "chip", "data-testid": `use-candidate-${c.id}` }, `use ${c.id}`);
-      b.addEventListener("click", () =>
-        fillConsole(`${PREFIX}_replace`, { ...app.lastReplaceArgs, match_id: c.id }),
-      );
-      li.append(b);
+    const selectTool = `${PREFIX}_replace_selection`;
+    const canStage = app.visible.includes(selectTool);
+    list.querySelectorAll<HTMLTableRowElement>("tbody tr[data-candidate]").forEach((row) => {
+      const c = sel.candidates.find((x) => x.id === row.dataset.candidate);
+      const cell = row.querySelector(".actions");
+      if (!c || !cell || c.stale) return;
+      // Stage it now: memo_replace_selection with the new_text given with the search.
+      if (canStage) {
+        const stage = h(
+          "button",
+          {
+            type: "button",
+            class: `chip stage tier-${candidateTier(c)}`,
+            "data-testid": `stage-candidate-${c.id}`,
+            title: `run ${selectTool}({ selection_id: "${c.id}" }) now`,
+          },
+          `stage ${c.id}`,
+        );
+        stage.addEventListener("click", () => void run(selectTool, { selection_id: c.id }));
+        cell.append(stage);
+      }
+      // Or fill the console with the last replace plus its match_id.
+      if (app.lastReplaceArgs) {
+        const use = h(
+          "button",
+          { type: "button", class: "chip", "data-testid": `use-candidate-${c.id}`, title: "fill the console with match_id" },
+          `use ${c.id}`,
+        );
+        use.addEventListener("click", () => fillConsole(`${PREFIX}_replace`, { ...app.lastReplaceArgs, match_id: c.id }));
+        cell.append(use);
+      }
     });
-    cands.append(h("h3", {}, "Candidates"), list);
+    const tiers = new Set(sel.candidates.map((c) => candidateTier(c)));
+    const note = tiers.has("near")
+      ? "near misses: no match at any tier; stage one only if it is the place you meant"
+      : tiers.has("fuzzy")
+        ? "fuzzy matches: found only after normalising whitespace, indentation or look-alikes"
+        : "";
+    cands.append(
+      h("h3", {}, "Candidates", note ? h("span", { class: "cand-note", "data-testid": "candidates-note" }, ` · ${note}`) : null),
+      list,
+    );
+    if (sel.differs) cands.append(h("h3", {}, "What differs"), renderNearMisses(sel.differs));
   }
   const lines = draft === "" ? 0 : draft.replace(/\n$/, "").split("\n").length;
   const changed = draft !== ws.text(app.path);

@@ -24,6 +24,34 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+// ---------------------------------------------------------------- candidates' tiers
+
+/** How a candidate was found, for styling: exact, a fuzzy tier (or gutters), or a near miss. */
+export type CandidateTier = "exact" | "fuzzy" | "near";
+
+export function candidateTier(c: Pick<Candidate, "match_quality">): CandidateTier {
+  const q = c.match_quality;
+  if (q === "exact") return "exact";
+  return q.startsWith("similar:") ? "near" : "fuzzy";
+}
+
+/** The badge text: the letter, plus the match_quality when it is not exact (`B · indentation`). */
+export function candidateLabel(c: Pick<Candidate, "id" | "match_quality">): string {
+  return c.match_quality === "exact" ? c.id : `${c.id} · ${c.match_quality}`;
+}
+
+/** Tooltip of a tier. */
+function tierTitle(c: Candidate): string {
+  switch (candidateTier(c)) {
+    case "exact":
+      return "exact match";
+    case "fuzzy":
+      return `fuzzy match (${c.match_quality}): found only after normalising; check before staging`;
+    case "near":
+      return `near miss (${c.match_quality}): no match at any tier, this region is only similar`;
+  }
+}
+
 // ---------------------------------------------------------------- document view
 
 interface Segment {
@@ -73,7 +101,10 @@ export function renderDocument(draft: string, candidates: readonly Candidate[] =
       if (seg.from > pos) code.append(draft.slice(pos, seg.from));
       const c = seg.candidate;
       const first = seg.from === c.context_start;
-      const cls = ["cand", c.recommended ? "recommended" : "", c.stale ? "stale" : ""].filter(Boolean).join(" ");
+      const tier = candidateTier(c);
+      const cls = ["cand", `tier-${tier}`, c.recommended ? "recommended" : "", c.stale ? "stale" : ""]
+        .filter(Boolean)
+        .join(" ");
       const mark = h(
         "mark",
         {
@@ -81,14 +112,22 @@ export function renderDocument(draft: string, candidates: readonly Candidate[] =
           "data-testid": first ? `candidate-${c.id}` : undefined,
           "data-candidate": c.id,
           "data-line": lineNo,
+          "data-quality": c.match_quality,
+          "data-tier": tier,
           "data-recommended": c.recommended,
           "data-stale": c.stale,
           title:
-            `candidate ${c.id} · line ${c.line} · occurrence ${c.occurrence}` +
+            `candidate ${c.id} · line ${c.line} · occurrence ${c.occurrence} · ${tierTitle(c)}` +
             (c.recommended ? " · recommended" : "") +
             (c.stale ? " · stale (its text was changed)" : ""),
         },
-        first ? h("span", { class: "cand-badge", "aria-hidden": "true" }, c.id) : null,
+        first
+          ? h(
+              "span",
+              { class: `cand-badge tier-${tier}`, "aria-hidden": "true", "data-testid": `candidate-badge-${c.id}` },
+              candidateLabel(c),
+            )
+          : null,
         draft.slice(seg.from, seg.to),
       );
       code.append(mark);
@@ -109,23 +148,87 @@ export function renderDocument(draft: string, candidates: readonly Candidate[] =
   return table;
 }
 
-/** The candidate list under the document: letter, line, preview, flags. */
+/**
+ * The candidates under the document, as a table: badge (letter and tier), line, match_quality,
+ * the line's preview, flags, and an empty actions cell the caller may fill (row `data-candidate`).
+ */
 export function renderCandidateList(candidates: readonly Candidate[]): HTMLElement {
-  const list = h("ul", { class: "cand-list", "data-testid": "candidate-list" });
-  for (const c of candidates) {
-    list.append(
+  const table = h(
+    "table",
+    { class: "cand-table", "data-testid": "candidate-list" },
+    h(
+      "thead",
+      {},
       h(
-        "li",
-        { class: [c.recommended ? "recommended" : "", c.stale ? "stale" : ""].join(" ").trim() || undefined },
-        h("span", { class: "cand-badge" }, c.id),
-        h("span", { class: "muted" }, ` line ${c.line} `),
-        h("code", {}, c.preview),
-        c.recommended ? h("span", { class: "tag ok" }, "recommended") : null,
-        c.stale ? h("span", { class: "tag muted" }, "stale") : null,
+        "tr",
+        {},
+        h("th", {}, "Id"),
+        h("th", {}, "Line"),
+        h("th", {}, "Quality"),
+        h("th", {}, "Preview"),
+        h("th", {}, ""),
+        h("th", {}, ""),
+      ),
+    ),
+  );
+  const body = h("tbody");
+  for (const c of candidates) {
+    const tier = candidateTier(c);
+    body.append(
+      h(
+        "tr",
+        {
+          class: [`tier-${tier}`, c.recommended ? "recommended" : "", c.stale ? "stale" : ""].join(" ").trim(),
+          "data-candidate": c.id,
+          "data-tier": tier,
+        },
+        h("td", {}, h("span", { class: `cand-badge tier-${tier}`, title: tierTitle(c) }, candidateLabel(c))),
+        h("td", { class: "num" }, String(c.line)),
+        h(
+          "td",
+          { class: `quality tier-${tier}`, "data-testid": `candidate-quality-${c.id}`, title: tierTitle(c) },
+          c.match_quality,
+        ),
+        h("td", { class: "preview" }, h("code", {}, c.preview)),
+        h(
+          "td",
+          { class: "flags" },
+          c.recommended ? h("span", { class: "tag ok" }, "recommended") : null,
+          c.stale ? h("span", { class: "tag muted" }, "stale") : null,
+        ),
+        h("td", { class: "actions" }),
       ),
     );
   }
-  return list;
+  table.append(body);
+  return table;
+}
+
+/**
+ * A NoMatch's `preview`: the closest regions, each a header line (`[A] line 5, similarity 0.98 — …:`)
+ * and the core's character-level account, where `[-x-]` is only in the model's text and `{+y+}`
+ * only in the document. Shown with <del>/<ins>; the core did the diffing.
+ */
+export function renderNearMisses(preview: string): HTMLElement {
+  const pre = h("pre", { class: "near-diff", "data-testid": "near-miss-preview" });
+  for (const line of preview.replace(/\n$/, "").split("\n")) {
+    if (/^(\[[A-Z]\] )?line \d+, similarity/.test(line)) {
+      const lettered = line.startsWith("[");
+      pre.append(h("span", { class: `nm-head${lettered ? " lettered" : ""}` }, line), "\n");
+      continue;
+    }
+    const row = h("span", { class: "nm-line" });
+    let pos = 0;
+    for (const m of line.matchAll(/\[-(.*?)-\]|\{\+(.*?)\+\}/g)) {
+      const at = m.index ?? 0;
+      if (at > pos) row.append(line.slice(pos, at));
+      row.append(m[1] !== undefined ? h("del", { title: "only in old_text" }, m[1]) : h("ins", { title: "only in the document" }, m[2] ?? ""));
+      pos = at + m[0].length;
+    }
+    if (pos < line.length) row.append(line.slice(pos));
+    pre.append(row, "\n");
+  }
+  return pre;
 }
 
 // ---------------------------------------------------------------- pending changes
@@ -226,7 +329,13 @@ export function renderBadges(r: AgentResponse): HTMLElement {
       ? [h("span", { class: "badge muted", "data-testid": "flag-badge" }, "-")]
       : flags.map((f) => h("span", { class: "badge flag", "data-testid": "flag-badge" }, f))),
     r.match_quality ? h("span", { class: "label" }, "match") : null,
-    r.match_quality ? h("span", { class: "badge muted", "data-testid": "match-quality" }, r.match_quality) : null,
+    r.match_quality
+      ? h(
+          "span",
+          { class: `badge quality tier-${candidateTier({ match_quality: r.match_quality })}`, "data-testid": "match-quality" },
+          r.match_quality,
+        )
+      : null,
   );
 }
 

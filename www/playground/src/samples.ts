@@ -7,6 +7,8 @@ export interface Sample {
   text: string;
   /** A quick call that shows what the sample is for (fills the console, does not run). */
   suggested: { tool: string; args: Record<string, unknown> };
+  /** More quick calls for this sample (each a button that fills the console). */
+  extra?: { label: string; tool: string; args: Record<string, unknown> }[];
 }
 
 // 000 Appendix A, first flow: enable experimental feature X.
@@ -125,6 +127,45 @@ metrics:
     region: eu-west-1
 `;
 
+// Fuzzy matching: the file is indented with tabs, the model's old_text with spaces. The retry
+// block occurs twice, so the indentation tier finds two places: candidates A and B, each tagged
+// `indentation`; staging one re-indents new_text with tabs.
+const RETRY_PY = `"""Fetch with retries. This file is indented with tabs."""
+import time
+
+
+def fetch_user(client, user_id):
+	for attempt in range(3):
+		try:
+			return client.get(f"/users/{user_id}")
+		except TimeoutError:
+			time.sleep(2 ** attempt)
+	raise RuntimeError("user service unavailable")
+
+
+def fetch_order(client, order_id):
+	for attempt in range(3):
+		try:
+			return client.get(f"/orders/{order_id}")
+		except TimeoutError:
+			time.sleep(2 ** attempt)
+	raise RuntimeError("order service unavailable")
+`;
+
+// A near miss: the model's old_text has a typo (max_conections). No tier matches, so the core
+// answers NoMatch with the closest region as candidate A (`similar:0.97`) and what differs.
+const SERVER_TOML = `# orders-service server settings
+[server]
+host = "0.0.0.0"
+port = 8080
+max_connections = 100
+keepalive_seconds = 75
+
+[limits]
+request_body_kb = 512
+rate_per_minute = 600
+`;
+
 export const SAMPLES: Sample[] = [
   {
     id: "timeouts",
@@ -141,6 +182,39 @@ export const SAMPLES: Sample[] = [
     suggested: {
       tool: "memo_replace",
       args: { old_text: '"experimental": []', new_text: '"experimental": ["X"]' },
+    },
+  },
+  {
+    id: "fuzzy",
+    label: "retry.py: tabs in the file, spaces in old_text (fuzzy: indentation)",
+    path: "retry.py",
+    text: RETRY_PY,
+    suggested: {
+      tool: "memo_replace",
+      args: {
+        old_text: "except TimeoutError:\n    time.sleep(2 ** attempt)",
+        new_text: "except (TimeoutError, ConnectionError):\n    time.sleep(2 ** attempt)",
+      },
+    },
+    extra: [
+      {
+        label: "curly quotes (unicode)",
+        tool: "memo_replace",
+        args: {
+          old_text: "raise RuntimeError(\u201corder service unavailable\u201d)",
+          new_text: 'raise RuntimeError("order service down")',
+        },
+      },
+    ],
+  },
+  {
+    id: "near-miss",
+    label: "server.toml: a typo in old_text (near miss → similar:…)",
+    path: "server.toml",
+    text: SERVER_TOML,
+    suggested: {
+      tool: "memo_replace",
+      args: { old_text: "max_conections = 100", new_text: "max_connections = 250" },
     },
   },
 ];

@@ -271,3 +271,169 @@ test("config.json: stage the feature flag, commit, and the document is updated",
   assert.match(await page.locator(tid("pending-changes")).textContent(), /No pending changes/);
   assert.deepEqual(problems, []);
 });
+
+// ---------------------------------------------------------------- fuzzy tiers and near misses
+
+/** The candidates as the page shows them: document badges and the candidate table. */
+async function shownCandidates() {
+  const marks = await page.$$eval("mark.cand[data-testid^='candidate-']", (ms) =>
+    ms.map((m) => ({
+      id: m.dataset.candidate,
+      tier: m.dataset.tier,
+      quality: m.dataset.quality,
+      line: Number(m.dataset.line),
+      badge: m.querySelector(".cand-badge")?.textContent ?? "",
+      classes: m.className,
+    })),
+  );
+  const rows = await page.$$eval(`${tid("candidate-list")} tbody tr`, (trs) =>
+    trs.map((tr) => ({
+      id: tr.dataset.candidate,
+      badge: tr.querySelector(".cand-badge")?.textContent ?? "",
+      quality: tr.querySelector("td.quality")?.textContent ?? "",
+      line: Number(tr.querySelector("td.num")?.textContent),
+    })),
+  );
+  return { marks, rows };
+}
+
+async function runSuggested() {
+  const before = await historyCount();
+  await page.click(tid("quick-suggested"));
+  await page.click(tid("run-button"));
+  await page.waitForFunction(
+    ([sel, n]) => document.querySelectorAll(sel).length > n && document.body.dataset.busy !== "true",
+    [`${tid("history")} li`, before],
+  );
+  return {
+    status: (await page.locator(tid("status-badge")).textContent())?.trim(),
+    state: (await page.locator(tid("response-state-badge")).textContent())?.trim(),
+  };
+}
+
+async function clickAndWait(selector) {
+  const before = await historyCount();
+  await page.click(selector);
+  await page.waitForFunction(
+    ([sel, n]) => document.querySelectorAll(sel).length > n && document.body.dataset.busy !== "true",
+    [`${tid("history")} li`, before],
+  );
+  return {
+    status: (await page.locator(tid("status-badge")).textContent())?.trim(),
+    state: (await page.locator(tid("response-state-badge")).textContent())?.trim(),
+  };
+}
+
+test("fuzzy sample: spaces vs tabs give candidates badged `A · indentation`; staging B keeps the tabs", async () => {
+  await page.selectOption(tid("sample-select"), "fuzzy");
+  await waitReady("fuzzy");
+  const r = await runSuggested();
+  assert.equal(r.status, "MultiMatch");
+  assert.equal(r.state, "SelectionPending");
+  const { marks, rows } = await shownCandidates();
+  assert.deepEqual(marks.map((m) => [m.id, m.badge, m.tier]), [
+    ["A", "A · indentation", "fuzzy"],
+    ["B", "B · indentation", "fuzzy"],
+  ]);
+  assert.deepEqual(rows.map((x) => [x.id, x.badge, x.quality]), [
+    ["A", "A · indentation", "indentation"],
+    ["B", "B · indentation", "indentation"],
+  ]);
+  assert.ok(marks.every((m) => m.classes.includes("tier-fuzzy")));
+  assert.ok(await page.locator(`${tid("candidate-badge-A")}`).isVisible());
+  assert.match(await page.locator(tid("candidates-note")).textContent(), /fuzzy/);
+  // The Markdown's candidates table has the Quality column.
+  const md = await page.locator(tid("response-markdown")).textContent();
+  assert.match(md, /Quality/);
+  assert.equal((await page.locator(tid("match-quality")).textContent()).trim(), "indentation");
+  // The fuzzy tier is styled apart from an exact candidate.
+  const [fuzzyBg, exactBg] = await page.evaluate(() => {
+    const m = document.querySelector("mark.cand.tier-fuzzy .cand-badge");
+    const probe = document.createElement("span");
+    probe.className = "cand-badge tier-exact";
+    document.body.append(probe);
+    const out = [getComputedStyle(m).backgroundColor, getComputedStyle(probe).backgroundColor];
+    probe.remove();
+    return out;
+  });
+  assert.notEqual(fuzzyBg, exactBg);
+  fs.mkdirSync(shotDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotDir, "playground-fuzzy-candidates.png"), fullPage: true });
+
+  const s = await clickAndWait(tid("stage-candidate-B"));
+  assert.equal(s.status, "Success");
+  assert.equal(s.state, "PersistPending");
+  assert.equal((await page.locator(tid("match-quality")).textContent()).trim(), "indentation");
+  const added = await page.$$eval(`${tid("pending-preview")} .dl.add`, (ls) => ls.map((l) => l.textContent));
+  assert.ok(
+    added.some((l) => l.includes("│+\t\texcept (TimeoutError, ConnectionError):")),
+    `re-indented with tabs: ${JSON.stringify(added)}`,
+  );
+  const lines = await documentLines();
+  assert.equal(lines.filter((l) => l.text === "\t\texcept (TimeoutError, ConnectionError):").length, 1);
+  assert.equal(lines.filter((l) => l.text === "\t\texcept TimeoutError:").length, 1, "candidate A untouched");
+  assert.equal(await page.locator("mark.cand").count(), 0, "no highlights once the choice is made");
+  fs.mkdirSync(shotDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotDir, "playground-fuzzy.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+});
+
+test("near-miss sample: a typo gives NoMatch with `A · similar:…`; stage A runs replace_selection", async () => {
+  await page.selectOption(tid("sample-select"), "near-miss");
+  await waitReady("near-miss");
+  const r = await runSuggested();
+  assert.equal(r.status, "NoMatch");
+  assert.equal(r.state, "SelectionPending");
+  assert.equal((await page.locator(tid("workflow-state")).textContent()).trim(), "SelectionPending");
+
+  const badge = page.locator(tid("candidate-badge-A"));
+  assert.ok(await badge.isVisible(), "the near-miss badge is visible in the document");
+  const badgeText = (await badge.textContent()).trim();
+  assert.match(badgeText, /^A · similar:0\.\d\d$/);
+  const { marks, rows } = await shownCandidates();
+  assert.ok(marks.length >= 1);
+  assert.equal(marks[0].id, "A");
+  assert.ok(marks.every((m) => m.tier === "near"), JSON.stringify(marks));
+  assert.ok(marks[0].classes.includes("tier-near"), marks[0].classes);
+  const lines = await documentLines();
+  const target = lines.find((l) => l.text === "max_connections = 100");
+  assert.equal(marks[0].line, target.line, "the badge sits on the similar line");
+  assert.equal(rows.length, marks.length);
+  assert.equal(rows[0].badge, badgeText);
+  assert.equal(`A · ${rows[0].quality}`, badgeText, "the table shows the match_quality");
+  assert.match(await page.locator(tid("candidates-note")).textContent(), /near miss/);
+  // Near misses look different from fuzzy and exact candidates.
+  const style = await page.evaluate(() => {
+    const m = document.querySelector("mark.cand.tier-near");
+    const cs = getComputedStyle(m);
+    return { outline: cs.outlineStyle, badge: getComputedStyle(m.querySelector(".cand-badge")).backgroundColor };
+  });
+  assert.equal(style.outline, "dashed");
+  // The JSON carries the same candidate; the Markdown says what differs.
+  const json = JSON.parse(await page.locator(tid("response-json")).textContent());
+  assert.equal(json.candidates[0].match_quality, badgeText.slice("A · ".length));
+  assert.ok(json.visible_tools.includes("memo_replace_selection"));
+  assert.match(await page.locator(tid("response-markdown")).textContent(), /similarity/);
+  // What differs is shown under the candidates (the missing "n" is only in the document), and the
+  // pending-changes panel does not mistake it for a pending diff.
+  const ins = await page.$$eval(`${tid("near-miss-preview")} ins`, (els) => els.map((e) => e.textContent));
+  assert.ok(ins.includes("n"), JSON.stringify(ins));
+  assert.match(await page.locator(tid("near-miss-preview")).textContent(), /^\[A\] line 5, similarity/m);
+  assert.equal(await page.locator(`${tid("pending-preview")}.empty`).count(), 1, "nothing is pending yet");
+  fs.mkdirSync(shotDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotDir, "playground-near-miss.png"), fullPage: true });
+
+  // Stage it: memo_replace_selection({ selection_id: "A" }) with the new_text of the search.
+  const s = await clickAndWait(tid("stage-candidate-A"));
+  assert.equal(s.status, "Success");
+  assert.equal(s.state, "PersistPending");
+  const hist = await page.$$eval(`${tid("history")} li`, (ls) => ls.map((l) => l.textContent));
+  assert.equal(hist.at(-1), "memo_replace_selection → Success");
+  assert.match((await page.locator(tid("match-quality")).textContent()).trim(), /^similar:0\.\d\d$/);
+  const added = await page.$$eval(`${tid("pending-preview")} .dl.add`, (ls) => ls.map((l) => l.textContent));
+  assert.ok(added.some((l) => l.includes("max_connections = 250")), JSON.stringify(added));
+  const after = await documentLines();
+  assert.equal(after.find((l) => l.line === target.line).text, "max_connections = 250");
+  await page.screenshot({ path: path.join(shotDir, "playground-near-miss-staged.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+});
