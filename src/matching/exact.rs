@@ -18,13 +18,55 @@ const BLOCK_BYTES: usize = 64 * 1024;
 /// 64 KB buffer. Consecutive blocks overlap by `m-1` bytes, so a match across a block boundary
 /// is found in the later block; `allowed` keeps the greedy left-to-right order of a flat search.
 pub fn find_bytes(rope: &Rope, needle: &str) -> Vec<usize> {
+    let mut hits = Vec::new();
+    scan(rope, needle, |block_at, at| hits.push(block_at + at));
+    hits
+}
+
+/// Char offsets of the same occurrences as [`find_bytes`]. A few hits are converted with the
+/// rope's index (O(log n) each); many are converted in one left-to-right sweep over the chunks
+/// (`str::chars().count()`, counted a word at a time), which beats a tree walk plus a chunk scan
+/// per hit once hits are dense. Cost: O(n + m).
+pub fn find_chars(rope: &Rope, needle: &str) -> Vec<usize> {
+    /// Below this many hits per 1,000 chunks, per-hit lookups are cheaper than a sweep.
+    const SWEEP_HITS_PER_1000_CHUNKS: usize = 100;
+    let bytes = find_bytes(rope, needle);
+    let chunks_estimate = rope.len_bytes() / 1000 + 1;
+    if bytes.len() * 1000 < SWEEP_HITS_PER_1000_CHUNKS * chunks_estimate {
+        return bytes.into_iter().map(|b| rope.byte_to_char(b)).collect();
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut hits = bytes.into_iter().peekable();
+    let (mut chunk_byte, mut chunk_char) = (0usize, 0usize);
+    for chunk in rope.chunks() {
+        let end = chunk_byte + chunk.len();
+        // Hits in this chunk: count from the previous one (or the chunk start) to each.
+        let (mut at, mut chars) = (0usize, chunk_char);
+        while let Some(&b) = hits.peek().filter(|&&b| b < end) {
+            let off = b - chunk_byte;
+            chars += chunk.get(at..off).map_or(0, |s| s.chars().count());
+            out.push(chars);
+            at = off;
+            hits.next();
+        }
+        if hits.peek().is_none() {
+            break;
+        }
+        chunk_char += chunk.chars().count();
+        chunk_byte = end;
+    }
+    out
+}
+
+/// The block search behind [`find_bytes`]: `on_hit(block_at, at)` for each match at byte
+/// `block_at + at`, left to right.
+fn scan(rope: &Rope, needle: &str, mut on_hit: impl FnMut(usize, usize)) {
     let needle = needle.as_bytes();
     let m = needle.len();
     if m == 0 {
-        return Vec::new();
+        return;
     }
     let finder = Finder::new(needle);
-    let mut hits = Vec::new();
     // Earliest byte a new match may start at (matches never overlap).
     let mut allowed = 0usize;
     // A block holds at least two needles, so each search consumes at least half of it (O(n)
@@ -33,17 +75,17 @@ pub fn find_bytes(rope: &Rope, needle: &str) -> Vec<usize> {
     let mut block: Vec<u8> = Vec::with_capacity(block_bytes + 1024);
     // Offset of block[0] in the whole text.
     let mut block_at = 0usize;
-    let mut search = |block: &[u8], block_at: usize, hits: &mut Vec<usize>| {
+    let mut search = |block: &[u8], block_at: usize| {
         let from = allowed.saturating_sub(block_at).min(block.len());
         for at in finder.find_iter(&block[from..]) {
-            hits.push(block_at + from + at);
+            on_hit(block_at, from + at);
             allowed = block_at + from + at + m;
         }
     };
     for chunk in rope.chunks() {
         block.extend_from_slice(chunk.as_bytes());
         if block.len() >= block_bytes {
-            search(&block, block_at, &mut hits);
+            search(&block, block_at);
             // Keep the last m-1 bytes: a match starting there ends in the next block.
             let keep = (m - 1).min(block.len());
             let cut = block.len() - keep;
@@ -51,22 +93,17 @@ pub fn find_bytes(rope: &Rope, needle: &str) -> Vec<usize> {
             block_at += cut;
         }
     }
-    search(&block, block_at, &mut hits);
-    hits
+    search(&block, block_at);
 }
 
 /// Every exact, non-overlapping occurrence of `needle` that starts at or after char `from`, as
-/// char ranges in document order. Cost: O(n + m + k log n) for k matches.
+/// char ranges in document order. Cost: O(n + m).
 pub fn find_exact(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
     let needle_chars = needle.chars().count();
-    let from_byte = rope.char_to_byte(from.min(rope.len_chars()));
-    find_bytes(rope, needle)
+    find_chars(rope, needle)
         .into_iter()
-        .filter(|&b| b >= from_byte)
-        .map(|b| {
-            let start = rope.byte_to_char(b);
-            Match::exact(start..start + needle_chars)
-        })
+        .filter(|&c| c >= from)
+        .map(|start| Match::exact(start..start + needle_chars))
         .collect()
 }
 
@@ -88,6 +125,18 @@ mod tests {
         assert!(hay.len() > 4 * BLOCK_BYTES, "several blocks, so block seams are crossed");
         for needle in ["timeout: 30", "30\nbeta", "a", "中文 t", "\n", &unit[3..40]] {
             assert_eq!(find_bytes(&rope, needle), model(&hay, needle), "needle {needle:?}");
+        }
+    }
+
+    #[test]
+    fn char_offsets_agree_with_the_rope_across_blocks() {
+        let unit = "😀 x = 1 中文\nplain x = 1\n";
+        let hay = unit.repeat(9000);
+        let rope = Rope::from_str(&hay);
+        assert!(hay.len() > 4 * BLOCK_BYTES);
+        for needle in ["x = 1", "文\np", "😀", "1 中文\nplain x = 1\n😀"] {
+            let want: Vec<usize> = find_bytes(&rope, needle).into_iter().map(|b| rope.byte_to_char(b)).collect();
+            assert_eq!(find_chars(&rope, needle), want, "{needle:?}");
         }
     }
 
