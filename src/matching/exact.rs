@@ -23,7 +23,8 @@ pub fn find_bytes(rope: &Rope, needle: &str) -> Vec<usize> {
     hits
 }
 
-/// Char offsets of the same occurrences as [`find_bytes`]. A few hits are converted with the
+/// Char offsets of the same occurrences as [`find_bytes`]. In an ASCII document they are the
+/// byte offsets. Otherwise a few hits are converted with the
 /// rope's index (O(log n) each); many are converted in one left-to-right sweep over the chunks
 /// (`str::chars().count()`, counted a word at a time), which beats a tree walk plus a chunk scan
 /// per hit once hits are dense. Cost: O(n + m).
@@ -31,6 +32,9 @@ pub fn find_chars(rope: &Rope, needle: &str) -> Vec<usize> {
     /// Below this many hits per 1,000 chunks, per-hit lookups are cheaper than a sweep.
     const SWEEP_HITS_PER_1000_CHUNKS: usize = 100;
     let bytes = find_bytes(rope, needle);
+    if rope.len_bytes() == rope.len_chars() {
+        return bytes; // ASCII only (ropey keeps both counts): a byte offset is a char offset
+    }
     let chunks_estimate = rope.len_bytes() / 1000 + 1;
     if bytes.len() * 1000 < SWEEP_HITS_PER_1000_CHUNKS * chunks_estimate {
         return bytes.into_iter().map(|b| rope.byte_to_char(b)).collect();
@@ -138,6 +142,9 @@ mod tests {
             let want: Vec<usize> = find_bytes(&rope, needle).into_iter().map(|b| rope.byte_to_char(b)).collect();
             assert_eq!(find_chars(&rope, needle), want, "{needle:?}");
         }
+        let ascii = Rope::from_str(&"plain x = 1\n".repeat(30_000));
+        let want: Vec<usize> = find_bytes(&ascii, "x = 1").into_iter().map(|b| ascii.byte_to_char(b)).collect();
+        assert_eq!(find_chars(&ascii, "x = 1"), want);
     }
 
     #[test]
