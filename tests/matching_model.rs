@@ -94,7 +94,14 @@ proptest! {
             let found = rope.slice(m.range.clone()).to_string();
             match m.quality.tier {
                 None => prop_assert_eq!(&found, &located.needle),
-                Some(tier) => prop_assert_eq!(normalised_lines(&found, tier), normalised_lines(&located.needle, tier), "found {:?}", found),
+                Some(tier) => {
+                    let mut want = normalised_lines(&located.needle, tier);
+                    // A final line break may match the end of a document that has none.
+                    if m.range.end == rope.len_chars() && !found.ends_with('\n') && located.needle.ends_with('\n') {
+                        want.pop();
+                    }
+                    prop_assert_eq!(normalised_lines(&found, tier), want, "found {:?}", found)
+                }
             }
         }
     }

@@ -102,7 +102,11 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
         return Vec::new();
     }
     let k = lines.len();
-    let line_count = rope.len_lines();
+    // A needle ending in a line break also matches at the very end of a document that has no
+    // final line break (a final break is trailing whitespace too): its empty last line may lie
+    // one past the document's lines.
+    let open_end = lines.last() == Some(&"") && rope.len_chars() > 0 && rope.char(rope.len_chars() - 1) != '\n';
+    let line_count = rope.len_lines() + usize::from(open_end);
     if k > line_count {
         return Vec::new();
     }
@@ -167,6 +171,9 @@ fn token_windows(rope: &Rope, lines: &[&str]) -> Option<Vec<usize>> {
 
 /// The text of line `i` without its line break.
 fn line_str(rope: &Rope, i: usize) -> String {
+    if i >= rope.len_lines() {
+        return String::new(); // the open end past a document without a final line break
+    }
     let mut s: String = rope.line(i).chars().collect();
     if s.ends_with('\n') {
         s.pop();
@@ -227,7 +234,8 @@ fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[Nor
     } else {
         line_start + first.start_of(p)
     };
-    let end = rope.line_to_char(i + k - 1) + last.end_before(needle[k - 1].len());
+    let last_start = if i + k - 1 < rope.len_lines() { rope.line_to_char(i + k - 1) } else { rope.len_chars() };
+    let end = last_start + last.end_before(needle[k - 1].len());
     let reindent = if tier.ignores_indentation() { reindent(tier, lines, &doc_lines, !whole_first) } else { None };
     vec![Match { range: start..end, quality, reindent }]
 }
@@ -419,6 +427,16 @@ mod tests {
         assert!(run("", "abc").0.is_empty());
         assert!(run("a", "a\nb\nc").0.is_empty());
         assert!(run("\n\n", "x").0.is_empty());
+    }
+
+    #[test]
+    fn a_final_line_break_the_document_lacks_is_trailing_whitespace() {
+        let (hits, tier) = run("y\nx = 1", "x = 1\n");
+        assert_eq!((hits, tier), (vec!["x = 1".to_string()], Some(Tier::TrailingWhitespace)));
+        let (hits, _) = run("a\nb", "a\nb\n");
+        assert_eq!(hits, vec!["a\nb"]);
+        // With the break present the exact tier finds it; without a needle break nothing changes.
+        assert!(run("x = 1\n", "x = 2\n").0.is_empty());
     }
 
     #[test]
