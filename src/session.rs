@@ -97,13 +97,13 @@ pub enum SelectionKind {
     NearMisses,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SelectionCandidate {
     pub id: Letter,
     /// Char range in the current draft.
     pub range: Range<usize>,
-    /// `match_quality` of this candidate (`exact`, a tier, `similar:0.92`).
-    pub quality: String,
+    /// How this candidate was found (`exact`, a tier, `similar:0.92`).
+    pub quality: crate::matching::CandidateQuality,
     /// How new_text is re-indented here (indentation-blind tiers).
     pub reindent: Option<crate::matching::Reindent>,
     /// 0-based index among all matches when the selection was made.
@@ -430,7 +430,7 @@ mod tests {
                 .map(|(i, &at)| SelectionCandidate {
                     id: Letter::from_index(i).unwrap(),
                     range: at..at + 5,
-                    quality: "exact".into(),
+                    quality: crate::matching::MatchQuality::EXACT.into(),
                     reindent: None,
                     occurrence: i,
                     stale: false,

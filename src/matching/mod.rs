@@ -58,6 +58,48 @@ impl fmt::Display for MatchQuality {
     }
 }
 
+impl MatchQuality {
+    /// What was looked through to find the match, for summaries; `None` when exact.
+    pub fn describe(self) -> Option<String> {
+        match (self.gutter, self.tier) {
+            (false, None) => None,
+            (true, None) => Some("line-number gutters stripped".into()),
+            (false, Some(t)) => Some(t.describe().into()),
+            (true, Some(t)) => Some(format!("line-number gutters stripped and {}", t.describe())),
+        }
+    }
+}
+
+/// How a candidate relates to the needle: a match (exact or through a tier), or a near miss
+/// offered after `NoMatch`. Reported as the candidate's `match_quality`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CandidateQuality {
+    Match(MatchQuality),
+    /// Similarity in 0..=1, shown as `similar:0.92` (truncated, see [`near::two_decimals`]).
+    Similar(f64),
+}
+
+impl CandidateQuality {
+    pub fn is_exact(self) -> bool {
+        self == CandidateQuality::Match(MatchQuality::EXACT)
+    }
+}
+
+impl From<MatchQuality> for CandidateQuality {
+    fn from(q: MatchQuality) -> CandidateQuality {
+        CandidateQuality::Match(q)
+    }
+}
+
+impl fmt::Display for CandidateQuality {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CandidateQuality::Match(q) => q.fmt(f),
+            CandidateQuality::Similar(s) => write!(f, "similar:{}", near::two_decimals(*s)),
+        }
+    }
+}
+
 /// One occurrence of the needle, as a char range into the searched text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {

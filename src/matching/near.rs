@@ -116,13 +116,13 @@ impl NearMiss {
     /// `similar:0.92`, the `match_quality` of a near-miss candidate (DESIGN §4.4). Two decimals,
     /// truncated: a region is never shown better than it is, and only identical text reads
     /// `similar:1.00`.
-    pub fn quality(&self) -> String {
-        format!("similar:{}", two_decimals(self.similarity))
+    pub fn quality(&self) -> super::CandidateQuality {
+        super::CandidateQuality::Similar(self.similarity)
     }
 }
 
 /// `similarity` truncated to two decimals; `1.00` only for exactly 1.0.
-fn two_decimals(similarity: f64) -> String {
+pub fn two_decimals(similarity: f64) -> String {
     let s = if similarity.is_nan() {
         0.0
     } else {
@@ -1373,7 +1373,7 @@ mod tests {
         let found = near_misses(&rope, "timeout: 3O", 0, 3);
         assert_eq!(texts(&rope, &found)[0], "timeout: 30");
         assert!(found[0].similarity >= 0.8, "{found:?}");
-        assert_eq!(found[0].quality(), "similar:0.90");
+        assert_eq!(found[0].quality().to_string(), "similar:0.90");
     }
 
     #[test]
@@ -1697,6 +1697,7 @@ mod tests {
                 similarity,
             }
             .quality()
+            .to_string()
         };
         assert_eq!(q(0.929), "similar:0.92");
         assert_eq!(q(0.29), "similar:0.29");

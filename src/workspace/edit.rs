@@ -14,7 +14,7 @@ use crate::matching::gutter::{self, GutterKind};
 use crate::matching::line_key::LineKey;
 use crate::matching::near;
 use crate::matching::recommend::{self, Hints};
-use crate::matching::{self, Match, SearchError};
+use crate::matching::{self, CandidateQuality, Match, SearchError};
 use crate::response::{Candidate, Response, Status};
 use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind, Session, SessionError};
 use crate::text::{self, normalize_line_breaks};
@@ -54,7 +54,8 @@ struct Edit {
 /// What a staging call reports besides the edits.
 struct StageInfo {
     tool: Tool,
-    quality: Option<String>,
+    /// `None` for edits not found by a search (append, line keys).
+    quality: Option<CandidateQuality>,
     preview_only: bool,
     chosen: Option<Letter>,
     notes: Vec<String>,
@@ -263,12 +264,7 @@ impl Workspace {
             ));
         };
         if c.stale {
-            let r = Response::new(
-                Status::StaleReference,
-                format!("Candidate {} no longer holds the text it matched: an edit staged since changed it. Nothing was changed.", c.id),
-            )
-            .with_guidance(format!("Choose another candidate, or call {p}_preview to see what is staged."));
-            return Step::Done(self.finish(r, Some(&sel.path)));
+            return self.stale_candidate(c.id, &sel.path);
         }
         let new = match args.str("new_text") {
             Some(t) => normalize_line_breaks(t).into_owned(),
@@ -280,8 +276,8 @@ impl Workspace {
         };
         let info = StageInfo {
             tool: Tool::ReplaceSelection,
-            warn: c.quality != "exact",
-            quality: Some(c.quality.clone()),
+            warn: !c.quality.is_exact(),
+            quality: Some(c.quality),
             preview_only: args.bool("preview_only").unwrap_or(false),
             chosen: Some(c.id),
             notes: Vec::new(),
@@ -383,6 +379,16 @@ impl Workspace {
 
     // ---- the choice: one, several, a letter, all --------------------------------------------
 
+    /// `StaleReference` for a candidate whose text a staged edit has changed.
+    fn stale_candidate(&self, letter: Letter, path: &str) -> Step {
+        let r = Response::new(
+            Status::StaleReference,
+            format!("Candidate {letter} no longer holds the text it matched: an edit staged since changed it. Nothing was changed."),
+        )
+        .with_guidance(format!("Choose another candidate, or call {}_preview to see what is staged.", self.config.tool_prefix));
+        Step::Done(self.finish(r, Some(path)))
+    }
+
     /// The live selection of this query, if it still describes these matches (its letters then
     /// stay valid: DESIGN §2).
     fn same_selection(&self, search: &Search, matches: &[Match]) -> bool {
@@ -403,19 +409,12 @@ impl Workspace {
             let chosen = if same {
                 let sel = self.session.as_ref().and_then(|s| s.selection.as_ref());
                 match sel.and_then(|sel| sel.candidates.iter().find(|c| c.id == letter)) {
-                    Some(c) if c.stale => {
-                        let r = Response::new(
-                            Status::StaleReference,
-                            format!("Candidate {letter} no longer holds the text it matched: an edit staged since changed it. Nothing was changed."),
-                        )
-                        .with_guidance(format!("Choose another candidate, or call {p}_preview to see what is staged."));
-                        return Step::Done(self.finish(r, Some(&search.path)));
-                    }
-                    Some(c) => Some((c.range.clone(), c.reindent.clone(), c.quality.clone())),
+                    Some(c) if c.stale => return self.stale_candidate(letter, &search.path),
+                    Some(c) => Some((c.range.clone(), c.reindent.clone(), c.quality)),
                     None => None,
                 }
             } else {
-                matches.get(letter.index()).map(|m| (m.range.clone(), m.reindent.clone(), m.quality.to_string()))
+                matches.get(letter.index()).map(|m| (m.range.clone(), m.reindent.clone(), m.quality.into()))
             };
             let Some((range, reindent, q)) = chosen else {
                 let count = if same {
@@ -445,7 +444,7 @@ impl Workspace {
             };
             let info = StageInfo {
                 tool: search.tool,
-                warn: search.warn || q != "exact",
+                warn: search.warn || !q.is_exact(),
                 quality: Some(q),
                 preview_only: search.preview_only,
                 chosen: Some(letter),
@@ -476,7 +475,7 @@ impl Workspace {
                 let summary = format!(
                     "replace_all needs exact matches, but {} was only found with {} ({} places); nothing was staged.",
                     search.describe,
-                    quality.tier.map_or("gutters stripped", |t| t.describe()),
+                    quality.describe().unwrap_or_default(),
                     matches.len()
                 );
                 let guidance = format!(
@@ -487,7 +486,7 @@ impl Workspace {
             let edits: Vec<Edit> = matches.iter().map(|m| Edit { range: m.range.clone(), new_text: search.new_text.clone() }).collect();
             let info = StageInfo {
                 tool: search.tool,
-                quality: Some(quality.to_string()),
+                quality: Some(quality.into()),
                 preview_only: search.preview_only,
                 chosen: None,
                 warn: search.warn,
@@ -500,7 +499,7 @@ impl Workspace {
             let m = &matches[0];
             let info = StageInfo {
                 tool: search.tool,
-                quality: Some(m.quality.to_string()),
+                quality: Some(m.quality.into()),
                 preview_only: search.preview_only,
                 chosen: None,
                 warn: search.warn || !m.quality.is_exact(),
@@ -511,11 +510,7 @@ impl Workspace {
         }
 
         let total = matches.len();
-        let fuzzy = match quality.tier {
-            Some(t) => format!(" (not exactly: {})", t.describe()),
-            None if quality.gutter => " (after stripping the gutters)".into(),
-            None => String::new(),
-        };
+        let fuzzy = quality.describe().map_or(String::new(), |d| format!(" (not exactly: {d})"));
         let summary = format!("{} matches {total} places in {}{fuzzy}; nothing was staged.", search.describe, search.path);
         let guidance = String::new(); // filled by `list`
         self.list(search, matches, Status::MultiMatch, summary, guidance)
@@ -542,21 +537,21 @@ impl Workspace {
             }
         }
         // (letter, range, quality, stale, occurrence), from the selection when it is live.
-        let listing: Vec<(Letter, Range<usize>, String, bool, usize)> = match self.session.as_ref().and_then(|s| s.selection.as_ref()) {
+        let listing: Vec<(Letter, Range<usize>, CandidateQuality, bool, usize)> = match self.session.as_ref().and_then(|s| s.selection.as_ref()) {
             Some(sel) if same || !search.preview_only => {
-                sel.candidates.iter().map(|c| (c.id, c.range.clone(), c.quality.clone(), c.stale, c.occurrence)).collect()
+                sel.candidates.iter().map(|c| (c.id, c.range.clone(), c.quality, c.stale, c.occurrence)).collect()
             }
             _ => matches
                 .iter()
                 .enumerate()
-                .filter_map(|(i, m)| Letter::from_index(i).map(|l| (l, m.range.clone(), m.quality.to_string(), false, i)))
+                .filter_map(|(i, m)| Letter::from_index(i).map(|l| (l, m.range.clone(), m.quality.into(), false, i)))
                 .collect(),
         };
         let shown = if search.show_all { 26 } else { DEFAULT_CANDIDATES_SHOWN };
         let mut candidates: Vec<Candidate> = listing
             .iter()
             .take(shown)
-            .map(|(id, range, q, stale, occ)| candidate_view(&draft, *id, range, q, *stale, *occ))
+            .map(|(id, range, q, stale, occ)| candidate_view(&draft, *id, range, *q, *stale, *occ))
             .collect();
         let live: Vec<usize> = (0..listing.len()).filter(|&i| !listing[i].3).collect();
         let ranges: Vec<Range<usize>> = live.iter().map(|&i| listing[i].1.clone()).collect();
@@ -616,7 +611,7 @@ impl Workspace {
                 Letter::from_index(i).map(|id| SelectionCandidate {
                     id,
                     range: m.range.clone(),
-                    quality: m.quality.to_string(),
+                    quality: m.quality.into(),
                     reindent: m.reindent.clone(),
                     occurrence: i,
                     stale: false,
@@ -661,17 +656,12 @@ impl Workspace {
             let sel = self.session.as_ref().and_then(|s| s.selection.as_ref()).filter(|sel| sel.path == path && sel.query == search.query);
             let candidate = sel.and_then(|sel| sel.candidates.iter().find(|c| c.id == letter)).cloned();
             if candidate.as_ref().is_some_and(|c| c.stale) {
-                let r = Response::new(
-                    Status::StaleReference,
-                    format!("Candidate {letter} no longer holds the text it matched: an edit staged since changed it. Nothing was changed."),
-                )
-                .with_guidance(format!("Call {p}_preview to see what is staged."));
-                return Step::Done(self.finish(r, Some(&path)));
+                return self.stale_candidate(letter, &path);
             }
             if let Some(c) = candidate.filter(|_| sel.is_some_and(|s| s.kind == SelectionKind::NearMisses)) {
                 let info = StageInfo {
                     tool: search.tool,
-                    quality: Some(c.quality.clone()),
+                    quality: Some(c.quality),
                     preview_only: search.preview_only,
                     chosen: Some(letter),
                     notes: search.notes,
@@ -754,7 +744,7 @@ impl Workspace {
         r.candidates = lettered
             .iter()
             .enumerate()
-            .filter_map(|(i, n)| Letter::from_index(i).map(|id| candidate_view(&draft, id, &n.range, &n.quality(), false, i)))
+            .filter_map(|(i, n)| Letter::from_index(i).map(|id| candidate_view(&draft, id, &n.range, n.quality(), false, i)))
             .collect();
         if !r.candidates.is_empty() {
             r.metrics.selection_count = Some(r.candidates.len());
@@ -844,11 +834,13 @@ impl Workspace {
                 edits.len()
             ),
         };
-        let quality = info.quality.clone();
-        let how = match quality.as_deref() {
-            None | Some("exact") => String::new(),
-            Some(q) if q.starts_with("similar:") => format!(" It was not an exact match but a similar region ({q}): check the preview."),
-            Some(q) => format!(" Found with {} (match_quality `{q}`), not exactly: check the preview.", describe_quality(q)),
+        let quality = info.quality;
+        let how = match quality {
+            Some(q @ CandidateQuality::Similar(_)) => format!(" It was not an exact match but a similar region ({q}): check the preview."),
+            Some(q @ CandidateQuality::Match(m)) => m
+                .describe()
+                .map_or(String::new(), |d| format!(" Found with {d} (match_quality `{q}`), not exactly: check the preview.")),
+            None => String::new(),
         };
         let chosen = info.chosen.map_or(String::new(), |l| format!(" (candidate {l})"));
         let (mut summary, guidance) = if info.preview_only {
@@ -867,11 +859,11 @@ impl Workspace {
             summary.push_str(n);
         }
         let mut r = Response::new(Status::Success, summary).with_guidance(guidance);
-        if info.warn || quality.as_deref().is_some_and(|q| q != "exact") {
+        if info.warn || quality.is_some_and(|q| !q.is_exact()) {
             r = r.warn();
         }
         r.preview = Some(preview_text);
-        r.match_quality = quality;
+        r.match_quality = quality.map(|q| q.to_string());
         r.metrics.delta = delta;
         r.metrics.new_length = new_draft.len_chars();
         r.fingerprint = session.draft_fingerprint(path).map(|f| f.to_string());
@@ -897,17 +889,5 @@ impl Workspace {
 /// The similarity as the candidate's `match_quality` shows it (`0.97` of `similar:0.97`), so a
 /// response never states two numbers for one region.
 fn similarity_shown(n: &near::NearMiss) -> String {
-    n.quality().trim_start_matches("similar:").to_string()
-}
-
-/// "indentation ignored" for `indentation`, "gutters stripped and …" for `gutter+…`.
-fn describe_quality(q: &str) -> String {
-    let tier = |name: &str| {
-        matching::Tier::ALL.iter().find(|t| t.as_str() == name).map_or(name.to_string(), |t| t.describe().to_string())
-    };
-    match q.strip_prefix("gutter") {
-        Some("") => "line-number gutters stripped".into(),
-        Some(rest) => format!("line-number gutters stripped and {}", tier(rest.trim_start_matches('+'))),
-        None => tier(q),
-    }
+    near::two_decimals(n.similarity)
 }

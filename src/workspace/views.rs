@@ -7,6 +7,7 @@ use std::ops::Range;
 use ropey::Rope;
 
 use super::Document;
+use crate::matching::CandidateQuality;
 use crate::preview::{self, ChangeSpan, DEFAULT_CONTEXT_LINES};
 use crate::response::{Candidate, PendingChangeView};
 use crate::session::{Letter, Session};
@@ -14,7 +15,7 @@ use crate::text;
 use crate::tools::ArgError;
 
 /// A candidate as the model sees it: `range` is a char range into `draft`.
-pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, quality: &str, stale: bool, occurrence: usize) -> Candidate {
+pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, quality: CandidateQuality, stale: bool, occurrence: usize) -> Candidate {
     let line_idx = draft.char_to_line(range.start.min(draft.len_chars()));
     Candidate {
         id: id.to_string(),
