@@ -27,6 +27,31 @@ proptest! {
         let model: Vec<usize> = flat.match_indices(needle.as_str()).map(|(i, _)| i).collect();
         prop_assert_eq!(find_bytes(&rope, &needle), model);
     }
+
+    #[test]
+    fn chunks_of_every_size_and_needles_of_every_length(
+        inserts in prop::collection::vec(("[ab\n中]{1,200}", any::<prop::sample::Index>()), 1..60),
+        needle_at in any::<prop::sample::Index>(),
+        needle_len in prop_oneof![1usize..8, 8usize..120, 120usize..900],
+    ) {
+        // Inserts at random places fragment the rope: long chunks are searched in place, short
+        // ones gathered into blocks, and long needles cross several chunks.
+        let mut rope = Rope::new();
+        let mut flat = String::new();
+        for (piece, at) in &inserts {
+            let char_at = at.index(rope.len_chars() + 1);
+            rope.insert(char_at, piece);
+            let byte_at = flat.char_indices().nth(char_at).map_or(flat.len(), |(b, _)| b);
+            flat.insert_str(byte_at, piece);
+        }
+        let starts: Vec<usize> = flat.char_indices().map(|(b, _)| b).collect();
+        let from = starts[needle_at.index(starts.len())];
+        let to = starts.iter().copied().chain([flat.len()]).find(|&b| b >= from + needle_len.min(flat.len() - from)).unwrap_or(flat.len());
+        let needle = &flat[from..to.max(from + 1).min(flat.len())];
+        prop_assume!(!needle.is_empty() && flat.is_char_boundary(from + needle.len()));
+        let model: Vec<usize> = flat.match_indices(needle).map(|(i, _)| i).collect();
+        prop_assert_eq!(find_bytes(&rope, needle), model);
+    }
 }
 
 /// Char ranges of `needle` in `hay` by the naive reference: `str::match_indices`.
