@@ -1,7 +1,12 @@
 // A short agent flow written the way a TypeScript user would, against the installed package:
 // compiled by run.sh with `tsc` (strict, no DOM lib) and run on plain Node ESM, no bundler.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type * as AgentpadTypes from "agentpad";
 import {
   MemoryStorage,
+  NodeFsStorage,
   Workspace,
   memoryBytes,
   type Candidate,
@@ -139,6 +144,31 @@ try {
   message = (err as Error).message;
 }
 check("use after dispose is a clear error", /freed/.test(message), message);
+
+// NodeFsStorage (Node entry only): a real directory, save + load round trip, content-hash versions.
+{
+  const dir = await mkdtemp(join(tmpdir(), "agentpad-consumer-fs-"));
+  try {
+    const files = new NodeFsStorage(dir, { debounceMs: 200 });
+    const { version } = await files.save("docs/readme.md", "# Hello\r\n", "");
+    check("NodeFsStorage save writes the file", (await readFile(join(dir, "docs/readme.md"), "utf8")) === "# Hello\r\n");
+    check("NodeFsStorage versions are content hashes", /^sha256:[0-9a-f]{16}$/.test(version), version);
+    const loaded = await files.load("docs/readme.md");
+    check("NodeFsStorage load round trip", loaded?.text === "# Hello\r\n" && loaded.version === version, loaded);
+    check("NodeFsStorage list", (await files.list()).join() === "docs/readme.md");
+    let stale = "";
+    await files.save("docs/readme.md", "# Other\n", "sha256:0000000000000000").catch((err: Error) => (stale = err.message));
+    check("NodeFsStorage rejects a stale version", /version mismatch/.test(stale), stale);
+    const unwatch = files.watch(() => {});
+    unwatch();
+    files.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+// The Node entry's types do not declare the browser-only provider.
+// @ts-expect-error: BrowserStorage is exported by the browser entry only
+type NoBrowserStorageHere = AgentpadTypes.BrowserStorage;
 
 console.log(`consumer-main: ${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 ? 0 : 1;

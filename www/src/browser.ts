@@ -6,3 +6,4 @@ import { setWasmLoader } from "./loader.js";
 setWasmLoader(() => init({ module_or_path: new URL("../pkg/agentpad_bg.wasm", import.meta.url) }));
 
 export * from "./index.js";
+export { BrowserStorage, type BrowserStorageOptions } from "./browser-storage.js";

@@ -9,3 +9,4 @@ setWasmLoader(async () => {
 });
 
 export * from "./index.js";
+export { NodeFsStorage, type NodeFsStorageOptions } from "./node-fs-storage.js";

@@ -1,0 +1,533 @@
+// A StorageProvider on a directory of the local file system (Node only: exported from node.ts).
+import { createHash, randomBytes } from "node:crypto";
+import { readdirSync, watch as fsWatch, type FSWatcher } from "node:fs";
+import { chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import type { StorageChange, StorageProvider } from "./types.js";
+
+export interface NodeFsStorageOptions {
+  /**
+   * Quiet time (ms) after the last file-system event for a path before it is reported (default
+   * 200, `003` §11.1). A burst of writes to one file gives one notification.
+   */
+  debounceMs?: number;
+  /**
+   * Only files ending with one of these (e.g. `[".md", ".txt"]`; the dot is optional) are listed
+   * and reported by `watch`. `load` and `save` accept any path. Default: every file.
+   */
+  extensions?: string[];
+  /**
+   * Called with problems the watcher meets in the background (a file it cannot read, a listener
+   * that throws, the watch itself failing). Default: `process.emitWarning`.
+   */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * Where one recursive `fs.watch` is reliable: the OS watches trees (FSEvents, ReadDirectoryChangesW).
+ * Node 20's recursive emulation on Linux watches each file's inode and misses a file replaced by
+ * a rename for the second time (every atomic save), so there we watch each directory instead.
+ */
+const NATIVE_RECURSIVE = process.platform === "darwin" || process.platform === "win32";
+
+/** Suffix of the temporary files `save` writes next to the target before renaming them. */
+const TEMP_SUFFIX = ".agentpad-tmp";
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The version of some bytes: `"sha256:"` + the first 16 hex digits (64 bits) of their SHA-256.
+ * A content hash, not an mtime: touching a file or rewriting the same bytes keeps its version, and
+ * the same text has the same version in every NodeFsStorage (and in BrowserStorage).
+ */
+function versionOf(bytes: Uint8Array): string {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}`;
+}
+
+function errorCode(err: unknown): string | undefined {
+  return typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Directories `list` and `watch` never enter: dot-directories (`.git`, …) and `node_modules`. */
+function skippedDirectory(name: string): boolean {
+  return name.startsWith(".") || name === "node_modules";
+}
+
+/**
+ * Documents are the files of a directory, addressed by relative paths with `/` separators
+ * (`"notes.md"`, `"docs/intro.md"`).
+ *
+ * - **Versions are content hashes**: `"sha256:"` + 16 hex digits of the file's bytes, so an mtime
+ *   change alone (touch, a checkout that restores the same bytes) is no change.
+ * - `save(path, text, expectedVersion)` re-reads the file and rejects, writing nothing, unless its
+ *   hash is still `expectedVersion` (`""`: the file must not exist). It then writes atomically
+ *   (a temporary file in the same directory, flushed, then renamed over the target, keeping the
+ *   target's permission bits), creating parent directories as needed. Saves of one path through
+ *   one storage run one at a time; a write by another program between the check and the rename
+ *   is not detected (there is no file locking).
+ * - `load` returns the raw text (UTF-8; BOM and line endings as stored) and rejects on bytes that
+ *   are not UTF-8, so a binary file is never silently mangled.
+ * - `list` returns every regular file under the directory, sorted, skipping dot-directories
+ *   (`.git`, …), `node_modules`, symbolic links and the storage's own temporary files.
+ * - `watch` uses `fs.watch` while anyone listens: one recursive watcher on macOS and Windows, one
+ *   watcher per directory elsewhere (Node 20's recursive emulation on Linux loses a file after it
+ *   is replaced by a rename), skipping the directories `list` skips. Events are debounced per
+ *   path (`debounceMs`, default 200). It reports `{ path, version }` (`version` undefined when the
+ *   file was removed) only when the hash differs from the last one this storage loaded, saved or
+ *   reported for the path: its own saves do not echo. The watcher does not keep the process alive.
+ * - Paths that leave the directory (`..`, absolute paths, `\`) are refused with an Error.
+ */
+export class NodeFsStorage implements StorageProvider {
+  /** Absolute path of the directory. */
+  readonly dir: string;
+  readonly #debounceMs: number;
+  readonly #extensions: string[] | undefined;
+  readonly #onError: ((error: Error) => void) | undefined;
+  /** Last version loaded, saved or reported per path; null: known to be absent. */
+  readonly #known = new Map<string, string | null>();
+  /** Per-path queue: saves and watcher checks of one path never interleave. */
+  readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #subscriptions = new Set<{ listener: (change: StorageChange) => void }>();
+  readonly #timers = new Map<string, { timer: ReturnType<typeof setTimeout>; first: number }>();
+  /** The `fs.watch` watchers by directory ("" for the root) while anyone listens. */
+  readonly #watchers = new Map<string, FSWatcher>();
+  #watching = false;
+  /** Bumped whenever watching stops, so checks already under way do not report afterwards. */
+  #generation = 0;
+
+  constructor(dir: string, options: NodeFsStorageOptions = {}) {
+    if (typeof dir !== "string" || dir === "") {
+      throw new TypeError(`NodeFsStorage: the directory must be a non-empty string, got ${JSON.stringify(dir)}`);
+    }
+    const { debounceMs = 200, extensions, onError } = options ?? {};
+    if (typeof debounceMs !== "number" || !Number.isFinite(debounceMs) || debounceMs < 0) {
+      throw new TypeError(`NodeFsStorage: debounceMs must be a number ≥ 0 (milliseconds), got ${JSON.stringify(debounceMs)}`);
+    }
+    if (extensions !== undefined && (!Array.isArray(extensions) || extensions.some((e) => typeof e !== "string" || e === ""))) {
+      throw new TypeError(`NodeFsStorage: extensions must be an array of non-empty strings such as [".md", ".txt"], got ${JSON.stringify(extensions)}`);
+    }
+    if (onError !== undefined && typeof onError !== "function") {
+      throw new TypeError("NodeFsStorage: onError must be a function");
+    }
+    this.dir = resolve(dir);
+    this.#debounceMs = debounceMs;
+    this.#extensions = extensions?.map((e) => (e.startsWith(".") ? e : `.${e}`));
+    this.#onError = onError;
+  }
+
+  async list(): Promise<string[]> {
+    const paths: string[] = [];
+    const walk = async (rel: string): Promise<void> => {
+      const abs = rel === "" ? this.dir : join(this.dir, ...rel.split("/"));
+      let entries;
+      try {
+        entries = await readdir(abs, { withFileTypes: true });
+      } catch (err) {
+        if (rel === "" && errorCode(err) === "ENOENT") {
+          throw new Error(`NodeFsStorage: the directory ${this.dir} does not exist; create it or pass another directory`);
+        }
+        if (rel !== "" && (errorCode(err) === "ENOENT" || errorCode(err) === "ENOTDIR")) return; // removed meanwhile
+        throw new Error(`NodeFsStorage: cannot list ${abs}: ${messageOf(err)}`);
+      }
+      for (const entry of entries) {
+        const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (!skippedDirectory(entry.name)) await walk(path);
+        } else if (entry.isFile() && this.#listed(path)) {
+          paths.push(path);
+        }
+      }
+    };
+    await walk("");
+    return paths.sort();
+  }
+
+  async load(path: string): Promise<{ text: string; version: string } | undefined> {
+    const abs = this.#resolve(path, "load");
+    return this.#exclusive(path, async () => {
+      const bytes = await this.#read(path, abs);
+      if (bytes === undefined) return undefined;
+      let text: string;
+      try {
+        text = decoder.decode(bytes);
+      } catch {
+        throw new Error(`NodeFsStorage: "${path}" is not UTF-8 text (${abs}); open only text files (see the extensions option)`);
+      }
+      const version = versionOf(bytes);
+      this.#known.set(path, version);
+      return { text, version };
+    });
+  }
+
+  /**
+   * Writes `text` (UTF-8) if the file's content hash is still `expectedVersion` (`""` for a file
+   * that must not exist yet); rejects and writes nothing on a mismatch. Resolves to the new hash.
+   */
+  async save(path: string, text: string, expectedVersion: string): Promise<{ version: string }> {
+    const abs = this.#resolve(path, "save");
+    if (typeof text !== "string") {
+      throw new TypeError(`NodeFsStorage: save("${path}"): the text must be a string, got ${typeof text}`);
+    }
+    if (typeof expectedVersion !== "string") {
+      throw new TypeError(`NodeFsStorage: save("${path}"): expectedVersion must be a string ("" for a new file), got ${typeof expectedVersion}`);
+    }
+    return this.#exclusive(path, async () => {
+      const before = await this.#read(path, abs);
+      const current = before === undefined ? "" : versionOf(before);
+      if (current !== expectedVersion) {
+        throw new Error(
+          before === undefined
+            ? `NodeFsStorage: version mismatch for "${path}": expected ${expectedVersion}, but the file does not exist (${abs}); nothing was written`
+            : expectedVersion === ""
+              ? `NodeFsStorage: version mismatch for "${path}": expected a new file, but it exists with version ${current}; load it first. Nothing was written`
+              : `NodeFsStorage: version mismatch for "${path}": expected ${expectedVersion}, the file on disk is ${current} (it changed since it was loaded; load it again). Nothing was written`,
+        );
+      }
+      const bytes = Buffer.from(text, "utf8");
+      await this.#writeAtomically(path, abs, bytes, before !== undefined);
+      const version = versionOf(bytes);
+      this.#known.set(path, version);
+      return { version };
+    });
+  }
+
+  /**
+   * Subscribe to changes of the files (by other programs, or through another storage object).
+   * The first listener starts a recursive `fs.watch` on the directory, the last one to leave
+   * stops it. Throws if the directory cannot be watched (e.g. it does not exist).
+   */
+  watch(listener: (change: StorageChange) => void): () => void {
+    if (typeof listener !== "function") {
+      throw new TypeError("NodeFsStorage: watch(listener) needs a function");
+    }
+    if (!this.#watching) this.#start();
+    const subscription = { listener };
+    this.#subscriptions.add(subscription);
+    return () => {
+      if (this.#subscriptions.delete(subscription) && this.#subscriptions.size === 0) this.#stop();
+    };
+  }
+
+  /** Stops watching and drops every listener. The storage stays usable (list, load, save, watch). */
+  close(): void {
+    this.#subscriptions.clear();
+    this.#stop();
+  }
+
+  /** The absolute file of `path`, or an Error saying why the path is refused. */
+  #resolve(path: string, operation: string): string {
+    const refuse = (why: string): never => {
+      throw new Error(`NodeFsStorage: ${operation}(${JSON.stringify(path)}) refused: ${why}`);
+    };
+    if (typeof path !== "string" || path === "") refuse("the path must be a non-empty string relative to the directory");
+    if (path.includes("\0")) refuse("the path contains a NUL character");
+    if (path.includes("\\")) refuse(`use "/" as the separator (no "\\")`);
+    if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) {
+      refuse(`absolute paths are not allowed; give a path relative to ${this.dir}`);
+    }
+    const segments = path.split("/");
+    if (segments.includes("..")) refuse(`".." would leave the directory ${this.dir}`);
+    if (segments.some((s) => s === "" || s === ".")) {
+      refuse(`write the path without empty or "." segments (e.g. "docs/a.md", not "./docs//a.md")`);
+    }
+    const abs = join(this.dir, ...segments);
+    if (!abs.startsWith(this.dir + sep)) refuse(`it resolves outside the directory ${this.dir}`);
+    return abs;
+  }
+
+  #listed(path: string): boolean {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    if (name.endsWith(TEMP_SUFFIX)) return false;
+    return this.#extensions === undefined || this.#extensions.some((e) => name.endsWith(e));
+  }
+
+  /** The file's bytes, or undefined when it does not exist. */
+  async #read(path: string, abs: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(abs);
+    } catch (err) {
+      const code = errorCode(err);
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      if (code === "EISDIR") throw new Error(`NodeFsStorage: "${path}" is a directory (${abs}), not a file`);
+      throw new Error(`NodeFsStorage: cannot read "${path}" (${abs}): ${messageOf(err)}`);
+    }
+  }
+
+  async #writeAtomically(path: string, abs: string, bytes: Buffer, exists: boolean): Promise<void> {
+    let target = abs;
+    let mode: number | undefined;
+    let tmp: string | undefined;
+    try {
+      if (exists) {
+        // Write through a symbolic link rather than replace it; keep the file's permission bits.
+        if ((await lstat(abs)).isSymbolicLink()) target = await realpath(abs);
+        mode = (await stat(target)).mode & 0o7777;
+      } else {
+        await mkdir(dirname(abs), { recursive: true });
+      }
+      tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
+      const handle = await open(tmp, "wx", mode ?? 0o666);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (mode !== undefined) await chmod(tmp, mode); // open's mode is masked by the umask
+      await rename(tmp, target);
+      tmp = undefined;
+    } catch (err) {
+      if (tmp !== undefined) await unlink(tmp).catch(() => {});
+      const hint = errorCode(err) === "EACCES" || errorCode(err) === "EPERM" || errorCode(err) === "EROFS"
+        ? " (check the permissions of the file and its directory)"
+        : "";
+      throw new Error(`NodeFsStorage: cannot save "${path}" (${abs}): ${messageOf(err)}${hint}; the file is unchanged`);
+    }
+  }
+
+  /** Runs `task` after every earlier task of `path` (each settles before the next starts). */
+  #exclusive<T>(path: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(path) ?? Promise.resolve();
+    const result = previous.then(task, task);
+    const tail = result.then(
+      () => {},
+      () => {},
+    );
+    this.#queues.set(path, tail);
+    void tail.then(() => {
+      if (this.#queues.get(path) === tail) this.#queues.delete(path);
+    });
+    return result;
+  }
+
+  #start(): void {
+    this.#watching = true;
+    if (NATIVE_RECURSIVE) {
+      try {
+        this.#watchDirectory("", true);
+      } catch (err) {
+        this.#stop();
+        throw new Error(`NodeFsStorage: cannot watch ${this.dir}: ${messageOf(err)}`);
+      }
+      return;
+    }
+    try {
+      this.#watchTree("", true);
+    } catch (err) {
+      this.#stop();
+      throw new Error(`NodeFsStorage: cannot watch ${this.dir}: ${messageOf(err)}`);
+    }
+  }
+
+  #stop(): void {
+    this.#generation++;
+    this.#watching = false;
+    for (const { timer } of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+    for (const rel of [...this.#watchers.keys()]) this.#unwatchDirectory(rel);
+  }
+
+  /**
+   * One `fs.watch` on a directory (`rel` relative to the root, "" for the root itself). Its
+   * events name entries of that directory (or, `recursive`, paths under it).
+   * persistent: false — an idle watcher does not keep the process alive.
+   */
+  #watchDirectory(rel: string, recursive: boolean): void {
+    if (this.#watchers.has(rel)) return;
+    const abs = rel === "" ? this.dir : join(this.dir, ...rel.split("/"));
+    const watcher = fsWatch(abs, { recursive, persistent: false }, (_event, filename) => {
+      try {
+        this.#onEvent(rel, filename);
+      } catch (err) {
+        this.#report(err);
+      }
+    });
+    watcher.on("error", (err) => {
+      // The directory went away (its parent's watcher reports that) or cannot be read any more.
+      this.#unwatchDirectory(rel);
+      const code = errorCode(err);
+      if (code !== "ENOENT" && code !== "EPERM") {
+        this.#report(new Error(`NodeFsStorage: watching ${abs} failed: ${messageOf(err)}`));
+      }
+    });
+    this.#watchers.set(rel, watcher);
+  }
+
+  /** Watches `rel` and every directory under it that `list` would enter (synchronously). */
+  #watchTree(rel: string, root: boolean): void {
+    this.#watchDirectory(rel, false);
+    const abs = rel === "" ? this.dir : join(this.dir, ...rel.split("/"));
+    let entries;
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch (err) {
+      if (root) throw err;
+      const code = errorCode(err);
+      if (code !== "ENOENT" && code !== "ENOTDIR") this.#report(new Error(`NodeFsStorage: cannot watch ${abs}: ${messageOf(err)}`));
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory() && !skippedDirectory(entry.name)) {
+        const child = rel === "" ? entry.name : `${rel}/${entry.name}`;
+        try {
+          this.#watchTree(child, false);
+        } catch (err) {
+          this.#report(new Error(`NodeFsStorage: cannot watch ${join(abs, entry.name)}: ${messageOf(err)}`));
+        }
+      }
+    }
+  }
+
+  /** Stops watching `rel` and every directory under it. */
+  #unwatchDirectory(rel: string): void {
+    for (const [key, watcher] of [...this.#watchers]) {
+      if (key === rel || rel === "" || key.startsWith(`${rel}/`)) {
+        this.#watchers.delete(key);
+        try {
+          watcher.close();
+        } catch (err) {
+          this.#report(err);
+        }
+      }
+    }
+  }
+
+  #onEvent(base: string, filename: string | Buffer | null): void {
+    if (filename === null || filename === undefined) {
+      // The platform did not say which entry: look again at every file we know of under `base`.
+      for (const path of this.#known.keys()) {
+        if (base === "" || path.startsWith(`${base}/`)) this.#schedule(path);
+      }
+      return;
+    }
+    const name = String(filename).split(sep).join("/");
+    const path = base === "" ? name : `${base}/${name}`;
+    const segments = path.split("/");
+    if (segments.some((s) => s === "" || s === "." || s === "..")) return;
+    if (segments.slice(0, -1).some(skippedDirectory)) return;
+    if (path.endsWith(TEMP_SUFFIX)) return;
+    this.#schedule(path);
+  }
+
+  /** Debounce per path: report `debounceMs` after the last event, or at the latest 10× that after the first. */
+  #schedule(path: string): void {
+    if (!this.#watching) return;
+    const now = Date.now();
+    const pending = this.#timers.get(path);
+    if (pending !== undefined) clearTimeout(pending.timer);
+    const first = pending?.first ?? now;
+    const delay = Math.max(0, Math.min(this.#debounceMs, first + 10 * this.#debounceMs - now));
+    const generation = this.#generation;
+    const timer = setTimeout(() => {
+      this.#timers.delete(path);
+      this.#exclusive(path, () => this.#check(path, generation)).catch((err) => this.#report(err));
+    }, delay);
+    timer.unref?.();
+    this.#timers.set(path, { timer, first });
+  }
+
+  /** Looks at `path` after its events settled and reports it if its content hash changed. */
+  async #check(path: string, generation: number): Promise<void> {
+    if (generation !== this.#generation) return;
+    const abs = join(this.dir, ...path.split("/"));
+    let isFile = false;
+    let isDirectory = false;
+    try {
+      const st = await lstat(abs);
+      isDirectory = st.isDirectory(); // a link to a directory is not followed
+      // A link to a file counts as that file (save writes through it).
+      isFile = st.isFile() || (st.isSymbolicLink() && (await stat(abs)).isFile());
+    } catch (err) {
+      const code = errorCode(err);
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
+    }
+    if (generation !== this.#generation) return;
+    if (isDirectory) {
+      // A directory created or moved in: look at the files in it (each through its own check).
+      const name = path.slice(path.lastIndexOf("/") + 1);
+      if (skippedDirectory(name)) return;
+      // Watch it first, then look: a file created meanwhile is seen by one or the other.
+      if (!NATIVE_RECURSIVE) this.#watchTree(path, false);
+      const inside = await this.#filesUnder(abs, path);
+      if (generation !== this.#generation) return;
+      for (const file of inside) this.#schedule(file);
+      return;
+    }
+    if (!isFile) {
+      // Removed (or replaced by something that is not a file), with whatever was under it.
+      if (!NATIVE_RECURSIVE) this.#unwatchDirectory(path);
+      const gone = [path, ...[...this.#known.keys()].filter((p) => p.startsWith(`${path}/`))];
+      for (const p of gone) {
+        if (typeof this.#known.get(p) === "string") {
+          if (p !== path) {
+            this.#schedule(p); // it may still exist if `path` was only renamed away and back
+            continue;
+          }
+          this.#known.set(p, null);
+          this.#notify({ path: p, version: undefined }, generation);
+        }
+      }
+      return;
+    }
+    if (!this.#listed(path) && !this.#known.has(path)) return;
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(abs);
+    } catch (err) {
+      const code = errorCode(err);
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        this.#schedule(path); // removed while we looked: look again once it settles
+        return;
+      }
+      throw new Error(`NodeFsStorage: cannot read "${path}" (${abs}) after a change: ${messageOf(err)}`);
+    }
+    const version = versionOf(bytes);
+    if (this.#known.get(path) === version) return;
+    this.#known.set(path, version);
+    this.#notify({ path, version }, generation);
+  }
+
+  async #filesUnder(abs: string, rel: string): Promise<string[]> {
+    const files: string[] = [];
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch {
+      return files; // gone again: its own event says so
+    }
+    for (const entry of entries) {
+      const path = `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!skippedDirectory(entry.name)) files.push(...(await this.#filesUnder(join(abs, entry.name), path)));
+      } else if (entry.isFile() && this.#listed(path)) {
+        files.push(path);
+      }
+    }
+    return files;
+  }
+
+  #notify(change: StorageChange, generation: number): void {
+    if (generation !== this.#generation) return;
+    for (const { listener } of [...this.#subscriptions]) {
+      try {
+        listener({ ...change });
+      } catch (err) {
+        this.#report(err);
+      }
+    }
+  }
+
+  #report(err: unknown): void {
+    const error = err instanceof Error ? err : new Error(String(err));
+    try {
+      if (this.#onError !== undefined) this.#onError(error);
+      else process.emitWarning(error.message, { type: "NodeFsStorageWarning", detail: error.stack });
+    } catch {
+      // A failing error handler must not break the watcher.
+    }
+  }
+}
