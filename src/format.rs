@@ -5,7 +5,7 @@
 //! Overview` with `- summary:` and `- guidance:`; the `### [Metrics] Metrics` table; then, when
 //! present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns — an
 //! addition of ours: the seeds do not say where a read's text goes), `### [Diff] Preview`,
-//! `### [Changes] Pending changes`, `### [Tasks] Task stack`.
+//! `### [Changes] Pending changes`, `### [Tasks] Task stack`, `### [Log] Session log`.
 
 use std::fmt::{self, Display, Formatter, Write as _};
 
@@ -46,6 +46,7 @@ struct Words {
     preview: &'static str,
     pending: &'static str,
     tasks: &'static str,
+    log: &'static str,
     empty: &'static str,
     line: &'static str,
 }
@@ -59,6 +60,7 @@ const EN: Words = Words {
     preview: "Preview",
     pending: "Pending changes",
     tasks: "Task stack",
+    log: "Session log",
     empty: "(empty)",
     line: "line",
 };
@@ -72,6 +74,7 @@ const ZH: Words = Words {
     preview: "预览",
     pending: "待定变更",
     tasks: "任务栈",
+    log: "会话日志",
     empty: "（留空）",
     line: "行",
 };
@@ -173,6 +176,21 @@ impl Display for Markdown<'_> {
                 writeln!(f, "{}- [#{}] {} ({})", "  ".repeat(t.depth.saturating_sub(1)), t.task_id, t.goal, t.status)?;
             }
         }
+        if let Some(log) = &r.session_log {
+            writeln!(f, "\n### [Log] {}", w.log)?;
+            writeln!(f, "| # | tool | status | at_ms | tool_call_id |\n| --- | --- | --- | --- | --- |")?;
+            for e in log {
+                writeln!(
+                    f,
+                    "| {} | {} | {} | {} | {} |",
+                    e.seq,
+                    table_cell(&e.tool),
+                    e.status.map_or("(running)", |s| s.as_str()),
+                    e.at_ms,
+                    e.tool_call_id.as_deref().map_or("-".to_string(), table_cell)
+                )?;
+            }
+        }
         Ok(())
     }
 }
@@ -212,15 +230,7 @@ fn one_line(s: &str) -> String {
 
 /// At most 60 chars, with `…` marking a cut.
 fn clip(s: &str) -> String {
-    const MAX: usize = 60;
-    let flat = s.replace('\n', "⏎");
-    if flat.chars().count() <= MAX {
-        flat
-    } else {
-        let mut out: String = flat.chars().take(MAX).collect();
-        out.push('…');
-        out
-    }
+    crate::text::clip(&s.replace('\n', "⏎"), 60)
 }
 
 /// A Markdown code span that survives backticks inside (CommonMark: a longer fence).

@@ -6,17 +6,20 @@
 //! Markdown for the model) or asks its host to persist texts ([`Step::Persist`]).
 //!
 //! Modules follow DESIGN.md's concepts: [`text`] (document model, positions), [`matching`],
-//! [`session`] (pending changes, selection), [`workflow`] (states, flags, modes), [`preview`],
+//! [`session`] (pending changes, selection), [`workflow`] (states, flags, modes), [`tasks`]
+//! (the task stack), [`preview`],
 //! [`response`] and [`format`] (data and its Markdown view), [`tools`] (registry, schemas,
 //! argument checking), [`workspace`] (dispatch). `wasm` is the JavaScript binding and only
 //! converts.
 
+pub mod changeset;
 pub mod format;
 pub mod matching;
 pub mod outline;
 pub mod preview;
 pub mod response;
 pub mod session;
+pub mod tasks;
 pub mod text;
 pub mod tools;
 pub mod workflow;
@@ -28,4 +31,4 @@ pub mod wasm;
 pub use format::Locale;
 pub use response::{Response, Status};
 pub use workflow::{Flags, PersistMode, WorkflowState};
-pub use workspace::{CallContext, Config, PersistRequest, PersistResult, Step, Workspace, WorkspaceError};
+pub use workspace::{CallContext, Config, LoadResult, PersistRequest, PersistResult, Step, Workspace, WorkspaceError};

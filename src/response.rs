@@ -142,7 +142,11 @@ pub struct Response {
     /// The document the call worked on.
     pub path: Option<String>,
     pub session_id: Option<String>,
+    /// The task `memo_begin_task` created.
+    pub task_id: Option<String>,
     pub task_stack: Vec<TaskView>,
+    /// `memo_export_session`: every call of this workspace, oldest first.
+    pub session_log: Option<Vec<crate::workspace::LogEntry>>,
     pub next_actions: Vec<String>,
     pub visible_tools: Vec<String>,
     /// Detail view for the model (`003` §6).
@@ -171,7 +175,9 @@ impl Response {
             fingerprint: None,
             path: None,
             session_id: None,
+            task_id: None,
             task_stack: Vec::new(),
+            session_log: None,
             next_actions: Vec::new(),
             visible_tools: Vec::new(),
             markdown: String::new(),

@@ -5,6 +5,12 @@
 //! what the agent sees and what matching runs on — is `base + pending`, kept as its own rope and
 //! updated in O(log n) per staged edit. An edit whose draft range touches a pending change is
 //! merged into it: the merged change keeps the earlier letter and is marked `amended`.
+//!
+//! The pending changes of one path, sorted by base position, form a [`ChangeSet`]
+//! ([`Session::change_set`]): every base ↔ draft conversion here (draft ranges of changes,
+//! staging, remapping the selection, rebasing onto an external change) is that change set's
+//! arithmetic. `changes` stays the one source of truth (other modules read and filter it); the
+//! change set is derived from it on demand, O(k log k) for k ≤ 26 changes.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -14,6 +20,7 @@ use ropey::Rope;
 
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::changeset::{Assoc, ChangeSet, Replacement};
 use crate::text::{Fingerprint, Text};
 
 /// Letters A–Z: at most this many pending changes per session (`000` §3.1).
@@ -114,19 +121,33 @@ pub struct SelectionCandidate {
 
 impl Selection {
     /// Moves candidate ranges through a staged edit that replaced draft `edited` with `new_len`
-    /// chars: later ones shift, touched ones become stale. Cost: O(candidates).
+    /// chars: later ones shift, touched ones become stale. Kept for callers that only know the
+    /// length; [`Selection::remap_through`] does the work. Cost: O(candidates + new_len).
     pub fn remap(&mut self, path: &str, edited: &Range<usize>, new_len: usize) {
         if path != self.path {
             return;
         }
+        // The draft is at least as long as every range in it.
+        let draft_len = self.candidates.iter().map(|c| c.range.end).fold(edited.end, usize::max);
+        let edit = Replacement { range: edited.clone(), text: " ".repeat(new_len) };
+        if let Ok(edit) = ChangeSet::try_from_replacements(draft_len, [edit]) {
+            self.remap_through(path, &edit);
+        }
+    }
+
+    /// Moves candidate ranges (draft positions of `path`) through `changes`, a change set
+    /// against that draft: a candidate whose text a replacement changes — or that an insertion
+    /// sits at the start of, or that is empty where a replacement starts
+    /// ([`ChangeSet::map_range`]) — becomes stale and keeps its range; the others move.
+    /// Cost: O(candidates · log k).
+    pub fn remap_through(&mut self, path: &str, changes: &ChangeSet) {
+        if path != self.path {
+            return;
+        }
         for c in &mut self.candidates {
-            if c.range.end <= edited.start && !(c.range.is_empty() && c.range.start == edited.start) {
-                continue;
-            }
-            if c.range.start >= edited.end && !(edited.is_empty() && c.range.start == edited.start) {
-                c.range = (c.range.start + new_len - edited.len())..(c.range.end + new_len - edited.len());
-            } else {
-                c.stale = true;
+            match changes.map_range(c.range.clone()) {
+                Some(moved) => c.range = moved,
+                None => c.stale = true,
             }
         }
     }
@@ -150,6 +171,16 @@ pub struct Staged {
     /// Draft range that was replaced, before the edit, and the length that replaced it.
     pub draft_range: Range<usize>,
     pub delta: isize,
+}
+
+/// What [`Session::rebase`] did with the pending changes of a path whose stored text changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rebase {
+    /// Changes re-applied to the new base (same letters, moved base ranges), by letter.
+    pub kept: Vec<Letter>,
+    /// Changes the external edit overlapped or touched: removed from the session, returned as
+    /// they were (base ranges in the old base), by letter.
+    pub conflicts: Vec<PendingChange>,
 }
 
 #[derive(Clone, Debug)]
@@ -181,50 +212,66 @@ impl Session {
             .or_insert_with(|| DraftDoc { base: committed.clone(), draft: committed.rope().clone() })
     }
 
-    /// Pending changes of one path, sorted by base position, with their current draft ranges.
-    pub fn changes_in_draft(&self, path: &str) -> Vec<(usize, Range<usize>)> {
+    /// The pending changes of `path` as a change set against its base (sorted by base position),
+    /// and for each replacement the index of its change in `changes`. For an untouched path the
+    /// base length is taken as the furthest change end. Cost: O(k log k + chars of the new texts).
+    pub fn change_set(&self, path: &str) -> (ChangeSet, Vec<usize>) {
         let mut idx: Vec<usize> = (0..self.changes.len()).filter(|&i| self.changes[i].path == path).collect();
-        idx.sort_by_key(|&i| self.changes[i].base_range.start);
-        let mut shift: isize = 0;
-        idx.into_iter()
-            .map(|i| {
-                let c = &self.changes[i];
-                let start = (c.base_range.start as isize + shift) as usize;
-                let end = start + c.new_text.chars().count();
-                shift += c.delta();
-                (i, start..end)
-            })
-            .collect()
+        idx.sort_by_key(|&i| (self.changes[i].base_range.start, self.changes[i].base_range.end));
+        let base_len = match self.docs.get(path) {
+            Some(doc) => doc.base.rope().len_chars(),
+            None => idx.iter().map(|&i| self.changes[i].base_range.end).max().unwrap_or(0),
+        };
+        let mut set = ChangeSet::new(base_len);
+        let mut kept = Vec::with_capacity(idx.len());
+        for i in idx {
+            let c = &self.changes[i];
+            match set.try_push(c.base_range.clone(), c.new_text.clone()) {
+                Ok(()) => kept.push(i),
+                // Only a caller that edited `changes` by hand can get here.
+                Err(e) => debug_assert!(false, "pending changes of {path} break the invariant: {e}"),
+            }
+        }
+        (set, kept)
+    }
+
+    /// Pending changes of one path, sorted by base position, with their current draft ranges.
+    /// Cost: O(k log k).
+    pub fn changes_in_draft(&self, path: &str) -> Vec<(usize, Range<usize>)> {
+        let (set, idx) = self.change_set(path);
+        idx.into_iter().zip(set.draft_ranges()).collect()
     }
 
     /// Stages "replace draft `range` of `path` with `new_text`". `path` must have been touched
     /// (else `NotTouched`); `range` must lie inside the draft (the caller got it from a search).
     /// Merges with every pending change the range overlaps or touches. Refuses a 27th letter.
-    /// Cost: O(k + log n) for k pending changes, plus the merged text's length.
+    /// Cost: O(k log k + log n) for k pending changes, plus the pending texts' lengths (the
+    /// change set is derived from `changes`).
+    ///
+    /// # Panics
+    /// If `range` is reversed or past the draft's end — a caller defect (`SessionError` has no
+    /// variant for it yet: adding one needs its exhaustive matches updated).
     pub fn stage(&mut self, path: &str, range: Range<usize>, new_text: &str) -> Result<Staged, SessionError> {
-        let in_draft = self.changes_in_draft(path);
-        let touching: Vec<&(usize, Range<usize>)> =
-            in_draft.iter().filter(|(_, r)| r.start <= range.end && r.end >= range.start).collect();
+        let (set, idx) = self.change_set(path);
+        let touching = set.draft_touching(range.clone());
         if touching.is_empty() && self.letters_used >= MAX_PENDING_CHANGES {
             return Err(SessionError::TooManyChanges { limit: MAX_PENDING_CHANGES });
         }
         let Some(doc) = self.docs.get_mut(path) else {
             return Err(SessionError::NotTouched { path: path.to_string() });
         };
-        // Base offset of a draft offset that lies outside every pending change.
-        let shift_before = |pos: usize| -> isize {
-            in_draft
-                .iter()
-                .filter(|(_, r)| r.end <= pos)
-                .map(|(i, _)| self.changes[*i].delta())
-                .sum()
-        };
-        let new_len = new_text.chars().count();
+        let edit = ChangeSet::try_from_replacements(
+            doc.draft.len_chars(),
+            [Replacement { range: range.clone(), text: new_text.to_string() }],
+        )
+        .unwrap_or_else(|e| panic!("stage {path}: {e}"));
+        let new_len = edit.draft_range(0).map_or(0, |r| r.len());
         let delta = new_len as isize - range.len() as isize;
+        // Base positions of the edit's ends; ends inside or touching a pending change go to
+        // that change's outer edge, so the merged change covers it whole.
+        let base_range = set.map_back_pos(range.start, Assoc::Before)..set.map_back_pos(range.end, Assoc::After);
+        let old_text = doc.base.rope().slice(base_range.clone()).to_string();
         let staged = if touching.is_empty() {
-            let base_start = (range.start as isize - shift_before(range.start)) as usize;
-            let base_range = base_start..base_start + range.len();
-            let old_text = doc.base.rope().slice(base_range.clone()).to_string();
             if old_text == new_text {
                 return Ok(Staged { change: None, amended: false, draft_range: range, delta: 0 });
             }
@@ -242,43 +289,26 @@ impl Session {
             });
             Staged { change: Some(id), amended: false, draft_range: range.clone(), delta }
         } else {
-            let first = &self.changes[touching[0].0];
-            let last = &self.changes[touching[touching.len() - 1].0];
-            let (first_draft, last_draft) = (touching[0].1.clone(), touching[touching.len() - 1].1.clone());
-            let union = range.start.min(first_draft.start)..range.end.max(last_draft.end);
-            let base_start = if range.start < first_draft.start {
-                (range.start as isize - shift_before(range.start)) as usize
-            } else {
-                first.base_range.start
-            };
-            let base_end = last.base_range.end + range.end.saturating_sub(last_draft.end);
+            let draft_of = |j: usize| set.draft_range(j).unwrap_or(range.clone());
+            let union = range.start.min(draft_of(touching.start).start)..range.end.max(draft_of(touching.end - 1).end);
             let mut merged = doc.draft.slice(union.start..range.start).to_string();
             merged.push_str(new_text);
             merged.push_str(&doc.draft.slice(range.end..union.end).to_string());
-            let id = touching.iter().map(|(i, _)| self.changes[*i].id).min().unwrap_or(Letter(b'A'));
-            let old_text = doc.base.rope().slice(base_start..base_end).to_string();
-            let remove: Vec<usize> = touching.iter().map(|(i, _)| *i).collect();
-            let mut keep = Vec::with_capacity(self.changes.len());
-            for (i, c) in self.changes.drain(..).enumerate() {
-                if !remove.contains(&i) {
-                    keep.push(c);
-                }
-            }
-            self.changes = keep;
+            let remove = &idx[touching];
+            let id = remove.iter().map(|&i| self.changes[i].id).min().unwrap_or(Letter(b'A'));
+            self.changes = std::mem::take(&mut self.changes)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !remove.contains(i))
+                .map(|(_, c)| c)
+                .collect();
             let change = if merged == old_text {
                 None // the edits cancel out: nothing is pending here any more
             } else {
                 let at = self.changes.iter().position(|c| c.id > id).unwrap_or(self.changes.len());
                 self.changes.insert(
                     at,
-                    PendingChange {
-                        id,
-                        path: path.to_string(),
-                        base_range: base_start..base_end,
-                        old_text,
-                        new_text: merged,
-                        amended: true,
-                    },
+                    PendingChange { id, path: path.to_string(), base_range, old_text, new_text: merged, amended: true },
                 );
                 Some(id)
             };
@@ -287,12 +317,84 @@ impl Session {
         doc.draft.remove(range.clone());
         doc.draft.insert(range.start, new_text);
         if let Some(sel) = &mut self.selection {
-            sel.remap(path, &range, new_len);
+            sel.remap_through(path, &edit);
         }
         if staged.change.is_some() {
             self.last_staged = staged.change;
         }
         Ok(staged)
+    }
+
+    /// Drops every pending change of `path` and its base and draft (the path is untouched
+    /// afterwards); the selection goes too if it was on `path`. Letters are not reused. Returns
+    /// how many changes were dropped. Cost: O(k).
+    pub fn drop_path(&mut self, path: &str) -> usize {
+        let before = self.changes.len();
+        self.changes.retain(|c| c.path != path);
+        self.docs.remove(path);
+        if self.selection.as_ref().is_some_and(|s| s.path == path) {
+            self.selection = None;
+        }
+        self.forget_missing_last_staged();
+        before - self.changes.len()
+    }
+
+    /// The stored text of `path` changed behind the session (an external write) from the
+    /// session's base to `new_base`. The external change set is [`ChangeSet::diff`] of the two
+    /// bases; each pending change of `path` whose base range neither overlaps nor touches one of
+    /// its replacements is kept — same letter and texts, base range mapped through it — and the
+    /// others are conflicts, removed and returned. The base becomes `new_base`, the draft
+    /// `new_base` with the kept changes applied; a selection on `path` is dropped (its ranges
+    /// were in the old draft). An untouched path only loses its selection.
+    /// Cost: the diff's (see [`ChangeSet::diff`]) + O(n) for the new draft.
+    pub fn rebase(&mut self, path: &str, new_base: &Text) -> Rebase {
+        if self.selection.as_ref().is_some_and(|s| s.path == path) {
+            self.selection = None;
+        }
+        let Some(doc) = self.docs.get(path) else {
+            return Rebase::default();
+        };
+        let external = ChangeSet::diff(doc.base.rope(), new_base.rope());
+        let (_, idx) = self.change_set(path);
+        let mut conflicting = Vec::new();
+        for i in idx {
+            let range = self.changes[i].base_range.clone();
+            if external.touching(range.clone()).is_empty() {
+                // No external replacement at or inside: both ends map unambiguously.
+                let moved = external.map_pos(range.start, Assoc::After)..external.map_pos(range.end, Assoc::Before);
+                self.changes[i].base_range = moved;
+            } else {
+                conflicting.push(i);
+            }
+        }
+        let (conflicts, kept): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.changes).into_iter().enumerate().partition(|(i, _)| conflicting.contains(i));
+        self.changes = kept.into_iter().map(|(_, c)| c).collect();
+        let rebase = Rebase {
+            kept: self.changes.iter().filter(|c| c.path == path).map(|c| c.id).collect(),
+            conflicts: conflicts.into_iter().map(|(_, c)| c).collect(),
+        };
+        if let Some(doc) = self.docs.get_mut(path) {
+            doc.base = new_base.clone();
+        }
+        let (set, _) = self.change_set(path);
+        let draft = set.apply(new_base.rope()).unwrap_or_else(|e| {
+            debug_assert!(false, "rebased changes of {path} do not fit the new base: {e}");
+            new_base.rope().clone()
+        });
+        if let Some(doc) = self.docs.get_mut(path) {
+            doc.draft = draft;
+        }
+        self.forget_missing_last_staged();
+        rebase
+    }
+
+    fn forget_missing_last_staged(&mut self) {
+        if let Some(id) = self.last_staged {
+            if !self.changes.iter().any(|c| c.id == id) {
+                self.last_staged = None;
+            }
+        }
     }
 
     /// Fingerprint of the draft of a touched path, derived from its base's fingerprint and its
@@ -444,6 +546,105 @@ mod tests {
         assert_eq!(sel.candidates[1].range, 12..17);
         assert_eq!(sel.candidates[2].range, 18..23);
         assert_eq!(&draft(&s)[12..17], "t: 30");
+    }
+
+    fn selection_on(path: &str, range: Range<usize>) -> Selection {
+        Selection {
+            path: path.into(),
+            query: "q".into(),
+            new_text: String::new(),
+            kind: SelectionKind::Matches,
+            candidates: vec![SelectionCandidate {
+                id: Letter(b'A'),
+                range,
+                quality: crate::matching::MatchQuality::EXACT.into(),
+                reindent: None,
+                occurrence: 0,
+                stale: false,
+            }],
+            awaiting_choice: false,
+        }
+    }
+
+    #[test]
+    fn change_set_matches_changes_in_draft() {
+        let mut s = session_with("中文 😀 abc def");
+        s.stage("a", 9..12, "DEF").unwrap(); // A
+        s.stage("a", 0..2, "汉").unwrap(); // B
+        let (set, idx) = s.change_set("a");
+        assert_eq!(idx, vec![1, 0], "base order: B then A");
+        assert_eq!(set.apply(s.docs["a"].base.rope()).unwrap(), *s.draft("a").unwrap());
+        assert_eq!(s.changes_in_draft("a"), vec![(1, 0..1), (0, 8..11)]);
+        let inverse = set.invert(s.docs["a"].base.rope()).unwrap();
+        assert_eq!(inverse.apply(s.draft("a").unwrap()).unwrap().to_string(), "中文 😀 abc def");
+    }
+
+    #[test]
+    fn drop_path_forgets_the_path_and_its_selection() {
+        let mut s = session_with("one two");
+        s.touch("b", &Text::from_storage("other"));
+        s.stage("a", 0..3, "1").unwrap(); // A
+        s.stage("b", 0..1, "O").unwrap(); // B
+        s.stage("a", 4..5, "O").unwrap(); // C
+        s.selection = Some(selection_on("a", 2..3));
+        assert_eq!(s.drop_path("a"), 2);
+        assert!(s.draft("a").is_none() && s.selection.is_none());
+        assert_eq!(s.changes.iter().map(|c| c.id.to_string()).collect::<String>(), "B");
+        assert_eq!(s.last_staged, None, "C was dropped");
+        assert_eq!(s.room(), 23, "letters are not reused");
+        assert_eq!(s.drop_path("a"), 0);
+        s.selection = Some(selection_on("b", 0..1));
+        assert_eq!(s.drop_path("zzz"), 0);
+        assert!(s.selection.is_some(), "a selection on another path stays");
+    }
+
+    #[test]
+    fn rebase_keeps_changes_away_from_the_external_edit() {
+        let mut s = session_with("alpha beta gamma delta epsilon");
+        s.stage("a", 6..10, "BETA").unwrap(); // A
+        s.stage("a", 17..22, "DELTA").unwrap(); // B
+        s.stage("a", 23..30, "EPS").unwrap(); // C
+        s.selection = Some(selection_on("a", 0..5));
+        // Storage: a line above, "gamma" rewritten, "epsilon" changed right where C edits.
+        let new_base = Text::from_storage("new line\nalpha beta GAMMA! delta epsilon!");
+        let r = s.rebase("a", &new_base);
+        assert_eq!(r.kept, Letter::parse("A").into_iter().chain(Letter::parse("B")).collect::<Vec<_>>());
+        assert_eq!(r.conflicts.len(), 1);
+        assert_eq!(r.conflicts[0].id, Letter::parse("C").unwrap());
+        assert_eq!(r.conflicts[0].base_range, 23..30, "returned as it was");
+        assert_eq!(draft(&s), "new line\nalpha BETA GAMMA! DELTA epsilon!");
+        assert_eq!(replay(&s), draft(&s));
+        assert_eq!(s.changes[0].base_range, 15..19);
+        assert_eq!(s.changes[1].old_text, "delta");
+        assert!(s.selection.is_none());
+        assert_eq!(s.docs["a"].base.rope().to_string(), "new line\nalpha beta GAMMA! delta epsilon!");
+        // Later edits stage against the new base.
+        s.stage("a", 0..3, "NEW").unwrap();
+        assert_eq!(replay(&s), draft(&s));
+    }
+
+    #[test]
+    fn an_external_edit_touching_a_change_is_a_conflict() {
+        for storage in ["abc def!", "abcdef", "abc def ghi"] {
+            let mut s = session_with("abc def");
+            s.stage("a", 4..7, "DEF").unwrap();
+            let r = s.rebase("a", &Text::from_storage(storage));
+            assert_eq!(r.conflicts.len(), 1, "{storage}");
+            assert!(r.kept.is_empty() && s.is_empty());
+            assert_eq!(draft(&s), storage, "the draft is storage's text");
+        }
+        let mut s = session_with("abc def");
+        s.stage("a", 4..7, "DEF").unwrap();
+        let r = s.rebase("a", &Text::from_storage("abcX def"));
+        assert_eq!((r.kept.len(), draft(&s).as_str()), (1, "abcX DEF"), "one char away is not touching");
+    }
+
+    #[test]
+    fn rebase_of_an_untouched_path_only_drops_its_selection() {
+        let mut s = Session::new(1);
+        s.selection = Some(selection_on("x", 0..1));
+        assert_eq!(s.rebase("x", &Text::from_storage("abc")), Rebase::default());
+        assert!(s.selection.is_none() && s.docs.is_empty());
     }
 
     #[test]

@@ -262,6 +262,14 @@ pub fn line_text(rope: &Rope, idx: usize) -> String {
     s
 }
 
+/// `s` cut to at most `max` chars, with `…` added when something was cut. Cost: O(max).
+pub fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        None => s.to_string(),
+        Some((at, _)) => format!("{}…", &s[..at]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

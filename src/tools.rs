@@ -20,8 +20,16 @@ pub enum Tool {
     ReplaceLines,
     Append,
     Preview,
+    Diff,
     Commit,
+    CommitAuto,
     Revert,
+    Discard,
+    Refresh,
+    Rebase,
+    PersistAs,
+    BeginTask,
+    ExportSession,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +94,7 @@ const MATCH_ID: Param = Param {
 const PREVIEW_ONLY: Param =
     Param { name: "preview_only", kind: ParamKind::Boolean, required: false, description: "Show what would be staged without staging it." };
 
-const SPECS: [ToolSpec; 9] = [
+const SPECS: [ToolSpec; 17] = [
     ToolSpec {
         tool: Tool::Read,
         verb: "read",
@@ -176,21 +184,81 @@ const SPECS: [ToolSpec; 9] = [
         params: &[PATH],
     },
     ToolSpec {
+        tool: Tool::Diff,
+        verb: "diff",
+        description: "A unified diff: against=\"base\" (default) shows the draft against the committed text; against=\"storage\" shows what storage holds now against your draft (after a failed save or an external change).",
+        params: &[
+            Param { name: "against", kind: ParamKind::OneOf(&["base", "storage"]), required: false, description: "`base` (default) or `storage`." },
+            PATH,
+        ],
+    },
+    ToolSpec {
         tool: Tool::Commit,
         verb: "commit",
-        description: "Apply all pending changes of all documents and save them. Ends the edit session; the summary is what the history keeps.",
-        params: &[Param { name: "summary", kind: ParamKind::String, required: true, description: "One line saying what the changes do." }],
+        description: "Apply all pending changes of all documents and save them, all or nothing. Ends the edit session and completes the current task; the summary is what the history keeps.",
+        params: &[
+            Param { name: "summary", kind: ParamKind::String, required: true, description: "One line saying what the changes do." },
+            Param { name: "auto_pop_task", kind: ParamKind::Boolean, required: false, description: "Complete and pop the current task (default true)." },
+        ],
+    },
+    ToolSpec {
+        tool: Tool::CommitAuto,
+        verb: "commit_auto",
+        description: "Commit with a generated summary. While candidates are pending it first stages the recommended one (refused when none is recommended).",
+        params: &[],
     },
     ToolSpec {
         tool: Tool::Revert,
         verb: "revert",
-        description: "Drop all pending changes and end the edit session without saving.",
+        description: "Drop all pending changes and end the edit session without saving; the current task is marked Reverted.",
         params: &[Param { name: "reason", kind: ParamKind::String, required: true, description: "Why the changes are dropped." }],
+    },
+    ToolSpec {
+        tool: Tool::Discard,
+        verb: "discard",
+        description: "Drop all pending changes (like memo_revert). When storage is out of sync it also reloads the affected documents from storage.",
+        params: &[Param { name: "reason", kind: ParamKind::String, required: false, description: "Why the changes are dropped." }],
+    },
+    ToolSpec {
+        tool: Tool::Refresh,
+        verb: "refresh",
+        description: "Reload a document from storage, dropping its pending changes (use memo_rebase instead to keep the ones storage did not touch).",
+        params: &[PATH],
+    },
+    ToolSpec {
+        tool: Tool::Rebase,
+        verb: "rebase",
+        description: "After storage changed underneath: re-apply your pending changes that do not overlap the external change onto the new text; the overlapping ones are listed as conflicts and dropped.",
+        params: &[PATH],
+    },
+    ToolSpec {
+        tool: Tool::PersistAs,
+        verb: "persist_as",
+        description: "Save the draft of a document under a new path (recovery when saving to its own path fails). The new path must not exist yet.",
+        params: &[
+            Param { name: "new_path", kind: ParamKind::String, required: true, description: "Where to save the draft; must not exist in storage." },
+            PATH,
+        ],
+    },
+    ToolSpec {
+        tool: Tool::BeginTask,
+        verb: "begin_task",
+        description: "Begin a (sub)task: its goal is shown in every response's task stack until a commit completes it or a revert abandons it.",
+        params: &[
+            Param { name: "goal", kind: ParamKind::String, required: true, description: "What the task is for, in one line." },
+            Param { name: "parent_task_id", kind: ParamKind::String, required: false, description: "The current task's id, to nest under it (default: the current task)." },
+        ],
+    },
+    ToolSpec {
+        tool: Tool::ExportSession,
+        verb: "export_session",
+        description: "The log of this workspace's calls: tool, arguments, status and time of each.",
+        params: &[],
     },
 ];
 
 impl Tool {
-    pub const ALL: [Tool; 9] = [
+    pub const ALL: [Tool; 17] = [
         Tool::Read,
         Tool::Replace,
         Tool::ReplaceSpan,
@@ -198,9 +266,25 @@ impl Tool {
         Tool::ReplaceLines,
         Tool::Append,
         Tool::Preview,
+        Tool::Diff,
         Tool::Commit,
+        Tool::CommitAuto,
         Tool::Revert,
+        Tool::Discard,
+        Tool::Refresh,
+        Tool::Rebase,
+        Tool::PersistAs,
+        Tool::BeginTask,
+        Tool::ExportSession,
     ];
+
+    /// Tools that change the draft or storage: the ones an unreported external conflict stops.
+    pub fn edits(self) -> bool {
+        matches!(
+            self,
+            Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceSelection | Tool::ReplaceLines | Tool::Append | Tool::Commit | Tool::CommitAuto
+        )
+    }
 
     pub fn spec(self) -> &'static ToolSpec {
         // SPECS is in `Tool::ALL` order; the test below pins that.
@@ -338,6 +422,11 @@ fn show(v: &Value) -> String {
 pub struct Args(Map<String, Value>);
 
 impl Args {
+    /// Arguments built in the core (e.g. `memo_commit_auto` choosing a candidate), as strings.
+    pub fn from_pairs(pairs: &[(&str, String)]) -> Args {
+        Args(pairs.iter().map(|(k, v)| (k.to_string(), Value::String(v.clone()))).collect())
+    }
+
     pub fn str(&self, name: &str) -> Option<&str> {
         self.0.get(name).and_then(Value::as_str)
     }

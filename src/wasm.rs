@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
-use crate::workspace::{CallContext, Config, PersistRequest, PersistResult, Step, Workspace};
+use crate::workspace::{CallContext, Config, LoadResult, PersistRequest, PersistResult, Step, Workspace};
 use crate::Response;
 
 /// Nesting deeper than this in tool arguments is refused (and stops cycles).
@@ -101,6 +101,15 @@ fn js_error(e: impl std::fmt::Display) -> JsError {
 enum StepJs<'a> {
     Done { response: &'a Response },
     Persist { requests: &'a [PersistRequest] },
+    Load { paths: &'a [String] },
+}
+
+fn step_to_js(step: &Step) -> JsValue {
+    match step {
+        Step::Done(response) => to_js(&StepJs::Done { response }),
+        Step::Persist(requests) => to_js(&StepJs::Persist { requests }),
+        Step::Load(paths) => to_js(&StepJs::Load { paths }),
+    }
 }
 
 #[wasm_bindgen]
@@ -131,23 +140,49 @@ impl WasmWorkspace {
             Ok(args) => self.inner.call(&name, &args, &ctx),
             Err(e) => Step::Done(self.inner.invalid_arguments(&e)),
         };
-        match &step {
-            Step::Done(response) => to_js(&StepJs::Done { response }),
-            Step::Persist(requests) => to_js(&StepJs::Persist { requests }),
-        }
+        step_to_js(&step)
     }
 
+    /// Reports the writes of a `persist` step; returns the next step.
     #[wasm_bindgen(js_name = completePersist)]
-    pub fn complete_persist(&mut self, results: JsValue, _now_ms: f64) -> JsValue {
+    pub fn complete_persist(&mut self, results: JsValue) -> JsValue {
         let parsed = js_to_json(&results, "results", 0)
             .map_err(|e| e.to_string())
             .and_then(|v| PersistResult::list_from_json(&v));
-        let response = match parsed {
+        let step = match parsed {
             Ok(results) => self.inner.complete_persist(results),
-            // A malformed report counts as a failed write: the changes stay pending.
+            // A malformed report counts as nothing written: the changes stay pending.
             Err(e) => self.inner.complete_persist(vec![PersistResult::Failed { path: String::new(), error: e }]),
         };
-        to_js(&response)
+        step_to_js(&step)
+    }
+
+    /// Reports the reads of a `load` step; returns the next step.
+    #[wasm_bindgen(js_name = completeLoad)]
+    pub fn complete_load(&mut self, results: JsValue) -> JsValue {
+        let parsed = js_to_json(&results, "results", 0)
+            .map_err(|e| e.to_string())
+            .and_then(|v| LoadResult::list_from_json(&v));
+        let step = match parsed {
+            Ok(results) => self.inner.complete_load(results),
+            Err(e) => self.inner.complete_load(vec![LoadResult::Failed { path: String::new(), error: e }]),
+        };
+        step_to_js(&step)
+    }
+
+    /// Storage holds `text` at `version` for `path` now (`text` null: deleted). Returns whether
+    /// the workspace took notice (false for its own saves).
+    #[wasm_bindgen(js_name = storageChanged)]
+    pub fn storage_changed(&mut self, path: JsString, text: Option<JsString>, version: Option<JsString>) -> Result<bool, JsError> {
+        let path = js_string(&path, "path").map_err(js_error)?;
+        let text = text.map(|t| js_string(&t, "text")).transpose().map_err(js_error)?;
+        let version = version.map(|v| js_string(&v, "version")).transpose().map_err(js_error)?;
+        Ok(self.inner.storage_changed(&path, text.as_deref(), version.as_deref()))
+    }
+
+    /// The storage version held for `path`, or undefined when it is not open.
+    pub fn version(&self, path: String) -> Option<String> {
+        self.inner.version(&path).map(str::to_string)
     }
 
     pub fn text(&self, path: Option<String>) -> Result<String, JsError> {

@@ -43,8 +43,9 @@ fn replace_stages_and_commit_asks_the_host_to_persist() {
     assert_eq!(get(&request, &["expected_version"]).as_string().unwrap(), "v1");
 
     let results = Array::of1(&obj(&[("path", "a.txt".into()), ("ok", true.into()), ("version", "v2".into())]));
-    let response = ws.complete_persist(results.into(), 0.0);
-    assert_eq!(get(&response, &["status"]).as_string().unwrap(), "Success");
+    let step = ws.complete_persist(results.into());
+    assert_eq!(get(&step, &["kind"]).as_string().unwrap(), "done");
+    assert_eq!(get(&step, &["response", "status"]).as_string().unwrap(), "Success");
     assert_eq!(ws.text(None).unwrap(), "x = 2\ny = 1\n");
     assert_eq!(ws.state(), "Idle");
 }
@@ -99,4 +100,27 @@ fn non_json_arguments_and_bad_options_do_not_throw() {
     assert!(WasmWorkspace::new(obj(&[("persist_mode", "sometimes".into())])).is_err());
     let defs = Array::from(&ws.tool_definitions());
     assert!(defs.length() >= 5);
+}
+
+#[wasm_bindgen_test]
+fn refresh_asks_the_host_to_load_and_an_external_change_conflicts() {
+    let mut ws = ws_with("x = 1\n");
+    let args = obj(&[("old_text", "x = 1".into()), ("new_text", "x = 2".into())]);
+    ws.call("memo_replace".into(), args, None, 0.0);
+    // storage changed underneath the pending change
+    assert!(ws.storage_changed("a.txt".into(), Some("x = 1\nz = 0\n".into()), Some("v2".into())).unwrap());
+    let step = ws.call("memo_commit".into(), obj(&[("summary", "s".into())]), None, 0.0);
+    assert_eq!(get(&step, &["response", "status"]).as_string().unwrap(), "ExternalConflict");
+    assert_eq!(ws.state(), "OutOfSync");
+
+    let step = ws.call("memo_refresh".into(), obj(&[]), None, 0.0);
+    assert_eq!(get(&step, &["kind"]).as_string().unwrap(), "load");
+    assert_eq!(Array::from(&get(&step, &["paths"])).get(0).as_string().unwrap(), "a.txt");
+    assert_eq!(ws.state(), "Refreshing");
+    let loaded = obj(&[("path", "a.txt".into()), ("ok", true.into()), ("text", "x = 1\nz = 0\n".into()), ("version", "v2".into())]);
+    let step = ws.complete_load(Array::of1(&loaded).into());
+    assert_eq!(get(&step, &["response", "status"]).as_string().unwrap(), "Success");
+    assert_eq!(ws.state(), "Idle");
+    assert_eq!(ws.text(None).unwrap(), "x = 1\nz = 0\n");
+    assert_eq!(ws.version("a.txt".into()).as_deref(), Some("v2"));
 }

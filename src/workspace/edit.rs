@@ -557,6 +557,9 @@ impl Workspace {
         let ranges: Vec<Range<usize>> = live.iter().map(|&i| listing[i].1.clone()).collect();
         let hints = Hints { anchor_end: search.anchor_end, focus: self.focus(&search.path), goal: None };
         let recommended = recommend::recommend(&draft, &ranges, &hints).map(|r| (live[r.index], r.reason));
+        if !search.preview_only {
+            self.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.0);
+        }
         if let Some((i, reason)) = recommended {
             if let Some(c) = candidates.get_mut(i) {
                 c.recommended = true;
@@ -879,8 +882,11 @@ impl Workspace {
         }
         self.session = Some(session);
         if self.config.persist_mode == PersistMode::Immediate {
+            // Immediate mode (`003` §10.1): the edit is saved at once; tasks stay open, since
+            // one edit rarely finishes one.
             let summary = format!("Edit at {path} line {line}");
-            return self.commit(&summary, path);
+            let staged = r.summary.replace(" Nothing is saved until commit.", "");
+            return self.commit(&summary, false, Some(staged));
         }
         Step::Done(self.finish(r, Some(path)))
     }

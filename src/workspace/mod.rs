@@ -1,8 +1,10 @@
 //! Workspace: documents by path, the edit session, and the dispatch of tool calls (DESIGN §1–§3).
 //!
 //! A pure state machine: no I/O, no clock. A call either finishes ([`Step::Done`]) or asks the
-//! shell to persist texts ([`Step::Persist`]); the shell performs the writes with its storage and
-//! reports back through [`Workspace::complete_persist`], which returns the final response.
+//! shell for storage work — writes ([`Step::Persist`], reported back through
+//! [`Workspace::complete_persist`]) or reads ([`Step::Load`], reported through
+//! [`Workspace::complete_load`]) — and each report returns the next step, until one is `Done`.
+//! Changes storage made on its own reach the core through [`Workspace::storage_changed`].
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -10,16 +12,22 @@ use std::fmt;
 use ropey::Rope;
 use serde_json::Value;
 
-use crate::format::{signed, Locale};
-use crate::response::{Response, Status};
+use crate::format::Locale;
+use crate::response::{Response, Status, TaskView};
 use crate::session::Session;
+use crate::tasks::TaskStack;
 use crate::text::Text;
 use crate::tools::{self, ArgError, Tool, ToolDefinition};
 use crate::workflow::{Flags, PersistMode, WorkflowState};
 
 mod edit;
+mod log;
+mod persist;
 mod read;
+mod sync;
 mod views;
+
+pub use log::LogEntry;
 
 use views::{guidance_for, pending_views, plural, render_preview};
 
@@ -40,6 +48,8 @@ pub struct Config {
     /// Preview size unit (`000` §3.2, default 500): a failed match shows documents shorter than
     /// four times this whole.
     pub max_preview_length: usize,
+    /// Deepest task nesting `memo_begin_task` allows (`000` Appendix C, default 3).
+    pub max_task_depth: usize,
 }
 
 impl Default for Config {
@@ -51,6 +61,7 @@ impl Default for Config {
             persist_mode: PersistMode::Manual,
             near_match_threshold: 0.8,
             max_preview_length: 500,
+            max_task_depth: crate::tasks::DEFAULT_MAX_DEPTH,
         }
     }
 }
@@ -140,11 +151,18 @@ impl Config {
                         .map(|n| n as usize)
                         .ok_or_else(|| bad(key, value, "a whole number from 1 to 1000000 (default 500)"))?;
                 }
+                "max_task_depth" => {
+                    c.max_task_depth = value
+                        .as_u64()
+                        .filter(|n| (1..=16).contains(n))
+                        .map(|n| n as usize)
+                        .ok_or_else(|| bad(key, value, "a whole number from 1 to 16 (default 3)"))?;
+                }
                 _ => {
                     return Err(bad(
                         key,
                         value,
-                        "one of the known options: default_path, locale, tool_prefix, persist_mode, near_match_threshold, max_preview_length",
+                        "one of the known options: default_path, locale, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth",
                     ))
                 }
             }
@@ -203,12 +221,61 @@ impl PersistResult {
     }
 }
 
-/// The result of [`Workspace::call`].
+/// What the storage read for one path of a [`Step::Load`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadResult {
+    Loaded { path: String, text: String, version: String },
+    /// Storage holds no document at that path.
+    Missing { path: String },
+    Failed { path: String, error: String },
+}
+
+impl LoadResult {
+    pub fn path(&self) -> &str {
+        match self {
+            LoadResult::Loaded { path, .. } | LoadResult::Missing { path } | LoadResult::Failed { path, .. } => path,
+        }
+    }
+
+    /// Reads the host's report: `[{path, ok: true, text, version} | {path, ok: true, text: null}
+    /// (missing) | {path, ok: false, error}]`.
+    pub fn list_from_json(v: &Value) -> Result<Vec<LoadResult>, String> {
+        let items = v.as_array().ok_or("load results must be an array")?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let field = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_string);
+                let path = field("path").ok_or(format!("load result {i} has no string `path`"))?;
+                match item.get("ok").and_then(Value::as_bool) {
+                    Some(true) => match field("text") {
+                        Some(text) => Ok(LoadResult::Loaded {
+                            path,
+                            text,
+                            version: field("version").ok_or(format!("load result {i} has a text but no string `version`"))?,
+                        }),
+                        None => Ok(LoadResult::Missing { path }),
+                    },
+                    Some(false) => Ok(LoadResult::Failed { path, error: field("error").unwrap_or_else(|| "unknown error".into()) }),
+                    None => Err(format!("load result {i} has no boolean `ok`")),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The result of [`Workspace::call`] and of each completion.
+// Returned once per call and consumed at once, never stored in bulk: boxing the response would
+// only add an allocation per call.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     Done(Response),
-    /// Perform these writes, then call [`Workspace::complete_persist`].
+    /// Perform these writes in order, stopping at the first failure, then call
+    /// [`Workspace::complete_persist`] with one result per write attempted.
     Persist(Vec<PersistRequest>),
+    /// Read these paths from storage, then call [`Workspace::complete_load`].
+    Load(Vec<String>),
 }
 
 /// Per-call context from the shell. Time is passed in, never read.
@@ -218,15 +285,17 @@ pub struct CallContext {
     pub now_ms: f64,
 }
 
-/// A commit whose writes the shell is performing.
+/// Storage work the workspace waits for; while it waits every call is `Blocked`.
 #[derive(Clone, Debug)]
-struct AwaitingPersist {
-    summary: String,
-    texts: Vec<(String, Text)>,
-    changes: usize,
-    delta: isize,
-    /// The path the committing call reported on.
-    path: String,
+enum Awaiting {
+    /// A commit's writes.
+    Commit(persist::CommitInFlight),
+    /// Writing the old texts back after some writes of a multi-document commit failed.
+    Rollback(persist::RollbackInFlight),
+    /// `memo_persist_as`: the draft of `path` written to `new_path`.
+    PersistAs { path: String, new_path: String, text: Text },
+    /// Reads for `memo_refresh`, `memo_discard` or `memo_diff(against="storage")`.
+    Load(sync::LoadPurpose),
 }
 
 #[derive(Debug)]
@@ -237,13 +306,27 @@ pub struct Workspace {
     order: Vec<String>,
     session: Option<Session>,
     next_session_id: u64,
-    awaiting: Option<AwaitingPersist>,
-    /// The last commit could not be saved: the workflow is `OutOfSync` until a retry or revert.
-    persist_failed: bool,
+    awaiting: Option<Awaiting>,
+    /// Documents whose last save failed, with the storage's error: the workflow is `OutOfSync`
+    /// until a retry succeeds or their changes are dropped.
+    persist_failures: BTreeMap<String, String>,
+    /// Documents storage changed while they had pending changes, with what storage holds now
+    /// (`None`: deleted). `OutOfSync` + `ExternalConflict` until refresh, rebase or discard.
+    conflicts: BTreeMap<String, Option<Document>>,
+    /// A conflict the agent has not been told about: the next editing call reports it instead
+    /// of running.
+    unreported_conflict: bool,
+    /// Said once, at the start of the next response's summary (e.g. a silent reload).
+    notes: Vec<String>,
+    tasks: TaskStack,
+    log: log::SessionLog,
+    /// The candidate the last listing recommended (`memo_commit_auto` stages it).
+    recommended: Option<crate::session::Letter>,
 }
 
 impl Workspace {
     pub fn new(config: Config) -> Workspace {
+        let tasks = TaskStack::new(config.max_task_depth);
         Workspace {
             config,
             docs: BTreeMap::new(),
@@ -251,7 +334,13 @@ impl Workspace {
             session: None,
             next_session_id: 1,
             awaiting: None,
-            persist_failed: false,
+            persist_failures: BTreeMap::new(),
+            conflicts: BTreeMap::new(),
+            unreported_conflict: false,
+            notes: Vec::new(),
+            tasks,
+            log: log::SessionLog::default(),
+            recommended: None,
         }
     }
 
@@ -285,6 +374,11 @@ impl Workspace {
 
     pub fn document(&self, path: &str) -> Option<&Document> {
         self.docs.get(path)
+    }
+
+    /// The storage version the workspace holds for `path` (what a save expects to replace).
+    pub fn version(&self, path: &str) -> Option<&str> {
+        self.docs.get(path).map(|d| d.version.as_str())
     }
 
     fn resolve(&self, path: Option<&str>) -> Result<String, WorkspaceError> {
@@ -331,11 +425,19 @@ impl Workspace {
             .unwrap_or(crate::text::Fingerprint(0))
     }
 
+    /// Pending changes of `path` in the session.
+    fn pending_in(&self, path: &str) -> usize {
+        self.session.as_ref().map_or(0, |s| s.changes.iter().filter(|c| c.path == path).count())
+    }
+
     /// The workflow state, derived from the data (never stored beside it).
     pub fn state(&self) -> WorkflowState {
-        if self.awaiting.is_some() {
-            WorkflowState::PersistPending
-        } else if self.persist_failed {
+        match &self.awaiting {
+            Some(Awaiting::Load(_)) => return WorkflowState::Refreshing,
+            Some(_) => return WorkflowState::PersistPending,
+            None => {}
+        }
+        if !self.persist_failures.is_empty() || !self.conflicts.is_empty() {
             WorkflowState::OutOfSync
         } else if self.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|s| s.awaiting_choice) {
             WorkflowState::SelectionPending
@@ -346,27 +448,44 @@ impl Workspace {
         }
     }
 
+    /// The state's flags (`003` §4.3), plus `ExternalConflict` while storage changed underneath
+    /// pending changes.
     pub fn flags(&self) -> Flags {
-        Flags::derive(self.state(), self.config.persist_mode)
+        let f = Flags::derive(self.state(), self.config.persist_mode);
+        if self.conflicts.is_empty() {
+            f
+        } else {
+            f | Flags::EXTERNAL_CONFLICT
+        }
     }
 
-    /// Whether `tool` may be called now (`003` §7.2 for this slice's tools). Hidden tools return
-    /// `Blocked` saying what to call instead.
+    /// Whether `tool` may be called now: `003` §7.2's matrix, extended to every tool (README
+    /// "Workflow" has the full table). Hidden tools return `Blocked` saying what to call instead.
     pub fn is_visible(&self, tool: Tool) -> bool {
         use WorkflowState::*;
         let state = self.state();
-        match tool {
-            Tool::Read | Tool::Preview | Tool::Revert | Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceLines => state != Refreshing,
-            // `003` §7.2: choosing a candidate is only possible while a choice is pending.
-            Tool::ReplaceSelection => state == SelectionPending,
-            // `003` §7.2: no appending while a choice is pending or storage is out of sync.
-            Tool::Append => matches!(state, Idle | PersistPending),
-            Tool::Commit => match state {
-                Idle | PersistPending => self.config.persist_mode != PersistMode::Immediate,
-                // A failed save is retried by committing again.
-                OutOfSync => self.persist_failed,
-                SelectionPending | Refreshing => false,
-            },
+        let conflict = !self.conflicts.is_empty();
+        let manual_commit = self.config.persist_mode != PersistMode::Immediate;
+        match (tool, state) {
+            // `003` §12: nothing while storage is being read.
+            (_, Refreshing) => false,
+            (Tool::Read | Tool::Preview | Tool::Revert | Tool::Discard | Tool::Refresh | Tool::BeginTask | Tool::ExportSession, _) => true,
+            (Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceLines, _) => true,
+            // Choosing a candidate is only possible while a choice is pending.
+            (Tool::ReplaceSelection, s) => s == SelectionPending,
+            // No appending while a choice is pending or storage is out of sync.
+            (Tool::Append, s) => matches!(s, Idle | PersistPending),
+            // Nothing to compare while nothing is pending and storage agrees.
+            (Tool::Diff, s) => s != Idle,
+            (Tool::Commit, Idle | PersistPending) => manual_commit,
+            // After a failed save, committing again is the retry; after an external change it
+            // would overwrite what storage got, so it is blocked until refresh/rebase/discard.
+            (Tool::Commit, OutOfSync) => manual_commit && !conflict,
+            (Tool::Commit, SelectionPending) => false,
+            (Tool::CommitAuto, Idle | PersistPending | SelectionPending) => manual_commit,
+            (Tool::CommitAuto, OutOfSync) => false,
+            (Tool::Rebase, _) => conflict,
+            (Tool::PersistAs, s) => s == OutOfSync,
         }
     }
 
@@ -384,23 +503,45 @@ impl Workspace {
     }
 
     /// Runs one tool call. Never panics on any input: bad input is a response with a clear status.
+    /// Cost: that of the tool, plus O(size of args) for the session log.
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
-        let _ = ctx; // tool_call_id and time are recorded by the history issue; accepted now.
+        self.log.begin(name, args, ctx);
+        let step = self.dispatch(name, args, ctx);
+        self.after_step(&step);
+        step
+    }
+
+    fn dispatch(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
         if self.awaiting.is_some() {
-            let r = Response::new(Status::Blocked, "A commit is waiting for the storage to finish.")
-                .with_guidance("The host must report the write with completePersist before the next call.");
+            let r = Response::new(Status::Blocked, "The workspace is waiting for the storage to finish a write or read.")
+                .with_guidance("The host must report it (completePersist / completeLoad) before the next call.");
             return Step::Done(self.finish(r, None));
         }
         let (tool, args) = match tools::parse_call(&self.config.tool_prefix, name, args) {
             Ok(parsed) => parsed,
             Err(e) => return Step::Done(self.invalid(&e.to_string(), guidance_for(&e, &self.config.tool_prefix))),
         };
+        if self.unreported_conflict && tool.edits() {
+            return Step::Done(self.conflict_report(tool));
+        }
         if !self.is_visible(tool) {
             return Step::Done(self.blocked(tool));
         }
         if tool == Tool::ReplaceSelection {
             // The selection knows its document; `path` only has to agree with it.
             return self.replace_selection(args.str("path"), &args);
+        }
+        match tool {
+            Tool::Commit => {
+                let summary = args.str("summary").unwrap_or_default().to_string();
+                return self.commit(&summary, args.bool("auto_pop_task").unwrap_or(true), None);
+            }
+            Tool::CommitAuto => return self.commit_auto(),
+            Tool::Revert => return Step::Done(self.revert(args.str("reason").unwrap_or_default())),
+            Tool::Discard => return self.discard(args.str("reason")),
+            Tool::BeginTask => return Step::Done(self.begin_task(args.str("goal").unwrap_or_default(), args.str("parent_task_id"), ctx.now_ms)),
+            Tool::ExportSession => return Step::Done(self.export_session()),
+            _ => {}
         }
         let path = match self.resolve(args.str("path")) {
             Ok(p) => p,
@@ -414,8 +555,22 @@ impl Workspace {
             Tool::ReplaceLines => self.replace_lines(&path, &args),
             Tool::Append => self.append(&path, &args),
             Tool::Preview => Step::Done(self.preview(&path)),
-            Tool::Commit => self.commit(args.str("summary").unwrap_or_default(), &path),
-            Tool::Revert => Step::Done(self.revert(args.str("reason").unwrap_or_default(), &path)),
+            Tool::Diff => self.diff(&path, args.str("against") == Some("storage")),
+            Tool::Refresh => self.refresh(&path),
+            Tool::Rebase => Step::Done(self.rebase(&path)),
+            Tool::PersistAs => self.persist_as(&path, args.str("new_path").unwrap_or_default()),
+            Tool::Commit | Tool::CommitAuto | Tool::Revert | Tool::Discard | Tool::BeginTask | Tool::ExportSession => {
+                unreachable_tool(tool)
+            }
+        }
+    }
+
+    /// Bookkeeping after a call or completion produced `step`: the log gets the status, and
+    /// notes said in a finished response are not said again.
+    fn after_step(&mut self, step: &Step) {
+        if let Step::Done(r) = step {
+            self.log.finish(r.status);
+            self.notes.clear();
         }
     }
 
@@ -435,16 +590,28 @@ impl Workspace {
         let state = self.state();
         let p = &self.config.tool_prefix;
         let instead = match state {
+            WorkflowState::SelectionPending if tool == Tool::Commit => format!(
+                "Choose a candidate with {p}_replace_selection(selection_id) first (or {p}_commit_auto to take the recommended one), or drop the session with {p}_revert(reason)."
+            ),
             WorkflowState::SelectionPending => format!(
                 "Choose a candidate with {p}_replace_selection(selection_id) first, or drop the session with {p}_revert(reason)."
             ),
             _ if tool == Tool::ReplaceSelection => format!(
                 "There is no choice pending: {p}_replace lists lettered candidates when old_text matches several places or nowhere exactly."
             ),
+            _ if tool == Tool::Rebase => format!("Nothing to rebase onto: storage has not changed underneath pending changes. {p}_commit(summary) saves them."),
+            _ if tool == Tool::PersistAs => format!("{p}_persist_as is for recovery when saving fails; {p}_commit(summary) saves to the document's own path."),
+            _ if tool == Tool::Diff => format!("Nothing to compare: there are no pending changes. {p}_read shows the text."),
             WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
                 "Edits are saved as they are made in immediate mode; there is nothing to commit.".to_string()
             }
-            WorkflowState::OutOfSync => format!("Call {p}_revert(reason) to drop the pending changes."),
+            WorkflowState::OutOfSync if !self.conflicts.is_empty() => format!(
+                "Storage changed underneath your pending changes: compare with {p}_diff(against=\"storage\"), then {p}_rebase to keep the changes storage did not touch, or {p}_refresh / {p}_discard to drop them."
+            ),
+            WorkflowState::OutOfSync => format!(
+                "Saving failed: retry with {p}_commit(summary), compare with {p}_diff(against=\"storage\"), save elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard."
+            ),
+            WorkflowState::Refreshing => "The workspace is reading storage; call again when that finished.".to_string(),
             _ => format!("Call {p}_read to see the current state."),
         };
         let r = Response::new(Status::Blocked, format!("{} is not available in state {state}. Nothing was changed.", self.tool_name(tool)))
@@ -473,121 +640,42 @@ impl Workspace {
         self.finish(r, Some(path))
     }
 
-    // ---- memo_commit / memo_revert ---------------------------------------------------------
+    // ---- memo_begin_task / memo_export_session ---------------------------------------------
 
-    fn commit(&mut self, summary: &str, path: &str) -> Step {
-        let Some(session) = self.session.as_ref().filter(|s| !s.is_empty()) else {
-            let r = Response::new(Status::NoOp, "There are no pending changes to commit.")
-                .with_guidance(format!("Stage an edit with {}_replace first.", self.config.tool_prefix));
-            return Step::Done(self.finish(r, Some(path)));
-        };
-        let mut texts = Vec::new();
-        for (p, doc) in &session.docs {
-            if session.changes.iter().any(|c| &c.path == p) {
-                texts.push((p.clone(), doc.base.with_rope(doc.draft.clone())));
+    fn begin_task(&mut self, goal: &str, parent: Option<&str>, now_ms: f64) -> Response {
+        let p = self.config.tool_prefix.clone();
+        match self.tasks.begin(goal, parent, now_ms) {
+            Ok(task) => {
+                let (id, depth, goal) = (task.id, task.depth, task.goal.clone());
+                let mut r = Response::new(Status::Success, format!("Task #{id} begun: \"{goal}\" (depth {depth})."))
+                    .with_guidance(format!("Work on it; {p}_commit(summary) completes it, {p}_revert(reason) abandons it."));
+                r.task_id = Some(id.to_string());
+                self.finish(r, None)
             }
+            Err(e @ crate::tasks::TaskError::TooDeep { .. }) => {
+                let r = Response::new(Status::Blocked, format!("Cannot begin the task: {e}. Nothing was changed."))
+                    .with_guidance(format!("Split the work: finish the current task with {p}_commit(summary) first, or do this step inside it without a new task."));
+                self.finish(r, None)
+            }
+            Err(e) => self.invalid(&e.to_string(), "Give a one-line goal; leave parent_task_id out to nest under the current task.".into()),
         }
-        let awaiting = AwaitingPersist {
-            summary: summary.to_string(),
-            changes: session.changes.len(),
-            delta: session.changes.iter().map(|c| c.delta()).sum(),
-            texts,
-            path: path.to_string(),
-        };
-        if self.config.persist_mode == PersistMode::Disabled {
-            let results = awaiting
-                .texts
-                .iter()
-                .map(|(p, _)| PersistResult::Saved { path: p.clone(), version: self.docs[p].version.clone() })
-                .collect();
-            self.awaiting = Some(awaiting);
-            return Step::Done(self.complete_persist(results));
-        }
-        let requests = awaiting
-            .texts
-            .iter()
-            .map(|(p, t)| PersistRequest { path: p.clone(), text: t.to_storage(), expected_version: self.docs[p].version.clone() })
-            .collect();
-        self.awaiting = Some(awaiting);
-        Step::Persist(requests)
     }
 
-    /// Finishes a commit with what the storage did (one result per request; a missing result
-    /// counts as a failure). Saved documents become committed; if any write failed, its pending
-    /// changes are kept whole and the workflow is `OutOfSync` until a retry or a revert.
-    pub fn complete_persist(&mut self, results: Vec<PersistResult>) -> Response {
-        let Some(done) = self.awaiting.take() else {
-            let r = Response::new(Status::InvalidArguments, "Invalid call: no commit is waiting for the storage. Nothing was changed.")
-                .with_guidance("Call completePersist only after a call returned persist requests.");
-            return self.finish(r, None);
-        };
-        let mut failures = Vec::new();
-        for (path, text) in &done.texts {
-            match results.iter().find(|r| matches!(r, PersistResult::Saved { path: p, .. } | PersistResult::Failed { path: p, .. } if p == path)) {
-                Some(PersistResult::Saved { version, .. }) => {
-                    self.docs.insert(path.clone(), Document { text: text.clone(), version: version.clone() });
-                    if let Some(s) = &mut self.session {
-                        s.changes.retain(|c| &c.path != path);
-                        s.docs.remove(path);
-                    }
-                }
-                Some(PersistResult::Failed { error, .. }) => failures.push(format!("{path}: {error}")),
-                None => failures.push(format!("{path}: the host reported no result")),
-            }
-        }
-        let mode_note = if self.config.persist_mode == PersistMode::Disabled {
-            " Persistence is disabled: the result stays in memory and is not written to storage."
-        } else {
-            ""
-        };
-        let path = done.path.clone();
-        if failures.is_empty() {
-            self.session = None;
-            self.persist_failed = false;
-            let mut r = Response::new(
-                Status::Success,
-                format!(
-                    "Committed {} change{} ({} chars): {}.{mode_note}",
-                    done.changes,
-                    plural(done.changes),
-                    signed(done.delta),
-                    done.summary.trim_end_matches('.')
-                ),
-            );
-            r.metrics.delta = done.delta;
-            r.metrics.new_length = self.docs.get(&path).map_or(0, |d| d.text.rope().len_chars());
-            r.fingerprint = self.docs.get(&path).map(|d| d.text.fingerprint().to_string());
-            return self.finish(r, Some(&path));
-        }
-        self.persist_failed = true;
-        let p = &self.config.tool_prefix;
-        let r = Response::new(
-            Status::PersistFailure,
-            format!("Could not save {}. The pending changes are kept.", failures.join("; ")),
-        )
-        .with_guidance(format!("Call {p}_commit(summary) again to retry, or {p}_revert(reason) to drop the changes."));
-        self.finish(r, Some(&path))
-    }
-
-    fn revert(&mut self, reason: &str, path: &str) -> Response {
-        let Some(session) = self.session.take() else {
-            let r = Response::new(Status::NoOp, "There is no edit session to revert.");
-            return self.finish(r, Some(path));
-        };
-        self.persist_failed = false;
-        let n = session.changes.len();
-        let r = Response::new(
-            Status::Success,
-            format!("Reverted: dropped {n} pending change{} ({}).", plural(n), reason.trim_end_matches('.')),
-        );
-        self.finish(r, Some(path))
+    fn export_session(&self) -> Response {
+        let n = self.log.len();
+        let mut r = Response::new(Status::Success, format!("Session log: {n} call{} (this one included).", plural(n)));
+        r.session_log = Some(self.log.entries());
+        self.finish(r, None)
     }
 
     // ---- responses -------------------------------------------------------------------------
 
-    /// Fills what every response carries — state, flags, pending changes, tools, next actions —
-    /// and renders the Markdown views.
+    /// Fills what every response carries — state, flags, pending changes, tasks, tools, next
+    /// actions, notes for the agent — and renders the Markdown views.
     fn finish(&self, mut r: Response, path: Option<&str>) -> Response {
+        if !self.notes.is_empty() {
+            r.summary = format!("{} {}", self.notes.join(" "), r.summary);
+        }
         r.workflow_state = self.state();
         r.flags = self.flags();
         r.path = path.map(str::to_string);
@@ -600,6 +688,11 @@ impl Workspace {
                 r.metrics.new_length = self.draft_rope(p).len_chars();
             }
         }
+        r.task_stack = self
+            .tasks
+            .active()
+            .map(|t| TaskView { task_id: t.id.to_string(), goal: t.goal.clone(), status: t.status.as_str().to_string(), depth: t.depth })
+            .collect();
         r.visible_tools = self.visible_tools().into_iter().map(|t| self.tool_name(t)).collect();
         r.next_actions = self.next_actions();
         r.render(self.config.locale);
@@ -622,9 +715,27 @@ impl Workspace {
                 }
                 v
             }
-            WorkflowState::OutOfSync => vec![format!("{p}_commit(summary)"), format!("{p}_revert(reason)")],
+            WorkflowState::OutOfSync if !self.conflicts.is_empty() => vec![
+                format!("{p}_diff(against=\"storage\")"),
+                format!("{p}_rebase()"),
+                format!("{p}_refresh()"),
+                format!("{p}_discard(reason)"),
+            ],
+            WorkflowState::OutOfSync => vec![
+                format!("{p}_commit(summary)"),
+                format!("{p}_diff(against=\"storage\")"),
+                format!("{p}_persist_as(new_path)"),
+                format!("{p}_discard(reason)"),
+            ],
             WorkflowState::Refreshing => Vec::new(),
         }
     }
 }
 
+/// `dispatch` handles these tools before resolving a path; reaching here is a defect, answered
+/// without panicking.
+fn unreachable_tool(tool: Tool) -> Step {
+    let mut r = Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice."));
+    r.render(Locale::En);
+    Step::Done(r)
+}

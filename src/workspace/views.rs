@@ -65,13 +65,9 @@ pub(super) fn pending_views(session: &Session, docs: &BTreeMap<String, Document>
 }
 
 /// Bounded text for summaries: 80 chars, `…` marking a cut.
+/// A text shown inside a summary: at most 80 chars.
 pub(super) fn clip(s: &str) -> String {
-    const MAX: usize = 80;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        s.chars().take(MAX).collect::<String>() + "…"
-    }
+    text::clip(s, 80)
 }
 
 pub(super) fn plural(n: usize) -> &'static str {

@@ -4,14 +4,21 @@
 
 use std::collections::BTreeMap;
 
-use agentpad::{CallContext, Config, PersistResult, Response, Step, Workspace};
+use agentpad::{CallContext, Config, LoadResult, PersistResult, Response, Step, Workspace};
 use serde_json::Value;
 
-/// A storage host: holds raw texts and versions, performs persist requests, can fail the next save.
+/// A storage host: holds raw texts and versions, performs persist and load requests the way
+/// the TypeScript shell does (writes in order, stopping at the first failure), and can fail
+/// saves or change a document behind the workspace's back.
 pub struct Host {
     pub ws: Workspace,
     pub files: BTreeMap<String, (String, u32)>,
+    /// The next save (of any path) fails.
     pub fail_next_save: bool,
+    /// Saves of these paths fail until removed.
+    pub failing_paths: Vec<String>,
+    /// Every write the host performed, in order: (path, text).
+    pub writes: Vec<(String, String)>,
 }
 
 impl Host {
@@ -26,31 +33,69 @@ impl Host {
             ws.open(path, text, "v1").unwrap();
             stored.insert(path.to_string(), (text.to_string(), 1));
         }
-        Host { ws, files: stored, fail_next_save: false }
+        Host { ws, files: stored, fail_next_save: false, failing_paths: Vec::new(), writes: Vec::new() }
     }
 
     pub fn call(&mut self, name: &str, args: Value) -> Response {
-        match self.ws.call(name, &args, &CallContext::default()) {
-            Step::Done(r) => r,
-            Step::Persist(requests) => {
-                let results = requests
-                    .into_iter()
-                    .map(|req| {
-                        let (_, version) = &self.files[&req.path];
-                        if std::mem::take(&mut self.fail_next_save) {
-                            PersistResult::Failed { path: req.path, error: "disk full".into() }
-                        } else if format!("v{version}") != req.expected_version {
-                            PersistResult::Failed { path: req.path, error: "version mismatch".into() }
-                        } else {
-                            let next = version + 1;
-                            self.files.insert(req.path.clone(), (req.text, next));
-                            PersistResult::Saved { path: req.path, version: format!("v{next}") }
+        let step = self.ws.call(name, &args, &CallContext::default());
+        self.drive(step)
+    }
+
+    /// Performs storage steps until the workspace is done.
+    pub fn drive(&mut self, mut step: Step) -> Response {
+        loop {
+            step = match step {
+                Step::Done(r) => return r,
+                Step::Persist(requests) => {
+                    let mut results = Vec::new();
+                    for req in requests {
+                        let result = self.save(req.path, req.text, &req.expected_version);
+                        let failed = matches!(result, PersistResult::Failed { .. });
+                        results.push(result);
+                        if failed {
+                            break; // like the shell: no writes after a failure
                         }
-                    })
-                    .collect();
-                self.ws.complete_persist(results)
+                    }
+                    self.ws.complete_persist(results)
+                }
+                Step::Load(paths) => {
+                    let results = paths
+                        .into_iter()
+                        .map(|path| match self.files.get(&path) {
+                            Some((text, v)) => LoadResult::Loaded { path, text: text.clone(), version: format!("v{v}") },
+                            None => LoadResult::Missing { path },
+                        })
+                        .collect();
+                    self.ws.complete_load(results)
+                }
             }
         }
+    }
+
+    fn save(&mut self, path: String, text: String, expected_version: &str) -> PersistResult {
+        let current = self.files.get(&path).map_or(String::new(), |(_, v)| format!("v{v}"));
+        if std::mem::take(&mut self.fail_next_save) || self.failing_paths.contains(&path) {
+            PersistResult::Failed { path, error: "disk full".into() }
+        } else if current != expected_version {
+            PersistResult::Failed { path, error: format!("version mismatch: expected {expected_version:?}, storage has {current:?}") }
+        } else {
+            let next = self.files.get(&path).map_or(1, |(_, v)| v + 1);
+            self.files.insert(path.clone(), (text.clone(), next));
+            self.writes.push((path.clone(), text));
+            PersistResult::Saved { path, version: format!("v{next}") }
+        }
+    }
+
+    /// Another program writes `text` to `path`; the host tells the workspace, as the shell does
+    /// before the next call.
+    pub fn external_write(&mut self, path: &str, text: &str) -> bool {
+        let next = self.files.get(path).map_or(1, |(_, v)| v + 1);
+        self.files.insert(path.to_string(), (text.to_string(), next));
+        self.ws.storage_changed(path, Some(text), Some(&format!("v{next}")))
+    }
+
+    pub fn version(&self, path: &str) -> String {
+        format!("v{}", self.files[path].1)
     }
 
     pub fn stored(&self, path: &str) -> &str {

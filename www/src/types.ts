@@ -99,8 +99,23 @@ export interface PendingChange {
 export interface TaskEntry {
   task_id: string;
   goal: string;
-  status: string;
+  status: "Active" | "Completed" | "Reverted";
+  /** 1 for a root task. */
   depth: number;
+}
+
+/** One call in the session log (memo_export_session). */
+export interface SessionLogEntry {
+  /** 1-based number of the call in this workspace. */
+  seq: number;
+  tool: string;
+  /** The arguments as given; strings over 200 chars are clipped with their length. */
+  args: unknown;
+  tool_call_id: string | null;
+  /** When the call started (Date.now() of the shell). */
+  at_ms: number;
+  /** null while the call is still running (the export call itself). */
+  status: Status | null;
 }
 
 /** One tool call's result: JSON for programs, `markdown` for the model. */
@@ -137,7 +152,12 @@ export interface Response {
   /** The document the call worked on. */
   path: string | null;
   session_id: string | null;
+  /** memo_begin_task: the id of the task it began ("1", "2", …). */
+  task_id: string | null;
+  /** The active tasks, outermost first (innermost last). [] when none. */
   task_stack: TaskEntry[];
+  /** memo_export_session: every call of this workspace, oldest first (at most 1000). */
+  session_log: SessionLogEntry[] | null;
   /** Call signatures, e.g. "memo_commit(summary)". */
   next_actions: string[];
   visible_tools: string[];
@@ -149,8 +169,9 @@ export interface Response {
 
 /**
  * The tools of this release, by verb. A tool's name is `${prefix}_${verb}` (prefix `"memo"` unless
- * `toolPrefix` says otherwise). `replace_selection` is visible only while a choice is pending
- * (state `"SelectionPending"`).
+ * `toolPrefix` says otherwise). Which are visible depends on the workflow state (README
+ * "Workflow"): e.g. `replace_selection` only while a choice is pending, `rebase` only after an
+ * external change conflicts with pending changes.
  */
 export type ToolVerb =
   | "read"
@@ -160,8 +181,16 @@ export type ToolVerb =
   | "replace_lines"
   | "append"
   | "preview"
+  | "diff"
   | "commit"
-  | "revert";
+  | "commit_auto"
+  | "revert"
+  | "discard"
+  | "refresh"
+  | "rebase"
+  | "persist_as"
+  | "begin_task"
+  | "export_session";
 
 /** The tool names under the default prefix, e.g. `"memo_replace_span"`. */
 export type ToolName = `memo_${ToolVerb}`;
@@ -231,9 +260,19 @@ export interface ToolArgs {
     new_text: string;
   };
   append: WriteArgs & { text: string };
-  preview: { path?: string };
-  commit: { summary: string };
+  preview: { path?: string; format?: "compact" | "full" | "stats" | "diff" };
+  /** `base` (default): draft against the committed text; `storage`: storage's text against the draft. */
+  diff: { against?: "base" | "storage"; path?: string };
+  commit: { summary: string; /** Complete and pop the current task (default true). */ auto_pop_task?: boolean };
+  commit_auto: Record<string, never>;
   revert: { reason: string };
+  discard: { reason?: string };
+  refresh: { path?: string };
+  rebase: { path?: string };
+  /** Save the draft of `path` under `new_path`, which must not exist in storage. */
+  persist_as: { new_path: string; path?: string };
+  begin_task: { goal: string; /** The current task's id (default: the current task). */ parent_task_id?: string };
+  export_session: Record<string, never>;
 }
 
 /** A tool definition as the core describes it (visible tools only). */
@@ -305,6 +344,8 @@ export interface WorkspaceOptions {
    * shorter than four times this.
    */
   maxPreviewLength?: number;
+  /** Deepest task nesting memo_begin_task allows (1–16, default 3). */
+  maxTaskDepth?: number;
 }
 
 export interface CallOptions {

@@ -29,9 +29,13 @@ if (typeof Symbol.dispose !== "symbol") {
 
 type Step =
   | { kind: "done"; response: Response }
-  | { kind: "persist"; requests: { path: string; text: string; expected_version: string }[] };
+  | { kind: "persist"; requests: { path: string; text: string; expected_version: string }[] }
+  | { kind: "load"; paths: string[] };
 
 type PersistResult = { path: string; ok: true; version: string } | { path: string; ok: false; error: string };
+type LoadResult =
+  | { path: string; ok: true; text: string | null; version: string | null }
+  | { path: string; ok: false; error: string };
 
 const FREED =
   "agentpad: this Workspace has been freed (free() or Symbol.dispose) and can no longer be used; create a new one with Workspace.create()";
@@ -41,10 +45,20 @@ export class Workspace {
   readonly #storage: StorageProvider;
   /** Calls run one at a time: a call that persists finishes before the next one starts. */
   #queue: Promise<unknown> = Promise.resolve();
+  /** Paths the storage reported changed since the last call (checked before the next one). */
+  readonly #changed = new Set<string>();
+  #unwatch: (() => void) | undefined;
 
   private constructor(inner: WasmWorkspace, storage: StorageProvider) {
     this.#inner = inner;
     this.#storage = storage;
+    // An external change reaches the core before the next call that could touch the document
+    // (DESIGN §10). Notifications only mark the path: the storage is read when the next call
+    // starts, so a burst of events costs one read, and echoes of our own saves are recognised
+    // by their version.
+    this.#unwatch = storage.watch((change) => {
+      if (change && typeof change.path === "string") this.#changed.add(change.path);
+    });
   }
 
   /**
@@ -68,6 +82,7 @@ export class Workspace {
     if (options.persistMode !== undefined) wasmOptions.persist_mode = options.persistMode;
     if (options.nearMatchThreshold !== undefined) wasmOptions.near_match_threshold = options.nearMatchThreshold;
     if (options.maxPreviewLength !== undefined) wasmOptions.max_preview_length = options.maxPreviewLength;
+    if (options.maxTaskDepth !== undefined) wasmOptions.max_task_depth = options.maxTaskDepth;
     const inner = new WasmWorkspace(wasmOptions);
     try {
       for (const path of paths) {
@@ -96,10 +111,20 @@ export class Workspace {
   }
 
   async #run(name: string, args: unknown, toolCallId: string | undefined): Promise<Response> {
-    const step = this.#live().call(name, args ?? {}, toolCallId, Date.now()) as Step;
-    if (step.kind === "done") return step.response;
+    await this.#syncExternalChanges();
+    let step = this.#live().call(name, args ?? {}, toolCallId, Date.now()) as Step;
+    // The core asks for storage work until it is done (a failed multi-document commit asks
+    // for compensating writes; refresh, discard and diff-against-storage ask for reads).
+    while (step.kind !== "done") {
+      step = step.kind === "persist" ? await this.#persist(step.requests) : await this.#load(step.paths);
+    }
+    return step.response;
+  }
+
+  /** Writes in order and stops at the first failure: later documents are left untouched. */
+  async #persist(requests: { path: string; text: string; expected_version: string }[]): Promise<Step> {
     const results: PersistResult[] = [];
-    for (const request of step.requests) {
+    for (const request of requests) {
       try {
         const { version } = await this.#storage.save(request.path, request.text, request.expected_version);
         if (typeof version !== "string") {
@@ -108,9 +133,43 @@ export class Workspace {
         results.push({ path: request.path, ok: true, version });
       } catch (err) {
         results.push({ path: request.path, ok: false, error: messageOf(err) });
+        break;
       }
     }
-    return this.#live().completePersist(results, Date.now()) as Response;
+    return this.#live().completePersist(results) as Step;
+  }
+
+  async #load(paths: string[]): Promise<Step> {
+    const results: LoadResult[] = [];
+    for (const path of paths) {
+      try {
+        const doc = await this.#storage.load(path);
+        results.push({ path, ok: true, text: doc?.text ?? null, version: doc?.version ?? null });
+      } catch (err) {
+        results.push({ path, ok: false, error: messageOf(err) });
+      }
+    }
+    return this.#live().completeLoad(results) as Step;
+  }
+
+  /** Reads every path storage reported changed and tells the core what it holds now. */
+  async #syncExternalChanges(): Promise<void> {
+    if (this.#changed.size === 0) return;
+    const paths = [...this.#changed];
+    this.#changed.clear();
+    const open = new Set(this.paths());
+    for (const path of paths) {
+      if (!open.has(path)) continue;
+      let doc: { text: string; version: string } | undefined;
+      try {
+        doc = await this.#storage.load(path);
+      } catch {
+        this.#changed.add(path); // try again before the next call
+        continue;
+      }
+      if (doc?.version === this.#live().version(path)) continue; // our own save
+      this.#live().storageChanged(path, doc?.text, doc?.version);
+    }
   }
 
   /** Committed text, LF-normalised (what the offsets index). Throws if `path` is not open. */
@@ -159,6 +218,8 @@ export class Workspace {
   free(): void {
     const inner = this.#inner;
     this.#inner = undefined;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
     inner?.free();
   }
 

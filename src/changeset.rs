@@ -1,0 +1,958 @@
+//! ChangeSet: an edit of a text as plain data (DESIGN §2 "Pending changes and position mapping").
+//!
+//! Modelled on helix-core's `transaction.rs`: an edit is a value computed from positions alone —
+//! it is applied to a text ([`ChangeSet::apply`]), maps positions through itself with an
+//! association side ([`ChangeSet::map_pos`], [`Assoc`]) and is inverted against the text it was
+//! made for ([`ChangeSet::invert`]). Nothing here reads the clock or does I/O; every position is a
+//! **char** offset (the core's unit, see [`crate::text`]).
+//!
+//! ## Replacements rather than retain/delete/insert operations
+//! Helix stores a change set as a run of `Retain(n)`, `Delete(n)`, `Insert(text)` operations
+//! covering the whole document; that form makes *composing* two change sets a single merge walk.
+//! agentpad's pending changes are already *replacements keyed by a base range* (a letter names
+//! each one, DESIGN §2), and the session never composes whole change sets: staging merges the one
+//! edit into the few changes it touches. So a [`ChangeSet`] is the sorted list of
+//! [`Replacement`]s, plus each one's draft start: a replacement is exactly helix's
+//! `Retain(gap) Insert(text) Delete(range)` (helix's canonical order: insert before delete), the
+//! letters stay attached to their replacement, and mapping a position is a binary search —
+//! O(log k) for k replacements instead of helix's O(ops) walk.
+//!
+//! ## Position mapping (helix's rules)
+//! A position is a gap between chars. [`ChangeSet::map_pos`] (base → draft):
+//! * outside every replacement: shifted by the length change of the replacements before it;
+//! * at a replacement's start, or strictly inside it: [`Assoc::Before`] → the start of its text in
+//!   the draft, [`Assoc::After`] → the end of its text (an insertion point is "at the start");
+//! * at the end of a non-empty replaced range: the end of its text, whatever the side — the char
+//!   after it was not replaced, and it stays right after the new text.
+//!
+//! [`ChangeSet::map_back`] (draft → base) reports whether a draft position lies strictly inside
+//! a replacement's new text; [`ChangeSet::map_back_pos`] resolves such positions to a side.
+//!
+//! ## External changes
+//! [`ChangeSet::diff`] computes the change set between two texts with the `similar` crate: a line
+//! diff (interned lines, Myers) whose changed hunks are refined to chars when small. Any diff is a
+//! correct change set (`apply(old, diff(old, new)) == new`); refining only decides how finely
+//! untouched text is recognised, and so how few pending changes a rebase reports as conflicts.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+
+use ropey::Rope;
+use similar::algorithms::{myers, Capture};
+use similar::{DiffOp, DiffTag};
+
+/// Which side of an edit a position sticks to when the edit sits exactly there (helix's `Assoc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Assoc {
+    /// Before the new text: a cursor that was before the insertion point stays before it.
+    Before,
+    /// After the new text.
+    After,
+}
+
+/// Replace base chars `range` with `text`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Replacement {
+    /// Char range in the base text.
+    pub range: Range<usize>,
+    pub text: String,
+}
+
+/// Why a change set could not be built or applied. Each variant carries the bad value and the
+/// limit it broke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChangeSetError {
+    /// `range.start > range.end`.
+    Reversed { range: Range<usize> },
+    /// `range.end` is past the base's end.
+    OutOfRange { range: Range<usize>, base_len: usize },
+    /// `range` belongs before `previous` (replacements must come in base order).
+    Unsorted { previous: Range<usize>, range: Range<usize> },
+    /// `range` shares chars with `previous`.
+    Overlap { previous: Range<usize>, range: Range<usize> },
+    /// The text handed to `apply`/`invert` is not the base the change set was made for.
+    LengthMismatch { expected: usize, actual: usize },
+}
+
+impl fmt::Display for ChangeSetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChangeSetError::Reversed { range } => {
+                write!(f, "range {}..{} ends before it starts", range.start, range.end)
+            }
+            ChangeSetError::OutOfRange { range, base_len } => {
+                write!(f, "range {}..{} is past the end of a {base_len}-char text", range.start, range.end)
+            }
+            ChangeSetError::Unsorted { previous, range } => write!(
+                f,
+                "range {}..{} comes after {}..{} but belongs before it",
+                range.start, range.end, previous.start, previous.end
+            ),
+            ChangeSetError::Overlap { previous, range } => {
+                write!(f, "range {}..{} overlaps {}..{}", range.start, range.end, previous.start, previous.end)
+            }
+            ChangeSetError::LengthMismatch { expected, actual } => {
+                write!(f, "the text has {actual} chars; the change set was made for {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ChangeSetError {}
+
+/// Where a draft position comes from ([`ChangeSet::map_back`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MappedBack {
+    /// The position is not strictly inside any replacement's new text: this base position holds
+    /// the same gap (at a replacement's draft start → its base start; at its draft end → its
+    /// base end).
+    Base(usize),
+    /// Strictly inside the new text of replacement `index`, `offset` chars into it.
+    Inside { index: usize, offset: usize },
+}
+
+/// A sorted list of non-overlapping [`Replacement`]s against a base text of `base_len` chars.
+///
+/// Replacements may touch (one ends where the next starts; several insertions at one position
+/// apply in list order); they never share a char. Fields are private so the cached draft
+/// positions always agree with the replacements.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChangeSet {
+    base_len: usize,
+    draft_len: usize,
+    replacements: Vec<Replacement>,
+    /// Length in chars of each replacement's text.
+    text_lens: Vec<usize>,
+    /// Where each replacement's text starts in the draft.
+    draft_starts: Vec<usize>,
+}
+
+impl ChangeSet {
+    /// The identity change set of a `base_len`-char text. Cost: O(1).
+    pub fn new(base_len: usize) -> ChangeSet {
+        ChangeSet { base_len, draft_len: base_len, ..ChangeSet::default() }
+    }
+
+    /// Appends a replacement after the existing ones. Refuses (leaving `self` unchanged) a
+    /// reversed range, one past the base's end, one before the last replacement (`Unsorted`) or
+    /// sharing chars with it (`Overlap`). Cost: O(chars of `text`).
+    pub fn try_push(&mut self, range: Range<usize>, text: impl Into<String>) -> Result<(), ChangeSetError> {
+        if range.start > range.end {
+            return Err(ChangeSetError::Reversed { range });
+        }
+        if range.end > self.base_len {
+            return Err(ChangeSetError::OutOfRange { range, base_len: self.base_len });
+        }
+        let draft_start = match self.replacements.last() {
+            None => range.start,
+            Some(prev) => {
+                let previous = prev.range.clone();
+                // An insertion at the start of a non-empty replacement belongs before it.
+                let before_it =
+                    range.start == previous.start && range.is_empty() && !previous.is_empty();
+                if range.start < previous.start || before_it {
+                    return Err(ChangeSetError::Unsorted { previous, range });
+                }
+                if range.start < previous.end {
+                    return Err(ChangeSetError::Overlap { previous, range });
+                }
+                self.draft_end_of(self.replacements.len() - 1) + (range.start - previous.end)
+            }
+        };
+        let text = text.into();
+        let len = text.chars().count();
+        self.draft_len = draft_start + len + (self.base_len - range.end);
+        self.text_lens.push(len);
+        self.draft_starts.push(draft_start);
+        self.replacements.push(Replacement { range, text });
+        Ok(())
+    }
+
+    /// A change set from replacements in base order; the first bad one is refused as
+    /// [`ChangeSet::try_push`] does. Cost: O(k + chars of the texts).
+    pub fn try_from_replacements(
+        base_len: usize,
+        replacements: impl IntoIterator<Item = Replacement>,
+    ) -> Result<ChangeSet, ChangeSetError> {
+        let mut set = ChangeSet::new(base_len);
+        for r in replacements {
+            set.try_push(r.range, r.text)?;
+        }
+        Ok(set)
+    }
+
+    /// Length of the base text, in chars. O(1).
+    pub fn base_len(&self) -> usize {
+        self.base_len
+    }
+
+    /// Length of the draft (the base with every replacement applied), in chars. O(1).
+    pub fn draft_len(&self) -> usize {
+        self.draft_len
+    }
+
+    /// Number of replacements. O(1).
+    pub fn len(&self) -> usize {
+        self.replacements.len()
+    }
+
+    /// True without replacements (the draft is the base). O(1).
+    pub fn is_empty(&self) -> bool {
+        self.replacements.is_empty()
+    }
+
+    /// The replacements in base order. O(1).
+    pub fn replacements(&self) -> &[Replacement] {
+        &self.replacements
+    }
+
+    /// Where replacement `index`'s text sits in the draft; `None` past the last. O(1).
+    pub fn draft_range(&self, index: usize) -> Option<Range<usize>> {
+        let start = *self.draft_starts.get(index)?;
+        Some(start..start + self.text_lens[index])
+    }
+
+    /// Where each replacement's text sits in the draft, in base order. O(1) per item.
+    pub fn draft_ranges(&self) -> impl ExactSizeIterator<Item = Range<usize>> + '_ {
+        self.draft_starts.iter().zip(&self.text_lens).map(|(&s, &n)| s..s + n)
+    }
+
+    fn draft_end_of(&self, index: usize) -> usize {
+        self.draft_starts[index] + self.text_lens[index]
+    }
+
+    /// Indices of the replacements whose base range overlaps or touches `range` (shares a char
+    /// or an end point with it): a contiguous run, empty when none. Cost: O(log k).
+    pub fn touching(&self, range: Range<usize>) -> Range<usize> {
+        let from = self.replacements.partition_point(|r| r.range.end < range.start);
+        let to = self.replacements.partition_point(|r| r.range.start <= range.end);
+        from..to.max(from)
+    }
+
+    /// Indices of the replacements whose draft range (their new text) overlaps or touches the
+    /// draft range `range`. Cost: O(log k).
+    pub fn draft_touching(&self, range: Range<usize>) -> Range<usize> {
+        let from = self.draft_end_partition(|end| end < range.start);
+        let to = self.draft_starts.partition_point(|&s| s <= range.end);
+        from..to.max(from)
+    }
+
+    /// Maps base position `pos` to the draft (see the module notes for edges). Total and
+    /// monotonic in `pos`; a position past the base's end keeps its distance to the end.
+    /// Cost: O(log k).
+    pub fn map_pos(&self, pos: usize, assoc: Assoc) -> usize {
+        let reps = &self.replacements;
+        match assoc {
+            Assoc::Before => {
+                let i = reps.partition_point(|r| r.range.end < pos);
+                if let Some(r) = reps.get(i) {
+                    if r.range.start < pos {
+                        return if pos == r.range.end { self.draft_end_of(i) } else { self.draft_starts[i] };
+                    }
+                }
+                match i.checked_sub(1) {
+                    None => pos,
+                    Some(p) => pos - reps[p].range.end + self.draft_end_of(p),
+                }
+            }
+            Assoc::After => {
+                let j = reps.partition_point(|r| r.range.start <= pos);
+                match j.checked_sub(1) {
+                    None => pos,
+                    Some(p) => self.draft_end_of(p) + pos.saturating_sub(reps[p].range.end),
+                }
+            }
+        }
+    }
+
+    /// Maps draft position `pos` back to the base, telling whether it lies strictly inside a
+    /// replacement's new text. A position past the draft's end keeps its distance to the end.
+    /// Cost: O(log k).
+    pub fn map_back(&self, pos: usize) -> MappedBack {
+        let i = self.draft_starts.partition_point(|&s| s < pos);
+        // Candidates strictly containing pos start before it: the last of those is i - 1.
+        if let Some(p) = i.checked_sub(1) {
+            let end = self.draft_end_of(p);
+            if pos < end {
+                return MappedBack::Inside { index: p, offset: pos - self.draft_starts[p] };
+            }
+        }
+        // Not strictly inside: the last replacement whose text ends at or before pos decides.
+        let j = self.draft_end_partition(|end| end <= pos);
+        match j.checked_sub(1) {
+            None => MappedBack::Base(pos),
+            Some(p) => MappedBack::Base(pos - self.draft_end_of(p) + self.replacements[p].range.end),
+        }
+    }
+
+    /// Maps draft position `pos` back to the base, resolving positions inside or at an edge of a
+    /// replacement's new text to a side: [`Assoc::Before`] → the base start of the first such
+    /// replacement, [`Assoc::After`] → the base end of the last. Monotonic in `pos`.
+    /// Cost: O(log k).
+    pub fn map_back_pos(&self, pos: usize, assoc: Assoc) -> usize {
+        let reps = &self.replacements;
+        match assoc {
+            Assoc::Before => {
+                let i = self.draft_end_partition(|end| end < pos);
+                if i < reps.len() && self.draft_starts[i] <= pos {
+                    return reps[i].range.start;
+                }
+                match i.checked_sub(1) {
+                    None => pos,
+                    Some(p) => pos - self.draft_end_of(p) + reps[p].range.end,
+                }
+            }
+            Assoc::After => {
+                let j = self.draft_starts.partition_point(|&s| s <= pos);
+                match j.checked_sub(1) {
+                    None => pos,
+                    Some(p) => reps[p].range.end + pos.saturating_sub(self.draft_end_of(p)),
+                }
+            }
+        }
+    }
+
+    /// Number of leading replacements whose draft end satisfies `below` (draft ends are
+    /// non-decreasing, so this is a binary search).
+    fn draft_end_partition(&self, below: impl Fn(usize) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if below(self.draft_end_of(mid)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// Maps a base range whose text no replacement changes; `None` when one does, or when the
+    /// range is reversed. For this test an empty range — the range's or a replacement's —
+    /// stands for the char after it: an insertion at a range's start makes it `None`, one at its
+    /// end does not (the selection's "stale" rule, DESIGN §2). Cost: O(log k).
+    pub fn map_range(&self, range: Range<usize>) -> Option<Range<usize>> {
+        if range.start > range.end {
+            return None;
+        }
+        let widened_end = |r: &Range<usize>| r.end.max(r.start + 1);
+        // Widened ends are non-decreasing in a sorted, non-overlapping list.
+        let i = self.replacements.partition_point(|r| widened_end(&r.range) <= range.start);
+        if self.replacements.get(i).is_some_and(|r| r.range.start < widened_end(&range)) {
+            return None;
+        }
+        Some(self.map_pos(range.start, Assoc::After)..self.map_pos(range.end, Assoc::Before))
+    }
+
+    /// Applies the change set to `base`. Refuses a base of another length (`LengthMismatch`).
+    /// Cost: O(k·log n + chars inserted and removed); `base` is shared, not copied.
+    pub fn apply(&self, base: &Rope) -> Result<Rope, ChangeSetError> {
+        self.check_len(base.len_chars())?;
+        let mut out = base.clone();
+        for r in self.replacements.iter().rev() {
+            if !r.range.is_empty() {
+                out.remove(r.range.clone());
+            }
+            if !r.text.is_empty() {
+                out.insert(r.range.start, &r.text);
+            }
+        }
+        Ok(out)
+    }
+
+    /// [`ChangeSet::apply`] on a `&str`. Cost: O(n) chars of `base` + the texts.
+    pub fn apply_str(&self, base: &str) -> Result<String, ChangeSetError> {
+        self.check_len(base.chars().count())?;
+        let mut out = String::with_capacity(base.len());
+        let (mut byte, mut char_at) = (0usize, 0usize);
+        for r in &self.replacements {
+            let start = byte + byte_len_of_chars(&base[byte..], r.range.start - char_at);
+            out.push_str(&base[byte..start]);
+            out.push_str(&r.text);
+            byte = start + byte_len_of_chars(&base[start..], r.range.len());
+            char_at = r.range.end;
+        }
+        out.push_str(&base[byte..]);
+        Ok(out)
+    }
+
+    /// The change set that turns the draft back into `base`: each replacement's draft range gets
+    /// back the base text it replaced. Refuses a base of another length. Cost: O(k·log n + chars
+    /// replaced).
+    pub fn invert(&self, base: &Rope) -> Result<ChangeSet, ChangeSetError> {
+        self.check_len(base.len_chars())?;
+        let mut inv = ChangeSet::new(self.draft_len);
+        for (r, d) in self.replacements.iter().zip(self.draft_ranges()) {
+            inv.try_push(d, base.slice(r.range.clone()).to_string())?;
+        }
+        Ok(inv)
+    }
+
+    fn check_len(&self, actual: usize) -> Result<(), ChangeSetError> {
+        if actual == self.base_len {
+            Ok(())
+        } else {
+            Err(ChangeSetError::LengthMismatch { expected: self.base_len, actual })
+        }
+    }
+
+    /// The change set turning `old` into `new` (an external change of a document), replacements
+    /// never touching. Exact at line level, refined to chars inside small hunks:
+    /// 1. the common char prefix and suffix are cut off — O(n);
+    /// 2. the lines of the rest are interned and diffed with Myers — O((L+L')·D) for L, L'
+    ///    lines and D differing lines — when there are at most [`MYERS_LINES`] of them; more
+    ///    lines are first split at lines occurring once on each side, in order (patience
+    ///    anchors, O(L log L)); a piece between anchors still larger becomes one replacement;
+    /// 3. each changed hunk of at most [`REFINE_CHARS`] chars (both sides) is diffed by chars,
+    ///    O(c²) at most; a larger hunk stays one replacement.
+    ///
+    /// Coarser pieces are still correct (`apply(old, diff) == new`); they only cover more text.
+    /// Memory O(n). The clock is never read (no deadline).
+    pub fn diff(old: &Rope, new: &Rope) -> ChangeSet {
+        diff_with(old, new, DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS })
+    }
+}
+
+/// Most lines (both sides) [`ChangeSet::diff`] gives Myers in one piece: ≤ 6.4·10⁷ steps.
+pub const MYERS_LINES: usize = 8_000;
+
+/// Largest changed hunk (chars of both sides) [`ChangeSet::diff`] refines to chars: ≤ 4·10⁶ steps.
+pub const REFINE_CHARS: usize = 2_000;
+
+#[derive(Clone, Copy, Debug)]
+struct DiffLimits {
+    myers_lines: usize,
+    refine_chars: usize,
+}
+
+/// Bytes taken by the first `n` chars of `s` (all of `s` if shorter).
+fn byte_len_of_chars(s: &str, n: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    s.char_indices().nth(n).map_or(s.len(), |(b, _)| b)
+}
+
+/// Lines of `s` (each with its `\n`), and prefix sums of their lengths in chars and bytes.
+struct Lines<'a> {
+    text: &'a str,
+    chars: Vec<usize>,
+    bytes: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> (Lines<'a>, Vec<&'a str>) {
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let (mut chars, mut bytes) = (vec![0], vec![0]);
+        for l in &lines {
+            chars.push(chars.last().copied().unwrap_or(0) + l.chars().count());
+            bytes.push(bytes.last().copied().unwrap_or(0) + l.len());
+        }
+        (Lines { text, chars, bytes }, lines)
+    }
+
+    fn chars_of(&self, lines: &Range<usize>) -> Range<usize> {
+        self.chars[lines.start]..self.chars[lines.end]
+    }
+
+    fn str_of(&self, lines: &Range<usize>) -> &'a str {
+        &self.text[self.bytes[lines.start]..self.bytes[lines.end]]
+    }
+}
+
+fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits) -> ChangeSet {
+    let (old_s, new_s) = (old.to_string(), new.to_string());
+    let mut set = ChangeSet::new(old.len_chars());
+    // 1. Common prefix and suffix (equal chars have equal byte lengths on both sides).
+    let (mut pre_chars, mut pre_bytes) = (0usize, 0usize);
+    for (a, b) in old_s.chars().zip(new_s.chars()) {
+        if a != b {
+            break;
+        }
+        pre_chars += 1;
+        pre_bytes += a.len_utf8();
+    }
+    let mut suf_bytes = 0usize;
+    for (a, b) in old_s[pre_bytes..].chars().rev().zip(new_s[pre_bytes..].chars().rev()) {
+        if a != b {
+            break;
+        }
+        suf_bytes += a.len_utf8();
+    }
+    // Cut whole lines only, so the middle starts and ends at line boundaries on both sides and
+    // the line diff sees whole lines ("three\n" + "four\n" is an insertion after "three\n", not
+    // "\nfour" inside it).
+    if let Some(nl) = old_s[..pre_bytes].rfind('\n') {
+        pre_chars -= old_s[nl + 1..pre_bytes].chars().count();
+        pre_bytes = nl + 1;
+    } else {
+        (pre_chars, pre_bytes) = (0, 0);
+    }
+    let suffix = &old_s[old_s.len() - suf_bytes..];
+    suf_bytes = suffix.find('\n').map_or(0, |nl| suffix.len() - nl - 1);
+    let old_mid = &old_s[pre_bytes..old_s.len() - suf_bytes];
+    let new_mid = &new_s[pre_bytes..new_s.len() - suf_bytes];
+    if old_mid.is_empty() && new_mid.is_empty() {
+        return set;
+    }
+    // 2. Interned lines, diffed.
+    let (old_lines, old_strs) = Lines::new(old_mid);
+    let (new_lines, new_strs) = Lines::new(new_mid);
+    let mut ids: HashMap<&str, u32> = HashMap::new();
+    let a = intern(&mut ids, &old_strs);
+    let b = intern(&mut ids, &new_strs);
+    let mut hunks = Vec::new();
+    line_hunks(&a, &b, 0, 0, limits.myers_lines, true, &mut hunks);
+    // 3. Refine small hunks to chars. Pieces that touch are merged: a rebase treats touching as
+    // overlapping anyway, and a canonical set is easier to read.
+    let mut pieces: Vec<Replacement> = Vec::new();
+    let mut push = |range: Range<usize>, text: String| match pieces.last_mut() {
+        Some(last) if last.range.end == range.start => {
+            last.range.end = range.end;
+            last.text.push_str(&text);
+        }
+        _ => pieces.push(Replacement { range, text }),
+    };
+    for (ol, nl) in hunks {
+        let (oc, nc) = (old_lines.chars_of(&ol), new_lines.chars_of(&nl));
+        let (os, ns) = (old_lines.str_of(&ol), new_lines.str_of(&nl));
+        if oc.is_empty() || nc.is_empty() || oc.len() + nc.len() > limits.refine_chars {
+            push(oc, ns.to_string());
+            continue;
+        }
+        let (ov, nv): (Vec<char>, Vec<char>) = (os.chars().collect(), ns.chars().collect());
+        for (o, n) in changed_runs(&myers_ops(&ov, &nv)) {
+            push(oc.start + o.start..oc.start + o.end, nv[n].iter().collect());
+        }
+    }
+    for p in pieces {
+        let r = set.try_push(p.range.start + pre_chars..p.range.end + pre_chars, p.text);
+        debug_assert!(r.is_ok(), "diff produced a bad replacement: {r:?}");
+    }
+    set
+}
+
+/// Each line's id: equal lines, equal ids.
+fn intern<'a>(ids: &mut HashMap<&'a str, u32>, lines: &[&'a str]) -> Vec<u32> {
+    lines
+        .iter()
+        .map(|&l| {
+            let next = ids.len() as u32;
+            *ids.entry(l).or_insert(next)
+        })
+        .collect()
+}
+
+/// Myers' edit script, uncompacted: similar 2.x's `Compact` hook (used by
+/// `capture_diff_slices`) can leave ops with inconsistent indices (mitsuhiko/similar#78, fixed in
+/// 3.1), which would misplace replacements. No deadline: the clock is never read.
+fn myers_ops<T: PartialEq>(a: &[T], b: &[T]) -> Vec<DiffOp> {
+    let mut capture = Capture::new();
+    match myers::diff(&mut capture, a, 0..a.len(), b, 0..b.len()) {
+        Ok(()) => capture.into_ops(),
+        Err(never) => match never {},
+    }
+}
+
+/// Consecutive non-equal ops merged: (old range, new range) of each changed run, in order.
+fn changed_runs(ops: &[DiffOp]) -> Vec<(Range<usize>, Range<usize>)> {
+    let mut out: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    let mut open = false;
+    for op in ops {
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            open &= o.is_empty();
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if open => {
+                last.0.end = o.end;
+                last.1.end = n.end;
+            }
+            _ => out.push((o, n)),
+        }
+        open = true;
+    }
+    out
+}
+
+/// Changed line hunks of `a` → `b` (offset by `ao`, `bo`), appended to `out` in order.
+fn line_hunks(
+    a: &[u32],
+    b: &[u32],
+    ao: usize,
+    bo: usize,
+    myers_lines: usize,
+    anchor: bool,
+    out: &mut Vec<(Range<usize>, Range<usize>)>,
+) {
+    let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suf = a[pre..].iter().rev().zip(b[pre..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[pre..a.len() - suf], &b[pre..b.len() - suf]);
+    let (ao, bo) = (ao + pre, bo + pre);
+    if a.is_empty() && b.is_empty() {
+        return;
+    }
+    if a.is_empty() || b.is_empty() {
+        out.push((ao..ao + a.len(), bo..bo + b.len()));
+        return;
+    }
+    if a.len() + b.len() <= myers_lines {
+        for (o, n) in changed_runs(&myers_ops(a, b)) {
+            out.push((ao + o.start..ao + o.end, bo + n.start..bo + n.end));
+        }
+        return;
+    }
+    let anchors = if anchor { unique_anchors(a, b) } else { Vec::new() };
+    if anchors.is_empty() {
+        out.push((ao..ao + a.len(), bo..bo + b.len()));
+        return;
+    }
+    let (mut pa, mut pb) = (0, 0);
+    for (ia, ib) in anchors {
+        line_hunks(&a[pa..ia], &b[pb..ib], ao + pa, bo + pb, myers_lines, false, out);
+        (pa, pb) = (ia + 1, ib + 1);
+    }
+    line_hunks(&a[pa..], &b[pb..], ao + pa, bo + pb, myers_lines, false, out);
+}
+
+/// Lines occurring exactly once in `a` and once in `b`, the longest run of them in the same
+/// order on both sides (patience diff's anchors). Cost: O((|a|+|b|) + u·log u) for u such lines.
+fn unique_anchors(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
+    // id → (count in a, index in a, count in b, index in b)
+    let mut seen: HashMap<u32, (u32, usize, u32, usize)> = HashMap::new();
+    for (i, &x) in a.iter().enumerate() {
+        let e = seen.entry(x).or_insert((0, i, 0, 0));
+        e.0 += 1;
+    }
+    for (j, &y) in b.iter().enumerate() {
+        if let Some(e) = seen.get_mut(&y) {
+            e.2 += 1;
+            e.3 = j;
+        }
+    }
+    let mut pairs: Vec<(usize, usize)> =
+        seen.values().filter(|e| e.0 == 1 && e.2 == 1).map(|e| (e.1, e.3)).collect();
+    pairs.sort_unstable();
+    // Longest increasing subsequence of the b indices (patience sorting with back links).
+    let mut tails: Vec<usize> = Vec::new(); // index into pairs of the smallest tail of each length
+    let mut back: Vec<Option<usize>> = vec![None; pairs.len()];
+    for (k, &(_, bj)) in pairs.iter().enumerate() {
+        let len = tails.partition_point(|&t| pairs[t].1 < bj);
+        back[k] = len.checked_sub(1).map(|l| tails[l]);
+        if len == tails.len() {
+            tails.push(k);
+        } else {
+            tails[len] = k;
+        }
+    }
+    let mut out = Vec::with_capacity(tails.len());
+    let mut at = tails.last().copied();
+    while let Some(k) = at {
+        out.push(pairs[k]);
+        at = back[k];
+    }
+    out.reverse();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chars(s: &str) -> Vec<char> {
+        s.chars().collect()
+    }
+
+    /// The plain model: splice each replacement into a char vector, right to left.
+    fn model_apply(base: &str, reps: &[Replacement]) -> String {
+        let mut v = chars(base);
+        for r in reps.iter().rev() {
+            v.splice(r.range.clone(), r.text.chars());
+        }
+        v.into_iter().collect()
+    }
+
+    fn set(base_len: usize, reps: &[(Range<usize>, &str)]) -> ChangeSet {
+        ChangeSet::try_from_replacements(
+            base_len,
+            reps.iter().map(|(r, t)| Replacement { range: r.clone(), text: t.to_string() }),
+        )
+        .unwrap()
+    }
+
+    /// A small deterministic generator: no clock, no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            if n == 0 {
+                0
+            } else {
+                (self.next() % n as u64) as usize
+            }
+        }
+        fn text(&mut self, max: usize) -> String {
+            const ALPHABET: [char; 7] = ['a', 'b', '\n', '中', '😀', 'é', ' '];
+            (0..self.below(max + 1)).map(|_| ALPHABET[self.below(ALPHABET.len())]).collect()
+        }
+        /// Random sorted replacements, touching allowed.
+        fn changes(&mut self, base_len: usize) -> Vec<Replacement> {
+            let mut out = Vec::new();
+            let mut at = 0;
+            while at <= base_len && self.below(3) != 0 {
+                let start = at + self.below(base_len - at + 1).min(3);
+                let end = start + self.below(base_len - start + 1).min(self.below(4));
+                let text = self.text(3);
+                let empty_after_nonempty =
+                    out.last().is_some_and(|p: &Replacement| p.range.start == start && !p.range.is_empty());
+                if start == end && empty_after_nonempty {
+                    break;
+                }
+                out.push(Replacement { range: start..end, text });
+                at = end;
+            }
+            out
+        }
+    }
+
+    #[test]
+    fn apply_counts_chars_not_bytes() {
+        let base = "中文😀ab";
+        let cs = set(5, &[(0..1, "X"), (2..3, "🎉🎉"), (5..5, "!")]);
+        assert_eq!(cs.apply_str(base).unwrap(), "X文🎉🎉ab!");
+        assert_eq!(cs.apply(&Rope::from_str(base)).unwrap().to_string(), "X文🎉🎉ab!");
+        assert_eq!(cs.draft_len(), 7);
+        assert_eq!(cs.draft_ranges().collect::<Vec<_>>(), vec![0..1, 2..4, 6..7]);
+    }
+
+    #[test]
+    fn bad_replacements_are_refused_with_the_ranges() {
+        let mut cs = ChangeSet::new(4);
+        let reversed = Range { start: 3, end: 2 };
+        assert_eq!(cs.try_push(reversed.clone(), ""), Err(ChangeSetError::Reversed { range: reversed }));
+        assert_eq!(cs.try_push(2..5, ""), Err(ChangeSetError::OutOfRange { range: 2..5, base_len: 4 }));
+        cs.try_push(1..3, "x").unwrap();
+        assert_eq!(cs.try_push(0..1, ""), Err(ChangeSetError::Unsorted { previous: 1..3, range: 0..1 }));
+        assert_eq!(cs.try_push(1..1, ""), Err(ChangeSetError::Unsorted { previous: 1..3, range: 1..1 }));
+        assert_eq!(cs.try_push(2..4, ""), Err(ChangeSetError::Overlap { previous: 1..3, range: 2..4 }));
+        assert_eq!(cs.len(), 1, "a refused push leaves the set unchanged");
+        cs.try_push(3..3, "y").unwrap(); // touching is fine
+        cs.try_push(3..3, "z").unwrap(); // insertions at one point apply in order
+        assert_eq!(cs.apply_str("abcd").unwrap(), "axyzd");
+        assert_eq!(
+            cs.apply_str("abc"),
+            Err(ChangeSetError::LengthMismatch { expected: 4, actual: 3 })
+        );
+        assert!(cs.invert(&Rope::from_str("abc")).is_err());
+        assert!(ChangeSetError::Overlap { previous: 1..3, range: 2..4 }.to_string().contains("2..4 overlaps 1..3"));
+    }
+
+    #[test]
+    fn map_pos_follows_helix_edges() {
+        // "ab|cd|ef": replace 2..4 ("cd") with "XYZ", insert "!" at 5.
+        let cs = set(6, &[(2..4, "XYZ"), (5..5, "!")]);
+        assert_eq!(cs.apply_str("abcdef").unwrap(), "abXYZe!f");
+        let before: Vec<usize> = (0..=6).map(|p| cs.map_pos(p, Assoc::Before)).collect();
+        let after: Vec<usize> = (0..=6).map(|p| cs.map_pos(p, Assoc::After)).collect();
+        assert_eq!(before, vec![0, 1, 2, 2, 5, 6, 8]);
+        assert_eq!(after, vec![0, 1, 5, 5, 5, 7, 8]);
+        assert_eq!(cs.map_pos(9, Assoc::After), 11, "past the end keeps its distance");
+        assert_eq!(cs.map_back(3), MappedBack::Inside { index: 0, offset: 1 });
+        assert_eq!(cs.map_back(2), MappedBack::Base(2));
+        assert_eq!(cs.map_back(5), MappedBack::Base(4));
+        assert_eq!(cs.map_back(7), MappedBack::Base(5));
+        assert_eq!(cs.map_back(6), MappedBack::Base(5));
+        assert_eq!(cs.map_back_pos(3, Assoc::Before), 2);
+        assert_eq!(cs.map_back_pos(3, Assoc::After), 4);
+        assert_eq!(cs.map_back_pos(5, Assoc::Before), 2, "at an edge: the replacement's start");
+        assert_eq!(cs.map_back_pos(2, Assoc::After), 4);
+        assert_eq!(cs.map_back_pos(6, Assoc::Before), 5);
+        assert_eq!(cs.map_back_pos(6, Assoc::After), 5);
+    }
+
+    #[test]
+    fn a_deletion_maps_both_sides_to_one_point() {
+        let cs = set(5, &[(1..3, "")]);
+        assert_eq!(cs.apply_str("a中😀de").unwrap(), "ade");
+        for p in 1..=3 {
+            assert_eq!(cs.map_pos(p, Assoc::Before), 1);
+            assert_eq!(cs.map_pos(p, Assoc::After), 1);
+        }
+        assert_eq!(cs.map_back(1), MappedBack::Base(3));
+        assert_eq!(cs.map_back_pos(1, Assoc::Before), 1);
+        assert_eq!(cs.map_back_pos(1, Assoc::After), 3);
+    }
+
+    #[test]
+    fn map_range_keeps_untouched_text_and_refuses_touched() {
+        let cs = set(10, &[(4..6, "xyz")]);
+        assert_eq!(cs.map_range(0..4), Some(0..4), "ends where the edit starts");
+        assert_eq!(cs.map_range(6..8), Some(7..9), "starts where the edit ends");
+        assert_eq!(cs.map_range(3..5), None);
+        assert_eq!(cs.map_range(4..4), None, "empty at the edit's start");
+        assert_eq!(cs.map_range(6..6), Some(7..7));
+        assert_eq!(cs.map_range(Range { start: 5, end: 3 }), None);
+        let ins = set(10, &[(4..4, "ab")]);
+        assert_eq!(ins.map_range(4..6), None, "an insertion at the start");
+        assert_eq!(ins.map_range(2..4), Some(2..4), "an insertion at the end");
+        assert_eq!(ins.map_range(4..4), None);
+        assert_eq!(ins.map_range(5..7), Some(7..9));
+    }
+
+    #[test]
+    fn invert_restores_the_base_with_emoji() {
+        let base = "😀 中文 text\nmore 😀";
+        let n = base.chars().count();
+        let cs = set(n, &[(0..1, ""), (2..4, "汉字漢"), (10..10, "🎉"), (n - 1..n, "x")]);
+        let draft = cs.apply(&Rope::from_str(base)).unwrap();
+        let inv = cs.invert(&Rope::from_str(base)).unwrap();
+        assert_eq!(inv.base_len(), draft.len_chars());
+        assert_eq!(inv.apply(&draft).unwrap().to_string(), base);
+    }
+
+    #[test]
+    fn touching_finds_runs_in_base_and_draft() {
+        let cs = set(20, &[(2..4, "a"), (6..6, "bbb"), (10..12, "")]);
+        assert_eq!(cs.touching(4..5), 0..1);
+        assert_eq!(cs.touching(5..5), 1..1);
+        assert_eq!(cs.touching(4..6), 0..2);
+        assert_eq!(cs.touching(13..20), 3..3);
+        assert_eq!(cs.touching(12..12), 2..3);
+        // draft: 2..3 "a", 5..8 "bbb", 12..12 deletion
+        assert_eq!(cs.draft_ranges().collect::<Vec<_>>(), vec![2..3, 5..8, 12..12]);
+        assert_eq!(cs.draft_touching(3..5), 0..2);
+        assert_eq!(cs.draft_touching(9..11), 2..2);
+        assert_eq!(cs.draft_touching(12..12), 2..3);
+    }
+
+    #[test]
+    fn random_change_sets_agree_with_the_string_model() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..3000 {
+            let base = rng.text(12);
+            let base_chars = chars(&base);
+            let n = base_chars.len();
+            let reps = rng.changes(n);
+            let cs = ChangeSet::try_from_replacements(n, reps.clone()).unwrap();
+            let draft = cs.apply_str(&base).unwrap();
+            let draft_chars = chars(&draft);
+            assert_eq!(draft, model_apply(&base, &reps));
+            assert_eq!(cs.apply(&Rope::from_str(&base)).unwrap().to_string(), draft);
+            assert_eq!(cs.draft_len(), draft_chars.len());
+            for (r, d) in reps.iter().zip(cs.draft_ranges()) {
+                assert_eq!(draft_chars[d].iter().collect::<String>(), r.text);
+            }
+            let inv = cs.invert(&Rope::from_str(&base)).unwrap();
+            assert_eq!(inv.apply_str(&draft).unwrap(), base);
+            for assoc in [Assoc::Before, Assoc::After] {
+                let mapped: Vec<usize> = (0..=n).map(|p| cs.map_pos(p, assoc)).collect();
+                assert!(mapped.windows(2).all(|w| w[0] <= w[1]), "monotonic");
+                assert!(mapped.iter().all(|&q| q <= draft_chars.len()));
+                let back: Vec<usize> = (0..=draft_chars.len()).map(|q| cs.map_back_pos(q, assoc)).collect();
+                assert!(back.windows(2).all(|w| w[0] <= w[1]), "map_back_pos monotonic");
+            }
+            for p in 0..n {
+                let replaced = reps.iter().any(|r| r.range.contains(&p));
+                if !replaced {
+                    assert_eq!(draft_chars[cs.map_pos(p, Assoc::After)], base_chars[p]);
+                    let insert_here = reps.iter().any(|r| r.range.is_empty() && r.range.start == p);
+                    if !insert_here {
+                        assert_eq!(cs.map_pos(p, Assoc::Before), cs.map_pos(p, Assoc::After));
+                    }
+                }
+            }
+            for p in 0..=n {
+                let on_edge = reps.iter().any(|r| r.range.start <= p && p <= r.range.end);
+                if !on_edge {
+                    assert_eq!(cs.map_back(cs.map_pos(p, Assoc::Before)), MappedBack::Base(p));
+                }
+            }
+            for q in 0..=draft_chars.len() {
+                match cs.map_back(q) {
+                    MappedBack::Base(p) => {
+                        if q < draft_chars.len() && cs.draft_ranges().all(|d| !d.contains(&q)) {
+                            assert_eq!(base_chars[p], draft_chars[q]);
+                        }
+                    }
+                    MappedBack::Inside { index, offset } => {
+                        let d = cs.draft_range(index).unwrap();
+                        assert!(d.start < q && q < d.end && offset == q - d.start);
+                    }
+                }
+            }
+        }
+    }
+
+    fn diff_str(old: &str, new: &str, limits: DiffLimits) -> ChangeSet {
+        diff_with(&Rope::from_str(old), &Rope::from_str(new), limits)
+    }
+
+    fn assert_diff_law(old: &str, new: &str, limits: DiffLimits) -> ChangeSet {
+        let cs = diff_str(old, new, limits);
+        assert_eq!(cs.apply_str(old).unwrap(), new, "{old:?} → {new:?} with {limits:?}");
+        for w in cs.replacements().windows(2) {
+            assert!(w[0].range.end < w[1].range.start, "replacements touch: {cs:?}");
+        }
+        // Unchanged chars map onto equal chars.
+        let (o, d) = (chars(old), chars(new));
+        for p in 0..o.len() {
+            if cs.touching(p..p + 1).is_empty() {
+                assert_eq!(o[p], d[cs.map_pos(p, Assoc::After)]);
+            }
+        }
+        cs
+    }
+
+    #[test]
+    fn diff_finds_small_char_edits() {
+        let full = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS };
+        let cs = assert_diff_law("one 中文\ntwo 😀\nthree\n", "one 中文\ntwo 🎉\nthree\nfour\n", full);
+        assert_eq!(
+            cs.replacements(),
+            &[
+                Replacement { range: 11..12, text: "🎉".into() },
+                Replacement { range: 19..19, text: "four\n".into() }
+            ]
+        );
+        assert!(diff_str("same", "same", full).is_empty());
+        assert_diff_law("", "new", full);
+        assert_diff_law("old", "", full);
+    }
+
+    #[test]
+    fn diff_is_exact_under_every_limit() {
+        let mut rng = Rng(12345);
+        let limit_sets = [
+            DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS },
+            DiffLimits { myers_lines: 4, refine_chars: 6 },
+            DiffLimits { myers_lines: 0, refine_chars: 0 },
+        ];
+        for _ in 0..1500 {
+            let old = rng.text(30);
+            let n = old.chars().count();
+            let new = if rng.below(4) == 0 { rng.text(30) } else { model_apply(&old, &rng.changes(n)) };
+            for limits in limit_sets {
+                assert_diff_law(&old, &new, limits);
+            }
+        }
+    }
+
+    #[test]
+    fn anchors_split_a_long_text_at_unique_lines() {
+        let old: String = (0..50).map(|i| format!("line {i}\n")).collect();
+        let new = old.replace("line 3\n", "line three\n").replace("line 40\n", "");
+        let cs = assert_diff_law(&old, &new, DiffLimits { myers_lines: 10, refine_chars: 0 });
+        assert_eq!(cs.len(), 2, "two hunks, not one covering everything: {cs:?}");
+        assert_eq!(unique_anchors(&[1, 2, 3, 2], &[3, 1, 2, 4]).len(), 1, "2 is not unique in a");
+        let lis = unique_anchors(&[1, 2, 3, 4], &[1, 3, 2, 4]);
+        assert_eq!(lis.len(), 3);
+        assert!(lis.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+    }
+}

@@ -1,0 +1,189 @@
+//! Tasks: the recursive task stack of `000` §4 (DESIGN §7), as far as edit sessions need it —
+//! `memo_begin_task` pushes a goal, a commit completes and pops the innermost task, a revert marks
+//! it Reverted and pops it. The thought-tree rendering and history use are issue 6's.
+//!
+//! Plain data: ids are `1`, `2`, … in creation order and never reused; finished tasks stay in
+//! `all` so the tree of what was done can be shown.
+
+use std::fmt;
+
+/// Default for [`TaskStack::max_depth`] (`000` Appendix C `tasks.max_stack_depth`).
+pub const DEFAULT_MAX_DEPTH: usize = 3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskStatus {
+    Active,
+    Completed,
+    Reverted,
+}
+
+impl TaskStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskStatus::Active => "Active",
+            TaskStatus::Completed => "Completed",
+            TaskStatus::Reverted => "Reverted",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Task {
+    pub id: u32,
+    pub goal: String,
+    pub parent: Option<u32>,
+    pub status: TaskStatus,
+    /// The commit summary or revert reason that ended it.
+    pub summary: Option<String>,
+    /// 1 for a root task.
+    pub depth: usize,
+    /// When it was begun (ms, passed in by the shell).
+    pub started_ms: f64,
+}
+
+/// Why `begin` refused. Messages carry the value and the limit.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TaskError {
+    /// The new task would be deeper than the limit.
+    TooDeep { goal: String, depth: usize, limit: usize },
+    /// `parent_task_id` is not the innermost active task (the only one that can take a child).
+    NotInnermost { given: String, innermost: Option<u32> },
+    EmptyGoal,
+}
+
+impl fmt::Display for TaskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TaskError::TooDeep { goal, depth, limit } => write!(
+                f,
+                "task \"{goal}\" would be at depth {depth}, deeper than the limit of {limit}"
+            ),
+            TaskError::NotInnermost { given, innermost: None } => {
+                write!(f, "parent_task_id \"{given}\" names no active task; there are none, so leave it out")
+            }
+            TaskError::NotInnermost { given, innermost: Some(id) } => write!(
+                f,
+                "parent_task_id \"{given}\" must be the innermost active task, \"{id}\" (a new task nests under the current one)"
+            ),
+            TaskError::EmptyGoal => write!(f, "goal must not be empty"),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TaskStack {
+    /// Every task ever begun, in creation order.
+    all: Vec<Task>,
+    /// Ids of the active tasks, outermost first.
+    stack: Vec<u32>,
+    pub max_depth: usize,
+}
+
+impl Default for TaskStack {
+    fn default() -> TaskStack {
+        TaskStack::new(DEFAULT_MAX_DEPTH)
+    }
+}
+
+impl TaskStack {
+    pub fn new(max_depth: usize) -> TaskStack {
+        TaskStack { all: Vec::new(), stack: Vec::new(), max_depth }
+    }
+
+    /// Pushes a task under the innermost active one. `parent` may name that task (`"2"` or
+    /// `"#2"`); anything else is refused, because the stack is one path (`000` §4.1). Errors:
+    /// `EmptyGoal`, `NotInnermost`, `TooDeep` past `max_depth`. Cost: O(1).
+    pub fn begin(&mut self, goal: &str, parent: Option<&str>, now_ms: f64) -> Result<&Task, TaskError> {
+        let goal = goal.trim();
+        if goal.is_empty() {
+            return Err(TaskError::EmptyGoal);
+        }
+        let parent_id = match parent {
+            None => self.stack.last().copied(),
+            Some(given) => {
+                let id = given.trim().trim_start_matches('#').parse::<u32>().ok();
+                // Only the innermost task can take a child: the stack is one path (`000` §4.1).
+                match id.filter(|id| self.stack.last() == Some(id)) {
+                    Some(id) => Some(id),
+                    None => return Err(TaskError::NotInnermost { given: given.to_string(), innermost: self.stack.last().copied() }),
+                }
+            }
+        };
+        let depth = self.stack.len() + 1;
+        if depth > self.max_depth {
+            return Err(TaskError::TooDeep { goal: goal.to_string(), depth, limit: self.max_depth });
+        }
+        let id = self.all.len() as u32 + 1;
+        self.all.push(Task { id, goal: goal.to_string(), parent: parent_id, status: TaskStatus::Active, summary: None, depth, started_ms: now_ms });
+        self.stack.push(id);
+        Ok(&self.all[id as usize - 1])
+    }
+
+    /// Ends the innermost active task with `status` and pops it; `None` when no task is active.
+    /// Cost: O(1).
+    pub fn pop(&mut self, status: TaskStatus, summary: &str) -> Option<&Task> {
+        let id = self.stack.pop()?;
+        let t = &mut self.all[id as usize - 1];
+        t.status = status;
+        t.summary = Some(summary.to_string());
+        Some(t)
+    }
+
+    /// The active tasks, outermost first.
+    pub fn active(&self) -> impl Iterator<Item = &Task> {
+        self.stack.iter().map(|id| &self.all[*id as usize - 1])
+    }
+
+    pub fn innermost(&self) -> Option<&Task> {
+        self.stack.last().map(|id| &self.all[*id as usize - 1])
+    }
+
+    pub fn all(&self) -> &[Task] {
+        &self.all
+    }
+
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn begin_commit_pops_the_innermost() {
+        let mut t = TaskStack::default();
+        assert_eq!(t.begin("add module Y", None, 0.0).unwrap().id, 1);
+        let child = t.begin("check deps", Some("1"), 1.0).unwrap();
+        assert_eq!((child.id, child.parent, child.depth), (2, Some(1), 2));
+        let done = t.pop(TaskStatus::Completed, "deps ok").unwrap();
+        assert_eq!((done.id, done.status), (2, TaskStatus::Completed));
+        assert_eq!(t.innermost().map(|x| x.id), Some(1));
+        t.pop(TaskStatus::Reverted, "abandoned");
+        assert!(t.pop(TaskStatus::Completed, "x").is_none());
+        assert_eq!(t.all()[0].status, TaskStatus::Reverted);
+    }
+
+    #[test]
+    fn depth_is_limited() {
+        let mut t = TaskStack::new(2);
+        t.begin("a", None, 0.0).unwrap();
+        t.begin("b", None, 0.0).unwrap();
+        let e = t.begin("c", None, 0.0).unwrap_err();
+        assert_eq!(e, TaskError::TooDeep { goal: "c".into(), depth: 3, limit: 2 });
+        assert_eq!(e.to_string(), "task \"c\" would be at depth 3, deeper than the limit of 2");
+        assert_eq!(t.depth(), 2);
+    }
+
+    #[test]
+    fn parent_must_be_the_innermost_active_task() {
+        let mut t = TaskStack::default();
+        t.begin("a", None, 0.0).unwrap();
+        t.begin("b", None, 0.0).unwrap();
+        let e = t.begin("c", Some("1"), 0.0).unwrap_err();
+        assert_eq!(e.to_string(), "parent_task_id \"1\" must be the innermost active task, \"2\" (a new task nests under the current one)");
+        assert!(t.begin("c", Some("#2"), 0.0).is_ok());
+        assert_eq!(t.begin("  ", None, 0.0).unwrap_err(), TaskError::EmptyGoal);
+    }
+}

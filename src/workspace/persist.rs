@@ -1,0 +1,357 @@
+//! Ending a session: `memo_commit` (all documents, all or nothing), `memo_commit_auto`,
+//! `memo_revert`, `memo_persist_as`, and the write protocol with the shell (DESIGN §1, §6).
+//!
+//! A commit asks the shell to write every touched document ([`Step::Persist`]). If every write
+//! succeeds, the drafts become the committed texts. If one fails, the documents already written
+//! are written back to their old text (compensating writes, a second `Persist` step), every
+//! draft is kept, and the status is `PersistFailure`: there is never a half commit that the
+//! agent does not hear about. Only when a compensating write fails too does storage keep a new
+//! text; the response then says which documents were committed after all.
+
+use super::views::plural;
+use super::{Awaiting, Document, PersistRequest, PersistResult, Step, Workspace};
+use crate::format::signed;
+use crate::response::{Response, Status};
+use crate::tasks::TaskStatus;
+use crate::text::Text;
+use crate::workflow::PersistMode;
+
+/// A commit whose writes the shell is performing.
+#[derive(Clone, Debug)]
+pub(super) struct CommitInFlight {
+    summary: String,
+    /// The new committed text of each touched document, in write order.
+    texts: Vec<(String, Text)>,
+    changes: usize,
+    delta: isize,
+    /// Complete and pop the current task when the commit succeeds.
+    auto_pop: bool,
+    /// Text to put before the outcome (e.g. what an immediate-mode edit staged).
+    lead: Option<String>,
+}
+
+/// Compensating writes after a failed multi-document commit.
+#[derive(Clone, Debug)]
+pub(super) struct RollbackInFlight {
+    commit: CommitInFlight,
+    /// `path: error` of the writes that failed or were not attempted.
+    failures: Vec<(String, String)>,
+    /// Documents the commit had written, with the version storage gave them.
+    written: Vec<(String, String)>,
+}
+
+impl Workspace {
+    /// `memo_commit`: asks the shell to write every document with pending changes (or applies
+    /// them in memory when persistence is disabled). `lead` prefixes the summary (immediate mode
+    /// reports the edit it saved). Cost: O(size of the documents written) for the texts in
+    /// storage form.
+    pub(super) fn commit(&mut self, summary: &str, auto_pop: bool, lead: Option<String>) -> Step {
+        let Some(session) = self.session.as_ref().filter(|s| !s.is_empty()) else {
+            if auto_pop && lead.is_none() {
+                if let Some(task) = self.tasks.pop(TaskStatus::Completed, summary) {
+                    let r = Response::new(
+                        Status::Success,
+                        format!("No pending changes to save. Task #{} completed: \"{}\".", task.id, task.goal),
+                    );
+                    return Step::Done(self.finish(r, None));
+                }
+            }
+            let r = Response::new(Status::NoOp, "There are no pending changes to commit.")
+                .with_guidance(format!("Stage an edit with {}_replace first.", self.config.tool_prefix));
+            return Step::Done(self.finish(r, None));
+        };
+        let mut texts = Vec::new();
+        for (p, doc) in &session.docs {
+            if session.changes.iter().any(|c| &c.path == p) {
+                texts.push((p.clone(), doc.base.with_rope(doc.draft.clone())));
+            }
+        }
+        let commit = CommitInFlight {
+            summary: summary.to_string(),
+            changes: session.changes.len(),
+            delta: session.changes.iter().map(|c| c.delta()).sum(),
+            texts,
+            auto_pop,
+            lead,
+        };
+        if self.config.persist_mode == PersistMode::Disabled {
+            let results = commit
+                .texts
+                .iter()
+                .map(|(p, _)| PersistResult::Saved { path: p.clone(), version: self.docs[p].version.clone() })
+                .collect();
+            self.awaiting = Some(Awaiting::Commit(commit));
+            return self.complete_persist(results);
+        }
+        let requests = commit
+            .texts
+            .iter()
+            .map(|(p, t)| PersistRequest { path: p.clone(), text: t.to_storage(), expected_version: self.docs[p].version.clone() })
+            .collect();
+        self.awaiting = Some(Awaiting::Commit(commit));
+        Step::Persist(requests)
+    }
+
+    /// `memo_commit_auto`: a commit with a generated summary; while a choice is pending, the
+    /// recommended candidate is staged first.
+    pub(super) fn commit_auto(&mut self) -> Step {
+        let p = self.config.tool_prefix.clone();
+        if self.state() == crate::WorkflowState::SelectionPending {
+            let Some(letter) = self.recommended else {
+                let r = Response::new(Status::Blocked, "No candidate is recommended, so there is nothing to choose automatically. Nothing was changed.")
+                    .with_guidance(format!("Choose one with {p}_replace_selection(selection_id), or drop the session with {p}_revert(reason)."));
+                return Step::Done(self.finish(r, None));
+            };
+            let args = crate::tools::Args::from_pairs(&[("selection_id", letter.to_string())]);
+            match self.replace_selection(None, &args) {
+                Step::Done(r) if r.status == Status::Success => {}
+                other => return other,
+            }
+        }
+        let summary = self.auto_summary();
+        self.commit(&summary, true, None)
+    }
+
+    /// "3 changes in config.json: `timeout: 30` → `timeout: 60` ×3" — what the pending changes do.
+    fn auto_summary(&self) -> String {
+        let Some(s) = self.session.as_ref().filter(|s| !s.is_empty()) else { return String::new() };
+        let mut paths: Vec<&str> = s.changes.iter().map(|c| c.path.as_str()).collect();
+        paths.dedup();
+        let n = s.changes.len();
+        let first = &s.changes[0];
+        let what = |t: &str| crate::text::clip(&t.trim().replace('\n', "⏎"), 40);
+        let same = s.changes.iter().all(|c| c.old_text == first.old_text && c.new_text == first.new_text);
+        let edit = if first.old_text.is_empty() {
+            format!("add `{}`", what(&first.new_text))
+        } else if first.new_text.is_empty() {
+            format!("remove `{}`", what(&first.old_text))
+        } else {
+            format!("`{}` → `{}`", what(&first.old_text), what(&first.new_text))
+        };
+        let rest = if same && n > 1 {
+            format!(" ×{n}")
+        } else if n > 1 {
+            format!(" and {} more", n - 1)
+        } else {
+            String::new()
+        };
+        format!("{n} change{} in {}: {edit}{rest}", plural(n), paths.join(", "))
+    }
+
+    /// Finishes a write step with what the storage did (one result per request, in order; a
+    /// missing result counts as not written). Returns the next step: `Done`, or the compensating
+    /// writes of a failed multi-document commit.
+    pub fn complete_persist(&mut self, results: Vec<PersistResult>) -> Step {
+        let step = match self.awaiting.take() {
+            Some(Awaiting::Commit(commit)) => self.commit_written(commit, results),
+            Some(Awaiting::Rollback(rollback)) => Step::Done(self.rollback_written(rollback, results)),
+            Some(Awaiting::PersistAs { path, new_path, text }) => Step::Done(self.persist_as_written(&path, &new_path, text, results)),
+            other => {
+                self.awaiting = other;
+                let r = Response::new(Status::InvalidArguments, "Invalid call: no write is waiting for the storage. Nothing was changed.")
+                    .with_guidance("Call completePersist only after a step asked for writes (kind \"persist\").");
+                Step::Done(self.finish(r, None))
+            }
+        };
+        self.after_step(&step);
+        step
+    }
+
+    fn commit_written(&mut self, commit: CommitInFlight, results: Vec<PersistResult>) -> Step {
+        let mut written = Vec::new();
+        let mut failures = Vec::new();
+        for (path, _) in &commit.texts {
+            match result_for(&results, path) {
+                Some(PersistResult::Saved { version, .. }) => written.push((path.clone(), version.clone())),
+                Some(PersistResult::Failed { error, .. }) => failures.push((path.clone(), error.clone())),
+                None => failures.push((path.clone(), "not written (an earlier write failed, or the host reported nothing)".into())),
+            }
+        }
+        if failures.is_empty() {
+            return Step::Done(self.commit_succeeded(commit, written));
+        }
+        if written.is_empty() {
+            return Step::Done(self.commit_failed(&commit, &failures, &[], &[]));
+        }
+        // Write the old texts back, expecting the versions the commit just produced.
+        let requests = written
+            .iter()
+            .map(|(p, v)| PersistRequest { path: p.clone(), text: self.docs[p].text.to_storage(), expected_version: v.clone() })
+            .collect();
+        self.awaiting = Some(Awaiting::Rollback(RollbackInFlight { commit, failures, written }));
+        Step::Persist(requests)
+    }
+
+    fn commit_succeeded(&mut self, commit: CommitInFlight, written: Vec<(String, String)>) -> Response {
+        let first_path = commit.texts.first().map(|(p, _)| p.clone());
+        for (path, text) in commit.texts {
+            let version = written.iter().find(|(p, _)| *p == path).map(|(_, v)| v.clone()).unwrap_or_default();
+            self.docs.insert(path, Document { text, version });
+        }
+        self.session = None;
+        self.persist_failures.clear();
+        self.recommended = None;
+        let mode_note = if self.config.persist_mode == PersistMode::Disabled {
+            " Persistence is disabled: the result stays in memory and is not written to storage."
+        } else {
+            ""
+        };
+        let task_note = if commit.auto_pop {
+            self.tasks
+                .pop(TaskStatus::Completed, &commit.summary)
+                .map(|t| format!(" Task #{} completed: \"{}\".", t.id, t.goal))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let saved = format!(
+            "Committed {} change{} ({} chars): {}.{mode_note}{task_note}",
+            commit.changes,
+            plural(commit.changes),
+            signed(commit.delta),
+            commit.summary.trim_end_matches('.')
+        );
+        let summary = match commit.lead {
+            Some(lead) => format!("{lead} {saved}"),
+            None => saved,
+        };
+        let mut r = Response::new(Status::Success, summary);
+        r.metrics.delta = commit.delta;
+        if let Some(path) = &first_path {
+            r.metrics.new_length = self.docs[path].text.rope().len_chars();
+            r.fingerprint = Some(self.docs[path].text.fingerprint().to_string());
+        }
+        self.finish(r, first_path.as_deref())
+    }
+
+    fn rollback_written(&mut self, rollback: RollbackInFlight, results: Vec<PersistResult>) -> Response {
+        let RollbackInFlight { commit, failures, written } = rollback;
+        let mut restored = Vec::new();
+        let mut kept_new = Vec::new();
+        for (path, new_version) in &written {
+            match result_for(&results, path) {
+                Some(PersistResult::Saved { version, .. }) => {
+                    if let Some(d) = self.docs.get_mut(path) {
+                        d.version = version.clone();
+                    }
+                    restored.push(format!("{path} (now version {version})"));
+                }
+                _ => {
+                    // Storage keeps the committed text: say so, and make it the committed text
+                    // here too, so the workspace never pretends otherwise.
+                    if let Some((_, text)) = commit.texts.iter().find(|(p, _)| p == path) {
+                        self.docs.insert(path.clone(), Document { text: text.clone(), version: new_version.clone() });
+                    }
+                    if let Some(s) = &mut self.session {
+                        s.changes.retain(|c| &c.path != path);
+                        s.docs.remove(path);
+                    }
+                    kept_new.push(path.clone());
+                }
+            }
+        }
+        self.commit_failed(&commit, &failures, &restored, &kept_new)
+    }
+
+    fn commit_failed(&mut self, commit: &CommitInFlight, failures: &[(String, String)], restored: &[String], kept_new: &[String]) -> Response {
+        for (path, error) in failures {
+            self.persist_failures.insert(path.clone(), error.clone());
+        }
+        let p = &self.config.tool_prefix;
+        let what: Vec<String> = failures.iter().map(|(path, e)| format!("{path}: {e}")).collect();
+        let mut summary = format!("Could not save {}.", what.join("; "));
+        if !restored.is_empty() {
+            summary.push_str(&format!(" Nothing was committed: {} had been saved and {} restored.", restored.join(", "), if restored.len() == 1 { "was" } else { "were" }));
+        }
+        if !kept_new.is_empty() {
+            summary.push_str(&format!(
+                " {} could not be restored: storage keeps the new text there, so {} committed after all.",
+                kept_new.join(", "),
+                if kept_new.len() == 1 { "that document is" } else { "those documents are" }
+            ));
+        }
+        summary.push_str(" The pending changes are kept whole.");
+        if let Some(lead) = &commit.lead {
+            summary = format!("{lead} {summary}");
+        }
+        let r = Response::new(Status::PersistFailure, summary).with_guidance(format!(
+            "Retry with {p}_commit(summary), compare with storage with {p}_diff(against=\"storage\"), save the draft elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard(reason)."
+        ));
+        let path = failures.first().map(|(p, _)| p.clone());
+        self.finish(r, path.as_deref())
+    }
+
+    /// `memo_revert`: drops every pending change; the current task is marked Reverted.
+    pub(super) fn revert(&mut self, reason: &str) -> Response {
+        let task_note = self
+            .tasks
+            .pop(TaskStatus::Reverted, reason)
+            .map(|t| format!(" Task #{} reverted: \"{}\".", t.id, t.goal))
+            .unwrap_or_default();
+        self.persist_failures.clear();
+        self.recommended = None;
+        let Some(session) = self.session.take() else {
+            let status = if task_note.is_empty() { Status::NoOp } else { Status::Success };
+            let r = Response::new(status, format!("There is no edit session to revert.{task_note}"));
+            return self.finish(r, None);
+        };
+        let n = session.changes.len();
+        let r = Response::new(
+            Status::Success,
+            format!("Reverted: dropped {n} pending change{} ({}).{task_note}", plural(n), reason.trim_end_matches('.')),
+        );
+        self.finish(r, None)
+    }
+
+    /// `memo_persist_as`: writes the draft of `path` to `new_path`, which must not exist yet.
+    pub(super) fn persist_as(&mut self, path: &str, new_path: &str) -> Step {
+        let p = self.config.tool_prefix.clone();
+        let new_path = new_path.trim();
+        if new_path.is_empty() || self.docs.contains_key(new_path) {
+            let why = if new_path.is_empty() { "`new_path` is empty".to_string() } else { format!("`{new_path}` is already open") };
+            return Step::Done(self.invalid(&why, format!("Pass a new path that storage does not hold yet, e.g. \"{path}.recovered\".")));
+        }
+        let text = self.docs[path].text.with_rope(self.draft_rope(path));
+        let request = PersistRequest { path: new_path.to_string(), text: text.to_storage(), expected_version: String::new() };
+        if self.config.persist_mode == PersistMode::Disabled {
+            let r = Response::new(Status::Blocked, "Persistence is disabled: nothing can be written to storage. Nothing was changed.")
+                .with_guidance(format!("The draft stays in memory; read it with {p}_read."));
+            return Step::Done(self.finish(r, Some(path)));
+        }
+        self.awaiting = Some(Awaiting::PersistAs { path: path.to_string(), new_path: new_path.to_string(), text });
+        Step::Persist(vec![request])
+    }
+
+    fn persist_as_written(&mut self, path: &str, new_path: &str, text: Text, results: Vec<PersistResult>) -> Response {
+        let p = self.config.tool_prefix.clone();
+        match result_for(&results, new_path) {
+            Some(PersistResult::Saved { version, .. }) => {
+                let version = version.clone();
+                let chars = text.rope().len_chars();
+                self.docs.insert(new_path.to_string(), Document { text, version: version.clone() });
+                self.order.push(new_path.to_string());
+                let pending = self.pending_in(path);
+                let mut r = Response::new(
+                    Status::Success,
+                    format!("Saved the draft of {path} as {new_path} (version {version}, {chars} chars); {new_path} is now open. {path} still has {pending} pending change{}.", plural(pending)),
+                )
+                .with_guidance(format!("Retry saving {path} with {p}_commit(summary), or drop its changes with {p}_discard(reason) — the draft is safe in {new_path}."));
+                r.metrics.new_length = chars;
+                self.finish(r, Some(new_path))
+            }
+            other => {
+                let error = match other {
+                    Some(PersistResult::Failed { error, .. }) => error.clone(),
+                    _ => "the host reported no result".to_string(),
+                };
+                let r = Response::new(Status::PersistFailure, format!("Could not save the draft of {path} as {new_path}: {error}. Nothing was changed."))
+                    .with_guidance(format!("Try another new_path with {p}_persist_as, or {p}_diff(against=\"storage\") to compare."));
+                self.finish(r, Some(path))
+            }
+        }
+    }
+}
+
+fn result_for<'a>(results: &'a [PersistResult], path: &str) -> Option<&'a PersistResult> {
+    results.iter().find(|r| matches!(r, PersistResult::Saved { path: p, .. } | PersistResult::Failed { path: p, .. } if p == path))
+}

@@ -1,0 +1,363 @@
+//! Keeping the cache and storage in step (`003` §10–§12, DESIGN §6): changes storage made on
+//! its own ([`Workspace::storage_changed`]), and the tools that resolve a disagreement —
+//! `memo_diff`, `memo_refresh`, `memo_rebase`, `memo_discard` — with the read protocol
+//! ([`Step::Load`] → [`Workspace::complete_load`]).
+//!
+//! An external change to a document without pending changes is taken silently (the next
+//! summary says so). With pending changes it is a conflict: `OutOfSync` + `ExternalConflict`,
+//! commit blocked, and the next editing call reports `ExternalConflict` instead of running.
+
+use super::views::{plural, render_preview};
+use super::{Awaiting, Document, LoadResult, Step, Workspace};
+use crate::preview;
+use crate::response::{Response, Status};
+use crate::tasks::TaskStatus;
+use crate::text::Text;
+use crate::tools::Tool;
+
+/// Why the workspace asked the shell to read storage.
+#[derive(Clone, Debug)]
+pub(super) enum LoadPurpose {
+    /// `memo_refresh(path)`: reload, dropping its pending changes.
+    Refresh { path: String },
+    /// `memo_discard` while out of sync: drop everything and reload these documents.
+    Discard { reason: String, paths: Vec<String> },
+    /// `memo_diff(against="storage")` when storage's text is not known yet.
+    Diff { path: String },
+}
+
+impl Workspace {
+    /// The shell reports what storage holds for `path` now (`raw: None`: the document was
+    /// deleted). Versions the workspace already holds are ignored (the echo of its own save).
+    /// Without pending changes in `path` the document is reloaded and the next summary says so;
+    /// with pending changes it becomes a conflict. Returns whether anything changed.
+    /// Cost: O(n) to load the text.
+    pub fn storage_changed(&mut self, path: &str, raw: Option<&str>, version: Option<&str>) -> bool {
+        let Some(doc) = self.docs.get(path) else { return false };
+        let storage = match (raw, version) {
+            (Some(raw), Some(version)) => Some(Document { text: Text::from_storage(raw), version: version.to_string() }),
+            _ => None,
+        };
+        let same = match &storage {
+            Some(s) => s.version == doc.version,
+            None => doc.version.is_empty(),
+        };
+        let known_conflict = self.conflicts.get(path).map(|c| c.as_ref().map(|d| d.version.as_str()));
+        if same || known_conflict == Some(storage.as_ref().map(|d| d.version.as_str())) {
+            return false;
+        }
+        if self.pending_in(path) == 0 {
+            self.take_from_storage(path, storage);
+        } else {
+            self.conflicts.insert(path.to_string(), storage);
+            self.unreported_conflict = true;
+        }
+        true
+    }
+
+    /// Makes storage's text (or its absence) the committed text of `path`, dropping the
+    /// session's copy of it; says so in the next summary.
+    fn take_from_storage(&mut self, path: &str, storage: Option<Document>) {
+        self.drop_path_from_session(path);
+        self.conflicts.remove(path);
+        self.persist_failures.remove(path);
+        match storage {
+            Some(doc) => {
+                let version = doc.version.clone();
+                self.docs.insert(path.to_string(), doc);
+                self.notes.push(format!("[{path} changed in storage (version {version}) and was reloaded: read it again before editing it.]"));
+            }
+            None => {
+                if let Some(d) = self.docs.get_mut(path) {
+                    d.version = String::new(); // a later save must create it anew
+                }
+                self.notes.push(format!("[{path} was deleted from storage; its text is kept here, and committing creates it again.]"));
+            }
+        }
+    }
+
+    /// Drops the pending changes (and draft, and selection) of `path`; returns how many
+    /// changes were dropped. An emptied session ends.
+    fn drop_path_from_session(&mut self, path: &str) -> usize {
+        let Some(s) = &mut self.session else { return 0 };
+        let dropped = s.drop_path(path);
+        if s.is_empty() && s.selection.is_none() {
+            self.session = None;
+        }
+        dropped
+    }
+
+    /// The response that tells the agent, once, that storage changed under its pending changes;
+    /// the editing call `tool` was not run.
+    pub(super) fn conflict_report(&mut self, tool: Tool) -> Response {
+        self.unreported_conflict = false;
+        let p = self.config.tool_prefix.clone();
+        let what: Vec<String> = self
+            .conflicts
+            .iter()
+            .map(|(path, s)| {
+                let n = self.pending_in(path);
+                match s {
+                    Some(d) => format!("{path} (now version {}, {n} pending change{} of yours)", d.version, plural(n)),
+                    None => format!("{path} (deleted, {n} pending change{} of yours)", plural(n)),
+                }
+            })
+            .collect();
+        let r = Response::new(
+            Status::ExternalConflict,
+            format!("Storage changed underneath your pending changes: {}. {} was not run.", what.join(", "), self.tool_name(tool)),
+        )
+        .with_guidance(format!(
+            "Compare with {p}_diff(against=\"storage\"); then {p}_rebase keeps your changes that do not overlap the external edit, or {p}_refresh / {p}_discard drops them."
+        ));
+        let path = self.conflicts.keys().next().cloned();
+        self.finish(r, path.as_deref())
+    }
+
+    /// `memo_diff`: the draft against the committed text, or storage's text against the draft.
+    pub(super) fn diff(&mut self, path: &str, against_storage: bool) -> Step {
+        if !against_storage {
+            let Some(session) = self.session.as_ref().filter(|s| s.changes.iter().any(|c| c.path == path)) else {
+                let r = Response::new(Status::NoOp, format!("No pending changes in {path}: the draft is the committed text."));
+                return Step::Done(self.finish(r, Some(path)));
+            };
+            let n = self.pending_in(path);
+            let mut r = Response::new(Status::Success, format!("Diff of {path}: {n} pending change{} against the committed text.", plural(n)));
+            r.preview = Some(render_preview(session, path));
+            return Step::Done(self.finish(r, Some(path)));
+        }
+        match self.conflicts.get(path) {
+            Some(storage) => {
+                let storage = storage.clone();
+                Step::Done(self.storage_diff(path, storage.as_ref()))
+            }
+            None => {
+                self.awaiting = Some(Awaiting::Load(LoadPurpose::Diff { path: path.to_string() }));
+                Step::Load(vec![path.to_string()])
+            }
+        }
+    }
+
+    /// Storage's text (`a/`) against the draft (`b/`), whole-document (storage's change ranges
+    /// are unknown).
+    fn storage_diff(&self, path: &str, storage: Option<&Document>) -> Response {
+        let p = &self.config.tool_prefix;
+        let draft = self.draft_rope(path).to_string();
+        let Some(storage) = storage else {
+            let r = Response::new(Status::Success, format!("{path} does not exist in storage; your draft has {} chars.", draft.chars().count()))
+                .with_guidance(format!("{p}_commit creates it again once the conflict is resolved; {p}_persist_as saves the draft elsewhere."));
+            return self.finish(r, Some(path));
+        };
+        let stored = storage.text.rope().to_string();
+        let patch = preview::unified_whole(&stored, &draft, &format!("storage/{path}"), &format!("draft/{path}"), preview::DEFAULT_CONTEXT_LINES);
+        if patch.is_empty() {
+            let r = Response::new(Status::NoOp, format!("Storage (version {}) holds exactly your draft of {path}.", storage.version));
+            return self.finish(r, Some(path));
+        }
+        let mut r = Response::new(Status::Success, format!("Storage (version {}) against your draft of {path} (`-` storage, `+` draft).", storage.version))
+            .with_guidance(if self.conflicts.contains_key(path) {
+                format!("{p}_rebase keeps your changes that do not overlap storage's; {p}_refresh takes storage's text and drops yours.")
+            } else {
+                format!("{p}_commit(summary) writes your draft over it.")
+            });
+        r.preview = Some(patch);
+        self.finish(r, Some(path))
+    }
+
+    /// `memo_refresh`: reloads `path` from storage, dropping its pending changes.
+    pub(super) fn refresh(&mut self, path: &str) -> Step {
+        self.awaiting = Some(Awaiting::Load(LoadPurpose::Refresh { path: path.to_string() }));
+        Step::Load(vec![path.to_string()])
+    }
+
+    /// `memo_discard`: `memo_revert`, and while out of sync also a reload of the documents that
+    /// disagree with storage.
+    pub(super) fn discard(&mut self, reason: Option<&str>) -> Step {
+        let reason = reason.unwrap_or("discarded").to_string();
+        let mut paths: Vec<String> = self.conflicts.keys().chain(self.persist_failures.keys()).cloned().collect();
+        paths.sort();
+        paths.dedup();
+        if paths.is_empty() {
+            return Step::Done(self.revert(&reason));
+        }
+        self.awaiting = Some(Awaiting::Load(LoadPurpose::Discard { reason, paths: paths.clone() }));
+        Step::Load(paths)
+    }
+
+    /// `memo_rebase`: re-applies the pending changes of `path` that storage's change does not
+    /// overlap onto storage's text; the others are dropped and listed.
+    pub(super) fn rebase(&mut self, path: &str) -> Response {
+        let p = self.config.tool_prefix.clone();
+        let Some(storage) = self.conflicts.get(path).cloned() else {
+            let r = Response::new(Status::NoOp, format!("{path} has no external change to rebase onto."));
+            return self.finish(r, Some(path));
+        };
+        let Some(storage) = storage else {
+            let r = Response::new(Status::Blocked, format!("{path} was deleted from storage: there is no text to rebase onto. Nothing was changed."))
+                .with_guidance(format!("Save your draft with {p}_persist_as(new_path), or {p}_discard(reason) to drop it."));
+            return self.finish(r, Some(path));
+        };
+        let outcome = match self.session.as_mut() {
+            Some(s) => s.rebase(path, &storage.text),
+            None => Default::default(),
+        };
+        let version = storage.version.clone();
+        self.docs.insert(path.to_string(), storage);
+        self.conflicts.remove(path);
+        self.persist_failures.remove(path);
+        if self.conflicts.is_empty() {
+            self.unreported_conflict = false;
+        }
+        let kept: Vec<String> = outcome.kept.iter().map(|l| l.to_string()).collect();
+        let mut summary = format!(
+            "Rebased {path} onto storage's version {version}: kept {} pending change{}{}.",
+            kept.len(),
+            plural(kept.len()),
+            if kept.is_empty() { String::new() } else { format!(" ({})", kept.join(", ")) }
+        );
+        let mut r = if outcome.conflicts.is_empty() {
+            Response::new(Status::Success, summary).with_guidance(format!("Check the preview, then {p}_commit(summary) to save."))
+        } else {
+            let lost: Vec<String> = outcome
+                .conflicts
+                .iter()
+                .map(|c| format!("[{}] {} → {}", c.id, super::views::clip(&c.old_text), super::views::clip(&c.new_text)))
+                .collect();
+            summary.push_str(&format!(
+                " {} overlapped storage's change and {} dropped: {}.",
+                lost.len(),
+                if lost.len() == 1 { "was" } else { "were" },
+                lost.join("; ")
+            ));
+            Response::new(Status::Success, summary)
+                .with_guidance(format!("Read {path} again and redo the dropped edits where they still apply, then {p}_commit(summary)."))
+                .warn()
+        };
+        if let Some(s) = &self.session {
+            if s.changes.iter().any(|c| c.path == path) {
+                r.preview = Some(render_preview(s, path));
+            }
+        }
+        r.fingerprint = Some(self.draft_fingerprint(path).to_string());
+        self.finish(r, Some(path))
+    }
+
+    /// Finishes a read step with what storage returned (one result per path).
+    pub fn complete_load(&mut self, results: Vec<LoadResult>) -> Step {
+        let step = match self.awaiting.take() {
+            Some(Awaiting::Load(purpose)) => Step::Done(self.loaded(purpose, results)),
+            other => {
+                self.awaiting = other;
+                let r = Response::new(Status::InvalidArguments, "Invalid call: no read is waiting for the storage. Nothing was changed.")
+                    .with_guidance("Call completeLoad only after a step asked for reads (kind \"load\").");
+                Step::Done(self.finish(r, None))
+            }
+        };
+        self.after_step(&step);
+        step
+    }
+
+    fn loaded(&mut self, purpose: LoadPurpose, results: Vec<LoadResult>) -> Response {
+        let paths = match &purpose {
+            LoadPurpose::Refresh { path } | LoadPurpose::Diff { path } => vec![path.clone()],
+            LoadPurpose::Discard { paths, .. } => paths.clone(),
+        };
+        let mut read = Vec::new();
+        for path in &paths {
+            match results.iter().find(|r| r.path() == path) {
+                Some(LoadResult::Loaded { text, version, .. }) => read.push((path.clone(), Some(Document { text: Text::from_storage(text), version: version.clone() }))),
+                Some(LoadResult::Missing { .. }) => read.push((path.clone(), None)),
+                Some(LoadResult::Failed { error, .. }) => return self.load_failed(path, error),
+                None => return self.load_failed(path, "the host reported no result"),
+            }
+        }
+        match purpose {
+            LoadPurpose::Diff { path } => {
+                let storage = read.pop().and_then(|(_, d)| d);
+                let changed = match &storage {
+                    Some(d) => d.version != self.docs[&path].version,
+                    None => !self.docs[&path].version.is_empty(),
+                };
+                if changed {
+                    // What the diff revealed is an external change like any other.
+                    let raw = storage.as_ref().map(|d| d.text.to_storage());
+                    let version = storage.as_ref().map(|d| d.version.clone());
+                    self.storage_changed(&path, raw.as_deref(), version.as_deref());
+                    self.unreported_conflict = false; // this response says it
+                }
+                self.storage_diff(&path, storage.as_ref())
+            }
+            LoadPurpose::Refresh { path } => {
+                let storage = read.pop().and_then(|(_, d)| d);
+                let Some(storage) = storage else {
+                    let r = Response::new(Status::ExternalConflict, format!("{path} no longer exists in storage. Nothing was changed."))
+                        .with_guidance(format!("Save your draft elsewhere with {}_persist_as(new_path), or {}_discard(reason).", self.config.tool_prefix, self.config.tool_prefix));
+                    return self.finish(r, Some(&path));
+                };
+                let unchanged = storage.version == self.docs[&path].version && storage.text.rope() == self.docs[&path].text.rope();
+                let dropped = self.drop_path_from_session(&path);
+                let version = storage.version.clone();
+                self.docs.insert(path.clone(), storage);
+                self.conflicts.remove(&path);
+                self.persist_failures.remove(&path);
+                if self.conflicts.is_empty() {
+                    self.unreported_conflict = false;
+                }
+                let r = if unchanged && dropped == 0 {
+                    Response::new(Status::NoOp, format!("{path} already matches storage (version {version}); nothing to reload."))
+                } else {
+                    Response::new(
+                        Status::Success,
+                        format!("Reloaded {path} from storage (version {version}); dropped {dropped} pending change{}.", plural(dropped)),
+                    )
+                    .with_guidance(format!("Read it again with {}_read before editing.", self.config.tool_prefix))
+                };
+                self.finish(r, Some(&path))
+            }
+            LoadPurpose::Discard { reason, .. } => {
+                let n = self.session.as_ref().map_or(0, |s| s.changes.len());
+                let task_note = self
+                    .tasks
+                    .pop(TaskStatus::Reverted, &reason)
+                    .map(|t| format!(" Task #{} reverted: \"{}\".", t.id, t.goal))
+                    .unwrap_or_default();
+                self.session = None;
+                self.recommended = None;
+                self.persist_failures.clear();
+                self.conflicts.clear();
+                self.unreported_conflict = false;
+                let mut reloaded = Vec::new();
+                for (path, storage) in read {
+                    match storage {
+                        Some(doc) => {
+                            reloaded.push(format!("{path} (version {})", doc.version));
+                            self.docs.insert(path, doc);
+                        }
+                        None => {
+                            if let Some(d) = self.docs.get_mut(&path) {
+                                d.version = String::new();
+                            }
+                            reloaded.push(format!("{path} (deleted in storage; its last text is kept)"));
+                        }
+                    }
+                }
+                let r = Response::new(
+                    Status::Success,
+                    format!(
+                        "Discarded {n} pending change{} ({}) and reloaded {} from storage.{task_note}",
+                        plural(n),
+                        reason.trim_end_matches('.'),
+                        reloaded.join(", ")
+                    ),
+                );
+                self.finish(r, None)
+            }
+        }
+    }
+
+    fn load_failed(&mut self, path: &str, error: &str) -> Response {
+        let r = Response::new(Status::Exception, format!("Could not read {path} from storage: {error}. Nothing was changed."))
+            .with_guidance("Check the storage, then call again.".to_string());
+        self.finish(r, Some(path))
+    }
+}

@@ -1,0 +1,445 @@
+//! The workflow state machine end to end (DESIGN §6, `003` §4, §5, §7, §10–§12): every row of
+//! `003` §12's transition table, the visibility matrix, persist modes, failures, external
+//! changes, atomic multi-document commits, and `000` Appendix A's nested-task flow.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use agentpad::tools::Tool;
+use agentpad::{CallContext, Config, PersistMode, PersistResult, Status, Step, Workspace, WorkflowState};
+use common::Host;
+use serde_json::json;
+
+fn mode(m: PersistMode) -> Config {
+    Config { persist_mode: m, ..Config::default() }
+}
+
+fn visible(h: &Host) -> Vec<Tool> {
+    h.ws.visible_tools()
+}
+
+const THREE: &str = "db.timeout: 30\napi.timeout: 30\ncache.timeout: 30\n";
+
+// ---- 003 §12, row by row -----------------------------------------------------------------
+
+#[test]
+fn row_1_single_match_in_immediate_mode_stays_idle() {
+    let mut h = Host::with_config(&[("a", "x = 1\n")], mode(PersistMode::Immediate));
+    let r = h.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"}));
+    assert_eq!((r.status, r.workflow_state), (Status::Success, WorkflowState::Idle), "{}", r.markdown);
+    assert!(r.flags.names().is_empty());
+    assert!(!visible(&h).contains(&Tool::ReplaceSelection));
+    assert_eq!(h.stored("a"), "x = 2\n");
+    assert!(r.summary.starts_with("Staged change A"), "{}", r.summary);
+}
+
+#[test]
+fn row_2_single_match_in_manual_mode_is_persist_pending() {
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    let r = h.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"}));
+    assert_eq!((r.status, r.workflow_state), (Status::Success, WorkflowState::PersistPending));
+    assert_eq!(r.flags.names(), vec!["PersistPending"]);
+    assert!(visible(&h).contains(&Tool::Commit));
+    assert_eq!(h.stored("a"), "x = 1\n");
+}
+
+#[test]
+fn row_3_multi_match_in_any_state_and_mode_is_selection_pending() {
+    for m in [PersistMode::Manual, PersistMode::Immediate, PersistMode::Disabled] {
+        let mut h = Host::with_config(&[("a", THREE)], mode(m));
+        let r = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+        assert_eq!((r.status, r.workflow_state), (Status::MultiMatch, WorkflowState::SelectionPending), "{m:?}");
+        assert!(r.flags.names().contains(&"SelectionPending"));
+        let v = visible(&h);
+        assert!(v.contains(&Tool::ReplaceSelection));
+        for locked in [Tool::Append, Tool::Commit] {
+            assert!(!v.contains(&locked), "{locked:?} must be locked in {m:?}");
+        }
+    }
+    // from PersistPending too
+    let mut h = Host::new(&[("a", THREE)]);
+    h.call("memo_replace", json!({"old_text": "db.", "new_text": "database."}));
+    let r = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    assert_eq!(r.workflow_state, WorkflowState::SelectionPending);
+}
+
+#[test]
+fn row_4_and_5_choosing_a_candidate() {
+    let mut h = Host::with_config(&[("a", THREE)], mode(PersistMode::Immediate));
+    h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    let r = h.call("memo_replace_selection", json!({"selection_id": "B"}));
+    assert_eq!((r.status, r.workflow_state), (Status::Success, WorkflowState::Idle), "{}", r.markdown);
+    assert!(!r.flags.names().contains(&"SelectionPending"));
+    assert_eq!(h.stored("a"), "db.timeout: 30\napi.timeout: 60\ncache.timeout: 30\n");
+
+    let mut h = Host::new(&[("a", THREE)]);
+    h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    let r = h.call("memo_replace_selection", json!({"selection_id": 2}));
+    assert_eq!((r.status, r.workflow_state), (Status::Success, WorkflowState::PersistPending));
+    assert_eq!(r.flags.names(), vec!["PersistPending"]);
+    assert!(visible(&h).contains(&Tool::Commit));
+}
+
+#[test]
+fn row_6_commit_succeeds() {
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    let r = h.call("memo_commit", json!({"summary": "bump"}));
+    assert_eq!((r.status, r.workflow_state), (Status::Success, WorkflowState::Idle));
+    assert!(r.flags.names().is_empty());
+    assert_eq!(h.stored("a"), "x = 2\n");
+}
+
+#[test]
+fn row_7_commit_fails_out_of_sync_with_the_draft_kept() {
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    h.fail_next_save = true;
+    let r = h.call("memo_commit", json!({"summary": "bump"}));
+    assert_eq!((r.status, r.workflow_state), (Status::PersistFailure, WorkflowState::OutOfSync));
+    assert_eq!(r.flags.names(), vec!["OutOfSync"], "PersistPending removed, OutOfSync added");
+    let g = r.guidance.clone().unwrap();
+    for offered in ["memo_commit", "memo_diff(against=\"storage\")", "memo_persist_as", "memo_discard"] {
+        assert!(g.contains(offered), "guidance offers {offered}: {g}");
+    }
+    let v = visible(&h);
+    assert!(v.contains(&Tool::Diff) && v.contains(&Tool::Refresh) && v.contains(&Tool::PersistAs));
+    // README "Workflow": committing again is the retry after a failed save.
+    assert!(v.contains(&Tool::Commit));
+    assert_eq!(h.ws.draft(None).unwrap(), "x = 2\n");
+    assert_eq!(h.stored("a"), "x = 1\n");
+}
+
+#[test]
+fn row_8_external_write_with_pending_changes_conflicts() {
+    let mut h = Host::new(&[("a", "x = 1\ny = 1\n")]);
+    h.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"}));
+    assert!(h.external_write("a", "x = 1\ny = 5\n"));
+    assert_eq!(h.ws.state(), WorkflowState::OutOfSync);
+    let r = h.call("memo_commit", json!({"summary": "bump"}));
+    assert_eq!((r.status, r.workflow_state), (Status::ExternalConflict, WorkflowState::OutOfSync));
+    assert_eq!(r.flags.names(), vec!["OutOfSync", "ExternalConflict"]);
+    assert!(r.summary.contains("memo_commit was not run"), "{}", r.summary);
+    let v = visible(&h);
+    assert!(v.contains(&Tool::Diff) && v.contains(&Tool::Rebase));
+    assert!(!v.contains(&Tool::Commit));
+    let again = h.call("memo_commit", json!({"summary": "bump"}));
+    assert_eq!(again.status, Status::Blocked);
+    assert!(again.guidance.unwrap().contains("memo_rebase"));
+    assert_eq!(h.stored("a"), "x = 1\ny = 5\n", "storage was never overwritten");
+}
+
+#[test]
+fn row_8_external_write_without_pending_changes_reloads_silently() {
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    h.call("memo_read", json!({}));
+    assert!(h.external_write("a", "x = 7\n"));
+    assert_eq!(h.ws.state(), WorkflowState::Idle);
+    let r = h.call("memo_read", json!({}));
+    assert_eq!(r.status, Status::Success);
+    assert!(r.summary.starts_with("[a changed in storage (version v2) and was reloaded"), "{}", r.summary);
+    assert!(r.content.unwrap().contains("x = 7"));
+    let next = h.call("memo_read", json!({}));
+    assert!(!next.summary.contains("changed in storage"), "said once");
+    // our own save's echo is not an external change
+    h.call("memo_replace", json!({"old_text": "7", "new_text": "8"}));
+    h.call("memo_commit", json!({"summary": "s"}));
+    let v = h.version("a");
+    assert!(!h.ws.storage_changed("a", Some("x = 8\n"), Some(&v)));
+}
+
+#[test]
+fn row_9_refresh_is_refreshing_until_storage_answers() {
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    let step = h.ws.call("memo_refresh", &json!({}), &CallContext::default());
+    assert_eq!(step, Step::Load(vec!["a".into()]));
+    assert_eq!(h.ws.state(), WorkflowState::Refreshing);
+    assert!(h.ws.flags().names().contains(&"DiagnosticHint"));
+    assert!(h.ws.visible_tools().is_empty(), "every tool hidden while refreshing");
+    let r = h.drive(step);
+    assert_eq!((r.status, r.workflow_state), (Status::Success, WorkflowState::Idle), "{}", r.markdown);
+    assert!(r.summary.contains("dropped 1 pending change"));
+    assert_eq!(h.ws.draft(None).unwrap(), "x = 1\n");
+    let again = h.call("memo_refresh", json!({}));
+    assert_eq!(again.status, Status::NoOp);
+}
+
+#[test]
+fn calls_while_storage_works_are_blocked() {
+    let mut ws = Workspace::new(Config::default());
+    ws.open("a", "x\n", "v1").unwrap();
+    let Step::Load(_) = ws.call("memo_refresh", &json!({}), &CallContext::default()) else { panic!("expected a load") };
+    let Step::Done(r) = ws.call("memo_read", &json!({}), &CallContext::default()) else { panic!("expected done") };
+    assert_eq!((r.status, r.workflow_state), (Status::Blocked, WorkflowState::Refreshing));
+    // a completion of the wrong kind is refused and keeps waiting
+    let Step::Done(wrong) = ws.complete_persist(vec![]) else { panic!() };
+    assert_eq!(wrong.status, Status::InvalidArguments);
+    assert_eq!(ws.state(), WorkflowState::Refreshing);
+}
+
+// ---- the visibility matrix (003 §7.2) --------------------------------------------------------
+
+#[test]
+fn visibility_matrix_per_state() {
+    use Tool::*;
+    let names = |h: &Host| visible(h);
+    let mut h = Host::new(&[("a", THREE)]);
+    let idle = names(&h);
+    for t in [Read, Replace, Append, Commit, Discard, Refresh, BeginTask] {
+        assert!(idle.contains(&t), "Idle shows {t:?}");
+    }
+    for t in [ReplaceSelection, Diff, Rebase, PersistAs] {
+        assert!(!idle.contains(&t), "Idle hides {t:?}");
+    }
+    h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    let sel = names(&h);
+    for t in [Replace, ReplaceSelection, Discard, Refresh, Diff, CommitAuto] {
+        assert!(sel.contains(&t), "SelectionPending shows {t:?}");
+    }
+    for t in [Append, Commit, Rebase, PersistAs] {
+        assert!(!sel.contains(&t), "SelectionPending hides {t:?}");
+    }
+    h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    let pending = names(&h);
+    for t in [Replace, Append, Commit, Discard, Refresh, Diff] {
+        assert!(pending.contains(&t), "PersistPending shows {t:?}");
+    }
+    assert!(!pending.contains(&ReplaceSelection));
+    // a hidden tool answers Blocked with what to call instead, and changes nothing
+    let before = h.ws.draft(None).unwrap();
+    let r = h.call("memo_replace_selection", json!({"selection_id": "B"}));
+    assert_eq!(r.status, Status::Blocked);
+    assert!(r.guidance.unwrap().contains("memo_replace"));
+    assert_eq!(h.ws.draft(None).unwrap(), before);
+    // definitions handed to the LLM are exactly the visible tools
+    assert_eq!(h.ws.tool_definitions().len(), pending.len());
+}
+
+#[test]
+fn immediate_mode_hides_commit_and_disabled_mode_is_read_only() {
+    let h = Host::with_config(&[("a", "x\n")], mode(PersistMode::Immediate));
+    assert!(!visible(&h).contains(&Tool::Commit));
+    let mut h = Host::with_config(&[("a", "x = 1\n")], mode(PersistMode::Disabled));
+    for state_call in [json!({}), json!({"old_text": "1", "new_text": "2"})] {
+        let name = if state_call.as_object().unwrap().is_empty() { "memo_read" } else { "memo_replace" };
+        let r = h.call(name, state_call);
+        assert!(r.flags.names().contains(&"PersistReadOnly"), "{name}: PersistReadOnly is always set");
+    }
+    let c = h.call("memo_commit", json!({"summary": "in memory"}));
+    assert!(c.summary.contains("not written to storage"), "{}", c.summary);
+    assert!(h.writes.is_empty());
+    let as_file = h.call("memo_persist_as", json!({"new_path": "b"}));
+    assert_eq!(as_file.status, Status::Blocked, "persist_as is hidden outside OutOfSync");
+}
+
+// ---- 003 §5 flows ---------------------------------------------------------------------------
+
+#[test]
+fn flow_5_3_persist_failure_then_diff_and_persist_as() {
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    h.failing_paths.push("a".into());
+    let f = h.call("memo_commit", json!({"summary": "bump"}));
+    assert_eq!(f.status, Status::PersistFailure);
+    let d = h.call("memo_diff", json!({"against": "storage"}));
+    assert_eq!(d.status, Status::Success, "{}", d.markdown);
+    let patch = d.preview.unwrap();
+    assert!(patch.contains("--- storage/a") && patch.contains("-x = 1") && patch.contains("+x = 2"), "{patch}");
+    let saved = h.call("memo_persist_as", json!({"new_path": "a.recovered"}));
+    assert_eq!(saved.status, Status::Success, "{}", saved.markdown);
+    assert_eq!(h.stored("a.recovered"), "x = 2\n");
+    assert!(h.ws.paths().contains(&"a.recovered".to_string()));
+    assert_eq!(h.ws.state(), WorkflowState::OutOfSync, "a itself is still unsaved");
+    // persist_as never overwrites: the path must be new
+    let twice = h.call("memo_persist_as", json!({"new_path": "a.recovered"}));
+    assert_eq!(twice.status, Status::InvalidArguments);
+    h.failing_paths.clear();
+    let retry = h.call("memo_commit", json!({"summary": "bump"}));
+    assert_eq!((retry.status, retry.workflow_state), (Status::Success, WorkflowState::Idle));
+    assert_eq!(h.stored("a"), "x = 2\n");
+}
+
+#[test]
+fn flow_5_4_external_conflict_then_diff_rebase_and_commit() {
+    let base = "title\n\nalpha = 1\nbeta = 1\ngamma = 1\n";
+    let mut h = Host::new(&[("a", base)]);
+    h.call("memo_replace", json!({"old_text": "alpha = 1", "new_text": "alpha = 2"})); // A
+    h.call("memo_replace", json!({"old_text": "gamma = 1", "new_text": "gamma = 2"})); // B
+    h.external_write("a", "title\n\nalpha = 1\nbeta = 1\ngamma = 9\ndelta = 1\n");
+    let c = h.call("memo_replace", json!({"old_text": "beta = 1", "new_text": "beta = 2"}));
+    assert_eq!(c.status, Status::ExternalConflict, "the edit is not run: {}", c.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), "title\n\nalpha = 2\nbeta = 1\ngamma = 2\n");
+    let d = h.call("memo_diff", json!({"against": "storage"}));
+    let patch = d.preview.unwrap();
+    assert!(patch.contains("-gamma = 9") && patch.contains("+gamma = 2"), "{patch}");
+    let r = h.call("memo_rebase", json!({}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.starts_with("[Warning]") && r.summary.contains("[B]"), "B overlapped: {}", r.summary);
+    assert_eq!(h.ws.draft(None).unwrap(), "title\n\nalpha = 2\nbeta = 1\ngamma = 9\ndelta = 1\n");
+    assert_eq!(r.workflow_state, WorkflowState::PersistPending);
+    let ok = h.call("memo_commit", json!({"summary": "alpha"}));
+    assert_eq!(ok.status, Status::Success, "{}", ok.markdown);
+    assert_eq!(h.stored("a"), "title\n\nalpha = 2\nbeta = 1\ngamma = 9\ndelta = 1\n");
+}
+
+#[test]
+fn flow_5_4_refresh_or_discard_drop_the_cache() {
+    for tool in ["memo_refresh", "memo_discard"] {
+        let mut h = Host::new(&[("a", "x = 1\n")]);
+        h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+        h.external_write("a", "x = 5\n");
+        let r = h.call(tool, json!({}));
+        assert_eq!((r.status, r.workflow_state), (Status::Success, WorkflowState::Idle), "{tool}: {}", r.markdown);
+        assert_eq!(h.ws.draft(None).unwrap(), "x = 5\n", "{tool}");
+        assert_eq!(h.ws.version("a"), Some("v2"));
+        assert!(r.flags.names().is_empty());
+    }
+}
+
+#[test]
+fn a_deleted_document_is_a_conflict_that_rebase_refuses() {
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    h.files.remove("a");
+    assert!(h.ws.storage_changed("a", None, None));
+    let r = h.call("memo_rebase", json!({}));
+    assert_eq!(r.status, Status::Blocked, "{}", r.markdown);
+    let saved = h.call("memo_persist_as", json!({"new_path": "a.kept"}));
+    assert_eq!(saved.status, Status::Success, "{}", saved.markdown);
+    assert_eq!(h.stored("a.kept"), "x = 2\n");
+}
+
+// ---- atomic multi-document commit ----------------------------------------------------------
+
+#[test]
+fn a_failed_save_restores_the_documents_already_written() {
+    let mut h = Host::new(&[("a", "a = 1\n"), ("b", "b = 1\n"), ("c", "c = 1\n")]);
+    for p in ["a", "b", "c"] {
+        h.call("memo_replace", json!({"path": p, "old_text": "1", "new_text": "2"}));
+    }
+    h.failing_paths.push("b".into());
+    let r = h.call("memo_commit", json!({"summary": "all three"}));
+    assert_eq!((r.status, r.workflow_state), (Status::PersistFailure, WorkflowState::OutOfSync), "{}", r.markdown);
+    assert!(r.summary.contains("Nothing was committed") && r.summary.contains("a (now version v3)"), "{}", r.summary);
+    assert_eq!(h.stored("a"), "a = 1\n", "a was written, then restored");
+    assert_eq!(h.stored("b"), "b = 1\n");
+    assert_eq!(h.stored("c"), "c = 1\n", "c was never written");
+    assert_eq!(h.writes.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(), vec!["a", "a"]);
+    assert_eq!(r.pending_changes.len(), 3, "every draft is kept");
+    for (p, want) in [("a", "a = 2\n"), ("b", "b = 2\n"), ("c", "c = 2\n")] {
+        assert_eq!(h.ws.draft(Some(p)).unwrap(), want);
+    }
+    h.failing_paths.clear();
+    let ok = h.call("memo_commit", json!({"summary": "all three"}));
+    assert_eq!(ok.status, Status::Success, "{}", ok.markdown);
+    assert_eq!((h.stored("a"), h.stored("b"), h.stored("c")), ("a = 2\n", "b = 2\n", "c = 2\n"));
+}
+
+#[test]
+fn a_failed_restore_is_reported_as_committed_after_all() {
+    let mut ws = Workspace::new(Config::default());
+    ws.open("a", "a = 1\n", "v1").unwrap();
+    ws.open("b", "b = 1\n", "v1").unwrap();
+    let ctx = CallContext::default();
+    for p in ["a", "b"] {
+        ws.call("memo_replace", &json!({"path": p, "old_text": "1", "new_text": "2"}), &ctx);
+    }
+    let Step::Persist(reqs) = ws.call("memo_commit", &json!({"summary": "s"}), &ctx) else { panic!() };
+    assert_eq!(reqs.len(), 2);
+    let step = ws.complete_persist(vec![
+        PersistResult::Saved { path: "a".into(), version: "v2".into() },
+        PersistResult::Failed { path: "b".into(), error: "locked".into() },
+    ]);
+    let Step::Persist(rollback) = step else { panic!("expected compensating writes, got {step:?}") };
+    assert_eq!((rollback[0].path.as_str(), rollback[0].text.as_str(), rollback[0].expected_version.as_str()), ("a", "a = 1\n", "v2"));
+    let Step::Done(r) = ws.complete_persist(vec![PersistResult::Failed { path: "a".into(), error: "gone".into() }]) else { panic!() };
+    assert_eq!(r.status, Status::PersistFailure);
+    assert!(r.summary.contains("a could not be restored"), "{}", r.summary);
+    assert_eq!(ws.text(Some("a")).unwrap(), "a = 2\n", "the workspace says what storage holds");
+    assert_eq!(ws.draft(Some("b")).unwrap(), "b = 2\n");
+    assert_eq!(r.pending_changes.len(), 1);
+}
+
+// ---- tasks, commit_auto, export ------------------------------------------------------------
+
+#[test]
+fn appendix_a_flow_3_nested_tasks() {
+    let mut h = Host::new(&[("deps.toml", "y = \"1.0\"\n")]);
+    let t2 = h.call("memo_begin_task", json!({"goal": "add module Y"}));
+    assert_eq!(t2.task_id.as_deref(), Some("1"));
+    let t3 = h.call("memo_begin_task", json!({"goal": "check dependency versions", "parent_task_id": "1"}));
+    assert_eq!(t3.task_stack.iter().map(|t| (t.task_id.as_str(), t.depth)).collect::<Vec<_>>(), vec![("1", 1), ("2", 2)]);
+    assert!(t3.markdown.contains("### [Tasks] Task stack\n- [#1] add module Y (Active)\n  - [#2] check dependency versions (Active)"), "{}", t3.markdown);
+    let done = h.call("memo_commit", json!({"summary": "versions are fine", "auto_pop_task": true}));
+    assert_eq!(done.status, Status::Success, "{}", done.markdown);
+    assert!(done.summary.contains("Task #2 completed"), "{}", done.summary);
+    assert_eq!(done.task_stack.len(), 1);
+    h.call("memo_replace", json!({"old_text": "1.0", "new_text": "1.1"}));
+    let main = h.call("memo_commit", json!({"summary": "module Y added"}));
+    assert!(main.summary.contains("Task #1 completed"), "{}", main.summary);
+    assert!(main.task_stack.is_empty());
+    assert_eq!(h.stored("deps.toml"), "y = \"1.1\"\n");
+}
+
+#[test]
+fn task_depth_is_guarded_and_revert_marks_reverted() {
+    let mut h = Host::new(&[("a", "x\n")]);
+    for g in ["one", "two", "three"] {
+        assert_eq!(h.call("memo_begin_task", json!({"goal": g})).status, Status::Success);
+    }
+    let deep = h.call("memo_begin_task", json!({"goal": "four"}));
+    assert_eq!(deep.status, Status::Blocked);
+    assert!(deep.summary.contains("depth 4, deeper than the limit of 3") && deep.guidance.unwrap().contains("Split"), "{}", deep.summary);
+    let r = h.call("memo_revert", json!({"reason": "wrong approach"}));
+    assert!(r.summary.contains("Task #3 reverted"), "{}", r.summary);
+    assert_eq!(r.task_stack.len(), 2);
+}
+
+#[test]
+fn commit_auto_stages_the_recommendation_and_summarises() {
+    let text = "[db]\ntimeout: 30\n[api]\ntimeout: 30\n";
+    let mut h = Host::new(&[("a", text)]);
+    let m = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "search_after": "[api]"}));
+    // one match after the anchor: staged directly, so commit_auto just commits
+    assert_eq!(m.status, Status::Success);
+    let c = h.call("memo_commit_auto", json!({}));
+    assert_eq!(c.status, Status::Success, "{}", c.markdown);
+    assert!(c.summary.contains("1 change in a: `timeout: 30` → `timeout: 60`"), "{}", c.summary);
+
+    // no recommendation → refused, nothing staged
+    let mut h = Host::new(&[("a", THREE)]);
+    let m = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    if !m.candidates.iter().any(|c| c.recommended) {
+        let r = h.call("memo_commit_auto", json!({}));
+        assert_eq!(r.status, Status::Blocked);
+        assert!(h.writes.is_empty());
+    } else {
+        let r = h.call("memo_commit_auto", json!({}));
+        assert_eq!(r.status, Status::Success);
+    }
+}
+
+#[test]
+fn export_session_lists_every_call() {
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    h.call("memo_read", json!({}));
+    h.call("memo_replace", json!({"old_text": "nope", "new_text": "y"}));
+    h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    h.call("memo_commit", json!({"summary": "s"}));
+    let r = h.call("memo_export_session", json!({}));
+    let log = r.session_log.unwrap();
+    let got: Vec<(String, Option<Status>)> = log.iter().map(|e| (e.tool.clone(), e.status)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("memo_read".into(), Some(Status::Success)),
+            ("memo_replace".into(), Some(Status::NoMatch)),
+            ("memo_replace".into(), Some(Status::Success)),
+            ("memo_commit".into(), Some(Status::Success)),
+            ("memo_export_session".into(), None),
+        ]
+    );
+    assert_eq!(log[2].args["new_text"], json!("2"));
+    assert!(r.markdown.contains("### [Log] Session log\n| # | tool | status | at_ms | tool_call_id |"), "{}", r.markdown);
+}

@@ -1,0 +1,188 @@
+// The seed flows through the BUILT package, as an agent framework runs them: `000` Appendix A's
+// three flows and `003` §5's five, with MemoryStorage as the storage (external writes and
+// injected save failures included).
+import assert from "node:assert/strict";
+import test from "node:test";
+import { MemoryStorage, Workspace } from "agentpad";
+
+const CONFIG = '{\n  "features": {\n    "stable": ["A", "B", "C"],\n    "experimental": []\n  }\n}\n';
+const TIMEOUTS = "# database\ndatabase.timeout: 30\n# api\napi.timeout: 30\n# cache\ncache.timeout: 30\n";
+
+async function open(docs, options = {}) {
+  const storage = new MemoryStorage(docs);
+  const ws = await Workspace.create({ storage, ...options });
+  return { storage, ws };
+}
+
+test("000 A.1: begin a task, read, replace, commit: the task completes and storage has the edit", async () => {
+  const { storage, ws } = await open({ "config.json": CONFIG });
+  const task = await ws.call("memo_begin_task", { goal: "enable experimental feature X" });
+  assert.equal(task.task_id, "1");
+  assert.deepEqual(task.task_stack.map((t) => [t.task_id, t.depth]), [["1", 1]]);
+  await ws.call("memo_read", {});
+  const staged = await ws.call("memo_replace", { old_text: '"experimental": []', new_text: '"experimental": ["X"]' });
+  assert.equal(staged.workflow_state, "PersistPending");
+  assert.match(staged.preview, /-\s+"experimental": \[\]\n.*\+\s+"experimental": \["X"\]/s);
+  const done = await ws.call("memo_commit", { summary: "enable experimental feature X" });
+  assert.equal(done.status, "Success", done.markdown);
+  assert.match(done.summary, /Task #1 completed/);
+  assert.deepEqual(done.task_stack, []);
+  assert.equal(storage.read("config.json"), CONFIG.replace("[]", '["X"]'));
+  ws.free();
+});
+
+test("000 A.2: three timeouts changed by letter, one commit", async () => {
+  const { storage, ws } = await open({ "t.yaml": TIMEOUTS });
+  const multi = await ws.call("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60" });
+  assert.equal(multi.status, "MultiMatch");
+  assert.equal(multi.workflow_state, "SelectionPending");
+  assert.deepEqual(multi.candidates.map((c) => c.id), ["A", "B", "C"]);
+  for (const id of ["A", "B", "C"]) {
+    const r = await ws.call("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60", match_id: id });
+    assert.equal(r.status, "Success", r.markdown);
+  }
+  const done = await ws.call("memo_commit", { summary: "all timeouts to 60 s" });
+  assert.equal(done.status, "Success");
+  assert.match(done.summary, /Committed 3 changes \(0 chars\)/);
+  assert.equal(storage.read("t.yaml"), TIMEOUTS.replaceAll("timeout: 30", "timeout: 60"));
+  ws.free();
+});
+
+test("000 A.3: nested tasks — the subtask completes on its commit, then the parent", async () => {
+  const { ws } = await open({ "deps.toml": 'y = "1.0"\n' });
+  await ws.call("memo_begin_task", { goal: "add module Y" });
+  const sub = await ws.call("memo_begin_task", { goal: "check dependency versions", parent_task_id: "1" });
+  assert.deepEqual(sub.task_stack.map((t) => t.goal), ["add module Y", "check dependency versions"]);
+  const subDone = await ws.call("memo_commit", { summary: "versions are fine", auto_pop_task: true });
+  assert.match(subDone.summary, /Task #2 completed/);
+  await ws.call("memo_replace", { old_text: "1.0", new_text: "1.1" });
+  const done = await ws.call("memo_commit", { summary: "module Y added" });
+  assert.match(done.summary, /Task #1 completed/);
+  assert.deepEqual(done.task_stack, []);
+  ws.free();
+});
+
+test("003 5.1: a single match stages in manual mode and saves at once in immediate mode", async () => {
+  const manual = await open({ "a.txt": "foo\n" });
+  const r = await manual.ws.call("memo_replace", { old_text: "foo", new_text: "bar" });
+  assert.deepEqual([r.status, r.workflow_state], ["Success", "PersistPending"]);
+  assert.equal(manual.storage.read("a.txt"), "foo\n");
+  const immediate = await open({ "a.txt": "foo\n" }, { persistMode: "immediate" });
+  const i = await immediate.ws.call("memo_replace", { old_text: "foo", new_text: "bar" });
+  assert.deepEqual([i.status, i.workflow_state], ["Success", "Idle"]);
+  assert.equal(immediate.storage.read("a.txt"), "bar\n");
+  assert.ok(!immediate.ws.tools({ format: "anthropic" }).some((t) => t.name === "memo_commit"));
+  manual.ws.free();
+  immediate.ws.free();
+});
+
+test("003 5.2: multi-match, [[SEL#n]] candidates, replace_selection by number", async () => {
+  const { ws } = await open({ "a.txt": "Foo() {\n}\nFoo() {\n}\nFoo() {\n}\n" });
+  const m = await ws.call("memo_replace", { old_text: "Foo() {", new_text: "Bar() {" });
+  assert.equal(m.metrics.selection_count, 3);
+  assert.deepEqual(m.candidates.map((c) => c.marker_start), ["[[SEL#A]]", "[[SEL#B]]", "[[SEL#C]]"]);
+  assert.ok(ws.tools({ format: "anthropic" }).some((t) => t.name === "memo_replace_selection"));
+  const r = await ws.call("memo_replace_selection", { selection_id: 2 });
+  assert.equal(r.status, "Success");
+  assert.equal(ws.draft(), "Foo() {\n}\nBar() {\n}\nFoo() {\n}\n");
+  ws.free();
+});
+
+test("003 5.3: a failed save is PersistFailure + OutOfSync; diff, persist_as and a retry recover", async () => {
+  const { storage, ws } = await open({ "a.txt": "x = 1\n" });
+  await ws.call("memo_replace", { old_text: "1", new_text: "2" });
+  storage.failNext("save");
+  const f = await ws.call("memo_commit", { summary: "bump" });
+  assert.deepEqual([f.status, f.workflow_state], ["PersistFailure", "OutOfSync"]);
+  assert.deepEqual(f.flags.names, ["OutOfSync"]);
+  assert.match(f.guidance, /memo_diff\(against="storage"\)/);
+  assert.equal(storage.read("a.txt"), "x = 1\n");
+  const d = await ws.call("memo_diff", { against: "storage" });
+  assert.match(d.preview, /-x = 1\n\+x = 2/);
+  const saved = await ws.call("memo_persist_as", { new_path: "a.txt.recovered" });
+  assert.equal(saved.status, "Success", saved.markdown);
+  assert.equal(storage.read("a.txt.recovered"), "x = 2\n");
+  const retry = await ws.call("memo_commit", { summary: "bump" });
+  assert.deepEqual([retry.status, retry.workflow_state], ["Success", "Idle"]);
+  assert.equal(storage.read("a.txt"), "x = 2\n");
+  ws.free();
+});
+
+test("003 5.4: an external write under pending changes is ExternalConflict; rebase keeps what it can", async () => {
+  const { storage, ws } = await open({ "a.txt": "alpha = 1\nbeta = 1\ngamma = 1\n" });
+  await ws.call("memo_replace", { old_text: "alpha = 1", new_text: "alpha = 2" });
+  storage.write("a.txt", "alpha = 1\nbeta = 1\ngamma = 1\ndelta = 1\n"); // another program
+  const c = await ws.call("memo_commit", { summary: "alpha" });
+  assert.deepEqual([c.status, c.workflow_state], ["ExternalConflict", "OutOfSync"]);
+  assert.deepEqual(c.flags.names, ["OutOfSync", "ExternalConflict"]);
+  assert.equal(storage.read("a.txt"), "alpha = 1\nbeta = 1\ngamma = 1\ndelta = 1\n");
+  const blocked = await ws.call("memo_commit", { summary: "alpha" });
+  assert.equal(blocked.status, "Blocked");
+  const d = await ws.call("memo_diff", { against: "storage" });
+  assert.match(d.preview, /-delta = 1/);
+  const r = await ws.call("memo_rebase", {});
+  assert.equal(r.status, "Success", r.markdown);
+  assert.equal(ws.draft(), "alpha = 2\nbeta = 1\ngamma = 1\ndelta = 1\n");
+  const ok = await ws.call("memo_commit", { summary: "alpha" });
+  assert.equal(ok.status, "Success", ok.markdown);
+  assert.equal(storage.read("a.txt"), "alpha = 2\nbeta = 1\ngamma = 1\ndelta = 1\n");
+  ws.free();
+});
+
+test("003 5.4: without pending changes an external write reloads silently and the next summary says so", async () => {
+  const { storage, ws } = await open({ "a.txt": "x = 1\n" });
+  storage.write("a.txt", "x = 9\n");
+  const r = await ws.call("memo_read", {});
+  assert.equal(r.status, "Success");
+  assert.match(r.summary, /^\[a\.txt changed in storage \(version v2\) and was reloaded/);
+  assert.equal(ws.text(), "x = 9\n");
+  ws.free();
+});
+
+test("003 5.5: disabled persistence keeps PersistReadOnly on every response and never writes", async () => {
+  const { storage, ws } = await open({ "a.txt": "x = 1\n" }, { persistMode: "disabled" });
+  for (const [name, args] of [["memo_read", {}], ["memo_replace", { old_text: "1", new_text: "2" }], ["memo_commit", { summary: "s" }]]) {
+    const r = await ws.call(name, args);
+    assert.ok(r.flags.names.includes("PersistReadOnly"), `${name}: ${r.flags.names}`);
+  }
+  assert.equal(ws.text(), "x = 2\n");
+  assert.equal(storage.read("a.txt"), "x = 1\n");
+  ws.free();
+});
+
+test("a multi-document commit is all or nothing: a failed save restores what was written", async () => {
+  const { storage, ws } = await open({ "a.txt": "a = 1\n", "b.txt": "b = 1\n" });
+  await ws.call("memo_replace", { path: "a.txt", old_text: "1", new_text: "2" });
+  await ws.call("memo_replace", { path: "b.txt", old_text: "1", new_text: "2" });
+  // a.txt saves first; make b.txt's save fail by changing its version under the workspace
+  // without telling it (the save's version check rejects it).
+  const realSave = storage.save.bind(storage);
+  storage.save = async (path, text, expected) => {
+    if (path === "b.txt") throw new Error("disk full");
+    return realSave(path, text, expected);
+  };
+  const f = await ws.call("memo_commit", { summary: "both" });
+  assert.equal(f.status, "PersistFailure", f.markdown);
+  assert.match(f.summary, /Nothing was committed: a\.txt \(now version v3\)/);
+  assert.equal(storage.read("a.txt"), "a = 1\n");
+  assert.equal(storage.read("b.txt"), "b = 1\n");
+  assert.equal(ws.draft("a.txt"), "a = 2\n");
+  storage.save = realSave;
+  const ok = await ws.call("memo_commit", { summary: "both" });
+  assert.equal(ok.status, "Success", ok.markdown);
+  assert.deepEqual([storage.read("a.txt"), storage.read("b.txt")], ["a = 2\n", "b = 2\n"]);
+  ws.free();
+});
+
+test("memo_export_session returns the call log with statuses", async () => {
+  const { ws } = await open({ "a.txt": "x = 1\n" });
+  await ws.call("memo_read", {}, { toolCallId: "call_1" });
+  await ws.call("memo_replace", { old_text: "1", new_text: "2" }, { toolCallId: "call_2" });
+  const r = await ws.call("memo_export_session", {});
+  assert.deepEqual(
+    r.session_log.map((e) => [e.tool, e.status, e.tool_call_id]),
+    [["memo_read", "Success", "call_1"], ["memo_replace", "Success", "call_2"], ["memo_export_session", null, null]],
+  );
+  assert.equal(typeof r.session_log[0].at_ms, "number");
+  ws.free();
+});
