@@ -39,7 +39,7 @@ use std::fmt;
 use std::ops::Range;
 
 use ropey::Rope;
-use similar::algorithms::{myers, Capture};
+use similar::algorithms::{myers, Capture, Replace};
 use similar::{DiffOp, DiffTag};
 
 /// Which side of an edit a position sticks to when the edit sits exactly there (helix's `Assoc`).
@@ -547,10 +547,20 @@ fn intern<'a>(ids: &mut HashMap<&'a str, u32>, lines: &[&'a str]) -> Vec<u32> {
 /// Myers' edit script, uncompacted: similar 2.x's `Compact` hook (used by
 /// `capture_diff_slices`) can leave ops with inconsistent indices (mitsuhiko/similar#78, fixed in
 /// 3.1), which would misplace replacements. No deadline: the clock is never read.
-fn myers_ops<T: PartialEq>(a: &[T], b: &[T]) -> Vec<DiffOp> {
+pub(crate) fn myers_ops<T: PartialEq>(a: &[T], b: &[T]) -> Vec<DiffOp> {
     let mut capture = Capture::new();
     match myers::diff(&mut capture, a, 0..a.len(), b, 0..b.len()) {
         Ok(()) => capture.into_ops(),
+        Err(never) => match never {},
+    }
+}
+
+/// Myers' edit script with adjacent deletes and inserts joined into replaces (similar's
+/// `Replace` hook), but without its `Compact` step (see [`myers_ops`]).
+pub(crate) fn myers_replace_ops<T: PartialEq>(a: &[T], b: &[T]) -> Vec<DiffOp> {
+    let mut hook = Replace::new(Capture::new());
+    match myers::diff(&mut hook, a, 0..a.len(), b, 0..b.len()) {
+        Ok(()) => hook.into_inner().into_ops(),
         Err(never) => match never {},
     }
 }

@@ -160,6 +160,9 @@ pub enum SessionError {
     TooManyChanges { limit: usize },
     /// `stage` before `touch` for this path: a caller defect, reported rather than panicking.
     NotTouched { path: String },
+    /// The range is reversed or past the draft's end (`draft_len` chars): a caller defect,
+    /// reported rather than panicking.
+    OutOfRange { path: String, range: Range<usize>, draft_len: usize },
 }
 
 /// What a successful stage did.
@@ -244,13 +247,10 @@ impl Session {
 
     /// Stages "replace draft `range` of `path` with `new_text`". `path` must have been touched
     /// (else `NotTouched`); `range` must lie inside the draft (the caller got it from a search).
-    /// Merges with every pending change the range overlaps or touches. Refuses a 27th letter.
-    /// Cost: O(k log k + log n) for k pending changes, plus the pending texts' lengths (the
-    /// change set is derived from `changes`).
-    ///
-    /// # Panics
-    /// If `range` is reversed or past the draft's end — a caller defect (`SessionError` has no
-    /// variant for it yet: adding one needs its exhaustive matches updated).
+    /// Merges with every pending change the range overlaps or touches. Refuses a 27th letter,
+    /// and a range that is reversed or past the draft's end (`OutOfRange`). Cost: O(k log k +
+    /// log n) for k pending changes, plus the pending texts' lengths (the change set is derived
+    /// from `changes`).
     pub fn stage(&mut self, path: &str, range: Range<usize>, new_text: &str) -> Result<Staged, SessionError> {
         let (set, idx) = self.change_set(path);
         let touching = set.draft_touching(range.clone());
@@ -260,11 +260,9 @@ impl Session {
         let Some(doc) = self.docs.get_mut(path) else {
             return Err(SessionError::NotTouched { path: path.to_string() });
         };
-        let edit = ChangeSet::try_from_replacements(
-            doc.draft.len_chars(),
-            [Replacement { range: range.clone(), text: new_text.to_string() }],
-        )
-        .unwrap_or_else(|e| panic!("stage {path}: {e}"));
+        let draft_len = doc.draft.len_chars();
+        let edit = ChangeSet::try_from_replacements(draft_len, [Replacement { range: range.clone(), text: new_text.to_string() }])
+            .map_err(|_| SessionError::OutOfRange { path: path.to_string(), range: range.clone(), draft_len })?;
         let new_len = edit.draft_range(0).map_or(0, |r| r.len());
         let delta = new_len as isize - range.len() as isize;
         // Base positions of the edit's ends; ends inside or touching a pending change go to
@@ -645,6 +643,16 @@ mod tests {
         s.selection = Some(selection_on("x", 0..1));
         assert_eq!(s.rebase("x", &Text::from_storage("abc")), Rebase::default());
         assert!(s.selection.is_none() && s.docs.is_empty());
+    }
+
+    #[test]
+    fn a_range_past_the_draft_is_an_error_not_a_panic() {
+        let mut s = session_with("abc");
+        assert_eq!(s.stage("a", 2..9, "x"), Err(SessionError::OutOfRange { path: "a".into(), range: 2..9, draft_len: 3 }));
+        #[allow(clippy::reversed_empty_ranges)]
+        let reversed = 2..1;
+        assert!(matches!(s.stage("a", reversed, "x"), Err(SessionError::OutOfRange { .. })));
+        assert!(s.is_empty());
     }
 
     #[test]

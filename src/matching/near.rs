@@ -55,7 +55,9 @@ use std::collections::{BinaryHeap, HashMap};
 use std::ops::{Range, RangeInclusive};
 
 use ropey::Rope;
-use similar::{capture_diff_slices, Algorithm, DiffOp};
+use similar::DiffOp;
+
+use crate::changeset::myers_replace_ops;
 
 /// Most steps of the bit-parallel LCS ([`lcs_len`]: longer length × shorter length / 64) for a
 /// char-level comparison, ~1 ms: two texts of up to ~8,000 chars each. Longer texts are compared
@@ -293,7 +295,7 @@ fn bounded_myers<T: Copy + Ord + std::hash::Hash>(a: &[T], b: &[T]) -> Option<Ve
     }
     let edits = a.len() + b.len() - 2 * lcs_len(a, b);
     ((a.len() + b.len()).saturating_mul(edits) <= MYERS_STEPS)
-        .then(|| capture_diff_slices(Algorithm::Myers, a, b))
+        .then(|| myers_replace_ops(a, b))
 }
 
 /// Common chars of two long texts (see [`similarity`]): a line diff where equal lines count
@@ -1460,7 +1462,7 @@ mod tests {
             let alphabet = 2 + next(5);
             let a: Vec<u8> = (0..next(200)).map(|_| next(alphabet) as u8).collect();
             let b: Vec<u8> = (0..next(200)).map(|_| next(alphabet) as u8).collect();
-            let myers: usize = capture_diff_slices(Algorithm::Myers, &a, &b)
+            let myers: usize = myers_replace_ops(&a, &b)
                 .iter()
                 .map(|op| {
                     if let DiffOp::Equal { len, .. } = op {

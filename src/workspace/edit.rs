@@ -809,7 +809,15 @@ impl Workspace {
                     return Step::Done(self.finish(r, Some(path)));
                 }
                 Err(SessionError::NotTouched { path }) => {
-                    let r = Response::new(Status::Exception, format!("Internal error: document {path} was not prepared for editing."));
+                    let r = Response::new(Status::Exception, format!("Internal error: document {path} was not prepared for editing. Nothing was changed."));
+                    return Step::Done(self.finish(r, Some(&path)));
+                }
+                Err(SessionError::OutOfRange { path, range, draft_len }) => {
+                    let r = Response::new(
+                        Status::Exception,
+                        format!("Internal error: range {range:?} lies outside the {draft_len} chars of {path}'s draft. Nothing was changed."),
+                    )
+                    .with_guidance(format!("Read the document again with {p}_read and retry; please report this."));
                     return Step::Done(self.finish(r, Some(&path)));
                 }
             }
