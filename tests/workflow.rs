@@ -407,17 +407,14 @@ fn commit_auto_stages_the_recommendation_and_summarises() {
     assert_eq!(c.status, Status::Success, "{}", c.markdown);
     assert!(c.summary.contains("1 change in a: `timeout: 30` → `timeout: 60`"), "{}", c.summary);
 
-    // no recommendation → refused, nothing staged
+    // no recommendation (no anchor, no staged change nearby, no task) → refused, nothing staged
     let mut h = Host::new(&[("a", THREE)]);
     let m = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
-    if !m.candidates.iter().any(|c| c.recommended) {
-        let r = h.call("memo_commit_auto", json!({}));
-        assert_eq!(r.status, Status::Blocked);
-        assert!(h.writes.is_empty());
-    } else {
-        let r = h.call("memo_commit_auto", json!({}));
-        assert_eq!(r.status, Status::Success);
-    }
+    assert!(!m.candidates.iter().any(|c| c.recommended), "{}", m.markdown);
+    let r = h.call("memo_commit_auto", json!({}));
+    assert_eq!((r.status, r.workflow_state), (Status::Blocked, WorkflowState::SelectionPending));
+    assert!(r.guidance.unwrap().contains("memo_replace_selection"));
+    assert!(h.writes.is_empty() && r.pending_changes.is_empty());
 }
 
 #[test]
@@ -442,4 +439,20 @@ fn export_session_lists_every_call() {
     );
     assert_eq!(log[2].args["new_text"], json!("2"));
     assert!(r.markdown.contains("### [Log] Session log\n| # | tool | status | at_ms | tool_call_id |"), "{}", r.markdown);
+}
+
+#[test]
+fn the_task_goal_recommends_the_candidate_it_names() {
+    let text = "# database\ntimeout: 30\n\n# api gateway\ntimeout: 30\n\n# cache\ntimeout: 30\n";
+    let mut h = Host::new(&[("a", text)]);
+    h.call("memo_begin_task", json!({"goal": "raise the api gateway timeout"}));
+    let m = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    let rec: Vec<&str> = m.candidates.iter().filter(|c| c.recommended).map(|c| c.id.as_str()).collect();
+    assert_eq!(rec, vec!["B"], "{}", m.markdown);
+    assert!(m.summary.contains("Recommended: B (shares most words with the task goal)"), "{}", m.summary);
+    // and memo_commit_auto takes it
+    let c = h.call("memo_commit_auto", json!({}));
+    assert_eq!(c.status, Status::Success, "{}", c.markdown);
+    assert_eq!(h.stored("a"), text.replacen("gateway\ntimeout: 30", "gateway\ntimeout: 60", 1));
+    assert!(c.summary.contains("Task #1 completed"), "{}", c.summary);
 }

@@ -555,7 +555,8 @@ impl Workspace {
             .collect();
         let live: Vec<usize> = (0..listing.len()).filter(|&i| !listing[i].3).collect();
         let ranges: Vec<Range<usize>> = live.iter().map(|&i| listing[i].1.clone()).collect();
-        let hints = Hints { anchor_end: search.anchor_end, focus: self.focus(&search.path), goal: None };
+        let goal = self.tasks.innermost().map(|t| t.goal.clone());
+        let hints = Hints { anchor_end: search.anchor_end, focus: self.focus(&search.path), goal: goal.as_deref() };
         let recommended = recommend::recommend(&draft, &ranges, &hints).map(|r| (live[r.index], r.reason));
         if !search.preview_only {
             self.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.0);
