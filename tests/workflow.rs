@@ -456,3 +456,22 @@ fn the_task_goal_recommends_the_candidate_it_names() {
     assert_eq!(h.stored("a"), text.replacen("gateway\ntimeout: 30", "gateway\ntimeout: 60", 1));
     assert!(c.summary.contains("Task #1 completed"), "{}", c.summary);
 }
+
+#[test]
+fn a_read_during_a_pending_choice_marks_the_candidates() {
+    let mut h = Host::new(&[("a", THREE)]);
+    h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    let r = h.call("memo_read", json!({}));
+    let content = r.content.unwrap();
+    assert!(content.contains("   1│ db.[[SEL#A]]timeout: 30[[/SEL#A]]\n   2│ api.[[SEL#B]]timeout: 30[[/SEL#B]]\n"), "{content}");
+    assert!(r.summary.contains("Candidates A, B, C are marked"), "{}", r.summary);
+    // line keys are those of the text, not of the marked line
+    let keyed = h.call("memo_read", json!({"line_keys": true})).content.unwrap();
+    let plain = Host::new(&[("a", THREE)]).call("memo_read", json!({"line_keys": true})).content.unwrap();
+    let key = |s: &str| s.lines().next().unwrap().split('│').next().unwrap().to_string();
+    assert_eq!(key(&keyed), key(&plain));
+    // the committed view and a read after the choice have no markers
+    assert!(!h.call("memo_read", json!({"view": "committed"})).content.unwrap().contains("[[SEL#"));
+    h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert!(!h.call("memo_read", json!({})).content.unwrap().contains("[[SEL#"));
+}

@@ -328,7 +328,7 @@ impl Workspace {
                 "Use the current keys shown below (lines {from}–{to}), or call {}_read(line_keys=true) again.",
                 self.config.tool_prefix
             ));
-            r.content = Some(super::read::keyed_lines(&draft, from, to.max(from), last));
+            r.content = Some(super::read::keyed_lines(&draft, &draft, from, to.max(from), last));
             return Step::Done(self.finish(r, Some(path)));
         }
         let mut new = arg_text(args, "new_text");

@@ -1,5 +1,7 @@
 //! `memo_read`: the document with gutters, optionally line keys, and its fingerprint.
 
+use std::ops::Range;
+
 use ropey::Rope;
 
 use super::views::plural;
@@ -7,6 +9,7 @@ use super::Workspace;
 use crate::matching::line_key::LineKey;
 use crate::preview;
 use crate::response::{Response, Status};
+use crate::session::Letter;
 use crate::text;
 use crate::tools::Args;
 
@@ -31,7 +34,10 @@ impl Workspace {
         }
         let keys = args.bool("line_keys").unwrap_or(false);
         let numbered = !keys && args.bool("line_numbers").unwrap_or(true);
-        let content = if keys { keyed_lines(&rope, start, end, last) } else { numbered_lines(&rope, start, end, last, numbered) };
+        // `003` §9: while a choice is pending, the candidates are marked in the text.
+        let marks = if committed { Vec::new() } else { self.selection_marks(path) };
+        let shown = overlay(&rope, &marks);
+        let content = if keys { keyed_lines(&shown, &rope, start, end, last) } else { numbered_lines(&shown, start, end, last, numbered) };
         let pending = self.session.as_ref().map_or(0, |s| s.changes.iter().filter(|c| c.path == path).count());
         let which = if committed {
             "committed text".to_string()
@@ -41,6 +47,13 @@ impl Workspace {
             "no pending changes".to_string()
         };
         let mut r = Response::new(Status::Success, format!("Read lines {start}–{end} of {path} ({last} lines, {which})."));
+        if !marks.is_empty() {
+            let letters: Vec<String> = marks.iter().map(|(l, _)| l.to_string()).collect();
+            r.summary.push_str(&format!(
+                " Candidates {} are marked [[SEL#X]]…[[/SEL#X]]; the markers are not part of the text.",
+                letters.join(", ")
+            ));
+        }
         if keys {
             r.guidance = Some(format!(
                 "Each line starts with its key (`12#a3f1│ `): pass keys to {}_replace_lines(start_key, end_key, new_text). Keys and gutters are not part of the text.",
@@ -72,14 +85,43 @@ pub(super) fn numbered_lines(rope: &Rope, start: usize, end: usize, last: usize,
     content
 }
 
-/// Lines `start..=end` (1-based) prefixed with their keys: `  12#a3f1│ text`.
-pub(super) fn keyed_lines(rope: &Rope, start: usize, end: usize, last: usize) -> String {
+/// Lines `start..=end` (1-based) of `shown` prefixed with the keys of the same lines of `text`
+/// (`shown` is `text`, possibly with selection markers inside lines): `  12#a3f1│ text`.
+pub(super) fn keyed_lines(shown: &Rope, text: &Rope, start: usize, end: usize, last: usize) -> String {
     let width = last.to_string().len();
     let mut content = String::new();
     for l in (start - 1)..end {
-        let line = text::line_text(rope, l);
-        let key = LineKey::of(l + 1, &line);
+        let key = LineKey::of(l + 1, &text::line_text(text, l));
+        let line = text::line_text(shown, l);
         content.push_str(&format!("{:>width$}#{:04x}│ {line}\n", key.line, key.hash));
     }
     content
+}
+
+/// `rope` with `[[SEL#X]]` before and `[[/SEL#X]]` after each marked range (char ranges, not
+/// overlapping). Markers hold no line break, so line numbers stay. Cost: O(k log n) for k marks.
+pub(super) fn overlay(rope: &Rope, marks: &[(Letter, Range<usize>)]) -> Rope {
+    let mut shown = rope.clone();
+    let mut sorted: Vec<&(Letter, Range<usize>)> = marks.iter().collect();
+    sorted.sort_by_key(|(_, r)| std::cmp::Reverse(r.start));
+    for (letter, range) in sorted {
+        if range.end > shown.len_chars() {
+            continue;
+        }
+        shown.insert(range.end, &format!("[[/SEL#{letter}]]"));
+        shown.insert(range.start, &format!("[[SEL#{letter}]]"));
+    }
+    shown
+}
+
+impl Workspace {
+    /// The live candidates of a pending choice in `path` (stale ones are not marked).
+    fn selection_marks(&self, path: &str) -> Vec<(Letter, Range<usize>)> {
+        match self.session.as_ref().and_then(|s| s.selection.as_ref()) {
+            Some(sel) if sel.awaiting_choice && sel.path == path => {
+                sel.candidates.iter().filter(|c| !c.stale).map(|c| (c.id, c.range.clone())).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
 }
