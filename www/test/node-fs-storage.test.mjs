@@ -410,3 +410,36 @@ test("a Workspace on NodeFsStorage commits to the file", async () => {
     ws.free();
   }
 });
+
+test("Workspace on NodeFsStorage: another process writes the file while changes are pending → ExternalConflict, rebase, commit", async () => {
+  const dir = await tempDir();
+  writeFileSync(join(dir, "server.toml"), "[http]\nport = 80\n\n[db]\npool = 4\n");
+  const storage = new NodeFsStorage(dir, { debounceMs: 50 });
+  const ws = await Workspace.create({ storage });
+  const seen = [];
+  const stop = storage.watch((change) => seen.push(change));
+  try {
+    const staged = await ws.call("memo_replace", { old_text: "port = 80", new_text: "port = 8080" });
+    assert.equal(staged.workflow_state, "PersistPending");
+    writeFromOtherProcess(dir, [["server.toml", "[http]\nport = 80\n\n[db]\npool = 16\n"]]);
+    await waitFor("the watcher to report the external write", () => seen.some((c) => c.path === "server.toml"));
+    const blocked = await ws.call("memo_commit", { summary: "port 8080" });
+    assert.deepEqual([blocked.status, blocked.workflow_state], ["ExternalConflict", "OutOfSync"], blocked.markdown);
+    assert.equal(readFileSync(join(dir, "server.toml"), "utf8"), "[http]\nport = 80\n\n[db]\npool = 16\n", "never overwritten");
+    const diff = await ws.call("memo_diff", { against: "storage" });
+    assert.match(diff.preview, /-pool = 16\n\+pool = 4/);
+    const rebased = await ws.call("memo_rebase", {});
+    assert.equal(rebased.status, "Success", rebased.markdown);
+    const done = await ws.call("memo_commit", { summary: "port 8080" });
+    assert.equal(done.status, "Success", done.markdown);
+    assert.equal(readFileSync(join(dir, "server.toml"), "utf8"), "[http]\nport = 8080\n\n[db]\npool = 16\n");
+    // our own save is not mistaken for an external change
+    await sleep(200);
+    const after = await ws.call("memo_read", {});
+    assert.doesNotMatch(after.summary, /changed in storage/);
+    assert.equal(after.workflow_state, "Idle");
+  } finally {
+    stop();
+    ws.free();
+  }
+});
