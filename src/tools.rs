@@ -180,8 +180,12 @@ const SPECS: [ToolSpec; 17] = [
     ToolSpec {
         tool: Tool::Preview,
         verb: "preview",
-        description: "Show the pending changes as a compact diff (changed lines with 3 lines of context).",
-        params: &[PATH],
+        description: "Show the pending changes: `compact` (changed lines with context, the default), `full` (the changed lines only), `stats` (+N/-M chars and positions) or `diff` (unified).",
+        params: &[
+            Param { name: "format", kind: ParamKind::OneOf(&["compact", "full", "stats", "diff"]), required: false, description: "`compact` (default), `full`, `stats` or `diff`." },
+            Param { name: "context_lines", kind: ParamKind::Integer { min: 0 }, required: false, description: "Lines of context around each change (default 3)." },
+            PATH,
+        ],
     },
     ToolSpec {
         tool: Tool::Diff,

@@ -262,7 +262,9 @@ fn only_the_changed_region_is_read() {
         let expected = "--- a/big.md\n+++ b/big.md\n@@ -499998,6 +499998,7 @@\n line 499997\n line 499998\n line 499999\n+new line\n line 500000\n line 500001\n line 500002\n";
         assert_eq!(out, expected);
     }
-    assert!(start.elapsed().as_millis() < 2_000, "100 diffs took {:?}", start.elapsed());
+    // ~1 ms each in a debug build; a whole-document diff would take seconds each.
+    assert!(start.elapsed().as_secs() < 10, "100 diffs took {:?}", start.elapsed());
+    eprintln!("100 diffs of one change in a million lines: {:?}", start.elapsed());
 }
 
 

@@ -475,3 +475,35 @@ fn a_read_during_a_pending_choice_marks_the_candidates() {
     h.call("memo_replace_selection", json!({"selection_id": "A"}));
     assert!(!h.call("memo_read", json!({})).content.unwrap().contains("[[SEL#"));
 }
+
+#[test]
+fn preview_formats_and_the_length_cap() {
+    let text: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    let mut h = Host::with_config(&[("a", &text)], Config { max_preview_length: 40, ..Config::default() });
+    h.call("memo_replace", json!({"old_text": "line 2\n", "new_text": "LINE 2\n"}));
+    h.call("memo_replace", json!({"old_text": "line 20\nline 21\nline 22\nline 23\n", "new_text": "gone\n"}));
+    let stats = h.call("memo_preview", json!({"format": "stats"})).preview.unwrap();
+    assert!(stats.contains("+7/-7 chars") && stats.contains("total: 2 changes"), "{stats}");
+    let diff = h.call("memo_preview", json!({"format": "diff", "context_lines": 1})).preview.unwrap();
+    assert!(diff.starts_with("--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@\n line 1\n-line 2\n+LINE 2\n… 1 more line\n@@ -19,6 +19,3 @@\n"), "{diff}");
+    let full = h.call("memo_preview", json!({"format": "full"})).preview.unwrap();
+    assert!(full.contains("  20│-line 20") && full.contains("… "), "the 40-char cap cuts the long hunk: {full}");
+    assert!(full.contains("more lines"), "{full}");
+    let compact = h.call("memo_preview", json!({})).preview.unwrap();
+    assert!(compact.contains("   2│+LINE 2"), "{compact}");
+    let bad = h.call("memo_preview", json!({"format": "fancy"}));
+    assert_eq!(bad.status, Status::InvalidArguments);
+    // memo_diff against the base is the unified diff
+    let d = h.call("memo_diff", json!({}));
+    assert!(d.preview.unwrap().starts_with("--- a/a\n+++ b/a\n@@ "));
+}
+
+#[test]
+fn repeating_a_search_with_another_new_text_updates_the_default_replacement() {
+    let mut h = Host::new(&[("a", THREE)]);
+    h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    let again = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 90"}));
+    assert_eq!(again.status, Status::MultiMatch);
+    h.call("memo_replace_selection", json!({"selection_id": "C"}));
+    assert_eq!(h.ws.draft(None).unwrap(), "db.timeout: 30\napi.timeout: 30\ncache.timeout: 90\n");
+}

@@ -531,6 +531,8 @@ impl Workspace {
             if same {
                 if let Some(sel) = self.session.as_mut().and_then(|s| s.selection.as_mut()) {
                     sel.awaiting_choice = true;
+                    // The letters stay; the replacement is the one given with this search.
+                    sel.new_text = search.new_text.clone();
                 }
             } else {
                 self.select(&search, &matches, SelectionKind::Matches, true);
@@ -833,7 +835,7 @@ impl Workspace {
         }
         letters.sort();
         letters.dedup();
-        let preview_text = render_preview(&session, path);
+        let preview_text = render_preview(&session, path, &self.preview_options(None, None));
         let new_draft = session.draft(path).cloned().unwrap_or_default();
         let line = text::line_of(&new_draft, first_line.unwrap_or(0));
         let what = match (letters.as_slice(), amended) {

@@ -13,6 +13,7 @@ use ropey::Rope;
 use serde_json::Value;
 
 use crate::format::Locale;
+use crate::preview::{PreviewMode, PreviewOptions};
 use crate::response::{Response, Status, TaskView};
 use crate::session::Session;
 use crate::tasks::TaskStack;
@@ -50,6 +51,10 @@ pub struct Config {
     pub max_preview_length: usize,
     /// Deepest task nesting `memo_begin_task` allows (`000` Appendix C, default 3).
     pub max_task_depth: usize,
+    /// How staged edits are previewed, and `memo_preview`'s default (`000` §3.2: compact).
+    pub preview_mode: PreviewMode,
+    /// Lines of context around each change in previews (`000` Appendix C, default 3).
+    pub preview_context_lines: usize,
 }
 
 impl Default for Config {
@@ -62,6 +67,8 @@ impl Default for Config {
             near_match_threshold: 0.8,
             max_preview_length: 500,
             max_task_depth: crate::tasks::DEFAULT_MAX_DEPTH,
+            preview_mode: PreviewMode::Compact,
+            preview_context_lines: crate::preview::DEFAULT_CONTEXT_LINES,
         }
     }
 }
@@ -158,11 +165,24 @@ impl Config {
                         .map(|n| n as usize)
                         .ok_or_else(|| bad(key, value, "a whole number from 1 to 16 (default 3)"))?;
                 }
+                "preview_mode" => {
+                    c.preview_mode = value
+                        .as_str()
+                        .and_then(PreviewMode::parse)
+                        .ok_or_else(|| bad(key, value, "\"compact\", \"full\", \"stats\" or \"diff\""))?;
+                }
+                "preview_context_lines" => {
+                    c.preview_context_lines = value
+                        .as_u64()
+                        .filter(|n| *n <= 100)
+                        .map(|n| n as usize)
+                        .ok_or_else(|| bad(key, value, "a whole number from 0 to 100 (default 3)"))?;
+                }
                 _ => {
                     return Err(bad(
                         key,
                         value,
-                        "one of the known options: default_path, locale, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth",
+                        "one of the known options: default_path, locale, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines",
                     ))
                 }
             }
@@ -554,7 +574,7 @@ impl Workspace {
             Tool::ReplaceSelection => self.replace_selection(Some(&path), &args),
             Tool::ReplaceLines => self.replace_lines(&path, &args),
             Tool::Append => self.append(&path, &args),
-            Tool::Preview => Step::Done(self.preview(&path)),
+            Tool::Preview => Step::Done(self.preview(&path, &args)),
             Tool::Diff => self.diff(&path, args.str("against") == Some("storage")),
             Tool::Refresh => self.refresh(&path),
             Tool::Rebase => Step::Done(self.rebase(&path)),
@@ -621,19 +641,29 @@ impl Workspace {
 
     // ---- memo_preview ----------------------------------------------------------------------
 
-    fn preview(&self, path: &str) -> Response {
+    /// Preview options from the config, with a tool call's `format`/`context_lines` over them.
+    fn preview_options(&self, format: Option<&str>, context_lines: Option<i64>) -> PreviewOptions {
+        PreviewOptions {
+            mode: format.and_then(PreviewMode::parse).unwrap_or(self.config.preview_mode),
+            context_lines: context_lines.map_or(self.config.preview_context_lines, |n| n.clamp(0, 100) as usize),
+            max_length: self.config.max_preview_length,
+        }
+    }
+
+    fn preview(&self, path: &str, args: &tools::Args) -> Response {
         let Some(session) = self.session.as_ref().filter(|s| s.changes.iter().any(|c| c.path == path)) else {
             let r = Response::new(Status::NoOp, format!("No pending changes in {path}."))
                 .with_guidance(format!("Stage an edit with {}_replace first.", self.config.tool_prefix));
             return self.finish(r, Some(path));
         };
+        let opts = self.preview_options(args.str("format"), args.int("context_lines"));
         let count = session.changes.iter().filter(|c| c.path == path).count();
-        let mut r = Response::new(Status::Success, format!("{count} pending change{} in {path}.", plural(count)))
+        let mut r = Response::new(Status::Success, format!("{count} pending change{} in {path} ({} preview).", plural(count), opts.mode.as_str()))
             .with_guidance(format!(
                 "Call {p}_commit(summary) to save, or {p}_revert(reason) to drop them.",
                 p = self.config.tool_prefix
             ));
-        r.preview = Some(render_preview(session, path));
+        r.preview = Some(render_preview(session, path, &opts));
         let draft = self.draft_rope(path);
         r.metrics.new_length = draft.len_chars();
         r.fingerprint = Some(self.draft_fingerprint(path).to_string());

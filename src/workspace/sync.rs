@@ -9,7 +9,7 @@
 
 use super::views::{plural, render_preview};
 use super::{Awaiting, Document, LoadResult, Step, Workspace};
-use crate::preview;
+use crate::preview::{self, PreviewMode, PreviewOptions};
 use crate::response::{Response, Status};
 use crate::tasks::TaskStatus;
 use crate::text::Text;
@@ -123,7 +123,8 @@ impl Workspace {
             };
             let n = self.pending_in(path);
             let mut r = Response::new(Status::Success, format!("Diff of {path}: {n} pending change{} against the committed text.", plural(n)));
-            r.preview = Some(render_preview(session, path));
+            let opts = PreviewOptions { mode: PreviewMode::Diff, ..self.preview_options(None, None) };
+            r.preview = Some(render_preview(session, path, &opts));
             return Step::Done(self.finish(r, Some(path)));
         }
         match self.conflicts.get(path) {
@@ -235,7 +236,7 @@ impl Workspace {
         };
         if let Some(s) = &self.session {
             if s.changes.iter().any(|c| c.path == path) {
-                r.preview = Some(render_preview(s, path));
+                r.preview = Some(render_preview(s, path, &self.preview_options(None, None)));
             }
         }
         r.fingerprint = Some(self.draft_fingerprint(path).to_string());

@@ -8,7 +8,7 @@ use ropey::Rope;
 
 use super::Document;
 use crate::matching::CandidateQuality;
-use crate::preview::{self, ChangeSpan, DEFAULT_CONTEXT_LINES};
+use crate::preview::{self, ChangeSpan, PreviewOptions};
 use crate::response::{Candidate, PendingChangeView};
 use crate::session::{Letter, Session};
 use crate::text;
@@ -33,14 +33,14 @@ pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, qua
     }
 }
 
-pub(super) fn render_preview(session: &Session, path: &str) -> String {
+pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOptions) -> String {
     let Some(doc) = session.docs.get(path) else { return String::new() };
     let spans: Vec<ChangeSpan> = session
         .changes_in_draft(path)
         .into_iter()
         .map(|(i, draft)| ChangeSpan { base: session.changes[i].base_range.clone(), draft })
         .collect();
-    preview::compact(doc.base.rope(), &doc.draft, &spans, DEFAULT_CONTEXT_LINES)
+    preview::render(doc.base.rope(), &doc.draft, &spans, path, opts)
 }
 
 pub(super) fn pending_views(session: &Session, docs: &BTreeMap<String, Document>) -> Vec<PendingChangeView> {
