@@ -346,9 +346,9 @@ run_tests() {
 BENCH_DIR="$TARGET_DIR/bench"
 
 bench_native() {
-  say "cargo bench: native matching benches (criterion; the first build takes a few minutes)"
+  say "cargo bench: native matching and session benches (criterion; the first build takes a few minutes)"
   AGENTPAD_BENCH_OUT="$BENCH_DIR" CRITERION_HOME="$TARGET_DIR/criterion" \
-    cargo bench --bench matching
+    cargo bench --bench matching --bench session
 }
 
 bench_js() {
@@ -359,7 +359,8 @@ bench_js() {
 run_bench() {
   local since
   mkdir -p "$BENCH_DIR"
-  rm -f "$BENCH_DIR"/report.md "$BENCH_DIR"/report.json "$BENCH_DIR"/js-results.json "$BENCH_DIR"/native-docs-*.json
+  rm -f "$BENCH_DIR"/report.md "$BENCH_DIR"/report.json "$BENCH_DIR"/js-results.json "$BENCH_DIR"/native-docs-*.json \
+    "$BENCH_DIR"/native-session-needles.json
   say "build: npm package (release wasm + dist)"
   build_package
   since="$(date +%s%3N)"

@@ -396,6 +396,60 @@ pub fn generate(kind: &str, size: &str) -> Doc {
     }
 }
 
+/// Lines shorter than this (in chars) are never picked by [`spread_needles`].
+pub const SPREAD_MIN_CHARS: usize = 24;
+
+/// One line picked by [`spread_needles`]: its 0-based line number and text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spread {
+    pub line: usize,
+    pub text: String,
+}
+
+/// `count` lines of `text` spread through it, in document order, each occurring exactly once in
+/// the whole text (as a substring, overlaps counted): the needles of the multi-change session
+/// benches. The i-th is the first line at or after line ⌊n·(2i+1)/(2·count)⌋ (0-based, n =
+/// number of `'\n'`-separated pieces) that comes after the previous pick, has at least
+/// [`SPREAD_MIN_CHARS`] chars and is unique. The same as `spreadNeedles` in
+/// `www/bench/lib/docs.mjs`: picked from the generated text, so the documents (and their
+/// fingerprints) do not change.
+pub fn spread_needles(text: &str, count: usize) -> Vec<Spread> {
+    use memchr::memmem;
+    let lines: Vec<&str> = text.split('\n').collect();
+    let n = lines.len();
+    let bytes = text.as_bytes();
+    let mut picked = Vec::with_capacity(count);
+    let mut after: Option<usize> = None;
+    for i in 0..count {
+        let start = (n * (2 * i + 1)) / (2 * count);
+        let mut j = after.map_or(start, |a| start.max(a + 1));
+        while j < n {
+            let line = lines[j];
+            if line.chars().count() >= SPREAD_MIN_CHARS {
+                if let Some(first) = memmem::find(bytes, line.as_bytes()) {
+                    // A match of valid UTF-8 starts on a char boundary, so byte search from
+                    // first + 1 finds what JS's indexOf(line, first + 1) finds.
+                    if memmem::find(&bytes[first + 1..], line.as_bytes()).is_none() {
+                        break;
+                    }
+                }
+            }
+            j += 1;
+        }
+        assert!(
+            j < n,
+            "spread_needles: found only {} of {count} unique lines",
+            picked.len()
+        );
+        picked.push(Spread {
+            line: j,
+            text: lines[j].to_string(),
+        });
+        after = Some(j);
+    }
+    picked
+}
+
 /// FNV-1a (32-bit) of the UTF-8 bytes, as 8 hex digits.
 pub fn fnv1a32(text: &str) -> String {
     let mut h: u32 = 0x811c_9dc5;

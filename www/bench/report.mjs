@@ -69,7 +69,7 @@ function criterionResults(dir, since) {
           min_ms: Math.min(...perIter),
           max_ms: Math.max(...perIter),
           samples_ms: perIter.map((x) => Number(x.toFixed(6))),
-          correct: true, // benches/matching.rs asserts agreement with memmem before timing
+          correct: true, // benches/*.rs check every result against a reference before timing (and panic if wrong)
           detail: `criterion, ${sample.iters.reduce((a, b) => a + b, 0)} iterations in ${perIter.length} samples`,
         });
       } else if (e.name !== "base" && e.name !== "change" && e.name !== "report") {
@@ -102,25 +102,40 @@ function tryRun(cmd, args) {
 
 // ---------------------------------------------------------------- ratios ---
 
-const WORK_ORDER = ["locate-unique", "locate-all", "fuzzy"];
+const MATCHING_WORKS = ["locate-unique", "locate-all", "fuzzy"];
+const SESSION_WORKS = ["stage-one", "stage-26", "commit-26"];
+/** The changes of the multi-change session works (www/bench/suites/session.mjs, benches/session.rs). */
+const SESSION_CHANGES = 26;
+const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS];
 const IMPL_ORDER = [
-  "agentpad-wasm", "agentpad-locate", "agentpad-find_exact", "agentpad-find_bytes",
-  "memmem", "indexOf", "indexOf+diff", "trim-lines",
+  "agentpad-wasm", "agentpad-call", "agentpad-locate", "agentpad-find_exact", "agentpad-find_bytes",
+  "memmem", "indexOf", "indexOf+diff", "trim-lines", "slice-join", "replace×26",
 ];
 const WORK_TEXT = {
   "locate-unique": "locate unique needle (+ stage + compact preview in wasm)",
   "locate-all": "find all hits of a 30-char needle (→ MultiMatch in wasm)",
   fuzzy: "fuzzy search when exact fails (needle indented differently)",
+  "stage-one": "stage one change (unique needle) → Success with its compact preview (the wasm call of locate-unique, in the session suite with its native counterpart)",
+  "stage-26": `stage ${SESSION_CHANGES} changes spread through the document, one call each, each with its preview`,
+  "commit-26": `commit ${SESSION_CHANGES} staged changes, write through the storage, get the string back`,
 };
 const IMPL_TEXT = {
-  "agentpad-wasm": "`ws.call(\"memo_replace\", …)` through the npm package in Node: arguments in, response object with Markdown out (revert between runs, untimed)",
+  "agentpad-wasm": "`ws.call(…)` through the npm package in Node: arguments in, response object with Markdown out. " +
+    "Matching and stage works: `memo_replace` (revert between runs, untimed); commit-26: `memo_commit` writing through `MemoryStorage`, then `ws.text()` " +
+    `(a fresh workspace with the ${SESSION_CHANGES} changes staged before every run, untimed)`,
+  "agentpad-call": "native `agentpad::Workspace::call` with `serde_json` arguments — the same calls as agentpad-wasm without the JS boundary; " +
+    "commit-26: `memo_commit` → `Step::Persist`, the write into a `HashMap`, `complete_persist(Saved)`, `text()`",
   "agentpad-locate": "native `agentpad::matching::locate(&rope, needle, 0)` — what the replace tools call",
   "agentpad-find_exact": "native `agentpad::matching::exact::find_exact` (char ranges)",
   "agentpad-find_bytes": "native `agentpad::matching::exact::find_bytes` (byte offsets over the rope's chunks)",
   memmem: "native `memchr::memmem::find_iter` on the flattened `String`, collecting every hit (the limit)",
-  indexOf: "JS `indexOf`: unique — uniqueness check + slice + concatenation (V8 keeps the result as a lazy cons-string); all — a loop collecting every hit",
-  "indexOf+diff": "JS `indexOf` uniqueness check + slice + `diff.createTwoFilesPatch` (context 3): the preview a user would build",
+  indexOf: "JS `indexOf`: unique — uniqueness check + slice + concatenation (V8 keeps the result as a lazy cons-string); all — a loop collecting every hit; " +
+    `stage-26 — the unique case ${SESSION_CHANGES} times on the growing draft (no preview)`,
+  "indexOf+diff": "JS `indexOf` uniqueness check + slice + `diff.createTwoFilesPatch` (context 3): the preview a user would build; " +
+    `stage-26 — ${SESSION_CHANGES} times on the growing draft (documents up to 2 M UTF-16 units: one run diffs the whole text ${SESSION_CHANGES} times)`,
   "trim-lines": "JS exact `indexOf`, then split into lines and compare every window of trimmed lines",
+  "slice-join": `JS: the ${SESSION_CHANGES} edits (offsets known from staging) sorted by offset, the text sliced around them and joined (one flat copy), stored in a \`Map\` (by reference: no copy, no encoding)`,
+  "replace×26": `JS: ${SESSION_CHANGES} successive \`String.prototype.replace\` calls (each searches the current text), stored in a \`Map\``,
 };
 const isAgentpad = (impl) => impl.startsWith("agentpad-");
 const orderOf = (list, x) => (list.indexOf(x) < 0 ? list.length : list.indexOf(x));
@@ -151,6 +166,30 @@ function find(results, work, doc, impl) {
   return results.find((r) => r.work === work && r.doc === doc && r.impl === impl);
 }
 
+/** Issue 4's session targets: ≤ 1 ms per staged change with preview (≥ 100× the JS baseline),
+ * ≤ 15 ms for the commit of 26 changes including getting the string back. */
+function sessionTargets(results, ratios, doc) {
+  const out = [];
+  const msTarget = (target, r, limit, per = 1) => {
+    if (!r) return;
+    const value = r.median_ms === null ? null : r.median_ms / per;
+    out.push({ target, value, unit: "ms", limit, ok: r.correct !== false && value !== null && value <= limit, note: r.correct === false ? "wrong result" : "" });
+  };
+  for (const [impl, label] of [["agentpad-wasm", "wasm"], ["agentpad-call", "native"]]) {
+    msTarget(`stage one change + compact preview ≤ 1 ms (${label}), ${doc}`, find(results, "stage-one", doc, impl), 1);
+    if (impl === "agentpad-wasm") {
+      const x = ratios.find((y) => y.work === "stage-one" && y.doc === doc && y.a === impl && y.b === "indexOf+diff");
+      if (x) {
+        const faster = x.ratio === null ? null : 1 / x.ratio;
+        out.push({ target: `stage one change + preview ≥ 100× faster than indexOf+diff (${label}), ${doc}`, value: faster, unit: "× faster", limit: 100, ok: faster !== null && faster >= 100, note: x.note });
+      }
+    }
+    msTarget(`per staged change in a ${SESSION_CHANGES}-change session ≤ 1 ms (${label}), ${doc}`, find(results, "stage-26", doc, impl), 1, SESSION_CHANGES);
+    msTarget(`commit of ${SESSION_CHANGES} changes + text() ≤ 15 ms (${label}), ${doc}`, find(results, "commit-26", doc, impl), 15);
+  }
+  return out;
+}
+
 function targets(results, ratios, wasm) {
   const out = [];
   const docs = [...new Set(results.map((r) => r.doc))];
@@ -169,6 +208,7 @@ function targets(results, ratios, wasm) {
       if (f) out.push({ target: `fuzzy search when exact fails ≤ 10 ms (wasm), ${doc}`, value: f.median_ms, unit: "ms", limit: 10, ok: f.correct !== false && f.median_ms <= 10, note: f.correct === false ? "wrong result" : "" });
       const u = find(results, "locate-unique", doc, "agentpad-wasm");
       if (u) out.push({ target: `staged replace + preview ≤ 1 ms (wasm), ${doc}`, value: u.median_ms, unit: "ms", limit: 1, ok: u.correct !== false && u.median_ms <= 1, note: u.correct === false ? "wrong result" : "" });
+      out.push(...sessionTargets(results, ratios, doc));
     }
   }
   if (wasm) out.push({ target: "wasm ≤ 200 KB gzipped", value: wasm.gzip_bytes / 1024, unit: "KB", limit: 200, ok: wasm.gzip_bytes <= 200 * 1024, note: "" });
@@ -251,40 +291,69 @@ function markdown(report) {
   L.push("| target | measured | met |");
   L.push("| --- | ---: | --- |");
   for (const t of report.targets) {
-    const v = t.value === null ? "—" : t.unit === "×" ? times(t.value) : t.unit === "ms" ? `${ms(t.value)} ms` : `${t.value.toFixed(1)} ${t.unit}`;
+    const v = t.value === null ? "—" : t.unit === "×" ? times(t.value) : t.unit === "ms" ? `${ms(t.value)} ms` :
+      t.unit === "× faster" ? `${t.value.toFixed(0)}× faster` : `${t.value.toFixed(1)} ${t.unit}`;
     L.push(`| ${t.target} | ${v} | ${t.ok ? "yes" : `**no**${t.note ? ` (${t.note})` : ""}`} |`);
   }
   L.push("");
   return L.join("\n");
 }
 
-/** One row per work, document and JS peer: medians and the headline ratios. */
+/** One row per work, document and JS peer: medians and the headline ratios. Matching works and
+ * session works get a table each (their native side and limits differ). */
 function summary(report, works) {
   const { results, ratios } = report;
   const L = ["## summary", ""];
-  L.push("Medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = `agentpad::matching::locate` on a `Rope`.", "");
-  L.push("| work | document | agentpad-wasm | native | memmem | JS peer | JS ms | wasm : JS | wasm : memmem | native : memmem |");
-  L.push("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
   const cell = (r) => (!r ? "—" : r.correct === false ? `${ms(r.median_ms)} (wrong)` : ms(r.median_ms));
   const rat = (work, doc, a, b) => {
     const x = ratios.find((y) => y.work === work && y.doc === doc && y.a === a && y.b === b);
     return !x ? "—" : x.ratio === null ? `(${x.note})` : times(x.ratio);
   };
-  for (const work of works) {
-    const docs = [...new Set(results.filter((r) => r.work === work).map((r) => r.doc))].sort((a, b) => docOrder(report, a) - docOrder(report, b));
-    for (const doc of docs) {
-      const wasm = find(results, work, doc, "agentpad-wasm");
-      const nat = find(results, work, doc, "agentpad-locate");
-      const mm = find(results, work, doc, "memmem");
-      const peers = results.filter((r) => r.work === work && r.doc === doc && r.side === "js")
-        .sort((a, b) => orderOf(IMPL_ORDER, a.impl) - orderOf(IMPL_ORDER, b.impl));
-      for (const p of peers.length ? peers : [null]) {
-        L.push(`| ${work} | ${doc} | ${cell(wasm)} | ${cell(nat)} | ${cell(mm)} | ${p?.impl ?? "—"} | ${cell(p)} | ` +
-          `${p ? rat(work, doc, "agentpad-wasm", p.impl) : "—"} | ${rat(work, doc, "agentpad-wasm", "memmem")} | ${rat(work, doc, "agentpad-locate", "memmem")} |`);
+  const docsOf = (work) => [...new Set(results.filter((r) => r.work === work).map((r) => r.doc))].sort((a, b) => docOrder(report, a) - docOrder(report, b));
+  const peersOf = (work, doc) => results.filter((r) => r.work === work && r.doc === doc && r.side === "js")
+    .sort((a, b) => orderOf(IMPL_ORDER, a.impl) - orderOf(IMPL_ORDER, b.impl));
+
+  const matching = works.filter((w) => !SESSION_WORKS.includes(w));
+  if (matching.length) {
+    L.push("Medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = `agentpad::matching::locate` on a `Rope`.", "");
+    L.push("| work | document | agentpad-wasm | native | memmem | JS peer | JS ms | wasm : JS | wasm : memmem | native : memmem |");
+    L.push("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
+    for (const work of matching) {
+      for (const doc of docsOf(work)) {
+        const wasm = find(results, work, doc, "agentpad-wasm");
+        const nat = find(results, work, doc, "agentpad-locate");
+        const mm = find(results, work, doc, "memmem");
+        const peers = peersOf(work, doc);
+        for (const p of peers.length ? peers : [null]) {
+          L.push(`| ${work} | ${doc} | ${cell(wasm)} | ${cell(nat)} | ${cell(mm)} | ${p?.impl ?? "—"} | ${cell(p)} | ` +
+            `${p ? rat(work, doc, "agentpad-wasm", p.impl) : "—"} | ${rat(work, doc, "agentpad-wasm", "memmem")} | ${rat(work, doc, "agentpad-locate", "memmem")} |`);
+        }
       }
     }
+    L.push("");
   }
-  L.push("");
+
+  const session = works.filter((w) => SESSION_WORKS.includes(w));
+  if (session.length) {
+    L.push(`Edit sessions (issue 4): medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = \`agentpad::Workspace::call\` (the same calls without the JS boundary). ` +
+      `stage-26 is ${SESSION_CHANGES} calls: "per change" divides by ${SESSION_CHANGES}. commit-26 includes getting the string back (\`ws.text()\`). ` +
+      `The ${SESSION_CHANGES} changes are ${SESSION_CHANGES} unique lines picked by the same rule on both sides (\`spreadNeedles\` / \`spread_needles\`; same lines: ${report.session_needles_match ? "checked" : "NOT CHECKED"}).`, "");
+    L.push("| work | document | agentpad-wasm | per change | native | wasm : native | JS peer | JS ms | wasm : JS |");
+    L.push("| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |");
+    for (const work of session) {
+      for (const doc of docsOf(work)) {
+        const wasm = find(results, work, doc, "agentpad-wasm");
+        const nat = find(results, work, doc, "agentpad-call");
+        const per = work === "stage-26" && wasm && wasm.correct !== false && wasm.median_ms !== null ? ms(wasm.median_ms / SESSION_CHANGES) : "—";
+        const wn = !wasm || !nat ? "—" : wasm.correct === false || nat.correct === false || wasm.median_ms === null ? "(wrong)" : times(wasm.median_ms / nat.median_ms);
+        const peers = peersOf(work, doc);
+        for (const p of peers.length ? peers : [null]) {
+          L.push(`| ${work} | ${doc} | ${cell(wasm)} | ${per} | ${cell(nat)} | ${wn} | ${p?.impl ?? "—"} | ${cell(p)} | ${p ? rat(work, doc, "agentpad-wasm", p.impl) : "—"} |`);
+        }
+      }
+    }
+    L.push("");
+  }
   return L;
 }
 
@@ -320,6 +389,23 @@ if (criterion.length > 0) {
   console.error(`report: warning: no criterion results in ${opts.criterion}${opts.since ? " from this run" : ""}; the native columns are empty`);
 }
 
+// The session benches must stage the same 26 lines on both sides (docs.spreadNeedles / spread_needles).
+const nativeNeedlesFile = path.join(opts.out, "native-session-needles.json");
+let needlesMatch = false;
+if (criterion.some((r) => SESSION_WORKS.includes(r.work))) {
+  if (!existsSync(nativeNeedlesFile)) die(`${nativeNeedlesFile} is missing: benches/session.rs writes it`);
+  const nativeNeedles = new Map(readJson(nativeNeedlesFile).map((d) => [d.name, d]));
+  needlesMatch = true;
+  for (const r of js.results) {
+    if (!r.needles_fnv1a32) continue;
+    const n = nativeNeedles.get(r.doc);
+    if (!n) needlesMatch = false;
+    else if (n.fnv1a32 !== r.needles_fnv1a32) {
+      die(`the Rust and JS sides picked different session needles for ${r.doc}: native ${n.fnv1a32}, js ${r.needles_fnv1a32} — spread_needles (benches/common/docs.rs) and spreadNeedles (www/bench/lib/docs.mjs) must stay in step`);
+    }
+  }
+}
+
 let wasm = null;
 if (existsSync(opts.wasm)) {
   const bytes = readFileSync(opts.wasm);
@@ -335,6 +421,7 @@ const report = {
   meta: { ...js.meta, rustc: tryRun("rustc", ["--version"]) },
   docs: js.docs,
   docs_match: docsMatch,
+  session_needles_match: needlesMatch,
   wasm,
   results,
   ratios,

@@ -20,6 +20,7 @@ import { DEFAULT_DOCS, fingerprint, generate, parseDocList } from "./lib/docs.mj
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUITES = {
   matching: () => import("./suites/matching.mjs"),
+  session: () => import("./suites/session.mjs"),
 };
 
 function parseArgs(argv) {

@@ -243,6 +243,38 @@ export function generate(kind, sizeName) {
   return { name: `${kind}-${sizeName}`, kind, size: sizeName, text, needles };
 }
 
+/** Lines shorter than this (in code points) are never picked by `spreadNeedles`. */
+export const SPREAD_MIN_CHARS = 24;
+
+/**
+ * `count` lines of `text` spread through it, in document order, each occurring exactly once in
+ * the whole text (as a substring, overlaps counted): the needles of the multi-change session
+ * benches. The i-th is the first line at or after line floor(n·(2i+1)/(2·count)) (0-based, n =
+ * number of "\n"-separated pieces) that comes after the previous pick, has at least
+ * SPREAD_MIN_CHARS code points and is unique. Deterministic, and the same in
+ * benches/common/docs.rs (`spread_needles`): picked from the generated text, so the documents —
+ * and their fingerprints — do not change. Returns [{ line, text }] (line 0-based).
+ */
+export function spreadNeedles(text, count) {
+  const lines = text.split("\n");
+  const n = lines.length;
+  const picked = [];
+  let after = -1;
+  for (let i = 0; i < count; i++) {
+    let j = Math.max(Math.floor((n * (2 * i + 1)) / (2 * count)), after + 1);
+    for (; j < n; j++) {
+      const line = lines[j];
+      if ([...line].length < SPREAD_MIN_CHARS) continue;
+      const first = text.indexOf(line);
+      if (first >= 0 && text.indexOf(line, first + 1) < 0) break;
+    }
+    if (j >= n) throw new Error(`spreadNeedles: found only ${picked.length} of ${count} unique lines`);
+    picked.push({ line: j, text: lines[j] });
+    after = j;
+  }
+  return picked;
+}
+
 /** FNV-1a (32-bit) of the UTF-8 bytes, as 8 hex digits. */
 export function fnv1a32(text) {
   const bytes = Buffer.from(text, "utf8");

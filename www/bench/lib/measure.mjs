@@ -22,27 +22,31 @@ export function summarize(samples) {
 
 /**
  * Times `fn` (sync or async). `after(result)` runs untimed after every run (e.g. memo_revert so
- * the next run starts from the same state). Warm-up: 3 runs, or 1 when a run takes > 200 ms.
- * Operations faster than 0.1 ms without an `after` are timed in batches of `batch` calls (each
- * sample ≈ 1 ms, divided by `batch`), so the timer's resolution does not dominate.
+ * the next run starts from the same state). `before()` runs untimed before every run; what it
+ * returns (or resolves to) is passed to that run's `fn(state)` and `after(result, state)` (e.g. a
+ * fresh workspace with changes staged, for timing a commit). Warm-up: 3 runs, or 1 when a run
+ * takes > 200 ms. Operations faster than 0.1 ms without `before` or `after` are timed in batches
+ * of `batch` calls (each sample ≈ 1 ms, divided by `batch`), so the timer's resolution does not
+ * dominate.
  * Returns { runs, batch, median_ms, min_ms, max_ms, samples_ms, last } — `last` is the result of
  * the last timed call (for the correctness check).
  */
-export async function measure(fn, { after } = {}) {
+export async function measure(fn, { before, after } = {}) {
   let last;
   let batch = 1;
   const once = async () => {
     let r;
+    const state = before ? await before() : undefined;
     const t0 = performance.now();
-    for (let i = 0; i < batch; i++) r = await fn();
+    for (let i = 0; i < batch; i++) r = await fn(state);
     const dt = (performance.now() - t0) / batch;
-    if (after) await after(r);
+    if (after) await after(r, state);
     return [dt, r];
   };
   const [first] = await once();
   let warm = first;
   for (let i = 0; i < (first > 200 ? 0 : 2); i++) warm = Math.min(warm, (await once())[0]);
-  if (!after && warm < 0.1) {
+  if (!before && !after && warm < 0.1) {
     batch = Math.min(10000, Math.ceil(1 / Math.max(warm, 0.0005)));
     await once(); // warm the batched loop too
   }

@@ -12,56 +12,27 @@
 // Every result is checked against a reference computed independently (and untimed); a wrong
 // result is reported as wrong, and the report never turns it into a ratio.
 
-import { createTwoFilesPatch } from "diff";
 import { measure } from "../lib/measure.mjs";
+import {
+  guarded as guardedIn,
+  indexOfDiffReplaceUnique,
+  indexOfReplaceUnique,
+  lineOf,
+  record as recordIn,
+  referenceHits,
+  sameArray,
+} from "../lib/peers.mjs";
 
 const PATH = "bench.txt";
-
-/** 1-based line of UTF-16 offset `at`. */
-function lineOf(text, at) {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) line++;
-  return line;
-}
-
-/** Non-overlapping hits, computed differently from the timed peer (split, not an indexOf loop). */
-function referenceHits(text, needle) {
-  const parts = text.split(needle);
-  const hits = [];
-  let at = 0;
-  for (let i = 0; i < parts.length - 1; i++) {
-    at += parts[i].length;
-    hits.push(at);
-    at += needle.length;
-  }
-  return hits;
-}
-
-function sameArray(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+const SUITE = "matching";
 
 // ------------------------------------------------------------------ JS peers ---
+// indexOf / indexOf+diff for locate-unique live in ../lib/peers.mjs (the session suite uses them too).
 
 function indexOfAll(text, needle) {
   const hits = [];
   for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) hits.push(i);
   return hits;
-}
-
-function indexOfReplaceUnique(text, needle, replacement) {
-  const i = text.indexOf(needle);
-  if (i < 0) return { status: "NoMatch" };
-  if (text.indexOf(needle, i + needle.length) >= 0) return { status: "MultiMatch" };
-  return { status: "Success", at: i, text: text.slice(0, i) + replacement + text.slice(i + needle.length) };
-}
-
-function indexOfDiffReplaceUnique(text, needle, replacement) {
-  const r = indexOfReplaceUnique(text, needle, replacement);
-  if (r.status !== "Success") return r;
-  return { ...r, patch: createTwoFilesPatch(PATH, PATH, text, r.text, "", "", { context: 3 }) };
 }
 
 /** Exact first; when that fails, every window of lines equal to the needle's lines after trim(). */
@@ -82,22 +53,8 @@ function trimLinesFind(text, needle) {
 
 // --------------------------------------------------------------------- suite ---
 
-function record(work, doc, impl, side, m, correct, detail) {
-  const { last: _last, ...timing } = m;
-  return { suite: "matching", work, doc: doc.name, impl, side, ...timing, correct, detail };
-}
-
-/** Runs one measurement; if it throws, the run still goes on and the result says why. */
-async function guarded(results, work, doc, impl, side, body) {
-  try {
-    results.push(await body());
-  } catch (err) {
-    results.push({
-      suite: "matching", work, doc: doc.name, impl, side, runs: 0, median_ms: null, min_ms: null, max_ms: null,
-      samples_ms: [], correct: false, detail: `threw: ${err?.stack?.split("\n")[0] ?? err}`,
-    });
-  }
-}
+const record = (...args) => recordIn(SUITE, ...args);
+const guarded = (...args) => guardedIn(SUITE, ...args);
 
 /**
  * ctx: { docs: [{name, text, needles}], Workspace, MemoryStorage, log }
@@ -157,7 +114,7 @@ export async function run({ docs, Workspace, MemoryStorage, log }) {
         });
 
         await step(work, "indexOf+diff", "js", async () => {
-          const d = await measure(() => indexOfDiffReplaceUnique(text, needles.unique, newText));
+          const d = await measure(() => indexOfDiffReplaceUnique(text, needles.unique, newText, PATH));
           const r = d.last;
           const ok = r.status === "Success" && r.text === expected &&
             r.patch.includes(`\n-${needles.unique}\n`) && r.patch.includes(`\n+${newText}\n`);
