@@ -346,6 +346,10 @@ export interface WorkspaceOptions {
   maxPreviewLength?: number;
   /** Deepest task nesting memo_begin_task allows (1–16, default 3). */
   maxTaskDepth?: number;
+  /** How staged edits are previewed, and memo_preview's default (default "compact"). */
+  previewMode?: "compact" | "full" | "stats" | "diff";
+  /** Lines of context around each change in previews (0–100, default 3). */
+  previewContextLines?: number;
 }
 
 export interface CallOptions {

@@ -83,6 +83,8 @@ export class Workspace {
     if (options.nearMatchThreshold !== undefined) wasmOptions.near_match_threshold = options.nearMatchThreshold;
     if (options.maxPreviewLength !== undefined) wasmOptions.max_preview_length = options.maxPreviewLength;
     if (options.maxTaskDepth !== undefined) wasmOptions.max_task_depth = options.maxTaskDepth;
+    if (options.previewMode !== undefined) wasmOptions.preview_mode = options.previewMode;
+    if (options.previewContextLines !== undefined) wasmOptions.preview_context_lines = options.previewContextLines;
     const inner = new WasmWorkspace(wasmOptions);
     try {
       for (const path of paths) {

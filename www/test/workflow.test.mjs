@@ -186,3 +186,14 @@ test("memo_export_session returns the call log with statuses", async () => {
   assert.equal(typeof r.session_log[0].at_ms, "number");
   ws.free();
 });
+
+test("preview options: previewMode and previewContextLines shape staged previews; memo_preview picks a format", async () => {
+  const text = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+  const { ws } = await open({ "a.txt": text }, { previewMode: "diff", previewContextLines: 1 });
+  const staged = await ws.call("memo_replace", { old_text: "line 6", new_text: "LINE 6" });
+  assert.equal(staged.preview, "--- a/a.txt\n+++ b/a.txt\n@@ -5,3 +5,3 @@\n line 5\n-line 6\n+LINE 6\n line 7\n");
+  const stats = await ws.call("memo_preview", { format: "stats" });
+  assert.match(stats.preview, /\+6\/-6 chars/);
+  await assert.rejects(open({ "a.txt": "x" }, { previewMode: "fancy" }), /preview_mode/);
+  ws.free();
+});
