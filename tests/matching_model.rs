@@ -3,7 +3,9 @@
 //! tier; nothing panics on arbitrary text.
 #![cfg(not(target_arch = "wasm32"))]
 
-use agentpad::matching::exact::find_bytes;
+use agentpad::changeset::ChangeSet;
+use agentpad::matching::exact::{find_bytes, find_chars_layered, Layered};
+use agentpad::text::Text;
 use agentpad::matching::normalize::{normalize_line, Tier};
 use agentpad::matching::{locate, near};
 use proptest::prelude::*;
@@ -26,6 +28,45 @@ proptest! {
         let flat: String = pieces.concat();
         let model: Vec<usize> = flat.match_indices(needle.as_str()).map(|(i, _)| i).collect();
         prop_assert_eq!(find_bytes(&rope, &needle), model);
+    }
+
+    #[test]
+    fn layered_search_equals_match_indices_on_the_draft(
+        base in "[ab\n中😀]{0,120}",
+        edits in prop::collection::vec((0usize..130, 0usize..5, "[ab中]{0,4}"), 0..6),
+        needle_pick in prop_oneof![
+            "[ab\n中😀]{1,4}".prop_map(Some),
+            Just(None),
+        ],
+        needle_at in 0usize..200,
+        needle_len in 1usize..8,
+    ) {
+        // Random non-overlapping replacements on a random base (chars), searched for a random
+        // needle or for a piece of the draft (so hits across replacement edges are common).
+        let chars: Vec<char> = base.chars().collect();
+        let mut cuts: Vec<(usize, usize, String)> = edits.into_iter().map(|(s, l, t)| {
+            let s = s.min(chars.len());
+            (s, (s + l).min(chars.len()), t)
+        }).collect();
+        cuts.sort_by_key(|c| (c.0, c.1));
+        let mut set = ChangeSet::new(chars.len());
+        let mut last_end = 0;
+        for (s, e, t) in cuts {
+            if s < last_end { continue; }
+            if set.try_push(s..e, t).is_ok() { last_end = e; }
+        }
+        let text = Text::from_storage(&base);
+        let draft = set.apply(text.rope()).unwrap();
+        let flat = draft.to_string();
+        let needle = needle_pick.unwrap_or_else(|| {
+            let d: Vec<char> = flat.chars().collect();
+            if d.is_empty() { return "a".into(); }
+            let at = needle_at % d.len();
+            d[at..(at + needle_len).min(d.len())].iter().collect()
+        });
+        let model: Vec<usize> = flat.match_indices(needle.as_str()).map(|(b, _)| flat[..b].chars().count()).collect();
+        let layers = Layered { base: &text, changes: &set, draft: &draft };
+        prop_assert_eq!(find_chars_layered(&layers, &needle), model, "needle {:?} in {:?}", needle, flat);
     }
 
     #[test]

@@ -5,6 +5,8 @@ use memchr::memmem::Finder;
 use ropey::Rope;
 
 use super::Match;
+use crate::changeset::{Assoc, ChangeSet};
+use crate::text::Text;
 
 /// The rope is searched in blocks of about this many bytes, copied from its chunks: memmem runs
 /// near its flat-string speed on blocks this size, while per-chunk searches (ropey's chunks are
@@ -108,6 +110,128 @@ pub fn find_exact(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
         .into_iter()
         .filter(|&c| c >= from)
         .map(|start| Match::exact(start..start + needle_chars))
+        .collect()
+}
+
+/// A draft seen as layers: its base text and the pending replacements on top (`draft` is
+/// `changes` applied to `base`). The exact search scans the base's flat copy ([`Text::flat`],
+/// built once per base and kept across the session) and only the draft around each
+/// replacement, instead of copying the whole draft out of its rope on every call.
+#[derive(Clone, Copy)]
+pub struct Layered<'a> {
+    pub base: &'a Text,
+    pub changes: &'a ChangeSet,
+    pub draft: &'a Rope,
+}
+
+/// Char offsets in the draft of every non-overlapping occurrence of `needle` — the same set
+/// `str::match_indices` gives on the flattened draft. Occurrences are of two kinds, found
+/// separately and then taken greedily left to right: those inside unchanged base text (found in
+/// the base, mapped through the changes) and those overlapping a replacement (found in a window
+/// of `m-1` chars around it). Cost: O(n + m) the first time a base is searched (the flat copy),
+/// then O(n) memmem over the flat base plus O(k·m + size of the replacements) — no copy.
+pub fn find_chars_layered(layers: &Layered<'_>, needle: &str) -> Vec<usize> {
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    let finder = Finder::new(needle.as_bytes());
+    let m = needle.chars().count();
+    let reps = layers.changes.replacements();
+    let flat = layers.base.flat();
+    // (1) Occurrences in the base, overlapping ones included, whose inside no replacement
+    // touches: a replacement [a, b) spoils [s, s+m) when it overlaps it, an insertion at p
+    // when s < p < s+m.
+    let base_hits = base_char_offsets(layers.base, flat, all_occurrences(flat.as_bytes(), &finder));
+    let mut hits = Vec::with_capacity(base_hits.len());
+    let mut r = 0; // first replacement that may still spoil a hit (hits are sorted)
+    for s in base_hits {
+        let e = s + m;
+        while r < reps.len() && reps[r].range.end <= s && !(reps[r].range.is_empty() && reps[r].range.start > s) {
+            r += 1;
+        }
+        let spoiled = reps[r..].iter().take_while(|x| x.range.start < e).any(|x| {
+            if x.range.is_empty() {
+                s < x.range.start && x.range.start < e
+            } else {
+                x.range.start < e && x.range.end > s
+            }
+        });
+        if !spoiled {
+            hits.push(layers.changes.map_pos(s, Assoc::After));
+        }
+    }
+    // (2) Occurrences overlapping a replacement's text in the draft (or spanning the point
+    // where one deleted text).
+    let draft_len = layers.draft.len_chars();
+    for d in layers.changes.draft_ranges() {
+        let from = d.start.saturating_sub(m - 1);
+        let to = (d.end + m - 1).min(draft_len);
+        let window = layers.draft.slice(from..to).to_string();
+        let mut chars_before = 0;
+        let mut last_byte = 0;
+        for b in all_occurrences(window.as_bytes(), &finder) {
+            chars_before += window[last_byte..b].chars().count();
+            last_byte = b;
+            let h = from + chars_before;
+            let overlaps = if d.is_empty() { h < d.start && h + m > d.start } else { h < d.end && h + m > d.start };
+            if overlaps {
+                hits.push(h);
+            }
+        }
+    }
+    hits.sort_unstable();
+    hits.dedup();
+    // Greedy, left to right, non-overlapping: `match_indices`'s rule.
+    let mut out = Vec::with_capacity(hits.len());
+    let mut allowed = 0;
+    for h in hits {
+        if h >= allowed {
+            out.push(h);
+            allowed = h + m;
+        }
+    }
+    out
+}
+
+/// [`find_exact`] on a layered draft: the same matches, found by [`find_chars_layered`].
+pub fn find_exact_layered(layers: &Layered<'_>, needle: &str, from: usize) -> Vec<Match> {
+    let needle_chars = needle.chars().count();
+    find_chars_layered(layers, needle)
+        .into_iter()
+        .filter(|&c| c >= from)
+        .map(|start| Match::exact(start..start + needle_chars))
+        .collect()
+}
+
+/// Byte offsets of every occurrence of the finder's needle in `hay`, overlapping ones included.
+fn all_occurrences<'h>(hay: &'h [u8], finder: &'h Finder<'_>) -> impl Iterator<Item = usize> + 'h {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let hit = at + finder.find(hay.get(at..)?)?;
+        at = hit + 1;
+        Some(hit)
+    })
+}
+
+/// Base byte offsets (ascending) as char offsets: free for ASCII, a rope lookup each for a
+/// few, one counting sweep over `flat` for many.
+fn base_char_offsets(base: &Text, flat: &str, bytes: impl Iterator<Item = usize>) -> Vec<usize> {
+    let rope = base.rope();
+    if rope.len_bytes() == rope.len_chars() {
+        return bytes.collect();
+    }
+    let bytes: Vec<usize> = bytes.collect();
+    if bytes.len() * 1000 < 100 * (rope.len_bytes() / 1000 + 1) {
+        return bytes.into_iter().map(|b| rope.byte_to_char(b)).collect();
+    }
+    let (mut at, mut chars) = (0, 0);
+    bytes
+        .into_iter()
+        .map(|b| {
+            chars += flat[at..b].chars().count();
+            at = b;
+            chars
+        })
         .collect()
 }
 

@@ -174,13 +174,25 @@ impl Located {
 /// Cost: O(n + m) for the exact step (memmem); the fuzzy steps add O(n) in the worst case and
 /// are usually far cheaper (a verbatim token of the needle is searched first, see [`fuzzy`]).
 pub fn locate(rope: &Rope, needle: &str, from: usize) -> Located {
-    let matches = exact::find_exact(rope, needle, from);
+    locate_with(rope, needle, from, |n| exact::find_exact(rope, n, from))
+}
+
+/// [`locate`] on a draft given as layers (base text + pending replacements): the same result,
+/// with the exact steps searching the base's kept flat copy and the text around each
+/// replacement ([`exact::find_chars_layered`]) instead of the whole draft rope.
+pub fn locate_layered(layers: &exact::Layered<'_>, needle: &str, from: usize) -> Located {
+    locate_with(layers.draft, needle, from, |n| exact::find_exact_layered(layers, n, from))
+}
+
+/// The order of the steps, with the exact search supplied.
+fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> Vec<Match>) -> Located {
+    let matches = exact(needle);
     if !matches.is_empty() {
         return Located { matches, needle: needle.to_string(), gutter: None };
     }
     if let Some(g) = gutter::strip(needle) {
         let stripped = g.text.clone();
-        let mut matches = if stripped.is_empty() { Vec::new() } else { exact::find_exact(rope, &stripped, from) };
+        let mut matches = if stripped.is_empty() { Vec::new() } else { exact(&stripped) };
         if matches.is_empty() && !stripped.is_empty() {
             matches = fuzzy::find(rope, &stripped, from);
         }

@@ -13,7 +13,10 @@ use crate::format::{code, signed};
 use crate::matching::gutter::{self, GutterKind};
 use crate::matching::line_key::LineKey;
 use crate::matching::near;
+use crate::changeset::ChangeSet;
+use crate::matching::exact::Layered;
 use crate::matching::recommend::{self, Hints};
+use crate::text::Text;
 use crate::matching::{self, CandidateQuality, Match, SearchError};
 use crate::response::{Candidate, Response, Status};
 use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind, Session, SessionError};
@@ -102,6 +105,19 @@ impl Workspace {
 
     // ---- memo_replace ----------------------------------------------------------------------
 
+    /// The draft of `path` as layers for the exact search: its base text (whose flat copy is
+    /// kept across calls) and the pending replacements. Cost: O(k log k) for k changes.
+    fn layers(&self, path: &str) -> (Text, ChangeSet) {
+        match self.session.as_ref().and_then(|s| s.docs.get(path).map(|d| (s, d))) {
+            Some((s, d)) => (d.base.clone(), s.change_set(path).0),
+            None => {
+                let text = self.docs[path].text.clone();
+                let len = text.rope().len_chars();
+                (text, ChangeSet::new(len))
+            }
+        }
+    }
+
     pub(super) fn replace(&mut self, path: &str, args: &Args) -> Step {
         if let Some(r) = self.check_fingerprint(path, args) {
             return Step::Done(r);
@@ -120,7 +136,9 @@ impl Workspace {
             Ok(a) => a,
             Err(r) => return Step::Done(*r),
         };
-        let located = matching::locate(&draft, &old, anchor_end.unwrap_or(0));
+        let (base, changes) = self.layers(path);
+        let layers = Layered { base: &base, changes: &changes, draft: &draft };
+        let located = matching::locate_layered(&layers, &old, anchor_end.unwrap_or(0));
         let mut notes = Vec::new();
         if let Some(g) = &located.gutter {
             notes.push(format!(
@@ -203,13 +221,15 @@ impl Workspace {
             notes,
             warn,
         };
-        let starts = matching::locate(&draft, &start, anchor_end.unwrap_or(0));
+        let (base, changes) = self.layers(path);
+        let layers = Layered { base: &base, changes: &changes, draft: &draft };
+        let starts = matching::locate_layered(&layers, &start, anchor_end.unwrap_or(0));
         if starts.matches.is_empty() {
             return self.no_match(search, &starts.needle);
         }
         let mut spans = Vec::new();
         for s in &starts.matches {
-            let ends = matching::locate(&draft, &end, s.range.end);
+            let ends = matching::locate_layered(&layers, &end, s.range.end);
             let Some(e) = ends.matches.first() else { continue };
             let quality = if s.quality.is_exact() { e.quality } else { s.quality };
             let from = if keep_start { s.range.end } else { s.range.start };
