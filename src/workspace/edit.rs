@@ -7,7 +7,8 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use super::views::{candidate_view, clip, pending_views, plural, plural_es, render_preview};
+use super::views::{candidate_view, clip, pending_views, plural, plural_es};
+use crate::preview::{self, ChangeSpan};
 use super::{Step, Workspace, DEFAULT_CANDIDATES_SHOWN};
 use crate::format::{code, signed};
 use crate::matching::gutter::{self, GutterKind};
@@ -810,10 +811,16 @@ impl Workspace {
         let mut amended = false;
         let mut delta = 0isize;
         let mut first_line = None;
+        // What this call changes, as spans from the draft before it to the draft after it.
+        let mut call_spans = Vec::new();
         for e in &edits {
             let range = (e.range.start as isize + shift) as usize..(e.range.end as isize + shift) as usize;
             match session.stage(path, range.clone(), &e.new_text) {
                 Ok(staged) => {
+                    if draft.slice(e.range.clone()) != e.new_text.as_str() {
+                        let new_len = e.new_text.chars().count();
+                        call_spans.push(ChangeSpan { base: e.range.clone(), draft: range.start..range.start + new_len });
+                    }
                     shift += staged.delta;
                     delta += staged.delta;
                     amended |= staged.amended;
@@ -855,8 +862,11 @@ impl Workspace {
         }
         letters.sort();
         letters.dedup();
-        let preview_text = render_preview(&session, path, &self.preview_options(None, None));
         let new_draft = session.draft(path).cloned().unwrap_or_default();
+        // The diff of what this call changed, draft before → draft after (memo_preview shows
+        // every pending change against the committed text): a response stays the size of one
+        // edit however many changes are pending, and its line numbers are the draft's.
+        let preview_text = preview::render(&draft, &new_draft, &call_spans, path, &self.preview_options(None, None));
         let line = text::line_of(&new_draft, first_line.unwrap_or(0));
         let what = match (letters.as_slice(), amended) {
             ([], _) => "no change (this edit restores the committed text there)".to_string(),

@@ -33,6 +33,8 @@ pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, qua
     }
 }
 
+/// The preview of every pending change of `path` against its committed text. Cost:
+/// O(k log k) for k pending changes plus the size of the rendered hunks.
 pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOptions) -> String {
     let Some(doc) = session.docs.get(path) else { return String::new() };
     let spans: Vec<ChangeSpan> = session
