@@ -2,10 +2,13 @@
 // page. The page renders what the core returns; it never matches, diffs or formats on its own.
 import "./style.css";
 import { Workspace, MemoryStorage, memoryBytes } from "agentpad";
-import type { AgentResponse, Candidate, PendingChange, ToolDefinition } from "./types";
+import type { AgentResponse, Candidate, JsonSchema, PendingChange, PersistMode, ToolDefinition } from "./types";
 import { SAMPLES, type Sample } from "./samples";
 import { argsSkeleton, optionalProps, parseArgs } from "./schema";
+import { renderArgsForm } from "./form";
+import { PlaygroundStorage, type StorageEvent } from "./storage";
 import {
+  STATUS_TONE,
   candidateTier,
   h,
   renderBadges,
@@ -17,7 +20,9 @@ import {
   renderNextActions,
   renderPendingChanges,
   renderPreview,
+  renderSessionLog,
   renderTaskStack,
+  renderToolChips,
 } from "./render";
 
 const PREFIX = "memo";
@@ -33,6 +38,16 @@ const toolSelect = $("tool-select") as HTMLSelectElement;
 const argsInput = $("args") as HTMLTextAreaElement;
 const runButton = $("run") as HTMLButtonElement;
 const argsError = $("args-error");
+const modeSelect = $("persist-mode") as HTMLSelectElement;
+const externalLine = $("external-line") as HTMLInputElement;
+const externalText = $("external-text") as HTMLTextAreaElement;
+
+const PERSIST_MODES: readonly PersistMode[] = ["manual", "immediate", "disabled"];
+const MODE_HINT: Record<PersistMode, string> = {
+  manual: "commit saves",
+  immediate: "each edit saves",
+  disabled: "in memory only",
+};
 
 interface CallRecord {
   tool: string;
@@ -56,10 +71,16 @@ interface PendingView {
 
 const app = {
   ws: null as Workspace | null,
+  storage: null as PlaygroundStorage | null,
+  persistMode: "manual" as PersistMode,
   sample: SAMPLES[0] as Sample,
   path: "",
-  tools: new Map<string, ToolDefinition>(), // every tool seen, visible or not
+  tools: new Map<string, ToolDefinition>(), // every tool known, visible or not
+  allTools: [] as string[], // every tool known, in the core's order
   visible: [] as string[],
+  /** Storage version of each path when the workspace last ran a call (or was created). */
+  seen: new Map<string, string | undefined>(),
+  calls: 0, // numbers the tool_call_ids the page passes (call_1, …; auto_preview_1, …)
   history: [] as CallRecord[],
   shown: -1, // index into history of the response on screen
   selection: null as SelectionView | null,
@@ -83,7 +104,16 @@ function errorText(e: unknown): string {
 
 // ------------------------------------------------------------------ workspace lifecycle
 
-async function loadSample(sample: Sample): Promise<void> {
+interface LoadOptions {
+  /** The documents to start from (path → text, the default document first); default: the sample's. */
+  texts?: Record<string, string>;
+  /** The document to show afterwards, if it is open. */
+  path?: string;
+  /** Said in the notice bar once the workspace is ready. */
+  notice?: string;
+}
+
+async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<void> {
   const generation = ++app.generation;
   document.body.dataset.ready = "false";
   app.busy = true;
@@ -99,16 +129,22 @@ async function loadSample(sample: Sample): Promise<void> {
   app.selection = null;
   app.pending = { preview: null, changes: [], source: "" };
   app.lastReplaceArgs = null;
-  app.tools.clear();
+  app.storage = null;
+  app.seen.clear();
+  app.calls = 0;
+  showNotice(null);
   try {
-    const storage = new MemoryStorage({ [sample.path]: sample.text });
-    const ws = await Workspace.create({ storage, locale: "en" });
+    const storage = new PlaygroundStorage(options.texts ?? { [sample.path]: sample.text });
+    const ws = await Workspace.create({ storage, locale: "en", persistMode: app.persistMode });
     if (generation !== app.generation) {
       ws.free(); // another sample was picked meanwhile
       return;
     }
     app.ws = ws;
-    app.path = app.ws.paths()[0] ?? sample.path;
+    app.storage = storage;
+    const paths = ws.paths();
+    app.path = options.path && paths.includes(options.path) ? options.path : (paths[0] ?? sample.path);
+    await noteSeenVersions();
     refreshTools();
     renderQuick();
     fillConsole(sample.suggested.tool, sample.suggested.args);
@@ -118,22 +154,119 @@ async function loadSample(sample: Sample): Promise<void> {
     if (generation === app.generation) app.busy = false;
   }
   if (generation !== app.generation) return;
+  if (options.notice && app.ws) showNotice(options.notice);
   renderAll();
   document.body.dataset.ready = app.ws ? "true" : "error";
   document.body.dataset.sample = sample.id;
+  document.body.dataset.mode = app.persistMode;
+}
+
+/**
+ * Recreates the workspace in `mode` on the current documents: each document's saved text (in
+ * disabled mode the text committed in memory, which storage never saw). Pending changes, the
+ * selection, the task stack and the calls are dropped; the page says so.
+ */
+async function switchPersistMode(mode: PersistMode): Promise<void> {
+  const ws = app.ws;
+  const storage = app.storage;
+  const previous = app.persistMode;
+  app.persistMode = mode;
+  if (!ws || !storage) {
+    await loadSample(app.sample);
+    return;
+  }
+  const open = ws.paths();
+  const texts: Record<string, string> = {};
+  for (const p of [...open, ...(await storage.list()).filter((x) => !open.includes(x))]) {
+    const stored = storage.read(p);
+    const text = previous === "disabled" && open.includes(p) ? ws.text(p) : (stored ?? ws.text(p));
+    texts[p] = text;
+  }
+  const last = app.history[app.history.length - 1]?.response;
+  const pending = last ? last.pending_changes.length : 0;
+  const dropped = [
+    pending > 0 ? `${pending} pending change${pending === 1 ? "" : "s"}` : "",
+    app.history.length > 0 ? `${app.history.length} call${app.history.length === 1 ? "" : "s"}` : "",
+    last && last.task_stack.length > 0 ? "the task stack" : "",
+  ].filter(Boolean);
+  const source = previous === "disabled" ? "the text committed in memory" : "the saved text";
+  await loadSample(app.sample, {
+    texts,
+    path: app.path,
+    notice:
+      `Recreated the workspace with persistMode "${mode}" on ${source} of ${Object.keys(texts).join(", ")}` +
+      (dropped.length > 0 ? `; dropped ${dropped.join(", ")}.` : "."),
+  });
+}
+
+/** Every tool's definition, by visiting the states that show them on a scratch workspace. */
+async function harvestTools(): Promise<void> {
+  const storage = new MemoryStorage({ "scratch.txt": "x x\n" });
+  const ws = await Workspace.create({ storage, locale: "en" });
+  const lists: ToolDefinition[][] = [];
+  const grab = () => lists.push(ws.tools({ format: "json-schema" }));
+  try {
+    grab(); // Idle
+    await ws.call(`${PREFIX}_replace`, { old_text: "x", new_text: "y" });
+    grab(); // SelectionPending: replace_selection
+    await ws.call(`${PREFIX}_replace_selection`, { selection_id: "A" });
+    grab(); // PersistPending: diff
+    storage.write("scratch.txt", "z\n");
+    await ws.call(`${PREFIX}_read`, {});
+    grab(); // OutOfSync after an external change: rebase, persist_as
+  } finally {
+    ws.free();
+  }
+  for (const list of lists) for (const d of list) app.tools.set(d.name, d);
+  app.allTools = mergeOrder(lists.map((l) => l.map((d) => d.name)));
+}
+
+/** One order that keeps each list's order (each new name goes after its predecessor in its list). */
+function mergeOrder(lists: readonly string[][]): string[] {
+  const out: string[] = [];
+  for (const list of lists) {
+    list.forEach((name, i) => {
+      if (out.includes(name)) return;
+      let at = 0;
+      for (let j = i - 1; j >= 0; j--) {
+        const k = out.indexOf(list[j]);
+        if (k >= 0) {
+          at = k + 1;
+          break;
+        }
+      }
+      out.splice(at, 0, name);
+    });
+  }
+  return out;
+}
+
+/** Remember the storage versions the workspace has seen (it syncs at the start of every call). */
+async function noteSeenVersions(): Promise<void> {
+  const storage = app.storage;
+  if (!storage) return;
+  app.seen.clear();
+  for (const p of await storage.list()) app.seen.set(p, storage.version(p));
+}
+
+function nextCallId(kind: string): string {
+  app.calls += 1;
+  return `${kind}_${app.calls}`;
 }
 
 function refreshTools(): void {
   if (!app.ws) return;
+  // ws.tools() lists the visible tools only (they follow the workflow state).
   const defs: ToolDefinition[] = app.ws.tools({ format: "json-schema" });
   app.visible = defs.map((d) => d.name);
   for (const d of defs) app.tools.set(d.name, d);
+  if (defs.some((d) => !app.allTools.includes(d.name))) app.allTools = mergeOrder([app.allTools, app.visible]);
   const current = toolSelect.value;
   toolSelect.replaceChildren();
   for (const d of defs) toolSelect.append(h("option", { value: d.name }, d.name));
-  const hidden = [...app.tools.keys()].filter((n) => !app.visible.includes(n));
+  const hidden = app.allTools.filter((n) => !app.visible.includes(n));
   if (hidden.length > 0) {
-    const group = h("optgroup", { label: "hidden in this state (→ Blocked)" });
+    const group = h("optgroup", { label: `hidden in ${app.ws.state} (→ Blocked)` });
     for (const n of hidden) group.append(h("option", { value: n }, n));
     toolSelect.append(group);
   }
@@ -149,8 +282,9 @@ async function run(tool: string, args: Record<string, unknown>): Promise<void> {
   app.busy = true;
   updateRunEnabled();
   document.body.dataset.busy = "true";
+  showNotice(null); // a notice announces what the next call will meet; this is that call
   try {
-    const r: AgentResponse = await ws.call(tool, args);
+    const r: AgentResponse = await ws.call(tool, args, { toolCallId: nextCallId("call") });
     app.history.push({ tool, args, response: r });
     app.shown = app.history.length - 1;
     // A MultiMatch, or a NoMatch offering near misses: "use B" repeats it with match_id.
@@ -174,6 +308,7 @@ async function run(tool: string, args: Record<string, unknown>): Promise<void> {
     }
     refreshTools(); // visibility follows the new state
     await refreshPending(r, tool);
+    await noteSeenVersions();
   } catch (e) {
     showFatal(`${tool} failed: ${errorText(e)}`);
   } finally {
@@ -200,7 +335,7 @@ async function refreshPending(r: AgentResponse, tool: string): Promise<void> {
   const answered = tool === previewTool && (r.status === "Success" || r.status === "NoOp");
   const mayHavePending = ws.state !== "Idle" || r.pending_changes.length > 0;
   if (mayHavePending && !answered && app.visible.includes(previewTool)) {
-    const p: AgentResponse = await ws.call(previewTool, { path: app.path });
+    const p: AgentResponse = await ws.call(previewTool, { path: app.path }, { toolCallId: nextCallId("auto_preview") });
     app.pending = { preview: p.preview, changes: p.pending_changes, source: `from ${previewTool} (auto)` };
   } else {
     app.pending = { preview: null, changes: r.pending_changes, source: `from ${tool}` };
@@ -219,6 +354,7 @@ function fillConsole(tool: string, args: Record<string, unknown> | null): void {
   const def = currentTool();
   argsInput.value = JSON.stringify(args ?? argsSkeleton(def?.input_schema), null, 2);
   validateArgs();
+  renderForm();
 }
 
 function renderToolInfo(): void {
@@ -226,6 +362,30 @@ function renderToolInfo(): void {
   $("tool-desc").textContent = def ? def.description : "";
   const opt = optionalProps(def?.input_schema);
   $("tool-optional").textContent = opt.length > 0 ? `optional: ${opt.join(", ")}` : "";
+  const warn = $("tool-hidden");
+  const name = toolSelect.value;
+  const hidden = app.ws !== null && name !== "" && !app.visible.includes(name);
+  warn.hidden = !hidden;
+  warn.textContent = hidden
+    ? `${name} is hidden in state ${app.ws?.state}: running it returns Blocked (with what to call instead).`
+    : "";
+}
+
+/** The argument form, from the tool's schema, showing what the JSON textarea holds. */
+function renderForm(): void {
+  const parsed = parseArgs(argsInput.value);
+  const schema = currentTool()?.input_schema as JsonSchema | undefined;
+  $("args-form-wrap").replaceChildren(
+    renderArgsForm(schema, parsed.ok ? parsed.value : null, (name, value) => {
+      const now = parseArgs(argsInput.value);
+      if (!now.ok) return;
+      const next = { ...now.value };
+      if (value === undefined) delete next[name];
+      else next[name] = value;
+      argsInput.value = JSON.stringify(next, null, 2);
+      validateArgs();
+    }),
+  );
 }
 
 function validateArgs(): boolean {
@@ -291,10 +451,202 @@ function renderAll(): void {
   } catch {
     $("memory-meter").textContent = "–";
   }
+  renderWorkflowPanel();
   renderDocPanel();
   renderPendingPanel();
   renderResponsePanel();
+  renderToolInfo();
   updateRunEnabled();
+}
+
+function showNotice(message: string | null): void {
+  const el = $("notice");
+  el.hidden = message === null;
+  el.textContent = message ?? "";
+}
+
+function describeEvent(e: StorageEvent): HTMLElement {
+  switch (e.kind) {
+    case "external":
+      return h("li", { class: "ev external" }, h("span", { class: "tag warn" }, "external write"), ` ${e.path} → ${e.version}`);
+    case "saved":
+      return h("li", { class: "ev saved" }, h("span", { class: "tag ok" }, "saved"), ` ${e.path} → ${e.version}`);
+    case "failed":
+      return h("li", { class: "ev failed", title: e.error ?? "" }, h("span", { class: "tag bad" }, "save failed"), ` ${e.path}: ${e.error ?? ""}`);
+  }
+}
+
+/** State, mode, flags, last call, pending changes, storage, task stack and tools in one place. */
+function renderWorkflowPanel(): void {
+  const ws = app.ws;
+  const storage = app.storage;
+  const state = ws ? ws.state : "–";
+  const last = app.history[app.history.length - 1];
+  const r = last?.response;
+
+  const st = $("wf-state");
+  st.textContent = state;
+  st.dataset.state = ws ? ws.state : "";
+  const mode = $("wf-mode");
+  mode.textContent = app.persistMode;
+  mode.dataset.mode = app.persistMode;
+  $("mode-hint").textContent = `${MODE_HINT[app.persistMode]} · switching recreates the workspace`;
+
+  const flags = r?.flags.names ?? [];
+  $("wf-flags").replaceChildren(
+    ...(r === undefined
+      ? [h("span", { class: "muted small" }, "(no call yet)")]
+      : flags.length === 0
+        ? [h("span", { class: "badge muted", "data-testid": "wf-flag" }, "-")]
+        : flags.map((f) => h("span", { class: `badge flag flag-${f}`, "data-testid": "wf-flag" }, f))),
+    ...(r ? [h("span", { class: "muted small", title: "flags.mask" }, ` mask ${r.flags.mask}`)] : []),
+  );
+
+  $("wf-last").replaceChildren(
+    ...(last && r
+      ? [
+          h("span", { class: "mono small" }, `#${app.history.length} ${last.tool}`),
+          " → ",
+          h("span", { class: `badge ${STATUS_TONE[r.status] ?? "muted"}`, "data-testid": "wf-status" }, r.status),
+          h("span", { class: "wf-summary", "data-testid": "wf-summary", title: r.summary }, r.summary),
+        ]
+      : [h("span", { class: "muted small" }, "(none)")]),
+  );
+
+  const changes = app.pending.changes;
+  const pend = $("wf-pending");
+  pend.dataset.count = String(changes.length);
+  pend.replaceChildren(
+    h("span", { class: "label" }, "pending"),
+    changes.length === 0
+      ? h("span", { class: "muted small" }, " none")
+      : h(
+          "span",
+          { class: "wf-pending-list" },
+          ` ${changes.length}: `,
+          ...changes.map((c) =>
+            h(
+              "span",
+              { class: "wf-change", title: `${c.old_text} → ${c.new_text}` },
+              h("span", { class: "cand-badge" }, c.change_id),
+              `${c.path}:${c.line} (${c.delta >= 0 ? "+" : ""}${c.delta})`,
+            ),
+          ),
+        ),
+  );
+
+  // Storage: each document's stored version and how it relates to the workspace.
+  const rows = h("div", { class: "wf-storage-rows" });
+  if (ws && storage) {
+    const open = ws.paths();
+    const stored = [...app.seen.keys(), ...open.filter((p) => !app.seen.has(p))];
+    for (const p of stored) {
+      const version = storage.version(p);
+      const tags: HTMLElement[] = [];
+      if (version !== app.seen.get(p)) {
+        tags.push(
+          h(
+            "span",
+            { class: "tag warn", "data-testid": "storage-unseen", title: "the workspace reads it at the start of the next call" },
+            "changed outside · the next call sees it",
+          ),
+        );
+      } else if (open.includes(p) && storage.normalized(p) !== ws.text(p)) {
+        tags.push(
+          h(
+            "span",
+            { class: "tag muted", "data-testid": "storage-differs" },
+            app.persistMode === "disabled" ? "differs: commits stay in memory" : "differs from the committed text",
+          ),
+        );
+      }
+      rows.append(
+        h(
+          "div",
+          { class: `wf-doc${p === app.path ? " on-screen" : ""}`, "data-path": p },
+          h("span", { class: "mono" }, p),
+          h("span", { class: "badge small", "data-testid": "storage-version", title: "storage version" }, version ?? "(removed)"),
+          h("span", { class: "muted small" }, `${(storage.read(p) ?? "").length} chars`),
+          ...tags,
+        ),
+      );
+    }
+    if (storage.armedSaveFailures > 0) {
+      rows.append(
+        h(
+          "div",
+          { class: "wf-doc" },
+          h(
+            "span",
+            { class: "tag bad", "data-testid": "armed-failures" },
+            `next save fails${storage.armedSaveFailures > 1 ? ` (×${storage.armedSaveFailures})` : ""}`,
+          ),
+        ),
+      );
+    }
+  }
+  $("wf-storage").replaceChildren(rows);
+  // The hand editor starts from what storage holds now (kept while it is open and being edited).
+  if (!($("external-edit") as HTMLDetailsElement).open) externalText.value = storage?.read(app.path) ?? "";
+  const events = storage ? storage.events.slice(-5) : [];
+  $("wf-storage-log").replaceChildren(...events.map(describeEvent));
+  const busy = app.busy || !ws;
+  ($("external-write") as HTMLButtonElement).disabled = busy;
+  ($("external-write-text") as HTMLButtonElement).disabled = busy;
+  ($("fail-next-save") as HTMLButtonElement).disabled = busy;
+
+  $("tasks").replaceChildren(renderTaskStack(r ? r.task_stack : []));
+
+  $("wf-tools-count").textContent = ws ? `${app.visible.length} of ${app.allTools.length} visible in ${state}` : "";
+  $("wf-tools").replaceChildren(
+    renderToolChips(app.allTools, app.visible, state, (tool) => {
+      fillConsole(tool, null);
+      toolSelect.focus();
+    }),
+  );
+}
+
+// ------------------------------------------------------------------ storage actions
+
+/** storage.write(path, text): another program changed the document on screen. */
+function writeExternally(text: string, what: string): void {
+  const storage = app.storage;
+  if (!storage || !app.ws || app.busy) return;
+  const path = app.path;
+  const version = storage.write(path, text);
+  const pending = app.ws.draft(path) !== app.ws.text(path);
+  showNotice(
+    `storage.write("${path}", …) → ${version} (${what}). The next tool call sees it: ` +
+      (pending
+        ? "changes are pending, so expect ExternalConflict (state OutOfSync; commit blocked until memo_rebase, memo_refresh or memo_discard)."
+        : "nothing is pending, so the workspace reloads it silently and says so in that call's summary."),
+  );
+  renderWorkflowPanel();
+}
+
+function simulateExternalWrite(): void {
+  const storage = app.storage;
+  if (!storage) return;
+  const current = storage.read(app.path) ?? "";
+  const eol = current.includes("\r\n") ? "\r\n" : "\n";
+  const sep = current === "" || current.endsWith("\n") ? "" : eol;
+  const line = externalLine.value;
+  writeExternally(current + sep + line + eol, `appended ${JSON.stringify(line)}`);
+}
+
+function failNextSave(): void {
+  const storage = app.storage;
+  if (!storage || app.busy) return;
+  storage.failNext("save");
+  showNotice(
+    `storage.failNext("save"): the next save rejects (${storage.armedSaveFailures} armed). ` +
+      (app.persistMode === "disabled"
+        ? "Persist mode is disabled, so nothing saves until you switch modes."
+        : app.persistMode === "immediate"
+          ? "In immediate mode the next successful edit saves: expect PersistFailure, state OutOfSync."
+          : "Commit something: expect PersistFailure, state OutOfSync, the draft kept whole."),
+  );
+  renderWorkflowPanel();
 }
 
 function renderDocPanel(): void {
@@ -411,8 +763,10 @@ function renderResponsePanel(): void {
     });
     hist.append(h("li", {}, b));
   });
-  const last = app.history[app.history.length - 1];
-  $("tasks").replaceChildren(renderTaskStack(last ? last.response.task_stack : []));
+  const log = rec?.response.session_log ?? null;
+  const logWrap = $("session-log-wrap");
+  logWrap.hidden = log === null;
+  $("session-log").replaceChildren(log === null ? "" : renderSessionLog(log));
 }
 
 // ------------------------------------------------------------------ events
@@ -422,14 +776,32 @@ sampleSelect.addEventListener("change", () => {
   const s = SAMPLES.find((x) => x.id === sampleSelect.value);
   if (s) void loadSample(s);
 });
-$("reset").addEventListener("click", () => void loadSample(app.sample));
+$("reset").addEventListener("click", () =>
+  void loadSample(app.sample, { notice: `Reset: ${app.sample.path} from the sample, persistMode "${app.persistMode}".` }),
+);
+modeSelect.addEventListener("change", () => {
+  const mode = PERSIST_MODES.find((m) => m === modeSelect.value);
+  if (mode && mode !== app.persistMode) void switchPersistMode(mode);
+});
+$("external-write").addEventListener("click", simulateExternalWrite);
+$("fail-next-save").addEventListener("click", failNextSave);
+$("external-write-text").addEventListener("click", () => writeExternally(externalText.value, "edited by hand"));
+$("external-load-text").addEventListener("click", () => {
+  externalText.value = app.storage?.read(app.path) ?? "";
+});
+$("external-edit").addEventListener("toggle", () => {
+  if (($("external-edit") as HTMLDetailsElement).open) externalText.value = app.storage?.read(app.path) ?? "";
+});
 pathSelect.addEventListener("change", () => {
   app.path = pathSelect.value;
   renderDocPanel();
 });
 toolSelect.addEventListener("change", () => fillConsole(toolSelect.value, null));
 $("skeleton").addEventListener("click", () => fillConsole(toolSelect.value, null));
-argsInput.addEventListener("input", () => validateArgs());
+argsInput.addEventListener("input", () => {
+  validateArgs();
+  renderForm();
+});
 argsInput.addEventListener("keydown", (e) => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
     e.preventDefault();
@@ -439,4 +811,13 @@ argsInput.addEventListener("keydown", (e) => {
 runButton.addEventListener("click", runConsole);
 
 sampleSelect.value = SAMPLES[0].id;
-void loadSample(SAMPLES[0]);
+modeSelect.value = app.persistMode;
+void (async () => {
+  try {
+    await harvestTools();
+  } catch (e) {
+    // Not fatal: the console then knows the tools as they become visible.
+    console.warn(`could not list every tool: ${errorText(e)}`);
+  }
+  await loadSample(SAMPLES[0]);
+})();

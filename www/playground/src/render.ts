@@ -1,7 +1,7 @@
 // Pure rendering: each function takes data that came from the core (a Response, the draft text)
 // and returns DOM. Nothing here matches, diffs or formats text: the core has done that already.
 
-import type { AgentResponse, Candidate, PendingChange, TaskEntry } from "./types";
+import type { AgentResponse, Candidate, PendingChange, SessionLogEntry, TaskEntry } from "./types";
 import { renderMarkdownHtml } from "./markdown";
 
 type Attrs = Record<string, string | number | boolean | undefined>;
@@ -82,16 +82,19 @@ export function renderDocument(draft: string, candidates: readonly Candidate[] =
 
   for (let li = 0; li < starts.length; li++) {
     const lineStart = starts[li];
-    const nextStart = li + 1 < starts.length ? starts[li + 1] : draft.length + 1;
-    const lineEnd = Math.min(nextStart - 1, draft.length); // excludes the "\n"
+    const last = li + 1 === starts.length;
+    // Excludes the line's "\n", the document's final one included.
+    const lineEnd = !last ? starts[li + 1] - 1 : draft.endsWith("\n") ? draft.length - 1 : draft.length;
+    // An empty range at the very end (after the final "\n") is shown at the end of the last line.
+    const reach = last ? draft.length : lineEnd;
     const lineNo = li + 1;
     const code = h("td", { class: "code" });
     const segments: Segment[] = [];
     for (const c of sorted) {
-      const from = Math.max(c.context_start, lineStart);
+      const from = Math.min(Math.max(c.context_start, lineStart), lineEnd);
       const to = Math.min(c.context_end, lineEnd);
       const empty = c.context_start === c.context_end;
-      if (from < to || (empty && c.context_start >= lineStart && c.context_start <= lineEnd)) {
+      if (from < to || (empty && c.context_start >= lineStart && c.context_start <= reach)) {
         segments.push({ from, to: Math.max(from, to), candidate: c });
       }
     }
@@ -301,7 +304,7 @@ export function renderPendingChanges(changes: readonly PendingChange[]): HTMLEle
 
 // ---------------------------------------------------------------- response
 
-const STATUS_TONE: Record<string, string> = {
+export const STATUS_TONE: Record<string, string> = {
   Success: "ok",
   NoOp: "muted",
   MultiMatch: "warn",
@@ -323,7 +326,7 @@ export function renderBadges(r: AgentResponse): HTMLElement {
     h("span", { class: "label" }, "status"),
     h("span", { class: `badge ${STATUS_TONE[r.status] ?? "muted"}`, "data-testid": "status-badge" }, r.status),
     h("span", { class: "label" }, "state"),
-    h("span", { class: "badge state", "data-testid": "response-state-badge" }, r.workflow_state),
+    h("span", { class: "badge state", "data-testid": "response-state-badge", "data-state": r.workflow_state }, r.workflow_state),
     h("span", { class: "label" }, "flags"),
     ...(flags.length === 0
       ? [h("span", { class: "badge muted", "data-testid": "flag-badge" }, "-")]
@@ -365,22 +368,117 @@ export function renderNextActions(actions: readonly string[], onPick: (tool: str
   return div;
 }
 
-/** The task stack (innermost last), as a short indented list. */
+/**
+ * The task stack (innermost last), one row per task indented by its depth, the innermost marked
+ * "current". Each row carries data-depth and data-task for tests.
+ */
 export function renderTaskStack(stack: readonly TaskEntry[]): HTMLElement {
   const div = h("div", { class: "tasks", "data-testid": "task-stack" });
   if (stack.length === 0) {
-    div.append(h("span", { class: "muted" }, "(no active task)"));
+    div.append(h("span", { class: "muted small" }, "(no active task — memo_begin_task(goal) pushes one)"));
     return div;
   }
-  for (const t of stack) {
+  stack.forEach((t, i) => {
+    const current = i === stack.length - 1;
+    const depth = Math.max(1, t.depth);
     div.append(
       h(
         "div",
-        { class: "task", style: `padding-left:${Math.max(0, t.depth - 1) * 1.2}em` },
-        h("span", { class: "tag muted" }, t.status),
-        ` #${t.task_id} ${t.goal}`,
+        {
+          class: `task${current ? " current" : ""}`,
+          "data-testid": "task-entry",
+          "data-task": t.task_id,
+          "data-depth": depth,
+          style: `padding-left:${(depth - 1) * 1.3}em`,
+          title: `task #${t.task_id} · depth ${depth} · ${t.status}`,
+        },
+        depth > 1 ? h("span", { class: "tree", "aria-hidden": "true" }, "└ ") : null,
+        h("span", { class: "task-id" }, `#${t.task_id}`),
+        " ",
+        h("span", { class: "task-goal" }, t.goal),
+        " ",
+        h("span", { class: `tag ${t.status === "Active" ? "ok" : "muted"}` }, t.status),
+        current ? h("span", { class: "tag current-tag" }, "current") : null,
       ),
     );
+  });
+  return div;
+}
+
+/** memo_export_session's session_log as a table: #, tool, status, arguments, time, tool_call_id. */
+export function renderSessionLog(log: readonly SessionLogEntry[]): HTMLElement {
+  const t0 = log.length > 0 ? log[0].at_ms : 0;
+  const table = h(
+    "table",
+    { class: "session-log", "data-testid": "session-log" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", {}, "#"),
+        h("th", {}, "tool"),
+        h("th", {}, "status"),
+        h("th", {}, "args"),
+        h("th", { title: "milliseconds since the first call" }, "+ms"),
+        h("th", {}, "tool_call_id"),
+      ),
+    ),
+  );
+  const body = h("tbody");
+  for (const e of log) {
+    const args = JSON.stringify(e.args ?? {});
+    body.append(
+      h(
+        "tr",
+        { "data-seq": e.seq },
+        h("td", { class: "num" }, String(e.seq)),
+        h("td", { class: "mono" }, e.tool),
+        h(
+          "td",
+          {},
+          e.status === null
+            ? h("span", { class: "muted" }, "(running)")
+            : h("span", { class: `badge small ${STATUS_TONE[e.status] ?? "muted"}` }, e.status),
+        ),
+        h("td", { class: "mono args", title: args }, args.length > 60 ? `${args.slice(0, 59)}…` : args),
+        h("td", { class: "num" }, String(e.at_ms - t0)),
+        h("td", { class: "mono muted" }, e.tool_call_id ?? "–"),
+      ),
+    );
+  }
+  table.append(body);
+  return table;
+}
+
+/**
+ * Every tool the page knows, as chips: visible ones (in `visible`) plain, hidden ones struck
+ * through (calling one returns Blocked). A click picks the tool in the console.
+ */
+export function renderToolChips(
+  all: readonly string[],
+  visible: readonly string[],
+  state: string,
+  onPick: (tool: string) => void,
+): HTMLElement {
+  const div = h("div", { class: "tool-chips", "data-testid": "visible-tools" });
+  const shown = new Set(visible);
+  for (const name of all) {
+    const on = shown.has(name);
+    const b = h(
+      "button",
+      {
+        type: "button",
+        class: `chip tool-chip ${on ? "visible" : "hidden-tool"}`,
+        "data-tool": name,
+        "data-visible": on ? "true" : "false",
+        title: on ? `${name}: visible in ${state}; click to pick it in the console` : `${name}: hidden in ${state}, calling it returns Blocked`,
+      },
+      name,
+    );
+    b.addEventListener("click", () => onPick(name));
+    div.append(b);
   }
   return div;
 }

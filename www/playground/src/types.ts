@@ -2,6 +2,8 @@
 export type {
   Candidate,
   PendingChange,
+  PersistMode,
+  SessionLogEntry,
   Response as AgentResponse,
   Status,
   TaskEntry,
