@@ -109,7 +109,10 @@ impl Display for Markdown<'_> {
         writeln!(f, "\n### [Metrics] {}", w.metrics)?;
         writeln!(f, "{}\n| --- | --- |", w.metric_header)?;
         writeln!(f, "| delta | {} |", signed(r.metrics.delta))?;
-        writeln!(f, "| new_length | {} |", r.metrics.new_length)?;
+        match r.metrics.new_length {
+            Some(n) => writeln!(f, "| new_length | {n} |")?,
+            None => writeln!(f, "| new_length | - |")?,
+        }
         match r.metrics.selection_count {
             Some(n) => writeln!(f, "| selection_count | {n} |")?,
             None => writeln!(f, "| selection_count | - |")?,
@@ -285,7 +288,7 @@ mod tests {
             .with_guidance("Call memo_replace with match_id.");
         r.workflow_state = WorkflowState::SelectionPending;
         r.flags = Flags::SELECTION_PENDING;
-        r.metrics.new_length = 20;
+        r.metrics.new_length = Some(20);
         r.metrics.selection_count = Some(2);
         for (i, at) in [0usize, 10].iter().enumerate() {
             let id = ["A", "B"][i];

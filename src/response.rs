@@ -70,8 +70,9 @@ impl Severity {
 pub struct Metrics {
     /// Change in length made by this call, in chars.
     pub delta: isize,
-    /// Length of the document's draft after this call, in chars.
-    pub new_length: usize,
+    /// Length of the document's draft after this call, in chars; `None` (`-`) when the call
+    /// concerned no document (a task, the session log, a refused call).
+    pub new_length: Option<usize>,
     /// Number of candidates, when the call produced a selection.
     pub selection_count: Option<usize>,
 }

@@ -197,6 +197,11 @@ impl WasmWorkspace {
         self.inner.state().as_str().to_string()
     }
 
+    /// `{ mask, names }` of the current state and mode.
+    pub fn flags(&self) -> JsValue {
+        to_js(&self.inner.flags())
+    }
+
     pub fn paths(&self) -> Vec<String> {
         self.inner.paths().to_vec()
     }

@@ -47,7 +47,7 @@ fn appendix_a_flow_1_enable_experimental_feature() {
     assert_eq!(c.status, Status::Success, "{}", c.markdown);
     assert_eq!(c.workflow_state, WorkflowState::Idle);
     assert!(c.summary.contains("1 change (+3 chars)"), "{}", c.summary);
-    assert_eq!(c.metrics.new_length, CONFIG_JSON.chars().count() + 3);
+    assert_eq!(c.metrics.new_length, Some(CONFIG_JSON.chars().count() + 3));
     assert_eq!(h.stored("config.json"), CONFIG_JSON.replace("[]", "[\"X\"]"));
     assert_eq!(h.ws.text(None).unwrap(), h.stored("config.json"));
     assert!(c.pending_changes.is_empty());

@@ -507,3 +507,47 @@ fn repeating_a_search_with_another_new_text_updates_the_default_replacement() {
     h.call("memo_replace_selection", json!({"selection_id": "C"}));
     assert_eq!(h.ws.draft(None).unwrap(), "db.timeout: 30\napi.timeout: 30\ncache.timeout: 90\n");
 }
+
+#[test]
+fn feedback_from_the_playground() {
+    // immediate mode: a failed save can be retried with commit (the only way there)
+    let mut h = Host::with_config(&[("a", "x = 1\n")], mode(PersistMode::Immediate));
+    h.fail_next_save = true;
+    let f = h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    assert_eq!((f.status, f.workflow_state), (Status::PersistFailure, WorkflowState::OutOfSync));
+    assert!(f.preview.as_deref().is_some_and(|p| p.contains("+x = 2")), "the edit's diff is shown: {:?}", f.preview);
+    assert!(visible(&h).contains(&Tool::Commit));
+    let retry = h.call("memo_commit", json!({"summary": "retry"}));
+    assert_eq!((retry.status, retry.workflow_state), (Status::Success, WorkflowState::Idle), "{}", retry.markdown);
+    // immediate mode: a saved edit shows its diff
+    let ok = h.call("memo_replace", json!({"old_text": "2", "new_text": "3"}));
+    assert!(ok.preview.unwrap().contains("+x = 3"));
+
+    // a conflict is said in every response's summary, not only by the flags
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    h.external_write("a", "x = 5\n");
+    h.call("memo_commit", json!({"summary": "s"})); // reports ExternalConflict
+    let read = h.call("memo_read", json!({}));
+    assert!(read.summary.starts_with("[Storage changed under your pending changes in a:"), "{}", read.summary);
+
+    // disabled mode: in-memory commits survive an external change
+    let mut h = Host::with_config(&[("a", "x = 1\n")], mode(PersistMode::Disabled));
+    let staged = h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    assert!(staged.summary.contains("nothing is ever written") && !staged.summary.contains("saved until commit"), "{}", staged.summary);
+    h.call("memo_commit", json!({"summary": "in memory"}));
+    h.external_write("a", "x = 9\n");
+    let read = h.call("memo_read", json!({}));
+    assert!(read.summary.contains("your in-memory commits of it are kept"), "{}", read.summary);
+    assert_eq!(h.ws.text(None).unwrap(), "x = 2\n");
+    h.call("memo_refresh", json!({}));
+    assert_eq!(h.ws.text(None).unwrap(), "x = 9\n");
+
+    // no document → new_length is "-", and discard without a reason does not invent one
+    let t = h.call("memo_begin_task", json!({"goal": "g"}));
+    assert_eq!(t.metrics.new_length, None);
+    assert!(t.markdown.contains("| new_length | - |"));
+    h.call("memo_replace", json!({"old_text": "9", "new_text": "8"}));
+    let d = h.call("memo_discard", json!({}));
+    assert!(d.summary.starts_with("Reverted: dropped 1 pending change."), "{}", d.summary);
+}

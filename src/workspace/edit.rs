@@ -616,7 +616,7 @@ impl Workspace {
         }
         r.candidates = candidates;
         r.metrics.selection_count = Some(total);
-        r.metrics.new_length = draft.len_chars();
+        r.metrics.new_length = Some(draft.len_chars());
         r.match_quality = Some(matches[0].quality.to_string());
         r.fingerprint = Some(self.draft_fingerprint(&search.path).to_string());
         Step::Done(self.finish(r, Some(&search.path)))
@@ -784,7 +784,7 @@ impl Workspace {
             let last = text::visible_line_count(&draft);
             r.content = Some(super::read::numbered_lines(&draft, 1, last, last, true));
         }
-        r.metrics.new_length = draft.len_chars();
+        r.metrics.new_length = Some(draft.len_chars());
         r.fingerprint = Some(self.draft_fingerprint(&path).to_string());
         Step::Done(self.finish(r, Some(&path)))
     }
@@ -893,10 +893,19 @@ impl Workspace {
                 format!("Call {} again without preview_only to stage it.", info.tool.name(&p)),
             )
         } else {
-            (
-                format!("Staged {what}{chosen} in {path} at line {line} ({} chars). Nothing is saved until commit.{how}", signed(delta)),
-                format!("Check the preview, then call {p}_commit(summary) to save, or {p}_revert(reason) to drop all pending changes."),
-            )
+            let staged = format!("Staged {what}{chosen} in {path} at line {line} ({} chars).", signed(delta));
+            match self.config.persist_mode {
+                PersistMode::Manual => (
+                    format!("{staged} Nothing is saved until commit.{how}"),
+                    format!("Check the preview, then call {p}_commit(summary) to save, or {p}_revert(reason) to drop all pending changes."),
+                ),
+                PersistMode::Disabled => (
+                    format!("{staged} Persistence is disabled: nothing is ever written to storage.{how}"),
+                    format!("Check the preview, then call {p}_commit(summary) to apply the changes in memory, or {p}_revert(reason) to drop them."),
+                ),
+                // The commit below replaces the guidance.
+                PersistMode::Immediate => (format!("{staged}{how}"), String::new()),
+            }
         };
         for n in &info.notes {
             summary.push(' ');
@@ -909,7 +918,7 @@ impl Workspace {
         r.preview = Some(preview_text);
         r.match_quality = quality.map(|q| q.to_string());
         r.metrics.delta = delta;
-        r.metrics.new_length = new_draft.len_chars();
+        r.metrics.new_length = Some(new_draft.len_chars());
         r.fingerprint = session.draft_fingerprint(path).map(|f| f.to_string());
         if info.preview_only {
             // Report the trial's pending changes, not the real ones.
@@ -926,8 +935,8 @@ impl Workspace {
             // Immediate mode (`003` §10.1): the edit is saved at once; tasks stay open, since
             // one edit rarely finishes one.
             let summary = format!("Edit at {path} line {line}");
-            let staged = r.summary.replace(" Nothing is saved until commit.", "");
-            return self.commit(&summary, false, Some(staged));
+            let lead = super::persist::Lead { summary: r.summary, preview: r.preview, warned: r.warned };
+            return self.commit(&summary, false, Some(lead));
         }
         Step::Done(self.finish(r, Some(path)))
     }

@@ -342,6 +342,9 @@ pub struct Workspace {
     log: log::SessionLog,
     /// The candidate the last listing recommended (`memo_commit_auto` stages it).
     recommended: Option<crate::session::Letter>,
+    /// Documents committed in memory only (persistence disabled): their committed text is not
+    /// what storage holds, so an external change must not silently replace it.
+    in_memory_commits: std::collections::BTreeSet<String>,
 }
 
 impl Workspace {
@@ -361,6 +364,7 @@ impl Workspace {
             tasks,
             log: log::SessionLog::default(),
             recommended: None,
+            in_memory_commits: Default::default(),
         }
     }
 
@@ -500,7 +504,8 @@ impl Workspace {
             (Tool::Commit, Idle | PersistPending) => manual_commit,
             // After a failed save, committing again is the retry; after an external change it
             // would overwrite what storage got, so it is blocked until refresh/rebase/discard.
-            (Tool::Commit, OutOfSync) => manual_commit && !conflict,
+            // (In immediate mode too: there it is the only way to retry the save.)
+            (Tool::Commit, OutOfSync) => !conflict,
             (Tool::Commit, SelectionPending) => false,
             (Tool::CommitAuto, Idle | PersistPending | SelectionPending) => manual_commit,
             (Tool::CommitAuto, OutOfSync) => false,
@@ -665,7 +670,7 @@ impl Workspace {
             ));
         r.preview = Some(render_preview(session, path, &opts));
         let draft = self.draft_rope(path);
-        r.metrics.new_length = draft.len_chars();
+        r.metrics.new_length = Some(draft.len_chars());
         r.fingerprint = Some(self.draft_fingerprint(path).to_string());
         self.finish(r, Some(path))
     }
@@ -706,6 +711,16 @@ impl Workspace {
         if !self.notes.is_empty() {
             r.summary = format!("{} {}", self.notes.join(" "), r.summary);
         }
+        if !self.conflicts.is_empty() && r.status != Status::ExternalConflict {
+            // Every response says it while it lasts, not only the state and flags.
+            let paths: Vec<&str> = self.conflicts.keys().map(String::as_str).collect();
+            r.summary = format!(
+                "[Storage changed under your pending changes in {}: compare with {p}_diff(against=\"storage\"), then {p}_rebase or {p}_refresh.] {}",
+                paths.join(", "),
+                r.summary,
+                p = self.config.tool_prefix
+            );
+        }
         r.workflow_state = self.state();
         r.flags = self.flags();
         r.path = path.map(str::to_string);
@@ -713,10 +728,8 @@ impl Workspace {
             r.session_id = Some(format!("s{}", s.id));
             r.pending_changes = pending_views(s, &self.docs);
         }
-        if r.metrics.new_length == 0 {
-            if let Some(p) = path {
-                r.metrics.new_length = self.draft_rope(p).len_chars();
-            }
+        if r.metrics.new_length.is_none() {
+            r.metrics.new_length = path.map(|p| self.draft_rope(p).len_chars());
         }
         r.task_stack = self
             .tasks

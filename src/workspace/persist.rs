@@ -26,8 +26,17 @@ pub(super) struct CommitInFlight {
     delta: isize,
     /// Complete and pop the current task when the commit succeeds.
     auto_pop: bool,
-    /// Text to put before the outcome (e.g. what an immediate-mode edit staged).
-    lead: Option<String>,
+    /// What an immediate-mode edit staged, reported with the outcome.
+    lead: Option<Lead>,
+}
+
+/// The staging an immediate-mode commit reports before its outcome: the edit's summary (its
+/// `[Warning]` included) and its preview.
+#[derive(Clone, Debug)]
+pub(super) struct Lead {
+    pub summary: String,
+    pub preview: Option<String>,
+    pub warned: bool,
 }
 
 /// Compensating writes after a failed multi-document commit.
@@ -45,7 +54,7 @@ impl Workspace {
     /// them in memory when persistence is disabled). `lead` prefixes the summary (immediate mode
     /// reports the edit it saved). Cost: O(size of the documents written) for the texts in
     /// storage form.
-    pub(super) fn commit(&mut self, summary: &str, auto_pop: bool, lead: Option<String>) -> Step {
+    pub(super) fn commit(&mut self, summary: &str, auto_pop: bool, lead: Option<Lead>) -> Step {
         let Some(session) = self.session.as_ref().filter(|s| !s.is_empty()) else {
             if auto_pop && lead.is_none() {
                 if let Some(task) = self.tasks.pop(TaskStatus::Completed, summary) {
@@ -184,6 +193,9 @@ impl Workspace {
 
     fn commit_succeeded(&mut self, commit: CommitInFlight, written: Vec<(String, String)>) -> Response {
         let first_path = commit.texts.first().map(|(p, _)| p.clone());
+        if self.config.persist_mode == PersistMode::Disabled {
+            self.in_memory_commits.extend(commit.texts.iter().map(|(p, _)| p.clone()));
+        }
         for (path, text) in commit.texts {
             let version = written.iter().find(|(p, _)| *p == path).map(|(_, v)| v.clone()).unwrap_or_default();
             self.docs.insert(path, Document { text, version });
@@ -211,14 +223,18 @@ impl Workspace {
             signed(commit.delta),
             commit.summary.trim_end_matches('.')
         );
-        let summary = match commit.lead {
-            Some(lead) => format!("{lead} {saved}"),
-            None => saved,
+        let mut r = match commit.lead {
+            Some(lead) => {
+                let mut r = Response::new(Status::Success, format!("{} {saved}", lead.summary));
+                r.preview = lead.preview;
+                r.warned = lead.warned;
+                r
+            }
+            None => Response::new(Status::Success, saved),
         };
-        let mut r = Response::new(Status::Success, summary);
         r.metrics.delta = commit.delta;
         if let Some(path) = &first_path {
-            r.metrics.new_length = self.docs[path].text.rope().len_chars();
+            r.metrics.new_length = Some(self.docs[path].text.rope().len_chars());
             r.fingerprint = Some(self.docs[path].text.fingerprint().to_string());
         }
         self.finish(r, first_path.as_deref())
@@ -272,11 +288,12 @@ impl Workspace {
         }
         summary.push_str(" The pending changes are kept whole.");
         if let Some(lead) = &commit.lead {
-            summary = format!("{lead} {summary}");
+            summary = format!("{} {summary}", lead.summary);
         }
-        let r = Response::new(Status::PersistFailure, summary).with_guidance(format!(
+        let mut r = Response::new(Status::PersistFailure, summary).with_guidance(format!(
             "Retry with {p}_commit(summary), compare with storage with {p}_diff(against=\"storage\"), save the draft elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard(reason)."
         ));
+        r.preview = commit.lead.as_ref().and_then(|l| l.preview.clone());
         let path = failures.first().map(|(p, _)| p.clone());
         self.finish(r, path.as_deref())
     }
@@ -296,10 +313,8 @@ impl Workspace {
             return self.finish(r, None);
         };
         let n = session.changes.len();
-        let r = Response::new(
-            Status::Success,
-            format!("Reverted: dropped {n} pending change{} ({}).{task_note}", plural(n), reason.trim_end_matches('.')),
-        );
+        let why = if reason.trim().is_empty() { String::new() } else { format!(" ({})", reason.trim().trim_end_matches('.')) };
+        let r = Response::new(Status::Success, format!("Reverted: dropped {n} pending change{}{why}.{task_note}", plural(n)));
         self.finish(r, None)
     }
 
@@ -336,7 +351,7 @@ impl Workspace {
                     format!("Saved the draft of {path} as {new_path} (version {version}, {chars} chars); {new_path} is now open. {path} still has {pending} pending change{}.", plural(pending)),
                 )
                 .with_guidance(format!("Retry saving {path} with {p}_commit(summary), or drop its changes with {p}_discard(reason) — the draft is safe in {new_path}."));
-                r.metrics.new_length = chars;
+                r.metrics.new_length = Some(chars);
                 self.finish(r, Some(new_path))
             }
             other => {

@@ -64,7 +64,7 @@ impl Workspace {
         }
         r.content = Some(content);
         r.fingerprint = Some(if committed { self.docs[path].text.fingerprint() } else { self.draft_fingerprint(path) }.to_string());
-        r.metrics.new_length = rope.len_chars();
+        r.metrics.new_length = Some(rope.len_chars());
         self.finish(r, Some(path))
     }
 }

@@ -46,7 +46,13 @@ impl Workspace {
         if same || known_conflict == Some(storage.as_ref().map(|d| d.version.as_str())) {
             return false;
         }
-        if self.pending_in(path) == 0 {
+        if self.in_memory_commits.contains(path) && self.pending_in(path) == 0 {
+            let version = storage.as_ref().map_or("deleted".to_string(), |d| format!("version {}", d.version));
+            self.notes.push(format!(
+                "[{path} changed in storage ({version}). Persistence is disabled, so your in-memory commits of it are kept and storage differs; {}_refresh takes storage's text.]",
+                self.config.tool_prefix
+            ));
+        } else if self.pending_in(path) == 0 {
             self.take_from_storage(path, storage);
         } else {
             self.conflicts.insert(path.to_string(), storage);
@@ -65,7 +71,7 @@ impl Workspace {
             Some(doc) => {
                 let version = doc.version.clone();
                 self.docs.insert(path.to_string(), doc);
-                self.notes.push(format!("[{path} changed in storage (version {version}) and was reloaded: read it again before editing it.]"));
+                self.notes.push(format!("[{path} changed in storage (version {version}) and was reloaded; earlier reads of it are out of date.]"));
             }
             None => {
                 if let Some(d) = self.docs.get_mut(path) {
@@ -174,7 +180,7 @@ impl Workspace {
     /// `memo_discard`: `memo_revert`, and while out of sync also a reload of the documents that
     /// disagree with storage.
     pub(super) fn discard(&mut self, reason: Option<&str>) -> Step {
-        let reason = reason.unwrap_or("discarded").to_string();
+        let reason = reason.unwrap_or_default().to_string();
         let mut paths: Vec<String> = self.conflicts.keys().chain(self.persist_failures.keys()).cloned().collect();
         paths.sort();
         paths.dedup();
@@ -297,6 +303,7 @@ impl Workspace {
                 };
                 let unchanged = storage.version == self.docs[&path].version && storage.text.rope() == self.docs[&path].text.rope();
                 let dropped = self.drop_path_from_session(&path);
+                self.in_memory_commits.remove(&path);
                 let version = storage.version.clone();
                 self.docs.insert(path.clone(), storage);
                 self.conflicts.remove(&path);
@@ -342,14 +349,10 @@ impl Workspace {
                         }
                     }
                 }
+                let why = if reason.trim().is_empty() { String::new() } else { format!(" ({})", reason.trim().trim_end_matches('.')) };
                 let r = Response::new(
                     Status::Success,
-                    format!(
-                        "Discarded {n} pending change{} ({}) and reloaded {} from storage.{task_note}",
-                        plural(n),
-                        reason.trim_end_matches('.'),
-                        reloaded.join(", ")
-                    ),
+                    format!("Discarded {n} pending change{}{why} and reloaded {} from storage.{task_note}", plural(n), reloaded.join(", ")),
                 );
                 self.finish(r, None)
             }

@@ -27,7 +27,8 @@ export interface Flags {
 export interface Metrics {
   /** Change in length (chars) of the draft made by this call. */
   delta: number;
-  new_length: number;
+  /** Length (chars) of the document's draft after this call; null when the call concerned no document. */
+  new_length: number | null;
   selection_count: number | null;
 }
 

@@ -6,6 +6,7 @@ import { WasmWorkspace } from "../pkg/agentpad.js";
 import { ensureWasm, messageOf } from "./loader.js";
 import type {
   CallOptions,
+  Flags,
   Response,
   StorageProvider,
   ToolDefinition,
@@ -187,6 +188,17 @@ export class Workspace {
   /** The workflow state: "Idle" | "SelectionPending" | "PersistPending" | "OutOfSync" | "Refreshing". */
   get state(): WorkflowState {
     return this.#live().state() as WorkflowState;
+  }
+
+  /** The flags of the current state and persist mode (`PersistReadOnly` in disabled mode, …). */
+  get flags(): Flags {
+    return this.#live().flags() as Flags;
+  }
+
+  /** The storage version the workspace holds for `path` (default document), or undefined. */
+  version(path?: string): string | undefined {
+    const p = path ?? this.paths()[0];
+    return p === undefined ? undefined : this.#live().version(p);
   }
 
   /** Open documents, default first. */
