@@ -169,13 +169,7 @@ impl Text {
     /// The normalised text as one string. Cost: O(n) the first time (for this text and its
     /// clones), O(1) after.
     pub fn flat(&self) -> &str {
-        self.flat.0.get_or_init(|| {
-            let mut s = String::with_capacity(self.rope.len_bytes());
-            for chunk in self.rope.chunks() {
-                s.push_str(chunk);
-            }
-            s.into_boxed_str()
-        })
+        self.flat.0.get_or_init(|| rope_string(&self.rope).into_boxed_str())
     }
 
     pub fn line_ending(&self) -> LineEnding {
@@ -285,6 +279,16 @@ pub fn line_text(rope: &Rope, idx: usize) -> String {
     let mut s = rope.line(idx).to_string();
     if s.ends_with('\n') {
         s.pop();
+    }
+    s
+}
+
+/// The rope as one `String`, allocated once at its final size (`Rope::to_string` grows its
+/// buffer as it goes). Cost: O(n).
+pub fn rope_string(rope: &Rope) -> String {
+    let mut s = String::with_capacity(rope.len_bytes());
+    for chunk in rope.chunks() {
+        s.push_str(chunk);
     }
     s
 }

@@ -423,13 +423,13 @@ impl Workspace {
     /// Committed text of `path` (default document when `None`), LF-normalised.
     pub fn text(&self, path: Option<&str>) -> Result<String, WorkspaceError> {
         let path = self.resolve(path)?;
-        Ok(self.docs[&path].text.rope().to_string())
+        Ok(crate::text::rope_string(self.docs[&path].text.rope()))
     }
 
     /// Draft (committed + pending) of `path`, LF-normalised.
     pub fn draft(&self, path: Option<&str>) -> Result<String, WorkspaceError> {
         let path = self.resolve(path)?;
-        Ok(self.draft_rope(&path).to_string())
+        Ok(crate::text::rope_string(&self.draft_rope(&path)))
     }
 
     fn draft_rope(&self, path: &str) -> Rope {

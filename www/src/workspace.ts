@@ -48,6 +48,11 @@ export class Workspace {
   #queue: Promise<unknown> = Promise.resolve();
   /** Paths the storage reported changed since the last call (checked before the next one). */
   readonly #changed = new Set<string>();
+  /**
+   * Texts the last call saved that are exactly the committed texts (see #run). Valid until
+   * the next call starts: nothing changes the core's committed text between calls.
+   */
+  readonly #saved = new Map<string, string>();
   #unwatch: (() => void) | undefined;
 
   private constructor(inner: WasmWorkspace, storage: StorageProvider) {
@@ -114,18 +119,31 @@ export class Workspace {
   }
 
   async #run(name: string, args: unknown, toolCallId: string | undefined): Promise<Response> {
+    this.#saved.clear();
     await this.#syncExternalChanges();
     let step = this.#live().call(name, args ?? {}, toolCallId, Date.now()) as Step;
     // The core asks for storage work until it is done (a failed multi-document commit asks
     // for compensating writes; refresh, discard and diff-against-storage ask for reads).
+    const written = new Map<string, string>();
     while (step.kind !== "done") {
-      step = step.kind === "persist" ? await this.#persist(step.requests) : await this.#load(step.paths);
+      step = step.kind === "persist" ? await this.#persist(step.requests, written) : await this.#load(step.paths);
+    }
+    if (step.response.status === "Success") {
+      for (const [path, text] of written) {
+        // The text just saved IS the committed text when it has no CR and no BOM (the core
+        // keeps LF-normalised text): text() can return it without crossing the wasm boundary
+        // again — 10 MB each way is most of a large commit's cost.
+        if (!text.includes("\r") && text.charCodeAt(0) !== 0xfeff) this.#saved.set(path, text);
+      }
     }
     return step.response;
   }
 
   /** Writes in order and stops at the first failure: later documents are left untouched. */
-  async #persist(requests: { path: string; text: string; expected_version: string }[]): Promise<Step> {
+  async #persist(
+    requests: { path: string; text: string; expected_version: string }[],
+    written: Map<string, string>,
+  ): Promise<Step> {
     const results: PersistResult[] = [];
     for (const request of requests) {
       try {
@@ -134,6 +152,7 @@ export class Workspace {
           throw new Error(`storage.save returned ${JSON.stringify(version)} as the version; expected a string`);
         }
         results.push({ path: request.path, ok: true, version });
+        written.set(request.path, request.text);
       } catch (err) {
         results.push({ path: request.path, ok: false, error: messageOf(err) });
         break;
@@ -177,6 +196,8 @@ export class Workspace {
 
   /** Committed text, LF-normalised (what the offsets index). Throws if `path` is not open. */
   text(path?: string): string {
+    const saved = this.#saved.get(path ?? this.paths()[0] ?? "");
+    if (saved !== undefined) return saved;
     return this.#live().text(path);
   }
 

@@ -197,3 +197,19 @@ test("preview options: previewMode and previewContextLines shape staged previews
   await assert.rejects(open({ "a.txt": "x" }, { previewMode: "fancy" }), /preview_mode/);
   ws.free();
 });
+
+test("text() right after a commit returns the committed text (served from the save when it is LF-only)", async () => {
+  const { storage, ws } = await open({ "lf.txt": "a = 1\n", "crlf.txt": "b = 1\r\n" });
+  await ws.call("memo_replace", { path: "lf.txt", old_text: "1", new_text: "2" });
+  await ws.call("memo_replace", { path: "crlf.txt", old_text: "1", new_text: "2" });
+  await ws.call("memo_commit", { summary: "both" });
+  assert.equal(ws.text("lf.txt"), "a = 2\n");
+  assert.equal(ws.text("crlf.txt"), "b = 2\n", "CRLF stays normalised in text()");
+  assert.equal(storage.read("crlf.txt"), "b = 2\r\n");
+  // the next call may change the committed text: text() follows the core again
+  storage.write("lf.txt", "a = 7\n");
+  await ws.call("memo_read", { path: "lf.txt" });
+  assert.equal(ws.text("lf.txt"), "a = 7\n");
+  ws.free();
+  assert.throws(() => ws.text("lf.txt"), /freed/);
+});
