@@ -11,7 +11,7 @@
 //!
 //! | work | implementations |
 //! | --- | --- |
-//! | `locate-all` (30-char needle, many hits) | `agentpad-find_bytes`, `agentpad-find_exact`, `agentpad-locate`, `memmem` |
+//! | `locate-all` (30-char needle, many hits) | `agentpad-find_bytes`, `agentpad-find_exact`, `agentpad-locate-rope`, `agentpad-locate` (layered, as the tools call it), `memmem` |
 //! | `locate-unique` (one hit; the whole text is searched to know it is unique) | same |
 //! | `fuzzy` (no exact hit; the needle is indented differently) | `agentpad-locate` |
 
@@ -23,7 +23,10 @@ mod native {
     use std::hint::black_box;
     use std::time::Duration;
 
-    use agentpad::matching::{exact, locate};
+    use agentpad::changeset::ChangeSet;
+    use agentpad::matching::exact::Layered;
+    use agentpad::matching::{exact, locate, locate_layered};
+    use agentpad::text::Text;
     use criterion::{BenchmarkId, Criterion};
     use memchr::memmem;
     use ropey::Rope;
@@ -136,20 +139,33 @@ mod native {
                     |b, n| b.iter(|| exact::find_exact(black_box(rope), black_box(n), 0)),
                 );
                 g.bench_with_input(
-                    BenchmarkId::new("agentpad-locate", &doc.name),
+                    BenchmarkId::new("agentpad-locate-rope", &doc.name),
                     &needle,
                     |b, n| b.iter(|| locate(black_box(rope), black_box(n), 0)),
+                );
+                // What the replace tools call: the document's text with its flat copy kept
+                // (built by the warm-up's first search), no pending replacements.
+                let text = Text::from_storage(&doc.text);
+                let changes = ChangeSet::new(text.rope().len_chars());
+                let layers = Layered { base: &text, changes: &changes, draft: text.rope() };
+                g.bench_with_input(
+                    BenchmarkId::new("agentpad-locate", &doc.name),
+                    &needle,
+                    |b, n| b.iter(|| locate_layered(black_box(&layers), black_box(n), 0)),
                 );
             }
             g.finish();
         }
 
         let mut g = c.benchmark_group("fuzzy");
-        for (doc, rope) in docs.iter().zip(&ropes) {
+        for doc in &docs {
+            let text = Text::from_storage(&doc.text);
+            let changes = ChangeSet::new(text.rope().len_chars());
+            let layers = Layered { base: &text, changes: &changes, draft: text.rope() };
             g.bench_with_input(
                 BenchmarkId::new("agentpad-locate", &doc.name),
                 &doc.needles.fuzzy,
-                |b, n| b.iter(|| locate(black_box(rope), black_box(n), 0)),
+                |b, n| b.iter(|| locate_layered(black_box(&layers), black_box(n), 0)),
             );
         }
         g.finish();

@@ -89,7 +89,8 @@ proptest! {
                             prop_assert!(draft.matches(needle.as_str()).count() > 1);
                             // OutOfSync outranks a pending choice (choose with match_id then)
                             prop_assert!(matches!(r.workflow_state, WorkflowState::SelectionPending | WorkflowState::OutOfSync));
-                            for c in &r.candidates {
+                            // (a stale candidate — its text was changed by a staged edit — keeps its letter)
+                            for c in r.candidates.iter().filter(|c| !c.stale) {
                                 let (s, e) = (utf16_to_byte(&draft, c.context_start), utf16_to_byte(&draft, c.context_end));
                                 prop_assert_eq!(&draft[s..e], needle.as_str(), "candidate {} slices the needle", &c.id);
                             }
@@ -105,12 +106,22 @@ proptest! {
                     if state != WorkflowState::SelectionPending { continue; }
                     let before = h.call("memo_read", json!({})); // candidates stay; a read changes nothing
                     prop_assert_eq!(before.workflow_state, WorkflowState::SelectionPending);
-                    let hits: Vec<usize> = draft.match_indices(needle.as_str()).map(|(b, _)| b).collect();
-                    let i = pick % hits.len().min(26);
-                    let letter = ((b'A' + i as u8) as char).to_string();
-                    let r = h.call("memo_replace_selection", json!({"selection_id": letter}));
+                    // The letters as listed now (the same search lists the same letters again).
+                    let listed = h.call("memo_replace", json!({"old_text": needle, "new_text": new, "show_all_matches": true}));
+                    if listed.status == Status::Success {
+                        // only one place is left: the search staged it
+                        prop_assert_eq!(draft.matches(needle.as_str()).count(), 1);
+                        draft = draft.replacen(needle.as_str(), &new, 1);
+                        choice = None;
+                        continue;
+                    }
+                    let live: Vec<_> = listed.candidates.iter().filter(|c| !c.stale).collect();
+                    if live.is_empty() { continue; }
+                    let c = live[pick % live.len()];
+                    let at = utf16_to_byte(&draft, c.context_start);
+                    let r = h.call("memo_replace_selection", json!({"selection_id": c.id}));
                     if r.status == Status::Success {
-                        let at = hits[i];
+                        prop_assert_eq!(&draft[at..at + needle.len()], needle.as_str());
                         draft.replace_range(at..at + needle.len(), &new);
                         choice = None;
                     } else {

@@ -105,12 +105,13 @@ fn scan(rope: &Rope, needle: &str, mut on_hit: impl FnMut(usize, usize)) {
 /// Every exact, non-overlapping occurrence of `needle` that starts at or after char `from`, as
 /// char ranges in document order. Cost: O(n + m).
 pub fn find_exact(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
+    exact_matches(find_chars(rope, needle), needle, from)
+}
+
+/// Char starts → exact matches of `needle` that start at or after `from`.
+fn exact_matches(starts: Vec<usize>, needle: &str, from: usize) -> Vec<Match> {
     let needle_chars = needle.chars().count();
-    find_chars(rope, needle)
-        .into_iter()
-        .filter(|&c| c >= from)
-        .map(|start| Match::exact(start..start + needle_chars))
-        .collect()
+    starts.into_iter().filter(|&c| c >= from).map(|start| Match::exact(start..start + needle_chars)).collect()
 }
 
 /// A draft seen as layers: its base text and the pending replacements on top (`draft` is
@@ -195,12 +196,7 @@ pub fn find_chars_layered(layers: &Layered<'_>, needle: &str) -> Vec<usize> {
 
 /// [`find_exact`] on a layered draft: the same matches, found by [`find_chars_layered`].
 pub fn find_exact_layered(layers: &Layered<'_>, needle: &str, from: usize) -> Vec<Match> {
-    let needle_chars = needle.chars().count();
-    find_chars_layered(layers, needle)
-        .into_iter()
-        .filter(|&c| c >= from)
-        .map(|start| Match::exact(start..start + needle_chars))
-        .collect()
+    exact_matches(find_chars_layered(layers, needle), needle, from)
 }
 
 /// Byte offsets of every occurrence of the finder's needle in `hay`, overlapping ones included.

@@ -599,6 +599,13 @@ impl Workspace {
         }
     }
 
+    /// A completion that does not answer what the workspace waits for: refused, nothing changes.
+    fn wrong_completion(&self, what: &str, method: &str, kind: &str) -> Step {
+        let r = Response::new(Status::InvalidArguments, format!("Invalid call: no {what} is waiting for the storage. Nothing was changed."))
+            .with_guidance(format!("Call {method} only after a step asked for it (kind \"{kind}\")."));
+        Step::Done(self.finish(r, None))
+    }
+
     fn invalid(&self, summary: &str, guidance: String) -> Response {
         let r = Response::new(Status::InvalidArguments, format!("Invalid call: {summary}. Nothing was changed."))
             .with_guidance(guidance);

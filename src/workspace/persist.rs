@@ -157,9 +157,7 @@ impl Workspace {
             Some(Awaiting::PersistAs { path, new_path, text }) => Step::Done(self.persist_as_written(&path, &new_path, text, results)),
             other => {
                 self.awaiting = other;
-                let r = Response::new(Status::InvalidArguments, "Invalid call: no write is waiting for the storage. Nothing was changed.")
-                    .with_guidance("Call completePersist only after a step asked for writes (kind \"persist\").");
-                Step::Done(self.finish(r, None))
+                self.wrong_completion("write", "completePersist", "persist")
             }
         };
         self.after_step(&step);

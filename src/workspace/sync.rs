@@ -255,9 +255,7 @@ impl Workspace {
             Some(Awaiting::Load(purpose)) => Step::Done(self.loaded(purpose, results)),
             other => {
                 self.awaiting = other;
-                let r = Response::new(Status::InvalidArguments, "Invalid call: no read is waiting for the storage. Nothing was changed.")
-                    .with_guidance("Call completeLoad only after a step asked for reads (kind \"load\").");
-                Step::Done(self.finish(r, None))
+                self.wrong_completion("read", "completeLoad", "load")
             }
         };
         self.after_step(&step);

@@ -108,7 +108,7 @@ const SESSION_WORKS = ["stage-one", "stage-26", "commit-26"];
 const SESSION_CHANGES = 26;
 const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS];
 const IMPL_ORDER = [
-  "agentpad-wasm", "agentpad-call", "agentpad-locate", "agentpad-find_exact", "agentpad-find_bytes",
+  "agentpad-wasm", "agentpad-call", "agentpad-locate", "agentpad-locate-rope", "agentpad-find_exact", "agentpad-find_bytes",
   "memmem", "indexOf", "indexOf+diff", "trim-lines", "slice-join", "replace×26",
 ];
 const WORK_TEXT = {
@@ -125,7 +125,8 @@ const IMPL_TEXT = {
     `(a fresh workspace with the ${SESSION_CHANGES} changes staged before every run, untimed)`,
   "agentpad-call": "native `agentpad::Workspace::call` with `serde_json` arguments — the same calls as agentpad-wasm without the JS boundary; " +
     "commit-26: `memo_commit` → `Step::Persist`, the write into a `HashMap`, `complete_persist(Saved)`, `text()`",
-  "agentpad-locate": "native `agentpad::matching::locate(&rope, needle, 0)` — what the replace tools call",
+  "agentpad-locate": "native `agentpad::matching::locate_layered` on a document's `Text` with nothing pending — what the replace tools call: memmem over the text's kept flat copy",
+  "agentpad-locate-rope": "native `agentpad::matching::locate(&rope, needle, 0)` on a bare `Rope` (no kept flat copy: the rope is copied out block by block on every search)",
   "agentpad-find_exact": "native `agentpad::matching::exact::find_exact` (char ranges)",
   "agentpad-find_bytes": "native `agentpad::matching::exact::find_bytes` (byte offsets over the rope's chunks)",
   memmem: "native `memchr::memmem::find_iter` on the flattened `String`, collecting every hit (the limit)",
@@ -315,7 +316,7 @@ function summary(report, works) {
 
   const matching = works.filter((w) => !SESSION_WORKS.includes(w));
   if (matching.length) {
-    L.push("Medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = `agentpad::matching::locate` on a `Rope`.", "");
+    L.push("Medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = `agentpad::matching::locate_layered` on a document's text (what the replace tools call).", "");
     L.push("| work | document | agentpad-wasm | native | memmem | JS peer | JS ms | wasm : JS | wasm : memmem | native : memmem |");
     L.push("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
     for (const work of matching) {
