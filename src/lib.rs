@@ -13,6 +13,7 @@
 //! converts.
 
 pub mod changeset;
+pub mod diagnostics;
 pub mod format;
 pub mod matching;
 pub mod outline;

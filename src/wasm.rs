@@ -197,6 +197,32 @@ impl WasmWorkspace {
         self.inner.state().as_str().to_string()
     }
 
+    /// Enables diagnostics for these categories (`["TextEdit.MatchTrace", …]`, short names, or
+    /// `"all"`); an empty list turns them off. A bad name is an Error naming the known ones.
+    #[wasm_bindgen(js_name = setDiagnostics)]
+    pub fn set_diagnostics(&mut self, categories: JsValue) -> Result<(), JsError> {
+        let v = js_to_json(&categories, "categories", 0).map_err(js_error)?;
+        let list = match &v {
+            Value::String(s) => s.clone(),
+            Value::Array(items) => items
+                .iter()
+                .map(|i| i.as_str().map(str::to_string).ok_or_else(|| js_error(format!("categories must be strings, got {i}"))))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(","),
+            Value::Null => String::new(),
+            other => return Err(js_error(format!("categories must be a list of names or \"all\", got {other}"))),
+        };
+        let set = crate::diagnostics::Category::parse_list(&list).map_err(js_error)?;
+        self.inner.set_diagnostics(set);
+        Ok(())
+    }
+
+    /// The diagnostics records since the last call of this, oldest first.
+    #[wasm_bindgen(js_name = takeDiagnostics)]
+    pub fn take_diagnostics(&mut self) -> JsValue {
+        to_js(&self.inner.take_diagnostics())
+    }
+
     /// `{ mask, names }` of the current state and mode.
     pub fn flags(&self) -> JsValue {
         to_js(&self.inner.flags())

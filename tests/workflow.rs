@@ -551,3 +551,46 @@ fn feedback_from_the_playground() {
     let d = h.call("memo_discard", json!({}));
     assert!(d.summary.starts_with("Reverted: dropped 1 pending change."), "{}", d.summary);
 }
+
+#[test]
+fn diagnostics_record_matches_persistence_and_external_changes() {
+    use agentpad::diagnostics::Category;
+    let mut h = Host::new(&[("a", THREE)]);
+    // off by default: no records, no DiagnosticHint
+    let r = h.call("memo_read", json!({}));
+    assert!(!r.flags.names().contains(&"DiagnosticHint"));
+    assert!(h.ws.take_diagnostics().is_empty());
+
+    h.ws.set_diagnostics(Category::ALL.into_iter().collect());
+    let m = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    assert!(m.flags.names().contains(&"DiagnosticHint"));
+    assert!(m.guidance.as_deref().unwrap().contains("Diagnostics are on (TextEdit.MatchTrace, TextEdit.Persistence, TextEdit.External, TextEdit.Schema): the records of this call are op-2."), "{:?}", m.guidance);
+    let d = h.ws.take_diagnostics();
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].category, d[0].operation_id.as_str(), d[0].status.as_deref()), (Category::MatchTrace, "op-2", Some("MultiMatch")));
+    assert_eq!(d[0].detail["matches"], json!(3));
+    assert_eq!(d[0].detail["lines"], json!([1, 2, 3]));
+    assert_eq!(d[0].state.as_deref(), Some("SelectionPending"));
+
+    h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    h.fail_next_save = true;
+    let f = h.call("memo_commit", json!({"summary": "s"}));
+    assert_eq!(f.status, Status::PersistFailure);
+    let d = h.ws.take_diagnostics();
+    let persistence: Vec<_> = d.iter().filter(|r| r.category == Category::Persistence).collect();
+    assert_eq!(persistence.len(), 2, "{d:?}");
+    assert_eq!(persistence[1].error.as_deref(), Some("a: disk full"));
+    assert!(persistence.iter().all(|r| r.status.as_deref() == Some("PersistFailure")));
+
+    h.call("memo_discard", json!({}));
+    h.ws.take_diagnostics();
+    h.external_write("a", "x\n");
+    let d = h.ws.take_diagnostics();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].category, Category::External);
+    assert_eq!(d[0].detail["action"], json!("reloaded: no pending changes"));
+    assert_eq!(d[0].status, None);
+
+    h.ws.set_diagnostics(Default::default());
+    assert!(!h.call("memo_read", json!({})).flags.names().contains(&"DiagnosticHint"));
+}

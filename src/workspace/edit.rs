@@ -15,6 +15,7 @@ use crate::matching::gutter::{self, GutterKind};
 use crate::matching::line_key::LineKey;
 use crate::matching::near;
 use crate::changeset::ChangeSet;
+use crate::diagnostics::Category;
 use crate::matching::exact::Layered;
 use crate::matching::recommend::{self, Hints};
 use crate::text::Text;
@@ -119,6 +120,29 @@ impl Workspace {
         }
     }
 
+    /// A `TextEdit.MatchTrace` record of one search: what was searched, how and where it was
+    /// found, and the draft it ran on (003 §4.4: enough to replay the decision).
+    fn match_trace(&mut self, tool: &str, path: &str, draft: &ropey::Rope, needle: &str, anchor_end: Option<usize>, matches: &[matching::Match]) {
+        if !self.diagnostics.enabled(Category::MatchTrace) {
+            return;
+        }
+        let id = self.operation_id();
+        let fingerprint = self.draft_fingerprint(path).to_string();
+        let detail = || {
+            serde_json::json!({
+                "path": path,
+                "needle": crate::text::clip(needle, 200),
+                "needle_chars": needle.chars().count(),
+                "search_after_end": anchor_end,
+                "matches": matches.len(),
+                "quality": matches.first().map(|m| m.quality.to_string()),
+                "lines": matches.iter().take(26).map(|m| text::line_of(draft, m.range.start)).collect::<Vec<_>>(),
+                "draft_fingerprint": fingerprint,
+            })
+        };
+        self.diagnostics.record(Category::MatchTrace, &id, tool, None, detail);
+    }
+
     pub(super) fn replace(&mut self, path: &str, args: &Args) -> Step {
         if let Some(r) = self.check_fingerprint(path, args) {
             return Step::Done(r);
@@ -140,6 +164,7 @@ impl Workspace {
         let (base, changes) = self.layers(path);
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
         let located = matching::locate_layered(&layers, &old, anchor_end.unwrap_or(0));
+        self.match_trace("memo_replace", path, &draft, &old, anchor_end, &located.matches);
         let mut notes = Vec::new();
         if let Some(g) = &located.gutter {
             notes.push(format!(
@@ -225,6 +250,7 @@ impl Workspace {
         let (base, changes) = self.layers(path);
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
         let starts = matching::locate_layered(&layers, &start, anchor_end.unwrap_or(0));
+        self.match_trace("memo_replace_span", path, &draft, &start, anchor_end, &starts.matches);
         if starts.matches.is_empty() {
             return self.no_match(search, &starts.needle);
         }

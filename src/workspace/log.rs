@@ -61,6 +61,11 @@ impl SessionLog {
         }
     }
 
+    /// The number of the latest call (0 before any).
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }

@@ -12,6 +12,7 @@ use std::fmt;
 use ropey::Rope;
 use serde_json::Value;
 
+use crate::diagnostics::{Category, Diagnostics};
 use crate::format::Locale;
 use crate::preview::{PreviewMode, PreviewOptions};
 use crate::response::{Response, Status, TaskView};
@@ -342,6 +343,8 @@ pub struct Workspace {
     log: log::SessionLog,
     /// The candidate the last listing recommended (`memo_commit_auto` stages it).
     recommended: Option<crate::session::Letter>,
+    /// Records for the host's debugging (`003` §4.4); off unless enabled.
+    diagnostics: Diagnostics,
     /// Documents committed in memory only (persistence disabled): their committed text is not
     /// what storage holds, so an external change must not silently replace it.
     in_memory_commits: std::collections::BTreeSet<String>,
@@ -364,6 +367,7 @@ impl Workspace {
             tasks,
             log: log::SessionLog::default(),
             recommended: None,
+            diagnostics: Diagnostics::default(),
             in_memory_commits: Default::default(),
         }
     }
@@ -475,12 +479,30 @@ impl Workspace {
     /// The state's flags (`003` §4.3), plus `ExternalConflict` while storage changed underneath
     /// pending changes.
     pub fn flags(&self) -> Flags {
-        let f = Flags::derive(self.state(), self.config.persist_mode);
-        if self.conflicts.is_empty() {
-            f
-        } else {
-            f | Flags::EXTERNAL_CONFLICT
+        let mut f = Flags::derive(self.state(), self.config.persist_mode);
+        if !self.conflicts.is_empty() {
+            f = f | Flags::EXTERNAL_CONFLICT;
         }
+        if self.diagnostics.is_on() {
+            f = f | Flags::DIAGNOSTIC_HINT;
+        }
+        f
+    }
+
+    /// Turns diagnostics on for `categories` (empty: off). Records collect until
+    /// [`Workspace::take_diagnostics`]. Cost: O(1).
+    pub fn set_diagnostics(&mut self, categories: std::collections::BTreeSet<Category>) {
+        self.diagnostics = Diagnostics::new(categories);
+    }
+
+    /// The diagnostics records since the last call of this, oldest first.
+    pub fn take_diagnostics(&mut self) -> Vec<crate::diagnostics::Record> {
+        self.diagnostics.drain()
+    }
+
+    /// `op-<n>`: the diagnostics id of the call under way (n counts this workspace's calls).
+    fn operation_id(&self) -> String {
+        format!("op-{}", self.log.seq())
     }
 
     /// Whether `tool` may be called now: `003` §7.2's matrix, extended to every tool (README
@@ -531,6 +553,7 @@ impl Workspace {
     /// Cost: that of the tool, plus O(size of args) for the session log.
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
         self.log.begin(name, args, ctx);
+        self.diagnostics.begin();
         let step = self.dispatch(name, args, ctx);
         self.after_step(&step);
         step
@@ -596,6 +619,7 @@ impl Workspace {
         if let Step::Done(r) = step {
             self.log.finish(r.status);
             self.notes.clear();
+            self.diagnostics.close(r.status.as_str(), r.workflow_state.as_str(), &r.flags.names());
         }
     }
 
@@ -743,6 +767,14 @@ impl Workspace {
             .active()
             .map(|t| TaskView { task_id: t.id.to_string(), goal: t.goal.clone(), status: t.status.as_str().to_string(), depth: t.depth })
             .collect();
+        if self.diagnostics.is_on() {
+            let cats: Vec<&str> = self.diagnostics.categories().map(Category::as_str).collect();
+            let pointer = format!("Diagnostics are on ({}): the records of this call are {}.", cats.join(", "), self.operation_id());
+            r.guidance = Some(match r.guidance.take() {
+                Some(g) if !g.trim().is_empty() => format!("{g} {pointer}"),
+                _ => pointer,
+            });
+        }
         r.visible_tools = self.visible_tools().into_iter().map(|t| self.tool_name(t)).collect();
         r.next_actions = self.next_actions();
         r.render(self.config.locale);

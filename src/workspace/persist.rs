@@ -10,6 +10,9 @@
 
 use super::views::plural;
 use super::{Awaiting, Document, PersistRequest, PersistResult, Step, Workspace};
+use serde_json::json;
+
+use crate::diagnostics::Category;
 use crate::format::signed;
 use crate::response::{Response, Status};
 use crate::tasks::TaskStatus;
@@ -92,11 +95,14 @@ impl Workspace {
             self.awaiting = Some(Awaiting::Commit(commit));
             return self.complete_persist(results);
         }
-        let requests = commit
+        let requests: Vec<PersistRequest> = commit
             .texts
             .iter()
             .map(|(p, t)| PersistRequest { path: p.clone(), text: t.to_storage(), expected_version: self.docs[p].version.clone() })
             .collect();
+        self.persistence_record("commit: writes requested", None, || {
+            json!(requests.iter().map(|r| json!({"path": r.path, "expected_version": r.expected_version, "bytes": r.text.len()})).collect::<Vec<_>>())
+        });
         self.awaiting = Some(Awaiting::Commit(commit));
         Step::Persist(requests)
     }
@@ -164,7 +170,18 @@ impl Workspace {
         step
     }
 
+    /// A `TextEdit.Persistence` record of the call under way.
+    fn persistence_record(&mut self, what: &str, error: Option<String>, detail: impl FnOnce() -> serde_json::Value) {
+        let id = self.operation_id();
+        self.diagnostics.record(Category::Persistence, &id, what, error, detail);
+    }
+
     fn commit_written(&mut self, commit: CommitInFlight, results: Vec<PersistResult>) -> Step {
+        let error = results.iter().find_map(|r| match r {
+            PersistResult::Failed { path, error } => Some(format!("{path}: {error}")),
+            PersistResult::Saved { .. } => None,
+        });
+        self.persistence_record("commit: writes reported", error, || results_json(&results));
         let mut written = Vec::new();
         let mut failures = Vec::new();
         for (path, _) in &commit.texts {
@@ -239,6 +256,7 @@ impl Workspace {
     }
 
     fn rollback_written(&mut self, rollback: RollbackInFlight, results: Vec<PersistResult>) -> Response {
+        self.persistence_record("commit: compensating writes reported", None, || results_json(&results));
         let RollbackInFlight { commit, failures, written } = rollback;
         let mut restored = Vec::new();
         let mut kept_new = Vec::new();
@@ -336,6 +354,7 @@ impl Workspace {
     }
 
     fn persist_as_written(&mut self, path: &str, new_path: &str, text: Text, results: Vec<PersistResult>) -> Response {
+        self.persistence_record("persist_as: write reported", None, || results_json(&results));
         let p = self.config.tool_prefix.clone();
         match result_for(&results, new_path) {
             Some(PersistResult::Saved { version, .. }) => {
@@ -363,6 +382,16 @@ impl Workspace {
             }
         }
     }
+}
+
+fn results_json(results: &[PersistResult]) -> serde_json::Value {
+    json!(results
+        .iter()
+        .map(|r| match r {
+            PersistResult::Saved { path, version } => json!({"path": path, "ok": true, "version": version}),
+            PersistResult::Failed { path, error } => json!({"path": path, "ok": false, "error": error}),
+        })
+        .collect::<Vec<_>>())
 }
 
 fn result_for<'a>(results: &'a [PersistResult], path: &str) -> Option<&'a PersistResult> {

@@ -9,7 +9,9 @@
 
 use super::views::{plural, render_preview};
 use super::{Awaiting, Document, LoadResult, Step, Workspace};
+use crate::diagnostics::Category;
 use crate::preview::{self, PreviewMode, PreviewOptions};
+use serde_json::json;
 use crate::response::{Response, Status};
 use crate::tasks::TaskStatus;
 use crate::text::Text;
@@ -43,9 +45,19 @@ impl Workspace {
             None => doc.version.is_empty(),
         };
         let known_conflict = self.conflicts.get(path).map(|c| c.as_ref().map(|d| d.version.as_str()));
-        if same || known_conflict == Some(storage.as_ref().map(|d| d.version.as_str())) {
+        let known_version = doc.version.clone();
+        let new_version = storage.as_ref().map(|d| d.version.clone());
+        if same || known_conflict == Some(new_version.as_deref()) {
+            self.external_record(path, &known_version, new_version.as_deref(), "ignored: the version is already known (our own save, or a change already reported)");
             return false;
         }
+        let action = if self.in_memory_commits.contains(path) && self.pending_in(path) == 0 {
+            "kept: committed in memory only (persistence disabled)"
+        } else if self.pending_in(path) == 0 {
+            "reloaded: no pending changes"
+        } else {
+            "conflict: pending changes"
+        };
         if self.in_memory_commits.contains(path) && self.pending_in(path) == 0 {
             let version = storage.as_ref().map_or("deleted".to_string(), |d| format!("version {}", d.version));
             self.notes.push(format!(
@@ -58,7 +70,17 @@ impl Workspace {
             self.conflicts.insert(path.to_string(), storage);
             self.unreported_conflict = true;
         }
+        self.external_record(path, &known_version, new_version.as_deref(), action);
         true
+    }
+
+    /// A `TextEdit.External` record: what storage reported and what the workspace did.
+    fn external_record(&mut self, path: &str, known: &str, reported: Option<&str>, action: &str) {
+        let (state, flags) = (self.state(), self.flags());
+        let id = format!("ext-{}", self.log.seq());
+        self.diagnostics.record_event(Category::External, &id, "storage_changed", state.as_str(), &flags.names(), || {
+            json!({ "path": path, "known_version": known, "reported_version": reported, "action": action })
+        });
     }
 
     /// Makes storage's text (or its absence) the committed text of `path`, dropping the

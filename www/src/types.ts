@@ -327,6 +327,12 @@ export interface StorageChange {
 
 export interface WorkspaceOptions {
   storage: StorageProvider;
+  /**
+   * Diagnostics for whoever debugs the agent (003 §4.4), off by default. In Node,
+   * ATELIA_DEBUG_CATEGORIES="MatchTrace,Persistence" (or "all") turns them on with records
+   * written to stderr when this option is absent.
+   */
+  diagnostics?: DiagnosticsOptions;
   /** Documents to open; default: every document the storage holds. The first is the default document. */
   paths?: string[];
   persistMode?: PersistMode;
@@ -356,4 +362,32 @@ export interface WorkspaceOptions {
 export interface CallOptions {
   /** The LLM's tool-call id, recorded in the session log. */
   toolCallId?: string;
+}
+
+/** The categories of 003 §4.4. */
+export type DiagnosticCategory = "TextEdit.MatchTrace" | "TextEdit.Persistence" | "TextEdit.External" | "TextEdit.Schema";
+
+export interface DiagnosticsOptions {
+  /** Categories to record (long or short names), or "all" (the default). */
+  categories?: (DiagnosticCategory | "MatchTrace" | "Persistence" | "External" | "Schema")[] | "all";
+  /** Receives every record once its call has ended, oldest first. */
+  sink: (record: DiagnosticRecord) => void;
+}
+
+/** One diagnostics record. While diagnostics are on, responses carry the DiagnosticHint flag. */
+export interface DiagnosticRecord {
+  /** `op-<n>` for the workspace's n-th call; `ext-<n>` for a storage change noticed after call n. */
+  operation_id: string;
+  category: DiagnosticCategory;
+  /** The tool, or `storage_changed`, or a step of a commit ("commit: writes reported"). */
+  operation: string;
+  /** The call's final status; null for a storage change (it is not a call). */
+  status: Status | null;
+  state: WorkflowState | null;
+  flags: string[];
+  error: string | null;
+  /** Category-specific facts: the needle, tier and match lines; write results; versions. */
+  detail: unknown;
+  /** Wall time of the whole call, measured by the shell (the core reads no clock). */
+  duration_ms: number | null;
 }

@@ -6,6 +6,7 @@ import { WasmWorkspace } from "../pkg/agentpad.js";
 import { ensureWasm, messageOf } from "./loader.js";
 import type {
   CallOptions,
+  DiagnosticRecord,
   Flags,
   Response,
   StorageProvider,
@@ -55,9 +56,12 @@ export class Workspace {
   readonly #saved = new Map<string, string>();
   #unwatch: (() => void) | undefined;
 
-  private constructor(inner: WasmWorkspace, storage: StorageProvider) {
+  readonly #sink: ((record: DiagnosticRecord) => void) | undefined;
+
+  private constructor(inner: WasmWorkspace, storage: StorageProvider, sink?: (record: DiagnosticRecord) => void) {
     this.#inner = inner;
     this.#storage = storage;
+    this.#sink = sink;
     // An external change reaches the core before the next call that could touch the document
     // (DESIGN §10). Notifications only mark the path: the storage is read when the next call
     // starts, so a burst of events costs one read, and echoes of our own saves are recognised
@@ -92,7 +96,19 @@ export class Workspace {
     if (options.previewMode !== undefined) wasmOptions.preview_mode = options.previewMode;
     if (options.previewContextLines !== undefined) wasmOptions.preview_context_lines = options.previewContextLines;
     const inner = new WasmWorkspace(wasmOptions);
+    let sink: ((record: DiagnosticRecord) => void) | undefined;
     try {
+      const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+      if (options.diagnostics !== undefined) {
+        if (typeof options.diagnostics?.sink !== "function") {
+          throw new TypeError("agentpad: diagnostics needs a sink function: { diagnostics: { sink: (record) => …, categories? } }");
+        }
+        inner.setDiagnostics(options.diagnostics.categories ?? "all");
+        sink = options.diagnostics.sink;
+      } else if (env?.ATELIA_DEBUG_CATEGORIES) {
+        inner.setDiagnostics(env.ATELIA_DEBUG_CATEGORIES);
+        sink = (record) => console.error(`[agentpad] ${JSON.stringify(record)}`);
+      }
       for (const path of paths) {
         const doc = await storage.load(path);
         if (doc === undefined) {
@@ -104,7 +120,7 @@ export class Workspace {
       inner.free();
       throw err;
     }
-    return new Workspace(inner, storage);
+    return new Workspace(inner, storage, sink);
   }
 
   /**
@@ -119,6 +135,32 @@ export class Workspace {
   }
 
   async #run(name: string, args: unknown, toolCallId: string | undefined): Promise<Response> {
+    const started = performance.now();
+    try {
+      return await this.#steps(name, args, toolCallId);
+    } finally {
+      this.#deliverDiagnostics(performance.now() - started);
+    }
+  }
+
+  /** Hands the core's diagnostics records to the sink, with the call's wall time. */
+  #deliverDiagnostics(durationMs: number): void {
+    if (this.#sink === undefined || this.#inner === undefined) return;
+    const records = this.#inner.takeDiagnostics() as DiagnosticRecord[];
+    for (const record of records) {
+      if (record.status !== null) record.duration_ms = durationMs;
+      try {
+        this.#sink(record);
+      } catch (err) {
+        // A failing sink must not break the call it reports on.
+        queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
+  }
+
+  async #steps(name: string, args: unknown, toolCallId: string | undefined): Promise<Response> {
     this.#saved.clear();
     await this.#syncExternalChanges();
     let step = this.#live().call(name, args ?? {}, toolCallId, Date.now()) as Step;

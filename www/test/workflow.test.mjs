@@ -213,3 +213,51 @@ test("text() right after a commit returns the committed text (served from the sa
   ws.free();
   assert.throws(() => ws.text("lf.txt"), /freed/);
 });
+
+test("diagnostics: off by default; a sink receives MatchTrace/Persistence/External records with the call's duration", async () => {
+  const plain = await open({ "a.txt": "x = 1\n" });
+  assert.ok(!(await plain.ws.call("memo_read", {})).flags.names.includes("DiagnosticHint"));
+  plain.ws.free();
+
+  const records = [];
+  const { storage, ws } = await open({ "a.txt": "t: 1\nt: 1\n" }, { diagnostics: { sink: (r) => records.push(r) } });
+  const m = await ws.call("memo_replace", { old_text: "t: 1", new_text: "t: 2" });
+  assert.ok(m.flags.names.includes("DiagnosticHint"));
+  assert.match(m.guidance, /Diagnostics are on .*op-1/);
+  assert.equal(records.length, 1);
+  const [trace] = records;
+  assert.deepEqual([trace.category, trace.operation_id, trace.status, trace.detail.matches], ["TextEdit.MatchTrace", "op-1", "MultiMatch", 2]);
+  assert.equal(typeof trace.duration_ms, "number");
+  await ws.call("memo_replace_selection", { selection_id: "B" });
+  storage.failNext("save");
+  await ws.call("memo_commit", { summary: "s" });
+  const failed = records.filter((r) => r.category === "TextEdit.Persistence");
+  assert.equal(failed.at(-1).error, "a.txt: MemoryStorage: injected save failure \"a.txt\" (failNext(\"save\"))");
+  await ws.call("memo_discard", {});
+  storage.write("a.txt", "t: 9\n");
+  await ws.call("memo_read", {});
+  const external = records.find((r) => r.category === "TextEdit.External");
+  assert.equal(external.detail.action, "reloaded: no pending changes");
+  assert.equal(external.status, null);
+  ws.free();
+  await assert.rejects(open({ "a.txt": "x" }, { diagnostics: { categories: ["Bogus"], sink() {} } }), /unknown diagnostics category `Bogus`/);
+  await assert.rejects(open({ "a.txt": "x" }, { diagnostics: {} }), /needs a sink function/);
+});
+
+test("diagnostics: ATELIA_DEBUG_CATEGORIES in Node writes records to stderr", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const code = `import { MemoryStorage, Workspace } from "agentpad";
+const ws = await Workspace.create({ storage: new MemoryStorage({ "a.txt": "x = 1\\n" }) });
+const r = await ws.call("memo_replace", { old_text: "1", new_text: "2" });
+console.log(r.flags.names.join(","));`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
+    cwd: new URL("..", import.meta.url),
+    env: { ...process.env, ATELIA_DEBUG_CATEGORIES: "MatchTrace" },
+    encoding: "utf8",
+  });
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /PersistPending,DiagnosticHint/);
+  const line = run.stderr.split("\n").find((l) => l.startsWith("[agentpad] "));
+  assert.ok(line, run.stderr);
+  assert.equal(JSON.parse(line.slice("[agentpad] ".length)).category, "TextEdit.MatchTrace");
+});
