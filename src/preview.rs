@@ -1221,11 +1221,12 @@ mod tests {
     }
 
     #[test]
-    fn lines_split_by_other_breaks_stay_rows() {
-        // The rope splits at U+2028 too (as memo_read numbers lines); the row gets an LF.
+    fn only_line_feeds_end_lines() {
+        // ropey is built without `unicode_lines`: U+2028 (like NEL, VT, FF) stays inside a line,
+        // as in `str::lines` and `diff -u`.
         let base = "a\u{2028}b\nc\n";
         let diff = shown(base, &[(find(base, "c"), "C")], PreviewMode::Diff, 3, 500);
-        assert_eq!(diff, "--- a/memo.md\n+++ b/memo.md\n@@ -1,3 +1,3 @@\n a\u{2028}\n b\n-c\n+C\n");
+        assert_eq!(diff, "--- a/memo.md\n+++ b/memo.md\n@@ -1,2 +1,2 @@\n a\u{2028}b\n-c\n+C\n");
     }
 
     #[test]

@@ -304,3 +304,13 @@ fn fingerprints_follow_the_draft_without_rehashing_it() {
     assert_eq!(h.call("memo_read", json!({})).fingerprint.unwrap(), committed);
     assert_ne!(committed, read);
 }
+
+#[test]
+fn only_line_feeds_number_lines() {
+    // U+2028, NEL, VT and FF are characters inside a line, as in editors and `str::lines`.
+    let mut h = Host::new(&[("a", "one\u{2028}still one\u{85}\u{0B}\u{0C}\ntwo\n")]);
+    let r = h.call("memo_read", json!({}));
+    assert_eq!(r.content.as_deref(), Some("   1│ one\u{2028}still one\u{85}\u{0B}\u{0C}\n   2│ two\n"));
+    let k = h.call("memo_read", json!({"line_keys": true})).content.unwrap();
+    assert_eq!(k.lines().count(), 2, "{k}");
+}
