@@ -228,6 +228,8 @@ fn immediate_mode_hides_commit_and_disabled_mode_is_read_only() {
     }
     let c = h.call("memo_commit", json!({"summary": "in memory"}));
     assert!(c.summary.contains("not written to storage"), "{}", c.summary);
+    let read = h.call("memo_read", json!({}));
+    assert!(read.summary.ends_with("[Read-only: persistence is disabled, results stay in memory.]"), "003 §8.2: {}", read.summary);
     assert!(h.writes.is_empty());
     let as_file = h.call("memo_persist_as", json!({"new_path": "b"}));
     assert_eq!(as_file.status, Status::Blocked, "persist_as is hidden outside OutOfSync");

@@ -742,6 +742,10 @@ impl Workspace {
         if !self.notes.is_empty() {
             r.summary = format!("{} {}", self.notes.join(" "), r.summary);
         }
+        if self.config.persist_mode == PersistMode::Disabled && !r.summary.contains("Persistence is disabled") {
+            // `003` §8.2 / §13: with PersistReadOnly the summary says that nothing is written.
+            r.summary.push_str(" [Read-only: persistence is disabled, results stay in memory.]");
+        }
         if !self.conflicts.is_empty() && r.status != Status::ExternalConflict {
             // Every response says it while it lasts, not only the state and flags.
             let paths: Vec<&str> = self.conflicts.keys().map(String::as_str).collect();
