@@ -6,10 +6,48 @@
 //! present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns — an
 //! addition of ours: the seeds do not say where a read's text goes), `### [Diff] Preview`,
 //! `### [Changes] Pending changes`, `### [Tasks] Task stack`, `### [Log] Session log`.
+//!
+//! Every section is separated from the one before by one empty line; every line ends with `\n`.
+//! The heading words (`Overview`, `Metrics`, …), the metric header, the empty-guidance word and
+//! the words inside the lines below come from one table per locale, [`Words`] ([`EN`], [`ZH`],
+//! [`Locale::words`]); the tags in brackets (`[OK]`, `[Metrics]`, `[Target]`, …), the header keys
+//! (`status:`, `state:`, `flags:`), the list keys (`- summary:`, `- guidance:`), the metric names,
+//! the candidate and session-log column names, and the status/state/flag values are the same in
+//! every locale, as in the seed's Chinese example (`003` §6.2). The summary and guidance
+//! sentences are written by the workspace in English and are not translated.
+//!
+//! Lines inside sections (`{w.field}` is a word of the locale; `line(n)` is `w.line` with `{}`
+//! replaced by `n`; `paren(x)` is `w.paren` with `{}` replaced by `x`; `code(x)` is a code span):
+//!
+//! - Candidates, `candidate_style = table` (default): the header [`CANDIDATE_TABLE_HEADER`]
+//!   (`| Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |`),
+//!   the rule `| --- |` × 10, then one row per candidate: `Id`, `code(marker_start)`,
+//!   `code(marker_end)`, `code(preview)` (with `|` escaped `\|`), occurrence, context start and
+//!   end, line, `w.stale` / `w.yes` / `-` (stale wins over recommended), match quality.
+//! - Candidates, `candidate_style = list` (`000` §3.1): one line per candidate,
+//!   `- [{id}] {line(n)}{w.colon}{code(preview)}{mark}{quality}` where `mark` is `paren(w.stale)`
+//!   for a stale candidate, else `w.arrow` + `w.recommended` for the recommended one, else
+//!   nothing; `quality` is ` · {match_quality}` unless it is `exact`.
+//!   en: ``- [B] line 45: `api.timeout: 30` ← recommended``, ``- [C] line 78: `cache.timeout: 30` (stale)``;
+//!   zh: ``- [B] 第 45 行：`api.timeout: 30` ← 推荐``, ``- [C] 第 78 行：`cache.timeout: 30`（已失效）``.
+//! - Content, Preview: a fenced block (three backticks, more when the text holds a run of them).
+//! - Pending changes: `- [{change_id}] {path} {line(n)}{w.colon}{code(old)} → {code(new)}{paren(delta)}`,
+//!   then `w.amended` when the change was amended (old and new clipped to 60 chars with `…`).
+//! - Task stack: `{two spaces × (depth − 1)}- [#{task_id}] {goal}{paren(task_status(status))}`.
+//! - Session log: the header [`SESSION_LOG_HEADER`] (`| # | tool | status | at_ms | tool_call_id |`), the rule, then
+//!   `| {seq} | {tool} | {status or w.running} | {at_ms} | {tool_call_id or -} |`.
+//!
+//! The one-line view (`markdown_basic`, `003` §2.3 Level of Detail, for older history entries):
+//! `[{icon}] {status} · {state} · {first sentence of the summary}`, then, when the response has
+//! candidates that are not stale, `w.basic_candidates` with their letters (`A–C` for three or
+//! more consecutive ones, else `A, C`), and `w.basic_recommended` with the recommended letter.
+//! The first sentence ends at the first `.`/`!`/`?` outside a code span that a space or the end
+//! follows (or at `。`/`！`/`？`); leading bracketed notes (`[Warning]`, which the icon shows,
+//! `[a.md changed in storage …]`) are left out; at most 160 chars, `…` marking a cut.
 
 use std::fmt::{self, Display, Formatter, Write as _};
 
-use crate::response::Response;
+use crate::response::{Candidate, Response};
 
 /// Language of the fixed Markdown words. `en` is the default; `zh` reproduces the seed's
 /// headings word for word.
@@ -29,7 +67,15 @@ impl Locale {
         }
     }
 
-    fn words(self) -> &'static Words {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Locale::En => "en",
+            Locale::Zh => "zh",
+        }
+    }
+
+    /// The fixed words of this locale.
+    pub fn words(self) -> &'static Words {
         match self {
             Locale::En => &EN,
             Locale::Zh => &ZH,
@@ -37,21 +83,109 @@ impl Locale {
     }
 }
 
-struct Words {
-    overview: &'static str,
-    metrics: &'static str,
-    metric_header: &'static str,
-    candidates: &'static str,
-    content: &'static str,
-    preview: &'static str,
-    pending: &'static str,
-    tasks: &'static str,
-    log: &'static str,
-    empty: &'static str,
-    line: &'static str,
+/// How candidates are shown: the `003` §6 table (default) or `000` §3.1's one line each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CandidateStyle {
+    #[default]
+    Table,
+    List,
 }
 
-const EN: Words = Words {
+impl CandidateStyle {
+    pub fn parse(s: &str) -> Option<CandidateStyle> {
+        match s {
+            "table" => Some(CandidateStyle::Table),
+            "list" => Some(CandidateStyle::List),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CandidateStyle::Table => "table",
+            CandidateStyle::List => "list",
+        }
+    }
+}
+
+/// What [`Response::render`] needs besides the response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct RenderOptions {
+    pub locale: Locale,
+    pub candidate_style: CandidateStyle,
+}
+
+/// The fixed words of one locale: every word the formatter writes that is not a field of the
+/// response, a tag in brackets, a key or a column name. Fields holding `{}` are templates: the
+/// value replaces the `{}`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Words {
+    /// `### [OK] {overview}`.
+    pub overview: &'static str,
+    /// `### [Metrics] {metrics}`.
+    pub metrics: &'static str,
+    /// The metrics table's header line.
+    pub metric_header: &'static str,
+    /// `### [Target] {candidates}`.
+    pub candidates: &'static str,
+    /// `### [Text] {content}`.
+    pub content: &'static str,
+    /// `### [Diff] {preview}`.
+    pub preview: &'static str,
+    /// `### [Changes] {pending}`.
+    pub pending: &'static str,
+    /// `### [Tasks] {tasks}`.
+    pub tasks: &'static str,
+    /// `### [Log] {log}`.
+    pub log: &'static str,
+    /// What `- guidance:` says when there is none.
+    pub empty: &'static str,
+    /// A 1-based line number: `line 12` / `第 12 行`.
+    pub line: &'static str,
+    /// Between a line number and what is on it: `: ` / `：`.
+    pub colon: &'static str,
+    /// A parenthesised remark after a value: ` (+3)` / `（+3）`.
+    pub paren: &'static str,
+    /// Before [`Words::recommended`] in a candidate line: ` ← `.
+    pub arrow: &'static str,
+    /// The recommended candidate: `recommended` / `推荐`.
+    pub recommended: &'static str,
+    /// A candidate whose text an edit staged since changed: `stale` / `已失效`.
+    pub stale: &'static str,
+    /// The table's `Recommended` cell of the recommended candidate: `yes` / `是`.
+    pub yes: &'static str,
+    /// After a pending change that was merged with a later edit: ` amended` / `（已合并）`.
+    pub amended: &'static str,
+    /// A session-log entry without a status yet (the export call itself).
+    pub running: &'static str,
+    /// Task statuses: `Active`, `Completed`, `Reverted` (en keeps the JSON values).
+    pub task_active: &'static str,
+    pub task_completed: &'static str,
+    pub task_reverted: &'static str,
+    /// `markdown_basic`: ` · candidates A–C` / ` · 候选 A–C`.
+    pub basic_candidates: &'static str,
+    /// `markdown_basic`: `, recommended B` / `，推荐 B`.
+    pub basic_recommended: &'static str,
+}
+
+impl Words {
+    /// `line 12` / `第 12 行`.
+    pub fn line_no(&self, n: usize) -> String {
+        fill(self.line, &n.to_string())
+    }
+
+    /// The word for a task status as shown in the task stack.
+    pub fn task_status<'a>(&'a self, status: &'a str) -> &'a str {
+        match status {
+            "Active" => self.task_active,
+            "Completed" => self.task_completed,
+            "Reverted" => self.task_reverted,
+            other => other,
+        }
+    }
+}
+
+pub const EN: Words = Words {
     overview: "Overview",
     metrics: "Metrics",
     metric_header: "| metric | value |",
@@ -62,10 +196,25 @@ const EN: Words = Words {
     tasks: "Task stack",
     log: "Session log",
     empty: "(empty)",
-    line: "line",
+    line: "line {}",
+    colon: ": ",
+    paren: " ({})",
+    arrow: " ← ",
+    recommended: "recommended",
+    stale: "stale",
+    yes: "yes",
+    amended: " amended",
+    running: "(running)",
+    task_active: "Active",
+    task_completed: "Completed",
+    task_reverted: "Reverted",
+    basic_candidates: " · candidates {}",
+    basic_recommended: ", recommended {}",
 };
 
-const ZH: Words = Words {
+/// `003` §6's Chinese headings word for word; `000` §3.1 / Appendix A's phrasing for the lines
+/// (`第 45 行：`, `← 推荐`, `待定变更`, `任务栈`).
+pub const ZH: Words = Words {
     overview: "概览",
     metrics: "指标",
     metric_header: "| 指标 | 值 |",
@@ -76,19 +225,43 @@ const ZH: Words = Words {
     tasks: "任务栈",
     log: "会话日志",
     empty: "（留空）",
-    line: "行",
+    line: "第 {} 行",
+    colon: "：",
+    paren: "（{}）",
+    arrow: " ← ",
+    recommended: "推荐",
+    stale: "已失效",
+    yes: "是",
+    amended: "（已合并）",
+    running: "（进行中）",
+    task_active: "进行中",
+    task_completed: "已完成",
+    task_reverted: "已撤销",
+    basic_candidates: " · 候选 {}",
+    basic_recommended: "，推荐 {}",
 };
+
+/// The candidate table's header line (the same in every locale, as in `003` §6.1.4).
+pub const CANDIDATE_TABLE_HEADER: &str =
+    "| Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |";
+/// The session log table's header line.
+pub const SESSION_LOG_HEADER: &str = "| # | tool | status | at_ms | tool_call_id |";
+
+/// `template` with its `{}` replaced by `value`.
+pub fn fill(template: &str, value: &str) -> String {
+    template.replacen("{}", value, 1)
+}
 
 /// The detail view (`markdown`).
 pub struct Markdown<'a> {
     pub response: &'a Response,
-    pub locale: Locale,
+    pub options: RenderOptions,
 }
 
 impl Display for Markdown<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let r = self.response;
-        let w = self.locale.words();
+        let w = self.options.locale.words();
         writeln!(f, "status: `{}`", r.status.as_str())?;
         writeln!(f, "state: `{}`", r.workflow_state.as_str())?;
         let names = r.flags.names();
@@ -120,31 +293,9 @@ impl Display for Markdown<'_> {
 
         if !r.candidates.is_empty() {
             writeln!(f, "\n### [Target] {}", w.candidates)?;
-            writeln!(
-                f,
-                "| Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |"
-            )?;
-            writeln!(f, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")?;
-            for c in &r.candidates {
-                let mark = match (c.recommended, c.stale) {
-                    (_, true) => "stale",
-                    (true, false) => "yes",
-                    (false, false) => "-",
-                };
-                writeln!(
-                    f,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                    c.id,
-                    code(&c.marker_start),
-                    code(&c.marker_end),
-                    table_cell(&code(&c.preview)),
-                    c.occurrence,
-                    c.context_start,
-                    c.context_end,
-                    c.line,
-                    mark,
-                    c.match_quality
-                )?;
+            match self.options.candidate_style {
+                CandidateStyle::Table => candidate_table(f, &r.candidates, w)?,
+                CandidateStyle::List => candidate_list(f, &r.candidates, w)?,
             }
         }
 
@@ -161,34 +312,41 @@ impl Display for Markdown<'_> {
             for c in &r.pending_changes {
                 writeln!(
                     f,
-                    "- [{}] {} {} {}: {} → {} ({}){}",
+                    "- [{}] {} {}{}{} → {}{}{}",
                     c.change_id,
                     c.path,
-                    w.line,
-                    c.line,
+                    w.line_no(c.line),
+                    w.colon,
                     code(&clip(&c.old_text)),
                     code(&clip(&c.new_text)),
-                    signed(c.delta),
-                    if c.amended { " amended" } else { "" }
+                    fill(w.paren, &signed(c.delta)),
+                    if c.amended { w.amended } else { "" }
                 )?;
             }
         }
         if !r.task_stack.is_empty() {
             writeln!(f, "\n### [Tasks] {}", w.tasks)?;
             for t in &r.task_stack {
-                writeln!(f, "{}- [#{}] {} ({})", "  ".repeat(t.depth.saturating_sub(1)), t.task_id, t.goal, t.status)?;
+                writeln!(
+                    f,
+                    "{}- [#{}] {}{}",
+                    "  ".repeat(t.depth.saturating_sub(1)),
+                    t.task_id,
+                    one_line(&t.goal),
+                    fill(w.paren, w.task_status(&t.status))
+                )?;
             }
         }
         if let Some(log) = &r.session_log {
             writeln!(f, "\n### [Log] {}", w.log)?;
-            writeln!(f, "| # | tool | status | at_ms | tool_call_id |\n| --- | --- | --- | --- | --- |")?;
+            writeln!(f, "{SESSION_LOG_HEADER}\n| --- | --- | --- | --- | --- |")?;
             for e in log {
                 writeln!(
                     f,
                     "| {} | {} | {} | {} | {} |",
                     e.seq,
                     table_cell(&e.tool),
-                    e.status.map_or("(running)", |s| s.as_str()),
+                    e.status.map_or(w.running, |s| s.as_str()),
                     e.at_ms,
                     e.tool_call_id.as_deref().map_or("-".to_string(), table_cell)
                 )?;
@@ -198,23 +356,139 @@ impl Display for Markdown<'_> {
     }
 }
 
+fn candidate_table(f: &mut Formatter<'_>, candidates: &[Candidate], w: &Words) -> fmt::Result {
+    writeln!(f, "{CANDIDATE_TABLE_HEADER}")?;
+    writeln!(f, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")?;
+    for c in candidates {
+        let mark = match (c.recommended, c.stale) {
+            (_, true) => w.stale,
+            (true, false) => w.yes,
+            (false, false) => "-",
+        };
+        writeln!(
+            f,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            c.id,
+            code(&c.marker_start),
+            code(&c.marker_end),
+            table_cell(&code(&c.preview)),
+            c.occurrence,
+            c.context_start,
+            c.context_end,
+            c.line,
+            mark,
+            c.match_quality
+        )?;
+    }
+    Ok(())
+}
+
+fn candidate_list(f: &mut Formatter<'_>, candidates: &[Candidate], w: &Words) -> fmt::Result {
+    for c in candidates {
+        let mark = if c.stale {
+            fill(w.paren, w.stale)
+        } else if c.recommended {
+            format!("{}{}", w.arrow, w.recommended)
+        } else {
+            String::new()
+        };
+        let quality = if c.match_quality == "exact" { String::new() } else { format!(" · {}", c.match_quality) };
+        writeln!(f, "- [{}] {}{}{}{mark}{quality}", c.id, w.line_no(c.line), w.colon, code(&c.preview))?;
+    }
+    Ok(())
+}
+
 /// The one-line view (`markdown_basic`) for older history entries.
 pub struct BasicLine<'a> {
     pub response: &'a Response,
+    pub locale: Locale,
 }
 
 impl Display for BasicLine<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let r = self.response;
+        let w = self.locale.words();
         write!(
             f,
             "[{}] {} · {} · {}",
             r.severity().as_str(),
             r.status.as_str(),
             r.workflow_state.as_str(),
-            one_line(&r.summary)
-        )
+            first_sentence(&r.summary, BASIC_SUMMARY_CHARS)
+        )?;
+        let ids: Vec<&str> = r.candidates.iter().filter(|c| !c.stale).map(|c| c.id.as_str()).collect();
+        if !ids.is_empty() {
+            write!(f, "{}", fill(w.basic_candidates, &letters(&ids)))?;
+            if let Some(c) = r.candidates.iter().find(|c| c.recommended && !c.stale) {
+                write!(f, "{}", fill(w.basic_recommended, &c.id))?;
+            }
+        }
+        Ok(())
     }
+}
+
+/// Longest summary sentence `markdown_basic` keeps, in chars.
+pub const BASIC_SUMMARY_CHARS: usize = 160;
+
+/// `A–C` for consecutive single letters, else `A, C, D`.
+fn letters(ids: &[&str]) -> String {
+    let codes: Vec<Option<u32>> = ids
+        .iter()
+        .map(|id| {
+            let mut cs = id.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) => Some(c as u32),
+                _ => None,
+            }
+        })
+        .collect();
+    let consecutive = ids.len() >= 3
+        && codes.iter().all(Option::is_some)
+        && codes.windows(2).all(|p| matches!(p, [Some(a), Some(b)] if *b == a + 1));
+    if consecutive {
+        format!("{}–{}", ids[0], ids[ids.len() - 1])
+    } else {
+        ids.join(", ")
+    }
+}
+
+/// The summary's first sentence on one line: leading bracketed notes (`[Warning]` too) left out, cut after the first `.`/`!`/`?` outside a code span that a space or the end
+/// follows (or after `。！？`), then clipped to `max` chars.
+pub fn first_sentence(summary: &str, max: usize) -> String {
+    let mut s = one_line(summary);
+    // Notes the workspace puts before the summary proper (`[x.md changed in storage …]`).
+    loop {
+        let t = s.trim_start();
+        if t.starts_with('[') {
+            if let Some(end) = t.find("] ") {
+                let rest = t[end + 2..].trim_start();
+                if !rest.is_empty() {
+                    s = rest.to_string();
+                    continue;
+                }
+            }
+        }
+        break;
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let mut in_code = false;
+    let mut end = chars.len();
+    for (i, &c) in chars.iter().enumerate() {
+        match c {
+            '`' => in_code = !in_code,
+            '。' | '！' | '？' if !in_code => {
+                end = i + 1;
+                break;
+            }
+            '.' | '!' | '?' if !in_code && chars.get(i + 1).map_or(true, |n| n.is_whitespace()) => {
+                end = i + 1;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let sentence: String = chars[..end].iter().collect();
+    crate::text::clip(sentence.trim(), max)
 }
 
 /// `+12`, `-3`, `0`: the seed's delta form.
@@ -283,6 +557,9 @@ mod tests {
     use crate::response::{Candidate, Status};
     use crate::workflow::{Flags, WorkflowState};
 
+    const EN_TABLE: RenderOptions = RenderOptions { locale: Locale::En, candidate_style: CandidateStyle::Table };
+    const ZH_TABLE: RenderOptions = RenderOptions { locale: Locale::Zh, candidate_style: CandidateStyle::Table };
+
     fn multi_match() -> Response {
         let mut r = Response::new(Status::MultiMatch, "Found 2 matches of `x` in a.md.")
             .with_guidance("Call memo_replace with match_id.");
@@ -312,7 +589,7 @@ mod tests {
     #[test]
     fn multi_match_markdown_en() {
         let mut r = multi_match();
-        r.render(Locale::En);
+        r.render(EN_TABLE);
         let expected = "status: `MultiMatch`
 state: `SelectionPending`
 flags: `SelectionPending`
@@ -335,19 +612,100 @@ flags: `SelectionPending`
 | B | `[[SEL#B]]` | `[[/SEL#B]]` | `` a \\| `b` `` | 1 | 10 | 11 | 2 | yes | exact |
 ";
         assert_eq!(r.markdown, expected);
-        assert_eq!(r.markdown_basic, "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md.");
+        assert_eq!(r.markdown_basic, "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md. · candidates A, B, recommended B");
     }
 
     #[test]
     fn zh_headings_and_empty_guidance_follow_the_seed() {
         let mut r = Response::new(Status::Success, "ok");
-        r.render(Locale::Zh);
+        r.render(ZH_TABLE);
         assert!(r.markdown.contains("### [OK] 概览\n- summary: ok\n- guidance: （留空）\n"));
         assert!(r.markdown.contains("### [Metrics] 指标\n| 指标 | 值 |\n| --- | --- |\n"));
         assert!(r.markdown.contains("flags: -\n"));
         let mut m = multi_match();
-        m.render(Locale::Zh);
+        m.render(ZH_TABLE);
         assert!(m.markdown.contains("### [Target] 候选选区\n"));
+    }
+
+    #[test]
+    fn list_style_follows_000_in_both_locales() {
+        let mut r = multi_match();
+        r.candidates[0].preview = "database.timeout: 30".into();
+        r.candidates[1].preview = "api.timeout: 30".into();
+        let mut stale = r.candidates[1].clone();
+        stale.id = "C".into();
+        stale.line = 78;
+        stale.recommended = false;
+        stale.stale = true;
+        stale.match_quality = "indentation".into();
+        r.candidates.push(stale);
+        r.render(RenderOptions { locale: Locale::En, candidate_style: CandidateStyle::List });
+        assert!(
+            r.markdown.ends_with(
+                "### [Target] Candidates\n- [A] line 1: `database.timeout: 30`\n- [B] line 2: `api.timeout: 30` ← recommended\n- [C] line 78: `api.timeout: 30` (stale) · indentation\n"
+            ),
+            "{}",
+            r.markdown
+        );
+        assert_eq!(r.markdown_basic, "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md. · candidates A, B, recommended B");
+        r.render(RenderOptions { locale: Locale::Zh, candidate_style: CandidateStyle::List });
+        assert!(
+            r.markdown.ends_with(
+                "### [Target] 候选选区\n- [A] 第 1 行：`database.timeout: 30`\n- [B] 第 2 行：`api.timeout: 30` ← 推荐\n- [C] 第 78 行：`api.timeout: 30`（已失效） · indentation\n"
+            ),
+            "{}",
+            r.markdown
+        );
+        assert_eq!(r.markdown_basic, "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md. · 候选 A, B，推荐 B");
+    }
+
+    #[test]
+    fn zh_lines_inside_sections() {
+        let mut r = Response::new(Status::Success, "ok");
+        r.pending_changes.push(crate::response::PendingChangeView {
+            change_id: "A".into(),
+            path: "config.json".into(),
+            position: 50,
+            line: 4,
+            old_text: "[]".into(),
+            new_text: "[\"X\"]".into(),
+            delta: 3,
+            amended: true,
+        });
+        r.task_stack.push(crate::response::TaskView { task_id: "1".into(), goal: "启用实验性功能 X".into(), status: "Active".into(), depth: 1 });
+        r.render(ZH_TABLE);
+        assert!(r.markdown.contains("\n### [Changes] 待定变更\n- [A] config.json 第 4 行：`[]` → `[\"X\"]`（+3）（已合并）\n"), "{}", r.markdown);
+        assert!(r.markdown.contains("\n### [Tasks] 任务栈\n- [#1] 启用实验性功能 X（进行中）\n"), "{}", r.markdown);
+        r.render(EN_TABLE);
+        assert!(r.markdown.contains("\n### [Changes] Pending changes\n- [A] config.json line 4: `[]` → `[\"X\"]` (+3) amended\n"), "{}", r.markdown);
+        assert!(r.markdown.contains("\n### [Tasks] Task stack\n- [#1] 启用实验性功能 X (Active)\n"), "{}", r.markdown);
+    }
+
+    #[test]
+    fn basic_line_keeps_the_first_sentence() {
+        assert_eq!(first_sentence("Staged change A in config.json at line 4 (+3 chars). Check the preview.", 160), "Staged change A in config.json at line 4 (+3 chars).");
+        // A period inside a code span or a file name does not end the sentence.
+        assert_eq!(first_sentence("Replaced `a. b` in x.md. More.", 160), "Replaced `a. b` in x.md.");
+        assert_eq!(first_sentence("[a.md changed in storage (version v2) and was reloaded.] Read 3 lines. x", 160), "Read 3 lines.");
+        assert_eq!(first_sentence("[Warning] Fuzzy match. x", 160), "Fuzzy match.");
+        assert_eq!(first_sentence("[Read-only]", 160), "[Read-only]");
+        assert_eq!(first_sentence("no end\nat all", 160), "no end ⏎ at all");
+        assert_eq!(first_sentence(&"x".repeat(200), 160), format!("{}…", "x".repeat(160)));
+        assert_eq!(letters(&["A", "B", "C"]), "A–C");
+        assert_eq!(letters(&["A", "C", "D"]), "A, C, D");
+        assert_eq!(letters(&["A"]), "A");
+    }
+
+    #[test]
+    fn options_parse_and_words_are_complete() {
+        assert_eq!(CandidateStyle::parse("list"), Some(CandidateStyle::List));
+        assert_eq!(CandidateStyle::parse("table"), Some(CandidateStyle::Table));
+        assert_eq!(CandidateStyle::parse("rows"), None);
+        for w in [&EN, &ZH] {
+            assert!(w.line.contains("{}") && w.paren.contains("{}"));
+            assert!(w.basic_candidates.contains("{}") && w.basic_recommended.contains("{}"));
+        }
+        assert_eq!(Locale::Zh.words().line_no(45), "第 45 行");
     }
 
     #[test]
@@ -357,7 +715,7 @@ flags: `SelectionPending`
         assert_eq!(code(""), "` `");
         let mut r = Response::new(Status::Success, "ok");
         r.content = Some("```\ncode\n```".into());
-        r.render(Locale::En);
+        r.render(EN_TABLE);
         assert!(r.markdown.contains("\n````\n```\ncode\n```\n````\n"));
     }
 

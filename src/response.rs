@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::format::{self, Locale};
+use crate::format::{self, RenderOptions};
 use crate::workflow::{Flags, WorkflowState};
 
 /// The outcome of one call (`003` §4.1 `TextEditStatus`, plus the argument/visibility statuses of
@@ -208,10 +208,11 @@ impl Response {
         self
     }
 
-    /// Fills `markdown` and `markdown_basic` from the data. Called once, last.
-    pub fn render(&mut self, locale: Locale) {
-        self.markdown = format::Markdown { response: self, locale }.to_string();
-        self.markdown_basic = format::BasicLine { response: self }.to_string();
+    /// Fills `markdown` and `markdown_basic` from the data. Called last (again after any change
+    /// to the data, so that the views never disagree with it).
+    pub fn render(&mut self, options: RenderOptions) {
+        self.markdown = format::Markdown { response: self, options }.to_string();
+        self.markdown_basic = format::BasicLine { response: self, locale: options.locale }.to_string();
     }
 
     /// The JSON form (stable field order: the struct's).

@@ -13,7 +13,7 @@ use ropey::Rope;
 use serde_json::Value;
 
 use crate::diagnostics::{Category, Diagnostics};
-use crate::format::Locale;
+use crate::format::{CandidateStyle, Locale, RenderOptions};
 use crate::preview::{PreviewMode, PreviewOptions};
 use crate::response::{Response, Status, TaskView};
 use crate::session::Session;
@@ -42,6 +42,8 @@ pub struct Config {
     /// The document tools work on when no `path` is given; default: the first one opened.
     pub default_path: Option<String>,
     pub locale: Locale,
+    /// How the Markdown lists candidates: `003` §6's table (default) or `000` §3.1's lines.
+    pub candidate_style: CandidateStyle,
     /// Tool names are `{tool_prefix}_{verb}`; `memory_notebook` gives `000`'s names.
     pub tool_prefix: String,
     pub persist_mode: PersistMode,
@@ -63,6 +65,7 @@ impl Default for Config {
         Config {
             default_path: None,
             locale: Locale::En,
+            candidate_style: CandidateStyle::Table,
             tool_prefix: "memo".into(),
             persist_mode: PersistMode::Manual,
             near_match_threshold: 0.8,
@@ -133,6 +136,10 @@ impl Config {
                 "locale" => {
                     c.locale = value.as_str().and_then(Locale::parse).ok_or_else(|| bad(key, value, "\"en\" or \"zh\""))?;
                 }
+                "candidate_style" => {
+                    c.candidate_style =
+                        value.as_str().and_then(CandidateStyle::parse).ok_or_else(|| bad(key, value, "\"table\" or \"list\""))?;
+                }
                 "tool_prefix" => {
                     let s = value
                         .as_str()
@@ -183,12 +190,17 @@ impl Config {
                     return Err(bad(
                         key,
                         value,
-                        "one of the known options: default_path, locale, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines",
+                        "one of the known options: default_path, locale, candidate_style, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines",
                     ))
                 }
             }
         }
         Ok(c)
+    }
+
+    /// What the Markdown views are rendered with.
+    pub fn render_options(&self) -> RenderOptions {
+        RenderOptions { locale: self.locale, candidate_style: self.candidate_style }
     }
 }
 
@@ -781,7 +793,7 @@ impl Workspace {
         }
         r.visible_tools = self.visible_tools().into_iter().map(|t| self.tool_name(t)).collect();
         r.next_actions = self.next_actions();
-        r.render(self.config.locale);
+        r.render(self.config.render_options());
         r
     }
 
@@ -822,6 +834,6 @@ impl Workspace {
 /// without panicking.
 fn unreachable_tool(tool: Tool) -> Step {
     let mut r = Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice."));
-    r.render(Locale::En);
+    r.render(RenderOptions::default());
     Step::Done(r)
 }

@@ -337,6 +337,12 @@ export interface WorkspaceOptions {
   paths?: string[];
   persistMode?: PersistMode;
   locale?: Locale;
+  /**
+   * How the Markdown lists candidates: "table" (default, 003 §6: Id, MarkerStart, MarkerEnd,
+   * Preview, Occurrence, ContextStart, ContextEnd, Line, Recommended, Quality) or "list"
+   * (000 §3.1: one line each, "- [B] line 45: `api.timeout: 30` ← recommended").
+   */
+  candidateStyle?: "table" | "list";
   /** Tool name prefix (default "memo"). */
   toolPrefix?: string;
   /** The default document (default: the first path opened). */

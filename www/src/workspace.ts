@@ -88,6 +88,7 @@ export class Workspace {
     const wasmOptions: Record<string, string | number> = {};
     if (options.defaultPath !== undefined) wasmOptions.default_path = options.defaultPath;
     if (options.locale !== undefined) wasmOptions.locale = options.locale;
+    if (options.candidateStyle !== undefined) wasmOptions.candidate_style = options.candidateStyle;
     if (options.toolPrefix !== undefined) wasmOptions.tool_prefix = options.toolPrefix;
     if (options.persistMode !== undefined) wasmOptions.persist_mode = options.persistMode;
     if (options.nearMatchThreshold !== undefined) wasmOptions.near_match_threshold = options.nearMatchThreshold;

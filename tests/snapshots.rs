@@ -1,0 +1,421 @@
+//! Snapshot tests of the Markdown the model reads: real `Workspace` calls in both locales and both
+//! candidate styles, compared byte for byte with `tests/snapshots/*.md`.
+//!
+//! Every status × workflow state that can occur has a snapshot (Success/Refreshing cannot be
+//! observed: a response is only returned once storage answered), plus `000` Appendix A's three
+//! flows in Chinese with the list style. Each file is a transcript: for every call shown, a
+//! comment line `<!-- N. tool {args} -->`, a comment line with the call's `markdown_basic`, an
+//! empty line, then the call's `markdown`.
+//!
+//! A missing or changed snapshot fails with a diff-like message; `UPDATE_SNAPSHOTS=1 cargo test
+//! --test snapshots` writes them all (and removes snapshots no scenario produces).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use agentpad::format::{CandidateStyle, Locale};
+use agentpad::{CallContext, Config, PersistMode, Response, Status, WorkflowState};
+use common::Host;
+use serde_json::{json, Value};
+
+/// 2026-01-01T00:00:00Z; every call is one second after the one before.
+const NOW_MS: f64 = 1_767_225_600_000.0;
+
+const CONFIG_JSON: &str = "{\n  \"features\": {\n    \"stable\": [\"A\", \"B\", \"C\"],\n    \"experimental\": []\n  }\n}\n";
+
+/// `000` Appendix A flow 2: `timeout: 30` on lines 12, 45 and 78, each under a comment.
+fn timeouts(comments: [&str; 3]) -> String {
+    let mut lines: Vec<String> = (1..=90).map(|i| format!("key{i}: value")).collect();
+    for ((line, section), comment) in [(12, "database"), (45, "api"), (78, "cache")].into_iter().zip(comments) {
+        lines[line - 2] = comment.to_string();
+        lines[line - 1] = format!("{section}.timeout: 30");
+    }
+    lines.join("\n") + "\n"
+}
+
+#[derive(Clone, Copy)]
+struct Variant {
+    locale: Locale,
+    style: CandidateStyle,
+}
+
+/// A workspace in one variant, recording the calls a snapshot shows.
+struct Run {
+    host: Host,
+    calls: u32,
+    out: String,
+}
+
+impl Run {
+    fn new(files: &[(&str, &str)], v: Variant, persist_mode: PersistMode) -> Run {
+        let config = Config { locale: v.locale, candidate_style: v.style, persist_mode, ..Config::default() };
+        Run { host: Host::with_config(files, config), calls: 0, out: String::new() }
+    }
+
+    /// A call whose response the snapshot does not show (setting the scene).
+    fn quiet(&mut self, name: &str, args: Value) -> Response {
+        self.calls += 1;
+        let ctx = CallContext { tool_call_id: Some(format!("call_{}", self.calls)), now_ms: NOW_MS + f64::from(self.calls) * 1000.0 };
+        let step = self.host.ws.call(name, &args, &ctx);
+        self.host.drive(step)
+    }
+
+    /// A call the snapshot shows, checked to end in `status`/`state`.
+    fn call(&mut self, name: &str, args: Value, status: Status, state: WorkflowState) -> Response {
+        let r = self.quiet(name, args.clone());
+        assert_eq!((r.status, r.workflow_state), (status, state), "{name} {args}:\n{}", r.markdown);
+        if !self.out.is_empty() {
+            self.out.push('\n');
+        }
+        let _ = writeln!(self.out, "<!-- {}. {name} {} -->", self.calls, serde_json::to_string(&args).unwrap());
+        let _ = writeln!(self.out, "<!-- markdown_basic: {} -->", r.markdown_basic);
+        let _ = write!(self.out, "\n{}", r.markdown);
+        r
+    }
+}
+
+type Scenario = fn(Variant) -> String;
+
+/// Scenarios whose responses carry no candidates: one snapshot per locale.
+const PLAIN: &[(&str, Scenario)] = &[
+    ("success_idle_read", success_idle_read),
+    ("success_persist_pending_stage", success_persist_pending_stage),
+    ("success_warning_fuzzy", success_warning_fuzzy),
+    ("noop", noop),
+    ("no_match_idle", no_match_idle),
+    ("invalid_arguments", invalid_arguments),
+    ("blocked", blocked),
+    ("stale_reference", stale_reference),
+    ("persist_failure_out_of_sync", persist_failure_out_of_sync),
+    ("external_conflict_out_of_sync", external_conflict_out_of_sync),
+    ("disabled_read_only", disabled_read_only),
+    ("task_stack", task_stack),
+    ("session_log", session_log),
+];
+
+/// Scenarios with candidates: one snapshot per locale and candidate style.
+const WITH_CANDIDATES: &[(&str, Scenario)] = &[
+    ("multi_match_recommended", multi_match_recommended),
+    ("multi_match_fuzzy", multi_match_fuzzy),
+    ("multi_match_stale", multi_match_stale),
+    ("no_match_near_misses", no_match_near_misses),
+];
+
+/// `000` Appendix A, in Chinese with the list style (the seed's own form).
+const APPENDIX_A: &[(&str, Scenario)] = &[
+    ("appendix_a_1_experimental_x", appendix_a_1_experimental_x),
+    ("appendix_a_2_three_timeouts", appendix_a_2_three_timeouts),
+    ("appendix_a_3_nested_tasks", appendix_a_3_nested_tasks),
+];
+
+fn success_idle_read(v: Variant) -> String {
+    let mut run = Run::new(&[("config.json", CONFIG_JSON)], v, PersistMode::Manual);
+    run.call("memo_read", json!({}), Status::Success, WorkflowState::Idle);
+    run.out
+}
+
+fn success_persist_pending_stage(v: Variant) -> String {
+    let mut run = Run::new(&[("config.json", CONFIG_JSON)], v, PersistMode::Manual);
+    run.call(
+        "memo_replace",
+        json!({"old_text": "\"experimental\": []", "new_text": "\"experimental\": [\"X\"]"}),
+        Status::Success,
+        WorkflowState::PersistPending,
+    );
+    // An edit touching change A amends it.
+    run.call("memo_replace", json!({"old_text": "[\"X\"]", "new_text": "[\"X\", \"Y\"]"}), Status::Success, WorkflowState::PersistPending);
+    run.call("memo_commit", json!({"summary": "Enable X and Y"}), Status::Success, WorkflowState::Idle);
+    run.out
+}
+
+fn success_warning_fuzzy(v: Variant) -> String {
+    let mut run = Run::new(&[("main.rs", "fn main() {\n    let  x =\t1;\n}\n")], v, PersistMode::Manual);
+    run.call("memo_replace", json!({"old_text": "let x = 1;", "new_text": "let x = 2;"}), Status::Success, WorkflowState::PersistPending);
+    run.out
+}
+
+fn noop(v: Variant) -> String {
+    let mut run = Run::new(&[("a.md", "x = 1\n")], v, PersistMode::Manual);
+    run.call("memo_commit", json!({"summary": "nothing"}), Status::NoOp, WorkflowState::Idle);
+    run.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 1"}), Status::NoOp, WorkflowState::Idle);
+    run.out
+}
+
+fn no_match_idle(v: Variant) -> String {
+    let mut run = Run::new(&[("a.md", "x = 1\n")], v, PersistMode::Manual);
+    run.call("memo_replace", json!({"old_text": "nothing like it", "new_text": "z"}), Status::NoMatch, WorkflowState::Idle);
+    run.out
+}
+
+fn invalid_arguments(v: Variant) -> String {
+    let mut run = Run::new(&[("a.md", "x = 1\n")], v, PersistMode::Manual);
+    run.call("memo_replace", json!({"old_text": "x"}), Status::InvalidArguments, WorkflowState::Idle);
+    run.call("memo_read", json!({"path": "nope.md"}), Status::InvalidArguments, WorkflowState::Idle);
+    run.out
+}
+
+fn blocked(v: Variant) -> String {
+    let mut run = Run::new(&[("t.yaml", &timeouts(["# database", "# api", "# cache"]))], v, PersistMode::Manual);
+    run.quiet("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    run.call("memo_commit", json!({"summary": "x"}), Status::Blocked, WorkflowState::SelectionPending);
+    run.out
+}
+
+fn stale_reference(v: Variant) -> String {
+    let mut run = Run::new(&[("a.md", "x = 1\ny = 1\n")], v, PersistMode::Manual);
+    let fp = run.quiet("memo_read", json!({})).fingerprint.unwrap();
+    run.quiet("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"}));
+    run.call(
+        "memo_replace",
+        json!({"old_text": "y = 1", "new_text": "y = 2", "expected_fingerprint": fp}),
+        Status::StaleReference,
+        WorkflowState::PersistPending,
+    );
+    run.call("memo_replace_lines", json!({"start_key": "9#0000", "new_text": "z"}), Status::StaleReference, WorkflowState::PersistPending);
+    run.out
+}
+
+fn persist_failure_out_of_sync(v: Variant) -> String {
+    let mut run = Run::new(&[("a.md", "x = 1\n")], v, PersistMode::Manual);
+    run.quiet("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    run.host.fail_next_save = true;
+    run.call("memo_commit", json!({"summary": "bump"}), Status::PersistFailure, WorkflowState::OutOfSync);
+    run.call("memo_diff", json!({"against": "storage"}), Status::Success, WorkflowState::OutOfSync);
+    run.call("memo_commit", json!({"summary": "bump"}), Status::Success, WorkflowState::Idle);
+    run.out
+}
+
+fn external_conflict_out_of_sync(v: Variant) -> String {
+    let mut run = Run::new(&[("a.md", "x = 1\ny = 1\n")], v, PersistMode::Manual);
+    run.quiet("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"}));
+    assert!(run.host.external_write("a.md", "x = 1\ny = 5\n"));
+    run.call("memo_commit", json!({"summary": "bump"}), Status::ExternalConflict, WorkflowState::OutOfSync);
+    run.call("memo_commit", json!({"summary": "bump"}), Status::Blocked, WorkflowState::OutOfSync);
+    run.call("memo_read", json!({}), Status::Success, WorkflowState::OutOfSync);
+    run.call("memo_rebase", json!({}), Status::Success, WorkflowState::PersistPending);
+    run.out
+}
+
+fn disabled_read_only(v: Variant) -> String {
+    let mut run = Run::new(&[("a.md", "x = 1\n")], v, PersistMode::Disabled);
+    run.call("memo_replace", json!({"old_text": "1", "new_text": "2"}), Status::Success, WorkflowState::PersistPending);
+    run.call("memo_commit", json!({"summary": "in memory"}), Status::Success, WorkflowState::Idle);
+    run.out
+}
+
+fn task_stack(v: Variant) -> String {
+    let mut run = Run::new(&[("deps.toml", "y = \"1.0\"\n")], v, PersistMode::Manual);
+    run.call("memo_begin_task", json!({"goal": "add module Y"}), Status::Success, WorkflowState::Idle);
+    run.call("memo_begin_task", json!({"goal": "check dependency versions", "parent_task_id": "1"}), Status::Success, WorkflowState::Idle);
+    run.call("memo_replace", json!({"old_text": "1.0", "new_text": "1.1"}), Status::Success, WorkflowState::PersistPending);
+    run.call("memo_revert", json!({"reason": "1.0 is fine"}), Status::Success, WorkflowState::Idle);
+    // The revert abandoned task #2: #3 and #4 nest under #1, #5 would be too deep.
+    run.call("memo_begin_task", json!({"goal": "pin the versions"}), Status::Success, WorkflowState::Idle);
+    run.call("memo_begin_task", json!({"goal": "pin serde"}), Status::Success, WorkflowState::Idle);
+    run.call("memo_begin_task", json!({"goal": "pin serde_json"}), Status::Blocked, WorkflowState::Idle);
+    run.out
+}
+
+fn session_log(v: Variant) -> String {
+    let mut run = Run::new(&[("a.md", "x = 1\n")], v, PersistMode::Manual);
+    run.quiet("memo_read", json!({}));
+    run.quiet("memo_replace", json!({"old_text": "nope", "new_text": "y"}));
+    run.quiet("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    run.quiet("memo_commit", json!({"summary": "s"}));
+    run.call("memo_export_session", json!({}), Status::Success, WorkflowState::Idle);
+    run.out
+}
+
+fn multi_match_recommended(v: Variant) -> String {
+    let text = "# database\ntimeout: 30\n\n# api gateway\ntimeout: 30\n\n# cache\ntimeout: 30\n";
+    let mut run = Run::new(&[("a.yaml", text)], v, PersistMode::Manual);
+    run.quiet("memo_begin_task", json!({"goal": "raise the api gateway timeout"}));
+    run.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}), Status::MultiMatch, WorkflowState::SelectionPending);
+    // A read while the choice is pending shows the markers.
+    run.call("memo_read", json!({}), Status::Success, WorkflowState::SelectionPending);
+    run.call("memo_replace_selection", json!({"selection_id": "B"}), Status::Success, WorkflowState::PersistPending);
+    run.out
+}
+
+fn multi_match_fuzzy(v: Variant) -> String {
+    let mut run = Run::new(&[("a.txt", "v = 1  \nw = 1\nv = 1 \n")], v, PersistMode::Manual);
+    run.call("memo_replace", json!({"old_text": "v = 1\t", "new_text": "v = 2"}), Status::MultiMatch, WorkflowState::SelectionPending);
+    run.out
+}
+
+fn multi_match_stale(v: Variant) -> String {
+    let mut run = Run::new(&[("t.yaml", &timeouts(["# database", "# api", "# cache"]))], v, PersistMode::Manual);
+    run.quiet("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::Success, WorkflowState::PersistPending);
+    // Listing again: A holds `timeout: 60` now.
+    run.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}), Status::MultiMatch, WorkflowState::SelectionPending);
+    run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::StaleReference, WorkflowState::SelectionPending);
+    run.out
+}
+
+fn no_match_near_misses(v: Variant) -> String {
+    let doc = "database:\n  host: db.local\n  timeout: 30\nretries: 5\n";
+    let mut run = Run::new(&[("a.yaml", doc)], v, PersistMode::Manual);
+    run.call("memo_replace", json!({"old_text": "timeout: 3O", "new_text": "timeout: 60"}), Status::NoMatch, WorkflowState::SelectionPending);
+    run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::Success, WorkflowState::PersistPending);
+    run.out
+}
+
+fn appendix_a_1_experimental_x(v: Variant) -> String {
+    let mut run = Run::new(&[("config.json", CONFIG_JSON)], v, PersistMode::Manual);
+    run.call("memo_begin_task", json!({"goal": "启用实验性功能 X"}), Status::Success, WorkflowState::Idle);
+    run.call("memo_read", json!({}), Status::Success, WorkflowState::Idle);
+    run.call(
+        "memo_replace",
+        json!({"old_text": "\"experimental\": []", "new_text": "\"experimental\": [\"X\"]"}),
+        Status::Success,
+        WorkflowState::PersistPending,
+    );
+    run.call("memo_commit", json!({"summary": "启用实验性功能 X"}), Status::Success, WorkflowState::Idle);
+    run.out
+}
+
+fn appendix_a_2_three_timeouts(v: Variant) -> String {
+    let text = timeouts(["# 数据库连接配置", "# API 调用配置", "# 缓存过期时间"]);
+    let mut run = Run::new(&[("config.yaml", &text)], v, PersistMode::Manual);
+    let args = |m: Option<&str>| match m {
+        None => json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}),
+        Some(id) => json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": id}),
+    };
+    run.call("memo_replace", args(None), Status::MultiMatch, WorkflowState::SelectionPending);
+    for id in ["A", "B", "C"] {
+        run.call("memo_replace", args(Some(id)), Status::Success, WorkflowState::PersistPending);
+    }
+    run.call("memo_commit", json!({"summary": "统一超时时间为 60 秒"}), Status::Success, WorkflowState::Idle);
+    run.out
+}
+
+fn appendix_a_3_nested_tasks(v: Variant) -> String {
+    let mut run = Run::new(&[("config.json", CONFIG_JSON)], v, PersistMode::Manual);
+    // Flow 1 ran before in the same session: task #1 is done, so the seed's #2 and #3 follow.
+    run.quiet("memo_begin_task", json!({"goal": "启用实验性功能 X"}));
+    run.quiet("memo_replace", json!({"old_text": "\"experimental\": []", "new_text": "\"experimental\": [\"X\"]"}));
+    run.quiet("memo_commit", json!({"summary": "启用实验性功能 X"}));
+    run.call("memo_begin_task", json!({"goal": "添加新功能模块 Y"}), Status::Success, WorkflowState::Idle);
+    run.call("memo_begin_task", json!({"goal": "检查依赖版本", "parent_task_id": "2"}), Status::Success, WorkflowState::Idle);
+    run.call("memo_commit", json!({"summary": "依赖版本已确认满足要求", "auto_pop_task": true}), Status::Success, WorkflowState::Idle);
+    run.call(
+        "memo_replace",
+        json!({"old_text": "\"stable\": [\"A\", \"B\", \"C\"]", "new_text": "\"stable\": [\"A\", \"B\", \"C\", \"Y\"]"}),
+        Status::Success,
+        WorkflowState::PersistPending,
+    );
+    run.call("memo_commit", json!({"summary": "功能模块 Y 添加完成"}), Status::Success, WorkflowState::Idle);
+    run.out
+}
+
+/// Every snapshot: file name → content.
+fn all_snapshots() -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for locale in [Locale::En, Locale::Zh] {
+        let table = Variant { locale, style: CandidateStyle::Table };
+        for (name, f) in PLAIN {
+            out.insert(format!("{name}.{}.md", locale.as_str()), f(table));
+        }
+        for style in [CandidateStyle::Table, CandidateStyle::List] {
+            for (name, f) in WITH_CANDIDATES {
+                out.insert(format!("{name}.{}.{}.md", locale.as_str(), style.as_str()), f(Variant { locale, style }));
+            }
+        }
+    }
+    for (name, f) in APPENDIX_A {
+        out.insert(format!("{name}.zh.list.md"), f(Variant { locale: Locale::Zh, style: CandidateStyle::List }));
+    }
+    out
+}
+
+fn snapshot_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("snapshots")
+}
+
+/// Where `expected` and `actual` first differ, as `-`/`+` lines with a little context.
+fn diff(expected: &str, actual: &str) -> String {
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.split('\n').collect(), actual.split('\n').collect());
+    let first = e.iter().zip(&a).position(|(x, y)| x != y).unwrap_or(e.len().min(a.len()));
+    // The end of the difference: the longest common suffix after `first`.
+    let mut suffix = 0;
+    while suffix < e.len() - first && suffix < a.len() - first && e[e.len() - 1 - suffix] == a[a.len() - 1 - suffix] {
+        suffix += 1;
+    }
+    let mut out = String::new();
+    let from = first.saturating_sub(2);
+    let _ = writeln!(out, "@@ line {} @@", first + 1);
+    for line in &e[from..first] {
+        let _ = writeln!(out, " {line}");
+    }
+    for (mark, lines) in [('-', &e[first..e.len() - suffix]), ('+', &a[first..a.len() - suffix])] {
+        for line in lines.iter().take(40) {
+            let _ = writeln!(out, "{mark}{line}");
+        }
+        if lines.len() > 40 {
+            let _ = writeln!(out, "{mark}… {} more lines", lines.len() - 40);
+        }
+    }
+    for line in e[e.len() - suffix..].iter().take(2) {
+        let _ = writeln!(out, " {line}");
+    }
+    out
+}
+
+#[test]
+fn markdown_snapshots() {
+    let snapshots = all_snapshots();
+    assert_eq!(snapshots, all_snapshots(), "the same calls give the same bytes");
+    let dir = snapshot_dir();
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| !v.is_empty() && v != "0");
+    if update {
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    let mut failures = Vec::new();
+    for (name, actual) in &snapshots {
+        let path = dir.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(expected) if &expected == actual => {}
+            _ if update => std::fs::write(&path, actual).unwrap(),
+            Ok(expected) => failures.push(format!("tests/snapshots/{name} changed:\n{}", diff(&expected, actual))),
+            Err(_) => failures.push(format!("tests/snapshots/{name} is missing ({} bytes expected)", actual.len())),
+        }
+    }
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") && !snapshots.contains_key(&name) {
+            if update {
+                std::fs::remove_file(entry.path()).unwrap();
+            } else {
+                failures.push(format!("tests/snapshots/{name} belongs to no scenario"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} snapshots differ; if the change is intended, run UPDATE_SNAPSHOTS=1 cargo test --test snapshots\n\n{}",
+        failures.len(),
+        snapshots.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn candidate_style_is_an_option() {
+    let c = Config::from_json(&json!({"candidate_style": "list", "locale": "zh"})).unwrap();
+    assert_eq!((c.candidate_style, c.locale), (CandidateStyle::List, Locale::Zh));
+    assert_eq!(Config::default().candidate_style, CandidateStyle::Table);
+    let e = Config::from_json(&json!({"candidate_style": "rows"})).unwrap_err().to_string();
+    assert_eq!(e, "option `candidate_style` must be \"table\" or \"list\", got \"rows\"");
+    let e = Config::from_json(&json!({"candidate_styles": "list"})).unwrap_err().to_string();
+    assert!(e.contains("candidate_style,"), "{e}");
+}
+
+#[test]
+fn the_diff_helper_points_at_the_change() {
+    let d = diff("a\nb\nc\nd\n", "a\nb\nX\nd\n");
+    assert_eq!(d, "@@ line 3 @@\n a\n b\n-c\n+X\n d\n \n");
+}
