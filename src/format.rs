@@ -47,6 +47,7 @@
 
 use std::fmt::{self, Display, Formatter, Write as _};
 
+use crate::matching::recommend::Reason;
 use crate::response::{Candidate, Response};
 
 /// Language of the fixed Markdown words. `en` is the default; `zh` reproduces the seed's
@@ -150,6 +151,9 @@ pub struct Words {
     pub arrow: &'static str,
     /// The recommended candidate: `recommended` / `推荐`.
     pub recommended: &'static str,
+    /// Why a candidate is recommended, in this language, by [`Reason`] (after_anchor,
+    /// near_focus, goal_words).
+    pub reasons: [&'static str; 3],
     /// A candidate whose text an edit staged since changed: `stale` / `已失效`.
     pub stale: &'static str,
     /// The table's `Recommended` cell of the recommended candidate: `yes` / `是`.
@@ -201,6 +205,7 @@ pub const EN: Words = Words {
     paren: " ({})",
     arrow: " ← ",
     recommended: "recommended",
+    reasons: [Reason::AfterAnchor.en(), Reason::NearFocus.en(), Reason::GoalWords.en()],
     stale: "stale",
     yes: "yes",
     amended: " amended",
@@ -230,6 +235,7 @@ pub const ZH: Words = Words {
     paren: "（{}）",
     arrow: " ← ",
     recommended: "推荐",
+    reasons: [Reason::AfterAnchor.zh(), Reason::NearFocus.zh(), Reason::GoalWords.zh()],
     stale: "已失效",
     yes: "是",
     amended: "（已合并）",
@@ -388,7 +394,9 @@ fn candidate_list(f: &mut Formatter<'_>, candidates: &[Candidate], w: &Words) ->
         let mark = if c.stale {
             fill(w.paren, w.stale)
         } else if c.recommended {
-            format!("{}{}", w.arrow, w.recommended)
+            // The seed's `← 推荐（基于上下文相关性）`: the reason, in the locale's words.
+            let reason = c.recommended_reason.map(|r| fill(w.paren, w.reasons[r as usize]));
+            format!("{}{}{}", w.arrow, w.recommended, reason.unwrap_or_default())
         } else {
             String::new()
         };

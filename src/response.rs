@@ -90,6 +90,8 @@ pub struct Candidate {
     pub context_start: usize,
     pub context_end: usize,
     pub recommended: bool,
+    /// Why it is recommended (`after_anchor`, `near_focus`, `goal_words`); `None` otherwise.
+    pub recommended_reason: Option<crate::matching::recommend::Reason>,
     pub stale: bool,
     /// How this candidate was found: `exact`, a fuzzy tier (`indentation`, `gutter+unicode`, …)
     /// or, for a near miss offered after `NoMatch`, `similar:0.92`.

@@ -56,7 +56,7 @@ pub enum Reason {
 
 impl Reason {
     /// A stable machine-readable code: `after_anchor`, `near_focus`, `goal_words`.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Reason::AfterAnchor => "after_anchor",
             Reason::NearFocus => "near_focus",
@@ -64,8 +64,18 @@ impl Reason {
         }
     }
 
+    /// The short English phrase: "first match after search_after", "nearest to your last change
+    /// or the cursor", "shares most words with the task goal".
+    pub const fn en(self) -> &'static str {
+        match self {
+            Reason::AfterAnchor => "first match after search_after",
+            Reason::NearFocus => "nearest to your last change or the cursor",
+            Reason::GoalWords => "shares most words with the task goal",
+        }
+    }
+
     /// The short Chinese phrase (for `Locale::Zh`, as in the seed's `← 推荐（基于上下文相关性）`).
-    pub fn zh(self) -> &'static str {
+    pub const fn zh(self) -> &'static str {
         match self {
             Reason::AfterAnchor => "search_after 之后的第一个匹配",
             Reason::NearFocus => "最接近上次修改或光标",
@@ -74,15 +84,17 @@ impl Reason {
     }
 }
 
-/// Short English phrase: "first match after search_after", "nearest to your last change or the
-/// cursor", "shares most words with the task goal".
+impl serde::Serialize for Reason {
+    /// As its code (`goal_words`, …).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// The English phrase ([`Reason::en`]).
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Reason::AfterAnchor => "first match after search_after",
-            Reason::NearFocus => "nearest to your last change or the cursor",
-            Reason::GoalWords => "shares most words with the task goal",
-        })
+        f.write_str(self.en())
     }
 }
 

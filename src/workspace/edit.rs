@@ -613,6 +613,7 @@ impl Workspace {
         if let Some((i, reason)) = recommended {
             if let Some(c) = candidates.get_mut(i) {
                 c.recommended = true;
+                c.recommended_reason = Some(reason);
                 summary.push_str(&format!(" Recommended: {} ({reason}).", c.id));
             }
         }

@@ -63,7 +63,7 @@ impl Workspace {
                 if let Some(task) = self.tasks.pop(TaskStatus::Completed, summary) {
                     let r = Response::new(
                         Status::Success,
-                        format!("No pending changes to save. Task #{} completed: \"{}\".", task.id, task.goal),
+                        format!("Task #{} completed: \"{}\" (there were no pending changes to save).", task.id, task.goal),
                     );
                     return Step::Done(self.finish(r, None));
                 }

@@ -28,6 +28,7 @@ pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, qua
         context_start: text::char_to_utf16(draft, range.start),
         context_end: text::char_to_utf16(draft, range.end),
         recommended: false,
+        recommended_reason: None,
         stale,
         match_quality: quality.to_string(),
     }

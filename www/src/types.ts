@@ -54,6 +54,8 @@ export interface Candidate {
    * candidate is recommended, and none on a tie.
    */
   recommended: boolean;
+  /** Why it is recommended: "after_anchor" | "near_focus" | "goal_words"; null when it is not. */
+  recommended_reason: "after_anchor" | "near_focus" | "goal_words" | null;
   /** An edit staged since the listing changed this candidate's text; it can no longer be chosen. */
   stale: boolean;
   /**
