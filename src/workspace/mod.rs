@@ -758,7 +758,8 @@ impl Workspace {
             // `003` §8.2 / §13: with PersistReadOnly the summary says that nothing is written.
             r.summary.push_str(" [Read-only: persistence is disabled, results stay in memory.]");
         }
-        if !self.conflicts.is_empty() && r.status != Status::ExternalConflict {
+        // (ExternalConflict says it itself; a Blocked call's guidance already gives the way out.)
+        if !self.conflicts.is_empty() && !matches!(r.status, Status::ExternalConflict | Status::Blocked) {
             // Every response says it while it lasts, not only the state and flags.
             let paths: Vec<&str> = self.conflicts.keys().map(String::as_str).collect();
             r.summary = format!(
