@@ -49,10 +49,15 @@ impl Workspace {
         let mut r = Response::new(Status::Success, format!("Read lines {start}–{end} of {path} ({last} lines, {which})."));
         if !marks.is_empty() {
             let letters: Vec<String> = marks.iter().map(|(l, _)| l.to_string()).collect();
-            r.summary.push_str(&format!(
-                " Candidates {} are marked [[SEL#X]]…[[/SEL#X]]; the markers are not part of the text.",
-                letters.join(", ")
-            ));
+            let (first, last) = (&letters[0], &letters[letters.len() - 1]);
+            r.summary.push_str(&if letters.len() == 1 {
+                format!(" Candidate {first} is marked [[SEL#{first}]]…[[/SEL#{first}]]; the markers are not part of the text.")
+            } else {
+                format!(
+                    " Candidates {} are marked [[SEL#{first}]]…[[/SEL#{first}]] to [[SEL#{last}]]…[[/SEL#{last}]]; the markers are not part of the text.",
+                    letters.join(", ")
+                )
+            });
         }
         if keys {
             r.guidance = Some(format!(
