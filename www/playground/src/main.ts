@@ -2,7 +2,16 @@
 // page. The page renders what the core returns; it never matches, diffs or formats on its own.
 import "./style.css";
 import { Workspace, MemoryStorage, memoryBytes } from "agentpad";
-import type { AgentResponse, Candidate, JsonSchema, PendingChange, PersistMode, ToolDefinition } from "./types";
+import type {
+  AgentResponse,
+  Candidate,
+  CandidateStyle,
+  JsonSchema,
+  Locale,
+  PendingChange,
+  PersistMode,
+  ToolDefinition,
+} from "./types";
 import { SAMPLES, type Sample } from "./samples";
 import { argsSkeleton, optionalProps, parseArgs } from "./schema";
 import { renderArgsForm } from "./form";
@@ -39,6 +48,8 @@ const argsInput = $("args") as HTMLTextAreaElement;
 const runButton = $("run") as HTMLButtonElement;
 const argsError = $("args-error");
 const modeSelect = $("persist-mode") as HTMLSelectElement;
+const localeSelect = $("locale") as HTMLSelectElement;
+const styleSelect = $("candidate-style") as HTMLSelectElement;
 const externalLine = $("external-line") as HTMLInputElement;
 const externalText = $("external-text") as HTMLTextAreaElement;
 
@@ -48,11 +59,24 @@ const MODE_HINT: Record<PersistMode, string> = {
   immediate: "each edit saves",
   disabled: "in memory only",
 };
+const LOCALES: readonly Locale[] = ["en", "zh"];
+const CANDIDATE_STYLES: readonly CandidateStyle[] = ["table", "list"];
+/** The `lang` of the Markdown views (the core's zh words are Simplified Chinese). */
+const LANG: Record<Locale, string> = { en: "en", zh: "zh-Hans" };
+
+/** The options the page passes to Workspace.create; changing any of them recreates the workspace. */
+interface WorkspaceSettings {
+  persistMode: PersistMode;
+  locale: Locale;
+  candidateStyle: CandidateStyle;
+}
 
 interface CallRecord {
   tool: string;
   args: Record<string, unknown>;
   response: AgentResponse;
+  /** The locale its Markdown was rendered in (the core renders at call time). */
+  locale: Locale;
 }
 
 interface SelectionView {
@@ -73,6 +97,8 @@ const app = {
   ws: null as Workspace | null,
   storage: null as PlaygroundStorage | null,
   persistMode: "manual" as PersistMode,
+  locale: "en" as Locale,
+  candidateStyle: "table" as CandidateStyle,
   sample: SAMPLES[0] as Sample,
   path: "",
   tools: new Map<string, ToolDefinition>(), // every tool known, visible or not
@@ -135,7 +161,12 @@ async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<vo
   showNotice(null);
   try {
     const storage = new PlaygroundStorage(options.texts ?? { [sample.path]: sample.text });
-    const ws = await Workspace.create({ storage, locale: "en", persistMode: app.persistMode });
+    const ws = await Workspace.create({
+      storage,
+      persistMode: app.persistMode,
+      locale: app.locale,
+      candidateStyle: app.candidateStyle,
+    });
     if (generation !== app.generation) {
       ws.free(); // another sample was picked meanwhile
       return;
@@ -159,18 +190,25 @@ async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<vo
   document.body.dataset.ready = app.ws ? "true" : "error";
   document.body.dataset.sample = sample.id;
   document.body.dataset.mode = app.persistMode;
+  document.body.dataset.locale = app.locale;
+  document.body.dataset.candidateStyle = app.candidateStyle;
 }
 
 /**
- * Recreates the workspace in `mode` on the current documents: each document's saved text (in
- * disabled mode the text committed in memory, which storage never saw). Pending changes, the
- * selection, the task stack and the calls are dropped; the page says so.
+ * Recreates the workspace with `change` (persist mode, locale or candidate style) on the current
+ * documents: each document's saved text (in disabled mode the text committed in memory, which
+ * storage never saw). Pending changes, the selection, the task stack and the calls are dropped;
+ * the page says so. (The core renders the Markdown when a call returns, so a new locale or style
+ * shows from the next call on.)
  */
-async function switchPersistMode(mode: PersistMode): Promise<void> {
+async function recreateWorkspace(change: Partial<WorkspaceSettings>): Promise<void> {
   const ws = app.ws;
   const storage = app.storage;
-  const previous = app.persistMode;
-  app.persistMode = mode;
+  const previousMode = app.persistMode;
+  const changed = (Object.keys(change) as (keyof WorkspaceSettings)[]).filter(
+    (k) => change[k] !== undefined && change[k] !== app[k],
+  );
+  Object.assign(app, change);
   if (!ws || !storage) {
     await loadSample(app.sample);
     return;
@@ -179,7 +217,7 @@ async function switchPersistMode(mode: PersistMode): Promise<void> {
   const texts: Record<string, string> = {};
   for (const p of [...open, ...(await storage.list()).filter((x) => !open.includes(x))]) {
     const stored = storage.read(p);
-    const text = previous === "disabled" && open.includes(p) ? ws.text(p) : (stored ?? ws.text(p));
+    const text = previousMode === "disabled" && open.includes(p) ? ws.text(p) : (stored ?? ws.text(p));
     texts[p] = text;
   }
   const last = app.history[app.history.length - 1]?.response;
@@ -189,13 +227,16 @@ async function switchPersistMode(mode: PersistMode): Promise<void> {
     app.history.length > 0 ? `${app.history.length} call${app.history.length === 1 ? "" : "s"}` : "",
     last && last.task_stack.length > 0 ? "the task stack" : "",
   ].filter(Boolean);
-  const source = previous === "disabled" ? "the text committed in memory" : "the saved text";
+  const source = previousMode === "disabled" ? "the text committed in memory" : "the saved text";
+  const what = changed.map((k) => `${k} "${app[k]}"`).join(", ") || `persistMode "${app.persistMode}"`;
+  const fromNext = changed.some((k) => k !== "persistMode") ? " The next call's Markdown shows it." : "";
   await loadSample(app.sample, {
     texts,
     path: app.path,
     notice:
-      `Recreated the workspace with persistMode "${mode}" on ${source} of ${Object.keys(texts).join(", ")}` +
-      (dropped.length > 0 ? `; dropped ${dropped.join(", ")}.` : "."),
+      `Recreated the workspace with ${what} on ${source} of ${Object.keys(texts).join(", ")}` +
+      (dropped.length > 0 ? `; dropped ${dropped.join(", ")}.` : ".") +
+      fromNext,
   });
 }
 
@@ -285,7 +326,7 @@ async function run(tool: string, args: Record<string, unknown>): Promise<void> {
   showNotice(null); // a notice announces what the next call will meet; this is that call
   try {
     const r: AgentResponse = await ws.call(tool, args, { toolCallId: nextCallId("call") });
-    app.history.push({ tool, args, response: r });
+    app.history.push({ tool, args, response: r, locale: app.locale });
     app.shown = app.history.length - 1;
     // A MultiMatch, or a NoMatch offering near misses: "use B" repeats it with match_id.
     if (tool.endsWith("_replace") && r.candidates.length > 0) {
@@ -399,6 +440,8 @@ function validateArgs(): boolean {
 function updateRunEnabled(): void {
   const parsed = parseArgs(argsInput.value);
   runButton.disabled = !parsed.ok || app.busy || !app.ws || toolSelect.value === "";
+  // Recreating the workspace while a call or a create is under way would free it under that call.
+  for (const select of [modeSelect, localeSelect, styleSelect, sampleSelect]) select.disabled = app.busy;
 }
 
 function runConsole(): void {
@@ -490,7 +533,7 @@ function renderWorkflowPanel(): void {
   const mode = $("wf-mode");
   mode.textContent = app.persistMode;
   mode.dataset.mode = app.persistMode;
-  $("mode-hint").textContent = `${MODE_HINT[app.persistMode]} · switching recreates the workspace`;
+  $("mode-hint").textContent = MODE_HINT[app.persistMode];
 
   const flags = r?.flags.names ?? [];
   $("wf-flags").replaceChildren(
@@ -727,28 +770,59 @@ function renderPendingPanel(): void {
   $("pending-source").textContent = app.pending.source;
 }
 
+/** How many earlier calls the Basic column lists (most recent last). */
+const BASIC_HISTORY = 4;
+
 function renderResponsePanel(): void {
   const rec = app.history[app.shown];
   const badges = $("response-badges");
   const md = $("response-markdown");
+  const basic = $("response-basic");
   const json = $("response-json");
   const next = $("next-actions");
+  const earlier = $("basic-history");
+  earlier.replaceChildren();
   if (!rec) {
     badges.replaceChildren(h("span", { class: "muted" }, "No call yet: pick a tool and press Run."));
     md.replaceChildren();
     json.replaceChildren();
     next.replaceChildren();
-    $("response-basic").textContent = "";
+    basic.textContent = "";
     $("response-tool").textContent = "";
   } else {
     const r = rec.response;
+    const lang = LANG[rec.locale];
     badges.replaceChildren(renderBadges(r));
-    $("response-basic").textContent = r.markdown_basic;
-    $("response-tool").textContent = `#${app.shown + 1} ${rec.tool}`;
-    md.replaceChildren(renderMarkdown(r.markdown));
+    // Shown as the text the model keeps (not rendered): it is one line of Markdown source.
+    basic.textContent = r.markdown_basic;
+    basic.setAttribute("lang", lang);
+    const latest = app.shown === app.history.length - 1;
+    $("response-tool").textContent =
+      `#${app.shown + 1} ${rec.tool}` + (latest ? "" : ` · not the latest (#${app.history.length})`);
+    const view = renderMarkdown(r.markdown);
+    view.setAttribute("lang", lang);
+    md.replaceChildren(view);
     json.replaceChildren(renderJson(r));
     next.replaceChildren(renderNextActions(r.next_actions, (tool) => fillConsole(tool, null)));
+    // The calls before it, as an agent's history would keep them: one Basic line each.
+    const from = Math.max(0, app.shown - BASIC_HISTORY);
+    if (from > 0) earlier.append(h("li", { class: "muted more" }, `… ${from} earlier`));
+    for (let i = from; i < app.shown; i++) {
+      const c = app.history[i];
+      const item = h(
+        "li",
+        { lang: LANG[c.locale], title: c.response.markdown_basic, "data-call": i + 1 },
+        h("span", { class: "call-no" }, `#${i + 1}`),
+        c.response.markdown_basic,
+      );
+      item.addEventListener("click", () => {
+        app.shown = i;
+        renderResponsePanel();
+      });
+      earlier.append(item);
+    }
   }
+  $("basic-history-wrap").hidden = earlier.childElementCount === 0;
   const hist = $("history");
   hist.replaceChildren();
   app.history.forEach((c, i) => {
@@ -777,11 +851,23 @@ sampleSelect.addEventListener("change", () => {
   if (s) void loadSample(s);
 });
 $("reset").addEventListener("click", () =>
-  void loadSample(app.sample, { notice: `Reset: ${app.sample.path} from the sample, persistMode "${app.persistMode}".` }),
+  void loadSample(app.sample, {
+    notice:
+      `Reset: ${app.sample.path} from the sample, persistMode "${app.persistMode}", ` +
+      `locale "${app.locale}", candidateStyle "${app.candidateStyle}".`,
+  }),
 );
 modeSelect.addEventListener("change", () => {
   const mode = PERSIST_MODES.find((m) => m === modeSelect.value);
-  if (mode && mode !== app.persistMode) void switchPersistMode(mode);
+  if (mode && mode !== app.persistMode) void recreateWorkspace({ persistMode: mode });
+});
+localeSelect.addEventListener("change", () => {
+  const locale = LOCALES.find((l) => l === localeSelect.value);
+  if (locale && locale !== app.locale) void recreateWorkspace({ locale });
+});
+styleSelect.addEventListener("change", () => {
+  const candidateStyle = CANDIDATE_STYLES.find((c) => c === styleSelect.value);
+  if (candidateStyle && candidateStyle !== app.candidateStyle) void recreateWorkspace({ candidateStyle });
 });
 $("external-write").addEventListener("click", simulateExternalWrite);
 $("fail-next-save").addEventListener("click", failNextSave);
@@ -812,6 +898,8 @@ runButton.addEventListener("click", runConsole);
 
 sampleSelect.value = SAMPLES[0].id;
 modeSelect.value = app.persistMode;
+localeSelect.value = app.locale;
+styleSelect.value = app.candidateStyle;
 void (async () => {
   try {
     await harvestTools();

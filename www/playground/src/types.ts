@@ -1,6 +1,7 @@
 // The playground reads the package's own types (www/src/types.ts): one contract, no copy.
 export type {
   Candidate,
+  Locale,
   PendingChange,
   PersistMode,
   SessionLogEntry,
@@ -10,6 +11,11 @@ export type {
   ToolDefinition,
   WorkflowState,
 } from "agentpad";
+
+import type { WorkspaceOptions } from "agentpad";
+
+/** How candidates are listed in the Markdown (`WorkspaceOptions.candidateStyle`). */
+export type CandidateStyle = NonNullable<WorkspaceOptions["candidateStyle"]>;
 
 // What the argument form needs to know of a tool's input_schema.
 export interface JsonSchema {
