@@ -320,7 +320,7 @@ impl Display for Markdown<'_> {
                     f,
                     "- [{}] {} {}{}{} → {}{}{}",
                     c.change_id,
-                    c.path,
+                    one_line(&c.path),
                     w.line_no(c.line),
                     w.colon,
                     code(&clip(&c.old_text)),
@@ -351,10 +351,10 @@ impl Display for Markdown<'_> {
                     f,
                     "| {} | {} | {} | {} | {} |",
                     e.seq,
-                    table_cell(&e.tool),
+                    table_cell(&one_line(&e.tool)),
                     e.status.map_or(w.running, |s| s.as_str()),
                     e.at_ms,
-                    e.tool_call_id.as_deref().map_or("-".to_string(), table_cell)
+                    e.tool_call_id.as_deref().map_or("-".to_string(), |id| table_cell(&one_line(id)))
                 )?;
             }
         }
@@ -509,8 +509,10 @@ pub fn signed(n: isize) -> String {
 }
 
 /// Newlines shown as `⏎` so a value stays on its Markdown line.
+/// Line breaks (`\n`, `\r\n`, a lone `\r`: Markdown ends a line at each) shown as `⏎` so a
+/// value stays on its Markdown line.
 fn one_line(s: &str) -> String {
-    s.trim_end().replace('\n', " ⏎ ")
+    s.trim_end().replace("\r\n", "\n").replace(['\r', '\n'], " ⏎ ")
 }
 
 /// At most 60 chars, with `…` marking a cut.
@@ -587,6 +589,7 @@ mod tests {
                 context_start: *at,
                 context_end: at + 1,
                 recommended: i == 1,
+                recommended_reason: None,
                 stale: false,
                 match_quality: "exact".into(),
             });

@@ -24,6 +24,7 @@ pub mod tasks;
 pub mod text;
 pub mod tools;
 pub mod workflow;
+pub mod validate;
 pub mod workspace;
 
 #[cfg(target_arch = "wasm32")]

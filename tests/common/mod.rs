@@ -41,11 +41,18 @@ impl Host {
         self.drive(step)
     }
 
-    /// Performs storage steps until the workspace is done.
+    /// Performs storage steps until the workspace is done. Every response is run through the
+    /// validator (issue 5: every formatter test runs it), so any scenario that renders a broken
+    /// layout fails where it happens.
     pub fn drive(&mut self, mut step: Step) -> Response {
         loop {
             step = match step {
-                Step::Done(r) => return r,
+                Step::Done(r) => {
+                    if let Err(v) = agentpad::validate::validate(&r.markdown) {
+                        panic!("the response breaks the Markdown contract: {v:#?}\n{}", r.markdown);
+                    }
+                    return r;
+                }
                 Step::Persist(requests) => {
                     let mut results = Vec::new();
                     for req in requests {
