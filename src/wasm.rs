@@ -237,3 +237,38 @@ impl WasmWorkspace {
         to_js(&self.inner.tool_definitions())
     }
 }
+
+/// What [`validate_markdown`] returns: the verdict, every violation, and what could be read.
+#[derive(Serialize)]
+struct ValidationJs<'a> {
+    valid: bool,
+    violations: &'a [crate::validate::Violation],
+    status: &'a str,
+    state: &'a str,
+    flags: &'a [String],
+    severity: &'a str,
+    summary: &'a str,
+    guidance: Option<&'a str>,
+    candidates: &'a [crate::validate::ParsedCandidate],
+    sections: &'a [String],
+}
+
+/// Checks a Markdown response against the contract of `003` §6 (the validator of
+/// `agentpad::validate`), for agent developers who store or rewrite responses.
+#[wasm_bindgen(js_name = validateMarkdown)]
+pub fn validate_markdown(markdown: JsString) -> Result<JsValue, JsError> {
+    let markdown = js_string(&markdown, "markdown").map_err(js_error)?;
+    let (parsed, violations) = crate::validate::parse(&markdown);
+    Ok(to_js(&ValidationJs {
+        valid: violations.is_empty(),
+        violations: &violations,
+        status: &parsed.status,
+        state: &parsed.state,
+        flags: &parsed.flags,
+        severity: &parsed.severity,
+        summary: &parsed.summary,
+        guidance: parsed.guidance.as_deref(),
+        candidates: &parsed.candidates,
+        sections: &parsed.sections,
+    }))
+}

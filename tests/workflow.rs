@@ -596,3 +596,16 @@ fn diagnostics_record_matches_persistence_and_external_changes() {
     h.ws.set_diagnostics(Default::default());
     assert!(!h.call("memo_read", json!({})).flags.names().contains(&"DiagnosticHint"));
 }
+
+#[test]
+fn revert_during_a_conflict_takes_storage_text() {
+    let mut h = Host::new(&[("a", "x = 1\n")]);
+    h.call("memo_replace", json!({"old_text": "1", "new_text": "2"}));
+    h.external_write("a", "x = 5\n");
+    let r = h.call("memo_revert", json!({"reason": "start over"}));
+    assert_eq!((r.status, r.workflow_state), (Status::Success, WorkflowState::Idle), "{}", r.markdown);
+    assert_eq!(h.ws.text(None).unwrap(), "x = 5\n");
+    h.external_write("a", "x = 6\n");
+    let c = h.call("memo_commit", json!({"summary": "nothing"}));
+    assert_eq!(c.status, Status::NoOp, "no stale conflict report: {}", c.markdown);
+}

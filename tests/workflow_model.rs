@@ -68,6 +68,8 @@ proptest! {
         let mut draft = doc.clone();
         // The needle and replacement of the pending choice, if any.
         let mut choice: Option<(String, String)> = None;
+        // Storage changed under pending changes (a conflict): a revert then takes storage's text.
+        let mut conflict = false;
         for op in ops {
             let state = h.ws.state();
             match op {
@@ -157,8 +159,10 @@ proptest! {
                     let name = if matches!(op, Op::Revert) { "memo_revert" } else { "memo_discard" };
                     let r = h.call(name, json!({"reason": "model"}));
                     prop_assert!(matches!(r.status, Status::Success | Status::NoOp), "{}", r.markdown);
-                    // discard reloads storage when out of sync; revert keeps the cached text
-                    if name == "memo_discard" { committed = h.stored("d").to_string(); }
+                    // discard reloads storage when out of sync; revert takes storage's text after a
+                    // conflict (the changes it conflicted with are gone), else keeps the cache
+                    if name == "memo_discard" || conflict { committed = h.stored("d").to_string(); }
+                    conflict = false;
                     draft = committed.clone();
                     prop_assert_eq!(h.ws.draft(Some("d")).unwrap(), committed.clone(), "revert restores byte-exact");
                     choice = None;
@@ -166,6 +170,7 @@ proptest! {
                 Op::External { text } => {
                     let pending = !h.ws.draft(Some("d")).unwrap().eq(&h.ws.text(Some("d")).unwrap());
                     h.external_write("d", &text);
+                    if pending { conflict = true; }
                     if !pending && h.ws.state() != WorkflowState::OutOfSync {
                         committed = text.clone();
                         draft = text;

@@ -566,8 +566,8 @@ impl Workspace {
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
         self.log.begin(name, args, ctx);
         self.diagnostics.begin();
-        let step = self.dispatch(name, args, ctx);
-        self.after_step(&step);
+        let mut step = self.dispatch(name, args, ctx);
+        self.after_step(&mut step);
         step
     }
 
@@ -581,7 +581,7 @@ impl Workspace {
             Ok(parsed) => parsed,
             Err(e) => return Step::Done(self.invalid(&e.to_string(), guidance_for(&e, &self.config.tool_prefix))),
         };
-        if self.unreported_conflict && tool.edits() {
+        if self.unreported_conflict && !self.conflicts.is_empty() && tool.edits() {
             return Step::Done(self.conflict_report(tool));
         }
         if !self.is_visible(tool) {
@@ -627,12 +627,32 @@ impl Workspace {
 
     /// Bookkeeping after a call or completion produced `step`: the log gets the status, and
     /// notes said in a finished response are not said again.
-    fn after_step(&mut self, step: &Step) {
+    fn after_step(&mut self, step: &mut Step) {
         if let Step::Done(r) = step {
+            if self.diagnostics.enabled(Category::Schema) {
+                self.schema_check(r);
+            }
             self.log.finish(r.status);
             self.notes.clear();
             self.diagnostics.close(r.status.as_str(), r.workflow_state.as_str(), &r.flags.names());
         }
+    }
+
+    /// `TextEdit.Schema` (`003` "Fix"): a response whose Markdown fails the validator is a defect
+    /// of ours; it is recorded with the violations, flagged `SchemaViolation`, and its summary
+    /// starts `[Fail] Response format does not match the spec` so the model does not trust a
+    /// half-read layout. Cost: O(size of the Markdown); only while the category is on.
+    fn schema_check(&mut self, r: &mut Response) {
+        let Err(violations) = crate::validate::validate(&r.markdown) else { return };
+        let id = self.operation_id();
+        let first = violations.first().map(|v| v.to_string());
+        let markdown = r.markdown.clone();
+        self.diagnostics.record(Category::Schema, &id, "render", first, || {
+            serde_json::json!({ "violations": violations, "markdown": markdown })
+        });
+        r.flags = r.flags | Flags::SCHEMA_VIOLATION;
+        r.summary = format!("[Fail] Response format does not match the spec (see the TextEdit.Schema record of {id}). {}", r.summary);
+        r.render(self.config.render_options());
     }
 
     /// A completion that does not answer what the workspace waits for: refused, nothing changes.
@@ -751,23 +771,28 @@ impl Workspace {
     /// Fills what every response carries — state, flags, pending changes, tasks, tools, next
     /// actions, notes for the agent — and renders the Markdown views.
     fn finish(&self, mut r: Response, path: Option<&str>) -> Response {
-        if !self.notes.is_empty() {
-            r.summary = format!("{} {}", self.notes.join(" "), r.summary);
-        }
         if self.config.persist_mode == PersistMode::Disabled && !r.summary.contains("Persistence is disabled") {
             // `003` §8.2 / §13: with PersistReadOnly the summary says that nothing is written.
             r.summary.push_str(" [Read-only: persistence is disabled, results stay in memory.]");
         }
+        // Notes go after a leading `[Warning]`, which must stay first (`003` §6.1.2).
+        let (warning, rest) = match r.summary.strip_prefix("[Warning] ") {
+            Some(rest) => ("[Warning] ", rest.to_string()),
+            None => ("", r.summary.clone()),
+        };
+        let mut lead = self.notes.clone();
         // (ExternalConflict says it itself; a Blocked call's guidance already gives the way out.)
         if !self.conflicts.is_empty() && !matches!(r.status, Status::ExternalConflict | Status::Blocked) {
             // Every response says it while it lasts, not only the state and flags.
             let paths: Vec<&str> = self.conflicts.keys().map(String::as_str).collect();
-            r.summary = format!(
-                "[Storage changed under your pending changes in {}: compare with {p}_diff(against=\"storage\"), then {p}_rebase or {p}_refresh.] {}",
+            lead.push(format!(
+                "[Storage changed under your pending changes in {}: compare with {p}_diff(against=\"storage\"), then {p}_rebase or {p}_refresh.]",
                 paths.join(", "),
-                r.summary,
                 p = self.config.tool_prefix
-            );
+            ));
+        }
+        if !lead.is_empty() {
+            r.summary = format!("{warning}{} {rest}", lead.join(" "));
         }
         r.workflow_state = self.state();
         r.flags = self.flags();
@@ -837,4 +862,29 @@ fn unreachable_tool(tool: Tool) -> Step {
     let mut r = Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice."));
     r.render(RenderOptions::default());
     Step::Done(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_response_that_fails_the_validator_is_flagged_and_recorded() {
+        let mut ws = Workspace::new(Config::default());
+        ws.set_diagnostics([Category::Schema].into_iter().collect());
+        let mut r = Response::new(Status::Success, "fine");
+        r.render(ws.config.render_options());
+        ws.schema_check(&mut r);
+        assert!(!r.flags.contains(Flags::SCHEMA_VIOLATION), "a valid response is left alone");
+        assert!(ws.take_diagnostics().is_empty());
+
+        r.markdown = r.markdown.replace("### [Metrics]", "### [Metric]");
+        ws.schema_check(&mut r);
+        assert!(r.flags.contains(Flags::SCHEMA_VIOLATION));
+        assert!(r.summary.starts_with("[Fail] Response format does not match the spec"), "{}", r.summary);
+        let d = ws.take_diagnostics();
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].category, Category::Schema);
+        assert!(d[0].detail["violations"].as_array().is_some_and(|v| !v.is_empty()));
+    }
 }

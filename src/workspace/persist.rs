@@ -157,7 +157,7 @@ impl Workspace {
     /// missing result counts as not written). Returns the next step: `Done`, or the compensating
     /// writes of a failed multi-document commit.
     pub fn complete_persist(&mut self, results: Vec<PersistResult>) -> Step {
-        let step = match self.awaiting.take() {
+        let mut step = match self.awaiting.take() {
             Some(Awaiting::Commit(commit)) => self.commit_written(commit, results),
             Some(Awaiting::Rollback(rollback)) => Step::Done(self.rollback_written(rollback, results)),
             Some(Awaiting::PersistAs { path, new_path, text }) => Step::Done(self.persist_as_written(&path, &new_path, text, results)),
@@ -166,7 +166,7 @@ impl Workspace {
                 self.wrong_completion("write", "completePersist", "persist")
             }
         };
-        self.after_step(&step);
+        self.after_step(&mut step);
         step
     }
 
@@ -323,7 +323,13 @@ impl Workspace {
             .unwrap_or_default();
         self.persist_failures.clear();
         self.recommended = None;
-        let Some(session) = self.session.take() else {
+        let session = self.session.take();
+        // With the pending changes gone, what storage changed to is simply the text now.
+        for (path, storage) in std::mem::take(&mut self.conflicts) {
+            self.take_from_storage(&path, storage);
+        }
+        self.unreported_conflict = false;
+        let Some(session) = session else {
             let status = if task_note.is_empty() { Status::NoOp } else { Status::Success };
             let r = Response::new(status, format!("There is no edit session to revert.{task_note}"));
             return self.finish(r, None);

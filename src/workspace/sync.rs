@@ -85,7 +85,7 @@ impl Workspace {
 
     /// Makes storage's text (or its absence) the committed text of `path`, dropping the
     /// session's copy of it; says so in the next summary.
-    fn take_from_storage(&mut self, path: &str, storage: Option<Document>) {
+    pub(super) fn take_from_storage(&mut self, path: &str, storage: Option<Document>) {
         self.drop_path_from_session(path);
         self.conflicts.remove(path);
         self.persist_failures.remove(path);
@@ -273,14 +273,14 @@ impl Workspace {
 
     /// Finishes a read step with what storage returned (one result per path).
     pub fn complete_load(&mut self, results: Vec<LoadResult>) -> Step {
-        let step = match self.awaiting.take() {
+        let mut step = match self.awaiting.take() {
             Some(Awaiting::Load(purpose)) => Step::Done(self.loaded(purpose, results)),
             other => {
                 self.awaiting = other;
                 self.wrong_completion("read", "completeLoad", "load")
             }
         };
-        self.after_step(&step);
+        self.after_step(&mut step);
         step
     }
 

@@ -399,3 +399,29 @@ export interface DiagnosticRecord {
   /** Wall time of the whole call, measured by the shell (the core reads no clock). */
   duration_ms: number | null;
 }
+
+/** One place where a Markdown response leaves the `003` §6 layout. */
+export interface Violation {
+  /** 1-based line of the Markdown. */
+  line: number;
+  /** The rule broken, e.g. "HeaderLine", "CandidateHeader", "StateFlags", "SectionOrder". */
+  rule: string;
+  /** What was expected and what was found. */
+  message: string;
+}
+
+/** What validateResponse() read and found. */
+export interface ValidationResult {
+  valid: boolean;
+  violations: Violation[];
+  status: string;
+  state: string;
+  flags: string[];
+  /** "OK" | "Warning" | "Fail" */
+  severity: string;
+  summary: string;
+  guidance: string | null;
+  candidates: { id: string; line: number; preview: string; recommended: boolean; stale: boolean }[];
+  /** Heading lines of the optional sections, in order. */
+  sections: string[];
+}

@@ -261,3 +261,32 @@ console.log(r.flags.names.join(","));`;
   assert.ok(line, run.stderr);
   assert.equal(JSON.parse(line.slice("[agentpad] ".length)).category, "TextEdit.MatchTrace");
 });
+
+test("validateResponse: every response of a session is valid in both locales and styles; a broken one is reported", async () => {
+  const { validateResponse } = await import("agentpad");
+  for (const options of [{}, { locale: "zh" }, { locale: "zh", candidateStyle: "list" }, { candidateStyle: "list" }]) {
+    const { storage, ws } = await open({ "t.yaml": TIMEOUTS }, options);
+    const responses = [
+      await ws.call("memo_read", {}),
+      await ws.call("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60" }),
+      await ws.call("memo_replace_selection", { selection_id: "B" }),
+      await ws.call("memo_replace", { old_text: "no such text at all", new_text: "x" }),
+      await ws.call("memo_begin_task", { goal: "g" }),
+    ];
+    storage.failNext("save");
+    responses.push(await ws.call("memo_commit", { summary: "s" }));
+    responses.push(await ws.call("memo_export_session", {}));
+    for (const r of responses) {
+      const v = await validateResponse(r.markdown);
+      assert.ok(v.valid, `${JSON.stringify(options)} ${r.status}: ${JSON.stringify(v.violations)}\n${r.markdown}`);
+      assert.equal(v.status, r.status);
+      assert.equal(v.state, r.workflow_state);
+    }
+    const multi = responses[1];
+    const broken = await validateResponse(multi.markdown.replace("state: `SelectionPending`", "state: `Idle`"));
+    assert.equal(broken.valid, false);
+    assert.ok(broken.violations.some((v) => v.rule === "StateFlags"), JSON.stringify(broken.violations));
+    ws.free();
+  }
+  await assert.rejects(validateResponse(42), /needs a string/);
+});
