@@ -5,21 +5,12 @@
 mod common;
 
 use agentpad::{Config, PersistMode, Status, WorkflowState};
-use common::Host;
+use common::{timeouts, Host};
 use serde_json::{json, Value};
 
 
 const CONFIG_JSON: &str = "{\n  \"features\": {\n    \"stable\": [\"A\", \"B\", \"C\"],\n    \"experimental\": []\n  }\n}\n";
 
-/// A config with `timeout: 30` on lines 12, 45 and 78, each under a comment (Appendix A, flow 2).
-fn timeouts() -> String {
-    let mut lines: Vec<String> = (1..=90).map(|i| format!("key{i}: value")).collect();
-    for (line, section, comment) in [(12, "database", "# database connection"), (45, "api", "# API calls"), (78, "cache", "# cache expiry")] {
-        lines[line - 2] = comment.to_string();
-        lines[line - 1] = format!("{section}.timeout: 30");
-    }
-    lines.join("\n") + "\n"
-}
 
 #[test]
 fn appendix_a_flow_1_enable_experimental_feature() {

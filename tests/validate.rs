@@ -11,19 +11,10 @@ use agentpad::diagnostics::Category;
 use agentpad::format::CandidateStyle;
 use agentpad::validate::{self, Rule};
 use agentpad::{CallContext, Config, Locale, PersistMode, Response, Status, Step, WorkflowState};
-use common::Host;
+use common::{timeouts, Host};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-/// A config with `timeout: 30` on lines 12, 45 and 78, each under a comment (`000` Appendix A).
-fn timeouts() -> String {
-    let mut lines: Vec<String> = (1..=90).map(|i| format!("key{i}: value")).collect();
-    for (line, section, comment) in [(12, "database", "# database connection"), (45, "api", "# API calls"), (78, "cache", "# cache expiry")] {
-        lines[line - 2] = comment.to_string();
-        lines[line - 1] = format!("{section}.timeout: 30");
-    }
-    lines.join("\n") + "\n"
-}
 
 const SMALL: &str = "# Title\n\n```\ncode with ``` fences\n```\n\nx = 1\ny = 2\n";
 

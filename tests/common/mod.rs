@@ -109,3 +109,14 @@ impl Host {
         &self.files[path].0
     }
 }
+
+/// A config with `timeout: 30` on lines 12, 45 and 78, each under a comment (`000` Appendix A,
+/// flow 2).
+pub fn timeouts() -> String {
+    let mut lines: Vec<String> = (1..=90).map(|i| format!("key{i}: value")).collect();
+    for (line, section, comment) in [(12, "database", "# database connection"), (45, "api", "# API calls"), (78, "cache", "# cache expiry")] {
+        lines[line - 2] = comment.to_string();
+        lines[line - 1] = format!("{section}.timeout: 30");
+    }
+    lines.join("\n") + "\n"
+}

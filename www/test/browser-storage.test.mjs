@@ -5,20 +5,11 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import { extname, normalize, sep } from "node:path";
 import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { serveWww } from "./lib/static-server.mjs";
 
-const WWW = fileURLToPath(new URL("..", import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-};
 const PAGE = `<!doctype html><meta charset="utf-8"><title>agentpad BrowserStorage</title>`;
 
 let server;
@@ -30,26 +21,8 @@ function hashOf(text) {
 }
 
 before(async () => {
-  server = createServer(async (req, res) => {
-    const url = new URL(req.url, "http://localhost");
-    if (url.pathname === "/") {
-      res.writeHead(200, { "content-type": TYPES[".html"] }).end(PAGE);
-      return;
-    }
-    const file = normalize(WWW + decodeURIComponent(url.pathname));
-    if (!file.startsWith(WWW) || file.includes(`${sep}node_modules${sep}`)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${server.address().port}`; // a secure context: crypto.subtle exists
+  server = await serveWww(PAGE); // 127.0.0.1: a secure context, crypto.subtle exists
+  origin = server.origin;
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (./build.sh test installs Debian chromium)`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,

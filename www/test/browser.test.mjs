@@ -2,22 +2,11 @@
 // plain ES modules over HTTP, no bundler; the wasm is fetched from new URL("../pkg/…", import.meta.url).
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import { extname, normalize, sep } from "node:path";
 import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { serveWww } from "./lib/static-server.mjs";
 
-const WWW = fileURLToPath(new URL("..", import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-};
 
 const PAGE = `<!doctype html>
 <meta charset="utf-8">
@@ -51,27 +40,8 @@ let origin;
 const requests = [];
 
 before(async () => {
-  server = createServer(async (req, res) => {
-    const url = new URL(req.url, "http://localhost");
-    requests.push(url.pathname);
-    if (url.pathname === "/") {
-      res.writeHead(200, { "content-type": TYPES[".html"] }).end(PAGE);
-      return;
-    }
-    const file = normalize(WWW + decodeURIComponent(url.pathname));
-    if (!file.startsWith(WWW) || file.includes(`${sep}node_modules${sep}`)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
+  server = await serveWww(PAGE, (pathname) => requests.push(pathname));
+  origin = server.origin;
 });
 
 after(() => server?.close());
