@@ -9,7 +9,9 @@ import {
   NodeFsStorage,
   Workspace,
   memoryBytes,
+  validateResponse,
   type Candidate,
+  type DiagnosticRecord,
   type MatchQuality,
   type Response,
   type Status,
@@ -105,6 +107,28 @@ let disposed: Workspace | undefined;
   check("unknown tool → InvalidArguments, no throw", unknown.status === "InvalidArguments", unknown.status);
 }
 check("`using` disposed the workspace at the end of the block", disposed?.freed === true);
+
+// Workflow, zh list responses, the validator and diagnostics, as a user of the tarball sees them.
+{
+  const records: DiagnosticRecord[] = [];
+  const storage = new MemoryStorage({ "t.yaml": "a.timeout: 30\nb.timeout: 30\n" });
+  const ws = await Workspace.create({ storage, locale: "zh", candidateStyle: "list", diagnostics: { sink: (r) => records.push(r) } });
+  const multi = await ws.call("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60" });
+  check("zh list response lists candidates as `- [A] 第 1 行`", multi.markdown.includes("- [A] 第 1 行"), multi.markdown);
+  const verdict = await validateResponse(multi.markdown);
+  check("validateResponse accepts a real response", verdict.valid && verdict.status === "MultiMatch", verdict.violations);
+  check("flags getter shows DiagnosticHint", ws.flags.names.includes("DiagnosticHint"), ws.flags);
+  check("a MatchTrace record reached the sink", records.some((r) => r.category === "TextEdit.MatchTrace" && r.status === "MultiMatch"), records);
+  await ws.call("memo_replace_selection", { selection_id: "A" });
+  storage.write("t.yaml", "a.timeout: 30\nb.timeout: 45\n");
+  const conflict = await ws.call("memo_commit", { summary: "s" });
+  check("an external write under pending changes → ExternalConflict", conflict.status === "ExternalConflict", conflict.status);
+  const rebased = await ws.call("memo_rebase", {});
+  check("memo_rebase keeps the change", rebased.status === "Success" && ws.draft() === "a.timeout: 60\nb.timeout: 45\n", ws.draft());
+  const done = await ws.call("memo_commit", { summary: "s" });
+  check("commit after rebase", done.status === "Success" && ws.version() === "v3", ws.version());
+  ws.free();
+}
 
 // Fuzzy tiers and near misses, with the new options.
 {
