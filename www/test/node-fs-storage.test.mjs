@@ -11,6 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { NodeFsStorage, Workspace } from "agentpad";
 
@@ -188,8 +189,14 @@ test("save into a read-only directory rejects with a message naming the path", a
       messages.push(await storage.save(path, "new\n", expected).then(() => "saved", (err) => err.message));
     }
   } else if (process.getuid?.() === 0) {
-    // Root ignores mode bits: make the same saves as user "nobody" in another process.
-    const code = `const { NodeFsStorage } = await import(${JSON.stringify(import.meta.resolve("agentpad"))});
+    // Root ignores mode bits: make the same saves as user "nobody" in another process. It loads
+    // a copy of the built module from a world-readable folder: the checkout may sit under a
+    // folder "nobody" cannot enter (a fresh clone in a mktemp directory, as CI makes).
+    const modDir = await tempDir();
+    chmodSync(modDir, 0o755);
+    const copy = join(modDir, "node-fs-storage.mjs");
+    writeFileSync(copy, readFileSync(new URL("../dist/node-fs-storage.js", import.meta.url)));
+    const code = `const { NodeFsStorage } = await import(${JSON.stringify(pathToFileURL(copy).href)});
 const storage = new NodeFsStorage(${JSON.stringify(dir)});
 const { version } = await storage.load("ro/kept.md");
 const out = [];
