@@ -15,7 +15,9 @@
 pub mod changeset;
 pub mod diagnostics;
 pub mod format;
+pub mod history;
 pub mod matching;
+pub mod memory;
 pub mod outline;
 pub mod preview;
 pub mod response;

@@ -1,0 +1,476 @@
+//! History compression (`000` §2.2, §4.4, Appendix B.3; DESIGN §7): once an edit session is
+//! committed or reverted, the tool calls it took and their results can leave the chat history;
+//! one summary message takes their place. Works on the host's own message arrays, in the OpenAI
+//! chat-completions or the Anthropic messages format, as plain JSON.
+//!
+//! Rules: only calls whose `tool_call_id` the workspace recorded for an ended session are
+//! removed; every other message is kept as it was; no tool call is left without its result
+//! and no result without its call (both APIs refuse those); the summary goes where the session's
+//! first removed piece was (after what is left of that message), never inside another call's
+//! call/result pair.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::format::Locale;
+
+/// The message formats `compress` reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `[{role, content, tool_calls: [{id, function}]}, {role: "tool", tool_call_id, content}]`
+    OpenAi,
+    /// `[{role, content: [{type: "tool_use", id} | {type: "tool_result", tool_use_id} | …]}]`
+    Anthropic,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "openai" => Some(Format::OpenAi),
+            "anthropic" => Some(Format::Anthropic),
+            _ => None,
+        }
+    }
+}
+
+/// How a session ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Committed { summary: String, changes: usize, delta: isize },
+    Reverted { reason: String },
+}
+
+/// A finished edit session and the calls it took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndedSession {
+    pub id: u64,
+    pub outcome: Outcome,
+    /// The `tool_call_id`s of its calls, in order (calls the host gave no id are not listed).
+    pub tool_call_ids: Vec<String>,
+    /// Estimated tokens of those calls: arguments and results.
+    pub tokens: usize,
+}
+
+impl EndedSession {
+    /// The message that replaces the session (`000` §2.2's wording).
+    pub fn summary(&self, locale: Locale) -> String {
+        let zh = locale == Locale::Zh;
+        match &self.outcome {
+            Outcome::Committed { summary, changes, delta } => {
+                let delta = crate::format::signed(*delta);
+                if zh {
+                    format!("[编辑会话 #{} 已提交]\n摘要: {summary}\n变更: {changes} 处替换, {delta} 字符", self.id)
+                } else {
+                    let s = if *changes == 1 { "" } else { "s" };
+                    format!("[Edit session #{} committed]\nSummary: {summary}\nChanges: {changes} replacement{s}, {delta} chars", self.id)
+                }
+            }
+            Outcome::Reverted { reason } => {
+                if zh {
+                    format!("[编辑会话 #{} 已撤销]\n原因: {reason}", self.id)
+                } else {
+                    format!("[Edit session #{} reverted]\nReason: {reason}", self.id)
+                }
+            }
+        }
+    }
+}
+
+/// What compression did (also predicted on commit and revert responses as `history_delta`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct HistoryDelta {
+    pub messages_removed: usize,
+    pub tokens_saved: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compressed {
+    pub messages: Value,
+    pub delta: HistoryDelta,
+    /// Sessions that were found in the messages and replaced.
+    pub sessions: Vec<u64>,
+}
+
+/// Why `compress` refused. Nothing is changed in that case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HistoryError {
+    NotAnArray { got: String },
+    /// A message (by index) that is not shaped as the format says.
+    BadMessage { index: usize, why: String },
+}
+
+impl fmt::Display for HistoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HistoryError::NotAnArray { got } => write!(f, "messages must be an array of message objects, got {got}"),
+            HistoryError::BadMessage { index, why } => write!(f, "message {index}: {why}"),
+        }
+    }
+}
+
+/// Estimated tokens of a text: one per CJK character (they tokenize about one each), and about
+/// one per four other characters. Cost: O(n).
+pub fn estimate_tokens(s: &str) -> usize {
+    let (mut cjk, mut other) = (0usize, 0usize);
+    for c in s.chars() {
+        if is_cjk(c) {
+            cjk += 1;
+        } else {
+            other += 1;
+        }
+    }
+    cjk + other.div_ceil(4)
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x2FA1F)
+}
+
+/// One message's tool calls (OpenAI `tool_calls[].id`, Anthropic `tool_use` ids) and tool
+/// results (their ids).
+fn ids_in(msg: &Value, format: Format) -> (Vec<String>, Vec<String>) {
+    let mut calls = Vec::new();
+    let mut results = Vec::new();
+    match format {
+        Format::OpenAi => {
+            if let Some(tc) = msg.get("tool_calls").and_then(Value::as_array) {
+                calls.extend(tc.iter().filter_map(|c| c.get("id").and_then(Value::as_str).map(str::to_string)));
+            }
+            if msg.get("role").and_then(Value::as_str) == Some("tool") {
+                results.extend(msg.get("tool_call_id").and_then(Value::as_str).map(str::to_string));
+            }
+        }
+        Format::Anthropic => {
+            if let Some(blocks) = msg.get("content").and_then(Value::as_array) {
+                for b in blocks {
+                    match b.get("type").and_then(Value::as_str) {
+                        Some("tool_use") => calls.extend(b.get("id").and_then(Value::as_str).map(str::to_string)),
+                        Some("tool_result") => results.extend(b.get("tool_use_id").and_then(Value::as_str).map(str::to_string)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    (calls, results)
+}
+
+/// Checks that every tool call has its result after it and every result has its call before
+/// it — what both APIs require. Returns the first problem.
+pub fn check(messages: &Value, format: Format) -> Result<(), String> {
+    let Some(list) = messages.as_array() else { return Err("messages must be an array".into()) };
+    let mut open: BTreeSet<String> = BTreeSet::new();
+    let mut answered: BTreeSet<String> = BTreeSet::new();
+    for (i, m) in list.iter().enumerate() {
+        let (calls, results) = ids_in(m, format);
+        for r in results {
+            if !open.remove(&r) {
+                return Err(format!("message {i}: a result for `{r}` without its call before it"));
+            }
+            answered.insert(r);
+        }
+        for c in calls {
+            open.insert(c);
+        }
+    }
+    match open.into_iter().next() {
+        Some(id) => Err(format!("the call `{id}` has no result")),
+        None => Ok(()),
+    }
+}
+
+/// Replaces the calls of `sessions` found in `messages` by one summary message each. Cost:
+/// O(size of the messages).
+pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], locale: Locale) -> Result<Compressed, HistoryError> {
+    let Some(list) = messages.as_array() else {
+        return Err(HistoryError::NotAnArray { got: type_name(messages).into() });
+    };
+    for (index, m) in list.iter().enumerate() {
+        if !m.is_object() {
+            return Err(HistoryError::BadMessage { index, why: format!("expected an object, got {}", type_name(m)) });
+        }
+    }
+    let owner: BTreeMap<&str, u64> =
+        sessions.iter().flat_map(|s| s.tool_call_ids.iter().map(move |id| (id.as_str(), s.id))).collect();
+    let mut out: Vec<Value> = Vec::with_capacity(list.len());
+    // Where each session's summary goes: the output index of its first removed piece.
+    let mut summary_at: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut removed_messages = 0usize;
+    let mut removed_tokens = 0usize;
+    for m in list {
+        let (kept, removed) = strip(m, format, &owner);
+        match kept {
+            Some(k) => out.push(k),
+            None => removed_messages += 1,
+        }
+        // Right after what is left of the message (its text, other tools' calls).
+        for (session, tokens) in removed {
+            summary_at.entry(session).or_insert(out.len());
+            removed_tokens += tokens;
+        }
+    }
+    // Insert the summaries, last first so earlier indices stay right; never between a call and
+    // its results: move past any results that answer calls made before the insertion point.
+    let mut inserted_tokens = 0usize;
+    let mut places: Vec<(usize, u64)> = summary_at.iter().map(|(s, at)| (*at, *s)).collect();
+    places.sort_by(|a, b| b.cmp(a));
+    for (at, session) in places {
+        let Some(s) = sessions.iter().find(|s| s.id == session) else { continue };
+        let text = s.summary(locale);
+        inserted_tokens += estimate_tokens(&text);
+        let at = past_pending_results(&out, at, format);
+        out.insert(at, summary_message(&text, format));
+    }
+    if format == Format::Anthropic {
+        out = merge_same_roles(out);
+    }
+    let mut sessions_done: Vec<u64> = summary_at.keys().copied().collect();
+    sessions_done.sort_unstable();
+    Ok(Compressed {
+        messages: Value::Array(out),
+        delta: HistoryDelta { messages_removed: removed_messages, tokens_saved: removed_tokens.saturating_sub(inserted_tokens) },
+        sessions: sessions_done,
+    })
+}
+
+/// `m` without the calls and results owned by a session: `None` when nothing is left of it, and
+/// (session, estimated tokens) of each removed piece.
+fn strip(m: &Value, format: Format, owner: &BTreeMap<&str, u64>) -> (Option<Value>, Vec<(u64, usize)>) {
+    let mut removed = Vec::new();
+    let mut msg = m.clone();
+    match format {
+        Format::OpenAi => {
+            if msg.get("role").and_then(Value::as_str) == Some("tool") {
+                if let Some(s) = msg.get("tool_call_id").and_then(Value::as_str).and_then(|id| owner.get(id)) {
+                    removed.push((*s, estimate_tokens(&m.to_string())));
+                    return (None, removed);
+                }
+                return (Some(msg), removed);
+            }
+            let obj = msg.as_object_mut().expect("checked: an object"); // ok: compress checked every message
+            if let Some(Value::Array(calls)) = obj.get_mut("tool_calls") {
+                calls.retain(|c| match c.get("id").and_then(Value::as_str).and_then(|id| owner.get(id)) {
+                    Some(s) => {
+                        removed.push((*s, estimate_tokens(&c.to_string())));
+                        false
+                    }
+                    None => true,
+                });
+                if calls.is_empty() {
+                    obj.remove("tool_calls");
+                    let empty = match obj.get("content") {
+                        None | Some(Value::Null) => true,
+                        Some(Value::String(s)) => s.trim().is_empty(),
+                        Some(Value::Array(a)) => a.is_empty(),
+                        _ => false,
+                    };
+                    if empty && !removed.is_empty() {
+                        return (None, removed);
+                    }
+                }
+            }
+            (Some(msg), removed)
+        }
+        Format::Anthropic => {
+            let obj = msg.as_object_mut().expect("checked: an object"); // ok: compress checked every message
+            if let Some(Value::Array(blocks)) = obj.get_mut("content") {
+                blocks.retain(|b| {
+                    let id = match b.get("type").and_then(Value::as_str) {
+                        Some("tool_use") => b.get("id"),
+                        Some("tool_result") => b.get("tool_use_id"),
+                        _ => None,
+                    };
+                    match id.and_then(Value::as_str).and_then(|id| owner.get(id)) {
+                        Some(s) => {
+                            removed.push((*s, estimate_tokens(&b.to_string())));
+                            false
+                        }
+                        None => true,
+                    }
+                });
+                if blocks.is_empty() && !removed.is_empty() {
+                    return (None, removed);
+                }
+            }
+            (Some(msg), removed)
+        }
+    }
+}
+
+/// The first index at or after `at` that is not inside a call/result group: results answering
+/// calls made before `at` stay right after their calls.
+fn past_pending_results(out: &[Value], at: usize, format: Format) -> usize {
+    let mut open: BTreeSet<String> = BTreeSet::new();
+    for m in &out[..at.min(out.len())] {
+        let (calls, results) = ids_in(m, format);
+        for r in results {
+            open.remove(&r);
+        }
+        open.extend(calls);
+    }
+    let mut i = at;
+    while i < out.len() && !open.is_empty() {
+        let (calls, results) = ids_in(&out[i], format);
+        if results.is_empty() {
+            break;
+        }
+        for r in results {
+            open.remove(&r);
+        }
+        open.extend(calls);
+        i += 1;
+    }
+    i
+}
+
+fn summary_message(text: &str, format: Format) -> Value {
+    match format {
+        Format::OpenAi => json!({ "role": "assistant", "content": text }),
+        Format::Anthropic => json!({ "role": "assistant", "content": [{ "type": "text", "text": text }] }),
+    }
+}
+
+/// Anthropic wants user and assistant turns to alternate: consecutive messages of one role
+/// become one, their content blocks in order (a string content becomes a text block).
+fn merge_same_roles(messages: Vec<Value>) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::with_capacity(messages.len());
+    for m in messages {
+        let role = m.get("role").and_then(Value::as_str).map(str::to_string);
+        let same = role.is_some() && out.last().and_then(|p| p.get("role")).and_then(Value::as_str) == role.as_deref();
+        if !same {
+            out.push(m);
+            continue;
+        }
+        let blocks = |v: &Value| -> Vec<Value> {
+            match v.get("content") {
+                Some(Value::Array(a)) => a.clone(),
+                Some(Value::String(s)) => vec![json!({ "type": "text", "text": s })],
+                _ => Vec::new(),
+            }
+        };
+        let mut merged = blocks(out.last().expect("same role means a previous message")); // ok: `same` needs one
+        merged.extend(blocks(&m));
+        if let Some(Value::Object(prev)) = out.last_mut() {
+            prev.insert("content".into(), Value::Array(merged));
+        }
+    }
+    out
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(id: u64, ids: &[&str]) -> EndedSession {
+        EndedSession {
+            id,
+            outcome: Outcome::Committed { summary: "enable X".into(), changes: 1, delta: 3 },
+            tool_call_ids: ids.iter().map(|s| s.to_string()).collect(),
+            tokens: 0,
+        }
+    }
+
+    fn openai_call(id: &str) -> Value {
+        json!({"role": "assistant", "content": null, "tool_calls": [{"id": id, "type": "function", "function": {"name": "memo_replace", "arguments": "{}"}}]})
+    }
+
+    fn openai_result(id: &str, text: &str) -> Value {
+        json!({"role": "tool", "tool_call_id": id, "content": text})
+    }
+
+    #[test]
+    fn openai_session_calls_become_one_summary_and_the_rest_is_untouched() {
+        let messages = json!([
+            {"role": "user", "content": "enable X"},
+            openai_call("c1"), openai_result("c1", "read …"),
+            openai_call("c2"), openai_result("c2", "staged A …"),
+            openai_call("c3"), openai_result("c3", "committed"),
+            {"role": "assistant", "content": "Done."},
+        ]);
+        let out = compress(&messages, Format::OpenAi, &[session(1, &["c2", "c3"])], Locale::En).unwrap();
+        let list = out.messages.as_array().unwrap();
+        assert_eq!(list.len(), 5);
+        assert_eq!(list[1], openai_call("c1"));
+        assert_eq!(list[3]["content"], json!("[Edit session #1 committed]\nSummary: enable X\nChanges: 1 replacement, +3 chars"));
+        assert_eq!(list[4]["content"], json!("Done."));
+        assert_eq!(out.delta.messages_removed, 4);
+        assert!(out.delta.tokens_saved > 0);
+        check(&out.messages, Format::OpenAi).unwrap();
+        // compressing again changes nothing
+        let again = compress(&out.messages, Format::OpenAi, &[session(1, &["c2", "c3"])], Locale::En).unwrap();
+        assert_eq!(again.messages, out.messages);
+        assert_eq!(again.delta, HistoryDelta::default());
+    }
+
+    #[test]
+    fn a_summary_never_splits_a_call_from_its_result() {
+        // one assistant message calls a session tool and another tool in parallel
+        let messages = json!([
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": null, "tool_calls": [
+                {"id": "s1", "type": "function", "function": {"name": "memo_replace", "arguments": "{}"}},
+                {"id": "w1", "type": "function", "function": {"name": "web_search", "arguments": "{}"}}]},
+            openai_result("s1", "staged"), openai_result("w1", "results"),
+        ]);
+        let out = compress(&messages, Format::OpenAi, &[session(2, &["s1"])], Locale::En).unwrap();
+        check(&out.messages, Format::OpenAi).unwrap();
+        let list = out.messages.as_array().unwrap();
+        assert_eq!(list[1]["tool_calls"].as_array().unwrap().len(), 1);
+        assert_eq!(list[2]["tool_call_id"], json!("w1"));
+        assert!(list[3]["content"].as_str().unwrap().starts_with("[Edit session #2 committed]"));
+    }
+
+    #[test]
+    fn anthropic_blocks_are_removed_and_roles_still_alternate() {
+        let messages = json!([
+            {"role": "user", "content": "enable X"},
+            {"role": "assistant", "content": [{"type": "text", "text": "Let me look."}, {"type": "tool_use", "id": "t1", "name": "memo_read", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "…"}]},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t2", "name": "memo_commit", "input": {"summary": "x"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": "ok"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+        ]);
+        let mut s = session(3, &["t1", "t2"]);
+        s.outcome = Outcome::Reverted { reason: "wrong file".into() };
+        let out = compress(&messages, Format::Anthropic, &[s], Locale::Zh).unwrap();
+        check(&out.messages, Format::Anthropic).unwrap();
+        let list = out.messages.as_array().unwrap();
+        let roles: Vec<&str> = list.iter().map(|m| m["role"].as_str().unwrap()).collect();
+        assert_eq!(roles, vec!["user", "assistant"]);
+        let blocks = list[1]["content"].as_array().unwrap();
+        assert_eq!(blocks[0]["text"], json!("Let me look."));
+        assert_eq!(blocks[1]["text"], json!("[编辑会话 #3 已撤销]\n原因: wrong file"));
+        assert_eq!(blocks[2]["text"], json!("Done."));
+        assert_eq!(out.delta.messages_removed, 3);
+    }
+
+    #[test]
+    fn tokens_count_cjk_as_one_each() {
+        assert_eq!(estimate_tokens("把超时改为"), 5);
+        assert_eq!(estimate_tokens("abcdefgh"), 2);
+        assert_eq!(estimate_tokens(""), 0);
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        assert!(matches!(compress(&json!({}), Format::OpenAi, &[], Locale::En), Err(HistoryError::NotAnArray { .. })));
+        let e = compress(&json!([1]), Format::Anthropic, &[], Locale::En).unwrap_err();
+        assert_eq!(e.to_string(), "message 0: expected an object, got a number");
+        assert!(check(&json!([openai_result("x", "")]), Format::OpenAi).is_err());
+        assert!(check(&json!([openai_call("x")]), Format::OpenAi).is_err());
+    }
+}
