@@ -33,7 +33,18 @@
 //! - Content, Preview: a fenced block (three backticks, more when the text holds a run of them).
 //! - Pending changes: `- [{change_id}] {path} {line(n)}{w.colon}{code(old)} → {code(new)}{paren(delta)}`,
 //!   then `w.amended` when the change was amended (old and new clipped to 60 chars with `…`).
-//! - Task stack: `{two spaces × (depth − 1)}- [#{task_id}] {goal}{paren(task_status(status))}`.
+//! - Task stack (`000` §4.3), shown when a task is active or one has finished: first the active
+//!   tasks, outermost first, `{two spaces × (depth − 1)}- [#{task_id}] {goal}{paren(word)}` where
+//!   `word` is `w.task_current` for the innermost active task and `task_status(status)` otherwise;
+//!   then, when a root task has finished, the thought tree: the line `w.tasks_done`, a line
+//!   `- {fill(w.tasks_earlier, n)}` when `n` earlier roots are left out, one line
+//!   `- {mark} {goal}` per finished root (oldest first, the last [`crate::tasks::TREE_ROOTS`]) and
+//!   below it its subtasks `{prefix}├─ {mark} {goal}` (`└─` for the last child), `prefix` being
+//!   two spaces under a root and growing by `│  ` (or three spaces below a last child) per level;
+//!   `mark` is [`TASK_DONE`], [`TASK_REVERTED`] or [`TASK_OPEN`] (see [`task_mark`]).
+//!   en: `- [#2] add module Y (current)`, `🌳 Tasks finished in this session:`, `- ✅ add module Y`,
+//!   `  └─ ↩️ pin serde`; zh: `- [#2] 添加新功能模块 Y（当前）`, `🌳 本次会话已完成任务：`,
+//!   `- ✅ 添加新功能模块 Y`, `  └─ ✅ 检查依赖版本`.
 //! - Session log: the header [`SESSION_LOG_HEADER`] (`| # | tool | status | at_ms | tool_call_id |`), the rule, then
 //!   `| {seq} | {tool} | {status or w.running} | {at_ms} | {tool_call_id or -} |`.
 //!
@@ -166,6 +177,13 @@ pub struct Words {
     pub task_active: &'static str,
     pub task_completed: &'static str,
     pub task_reverted: &'static str,
+    /// The innermost active task's word in the stack: `current` / `当前`.
+    pub task_current: &'static str,
+    /// The line that starts the thought tree: `🌳 Tasks finished in this session:` /
+    /// `🌳 本次会话已完成任务：` (`000` Appendix A).
+    pub tasks_done: &'static str,
+    /// The tree's line for the root tasks left out: `… 3 earlier` / `… 更早的 3 项`.
+    pub tasks_earlier: &'static str,
     /// `markdown_basic`: ` · candidates A–C` / ` · 候选 A–C`.
     pub basic_candidates: &'static str,
     /// `markdown_basic`: `, recommended B` / `，推荐 B`.
@@ -213,6 +231,9 @@ pub const EN: Words = Words {
     task_active: "Active",
     task_completed: "Completed",
     task_reverted: "Reverted",
+    task_current: "current",
+    tasks_done: "🌳 Tasks finished in this session:",
+    tasks_earlier: "… {} earlier",
     basic_candidates: " · candidates {}",
     basic_recommended: ", recommended {}",
 };
@@ -243,9 +264,27 @@ pub const ZH: Words = Words {
     task_active: "进行中",
     task_completed: "已完成",
     task_reverted: "已撤销",
+    task_current: "当前",
+    tasks_done: "🌳 本次会话已完成任务：",
+    tasks_earlier: "… 更早的 {} 项",
     basic_candidates: " · 候选 {}",
     basic_recommended: "，推荐 {}",
 };
+
+/// The thought tree's marks (the same in every locale, as in `000` §4.3): a completed task, a
+/// reverted one, and one still open (which a finished root cannot hold; shown for safety).
+pub const TASK_DONE: &str = "✅";
+pub const TASK_REVERTED: &str = "↩️";
+pub const TASK_OPEN: &str = "📝";
+
+/// The mark of a task status in the thought tree.
+pub fn task_mark(status: &str) -> &'static str {
+    match status {
+        "Completed" => TASK_DONE,
+        "Reverted" => TASK_REVERTED,
+        _ => TASK_OPEN,
+    }
+}
 
 /// The candidate table's header line (the same in every locale, as in `003` §6.1.4).
 pub const CANDIDATE_TABLE_HEADER: &str =
@@ -330,17 +369,28 @@ impl Display for Markdown<'_> {
                 )?;
             }
         }
-        if !r.task_stack.is_empty() {
+        if !r.task_stack.is_empty() || !r.task_tree.is_empty() {
             writeln!(f, "\n### [Tasks] {}", w.tasks)?;
-            for t in &r.task_stack {
+            for (i, t) in r.task_stack.iter().enumerate() {
+                let innermost = i + 1 == r.task_stack.len() && t.status == "Active";
                 writeln!(
                     f,
                     "{}- [#{}] {}{}",
                     "  ".repeat(t.depth.saturating_sub(1)),
                     t.task_id,
                     one_line(&t.goal),
-                    fill(w.paren, w.task_status(&t.status))
+                    fill(w.paren, if innermost { w.task_current } else { w.task_status(&t.status) })
                 )?;
+            }
+            if !r.task_tree.is_empty() {
+                writeln!(f, "{}", w.tasks_done)?;
+                if r.task_tree_earlier > 0 {
+                    writeln!(f, "- {}", fill(w.tasks_earlier, &r.task_tree_earlier.to_string()))?;
+                }
+                for root in &r.task_tree {
+                    writeln!(f, "- {} {}", task_mark(&root.status), one_line(&root.goal))?;
+                    subtasks(f, &root.children, "  ")?;
+                }
             }
         }
         if let Some(log) = &r.session_log {
@@ -360,6 +410,16 @@ impl Display for Markdown<'_> {
         }
         Ok(())
     }
+}
+
+/// The subtasks of a thought-tree node, `prefix` before their branch (see the module doc).
+fn subtasks(f: &mut Formatter<'_>, nodes: &[crate::response::TaskNodeView], prefix: &str) -> fmt::Result {
+    for (i, n) in nodes.iter().enumerate() {
+        let last = i + 1 == nodes.len();
+        writeln!(f, "{prefix}{} {} {}", if last { "└─" } else { "├─" }, task_mark(&n.status), one_line(&n.goal))?;
+        subtasks(f, &n.children, &format!("{prefix}{}", if last { "   " } else { "│  " }))?;
+    }
+    Ok(())
 }
 
 fn candidate_table(f: &mut Formatter<'_>, candidates: &[Candidate], w: &Words) -> fmt::Result {
@@ -686,10 +746,49 @@ flags: `SelectionPending`
         r.task_stack.push(crate::response::TaskView { task_id: "1".into(), goal: "启用实验性功能 X".into(), status: "Active".into(), depth: 1 });
         r.render(ZH_TABLE);
         assert!(r.markdown.contains("\n### [Changes] 待定变更\n- [A] config.json 第 4 行：`[]` → `[\"X\"]`（+3）（已合并）\n"), "{}", r.markdown);
-        assert!(r.markdown.contains("\n### [Tasks] 任务栈\n- [#1] 启用实验性功能 X（进行中）\n"), "{}", r.markdown);
+        assert!(r.markdown.contains("\n### [Tasks] 任务栈\n- [#1] 启用实验性功能 X（当前）\n"), "{}", r.markdown);
         r.render(EN_TABLE);
         assert!(r.markdown.contains("\n### [Changes] Pending changes\n- [A] config.json line 4: `[]` → `[\"X\"]` (+3) amended\n"), "{}", r.markdown);
-        assert!(r.markdown.contains("\n### [Tasks] Task stack\n- [#1] 启用实验性功能 X (Active)\n"), "{}", r.markdown);
+        assert!(r.markdown.contains("\n### [Tasks] Task stack\n- [#1] 启用实验性功能 X (current)\n"), "{}", r.markdown);
+    }
+
+    #[test]
+    fn task_stack_and_thought_tree() {
+        use crate::response::{TaskNodeView, TaskView};
+        let node = |id: &str, goal: &str, status: &str, children: Vec<TaskNodeView>| TaskNodeView {
+            task_id: id.into(),
+            goal: goal.into(),
+            status: status.into(),
+            summary: Some("s".into()),
+            children,
+        };
+        let mut r = Response::new(Status::Success, "ok");
+        // Only finished tasks: the section holds the tree alone (`000` Appendix A flow 3).
+        r.task_tree = vec![
+            node("1", "启用实验性功能 X", "Completed", vec![]),
+            node("2", "添加新功能模块 Y", "Completed", vec![node("3", "检查依赖版本", "Completed", vec![])]),
+        ];
+        r.render(ZH_TABLE);
+        assert!(
+            r.markdown.ends_with("\n### [Tasks] 任务栈\n🌳 本次会话已完成任务：\n- ✅ 启用实验性功能 X\n- ✅ 添加新功能模块 Y\n  └─ ✅ 检查依赖版本\n"),
+            "{}",
+            r.markdown
+        );
+        // Active tasks first, the innermost current; deeper subtrees keep their branches.
+        r.task_stack.push(TaskView { task_id: "6".into(), goal: "outer".into(), status: "Active".into(), depth: 1 });
+        r.task_stack.push(TaskView { task_id: "7".into(), goal: "inner".into(), status: "Active".into(), depth: 2 });
+        r.task_tree = vec![node(
+            "1",
+            "a",
+            "Completed",
+            vec![node("2", "b", "Completed", vec![node("3", "c", "Reverted", vec![])]), node("4", "d", "Reverted", vec![node("5", "e", "Completed", vec![])])],
+        )];
+        r.task_tree_earlier = 3;
+        r.render(EN_TABLE);
+        let want = "\n### [Tasks] Task stack\n- [#6] outer (Active)\n  - [#7] inner (current)\n🌳 Tasks finished in this session:\n- … 3 earlier\n- ✅ a\n  ├─ ✅ b\n  │  └─ ↩️ c\n  └─ ↩️ d\n     └─ ✅ e\n";
+        assert!(r.markdown.ends_with(want), "{}", r.markdown);
+        r.render(ZH_TABLE);
+        assert!(r.markdown.contains("- [#6] outer（进行中）\n  - [#7] inner（当前）\n🌳 本次会话已完成任务：\n- … 更早的 3 项\n- ✅ a\n"), "{}", r.markdown);
     }
 
     #[test]
@@ -715,6 +814,7 @@ flags: `SelectionPending`
         for w in [&EN, &ZH] {
             assert!(w.line.contains("{}") && w.paren.contains("{}"));
             assert!(w.basic_candidates.contains("{}") && w.basic_recommended.contains("{}"));
+            assert!(w.tasks_earlier.contains("{}"));
         }
         assert_eq!(Locale::Zh.words().line_no(45), "第 45 行");
     }

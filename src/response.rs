@@ -121,6 +121,30 @@ pub struct TaskView {
     pub depth: usize,
 }
 
+/// A finished task of the thought tree (`000` §4.3) with its subtasks, in creation order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TaskNodeView {
+    pub task_id: String,
+    pub goal: String,
+    /// `Completed` or `Reverted`.
+    pub status: String,
+    /// The commit summary or revert reason that ended it.
+    pub summary: Option<String>,
+    pub children: Vec<TaskNodeView>,
+}
+
+impl From<&crate::tasks::TaskNode<'_>> for TaskNodeView {
+    fn from(n: &crate::tasks::TaskNode<'_>) -> TaskNodeView {
+        TaskNodeView {
+            task_id: n.task.id.to_string(),
+            goal: n.task.goal.clone(),
+            status: n.task.status.as_str().to_string(),
+            summary: n.task.summary.clone(),
+            children: n.children.iter().map(TaskNodeView::from).collect(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Response {
     pub status: Status,
@@ -148,8 +172,17 @@ pub struct Response {
     /// The task `memo_begin_task` created.
     pub task_id: Option<String>,
     pub task_stack: Vec<TaskView>,
+    /// The thought tree: the finished root tasks of this workspace (the most recent
+    /// [`crate::tasks::TREE_ROOTS`]), oldest first, with their subtasks. Empty until a root
+    /// task is completed or reverted.
+    pub task_tree: Vec<TaskNodeView>,
+    /// How many earlier finished root tasks `task_tree` leaves out.
+    pub task_tree_earlier: usize,
     /// `memo_export_session`: every call of this workspace, oldest first.
     pub session_log: Option<Vec<crate::workspace::LogEntry>>,
+    /// On the call that committed or reverted a session: what compressing the history will
+    /// remove (its calls and results) and save (`000` §2.2, `ws.compressHistory`).
+    pub history_delta: Option<crate::history::HistoryDelta>,
     pub next_actions: Vec<String>,
     pub visible_tools: Vec<String>,
     /// Detail view for the model (`003` §6).
@@ -180,7 +213,10 @@ impl Response {
             session_id: None,
             task_id: None,
             task_stack: Vec::new(),
+            task_tree: Vec::new(),
+            task_tree_earlier: 0,
             session_log: None,
+            history_delta: None,
             next_actions: Vec::new(),
             visible_tools: Vec::new(),
             markdown: String::new(),

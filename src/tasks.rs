@@ -1,6 +1,7 @@
 //! Tasks: the recursive task stack of `000` §4 (DESIGN §7), as far as edit sessions need it —
 //! `memo_begin_task` pushes a goal, a commit completes and pops the innermost task, a revert marks
-//! it Reverted and pops it. The thought-tree rendering and history use are issue 6's.
+//! it Reverted and pops it. [`TaskStack::tree`] and [`TaskStack::recent_tree`] are the views of
+//! the thought tree of `000` §4.3 (the finished tasks, nested); history compaction is issue 6's.
 //!
 //! Plain data: ids are `1`, `2`, … in creation order and never reused; finished tasks stay in
 //! `all` so the tree of what was done can be shown.
@@ -9,6 +10,10 @@ use std::fmt;
 
 /// Default for [`TaskStack::max_depth`] (`000` Appendix C `tasks.max_stack_depth`).
 pub const DEFAULT_MAX_DEPTH: usize = 3;
+
+/// How many root tasks the thought tree of a response shows (the most recent ones; `000` §4.3
+/// keeps the view compact).
+pub const TREE_ROOTS: usize = 10;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TaskStatus {
@@ -68,6 +73,13 @@ impl fmt::Display for TaskError {
             TaskError::EmptyGoal => write!(f, "goal must not be empty"),
         }
     }
+}
+
+/// A task of the thought tree with its children, in creation order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskNode<'a> {
+    pub task: &'a Task,
+    pub children: Vec<TaskNode<'a>>,
 }
 
 #[derive(Clone, Debug)]
@@ -145,6 +157,38 @@ impl TaskStack {
     pub fn depth(&self) -> usize {
         self.stack.len()
     }
+
+    /// The thought tree (`000` §4.3): every finished root task (Completed or Reverted), oldest
+    /// first, each with its subtasks nested in creation order. Tasks under a still-active root are
+    /// left out until that root finishes. Cost: O(n) in
+    /// the tasks ever begun.
+    pub fn tree(&self) -> Vec<TaskNode<'_>> {
+        // Children by parent index; ids are 1-based positions in `all`, parents come first.
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); self.all.len()];
+        for (i, t) in self.all.iter().enumerate() {
+            if let Some(p) = t.parent {
+                children[p as usize - 1].push(i);
+            }
+        }
+        fn node<'a>(all: &'a [Task], children: &[Vec<usize>], i: usize) -> TaskNode<'a> {
+            TaskNode { task: &all[i], children: children[i].iter().map(|c| node(all, children, *c)).collect() }
+        }
+        self.all
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.parent.is_none() && t.status != TaskStatus::Active)
+            .map(|(i, _)| node(&self.all, &children, i))
+            .collect()
+    }
+
+    /// [`TaskStack::tree`] cut to the `roots` most recent roots, and how many earlier roots were
+    /// left out.
+    pub fn recent_tree(&self, roots: usize) -> (Vec<TaskNode<'_>>, usize) {
+        let mut tree = self.tree();
+        let earlier = tree.len().saturating_sub(roots);
+        tree.drain(..earlier);
+        (tree, earlier)
+    }
 }
 
 #[cfg(test)]
@@ -185,5 +229,81 @@ mod tests {
         assert_eq!(e.to_string(), "parent_task_id \"1\" must be the innermost active task, \"2\" (a new task nests under the current one)");
         assert!(t.begin("c", Some("#2"), 0.0).is_ok());
         assert_eq!(t.begin("  ", None, 0.0).unwrap_err(), TaskError::EmptyGoal);
+    }
+
+    /// `(id, status, children)` of a tree, for comparing shapes.
+    fn shape(nodes: &[TaskNode<'_>]) -> Vec<(u32, TaskStatus, Vec<u32>)> {
+        nodes.iter().map(|n| (n.task.id, n.task.status, n.children.iter().map(|c| c.task.id).collect())).collect()
+    }
+
+    #[test]
+    fn tree_of_appendix_a_flow_3() {
+        // Flow 1 first (#1), then #2 with the nested #3 (`000` Appendix A).
+        let mut t = TaskStack::default();
+        t.begin("启用实验性功能 X", None, 0.0).unwrap();
+        t.pop(TaskStatus::Completed, "启用实验性功能 X");
+        assert_eq!(shape(&t.tree()), vec![(1, TaskStatus::Completed, vec![])]);
+        t.begin("添加新功能模块 Y", None, 1.0).unwrap();
+        t.begin("检查依赖版本", Some("2"), 2.0).unwrap();
+        t.pop(TaskStatus::Completed, "依赖版本已确认满足要求");
+        // #2 is still active: its finished child waits for it.
+        assert_eq!(shape(&t.tree()), vec![(1, TaskStatus::Completed, vec![])]);
+        t.pop(TaskStatus::Completed, "功能模块 Y 添加完成");
+        let tree = t.tree();
+        assert_eq!(shape(&tree), vec![(1, TaskStatus::Completed, vec![]), (2, TaskStatus::Completed, vec![3])]);
+        assert_eq!(tree[1].children[0].task.goal, "检查依赖版本");
+        assert_eq!(tree[1].children[0].task.summary.as_deref(), Some("依赖版本已确认满足要求"));
+    }
+
+    #[test]
+    fn tree_keeps_a_revert_inside_a_nested_task() {
+        let mut t = TaskStack::default();
+        t.begin("a", None, 0.0).unwrap();
+        t.begin("b", None, 0.0).unwrap();
+        t.begin("c", None, 0.0).unwrap();
+        t.pop(TaskStatus::Reverted, "wrong file");
+        t.pop(TaskStatus::Completed, "b done");
+        t.begin("d", None, 0.0).unwrap();
+        t.pop(TaskStatus::Completed, "d done");
+        t.pop(TaskStatus::Completed, "a done");
+        let tree = t.tree();
+        assert_eq!(shape(&tree), vec![(1, TaskStatus::Completed, vec![2, 4])]);
+        assert_eq!(shape(&tree[0].children), vec![(2, TaskStatus::Completed, vec![3]), (4, TaskStatus::Completed, vec![])]);
+        let c = tree[0].children[0].children[0].task;
+        assert_eq!((c.status, c.summary.as_deref(), c.depth), (TaskStatus::Reverted, Some("wrong file"), 3));
+        // A reverted root is a root of the tree too.
+        t.begin("e", None, 0.0).unwrap();
+        t.pop(TaskStatus::Reverted, "not needed");
+        assert_eq!(shape(&t.tree())[1], (5, TaskStatus::Reverted, vec![]));
+    }
+
+    #[test]
+    fn depth_overflow_leaves_stack_and_tree_unchanged() {
+        let mut t = TaskStack::new(2);
+        t.begin("a", None, 0.0).unwrap();
+        t.pop(TaskStatus::Completed, "a done");
+        t.begin("b", None, 0.0).unwrap();
+        t.begin("c", None, 0.0).unwrap();
+        let before = (t.all().to_vec(), shape(&t.tree()));
+        assert!(matches!(t.begin("d", None, 0.0), Err(TaskError::TooDeep { depth: 3, limit: 2, .. })));
+        assert_eq!((t.all().to_vec(), shape(&t.tree())), before);
+        assert_eq!(t.active().map(|x| x.id).collect::<Vec<_>>(), vec![2, 3]);
+        // The next task still gets the next id.
+        t.pop(TaskStatus::Completed, "c done");
+        assert_eq!(t.begin("e", None, 0.0).unwrap().id, 4);
+    }
+
+    #[test]
+    fn recent_tree_keeps_the_last_roots() {
+        let mut t = TaskStack::default();
+        for i in 0..13 {
+            t.begin(&format!("t{i}"), None, 0.0).unwrap();
+            t.pop(TaskStatus::Completed, "ok");
+        }
+        let (tree, earlier) = t.recent_tree(TREE_ROOTS);
+        assert_eq!((tree.len(), earlier, tree[0].task.id, tree[9].task.id), (10, 3, 4, 13));
+        let (tree, earlier) = t.recent_tree(20);
+        assert_eq!((tree.len(), earlier), (13, 0));
+        assert_eq!(TaskStack::default().recent_tree(TREE_ROOTS), (vec![], 0));
     }
 }

@@ -29,7 +29,9 @@
 //! 7. Nothing else: no other headings; no text outside the sections' shapes — Content and
 //!    Preview hold fenced code blocks only (fences of 3 or more backticks), Pending changes
 //!    ``- [A] path line 4: `old` → `new` (+3)`` lines, Task stack `- [#1] goal (Active)` lines
-//!    indented two spaces per level, Session log its five-column table; one blank line before
+//!    indented two spaces per level (`(current)` only on the last), then optionally the thought
+//!    tree — `🌳 Tasks finished in this session:`, an optional `- … 3 earlier`, `- ✅ goal` roots
+//!    and `  └─ ↩️ goal` subtasks one level deeper at most —, Session log its five-column table; one blank line before
 //!    each heading and none elsewhere outside fences; no missing required section.
 //!
 //! The words of each locale are read from format.rs's table ([`Words`]), so the validator and
@@ -43,7 +45,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::format::{fill, CandidateStyle, Locale, Words};
+use crate::format::{fill, CandidateStyle, Locale, Words, TASK_DONE, TASK_OPEN, TASK_REVERTED};
 use crate::response::Status;
 use crate::workflow::{Flags, WorkflowState};
 
@@ -1211,32 +1213,92 @@ impl<'a> Validator<'a> {
         }
     }
 
-    /// `- [#1] goal (Active)`, indented two spaces per level below the first (format.rs; the
-    /// status word is the locale's).
+    /// The active tasks, `- [#1] goal (Active)` indented two spaces per level below the first,
+    /// the last one possibly `(current)`; then, optionally, the thought tree: the line
+    /// `w.tasks_done`, an optional `- … 3 earlier` line first, then `- ✅ goal` roots and
+    /// `  ├─ ✅ goal` / `  └─ ↩️ goal` subtasks, each level one deeper at most (format.rs; the
+    /// words are the locale's, the marks the same in every locale).
     fn tasks(&mut self, s: &Section<'a>) {
         let w = self.words();
-        let statuses = [w.task_active, w.task_completed, w.task_reverted];
+        let statuses = [w.task_active, w.task_completed, w.task_reverted, w.task_current];
+        let current = fill(w.paren, w.task_current);
         let mut at = 0;
         let mut any = false;
         let mut depth = 0;
+        // The line of a `(current)` task, which must be the last of the stack.
+        let mut current_at: Option<usize> = None;
+        // `Some(level)` once the tree has begun: 0 right after its first line, then the level of
+        // the last task line (1 for a root).
+        let mut tree: Option<usize> = None;
+        let mut tree_lines = 0;
         while let Some((n, line)) = self.next_line(s, &mut at) {
             any = true;
+            if let Some(level) = tree {
+                let earlier = tree_lines == 0 && line.strip_prefix("- ").is_some_and(|r| {
+                    let (before, after) = template(w.tasks_earlier);
+                    r.strip_prefix(before).and_then(|r| r.strip_suffix(after)).and_then(whole).is_some_and(|k| k > 0)
+                });
+                tree_lines += 1;
+                if earlier {
+                    continue;
+                }
+                match tree_line(line) {
+                    Some(l) if l <= level + 1 => tree = Some(l),
+                    Some(l) => {
+                        self.report(
+                            n,
+                            Rule::SectionBody,
+                            format!("expected a finished task at most one level below the one before (level {} or less), found level {l}", level + 1),
+                        );
+                        tree = Some(l);
+                    }
+                    None => {
+                        let marks = [TASK_DONE, TASK_REVERTED, TASK_OPEN].join(" ");
+                        self.report(
+                            n,
+                            Rule::SectionBody,
+                            format!("expected a finished task `- {TASK_DONE} goal` or `  └─ {TASK_DONE} goal` (marks {marks}), found {}", quote(line)),
+                        );
+                        // Unknown level: the lines after it are not reported for their depth.
+                        tree = Some(ANY_LEVEL);
+                    }
+                }
+                continue;
+            }
+            if line == w.tasks_done {
+                tree = Some(0);
+                continue;
+            }
             let item = line.trim_start_matches(' ');
             let indent = line.len() - item.len();
             let shape = item.strip_prefix("- [#").and_then(|r| r.split_once("] ")).filter(|(id, _)| whole(id).is_some()).map(|(_, rest)| rest);
             let status_ok = shape.is_some_and(|rest| statuses.iter().any(|st| rest.ends_with(&fill(w.paren, st)) && rest.len() > fill(w.paren, st).len()));
+            if let Some(c) = current_at {
+                self.report(c, Rule::SectionBody, format!("expected `{}` only on the innermost (last) active task, found it on line {c} with another task after it", current.trim()));
+                current_at = None;
+            }
             if !status_ok {
                 let example = fill(w.paren, w.task_active);
-                self.report(n, Rule::SectionBody, format!("expected a task `- [#1] goal{example}` (status {}), found {}", statuses.join(", "), quote(line)));
+                self.report(
+                    n,
+                    Rule::SectionBody,
+                    format!("expected a task `- [#1] goal{example}` (status {}) or the line `{}`, found {}", statuses.join(", "), w.tasks_done, quote(line)),
+                );
             } else if indent % 2 != 0 || indent / 2 > depth {
                 self.report(n, Rule::SectionBody, format!("expected a task indented {} spaces or fewer (two per level, one level deeper at most), found {indent}", depth * 2));
             } else {
                 depth = indent / 2 + 1;
+                if shape.is_some_and(|rest| rest.ends_with(&current)) {
+                    current_at = Some(n);
+                }
             }
         }
         if !any {
             let end = self.end_line(s);
             self.report(end, Rule::SectionBody, "expected at least one task, found an empty section");
+        } else if tree.is_some() && tree_lines == 0 {
+            let end = self.end_line(s);
+            self.report(end, Rule::SectionBody, format!("expected a finished task after `{}`, found none", w.tasks_done));
         }
     }
 
@@ -1542,6 +1604,28 @@ fn is_separator(line: &str, columns: usize) -> bool {
 }
 
 /// A whole number in plain digits (`0`, `12`; no sign, no leading zeros).
+/// A thought-tree level after which any deeper line is accepted (after an unreadable line).
+const ANY_LEVEL: usize = 1 << 20;
+
+/// The level of a thought-tree task line (1 for `- ✅ goal`, 2 for `  └─ ✅ goal`, one more per
+/// `│  ` or three spaces before the branch), or `None` when the line is not of that shape.
+fn tree_line(line: &str) -> Option<usize> {
+    let (level, rest) = match line.strip_prefix("- ") {
+        Some(rest) => (1, rest),
+        None => {
+            let mut rest = line.strip_prefix("  ")?;
+            let mut level = 2;
+            while let Some(r) = rest.strip_prefix("│  ").or_else(|| rest.strip_prefix("   ")) {
+                rest = r;
+                level += 1;
+            }
+            (level, rest.strip_prefix("├─ ").or_else(|| rest.strip_prefix("└─ "))?)
+        }
+    };
+    let goal = [TASK_DONE, TASK_REVERTED, TASK_OPEN].iter().find_map(|m| rest.strip_prefix(m)?.strip_prefix(' '))?;
+    (!goal.trim().is_empty()).then_some(level)
+}
+
 fn whole(s: &str) -> Option<usize> {
     let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
     if digits {
@@ -1743,7 +1827,7 @@ flags: `SelectionPending`
 
     /// Every section format.rs can write, in both locales and both candidate styles.
     fn everything() -> crate::response::Response {
-        use crate::response::{Candidate, PendingChangeView, Response, Status, TaskView};
+        use crate::response::{Candidate, PendingChangeView, Response, Status, TaskNodeView, TaskView};
         let mut r = Response::new(Status::MultiMatch, "Found 3 matches.").with_guidance("Pick one.");
         r.workflow_state = WorkflowState::SelectionPending;
         r.flags = Flags::SELECTION_PENDING | Flags::PERSIST_READ_ONLY;
@@ -1781,6 +1865,12 @@ flags: `SelectionPending`
         });
         r.task_stack.push(TaskView { task_id: "1".into(), goal: "outer (x)".into(), status: "Active".into(), depth: 1 });
         r.task_stack.push(TaskView { task_id: "2".into(), goal: "inner".into(), status: "Completed".into(), depth: 2 });
+        let node = |id: &str, status: &str, children| TaskNodeView { task_id: id.into(), goal: format!("goal {id} (x)"), status: status.into(), summary: None, children };
+        r.task_tree = vec![
+            node("3", "Completed", vec![node("4", "Reverted", vec![node("5", "Completed", vec![])]), node("6", "Completed", vec![])]),
+            node("7", "Reverted", vec![]),
+        ];
+        r.task_tree_earlier = 2;
         r.session_log = Some(vec![crate::workspace::LogEntry {
             seq: 1,
             tool: "memo_x|y".into(),
@@ -1810,6 +1900,48 @@ flags: `SelectionPending`
                 assert_eq!(p.candidates[1].quality.as_deref(), Some("indentation"));
                 assert_eq!(p.flags, vec!["SelectionPending", "PersistReadOnly"]);
             }
+        }
+    }
+
+    #[test]
+    fn task_stack_and_tree_lines() {
+        use crate::format::RenderOptions;
+        for locale in LOCALES {
+            let mut r = everything();
+            r.task_stack[1].status = "Active".into();
+            r.render(RenderOptions { locale, candidate_style: CandidateStyle::Table });
+            let md = r.markdown.clone();
+            let w = locale.words();
+            assert!(md.contains(&format!("  - [#2] inner{}\n{}\n- {}\n- ✅ goal 3 (x)\n  ├─ ↩️ goal 4 (x)\n  │  └─ ✅ goal 5 (x)\n  └─ ✅ goal 6 (x)\n- ↩️ goal 7 (x)\n", fill(w.paren, w.task_current), w.tasks_done, fill(w.tasks_earlier, "2"))), "{md}");
+            assert!(validate(&md).is_ok(), "{locale:?}: {:?}", validate(&md));
+            // Only the tree, no active task.
+            let mut t = r.clone();
+            t.task_stack.clear();
+            t.render(RenderOptions { locale, candidate_style: CandidateStyle::Table });
+            assert!(validate(&t.markdown).is_ok(), "{:?}\n{}", validate(&t.markdown), t.markdown);
+            let bad = |from: &str, to: &str| {
+                assert!(md.contains(from), "{from}");
+                rules(&md.replacen(from, to, 1))
+            };
+            let one = vec![Rule::SectionBody];
+            assert_eq!(bad("- ✅ goal 3", "- ✔ goal 3"), one, "unknown mark");
+            assert_eq!(bad("- ✅ goal 3", "- ✅goal 3"), one, "no space");
+            assert_eq!(bad("  ├─ ↩️ goal 4", "  ├ ↩️ goal 4"), one, "broken branch");
+            assert_eq!(bad("  │  └─ ✅ goal 5", "  │  │  └─ ✅ goal 5"), one, "two levels deeper");
+            assert_eq!(bad("- ✅ goal 3 (x)\n  ├─", "  ├─ ✅ goal 3 (x)\n  ├─"), one, "a subtask first");
+            assert_eq!(bad("- ↩️ goal 7 (x)", "- ↩️ "), one, "no goal");
+            assert_eq!(bad("- ↩️ goal 7 (x)", &format!("- [#7] goal 7{}", fill(w.paren, w.task_active))), one, "a stack line in the tree");
+            let earlier = format!("- {}\n", fill(w.tasks_earlier, "2"));
+            assert_eq!(bad(&earlier, &format!("- {}\n", fill(w.tasks_earlier, "0"))), one, "nothing earlier");
+            assert_eq!(bad(&earlier, ""), Vec::<Rule>::new(), "no earlier line");
+            let moved = md.replacen(&earlier, "", 1).replacen("- ↩️ goal 7 (x)\n", &format!("- ↩️ goal 7 (x)\n{earlier}"), 1);
+            assert_eq!(rules(&moved), one, "earlier line not first");
+            // `(current)` on a task that is not the innermost.
+            let current = fill(w.paren, w.task_current);
+            assert_eq!(bad(&format!("outer (x){}", fill(w.paren, w.task_active)), &format!("outer (x){current}")), one, "two current");
+            // The tree's first line alone.
+            let cut = md.split(w.tasks_done).next().unwrap().to_string() + w.tasks_done + "\n";
+            assert_eq!(rules(&cut), one, "empty tree");
         }
     }
 

@@ -216,6 +216,10 @@ fn task_stack(v: Variant) -> String {
     run.call("memo_begin_task", json!({"goal": "pin the versions"}), Status::Success, WorkflowState::Idle);
     run.call("memo_begin_task", json!({"goal": "pin serde"}), Status::Success, WorkflowState::Idle);
     run.call("memo_begin_task", json!({"goal": "pin serde_json"}), Status::Blocked, WorkflowState::Idle);
+    // Finishing every task: the thought tree shows #1 with the reverted #2 and the nested #3/#4.
+    run.quiet("memo_commit", json!({"summary": "serde pinned"}));
+    run.quiet("memo_commit", json!({"summary": "versions pinned"}));
+    run.call("memo_commit", json!({"summary": "module Y added"}), Status::Success, WorkflowState::Idle);
     run.out
 }
 

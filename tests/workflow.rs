@@ -372,7 +372,7 @@ fn appendix_a_flow_3_nested_tasks() {
     assert_eq!(t2.task_id.as_deref(), Some("1"));
     let t3 = h.call("memo_begin_task", json!({"goal": "check dependency versions", "parent_task_id": "1"}));
     assert_eq!(t3.task_stack.iter().map(|t| (t.task_id.as_str(), t.depth)).collect::<Vec<_>>(), vec![("1", 1), ("2", 2)]);
-    assert!(t3.markdown.contains("### [Tasks] Task stack\n- [#1] add module Y (Active)\n  - [#2] check dependency versions (Active)"), "{}", t3.markdown);
+    assert!(t3.markdown.contains("### [Tasks] Task stack\n- [#1] add module Y (Active)\n  - [#2] check dependency versions (current)"), "{}", t3.markdown);
     let done = h.call("memo_commit", json!({"summary": "versions are fine", "auto_pop_task": true}));
     assert_eq!(done.status, Status::Success, "{}", done.markdown);
     assert!(done.summary.contains("Task #2 completed"), "{}", done.summary);
@@ -381,6 +381,11 @@ fn appendix_a_flow_3_nested_tasks() {
     let main = h.call("memo_commit", json!({"summary": "module Y added"}));
     assert!(main.summary.contains("Task #1 completed"), "{}", main.summary);
     assert!(main.task_stack.is_empty());
+    // The thought tree (`000` §4.3): #1 with the nested #2, as data and as Markdown.
+    let tree: Vec<_> = main.task_tree.iter().map(|n| (n.task_id.as_str(), n.status.as_str(), n.children.len())).collect();
+    assert_eq!(tree, vec![("1", "Completed", 1)]);
+    assert_eq!(main.task_tree[0].children[0].summary.as_deref(), Some("versions are fine"));
+    assert!(main.markdown.ends_with("### [Tasks] Task stack\n🌳 Tasks finished in this session:\n- ✅ add module Y\n  └─ ✅ check dependency versions\n"), "{}", main.markdown);
     assert_eq!(h.stored("deps.toml"), "y = \"1.1\"\n");
 }
 

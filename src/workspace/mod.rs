@@ -23,6 +23,7 @@ use crate::tools::{self, ArgError, Tool, ToolDefinition};
 use crate::workflow::{Flags, PersistMode, WorkflowState};
 
 mod edit;
+mod history_book;
 mod log;
 mod persist;
 mod read;
@@ -31,6 +32,7 @@ mod views;
 
 pub use log::LogEntry;
 
+use history_book::HistoryBook;
 use views::{guidance_for, pending_views, plural, render_preview};
 
 /// Candidates listed by default (`000` §3.1: A–E); `show_all_matches` lists up to Z.
@@ -357,6 +359,9 @@ pub struct Workspace {
     recommended: Option<crate::session::Letter>,
     /// Records for the host's debugging (`003` §4.4); off unless enabled.
     diagnostics: Diagnostics,
+    /// History compression (`000` §4.4): per open session, its calls' tool_call_ids and
+    /// estimated tokens; the sessions that ended; and, for the call under way, what it is.
+    history: HistoryBook,
     /// Documents committed in memory only (persistence disabled): their committed text is not
     /// what storage holds, so an external change must not silently replace it.
     in_memory_commits: std::collections::BTreeSet<String>,
@@ -380,6 +385,7 @@ impl Workspace {
             log: log::SessionLog::default(),
             recommended: None,
             diagnostics: Diagnostics::default(),
+            history: HistoryBook::default(),
             in_memory_commits: Default::default(),
         }
     }
@@ -512,6 +518,13 @@ impl Workspace {
         self.diagnostics.drain()
     }
 
+    /// The host's message array with every ended session's calls and results replaced by one
+    /// summary message each (`000` §2.2), in the OpenAI or Anthropic format; every other message
+    /// is kept as it was and no call is left without its result. Cost: O(size of the messages).
+    pub fn compress_history(&self, messages: &Value, format: crate::history::Format) -> Result<crate::history::Compressed, crate::history::HistoryError> {
+        crate::history::compress(messages, format, &self.history.ended, self.config.locale)
+    }
+
     /// `op-<n>`: the diagnostics id of the call under way (n counts this workspace's calls).
     fn operation_id(&self) -> String {
         format!("op-{}", self.log.seq())
@@ -566,6 +579,7 @@ impl Workspace {
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
         self.log.begin(name, args, ctx);
         self.diagnostics.begin();
+        self.history.begin(self.session.as_ref().map(|s| s.id), ctx.tool_call_id.clone(), args);
         let mut step = self.dispatch(name, args, ctx);
         self.after_step(&mut step);
         step
@@ -634,6 +648,17 @@ impl Workspace {
             }
             self.log.finish(r.status);
             self.notes.clear();
+            let open = self.session.as_ref().map(|s| s.id);
+            if let Some(delta) = self.history.finish(open, r, self.config.locale) {
+                r.history_delta = Some(delta);
+                if delta.messages_removed > 0 {
+                    r.summary.push_str(&format!(
+                        " [History: this session's {} messages can be replaced by one summary, ~{} tokens saved.]",
+                        delta.messages_removed, delta.tokens_saved
+                    ));
+                }
+                r.render(self.config.render_options());
+            }
             self.diagnostics.close(r.status.as_str(), r.workflow_state.as_str(), &r.flags.names());
         }
     }
@@ -809,6 +834,9 @@ impl Workspace {
             .active()
             .map(|t| TaskView { task_id: t.id.to_string(), goal: t.goal.clone(), status: t.status.as_str().to_string(), depth: t.depth })
             .collect();
+        let (tree, earlier) = self.tasks.recent_tree(crate::tasks::TREE_ROOTS);
+        r.task_tree = tree.iter().map(crate::response::TaskNodeView::from).collect();
+        r.task_tree_earlier = earlier;
         if self.diagnostics.is_on() {
             let cats: Vec<&str> = self.diagnostics.categories().map(Category::as_str).collect();
             let pointer = format!("Diagnostics are on ({}): the records of this call are {}.", cats.join(", "), self.operation_id());

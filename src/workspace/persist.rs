@@ -211,6 +211,10 @@ impl Workspace {
         if self.config.persist_mode == PersistMode::Disabled {
             self.in_memory_commits.extend(commit.texts.iter().map(|(p, _)| p.clone()));
         }
+        if let Some(s) = &self.session {
+            let outcome = crate::history::Outcome::Committed { summary: commit.summary.clone(), changes: commit.changes, delta: commit.delta };
+            self.history.end(s.id, outcome);
+        }
         for (path, text) in commit.texts {
             let version = written.iter().find(|(p, _)| *p == path).map(|(_, v)| v.clone()).unwrap_or_default();
             self.docs.insert(path, Document { text, version });
@@ -324,6 +328,9 @@ impl Workspace {
         self.persist_failures.clear();
         self.recommended = None;
         let session = self.session.take();
+        if let Some(s) = &session {
+            self.history.end(s.id, crate::history::Outcome::Reverted { reason: reason.to_string() });
+        }
         // With the pending changes gone, what storage changed to is simply the text now.
         for (path, storage) in std::mem::take(&mut self.conflicts) {
             self.take_from_storage(&path, storage);

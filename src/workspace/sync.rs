@@ -349,7 +349,9 @@ impl Workspace {
                     .pop(TaskStatus::Reverted, &reason)
                     .map(|t| format!(" Task #{} reverted: \"{}\".", t.id, t.goal))
                     .unwrap_or_default();
-                self.session = None;
+                if let Some(s) = self.session.take() {
+                    self.history.end(s.id, crate::history::Outcome::Reverted { reason: reason.clone() });
+                }
                 self.recommended = None;
                 self.persist_failures.clear();
                 self.conflicts.clear();

@@ -159,8 +159,24 @@ export interface Response {
   task_id: string | null;
   /** The active tasks, outermost first (innermost last). [] when none. */
   task_stack: TaskEntry[];
+  /**
+   * The thought tree: the finished root tasks (Completed or Reverted) of this workspace, oldest
+   * first — the last 10 — each with its subtasks in creation order; `summary` is the commit
+   * summary or revert reason that ended it. [] until a root task finishes.
+   */
+  task_tree: Array<{
+    task_id: string;
+    goal: string;
+    status: "Active" | "Completed" | "Reverted";
+    summary: string | null;
+    children: Response["task_tree"];
+  }>;
+  /** How many earlier finished root tasks task_tree leaves out. */
+  task_tree_earlier: number;
   /** memo_export_session: every call of this workspace, oldest first (at most 1000). */
   session_log: SessionLogEntry[] | null;
+  /** On a commit or revert: what ws.compressHistory() will remove and save for that session. */
+  history_delta: HistoryDelta | null;
   /** Call signatures, e.g. "memo_commit(summary)". */
   next_actions: string[];
   visible_tools: string[];
@@ -424,4 +440,21 @@ export interface ValidationResult {
   candidates: { id: string; line: number; preview: string; recommended: boolean; stale: boolean }[];
   /** Heading lines of the optional sections, in order. */
   sections: string[];
+}
+
+/** What `ws.compressHistory()` returns. */
+export interface CompressedHistory<M> {
+  messages: M[];
+  /** Whole messages removed (a call message and its result message are two). */
+  messages_removed: number;
+  /** Estimated: one token per CJK character, one per four other characters. */
+  tokens_saved: number;
+  /** Ids of the sessions that were found and replaced. */
+  sessions: number[];
+}
+
+/** On the call that committed or reverted a session: what compressing the history will save. */
+export interface HistoryDelta {
+  messages_removed: number;
+  tokens_saved: number;
 }

@@ -6,6 +6,7 @@ import { WasmWorkspace } from "../pkg/agentpad.js";
 import { ensureWasm, messageOf } from "./loader.js";
 import type {
   CallOptions,
+  CompressedHistory,
   DiagnosticRecord,
   Flags,
   Response,
@@ -252,6 +253,22 @@ export class Workspace {
   /** The workflow state: "Idle" | "SelectionPending" | "PersistPending" | "OutOfSync" | "Refreshing". */
   get state(): WorkflowState {
     return this.#live().state() as WorkflowState;
+  }
+
+  /**
+   * Your chat history with the calls and results of every committed or reverted edit session
+   * replaced by one summary message each (`000` §2.2: "[Edit session #3 committed] Summary: …").
+   * Pass the `toolCallId` of each call to `call()` so the workspace knows which messages are
+   * whose. Everything else is kept as it was, no tool call is left without its result, and
+   * Anthropic turns still alternate. Returns a new array; yours is not changed. Throws on a
+   * malformed array (naming the message).
+   */
+  compressHistory<M>(messages: M[], options: { format: "openai" | "anthropic" }): CompressedHistory<M> {
+    const format = options?.format;
+    if (format !== "openai" && format !== "anthropic") {
+      throw new Error(`agentpad: compressHistory needs { format: "openai" | "anthropic" }, got ${JSON.stringify(format)}`);
+    }
+    return this.#live().compressHistory(messages, format) as CompressedHistory<M>;
   }
 
   /** The flags of the current state and persist mode (`PersistReadOnly` in disabled mode, …). */
