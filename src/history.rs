@@ -125,8 +125,10 @@ pub fn estimate_tokens(s: &str) -> usize {
     cjk + other.div_ceil(4)
 }
 
+/// CJK letters (the memory store's definition) and the CJK and full-width punctuation around
+/// them: each is about one token.
 fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x2FA1F)
+    crate::memory::is_cjk(c) || matches!(c as u32, 0x3000..=0x303F | 0xFF00..=0xFFEF)
 }
 
 /// One message's tool calls (OpenAI `tool_calls[].id`, Anthropic `tool_use` ids) and tool
