@@ -67,3 +67,21 @@ export async function guarded(suite, results, work, doc, impl, side, body) {
     });
   }
 }
+
+/**
+ * The per-document helpers every suite's run uses: `revert()` drops what a wasm run staged
+ * (untimed, between runs), and `step(work, impl, side, body)` logs, runs `body` under
+ * `guarded`, and reverts after a wasm step so a failed one cannot leave a change staged.
+ */
+export function stepper(suite, ws, doc, results, log) {
+  const revert = async () => {
+    const r = await ws.call("memo_revert", { reason: "bench: next run starts clean" });
+    if (r.status !== "Success" && r.status !== "NoOp") throw new Error(`memo_revert: ${r.status}: ${r.summary}`);
+  };
+  const step = async (work, impl, side, body) => {
+    log(`${suite}: ${doc.name} ${work}: ${impl}`);
+    await guarded(suite, results, work, doc, impl, side, body);
+    if (side === "wasm") await revert().catch(() => {});
+  };
+  return { revert, step };
+}

@@ -14,13 +14,13 @@
 
 import { measure } from "../lib/measure.mjs";
 import {
-  guarded as guardedIn,
   indexOfDiffReplaceUnique,
   indexOfReplaceUnique,
   lineOf,
   record as recordIn,
   referenceHits,
   sameArray,
+  stepper,
 } from "../lib/peers.mjs";
 
 const PATH = "bench.txt";
@@ -54,7 +54,6 @@ function trimLinesFind(text, needle) {
 // --------------------------------------------------------------------- suite ---
 
 const record = (...args) => recordIn(SUITE, ...args);
-const guarded = (...args) => guardedIn(SUITE, ...args);
 
 /**
  * ctx: { docs: [{name, text, needles}], Workspace, MemoryStorage, log }
@@ -66,15 +65,7 @@ export async function run({ docs, Workspace, MemoryStorage, log }) {
     const { text, needles } = doc;
     log(`matching: ${doc.name} (${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB): opening the workspace`);
     const ws = await Workspace.create({ storage: new MemoryStorage({ [PATH]: text }) });
-    const revert = async () => {
-      const r = await ws.call("memo_revert", { reason: "bench: next run starts clean" });
-      if (r.status !== "Success" && r.status !== "NoOp") throw new Error(`memo_revert: ${r.status}: ${r.summary}`);
-    };
-    const step = async (work, impl, side, body) => {
-      log(`matching: ${doc.name} ${work}: ${impl}`);
-      await guarded(results, work, doc, impl, side, body);
-      if (side === "wasm") await revert().catch(() => {}); // a failed step must not leave a change staged
-    };
+    const { revert, step } = stepper(SUITE, ws, doc, results, log);
     try {
       // ---- locate-unique: one exact hit, staged with a compact preview.
       {

@@ -21,12 +21,12 @@
 import { fnv1a32, spreadNeedles } from "../lib/docs.mjs";
 import { measure } from "../lib/measure.mjs";
 import {
-  guarded as guardedIn,
   indexOfDiffReplaceUnique,
   indexOfReplaceUnique,
   lineOf,
   record as recordIn,
   referenceHits,
+  stepper,
 } from "../lib/peers.mjs";
 
 const SUITE = "session";
@@ -42,7 +42,6 @@ const DIFF_ALL_MAX = 2_000_000;
 const edited = (needle, i) => `${needle} // edit ${String(i + 1).padStart(2, "0")}`;
 
 const record = (...args) => recordIn(SUITE, ...args);
-const guarded = (...args) => guardedIn(SUITE, ...args);
 
 /** Reference: `text` with whole lines replaced (line index → new line). */
 function replaceLines(text, replacements) {
@@ -120,10 +119,7 @@ export async function run({ docs, Workspace, MemoryStorage, log }) {
     }
 
     const ws = await Workspace.create({ storage: new MemoryStorage({ [PATH]: text }) });
-    const revert = async () => {
-      const r = await ws.call("memo_revert", { reason: "bench: next run starts clean" });
-      if (r.status !== "Success" && r.status !== "NoOp") throw new Error(`memo_revert: ${r.status}: ${r.summary}`);
-    };
+    const { revert, step } = stepper(SUITE, ws, doc, results, log);
     const stageAll = async (w) => {
       let failed = 0;
       let last;
@@ -132,11 +128,6 @@ export async function run({ docs, Workspace, MemoryStorage, log }) {
         if (last.status !== "Success") failed++;
       }
       return { last, failed };
-    };
-    const step = async (work, impl, side, body) => {
-      log(`session: ${doc.name} ${work}: ${impl}`);
-      await guarded(results, work, doc, impl, side, body);
-      if (side === "wasm") await revert().catch(() => {}); // a failed step must not leave a change staged
     };
     try {
       // ---- stage-one: one exact hit, staged with a compact preview.
