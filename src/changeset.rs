@@ -410,7 +410,16 @@ impl ChangeSet {
     /// Coarser pieces are still correct (`apply(old, diff) == new`); they only cover more text.
     /// Memory O(n). The clock is never read (no deadline).
     pub fn diff(old: &Rope, new: &Rope) -> ChangeSet {
-        diff_with(old, new, DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS })
+        diff_with(old, new, DEFAULT_LIMITS, &mut || false).0
+    }
+
+    /// [`ChangeSet::diff`] under a deadline: `expired` is asked before each Myers run (line
+    /// pieces and char refinements, each bounded as in `diff`); once it says yes, every piece
+    /// left becomes one replacement and the returned flag is `true` — a coarser diff, still
+    /// correct (`apply(old, diff) == new`). The caller owns the clock: the core never reads one.
+    /// Cost: as `diff`, stopping early; the overshoot past the deadline is at most one piece.
+    pub fn diff_until(old: &Rope, new: &Rope, expired: &mut dyn FnMut() -> bool) -> (ChangeSet, bool) {
+        diff_with(old, new, DEFAULT_LIMITS, expired)
     }
 }
 
@@ -419,6 +428,8 @@ pub const MYERS_LINES: usize = 8_000;
 
 /// Largest changed hunk (chars of both sides) [`ChangeSet::diff`] refines to chars: ≤ 4·10⁶ steps.
 pub const REFINE_CHARS: usize = 2_000;
+
+const DEFAULT_LIMITS: DiffLimits = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS };
 
 #[derive(Clone, Copy, Debug)]
 struct DiffLimits {
@@ -461,7 +472,8 @@ impl<'a> Lines<'a> {
     }
 }
 
-fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits) -> ChangeSet {
+/// The diff, and whether `expired` cut it short (see [`ChangeSet::diff_until`]).
+fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits, expired: &mut dyn FnMut() -> bool) -> (ChangeSet, bool) {
     let (old_s, new_s) = (old.to_string(), new.to_string());
     let mut set = ChangeSet::new(old.len_chars());
     // 1. Common prefix and suffix (equal chars have equal byte lengths on both sides).
@@ -494,7 +506,7 @@ fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits) -> ChangeSet {
     let old_mid = &old_s[pre_bytes..old_s.len() - suf_bytes];
     let new_mid = &new_s[pre_bytes..new_s.len() - suf_bytes];
     if old_mid.is_empty() && new_mid.is_empty() {
-        return set;
+        return (set, false);
     }
     // 2. Interned lines, diffed.
     let (old_lines, old_strs) = Lines::new(old_mid);
@@ -503,7 +515,8 @@ fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits) -> ChangeSet {
     let a = intern(&mut ids, &old_strs);
     let b = intern(&mut ids, &new_strs);
     let mut hunks = Vec::new();
-    line_hunks(&a, &b, 0, 0, limits.myers_lines, true, &mut hunks);
+    let mut clock = Deadline { expired, hit: false, myers_lines: limits.myers_lines };
+    line_hunks(&a, &b, 0, 0, true, &mut clock, &mut hunks);
     // 3. Refine small hunks to chars. Pieces that touch are merged: a rebase treats touching as
     // overlapping anyway, and a canonical set is easier to read.
     let mut pieces: Vec<Replacement> = Vec::new();
@@ -517,7 +530,7 @@ fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits) -> ChangeSet {
     for (ol, nl) in hunks {
         let (oc, nc) = (old_lines.chars_of(&ol), new_lines.chars_of(&nl));
         let (os, ns) = (old_lines.str_of(&ol), new_lines.str_of(&nl));
-        if oc.is_empty() || nc.is_empty() || oc.len() + nc.len() > limits.refine_chars {
+        if oc.is_empty() || nc.is_empty() || oc.len() + nc.len() > limits.refine_chars || clock.passed() {
             push(oc, ns.to_string());
             continue;
         }
@@ -530,7 +543,24 @@ fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits) -> ChangeSet {
         let r = set.try_push(p.range.start + pre_chars..p.range.end + pre_chars, p.text);
         debug_assert!(r.is_ok(), "diff produced a bad replacement: {r:?}");
     }
-    set
+    (set, clock.hit)
+}
+
+/// The caller's deadline, asked before each Myers run; remembers that it passed. Carries the
+/// size limit of one Myers run too.
+struct Deadline<'a> {
+    expired: &'a mut dyn FnMut() -> bool,
+    hit: bool,
+    myers_lines: usize,
+}
+
+impl Deadline<'_> {
+    fn passed(&mut self) -> bool {
+        if !self.hit && (self.expired)() {
+            self.hit = true;
+        }
+        self.hit
+    }
 }
 
 /// Each line's id: equal lines, equal ids.
@@ -593,8 +623,8 @@ fn line_hunks(
     b: &[u32],
     ao: usize,
     bo: usize,
-    myers_lines: usize,
     anchor: bool,
+    clock: &mut Deadline<'_>,
     out: &mut Vec<(Range<usize>, Range<usize>)>,
 ) {
     let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
@@ -608,7 +638,11 @@ fn line_hunks(
         out.push((ao..ao + a.len(), bo..bo + b.len()));
         return;
     }
-    if a.len() + b.len() <= myers_lines {
+    if clock.passed() {
+        out.push((ao..ao + a.len(), bo..bo + b.len()));
+        return;
+    }
+    if a.len() + b.len() <= clock.myers_lines {
         for (o, n) in changed_runs(&myers_ops(a, b)) {
             out.push((ao + o.start..ao + o.end, bo + n.start..bo + n.end));
         }
@@ -621,10 +655,10 @@ fn line_hunks(
     }
     let (mut pa, mut pb) = (0, 0);
     for (ia, ib) in anchors {
-        line_hunks(&a[pa..ia], &b[pb..ib], ao + pa, bo + pb, myers_lines, false, out);
+        line_hunks(&a[pa..ia], &b[pb..ib], ao + pa, bo + pb, false, clock, out);
         (pa, pb) = (ia + 1, ib + 1);
     }
-    line_hunks(&a[pa..], &b[pb..], ao + pa, bo + pb, myers_lines, false, out);
+    line_hunks(&a[pa..], &b[pb..], ao + pa, bo + pb, false, clock, out);
 }
 
 /// Lines occurring exactly once in `a` and once in `b`, the longest run of them in the same
@@ -900,8 +934,31 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_passed_deadline_gives_a_coarser_but_correct_diff() {
+        // 3,000 lines, every 100th changed: 30 small hunks between unique anchors.
+        let old: String = (0..3000).map(|i| format!("line {i} of the text\n")).collect();
+        let new: String = (0..3000).map(|i| if i % 100 == 7 { format!("line {i} CHANGED\n") } else { format!("line {i} of the text\n") }).collect();
+        let (o, n) = (Rope::from_str(&old), Rope::from_str(&new));
+        let (fine, coarse_flag) = ChangeSet::diff_until(&o, &n, &mut || false);
+        assert!(!coarse_flag);
+        assert_eq!(fine, ChangeSet::diff(&o, &n));
+        assert_eq!(fine.len(), 30);
+        for after in [0usize, 1, 5, 20] {
+            let mut asked = 0;
+            let (cs, hit) = ChangeSet::diff_until(&o, &n, &mut || {
+                asked += 1;
+                asked > after
+            });
+            assert!(hit, "deadline after {after} pieces");
+            assert_eq!(cs.apply_str(&old).unwrap(), new, "still correct after {after} pieces");
+            let covered = |c: &ChangeSet| c.replacements().iter().map(|r| r.range.len()).sum::<usize>();
+            assert!(covered(&cs) > covered(&fine), "coarser: covers more of the old text");
+        }
+    }
+
     fn diff_str(old: &str, new: &str, limits: DiffLimits) -> ChangeSet {
-        diff_with(&Rope::from_str(old), &Rope::from_str(new), limits)
+        diff_with(&Rope::from_str(old), &Rope::from_str(new), limits, &mut || false).0
     }
 
     fn assert_diff_law(old: &str, new: &str, limits: DiffLimits) -> ChangeSet {

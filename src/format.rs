@@ -371,27 +371,7 @@ impl Display for Markdown<'_> {
         }
         if !r.task_stack.is_empty() || !r.task_tree.is_empty() {
             writeln!(f, "\n### [Tasks] {}", w.tasks)?;
-            for (i, t) in r.task_stack.iter().enumerate() {
-                let innermost = i + 1 == r.task_stack.len() && t.status == "Active";
-                writeln!(
-                    f,
-                    "{}- [#{}] {}{}",
-                    "  ".repeat(t.depth.saturating_sub(1)),
-                    t.task_id,
-                    one_line(&t.goal),
-                    fill(w.paren, if innermost { w.task_current } else { w.task_status(&t.status) })
-                )?;
-            }
-            if !r.task_tree.is_empty() {
-                writeln!(f, "{}", w.tasks_done)?;
-                if r.task_tree_earlier > 0 {
-                    writeln!(f, "- {}", fill(w.tasks_earlier, &r.task_tree_earlier.to_string()))?;
-                }
-                for root in &r.task_tree {
-                    writeln!(f, "- {} {}", task_mark(&root.status), one_line(&root.goal))?;
-                    subtasks(f, &root.children, "  ")?;
-                }
-            }
+            write!(f, "{}", TaskLines { stack: &r.task_stack, tree: &r.task_tree, earlier: r.task_tree_earlier, words: w })?;
         }
         if let Some(log) = &r.session_log {
             writeln!(f, "\n### [Log] {}", w.log)?;
@@ -406,6 +386,45 @@ impl Display for Markdown<'_> {
                     e.at_ms,
                     e.tool_call_id.as_deref().map_or("-".to_string(), |id| table_cell(&one_line(id)))
                 )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The task stack (outermost first, the innermost active one marked current) and the thought
+/// tree of finished tasks (`000` §4.3) as lines: the body of the Task stack section, also used by
+/// the live context. Empty when both are.
+pub struct TaskLines<'a> {
+    pub stack: &'a [crate::response::TaskView],
+    pub tree: &'a [crate::response::TaskNodeView],
+    /// Finished root tasks the tree leaves out.
+    pub earlier: usize,
+    pub words: &'a Words,
+}
+
+impl fmt::Display for TaskLines<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let w = self.words;
+        for (i, t) in self.stack.iter().enumerate() {
+            let innermost = i + 1 == self.stack.len() && t.status == "Active";
+            writeln!(
+                f,
+                "{}- [#{}] {}{}",
+                "  ".repeat(t.depth.saturating_sub(1)),
+                t.task_id,
+                one_line(&t.goal),
+                fill(w.paren, if innermost { w.task_current } else { w.task_status(&t.status) })
+            )?;
+        }
+        if !self.tree.is_empty() {
+            writeln!(f, "{}", w.tasks_done)?;
+            if self.earlier > 0 {
+                writeln!(f, "- {}", fill(w.tasks_earlier, &self.earlier.to_string()))?;
+            }
+            for root in self.tree {
+                writeln!(f, "- {} {}", task_mark(&root.status), one_line(&root.goal))?;
+                subtasks(f, &root.children, "  ")?;
             }
         }
         Ok(())

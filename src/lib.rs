@@ -7,7 +7,8 @@
 //!
 //! Modules follow DESIGN.md's concepts: [`text`] (document model, positions), [`matching`],
 //! [`session`] (pending changes, selection), [`workflow`] (states, flags, modes), [`tasks`]
-//! (the task stack), [`preview`],
+//! (the task stack), [`history`] (compressing transcripts), [`live_context`] (the per-turn
+//! context block), [`memory`] (the memory store), [`preview`],
 //! [`response`] and [`format`] (data and its Markdown view), [`tools`] (registry, schemas,
 //! argument checking), [`workspace`] (dispatch). `wasm` is the JavaScript binding and only
 //! converts.
@@ -16,6 +17,7 @@ pub mod changeset;
 pub mod diagnostics;
 pub mod format;
 pub mod history;
+pub mod live_context;
 pub mod matching;
 pub mod memory;
 pub mod outline;

@@ -145,6 +145,24 @@ impl From<&crate::tasks::TaskNode<'_>> for TaskNodeView {
     }
 }
 
+/// What a memory tool returned (`004`): whole turns, or ranked search hits.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MemoryView {
+    Recall { turns: Vec<crate::memory::TurnRecord> },
+    Search { query: String, hits: Vec<MemoryHitView> },
+}
+
+/// One `memo_search_memory` result: the turn, its BM25F score, its summary and a snippet around
+/// the first match.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MemoryHitView {
+    pub turn: u32,
+    pub score: f64,
+    pub summary: String,
+    pub snippet: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Response {
     pub status: Status,
@@ -183,6 +201,8 @@ pub struct Response {
     /// On the call that committed or reverted a session: what compressing the history will
     /// remove (its calls and results) and save (`000` §2.2, `ws.compressHistory`).
     pub history_delta: Option<crate::history::HistoryDelta>,
+    /// `memo_recall_context` / `memo_search_memory`: what the memory store returned.
+    pub memory: Option<MemoryView>,
     pub next_actions: Vec<String>,
     pub visible_tools: Vec<String>,
     /// Detail view for the model (`003` §6).
@@ -217,6 +237,7 @@ impl Response {
             task_tree_earlier: 0,
             session_log: None,
             history_delta: None,
+            memory: None,
             next_actions: Vec::new(),
             visible_tools: Vec::new(),
             markdown: String::new(),

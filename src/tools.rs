@@ -30,6 +30,8 @@ pub enum Tool {
     PersistAs,
     BeginTask,
     ExportSession,
+    RecallContext,
+    SearchMemory,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +48,8 @@ pub enum ParamKind {
     LineKey,
     /// One of the listed strings.
     OneOf(&'static [&'static str]),
+    /// A non-empty array of at most `max` whole numbers, each ≥ `min`.
+    IntegerList { min: i64, max: usize },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -94,7 +98,7 @@ const MATCH_ID: Param = Param {
 const PREVIEW_ONLY: Param =
     Param { name: "preview_only", kind: ParamKind::Boolean, required: false, description: "Show what would be staged without staging it." };
 
-const SPECS: [ToolSpec; 17] = [
+const SPECS: [ToolSpec; 19] = [
     ToolSpec {
         tool: Tool::Read,
         verb: "read",
@@ -259,10 +263,33 @@ const SPECS: [ToolSpec; 17] = [
         description: "The log of this workspace's calls: tool, arguments, status and time of each.",
         params: &[],
     },
+    ToolSpec {
+        tool: Tool::RecallContext,
+        verb: "recall_context",
+        description: "Recall the full stored context of earlier turns from the memory store, by turn number (the `[Turn N]` lines of the memory digest).",
+        params: &[Param {
+            name: "turn_numbers",
+            kind: ParamKind::IntegerList { min: 1, max: MAX_RECALL_TURNS },
+            required: true,
+            description: "Turn numbers to recall, e.g. [2] or [2, 5].",
+        }],
+    },
+    ToolSpec {
+        tool: Tool::SearchMemory,
+        verb: "search_memory",
+        description: "Keyword search over the memory store's turn summaries, insights, tags and stored contexts (Chinese and other CJK text included); best matches first.",
+        params: &[
+            Param { name: "query", kind: ParamKind::String, required: true, description: "Words to look for (any order)." },
+            Param { name: "limit", kind: ParamKind::Integer { min: 1 }, required: false, description: "Most results to return (default 5, at most 20)." },
+        ],
+    },
 ];
 
+/// Most turns one `memo_recall_context` call may name: each comes back whole.
+pub const MAX_RECALL_TURNS: usize = 10;
+
 impl Tool {
-    pub const ALL: [Tool; 17] = [
+    pub const ALL: [Tool; 19] = [
         Tool::Read,
         Tool::Replace,
         Tool::ReplaceSpan,
@@ -280,6 +307,8 @@ impl Tool {
         Tool::PersistAs,
         Tool::BeginTask,
         Tool::ExportSession,
+        Tool::RecallContext,
+        Tool::SearchMemory,
     ];
 
     /// Tools that change the draft or storage: the ones an unreported external conflict stops.
@@ -323,6 +352,9 @@ impl Tool {
                 ParamKind::LetterOrNumber => json!({ "type": ["string", "integer"] }),
                 ParamKind::LineKey => json!({ "type": "string" }),
                 ParamKind::OneOf(values) => json!({ "type": "string", "enum": values }),
+                ParamKind::IntegerList { min, max } => {
+                    json!({ "type": "array", "items": { "type": "integer", "minimum": min }, "minItems": 1, "maxItems": max })
+                }
             };
             s["description"] = Value::from(p.description);
             props.insert(p.name.to_string(), s);
@@ -443,6 +475,11 @@ impl Args {
         self.0.get(name).and_then(Value::as_i64)
     }
 
+    /// A [`ParamKind::IntegerList`] argument (checked: every item a whole number ≥ its `min`).
+    pub fn int_list(&self, name: &str) -> Vec<i64> {
+        self.0.get(name).and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_default()
+    }
+
     /// A [`ParamKind::LetterOrNumber`] argument as a letter index (0 for `A` or `1`).
     pub fn letter_index(&self, name: &str) -> Option<usize> {
         self.0.get(name).and_then(letter_or_number)
@@ -519,6 +556,27 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
             crate::matching::line_key::LineKey::parse(s)
                 .map(|_| ())
                 .map_err(|e| ArgError::NotAllowed { arg: p.name, value: show(v), allowed: vec![e.to_string()] })
+        }
+        ParamKind::IntegerList { min, max } => {
+            let items = v.as_array().ok_or_else(|| wrong("an array of whole numbers like [2, 5]"))?;
+            if items.is_empty() || items.len() > max {
+                return Err(ArgError::NotAllowed {
+                    arg: p.name,
+                    value: show(v),
+                    allowed: vec![format!("an array of 1 to {max} whole numbers")],
+                });
+            }
+            for item in items {
+                let n = item.as_i64().ok_or_else(|| ArgError::WrongType {
+                    arg: p.name,
+                    expected: "an array of whole numbers like [2, 5]",
+                    got: format!("an item {}", show(item)),
+                })?;
+                if n < min {
+                    return Err(ArgError::BelowMinimum { arg: p.name, value: n, min });
+                }
+            }
+            Ok(())
         }
         ParamKind::OneOf(values) => {
             let s = v.as_str().ok_or_else(|| wrong("a string"))?;

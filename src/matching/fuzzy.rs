@@ -212,9 +212,9 @@ fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[Nor
         return Vec::new();
     }
     let mut doc_lines = vec![first_text];
-    for j in 1..k - 1 {
+    for (j, wanted) in needle.iter().enumerate().take(k - 1).skip(1) {
         let text = line_str(rope, i + j);
-        if normalize_line(&text, tier).text != needle[j].text {
+        if normalize_line(&text, tier).text != wanted.text {
             return Vec::new();
         }
         doc_lines.push(text);

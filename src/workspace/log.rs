@@ -70,6 +70,11 @@ impl SessionLog {
         self.entries.len()
     }
 
+    /// The last `n` calls, newest first.
+    pub fn newest(&self, n: usize) -> impl Iterator<Item = &LogEntry> {
+        self.entries.iter().rev().take(n)
+    }
+
     pub fn entries(&self) -> Vec<LogEntry> {
         self.entries.iter().cloned().collect()
     }

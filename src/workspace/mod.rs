@@ -24,9 +24,11 @@ use crate::workflow::{Flags, PersistMode, WorkflowState};
 
 mod edit;
 mod history_book;
+mod live;
 mod log;
 mod persist;
 mod read;
+mod recall;
 mod sync;
 mod views;
 
@@ -60,6 +62,9 @@ pub struct Config {
     pub preview_mode: PreviewMode,
     /// Lines of context around each change in previews (`000` Appendix C, default 3).
     pub preview_context_lines: usize,
+    /// Offer `memo_recall_context` and `memo_search_memory` (`004`: the memory module is
+    /// optional; default off).
+    pub memory: bool,
 }
 
 impl Default for Config {
@@ -75,6 +80,7 @@ impl Default for Config {
             max_task_depth: crate::tasks::DEFAULT_MAX_DEPTH,
             preview_mode: PreviewMode::Compact,
             preview_context_lines: crate::preview::DEFAULT_CONTEXT_LINES,
+            memory: false,
         }
     }
 }
@@ -87,6 +93,8 @@ pub enum WorkspaceError {
     NotOpen { path: String, open: Vec<String> },
     /// Re-opening a document the session has pending changes for would lose them.
     PendingChanges { path: String },
+    /// A line or column (1-based) outside the document.
+    BadPosition { what: String, value: usize, min: usize, max: usize },
 }
 
 impl fmt::Display for WorkspaceError {
@@ -98,6 +106,9 @@ impl fmt::Display for WorkspaceError {
             WorkspaceError::EmptyPath => write!(f, "a document path must not be empty"),
             WorkspaceError::NotOpen { path, open } => {
                 write!(f, "document `{path}` is not open; open documents: {}", list_or_none(open))
+            }
+            WorkspaceError::BadPosition { what, value, min, max } => {
+                write!(f, "{what} must be from {min} to {max}, got {value}")
             }
             WorkspaceError::PendingChanges { path } => write!(
                 f,
@@ -188,11 +199,14 @@ impl Config {
                         .map(|n| n as usize)
                         .ok_or_else(|| bad(key, value, "a whole number from 0 to 100 (default 3)"))?;
                 }
+                "memory" => {
+                    c.memory = value.as_bool().ok_or_else(|| bad(key, value, "true or false (default false)"))?;
+                }
                 _ => {
                     return Err(bad(
                         key,
                         value,
-                        "one of the known options: default_path, locale, candidate_style, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines",
+                        "one of the known options: default_path, locale, candidate_style, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines, memory",
                     ))
                 }
             }
@@ -365,6 +379,14 @@ pub struct Workspace {
     /// Documents committed in memory only (persistence disabled): their committed text is not
     /// what storage holds, so an external change must not silently replace it.
     in_memory_commits: std::collections::BTreeSet<String>,
+    /// The turns the host stored (`004`), for the memory tools and the live context's digest.
+    memory: crate::memory::MemoryStore,
+    /// Versions for the live context's recent and anchor diffs (`002`).
+    timeline: crate::live_context::Timeline,
+    /// The editor state the host set (`002`).
+    editor: crate::live_context::EditorState,
+    /// The shell's time of the latest call: when its versions were made.
+    last_now_ms: f64,
 }
 
 impl Workspace {
@@ -387,6 +409,10 @@ impl Workspace {
             diagnostics: Diagnostics::default(),
             history: HistoryBook::default(),
             in_memory_commits: Default::default(),
+            memory: Default::default(),
+            timeline: Default::default(),
+            editor: Default::default(),
+            last_now_ms: 0.0,
         }
     }
 
@@ -402,7 +428,9 @@ impl Workspace {
         if self.session.as_ref().is_some_and(|s| s.changes.iter().any(|c| c.path == path)) {
             return Err(WorkspaceError::PendingChanges { path: path.to_string() });
         }
-        self.docs.insert(path.to_string(), Document { text: Text::from_storage(raw), version: version.to_string() });
+        let text = Text::from_storage(raw);
+        self.timeline.opened(path, text.rope());
+        self.docs.insert(path.to_string(), Document { text, version: version.to_string() });
         if !self.order.iter().any(|p| p == path) {
             if self.config.default_path.as_deref() == Some(path) {
                 self.order.insert(0, path.to_string());
@@ -540,6 +568,8 @@ impl Workspace {
         match (tool, state) {
             // `003` §12: nothing while storage is being read.
             (_, Refreshing) => false,
+            // Read-only, and only where the host enabled the memory store.
+            (Tool::RecallContext | Tool::SearchMemory, _) => self.config.memory,
             (Tool::Read | Tool::Preview | Tool::Revert | Tool::Discard | Tool::Refresh | Tool::BeginTask | Tool::ExportSession, _) => true,
             (Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceLines, _) => true,
             // Choosing a candidate is only possible while a choice is pending.
@@ -578,6 +608,7 @@ impl Workspace {
     /// Cost: that of the tool, plus O(size of args) for the session log.
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
         self.log.begin(name, args, ctx);
+        self.last_now_ms = ctx.now_ms;
         self.diagnostics.begin();
         self.history.begin(self.session.as_ref().map(|s| s.id), ctx.tool_call_id.clone(), args);
         let mut step = self.dispatch(name, args, ctx);
@@ -615,6 +646,8 @@ impl Workspace {
             Tool::Discard => return self.discard(args.str("reason")),
             Tool::BeginTask => return Step::Done(self.begin_task(args.str("goal").unwrap_or_default(), args.str("parent_task_id"), ctx.now_ms)),
             Tool::ExportSession => return Step::Done(self.export_session()),
+            Tool::RecallContext => return Step::Done(self.recall_context(&args.int_list("turn_numbers"))),
+            Tool::SearchMemory => return Step::Done(self.search_memory(args.str("query").unwrap_or_default(), args.int("limit"))),
             _ => {}
         }
         let path = match self.resolve(args.str("path")) {
@@ -633,7 +666,14 @@ impl Workspace {
             Tool::Refresh => self.refresh(&path),
             Tool::Rebase => Step::Done(self.rebase(&path)),
             Tool::PersistAs => self.persist_as(&path, args.str("new_path").unwrap_or_default()),
-            Tool::Commit | Tool::CommitAuto | Tool::Revert | Tool::Discard | Tool::BeginTask | Tool::ExportSession => {
+            Tool::Commit
+            | Tool::CommitAuto
+            | Tool::Revert
+            | Tool::Discard
+            | Tool::BeginTask
+            | Tool::ExportSession
+            | Tool::RecallContext
+            | Tool::SearchMemory => {
                 unreachable_tool(tool)
             }
         }
@@ -702,6 +742,11 @@ impl Workspace {
     fn blocked(&self, tool: Tool) -> Response {
         let state = self.state();
         let p = &self.config.tool_prefix;
+        if matches!(tool, Tool::RecallContext | Tool::SearchMemory) && !self.config.memory {
+            let r = Response::new(Status::Blocked, format!("{} is not available: this workspace has no memory store. Nothing was changed.", self.tool_name(tool)))
+                .with_guidance(format!("Work from the conversation and {p}_read; the host enables the memory store with the `memory` option."));
+            return self.finish(r, None);
+        }
         let instead = match state {
             WorkflowState::SelectionPending if tool == Tool::Commit => format!(
                 "Choose a candidate with {p}_replace_selection(selection_id) first (or {p}_commit_auto to take the recommended one), or drop the session with {p}_revert(reason)."
@@ -793,6 +838,18 @@ impl Workspace {
 
     // ---- responses -------------------------------------------------------------------------
 
+    /// The task stack (outermost first), the thought tree of the last
+    /// [`crate::tasks::TREE_ROOTS`] finished root tasks, and how many earlier ones it leaves out.
+    fn task_views(&self) -> (Vec<TaskView>, Vec<crate::response::TaskNodeView>, usize) {
+        let stack = self
+            .tasks
+            .active()
+            .map(|t| TaskView { task_id: t.id.to_string(), goal: t.goal.clone(), status: t.status.as_str().to_string(), depth: t.depth })
+            .collect();
+        let (tree, earlier) = self.tasks.recent_tree(crate::tasks::TREE_ROOTS);
+        (stack, tree.iter().map(crate::response::TaskNodeView::from).collect(), earlier)
+    }
+
     /// Fills what every response carries — state, flags, pending changes, tasks, tools, next
     /// actions, notes for the agent — and renders the Markdown views.
     fn finish(&self, mut r: Response, path: Option<&str>) -> Response {
@@ -829,14 +886,7 @@ impl Workspace {
         if r.metrics.new_length.is_none() {
             r.metrics.new_length = path.map(|p| self.draft_rope(p).len_chars());
         }
-        r.task_stack = self
-            .tasks
-            .active()
-            .map(|t| TaskView { task_id: t.id.to_string(), goal: t.goal.clone(), status: t.status.as_str().to_string(), depth: t.depth })
-            .collect();
-        let (tree, earlier) = self.tasks.recent_tree(crate::tasks::TREE_ROOTS);
-        r.task_tree = tree.iter().map(crate::response::TaskNodeView::from).collect();
-        r.task_tree_earlier = earlier;
+        (r.task_stack, r.task_tree, r.task_tree_earlier) = self.task_views();
         if self.diagnostics.is_on() {
             let cats: Vec<&str> = self.diagnostics.categories().map(Category::as_str).collect();
             let pointer = format!("Diagnostics are on ({}): the records of this call are {}.", cats.join(", "), self.operation_id());

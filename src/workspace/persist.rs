@@ -13,6 +13,7 @@ use super::{Awaiting, Document, PersistRequest, PersistResult, Step, Workspace};
 use serde_json::json;
 
 use crate::diagnostics::Category;
+use crate::live_context::VersionKind;
 use crate::format::signed;
 use crate::response::{Response, Status};
 use crate::tasks::TaskStatus;
@@ -217,6 +218,8 @@ impl Workspace {
         }
         for (path, text) in commit.texts {
             let version = written.iter().find(|(p, _)| *p == path).map(|(_, v)| v.clone()).unwrap_or_default();
+            let spans = self.session_spans(&path);
+            self.record_version(&path, VersionKind::Commit, commit.summary.clone(), None, text.rope().clone(), spans);
             self.docs.insert(path, Document { text, version });
         }
         self.session = None;
@@ -292,6 +295,10 @@ impl Workspace {
     fn commit_failed(&mut self, commit: &CommitInFlight, failures: &[(String, String)], restored: &[String], kept_new: &[String]) -> Response {
         for (path, error) in failures {
             self.persist_failures.insert(path.clone(), error.clone());
+            if let Some((_, text)) = commit.texts.iter().find(|(p, _)| p == path) {
+                let spans = self.session_spans(path);
+                self.record_version(path, VersionKind::Failed, commit.summary.clone(), Some(error.clone()), text.rope().clone(), spans);
+            }
         }
         let p = &self.config.tool_prefix;
         let what: Vec<String> = failures.iter().map(|(path, e)| format!("{path}: {e}")).collect();

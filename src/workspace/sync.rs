@@ -92,6 +92,7 @@ impl Workspace {
         match storage {
             Some(doc) => {
                 let version = doc.version.clone();
+                self.record_external(path, &doc);
                 self.docs.insert(path.to_string(), doc);
                 self.notes.push(format!("[{path} changed in storage (version {version}) and was reloaded; earlier reads of it are out of date.]"));
             }
@@ -102,6 +103,13 @@ impl Workspace {
                 self.notes.push(format!("[{path} was deleted from storage; its text is kept here, and committing creates it again.]"));
             }
         }
+    }
+
+    /// Records storage's text of `path` as an external version for the live context (nothing
+    /// when it equals the committed text).
+    fn record_external(&mut self, path: &str, storage: &Document) {
+        let summary = format!("changed in storage (version {})", storage.version);
+        self.record_version(path, crate::live_context::VersionKind::External, summary, None, storage.text.rope().clone(), None);
     }
 
     /// Drops the pending changes (and draft, and selection) of `path`; returns how many
@@ -231,6 +239,7 @@ impl Workspace {
             None => Default::default(),
         };
         let version = storage.version.clone();
+        self.record_external(path, &storage);
         self.docs.insert(path.to_string(), storage);
         self.conflicts.remove(path);
         self.persist_failures.remove(path);
@@ -325,6 +334,7 @@ impl Workspace {
                 let dropped = self.drop_path_from_session(&path);
                 self.in_memory_commits.remove(&path);
                 let version = storage.version.clone();
+                self.record_external(&path, &storage);
                 self.docs.insert(path.clone(), storage);
                 self.conflicts.remove(&path);
                 self.persist_failures.remove(&path);
@@ -361,6 +371,7 @@ impl Workspace {
                     match storage {
                         Some(doc) => {
                             reloaded.push(format!("{path} (version {})", doc.version));
+                            self.record_external(&path, &doc);
                             self.docs.insert(path, doc);
                         }
                         None => {

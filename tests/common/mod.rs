@@ -41,6 +41,12 @@ impl Host {
         self.drive(step)
     }
 
+    /// A call at `now_ms` on the shell's clock.
+    pub fn call_at(&mut self, now_ms: f64, name: &str, args: Value) -> Response {
+        let step = self.ws.call(name, &args, &CallContext { tool_call_id: None, now_ms });
+        self.drive(step)
+    }
+
     /// Performs storage steps until the workspace is done. Every response is run through the
     /// validator (issue 5: every formatter test runs it), so any scenario that renders a broken
     /// layout fails where it happens.

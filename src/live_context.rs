@@ -1,0 +1,702 @@
+//! Live context (`002`, DESIGN §7): the block an agent appends to the last user message on every
+//! turn so that the model sees the workspace as it is now — instead of keeping old snapshots in
+//! the chat history.
+//!
+//! Two parts live here, both pure:
+//! - [`Timeline`]: the versions of each document the workspace went through (commits, failed
+//!   commits, external changes) in a bounded ring, with each document's text when it was opened.
+//!   Texts are ropes: a version shares all unchanged chunks with its neighbours, so holding
+//!   [`RING`] versions of a 10 MB document costs only what changed between them.
+//! - [`LiveContext`]: the data of one block (built by the workspace, `src/workspace/live.rs`)
+//!   and its views — [`LiveContext::sections`] (the Markdown, one string per section: the
+//!   "content parts") and [`LiveContext::markdown`].
+//!
+//! The sections follow `002`'s example message: `# Live Context`, `## Current Document`,
+//! `## Recent Diffs (new→old)`, `## Anchor Diff`, `## Editor State`, then our additions
+//! `## Plan Hints` (`002`'s `plan_hints`: the last calls and how they ended), `## Memory`
+//! (`004`'s accumulated summaries) and `## Tasks` (`000` §4.3). A section with nothing to say
+//! is left out, except Current Document and Editor State.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt::Write as _;
+
+use ropey::Rope;
+use serde::Serialize;
+
+use crate::format::{Locale, TaskLines};
+use crate::preview::ChangeSpan;
+use crate::response::{TaskNodeView, TaskView};
+
+/// Versions the timeline keeps (all documents together); older ones are dropped, except each
+/// document's text when it was opened (the default anchor).
+pub const RING: usize = 32;
+
+/// What made a version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VersionKind {
+    /// A successful `memo_commit` (or an immediate-mode save).
+    Commit,
+    /// A commit whose save failed (`002`'s `is_error`): `after` is what it tried to write; the
+    /// document stayed at `before`.
+    Failed,
+    /// Storage changed the document (another program, a refresh).
+    External,
+}
+
+/// One entry of the timeline.
+#[derive(Clone, Debug)]
+pub struct Version {
+    pub path: String,
+    /// Per document: 1 for the first version after opening (`v1`), …; a failed commit shares
+    /// the number the next version will have.
+    pub seq: u64,
+    /// When it happened (ms since the epoch, the shell's clock).
+    pub at_ms: f64,
+    pub kind: VersionKind,
+    /// The commit summary, or what happened.
+    pub summary: String,
+    /// The save error of a failed commit.
+    pub error: Option<String>,
+    pub before: Rope,
+    pub after: Rope,
+    /// The changed ranges, when known (a commit's pending changes); `None`: diff the texts.
+    pub spans: Option<Vec<ChangeSpan>>,
+}
+
+impl Version {
+    /// `v3`, or `v3-failed` for a commit that could not be saved.
+    pub fn version_id(&self) -> String {
+        match self.kind {
+            VersionKind::Failed => format!("v{}-failed", self.seq),
+            _ => format!("v{}", self.seq),
+        }
+    }
+}
+
+/// The versions of the open documents: a ring of the last [`RING`], and each document's text
+/// when it was opened (`v0`).
+#[derive(Clone, Debug, Default)]
+pub struct Timeline {
+    versions: VecDeque<Version>,
+    origins: BTreeMap<String, Rope>,
+    seq: BTreeMap<String, u64>,
+}
+
+impl Timeline {
+    /// Remembers `text` as `path`'s `v0` the first time the document is opened. O(1) (the rope
+    /// is shared).
+    pub fn opened(&mut self, path: &str, text: &Rope) {
+        self.origins.entry(path.to_string()).or_insert_with(|| text.clone());
+    }
+
+    /// Records a version, numbering it (`version.seq` is set here); the oldest is dropped beyond
+    /// [`RING`]. A failed commit does not use up a version number. O(1) amortised.
+    pub fn record(&mut self, mut version: Version) {
+        let counter = self.seq.entry(version.path.clone()).or_insert(0);
+        version.seq = *counter + 1;
+        if version.kind != VersionKind::Failed {
+            *counter = version.seq;
+        }
+        self.versions.push_back(version);
+        while self.versions.len() > RING {
+            self.versions.pop_front();
+        }
+    }
+
+    /// Every version held, newest first (`path`: only that document's). O(RING).
+    pub fn newest_first<'a>(&'a self, path: Option<&'a str>) -> impl Iterator<Item = &'a Version> + 'a {
+        self.versions.iter().rev().filter(move |v| path.map_or(true, |p| v.path == p))
+    }
+
+    /// `path`'s text when it was opened.
+    pub fn origin(&self, path: &str) -> Option<&Rope> {
+        self.origins.get(path)
+    }
+
+    /// The number of `path`'s current committed version (0 before any commit).
+    pub fn current_seq(&self, path: &str) -> u64 {
+        self.seq.get(path).copied().unwrap_or(0)
+    }
+
+    /// The older text [`Anchor`] names for `path`, with its version number and time (None when
+    /// unknown: the text when opened). `None` when the anchor is off or the document unknown.
+    /// O(RING).
+    pub fn anchor<'a>(&'a self, path: &'a str, anchor: Anchor, now_ms: f64) -> Option<AnchorPoint<'a>> {
+        let origin = || self.origins.get(path).map(|rope| AnchorPoint { rope, seq: 0, at_ms: None });
+        let mut saved = self.newest_first(Some(path)).filter(|v| v.kind != VersionKind::Failed);
+        match anchor {
+            Anchor::None => None,
+            Anchor::Origin => origin(),
+            Anchor::CommitsBack(k) => {
+                // The text before the k-th newest version; the origin when there are fewer.
+                match saved.nth(k.saturating_sub(1)) {
+                    Some(v) if k > 0 => Some(AnchorPoint { rope: &v.before, seq: v.seq - 1, at_ms: None }),
+                    _ if k == 0 => None,
+                    _ => origin(),
+                }
+            }
+            Anchor::AgeMs(age) => {
+                // The newest version made at or before `now - age`: the text as it was then.
+                let then = now_ms - age;
+                match saved.find(|v| v.at_ms <= then) {
+                    Some(v) => Some(AnchorPoint { rope: &v.after, seq: v.seq, at_ms: Some(v.at_ms) }),
+                    None => origin(),
+                }
+            }
+        }
+    }
+}
+
+/// An anchor text found by [`Timeline::anchor`].
+#[derive(Debug)]
+pub struct AnchorPoint<'a> {
+    pub rope: &'a Rope,
+    pub seq: u64,
+    pub at_ms: Option<f64>,
+}
+
+/// Which older text the anchor diff compares with now (`002`: "a snapshot from an hour ago").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Anchor {
+    /// No anchor diff.
+    None,
+    /// The text when the document was opened (`v0`): everything this workspace changed.
+    Origin,
+    /// The text `k` committed versions ago.
+    CommitsBack(usize),
+    /// The text as it was `ms` milliseconds ago.
+    AgeMs(f64),
+}
+
+/// What [`crate::workspace::Workspace::live_context`] builds, with the size limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveContextOptions {
+    /// The document shown (default: the editor state's, else the default document).
+    pub path: Option<String>,
+    /// Above this many chars the current document is shown as a window of lines around the
+    /// last edit (or the cursor) plus a heading index (`002`'s throttling). Default 16,000.
+    pub max_document_chars: usize,
+    /// How many versions `recent_diffs` lists, newest first. Default 3.
+    pub recent_diffs: usize,
+    /// Most chars of one patch; a longer one is cut at a line and says how many lines it left
+    /// out. `0`: no limit. Default 4,000.
+    pub max_diff_chars: usize,
+    pub anchor: Anchor,
+    /// How many of the last calls `plan_hints` lists. Default 5.
+    pub plan_hints: usize,
+    /// Wall-clock budget for diffing (external changes, the anchor), in ms of the clock the
+    /// caller passes; past it a diff is finished coarsely (still correct). Default 200.
+    pub diff_deadline_ms: f64,
+    pub now_ms: f64,
+}
+
+impl Default for LiveContextOptions {
+    fn default() -> Self {
+        LiveContextOptions {
+            path: None,
+            max_document_chars: 16_000,
+            recent_diffs: 3,
+            max_diff_chars: 4_000,
+            anchor: Anchor::Origin,
+            plan_hints: 5,
+            diff_deadline_ms: 200.0,
+            now_ms: 0.0,
+        }
+    }
+}
+
+impl LiveContextOptions {
+    /// Most chars the Markdown can have with these options (the size budget the tests hold it
+    /// to): the document window and heading index, each patch, and a bound for the rest.
+    pub fn budget_chars(&self, plan_hints_chars: usize, memory_chars: usize, task_chars: usize) -> usize {
+        let patch = if self.max_diff_chars == 0 { usize::MAX / 4 } else { self.max_diff_chars + 200 };
+        self.max_document_chars + MAX_HEADING_INDEX_CHARS + 400
+            + (self.recent_diffs + 1).saturating_mul(patch)
+            + plan_hints_chars
+            + memory_chars
+            + task_chars
+            + 1_000
+    }
+}
+
+/// Most chars of the heading index of a windowed document.
+pub const MAX_HEADING_INDEX_CHARS: usize = 2_000;
+/// Most chars of one line shown in the current document (minified files have huge lines).
+pub const MAX_LINE_CHARS: usize = 400;
+
+/// A 1-based line and column (columns count UTF-16 units, as JS and editors do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// What the user's editor shows (`002`'s `EditorStateMetadata`), set by the host.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EditorState {
+    pub path: Option<String>,
+    pub cursor: Option<LineCol>,
+    /// Anchor and head of the selection.
+    pub selection: Option<(LineCol, LineCol)>,
+}
+
+/// One block of live context: the data; the views are [`LiveContext::sections`] and
+/// [`LiveContext::markdown`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LiveContext {
+    pub generated_at_ms: f64,
+    pub current_document: CurrentDocument,
+    /// Newest first.
+    pub recent_diffs: Vec<DiffSummary>,
+    pub anchor_diff: Option<AnchorDiff>,
+    pub editor_state: EditorStateView,
+    /// The last calls, newest first.
+    pub plan_hints: Vec<PlanHint>,
+    /// `004`'s accumulated summaries (`[Turn N] …`), empty without a memory store.
+    pub memory_digest: String,
+    pub task_stack: Vec<TaskView>,
+    pub task_tree: Vec<TaskNodeView>,
+    pub task_tree_earlier: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CurrentDocument {
+    pub path: String,
+    /// `draft` when pending changes exist (what the tools read and edit), else `committed`.
+    pub view: &'static str,
+    pub pending_changes: usize,
+    /// The committed version (`v0` when opened, `v1` after the first commit…).
+    pub version_id: String,
+    pub total_lines: usize,
+    pub total_chars: usize,
+    /// The lines shown (1-based, inclusive); the whole document when `complete`.
+    pub start_line: usize,
+    pub end_line: usize,
+    pub complete: bool,
+    /// The line the window is centred on (the last edit, else the cursor), if any.
+    pub focus_line: Option<usize>,
+    /// The shown lines with `  12│ ` gutters, as `memo_read` prints them.
+    pub text: String,
+    /// Markdown headings (and `[section]` lines) of a windowed document.
+    pub headings: Vec<Heading>,
+    pub headings_omitted: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Heading {
+    pub line: usize,
+    /// 1–6 for `#`…`######`; 1 for a `[section]` line.
+    pub level: usize,
+    pub text: String,
+}
+
+/// `002`'s `DiffSummary`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DiffSummary {
+    pub version_id: String,
+    pub path: String,
+    pub time_ms: f64,
+    /// ISO 8601, UTC.
+    pub time: String,
+    pub kind: VersionKind,
+    pub summary: String,
+    /// A unified diff (`--- a/path`, `+++ b/path`, `@@` hunks).
+    pub patch: String,
+    /// First and last changed line of the new text (1-based), when anything changed.
+    pub affected_lines: Option<(usize, usize)>,
+    /// The change could not be applied (a failed save).
+    pub is_error: bool,
+    pub error: Option<String>,
+    /// Lines of the patch left out by `max_diff_chars`.
+    pub omitted_lines: usize,
+    /// The diff ran past its deadline and is coarser than minimal (still correct).
+    pub coarse: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnchorDiff {
+    pub path: String,
+    /// `v0` (the text when opened), `v2`…
+    pub from_version: String,
+    pub from_time_ms: Option<f64>,
+    /// The current committed version.
+    pub to_version: String,
+    pub patch: String,
+    pub affected_lines: Option<(usize, usize)>,
+    pub omitted_lines: usize,
+    pub coarse: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EditorStateView {
+    pub active_path: String,
+    pub cursor: Option<LineCol>,
+    pub selection: Option<SelectionView>,
+    pub open_paths: Vec<String>,
+    pub workflow_state: String,
+    pub pending_changes: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SelectionView {
+    pub anchor: LineCol,
+    pub head: LineCol,
+    /// The selected text, at most [`MAX_LINE_CHARS`] chars (`…` marks a cut).
+    pub text: String,
+}
+
+/// `002`'s plan hint: a call the model made and how it ended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlanHint {
+    pub seq: u64,
+    pub tool: String,
+    pub status: String,
+    pub at_ms: f64,
+}
+
+/// Section titles, by locale.
+struct Titles {
+    live: &'static str,
+    document: &'static str,
+    recent: &'static str,
+    anchor: &'static str,
+    editor: &'static str,
+    hints: &'static str,
+    memory: &'static str,
+    tasks: &'static str,
+}
+
+const EN: Titles = Titles {
+    live: "# Live Context",
+    document: "## Current Document",
+    recent: "## Recent Diffs (new→old)",
+    anchor: "## Anchor Diff",
+    editor: "## Editor State",
+    hints: "## Plan Hints",
+    memory: "## Memory",
+    tasks: "## Tasks",
+};
+
+const ZH: Titles = Titles {
+    live: "# 实时上下文",
+    document: "## 当前文档",
+    recent: "## 最近变更（新→旧）",
+    anchor: "## 锚点差异",
+    editor: "## 编辑器状态",
+    hints: "## 计划提示",
+    memory: "## 记忆",
+    tasks: "## 任务",
+};
+
+impl LiveContext {
+    /// The Markdown, one string per section (`002`'s content parts: each becomes a
+    /// `{type:"text", text}` block of the last user message). O(size of the block).
+    pub fn sections(&self, locale: Locale) -> Vec<String> {
+        let t = if locale == Locale::Zh { &ZH } else { &EN };
+        let mut out = vec![format!("{}\n", t.live)];
+        out.push(self.document_section(t));
+        if !self.recent_diffs.is_empty() {
+            let mut s = format!("{}\n", t.recent);
+            for d in &self.recent_diffs {
+                let _ = writeln!(s, "- Version: {} · {} · {}", d.version_id, d.path, kind_word(d.kind));
+                let _ = writeln!(s, "  Time: {}", d.time);
+                let _ = writeln!(s, "  Summary: {}", one_line(&d.summary));
+                if let Some(e) = &d.error {
+                    let _ = writeln!(s, "  is_error: true — {}", one_line(e));
+                }
+                if let Some((a, b)) = d.affected_lines {
+                    let _ = writeln!(s, "  Lines: {a}–{b}");
+                }
+                s.push_str(&indented_fence("diff", &d.patch, d.omitted_lines, d.coarse));
+            }
+            out.push(s);
+        }
+        if let Some(a) = &self.anchor_diff {
+            let mut s = format!("{}\n", t.anchor);
+            let since = a.from_time_ms.map(|ms| format!(" ({})", iso_utc(ms))).unwrap_or_default();
+            let _ = writeln!(s, "{} {}{since} → {} (now)", a.path, a.from_version, a.to_version);
+            s.push_str(&fence("diff", &a.patch, a.omitted_lines, a.coarse));
+            out.push(s);
+        }
+        out.push(self.editor_section(t));
+        if !self.plan_hints.is_empty() {
+            let mut s = format!("{}\n", t.hints);
+            for h in &self.plan_hints {
+                let _ = writeln!(s, "- #{} {} → {}", h.seq, h.tool, h.status);
+            }
+            out.push(s);
+        }
+        if !self.memory_digest.is_empty() {
+            out.push(format!("{}\n{}\n", t.memory, self.memory_digest));
+        }
+        if !self.task_stack.is_empty() || !self.task_tree.is_empty() {
+            let lines = TaskLines { stack: &self.task_stack, tree: &self.task_tree, earlier: self.task_tree_earlier, words: locale.words() };
+            out.push(format!("{}\n{lines}", t.tasks));
+        }
+        out
+    }
+
+    /// The sections joined by blank lines. O(size of the block).
+    pub fn markdown(&self, locale: Locale) -> String {
+        self.sections(locale).join("\n")
+    }
+
+    fn document_section(&self, t: &Titles) -> String {
+        let d = &self.current_document;
+        let mut s = format!("{}\n", t.document);
+        let pending = if d.pending_changes > 0 { format!(", {} pending change{}", d.pending_changes, if d.pending_changes == 1 { "" } else { "s" }) } else { String::new() };
+        let _ = writeln!(s, "`{}` — {} {}{pending}, {} lines, {} chars", d.path, d.view, d.version_id, d.total_lines, d.total_chars);
+        if !d.complete {
+            let focus = d.focus_line.map(|l| format!(" around line {l}")).unwrap_or_default();
+            let _ = writeln!(s, "Showing lines {}–{}{focus} (the document is longer than the live-context budget; read other parts with memo_read).", d.start_line, d.end_line);
+        }
+        s.push_str(&fence("", &d.text, 0, false));
+        if !d.headings.is_empty() {
+            s.push_str("Headings:\n");
+            for h in &d.headings {
+                let _ = writeln!(s, "{}- {} (line {})", "  ".repeat(h.level.saturating_sub(1)), h.text, h.line);
+            }
+            if d.headings_omitted > 0 {
+                let _ = writeln!(s, "- … {} more", d.headings_omitted);
+            }
+        }
+        s
+    }
+
+    fn editor_section(&self, t: &Titles) -> String {
+        let e = &self.editor_state;
+        let mut s = format!("{}\n", t.editor);
+        let _ = writeln!(s, "- Active file: `{}`", e.active_path);
+        if let Some(c) = e.cursor {
+            let _ = writeln!(s, "- Cursor: line {}, column {}", c.line, c.column);
+        }
+        if let Some(sel) = &e.selection {
+            let _ = writeln!(
+                s,
+                "- Selection: line {}, column {} → line {}, column {}: `{}`",
+                sel.anchor.line,
+                sel.anchor.column,
+                sel.head.line,
+                sel.head.column,
+                one_line(&sel.text).replace('`', "'")
+            );
+        }
+        if e.open_paths.len() > 1 {
+            let _ = writeln!(s, "- Open files: {}", e.open_paths.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "));
+        }
+        let _ = writeln!(s, "- Workflow: {}, {} pending change{}", e.workflow_state, e.pending_changes, if e.pending_changes == 1 { "" } else { "s" });
+        s
+    }
+}
+
+fn kind_word(k: VersionKind) -> &'static str {
+    match k {
+        VersionKind::Commit => "commit",
+        VersionKind::Failed => "failed commit",
+        VersionKind::External => "external change",
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect()
+}
+
+/// A fenced block long enough for any backtick run inside, with notes for cut or coarse diffs.
+fn fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool) -> String {
+    let ticks = "`".repeat(longest_backtick_run(body).max(2) + 1);
+    let mut s = format!("{ticks}{lang}\n{body}");
+    if !body.is_empty() && !body.ends_with('\n') {
+        s.push('\n');
+    }
+    let _ = writeln!(s, "{ticks}");
+    if omitted_lines > 0 {
+        let _ = writeln!(s, "(… {omitted_lines} more lines of this diff left out)");
+    }
+    if coarse {
+        s.push_str("(diffed coarsely: the time budget ran out; the patch is correct but not minimal)\n");
+    }
+    s
+}
+
+/// [`fence`] indented by two spaces, inside a list item.
+fn indented_fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool) -> String {
+    fence(lang, body, omitted_lines, coarse).lines().map(|l| format!("  {l}\n")).collect()
+}
+
+fn longest_backtick_run(s: &str) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+/// `patch` cut to at most `max` chars at a line end (`0`: no limit), and the lines left out.
+/// O(size of the patch).
+pub fn cap_patch(patch: String, max: usize) -> (String, usize) {
+    if max == 0 || patch.len() <= max {
+        return (patch, 0);
+    }
+    let mut cut = 0;
+    for (i, _) in patch.match_indices('\n') {
+        if i + 1 > max {
+            break;
+        }
+        cut = i + 1;
+    }
+    let omitted = patch[cut..].lines().count();
+    let mut kept = patch;
+    kept.truncate(cut);
+    (kept, omitted)
+}
+
+/// The Markdown ATX headings (outside code fences) and `[section]` lines of `rope`, at most
+/// `max_chars` of them in total (by their text); returns them and how many were left out.
+/// Cost: O(n) over the text.
+pub fn heading_index(rope: &Rope, max_chars: usize) -> (Vec<Heading>, usize) {
+    let mut out = Vec::new();
+    let (mut used, mut omitted) = (0usize, 0usize);
+    let mut fence: Option<char> = None;
+    for (i, line) in rope.lines().enumerate() {
+        // Most lines start with something else: decide on the first non-blank char before
+        // copying anything (this scan runs over whole 10 MB documents).
+        let first = line.chars().take(8).find(|c| *c != ' ' && *c != '\t');
+        if !matches!(first, Some('#' | '[' | '`' | '~')) {
+            continue;
+        }
+        // Headings are short: look at the start of the line only.
+        let head: String = line.chars().take(MAX_LINE_CHARS).collect();
+        let trimmed = head.trim_end_matches(['\n', '\r']);
+        let t = trimmed.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            let c = t.chars().next().unwrap_or('`');
+            fence = match fence {
+                Some(open) if open == c => None,
+                None => Some(c),
+                other => other,
+            };
+            continue;
+        }
+        if fence.is_some() {
+            continue;
+        }
+        let found = if let Some(rest) = trimmed.strip_prefix('#') {
+            let level = 1 + rest.chars().take_while(|&c| c == '#').count();
+            let text = rest.trim_start_matches('#');
+            (level <= 6 && (text.starts_with(' ') || text.is_empty())).then(|| (level, text.trim().trim_end_matches('#').trim().to_string()))
+        } else if trimmed.starts_with('[') && trimmed.ends_with(']') && trimmed.len() > 2 && !trimmed.contains(' ') {
+            Some((1, trimmed.to_string()))
+        } else {
+            None
+        };
+        let Some((level, text)) = found.filter(|(_, t)| !t.is_empty()) else { continue };
+        let cost = text.chars().count() + 16;
+        if used + cost > max_chars {
+            omitted += 1;
+            continue;
+        }
+        used += cost;
+        out.push(Heading { line: i + 1, level, text });
+    }
+    (out, omitted)
+}
+
+/// `ms` since the Unix epoch as `2025-10-09T12:34:56Z` (UTC, whole seconds). Pure arithmetic
+/// (the civil-from-days algorithm): no clock, no time-zone data. Out-of-range or non-finite
+/// input gives `1970-01-01T00:00:00Z`.
+pub fn iso_utc(ms: f64) -> String {
+    let secs = if ms.is_finite() && ms.abs() < 8.64e18 { (ms / 1000.0).floor() as i64 } else { 0 };
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_times() {
+        assert_eq!(iso_utc(0.0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_utc(1_760_013_296_000.0), "2025-10-09T12:34:56Z");
+        assert_eq!(iso_utc(951_782_400_000.0), "2000-02-29T00:00:00Z");
+        assert_eq!(iso_utc(-1.0), "1969-12-31T23:59:59Z");
+        assert_eq!(iso_utc(f64::NAN), "1970-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn patches_are_cut_at_lines() {
+        assert_eq!(cap_patch("a\nbb\nccc\n".into(), 0), ("a\nbb\nccc\n".into(), 0));
+        assert_eq!(cap_patch("a\nbb\nccc\n".into(), 6), ("a\nbb\n".into(), 1));
+        assert_eq!(cap_patch("a\nbb\nccc\n".into(), 1), ("".into(), 3));
+    }
+
+    #[test]
+    fn headings_skip_fences_and_respect_the_budget() {
+        let doc = Rope::from_str("# Title\ntext\n```\n# not a heading\n```\n## Sub ##\n#hashtag\n[server]\n[a b]\n");
+        let (h, omitted) = heading_index(&doc, 1000);
+        assert_eq!(
+            h,
+            vec![
+                Heading { line: 1, level: 1, text: "Title".into() },
+                Heading { line: 6, level: 2, text: "Sub".into() },
+                Heading { line: 8, level: 1, text: "[server]".into() },
+            ]
+        );
+        assert_eq!(omitted, 0);
+        let (h, omitted) = heading_index(&doc, 30);
+        assert_eq!((h.len(), omitted), (1, 2));
+    }
+
+    #[test]
+    fn anchors_by_count_and_age() {
+        let mut t = Timeline::default();
+        let r = |s: &str| Rope::from_str(s);
+        let v = |path: &str, at_ms: f64, kind: VersionKind, before: &str, after: &str| Version {
+            path: path.into(),
+            seq: 0,
+            at_ms,
+            kind,
+            summary: String::new(),
+            error: None,
+            before: r(before),
+            after: r(after),
+            spans: None,
+        };
+        t.opened("a", &r("0"));
+        t.opened("a", &r("ignored: opened twice"));
+        t.record(v("a", 1000.0, VersionKind::Commit, "0", "1"));
+        t.record(v("a", 2000.0, VersionKind::Failed, "1", "x"));
+        t.record(v("a", 3000.0, VersionKind::Commit, "1", "2"));
+        assert_eq!(t.current_seq("a"), 2);
+        let ids: Vec<String> = t.newest_first(Some("a")).map(Version::version_id).collect();
+        assert_eq!(ids, ["v2", "v2-failed", "v1"]);
+        let text = |a: Option<AnchorPoint>| a.map(|p| (p.rope.to_string(), p.seq));
+        assert_eq!(text(t.anchor("a", Anchor::Origin, 0.0)), Some(("0".into(), 0)));
+        assert_eq!(text(t.anchor("a", Anchor::CommitsBack(1), 0.0)), Some(("1".into(), 1)));
+        assert_eq!(text(t.anchor("a", Anchor::CommitsBack(2), 0.0)), Some(("0".into(), 0)));
+        assert_eq!(text(t.anchor("a", Anchor::CommitsBack(9), 0.0)), Some(("0".into(), 0)));
+        assert_eq!(text(t.anchor("a", Anchor::CommitsBack(0), 0.0)), None);
+        assert_eq!(text(t.anchor("a", Anchor::AgeMs(1500.0), 4000.0)), Some(("1".into(), 1)));
+        assert_eq!(text(t.anchor("a", Anchor::AgeMs(500.0), 4000.0)), Some(("2".into(), 2)));
+        assert_eq!(text(t.anchor("a", Anchor::AgeMs(9000.0), 4000.0)), Some(("0".into(), 0)));
+        assert_eq!(text(t.anchor("a", Anchor::None, 0.0)), None);
+        assert_eq!(text(t.anchor("b", Anchor::Origin, 0.0)), None);
+        for i in 0..RING + 5 {
+            t.record(v("b", i as f64, VersionKind::Commit, "", ""));
+        }
+        assert_eq!(t.newest_first(None).count(), RING);
+        assert_eq!(t.newest_first(Some("a")).count(), 0, "the ring dropped a's versions");
+        assert_eq!(text(t.anchor("a", Anchor::Origin, 0.0)), Some(("0".into(), 0)), "origins are kept");
+    }
+}
