@@ -261,7 +261,9 @@ fn strip(m: &Value, format: Format, owner: &BTreeMap<&str, u64>) -> (Option<Valu
                     }
                     None => true,
                 });
-                if calls.is_empty() {
+                // Only a message that lost calls changes: one that came with `tool_calls: []`
+                // and nothing removed is kept as it was.
+                if calls.is_empty() && !removed.is_empty() {
                     obj.remove("tool_calls");
                     let empty = match obj.get("content") {
                         None | Some(Value::Null) => true,
@@ -269,7 +271,7 @@ fn strip(m: &Value, format: Format, owner: &BTreeMap<&str, u64>) -> (Option<Valu
                         Some(Value::Array(a)) => a.is_empty(),
                         _ => false,
                     };
-                    if empty && !removed.is_empty() {
+                    if empty {
                         return (None, removed);
                     }
                 }
@@ -458,6 +460,28 @@ mod tests {
         assert_eq!(blocks[1]["text"], json!("[编辑会话 #3 已撤销]\n原因: wrong file"));
         assert_eq!(blocks[2]["text"], json!("Done."));
         assert_eq!(out.delta.messages_removed, 3);
+    }
+
+    #[test]
+    fn a_message_that_loses_nothing_is_kept_as_it_was() {
+        // `tool_calls: []` (some SDKs send it) used to be dropped from messages compression
+        // did not touch, with or without sessions.
+        let messages = json!([
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": "thinking", "tool_calls": []},
+            {"role": "assistant", "content": null, "tool_calls": [], "refusal": null},
+            openai_call("c1"), openai_result("c1", "staged"),
+        ]);
+        for sessions in [vec![], vec![session(1, &["c1"])]] {
+            let out = compress(&messages, Format::OpenAi, &sessions, Locale::En).unwrap();
+            let list = out.messages.as_array().unwrap();
+            assert_eq!(list[1], messages[1]);
+            assert_eq!(list[2], messages[2]);
+            assert_eq!(list[2].to_string(), r#"{"role":"assistant","content":null,"tool_calls":[],"refusal":null}"#);
+        }
+        // a message whose every call is removed still loses the key (and goes when it is empty)
+        let out = compress(&json!([openai_call("c1"), openai_result("c1", "x")]), Format::OpenAi, &[session(1, &["c1"])], Locale::En).unwrap();
+        assert_eq!(out.messages.as_array().unwrap().len(), 1);
     }
 
     #[test]

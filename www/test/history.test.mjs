@@ -5,39 +5,16 @@
 // is not a session's call byte-identical, and hold one summary per ended session.
 import assert from "node:assert/strict";
 import test from "node:test";
+import { readFileSync } from "node:fs";
 import { MemoryStorage, Workspace } from "agentpad";
 
-const CONFIG = "# service\nname: orders\ntimeout: 30\nretries: 3\n\n# api\napi.timeout: 30\napi.retries: 5\n";
-
-/** [tool, args] — what the scripted model calls; `say` entries are plain assistant text. */
-const SCRIPT = [
-  ["say", "I'll look at the config first."],
-  ["memo_read", {}],
-  ["memo_begin_task", { goal: "raise the timeouts" }],
-  ["memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60" }], // MultiMatch: session 1 opens
-  ["memo_replace_selection", { selection_id: "A" }],
-  ["memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60", match_id: "B" }],
-  ["memo_preview", {}],
-  ["memo_commit", { summary: "timeouts to 60 s" }], // session 1 ends
-  ["say", "Now the retries."],
-  ["memo_replace", { old_text: "retries: 3", new_text: "retries: 4" }], // session 2
-  ["memo_read", { start_line: 1, end_line: 4 }],
-  ["memo_replace", { old_text: "api.retries: 5", new_text: "api.retries: 6" }],
-  ["memo_revert", { reason: "the retries stay as they are" }], // session 2 ends
-  ["memo_read", {}],
-  ["memo_replace", { old_text: "name: orders", new_text: "name: orders-v2" }], // session 3
-  ["memo_append", { text: "owner: platform\n" }],
-  ["memo_diff", {}],
-  ["memo_replace", { old_text: "no such line", new_text: "x" }], // NoMatch inside the session
-  ["memo_preview", { format: "stats" }],
-  ["memo_commit", { summary: "rename and owner" }], // session 3 ends
-  ["say", "All done."],
-  ["memo_read", {}],
-  ["memo_export_session", {}],
-  ["memo_replace", { old_text: "owner: platform", new_text: "owner: core" }], // session 4
-  ["memo_commit_auto", {}], // session 4 ends
-  ["memo_read", {}],
-];
+// The session is a fixture shared with other layers (tests/fixtures/sessions/, format
+// "agentpad-transcript/1"): the documents, the options, and the steps — `say` (plain assistant
+// text) or a tool call with its tool_call_id and what the recording returned (`expect`).
+const FIXTURE = JSON.parse(
+  readFileSync(new URL("../../tests/fixtures/sessions/scripted-24.json", import.meta.url), "utf8"),
+);
+assert.equal(FIXTURE.format, "agentpad-transcript/1");
 
 /** Every tool call answered by a later result, every result after its call. */
 function assertValid(messages, format) {
@@ -64,27 +41,29 @@ function assertValid(messages, format) {
 }
 
 test("a 24-call scripted session, compressed after every commit or revert, stays valid in both formats", async () => {
-  const storage = new MemoryStorage({ "config.yaml": CONFIG });
-  const ws = await Workspace.create({ storage });
-  let openai = [{ role: "system", content: "You edit config files." }, { role: "user", content: "Raise the timeouts." }];
-  let anthropic = [{ role: "user", content: "Raise the timeouts." }];
+  const storage = new MemoryStorage(FIXTURE.documents);
+  const ws = await Workspace.create({ storage, ...FIXTURE.options });
+  let openai = [{ role: "system", content: FIXTURE.system }, { role: "user", content: FIXTURE.prompt }];
+  let anthropic = [{ role: "user", content: FIXTURE.prompt }];
   const keep = []; // messages that are not session calls: must survive byte-identical
   keep.push(JSON.stringify(openai[1]));
   let calls = 0;
   let ended = 0;
-  let n = 0;
-  for (const [tool, args] of SCRIPT) {
-    if (tool === "say") {
-      const o = { role: "assistant", content: args };
+  for (const step of FIXTURE.steps) {
+    if (step.say !== undefined) {
+      const o = { role: "assistant", content: step.say };
       openai.push(o);
       keep.push(JSON.stringify(o));
-      anthropic.push({ role: "assistant", content: [{ type: "text", text: args }] });
+      anthropic.push({ role: "assistant", content: [{ type: "text", text: step.say }] });
       anthropic.push({ role: "user", content: [{ type: "text", text: "ok" }] });
       continue;
     }
-    const id = `call_${++n}`;
+    const { tool, args, tool_call_id: id, expect } = step;
     const r = await ws.call(tool, args, { toolCallId: id });
     calls++;
+    assert.equal(r.status, expect.status, `${id} ${tool}: status as recorded`);
+    assert.equal(r.workflow_state, expect.workflow_state, `${id} ${tool}: workflow state as recorded`);
+    assert.equal(r.history_delta !== null, expect.ends_session === true, `${id} ${tool}: ends a session as recorded`);
     openai.push({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: tool, arguments: JSON.stringify(args) } }] });
     openai.push({ role: "tool", tool_call_id: id, content: r.markdown });
     anthropic.push({ role: "assistant", content: [{ type: "tool_use", id, name: tool, input: args }] });
@@ -104,6 +83,7 @@ test("a 24-call scripted session, compressed after every commit or revert, stays
     }
   }
   assert.ok(calls >= 20, `${calls} calls`);
+  assert.equal(calls, 24, "the fixture is the 24-call session");
   assert.equal(ended, 4, "four sessions ended (3 commits, 1 revert)");
   const summaries = openai.filter((m) => typeof m.content === "string" && m.content.startsWith("[Edit session #"));
   assert.deepEqual(
@@ -116,6 +96,9 @@ test("a 24-call scripted session, compressed after every commit or revert, stays
   // calls outside sessions stay (the first read, begin_task, reads between sessions, export)
   const left = openai.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.name);
   assert.deepEqual(left, ["memo_read", "memo_begin_task", "memo_read", "memo_read", "memo_export_session", "memo_read"]);
+  // … and they are exactly the calls the recording puts in no session
+  const outside = FIXTURE.steps.filter((s) => s.tool && s.expect.session === null).map((s) => s.tool_call_id);
+  assert.deepEqual(openai.flatMap((m) => m.tool_calls ?? []).map((c) => c.id), outside);
   // compressing a compressed transcript changes nothing
   const again = ws.compressHistory(openai, { format: "openai" });
   assert.deepEqual(again.messages, openai);
@@ -124,3 +107,34 @@ test("a 24-call scripted session, compressed after every commit or revert, stays
   assert.throws(() => ws.compressHistory([1], { format: "openai" }), /message 0: expected an object/);
   ws.free();
 });
+
+// The recorded transcripts of tests/fixtures/transcripts/ (also checked by the core's
+// tests/history_fixtures.rs): replaying their memo_* calls, with the tool_call_ids they carry, on a
+// fresh workspace books the sessions the fixture names, and compressHistory through the package
+// gives the golden output byte for byte.
+for (const name of ["openai-chat", "anthropic-messages"]) {
+  test(`the recorded ${name} transcript compresses to its golden file through the package`, async () => {
+    const dir = new URL("../../tests/fixtures/transcripts/", import.meta.url);
+    const fx = JSON.parse(readFileSync(new URL(`${name}.json`, dir), "utf8"));
+    const golden = readFileSync(new URL(`${name}.compressed.json`, dir), "utf8");
+    const ws = await Workspace.create({ storage: new MemoryStorage(fx.documents), locale: fx.locale });
+    const calls = fx.messages.flatMap((m) =>
+      fx.format === "openai"
+        ? (m.tool_calls ?? []).map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)])
+        : (Array.isArray(m.content) ? m.content : []).filter((b) => b.type === "tool_use").map((b) => [b.id, b.name, b.input]),
+    );
+    const ended = [];
+    for (const [id, tool, args] of calls) {
+      if (!tool.startsWith("memo_")) continue; // the loop's other tools never reach agentpad
+      const r = await ws.call(tool, args, { toolCallId: id });
+      if (r.history_delta !== null) ended.push(id);
+    }
+    assert.deepEqual(ended, fx.sessions.map((s) => s.tool_call_ids.at(-1)), "the sessions end where the fixture says");
+    const { messages, messages_removed, tokens_saved, sessions } = ws.compressHistory(fx.messages, { format: fx.format });
+    // the golden file's layout: serde_json's pretty printing, which JSON.stringify(…, 2) matches
+    const actual = JSON.stringify({ messages_removed, tokens_saved, sessions, messages }, null, 2) + "\n";
+    assert.ok(actual === golden, `${name}: differs from ${name}.compressed.json`);
+    assert.deepEqual([messages_removed, tokens_saved], [fx.expected.messages_removed, fx.expected.tokens_saved]);
+    ws.free();
+  });
+}
