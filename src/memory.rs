@@ -240,6 +240,12 @@ impl MemoryStore {
         Ok(())
     }
 
+    /// The number the next turn gets when the host gives none: one after the last stored turn
+    /// (1 for an empty store). O(1).
+    pub fn next_turn(&self) -> u32 {
+        self.records.last().map_or(1, |r| r.turn.saturating_add(1))
+    }
+
     /// The records of `turns`, in the order asked (repeats allowed). O(k log n).
     ///
     /// Errors: [`MemoryError::UnknownTurns`] naming every unknown turn (sorted, once each) and the

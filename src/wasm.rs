@@ -248,6 +248,113 @@ impl WasmWorkspace {
         }))
     }
 
+    /// The live context block (`002`): `{ json, markdown, content_parts }`. `options` has the
+    /// snake_case keys of `LiveContextOptions::from_json`, plus `editor_state` (set first, kept
+    /// for later blocks) and `locale`. The deadline of its diffs runs on `Date.now()`.
+    #[wasm_bindgen(js_name = liveContext)]
+    pub fn live_context(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsError> {
+        let mut v = js_to_json(&options, "options", 0).map_err(js_error)?;
+        let mut locale = self.inner.config().locale;
+        if let Some(map) = v.as_object_mut() {
+            if let Some(state) = map.remove("editor_state").filter(|s| !s.is_null()) {
+                let state = crate::live_context::EditorState::from_json(&state).map_err(js_error)?;
+                self.inner.set_editor_state(state).map_err(js_error)?;
+            }
+            if let Some(l) = map.remove("locale").filter(|l| !l.is_null()) {
+                locale = l.as_str().and_then(crate::Locale::parse).ok_or_else(|| js_error(format!("`locale` must be \"en\" or \"zh\", got {l}")))?;
+            }
+            map.entry("now_ms").or_insert(Value::from(now_ms));
+        }
+        let opts = crate::live_context::LiveContextOptions::from_json(&v).map_err(js_error)?;
+        let ctx = self.inner.live_context(&opts, &mut || js_sys::Date::now()).map_err(js_error)?;
+        #[derive(Serialize)]
+        struct Part {
+            r#type: &'static str,
+            text: String,
+        }
+        #[derive(Serialize)]
+        struct Out<'a> {
+            json: &'a crate::live_context::LiveContext,
+            markdown: String,
+            content_parts: Vec<Part>,
+        }
+        let sections = ctx.sections(locale);
+        Ok(to_js(&Out {
+            json: &ctx,
+            markdown: sections.join("\n"),
+            content_parts: sections.into_iter().map(|text| Part { r#type: "text", text }).collect(),
+        }))
+    }
+
+    /// Sets `{path?, cursor?, selection?}` for the live context; an Error names a bad position
+    /// and its limit (nothing changes then).
+    #[wasm_bindgen(js_name = setEditorState)]
+    pub fn set_editor_state(&mut self, state: JsValue) -> Result<(), JsError> {
+        let v = js_to_json(&state, "editor_state", 0).map_err(js_error)?;
+        let state = crate::live_context::EditorState::from_json(&v).map_err(js_error)?;
+        self.inner.set_editor_state(state).map_err(js_error)
+    }
+
+    /// The task stack and thought tree (`000` §4.3): `{ task_stack, task_tree, task_tree_earlier,
+    /// markdown }`.
+    pub fn tasks(&self) -> JsValue {
+        to_js(&self.inner.task_report())
+    }
+
+    /// Stores a turn `{turn?, at_ms, summary, insights?, context, tags?}` in the memory store
+    /// (`turn` defaults to one after the last); returns its turn number.
+    #[wasm_bindgen(js_name = memoryAdd)]
+    pub fn memory_add(&mut self, record: JsValue) -> Result<u32, JsError> {
+        let mut v = js_to_json(&record, "turn", 0).map_err(js_error)?;
+        if let Some(map) = v.as_object_mut() {
+            if map.get("turn").map_or(true, Value::is_null) {
+                map.insert("turn".into(), Value::from(self.inner.memory().next_turn()));
+            }
+        }
+        let record: crate::memory::TurnRecord = serde_json::from_value(v).map_err(js_error)?;
+        let turn = record.turn;
+        self.inner.memory_add(record).map_err(js_error)?;
+        Ok(turn)
+    }
+
+    #[wasm_bindgen(js_name = memoryExport)]
+    pub fn memory_export(&self) -> String {
+        self.inner.memory().export()
+    }
+
+    /// Replaces the memory store by an export; on error the store is unchanged.
+    #[wasm_bindgen(js_name = memoryImport)]
+    pub fn memory_import(&mut self, json: JsString) -> Result<(), JsError> {
+        let json = js_string(&json, "json").map_err(js_error)?;
+        self.inner.memory_import(&json).map_err(js_error)
+    }
+
+    /// `{ digest, turns, records }`: the `[Turn N] …` lines, the count and every stored turn.
+    #[wasm_bindgen(js_name = memoryState)]
+    pub fn memory_state(&self) -> JsValue {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            digest: String,
+            records: &'a [crate::memory::TurnRecord],
+        }
+        let m = self.inner.memory();
+        to_js(&Out { digest: m.digest(), records: m.records() })
+    }
+
+    /// Ranked hits `[{turn, score, snippet}]` for `query`.
+    #[wasm_bindgen(js_name = memorySearch)]
+    pub fn memory_search(&self, query: JsString, limit: u32) -> Result<JsValue, JsError> {
+        let query = js_string(&query, "query").map_err(js_error)?;
+        #[derive(Serialize)]
+        struct Hit {
+            turn: u32,
+            score: f64,
+            snippet: String,
+        }
+        let hits: Vec<Hit> = self.inner.memory().search(&query, limit as usize).into_iter().map(|h| Hit { turn: h.turn, score: h.score, snippet: h.snippet }).collect();
+        Ok(to_js(&hits))
+    }
+
     /// `{ mask, names }` of the current state and mode.
     pub fn flags(&self) -> JsValue {
         to_js(&self.inner.flags())

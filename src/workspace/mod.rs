@@ -40,6 +40,15 @@ use views::{guidance_for, pending_views, plural, render_preview};
 /// Candidates listed by default (`000` §3.1: A–E); `show_all_matches` lists up to Z.
 pub const DEFAULT_CANDIDATES_SHOWN: usize = 5;
 
+/// The task stack and thought tree ([`Workspace::task_report`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TaskReport {
+    pub task_stack: Vec<TaskView>,
+    pub task_tree: Vec<crate::response::TaskNodeView>,
+    pub task_tree_earlier: usize,
+    pub markdown: String,
+}
+
 /// Workspace options (the JS `Workspace.create` options, snake_case).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -837,6 +846,14 @@ impl Workspace {
     }
 
     // ---- responses -------------------------------------------------------------------------
+
+    /// The task stack and thought tree on their own (`ws.tasks()`), as data and as the lines of
+    /// the Task stack section in the configured locale.
+    pub fn task_report(&self) -> TaskReport {
+        let (task_stack, task_tree, task_tree_earlier) = self.task_views();
+        let markdown = crate::format::TaskLines { stack: &task_stack, tree: &task_tree, earlier: task_tree_earlier, words: self.config.locale.words() }.to_string();
+        TaskReport { task_stack, task_tree, task_tree_earlier, markdown }
+    }
 
     /// The task stack (outermost first), the thought tree of the last
     /// [`crate::tasks::TREE_ROOTS`] finished root tasks, and how many earlier ones it leaves out.

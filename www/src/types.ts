@@ -177,6 +177,11 @@ export interface Response {
   session_log: SessionLogEntry[] | null;
   /** On a commit or revert: what ws.compressHistory() will remove and save for that session. */
   history_delta: HistoryDelta | null;
+  /** memo_recall_context / memo_search_memory: what the memory store returned. */
+  memory:
+    | { kind: "recall"; turns: MemoryTurn[] }
+    | { kind: "search"; query: string; hits: Array<{ turn: number; score: number; summary: string; snippet: string }> }
+    | null;
   /** Call signatures, e.g. "memo_commit(summary)". */
   next_actions: string[];
   visible_tools: string[];
@@ -209,7 +214,9 @@ export type ToolVerb =
   | "rebase"
   | "persist_as"
   | "begin_task"
-  | "export_session";
+  | "export_session"
+  | "recall_context"
+  | "search_memory";
 
 /** The tool names under the default prefix, e.g. `"memo_replace_span"`. */
 export type ToolName = `memo_${ToolVerb}`;
@@ -292,6 +299,10 @@ export interface ToolArgs {
   persist_as: { new_path: string; path?: string };
   begin_task: { goal: string; /** The current task's id (default: the current task). */ parent_task_id?: string };
   export_session: Record<string, never>;
+  /** Only with the `memory` option. Turn numbers of the memory digest's `[Turn N]` lines (1–10 of them). */
+  recall_context: { turn_numbers: number[] };
+  /** Only with the `memory` option. Keyword search (CJK too); `limit` 1–20, default 5. */
+  search_memory: { query: string; limit?: number };
 }
 
 /** A tool definition as the core describes it (visible tools only). */
@@ -381,6 +392,171 @@ export interface WorkspaceOptions {
   previewMode?: "compact" | "full" | "stats" | "diff";
   /** Lines of context around each change in previews (0–100, default 3). */
   previewContextLines?: number;
+  /**
+   * Offer memo_recall_context and memo_search_memory over `ws.memory` (004's optional memory
+   * module; default false). The live context shows the memory digest either way.
+   */
+  memory?: boolean;
+}
+
+/** One stored turn of the memory store (004: a ContextSnapshot with its MemorySummary). */
+export interface MemoryTurn {
+  /** Unique, increasing. */
+  turn: number;
+  /** When it was stored (ms since the epoch). */
+  at_ms: number;
+  /** The LLM's summary of the turn. */
+  summary: string;
+  insights: string[];
+  /** The full workspace context of that turn. */
+  context: string;
+  tags: string[];
+}
+
+/** What `ws.memory.add()` takes: `turn` defaults to one after the last, `atMs` to now. */
+export interface MemoryTurnInput {
+  turn?: number;
+  atMs?: number;
+  summary: string;
+  insights?: string[];
+  context: string;
+  tags?: string[];
+}
+
+/** The memory store of a workspace (`ws.memory`). */
+export interface MemoryStoreApi {
+  /** Stores a turn; returns its number. Throws (and stores nothing) on a turn number not after the last. */
+  add(turn: MemoryTurnInput): number;
+  /** Every stored turn, oldest first. */
+  turns(): MemoryTurn[];
+  /** The `[Turn N] summary` lines injected into prompts (also in the live context). */
+  digest(): string;
+  /** Keyword search (BM25F; CJK by character bigrams), best first. */
+  search(query: string, limit?: number): Array<{ turn: number; score: number; snippet: string }>;
+  /** Versioned JSON (`{"format":"agentpad-memory","version":1,"turns":[…]}`); import(export()) round-trips. */
+  export(): string;
+  /** Replaces the store by an export. Throws (changing nothing) on a malformed or foreign export. */
+  import(json: string): void;
+}
+
+/** A 1-based line and column (columns in UTF-16 units, as JS strings and editors count). */
+export interface LineCol {
+  line: number;
+  column: number;
+}
+
+/** What the user's editor shows (002's editor_state). */
+export interface EditorState {
+  /** The active document (default: the default document). */
+  path?: string;
+  cursor?: LineCol;
+  selection?: { anchor: LineCol; head: LineCol };
+}
+
+export interface LiveContextOptions {
+  /** The document shown (default: the editor state's, else the default document). */
+  path?: string;
+  /** Sets the editor state first (kept for later calls). */
+  editorState?: EditorState;
+  /** Above this many chars the document is shown as a window around the last edit plus a heading index (default 16000). */
+  maxDocumentChars?: number;
+  /** How many versions recent_diffs lists, newest first (0–32, default 3). */
+  recentDiffs?: number;
+  /** Most chars of one patch (default 4000; 0: no limit). */
+  maxDiffChars?: number;
+  /** The older text the anchor diff starts from (default "origin": the text when opened). */
+  anchor?: "origin" | "none" | { commitsBack: number } | { ageMs: number };
+  /** How many of the last calls plan_hints lists (default 5). */
+  planHints?: number;
+  /** Time budget of the diffs in ms (default 200): past it a diff is finished coarsely, still correct. */
+  diffDeadlineMs?: number;
+  /** Markdown language (default: the workspace's locale). */
+  locale?: Locale;
+}
+
+/** One version in recent_diffs (002's DiffSummary). */
+export interface DiffSummary {
+  /** "v3", or "v3-failed" for a save that failed. */
+  version_id: string;
+  path: string;
+  time_ms: number;
+  /** ISO 8601 UTC. */
+  time: string;
+  kind: "commit" | "failed" | "external";
+  summary: string;
+  /** Unified diff. */
+  patch: string;
+  /** First and last changed line of the new text (1-based). */
+  affected_lines: [number, number] | null;
+  is_error: boolean;
+  error: string | null;
+  /** Patch lines left out by maxDiffChars. */
+  omitted_lines: number;
+  /** The time budget ran out: correct but not minimal. */
+  coarse: boolean;
+}
+
+/** The live context as data (002's LiveContextPayload). */
+export interface LiveContextJson {
+  generated_at_ms: number;
+  current_document: {
+    path: string;
+    view: "draft" | "committed";
+    pending_changes: number;
+    version_id: string;
+    total_lines: number;
+    total_chars: number;
+    start_line: number;
+    end_line: number;
+    /** false: a window of lines (start_line–end_line) plus a heading index. */
+    complete: boolean;
+    focus_line: number | null;
+    /** The shown lines with `  12│ ` gutters. */
+    text: string;
+    headings: Array<{ line: number; level: number; text: string }>;
+    headings_omitted: number;
+  };
+  recent_diffs: DiffSummary[];
+  anchor_diff: {
+    path: string;
+    from_version: string;
+    from_time_ms: number | null;
+    to_version: string;
+    patch: string;
+    affected_lines: [number, number] | null;
+    omitted_lines: number;
+    coarse: boolean;
+  } | null;
+  editor_state: {
+    active_path: string;
+    cursor: LineCol | null;
+    selection: { anchor: LineCol; head: LineCol; text: string } | null;
+    open_paths: string[];
+    workflow_state: WorkflowState;
+    pending_changes: number;
+  };
+  plan_hints: Array<{ seq: number; tool: string; status: Status | "running"; at_ms: number }>;
+  memory_digest: string;
+  task_stack: TaskEntry[];
+  task_tree: Response["task_tree"];
+  task_tree_earlier: number;
+}
+
+/** `ws.liveContext()`: the block as data, as Markdown, and as content parts for the last user message. */
+export interface LiveContext {
+  json: LiveContextJson;
+  markdown: string;
+  /** One text part per section: append them to the last user message's content. */
+  content_parts: Array<{ type: "text"; text: string }>;
+}
+
+/** `ws.tasks()`: the task stack and thought tree (000 §4.3). */
+export interface TaskReport {
+  task_stack: TaskEntry[];
+  task_tree: Response["task_tree"];
+  task_tree_earlier: number;
+  /** The Task stack section's lines, in the workspace's locale. */
+  markdown: string;
 }
 
 export interface CallOptions {

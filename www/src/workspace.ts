@@ -8,9 +8,15 @@ import type {
   CallOptions,
   CompressedHistory,
   DiagnosticRecord,
+  EditorState,
   Flags,
+  LiveContext,
+  LiveContextOptions,
+  MemoryStoreApi,
+  MemoryTurn,
   Response,
   StorageProvider,
+  TaskReport,
   ToolDefinition,
   ToolFormat,
   ToolFormatMap,
@@ -86,7 +92,7 @@ export class Workspace {
     const paths = options.paths ?? (await storage.list());
     // The core's option names are snake_case; it checks every value (a bad one is an Error
     // naming the option and what is allowed).
-    const wasmOptions: Record<string, string | number> = {};
+    const wasmOptions: Record<string, string | number | boolean> = {};
     if (options.defaultPath !== undefined) wasmOptions.default_path = options.defaultPath;
     if (options.locale !== undefined) wasmOptions.locale = options.locale;
     if (options.candidateStyle !== undefined) wasmOptions.candidate_style = options.candidateStyle;
@@ -97,6 +103,7 @@ export class Workspace {
     if (options.maxTaskDepth !== undefined) wasmOptions.max_task_depth = options.maxTaskDepth;
     if (options.previewMode !== undefined) wasmOptions.preview_mode = options.previewMode;
     if (options.previewContextLines !== undefined) wasmOptions.preview_context_lines = options.previewContextLines;
+    if (options.memory !== undefined) wasmOptions.memory = options.memory;
     const inner = new WasmWorkspace(wasmOptions);
     let sink: ((record: DiagnosticRecord) => void) | undefined;
     try {
@@ -269,6 +276,72 @@ export class Workspace {
       throw new Error(`agentpad: compressHistory needs { format: "openai" | "anthropic" }, got ${JSON.stringify(format)}`);
     }
     return this.#live().compressHistory(messages, format) as CompressedHistory<M>;
+  }
+
+  /**
+   * The live context block (002) to append to the last user message of each request: the
+   * current document (a window around the last edit plus a heading index when it is long), the
+   * last versions as unified patches (failed saves flagged is_error), an anchor diff from an
+   * older version, the editor state, the last calls, the memory digest and the task tree.
+   * Nothing of it belongs in the chat history: build it fresh for every request. Throws on a bad
+   * option or position (naming it and what is allowed).
+   */
+  liveContext(options: LiveContextOptions = {}): LiveContext {
+    const o = options ?? {};
+    const anchor = o.anchor;
+    const wasmOptions = {
+      path: o.path,
+      editor_state: o.editorState,
+      max_document_chars: o.maxDocumentChars,
+      recent_diffs: o.recentDiffs,
+      max_diff_chars: o.maxDiffChars,
+      anchor:
+        anchor === undefined || typeof anchor === "string"
+          ? anchor
+          : "commitsBack" in anchor
+            ? { commits_back: anchor.commitsBack }
+            : "ageMs" in anchor
+              ? { age_ms: anchor.ageMs }
+              : anchor,
+      plan_hints: o.planHints,
+      diff_deadline_ms: o.diffDeadlineMs,
+      locale: o.locale,
+    };
+    return this.#live().liveContext(wasmOptions, Date.now()) as LiveContext;
+  }
+
+  /** Sets the editor state the live context reports. Throws on a position outside the draft. */
+  setEditorState(state: EditorState): void {
+    this.#live().setEditorState(state);
+  }
+
+  /** The task stack and the thought tree of finished tasks (000 §4.3), as data and Markdown lines. */
+  tasks(): TaskReport {
+    return this.#live().tasks() as TaskReport;
+  }
+
+  /**
+   * The memory store (004): store each turn's context and summary with `add`; the model recalls
+   * and searches them with memo_recall_context / memo_search_memory (option `memory: true`).
+   */
+  get memory(): MemoryStoreApi {
+    const live = () => this.#live();
+    return {
+      add: (t) =>
+        live().memoryAdd({
+          turn: t.turn,
+          at_ms: t.atMs ?? Date.now(),
+          summary: t.summary,
+          insights: t.insights ?? [],
+          context: t.context,
+          tags: t.tags ?? [],
+        }),
+      turns: () => (live().memoryState() as { records: MemoryTurn[] }).records,
+      digest: () => (live().memoryState() as { digest: string }).digest,
+      search: (query, limit = 5) => live().memorySearch(query, limit) as Array<{ turn: number; score: number; snippet: string }>,
+      export: () => live().memoryExport(),
+      import: (json) => live().memoryImport(json),
+    };
   }
 
   /** The flags of the current state and persist mode (`PersistReadOnly` in disabled mode, …). */
