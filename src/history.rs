@@ -80,6 +80,11 @@ impl EndedSession {
 }
 
 /// What compression did (also predicted on commit and revert responses as `history_delta`).
+///
+/// The prediction assumes the usual loop — each call in its own assistant message, answered by
+/// its own result message — because the core never sees the host's messages. With parallel
+/// calls, or calls sharing a message with text, fewer messages are removed than predicted;
+/// `compressHistory` reports what it really removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct HistoryDelta {
     pub messages_removed: usize,
@@ -198,15 +203,28 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
     let owner: BTreeMap<&str, u64> =
         sessions.iter().flat_map(|s| s.tool_call_ids.iter().map(move |id| (id.as_str(), s.id))).collect();
     let mut out: Vec<Value> = Vec::with_capacity(list.len());
+    // Per output message: its input index (None for a summary) and whether compression changed
+    // it — only changed places may be merged (Anthropic), so untouched turns keep their bytes.
+    let mut origin: Vec<(Option<usize>, bool)> = Vec::with_capacity(list.len());
     // Where each session's summary goes: the output index of its first removed piece.
     let mut summary_at: BTreeMap<u64, usize> = BTreeMap::new();
     let mut removed_messages = 0usize;
     let mut removed_tokens = 0usize;
-    for m in list {
+    // Anthropic: the session whose call or result is the transcript's last message. Its summary
+    // goes at the very end as the user's turn — an assistant turn last would be read by the
+    // Messages API as a prefill to continue, not as history.
+    let mut tail_session = None;
+    for (index, m) in list.iter().enumerate() {
         let (kept, removed) = strip(m, format, &owner);
         match kept {
-            Some(k) => out.push(k),
+            Some(k) => {
+                out.push(k);
+                origin.push((Some(index), !removed.is_empty()));
+            }
             None => removed_messages += 1,
+        }
+        if format == Format::Anthropic && index + 1 == list.len() {
+            tail_session = removed.first().map(|(session, _)| *session);
         }
         // Right after what is left of the message (its text, other tools' calls).
         for (session, tokens) in removed {
@@ -223,11 +241,20 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
         let Some(s) = sessions.iter().find(|s| s.id == session) else { continue };
         let text = s.summary(locale);
         inserted_tokens += estimate_tokens(&text);
+        if tail_session == Some(session) {
+            out.push(summary_message(&text, format));
+            if let Some(Value::Object(last)) = out.last_mut() {
+                last.insert("role".into(), Value::from("user"));
+            }
+            origin.push((None, true));
+            continue;
+        }
         let at = past_pending_results(&out, at, format);
         out.insert(at, summary_message(&text, format));
+        origin.insert(at, (None, true));
     }
     if format == Format::Anthropic {
-        out = merge_same_roles(out);
+        out = merge_same_roles(out, &origin);
     }
     let mut sessions_done: Vec<u64> = summary_at.keys().copied().collect();
     sessions_done.sort_unstable();
@@ -337,14 +364,22 @@ fn summary_message(text: &str, format: Format) -> Value {
     }
 }
 
-/// Anthropic wants user and assistant turns to alternate: consecutive messages of one role
-/// become one, their content blocks in order (a string content becomes a text block).
-fn merge_same_roles(messages: Vec<Value>) -> Vec<Value> {
+/// Anthropic wants user and assistant turns to alternate: consecutive messages of one role that
+/// compression made neighbours (a summary, a changed message, or messages that were not
+/// adjacent before) become one, their content blocks in order (a string content becomes a text
+/// block). Neighbours the host already had are left as they were.
+fn merge_same_roles(messages: Vec<Value>, origin: &[(Option<usize>, bool)]) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::with_capacity(messages.len());
-    for m in messages {
+    let mut prev: Option<(Option<usize>, bool)> = None;
+    for (m, &here) in messages.into_iter().zip(origin) {
         let role = m.get("role").and_then(Value::as_str).map(str::to_string);
         let same = role.is_some() && out.last().and_then(|p| p.get("role")).and_then(Value::as_str) == role.as_deref();
-        if !same {
+        let made_neighbours = match (prev, here) {
+            (Some((Some(a), false)), (Some(b), false)) => b != a + 1,
+            _ => true,
+        };
+        prev = Some(here);
+        if !same || !made_neighbours {
             out.push(m);
             continue;
         }
@@ -460,6 +495,28 @@ mod tests {
         assert_eq!(blocks[1]["text"], json!("[编辑会话 #3 已撤销]\n原因: wrong file"));
         assert_eq!(blocks[2]["text"], json!("Done."));
         assert_eq!(out.delta.messages_removed, 3);
+    }
+
+    #[test]
+    fn anthropic_a_session_at_the_tail_is_told_as_the_users_turn_and_host_neighbours_stay() {
+        let msgs = json!([
+            {"role": "user", "content": "enable X"},
+            {"role": "user", "content": "and be quick"},
+            {"role": "assistant", "content": [{"type": "text", "text": "On it."}, {"type": "tool_use", "id": "t1", "name": "memo_replace", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "staged"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "Saving."}, {"type": "tool_use", "id": "t2", "name": "memo_commit", "input": {"summary": "x"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": "ok"}]},
+        ]);
+        let out = compress(&msgs, Format::Anthropic, &[session(1, &["t1", "t2"])], Locale::En).unwrap();
+        let list = out.messages.as_array().unwrap();
+        // The host's own two user turns are not merged; the session's texts are; the summary
+        // comes last, as the user's turn (an assistant turn last would be a prefill).
+        assert_eq!(list[0], msgs[0]);
+        assert_eq!(list[1], msgs[1]);
+        assert_eq!(list[2], json!({"role": "assistant", "content": [{"type": "text", "text": "On it."}, {"type": "text", "text": "Saving."}]}));
+        assert_eq!(list[3]["role"], "user");
+        assert!(list[3]["content"][0]["text"].as_str().unwrap().starts_with("[Edit session #1 committed]"));
+        assert_eq!(list.len(), 4);
     }
 
     #[test]

@@ -629,7 +629,12 @@ export interface CompressedHistory<M> {
   sessions: number[];
 }
 
-/** On the call that committed or reverted a session: what compressing the history will save. */
+/**
+ * What compressing a session removes. On a commit or revert response it is a prediction that
+ * assumes one assistant message per call and one result message per call (the core never sees
+ * your messages): with parallel calls or calls sharing a message with text, fewer messages go.
+ * ws.compressHistory() reports what it really removed.
+ */
 export interface HistoryDelta {
   messages_removed: number;
   tokens_saved: number;
