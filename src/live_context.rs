@@ -356,6 +356,9 @@ pub struct LiveContext {
     pub task_stack: Vec<TaskView>,
     pub task_tree: Vec<TaskNodeView>,
     pub task_tree_earlier: usize,
+    /// The read tool's name under the workspace's prefix (`memo_read`), named by the window note.
+    #[serde(skip)]
+    pub read_tool: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -453,8 +456,8 @@ pub struct PlanHint {
     pub at_ms: f64,
 }
 
-/// Section titles, by locale.
-struct Titles {
+/// The block's words, by locale. `{}` in a template is filled in order by [`fill_all`].
+struct Words {
     live: &'static str,
     document: &'static str,
     recent: &'static str,
@@ -463,9 +466,37 @@ struct Titles {
     hints: &'static str,
     memory: &'static str,
     tasks: &'static str,
+    /// `- Version: {id} · {path} · {kind}`
+    version: &'static str,
+    kinds: [&'static str; 3],
+    time: &'static str,
+    summary: &'static str,
+    error: &'static str,
+    lines: &'static str,
+    /// `{path} {from}{since} → {to} (now)`
+    anchor_line: &'static str,
+    /// `{path}` — {view} {version}{pending}, {lines} lines, {chars} chars
+    document_line: &'static str,
+    views: [&'static str; 2],
+    /// One pending change, several.
+    pending: [&'static str; 2],
+    /// Showing lines {start}–{end}{focus} (…{read tool}…)
+    window: &'static str,
+    around: &'static str,
+    headings: &'static str,
+    heading: &'static str,
+    more: &'static str,
+    active: &'static str,
+    cursor: &'static str,
+    selection: &'static str,
+    open: &'static str,
+    /// One pending change, several.
+    workflow: [&'static str; 2],
+    omitted: &'static str,
+    coarse: &'static str,
 }
 
-const EN: Titles = Titles {
+const EN: Words = Words {
     live: "# Live Context",
     document: "## Current Document",
     recent: "## Recent Diffs (new→old)",
@@ -474,9 +505,31 @@ const EN: Titles = Titles {
     hints: "## Plan Hints",
     memory: "## Memory",
     tasks: "## Tasks",
+    version: "- Version: {} · {} · {}",
+    kinds: ["commit", "failed commit", "external change"],
+    time: "  Time: {}",
+    summary: "  Summary: {}",
+    error: "  is_error: true — {}",
+    lines: "  Lines: {}–{}",
+    anchor_line: "{} {}{} → {} (now)",
+    document_line: "`{}` — {} {}{}, {} lines, {} chars",
+    views: ["draft", "committed"],
+    pending: [", {} pending change", ", {} pending changes"],
+    window: "Showing lines {}–{}{} (the document is longer than the live-context budget; read other parts with {}).",
+    around: " around line {}",
+    headings: "Headings:",
+    heading: "{}- {} (line {})",
+    more: "- … {} more",
+    active: "- Active file: `{}`",
+    cursor: "- Cursor: line {}, column {}",
+    selection: "- Selection: line {}, column {} → line {}, column {}: `{}`",
+    open: "- Open files: {}",
+    workflow: ["- Workflow: {}, {} pending change", "- Workflow: {}, {} pending changes"],
+    omitted: "(… {} more lines of this diff left out)",
+    coarse: "(diffed coarsely: the time budget ran out; the patch is correct but not minimal)",
 };
 
-const ZH: Titles = Titles {
+const ZH: Words = Words {
     live: "# 实时上下文",
     document: "## 当前文档",
     recent: "## 最近变更（新→旧）",
@@ -485,52 +538,91 @@ const ZH: Titles = Titles {
     hints: "## 计划提示",
     memory: "## 记忆",
     tasks: "## 任务",
+    version: "- 版本：{} · {} · {}",
+    kinds: ["提交", "提交失败", "外部修改"],
+    time: "  时间：{}",
+    summary: "  摘要：{}",
+    error: "  is_error: true — {}",
+    lines: "  行：{}–{}",
+    anchor_line: "{} {}{} → {}（当前）",
+    document_line: "`{}` — {} {}{}，{} 行，{} 字符",
+    views: ["草稿", "已提交"],
+    pending: ["，{} 处待定变更", "，{} 处待定变更"],
+    window: "显示第 {}–{} 行{}（文档超出实时上下文的篇幅；其余部分请用 {} 读取）。",
+    around: "，围绕第 {} 行",
+    headings: "标题：",
+    heading: "{}- {}（第 {} 行）",
+    more: "- … 另有 {} 项",
+    active: "- 当前文件：`{}`",
+    cursor: "- 光标：第 {} 行，第 {} 列",
+    selection: "- 选区：第 {} 行第 {} 列 → 第 {} 行第 {} 列：`{}`",
+    open: "- 打开的文件：{}",
+    workflow: ["- 工作流：{}，{} 处待定变更", "- 工作流：{}，{} 处待定变更"],
+    omitted: "（此差异另有 {} 行未显示）",
+    coarse: "（时间预算用尽，差异为粗粒度：补丁正确但不是最小的）",
 };
+
+/// `template` with each `{}` replaced by the next value.
+fn fill_all(template: &str, values: &[&dyn std::fmt::Display]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    let mut values = values.iter();
+    while let Some(at) = rest.find("{}") {
+        out.push_str(&rest[..at]);
+        if let Some(v) = values.next() {
+            let _ = write!(out, "{v}");
+        }
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
+    out
+}
 
 impl LiveContext {
     /// The Markdown, one string per section (`002`'s content parts: each becomes a
     /// `{type:"text", text}` block of the last user message). O(size of the block).
     pub fn sections(&self, locale: Locale) -> Vec<String> {
-        let t = if locale == Locale::Zh { &ZH } else { &EN };
-        let mut out = vec![format!("{}\n", t.live)];
-        out.push(self.document_section(t));
+        let w = if locale == Locale::Zh { &ZH } else { &EN };
+        let mut out = vec![format!("{}\n", w.live)];
+        out.push(self.document_section(w));
         if !self.recent_diffs.is_empty() {
-            let mut s = format!("{}\n", t.recent);
+            let mut s = format!("{}\n", w.recent);
             for d in &self.recent_diffs {
-                let _ = writeln!(s, "- Version: {} · {} · {}", d.version_id, d.path, kind_word(d.kind));
-                let _ = writeln!(s, "  Time: {}", d.time);
-                let _ = writeln!(s, "  Summary: {}", one_line(&d.summary));
+                let kind = w.kinds[d.kind as usize];
+                let _ = writeln!(s, "{}", fill_all(w.version, &[&d.version_id, &d.path, &kind]));
+                let _ = writeln!(s, "{}", fill_all(w.time, &[&d.time]));
+                let _ = writeln!(s, "{}", fill_all(w.summary, &[&one_line(&d.summary)]));
                 if let Some(e) = &d.error {
-                    let _ = writeln!(s, "  is_error: true — {}", one_line(e));
+                    let _ = writeln!(s, "{}", fill_all(w.error, &[&one_line(e)]));
                 }
                 if let Some((a, b)) = d.affected_lines {
-                    let _ = writeln!(s, "  Lines: {a}–{b}");
+                    let _ = writeln!(s, "{}", fill_all(w.lines, &[&a, &b]));
                 }
-                s.push_str(&indented_fence("diff", &d.patch, d.omitted_lines, d.coarse));
+                s.push_str(&indented_fence("diff", &d.patch, d.omitted_lines, d.coarse, w));
             }
             out.push(s);
         }
         if let Some(a) = &self.anchor_diff {
-            let mut s = format!("{}\n", t.anchor);
+            let mut s = format!("{}\n", w.anchor);
             let since = a.from_time_ms.map(|ms| format!(" ({})", iso_utc(ms))).unwrap_or_default();
-            let _ = writeln!(s, "{} {}{since} → {} (now)", a.path, a.from_version, a.to_version);
-            s.push_str(&fence("diff", &a.patch, a.omitted_lines, a.coarse));
+            let _ = writeln!(s, "{}", fill_all(w.anchor_line, &[&a.path, &a.from_version, &since, &a.to_version]));
+            s.push_str(&fence("diff", &a.patch, a.omitted_lines, a.coarse, w));
             out.push(s);
         }
-        out.push(self.editor_section(t));
+        out.push(self.editor_section(w));
         if !self.plan_hints.is_empty() {
-            let mut s = format!("{}\n", t.hints);
+            let mut s = format!("{}\n", w.hints);
             for h in &self.plan_hints {
                 let _ = writeln!(s, "- #{} {} → {}", h.seq, h.tool, h.status);
             }
             out.push(s);
         }
         if !self.memory_digest.is_empty() {
-            out.push(format!("{}\n{}\n", t.memory, self.memory_digest));
+            out.push(format!("{}\n{}\n", w.memory, self.memory_digest));
         }
         if !self.task_stack.is_empty() || !self.task_tree.is_empty() {
             let lines = TaskLines { stack: &self.task_stack, tree: &self.task_tree, earlier: self.task_tree_earlier, words: locale.words() };
-            out.push(format!("{}\n{lines}", t.tasks));
+            out.push(format!("{}\n{lines}", w.tasks));
         }
         out
     }
@@ -540,59 +632,46 @@ impl LiveContext {
         self.sections(locale).join("\n")
     }
 
-    fn document_section(&self, t: &Titles) -> String {
+    fn document_section(&self, w: &Words) -> String {
         let d = &self.current_document;
-        let mut s = format!("{}\n", t.document);
-        let pending = if d.pending_changes > 0 { format!(", {} pending change{}", d.pending_changes, if d.pending_changes == 1 { "" } else { "s" }) } else { String::new() };
-        let _ = writeln!(s, "`{}` — {} {}{pending}, {} lines, {} chars", d.path, d.view, d.version_id, d.total_lines, d.total_chars);
+        let mut s = format!("{}\n", w.document);
+        let pending = if d.pending_changes > 0 { fill_all(w.pending[usize::from(d.pending_changes != 1)], &[&d.pending_changes]) } else { String::new() };
+        let view = w.views[usize::from(d.view != "draft")];
+        let _ = writeln!(s, "{}", fill_all(w.document_line, &[&d.path, &view, &d.version_id, &pending, &d.total_lines, &d.total_chars]));
         if !d.complete {
-            let focus = d.focus_line.map(|l| format!(" around line {l}")).unwrap_or_default();
-            let _ = writeln!(s, "Showing lines {}–{}{focus} (the document is longer than the live-context budget; read other parts with memo_read).", d.start_line, d.end_line);
+            let focus = d.focus_line.map(|l| fill_all(w.around, &[&l])).unwrap_or_default();
+            let _ = writeln!(s, "{}", fill_all(w.window, &[&d.start_line, &d.end_line, &focus, &self.read_tool]));
         }
-        s.push_str(&fence("", &d.text, 0, false));
+        s.push_str(&fence("", &d.text, 0, false, w));
         if !d.headings.is_empty() {
-            s.push_str("Headings:\n");
+            let _ = writeln!(s, "{}", w.headings);
             for h in &d.headings {
-                let _ = writeln!(s, "{}- {} (line {})", "  ".repeat(h.level.saturating_sub(1)), h.text, h.line);
+                let _ = writeln!(s, "{}", fill_all(w.heading, &[&"  ".repeat(h.level.saturating_sub(1)), &h.text, &h.line]));
             }
             if d.headings_omitted > 0 {
-                let _ = writeln!(s, "- … {} more", d.headings_omitted);
+                let _ = writeln!(s, "{}", fill_all(w.more, &[&d.headings_omitted]));
             }
         }
         s
     }
 
-    fn editor_section(&self, t: &Titles) -> String {
+    fn editor_section(&self, w: &Words) -> String {
         let e = &self.editor_state;
-        let mut s = format!("{}\n", t.editor);
-        let _ = writeln!(s, "- Active file: `{}`", e.active_path);
+        let mut s = format!("{}\n", w.editor);
+        let _ = writeln!(s, "{}", fill_all(w.active, &[&e.active_path]));
         if let Some(c) = e.cursor {
-            let _ = writeln!(s, "- Cursor: line {}, column {}", c.line, c.column);
+            let _ = writeln!(s, "{}", fill_all(w.cursor, &[&c.line, &c.column]));
         }
         if let Some(sel) = &e.selection {
-            let _ = writeln!(
-                s,
-                "- Selection: line {}, column {} → line {}, column {}: `{}`",
-                sel.anchor.line,
-                sel.anchor.column,
-                sel.head.line,
-                sel.head.column,
-                one_line(&sel.text).replace('`', "'")
-            );
+            let text = one_line(&sel.text).replace('`', "'");
+            let _ = writeln!(s, "{}", fill_all(w.selection, &[&sel.anchor.line, &sel.anchor.column, &sel.head.line, &sel.head.column, &text]));
         }
         if e.open_paths.len() > 1 {
-            let _ = writeln!(s, "- Open files: {}", e.open_paths.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "));
+            let files = e.open_paths.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ");
+            let _ = writeln!(s, "{}", fill_all(w.open, &[&files]));
         }
-        let _ = writeln!(s, "- Workflow: {}, {} pending change{}", e.workflow_state, e.pending_changes, if e.pending_changes == 1 { "" } else { "s" });
+        let _ = writeln!(s, "{}", fill_all(w.workflow[usize::from(e.pending_changes != 1)], &[&e.workflow_state, &e.pending_changes]));
         s
-    }
-}
-
-fn kind_word(k: VersionKind) -> &'static str {
-    match k {
-        VersionKind::Commit => "commit",
-        VersionKind::Failed => "failed commit",
-        VersionKind::External => "external change",
     }
 }
 
@@ -601,7 +680,7 @@ fn one_line(s: &str) -> String {
 }
 
 /// A fenced block long enough for any backtick run inside, with notes for cut or coarse diffs.
-fn fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool) -> String {
+fn fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool, w: &Words) -> String {
     let ticks = "`".repeat(longest_backtick_run(body).max(2) + 1);
     let mut s = format!("{ticks}{lang}\n{body}");
     if !body.is_empty() && !body.ends_with('\n') {
@@ -609,17 +688,17 @@ fn fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool) -> String {
     }
     let _ = writeln!(s, "{ticks}");
     if omitted_lines > 0 {
-        let _ = writeln!(s, "(… {omitted_lines} more lines of this diff left out)");
+        let _ = writeln!(s, "{}", fill_all(w.omitted, &[&omitted_lines]));
     }
     if coarse {
-        s.push_str("(diffed coarsely: the time budget ran out; the patch is correct but not minimal)\n");
+        let _ = writeln!(s, "{}", w.coarse);
     }
     s
 }
 
 /// [`fence`] indented by two spaces, inside a list item.
-fn indented_fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool) -> String {
-    fence(lang, body, omitted_lines, coarse).lines().map(|l| format!("  {l}\n")).collect()
+fn indented_fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool, w: &Words) -> String {
+    fence(lang, body, omitted_lines, coarse, w).lines().map(|l| format!("  {l}\n")).collect()
 }
 
 fn longest_backtick_run(s: &str) -> usize {

@@ -123,7 +123,18 @@ fn recent_diffs_list_commits_failures_and_external_changes_newest_first() {
         assert!(md.contains(needle), "missing {needle:?} in\n{md}");
     }
     let zh = ctx.markdown(Locale::Zh);
-    assert!(zh.starts_with("# 实时上下文\n") && zh.contains("\n## 最近变更（新→旧）\n"), "{zh}");
+    for needle in [
+        "# 实时上下文\n",
+        "## 当前文档\n`config.yaml` — 已提交 v2，4 行，",
+        "## 最近变更（新→旧）\n- 版本：v2 · config.yaml · 外部修改\n",
+        "- 版本：v2-failed · config.yaml · 提交失败\n  时间：2025-10-09T12:35:01Z\n  摘要：more retries\n",
+        "## 锚点差异\nconfig.yaml v0 → v2（当前）\n",
+        "## 编辑器状态\n- 当前文件：`config.yaml`\n",
+        "- 工作流：Idle，0 处待定变更\n",
+    ] {
+        assert!(zh.contains(needle), "missing {needle:?} in\n{zh}");
+    }
+    assert!(md.contains("- Workflow: Idle, 0 pending changes\n"), "{md}");
     assert_eq!(ctx.sections(Locale::En).concat().len() + ctx.sections(Locale::En).len() - 1, md.len(), "markdown = sections joined");
 }
 

@@ -279,6 +279,8 @@ impl Workspace {
                     // Storage keeps the committed text: say so, and make it the committed text
                     // here too, so the workspace never pretends otherwise.
                     if let Some((_, text)) = commit.texts.iter().find(|(p, _)| p == path) {
+                        let spans = self.session_spans(path);
+                        self.record_version(path, VersionKind::Commit, commit.summary.clone(), None, text.rope().clone(), spans);
                         self.docs.insert(path.clone(), Document { text: text.clone(), version: new_version.clone() });
                     }
                     if let Some(s) = &mut self.session {
