@@ -6,7 +6,11 @@ import type {
   AgentResponse,
   Candidate,
   CandidateStyle,
+  EditorState,
   JsonSchema,
+  LineCol,
+  LiveContext,
+  LiveContextOptions,
   Locale,
   PendingChange,
   PersistMode,
@@ -33,6 +37,17 @@ import {
   renderTaskStack,
   renderToolChips,
 } from "./render";
+import {
+  documentPosition,
+  formatPos,
+  renderLiveContextView,
+  renderSectionNav,
+  renderTaskTree,
+  renderMemory,
+  renderTokenMeter,
+  type LiveView,
+} from "./panes";
+import { buildTranscript, estimateMessages, estimateTokens, type HistoryFormat } from "./transcript";
 
 const PREFIX = "memo";
 
@@ -52,6 +67,7 @@ const localeSelect = $("locale") as HTMLSelectElement;
 const styleSelect = $("candidate-style") as HTMLSelectElement;
 const externalLine = $("external-line") as HTMLInputElement;
 const externalText = $("external-text") as HTMLTextAreaElement;
+const memoryToggle = $("memory-tools") as HTMLInputElement;
 
 const PERSIST_MODES: readonly PersistMode[] = ["manual", "immediate", "disabled"];
 const MODE_HINT: Record<PersistMode, string> = {
@@ -69,7 +85,12 @@ interface WorkspaceSettings {
   persistMode: PersistMode;
   locale: Locale;
   candidateStyle: CandidateStyle;
+  /** `memory: true`: the workspace offers memo_recall_context and memo_search_memory. */
+  memory: boolean;
 }
+
+/** The tools only a workspace created with `memory: true` offers. */
+const MEMORY_TOOLS = new Set([`${PREFIX}_recall_context`, `${PREFIX}_search_memory`]);
 
 interface CallRecord {
   tool: string;
@@ -77,6 +98,8 @@ interface CallRecord {
   response: AgentResponse;
   /** The locale its Markdown was rendered in (the core renders at call time). */
   locale: Locale;
+  /** The id passed to ws.call({ toolCallId }): the transcript's tool_call id for it. */
+  toolCallId: string;
 }
 
 interface SelectionView {
@@ -99,6 +122,7 @@ const app = {
   persistMode: "manual" as PersistMode,
   locale: "en" as Locale,
   candidateStyle: "table" as CandidateStyle,
+  memory: false,
   sample: SAMPLES[0] as Sample,
   path: "",
   tools: new Map<string, ToolDefinition>(), // every tool known, visible or not
@@ -113,6 +137,10 @@ const app = {
   pending: { preview: null, changes: [], source: "" } as PendingView,
   lastReplaceArgs: null as Record<string, unknown> | null,
   busy: false,
+  /** The live-context pane's view: the Markdown as the model receives it, rendered, or the JSON. */
+  liveView: "markdown" as LiveView,
+  /** The token meter's transcript format. */
+  historyFormat: "openai" as HistoryFormat,
   generation: 0, // bumps on every loadSample, so a slow create that lost the race is freed
 };
 
@@ -137,6 +165,8 @@ interface LoadOptions {
   path?: string;
   /** Said in the notice bar once the workspace is ready. */
   notice?: string;
+  /** The memory store to carry over (ws.memory.export() of the workspace being replaced). */
+  memory?: string;
 }
 
 async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<void> {
@@ -166,7 +196,9 @@ async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<vo
       persistMode: app.persistMode,
       locale: app.locale,
       candidateStyle: app.candidateStyle,
+      memory: app.memory,
     });
+    if (options.memory !== undefined) ws.memory.import(options.memory);
     if (generation !== app.generation) {
       ws.free(); // another sample was picked meanwhile
       return;
@@ -176,6 +208,8 @@ async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<vo
     const paths = ws.paths();
     app.path = options.path && paths.includes(options.path) ? options.path : (paths[0] ?? sample.path);
     await noteSeenVersions();
+    // Without `memory: true` the memory tools do not exist (not even hidden).
+    if (!app.memory) app.allTools = app.allTools.filter((n) => !MEMORY_TOOLS.has(n));
     refreshTools();
     renderQuick();
     fillConsole(sample.suggested.tool, sample.suggested.args);
@@ -192,6 +226,7 @@ async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<vo
   document.body.dataset.mode = app.persistMode;
   document.body.dataset.locale = app.locale;
   document.body.dataset.candidateStyle = app.candidateStyle;
+  document.body.dataset.memory = String(app.memory);
 }
 
 /**
@@ -229,14 +264,19 @@ async function recreateWorkspace(change: Partial<WorkspaceSettings>): Promise<vo
   ].filter(Boolean);
   const source = previousMode === "disabled" ? "the text committed in memory" : "the saved text";
   const what = changed.map((k) => `${k} "${app[k]}"`).join(", ") || `persistMode "${app.persistMode}"`;
-  const fromNext = changed.some((k) => k !== "persistMode") ? " The next call's Markdown shows it." : "";
+  const fromNext = changed.some((k) => k === "locale" || k === "candidateStyle") ? " The next call's Markdown shows it." : "";
+  // The memory store is the host's: it goes over to the new workspace.
+  const turns = ws.memory.turns().length;
+  const kept = turns > 0 ? ` Kept ${turns} memory turn${turns === 1 ? "" : "s"}.` : "";
   await loadSample(app.sample, {
     texts,
     path: app.path,
+    memory: turns > 0 ? ws.memory.export() : undefined,
     notice:
       `Recreated the workspace with ${what} on ${source} of ${Object.keys(texts).join(", ")}` +
       (dropped.length > 0 ? `; dropped ${dropped.join(", ")}.` : ".") +
-      fromNext,
+      fromNext +
+      kept,
   });
 }
 
@@ -325,8 +365,9 @@ async function run(tool: string, args: Record<string, unknown>): Promise<void> {
   document.body.dataset.busy = "true";
   showNotice(null); // a notice announces what the next call will meet; this is that call
   try {
-    const r: AgentResponse = await ws.call(tool, args, { toolCallId: nextCallId("call") });
-    app.history.push({ tool, args, response: r, locale: app.locale });
+    const toolCallId = nextCallId("call");
+    const r: AgentResponse = await ws.call(tool, args, { toolCallId });
+    app.history.push({ tool, args, response: r, locale: app.locale, toolCallId });
     app.shown = app.history.length - 1;
     // A MultiMatch, or a NoMatch offering near misses: "use B" repeats it with match_id.
     if (tool.endsWith("_replace") && r.candidates.length > 0) {
@@ -441,7 +482,7 @@ function updateRunEnabled(): void {
   const parsed = parseArgs(argsInput.value);
   runButton.disabled = !parsed.ok || app.busy || !app.ws || toolSelect.value === "";
   // Recreating the workspace while a call or a create is under way would free it under that call.
-  for (const select of [modeSelect, localeSelect, styleSelect, sampleSelect]) select.disabled = app.busy;
+  for (const select of [modeSelect, localeSelect, styleSelect, sampleSelect, memoryToggle]) select.disabled = app.busy;
 }
 
 function runConsole(): void {
@@ -498,6 +539,7 @@ function renderAll(): void {
   renderDocPanel();
   renderPendingPanel();
   renderResponsePanel();
+  renderContextPanes();
   renderToolInfo();
   updateRunEnabled();
 }
@@ -843,6 +885,343 @@ function renderResponsePanel(): void {
   $("session-log").replaceChildren(log === null ? "" : renderSessionLog(log));
 }
 
+// ------------------------------------------------------------------ agent context panes (issue 6)
+
+const cursorLine = $("cursor-line") as HTMLInputElement;
+const cursorColumn = $("cursor-column") as HTMLInputElement;
+const anchorLine = $("sel-anchor-line") as HTMLInputElement;
+const anchorColumn = $("sel-anchor-column") as HTMLInputElement;
+const headLine = $("sel-head-line") as HTMLInputElement;
+const headColumn = $("sel-head-column") as HTMLInputElement;
+const editorForm = $("editor-form") as HTMLFormElement;
+const editorError = $("editor-error");
+const lcRecent = $("lc-recent") as HTMLInputElement;
+const lcAnchor = $("lc-anchor") as HTMLSelectElement;
+const lcMaxDoc = $("lc-max-doc") as HTMLInputElement;
+
+function renderContextPanes(): void {
+  renderLiveContextPane();
+  renderTaskTreePane();
+  renderTokenMeterPane();
+  renderMemoryPane();
+}
+
+/** The user's request that opens the transcript (in the workspace's locale). */
+function userRequest(): string {
+  return app.locale === "zh"
+    ? `请用 ${PREFIX}_* 工具编辑 ${app.sample.path}。`
+    : `Please edit ${app.sample.path} with the ${PREFIX}_* tools.`;
+}
+
+// ---- editor state
+
+function setPos(line: HTMLInputElement, column: HTMLInputElement, p: LineCol | null | undefined): void {
+  line.value = p ? String(p.line) : "";
+  column.value = p ? String(p.column) : "";
+}
+
+/** A position from two inputs: null when both are empty (the core checks the numbers). */
+function readPos(line: HTMLInputElement, column: HTMLInputElement, what: string): LineCol | null {
+  const l = line.value.trim();
+  const c = column.value.trim();
+  if (l === "" && c === "") return null;
+  if (l === "") throw new Error(`${what}: give a line too`);
+  return { line: Number(l), column: c === "" ? 1 : Number(c) };
+}
+
+/**
+ * ws.setEditorState({ path: the document on screen, …state }); with `fill`, the inputs show the
+ * state first. A position the core refuses is said under the form (the state is unchanged then).
+ */
+function setEditorState(state: Omit<EditorState, "path">, { fill = false } = {}): boolean {
+  const ws = app.ws;
+  if (!ws) return false;
+  if (fill) {
+    setPos(cursorLine, cursorColumn, state.cursor);
+    setPos(anchorLine, anchorColumn, state.selection?.anchor);
+    setPos(headLine, headColumn, state.selection?.head);
+  }
+  try {
+    ws.setEditorState({ path: app.path, ...state });
+    editorError.textContent = "";
+    return true;
+  } catch (e) {
+    editorError.textContent = `ws.setEditorState refused: ${errorText(e)}`;
+    return false;
+  }
+}
+
+function applyEditorForm(): void {
+  let state: Omit<EditorState, "path">;
+  try {
+    const cursor = readPos(cursorLine, cursorColumn, "cursor");
+    const anchor = readPos(anchorLine, anchorColumn, "selection from");
+    const head = readPos(headLine, headColumn, "selection to");
+    if ((anchor === null) !== (head === null)) throw new Error("a selection needs both ends (from and to)");
+    state = {
+      ...(cursor ? { cursor } : {}),
+      ...(anchor && head ? { selection: { anchor, head } } : {}),
+    };
+  } catch (e) {
+    editorError.textContent = e instanceof Error ? e.message : String(e);
+    return;
+  }
+  if (setEditorState(state)) renderLiveContextPane();
+}
+
+/** A click or a selection in the document view: the cursor (the selection's head) and the selection. */
+function editorStateFromDocument(): void {
+  const table = $("doc").querySelector<HTMLElement>("table.doc");
+  const sel = window.getSelection();
+  if (!table || !sel || sel.rangeCount === 0 || !sel.anchorNode || !sel.focusNode) return;
+  if (!table.contains(sel.anchorNode) || !table.contains(sel.focusNode)) return;
+  const anchor = documentPosition(table, sel.anchorNode, sel.anchorOffset);
+  const head = documentPosition(table, sel.focusNode, sel.focusOffset);
+  if (!anchor || !head) return;
+  const same = anchor.line === head.line && anchor.column === head.column;
+  if (setEditorState(same ? { cursor: head } : { cursor: head, selection: { anchor, head } }, { fill: true })) {
+    renderLiveContextPane();
+  }
+}
+
+/** The editor state the core reports, on the document view: the cursor's line and the selected lines. */
+function markDocumentCursor(e: LiveContext["json"]["editor_state"] | null): void {
+  const table = $("doc").querySelector("table.doc");
+  if (!table) return;
+  table.querySelectorAll("tr.cursor-line, tr.sel-line").forEach((r) => r.classList.remove("cursor-line", "sel-line"));
+  if (!e || e.active_path !== app.path) return;
+  if (e.selection) {
+    const from = Math.min(e.selection.anchor.line, e.selection.head.line);
+    const to = Math.max(e.selection.anchor.line, e.selection.head.line);
+    for (let l = from; l <= to; l++) table.querySelector(`tr[data-line="${l}"]`)?.classList.add("sel-line");
+  }
+  if (e.cursor) table.querySelector(`tr[data-line="${e.cursor.line}"]`)?.classList.add("cursor-line");
+}
+
+// ---- live context
+
+function liveOptions(): LiveContextOptions {
+  const o: LiveContextOptions = { path: app.path };
+  const recent = lcRecent.value.trim();
+  if (recent !== "") o.recentDiffs = Number(recent);
+  const anchor = lcAnchor.value;
+  o.anchor = anchor === "origin" || anchor === "none" ? anchor : { commitsBack: Number(anchor) };
+  const max = lcMaxDoc.value.trim();
+  if (max !== "") o.maxDocumentChars = Number(max);
+  return o;
+}
+
+function renderLiveContextPane(): void {
+  const ws = app.ws;
+  const view = $("lc-view");
+  const meta = $("lc-meta");
+  if (!ws) {
+    view.replaceChildren();
+    meta.replaceChildren();
+    $("lc-sections-wrap").replaceChildren();
+    return;
+  }
+  let lc: LiveContext;
+  try {
+    lc = ws.liveContext(liveOptions());
+  } catch (e) {
+    view.replaceChildren(h("p", { class: "args-error", "data-testid": "live-context-error" }, `ws.liveContext refused: ${errorText(e)}`));
+    meta.replaceChildren();
+    $("lc-sections-wrap").replaceChildren();
+    markDocumentCursor(null);
+    return;
+  }
+  const shown = renderLiveContextView(lc, app.liveView, LANG[app.locale]);
+  view.replaceChildren(shown);
+  view.dataset.view = app.liveView;
+  // Section links: scroll the view to a part (its span in the raw text, its heading rendered).
+  $("lc-sections-wrap").replaceChildren(
+    app.liveView === "json"
+      ? ""
+      : renderSectionNav(lc, LANG[app.locale], (i) => {
+          const target =
+            app.liveView === "markdown"
+              ? shown.querySelector<HTMLElement>(`[data-part="${i}"]`)
+              : shown.querySelectorAll<HTMLElement>("h1, h2")[i];
+          if (target) shown.scrollTop = target.offsetTop - 6;
+        }),
+  );
+  const e = lc.json.editor_state;
+  const editor = [
+    e.cursor ? `cursor ${formatPos(e.cursor)}` : "no cursor",
+    e.selection ? `selection ${formatPos(e.selection.anchor)} → ${formatPos(e.selection.head)}` : "",
+  ].filter(Boolean);
+  meta.replaceChildren(
+    h("span", {}, `${lc.markdown.length.toLocaleString("en")} chars · ~${estimateTokens(lc.markdown).toLocaleString("en")} tokens · ${lc.content_parts.length} content parts`),
+    " · editor: ",
+    h("span", { class: "mono", "data-testid": "lc-editor-state" }, `${e.active_path} ${editor.join(", ")}`),
+  );
+  // The inputs show what the core holds (it drops a position the draft no longer has), unless
+  // the user is typing in them.
+  if (!editorForm.contains(document.activeElement)) {
+    setPos(cursorLine, cursorColumn, e.cursor);
+    setPos(anchorLine, anchorColumn, e.selection?.anchor);
+    setPos(headLine, headColumn, e.selection?.head);
+  }
+  markDocumentCursor(e);
+}
+
+// ---- task tree
+
+function renderTaskTreePane(): void {
+  const ws = app.ws;
+  $("task-tree").replaceChildren(ws ? renderTaskTree(ws.tasks(), LANG[app.locale]) : "");
+}
+
+// ---- token meter
+
+function renderTokenMeterPane(): void {
+  const ws = app.ws;
+  const out = $("token-meter");
+  if (!ws) {
+    out.replaceChildren();
+    return;
+  }
+  const format = app.historyFormat;
+  const calls = app.history.map((c) => ({ toolCallId: c.toolCallId, tool: c.tool, args: c.args, markdown: c.response.markdown }));
+  const transcript = buildTranscript(userRequest(), calls, format);
+  let compressed = transcript;
+  let removed = 0;
+  let saved = 0;
+  let sessions: number[] = [];
+  let error: string | null = null;
+  try {
+    const c = ws.compressHistory(transcript, { format });
+    compressed = c.messages;
+    removed = c.messages_removed;
+    saved = c.tokens_saved;
+    sessions = c.sessions;
+  } catch (e) {
+    error = errorText(e);
+  }
+  const before = estimateMessages(transcript);
+  out.replaceChildren(
+    renderTokenMeter({
+      format,
+      before: { messages: transcript.length, tokens: before },
+      after: { messages: compressed.length, tokens: Math.max(0, before - saved) },
+      messagesRemoved: removed,
+      tokensSaved: saved,
+      sessions,
+      transcript,
+      compressed,
+      error,
+    }),
+  );
+}
+
+// ---- memory
+
+const memSummary = $("mem-summary") as HTMLInputElement;
+const memContext = $("mem-context") as HTMLTextAreaElement;
+const memInsights = $("mem-insights") as HTMLInputElement;
+const memTags = $("mem-tags") as HTMLInputElement;
+const memError = $("mem-error");
+
+function renderMemoryPane(): void {
+  const ws = app.ws;
+  memoryToggle.checked = app.memory;
+  $("memory-view").replaceChildren(ws ? renderMemory(ws.memory.turns(), ws.memory.digest()) : "");
+}
+
+function splitList(text: string, sep: RegExp): string[] {
+  return text.split(sep).map((x) => x.trim()).filter((x) => x !== "");
+}
+
+/** ws.memory.add() with the form's turn; the live context's Memory section shows its digest line. */
+function addMemoryTurn(): void {
+  const ws = app.ws;
+  if (!ws) return;
+  const summary = memSummary.value.trim();
+  if (summary === "") {
+    memError.textContent = "A turn needs a summary.";
+    memSummary.focus();
+    return;
+  }
+  try {
+    const turn = ws.memory.add({
+      summary,
+      context: memContext.value,
+      insights: splitList(memInsights.value, /;|\n/),
+      tags: splitList(memTags.value, /,/),
+    });
+    memError.textContent = "";
+    for (const input of [memSummary, memContext, memInsights, memTags]) input.value = "";
+    showNotice(`ws.memory.add(…) stored turn ${turn}.` + (app.memory ? " memo_recall_context / memo_search_memory can find it." : ""));
+  } catch (e) {
+    memError.textContent = `ws.memory.add refused: ${errorText(e)}`;
+    return;
+  }
+  renderLiveContextPane();
+  renderMemoryPane();
+}
+
+$("memory-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  addMemoryTurn();
+});
+$("mem-use-live").addEventListener("click", () => {
+  try {
+    memContext.value = app.ws ? app.ws.liveContext(liveOptions()).markdown : "";
+  } catch (e) {
+    memError.textContent = `ws.liveContext refused: ${errorText(e)}`;
+  }
+});
+memoryToggle.addEventListener("change", () => {
+  if (memoryToggle.checked !== app.memory) void recreateWorkspace({ memory: memoryToggle.checked });
+});
+
+editorForm.addEventListener("submit", (e) => {
+  e.preventDefault();
+  applyEditorForm();
+});
+$("editor-clear").addEventListener("click", () => {
+  if (setEditorState({}, { fill: true })) renderLiveContextPane();
+});
+// A press in the document view, released anywhere (a drag may end outside it): the cursor and
+// selection from the DOM selection. A click on a line number puts the cursor at its start.
+let pressedInDocument = false;
+$("doc").addEventListener("mousedown", () => {
+  pressedInDocument = true;
+});
+document.addEventListener("mouseup", (e) => {
+  if (!pressedInDocument) return;
+  pressedInDocument = false;
+  const ln = (e.target as Element | null)?.closest?.("td.ln");
+  const row = ln?.closest<HTMLTableRowElement>("tr[data-line]");
+  if (row && $("doc").contains(row)) {
+    if (setEditorState({ cursor: { line: Number(row.dataset.line), column: 1 } }, { fill: true })) renderLiveContextPane();
+    return;
+  }
+  // After the browser has updated the selection.
+  setTimeout(editorStateFromDocument, 0);
+});
+// Keyboard selection (caret browsing): Shift+arrows, Home, End.
+$("doc").addEventListener("keyup", (e) => {
+  if (e.shiftKey || ["Home", "End", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"].includes(e.key)) editorStateFromDocument();
+});
+for (const input of [lcRecent, lcMaxDoc]) input.addEventListener("change", renderLiveContextPane);
+lcAnchor.addEventListener("change", renderLiveContextPane);
+document.querySelectorAll<HTMLInputElement>('input[name="lc-view"]').forEach((radio) =>
+  radio.addEventListener("change", () => {
+    if (!radio.checked) return;
+    app.liveView = radio.value as LiveView;
+    renderLiveContextPane();
+  }),
+);
+document.querySelectorAll<HTMLInputElement>('input[name="tm-format"]').forEach((radio) =>
+  radio.addEventListener("change", () => {
+    if (!radio.checked) return;
+    app.historyFormat = radio.value as HistoryFormat;
+    renderTokenMeterPane();
+  }),
+);
+
 // ------------------------------------------------------------------ events
 
 for (const s of SAMPLES) sampleSelect.append(h("option", { value: s.id }, s.label));
@@ -881,6 +1260,9 @@ $("external-edit").addEventListener("toggle", () => {
 pathSelect.addEventListener("change", () => {
   app.path = pathSelect.value;
   renderDocPanel();
+  // The editor shows the other document now: no cursor or selection in it yet.
+  setEditorState({}, { fill: true });
+  renderContextPanes();
 });
 toolSelect.addEventListener("change", () => fillConsole(toolSelect.value, null));
 $("skeleton").addEventListener("click", () => fillConsole(toolSelect.value, null));

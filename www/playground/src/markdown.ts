@@ -5,6 +5,11 @@ import DOMPurify from "dompurify";
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: true });
 
+/** Tables scroll sideways (display: block; overflow-x: auto): keyboard users can focus them to scroll. */
+export function focusableTables(root: HTMLElement): void {
+  root.querySelectorAll("table").forEach((t) => (t.tabIndex = 0));
+}
+
 export function renderMarkdownHtml(markdown: string): string {
   return DOMPurify.sanitize(md.render(markdown), { USE_PROFILES: { html: true } });
 }

@@ -2,7 +2,7 @@
 // and returns DOM. Nothing here matches, diffs or formats text: the core has done that already.
 
 import type { AgentResponse, Candidate, PendingChange, SessionLogEntry, TaskEntry } from "./types";
-import { renderMarkdownHtml } from "./markdown";
+import { focusableTables, renderMarkdownHtml } from "./markdown";
 
 type Attrs = Record<string, string | number | boolean | undefined>;
 
@@ -169,8 +169,8 @@ export function renderCandidateList(candidates: readonly Candidate[]): HTMLEleme
         h("th", {}, "Line"),
         h("th", {}, "Quality"),
         h("th", {}, "Preview"),
-        h("th", {}, ""),
-        h("th", {}, ""),
+        h("th", {}, h("span", { class: "sr-only" }, "Flags")),
+        h("th", {}, h("span", { class: "sr-only" }, "Actions")),
       ),
     ),
   );
@@ -213,7 +213,7 @@ export function renderCandidateList(candidates: readonly Candidate[]): HTMLEleme
  * only in the document. Shown with <del>/<ins>; the core did the diffing.
  */
 export function renderNearMisses(preview: string): HTMLElement {
-  const pre = h("pre", { class: "near-diff", "data-testid": "near-miss-preview" });
+  const pre = h("pre", { class: "near-diff", "data-testid": "near-miss-preview", tabindex: 0, role: "region", "aria-label": "What differs" });
   for (const line of preview.replace(/\n$/, "").split("\n")) {
     if (/^(\[[A-Z]\] )?line \d+, similarity/.test(line)) {
       const lettered = line.startsWith("[");
@@ -241,7 +241,7 @@ export function renderNearMisses(preview: string): HTMLElement {
  * coloured by the character after the gutter bar. Lines without a gutter are shown as meta lines.
  */
 export function renderPreview(preview: string | null): HTMLElement {
-  const pre = h("pre", { class: "diff", "data-testid": "pending-preview" });
+  const pre = h("pre", { class: "diff", "data-testid": "pending-preview", tabindex: 0, "aria-label": "Pending diff", role: "region" });
   if (preview === null || preview === "") {
     pre.classList.add("empty");
     pre.append("(no pending changes)");
@@ -344,14 +344,15 @@ export function renderBadges(r: AgentResponse): HTMLElement {
 
 /** The Markdown the model reads, rendered (markdown-it, html off, then DOMPurify). */
 export function renderMarkdown(markdown: string): HTMLElement {
-  const div = h("div", { class: "markdown", "data-testid": "response-markdown" });
+  const div = h("div", { class: "markdown", "data-testid": "response-markdown", tabindex: 0, role: "region", "aria-label": "Response Markdown" });
   div.innerHTML = renderMarkdownHtml(markdown);
+  focusableTables(div);
   return div;
 }
 
 /** The whole Response as pretty JSON. */
 export function renderJson(r: unknown): HTMLElement {
-  return h("pre", { class: "json", "data-testid": "response-json" }, JSON.stringify(r, null, 2));
+  return h("pre", { class: "json", "data-testid": "response-json", tabindex: 0, role: "region", "aria-label": "Response JSON" }, JSON.stringify(r, null, 2));
 }
 
 /** next_actions as buttons; the caller decides what a click does. */

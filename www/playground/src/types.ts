@@ -1,13 +1,20 @@
 // The playground reads the package's own types (www/src/types.ts): one contract, no copy.
 export type {
   Candidate,
+  CompressedHistory,
+  EditorState,
+  LineCol,
+  LiveContext,
+  LiveContextOptions,
   Locale,
+  MemoryTurn,
   PendingChange,
   PersistMode,
   SessionLogEntry,
   Response as AgentResponse,
   Status,
   TaskEntry,
+  TaskReport,
   ToolDefinition,
   WorkflowState,
 } from "agentpad";

@@ -1,0 +1,364 @@
+// The agent-context panes (issue 6): the task tree (ws.tasks()), the live-context block
+// (ws.liveContext()) and the history token meter (ws.compressHistory()). Pure rendering of what
+// the core returned, plus the one conversion the page must do itself: a point of the document
+// view (a DOM selection) to the 1-based line and UTF-16 column the core takes.
+
+import type { LineCol, LiveContext, MemoryTurn, TaskEntry, TaskReport } from "./types";
+import type { HistoryFormat, TranscriptMessage } from "./transcript";
+import { h } from "./render";
+import { focusableTables, renderMarkdownHtml } from "./markdown";
+
+/** A scrolling box keyboard users can reach (tab to it, then scroll with the arrow keys). */
+function scrollable(label: string): Record<string, string> {
+  return { tabindex: "0", role: "region", "aria-label": label };
+}
+
+// ---------------------------------------------------------------- task tree
+
+type TaskNode = TaskReport["task_tree"][number];
+
+const STATUS_MARK: Record<TaskNode["status"], string> = { Active: "●", Completed: "✓", Reverted: "↩" };
+const STATUS_TONE: Record<TaskNode["status"], string> = { Active: "ok", Completed: "done", Reverted: "bad" };
+
+function statusTag(status: TaskNode["status"]): HTMLElement {
+  return h(
+    "span",
+    { class: `ttag ${STATUS_TONE[status]}`, "data-testid": "task-node-status" },
+    h("span", { "aria-hidden": "true" }, `${STATUS_MARK[status]} `),
+    status,
+  );
+}
+
+/** The active stack as a nested list: each task is the child of the one before it (outermost first). */
+function activeTree(stack: readonly TaskEntry[]): HTMLElement {
+  const root = h("ul", { class: "ttree", "data-testid": "task-tree-active" });
+  let list = root;
+  stack.forEach((t, i) => {
+    const current = i === stack.length - 1;
+    const li = h(
+      "li",
+      { "data-task": t.task_id, "data-status": t.status, "data-depth": t.depth, class: current ? "current" : undefined },
+      h(
+        "div",
+        { class: "tnode" },
+        statusTag(t.status),
+        h("span", { class: "tid" }, `#${t.task_id}`),
+        h("span", { class: "tgoal" }, t.goal),
+        current ? h("span", { class: "tag current-tag" }, "current") : null,
+      ),
+    );
+    list.append(li);
+    if (!current) {
+      const sub = h("ul");
+      li.append(sub);
+      list = sub;
+    }
+  });
+  return root;
+}
+
+function finishedNode(t: TaskNode): HTMLElement {
+  const li = h(
+    "li",
+    { "data-task": t.task_id, "data-status": t.status },
+    h(
+      "div",
+      { class: "tnode" },
+      statusTag(t.status),
+      h("span", { class: "tid" }, `#${t.task_id}`),
+      h("span", { class: "tgoal" }, t.goal),
+      t.summary !== null
+        ? h(
+            "span",
+            { class: "tsummary", title: t.status === "Reverted" ? "revert reason" : "commit summary" },
+            `${t.status === "Reverted" ? "reason" : "summary"}: ${t.summary}`,
+          )
+        : null,
+    ),
+  );
+  if (t.children.length > 0) li.append(h("ul", {}, ...t.children.map(finishedNode)));
+  return li;
+}
+
+/**
+ * ws.tasks(): the active stack (outermost first, the innermost current) and the thought tree of
+ * finished root tasks with their subtasks, then the Markdown lines the model reads.
+ */
+export function renderTaskTree(report: TaskReport, lang: string): HTMLElement {
+  const div = h("div", { class: "task-tree", "data-testid": "task-tree" });
+  div.append(h("h3", {}, "Active ", h("span", { class: "muted small" }, "(task_stack)")));
+  div.append(
+    report.task_stack.length === 0
+      ? h("p", { class: "muted small", "data-testid": "task-tree-active" }, "No active task: memo_begin_task(goal) pushes one.")
+      : activeTree(report.task_stack),
+  );
+  div.append(h("h3", {}, "Finished ", h("span", { class: "muted small" }, "(task_tree: the thought tree, oldest first)")));
+  if (report.task_tree.length === 0) {
+    div.append(
+      h("p", { class: "muted small", "data-testid": "task-tree-finished" }, "None yet: a root task finishes when a commit or revert pops it."),
+    );
+  } else {
+    if (report.task_tree_earlier > 0) {
+      div.append(
+        h("p", { class: "muted small", "data-testid": "task-tree-earlier" }, `… ${report.task_tree_earlier} earlier finished task${report.task_tree_earlier === 1 ? "" : "s"} not listed`),
+      );
+    }
+    div.append(h("ul", { class: "ttree", "data-testid": "task-tree-finished" }, ...report.task_tree.map(finishedNode)));
+  }
+  div.append(
+    h(
+      "details",
+      { class: "pane-details", open: true },
+      h("summary", {}, "As the model reads it ", h("span", { class: "muted small" }, "(ws.tasks().markdown)")),
+      h(
+        "pre",
+        { class: "pane-pre", "data-testid": "task-tree-markdown", lang, ...scrollable("Task tree Markdown") },
+        report.markdown === "" ? "(empty: no task yet)" : report.markdown,
+      ),
+    ),
+  );
+  return div;
+}
+
+// ---------------------------------------------------------------- live context
+
+export type LiveView = "markdown" | "rendered" | "json";
+
+/** The block in the chosen view: the Markdown as the model receives it, rendered, or the JSON. */
+export function renderLiveContextView(lc: LiveContext, view: LiveView, lang: string): HTMLElement {
+  switch (view) {
+    case "markdown": {
+      // The exact text: the content parts joined by "\n" (what `markdown` is), each in a span the
+      // section links scroll to.
+      const pre = h("pre", { class: "lc-raw", "data-testid": "live-context-markdown", lang, ...scrollable("Live context Markdown") });
+      const parts = lc.content_parts.map((p) => p.text);
+      if (parts.join("\n") !== lc.markdown) {
+        pre.textContent = lc.markdown;
+        return pre;
+      }
+      parts.forEach((text, i) => {
+        if (i > 0) pre.append("\n");
+        pre.append(h("span", { "data-part": i }, text));
+      });
+      return pre;
+    }
+    case "rendered": {
+      const div = h("div", { class: "markdown lc-rendered", "data-testid": "live-context-rendered", lang, ...scrollable("Live context rendered") });
+      div.innerHTML = renderMarkdownHtml(lc.markdown);
+      focusableTables(div);
+      return div;
+    }
+    case "json":
+      return h("pre", { class: "json lc-json", "data-testid": "live-context-json", ...scrollable("Live context JSON") }, JSON.stringify(lc.json, null, 2));
+  }
+}
+
+/** The block's sections (one per content part: its heading line) as buttons. */
+export function renderSectionNav(lc: LiveContext, lang: string, onPick: (index: number) => void): HTMLElement {
+  const nav = h("nav", { class: "lc-sections", "aria-label": "Live context sections", "data-testid": "lc-sections", lang });
+  lc.content_parts.forEach((p, i) => {
+    const heading = (p.text.split("\n")[0] ?? "").replace(/^#+\s*/, "");
+    const b = h("button", { type: "button", class: "chip", "data-part": i, title: `scroll to “${heading}”` }, heading || `part ${i + 1}`);
+    b.addEventListener("click", () => onPick(i));
+    nav.append(b);
+  });
+  return nav;
+}
+
+/** "line 3, column 5" for a position. */
+export function formatPos(p: LineCol): string {
+  return `${p.line}:${p.column}`;
+}
+
+// ---------------------------------------------------------------- token meter
+
+export interface MeterData {
+  format: HistoryFormat;
+  before: { messages: number; tokens: number };
+  after: { messages: number; tokens: number };
+  /** From the core: compressHistory's messages_removed, tokens_saved, sessions. */
+  messagesRemoved: number;
+  tokensSaved: number;
+  sessions: number[];
+  transcript: TranscriptMessage[];
+  compressed: TranscriptMessage[];
+  /** compressHistory threw (a malformed transcript): its message. */
+  error: string | null;
+}
+
+function bar(label: string, value: number, max: number, cls: string, testid: string): HTMLElement {
+  const pct = max > 0 ? Math.max(0, Math.min(100, (value / max) * 100)) : 0;
+  return h(
+    "div",
+    { class: `tm-bar-row ${cls}` },
+    h("span", { class: "tm-bar-label" }, label),
+    h(
+      "span",
+      { class: "tm-bar-track", "aria-hidden": "true" },
+      h("span", { class: "tm-bar-fill", "data-testid": testid, style: `width:${pct.toFixed(1)}%` }),
+    ),
+    h("span", { class: "tm-bar-value" }, `${value.toLocaleString("en")} tokens`),
+  );
+}
+
+/**
+ * Messages and estimated tokens of the transcript before and after ws.compressHistory(), the
+ * difference (the core's messages_removed and tokens_saved), a bar of each total, and both
+ * transcripts as JSON.
+ */
+export function renderTokenMeter(d: MeterData): HTMLElement {
+  const div = h("div", {
+    class: "token-meter",
+    "data-testid": "token-meter",
+    "data-format": d.format,
+    "data-messages-before": d.before.messages,
+    "data-messages-after": d.after.messages,
+    "data-tokens-before": d.before.tokens,
+    "data-tokens-after": d.after.tokens,
+    "data-tokens-saved": d.tokensSaved,
+  });
+  if (d.error !== null) {
+    div.append(h("p", { class: "args-error", role: "alert" }, `compressHistory refused the transcript: ${d.error}`));
+  }
+  const pct = d.before.tokens > 0 ? Math.round((d.tokensSaved / d.before.tokens) * 100) : 0;
+  const num = (n: number) => n.toLocaleString("en");
+  div.append(
+    h(
+      "table",
+      { class: "tm-table" },
+      h("caption", { class: "sr-only" }, `Transcript (${d.format}) before and after compression`),
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, "measure")), h("th", { scope: "col" }, "before"), h("th", { scope: "col" }, "after"), h("th", { scope: "col" }, "change")),
+      ),
+      h(
+        "tbody",
+        {},
+        h(
+          "tr",
+          { "data-testid": "tm-messages" },
+          h("th", { scope: "row" }, "messages"),
+          h("td", { class: "num" }, num(d.before.messages)),
+          h("td", { class: "num" }, num(d.after.messages)),
+          h("td", { class: `num ${d.messagesRemoved > 0 ? "gain" : ""}` }, d.messagesRemoved > 0 ? `−${num(d.messagesRemoved)} removed` : "–"),
+        ),
+        h(
+          "tr",
+          { "data-testid": "tm-tokens" },
+          h("th", { scope: "row", title: "estimated: one token per CJK character, one per four other characters of each message's JSON" }, "tokens (est.)"),
+          h("td", { class: "num" }, num(d.before.tokens)),
+          h("td", { class: "num" }, num(d.after.tokens)),
+          h("td", { class: `num ${d.tokensSaved > 0 ? "gain" : ""}` }, d.tokensSaved > 0 ? `−${num(d.tokensSaved)} saved (${pct}%)` : "–"),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "tm-bars" },
+      bar("before", d.before.tokens, d.before.tokens, "before", "tm-bar-before"),
+      bar("after", d.after.tokens, d.before.tokens, "after", "tm-bar-after"),
+    ),
+    h(
+      "p",
+      { class: "muted small", "data-testid": "tm-sessions" },
+      d.sessions.length > 0
+        ? `Replaced by one summary message each: edit session${d.sessions.length === 1 ? "" : "s"} ${d.sessions.map((s) => `#${s}`).join(", ")}.`
+        : "No edit session has ended yet: compression leaves the transcript as it is until a commit or revert.",
+    ),
+    h(
+      "details",
+      { class: "pane-details" },
+      h("summary", {}, `Transcript before (${d.before.messages} messages)`),
+      h("pre", { class: "json pane-pre", "data-testid": "tm-transcript-before", ...scrollable("Transcript before") }, JSON.stringify(d.transcript, null, 2)),
+    ),
+    h(
+      "details",
+      { class: "pane-details" },
+      h("summary", {}, `After compression (${d.after.messages} messages)`),
+      h("pre", { class: "json pane-pre", "data-testid": "tm-transcript-after", ...scrollable("Transcript after compression") }, JSON.stringify(d.compressed, null, 2)),
+    ),
+  );
+  return div;
+}
+
+// ---------------------------------------------------------------- memory
+
+/** ws.memory: the digest the live context's Memory section carries, then the stored turns. */
+export function renderMemory(turns: readonly MemoryTurn[], digest: string): HTMLElement {
+  const div = h("div", { class: "memory-view", "data-testid": "memory-view", "data-turns": turns.length });
+  div.append(
+    h("h3", {}, "Digest ", h("span", { class: "muted small" }, "(ws.memory.digest(): the live context's Memory section)")),
+    h("pre", { class: "pane-pre", "data-testid": "memory-digest", ...scrollable("Memory digest") }, digest === "" ? "(no turn stored yet)" : digest),
+  );
+  if (turns.length > 0) {
+    div.append(
+      h("h3", {}, `Turns `, h("span", { class: "muted small" }, `(${turns.length} stored)`)),
+      h(
+        "ol",
+        { class: "mem-turns", "data-testid": "memory-turns" },
+        ...turns.map((t) =>
+          h(
+            "li",
+            { "data-turn": t.turn },
+            h("span", { class: "tid" }, `[Turn ${t.turn}]`),
+            " ",
+            h("span", { class: "tgoal" }, t.summary),
+            ...t.tags.map((tag) => h("span", { class: "tag muted" }, tag)),
+            t.insights.length > 0 ? h("ul", { class: "mem-insights" }, ...t.insights.map((i) => h("li", {}, i))) : null,
+            h("span", { class: "muted small mem-context" }, `context: ${t.context.length.toLocaleString("en")} chars`),
+          ),
+        ),
+      ),
+    );
+  }
+  return div;
+}
+
+// ---------------------------------------------------------------- document view → line/column
+
+/**
+ * The draft position (1-based line, UTF-16 column) of a DOM boundary point inside the document
+ * view (renderDocument's table: one row per line, the text in td.code, candidate badges that are
+ * not part of the text). Null when the point is not in the table.
+ */
+export function documentPosition(table: HTMLElement, node: Node, offset: number): LineCol | null {
+  if (!table.contains(node)) return null;
+  const el = node instanceof Element ? node : node.parentElement;
+  let row = el?.closest<HTMLTableRowElement>("tr[data-line]") ?? null;
+  if (!row) {
+    // A point between rows (the tbody or the table): the row after it, or the end of the last.
+    const rows = [...table.querySelectorAll<HTMLTableRowElement>("tr[data-line]")];
+    if (rows.length === 0) return null;
+    const after = node.childNodes[offset];
+    const next = after instanceof HTMLTableRowElement && after.dataset.line ? after : null;
+    if (next) return { line: Number(next.dataset.line), column: 1 };
+    row = rows[rows.length - 1];
+    return { line: Number(row.dataset.line), column: lineLength(row) + 1 };
+  }
+  const line = Number(row.dataset.line);
+  const code = row.querySelector<HTMLElement>("td.code");
+  if (!code) return { line, column: 1 };
+  if (!code.contains(node)) {
+    // In the line-number cell, or at the row itself: before the code cell → column 1, after → end.
+    const cells = [...row.children];
+    const at = node === row ? offset : cells.findIndex((c) => c.contains(node));
+    return { line, column: at > cells.indexOf(code) ? lineLength(row) + 1 : 1 };
+  }
+  const range = document.createRange();
+  range.setStart(code, 0);
+  range.setEnd(node, offset);
+  const frag = range.cloneContents();
+  frag.querySelectorAll(".cand-badge").forEach((b) => b.remove());
+  const before = (frag.textContent ?? "").replace(/\u200b/g, "");
+  return { line, column: before.length + 1 };
+}
+
+/** The UTF-16 length of a document row's text (badges and the empty-line placeholder excluded). */
+function lineLength(row: HTMLTableRowElement): number {
+  const code = row.querySelector("td.code");
+  if (!code) return 0;
+  const copy = code.cloneNode(true) as HTMLElement;
+  copy.querySelectorAll(".cand-badge").forEach((b) => b.remove());
+  return (copy.textContent ?? "").replace(/\u200b/g, "").length;
+}

@@ -1,0 +1,105 @@
+// The chat transcript an agent loop would hold after the playground's calls, in the OpenAI or the
+// Anthropic Messages shape, so that ws.compressHistory() can be shown on it. The page builds the
+// messages; what compression removes and saves comes from the core.
+
+/** One call the transcript holds: the id passed to ws.call, the tool, its arguments, the Markdown the model read. */
+export interface TranscriptCall {
+  toolCallId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  markdown: string;
+}
+
+export type HistoryFormat = "openai" | "anthropic";
+
+export type OpenAiMessage =
+  | { role: "user"; content: string }
+  | {
+      role: "assistant";
+      content: string | null;
+      tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+    }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+export type AnthropicBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_result"; tool_use_id: string; content: string };
+
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: string | AnthropicBlock[];
+}
+
+export type TranscriptMessage = OpenAiMessage | AnthropicMessage;
+
+/**
+ * The user's request, then each call as the usual loop has it: an assistant message with the
+ * call, answered by its result message (OpenAI: `tool_calls` + a `tool` message; Anthropic: a
+ * `tool_use` block + a user message with the `tool_result`).
+ */
+export function buildTranscript(request: string, calls: readonly TranscriptCall[], format: HistoryFormat): TranscriptMessage[] {
+  if (format === "openai") {
+    const out: OpenAiMessage[] = [{ role: "user", content: request }];
+    for (const c of calls) {
+      out.push({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: c.toolCallId, type: "function", function: { name: c.tool, arguments: JSON.stringify(c.args) } }],
+      });
+      out.push({ role: "tool", tool_call_id: c.toolCallId, content: c.markdown });
+    }
+    return out;
+  }
+  const out: AnthropicMessage[] = [{ role: "user", content: request }];
+  for (const c of calls) {
+    out.push({ role: "assistant", content: [{ type: "tool_use", id: c.toolCallId, name: c.tool, input: c.args }] });
+    out.push({ role: "user", content: [{ type: "tool_result", tool_use_id: c.toolCallId, content: c.markdown }] });
+  }
+  return out;
+}
+
+// The estimate the core uses for tokens_saved (src/history.rs `estimate_tokens`: one token per
+// CJK character, one per four other characters, over each message's JSON). The page needs it only
+// for the "before" total, so that before and after (= before − the core's tokens_saved) are on
+// the core's scale.
+
+/** The CJK letters of the core's memory store plus CJK and full-width punctuation (history.rs `is_cjk`). */
+function isCjk(c: number): boolean {
+  return (
+    c === 0x3005 ||
+    c === 0x3007 ||
+    (c >= 0x1100 && c <= 0x11ff) ||
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x3100 && c <= 0x312f) ||
+    (c >= 0x3130 && c <= 0x318f) ||
+    (c >= 0x31a0 && c <= 0x31bf) ||
+    (c >= 0x31f0 && c <= 0x31ff) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0xa960 && c <= 0xa97f) ||
+    (c >= 0xac00 && c <= 0xd7af) ||
+    (c >= 0xd7b0 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xff66 && c <= 0xff9f) ||
+    (c >= 0x20000 && c <= 0x323af) ||
+    (c >= 0x3000 && c <= 0x303f) ||
+    (c >= 0xff00 && c <= 0xffef)
+  );
+}
+
+/** Estimated tokens of a text: one per CJK character, one per four other characters (rounded up). */
+export function estimateTokens(text: string): number {
+  let cjk = 0;
+  let other = 0;
+  for (const ch of text) {
+    if (isCjk(ch.codePointAt(0) ?? 0)) cjk++;
+    else other++;
+  }
+  return cjk + Math.ceil(other / 4);
+}
+
+/** Estimated tokens of a transcript: the sum over its messages' JSON. */
+export function estimateMessages(messages: readonly unknown[]): number {
+  return messages.reduce<number>((sum, m) => sum + estimateTokens(JSON.stringify(m)), 0);
+}
