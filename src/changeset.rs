@@ -511,7 +511,9 @@ fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits, expired: &mut dyn FnMut
     // 2. Interned lines, diffed.
     let (old_lines, old_strs) = Lines::new(old_mid);
     let (new_lines, new_strs) = Lines::new(new_mid);
-    let mut ids: HashMap<&str, u32> = HashMap::new();
+    // One xxh3 call per line instead of SipHash, the table sized up front: interning every line
+    // is the largest cost of a big diff.
+    let mut ids: LineIds = HashMap::with_capacity_and_hasher(old_strs.len() + new_strs.len(), Default::default());
     let a = intern(&mut ids, &old_strs);
     let b = intern(&mut ids, &new_strs);
     let mut hunks = Vec::new();
@@ -564,7 +566,27 @@ impl Deadline<'_> {
 }
 
 /// Each line's id: equal lines, equal ids.
-fn intern<'a>(ids: &mut HashMap<&'a str, u32>, lines: &[&'a str]) -> Vec<u32> {
+type LineIds<'a> = HashMap<&'a str, u32, std::hash::BuildHasherDefault<LineHasher>>;
+
+/// Hashes a line in one xxh3 call (a streaming hasher's per-call buffering cost more than the
+/// hashing itself on short lines). Only for `&str` keys: `write_u8` (the terminator `str`'s
+/// `Hash` adds) is ignored. No hash flooding to fear: the texts are the caller's own.
+#[derive(Default)]
+struct LineHasher(u64);
+
+impl std::hash::Hasher for LineHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = xxhash_rust::xxh3::xxh3_64_with_seed(bytes, self.0);
+    }
+
+    fn write_u8(&mut self, _: u8) {}
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+fn intern<'a>(ids: &mut LineIds<'a>, lines: &[&'a str]) -> Vec<u32> {
     lines
         .iter()
         .map(|&l| {
@@ -638,11 +660,11 @@ fn line_hunks(
         out.push((ao..ao + a.len(), bo..bo + b.len()));
         return;
     }
-    if clock.passed() {
-        out.push((ao..ao + a.len(), bo..bo + b.len()));
-        return;
-    }
     if a.len() + b.len() <= clock.myers_lines {
+        if clock.passed() {
+            out.push((ao..ao + a.len(), bo..bo + b.len()));
+            return;
+        }
         for (o, n) in changed_runs(&myers_ops(a, b)) {
             out.push((ao + o.start..ao + o.end, bo + n.start..bo + n.end));
         }
@@ -664,20 +686,21 @@ fn line_hunks(
 /// Lines occurring exactly once in `a` and once in `b`, the longest run of them in the same
 /// order on both sides (patience diff's anchors). Cost: O((|a|+|b|) + u·log u) for u such lines.
 fn unique_anchors(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
+    // Ids are dense (interned from 0): a table indexed by id instead of a hash map.
     // id → (count in a, index in a, count in b, index in b)
-    let mut seen: HashMap<u32, (u32, usize, u32, usize)> = HashMap::new();
+    let ids = a.iter().chain(b).map(|&x| x as usize + 1).max().unwrap_or(0);
+    let mut seen: Vec<(u32, usize, u32, usize)> = vec![(0, 0, 0, 0); ids];
     for (i, &x) in a.iter().enumerate() {
-        let e = seen.entry(x).or_insert((0, i, 0, 0));
+        let e = &mut seen[x as usize];
         e.0 += 1;
+        e.1 = i;
     }
     for (j, &y) in b.iter().enumerate() {
-        if let Some(e) = seen.get_mut(&y) {
-            e.2 += 1;
-            e.3 = j;
-        }
+        let e = &mut seen[y as usize];
+        e.2 += 1;
+        e.3 = j;
     }
-    let mut pairs: Vec<(usize, usize)> =
-        seen.values().filter(|e| e.0 == 1 && e.2 == 1).map(|e| (e.1, e.3)).collect();
+    let mut pairs: Vec<(usize, usize)> = seen.iter().filter(|e| e.0 == 1 && e.2 == 1).map(|e| (e.1, e.3)).collect();
     pairs.sort_unstable();
     // Longest increasing subsequence of the b indices (patience sorting with back links).
     let mut tails: Vec<usize> = Vec::new(); // index into pairs of the smallest tail of each length

@@ -222,7 +222,9 @@ fn a_passed_deadline_makes_the_anchor_diff_coarse_but_still_correct() {
     let (fine_ctx, coarse) = (h.ws.live_context(&o, &mut frozen()).unwrap(), ctx.anchor_diff.unwrap());
     let fine = fine_ctx.anchor_diff.unwrap();
     assert!(coarse.coarse && !fine.coarse);
-    assert!(coarse.patch.len() > fine.patch.len(), "coarser");
+    // Past the deadline the unique-line anchors still cut the texts into small pieces (they are
+    // found in one linear pass): only the Myers runs inside pieces are skipped.
+    assert!(coarse.patch.len() >= fine.patch.len());
     assert_eq!(apply_unified(&old, &coarse.patch), new);
     assert_eq!(apply_unified(&old, &fine.patch), new);
 }

@@ -18,20 +18,29 @@ pub struct HistoryBook {
     pub ended: Vec<EndedSession>,
     /// The session the call under way ends, and how (set by commit / revert / discard).
     ending: Option<(u64, Outcome)>,
-    /// The call under way: the session open when it started, its id, its arguments' tokens.
+    /// The call under way: the session open when it started, its id, the tool and arguments.
     session_before: Option<u64>,
     tool_call_id: Option<String>,
-    arg_tokens: usize,
+    call: (String, String),
 }
 
 /// Ended sessions kept for compression (the oldest are forgotten past this).
 pub const MAX_ENDED: usize = 200;
 
+/// What one call and its result cost in a transcript: estimated on the OpenAI shapes a loop
+/// stores (the call inside the assistant message, its result as a tool message), as JSON — the
+/// form `compress` measures what it removes by. Anthropic's blocks are about the same size.
+fn call_tokens(id: &str, name: &str, args: &str, markdown: &str) -> usize {
+    let call = serde_json::json!({ "id": id, "type": "function", "function": { "name": name, "arguments": args } });
+    let result = serde_json::json!({ "role": "tool", "tool_call_id": id, "content": markdown });
+    estimate_tokens(&call.to_string()) + estimate_tokens(&result.to_string())
+}
+
 impl HistoryBook {
-    pub fn begin(&mut self, open: Option<u64>, tool_call_id: Option<String>, args: &Value) {
+    pub fn begin(&mut self, open: Option<u64>, tool_call_id: Option<String>, name: &str, args: &Value) {
         self.session_before = open;
+        self.call = if tool_call_id.is_some() { (name.to_string(), args.to_string()) } else { Default::default() };
         self.tool_call_id = tool_call_id;
-        self.arg_tokens = estimate_tokens(&args.to_string());
         self.ending = None;
     }
 
@@ -46,8 +55,9 @@ impl HistoryBook {
         let session = self.session_before.or(open_now)?;
         let entry = self.calls.entry(session).or_default();
         if let Some(id) = self.tool_call_id.take() {
+            let (name, args) = std::mem::take(&mut self.call);
+            entry.1 += call_tokens(&id, &name, &args, &r.markdown);
             entry.0.push(id);
-            entry.1 += self.arg_tokens + estimate_tokens(&r.markdown);
         }
         let (ended_id, outcome) = self.ending.take().filter(|(id, _)| *id == session)?;
         let (tool_call_ids, tokens) = self.calls.remove(&ended_id).unwrap_or_default();

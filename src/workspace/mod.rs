@@ -619,7 +619,7 @@ impl Workspace {
         self.log.begin(name, args, ctx);
         self.last_now_ms = ctx.now_ms;
         self.diagnostics.begin();
-        self.history.begin(self.session.as_ref().map(|s| s.id), ctx.tool_call_id.clone(), args);
+        self.history.begin(self.session.as_ref().map(|s| s.id), ctx.tool_call_id.clone(), name, args);
         let mut step = self.dispatch(name, args, ctx);
         self.after_step(&mut step);
         step
