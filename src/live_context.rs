@@ -736,90 +736,122 @@ pub fn heading_index(rope: &Rope, max_chars: usize) -> (Vec<Heading>, usize) {
     let mut out = Vec::new();
     let (mut used, mut omitted) = (0usize, 0usize);
     let mut fence: Option<char> = None;
-    for i in candidate_lines(rope) {
-        let line = rope.line(i);
-        // Headings are short: look at the start of the line only.
-        let head: String = line.chars().take(MAX_LINE_CHARS).collect();
-        let trimmed = head.trim_end_matches(['\n', '\r']);
-        if !matches!(trimmed.trim_start().chars().next(), Some('#' | '[' | '`' | '~')) {
-            continue;
-        }
+    for_each_candidate(rope, |i, trimmed| {
         let t = trimmed.trim_start();
         if t.starts_with("```") || t.starts_with("~~~") {
-            let c = t.chars().next().unwrap_or('`');
+            let c = if t.starts_with('`') { '`' } else { '~' };
             fence = match fence {
                 Some(open) if open == c => None,
                 None => Some(c),
                 other => other,
             };
-            continue;
+            return;
         }
         if fence.is_some() {
-            continue;
+            return;
         }
         let found = if let Some(rest) = trimmed.strip_prefix('#') {
-            let level = 1 + rest.chars().take_while(|&c| c == '#').count();
+            let level = 1 + rest.bytes().take_while(|&c| c == b'#').count();
             let text = rest.trim_start_matches('#');
-            (level <= 6 && (text.starts_with(' ') || text.is_empty())).then(|| (level, text.trim().trim_end_matches('#').trim().to_string()))
+            (level <= 6 && (text.starts_with(' ') || text.is_empty())).then(|| (level, text.trim().trim_end_matches('#').trim()))
         } else if trimmed.starts_with('[') && trimmed.ends_with(']') && trimmed.len() > 2 && !trimmed.contains(' ') {
-            Some((1, trimmed.to_string()))
+            Some((1, trimmed))
         } else {
             None
         };
-        let Some((level, text)) = found.filter(|(_, t)| !t.is_empty()) else { continue };
+        let Some((level, text)) = found.filter(|(_, t)| !t.is_empty()) else { return };
+        let text = crate::text::clip(text, MAX_LINE_CHARS);
         let cost = text.chars().count() + 16;
         if used + cost > max_chars {
             omitted += 1;
-            continue;
+            return;
         }
         used += cost;
         out.push(Heading { line: i + 1, level, text });
-    }
+    });
     (out, omitted)
 }
 
-/// The lines (0-based) whose first non-blank char among their first 8 is `#`, `[`, `` ` `` or
-/// `~`: the only ones [`heading_index`] looks at. A byte scan over the rope's chunks that jumps
-/// from line break to line break with `memchr`, so a 10 MB document costs a few milliseconds
-/// and copies nothing. Cost: O(n).
-fn candidate_lines(rope: &Rope) -> Vec<usize> {
-    let mut out = Vec::new();
+/// Calls `f(line, text)` for each line (0-based) whose first non-blank char among its first 8 is
+/// `#`, `[`, `` ` `` or `~` — the only ones [`heading_index`] looks at — with the start of that
+/// line (at most [`MAX_LINE_CHARS`] × 4 bytes, cut at a char boundary, without its line break).
+/// One byte scan over the rope's chunks that jumps from line break to line break with
+/// `memchr`: no per-line lookups, one reused buffer. Cost: O(n).
+fn for_each_candidate(rope: &Rope, mut f: impl FnMut(usize, &str)) {
+    const CAP: usize = MAX_LINE_CHARS * 4;
+    enum State {
+        /// At the start of a line, after this many blanks (kept in `buf`).
+        Start(usize),
+        /// Collecting a candidate line into `buf`.
+        Collect,
+        /// Skipping to the next line break.
+        Skip,
+    }
+    let mut buf = String::new();
     let mut line = 0usize;
-    // Blanks seen at the start of the current line; None once the line is decided.
-    let mut blanks: Option<usize> = Some(0);
+    let mut state = State::Start(0);
     for chunk in rope.chunks() {
-        let bytes = chunk.as_bytes();
-        let mut at = 0;
-        while at < bytes.len() {
-            match blanks {
-                None => match memchr::memchr(b'\n', &bytes[at..]) {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            match state {
+                State::Skip => match memchr::memchr(b'\n', rest.as_bytes()) {
                     Some(nl) => {
-                        at += nl + 1;
+                        rest = &rest[nl + 1..];
                         line += 1;
-                        blanks = Some(0);
+                        buf.clear();
+                        state = State::Start(0);
                     }
-                    None => break,
+                    None => rest = "",
                 },
-                Some(n) => {
-                    let b = bytes[at];
-                    at += 1;
-                    blanks = match b {
-                        b' ' | b'\t' if n + 1 < 8 => Some(n + 1),
-                        b'\n' => {
+                State::Collect => {
+                    let end = memchr::memchr(b'\n', rest.as_bytes());
+                    let piece = &rest[..end.unwrap_or(rest.len())];
+                    if buf.len() < CAP {
+                        buf.push_str(piece);
+                    }
+                    match end {
+                        Some(nl) => {
+                            let mut cut = buf.len().min(CAP);
+                            while !buf.is_char_boundary(cut) {
+                                cut -= 1;
+                            }
+                            f(line, buf[..cut].trim_end_matches('\r'));
+                            rest = &rest[nl + 1..];
                             line += 1;
-                            Some(0)
+                            buf.clear();
+                            state = State::Start(0);
                         }
-                        b'#' | b'[' | b'`' | b'~' => {
-                            out.push(line);
-                            None
+                        None => rest = "",
+                    }
+                }
+                State::Start(n) => {
+                    let b = rest.as_bytes()[0];
+                    match b {
+                        b' ' | b'\t' if n + 1 < 8 => {
+                            buf.push(b as char);
+                            rest = &rest[1..];
+                            state = State::Start(n + 1);
                         }
-                        _ => None,
-                    };
+                        b'\n' => {
+                            rest = &rest[1..];
+                            line += 1;
+                            buf.clear();
+                            state = State::Start(0);
+                        }
+                        b'#' | b'[' | b'`' | b'~' => state = State::Collect,
+                        _ => state = State::Skip,
+                    }
                 }
             }
         }
     }
-    out
+    if let State::Collect = state {
+        let mut cut = buf.len().min(CAP);
+        while !buf.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        f(line, buf[..cut].trim_end_matches('\r'));
+    }
 }
 
 /// `ms` since the Unix epoch as `2025-10-09T12:34:56Z` (UTC, whole seconds). Pure arithmetic
@@ -875,13 +907,19 @@ mod tests {
         let text: String = (0..5000).map(|i| format!("{}{}\n", starts[i % starts.len()], "x".repeat(i % 13))).collect();
         let rope = Rope::from_str(&text);
         assert!(rope.chunks().count() > 10);
+        let text_lines: Vec<&str> = text.split('\n').collect();
         let naive: Vec<usize> = text
             .split('\n')
             .enumerate()
             .filter(|(_, l)| matches!(l.chars().take(8).find(|c| *c != ' ' && *c != '\t'), Some('#' | '[' | '`' | '~')))
             .map(|(i, _)| i)
             .collect();
-        assert_eq!(candidate_lines(&rope), naive);
+        let mut found = Vec::new();
+        for_each_candidate(&rope, |i, text| {
+            assert_eq!(text, text_lines[i].chars().take(MAX_LINE_CHARS * 4).collect::<String>().as_str());
+            found.push(i);
+        });
+        assert_eq!(found, naive);
     }
 
     #[test]
