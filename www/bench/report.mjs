@@ -106,10 +106,12 @@ const MATCHING_WORKS = ["locate-unique", "locate-all", "fuzzy"];
 const SESSION_WORKS = ["stage-one", "stage-26", "commit-26"];
 /** The changes of the multi-change session works (www/bench/suites/session.mjs, benches/session.rs). */
 const SESSION_CHANGES = 26;
-const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS];
+/** The diff suite (www/bench/suites/diff.mjs): one work per edit set, and the live context without a diff. */
+const DIFF_WORKS = ["anchor-diff-1", "anchor-diff-10", "anchor-diff-1pct", "window"];
+const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS, ...DIFF_WORKS];
 const IMPL_ORDER = [
-  "agentpad-wasm", "agentpad-call", "agentpad-locate", "agentpad-locate-rope", "agentpad-find_exact", "agentpad-find_bytes",
-  "memmem", "indexOf", "indexOf+diff", "trim-lines", "slice-join", "replace×26",
+  "agentpad-wasm", "agentpad-wasm-200ms", "agentpad-call", "agentpad-locate", "agentpad-locate-rope", "agentpad-find_exact", "agentpad-find_bytes",
+  "memmem", "indexOf", "indexOf+diff", "trim-lines", "slice-join", "replace×26", "createTwoFilesPatch",
 ];
 const WORK_TEXT = {
   "locate-unique": "locate unique needle (+ stage + compact preview in wasm)",
@@ -118,11 +120,19 @@ const WORK_TEXT = {
   "stage-one": "stage one change (unique needle) → Success with its compact preview (the wasm call of locate-unique, in the session suite with its native counterpart)",
   "stage-26": `stage ${SESSION_CHANGES} changes spread through the document, one call each, each with its preview`,
   "commit-26": `commit ${SESSION_CHANGES} staged changes, write through the storage, get the string back`,
+  "anchor-diff-1": "unified diff (context 3) of the whole document, old → new: one small change (one word renamed in one line near the middle)",
+  "anchor-diff-10": "unified diff (context 3) of the whole document, old → new: 10 scattered lines edited (evenly spread)",
+  "anchor-diff-1pct": "unified diff (context 3) of the whole document, old → new: 1 % of the lines changed (seeded; 8 in 10 edited, 1 in 10 deleted, 1 in 10 followed by a new line)",
+  window: "`ws.liveContext({ anchor: \"none\", maxDocumentChars: 1000, recentDiffs: 0 })`: the live context without a diff (document window, heading index, JSON and Markdown) — the fixed part of every agentpad-wasm anchor-diff call",
 };
 const IMPL_TEXT = {
   "agentpad-wasm": "`ws.call(…)` through the npm package in Node: arguments in, response object with Markdown out. " +
     "Matching and stage works: `memo_replace` (revert between runs, untimed); commit-26: `memo_commit` writing through `MemoryStorage`, then `ws.text()` " +
-    `(a fresh workspace with the ${SESSION_CHANGES} changes staged before every run, untimed)`,
+    `(a fresh workspace with the ${SESSION_CHANGES} changes staged before every run, untimed). ` +
+    "anchor-diff-*: `ws.liveContext({ anchor: \"origin\", maxDiffChars: 0, recentDiffs: 0, maxDocumentChars: 1000, diffDeadlineMs: 60000 })` " +
+    "→ `json.anchor_diff.patch`, after the new text was written to the `MemoryStorage` and taken by the workspace (`memo_read`, untimed); " +
+    "the whole call is timed, its fixed part is the window work",
+  "agentpad-wasm-200ms": "the agentpad-wasm anchor diff with the default diff deadline (200 ms): past it the diff is finished coarsely (correct, not minimal; `coarse: true`)",
   "agentpad-call": "native `agentpad::Workspace::call` with `serde_json` arguments — the same calls as agentpad-wasm without the JS boundary; " +
     "commit-26: `memo_commit` → `Step::Persist`, the write into a `HashMap`, `complete_persist(Saved)`, `text()`",
   "agentpad-locate": "native `agentpad::matching::locate_layered` on a document's `Text` with nothing pending — what the replace tools call: memmem over the text's kept flat copy",
@@ -137,6 +147,8 @@ const IMPL_TEXT = {
   "trim-lines": "JS exact `indexOf`, then split into lines and compare every window of trimmed lines",
   "slice-join": `JS: the ${SESSION_CHANGES} edits (offsets known from staging) sorted by offset, the text sliced around them and joined (one flat copy), stored in a \`Map\` (by reference: no copy, no encoding)`,
   "replace×26": `JS: ${SESSION_CHANGES} successive \`String.prototype.replace\` calls (each searches the current text), stored in a \`Map\``,
+  createTwoFilesPatch: "JS: `diff.createTwoFilesPatch(\"a/doc.md\", \"b/doc.md\", old, new, \"\", \"\", { context: 3 })` (the `diff` npm package); " +
+    "when its warm-up run takes > 2 s, 3 timed runs instead of ≥ 7 (AGENTPAD_BENCH_DIFF_SLOW_RUNS)",
 };
 const isAgentpad = (impl) => impl.startsWith("agentpad-");
 const orderOf = (list, x) => (list.indexOf(x) < 0 ? list.length : list.indexOf(x));
@@ -191,6 +203,24 @@ function sessionTargets(results, ratios, doc) {
   return out;
 }
 
+/** Issue 6: the anchor diff of 10 MB with 1 % of lines changed ≥ 8× faster than
+ * createTwoFilesPatch, and always correct. */
+function diffTargets(results, ratios) {
+  const out = [];
+  const ours = results.filter((r) => r.suite === "diff" && r.work.startsWith("anchor-diff-") && r.impl === "agentpad-wasm");
+  for (const r of ours.filter((x) => x.work === "anchor-diff-1pct" && x.doc.endsWith("-10MB"))) {
+    const x = ratios.find((y) => y.work === r.work && y.doc === r.doc && y.a === "agentpad-wasm" && y.b === "createTwoFilesPatch");
+    if (!x) continue;
+    const faster = x.ratio === null ? null : 1 / x.ratio;
+    out.push({ target: `anchor diff, 1 % of lines changed, ≥ 8× faster than createTwoFilesPatch (wasm), ${r.doc}`, value: faster, unit: "× faster", limit: 8, ok: faster !== null && faster >= 8, note: x.note });
+  }
+  if (ours.length) {
+    const right = ours.filter((r) => r.correct === true).length;
+    out.push({ target: "anchor diff always correct (wasm, every document and edit set: applyPatch and the strict applier give the new text)", value: right, unit: `of ${ours.length} correct`, limit: ours.length, ok: right === ours.length, note: "" });
+  }
+  return out;
+}
+
 function targets(results, ratios, wasm) {
   const out = [];
   const docs = [...new Set(results.map((r) => r.doc))];
@@ -212,6 +242,7 @@ function targets(results, ratios, wasm) {
       out.push(...sessionTargets(results, ratios, doc));
     }
   }
+  out.push(...diffTargets(results, ratios));
   if (wasm) out.push({ target: "wasm ≤ 200 KB gzipped", value: wasm.gzip_bytes / 1024, unit: "KB", limit: 200, ok: wasm.gzip_bytes <= 200 * 1024, note: "" });
   return out;
 }
@@ -240,8 +271,14 @@ function markdown(report) {
   L.push("");
   L.push("Documents (seeded generator, identical in Rust and JS: " + (report.docs_match ? "checked" : "NOT CHECKED") + "): " +
     docs.map((d) => `${d.name} = ${d.bytes.toLocaleString("en")} bytes, ${d.lines.toLocaleString("en")} lines, fnv1a32 ${d.fnv1a32}`).join("; ") + ".");
+  const diffOnly = (report.diff_docs ?? []).filter((d) => !docs.some((x) => x.name === d.name));
+  if (diffOnly.length) {
+    L.push("");
+    L.push("Documents of the diff suite only (the same generator; JS only, no native counterpart): " +
+      diffOnly.map((d) => `${d.name} = ${d.bytes.toLocaleString("en")} bytes, ${d.lines.toLocaleString("en")} lines, fnv1a32 ${d.fnv1a32}`).join("; ") + ".");
+  }
   L.push("");
-  L.push("Times in ms per operation: median, min, max of the timed runs after warm-up (wasm and JS: one Node process, ≥ 7 runs; native: criterion, 10 samples). " +
+  L.push("Times in ms per operation: median, min, max of the timed runs after warm-up (wasm and JS: one Node process, ≥ 7 runs unless the runs column says fewer; native: criterion, 10 samples). " +
     "A result that does not match the reference is marked WRONG and never becomes a ratio.");
   L.push("");
   const works = [...new Set(results.map((r) => r.work))].sort((a, b) => orderOf(WORK_ORDER, a) - orderOf(WORK_ORDER, b));
@@ -255,7 +292,7 @@ function markdown(report) {
     L.push("| document | implementation | side | runs | median ms | min ms | max ms | correct |");
     L.push("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |");
     const rows = results.filter((r) => r.work === work).sort((a, b) =>
-      docOrder(report, a.doc) - docOrder(report, b.doc) || orderOf(IMPL_ORDER, a.impl) - orderOf(IMPL_ORDER, b.impl));
+      workDocOrder(report, work, a.doc) - workDocOrder(report, work, b.doc) || orderOf(IMPL_ORDER, a.impl) - orderOf(IMPL_ORDER, b.impl));
     for (const r of rows) {
       const correct = r.correct === false ? `**WRONG**: ${r.detail}` : r.correct ? "yes" : "—";
       L.push(`| ${r.doc} | ${r.impl} | ${r.side} | ${r.runs}${r.batch > 1 ? ` (×${r.batch} calls)` : ""} | ${ms(r.median_ms)} | ${ms(r.min_ms)} | ${ms(r.max_ms)} | ${correct} |`);
@@ -270,7 +307,7 @@ function markdown(report) {
       const keys = [...new Set(rs.map((x) => `${x.doc}\t${x.a}`))].sort((p, q) => {
         const [dp, ap] = p.split("\t");
         const [dq, aq] = q.split("\t");
-        return docOrder(report, dp) - docOrder(report, dq) || orderOf(IMPL_ORDER, ap) - orderOf(IMPL_ORDER, aq);
+        return workDocOrder(report, work, dp) - workDocOrder(report, work, dq) || orderOf(IMPL_ORDER, ap) - orderOf(IMPL_ORDER, aq);
       });
       for (const k of keys) {
         const [doc, a] = k.split("\t");
@@ -293,7 +330,7 @@ function markdown(report) {
   L.push("| --- | ---: | --- |");
   for (const t of report.targets) {
     const v = t.value === null ? "—" : t.unit === "×" ? times(t.value) : t.unit === "ms" ? `${ms(t.value)} ms` :
-      t.unit === "× faster" ? `${t.value.toFixed(0)}× faster` : `${t.value.toFixed(1)} ${t.unit}`;
+      t.unit === "× faster" ? `${t.value.toFixed(0)}× faster` : `${Number.isInteger(t.value) ? t.value : t.value.toFixed(1)} ${t.unit}`;
     L.push(`| ${t.target} | ${v} | ${t.ok ? "yes" : `**no**${t.note ? ` (${t.note})` : ""}`} |`);
   }
   L.push("");
@@ -314,7 +351,7 @@ function summary(report, works) {
   const peersOf = (work, doc) => results.filter((r) => r.work === work && r.doc === doc && r.side === "js")
     .sort((a, b) => orderOf(IMPL_ORDER, a.impl) - orderOf(IMPL_ORDER, b.impl));
 
-  const matching = works.filter((w) => !SESSION_WORKS.includes(w));
+  const matching = works.filter((w) => !SESSION_WORKS.includes(w) && !DIFF_WORKS.includes(w));
   if (matching.length) {
     L.push("Medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = `agentpad::matching::locate_layered` on a document's text (what the replace tools call).", "");
     L.push("| work | document | agentpad-wasm | native | memmem | JS peer | JS ms | wasm : JS | wasm : memmem | native : memmem |");
@@ -355,12 +392,54 @@ function summary(report, works) {
     }
     L.push("");
   }
+  L.push(...diffSummary(report, works));
+  return L;
+}
+
+/** The diff suite: per edit set and document, agentpad's anchor diff against createTwoFilesPatch. */
+function diffSummary(report, works) {
+  const { results, ratios } = report;
+  const diffWorks = works.filter((w) => DIFF_WORKS.includes(w) && w !== "window");
+  if (!diffWorks.length) return [];
+  const L = [];
+  const cell = (r) => (!r ? "—" : r.median_ms === null ? "(threw)" : `${ms(r.median_ms)}${r.runs < 7 ? ` (${r.runs} runs)` : ""}${r.correct === false ? " **WRONG**" : ""}`);
+  const shape = (r) => (!r || r.hunks == null ? "—" : `${r.hunks} / −${r.removed} +${r.added}`);
+  L.push("Unified diffs (issues 6 and 7): medians in ms. agentpad-wasm = `ws.liveContext({ anchor: \"origin\", diffDeadlineMs: 60000, … })`, the whole call " +
+    "(its fixed part without a diff is the window column); 200 ms = the same with the default deadline: its median, in how many calls (warm-up included) the deadline cut the diff short " +
+    "(coarse: the patch is correct but not minimal), and the shape of the first coarse patch. JS = `diff.createTwoFilesPatch` (context 3); JS ÷ ours > 1: agentpad is faster. Every patch is checked (untimed): `applyPatch` from `diff` and a strict applier " +
+    "must both give the new text. Shape = hunks / removed and added lines (the edit sets' minimal counts are in report.json).", "");
+  L.push("| work | document | agentpad-wasm | window | createTwoFilesPatch | JS ÷ ours | shape ours | shape JS | 200 ms | coarse calls | coarse shape |");
+  L.push("| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | --- |");
+  const docs = [...new Set(results.filter((r) => diffWorks.includes(r.work)).map((r) => r.doc))].sort((a, b) => workDocOrder(report, "window", a) - workDocOrder(report, "window", b));
+  for (const work of diffWorks) {
+    for (const doc of docs) {
+      const ours = find(results, work, doc, "agentpad-wasm");
+      const dflt = find(results, work, doc, "agentpad-wasm-200ms");
+      const js = find(results, work, doc, "createTwoFilesPatch");
+      if (!ours && !js) continue;
+      const win = find(results, "window", doc, "agentpad-wasm");
+      const x = ratios.find((y) => y.work === work && y.doc === doc && y.a === "agentpad-wasm" && y.b === "createTwoFilesPatch");
+      const faster = !x ? "—" : x.ratio === null ? `(${x.note})` : `${(1 / x.ratio).toFixed(1 / x.ratio >= 10 ? 0 : 1)}×`;
+      const coarse = !dflt || dflt.calls == null ? "—" : `${dflt.coarse_calls} of ${dflt.calls}`;
+      L.push(`| ${work} | ${doc} | ${cell(ours)} | ${cell(win)} | ${cell(js)} | ${faster} | ${shape(ours)} | ${shape(js)} | ${cell(dflt)} | ${coarse} | ${shape(dflt?.coarse_shape)} |`);
+    }
+  }
+  L.push("");
   return L;
 }
 
 function docOrder(report, name) {
   const i = report.docs.findIndex((d) => d.name === name);
-  return i < 0 ? 1e9 : i;
+  if (i >= 0) return i;
+  const j = (report.diff_docs ?? []).findIndex((d) => d.name === name);
+  return j < 0 ? 1e9 : report.docs.length + j;
+}
+
+/** The diff suite's works list their documents in the suite's order (by kind, small to large). */
+function workDocOrder(report, work, name) {
+  if (!DIFF_WORKS.includes(work)) return docOrder(report, name);
+  const j = (report.diff_docs ?? []).findIndex((d) => d.name === name);
+  return j < 0 ? 1e9 : j;
 }
 
 // ------------------------------------------------------------------ main ---
@@ -421,6 +500,7 @@ const report = {
   generated: new Date().toISOString(),
   meta: { ...js.meta, rustc: tryRun("rustc", ["--version"]) },
   docs: js.docs,
+  diff_docs: [...new Map(js.results.filter((r) => r.doc_fingerprint).map((r) => [r.doc, r.doc_fingerprint])).values()],
   docs_match: docsMatch,
   session_needles_match: needlesMatch,
   wasm,

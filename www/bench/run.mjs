@@ -6,7 +6,8 @@
 //
 // Writes DIR/js-results.json (default: <repo>/target/bench). Documents: AGENTPAD_BENCH_DOCS
 // (e.g. "code-1MB,markdown-10MB,cjk-1MB"; default "code-1MB,code-10MB"). Needs the package built
-// (www/dist + www/pkg): ./build.sh bench does that first.
+// (www/dist + www/pkg): ./build.sh bench does that first. The diff suite picks its own documents
+// (AGENTPAD_BENCH_DIFF_DOCS, see suites/diff.mjs) and reuses these when the names match.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -21,6 +22,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUITES = {
   matching: () => import("./suites/matching.mjs"),
   session: () => import("./suites/session.mjs"),
+  diff: () => import("./suites/diff.mjs"),
 };
 
 function parseArgs(argv) {

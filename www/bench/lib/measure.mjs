@@ -28,10 +28,13 @@ export function summarize(samples) {
  * takes > 200 ms. Operations faster than 0.1 ms without `before` or `after` are timed in batches
  * of `batch` calls (each sample ≈ 1 ms, divided by `batch`), so the timer's resolution does not
  * dominate.
- * Returns { runs, batch, median_ms, min_ms, max_ms, samples_ms, last } — `last` is the result of
- * the last timed call (for the correctness check).
+ * `slow: { ms, runs }`: when the first (warm-up) run takes more than `ms`, only `runs` timed runs
+ * follow (fewer than MIN_RUNS; the record's `runs` says how many) — for peers whose single run
+ * takes many seconds (e.g. `diff.createTwoFilesPatch` of 10 MB with 1 % of lines changed).
+ * Returns { runs, batch, median_ms, min_ms, max_ms, samples_ms, first_ms, last } — `first_ms` is
+ * the first (warm-up) run, `last` the result of the last timed call (for the correctness check).
  */
-export async function measure(fn, { before, after } = {}) {
+export async function measure(fn, { before, after, slow } = {}) {
   let last;
   let batch = 1;
   const once = async () => {
@@ -52,11 +55,13 @@ export async function measure(fn, { before, after } = {}) {
   }
   const samples = [];
   let total = 0;
-  while (samples.length < MIN_RUNS || (total < BUDGET_MS && samples.length < MAX_RUNS)) {
+  const minRuns = slow && first > slow.ms ? slow.runs : MIN_RUNS;
+  const maxRuns = slow && first > slow.ms ? slow.runs : MAX_RUNS;
+  while (samples.length < minRuns || (total < BUDGET_MS && samples.length < maxRuns)) {
     const [dt, r] = await once();
     samples.push(dt);
     total += dt * batch;
     last = r;
   }
-  return { ...summarize(samples), batch, samples_ms: samples.map((x) => Number(x.toPrecision(6))), last };
+  return { ...summarize(samples), batch, samples_ms: samples.map((x) => Number(x.toPrecision(6))), first_ms: Number(first.toPrecision(6)), last };
 }
