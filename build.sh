@@ -104,7 +104,9 @@ build_wasm() {
   say "cargo: build the core for $WASM_TARGET (release)"
   cargo build --release --target "$WASM_TARGET" --lib
   say "wasm-bindgen: www/pkg"
-  wasm-bindgen --target web --out-dir www/pkg --out-name agentpad \
+  # No name section (~260 KB of function names, a quarter of the file): panics still print
+  # their message through console_error_panic_hook.
+  wasm-bindgen --target web --remove-name-section --out-dir www/pkg --out-name agentpad \
     "$TARGET_DIR/$WASM_TARGET/release/agentpad.wasm"
 }
 
