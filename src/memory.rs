@@ -35,7 +35,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 
 /// The `format` field of an export.
 pub const FORMAT: &str = "agentpad-memory";
@@ -56,8 +57,7 @@ const W_CONTEXT: u32 = 1;
 const SNIPPET_LEAD: usize = 24;
 
 /// What one turn stored: the full workspace context and the LLM's summary of it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TurnRecord {
     /// The turn number; unique and increasing within a store.
     pub turn: u32,
@@ -68,12 +68,10 @@ pub struct TurnRecord {
     /// The LLM-generated summary of the turn (`MemorySummary.summary`).
     pub summary: String,
     /// The insights drawn from it (`MemorySummary.insights`).
-    #[serde(default)]
     pub insights: Vec<String>,
     /// The full stored context of that turn (`ContextSnapshot.fullContext`).
     pub context: String,
     /// Free labels (e.g. related turns, file names); searched with weight 2.
-    #[serde(default)]
     pub tags: Vec<String>,
 }
 
@@ -172,14 +170,50 @@ struct ExportRef<'a> {
     turns: &'a [TurnRecord],
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ImportBody {
-    #[allow(dead_code)]
-    format: serde_json::Value,
-    #[allow(dead_code)]
-    version: serde_json::Value,
-    turns: Vec<TurnRecord>,
+/// The fields of a [`TurnRecord`] in JSON, in order.
+const TURN_FIELDS: &str = "turn, at_ms, summary, insights, context, tags";
+
+impl TurnRecord {
+    /// Reads `{turn, at_ms, summary, insights?, context, tags?}` (`insights` and `tags` default to
+    /// empty); unknown fields are refused. Hand-written rather than derived: serde's
+    /// deserialisation machinery would be the only user of it in the wasm build (~40 KB).
+    /// Errors name the field and what it must be. O(size of the record).
+    pub fn from_json(v: &Value) -> Result<TurnRecord, String> {
+        let Some(map) = v.as_object() else { return Err(format!("a turn must be an object, got {}", short_json(v))) };
+        if let Some(unknown) = map.keys().find(|k| !TURN_FIELDS.split(", ").any(|f| f == k.as_str())) {
+            return Err(format!("unknown field `{unknown}`, expected one of {TURN_FIELDS}"));
+        }
+        let field = |name: &str| map.get(name).ok_or_else(|| format!("missing field `{name}`"));
+        let string = |name: &str| -> Result<String, String> {
+            let v = field(name)?;
+            v.as_str().map(str::to_string).ok_or_else(|| format!("field `{name}` must be a string, got {}", short_json(v)))
+        };
+        let strings = |name: &str| -> Result<Vec<String>, String> {
+            match map.get(name) {
+                None => Ok(Vec::new()),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .map(|i| i.as_str().map(str::to_string).ok_or_else(|| format!("field `{name}` must hold strings, got {}", short_json(i))))
+                    .collect(),
+                Some(other) => Err(format!("field `{name}` must be an array of strings, got {}", short_json(other))),
+            }
+        };
+        let turn = field("turn")?;
+        let turn = turn
+            .as_u64()
+            .and_then(|t| u32::try_from(t).ok())
+            .ok_or_else(|| format!("field `turn` must be a whole number from 0 to {}, got {}", u32::MAX, short_json(turn)))?;
+        let at_ms = field("at_ms")?;
+        let at_ms = at_ms.as_f64().ok_or_else(|| format!("field `at_ms` must be a number, got {}", short_json(at_ms)))?;
+        Ok(TurnRecord {
+            turn,
+            at_ms,
+            summary: string("summary")?,
+            insights: strings("insights")?,
+            context: string("context")?,
+            tags: strings("tags")?,
+        })
+    }
 }
 
 impl MemoryStore {
@@ -350,8 +384,13 @@ impl MemoryStore {
     /// [`MemoryError::UnsupportedVersion`] when `version` is not 1. Never panics (serde_json
     /// limits nesting depth).
     pub fn import(json: &str) -> Result<MemoryStore, MemoryError> {
-        let value: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| MemoryError::Malformed { reason: e.to_string() })?;
+        let value: Value = serde_json::from_str(json).map_err(|e| MemoryError::Malformed { reason: e.to_string() })?;
+        MemoryStore::import_value(&value)
+    }
+
+    /// [`import`](Self::import) of an export already parsed (the JS binding parses with
+    /// `JSON.parse`). Same errors, except invalid JSON. O(size of the export + indexing).
+    pub fn import_value(value: &Value) -> Result<MemoryStore, MemoryError> {
         let obj = value
             .as_object()
             .ok_or_else(|| MemoryError::Malformed { reason: "expected a JSON object".into() })?;
@@ -365,10 +404,17 @@ impl MemoryStore {
             Some(v) if v.as_u64() == Some(VERSION) => {}
             Some(other) => return Err(MemoryError::UnsupportedVersion { found: short_json(other) }),
         }
-        let body: ImportBody =
-            serde_json::from_value(value).map_err(|e| MemoryError::Malformed { reason: e.to_string() })?;
+        if let Some(unknown) = obj.keys().find(|k| !["format", "version", "turns"].contains(&k.as_str())) {
+            return Err(MemoryError::Malformed { reason: format!("unknown field `{unknown}`, expected one of format, version, turns") });
+        }
+        let turns = match obj.get("turns") {
+            None => return Err(MemoryError::Malformed { reason: "missing field `turns`".into() }),
+            Some(Value::Array(turns)) => turns,
+            Some(other) => return Err(MemoryError::Malformed { reason: format!("field `turns` must be an array, got {}", short_json(other)) }),
+        };
         let mut store = MemoryStore::new();
-        for (i, record) in body.turns.into_iter().enumerate() {
+        for (i, turn) in turns.iter().enumerate() {
+            let record = TurnRecord::from_json(turn).map_err(|reason| MemoryError::Malformed { reason: format!("turns[{i}]: {reason}") })?;
             store.add(record).map_err(|e| MemoryError::Malformed { reason: format!("turns[{i}]: {e}") })?;
         }
         Ok(store)
@@ -554,6 +600,25 @@ fn window(text: &str, at: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn turn_records_from_json_name_the_bad_field() {
+        use serde_json::json;
+        let ok = TurnRecord::from_json(&json!({"turn": 2, "at_ms": 5, "summary": "s", "context": "c"})).unwrap();
+        assert_eq!((ok.turn, ok.at_ms, ok.insights.len(), ok.tags.len()), (2, 5.0, 0, 0));
+        for (bad, says) in [
+            (json!([]), "a turn must be an object, got []"),
+            (json!({"turn": 1, "at_ms": 0, "summary": "s", "context": "c", "x": 1}), "unknown field `x`, expected one of turn, at_ms"),
+            (json!({"turn": 1, "at_ms": 0, "context": "c"}), "missing field `summary`"),
+            (json!({"turn": -1, "at_ms": 0, "summary": "s", "context": "c"}), "field `turn` must be a whole number from 0 to 4294967295, got -1"),
+            (json!({"turn": 1, "at_ms": "now", "summary": "s", "context": "c"}), "field `at_ms` must be a number"),
+            (json!({"turn": 1, "at_ms": 0, "summary": "s", "context": "c", "tags": [1]}), "field `tags` must hold strings, got 1"),
+            (json!({"turn": 1, "at_ms": 0, "summary": "s", "context": "c", "insights": "x"}), "field `insights` must be an array of strings"),
+        ] {
+            let e = TurnRecord::from_json(&bad).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
 
     fn rec(turn: u32, summary: &str, insights: &[&str], context: &str) -> TurnRecord {
         TurnRecord {

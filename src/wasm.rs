@@ -180,6 +180,14 @@ impl WasmWorkspace {
         Ok(self.inner.storage_changed(&path, text.as_deref(), version.as_deref()))
     }
 
+    /// Storage holds a text of `bytes` (UTF-8) at `version` for `path`, too large to hand over
+    /// (over [`crate::MAX_DOCUMENT_BYTES`]): not loaded; the next response says so. Returns
+    /// whether the workspace took notice.
+    #[wasm_bindgen(js_name = storageTooLarge)]
+    pub fn storage_too_large(&mut self, path: String, version: String, bytes: f64) -> bool {
+        self.inner.storage_too_large(&path, &version, bytes as usize)
+    }
+
     /// The storage version held for `path`, or undefined when it is not open.
     pub fn version(&self, path: String) -> Option<String> {
         self.inner.version(&path).map(str::to_string)
@@ -255,18 +263,30 @@ impl WasmWorkspace {
     pub fn live_context(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsError> {
         let mut v = js_to_json(&options, "options", 0).map_err(js_error)?;
         let mut locale = self.inner.config().locale;
+        let mut editor = None;
         if let Some(map) = v.as_object_mut() {
             if let Some(state) = map.remove("editor_state").filter(|s| !s.is_null()) {
-                let state = crate::live_context::EditorState::from_json(&state).map_err(js_error)?;
-                self.inner.set_editor_state(state).map_err(js_error)?;
+                editor = Some(crate::live_context::EditorState::from_json(&state).map_err(js_error)?);
             }
             if let Some(l) = map.remove("locale").filter(|l| !l.is_null()) {
                 locale = l.as_str().and_then(crate::Locale::parse).ok_or_else(|| js_error(format!("`locale` must be \"en\" or \"zh\", got {l}")))?;
             }
             map.entry("now_ms").or_insert(Value::from(now_ms));
         }
+        // Every option is read before the editor state is set, and a block that cannot be built
+        // puts the old state back: a refused call changes nothing.
         let opts = crate::live_context::LiveContextOptions::from_json(&v).map_err(js_error)?;
-        let ctx = self.inner.live_context(&opts, &mut || js_sys::Date::now()).map_err(js_error)?;
+        let previous = self.inner.editor_state().clone();
+        if let Some(state) = editor {
+            self.inner.set_editor_state(state).map_err(js_error)?;
+        }
+        let ctx = match self.inner.live_context(&opts, &mut || js_sys::Date::now()) {
+            Ok(ctx) => ctx,
+            Err(e) => {
+                self.inner.restore_editor_state(previous);
+                return Err(js_error(e));
+            }
+        };
         #[derive(Serialize)]
         struct Part {
             r#type: &'static str,
@@ -311,7 +331,7 @@ impl WasmWorkspace {
                 map.insert("turn".into(), Value::from(self.inner.memory().next_turn()));
             }
         }
-        let record: crate::memory::TurnRecord = serde_json::from_value(v).map_err(js_error)?;
+        let record = crate::memory::TurnRecord::from_json(&v).map_err(js_error)?;
         let turn = record.turn;
         self.inner.memory_add(record).map_err(js_error)?;
         Ok(turn)
@@ -325,8 +345,12 @@ impl WasmWorkspace {
     /// Replaces the memory store by an export; on error the store is unchanged.
     #[wasm_bindgen(js_name = memoryImport)]
     pub fn memory_import(&mut self, json: JsString) -> Result<(), JsError> {
-        let json = js_string(&json, "json").map_err(js_error)?;
-        self.inner.memory_import(&json).map_err(js_error)
+        // JSON.parse instead of serde_json's text parser: nothing else in the wasm build parses
+        // JSON text, and leaving the parser out keeps the module smaller.
+        let parsed = js_sys::JSON::parse(&String::from(&json))
+            .map_err(|e| js_error(format!("malformed memory export: {}", e.as_string().or_else(|| js_sys::Error::from(e).message().as_string()).unwrap_or_default())))?;
+        let value = js_to_json(&parsed, "json", 0).map_err(js_error)?;
+        self.inner.memory_import_value(&value).map_err(js_error)
     }
 
     /// `{ digest, turns, records }`: the `[Turn N] …` lines, the count and every stored turn.
@@ -368,6 +392,19 @@ impl WasmWorkspace {
     pub fn tool_definitions(&self) -> JsValue {
         to_js(&self.inner.tool_definitions())
     }
+}
+
+/// The largest document the workspace holds, in bytes of its storage form (UTF-8).
+#[wasm_bindgen(js_name = maxDocumentBytes)]
+pub fn max_document_bytes() -> f64 {
+    crate::MAX_DOCUMENT_BYTES as f64
+}
+
+/// The message `open` gives for a document of `bytes` over [`crate::MAX_DOCUMENT_BYTES`], for
+/// the shell that refuses one before it crosses into wasm.
+#[wasm_bindgen(js_name = documentTooLargeMessage)]
+pub fn document_too_large_message(path: String, bytes: f64) -> String {
+    crate::WorkspaceError::TooLarge { path, bytes: bytes as usize, limit: crate::MAX_DOCUMENT_BYTES }.to_string()
 }
 
 /// What [`validate_markdown`] returns: the verdict, every violation, and what could be read.

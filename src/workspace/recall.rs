@@ -33,6 +33,12 @@ impl Workspace {
         Ok(())
     }
 
+    /// [`Workspace::memory_import`] of an export already parsed.
+    pub fn memory_import_value(&mut self, json: &serde_json::Value) -> Result<(), MemoryError> {
+        self.memory = MemoryStore::import_value(json)?;
+        Ok(())
+    }
+
     /// `memo_recall_context(turn_numbers)`: the stored turns, in the order asked.
     pub(super) fn recall_context(&self, turns: &[i64]) -> Response {
         let p = &self.config.tool_prefix;
