@@ -607,7 +607,25 @@ pub fn code(s: &str) -> String {
     let longest = longest_run(s, '`');
     let fence = "`".repeat(longest + 1);
     let pad = if s.starts_with('`') || s.ends_with('`') { " " } else { "" };
-    format!("{fence}{pad}{}{pad}{fence}", s.replace('\n', "⏎"))
+    format!("{fence}{pad}{}{pad}{fence}", visible(s))
+}
+
+/// Line breaks as `⏎`, and what would not show at all as a visible stand-in: control
+/// characters as their Control Pictures (`␀` for NUL), a BOM or zero-width character as
+/// `⟨U+FEFF⟩`. A needle that differs from the document only there must show where.
+fn visible(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => out.push('⏎'),
+            '\t' => out.push(c),
+            '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('�')),
+            '\u{7f}' => out.push('␡'),
+            '\u{feff}' | '\u{200b}'..='\u{200f}' | '\u{2060}' => out.push_str(&format!("⟨U+{:04X}⟩", c as u32)),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Escapes what would end a GFM table cell.

@@ -37,4 +37,4 @@ pub mod wasm;
 pub use format::Locale;
 pub use response::{Response, Status};
 pub use workflow::{Flags, PersistMode, WorkflowState};
-pub use workspace::{CallContext, Config, LoadResult, PersistRequest, PersistResult, Step, Workspace, WorkspaceError};
+pub use workspace::{CallContext, Config, LoadResult, PersistRequest, PersistResult, Step, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES};

@@ -166,6 +166,13 @@ impl Text {
         &self.rope
     }
 
+    /// The byte length [`Text::to_storage`] gives `rope` written in this text's storage form
+    /// (line ending and BOM). Cost: O(1) (ropey counts line breaks).
+    pub fn storage_len_of(&self, rope: &Rope) -> usize {
+        let crs = if self.line_ending == LineEnding::CrLf { rope.len_lines() - 1 } else { 0 };
+        rope.len_bytes() + crs + if self.bom { BOM.len_utf8() } else { 0 }
+    }
+
     /// The normalised text as one string. Cost: O(n) the first time (for this text and its
     /// clones), O(1) after.
     pub fn flat(&self) -> &str {

@@ -410,6 +410,9 @@ impl fmt::Display for ArgError {
             ArgError::NotAnObject { got } => {
                 write!(f, "arguments must be a JSON object of named arguments, got {got}")
             }
+            ArgError::UnknownArgument { tool, arg, allowed } if allowed.is_empty() => {
+                write!(f, "unknown argument `{arg}`: {tool} takes no arguments")
+            }
             ArgError::UnknownArgument { tool, arg, allowed } => {
                 write!(f, "unknown argument `{arg}` for {tool}; its arguments are: {}", allowed.join(", "))
             }

@@ -5,7 +5,7 @@
 //! (wasm-bindgen's own conversion would replace them with U+FFFD silently); the check uses JS's
 //! native `isWellFormed`, and only ill-formed strings take the slow path that finds the offset.
 
-use js_sys::{Array, JsString, Object};
+use js_sys::{Array, JsString};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
@@ -18,6 +18,25 @@ use crate::Response;
 
 /// Nesting deeper than this in tool arguments is refused (and stops cycles).
 const MAX_ARG_DEPTH: usize = 64;
+
+/// Longer arrays are refused (a sparse `[]` with `length = 4e9` would otherwise be walked).
+const MAX_ARRAY_ITEMS: u32 = 1_000_000;
+
+#[wasm_bindgen]
+extern "C" {
+    // Catching versions of what reading a JS value calls: a getter or a Proxy trap that throws
+    // must come back as an error value. An exception unwinding through these frames would leave
+    // the workspace borrowed, and every later call would throw "recursive use of an object".
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
+    fn object_entries(obj: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn array_is_array(v: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// What a caught JS exception says.
+fn exception_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| "an exception".into())
+}
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -37,7 +56,15 @@ fn js_string(s: &JsString, what: &str) -> Result<String, ArgError> {
 
 /// A JS value as JSON, strings checked strictly. `at` is the argument path for messages.
 fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
-    let not_json = |got: &str| ArgError::NotJson { arg: at.to_string(), got: got.to_string() };
+    let not_json = |got: &str| {
+        if at.is_empty() {
+            // The arguments themselves (there is no argument to name).
+            ArgError::NotAnObject { got: got.to_string() }
+        } else {
+            ArgError::NotJson { arg: at.to_string(), got: got.to_string() }
+        }
+    };
+    let threw = |e: JsValue| not_json(&format!("a value whose reading threw ({})", exception_message(&e)));
     if depth > MAX_ARG_DEPTH {
         // Name the top-level argument only: the path of a cycle is 64 segments long.
         let top = at.split(['.', '[']).next().unwrap_or(at);
@@ -58,10 +85,15 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
     if let Some(s) = v.dyn_ref::<JsString>() {
         return js_string(s, at).map(Value::String);
     }
-    if Array::is_array(v) {
-        let arr: &Array = v.unchecked_ref();
-        let mut out = Vec::with_capacity(arr.length() as usize);
-        for (i, item) in arr.iter().enumerate() {
+    if array_is_array(v).map_err(threw)? {
+        let length = js_sys::Reflect::get(v, &JsValue::from_str("length")).map_err(threw)?.as_f64().unwrap_or(0.0);
+        if length > f64::from(MAX_ARRAY_ITEMS) {
+            return Err(not_json(&format!("an array of more than {MAX_ARRAY_ITEMS} items")));
+        }
+        let length = length as u32;
+        let mut out = Vec::with_capacity(length.min(1024) as usize);
+        for i in 0..length {
+            let item = js_sys::Reflect::get(v, &JsValue::from(i)).map_err(threw)?;
             out.push(js_to_json(&item, &format!("{at}[{i}]"), depth + 1)?);
         }
         return Ok(Value::Array(out));
@@ -71,11 +103,11 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
     }
     if v.is_object() {
         let mut map = Map::new();
-        for entry in Object::entries(v.unchecked_ref()).iter() {
+        for entry in object_entries(v).map_err(threw)?.iter() {
             let pair: Array = entry.unchecked_into();
             let key_js = pair.get(0);
             let key = match key_js.dyn_ref::<JsString>() {
-                Some(k) => js_string(k, &format!("{at} key"))?,
+                Some(k) => js_string(k, &if at.is_empty() { "name of an argument".to_string() } else { format!("{at} (a key)") })?,
                 None => return Err(not_json("a non-string key")),
             };
             let child = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
@@ -134,8 +166,15 @@ impl WasmWorkspace {
     }
 
     pub fn call(&mut self, name: JsString, args: JsValue, tool_call_id: Option<JsString>, now_ms: f64) -> JsValue {
-        let name = String::from(&name); // an ill-formed name is an unknown tool either way
-        let ctx = CallContext { tool_call_id: tool_call_id.map(|id| String::from(&id)), now_ms };
+        // Not a string: an unknown tool, named by its type (converting it as a string would throw
+        // inside this call and leave the workspace borrowed). An ill-formed string is an unknown
+        // tool either way.
+        let name = name.as_string().unwrap_or_else(|| match name.as_f64() {
+            Some(n) => format!("(number {n})"),
+            None if name.is_null() => "(null)".into(),
+            None => format!("({})", name.js_typeof().as_string().unwrap_or_default()),
+        });
+        let ctx = CallContext { tool_call_id: tool_call_id.and_then(|id| id.as_string()), now_ms };
         let step = match js_to_json(&args, "", 0) {
             Ok(args) => self.inner.call(&name, &args, &ctx),
             Err(e) => Step::Done(self.inner.invalid_arguments(&e)),

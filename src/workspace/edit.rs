@@ -732,12 +732,21 @@ impl Workspace {
             "{} was not found in {path}: no exact match, and none with whitespace, indentation or look-alike characters ignored. Nothing was changed.",
             search.describe
         );
-        if search.anchor_end.is_some() {
+        // Where the text occurs before the anchor, the anchor is what to fix.
+        let mut before_anchor = None;
+        if let Some(end) = search.anchor_end {
             summary.push_str(" (Only the text after search_after was searched.)");
+            if !needle.is_empty() {
+                let head = draft.slice(..end.min(draft.len_chars())).to_string();
+                before_anchor = head.find(needle).map(|byte| text::line_of(&draft, draft.byte_to_char(byte)));
+            }
         }
-        for n in &search.notes {
-            summary.push(' ');
-            summary.push_str(n);
+        // The span tool's notes warn about markers a staged edit drops: nothing is staged here.
+        if search.tool != Tool::ReplaceSpan {
+            for n in &search.notes {
+                summary.push(' ');
+                summary.push_str(n);
+            }
         }
         let mut preview = String::new();
         for (i, n) in near.iter().enumerate() {
@@ -769,6 +778,13 @@ impl Workspace {
             format!("Call {p}_read to see the current text and copy it exactly (without the line-number gutters).")
         } else {
             format!("The closest regions are shown with what differs; copy the text exactly from {p}_read (without the line-number gutters).")
+        };
+        let guidance = match before_anchor {
+            Some(line) => format!(
+                "{} occurs before the search_after text (line {line}), not after it: drop search_after or pass one that comes earlier. {guidance}",
+                search.describe
+            ),
+            None => guidance,
         };
         if !lettered.is_empty() && !search.preview_only {
             let candidates = lettered
@@ -879,6 +895,9 @@ impl Workspace {
                 }
             }
         }
+        if let Some(refused) = self.too_large_after(path, &committed, &draft, session.draft(path)) {
+            return Step::Done(refused);
+        }
         if let Some(sel) = &mut session.selection {
             if info.chosen.is_some() {
                 sel.awaiting_choice = false;
@@ -966,6 +985,28 @@ impl Workspace {
             return self.commit(&summary, false, Some(lead));
         }
         Step::Done(self.finish(r, Some(path)))
+    }
+}
+
+impl Workspace {
+    /// `InvalidArguments` when an edit would grow `path` past [`super::MAX_DOCUMENT_BYTES`] (in
+    /// storage form: `committed`'s line ending and BOM). An edit that shrinks a document already
+    /// above it (after a rebase) passes. Cost: O(1).
+    fn too_large_after(&self, path: &str, committed: &Text, before: &Rope, after: Option<&Rope>) -> Option<Response> {
+        let (old, new) = (committed.storage_len_of(before), committed.storage_len_of(after?));
+        let limit = super::MAX_DOCUMENT_BYTES;
+        if new <= limit || new <= old {
+            return None;
+        }
+        let r = Response::new(
+            Status::InvalidArguments,
+            format!(
+                "This edit would make {path} {new} bytes (it is {old} now), over the limit of {limit} bytes ({} MiB) per document. Nothing was changed.",
+                limit / (1024 * 1024)
+            ),
+        )
+        .with_guidance("Stage a smaller new_text, or put the rest in another document; the pending changes are as they were.");
+        Some(self.finish(r, Some(path)))
     }
 }
 

@@ -38,6 +38,12 @@ impl Workspace {
         Ok(())
     }
 
+    /// Puts back a state [`Workspace::editor_state`] returned (the binding's undo when a live
+    /// context that set a new state cannot be built).
+    pub fn restore_editor_state(&mut self, state: EditorState) {
+        self.editor = state;
+    }
+
     /// Builds the live context block. `clock` is the caller's clock in ms, asked only to keep
     /// diffs within `opts.diff_deadline_ms` (the core never reads time itself).
     ///

@@ -40,6 +40,18 @@ use views::{guidance_for, pending_views, plural, render_preview};
 /// Candidates listed by default (`000` §3.1: A–E); `show_all_matches` lists up to Z.
 pub const DEFAULT_CANDIDATES_SHOWN: usize = 5;
 
+/// The largest document the workspace holds, in bytes of its storage form (UTF-8, with its line
+/// breaks and BOM): 128 MiB. `open`, an external change, a reload and an edit that would make a
+/// document larger are refused above it, saying the size and the limit.
+///
+/// Why 128 MiB: wasm32 memory ends at 4 GiB and a document lives there several times over — the
+/// string crossing from JS, the rope, the flat copy exact search keeps, the draft, the storage
+/// string a commit writes and the texts crossing back: measured through the npm package, 592 MiB
+/// after opening, editing and committing 128 MiB of code-like lines (about 1 GiB for one very
+/// long line), and linear memory never shrinks. That leaves room for other documents, and every
+/// JS string the text becomes stays far below V8's ~512 M-character limit.
+pub const MAX_DOCUMENT_BYTES: usize = 128 * 1024 * 1024;
+
 /// The task stack and thought tree ([`Workspace::task_report`]).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TaskReport {
@@ -104,6 +116,8 @@ pub enum WorkspaceError {
     PendingChanges { path: String },
     /// A line or column (1-based) outside the document.
     BadPosition { what: String, value: usize, min: usize, max: usize },
+    /// A document larger than [`MAX_DOCUMENT_BYTES`] (`bytes` of its storage form).
+    TooLarge { path: String, bytes: usize, limit: usize },
 }
 
 impl fmt::Display for WorkspaceError {
@@ -119,12 +133,25 @@ impl fmt::Display for WorkspaceError {
             WorkspaceError::BadPosition { what, value, min, max } => {
                 write!(f, "{what} must be from {min} to {max}, got {value}")
             }
+            WorkspaceError::TooLarge { path, bytes, limit } => write!(
+                f,
+                "document `{path}` is {bytes} bytes, over the limit of {limit} bytes ({} MiB) per document; split it into smaller documents",
+                limit / (1024 * 1024)
+            ),
             WorkspaceError::PendingChanges { path } => write!(
                 f,
                 "document `{path}` has pending changes; commit or revert them before opening it again"
             ),
         }
     }
+}
+
+/// `TooLarge` when a document of `bytes` (storage form) exceeds [`MAX_DOCUMENT_BYTES`].
+pub(crate) fn check_size(path: &str, bytes: usize) -> Result<(), WorkspaceError> {
+    if bytes > MAX_DOCUMENT_BYTES {
+        return Err(WorkspaceError::TooLarge { path: path.to_string(), bytes, limit: MAX_DOCUMENT_BYTES });
+    }
+    Ok(())
 }
 
 fn list_or_none(items: &[String]) -> String {
@@ -437,6 +464,7 @@ impl Workspace {
         if self.session.as_ref().is_some_and(|s| s.changes.iter().any(|c| c.path == path)) {
             return Err(WorkspaceError::PendingChanges { path: path.to_string() });
         }
+        check_size(path, raw.len())?;
         let text = Text::from_storage(raw);
         self.timeline.opened(path, text.rope());
         self.docs.insert(path.to_string(), Document { text, version: version.to_string() });

@@ -76,6 +76,18 @@ impl Workspace {
         let mut texts = Vec::new();
         for (p, doc) in &session.docs {
             if session.changes.iter().any(|c| &c.path == p) {
+                // Edits cannot grow a draft past the limit, but a rebase onto a larger storage
+                // text can: such a draft is never written.
+                let bytes = doc.base.storage_len_of(&doc.draft);
+                if bytes > super::MAX_DOCUMENT_BYTES {
+                    let limit = super::MAX_DOCUMENT_BYTES;
+                    let r = Response::new(
+                        Status::InvalidArguments,
+                        format!("The draft of {p} is {bytes} bytes, over the limit of {limit} bytes ({} MiB) per document. Nothing was saved.", limit / (1024 * 1024)),
+                    )
+                    .with_guidance(format!("Make {p} smaller with more edits, or {}_revert(reason) to drop the pending changes.", self.config.tool_prefix));
+                    return Step::Done(self.finish(r, Some(p)));
+                }
                 texts.push((p.clone(), doc.base.with_rope(doc.draft.clone())));
             }
         }
@@ -364,6 +376,12 @@ impl Workspace {
             let why = if new_path.is_empty() { "`new_path` is empty".to_string() } else { format!("`{new_path}` is already open") };
             return Step::Done(self.invalid(&why, format!("Pass a new path that storage does not hold yet, e.g. \"{path}.recovered\".")));
         }
+        if let Some(why) = unsafe_new_path(new_path, path) {
+            return Step::Done(self.invalid(
+                &format!("argument `new_path` {} {why}", crate::text::clip(&format!("{new_path:?}"), 80)),
+                format!("Pass a new path inside the storage, relative like the document's own, e.g. \"{path}.recovered\"."),
+            ));
+        }
         let text = self.docs[path].text.with_rope(self.draft_rope(path));
         let request = PersistRequest { path: new_path.to_string(), text: text.to_storage(), expected_version: String::new() };
         if self.config.persist_mode == PersistMode::Disabled {
@@ -406,6 +424,22 @@ impl Workspace {
     }
 }
 
+/// Why a model-given `new_path` must not reach the storage: it climbs out with `..`, is absolute
+/// while the document's own path is not, or holds a control character (NUL included). Storage
+/// providers may check too; the core refuses first so every host gets the same answer.
+fn unsafe_new_path(new_path: &str, own: &str) -> Option<&'static str> {
+    let absolute = |p: &str| p.starts_with('/') || p.starts_with('\\') || (p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) && p.as_bytes().get(1) == Some(&b':'));
+    if new_path.chars().any(char::is_control) {
+        Some("holds a control character")
+    } else if new_path.split(['/', '\\']).any(|s| s == "..") {
+        Some("has a `..` segment that would leave the storage")
+    } else if absolute(new_path) && !absolute(own) {
+        Some("is an absolute path")
+    } else {
+        None
+    }
+}
+
 fn results_json(results: &[PersistResult]) -> serde_json::Value {
     json!(results
         .iter()
@@ -418,4 +452,20 @@ fn results_json(results: &[PersistResult]) -> serde_json::Value {
 
 fn result_for<'a>(results: &'a [PersistResult], path: &str) -> Option<&'a PersistResult> {
     results.iter().find(|r| matches!(r, PersistResult::Saved { path: p, .. } | PersistResult::Failed { path: p, .. } if p == path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unsafe_new_path;
+
+    #[test]
+    fn new_paths_that_leave_the_storage_are_refused() {
+        for ok in ["notes.md.recovered", "docs/a..b.md", "..notes", "docs/./a.md", "C.md"] {
+            assert_eq!(unsafe_new_path(ok, "notes.md"), None, "{ok}");
+        }
+        assert_eq!(unsafe_new_path("/srv/docs/a.md.bak", "/srv/docs/a.md"), None, "absolute like the document's own");
+        for bad in ["../x.md", "docs/../../x.md", "..\\x.md", "/etc/passwd", "\\\\server\\share", "C:\\x.md", "c:x.md", "a\0b", "a\nb"] {
+            assert!(unsafe_new_path(bad, "notes.md").is_some(), "{bad:?}");
+        }
+    }
 }

@@ -35,6 +35,11 @@ impl Workspace {
     /// with pending changes it becomes a conflict. Returns whether anything changed.
     /// Cost: O(n) to load the text.
     pub fn storage_changed(&mut self, path: &str, raw: Option<&str>, version: Option<&str>) -> bool {
+        if let (Some(raw), Some(version)) = (raw, version) {
+            if raw.len() > super::MAX_DOCUMENT_BYTES {
+                return self.storage_too_large(path, version, raw.len());
+            }
+        }
         let Some(doc) = self.docs.get(path) else { return false };
         let storage = match (raw, version) {
             (Some(raw), Some(version)) => Some(Document { text: Text::from_storage(raw), version: version.to_string() }),
@@ -71,6 +76,25 @@ impl Workspace {
             self.unreported_conflict = true;
         }
         self.external_record(path, &known_version, new_version.as_deref(), action);
+        true
+    }
+
+    /// Storage holds `bytes` at `version` for `path`, more than [`super::MAX_DOCUMENT_BYTES`]:
+    /// the text is not loaded, the workspace keeps what it has (its drafts too), and the next
+    /// response says so. A later save is refused by storage (its version moved on). Returns
+    /// whether the workspace took notice (false for a path not open or a version it knows).
+    /// The shell calls this directly for a text too large to hand over.
+    pub fn storage_too_large(&mut self, path: &str, version: &str, bytes: usize) -> bool {
+        let Some(doc) = self.docs.get(path) else { return false };
+        if doc.version == version {
+            return false;
+        }
+        let known_version = doc.version.clone();
+        let limit = super::MAX_DOCUMENT_BYTES;
+        self.notes.push(format!(
+            "[{path} changed in storage (version {version}) to {bytes} bytes, over the limit of {limit} bytes per document: it was not loaded. This workspace keeps its earlier text (version {known_version}) and any pending changes; saving {path} will fail until storage holds a smaller text.]"
+        ));
+        self.external_record(path, &known_version, Some(version), &format!("refused: {bytes} bytes, over the limit of {limit}"));
         true
     }
 
@@ -301,6 +325,10 @@ impl Workspace {
         let mut read = Vec::new();
         for path in &paths {
             match results.iter().find(|r| r.path() == path) {
+                Some(LoadResult::Loaded { text, .. }) if text.len() > super::MAX_DOCUMENT_BYTES => {
+                    let error = super::check_size(path, text.len()).err().map(|e| e.to_string()).unwrap_or_default();
+                    return self.load_failed(path, &error);
+                }
                 Some(LoadResult::Loaded { text, version, .. }) => read.push((path.clone(), Some(Document { text: Text::from_storage(text), version: version.clone() }))),
                 Some(LoadResult::Missing { .. }) => read.push((path.clone(), None)),
                 Some(LoadResult::Failed { error, .. }) => return self.load_failed(path, error),

@@ -1,7 +1,7 @@
 // Public API of the agentpad package. The runtime entry points are node.ts (Node) and
 // browser.ts (browsers and bundlers); both export this, plus their storage provider
 // (NodeFsStorage in Node, BrowserStorage in browsers).
-export { Workspace } from "./workspace.js";
+export { Workspace, MAX_DOCUMENT_BYTES } from "./workspace.js";
 export { memoryBytes } from "./loader.js";
 export { MemoryStorage } from "./storage.js";
 export { validateResponse } from "./validate.js";

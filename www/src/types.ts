@@ -1,6 +1,10 @@
 // Hand-written types of what the wasm core returns (notes/wasm-boundary.md, DESIGN §5).
 // Field names are the core's: snake_case, always present unless marked optional.
 
+/**
+ * How a call ended. `InvalidArguments` also answers an edit that would make a document larger
+ * than `MAX_DOCUMENT_BYTES` (128 MiB), saying both sizes and the limit; nothing is changed then.
+ */
 export type Status =
   | "Success"
   | "NoMatch"
@@ -362,7 +366,11 @@ export interface WorkspaceOptions {
    * written to stderr when this option is absent.
    */
   diagnostics?: DiagnosticsOptions;
-  /** Documents to open; default: every document the storage holds. The first is the default document. */
+  /**
+   * Documents to open; default: every document the storage holds. The first is the default
+   * document. Each may be at most `MAX_DOCUMENT_BYTES` (128 MiB of UTF-8, as storage holds it);
+   * a larger one makes `Workspace.create` reject with an Error naming its path, size and the limit.
+   */
   paths?: string[];
   persistMode?: PersistMode;
   locale?: Locale;

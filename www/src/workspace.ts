@@ -2,7 +2,7 @@
 // It performs the core's persist effects with a StorageProvider and feeds the results back;
 // matching, diffing and formatting all live in the core.
 
-import { WasmWorkspace } from "../pkg/agentpad.js";
+import { WasmWorkspace, documentTooLargeMessage } from "../pkg/agentpad.js";
 import { ensureWasm, messageOf } from "./loader.js";
 import type {
   CallOptions,
@@ -46,6 +46,100 @@ type LoadResult =
   | { path: string; ok: true; text: string | null; version: string | null }
   | { path: string; ok: false; error: string };
 
+/**
+ * The largest document a Workspace holds: 134,217,728 bytes (128 MiB) of UTF-8 as storage holds
+ * it (line breaks and BOM included). `Workspace.create` rejects a larger document with an Error
+ * naming its path, its size and this limit; a larger text storage changes to is not loaded (the
+ * next response says so); an edit that would grow a document past it returns
+ * `InvalidArguments` and changes nothing. The core enforces it (`agentpad::MAX_DOCUMENT_BYTES`);
+ * the shell refuses a string longer than this before copying it into wasm memory.
+ */
+export const MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
+
+/** UTF-8 length of `s` (what the limit counts), without encoding it. */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * A string longer than the limit in UTF-16 units is over it in UTF-8 bytes too: refuse it here
+ * rather than copy it into wasm memory (which never shrinks). Shorter ones the core measures.
+ */
+function tooLong(path: string, text: string): string | undefined {
+  return text.length > MAX_DOCUMENT_BYTES ? documentTooLargeMessage(path, utf8Length(text)) : undefined;
+}
+
+/** The options of Workspace.create, and of liveContext: anything else is refused (a typo must not fall back to a default). */
+const CREATE_OPTIONS = [
+  "storage",
+  "diagnostics",
+  "paths",
+  "persistMode",
+  "locale",
+  "candidateStyle",
+  "toolPrefix",
+  "defaultPath",
+  "nearMatchThreshold",
+  "maxPreviewLength",
+  "maxTaskDepth",
+  "previewMode",
+  "previewContextLines",
+  "memory",
+];
+const LIVE_CONTEXT_OPTIONS = [
+  "path",
+  "editorState",
+  "maxDocumentChars",
+  "recentDiffs",
+  "maxDiffChars",
+  "anchor",
+  "planHints",
+  "diffDeadlineMs",
+  "locale",
+];
+
+/** Throws naming the first key of `options` that is not one of `known`. */
+function checkKeys(options: object, known: string[], what: string): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new Error(`InvalidArguments: unknown ${what} option \`${key}\`; the known options are: ${known.join(", ")}`);
+    }
+  }
+}
+
+/**
+ * The core names options as its snake_case keys (`max_task_depth`, `anchor.commits_back`); the
+ * caller wrote them in camelCase (`maxTaskDepth`, `anchor.commitsBack`): say what they wrote.
+ */
+function withCamelNames(err: unknown): unknown {
+  if (err instanceof Error) {
+    err.message = err.message.replace(/`([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)`/g, (_, name: string) =>
+      `\`${name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())}\``,
+    );
+  }
+  return err;
+}
+
+/**
+ * A path argument must be a string (or absent): wasm-bindgen's string conversion of anything
+ * else writes out of bounds and traps inside the shared wasm instance.
+ */
+function checkPath(path: unknown, method: string): void {
+  if (path !== undefined && path !== null && typeof path !== "string") {
+    throw new TypeError(`agentpad: ${method}(path) needs a string path, got ${typeof path}`);
+  }
+}
+
 const FREED =
   "agentpad: this Workspace has been freed (free() or Symbol.dispose) and can no longer be used; create a new one with Workspace.create()";
 
@@ -81,13 +175,15 @@ export class Workspace {
   /**
    * Loads the wasm (once per process), then opens `paths` (default: every document the storage
    * holds), reading each from the storage. The first path is the default document unless
-   * `defaultPath` names another.
+   * `defaultPath` names another. Rejects with an Error naming the path, its size and the limit
+   * when a document is larger than {@link MAX_DOCUMENT_BYTES} (128 MiB of UTF-8).
    */
   static async create(options: WorkspaceOptions): Promise<Workspace> {
     if (options === null || typeof options !== "object" || options.storage == null) {
       throw new TypeError("agentpad: Workspace.create({ storage }) needs a storage provider (e.g. new MemoryStorage({...}))");
     }
     const { storage } = options;
+    checkKeys(options, CREATE_OPTIONS, "Workspace.create");
     await ensureWasm();
     const paths = options.paths ?? (await storage.list());
     // The core's option names are snake_case; it checks every value (a bad one is an Error
@@ -104,7 +200,12 @@ export class Workspace {
     if (options.previewMode !== undefined) wasmOptions.preview_mode = options.previewMode;
     if (options.previewContextLines !== undefined) wasmOptions.preview_context_lines = options.previewContextLines;
     if (options.memory !== undefined) wasmOptions.memory = options.memory;
-    const inner = new WasmWorkspace(wasmOptions);
+    let inner: WasmWorkspace;
+    try {
+      inner = new WasmWorkspace(wasmOptions);
+    } catch (err) {
+      throw withCamelNames(err);
+    }
     let sink: ((record: DiagnosticRecord) => void) | undefined;
     try {
       const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
@@ -123,6 +224,8 @@ export class Workspace {
         if (doc === undefined) {
           throw new Error(`agentpad: the storage holds no document "${path}"`);
         }
+        const tooLarge = tooLong(path, doc.text);
+        if (tooLarge !== undefined) throw new Error(`InvalidArguments: ${tooLarge}`);
         inner.open(path, doc.text, doc.version);
       }
     } catch (err) {
@@ -134,10 +237,16 @@ export class Workspace {
 
   /**
    * Runs one tool call. Never rejects for bad tool input (unknown tool, wrong or missing
-   * arguments): that is a Response with status "InvalidArguments". When the call persists
-   * (a commit), the storage's saves happen before the promise resolves.
+   * arguments): that is a Response with status "InvalidArguments" — so is an edit that would
+   * make a document larger than {@link MAX_DOCUMENT_BYTES} (nothing is changed then). When the
+   * call persists (a commit), the storage's saves happen before the promise resolves.
    */
   call(name: string, args?: unknown, options?: CallOptions): Promise<Response> {
+    const toolCallId: unknown = options?.toolCallId;
+    if (toolCallId !== undefined && toolCallId !== null && typeof toolCallId !== "string") {
+      // The host's mistake, not the model's: refused before anything runs.
+      return Promise.reject(new TypeError(`agentpad: call(name, args, { toolCallId }) needs a string toolCallId, got ${typeof toolCallId}`));
+    }
     const run = this.#queue.then(() => this.#run(name, args, options?.toolCallId));
     this.#queue = run.catch(() => undefined);
     return run;
@@ -217,6 +326,11 @@ export class Workspace {
     for (const path of paths) {
       try {
         const doc = await this.#storage.load(path);
+        const tooLarge = doc && tooLong(path, doc.text);
+        if (tooLarge) {
+          results.push({ path, ok: false, error: tooLarge });
+          continue;
+        }
         results.push({ path, ok: true, text: doc?.text ?? null, version: doc?.version ?? null });
       } catch (err) {
         results.push({ path, ok: false, error: messageOf(err) });
@@ -241,12 +355,17 @@ export class Workspace {
         continue;
       }
       if (doc?.version === this.#live().version(path)) continue; // our own save
+      if (doc && doc.text.length > MAX_DOCUMENT_BYTES) {
+        this.#live().storageTooLarge(path, doc.version, utf8Length(doc.text));
+        continue;
+      }
       this.#live().storageChanged(path, doc?.text, doc?.version);
     }
   }
 
   /** Committed text, LF-normalised (what the offsets index). Throws if `path` is not open. */
   text(path?: string): string {
+    checkPath(path, "text");
     const saved = this.#saved.get(path ?? this.paths()[0] ?? "");
     if (saved !== undefined) return saved;
     return this.#live().text(path);
@@ -254,6 +373,7 @@ export class Workspace {
 
   /** Committed text plus the pending changes, LF-normalised. */
   draft(path?: string): string {
+    checkPath(path, "draft");
     return this.#live().draft(path);
   }
 
@@ -288,6 +408,10 @@ export class Workspace {
    */
   liveContext(options: LiveContextOptions = {}): LiveContext {
     const o = options ?? {};
+    if (typeof o !== "object" || Array.isArray(o)) {
+      throw new TypeError(`agentpad: liveContext(options) needs an options object, got ${Array.isArray(o) ? "an array" : typeof o}`);
+    }
+    checkKeys(o, LIVE_CONTEXT_OPTIONS, "liveContext");
     const anchor = o.anchor;
     const wasmOptions = {
       path: o.path,
@@ -307,7 +431,11 @@ export class Workspace {
       diff_deadline_ms: o.diffDeadlineMs,
       locale: o.locale,
     };
-    return this.#live().liveContext(wasmOptions, Date.now()) as LiveContext;
+    try {
+      return this.#live().liveContext(wasmOptions, Date.now()) as LiveContext;
+    } catch (err) {
+      throw withCamelNames(err);
+    }
   }
 
   /** Sets the editor state the live context reports. Throws on a position outside the draft. */
@@ -338,9 +466,15 @@ export class Workspace {
         }),
       turns: () => (live().memoryState() as { records: MemoryTurn[] }).records,
       digest: () => (live().memoryState() as { digest: string }).digest,
-      search: (query, limit = 5) => live().memorySearch(query, limit) as Array<{ turn: number; score: number; snippet: string }>,
+      search: (query, limit = 5) => {
+        if (typeof query !== "string") throw new TypeError(`agentpad: memory.search(query) needs a string, got ${typeof query}`);
+        return live().memorySearch(query, limit) as Array<{ turn: number; score: number; snippet: string }>;
+      },
       export: () => live().memoryExport(),
-      import: (json) => live().memoryImport(json),
+      import: (json) => {
+        if (typeof json !== "string") throw new TypeError(`agentpad: memory.import(json) needs the string memory.export() returned, got ${typeof json}`);
+        live().memoryImport(json);
+      },
     };
   }
 
@@ -351,6 +485,7 @@ export class Workspace {
 
   /** The storage version the workspace holds for `path` (default document), or undefined. */
   version(path?: string): string | undefined {
+    checkPath(path, "version");
     const p = path ?? this.paths()[0];
     return p === undefined ? undefined : this.#live().version(p);
   }

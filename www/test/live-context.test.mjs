@@ -48,7 +48,7 @@ test("the live context follows commits, failed saves and external changes", asyn
   assert.equal(zh.json.anchor_diff, null);
   assert.ok(zh.markdown.startsWith("# 实时上下文\n"));
   assert.equal(ws.liveContext({ anchor: { commitsBack: 1 } }).json.anchor_diff.from_version, "v1");
-  assert.throws(() => ws.liveContext({ recentDiffs: -1 }), /`recent_diffs` must be a whole number from 0 to 32, got -1/);
+  assert.throws(() => ws.liveContext({ recentDiffs: -1 }), /`recentDiffs` must be a whole number from 0 to 32, got -1/);
   assert.throws(() => ws.liveContext({ editorState: { cursor: { line: 99, column: 1 } } }), /cursor line must be from 1 to 5, got 99/);
   assert.throws(() => ws.liveContext({ path: "nope.md" }), /not open/);
   assert.deepEqual(ws.liveContext().json.editor_state.cursor, { line: 3, column: 1 }, "a refused state changed nothing");

@@ -626,11 +626,11 @@ test("nearMatchThreshold and maxPreviewLength are passed to the core", async () 
 test("bad nearMatchThreshold / maxPreviewLength reject Workspace.create with an error naming the option", async () => {
   const storage = new MemoryStorage({ "a.txt": "a\n" });
   for (const [opts, name] of [
-    [{ nearMatchThreshold: 0 }, /near_match_threshold/],
-    [{ nearMatchThreshold: 1.5 }, /near_match_threshold/],
-    [{ nearMatchThreshold: "0.9" }, /near_match_threshold/],
-    [{ maxPreviewLength: 0 }, /max_preview_length/],
-    [{ maxPreviewLength: 2.5 }, /max_preview_length/],
+    [{ nearMatchThreshold: 0 }, /nearMatchThreshold/],
+    [{ nearMatchThreshold: 1.5 }, /nearMatchThreshold/],
+    [{ nearMatchThreshold: "0.9" }, /nearMatchThreshold/],
+    [{ maxPreviewLength: 0 }, /maxPreviewLength/],
+    [{ maxPreviewLength: 2.5 }, /maxPreviewLength/],
   ]) {
     await assert.rejects(Workspace.create({ storage, ...opts }), name, JSON.stringify(opts));
   }

@@ -194,7 +194,7 @@ test("preview options: previewMode and previewContextLines shape staged previews
   assert.equal(staged.preview, "--- a/a.txt\n+++ b/a.txt\n@@ -5,3 +5,3 @@\n line 5\n-line 6\n+LINE 6\n line 7\n");
   const stats = await ws.call("memo_preview", { format: "stats" });
   assert.match(stats.preview, /\+6\/-6 chars/);
-  await assert.rejects(open({ "a.txt": "x" }, { previewMode: "fancy" }), /preview_mode/);
+  await assert.rejects(open({ "a.txt": "x" }, { previewMode: "fancy" }), /previewMode/);
   ws.free();
 });
 
