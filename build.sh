@@ -342,15 +342,15 @@ run_tests() {
 
 # -------------------------------------------------------------------- bench ---
 # ./build.sh bench: native criterion benches (benches/) and the wasm-vs-JS harness (www/bench/) on
-# the same seeded documents (AGENTPAD_BENCH_DOCS, default "code-1MB,code-10MB"), merged into
+# the same seeded documents (AGENTPAD_BENCH_DOCS, default "code-1MB,code-10MB,cjk-1MB"), merged into
 # target/bench/report.md and report.json. Not part of ./build.sh test.
 
 BENCH_DIR="$TARGET_DIR/bench"
 
 bench_native() {
-  say "cargo bench: native matching and session benches (criterion; the first build takes a few minutes)"
+  say "cargo bench: native matching, session and diff benches (criterion; the first build takes a few minutes)"
   AGENTPAD_BENCH_OUT="$BENCH_DIR" CRITERION_HOME="$TARGET_DIR/criterion" \
-    cargo bench --bench matching --bench session
+    cargo bench --bench matching --bench session --bench diff
 }
 
 bench_js() {

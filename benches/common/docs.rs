@@ -22,7 +22,7 @@ pub const SIZES: [(&str, usize); 4] = [
     ("10MB", 10 * MB),
 ];
 pub const KINDS: [&str; 3] = ["code", "markdown", "cjk"];
-pub const DEFAULT_DOCS: &str = "code-1MB,code-10MB";
+pub const DEFAULT_DOCS: &str = "code-1MB,code-10MB,cjk-1MB";
 
 /// mulberry32 — the same 32-bit generator as the JS side (`Math.imul` = `wrapping_mul`).
 pub struct Rng {

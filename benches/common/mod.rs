@@ -1,3 +1,5 @@
 //! Shared by the benches (each bench is its own crate: `mod common;`).
 
+pub mod diff;
 pub mod docs;
+pub mod edits;

@@ -5,8 +5,14 @@
 //   node www/bench/report.mjs --out DIR --criterion DIR [--since EPOCH_MS] [--wasm FILE]
 //
 // --since: ignore criterion results older than this (stale benches from earlier runs).
-// Fails (exit 1) when the Rust and JS generators did not produce the same documents, or when an
-// input is missing. Wrong results do not fail it: they are marked, and never become a ratio.
+// Fails (exit 1) when the Rust and JS generators did not produce the same documents (or, for the
+// diff suite, the same edited texts), or when an input is missing. Wrong results do not fail it:
+// they are marked, and never become a ratio.
+//
+// Besides criterion's own files it reads the side files of the native diff benches
+// (benches/common/diff.rs): native-diff-checks.json (whether each native patch applies back, and
+// its shape), native-diff-slow.json (pairs too slow for criterion, timed a few times) and
+// native-diff-edits.json (the FNV-1a of every edited text).
 
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -92,6 +98,27 @@ function nativeDocs(dir) {
   return docs;
 }
 
+/** The native diff benches' side files (benches/common/diff.rs); empty when they did not run. */
+function nativeDiff(dir, since) {
+  const read = (f) => {
+    const file = path.join(dir, f);
+    return existsSync(file) && statSync(file).mtimeMs >= since ? readJson(file) : [];
+  };
+  const checks = read("native-diff-checks.json");
+  const slow = read("native-diff-slow.json").map((x) => ({
+    suite: "criterion", work: x.work, impl: x.impl, doc: x.doc, side: "native", runs: x.samples_ms.length,
+    median_ms: median(x.samples_ms), min_ms: Math.min(...x.samples_ms), max_ms: Math.max(...x.samples_ms), samples_ms: x.samples_ms,
+    correct: true, detail: `too slow for criterion (first run ${x.first_ms.toFixed(0)} ms): ${x.samples_ms.length} timed runs`,
+  }));
+  return { checks, slow, edits: read("native-diff-edits.json") };
+}
+
+function median(xs) {
+  const v = [...xs].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
 function tryRun(cmd, args) {
   try {
     return execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
@@ -108,10 +135,12 @@ const SESSION_WORKS = ["stage-one", "stage-26", "commit-26"];
 const SESSION_CHANGES = 26;
 /** The diff suite (www/bench/suites/diff.mjs): one work per edit set, and the live context without a diff. */
 const DIFF_WORKS = ["anchor-diff-1", "anchor-diff-10", "anchor-diff-1pct", "window"];
-const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS, ...DIFF_WORKS];
+/** The cold-start suite (www/bench/suites/coldstart.mjs). */
+const COLD_WORKS = ["cold-import-create", "cold-first-call", "cold-total"];
+const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS, ...DIFF_WORKS, ...COLD_WORKS];
 const IMPL_ORDER = [
-  "agentpad-wasm", "agentpad-wasm-200ms", "agentpad-call", "agentpad-locate", "agentpad-locate-rope", "agentpad-find_exact", "agentpad-find_bytes",
-  "memmem", "indexOf", "indexOf+diff", "trim-lines", "slice-join", "replace×26", "createTwoFilesPatch",
+  "agentpad-wasm", "agentpad-wasm-200ms", "agentpad-memo_diff", "agentpad-call", "agentpad-diff", "agentpad-locate", "agentpad-locate-rope", "agentpad-find_exact", "agentpad-find_bytes",
+  "memmem", "similar", "indexOf", "indexOf+diff", "trim-lines", "slice-join", "replace×26", "createTwoFilesPatch", "diff-match-patch",
 ];
 const WORK_TEXT = {
   "locate-unique": "locate unique needle (+ stage + compact preview in wasm)",
@@ -121,6 +150,9 @@ const WORK_TEXT = {
   "stage-26": `stage ${SESSION_CHANGES} changes spread through the document, one call each, each with its preview`,
   "commit-26": `commit ${SESSION_CHANGES} staged changes, write through the storage, get the string back`,
   "anchor-diff-1": "unified diff (context 3) of the whole document, old → new: one small change (one word renamed in one line near the middle)",
+  "cold-import-create": "cold start in a fresh `node` process: `await import(\"agentpad\")` + `Workspace.create` (the wasm read, compiled and instantiated; the document read and opened)",
+  "cold-first-call": "cold start: the first call after that, `ws.call(\"memo_read\", { start_line: 1, end_line: 40 })`",
+  "cold-total": "cold start: import + create + first call, from the import to the first answer (Node's own start-up before the script not counted)",
   "anchor-diff-10": "unified diff (context 3) of the whole document, old → new: 10 scattered lines edited (evenly spread)",
   "anchor-diff-1pct": "unified diff (context 3) of the whole document, old → new: 1 % of the lines changed (seeded; 8 in 10 edited, 1 in 10 deleted, 1 in 10 followed by a new line)",
   window: "`ws.liveContext({ anchor: \"none\", maxDocumentChars: 1000, recentDiffs: 0 })`: the live context without a diff (document window, heading index, JSON and Markdown) — the fixed part of every agentpad-wasm anchor-diff call",
@@ -133,6 +165,13 @@ const IMPL_TEXT = {
     "→ `json.anchor_diff.patch`, after the new text was written to the `MemoryStorage` and taken by the workspace (`memo_read`, untimed); " +
     "the whole call is timed, its fixed part is the window work",
   "agentpad-wasm-200ms": "the agentpad-wasm anchor diff with the default diff deadline (200 ms): past it the diff is finished coarsely (correct, not minimal; `coarse: true`)",
+  "agentpad-memo_diff": "`ws.call(\"memo_diff\", {})` through the npm package: the draft against the committed text, rendered from the pending changes' known ranges " +
+    "(the edit staged beforehand, untimed: one `memo_replace` per edited line, its old_text widened by whole lines until unique; workspace option `maxPreviewLength: 1000000`, so no hunk is cut) → `response.preview`. " +
+    "Edit sets of 1 and 10 lines only: 1 % of the lines needs more than the 26 pending changes (A–Z) of a session",
+  "agentpad-diff": "native `agentpad::changeset::ChangeSet::diff(&old, &new)` on ropes built beforehand + `preview::render` in `diff` mode (no length cap): the anchor diff's work without the live context around it and without a deadline (benches/common/diff.rs)",
+  similar: "native `similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(\"a/doc.md\", \"b/doc.md\").to_string()` (Myers, no deadline): the native limit of the unified diff",
+  "diff-match-patch": "JS: `diff-match-patch` 1.0.5 in line mode with its defaults (`diff_linesToChars_`, `diff_main` with its 1 s `Diff_Timeout`, `diff_charsToLines_`), the line diffs turned into a unified diff with context 3 (www/bench/lib/peers.mjs `dmpLinePatch`); " +
+    "when its warm-up run takes > 0.3 s, 3 timed runs. Past 40,000 distinct lines of the old text its line mode lumps the rest of the text into one \"line\": the patch still applies, but removes and re-adds everything past that point (shape columns)",
   "agentpad-call": "native `agentpad::Workspace::call` with `serde_json` arguments — the same calls as agentpad-wasm without the JS boundary; " +
     "commit-26: `memo_commit` → `Step::Persist`, the write into a `HashMap`, `complete_persist(Saved)`, `text()`",
   "agentpad-locate": "native `agentpad::matching::locate_layered` on a document's `Text` with nothing pending — what the replace tools call: memmem over the text's kept flat copy",
@@ -150,6 +189,12 @@ const IMPL_TEXT = {
   createTwoFilesPatch: "JS: `diff.createTwoFilesPatch(\"a/doc.md\", \"b/doc.md\", old, new, \"\", \"\", { context: 3 })` (the `diff` npm package); " +
     "when its warm-up run takes > 2 s, 3 timed runs instead of ≥ 7 (AGENTPAD_BENCH_DIFF_SLOW_RUNS)",
 };
+/** The memory suite's implementations (www/bench/suites/memory.mjs). */
+const MEMORY_IMPL_TEXT = {
+  "agentpad-wasm": "wasm linear memory (`memoryBytes()`, the package's export) after `Workspace.create` opened the document and 26 `memo_replace` calls staged 26 changes spread through it — the high-water mark, as wasm memory never shrinks (the document's JS string, held by the caller and by `MemoryStorage`, is not counted)",
+  "js-drafts": "JS heap delta (`process.memoryUsage().heapUsed`, gc() before each reading, `node --expose-gc`): the text plus every pending draft kept — 26 slice-replacements, each on the previous draft after an `indexOf` uniqueness check (which makes V8 flatten the draft it searches)",
+  "js-edits": "JS heap delta, the lean way: the text, the 26 edits by offset, and one current draft (sort + slice + join)",
+};
 const isAgentpad = (impl) => impl.startsWith("agentpad-");
 const orderOf = (list, x) => (list.indexOf(x) < 0 ? list.length : list.indexOf(x));
 
@@ -161,14 +206,17 @@ function pairRatios(results) {
       if (isAgentpad(b.impl) || b.work !== a.work || b.doc !== a.doc) continue;
       // A native agentpad function against a JS peer says little; against memmem it is the point.
       if (a.side === "native" && b.side !== "native") continue;
-      const valid = a.correct !== false && b.correct !== false;
+      const valid = a.correct !== false && b.correct !== false && a.median_ms != null && b.median_ms != null;
+      // A correct patch that is far from minimal (diff-match-patch past 40,000 lines) is not wrong,
+      // but its ratio is no like-for-like comparison: say so next to it.
+      const coarse = [a, b].filter((r) => r.minimal === false).map((r) => `${r.impl}'s patch not minimal`);
       ratios.push({
         work: a.work,
         doc: a.doc,
         a: a.impl,
         b: b.impl,
         ratio: valid ? a.median_ms / b.median_ms : null,
-        note: valid ? "" : a.correct === false ? `${a.impl} wrong` : `${b.impl} wrong`,
+        note: valid ? coarse.join(", ") : a.correct === false ? `${a.impl} wrong` : b.correct === false ? `${b.impl} wrong` : "no time",
       });
     }
   }
@@ -214,9 +262,42 @@ function diffTargets(results, ratios) {
     const faster = x.ratio === null ? null : 1 / x.ratio;
     out.push({ target: `anchor diff, 1 % of lines changed, ≥ 8× faster than createTwoFilesPatch (wasm), ${r.doc}`, value: faster, unit: "× faster", limit: 8, ok: faster !== null && faster >= 8, note: x.note });
   }
-  if (ours.length) {
-    const right = ours.filter((r) => r.correct === true).length;
-    out.push({ target: "anchor diff always correct (wasm, every document and edit set: applyPatch and the strict applier give the new text)", value: right, unit: `of ${ours.length} correct`, limit: ours.length, ok: right === ours.length, note: "" });
+  // Never wrong: every agentpad patch of every document and edit set — the anchor diff with both
+  // deadlines and memo_diff (wasm; applyPatch and the strict applier), and the native
+  // ChangeSet::diff + render (the strict applier).
+  const all = results.filter((r) => r.work.startsWith("anchor-diff-") && isAgentpad(r.impl));
+  if (all.length) {
+    const right = all.filter((r) => r.correct === true).length;
+    const impls = [...new Set(all.map((r) => r.impl))].sort((a, b) => orderOf(IMPL_ORDER, a) - orderOf(IMPL_ORDER, b));
+    const wrong = all.filter((r) => r.correct !== true).map((r) => `${r.work} ${r.doc} ${r.impl}`);
+    out.push({ target: `unified diff never wrong (${impls.join(", ")}; every document and edit set: the patch applied back gives the new text)`, value: right, unit: `of ${all.length} correct`, limit: all.length, ok: right === all.length, note: wrong.join("; ") });
+  }
+  return out;
+}
+
+/** The memory suite's records per document, with agentpad's ratio to each JS peer (bytes ÷ bytes). */
+function memoryReport(records) {
+  const docs = [...new Set(records.map((r) => r.doc))];
+  return docs.map((doc) => {
+    const rows = records.filter((r) => r.doc === doc);
+    const ours = rows.find((r) => r.impl === "agentpad-wasm");
+    const ratios = {};
+    for (const p of rows.filter((r) => r.side === "js")) {
+      ratios[p.impl] = ours && ours.correct !== false && p.correct !== false && ours.bytes && p.bytes ? ours.bytes / p.bytes : null;
+    }
+    return { doc, rows, ratios };
+  });
+}
+
+/** Cold start (issue 7: first call ≤ 30 ms), strictly (from the import to the first answer) and
+ * for the call alone. */
+function coldTargets(results) {
+  const out = [];
+  for (const [work, what] of [["cold-total", "import + create + first call"], ["cold-first-call", "the first call alone, after create"]]) {
+    for (const r of results.filter((x) => x.work === work)) {
+      out.push({ target: `cold start: first call ≤ 30 ms (${what}, fresh node process), ${r.doc}`, value: r.median_ms, unit: "ms", limit: 30,
+        ok: r.correct !== false && r.median_ms !== null && r.median_ms <= 30, note: r.correct === false ? "wrong result" : "" });
+    }
   }
   return out;
 }
@@ -243,6 +324,7 @@ function targets(results, ratios, wasm) {
     }
   }
   out.push(...diffTargets(results, ratios));
+  out.push(...coldTargets(results));
   if (wasm) out.push({ target: "wasm ≤ 200 KB gzipped", value: wasm.gzip_bytes / 1024, unit: "KB", limit: 200, ok: wasm.gzip_bytes <= 200 * 1024, note: "" });
   return out;
 }
@@ -274,11 +356,18 @@ function markdown(report) {
   const diffOnly = (report.diff_docs ?? []).filter((d) => !docs.some((x) => x.name === d.name));
   if (diffOnly.length) {
     L.push("");
-    L.push("Documents of the diff suite only (the same generator; JS only, no native counterpart): " +
+    L.push("Documents of the diff suite only (the same generator): " +
       diffOnly.map((d) => `${d.name} = ${d.bytes.toLocaleString("en")} bytes, ${d.lines.toLocaleString("en")} lines, fnv1a32 ${d.fnv1a32}`).join("; ") + ".");
   }
+  const dn = report.diff_native;
+  if (dn) {
+    L.push("");
+    L.push(dn.docs.length
+      ? `Native diff benches (benches/common/diff.rs) on ${dn.docs.join(", ")}: the same documents (fingerprints checked) and the same ${dn.edits_checked} edited texts as the JS diff suite (FNV-1a checked); the diff suite's other documents have no native column.`
+      : "The native diff benches (benches/common/diff.rs) did not run: the diff rows have no native column.");
+  }
   L.push("");
-  L.push("Times in ms per operation: median, min, max of the timed runs after warm-up (wasm and JS: one Node process, ≥ 7 runs unless the runs column says fewer; native: criterion, 10 samples). " +
+  L.push("Times in ms per operation: median, min, max of the timed runs after warm-up (wasm and JS: one Node process, ≥ 7 runs unless the runs column says fewer; native: criterion, 10 samples, except native diffs taking > 0.3 s a run, timed 3 times outside criterion). " +
     "A result that does not match the reference is marked WRONG and never becomes a ratio.");
   L.push("");
   const works = [...new Set(results.map((r) => r.work))].sort((a, b) => orderOf(WORK_ORDER, a) - orderOf(WORK_ORDER, b));
@@ -313,7 +402,7 @@ function markdown(report) {
         const [doc, a] = k.split("\t");
         const cells = peers.map((p) => {
           const x = rs.find((y) => y.doc === doc && y.a === a && y.b === p);
-          return !x ? "" : x.ratio === null ? `(${x.note})` : times(x.ratio);
+          return !x ? "" : x.ratio === null ? `(${x.note})` : `${times(x.ratio)}${x.note ? ` (${x.note})` : ""}`;
         });
         L.push(`| ${doc} | ${a} | ${cells.join(" | ")} |`);
       }
@@ -351,7 +440,7 @@ function summary(report, works) {
   const peersOf = (work, doc) => results.filter((r) => r.work === work && r.doc === doc && r.side === "js")
     .sort((a, b) => orderOf(IMPL_ORDER, a.impl) - orderOf(IMPL_ORDER, b.impl));
 
-  const matching = works.filter((w) => !SESSION_WORKS.includes(w) && !DIFF_WORKS.includes(w));
+  const matching = works.filter((w) => MATCHING_WORKS.includes(w));
   if (matching.length) {
     L.push("Medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = `agentpad::matching::locate_layered` on a document's text (what the replace tools call).", "");
     L.push("| work | document | agentpad-wasm | native | memmem | JS peer | JS ms | wasm : JS | wasm : memmem | native : memmem |");
@@ -393,36 +482,105 @@ function summary(report, works) {
     L.push("");
   }
   L.push(...diffSummary(report, works));
+  L.push(...coldSummary(report));
+  L.push(...memorySummary(report));
   return L;
 }
 
-/** The diff suite: per edit set and document, agentpad's anchor diff against createTwoFilesPatch. */
+/** Cold start: one row per document (the suite's one), the three times and their parts. */
+function coldSummary(report) {
+  const { results } = report;
+  const rows = results.filter((r) => COLD_WORKS.includes(r.work));
+  if (!rows.length) return [];
+  const L = [];
+  const cell = (r) => (!r ? "—" : `${ms(r.median_ms)} (${ms(r.min_ms)}–${ms(r.max_ms)})${r.correct === false ? " **WRONG**" : ""}`);
+  L.push(`Cold start (issue 7): each run a fresh \`node\` process (the wasm read, compiled and instantiated for real); ms, median (min–max) of ${rows[0].runs} runs. ` +
+    "Node's own start-up before the script is not counted (its median is in parts).", "");
+  L.push("| document | import + create | first call | total | parts (medians) |");
+  L.push("| --- | ---: | ---: | ---: | --- |");
+  for (const doc of [...new Set(rows.map((r) => r.doc))]) {
+    const get = (w) => rows.find((r) => r.doc === doc && r.work === w);
+    const p = get("cold-total")?.parts_ms ?? {};
+    const parts = `node start-up ${ms(p.boot_ms)}, import ${ms(p.import_ms)}, create ${ms(p.create_ms)}, first call ${ms(p.first_call_ms)}, second (warm) call ${ms(p.second_call_ms)}`;
+    L.push(`| ${doc} | ${cell(get("cold-import-create"))} | ${cell(get("cold-first-call"))} | ${cell(get("cold-total"))} | ${parts} |`);
+  }
+  L.push("");
+  return L;
+}
+
+/** Memory: per document, agentpad's wasm linear memory against each JS peer's heap delta. */
+function memorySummary(report) {
+  const mem = report.memory ?? [];
+  if (!mem.length) return [];
+  const L = [];
+  const mb = (x) => (x == null ? "—" : `${(x / 1e6).toFixed(1)} MB`);
+  L.push("Memory (issue 7): one fresh `node --expose-gc` process per document; MB = 10⁶ bytes. agentpad: the wasm linear memory (`memoryBytes()`) after loading, " +
+    "after opening the document, after staging 26 changes (the high-water mark: wasm memory never shrinks; the document's JS string, which the caller and " +
+    "`MemoryStorage` hold, not counted). JS: the heap delta of the same work (the text counted: it is the JS peers' only copy). Ratio = agentpad ÷ peer (< 1: agentpad uses less).", "");
+  L.push("| document | agentpad: loaded / opened / 26 staged | agentpad JS heap besides the text | js-drafts (text + 26 drafts) | js-edits (text + edits + 1 draft) | agentpad ÷ js-drafts | agentpad ÷ js-edits |");
+  L.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const m of mem) {
+    const get = (impl) => m.rows.find((r) => r.impl === impl);
+    const w = get("agentpad-wasm");
+    const wrong = (r) => (r?.correct === false ? " **WRONG**" : "");
+    const r = (impl) => (m.ratios[impl] == null ? "—" : times(m.ratios[impl]));
+    L.push(`| ${m.doc} | ${w ? `${mb(w.loaded_bytes)} / ${mb(w.opened_bytes)} / **${mb(w.staged_bytes)}**${wrong(w)}` : "—"} | ${mb(w?.js_heap_bytes)} | ` +
+      `${mb(get("js-drafts")?.bytes)}${wrong(get("js-drafts"))} | ${mb(get("js-edits")?.bytes)}${wrong(get("js-edits"))} | ${r("js-drafts")} | ${r("js-edits")} |`);
+  }
+  L.push("");
+  for (const [impl, text] of Object.entries(MEMORY_IMPL_TEXT)) L.push(`- **${impl}** (memory): ${text}`);
+  L.push("");
+  return L;
+}
+
+/** The diff suite: per edit set and document, agentpad's anchor diff and memo_diff against
+ * createTwoFilesPatch, diff-match-patch and the native limit; then the patches' shapes. */
 function diffSummary(report, works) {
   const { results, ratios } = report;
   const diffWorks = works.filter((w) => DIFF_WORKS.includes(w) && w !== "window");
   if (!diffWorks.length) return [];
   const L = [];
-  const cell = (r) => (!r ? "—" : r.median_ms === null ? "(threw)" : `${ms(r.median_ms)}${r.runs < 7 ? ` (${r.runs} runs)` : ""}${r.correct === false ? " **WRONG**" : ""}`);
-  const shape = (r) => (!r || r.hunks == null ? "—" : `${r.hunks} / −${r.removed} +${r.added}`);
-  L.push("Unified diffs (issues 6 and 7): medians in ms. agentpad-wasm = `ws.liveContext({ anchor: \"origin\", diffDeadlineMs: 60000, … })`, the whole call " +
-    "(its fixed part without a diff is the window column); 200 ms = the same with the default deadline: its median, in how many calls (warm-up included) the deadline cut the diff short " +
-    "(coarse: the patch is correct but not minimal), and the shape of the first coarse patch. JS = `diff.createTwoFilesPatch` (context 3); JS ÷ ours > 1: agentpad is faster. Every patch is checked (untimed): `applyPatch` from `diff` and a strict applier " +
-    "must both give the new text. Shape = hunks / removed and added lines (the edit sets' minimal counts are in report.json).", "");
-  L.push("| work | document | agentpad-wasm | window | createTwoFilesPatch | JS ÷ ours | shape ours | shape JS | 200 ms | coarse calls | coarse shape |");
-  L.push("| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | --- |");
+  const cell = (r) => (!r ? "—" : r.median_ms === null ? "(threw)" :
+    `${ms(r.median_ms)}${r.runs < 7 ? ` (${r.runs} runs)` : ""}${r.correct === false ? " **WRONG**" : r.minimal === false && r.impl !== "agentpad-wasm-200ms" ? " (not minimal)" : ""}`);
+  const shape = (r) => (!r ? "—" : r.correct === false ? "**WRONG**" : r.hunks == null ? "—" : `${r.hunks} / −${r.removed} +${r.added}`);
+  const faster = (work, doc, a, b) => {
+    const x = ratios.find((y) => y.work === work && y.doc === doc && y.a === a && y.b === b);
+    return !x ? "—" : x.ratio === null ? `(${x.note})` : `${(1 / x.ratio).toFixed(1 / x.ratio >= 10 ? 0 : 1)}×${x.note ? "*" : ""}`;
+  };
+  const over = (work, doc, a, b) => {
+    const x = ratios.find((y) => y.work === work && y.doc === doc && y.a === a && y.b === b);
+    return !x ? "—" : x.ratio === null ? `(${x.note})` : times(x.ratio);
+  };
+  L.push("Unified diffs (issues 6 and 7): medians in ms. anchor = agentpad-wasm, `ws.liveContext({ anchor: \"origin\", diffDeadlineMs: 60000, … })`, the whole call " +
+    "(its fixed part without a diff is the window column below); memo_diff = `ws.call(\"memo_diff\")` with the edit staged as pending changes (1 and 10 lines only: 1 % needs more than 26 changes); " +
+    "diff = `diff.createTwoFilesPatch` (context 3); dmp = `diff-match-patch` line mode turned into a unified diff; native = agentpad's `ChangeSet::diff` + `preview::render` and `similar`'s unified diff (criterion). " +
+    "\"× faster\" = peer ÷ agentpad (> 1: agentpad is faster; * = one of the two patches is not minimal); \"anchor ÷ similar\" = the wasm anchor diff against the native limit. " +
+    "Every patch is checked (untimed): `applyPatch` from `diff` and a strict applier must both give the new text (native: the strict applier, in Rust); a WRONG one never becomes a ratio.", "");
+  L.push("| work | document | anchor | memo_diff | diff | dmp | native agentpad | similar | diff ÷ anchor | diff ÷ memo_diff | dmp ÷ anchor | anchor ÷ similar | native agentpad ÷ similar |");
+  L.push("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   const docs = [...new Set(results.filter((r) => diffWorks.includes(r.work)).map((r) => r.doc))].sort((a, b) => workDocOrder(report, "window", a) - workDocOrder(report, "window", b));
+  const rowsOf = [];
   for (const work of diffWorks) {
     for (const doc of docs) {
-      const ours = find(results, work, doc, "agentpad-wasm");
-      const dflt = find(results, work, doc, "agentpad-wasm-200ms");
-      const js = find(results, work, doc, "createTwoFilesPatch");
-      if (!ours && !js) continue;
-      const win = find(results, "window", doc, "agentpad-wasm");
-      const x = ratios.find((y) => y.work === work && y.doc === doc && y.a === "agentpad-wasm" && y.b === "createTwoFilesPatch");
-      const faster = !x ? "—" : x.ratio === null ? `(${x.note})` : `${(1 / x.ratio).toFixed(1 / x.ratio >= 10 ? 0 : 1)}×`;
-      const coarse = !dflt || dflt.calls == null ? "—" : `${dflt.coarse_calls} of ${dflt.calls}`;
-      L.push(`| ${work} | ${doc} | ${cell(ours)} | ${cell(win)} | ${cell(js)} | ${faster} | ${shape(ours)} | ${shape(js)} | ${cell(dflt)} | ${coarse} | ${shape(dflt?.coarse_shape)} |`);
+      const get = (impl) => find(results, work, doc, impl);
+      if (!get("agentpad-wasm") && !get("createTwoFilesPatch") && !get("similar")) continue;
+      rowsOf.push([work, doc, get]);
+      L.push(`| ${work} | ${doc} | ${cell(get("agentpad-wasm"))} | ${cell(get("agentpad-memo_diff"))} | ${cell(get("createTwoFilesPatch"))} | ${cell(get("diff-match-patch"))} | ` +
+        `${cell(get("agentpad-diff"))} | ${cell(get("similar"))} | ${faster(work, doc, "agentpad-wasm", "createTwoFilesPatch")} | ${faster(work, doc, "agentpad-memo_diff", "createTwoFilesPatch")} | ` +
+        `${faster(work, doc, "agentpad-wasm", "diff-match-patch")} | ${over(work, doc, "agentpad-wasm", "similar")} | ${over(work, doc, "agentpad-diff", "similar")} |`);
     }
+  }
+  L.push("");
+  L.push("Shapes of the patches (hunks / removed and added lines; the edit sets' minimal counts are in report.json), the live context's fixed part, and the anchor diff with the default 200 ms deadline: " +
+    "its median, in how many calls (warm-up included) the deadline cut the diff short (coarse: the patch is correct but not minimal), and the shape of the first coarse patch.", "");
+  L.push("| work | document | anchor | memo_diff | diff | dmp | native agentpad | similar | window ms | 200 ms | coarse calls | coarse shape |");
+  L.push("| --- | --- | --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |");
+  for (const [work, doc, get] of rowsOf) {
+    const dflt = get("agentpad-wasm-200ms");
+    const win = find(results, "window", doc, "agentpad-wasm");
+    const coarse = !dflt || dflt.calls == null ? "—" : `${dflt.coarse_calls} of ${dflt.calls}`;
+    L.push(`| ${work} | ${doc} | ${shape(get("agentpad-wasm"))} | ${shape(get("agentpad-memo_diff"))} | ${shape(get("createTwoFilesPatch"))} | ${shape(get("diff-match-patch"))} | ` +
+      `${shape(get("agentpad-diff"))} | ${shape(get("similar"))} | ${cell(win)} | ${cell(dflt)} | ${coarse} | ${shape(dflt?.coarse_shape)} |`);
   }
   L.push("");
   return L;
@@ -452,6 +610,18 @@ const js = readJson(jsFile);
 // The same documents on both sides, or the numbers do not compare.
 const native = nativeDocs(opts.out);
 const criterion = criterionResults(opts.criterion, opts.since);
+// The native diff benches: correctness and shape of every native patch, the pairs timed outside
+// criterion, and the edited texts' hashes.
+const ndiff = nativeDiff(opts.out, opts.since);
+criterion.push(...ndiff.slow);
+for (const r of criterion) {
+  const c = ndiff.checks.find((x) => x.work === r.work && x.doc === r.doc && x.impl === r.impl);
+  if (!c) continue;
+  Object.assign(r, { correct: c.correct, hunks: c.hunks, removed: c.removed, added: c.added, minimal: c.minimal, detail: `${r.detail}; ${c.detail}` });
+}
+const jsTiming = js.results.filter((r) => r.suite !== "memory");
+const memory = js.results.filter((r) => r.suite === "memory");
+const diffDocs = [...new Map(jsTiming.filter((r) => r.doc_fingerprint).map((r) => [r.doc, r.doc_fingerprint])).values()];
 let docsMatch = true;
 if (criterion.length > 0) {
   for (const d of js.docs) {
@@ -461,7 +631,20 @@ if (criterion.length > 0) {
       die(`the Rust and JS generators produced different ${d.name}: native ${JSON.stringify(n)}, js ${JSON.stringify(d)} — benches/common/docs.rs and www/bench/lib/docs.mjs must stay in step`);
     }
   }
-  const jsDocs = new Set(js.docs.map((d) => d.name));
+  // The diff suite's documents and edited texts, where the native diff benches ran them.
+  for (const d of diffDocs) {
+    const n = native.get(d.name);
+    if (n && (n.bytes !== d.bytes || n.lines !== d.lines || n.fnv1a32 !== d.fnv1a32)) {
+      die(`the Rust and JS generators produced different ${d.name}: native ${JSON.stringify(n)}, js ${JSON.stringify(d)} — benches/common/docs.rs and www/bench/lib/docs.mjs must stay in step`);
+    }
+  }
+  for (const e of ndiff.edits) {
+    const j = jsTiming.find((r) => r.doc === e.doc && r.work === e.work && r.new_fnv1a32);
+    if (j && j.new_fnv1a32 !== e.new_fnv1a32) {
+      die(`the Rust and JS diff benches edited ${e.doc} differently for ${e.work}: native ${e.new_fnv1a32}, js ${j.new_fnv1a32} — benches/common/edits.rs and EDITS in www/bench/suites/diff.mjs must stay in step`);
+    }
+  }
+  const jsDocs = new Set([...js.docs, ...diffDocs].map((d) => d.name));
   const extra = [...new Set(criterion.map((r) => r.doc))].filter((d) => !jsDocs.has(d));
   if (extra.length) console.error(`report: note: criterion results for ${extra.join(", ")} have no JS counterpart in this run`);
 } else {
@@ -494,14 +677,16 @@ if (existsSync(opts.wasm)) {
   console.error(`report: warning: ${opts.wasm} not found; no size`);
 }
 
-const results = [...js.results, ...criterion];
+const results = [...jsTiming, ...criterion];
 const ratios = pairRatios(results);
 const report = {
   generated: new Date().toISOString(),
   meta: { ...js.meta, rustc: tryRun("rustc", ["--version"]) },
   docs: js.docs,
-  diff_docs: [...new Map(js.results.filter((r) => r.doc_fingerprint).map((r) => [r.doc, r.doc_fingerprint])).values()],
+  diff_docs: diffDocs,
   docs_match: docsMatch,
+  diff_native: { docs: diffDocs.filter((d) => native.has(d.name)).map((d) => d.name), edits_checked: ndiff.edits.length },
+  memory: memoryReport(memory),
   session_needles_match: needlesMatch,
   wasm,
   results,

@@ -5,9 +5,12 @@
 //   node www/bench/run.mjs [--out DIR] [--suite NAME ...]
 //
 // Writes DIR/js-results.json (default: <repo>/target/bench). Documents: AGENTPAD_BENCH_DOCS
-// (e.g. "code-1MB,markdown-10MB,cjk-1MB"; default "code-1MB,code-10MB"). Needs the package built
-// (www/dist + www/pkg): ./build.sh bench does that first. The diff suite picks its own documents
-// (AGENTPAD_BENCH_DIFF_DOCS, see suites/diff.mjs) and reuses these when the names match.
+// (e.g. "code-1MB,markdown-10MB,cjk-10MB"; default "code-1MB,code-10MB,cjk-1MB"). Needs the package
+// built (www/dist + www/pkg): ./build.sh bench does that first. The diff suite picks its own
+// documents (AGENTPAD_BENCH_DIFF_DOCS, see suites/diff.mjs) and reuses these when the names match;
+// the coldstart and memory suites spawn fresh `node` processes (children/) on their own documents
+// (AGENTPAD_BENCH_COLD_DOC, AGENTPAD_BENCH_MEMORY_DOCS). Suites: matching, session, diff,
+// coldstart, memory (all by default, in that order).
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -23,6 +26,8 @@ const SUITES = {
   matching: () => import("./suites/matching.mjs"),
   session: () => import("./suites/session.mjs"),
   diff: () => import("./suites/diff.mjs"),
+  coldstart: () => import("./suites/coldstart.mjs"),
+  memory: () => import("./suites/memory.mjs"),
 };
 
 function parseArgs(argv) {

@@ -309,4 +309,4 @@ export function parseDocList(spec) {
     });
 }
 
-export const DEFAULT_DOCS = "code-1MB,code-10MB";
+export const DEFAULT_DOCS = "code-1MB,code-10MB,cjk-1MB";

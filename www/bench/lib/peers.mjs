@@ -85,3 +85,86 @@ export function stepper(suite, ws, doc, results, log) {
   };
   return { revert, step };
 }
+
+// -------------------------------------------------------- diff-match-patch ---
+
+/**
+ * `diff-match-patch` in line mode, as its documentation shows it (`diff_linesToChars_`, then
+ * `diff_main` on the line characters, `diff_charsToLines_`), with its default settings (a 1 s
+ * `Diff_Timeout`: past it the rest is one coarse replacement), turned into a unified diff with
+ * `context` lines of context (`patch_make` would give diff-match-patch's own character-offset
+ * patch format, which `diff -u` users cannot read or apply). Line mode maps each distinct line to
+ * one UTF-16 char: diff-match-patch 1.0.5 stops at 40,000 distinct lines of the old text (65,535
+ * of both) and lumps the rest of the text into one "line" — still a correct patch, but it removes
+ * and re-adds everything after that point. Returns the patch text.
+ */
+export function dmpLinePatch(dmp, oldText, newText, oldLabel, newLabel, context = 3) {
+  const a = dmp.diff_linesToChars_(oldText, newText);
+  const diffs = dmp.diff_main(a.chars1, a.chars2, false);
+  dmp.diff_charsToLines_(diffs, a.lineArray);
+  return unifiedFromDiffs(diffs, oldLabel, newLabel, context);
+}
+
+/**
+ * A unified diff (`--- old`, `+++ new`, `@@ -s,l +s,l @@` hunks with `context` lines of context,
+ * hunks closer than 2·context lines merged, as `diff -u` does) from a list of
+ * [op, text] pieces (op -1 removed, 0 equal, 1 added) whose texts are whole lines.
+ */
+export function unifiedFromDiffs(diffs, oldLabel, newLabel, context = 3) {
+  const runs = [];
+  for (const [op, text] of diffs) {
+    if (text === "") continue;
+    const lines = text.split("\n");
+    const noEol = lines[lines.length - 1] !== "";
+    if (!noEol) lines.pop();
+    runs.push({ op, lines, noEol });
+  }
+  const out = [`--- ${oldLabel}`, `+++ ${newLabel}`];
+  let oldLine = 1; // next old line (1-based)
+  let newLine = 1;
+  let hunk = null;
+  const flush = () => {
+    const os = hunk.oldLen === 0 ? hunk.oldStart - 1 : hunk.oldStart;
+    const ns = hunk.newLen === 0 ? hunk.newStart - 1 : hunk.newStart;
+    out.push(`@@ -${os},${hunk.oldLen} +${ns},${hunk.newLen} @@`);
+    for (const line of hunk.body) out.push(line);
+    hunk = null;
+  };
+  const push = (marker, line, noEol) => {
+    hunk.body.push(marker + line);
+    if (noEol) hunk.body.push("\\ No newline at end of file");
+  };
+  for (let i = 0; i < runs.length; i++) {
+    const { op, lines, noEol } = runs[i];
+    const n = lines.length;
+    if (op === 0) {
+      if (hunk) {
+        const last = i === runs.length - 1;
+        const keep = !last && n <= 2 * context ? n : Math.min(context, n);
+        for (let k = 0; k < keep; k++) push(" ", lines[k], noEol && k === n - 1);
+        hunk.oldLen += keep;
+        hunk.newLen += keep;
+        if (keep < n || last) flush();
+      }
+      oldLine += n;
+      newLine += n;
+      continue;
+    }
+    if (!hunk) {
+      const prev = i > 0 && runs[i - 1].op === 0 ? runs[i - 1].lines : [];
+      const lead = Math.min(context, prev.length);
+      hunk = { oldStart: oldLine - lead, newStart: newLine - lead, oldLen: lead, newLen: lead, body: [] };
+      for (let k = prev.length - lead; k < prev.length; k++) push(" ", prev[k], false);
+    }
+    for (let k = 0; k < n; k++) push(op < 0 ? "-" : "+", lines[k], noEol && k === n - 1);
+    if (op < 0) {
+      hunk.oldLen += n;
+      oldLine += n;
+    } else {
+      hunk.newLen += n;
+      newLine += n;
+    }
+  }
+  if (hunk) flush();
+  return out.length > 2 ? out.join("\n") + "\n" : "";
+}

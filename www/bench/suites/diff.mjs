@@ -1,56 +1,81 @@
 // Unified diffs of a whole document, side by side in one run (issues 6 and 7): agentpad's anchor
-// diff (wasm, through the package) vs `diff.createTwoFilesPatch` (the `diff` npm package), on the
-// same old → new texts. JS-only: there is no native counterpart yet.
+// diff and `memo_diff` (wasm, through the package) vs `diff.createTwoFilesPatch` (the `diff` npm
+// package) and `diff-match-patch` in line mode, on the same old → new texts. The native limit
+// (`similar`, and agentpad's own `ChangeSet::diff` + `preview::render`) is benches/common/diff.rs
+// (criterion, run by the session bench and by `cargo bench --bench diff`), on the same documents
+// of 1 MB and more and the same edit sets (benches/common/edits.rs is the Rust twin of `EDITS`;
+// the report checks both sides diffed the same new texts).
 //
 // Documents: AGENTPAD_BENCH_DIFF_DOCS (default "code-100KB,code-1MB,code-10MB,markdown-100KB,
-// markdown-1MB,markdown-10MB"; the same generator as the other suites, lib/docs.mjs). Each gets
-// three deterministic edit sets (`EDITS`): one word changed in one line, ten lines spread through
-// the document, 1 % of the lines (edited, deleted or followed by an inserted line).
+// markdown-1MB,markdown-10MB,cjk-1MB"; the same generator as the other suites, lib/docs.mjs). Each
+// gets three deterministic edit sets (`EDITS`): one word changed in one line, ten lines spread
+// through the document, 1 % of the lines (edited, deleted or followed by an inserted line).
 //
-// work           agentpad-wasm (and -200ms)                    JS peer
-// anchor-diff-*  the old text opened in a MemoryStorage, the   createTwoFilesPatch("a/doc.md",
-//                new one written to the storage and taken by   "b/doc.md", old, new, "", "",
-//                the workspace (memo_read, untimed); timed:    { context: 3 })
-//                ws.liveContext({ anchor: "origin",
-//                maxDiffChars: 0, recentDiffs: 0,
-//                maxDocumentChars: 1000, diffDeadlineMs })
-//                → json.anchor_diff.patch. agentpad-wasm:
-//                diffDeadlineMs 60000 (exact); -200ms: the
-//                default deadline (may come back coarse)
-// window         ws.liveContext({ anchor: "none", … }): the    —
-//                rest of the live context (document window,
-//                heading index, JSON), the fixed part of
-//                every timed agentpad call above (once per
-//                document, on the 1 % workspace)
+// work           impl                 timed
+// anchor-diff-*  agentpad-wasm        the old text opened in a MemoryStorage, the new one written
+//                (and -200ms)         to the storage and taken by the workspace (memo_read,
+//                                     untimed); timed: ws.liveContext({ anchor: "origin",
+//                                     maxDiffChars: 0, recentDiffs: 0, maxDocumentChars: 1000,
+//                                     diffDeadlineMs }) → json.anchor_diff.patch. agentpad-wasm:
+//                                     diffDeadlineMs 60000 (exact); -200ms: the default deadline
+//                                     (may come back coarse)
+//                agentpad-memo_diff   the edit staged as pending changes (one memo_replace per
+//                                     edited line, its old_text widened by whole lines around it
+//                                     until unique; untimed), then ws.call("memo_diff") →
+//                                     response.preview (workspace option maxPreviewLength 1e6, the
+//                                     largest, so no hunk is cut). Edit sets one and ten only: 1 %
+//                                     of the lines is 30–3,200 changed lines, more than the 26
+//                                     pending changes (A–Z) a session holds, and replace_all
+//                                     stages one text everywhere, not different edits
+//                createTwoFilesPatch  createTwoFilesPatch("a/doc.md", "b/doc.md", old, new, "", "",
+//                                     { context: 3 })
+//                diff-match-patch     line mode with its defaults (lib/peers.mjs dmpLinePatch:
+//                                     diff_linesToChars_, diff_main, diff_charsToLines_), the line
+//                                     diffs turned into a unified diff with context 3
+// window         agentpad-wasm        ws.liveContext({ anchor: "none", … }): the rest of the live
+//                                     context (document window, heading index, JSON), the fixed
+//                                     part of every agentpad-wasm anchor-diff call (once per
+//                                     document, on the 1 % workspace)
 //
 // createTwoFilesPatch: when its warm-up run takes more than 2 s (10 MB with 1 % changed: 3–15 s
-// a run), only AGENTPAD_BENCH_DIFF_SLOW_RUNS (default 3) timed runs follow instead of ≥ 7, so the
-// suite stays at about 2.5 minutes; the record's `runs` says so.
+// a run), only AGENTPAD_BENCH_DIFF_SLOW_RUNS (default 3) timed runs follow instead of ≥ 7;
+// diff-match-patch the same past 0.3 s (at 10 MB every run takes 0.3–2.5 s: its 1 s Diff_Timeout,
+// and a degenerate patch of 10–20 MB, see below). The record's `runs` says so.
 //
 // Correctness, for every patch (untimed): `applyPatch(old, patch)` from `diff` must give the new
 // text exactly, and a strict applier written here (hunks at exactly the lines their headers state,
 // every context and removed line equal, header counts right, labels a/doc.md and b/doc.md) must
 // too. A patch failing either is WRONG and never becomes a ratio. Sanity, not correctness: hunk
 // count and removed/added line counts of both, against the minimal counts of the edit set (a
-// coarse diff is correct but removes and adds more lines).
+// coarse diff is correct but removes and adds more lines). diff-match-patch 1.0.5's line mode
+// stops giving lines their own char after 40,000 distinct lines of the old text (65,535 of both)
+// and makes the rest of the text one "line": its patch of a 10 MB document stays correct but
+// removes and re-adds everything past that point — `minimal: false` and the shape say so.
 
 import { applyPatch, createTwoFilesPatch } from "diff";
+import DiffMatchPatch from "diff-match-patch";
 
-import { fingerprint, generate, parseDocList, Rng } from "../lib/docs.mjs";
+import { fingerprint, fnv1a32, generate, parseDocList, Rng } from "../lib/docs.mjs";
 import { measure } from "../lib/measure.mjs";
-import { guarded, record as recordIn } from "../lib/peers.mjs";
+import { dmpLinePatch, guarded, record as recordIn } from "../lib/peers.mjs";
 
 const SUITE = "diff";
 const PATH = "doc.md";
 const OLD_LABEL = `a/${PATH}`;
 const NEW_LABEL = `b/${PATH}`;
 const CONTEXT = 3;
-export const DIFF_DOCS = "code-100KB,code-1MB,code-10MB,markdown-100KB,markdown-1MB,markdown-10MB";
+export const DIFF_DOCS = "code-100KB,code-1MB,code-10MB,markdown-100KB,markdown-1MB,markdown-10MB,cjk-1MB";
 /** The generous deadline of the exact agentpad runs (ms). */
 const EXACT_DEADLINE_MS = 60_000;
 /** A peer whose warm-up run takes longer than this gets only SLOW_RUNS timed runs. */
 const SLOW_MS = 2_000;
 const SLOW_RUNS = Number(process.env.AGENTPAD_BENCH_DIFF_SLOW_RUNS ?? 3);
+/** diff-match-patch: fewer timed runs past this (ms): at 10 MB every run takes 0.3–2.5 s. */
+const DMP_SLOW_MS = 300;
+/** memo_diff's workspace: the largest max_preview_length, so no hunk of the patch is cut. */
+const MEMO_DIFF_MAX_PREVIEW = 1_000_000;
+/** The edit sets memo_diff is measured on (see the header: 1 % needs more than 26 changes). */
+const MEMO_DIFF_EDITS = new Set(["one", "ten"]);
 
 const LIVE = { recentDiffs: 0, maxDiffChars: 0, maxDocumentChars: 1000 };
 const OURS = { ...LIVE, anchor: "origin", diffDeadlineMs: EXACT_DEADLINE_MS };
@@ -143,7 +168,43 @@ function makeEdit(doc, key) {
   const { out, edited, deleted, inserted } = EDITS[key].make(doc.kind, lines);
   const newText = out.join("\n") + "\n";
   if (newText === doc.text) throw new Error(`${doc.name} ${key}: the edit changed nothing`);
-  return { newText, removed: edited + deleted, added: edited + inserted, edited, deleted, inserted };
+  return { newText, removed: edited + deleted, added: edited + inserted, edited, deleted, inserted, lines, out };
+}
+
+/**
+ * Stages an edit that only changes lines in place (edit sets one and ten) as pending changes of
+ * `ws`: one memo_replace per changed line, its old_text (with the final "\n") widened by one line
+ * on each side until it occurs once in the draft. Returns { calls, ms } (ms: the memo_replace
+ * calls alone); throws when one does not succeed or the staged draft is not the new text.
+ */
+async function stageLines(ws, edit) {
+  const { lines, out } = edit;
+  if (lines.length !== out.length) throw new Error("stageLines: the edit inserts or deletes lines");
+  let draft = lines.join("\n") + "\n";
+  let calls = 0;
+  let ms = 0;
+  for (let j = 0; j < lines.length; j++) {
+    if (out[j] === lines[j]) continue;
+    let oldText;
+    let newText;
+    for (let k = 0; ; k++) {
+      const a = Math.max(0, j - k);
+      const b = Math.min(lines.length - 1, j + k);
+      oldText = lines.slice(a, b + 1).join("\n") + "\n";
+      newText = out.slice(a, b + 1).join("\n") + "\n";
+      const first = draft.indexOf(oldText);
+      if (first >= 0 && draft.indexOf(oldText, first + 1) < 0) break;
+      if (a === 0 && b === lines.length - 1) throw new Error(`stageLines: line ${j + 1} cannot be made unique`);
+    }
+    const t0 = performance.now();
+    const r = await ws.call("memo_replace", { old_text: oldText, new_text: newText });
+    ms += performance.now() - t0;
+    calls++;
+    if (r.status !== "Success") throw new Error(`stageLines: memo_replace of line ${j + 1}: ${r.status}: ${r.summary}`);
+    draft = draft.replace(oldText, () => newText);
+  }
+  if (ws.draft() !== edit.newText) throw new Error("stageLines: the staged draft differs from the new text");
+  return { calls, ms };
 }
 
 // ----------------------------------------------------------- strict check ---
@@ -267,7 +328,10 @@ export async function run({ docs: shared, Workspace, MemoryStorage, log }) {
     for (const [key, set] of Object.entries(EDITS)) {
       const work = set.work;
       const edit = makeEdit(doc, key);
-      const base = { doc_fingerprint: fp, edit: { removed: edit.removed, added: edit.added, edited: edit.edited, deleted: edit.deleted, inserted: edit.inserted } };
+      const base = {
+        doc_fingerprint: fp, new_fnv1a32: fnv1a32(edit.newText),
+        edit: { removed: edit.removed, added: edit.added, edited: edit.edited, deleted: edit.deleted, inserted: edit.inserted },
+      };
       const storage = new MemoryStorage({ [PATH]: doc.text });
       const ws = await Workspace.create({ storage });
       try {
@@ -329,6 +393,36 @@ export async function run({ docs: shared, Workspace, MemoryStorage, log }) {
           const fewer = m.runs < 7 ? `; ${m.runs} timed runs (one run > ${SLOW_MS / 1000} s)` : "";
           return { ...record(work, doc, "createTwoFilesPatch", "js", m, c.ok, `${c.detail}; first call ${m.first_ms.toFixed(1)} ms${fewer}`), ...base, hunks: c.hunks, removed: c.removed, added: c.added, minimal: c.minimal };
         });
+
+        log(`diff: ${doc.name} ${work}: diff-match-patch`);
+        await guarded(SUITE, results, work, doc, "diff-match-patch", "js", async () => {
+          const dmp = new DiffMatchPatch();
+          const m = await measure(() => dmpLinePatch(dmp, doc.text, edit.newText, OLD_LABEL, NEW_LABEL, CONTEXT), { slow: { ms: DMP_SLOW_MS, runs: SLOW_RUNS } });
+          const c = check(doc.text, edit.newText, m.last, edit);
+          const fewer = m.runs < 7 ? `; ${m.runs} timed runs (one run > ${DMP_SLOW_MS} ms)` : "";
+          return { ...record(work, doc, "diff-match-patch", "js", m, c.ok, `${c.detail}; first call ${m.first_ms.toFixed(1)} ms${fewer}`), ...base, hunks: c.hunks, removed: c.removed, added: c.added, minimal: c.minimal };
+        });
+
+        if (MEMO_DIFF_EDITS.has(key)) {
+          log(`diff: ${doc.name} ${work}: agentpad-memo_diff`);
+          const mstorage = new MemoryStorage({ [PATH]: doc.text });
+          const mws = await Workspace.create({ storage: mstorage, maxPreviewLength: MEMO_DIFF_MAX_PREVIEW });
+          try {
+            await guarded(SUITE, results, work, doc, "agentpad-memo_diff", "wasm", async () => {
+              const { calls, ms: staged } = await stageLines(mws, edit);
+              const m = await measure(() => mws.call("memo_diff", {}));
+              const r = m.last;
+              const c = check(doc.text, edit.newText, r.preview, edit);
+              return {
+                ...record(work, doc, "agentpad-memo_diff", "wasm", m, r.status === "Success" && c.ok,
+                  `status ${r.status}; ${c.detail}; staged by ${calls} memo_replace calls taking ${staged.toFixed(1)} ms together (untimed); first call ${m.first_ms.toFixed(2)} ms`),
+                ...base, hunks: c.hunks, removed: c.removed, added: c.added, minimal: c.minimal,
+              };
+            });
+          } finally {
+            mws.free();
+          }
+        }
       } finally {
         ws.free();
       }

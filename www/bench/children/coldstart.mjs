@@ -1,0 +1,40 @@
+// One cold start (spawned by suites/coldstart.mjs in a fresh `node`, so the wasm is read, compiled
+// and instantiated for real): import the package, Workspace.create on a MemoryStorage holding one
+// generated document, then the first call, then a second one (warm, for comparison). Prints one
+// JSON line with the times in ms (performance.now(), whose origin is this process's start).
+//
+//   node www/bench/children/coldstart.mjs KIND-SIZE
+
+import { generate, parseDocList } from "../lib/docs.mjs";
+
+const bootMs = performance.now(); // Node's own start-up, before this module ran
+const [[kind, size]] = parseDocList(process.argv[2] ?? "code-10KB");
+const doc = generate(kind, size);
+const PATH = "doc.md";
+const ARGS = { start_line: 1, end_line: 40 };
+
+const t0 = performance.now();
+const { MemoryStorage, Workspace } = await import("agentpad");
+const t1 = performance.now();
+const ws = await Workspace.create({ storage: new MemoryStorage({ [PATH]: doc.text }) });
+const t2 = performance.now();
+const first = await ws.call("memo_read", ARGS);
+const t3 = performance.now();
+const second = await ws.call("memo_read", ARGS);
+const t4 = performance.now();
+const expected = doc.text.split("\n").slice(0, 40);
+const ok = first.status === "Success" && second.status === "Success" && typeof first.content === "string" &&
+  expected.every((line) => first.content.includes(line));
+ws.free();
+console.log(JSON.stringify({
+  doc: doc.name,
+  boot_ms: bootMs,
+  import_ms: t1 - t0,
+  create_ms: t2 - t1,
+  import_create_ms: t2 - t0,
+  first_call_ms: t3 - t2,
+  total_ms: t3 - t0,
+  second_call_ms: t4 - t3,
+  ok,
+  detail: `memo_read ${first.status}, ${first.content?.length ?? 0} chars of content`,
+}));
