@@ -5,7 +5,7 @@
 //   node --expose-gc www/bench/children/memory.mjs KIND-SIZE
 
 import { generate, parseDocList, spreadNeedles } from "../lib/docs.mjs";
-import { indexOfReplaceUnique } from "../lib/peers.mjs";
+import { indexOfReplaceUnique, sliceJoin } from "../lib/peers.mjs";
 
 if (typeof gc !== "function") throw new Error("run with node --expose-gc");
 const heap = () => {
@@ -45,18 +45,7 @@ heap();
 // JS peer 2: the text, the 26 edits by offset, and the one current draft (sort + slice + join).
 const hEditsBefore = heap();
 let edits = changes.map((c) => ({ at: text.indexOf(c.old_text), old_text: c.old_text, new_text: c.new_text }));
-let draft;
-{
-  const sorted = [...edits].sort((a, b) => a.at - b.at);
-  const parts = [];
-  let from = 0;
-  for (const e of sorted) {
-    parts.push(text.slice(from, e.at), e.new_text);
-    from = e.at + e.old_text.length;
-  }
-  parts.push(text.slice(from));
-  draft = parts.join("");
-}
+let draft = sliceJoin(text, edits);
 const hEdits = heap();
 const jsOk = draft.length === expectedLength && draft === finalDraft;
 edits = null;

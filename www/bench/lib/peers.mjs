@@ -34,6 +34,19 @@ export function sameArray(a, b) {
 // ---------------------------------------------------------------- JS peers ---
 
 /** Uniqueness check with indexOf, then slice + concatenation (V8 keeps a lazy cons-string). */
+/** Applies edits known by offset in the original text ({at, old_text, new_text}): sort, slice, join. */
+export function sliceJoin(text, edits) {
+  const sorted = [...edits].sort((a, b) => a.at - b.at);
+  const parts = [];
+  let from = 0;
+  for (const e of sorted) {
+    parts.push(text.slice(from, e.at), e.new_text);
+    from = e.at + e.old_text.length;
+  }
+  parts.push(text.slice(from));
+  return parts.join("");
+}
+
 export function indexOfReplaceUnique(text, needle, replacement) {
   const i = text.indexOf(needle);
   if (i < 0) return { status: "NoMatch" };

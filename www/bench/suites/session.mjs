@@ -26,6 +26,7 @@ import {
   lineOf,
   record as recordIn,
   referenceHits,
+  sliceJoin,
   stepper,
 } from "../lib/peers.mjs";
 
@@ -65,18 +66,6 @@ function indexOfStageAll(text, changes, withDiff) {
   return { status: "Success", draft, patches };
 }
 
-/** Applies edits known by offset in the original text ({at, old_text, new_text}): sort, slice, join. */
-function sliceJoin(text, edits) {
-  const sorted = [...edits].sort((a, b) => a.at - b.at);
-  const parts = [];
-  let from = 0;
-  for (const e of sorted) {
-    parts.push(text.slice(from, e.at), e.new_text);
-    from = e.at + e.old_text.length;
-  }
-  parts.push(text.slice(from));
-  return parts.join("");
-}
 
 /** Successive String#replace (first occurrence each; the needles are unique). */
 function replaceAll26(text, changes) {
