@@ -160,7 +160,7 @@ try {
 } catch (err) {
   rejected = (err as Error).message;
 }
-check("a bad nearMatchThreshold is rejected", /near_match_threshold/.test(rejected), rejected);
+check("a bad nearMatchThreshold is rejected", /option `nearMatchThreshold` must be a number above 0 and at most 1/.test(rejected), rejected);
 let message = "";
 try {
   disposed?.text();
