@@ -433,12 +433,6 @@ impl WasmWorkspace {
     }
 }
 
-/// The largest document the workspace holds, in bytes of its storage form (UTF-8).
-#[wasm_bindgen(js_name = maxDocumentBytes)]
-pub fn max_document_bytes() -> f64 {
-    crate::MAX_DOCUMENT_BYTES as f64
-}
-
 /// The message `open` gives for a document of `bytes` over [`crate::MAX_DOCUMENT_BYTES`], for
 /// the shell that refuses one before it crosses into wasm.
 #[wasm_bindgen(js_name = documentTooLargeMessage)]
