@@ -2,7 +2,7 @@
 # agentpad build driver.
 #
 #   ./build.sh serve   build the core to wasm, the npm package and the playground; serve it on 127.0.0.1
-#   ./build.sh test    run every test layer; the last line is "N passed, N failed"
+#   ./build.sh test    run every test layer (with clippy's no-panic lints); the last line is "N passed, N failed"
 #   ./build.sh pack    build and write the npm tarball to target/npm/
 #   ./build.sh bench   native (criterion) and wasm-vs-JS benchmarks; report in target/bench/
 #
@@ -232,6 +232,24 @@ layer_not_run() {
 
 layer_cargo() { cargo test --tests; }
 
+ensure_clippy() {
+  if cargo clippy --version >/dev/null 2>&1; then
+    say "clippy: present"
+  else
+    say "clippy: adding the rustup component"
+    rustup component add clippy
+  fi
+}
+
+# The no-panic lints that src/lib.rs denies outside tests (unwrap, expect, panic!, indexing and
+# slicing without a proof), on the core as built natively and for wasm: one check per target.
+layer_lint() {
+  local passed=0 failed=0
+  if cargo clippy --lib; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  if cargo clippy --lib --target "$WASM_TARGET"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  echo "lint: $passed passed, $failed failed"
+}
+
 layer_wasm_node() {
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     cargo test --target "$WASM_TARGET" --test wasm
@@ -278,6 +296,12 @@ run_tests() {
   [ "$toolchain_ok" != 1 ] || TOOLCHAIN_READY=1
   attempt ensure_chromium
   [ "$ATTEMPT_RC" != 0 ] || chromium_ok=1
+  attempt ensure_clippy
+  if [ "$ATTEMPT_RC" = 0 ] && [ "$toolchain_ok" = 1 ]; then
+    run_layer lint counts_plain layer_lint
+  else
+    layer_not_run lint "clippy or the wasm target could not be installed"
+  fi
   if [ "$toolchain_ok" = 1 ]; then
     run_layer wasm-node counts_cargo layer_wasm_node
     if [ "$chromium_ok" = 1 ]; then

@@ -210,7 +210,7 @@ impl ChangeSet {
     /// Where replacement `index`'s text sits in the draft; `None` past the last. O(1).
     pub fn draft_range(&self, index: usize) -> Option<Range<usize>> {
         let start = *self.draft_starts.get(index)?;
-        Some(start..start + self.text_lens[index])
+        Some(start..start + self.text_lens.get(index)?)
     }
 
     /// Where each replacement's text sits in the draft, in base order. O(1) per item.
@@ -218,6 +218,10 @@ impl ChangeSet {
         self.draft_starts.iter().zip(&self.text_lens).map(|(&s, &n)| s..s + n)
     }
 
+    // Bounds: `replacements`, `draft_starts` and `text_lens` always have the same length (every
+    // constructor pushes to all three), and `index` is, at every call, a `partition_point` over one of
+    // them that is either checked `< len` (`get`) or reduced by `checked_sub(1)`.
+    #[allow(clippy::indexing_slicing)]
     fn draft_end_of(&self, index: usize) -> usize {
         self.draft_starts[index] + self.text_lens[index]
     }
@@ -241,6 +245,10 @@ impl ChangeSet {
     /// Maps base position `pos` to the draft (see the module notes for edges). Total and
     /// monotonic in `pos`; a position past the base's end keeps its distance to the end.
     /// Cost: O(log k).
+    // Bounds: `replacements`, `draft_starts` and `text_lens` always have the same length (every
+    // constructor pushes to all three), and each index here is a `partition_point` over one of
+    // them that is either checked `< len` (`get`) or reduced by `checked_sub(1)`.
+    #[allow(clippy::indexing_slicing)]
     pub fn map_pos(&self, pos: usize, assoc: Assoc) -> usize {
         let reps = &self.replacements;
         match assoc {
@@ -269,6 +277,10 @@ impl ChangeSet {
     /// Maps draft position `pos` back to the base, telling whether it lies strictly inside a
     /// replacement's new text. A position past the draft's end keeps its distance to the end.
     /// Cost: O(log k).
+    // Bounds: `replacements`, `draft_starts` and `text_lens` always have the same length (every
+    // constructor pushes to all three), and each index here is a `partition_point` over one of
+    // them that is either checked `< len` (`get`) or reduced by `checked_sub(1)`.
+    #[allow(clippy::indexing_slicing)]
     pub fn map_back(&self, pos: usize) -> MappedBack {
         let i = self.draft_starts.partition_point(|&s| s < pos);
         // Candidates strictly containing pos start before it: the last of those is i - 1.
@@ -290,6 +302,10 @@ impl ChangeSet {
     /// replacement's new text to a side: [`Assoc::Before`] → the base start of the first such
     /// replacement, [`Assoc::After`] → the base end of the last. Monotonic in `pos`.
     /// Cost: O(log k).
+    // Bounds: `replacements`, `draft_starts` and `text_lens` always have the same length (every
+    // constructor pushes to all three), and each index here is a `partition_point` over one of
+    // them that is either checked `< len` (`get`) or reduced by `checked_sub(1)`.
+    #[allow(clippy::indexing_slicing)]
     pub fn map_back_pos(&self, pos: usize, assoc: Assoc) -> usize {
         let reps = &self.replacements;
         match assoc {
@@ -362,6 +378,9 @@ impl ChangeSet {
     }
 
     /// [`ChangeSet::apply`] on a `&str`. Cost: O(n) chars of `base` + the texts.
+    // Bounds: `check_len` proved every range lies in `base`; `byte_len_of_chars` returns the byte
+    // length of at most that many chars of its argument, so each `byte` is a char boundary ≤ len.
+    #[allow(clippy::indexing_slicing, clippy::string_slice)]
     pub fn apply_str(&self, base: &str) -> Result<String, ChangeSetError> {
         self.check_len(base.chars().count())?;
         let mut out = String::with_capacity(base.len());
@@ -452,6 +471,10 @@ struct Lines<'a> {
     bytes: Vec<usize>,
 }
 
+// Bounds: `chars` and `bytes` have one entry per line plus one, and the ranges asked for are
+// line ranges of this text (hunks from `line_hunks` over exactly these lines); `bytes` entries
+// are line starts, hence char boundaries.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 impl<'a> Lines<'a> {
     fn new(text: &'a str) -> (Lines<'a>, Vec<&'a str>) {
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -473,6 +496,11 @@ impl<'a> Lines<'a> {
 }
 
 /// The diff, and whether `expired` cut it short (see [`ChangeSet::diff_until`]).
+// Bounds: the prefix and suffix are counted in whole chars that are equal on both sides, the
+// suffix only over what follows the prefix, so `pre_bytes + suf_bytes` ≤ both lengths and all
+// cut points are char boundaries (cuts move only to just after a `\n`); `nv[n]` slices the new
+// side by a run `myers_ops` made over `nv`.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits, expired: &mut dyn FnMut() -> bool) -> (ChangeSet, bool) {
     let (old_s, new_s) = (old.to_string(), new.to_string());
     let mut set = ChangeSet::new(old.len_chars());
@@ -640,6 +668,10 @@ fn changed_runs(ops: &[DiffOp]) -> Vec<(Range<usize>, Range<usize>)> {
 }
 
 /// Changed line hunks of `a` → `b` (offset by `ao`, `bo`), appended to `out` in order.
+// Bounds: `pre` ≤ both lengths and `suf` counts only past `pre`; anchors are increasing pairs
+// of indices into `a` and `b` (from `unique_anchors` over these slices), so every
+// `pa..ia`/`pb..ib` is in order and in range.
+#[allow(clippy::indexing_slicing)]
 fn line_hunks(
     a: &[u32],
     b: &[u32],
@@ -685,6 +717,9 @@ fn line_hunks(
 
 /// Lines occurring exactly once in `a` and once in `b`, the longest run of them in the same
 /// order on both sides (patience diff's anchors). Cost: O((|a|+|b|) + u·log u) for u such lines.
+// Bounds: `seen` has max id + 1 slots; `tails` holds indices of `pairs`, `back` has one slot
+// per pair, and `len` is a partition point of `tails` (≤ its length, pushed when equal).
+#[allow(clippy::indexing_slicing)]
 fn unique_anchors(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
     // Ids are dense (interned from 0): a table indexed by id instead of a hash map.
     // id → (count in a, index in a, count in b, index in b)

@@ -46,7 +46,7 @@ impl Category {
     pub fn parse(s: &str) -> Option<Category> {
         let s = s.trim();
         let short = s.strip_prefix("TextEdit.").unwrap_or(s);
-        Category::ALL.into_iter().find(|c| c.as_str()["TextEdit.".len()..].eq_ignore_ascii_case(short))
+        Category::ALL.into_iter().find(|c| c.as_str().strip_prefix("TextEdit.").is_some_and(|name| name.eq_ignore_ascii_case(short)))
     }
 
     /// A list like `ATELIA_DEBUG_CATEGORIES`: names separated by commas or spaces; `*` or `all`
@@ -171,8 +171,7 @@ impl Diagnostics {
 
     /// Fills the outcome of the call under way into its records.
     pub fn close(&mut self, status: &str, state: &str, flags: &[&str]) {
-        let from = self.open_from.min(self.records.len());
-        for r in &mut self.records[from..] {
+        for r in self.records.iter_mut().skip(self.open_from) {
             if r.status.is_none() {
                 r.status = Some(status.to_string());
                 r.state = Some(state.to_string());

@@ -130,7 +130,7 @@ pub struct RenderOptions {
 /// The fixed words of one locale: every word the formatter writes that is not a field of the
 /// response, a tag in brackets, a key or a column name. Fields holding `{}` are templates: the
 /// value replaces the `{}`.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Words {
     /// `### [OK] {overview}`.
     pub overview: &'static str,
@@ -162,9 +162,8 @@ pub struct Words {
     pub arrow: &'static str,
     /// The recommended candidate: `recommended` / `推荐`.
     pub recommended: &'static str,
-    /// Why a candidate is recommended, in this language, by [`Reason`] (after_anchor,
-    /// near_focus, goal_words).
-    pub reasons: [&'static str; 3],
+    /// Why a candidate is recommended, in this language: [`Reason::en`] or [`Reason::zh`].
+    pub reason: fn(Reason) -> &'static str,
     /// A candidate whose text an edit staged since changed: `stale` / `已失效`.
     pub stale: &'static str,
     /// The table's `Recommended` cell of the recommended candidate: `yes` / `是`.
@@ -223,7 +222,7 @@ pub const EN: Words = Words {
     paren: " ({})",
     arrow: " ← ",
     recommended: "recommended",
-    reasons: [Reason::AfterAnchor.en(), Reason::NearFocus.en(), Reason::GoalWords.en()],
+    reason: Reason::en,
     stale: "stale",
     yes: "yes",
     amended: " amended",
@@ -256,7 +255,7 @@ pub const ZH: Words = Words {
     paren: "（{}）",
     arrow: " ← ",
     recommended: "推荐",
-    reasons: [Reason::AfterAnchor.zh(), Reason::NearFocus.zh(), Reason::GoalWords.zh()],
+    reason: Reason::zh,
     stale: "已失效",
     yes: "是",
     amended: "（已合并）",
@@ -474,7 +473,7 @@ fn candidate_list(f: &mut Formatter<'_>, candidates: &[Candidate], w: &Words) ->
             fill(w.paren, w.stale)
         } else if c.recommended {
             // The seed's `← 推荐（基于上下文相关性）`: the reason, in the locale's words.
-            let reason = c.recommended_reason.map(|r| fill(w.paren, w.reasons[r as usize]));
+            let reason = c.recommended_reason.map(|r| fill(w.paren, (w.reason)(r)));
             format!("{}{}{}", w.arrow, w.recommended, reason.unwrap_or_default())
         } else {
             String::new()
@@ -532,10 +531,9 @@ fn letters(ids: &[&str]) -> String {
     let consecutive = ids.len() >= 3
         && codes.iter().all(Option::is_some)
         && codes.windows(2).all(|p| matches!(p, [Some(a), Some(b)] if *b == a + 1));
-    if consecutive {
-        format!("{}–{}", ids[0], ids[ids.len() - 1])
-    } else {
-        ids.join(", ")
+    match (consecutive, ids.first(), ids.last()) {
+        (true, Some(first), Some(last)) => format!("{first}–{last}"),
+        _ => ids.join(", "),
     }
 }
 
@@ -547,8 +545,8 @@ pub fn first_sentence(summary: &str, max: usize) -> String {
     loop {
         let t = s.trim_start();
         if t.starts_with('[') {
-            if let Some(end) = t.find("] ") {
-                let rest = t[end + 2..].trim_start();
+            if let Some((_, rest)) = t.split_once("] ") {
+                let rest = rest.trim_start();
                 if !rest.is_empty() {
                     s = rest.to_string();
                     continue;
@@ -574,7 +572,7 @@ pub fn first_sentence(summary: &str, max: usize) -> String {
             _ => {}
         }
     }
-    let sentence: String = chars[..end].iter().collect();
+    let sentence: String = chars.iter().take(end).collect();
     crate::text::clip(sentence.trim(), max)
 }
 

@@ -279,7 +279,8 @@ fn strip(m: &Value, format: Format, owner: &BTreeMap<&str, u64>) -> (Option<Valu
                 }
                 return (Some(msg), removed);
             }
-            let obj = msg.as_object_mut().expect("checked: an object"); // ok: compress checked every message
+            // compress checked every message is an object; anything else is kept as it is.
+            let Some(obj) = msg.as_object_mut() else { return (Some(msg), removed) };
             if let Some(Value::Array(calls)) = obj.get_mut("tool_calls") {
                 calls.retain(|c| match c.get("id").and_then(Value::as_str).and_then(|id| owner.get(id)) {
                     Some(s) => {
@@ -306,7 +307,7 @@ fn strip(m: &Value, format: Format, owner: &BTreeMap<&str, u64>) -> (Option<Valu
             (Some(msg), removed)
         }
         Format::Anthropic => {
-            let obj = msg.as_object_mut().expect("checked: an object"); // ok: compress checked every message
+            let Some(obj) = msg.as_object_mut() else { return (Some(msg), removed) };
             if let Some(Value::Array(blocks)) = obj.get_mut("content") {
                 blocks.retain(|b| {
                     let id = match b.get("type").and_then(Value::as_str) {
@@ -335,7 +336,7 @@ fn strip(m: &Value, format: Format, owner: &BTreeMap<&str, u64>) -> (Option<Valu
 /// calls made before `at` stay right after their calls.
 fn past_pending_results(out: &[Value], at: usize, format: Format) -> usize {
     let mut open: BTreeSet<String> = BTreeSet::new();
-    for m in &out[..at.min(out.len())] {
+    for m in out.iter().take(at) {
         let (calls, results) = ids_in(m, format);
         for r in results {
             open.remove(&r);
@@ -343,8 +344,8 @@ fn past_pending_results(out: &[Value], at: usize, format: Format) -> usize {
         open.extend(calls);
     }
     let mut i = at;
-    while i < out.len() && !open.is_empty() {
-        let (calls, results) = ids_in(&out[i], format);
+    while let (Some(m), false) = (out.get(i), open.is_empty()) {
+        let (calls, results) = ids_in(m, format);
         if results.is_empty() {
             break;
         }
@@ -383,16 +384,16 @@ fn merge_same_roles(messages: Vec<Value>, origin: &[(Option<usize>, bool)]) -> V
             out.push(m);
             continue;
         }
-        let blocks = |v: &Value| -> Vec<Value> {
-            match v.get("content") {
+        let blocks = |content: Option<&Value>| -> Vec<Value> {
+            match content {
                 Some(Value::Array(a)) => a.clone(),
                 Some(Value::String(s)) => vec![json!({ "type": "text", "text": s })],
                 _ => Vec::new(),
             }
         };
-        let mut merged = blocks(out.last().expect("same role means a previous message")); // ok: `same` needs one
-        merged.extend(blocks(&m));
         if let Some(Value::Object(prev)) = out.last_mut() {
+            let mut merged = blocks(prev.get("content"));
+            merged.extend(blocks(m.get("content")));
             prev.insert("content".into(), Value::Array(merged));
         }
     }

@@ -12,6 +12,28 @@
 //! [`response`] and [`format`] (data and its Markdown view), [`tools`] (registry, schemas,
 //! argument checking), [`workspace`] (dispatch). `wasm` is the JavaScript binding and only
 //! converts.
+//!
+//! No panic may reach JavaScript (on wasm a panic aborts and poisons the instance), so outside
+//! tests the lints below refuse `unwrap`, `expect`, `panic!`-like macros, and indexing or
+//! slicing that can go out of bounds. Bad input becomes an error value instead; where an index
+//! is in bounds by construction (an algorithm's own tables), the function carries
+//! `#[allow(clippy::indexing_slicing)]` with a `// Bounds:` comment that says why. Ropey's
+//! position methods (`slice`, `line_to_char`, …) panic out of range too and are not linted:
+//! they are only called with positions computed from the same rope, or checked first. `./build.sh
+//! test` runs clippy with these lints on both targets.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::indexing_slicing,
+        clippy::string_slice
+    )
+)]
 
 pub mod changeset;
 pub mod diagnostics;

@@ -562,17 +562,26 @@ const ZH: Words = Words {
     coarse: "（时间预算用尽，差异为粗粒度：补丁正确但不是最小的）",
 };
 
+/// The singular form for 1, else the plural: `[one, many]`.
+fn one_or_many([one, many]: [&'static str; 2], n: usize) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
 /// `template` with each `{}` replaced by the next value.
 fn fill_all(template: &str, values: &[&dyn std::fmt::Display]) -> String {
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template;
     let mut values = values.iter();
-    while let Some(at) = rest.find("{}") {
-        out.push_str(&rest[..at]);
+    while let Some((before, after)) = rest.split_once("{}") {
+        out.push_str(before);
         if let Some(v) = values.next() {
             let _ = write!(out, "{v}");
         }
-        rest = &rest[at + 2..];
+        rest = after;
     }
     out.push_str(rest);
     out
@@ -588,7 +597,12 @@ impl LiveContext {
         if !self.recent_diffs.is_empty() {
             let mut s = format!("{}\n", w.recent);
             for d in &self.recent_diffs {
-                let kind = w.kinds[d.kind as usize];
+                let [commit, failed, external] = w.kinds;
+                let kind = match d.kind {
+                    VersionKind::Commit => commit,
+                    VersionKind::Failed => failed,
+                    VersionKind::External => external,
+                };
                 let _ = writeln!(s, "{}", fill_all(w.version, &[&d.version_id, &d.path, &kind]));
                 let _ = writeln!(s, "{}", fill_all(w.time, &[&d.time]));
                 let _ = writeln!(s, "{}", fill_all(w.summary, &[&one_line(&d.summary)]));
@@ -635,8 +649,9 @@ impl LiveContext {
     fn document_section(&self, w: &Words) -> String {
         let d = &self.current_document;
         let mut s = format!("{}\n", w.document);
-        let pending = if d.pending_changes > 0 { fill_all(w.pending[usize::from(d.pending_changes != 1)], &[&d.pending_changes]) } else { String::new() };
-        let view = w.views[usize::from(d.view != "draft")];
+        let pending = if d.pending_changes > 0 { fill_all(one_or_many(w.pending, d.pending_changes), &[&d.pending_changes]) } else { String::new() };
+        let [draft, committed] = w.views;
+        let view = if d.view == "draft" { draft } else { committed };
         let _ = writeln!(s, "{}", fill_all(w.document_line, &[&d.path, &view, &d.version_id, &pending, &d.total_lines, &d.total_chars]));
         if !d.complete {
             let focus = d.focus_line.map(|l| fill_all(w.around, &[&l])).unwrap_or_default();
@@ -670,7 +685,7 @@ impl LiveContext {
             let files = e.open_paths.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ");
             let _ = writeln!(s, "{}", fill_all(w.open, &[&files]));
         }
-        let _ = writeln!(s, "{}", fill_all(w.workflow[usize::from(e.pending_changes != 1)], &[&e.workflow_state, &e.pending_changes]));
+        let _ = writeln!(s, "{}", fill_all(one_or_many(w.workflow, e.pending_changes), &[&e.workflow_state, &e.pending_changes]));
         s
     }
 }
@@ -723,7 +738,7 @@ pub fn cap_patch(patch: String, max: usize) -> (String, usize) {
         }
         cut = i + 1;
     }
-    let omitted = patch[cut..].lines().count();
+    let omitted = patch.get(cut..).map_or(0, |t| t.lines().count());
     let mut kept = patch;
     kept.truncate(cut);
     (kept, omitted)
@@ -796,7 +811,7 @@ fn for_each_candidate(rope: &Rope, mut f: impl FnMut(usize, &str)) {
             match state {
                 State::Skip => match memchr::memchr(b'\n', rest.as_bytes()) {
                     Some(nl) => {
-                        rest = &rest[nl + 1..];
+                        rest = rest.get(nl + 1..).unwrap_or_default();
                         line += 1;
                         buf.clear();
                         state = State::Start(0);
@@ -805,7 +820,7 @@ fn for_each_candidate(rope: &Rope, mut f: impl FnMut(usize, &str)) {
                 },
                 State::Collect => {
                     let end = memchr::memchr(b'\n', rest.as_bytes());
-                    let piece = &rest[..end.unwrap_or(rest.len())];
+                    let piece = rest.get(..end.unwrap_or(rest.len())).unwrap_or_default();
                     if buf.len() < CAP {
                         buf.push_str(piece);
                     }
@@ -815,8 +830,8 @@ fn for_each_candidate(rope: &Rope, mut f: impl FnMut(usize, &str)) {
                             while !buf.is_char_boundary(cut) {
                                 cut -= 1;
                             }
-                            f(line, buf[..cut].trim_end_matches('\r'));
-                            rest = &rest[nl + 1..];
+                            f(line, buf.get(..cut).unwrap_or_default().trim_end_matches('\r'));
+                            rest = rest.get(nl + 1..).unwrap_or_default();
                             line += 1;
                             buf.clear();
                             state = State::Start(0);
@@ -825,15 +840,15 @@ fn for_each_candidate(rope: &Rope, mut f: impl FnMut(usize, &str)) {
                     }
                 }
                 State::Start(n) => {
-                    let b = rest.as_bytes()[0];
+                    let Some(&b) = rest.as_bytes().first() else { break };
                     match b {
                         b' ' | b'\t' if n + 1 < 8 => {
                             buf.push(b as char);
-                            rest = &rest[1..];
+                            rest = rest.get(1..).unwrap_or_default();
                             state = State::Start(n + 1);
                         }
                         b'\n' => {
-                            rest = &rest[1..];
+                            rest = rest.get(1..).unwrap_or_default();
                             line += 1;
                             buf.clear();
                             state = State::Start(0);
@@ -850,7 +865,7 @@ fn for_each_candidate(rope: &Rope, mut f: impl FnMut(usize, &str)) {
         while !buf.is_char_boundary(cut) {
             cut -= 1;
         }
-        f(line, buf[..cut].trim_end_matches('\r'));
+        f(line, buf.get(..cut).unwrap_or_default().trim_end_matches('\r'));
     }
 }
 

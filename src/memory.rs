@@ -239,7 +239,7 @@ impl MemoryStore {
 
     /// The record of `turn`, if stored. O(log n).
     pub fn get(&self, turn: u32) -> Option<&TurnRecord> {
-        self.records.binary_search_by_key(&turn, |r| r.turn).ok().map(|i| &self.records[i])
+        self.records.binary_search_by_key(&turn, |r| r.turn).ok().and_then(|i| self.records.get(i))
     }
 
     /// First and last stored turn numbers, or None when empty. O(1).
@@ -360,9 +360,9 @@ impl MemoryStore {
         scored.truncate(limit);
         scored
             .into_iter()
-            .map(|(score, i)| {
-                let r = &self.records[i];
-                Hit { turn: r.turn, score, snippet: snippet_for(r, &q) }
+            .filter_map(|(score, i)| {
+                let r = self.records.get(i)?;
+                Some(Hit { turn: r.turn, score, snippet: snippet_for(r, &q) })
             })
             .collect()
     }
@@ -494,32 +494,29 @@ struct Token {
 /// Tokenises `text`; with `cjk_unigrams`, every CJK char is also emitted on its own (index side).
 fn tokens(text: &str, cjk_unigrams: bool, out: &mut Vec<Token>) {
     let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let k = class(chars[i]);
-        let start = i;
-        while i < chars.len() && class(chars[i]) == k {
-            i += 1;
-        }
-        match k {
+    let mut next = 0;
+    for run in chars.chunk_by(|a, b| class(*a) == class(*b)) {
+        let start = next;
+        next += run.len();
+        let Some(&first) = run.first() else { continue };
+        match class(first) {
             Class::Other => {}
             Class::Word => {
-                let term: String = chars[start..i].iter().flat_map(|c| c.to_lowercase()).collect();
+                let term: String = run.iter().flat_map(|c| c.to_lowercase()).collect();
                 out.push(Token { term, at: start });
             }
             Class::Cjk => {
-                let run = &chars[start..i];
-                if run.len() == 1 {
-                    out.push(Token { term: run[0].to_string(), at: start });
+                if let [only] = run {
+                    out.push(Token { term: only.to_string(), at: start });
                 } else {
                     for (j, pair) in run.windows(2).enumerate() {
-                        if cjk_unigrams {
-                            out.push(Token { term: pair[0].to_string(), at: start + j });
+                        if let (true, Some(c)) = (cjk_unigrams, pair.first()) {
+                            out.push(Token { term: c.to_string(), at: start + j });
                         }
                         out.push(Token { term: pair.iter().collect(), at: start + j });
                     }
-                    if cjk_unigrams {
-                        out.push(Token { term: run[run.len() - 1].to_string(), at: i - 1 });
+                    if let (true, Some(last)) = (cjk_unigrams, run.last()) {
+                        out.push(Token { term: last.to_string(), at: next - 1 });
                     }
                 }
             }
@@ -590,7 +587,7 @@ fn window(text: &str, at: usize) -> String {
     if start > 0 {
         out.push('…');
     }
-    out.extend(&chars[start..end]);
+    out.extend(chars.get(start..end).unwrap_or_default());
     if end < chars.len() {
         out.push('…');
     }

@@ -117,26 +117,26 @@ fn is_key_char(c: char) -> bool {
 fn parse_key(t: &str) -> Option<(String, &str)> {
     let first = t.chars().next()?;
     if first == '"' || first == '\'' {
-        let inner_end = t[1..].find(first)? + 1;
-        let inner = &t[1..inner_end];
+        let (inner, rest) = t.strip_prefix(first)?.split_once(first)?;
         if inner.is_empty() || inner.contains('\\') {
             return None;
         }
         let display = if inner.chars().all(|c| is_key_char(c) && c != '.') {
             inner.to_string()
         } else {
-            t[..=inner_end].to_string()
+            format!("{first}{inner}{first}")
         };
-        return Some((display, &t[inner_end + 1..]));
+        return Some((display, rest));
     }
     if first == '-' || t.starts_with("//") {
         return None;
     }
-    let end = t.find(|c: char| !is_key_char(c)).unwrap_or(t.len());
-    if end == 0 {
+    let rest = t.trim_start_matches(is_key_char);
+    let key = t.strip_suffix(rest).unwrap_or_default();
+    if key.is_empty() {
         return None;
     }
-    Some((t[..end].to_string(), &t[end..]))
+    Some((key.to_string(), rest))
 }
 
 /// The separator that follows a key.
@@ -197,13 +197,10 @@ fn opens_mapping(k: &KeyLine<'_>) -> bool {
 /// optionally followed by a `#` comment. Anything else starting with `[` (an array element,
 /// `[1, 2]`, a Markdown link) is not a header.
 fn toml_header(t: &str) -> Option<String> {
-    let (array, inner, after) = if let Some(r) = t.strip_prefix("[[") {
-        let end = r.find("]]")?;
-        (true, &r[..end], &r[end + 2..])
+    let (array, (inner, after)) = if let Some(r) = t.strip_prefix("[[") {
+        (true, r.split_once("]]")?)
     } else {
-        let r = t.strip_prefix('[')?;
-        let end = r.find(']')?;
-        (false, &r[..end], &r[end + 1..])
+        (false, t.strip_prefix('[')?.split_once(']')?)
     };
     let after = after.trim();
     if !(after.is_empty() || after.starts_with('#')) {
@@ -212,8 +209,9 @@ fn toml_header(t: &str) -> Option<String> {
     let mut parts = Vec::new();
     for part in inner.split('.') {
         let p = part.trim();
-        let ok = if p.len() >= 2 && p.starts_with('"') && p.ends_with('"') {
-            !p[1..p.len() - 1].contains(['"', '\\'])
+        let quoted = p.strip_prefix('"').and_then(|q| q.strip_suffix('"'));
+        let ok = if let Some(q) = quoted {
+            !q.contains(['"', '\\'])
         } else {
             !p.is_empty()
                 && p.chars()
@@ -240,7 +238,7 @@ fn join_path(ancestors: &[String], leaf: &str) -> String {
         if start > 0 {
             s.push('…');
         }
-        for a in &ancestors[start..] {
+        for a in ancestors.iter().skip(start) {
             if start > 0 || !s.is_empty() {
                 s.push('.');
             }
@@ -362,16 +360,15 @@ pub fn key_path_preview(rope: &Rope, line_idx: usize) -> String {
 /// An ATX heading (`#` … `######`, up to 3 spaces of indentation, then a space or the end):
 /// `(level, "## text")` with the closing `#` sequence removed.
 fn atx_heading(line: &str) -> Option<(usize, String)> {
-    let lead = line.len() - line.trim_start_matches(' ').len();
-    if lead > 3 {
+    let t = line.trim_start_matches(' ');
+    if line.len() - t.len() > 3 {
         return None;
     }
-    let t = &line[lead..];
-    let level = t.len() - t.trim_start_matches('#').len();
+    let rest = t.trim_start_matches('#');
+    let level = t.len() - rest.len();
     if !(1..=6).contains(&level) {
         return None;
     }
-    let rest = &t[level..];
     if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
         return None;
     }
@@ -391,20 +388,20 @@ fn atx_heading(line: &str) -> Option<(usize, String)> {
 
 /// A fence opener/closer: (fence char, run length, rest after the run).
 fn fence_of(line: &str) -> Option<(char, usize, &str)> {
-    let lead = line.len() - line.trim_start_matches(' ').len();
-    if lead > 3 {
+    let t = line.trim_start_matches(' ');
+    if line.len() - t.len() > 3 {
         return None;
     }
-    let t = &line[lead..];
     let c = t.chars().next()?;
     if c != '`' && c != '~' {
         return None;
     }
-    let n = t.len() - t.trim_start_matches(c).len();
+    let rest = t.trim_start_matches(c);
+    let n = t.len() - rest.len();
     if n < 3 {
         return None;
     }
-    Some((c, n, &t[n..]))
+    Some((c, n, rest))
 }
 
 /// The Markdown ATX headings enclosing line `line_idx`, outermost first, each as its trimmed

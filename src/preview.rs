@@ -403,7 +403,7 @@ impl<'a> Side<'a> {
     fn line(&self, i: usize) -> Line<'a> {
         match self {
             Side::Rope(r, _) => Line::Rope(r.line(i)),
-            Side::Strs(v) => Line::Str(v[i]),
+            Side::Strs(v) => Line::Str(v.get(i).copied().unwrap_or_default()),
         }
     }
 
@@ -458,16 +458,17 @@ fn split_lines(s: &str) -> Vec<&str> {
     let bytes = s.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
-    let mut i = 0;
-    while let Some(off) = memchr::memchr2(b'\r', b'\n', &bytes[i..]) {
-        let at = i + off;
-        let end = if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') { at + 2 } else { at + 1 };
-        out.push(&s[start..end]);
+    for at in memchr::memchr2_iter(b'\r', b'\n', bytes) {
+        if at < start {
+            continue; // the `\n` of a `\r\n` already taken
+        }
+        let end = if bytes.get(at..at + 2) == Some(b"\r\n") { at + 2 } else { at + 1 };
+        // Breaks are ASCII bytes, so `start` and `end` are char boundaries.
+        out.push(s.get(start..end).unwrap_or_default());
         start = end;
-        i = end;
     }
-    if start < s.len() {
-        out.push(&s[start..]);
+    if let Some(rest) = s.get(start..).filter(|r| !r.is_empty()) {
+        out.push(rest);
     }
     out
 }
@@ -633,6 +634,10 @@ fn myers_ops<'a>(old: &Side<'a>, new: &Side<'a>, o: Range<usize>, n: Range<usize
 
 /// The length of a shortest edit script (insertions + deletions) from `a` to `b`, when it is at
 /// most `max_d`: Myers' greedy forward search. Cost: O((a + b)·D) time, O(max_d) memory.
+// Bounds: `v` has 2·max_d + 3 slots and `at` = max_d + 1 + k with |k| ≤ d ≤ max_d, so `at - 1`
+// and `at + 1` are slots; `a` and `b` are read only under `x < n && y < m`, and y = x - k ≥ 0
+// because every furthest-reaching x on diagonal k is at least k (Myers' invariant).
+#[allow(clippy::indexing_slicing)]
 fn edit_distance_at_most(a: &[u32], b: &[u32], max_d: usize) -> Option<usize> {
     let (n, m) = (a.len() as isize, b.len() as isize);
     let max_d = max_d.min(a.len() + b.len()) as isize;
@@ -730,6 +735,10 @@ fn compact_ops(old: &Side, new: &Side, ops: &mut Vec<DiffOp>) {
     }
 }
 
+// Bounds (as in `similar`'s cleanup): `pointer < ops.len()` on entry (the caller found
+// `ops[pointer]`) and at the top of every turn — inserts go after it, and each removal at or
+// before it moves it down by one; the loop's condition makes `pointer - 1` an op.
+#[allow(clippy::indexing_slicing)]
 fn shift_up(old: &Side, new: &Side, ops: &mut Vec<DiffOp>, mut pointer: usize) -> usize {
     while let Some(&prev_op) = pointer.checked_sub(1).and_then(|i| ops.get(i)) {
         let this_op = ops[pointer];
@@ -781,6 +790,10 @@ fn shift_up(old: &Side, new: &Side, ops: &mut Vec<DiffOp>, mut pointer: usize) -
     pointer
 }
 
+// Bounds: the loop's condition makes `pointer + 1` an op (so `pointer` is one); an insert
+// before `pointer` moves it up by one together with the op it named; `pointer - 1` is only
+// read after `checked_sub(1)` found an op there.
+#[allow(clippy::indexing_slicing)]
 fn shift_down(old: &Side, new: &Side, ops: &mut Vec<DiffOp>, mut pointer: usize) -> usize {
     while let Some(&next_op) = ops.get(pointer + 1) {
         let this_op = ops[pointer];
@@ -959,13 +972,10 @@ fn write_unified(
                 }
             }
         }
-        if rows.is_empty() {
-            continue;
-        }
+        let (Some(first), Some(last), false) = (hunk.first(), hunk.last(), rows.is_empty()) else { continue };
         if out.is_empty() {
             let _ = writeln!(out, "--- {}\n+++ {}", labels.0, labels.1);
         }
-        let (first, last) = (hunk[0], hunk[hunk.len() - 1]);
         let header = format!(
             "@@ -{} +{} @@\n",
             hunk_range(first.old_range().start..last.old_range().end),

@@ -219,16 +219,15 @@ impl Session {
     /// and for each replacement the index of its change in `changes`. For an untouched path the
     /// base length is taken as the furthest change end. Cost: O(k log k + chars of the new texts).
     pub fn change_set(&self, path: &str) -> (ChangeSet, Vec<usize>) {
-        let mut idx: Vec<usize> = (0..self.changes.len()).filter(|&i| self.changes[i].path == path).collect();
-        idx.sort_by_key(|&i| (self.changes[i].base_range.start, self.changes[i].base_range.end));
+        let mut idx: Vec<(usize, &PendingChange)> = self.changes.iter().enumerate().filter(|(_, c)| c.path == path).collect();
+        idx.sort_by_key(|(_, c)| (c.base_range.start, c.base_range.end));
         let base_len = match self.docs.get(path) {
             Some(doc) => doc.base.rope().len_chars(),
-            None => idx.iter().map(|&i| self.changes[i].base_range.end).max().unwrap_or(0),
+            None => idx.iter().map(|(_, c)| c.base_range.end).max().unwrap_or(0),
         };
         let mut set = ChangeSet::new(base_len);
         let mut kept = Vec::with_capacity(idx.len());
-        for i in idx {
-            let c = &self.changes[i];
+        for (i, c) in idx {
             match set.try_push(c.base_range.clone(), c.new_text.clone()) {
                 Ok(()) => kept.push(i),
                 // Only a caller that edited `changes` by hand can get here.
@@ -240,9 +239,9 @@ impl Session {
 
     /// Pending changes of one path, sorted by base position, with their current draft ranges.
     /// Cost: O(k log k).
-    pub fn changes_in_draft(&self, path: &str) -> Vec<(usize, Range<usize>)> {
+    pub fn changes_in_draft(&self, path: &str) -> Vec<(&PendingChange, Range<usize>)> {
         let (set, idx) = self.change_set(path);
-        idx.into_iter().zip(set.draft_ranges()).collect()
+        idx.into_iter().zip(set.draft_ranges()).filter_map(|(i, r)| Some((self.changes.get(i)?, r))).collect()
     }
 
     /// Stages "replace draft `range` of `path` with `new_text`". `path` must have been touched
@@ -292,8 +291,8 @@ impl Session {
             let mut merged = doc.draft.slice(union.start..range.start).to_string();
             merged.push_str(new_text);
             merged.push_str(&doc.draft.slice(range.end..union.end).to_string());
-            let remove = &idx[touching];
-            let id = remove.iter().map(|&i| self.changes[i].id).min().unwrap_or(Letter(b'A'));
+            let remove = idx.get(touching).unwrap_or_default();
+            let id = remove.iter().filter_map(|&i| self.changes.get(i)).map(|c| c.id).min().unwrap_or(Letter(b'A'));
             self.changes = std::mem::take(&mut self.changes)
                 .into_iter()
                 .enumerate()
@@ -356,11 +355,11 @@ impl Session {
         let (_, idx) = self.change_set(path);
         let mut conflicting = Vec::new();
         for i in idx {
-            let range = self.changes[i].base_range.clone();
+            let Some(change) = self.changes.get_mut(i) else { continue };
+            let range = change.base_range.clone();
             if external.touching(range.clone()).is_empty() {
                 // No external replacement at or inside: both ends map unambiguously.
-                let moved = external.map_pos(range.start, Assoc::After)..external.map_pos(range.end, Assoc::Before);
-                self.changes[i].base_range = moved;
+                change.base_range = external.map_pos(range.start, Assoc::After)..external.map_pos(range.end, Assoc::Before);
             } else {
                 conflicting.push(i);
             }
@@ -572,7 +571,8 @@ mod tests {
         let (set, idx) = s.change_set("a");
         assert_eq!(idx, vec![1, 0], "base order: B then A");
         assert_eq!(set.apply(s.docs["a"].base.rope()).unwrap(), *s.draft("a").unwrap());
-        assert_eq!(s.changes_in_draft("a"), vec![(1, 0..1), (0, 8..11)]);
+        let in_draft: Vec<_> = s.changes_in_draft("a").into_iter().map(|(c, r)| (c.id, r)).collect();
+        assert_eq!(in_draft, vec![(s.changes[1].id, 0..1), (s.changes[0].id, 8..11)]);
         let inverse = set.invert(s.docs["a"].base.rope()).unwrap();
         assert_eq!(inverse.apply(s.draft("a").unwrap()).unwrap().to_string(), "中文 😀 abc def");
     }

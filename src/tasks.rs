@@ -128,14 +128,22 @@ impl TaskStack {
         let id = self.all.len() as u32 + 1;
         self.all.push(Task { id, goal: goal.to_string(), parent: parent_id, status: TaskStatus::Active, summary: None, depth, started_ms: now_ms });
         self.stack.push(id);
-        Ok(&self.all[id as usize - 1])
+        // `id` is the new task's position + 1: pushed just above.
+        #[allow(clippy::indexing_slicing)]
+        let task = &self.all[id as usize - 1];
+        Ok(task)
+    }
+
+    /// The task with `id` (1-based position in `all`). Cost: O(1).
+    pub fn task(&self, id: u32) -> Option<&Task> {
+        self.all.get((id as usize).checked_sub(1)?)
     }
 
     /// Ends the innermost active task with `status` and pops it; `None` when no task is active.
     /// Cost: O(1).
     pub fn pop(&mut self, status: TaskStatus, summary: &str) -> Option<&Task> {
         let id = self.stack.pop()?;
-        let t = &mut self.all[id as usize - 1];
+        let t = self.all.get_mut((id as usize).checked_sub(1)?)?;
         t.status = status;
         t.summary = Some(summary.to_string());
         Some(t)
@@ -143,11 +151,11 @@ impl TaskStack {
 
     /// The active tasks, outermost first.
     pub fn active(&self) -> impl Iterator<Item = &Task> {
-        self.stack.iter().map(|id| &self.all[*id as usize - 1])
+        self.stack.iter().filter_map(|id| self.task(*id))
     }
 
     pub fn innermost(&self) -> Option<&Task> {
-        self.stack.last().map(|id| &self.all[*id as usize - 1])
+        self.stack.last().and_then(|id| self.task(*id))
     }
 
     pub fn all(&self) -> &[Task] {
@@ -166,18 +174,19 @@ impl TaskStack {
         // Children by parent index; ids are 1-based positions in `all`, parents come first.
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); self.all.len()];
         for (i, t) in self.all.iter().enumerate() {
-            if let Some(p) = t.parent {
-                children[p as usize - 1].push(i);
+            if let Some(siblings) = t.parent.and_then(|p| children.get_mut((p as usize).checked_sub(1)?)) {
+                siblings.push(i);
             }
         }
-        fn node<'a>(all: &'a [Task], children: &[Vec<usize>], i: usize) -> TaskNode<'a> {
-            TaskNode { task: &all[i], children: children[i].iter().map(|c| node(all, children, *c)).collect() }
+        fn node<'a>(all: &'a [Task], children: &[Vec<usize>], i: usize, task: &'a Task) -> TaskNode<'a> {
+            let kids = children.get(i).map_or(&[][..], Vec::as_slice);
+            TaskNode { task, children: kids.iter().filter_map(|&c| Some(node(all, children, c, all.get(c)?))).collect() }
         }
         self.all
             .iter()
             .enumerate()
             .filter(|(_, t)| t.parent.is_none() && t.status != TaskStatus::Active)
-            .map(|(i, _)| node(&self.all, &children, i))
+            .map(|(i, t)| node(&self.all, &children, i, t))
             .collect()
     }
 

@@ -29,20 +29,21 @@ impl LineEnding {
         let bytes = raw.as_bytes();
         let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
         let mut first = None;
-        let mut i = 0;
-        while let Some(off) = memchr::memchr2(b'\r', b'\n', &bytes[i..]) {
-            let at = i + off;
-            let kind = if bytes[at] == b'\n' {
+        // The `\n` of a `\r\n` pair, already counted with its `\r`.
+        let mut pair_lf = None;
+        for at in memchr::memchr2_iter(b'\r', b'\n', bytes) {
+            if pair_lf == Some(at) {
+                continue;
+            }
+            let kind = if bytes.get(at) == Some(&b'\n') {
                 lf += 1;
-                i = at + 1;
                 LineEnding::Lf
             } else if bytes.get(at + 1) == Some(&b'\n') {
                 crlf += 1;
-                i = at + 2;
+                pair_lf = Some(at + 1);
                 LineEnding::CrLf
             } else {
                 cr += 1;
-                i = at + 1;
                 LineEnding::Cr
             };
             first.get_or_insert(kind);
@@ -304,7 +305,7 @@ pub fn rope_string(rope: &Rope) -> String {
 pub fn clip(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         None => s.to_string(),
-        Some((at, _)) => format!("{}…", &s[..at]),
+        Some((at, _)) => format!("{}…", s.get(..at).unwrap_or_default()),
     }
 }
 

@@ -319,8 +319,10 @@ impl Tool {
         )
     }
 
+    // SPECS is in `Tool::ALL` order, one per variant (the test below pins that), so every
+    // discriminant is an index of it.
+    #[allow(clippy::indexing_slicing)]
     pub fn spec(self) -> &'static ToolSpec {
-        // SPECS is in `Tool::ALL` order; the test below pins that.
         &SPECS[self as usize]
     }
 
@@ -356,7 +358,9 @@ impl Tool {
                     json!({ "type": "array", "items": { "type": "integer", "minimum": min }, "minItems": 1, "maxItems": max })
                 }
             };
-            s["description"] = Value::from(p.description);
+            if let Some(o) = s.as_object_mut() {
+                o.insert("description".into(), Value::from(p.description));
+            }
             props.insert(p.name.to_string(), s);
         }
         let required: Vec<&str> = spec.params.iter().filter(|p| p.required).map(|p| p.name).collect();
@@ -540,7 +544,7 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
         }
         ParamKind::Letter => {
             let s = v.as_str().ok_or_else(|| wrong("a letter \"A\"–\"Z\""))?;
-            if s.len() == 1 && s.as_bytes()[0].is_ascii_uppercase() {
+            if matches!(s.as_bytes(), [b'A'..=b'Z']) {
                 Ok(())
             } else {
                 Err(ArgError::NotAllowed { arg: p.name, value: show(v), allowed: vec!["\"A\"–\"Z\" (upper case)".into()] })
@@ -599,8 +603,10 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
 /// `"B"` → 1, `2` → 1, `"2"` → 1; anything else (`"b"`, `0`, `27`) → `None`.
 fn letter_or_number(v: &Value) -> Option<usize> {
     let n = match v {
-        Value::String(s) if s.len() == 1 && s.as_bytes()[0].is_ascii_uppercase() => return Some((s.as_bytes()[0] - b'A') as usize),
-        Value::String(s) => s.trim().parse::<u64>().ok()?,
+        Value::String(s) => match s.as_bytes() {
+            [b @ b'A'..=b'Z'] => return Some(usize::from(b - b'A')),
+            _ => s.trim().parse::<u64>().ok()?,
+        },
         Value::Number(n) => n.as_u64()?,
         _ => return None,
     };

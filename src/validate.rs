@@ -46,6 +46,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::format::{fill, CandidateStyle, Locale, Words, TASK_DONE, TASK_OPEN, TASK_REVERTED};
+use crate::matching::recommend::Reason;
 use crate::response::Status;
 use crate::workflow::{Flags, WorkflowState};
 
@@ -480,6 +481,10 @@ impl<'a> Validator<'a> {
     // ---- 1. the header -------------------------------------------------------------------------
 
     /// Checks the header lines; returns the index of the first line after them.
+    // Bounds: `end` ≤ `lines.len()` (a position or the length); `k` is a position in `KEYS`,
+    // and `found` has one slot per key; `line` starts with `KEYS[k]` and `:` (the match above), so
+    // the value starts at a char boundary inside it.
+    #[allow(clippy::indexing_slicing, clippy::string_slice)]
     fn header(&mut self) -> usize {
         const KEYS: [&str; 3] = ["status", "state", "flags"];
         let end = self.lines.iter().position(|l| is_blank(l) || heading_level(l).is_some()).unwrap_or(self.lines.len());
@@ -555,6 +560,9 @@ impl<'a> Validator<'a> {
         }
     }
 
+    // Bounds: every `bit` is a position in `known` (flag_names: 7 names, fewer than `seen`'s 32
+    // slots); `w` from `windows(2)` has two items.
+    #[allow(clippy::indexing_slicing)]
     fn flags_value(&mut self, n: usize, line: &str, value: &str) {
         self.flags_line = n;
         if value == " -" {
@@ -643,7 +651,7 @@ impl<'a> Validator<'a> {
                 _ if first && i == start => {
                     self.report(n, Rule::BlankLine, format!("expected a blank line between the header and {}, found none", quote(line)));
                 }
-                _ => self.report(n, Rule::BlankLine, format!("expected a blank line before {}, found {}", quote(line), quote(lines[i - 1]))),
+                _ => self.report(n, Rule::BlankLine, format!("expected a blank line before {}, found {}", quote(line), quote(i.checked_sub(1).and_then(|p| lines.get(p)).copied().unwrap_or_default()))),
             }
             let kind = self.heading(n, line);
             sections.push(Section { kind, line: n, heading: line, body: Vec::new() });
@@ -706,14 +714,14 @@ impl<'a> Validator<'a> {
     /// reports a later one in another locale.
     fn check_locale(&mut self, n: usize, matched: &[Locale], found: &str, expected: impl Fn(&Words) -> String) {
         match self.locale {
-            None if matched.len() == 1 => self.locale = Some((matched[0], n)),
+            None if matched.len() == 1 => self.locale = matched.first().map(|&l| (l, n)),
             Some((l, at)) if !matched.contains(&l) => {
                 let msg = format!(
                     "expected {} (locale {}, set by line {at}), found {} (locale {})",
                     expected(l.words()),
                     l.as_str(),
                     quote(found),
-                    matched[0].as_str()
+                    matched.first().map_or("?", |l| l.as_str())
                 );
                 self.report(n, Rule::Locale, msg);
             }
@@ -791,7 +799,7 @@ impl<'a> Validator<'a> {
                 self.parsed.summary = value.to_string();
             } else if value == w.empty {
                 self.parsed.guidance = None;
-            } else if let Some(other) = LOCALES.into_iter().find(|o| o.words().empty == value && o.words() != w) {
+            } else if let Some(other) = LOCALES.into_iter().find(|o| o.words().empty == value && !std::ptr::eq(o.words(), w)) {
                 self.report(
                     n,
                     Rule::Locale,
@@ -806,6 +814,8 @@ impl<'a> Validator<'a> {
 
     // ---- 3. the Metrics ------------------------------------------------------------------------
 
+    // Bounds: a row's cells are read only after the match above kept rows of exactly 2 cells.
+    #[allow(clippy::indexing_slicing)]
     fn metrics(&mut self, s: &Section<'a>) {
         let w = self.words();
         let mut at = 0;
@@ -959,6 +969,10 @@ impl<'a> Validator<'a> {
         }
     }
 
+    // Bounds: the caller passes rows of exactly `CANDIDATE_COLUMNS.len()` (10) cells, and every
+    // index here is a column number below 10 (`column` ranges over numeric columns, `1 + i` over the
+    // two marker columns, `markers` has their two slots).
+    #[allow(clippy::indexing_slicing)]
     fn candidate_row(&mut self, n: usize, cells: &[String]) -> ParsedCandidate {
         let id = cells[0].as_str();
         let letter_ok = id.len() == 1 && id.bytes().all(|b| b.is_ascii_uppercase());
@@ -1079,8 +1093,9 @@ impl<'a> Validator<'a> {
                 let (before, after) = template(lw.line);
                 let Some(r) = rest.strip_prefix(before) else { continue };
                 let digits = r.bytes().take_while(u8::is_ascii_digit).count();
-                let text = r[digits..].strip_prefix(after).and_then(|t| t.strip_prefix(lw.colon));
-                let (Some(line_no), Some(text)) = (whole(&r[..digits]), text) else { continue };
+                let Some((number, r)) = r.split_at_checked(digits) else { continue };
+                let text = r.strip_prefix(after).and_then(|t| t.strip_prefix(lw.colon));
+                let (Some(line_no), Some(text)) = (whole(number), text) else { continue };
                 found.get_or_insert((line_no, text, l));
             }
             let Some((line_no, text, l)) = found else {
@@ -1105,8 +1120,8 @@ impl<'a> Validator<'a> {
                 (true, false, t)
             } else if let Some(t) = tail.strip_prefix(recommended_mark.as_str()) {
                 // The reason, as in the seed's `← 推荐（基于上下文相关性）`, may follow.
-                let reason = lw.reasons.iter().map(|r| fill(lw.paren, r)).find(|r| t.starts_with(r.as_str()));
-                (false, true, reason.map_or(t, |r| &t[r.len()..]))
+                let reason = Reason::ALL.iter().map(|r| fill(lw.paren, (lw.reason)(*r))).find_map(|r| t.strip_prefix(r.as_str()));
+                (false, true, reason.unwrap_or(t))
             } else {
                 (false, false, tail)
             };
@@ -1147,6 +1162,8 @@ impl<'a> Validator<'a> {
 
     // ---- Content / Preview: fenced blocks ------------------------------------------------------
 
+    // Bounds: `i < s.body.len()` by the loop's condition, so `i + 1 ..` is a (possibly empty) tail.
+    #[allow(clippy::indexing_slicing)]
     fn fences(&mut self, kind: Kind, s: &Section<'a>) {
         let mut blocks = 0;
         let mut i = 0;
@@ -1302,6 +1319,8 @@ impl<'a> Validator<'a> {
         }
     }
 
+    // Bounds: a row's cells are read only after the match above kept rows of exactly 5 cells.
+    #[allow(clippy::indexing_slicing)]
     fn log(&mut self, s: &Section<'a>) {
         let w = self.words();
         let mut at = 0;
@@ -1457,26 +1476,17 @@ fn push_body<'a>(sections: &mut [Section<'a>], before: &mut Vec<(usize, &'a str)
 fn split_lines(s: &str) -> Vec<&str> {
     let mut lines = Vec::new();
     let bytes = s.as_bytes();
-    let (mut start, mut i) = (0, 0);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => {
-                lines.push(&s[start..i]);
-                start = i + 1;
-            }
-            b'\r' => {
-                lines.push(&s[start..i]);
-                if bytes.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-                start = i + 1;
-            }
-            _ => {}
+    let mut start = 0;
+    for at in memchr::memchr2_iter(b'\r', b'\n', bytes) {
+        if at < start {
+            continue; // the `\n` of a `\r\n` already ended its line
         }
-        i += 1;
+        // Breaks are ASCII bytes: `start` and `at` are char boundaries.
+        lines.push(s.get(start..at).unwrap_or_default());
+        start = if bytes.get(at..at + 2) == Some(b"\r\n") { at + 2 } else { at + 1 };
     }
-    if start < s.len() {
-        lines.push(&s[start..]);
+    if let Some(rest) = s.get(start..).filter(|r| !r.is_empty()) {
+        lines.push(rest);
     }
     while lines.last().is_some_and(|l| is_blank(l)) {
         lines.pop();
@@ -1495,15 +1505,16 @@ fn heading_level(line: &str) -> Option<usize> {
     if line.len() - t.len() > 3 {
         return None;
     }
-    let level = t.bytes().take_while(|&b| b == b'#').count();
-    let after = &t[level..];
+    let after = t.trim_start_matches('#');
+    let level = t.len() - after.len();
     ((1..=6).contains(&level) && (after.is_empty() || after.starts_with([' ', '\t']))).then_some(level)
 }
 
 /// An opening fence: 3 or more backticks, then an info string without backticks. Its length.
 fn fence_open(line: &str) -> Option<usize> {
-    let len = line.bytes().take_while(|&b| b == b'`').count();
-    (len >= 3 && !line[len..].contains('`')).then_some(len)
+    let info = line.trim_start_matches('`');
+    let len = line.len() - info.len();
+    (len >= 3 && !info.contains('`')).then_some(len)
 }
 
 /// A closing fence for an opening one of `len` backticks.
@@ -1541,10 +1552,10 @@ fn code_span(cell: &str) -> Option<String> {
             run = 0;
         }
     }
-    let stripped = if inner.len() >= 2 && inner.starts_with(' ') && inner.ends_with(' ') && !inner.bytes().all(|b| b == b' ') {
-        &inner[1..inner.len() - 1]
-    } else {
-        inner
+    let padded = inner.strip_prefix(' ').and_then(|t| t.strip_suffix(' '));
+    let stripped = match padded {
+        Some(t) if !inner.bytes().all(|b| b == b' ') => t,
+        _ => inner,
     };
     Some(stripped.to_string())
 }
@@ -1555,6 +1566,9 @@ fn l_yes(locale: Option<Locale>, mark: &str) -> bool {
 }
 
 /// A code span at the start of `s`: its content (padding removed) and what follows it.
+// Bounds: `i < bytes.len()` by the loop's condition; `i + n` ends a run of `n` backticks that
+// starts at `i`, so it is ≤ the length and, after an ASCII byte, a char boundary.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 fn leading_code_span(s: &str) -> Option<(String, &str)> {
     let n = s.bytes().take_while(|&b| b == b'`').count();
     if n == 0 {
@@ -1640,10 +1654,10 @@ fn signed_int(s: &str) -> Option<isize> {
     if s == "0" {
         return Some(0);
     }
-    let (neg, digits) = match s.as_bytes().first()? {
-        b'+' => (false, &s[1..]),
-        b'-' => (true, &s[1..]),
-        _ => return None,
+    let (neg, digits) = if let Some(d) = s.strip_prefix('+') {
+        (false, d)
+    } else {
+        (true, s.strip_prefix('-')?)
     };
     let n = whole(digits).filter(|&n| n > 0)?;
     let n = isize::try_from(n).ok()?;
@@ -1953,7 +1967,7 @@ flags: `SelectionPending`
     #[test]
     fn list_style_candidates() {
         let head = MULTI.split("### [Target]").next().unwrap().to_string();
-        let reason = Locale::En.words().reasons[1];
+        let reason = (Locale::En.words().reason)(Reason::NearFocus);
         let list = head
             + "### [Target] Candidates\n- [A] line 1: `a | b`\n- [B] line 2: `c` ← recommended ("
             + reason

@@ -214,8 +214,8 @@ fn check_path(session: &Session, path: &str, model: &Option<String>) -> Result<(
     prop_assert_eq!(idx.len(), session.changes.iter().filter(|c| c.path == path).count());
     check_change_set(&set, &base, &draft)?;
     let d = chars(&draft);
-    for (i, r) in session.changes_in_draft(path) {
-        prop_assert_eq!(d[r].iter().collect::<String>(), session.changes[i].new_text.clone());
+    for (c, r) in session.changes_in_draft(path) {
+        prop_assert_eq!(d[r].iter().collect::<String>(), c.new_text.clone());
     }
     prop_assert!(session.draft_fingerprint(path).is_some());
     Ok(())

@@ -83,7 +83,7 @@ fn scan(rope: &Rope, needle: &str, mut on_hit: impl FnMut(usize, usize)) {
     let mut block_at = 0usize;
     let mut search = |block: &[u8], block_at: usize| {
         let from = allowed.saturating_sub(block_at).min(block.len());
-        for at in finder.find_iter(&block[from..]) {
+        for at in finder.find_iter(block.get(from..).unwrap_or_default()) {
             on_hit(block_at, from + at);
             allowed = block_at + from + at + m;
         }
@@ -147,10 +147,10 @@ pub fn find_chars_layered(layers: &Layered<'_>, needle: &str) -> Vec<usize> {
     let mut r = 0; // first replacement that may still spoil a hit (hits are sorted)
     for s in base_hits {
         let e = s + m;
-        while r < reps.len() && reps[r].range.end <= s && !(reps[r].range.is_empty() && reps[r].range.start > s) {
+        while reps.get(r).is_some_and(|x| x.range.end <= s && !(x.range.is_empty() && x.range.start > s)) {
             r += 1;
         }
-        let spoiled = reps[r..].iter().take_while(|x| x.range.start < e).any(|x| {
+        let spoiled = reps.get(r..).unwrap_or_default().iter().take_while(|x| x.range.start < e).any(|x| {
             if x.range.is_empty() {
                 s < x.range.start && x.range.start < e
             } else {
@@ -171,7 +171,8 @@ pub fn find_chars_layered(layers: &Layered<'_>, needle: &str) -> Vec<usize> {
         let mut chars_before = 0;
         let mut last_byte = 0;
         for b in all_occurrences(window.as_bytes(), &finder) {
-            chars_before += window[last_byte..b].chars().count();
+            // Match starts are char boundaries (the needle is UTF-8).
+            chars_before += window.get(last_byte..b).map_or(0, |t| t.chars().count());
             last_byte = b;
             let h = from + chars_before;
             let overlaps = if d.is_empty() { h < d.start && h + m > d.start } else { h < d.end && h + m > d.start };
@@ -224,7 +225,7 @@ fn base_char_offsets(base: &Text, flat: &str, bytes: impl Iterator<Item = usize>
     bytes
         .into_iter()
         .map(|b| {
-            chars += flat[at..b].chars().count();
+            chars += flat.get(at..b).map_or(0, |t| t.chars().count());
             at = b;
             chars
         })

@@ -86,7 +86,7 @@ impl Reindent {
             } else {
                 out.extend(std::iter::repeat(' ').take(cols));
             }
-            out.push_str(&line[indent.len()..]);
+            out.push_str(line.strip_prefix(indent).unwrap_or(line));
         }
         out
     }
@@ -189,8 +189,8 @@ fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[Nor
     let first_text = line_str(rope, i);
     let first = normalize_line(&first_text, tier);
     let line_start = rope.line_to_char(i);
-    if k == 1 {
-        let n = &needle[0];
+    let (Some(needle_first), Some(needle_last)) = (needle.first(), needle.last()) else { return Vec::new() };
+    if let [n] = needle {
         if n.is_empty() {
             return Vec::new();
         }
@@ -208,7 +208,7 @@ fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[Nor
             .collect();
     }
     // First needle line: a suffix of line i.
-    if !first.text.ends_with(&needle[0].text) {
+    if !first.text.ends_with(&needle_first.text) {
         return Vec::new();
     }
     let mut doc_lines = vec![first_text];
@@ -221,21 +221,21 @@ fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[Nor
     }
     let last_text = line_str(rope, i + k - 1);
     let last = normalize_line(&last_text, tier);
-    if !last.text.starts_with(&needle[k - 1].text) {
+    if !last.text.starts_with(&needle_last.text) {
         return Vec::new();
     }
     doc_lines.push(last_text);
-    let p = first.len() - needle[0].len();
-    let whole_first = p == 0 && !needle[0].is_empty();
+    let p = first.len() - needle_first.len();
+    let whole_first = p == 0 && !needle_first.is_empty();
     let start = if whole_first && tier.ignores_indentation() {
         line_start
-    } else if needle[0].is_empty() {
+    } else if needle_first.is_empty() {
         line_start + first.original_len
     } else {
         line_start + first.start_of(p)
     };
     let last_start = if i + k - 1 < rope.len_lines() { rope.line_to_char(i + k - 1) } else { rope.len_chars() };
-    let end = last_start + last.end_before(needle[k - 1].len());
+    let end = last_start + last.end_before(needle_last.len());
     let reindent = if tier.ignores_indentation() { reindent(tier, lines, &doc_lines, !whole_first) } else { None };
     vec![Match { range: start..end, quality, reindent }]
 }
@@ -246,7 +246,7 @@ fn occurrences(hay: &[char], needle: &[char]) -> Vec<usize> {
     let mut out = Vec::new();
     let mut at = 0;
     while at + needle.len() <= hay.len() {
-        if hay[at..at + needle.len()] == *needle {
+        if hay.get(at..at + needle.len()) == Some(needle) {
             out.push(at);
             at += needle.len();
         } else {

@@ -71,17 +71,17 @@ fn parse_line(line: &str) -> Option<(GutterKind, usize, &str)> {
     if digits == 0 || digits > 9 {
         return None;
     }
-    let number: usize = body[..digits].parse().ok()?;
-    let after = &body[digits..];
+    let (number, after) = body.split_at_checked(digits)?;
+    let number: usize = number.parse().ok()?;
     if let Some(rest) = after.strip_prefix('│') {
         return Some((GutterKind::Box, number, one_space(rest)?));
     }
     if let Some(rest) = after.strip_prefix('#') {
-        let hex = rest.get(..4)?;
+        let (hex, rest) = rest.split_at_checked(4)?;
         if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
-        return Some((GutterKind::LineKey, number, one_space(rest[4..].strip_prefix('│')?)?));
+        return Some((GutterKind::LineKey, number, one_space(rest.strip_prefix('│')?)?));
     }
     if let Some(rest) = after.strip_prefix(':') {
         return Some((GutterKind::Colon, number, one_space(rest)?));

@@ -241,6 +241,9 @@ fn lcs_steps(a: usize, b: usize) -> usize {
 /// shorter sequence is a bit vector, each item of the longer one updates it with one addition
 /// and a few bit operations per 64 items. Cost: O(longer·⌈shorter/64⌉) time, O(alphabet of the
 /// shorter·⌈shorter/64⌉) memory.
+// Bounds: `masks` has `words` slots per alphabet item and `k` is a position in `alphabet`;
+// `i / 64 < words` for every position `i` of `pattern`.
+#[allow(clippy::indexing_slicing)]
 fn lcs_len<T: Copy + Ord>(a: &[T], b: &[T]) -> usize {
     let (pattern, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if pattern.is_empty() {
@@ -302,6 +305,9 @@ fn bounded_myers<T: Copy + Ord + std::hash::Hash>(a: &[T], b: &[T]) -> Option<Ve
 /// whole and replaced blocks count their char LCS (within [`LCS_WORD_STEPS`] per block and four
 /// times that in all; a larger block pairs its lines in order), or the multiset count when the
 /// line diff is too large.
+// Bounds: the ops come from `bounded_myers` over exactly these line lists, so each op's
+// ranges lie in them.
+#[allow(clippy::indexing_slicing)]
 fn common_chars_by_lines(a: &str, b: &str) -> usize {
     let a_lines: Vec<&str> = a.split_inclusive('\n').collect();
     let b_lines: Vec<&str> = b.split_inclusive('\n').collect();
@@ -443,6 +449,10 @@ impl Grams {
         }
     }
 
+    // Bounds: `slot` shifts a 32-bit hash right by 32 - table_bits, so it is below the table's
+    // 2^table_bits slots; every id stored is below `needed.len()` (ids are handed out as the
+    // length before a push, and capped at u16::MAX once pushing stops).
+    #[allow(clippy::indexing_slicing)]
     fn with_len(text: &str, len: usize) -> Grams {
         let grams = || {
             text.split('\n')
@@ -483,6 +493,8 @@ impl Grams {
 
     /// The id of `gram` (0 when the needle does not hold it).
     #[inline(always)]
+    // Bounds: `slot` is below the table's size (see `with_len`).
+    #[allow(clippy::indexing_slicing)]
     fn id(&self, gram: u32) -> u16 {
         self.ids[self.slot(gram)]
     }
@@ -539,7 +551,7 @@ fn byte_chunks(rope: &Rope, from_byte: usize) -> impl Iterator<Item = (usize, &[
         let base = chunk_start;
         chunk_start += bytes.len();
         let skip = from_byte.saturating_sub(base).min(bytes.len());
-        (base + skip, &bytes[skip..])
+        (base + skip, bytes.get(skip..).unwrap_or_default())
     })
 }
 
@@ -664,7 +676,9 @@ fn candidate_windows(
         );
     }
     let offsets = line_offsets(rope, from_byte, line_count, needed);
-    let char_at = |line: usize| rope.byte_to_char(offsets[&line.min(line_count)]);
+    // Every line asked for below is in `needed` (clamped the same way), so the lookup hits; a
+    // miss would mean the start of the text rather than a panic.
+    let char_at = |line: usize| rope.byte_to_char(offsets.get(&line.min(line_count)).copied().unwrap_or(from_byte));
     for s in voted {
         let start = char_at(s.saturating_sub(1));
         let end = char_at(s + k + 1);
@@ -698,6 +712,11 @@ struct Scan {
 /// the best window of every line; with `VOTE`, also hashes every line's non-blank bytes and lets
 /// it vote through `keys`. One plain loop with local state (splitting it into a loop per task,
 /// or visiting only the hits, measured slower): a few ns per byte.
+// Bounds: `votes` gets a slot per line before its votes, and `start = i - j ≤ i` names one;
+// `first` is a partition point of `keys`; `ring` has `width.max(1)` slots and `slot` wraps
+// at its length; `spare` has a cell per gram id (ids are below `needed.len()`, see
+// `Grams::with_len`) plus NO_GRAM_CELLS cells, and `no_gram` is `real_ids + (slot & 7)`.
+#[allow(clippy::indexing_slicing)]
 fn scan<const VOTE: bool>(
     rope: &Rope,
     from_byte: usize,
@@ -834,7 +853,7 @@ fn line_offsets(
     'chunks: for chunk in chunks {
         let bytes = chunk.as_bytes();
         let skip = from_byte.saturating_sub(chunk_start).min(bytes.len());
-        for at in memchr::memchr_iter(b'\n', &bytes[skip..]) {
+        for at in memchr::memchr_iter(b'\n', bytes.get(skip..).unwrap_or_default()) {
             line += 1;
             while pending.peek() == Some(&line) {
                 offsets.insert(line, chunk_start + skip + at + 1);
@@ -859,6 +878,8 @@ fn line_offsets(
 
 /// Where, inside `window`, the needle's best alignments lie (as rope char ranges, none empty):
 /// the best anywhere and the best ending in `window.near_ends` (often the same).
+// Bounds: `edge` ≤ the needle's length.
+#[allow(clippy::indexing_slicing)]
 fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> Vec<Range<usize>> {
     let len = window.range.len();
     if len == 0 || needle.is_empty() {
@@ -968,6 +989,9 @@ struct AlignmentRow {
 }
 
 impl AlignmentRow {
+    // Bounds: `cost` and `start` have `w + 1` slots and `j` runs over 1..=w, so `j - 1`
+    // indexes `text` (of length w).
+    #[allow(clippy::indexing_slicing)]
     fn of(needle: &[char], text: &[char], free_start: bool) -> AlignmentRow {
         let w = text.len();
         let mut cost: Vec<u32> = (0..=w)
@@ -1005,6 +1029,9 @@ impl AlignmentRow {
 
     /// The best alignment ending within `ends`: fewest edits, then the span whose length is
     /// closest to the needle's, then the end nearest `anchor`, then the earliest.
+    // Bounds: `ends` is clamped to `w = cost.len() - 1` (`cost` has at least one slot), and
+    // `start[j] ≤ j` for every j (an alignment starts at or before it ends).
+    #[allow(clippy::indexing_slicing)]
     fn best(&self, ends: RangeInclusive<usize>, anchor: usize) -> Alignment {
         let w = self.cost.len() - 1;
         let ends = (*ends.start()).min(w)..=(*ends.end()).min(w);
@@ -1056,6 +1083,9 @@ impl AlignmentRow {
 /// Cost: a line diff of at most 500 lines per side and one char diff per differing line pair,
 /// each bounded by [`MYERS_STEPS`] (a pair that differs too much to diff within it is shown as
 /// replaced whole, after its common prefix and suffix); rendering stops once the answer is full.
+// Bounds: the ops come from a diff over exactly `old_lines` and `new_lines`, so each op's
+// ranges (and `p < min(old_len, new_len)` inside a replace) lie in them.
+#[allow(clippy::indexing_slicing)]
 pub fn describe_difference(expected: &str, found: &str) -> String {
     if expected == found {
         return String::new();
@@ -1192,6 +1222,9 @@ enum Piece {
 }
 
 /// `expected` → `found` as one wdiff line (see [`describe_difference`]).
+// Bounds: `prefix` ≤ both lengths and `suffix` counts only after it; the ops come from a diff
+// over exactly the two middles.
+#[allow(clippy::indexing_slicing)]
 fn wdiff_line(expected: &str, found: &str) -> String {
     let old: Vec<char> = expected.chars().collect();
     let new: Vec<char> = found.chars().collect();
@@ -1286,6 +1319,9 @@ fn push_merged(pieces: &mut Vec<Piece>, piece: Piece) {
     }
 }
 
+// Bounds: the cuts at CONTEXT_CHARS are taken only when `n` > CONTEXT_CHARS (the first
+// branch took the shorter ones); `text.len().min(…)` bounds the changed text.
+#[allow(clippy::indexing_slicing)]
 fn render_pieces(pieces: &[Piece]) -> String {
     let mut out = String::new();
     let last = pieces.len().saturating_sub(1);

@@ -167,8 +167,8 @@ pub fn normalize_line(line: &str, tier: Tier) -> NormLine {
 
 /// The leading whitespace of a line.
 pub fn indentation(line: &str) -> &str {
-    let end = line.char_indices().find(|&(_, c)| !is_line_space(c)).map_or(line.len(), |(i, _)| i);
-    &line[..end]
+    let body = line.trim_start_matches(is_line_space);
+    line.strip_suffix(body).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -55,6 +55,8 @@ pub enum Reason {
 }
 
 impl Reason {
+    pub const ALL: [Reason; 3] = [Reason::AfterAnchor, Reason::NearFocus, Reason::GoalWords];
+
     /// A stable machine-readable code: `after_anchor`, `near_focus`, `goal_words`.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -113,7 +113,7 @@ impl Workspace {
         match self.session.as_ref().and_then(|s| s.docs.get(path).map(|d| (s, d))) {
             Some((s, d)) => (d.base.clone(), s.change_set(path).0),
             None => {
-                let text = self.docs[path].text.clone();
+                let text = self.open_doc(path).text.clone();
                 let len = text.rope().len_chars();
                 (text, ChangeSet::new(len))
             }
@@ -264,7 +264,7 @@ impl Workspace {
             spans.push(Match { range: from..to.max(from), quality, reindent: None });
         }
         if spans.is_empty() {
-            let line = text::line_of(&draft, starts.matches[0].range.start);
+            let line = starts.matches.first().map_or(0, |m| text::line_of(&draft, m.range.start));
             let r = Response::new(
                 Status::NoMatch,
                 format!(
@@ -449,8 +449,10 @@ impl Workspace {
 
     fn choose(&mut self, search: Search, matches: Vec<Match>) -> Step {
         let p = self.config.tool_prefix.clone();
+        // Callers answer "no match" themselves, with the needle as searched; an empty list here
+        // gets the same status rather than a panic.
+        let Some(quality) = matches.first().map(|m| m.quality) else { return self.no_match(search, "") };
         let same = self.same_selection(&search, &matches);
-        let quality = matches[0].quality;
 
         if let Some(letter) = search.match_id {
             let chosen = if same {
@@ -542,8 +544,7 @@ impl Workspace {
             return self.stage(&search.path, edits, info);
         }
 
-        if matches.len() == 1 {
-            let m = &matches[0];
+        if let [m] = matches.as_slice() {
             let info = StageInfo {
                 tool: search.tool,
                 quality: Some(m.quality.into()),
@@ -602,11 +603,12 @@ impl Workspace {
             .take(shown)
             .map(|(id, range, q, stale, occ)| candidate_view(&draft, *id, range, *q, *stale, *occ))
             .collect();
-        let live: Vec<usize> = (0..listing.len()).filter(|&i| !listing[i].3).collect();
-        let ranges: Vec<Range<usize>> = live.iter().map(|&i| listing[i].1.clone()).collect();
+        // Candidates still current (not stale), by their index in `listing`.
+        let live: Vec<usize> = listing.iter().enumerate().filter(|(_, l)| !l.3).map(|(i, _)| i).collect();
+        let ranges: Vec<Range<usize>> = live.iter().filter_map(|&i| listing.get(i)).map(|l| l.1.clone()).collect();
         let goal = self.tasks.innermost().map(|t| t.goal.clone());
         let hints = Hints { anchor_end: search.anchor_end, focus: self.focus(&search.path), goal: goal.as_deref() };
-        let recommended = recommend::recommend(&draft, &ranges, &hints).map(|r| (live[r.index], r.reason));
+        let recommended = recommend::recommend(&draft, &ranges, &hints).and_then(|r| Some((*live.get(r.index)?, r.reason)));
         if !search.preview_only {
             self.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.0);
         }
@@ -638,13 +640,14 @@ impl Workspace {
             guidance
         };
         let mut r = Response::new(status, summary).with_guidance(guidance);
-        if search.warn || !matches[0].quality.is_exact() {
+        let quality = matches.first().map(|m| m.quality);
+        if search.warn || !quality.is_some_and(|q| q.is_exact()) {
             r = r.warn();
         }
         r.candidates = candidates;
         r.metrics.selection_count = Some(total);
         r.metrics.new_length = Some(draft.len_chars());
-        r.match_quality = Some(matches[0].quality.to_string());
+        r.match_quality = quality.map(|q| q.to_string());
         r.fingerprint = Some(self.draft_fingerprint(&search.path).to_string());
         Step::Done(self.finish(r, Some(&search.path)))
     }
@@ -653,7 +656,7 @@ impl Workspace {
     fn focus(&self, path: &str) -> Option<usize> {
         let s = self.session.as_ref()?;
         let id = s.last_staged?;
-        s.changes_in_draft(path).into_iter().find(|(i, _)| s.changes[*i].id == id).map(|(_, r)| r.start)
+        s.changes_in_draft(path).into_iter().find(|(c, _)| c.id == id).map(|(_, r)| r.start)
     }
 
     /// Caches `found` as the live selection (letters in document order).
@@ -844,7 +847,7 @@ impl Workspace {
                 .with_guidance("Give new_text the text you want in its place.");
             return Step::Done(self.finish(r, Some(path)));
         }
-        let committed = self.docs[path].text.clone();
+        let committed = self.open_doc(path).text.clone();
         // Stage into a copy (ropes clone in O(1)); it replaces the real session only when every
         // edit was staged and this is not a preview.
         let mut session = self.session.clone().unwrap_or_else(|| Session::new(self.next_session_id));

@@ -102,7 +102,7 @@ impl Workspace {
     /// The pending changes of `path` as ranges of its base and draft (what a commit writes).
     pub(super) fn session_spans(&self, path: &str) -> Option<Vec<ChangeSpan>> {
         let s = self.session.as_ref()?;
-        Some(s.changes_in_draft(path).into_iter().map(|(i, draft)| ChangeSpan { base: s.changes[i].base_range.clone(), draft }).collect())
+        Some(s.changes_in_draft(path).into_iter().map(|(c, draft)| ChangeSpan { base: c.base_range.clone(), draft }).collect())
     }
 
     fn diff_summary(&self, v: &Version, max_chars: usize, expired: &mut dyn FnMut() -> bool) -> DiffSummary {
@@ -232,7 +232,7 @@ impl Workspace {
     fn focus_line(&self, path: &str, draft: &Rope) -> Option<usize> {
         if let Some(s) = &self.session {
             if let Some(last) = s.last_staged {
-                let staged = s.changes_in_draft(path).into_iter().find(|(i, _)| s.changes[*i].id == last);
+                let staged = s.changes_in_draft(path).into_iter().find(|(c, _)| c.id == last);
                 if let Some((_, range)) = staged {
                     return Some(text::line_of(draft, range.start.min(draft.len_chars())));
                 }

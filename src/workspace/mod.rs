@@ -487,6 +487,15 @@ impl Workspace {
         self.docs.get(path)
     }
 
+    /// The open document at `path`, for paths the workspace itself resolved: `resolve`,
+    /// sessions, selections and storage requests only name paths that were open, and a document
+    /// is never closed (reloads and renames insert), so the lookup cannot miss. Not for paths a
+    /// caller passes in: those go through `resolve` or [`Workspace::document`].
+    #[allow(clippy::indexing_slicing)]
+    fn open_doc(&self, path: &str) -> &Document {
+        &self.docs[path]
+    }
+
     /// The storage version the workspace holds for `path` (what a save expects to replace).
     pub fn version(&self, path: &str) -> Option<&str> {
         self.docs.get(path).map(|d| d.version.as_str())
@@ -510,7 +519,7 @@ impl Workspace {
     /// Committed text of `path` (default document when `None`), LF-normalised.
     pub fn text(&self, path: Option<&str>) -> Result<String, WorkspaceError> {
         let path = self.resolve(path)?;
-        Ok(crate::text::rope_string(self.docs[&path].text.rope()))
+        Ok(crate::text::rope_string(self.open_doc(&path).text.rope()))
     }
 
     /// Draft (committed + pending) of `path`, LF-normalised.

@@ -103,7 +103,7 @@ impl Workspace {
             let results = commit
                 .texts
                 .iter()
-                .map(|(p, _)| PersistResult::Saved { path: p.clone(), version: self.docs[p].version.clone() })
+                .map(|(p, _)| PersistResult::Saved { path: p.clone(), version: self.open_doc(p).version.clone() })
                 .collect();
             self.awaiting = Some(Awaiting::Commit(commit));
             return self.complete_persist(results);
@@ -111,7 +111,7 @@ impl Workspace {
         let requests: Vec<PersistRequest> = commit
             .texts
             .iter()
-            .map(|(p, t)| PersistRequest { path: p.clone(), text: t.to_storage(), expected_version: self.docs[p].version.clone() })
+            .map(|(p, t)| PersistRequest { path: p.clone(), text: t.to_storage(), expected_version: self.open_doc(p).version.clone() })
             .collect();
         self.persistence_record("commit: writes requested", None, || {
             json!(requests.iter().map(|r| json!({"path": r.path, "expected_version": r.expected_version, "bytes": r.text.len()})).collect::<Vec<_>>())
@@ -142,11 +142,11 @@ impl Workspace {
 
     /// "3 changes in config.json: `timeout: 30` → `timeout: 60` ×3" — what the pending changes do.
     fn auto_summary(&self) -> String {
-        let Some(s) = self.session.as_ref().filter(|s| !s.is_empty()) else { return String::new() };
+        let Some(s) = self.session.as_ref() else { return String::new() };
+        let Some(first) = s.changes.first() else { return String::new() };
         let mut paths: Vec<&str> = s.changes.iter().map(|c| c.path.as_str()).collect();
         paths.dedup();
         let n = s.changes.len();
-        let first = &s.changes[0];
         let what = |t: &str| crate::text::clip(&t.trim().replace('\n', "⏎"), 40);
         let same = s.changes.iter().all(|c| c.old_text == first.old_text && c.new_text == first.new_text);
         let edit = if first.old_text.is_empty() {
@@ -213,7 +213,7 @@ impl Workspace {
         // Write the old texts back, expecting the versions the commit just produced.
         let requests = written
             .iter()
-            .map(|(p, v)| PersistRequest { path: p.clone(), text: self.docs[p].text.to_storage(), expected_version: v.clone() })
+            .map(|(p, v)| PersistRequest { path: p.clone(), text: self.open_doc(p).text.to_storage(), expected_version: v.clone() })
             .collect();
         self.awaiting = Some(Awaiting::Rollback(RollbackInFlight { commit, failures, written }));
         Step::Persist(requests)
@@ -268,8 +268,8 @@ impl Workspace {
         };
         r.metrics.delta = commit.delta;
         if let Some(path) = &first_path {
-            r.metrics.new_length = Some(self.docs[path].text.rope().len_chars());
-            r.fingerprint = Some(self.docs[path].text.fingerprint().to_string());
+            r.metrics.new_length = Some(self.open_doc(path).text.rope().len_chars());
+            r.fingerprint = Some(self.open_doc(path).text.fingerprint().to_string());
         }
         self.finish(r, first_path.as_deref())
     }
@@ -382,7 +382,7 @@ impl Workspace {
                 format!("Pass a new path inside the storage, relative like the document's own, e.g. \"{path}.recovered\"."),
             ));
         }
-        let text = self.docs[path].text.with_rope(self.draft_rope(path));
+        let text = self.open_doc(path).text.with_rope(self.draft_rope(path));
         let request = PersistRequest { path: new_path.to_string(), text: text.to_storage(), expected_version: String::new() };
         if self.config.persist_mode == PersistMode::Disabled {
             let r = Response::new(Status::Blocked, "Persistence is disabled: nothing can be written to storage. Nothing was changed.")

@@ -16,7 +16,7 @@ use crate::tools::Args;
 impl Workspace {
     pub(super) fn read(&self, path: &str, args: &Args) -> Response {
         let committed = args.str("view") == Some("committed");
-        let rope = if committed { self.docs[path].text.rope().clone() } else { self.draft_rope(path) };
+        let rope = if committed { self.open_doc(path).text.rope().clone() } else { self.draft_rope(path) };
         let last = text::visible_line_count(&rope);
         let start = args.int("start_line").unwrap_or(1) as usize;
         let end = (args.int("end_line").map(|n| n as usize).unwrap_or(last)).min(last);
@@ -47,9 +47,8 @@ impl Workspace {
             "no pending changes".to_string()
         };
         let mut r = Response::new(Status::Success, format!("Read lines {start}–{end} of {path} ({last} lines, {which})."));
-        if !marks.is_empty() {
-            let letters: Vec<String> = marks.iter().map(|(l, _)| l.to_string()).collect();
-            let (first, last) = (&letters[0], &letters[letters.len() - 1]);
+        let letters: Vec<String> = marks.iter().map(|(l, _)| l.to_string()).collect();
+        if let (Some(first), Some(last)) = (letters.first(), letters.last()) {
             r.summary.push_str(&if letters.len() == 1 {
                 format!(" Candidate {first} is marked [[SEL#{first}]]…[[/SEL#{first}]]; the markers are not part of the text.")
             } else {
@@ -68,7 +67,7 @@ impl Workspace {
             r.guidance = Some("The `  12│ ` gutters are not part of the text: leave them out of old_text.".into());
         }
         r.content = Some(content);
-        r.fingerprint = Some(if committed { self.docs[path].text.fingerprint() } else { self.draft_fingerprint(path) }.to_string());
+        r.fingerprint = Some(if committed { self.open_doc(path).text.fingerprint() } else { self.draft_fingerprint(path) }.to_string());
         r.metrics.new_length = Some(rope.len_chars());
         self.finish(r, Some(path))
     }

@@ -339,8 +339,8 @@ impl Workspace {
             LoadPurpose::Diff { path } => {
                 let storage = read.pop().and_then(|(_, d)| d);
                 let changed = match &storage {
-                    Some(d) => d.version != self.docs[&path].version,
-                    None => !self.docs[&path].version.is_empty(),
+                    Some(d) => d.version != self.open_doc(&path).version,
+                    None => !self.open_doc(&path).version.is_empty(),
                 };
                 if changed {
                     // What the diff revealed is an external change like any other.
@@ -358,7 +358,7 @@ impl Workspace {
                         .with_guidance(format!("Save your draft elsewhere with {}_persist_as(new_path), or {}_discard(reason).", self.config.tool_prefix, self.config.tool_prefix));
                     return self.finish(r, Some(&path));
                 };
-                let unchanged = storage.version == self.docs[&path].version && storage.text.rope() == self.docs[&path].text.rope();
+                let unchanged = storage.version == self.open_doc(&path).version && storage.text.rope() == self.open_doc(&path).text.rope();
                 let dropped = self.drop_path_from_session(&path);
                 self.in_memory_commits.remove(&path);
                 let version = storage.version.clone();

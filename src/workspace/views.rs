@@ -41,7 +41,7 @@ pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOption
     let spans: Vec<ChangeSpan> = session
         .changes_in_draft(path)
         .into_iter()
-        .map(|(i, draft)| ChangeSpan { base: session.changes[i].base_range.clone(), draft })
+        .map(|(c, draft)| ChangeSpan { base: c.base_range.clone(), draft })
         .collect();
     preview::render(doc.base.rope(), &doc.draft, &spans, path, opts)
 }
