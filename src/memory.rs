@@ -117,11 +117,8 @@ impl fmt::Display for MemoryError {
                 let list: Vec<String> = turns.iter().map(u32::to_string).collect();
                 let noun = if turns.len() == 1 { "turn" } else { "turns" };
                 match known {
-                    Some((lo, hi)) => write!(
-                        f,
-                        "unknown {noun} {}; stored turns are {lo}..={hi}",
-                        list.join(", ")
-                    ),
+                    Some((lo, hi)) if lo == hi => write!(f, "unknown {noun} {}; the only stored turn is {lo}", list.join(", ")),
+                    Some((lo, hi)) => write!(f, "unknown {noun} {}; the stored turns are {lo} to {hi}", list.join(", ")),
                     None => write!(f, "unknown {noun} {}; no turns are stored", list.join(", ")),
                 }
             }
@@ -771,7 +768,7 @@ mod tests {
         assert!(got[1].context.contains("main.ts"));
         let err = m.recall(&[2, 9, 0, 9]).unwrap_err();
         assert_eq!(err, MemoryError::UnknownTurns { turns: vec![0, 9], known: Some((1, 4)) });
-        assert_eq!(err.to_string(), "unknown turns 0, 9; stored turns are 1..=4");
+        assert_eq!(err.to_string(), "unknown turns 0, 9; the stored turns are 1 to 4");
         let err = MemoryStore::new().recall(&[1]).unwrap_err();
         assert_eq!(err.to_string(), "unknown turn 1; no turns are stored");
         assert!(m.recall(&[]).unwrap().is_empty());

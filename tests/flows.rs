@@ -186,7 +186,7 @@ fn argument_errors_change_nothing() {
         ("memo_replace", json!({"old_text": "x"}), "missing required argument `new_text`"),
         ("memo_replace", json!({"old_text": 1, "new_text": "y"}), "`old_text` must be a string"),
         ("memo_replace", json!({"old_text": "x", "new_text": "y", "extra": true}), "unknown argument `extra`"),
-        ("memo_read", json!({"start_line": 9}), "`start_line` is 9 but a has 1 lines"),
+        ("memo_read", json!({"start_line": 9}), "`start_line` is 9 but a has 1 line"),
         ("memo_read", json!({"path": "nope.md"}), "document `nope.md` is not open"),
         ("memo_frobnicate", json!({}), "unknown tool `memo_frobnicate`"),
         ("memo_commit", json!("summary"), "arguments must be a JSON object"),

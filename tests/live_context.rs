@@ -303,7 +303,7 @@ fn memory_tools_recall_and_search() {
 
     let r = h.call("memo_recall_context", json!({"turn_numbers": [2, 9]}));
     assert_eq!(r.status, Status::NoMatch);
-    assert!(r.summary.contains("unknown turn 9; stored turns are 1..=3"), "{}", r.summary);
+    assert!(r.summary.contains("unknown turn 9; the stored turns are 1 to 3"), "{}", r.summary);
     let r = h.call("memo_search_memory", json!({"query": "kubernetes"}));
     assert_eq!(r.status, Status::NoMatch);
     assert!(r.summary.contains("no stored turn (3 stored) contains any of its words"), "{}", r.summary);

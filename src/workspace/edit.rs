@@ -356,7 +356,7 @@ impl Workspace {
             .filter(|k| k.line > last || !k.matches(&text::line_text(&draft, k.line - 1)))
             .map(|k| {
                 if k.line > last {
-                    format!("line {} does not exist any more ({path} has {last} lines)", k.line)
+                    format!("line {} does not exist any more ({path} has {last} line{})", k.line, plural(last))
                 } else {
                     format!("line {} is now {} (key {}), not the line you read (key {k})", k.line, code(&clip(&text::line_text(&draft, k.line - 1))), LineKey::of(k.line, &text::line_text(&draft, k.line - 1)))
                 }
@@ -980,6 +980,11 @@ impl Workspace {
             self.next_session_id += 1;
         }
         self.session = Some(session);
+        if self.pending_in(path) == 0 {
+            // The edit restored the committed text, which storage holds: a failed save of this
+            // document has nothing left to retry, so it no longer keeps the workspace OutOfSync.
+            self.persist_failures.remove(path);
+        }
         if self.config.persist_mode == PersistMode::Immediate {
             // Immediate mode (`003` §10.1): the edit is saved at once; tasks stay open, since
             // one edit rarely finishes one.

@@ -22,7 +22,7 @@ impl Workspace {
         let end = (args.int("end_line").map(|n| n as usize).unwrap_or(last)).min(last);
         if start > last {
             return self.invalid(
-                &format!("argument `start_line` is {start} but {path} has {last} lines"),
+                &format!("argument `start_line` is {start} but {path} has {last} line{}", plural(last)),
                 format!("Pass a start_line from 1 to {last}."),
             );
         }

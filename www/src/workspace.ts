@@ -134,6 +134,23 @@ function withCamelNames(err: unknown): unknown {
  * A path argument must be a string (or absent): wasm-bindgen's string conversion of anything
  * else writes out of bounds and traps inside the shared wasm instance.
  */
+/**
+ * What `storage.load(path)` returned, checked: a storage provider is host code, and a wrong
+ * shape must fail here with its name rather than deep inside the core (or as "cannot read
+ * properties of undefined").
+ */
+function checkLoaded(path: string, doc: unknown): { text: string; version: string } | undefined {
+  if (doc === undefined || doc === null) return undefined;
+  const d = doc as { text?: unknown; version?: unknown };
+  if (typeof doc !== "object" || typeof d.text !== "string" || typeof d.version !== "string") {
+    const got = typeof doc !== "object" ? typeof doc : `{ text: ${typeof d.text}, version: ${typeof d.version} }`;
+    throw new TypeError(
+      `agentpad: storage.load(${JSON.stringify(path)}) returned ${got}; a StorageProvider's load must resolve to { text: string, version: string }, or undefined when there is no such document`,
+    );
+  }
+  return { text: d.text, version: d.version };
+}
+
 function checkPath(path: unknown, method: string): void {
   if (path !== undefined && path !== null && typeof path !== "string") {
     throw new TypeError(`agentpad: ${method}(path) needs a string path, got ${typeof path}`);
@@ -220,7 +237,7 @@ export class Workspace {
         sink = (record) => console.error(`[agentpad] ${JSON.stringify(record)}`);
       }
       for (const path of paths) {
-        const doc = await storage.load(path);
+        const doc = checkLoaded(path, await storage.load(path));
         if (doc === undefined) {
           throw new Error(`agentpad: the storage holds no document "${path}"`);
         }
@@ -325,7 +342,7 @@ export class Workspace {
     const results: LoadResult[] = [];
     for (const path of paths) {
       try {
-        const doc = await this.#storage.load(path);
+        const doc = checkLoaded(path, await this.#storage.load(path));
         const tooLarge = doc && tooLong(path, doc.text);
         if (tooLarge) {
           results.push({ path, ok: false, error: tooLarge });
@@ -347,13 +364,14 @@ export class Workspace {
     const open = new Set(this.paths());
     for (const path of paths) {
       if (!open.has(path)) continue;
-      let doc: { text: string; version: string } | undefined;
+      let loaded: unknown;
       try {
-        doc = await this.#storage.load(path);
+        loaded = await this.#storage.load(path);
       } catch {
         this.#changed.add(path); // try again before the next call
         continue;
       }
+      const doc = checkLoaded(path, loaded);
       if (doc?.version === this.#live().version(path)) continue; // our own save
       if (doc && doc.text.length > MAX_DOCUMENT_BYTES) {
         this.#live().storageTooLarge(path, doc.version, utf8Length(doc.text));

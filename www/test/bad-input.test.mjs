@@ -427,6 +427,32 @@ test("JS only: Workspace.create refuses unknown and badly typed options, naming 
   assert.deepEqual(await storage.list(), ["a.md"]);
 });
 
+test("JS only: a storage provider whose load returns the wrong shape is named in a TypeError, at create and when it reports a change", async () => {
+  const inner = new MemoryStorage({ "a.md": "A\n" });
+  let shape = { text: 42, version: "v1" };
+  let listener;
+  const faulty = {
+    load: async (path) => (shape === null ? inner.load(path) : shape),
+    save: (path, text, expected) => inner.save(path, text, expected),
+    list: () => inner.list(),
+    watch: (l) => {
+      listener = l;
+      return () => {};
+    },
+  };
+  await assert.rejects(Workspace.create({ storage: faulty }), (e) => e instanceof TypeError && /storage\.load\("a\.md"\) returned \{ text: number, version: string \}; a StorageProvider's load must resolve to \{ text: string, version: string \}/.test(e.message));
+  shape = null;
+  const ws = await Workspace.create({ storage: faulty });
+  shape = "A\nB\n";
+  listener?.({ path: "a.md" });
+  await assert.rejects(ws.call("memo_read", {}), (e) => e instanceof TypeError && /storage\.load\("a\.md"\) returned string/.test(e.message));
+  assert.equal(ws.text("a.md"), "A\n", "the committed text is what it was");
+  shape = null;
+  const r = await ws.call("memo_read", {});
+  assert.equal(r.status, "Success", "once the provider behaves, calls work again");
+  ws.free();
+});
+
 test("JS only: host methods given a value of the wrong type throw a TypeError naming it and change nothing", async () => {
   const c = { name: "host", setup: "multi", options: { memory: true } };
   const a = await twin(c);
