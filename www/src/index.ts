@@ -5,4 +5,27 @@ export { Workspace, MAX_DOCUMENT_BYTES } from "./workspace.js";
 export { memoryBytes } from "./loader.js";
 export { MemoryStorage } from "./storage.js";
 export { validateResponse } from "./validate.js";
+export {
+  TRANSCRIPT_FORMAT,
+  TranscriptPlayer,
+  isHostStep,
+  isToolStep,
+  parseTranscript,
+  recordTranscript,
+  replayTranscript,
+  stepTime,
+} from "./transcript.js";
+export type {
+  Difference,
+  HostStep,
+  ReplayOptions,
+  ReplayReport,
+  ReplayedStep,
+  SayStep,
+  ToolStep,
+  Transcript,
+  TranscriptExpectation,
+  TranscriptOptions,
+  TranscriptStep,
+} from "./transcript.js";
 export type * from "./types.js";

@@ -570,6 +570,12 @@ export interface TaskReport {
 export interface CallOptions {
   /** The LLM's tool-call id, recorded in the session log. */
   toolCallId?: string;
+  /**
+   * The shell's clock for this call, in ms since the epoch (default `Date.now()`): when its
+   * versions are made, as the session log and the live context show them. A replay passes the
+   * recorded times so that the responses come out the same.
+   */
+  nowMs?: number;
 }
 
 /** The categories of 003 §4.4. */

@@ -264,15 +264,19 @@ export class Workspace {
       // The host's mistake, not the model's: refused before anything runs.
       return Promise.reject(new TypeError(`agentpad: call(name, args, { toolCallId }) needs a string toolCallId, got ${typeof toolCallId}`));
     }
-    const run = this.#queue.then(() => this.#run(name, args, options?.toolCallId));
+    const nowMs: unknown = options?.nowMs;
+    if (nowMs !== undefined && !(typeof nowMs === "number" && Number.isFinite(nowMs))) {
+      return Promise.reject(new TypeError(`agentpad: call(name, args, { nowMs }) needs a finite number of ms since the epoch, got ${typeof nowMs === "number" ? nowMs : typeof nowMs}`));
+    }
+    const run = this.#queue.then(() => this.#run(name, args, options?.toolCallId, nowMs));
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  async #run(name: string, args: unknown, toolCallId: string | undefined): Promise<Response> {
+  async #run(name: string, args: unknown, toolCallId: string | undefined, nowMs: number | undefined): Promise<Response> {
     const started = performance.now();
     try {
-      return await this.#steps(name, args, toolCallId);
+      return await this.#steps(name, args, toolCallId, nowMs ?? Date.now());
     } finally {
       this.#deliverDiagnostics(performance.now() - started);
     }
@@ -295,10 +299,10 @@ export class Workspace {
     }
   }
 
-  async #steps(name: string, args: unknown, toolCallId: string | undefined): Promise<Response> {
+  async #steps(name: string, args: unknown, toolCallId: string | undefined, nowMs: number): Promise<Response> {
     this.#saved.clear();
     await this.#syncExternalChanges();
-    let step = this.#live().call(name, args ?? {}, toolCallId, Date.now()) as Step;
+    let step = this.#live().call(name, args ?? {}, toolCallId, nowMs) as Step;
     // The core asks for storage work until it is done (a failed multi-document commit asks
     // for compensating writes; refresh, discard and diff-against-storage ask for reads).
     const written = new Map<string, string>();
