@@ -26,19 +26,16 @@ import {
   h,
   renderBadges,
   renderCandidateList,
-  renderDocument,
   renderJson,
   renderMarkdown,
   renderNearMisses,
   renderNextActions,
   renderPendingChanges,
-  renderPreview,
   renderSessionLog,
   renderTaskStack,
   renderToolChips,
 } from "./render";
 import {
-  documentPosition,
   formatPos,
   renderLiveContextView,
   renderSectionNav,
@@ -48,6 +45,8 @@ import {
   type LiveView,
 } from "./panes";
 import { buildTranscript, estimateMessages, estimateTokens, type HistoryFormat } from "./transcript";
+import { DocView } from "./docview";
+import { DiffView } from "./diffview";
 
 const PREFIX = "memo";
 
@@ -143,6 +142,15 @@ const app = {
   historyFormat: "openai" as HistoryFormat,
   generation: 0, // bumps on every loadSample, so a slow create that lost the race is freed
 };
+
+// The document and diff views (CodeMirror 6: src/docview.ts, src/diffview.ts), made once and
+// updated in place by renderDocPanel / renderPendingPanel.
+const docView = new DocView($("doc"), {
+  label: "Document (draft), read-only: move the cursor or select to set the editor state",
+  onSelect: (anchor, head) => editorStateFromDocument(anchor, head),
+});
+const pendingDiff = new DiffView({ label: "Pending diff", testid: "pending-preview", emptyText: "(no pending changes)" });
+$("pending-diff").replaceChildren(pendingDiff.dom);
 
 // ------------------------------------------------------------------ errors
 
@@ -671,8 +679,10 @@ function renderWorkflowPanel(): void {
     }
   }
   $("wf-storage").replaceChildren(rows);
-  // The hand editor starts from what storage holds now (kept while it is open and being edited).
-  if (!($("external-edit") as HTMLDetailsElement).open) externalText.value = storage?.read(app.path) ?? "";
+  // The hand editor starts from what storage holds when it is opened (its toggle handler fills it;
+  // kept while it is open and being edited). Closed, it holds nothing: a 10 MB text in a hidden
+  // textarea made every later layout of the page slow.
+  if (!($("external-edit") as HTMLDetailsElement).open) externalText.value = "";
   const events = storage ? storage.events.slice(-5) : [];
   $("wf-storage-log").replaceChildren(...events.map(describeEvent));
   const busy = app.busy || !ws;
@@ -736,11 +746,10 @@ function failNextSave(): void {
 
 function renderDocPanel(): void {
   const ws = app.ws;
-  const doc = $("doc");
   const cands = $("candidates");
   pathSelect.replaceChildren();
   if (!ws) {
-    doc.replaceChildren();
+    docView.setText("");
     cands.replaceChildren();
     $("doc-meta").textContent = "";
     return;
@@ -753,7 +762,10 @@ function renderDocPanel(): void {
   // Highlights only while the selection is live and refers to exactly this draft.
   const sel = app.selection;
   const live = sel !== null && ws.state === "SelectionPending" && sel.path === app.path && sel.draft === draft;
-  doc.replaceChildren(renderDocument(draft, live ? sel.candidates : []));
+  // The CodeMirror view (src/docview.ts) is updated in place: the text, then its decorations.
+  docView.setText(draft);
+  docView.setCandidates(live ? sel.candidates : []);
+  docView.setPending(app.pending.changes, app.path);
   cands.replaceChildren();
   if (live) {
     const list = renderCandidateList(sel.candidates);
@@ -801,13 +813,13 @@ function renderDocPanel(): void {
     );
     if (sel.differs) cands.append(h("h3", {}, "What differs"), renderNearMisses(sel.differs));
   }
-  const lines = draft === "" ? 0 : draft.replace(/\n$/, "").split("\n").length;
+  const lines = draft === "" ? 0 : docView.lines - (draft.endsWith("\n") ? 1 : 0);
   const changed = draft !== ws.text(app.path);
   $("doc-meta").textContent = `${app.path} · ${lines} lines · ${draft.length} chars${changed ? " · modified" : ""}`;
 }
 
 function renderPendingPanel(): void {
-  $("pending-diff").replaceChildren(renderPreview(app.pending.preview));
+  pendingDiff.set(app.pending.preview);
   $("pending-list").replaceChildren(renderPendingChanges(app.pending.changes));
   $("pending-source").textContent = app.pending.source;
 }
@@ -969,15 +981,8 @@ function applyEditorForm(): void {
   if (setEditorState(state)) renderLiveContextPane();
 }
 
-/** A click or a selection in the document view: the cursor (the selection's head) and the selection. */
-function editorStateFromDocument(): void {
-  const table = $("doc").querySelector<HTMLElement>("table.doc");
-  const sel = window.getSelection();
-  if (!table || !sel || sel.rangeCount === 0 || !sel.anchorNode || !sel.focusNode) return;
-  if (!table.contains(sel.anchorNode) || !table.contains(sel.focusNode)) return;
-  const anchor = documentPosition(table, sel.anchorNode, sel.anchorOffset);
-  const head = documentPosition(table, sel.focusNode, sel.focusOffset);
-  if (!anchor || !head) return;
+/** The cursor / selection the user set in the document view (anchor === head: a plain cursor). */
+function editorStateFromDocument(anchor: LineCol, head: LineCol): void {
   const same = anchor.line === head.line && anchor.column === head.column;
   if (setEditorState(same ? { cursor: head } : { cursor: head, selection: { anchor, head } }, { fill: true })) {
     renderLiveContextPane();
@@ -986,16 +991,7 @@ function editorStateFromDocument(): void {
 
 /** The editor state the core reports, on the document view: the cursor's line and the selected lines. */
 function markDocumentCursor(e: LiveContext["json"]["editor_state"] | null): void {
-  const table = $("doc").querySelector("table.doc");
-  if (!table) return;
-  table.querySelectorAll("tr.cursor-line, tr.sel-line").forEach((r) => r.classList.remove("cursor-line", "sel-line"));
-  if (!e || e.active_path !== app.path) return;
-  if (e.selection) {
-    const from = Math.min(e.selection.anchor.line, e.selection.head.line);
-    const to = Math.max(e.selection.anchor.line, e.selection.head.line);
-    for (let l = from; l <= to; l++) table.querySelector(`tr[data-line="${l}"]`)?.classList.add("sel-line");
-  }
-  if (e.cursor) table.querySelector(`tr[data-line="${e.cursor.line}"]`)?.classList.add("cursor-line");
+  docView.showEditorState(e && e.active_path === app.path ? e : null);
 }
 
 // ---- live context
@@ -1182,28 +1178,6 @@ editorForm.addEventListener("submit", (e) => {
 });
 $("editor-clear").addEventListener("click", () => {
   if (setEditorState({}, { fill: true })) renderLiveContextPane();
-});
-// A press in the document view, released anywhere (a drag may end outside it): the cursor and
-// selection from the DOM selection. A click on a line number puts the cursor at its start.
-let pressedInDocument = false;
-$("doc").addEventListener("mousedown", () => {
-  pressedInDocument = true;
-});
-document.addEventListener("mouseup", (e) => {
-  if (!pressedInDocument) return;
-  pressedInDocument = false;
-  const ln = (e.target as Element | null)?.closest?.("td.ln");
-  const row = ln?.closest<HTMLTableRowElement>("tr[data-line]");
-  if (row && $("doc").contains(row)) {
-    if (setEditorState({ cursor: { line: Number(row.dataset.line), column: 1 } }, { fill: true })) renderLiveContextPane();
-    return;
-  }
-  // After the browser has updated the selection.
-  setTimeout(editorStateFromDocument, 0);
-});
-// Keyboard selection (caret browsing): Shift+arrows, Home, End.
-$("doc").addEventListener("keyup", (e) => {
-  if (e.shiftKey || ["Home", "End", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"].includes(e.key)) editorStateFromDocument();
 });
 for (const input of [lcRecent, lcMaxDoc]) input.addEventListener("change", renderLiveContextPane);
 lcAnchor.addEventListener("change", renderLiveContextPane);

@@ -1,7 +1,6 @@
 // The agent-context panes (issue 6): the task tree (ws.tasks()), the live-context block
 // (ws.liveContext()) and the history token meter (ws.compressHistory()). Pure rendering of what
-// the core returned, plus the one conversion the page must do itself: a point of the document
-// view (a DOM selection) to the 1-based line and UTF-16 column the core takes.
+// the core returned. (The document view's cursor → line / UTF-16 column is in src/docview.ts.)
 
 import type { LineCol, LiveContext, MemoryTurn, TaskEntry, TaskReport } from "./types";
 import type { HistoryFormat, TranscriptMessage } from "./transcript";
@@ -313,52 +312,4 @@ export function renderMemory(turns: readonly MemoryTurn[], digest: string): HTML
     );
   }
   return div;
-}
-
-// ---------------------------------------------------------------- document view → line/column
-
-/**
- * The draft position (1-based line, UTF-16 column) of a DOM boundary point inside the document
- * view (renderDocument's table: one row per line, the text in td.code, candidate badges that are
- * not part of the text). Null when the point is not in the table.
- */
-export function documentPosition(table: HTMLElement, node: Node, offset: number): LineCol | null {
-  if (!table.contains(node)) return null;
-  const el = node instanceof Element ? node : node.parentElement;
-  let row = el?.closest<HTMLTableRowElement>("tr[data-line]") ?? null;
-  if (!row) {
-    // A point between rows (the tbody or the table): the row after it, or the end of the last.
-    const rows = [...table.querySelectorAll<HTMLTableRowElement>("tr[data-line]")];
-    if (rows.length === 0) return null;
-    const after = node.childNodes[offset];
-    const next = after instanceof HTMLTableRowElement && after.dataset.line ? after : null;
-    if (next) return { line: Number(next.dataset.line), column: 1 };
-    row = rows[rows.length - 1];
-    return { line: Number(row.dataset.line), column: lineLength(row) + 1 };
-  }
-  const line = Number(row.dataset.line);
-  const code = row.querySelector<HTMLElement>("td.code");
-  if (!code) return { line, column: 1 };
-  if (!code.contains(node)) {
-    // In the line-number cell, or at the row itself: before the code cell → column 1, after → end.
-    const cells = [...row.children];
-    const at = node === row ? offset : cells.findIndex((c) => c.contains(node));
-    return { line, column: at > cells.indexOf(code) ? lineLength(row) + 1 : 1 };
-  }
-  const range = document.createRange();
-  range.setStart(code, 0);
-  range.setEnd(node, offset);
-  const frag = range.cloneContents();
-  frag.querySelectorAll(".cand-badge").forEach((b) => b.remove());
-  const before = (frag.textContent ?? "").replace(/\u200b/g, "");
-  return { line, column: before.length + 1 };
-}
-
-/** The UTF-16 length of a document row's text (badges and the empty-line placeholder excluded). */
-function lineLength(row: HTMLTableRowElement): number {
-  const code = row.querySelector("td.code");
-  if (!code) return 0;
-  const copy = code.cloneNode(true) as HTMLElement;
-  copy.querySelectorAll(".cand-badge").forEach((b) => b.remove());
-  return (copy.textContent ?? "").replace(/\u200b/g, "").length;
 }

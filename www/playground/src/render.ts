@@ -41,7 +41,7 @@ export function candidateLabel(c: Pick<Candidate, "id" | "match_quality">): stri
 }
 
 /** Tooltip of a tier. */
-function tierTitle(c: Candidate): string {
+export function tierTitle(c: Candidate): string {
   switch (candidateTier(c)) {
     case "exact":
       return "exact match";
@@ -53,103 +53,7 @@ function tierTitle(c: Candidate): string {
 }
 
 // ---------------------------------------------------------------- document view
-
-interface Segment {
-  from: number; // UTF-16 offsets into the draft
-  to: number;
-  candidate: Candidate;
-}
-
-/**
- * The draft with line numbers, as a table (one row per line). When `candidates` is given, each
- * candidate's range `[context_start, context_end)` (UTF-16 offsets into this very draft) is wrapped
- * in a <mark> with its letter as a badge; a range that spans lines is marked on each line, the
- * badge on the first. Recommended and stale candidates get their own classes.
- */
-export function renderDocument(draft: string, candidates: readonly Candidate[] = []): HTMLElement {
-  const table = h("table", { class: "doc", "data-testid": "document" });
-  const body = h("tbody");
-  table.append(body);
-
-  // Line starts (offsets) of the draft. A final newline does not open a new visible line.
-  const starts: number[] = [0];
-  for (let i = 0; i < draft.length; i++) if (draft.charCodeAt(i) === 10) starts.push(i + 1);
-  if (starts.length > 1 && starts[starts.length - 1] === draft.length) starts.pop();
-
-  const sorted = [...candidates]
-    .filter((c) => c.context_end >= c.context_start && c.context_start >= 0 && c.context_end <= draft.length)
-    .sort((a, b) => a.context_start - b.context_start);
-
-  for (let li = 0; li < starts.length; li++) {
-    const lineStart = starts[li];
-    const last = li + 1 === starts.length;
-    // Excludes the line's "\n", the document's final one included.
-    const lineEnd = !last ? starts[li + 1] - 1 : draft.endsWith("\n") ? draft.length - 1 : draft.length;
-    // An empty range at the very end (after the final "\n") is shown at the end of the last line.
-    const reach = last ? draft.length : lineEnd;
-    const lineNo = li + 1;
-    const code = h("td", { class: "code" });
-    const segments: Segment[] = [];
-    for (const c of sorted) {
-      const from = Math.min(Math.max(c.context_start, lineStart), lineEnd);
-      const to = Math.min(c.context_end, lineEnd);
-      const empty = c.context_start === c.context_end;
-      if (from < to || (empty && c.context_start >= lineStart && c.context_start <= reach)) {
-        segments.push({ from, to: Math.max(from, to), candidate: c });
-      }
-    }
-    let pos = lineStart;
-    for (const seg of segments) {
-      if (seg.from < pos) continue; // overlapping candidates: the earlier one wins on this line
-      if (seg.from > pos) code.append(draft.slice(pos, seg.from));
-      const c = seg.candidate;
-      const first = seg.from === c.context_start;
-      const tier = candidateTier(c);
-      const cls = ["cand", `tier-${tier}`, c.recommended ? "recommended" : "", c.stale ? "stale" : ""]
-        .filter(Boolean)
-        .join(" ");
-      const mark = h(
-        "mark",
-        {
-          class: cls,
-          "data-testid": first ? `candidate-${c.id}` : undefined,
-          "data-candidate": c.id,
-          "data-line": lineNo,
-          "data-quality": c.match_quality,
-          "data-tier": tier,
-          "data-recommended": c.recommended,
-          "data-stale": c.stale,
-          title:
-            `candidate ${c.id} · line ${c.line} · occurrence ${c.occurrence} · ${tierTitle(c)}` +
-            (c.recommended ? " · recommended" : "") +
-            (c.stale ? " · stale (its text was changed)" : ""),
-        },
-        first
-          ? h(
-              "span",
-              { class: `cand-badge tier-${tier}`, "aria-hidden": "true", "data-testid": `candidate-badge-${c.id}` },
-              candidateLabel(c),
-            )
-          : null,
-        draft.slice(seg.from, seg.to),
-      );
-      code.append(mark);
-      pos = seg.to;
-    }
-    if (pos < lineEnd) code.append(draft.slice(pos, lineEnd));
-    if (lineStart === lineEnd && segments.length === 0) code.append("\u200b"); // keep empty rows tall
-    const hasCand = segments.length > 0;
-    body.append(
-      h(
-        "tr",
-        { "data-line": lineNo, class: hasCand ? "has-cand" : undefined },
-        h("td", { class: "ln" }, String(lineNo)),
-        code,
-      ),
-    );
-  }
-  return table;
-}
+// The document itself is a CodeMirror 6 view: src/docview.ts (badges built from candidateLabel).
 
 /**
  * The candidates under the document, as a table: badge (letter and tier), line, match_quality,
@@ -236,30 +140,7 @@ export function renderNearMisses(preview: string): HTMLElement {
 
 // ---------------------------------------------------------------- pending changes
 
-/**
- * The core's compact preview (lines like `  12│-old`, `  12│+new`, `  11│ ctx`), one row per line,
- * coloured by the character after the gutter bar. Lines without a gutter are shown as meta lines.
- */
-export function renderPreview(preview: string | null): HTMLElement {
-  const pre = h("pre", { class: "diff", "data-testid": "pending-preview", tabindex: 0, "aria-label": "Pending diff", role: "region" });
-  if (preview === null || preview === "") {
-    pre.classList.add("empty");
-    pre.append("(no pending changes)");
-    return pre;
-  }
-  for (const line of preview.replace(/\n$/, "").split("\n")) {
-    const bar = line.indexOf("│");
-    let kind = "meta";
-    if (bar >= 0) {
-      const mark = line.charAt(bar + 1);
-      kind = mark === "-" ? "del" : mark === "+" ? "add" : "ctx";
-    } else if (/^[-+]/.test(line) && !/^(---|\+\+\+)/.test(line)) {
-      kind = line[0] === "-" ? "del" : "add"; // unified-diff style previews
-    }
-    pre.append(h("span", { class: `dl ${kind}` }, line), "\n");
-  }
-  return pre;
-}
+// The pending diff itself is a CodeMirror 6 view of the core's text: src/diffview.ts.
 
 function formatDelta(delta: number): string {
   return delta >= 0 ? `+${delta}` : String(delta);
