@@ -431,6 +431,12 @@ impl WasmWorkspace {
     pub fn tool_definitions(&self) -> JsValue {
         to_js(&self.inner.tool_definitions())
     }
+
+    /// Every tool with whether the current state offers it and why not (`Workspace::tool_states`).
+    #[wasm_bindgen(js_name = toolStates)]
+    pub fn tool_states(&self) -> JsValue {
+        to_js(&self.inner.tool_states())
+    }
 }
 
 /// The message `open` gives for a document of `bytes` over [`crate::MAX_DOCUMENT_BYTES`], for

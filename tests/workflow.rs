@@ -614,3 +614,53 @@ fn revert_during_a_conflict_takes_storage_text() {
     let c = h.call("memo_commit", json!({"summary": "nothing"}));
     assert_eq!(c.status, Status::NoOp, "no stale conflict report: {}", c.markdown);
 }
+
+#[test]
+fn tool_states_list_every_tool_and_say_why_a_hidden_one_is_hidden_as_its_call_would() {
+    let mut h = Host::new(&[("a", THREE)]);
+    for step in [
+        None,
+        Some(("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}))), // SelectionPending
+        Some(("memo_replace_selection", json!({"selection_id": "B"}))),                       // PersistPending
+    ] {
+        if let Some((tool, args)) = step {
+            h.call(tool, args);
+        }
+        let states = h.ws.tool_states();
+        assert_eq!(states.len(), Tool::ALL.len(), "every tool, hidden ones too");
+        let available: Vec<String> = states.iter().filter(|s| s.available).map(|s| s.definition.name.clone()).collect();
+        let visible: Vec<String> = visible(&h).into_iter().map(|t| t.name("memo")).collect();
+        assert_eq!(available, visible, "available = offered in state {}", h.ws.state());
+        for s in states.iter().filter(|s| !s.available) {
+            let before = h.ws.state();
+            let r = h.call(&s.definition.name, valid_args(&s.definition.input_schema));
+            assert_eq!(r.status, Status::Blocked, "{} in {before}", s.definition.name);
+            assert_eq!(s.reason.as_deref(), Some(r.summary.as_str()), "the reason is what the call says");
+            assert_eq!(s.guidance.as_deref(), r.guidance.as_deref());
+            assert!(s.available || s.reason.is_some());
+        }
+        assert!(states.iter().filter(|s| s.available).all(|s| s.reason.is_none() && s.guidance.is_none()));
+    }
+}
+
+/// Arguments that pass `schema`: each required property with a value of its type (so that a call
+/// reaches the visibility check, which comes after the argument check).
+fn valid_args(schema: &serde_json::Value) -> serde_json::Value {
+    let mut args = serde_json::Map::new();
+    for name in schema["required"].as_array().into_iter().flatten().filter_map(|n| n.as_str()) {
+        let p = &schema["properties"][name];
+        let value = if let Some(first) = p["enum"].as_array().and_then(|e| e.first()) {
+            first.clone()
+        } else {
+            match p["type"].as_str() {
+                Some("integer") => json!(p["minimum"].as_i64().unwrap_or(1).max(1)),
+                Some("array") => json!([1]),
+                Some("boolean") => json!(false),
+                Some("string") => json!("x"),
+                _ => json!("A"),
+            }
+        };
+        args.insert(name.to_string(), value);
+    }
+    serde_json::Value::Object(args)
+}

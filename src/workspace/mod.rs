@@ -34,6 +34,17 @@ mod views;
 
 pub use log::LogEntry;
 
+/// A tool of the registry and whether the current state offers it ([`Workspace::tool_states`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ToolState {
+    pub definition: ToolDefinition,
+    pub available: bool,
+    /// Why not, when not offered: the summary a call to it would get.
+    pub reason: Option<String>,
+    /// What to do instead (that call's guidance).
+    pub guidance: Option<String>,
+}
+
 use history_book::HistoryBook;
 use views::{guidance_for, pending_views, plural, render_preview};
 
@@ -646,6 +657,24 @@ impl Workspace {
         self.visible_tools().into_iter().map(|t| t.definition(&self.config.tool_prefix)).collect()
     }
 
+    /// Every tool of the registry, in [`Tool::ALL`] order, with whether the current state offers
+    /// it and, when it does not, why: the summary and guidance a call to it would get. For hosts
+    /// that show the hidden tools too (the playground greys them out). O(tools).
+    pub fn tool_states(&self) -> Vec<ToolState> {
+        Tool::ALL
+            .into_iter()
+            .map(|tool| {
+                let definition = tool.definition(&self.config.tool_prefix);
+                if self.is_visible(tool) {
+                    ToolState { definition, available: true, reason: None, guidance: None }
+                } else {
+                    let (reason, guidance) = self.unavailable(tool);
+                    ToolState { definition, available: false, reason: Some(reason), guidance: Some(guidance) }
+                }
+            })
+            .collect()
+    }
+
     fn tool_name(&self, tool: Tool) -> String {
         tool.name(&self.config.tool_prefix)
     }
@@ -786,12 +815,20 @@ impl Workspace {
     }
 
     fn blocked(&self, tool: Tool) -> Response {
+        let (summary, guidance) = self.unavailable(tool);
+        self.finish(Response::new(Status::Blocked, summary).with_guidance(guidance), None)
+    }
+
+    /// Why `tool` is not offered in the current state: the summary and guidance of the Blocked
+    /// response a call to it gets.
+    fn unavailable(&self, tool: Tool) -> (String, String) {
         let state = self.state();
         let p = &self.config.tool_prefix;
         if matches!(tool, Tool::RecallContext | Tool::SearchMemory) && !self.config.memory {
-            let r = Response::new(Status::Blocked, format!("{} is not available: this workspace has no memory store. Nothing was changed.", self.tool_name(tool)))
-                .with_guidance(format!("Work from the conversation and {p}_read; the host enables the memory store with the `memory` option."));
-            return self.finish(r, None);
+            return (
+                format!("{} is not available: this workspace has no memory store. Nothing was changed.", self.tool_name(tool)),
+                format!("Work from the conversation and {p}_read; the host enables the memory store with the `memory` option."),
+            );
         }
         let instead = match state {
             WorkflowState::SelectionPending if tool == Tool::Commit => format!(
@@ -818,9 +855,7 @@ impl Workspace {
             WorkflowState::Refreshing => "The workspace is reading storage; call again when that finished.".to_string(),
             _ => format!("Call {p}_read to see the current state."),
         };
-        let r = Response::new(Status::Blocked, format!("{} is not available in state {state}. Nothing was changed.", self.tool_name(tool)))
-            .with_guidance(instead);
-        self.finish(r, None)
+        (format!("{} is not available in state {state}. Nothing was changed.", self.tool_name(tool)), instead)
     }
 
     // ---- memo_preview ----------------------------------------------------------------------

@@ -309,32 +309,240 @@ export interface ToolArgs {
   search_memory: { query: string; limit?: number };
 }
 
+/** A JSON Schema type name. */
+export type JsonSchemaType = "string" | "integer" | "number" | "boolean" | "array" | "object" | "null";
+
+/**
+ * The JSON Schema subset the tool definitions use (a type alias, not an interface, so that it is
+ * assignable to the SDKs' `{ [key: string]: unknown }` parameter types).
+ */
+export type JsonSchema = {
+  type?: JsonSchemaType | JsonSchemaType[];
+  description?: string;
+  title?: string;
+  enum?: Array<string | number | boolean | null>;
+  const?: string | number | boolean | null;
+  properties?: { [name: string]: JsonSchema };
+  required?: string[];
+  additionalProperties?: boolean;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  minItems?: number;
+  maxItems?: number;
+};
+
+/** A tool's argument schema: an object with its properties, the required ones, and no others. */
+export type ObjectSchema = JsonSchema & {
+  type: "object";
+  properties: { [name: string]: JsonSchema };
+  required: string[];
+  additionalProperties: false;
+};
+
 /** A tool definition as the core describes it (visible tools only). */
 export interface ToolDefinition {
   name: string;
   description: string;
-  input_schema: Record<string, unknown>;
+  input_schema: ObjectSchema;
 }
 
-/** OpenAI Chat Completions `tools[]` entry. */
+/** OpenAI Chat Completions `tools[]` entry (`ChatCompletionFunctionTool`). */
 export interface OpenAITool {
   type: "function";
-  function: { name: string; description: string; parameters: Record<string, unknown> };
+  /** `strict: true` only with the `strict` option. */
+  function: { name: string; description: string; parameters: ObjectSchema; strict?: boolean };
 }
 
-/** Anthropic Messages API `tools[]` entry. */
+/** OpenAI Responses API `tools[]` entry (`FunctionTool`): flat, `strict` always said (the API's default is true). */
+export interface OpenAIResponsesTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: ObjectSchema;
+  strict: boolean;
+}
+
+/** Anthropic Messages API `tools[]` entry (`Tool`); `strict: true` only with the `strict` option. */
 export interface AnthropicTool {
   name: string;
   description: string;
-  input_schema: Record<string, unknown>;
+  input_schema: ObjectSchema;
+  strict?: boolean;
 }
 
-export type ToolFormat = "openai" | "anthropic" | "json-schema";
+/** MCP `Tool` (a `tools/list` result entry). */
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: ObjectSchema;
+}
 
+/** Gemini `FunctionDeclaration` (pass as `tools: [{ functionDeclarations }]`). */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  parametersJsonSchema: ObjectSchema;
+}
+
+/** A tool and whether the current workflow state offers it (Workspace.toolStates). */
+export interface ToolState {
+  definition: ToolDefinition;
+  available: boolean;
+  /** Why not, when not offered: the summary a call to it would get (status Blocked). */
+  reason: string | null;
+  /** What to do instead. */
+  guidance: string | null;
+}
+
+/** The array formats of `ws.tools({ format })`; `"ai-sdk"` (an object of tools) is separate. */
+export type ToolFormat = "openai" | "openai-responses" | "anthropic" | "mcp" | "gemini" | "json-schema";
+
+/** One `ws.tools()` entry, by format. */
 export interface ToolFormatMap {
   openai: OpenAITool;
+  "openai-responses": OpenAIResponsesTool;
   anthropic: AnthropicTool;
+  mcp: McpTool;
+  gemini: GeminiFunctionDeclaration;
   "json-schema": ToolDefinition;
+}
+
+/** Options of `ws.tools()`. */
+export interface ToolsOptions<F extends ToolFormat = ToolFormat> {
+  format: F;
+  /**
+   * Schemas that pass OpenAI strict mode: every property required, optional ones nullable
+   * (`null` reads as absent), `additionalProperties: false`, no `oneOf`, value constraints
+   * (`minimum`, `maxItems`, …) said in the description instead. Also sets `strict: true` on the
+   * OpenAI, Responses, Anthropic and AI SDK tools. Default false.
+   */
+  strict?: boolean;
+}
+
+/**
+ * Options of `ws.tools({ format: "ai-sdk", jsonSchema })`. agentpad does not depend on the `ai`
+ * package: pass its `jsonSchema` function (`import { jsonSchema } from "ai"`).
+ */
+export interface AiSdkToolsOptions<S> {
+  format: "ai-sdk";
+  jsonSchema: (schema: ObjectSchema) => S;
+  /** As {@link ToolsOptions.strict}. */
+  strict?: boolean;
+}
+
+/** One AI SDK tool (assignable to the `ai` package's `Tool`): `execute` runs the call and returns the Markdown the model reads. */
+export interface AiSdkTool<S> {
+  description: string;
+  inputSchema: S;
+  strict?: boolean;
+  execute: (input: unknown, options: { toolCallId: string }) => Promise<string>;
+}
+
+/** The `tools` object for `generateText` / `streamText`, keyed by tool name. */
+export type AiSdkTools<S> = { [name: string]: AiSdkTool<S> };
+
+/** The formats `ws.runToolCall()` understands. */
+export type ToolCallFormat = "openai" | "openai-responses" | "anthropic" | "mcp" | "gemini";
+
+/**
+ * An OpenAI Chat Completions tool call (`message.tool_calls[i]`). `arguments` is the model's JSON
+ * string: malformed JSON is answered with `InvalidArguments`, not thrown.
+ */
+export interface OpenAIToolCall {
+  id: string;
+  type?: string;
+  /** Absent on a custom (non-function) tool call, which is answered with `InvalidArguments`. */
+  function?: { name: string; arguments: string };
+}
+
+/** OpenAI `ChatCompletionToolMessageParam`. */
+export interface OpenAIToolResult {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+/** An OpenAI Responses `function_call` output item. */
+export interface OpenAIResponsesToolCall {
+  type?: "function_call";
+  call_id: string;
+  name: string;
+  /** The model's JSON string. */
+  arguments: string;
+}
+
+/** OpenAI Responses `ResponseInputItem.FunctionCallOutput`. */
+export interface OpenAIResponsesToolResult {
+  type: "function_call_output";
+  call_id: string;
+  output: string;
+}
+
+/** An Anthropic `tool_use` content block (`input` already parsed). */
+export interface AnthropicToolCall {
+  type?: "tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** Anthropic `ToolResultBlockParam`; `is_error` as {@link isErrorStatus} says. */
+export interface AnthropicToolResult {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  is_error: boolean;
+}
+
+/** MCP `tools/call` request params. */
+export interface McpToolCall {
+  name: string;
+  arguments?: { [key: string]: unknown };
+}
+
+/** MCP `CallToolResult`: the Markdown as text content, the Response as structuredContent. */
+export interface McpCallToolResult {
+  content: Array<{ type: "text"; text: string }>;
+  structuredContent: Response & { [key: string]: unknown };
+  isError: boolean;
+}
+
+/** A Gemini `FunctionCall` (`part.functionCall`, or `response.functionCalls[i]`). */
+export interface GeminiFunctionCall {
+  id?: string;
+  name?: string;
+  args?: { [key: string]: unknown };
+}
+
+/**
+ * A Gemini `Part` with the `functionResponse`: `{ output: markdown }`, or `{ error: markdown }`
+ * when {@link isErrorStatus}.
+ */
+export interface GeminiFunctionResponsePart {
+  functionResponse: {
+    id?: string;
+    name: string;
+    response: { output: string } | { error: string };
+  };
+}
+
+/** What `ws.runToolCall(call, { format })` takes and returns, by format. */
+export interface ToolCallMap {
+  openai: { call: OpenAIToolCall; result: OpenAIToolResult };
+  "openai-responses": { call: OpenAIResponsesToolCall; result: OpenAIResponsesToolResult };
+  anthropic: { call: AnthropicToolCall; result: AnthropicToolResult };
+  mcp: { call: McpToolCall; result: McpCallToolResult };
+  gemini: { call: GeminiFunctionCall; result: GeminiFunctionResponsePart };
 }
 
 /** Where documents live. The workspace reads through it and persists commits with `save`. */

@@ -18,6 +18,7 @@ import type {
   StorageProvider,
   TaskReport,
   ToolDefinition,
+  ToolState,
   ToolFormat,
   ToolFormatMap,
   WorkflowState,
@@ -515,6 +516,15 @@ export class Workspace {
   /** Open documents, default first. */
   paths(): string[] {
     return this.#live().paths() as string[];
+  }
+
+  /**
+   * Every tool of the registry, hidden ones too, with whether the current state offers it and,
+   * when not, why (`reason`: the summary a call to it would get; `guidance`: what to do instead).
+   * For hosts that show the whole tool set, as the playground's console does.
+   */
+  toolStates(): ToolState[] {
+    return this.#live().toolStates() as ToolState[];
   }
 
   /** The visible tools, shaped for an LLM API. */

@@ -290,3 +290,25 @@ test("validateResponse: every response of a session is valid in both locales and
   }
   await assert.rejects(validateResponse(42), /needs a string/);
 });
+
+test("toolStates: every tool, the hidden ones greyed with the reason a call would get", async () => {
+  const ws = await Workspace.create({ storage: new MemoryStorage({ "a.md": "t: 1\nt: 1\n" }) });
+  const idle = ws.toolStates();
+  const visible = ws.tools({ format: "json-schema" }).map((t) => t.name);
+  assert.deepEqual(idle.filter((s) => s.available).map((s) => s.definition.name), visible);
+  const choose = idle.find((s) => s.definition.name === "memo_replace_selection");
+  assert.equal(choose.available, false);
+  assert.match(choose.reason, /memo_replace_selection is not available in state Idle/);
+  assert.match(choose.guidance, /There is no choice pending/);
+  assert.ok(idle.length > visible.length);
+  await ws.call("memo_replace", { old_text: "t: 1", new_text: "t: 2" }); // MultiMatch → SelectionPending
+  const pending = ws.toolStates();
+  assert.equal(pending.find((s) => s.definition.name === "memo_replace_selection").available, true);
+  const commit = pending.find((s) => s.definition.name === "memo_commit");
+  assert.equal(commit.available, false);
+  assert.match(commit.guidance, /Choose a candidate/);
+  const blocked = await ws.call("memo_commit", { summary: "x" });
+  assert.equal(blocked.status, "Blocked");
+  assert.equal(commit.reason, blocked.summary.replace(/^\[[^\]]*\] /, ""));
+  ws.free();
+});
