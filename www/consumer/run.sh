@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Consumer test: a fresh project installs the packed tarball (npm pack), compiles main.ts with
-# tsc --strict and runs it on plain Node ESM; esm-check.mjs imports the package from plain JS.
+# tsc --strict and runs it on plain Node ESM; esm-check.mjs imports the package from plain JS;
+# `npx agentpad replay` runs the package's bin.
 # Usage: www/consumer/run.sh target/npm/agentpad-<version>.tgz
 # Last line: "N passed, N failed" over both programs (a program that dies without its own
 # count line counts as 1 failed).
@@ -43,5 +44,26 @@ run() {
 }
 run consumer-main node dist/main.js
 run consumer-esm node esm-check.mjs
+# The package's bin, as `npx agentpad` finds it in a project that installed the package: a
+# built-in transcript replays as recorded (exit 0), one changed response is reported (exit 1).
+cli_check() {
+  local p=0 f=0 out rc
+  cp "$here/../../tests/fixtures/sessions/flow-003-5.2-multi-match.json" flow.json
+  set +e
+  out="$(npx --no-install agentpad replay flow.json --check 2>&1)"
+  rc=$?
+  set -e
+  printf '%s\n' "$out"
+  if [ "$rc" -eq 0 ] && [[ "$out" == *"0 of 3 responses differ"* ]]; then p=$((p + 1)); else echo "FAILED: npx agentpad replay --check (exit $rc)"; f=$((f + 1)); fi
+  node -e 'const fs=require("fs");const t=JSON.parse(fs.readFileSync("flow.json","utf8"));t.steps[0].expect.status="NoMatch";fs.writeFileSync("changed.json",JSON.stringify(t))'
+  set +e
+  out="$(npx --no-install agentpad replay changed.json --check 2>&1)"
+  rc=$?
+  set -e
+  printf '%s\n' "$out"
+  if [ "$rc" -eq 1 ] && [[ "$out" == *"status: recorded NoMatch, now MultiMatch"* ]]; then p=$((p + 1)); else echo "FAILED: a changed recording is reported with exit 1 (exit $rc)"; f=$((f + 1)); fi
+  echo "consumer-cli: $p passed, $f failed"
+}
+run consumer-cli cli_check
 echo "consumer: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
