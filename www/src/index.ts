@@ -5,6 +5,7 @@ export { Workspace, MAX_DOCUMENT_BYTES } from "./workspace.js";
 export { memoryBytes } from "./loader.js";
 export { MemoryStorage } from "./storage.js";
 export { validateResponse } from "./validate.js";
+export { isErrorStatus, strictSchema } from "./adapters.js";
 export {
   TRANSCRIPT_FORMAT,
   TranscriptPlayer,

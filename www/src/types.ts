@@ -458,12 +458,10 @@ export type ToolCallFormat = "openai" | "openai-responses" | "anthropic" | "mcp"
  * An OpenAI Chat Completions tool call (`message.tool_calls[i]`). `arguments` is the model's JSON
  * string: malformed JSON is answered with `InvalidArguments`, not thrown.
  */
-export interface OpenAIToolCall {
-  id: string;
-  type?: string;
-  /** Absent on a custom (non-function) tool call, which is answered with `InvalidArguments`. */
-  function?: { name: string; arguments: string };
-}
+export type OpenAIToolCall =
+  | { id: string; type?: "function"; function: { name: string; arguments: string } }
+  /** A custom (non-function) tool call: agentpad defines none, so it is answered with `InvalidArguments`. */
+  | { id: string; type: "custom"; custom: { name: string; input: string } };
 
 /** OpenAI `ChatCompletionToolMessageParam`. */
 export interface OpenAIToolResult {
@@ -511,11 +509,11 @@ export interface McpToolCall {
 }
 
 /** MCP `CallToolResult`: the Markdown as text content, the Response as structuredContent. */
-export interface McpCallToolResult {
+export type McpCallToolResult = {
   content: Array<{ type: "text"; text: string }>;
   structuredContent: Response & { [key: string]: unknown };
   isError: boolean;
-}
+};
 
 /** A Gemini `FunctionCall` (`part.functionCall`, or `response.functionCalls[i]`). */
 export interface GeminiFunctionCall {

@@ -4,6 +4,7 @@
 
 import { WasmWorkspace, documentTooLargeMessage } from "../pkg/agentpad.js";
 import { ensureWasm, messageOf } from "./loader.js";
+import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
 import type {
   CallOptions,
   CompressedHistory,
@@ -21,6 +22,11 @@ import type {
   ToolState,
   ToolFormat,
   ToolFormatMap,
+  ToolsOptions,
+  AiSdkTools,
+  AiSdkToolsOptions,
+  ToolCallFormat,
+  ToolCallMap,
   WorkflowState,
   WorkspaceOptions,
 } from "./types.js";
@@ -527,26 +533,37 @@ export class Workspace {
     return this.#live().toolStates() as ToolState[];
   }
 
-  /** The visible tools, shaped for an LLM API. */
-  tools<F extends ToolFormat>(options: { format: F }): ToolFormatMap[F][];
-  tools(options: { format: ToolFormat }): ToolFormatMap[ToolFormat][] {
+  /**
+   * The visible tools, shaped for an LLM API: `"openai"` (Chat Completions), `"openai-responses"`,
+   * `"anthropic"`, `"mcp"`, `"gemini"` (function declarations) or `"json-schema"` (the core's
+   * definitions); `"ai-sdk"` with the AI SDK's `jsonSchema` gives a `tools` object whose `execute`
+   * runs the call. `strict: true` gives schemas that pass OpenAI strict mode. Which tools are
+   * visible depends on the workflow state: ask again before each request.
+   */
+  tools<S>(options: AiSdkToolsOptions<S>): AiSdkTools<S>;
+  tools<F extends ToolFormat>(options: ToolsOptions<F>): ToolFormatMap[F][];
+  tools(options: ToolsOptions | AiSdkToolsOptions<unknown>): ToolFormatMap[ToolFormat][] | AiSdkTools<unknown> {
     const format = options?.format;
+    const strict = options?.strict === true;
     const defs = this.#live().toolDefinitions() as ToolDefinition[];
-    switch (format) {
-      case "openai":
-        return defs.map((d) => ({
-          type: "function" as const,
-          function: { name: d.name, description: d.description, parameters: d.input_schema },
-        }));
-      case "anthropic":
-        return defs.map((d) => ({ name: d.name, description: d.description, input_schema: d.input_schema }));
-      case "json-schema":
-        return defs.map((d) => ({ name: d.name, description: d.description, input_schema: d.input_schema }));
-      default:
-        throw new Error(
-          `agentpad: unknown tool format ${JSON.stringify(format)}; use "openai", "anthropic" or "json-schema"`,
-        );
+    if (format === "ai-sdk") {
+      return aiSdkTools(defs, (options as AiSdkToolsOptions<unknown>).jsonSchema, strict, (name, args, o) => this.call(name, args, o));
     }
+    return toolsFor(format, defs, strict);
+  }
+
+  /**
+   * Runs one tool call as an SDK delivers it and returns that SDK's tool-result message, ready to
+   * append to the conversation: OpenAI Chat Completions `{ role: "tool", tool_call_id, content }`,
+   * Responses `{ type: "function_call_output", call_id, output }`, Anthropic
+   * `{ type: "tool_result", tool_use_id, content, is_error }`, MCP `CallToolResult`, Gemini
+   * `{ functionResponse }`. The content is the response's Markdown; the call id is recorded
+   * (`compressHistory` needs it). Never rejects for the model's mistakes — an unknown tool,
+   * malformed argument JSON, wrong arguments are an `InvalidArguments` result — only for a call
+   * object without its id.
+   */
+  runToolCall<F extends ToolCallFormat>(call: ToolCallMap[F]["call"], options: { format: F }): Promise<ToolCallMap[F]["result"]> {
+    return runToolCall((name, args, o) => this.call(name, args, o), call, options?.format) as Promise<ToolCallMap[F]["result"]>;
   }
 
   /** Releases the wasm memory of this workspace. Idempotent; any later use throws. */

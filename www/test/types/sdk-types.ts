@@ -1,0 +1,139 @@
+// Type test (issue 10, item 3): the adapters' outputs assigned to the SDKs' own types under
+// `tsc --strict` (test/sdk-types.test.mjs runs `tsc -p test/types`). Never executed. The
+// functions named readme* are the README's "Use it from TypeScript" snippets, kept compiling here.
+import Anthropic from "@anthropic-ai/sdk";
+import type { FunctionCall, FunctionDeclaration, GoogleGenAI, Part } from "@google/genai";
+import type { CallToolRequest, CallToolResult, Tool as McpSdkTool } from "@modelcontextprotocol/sdk/types.js";
+import { generateText, jsonSchema, stepCountIs, type LanguageModel, type ToolSet } from "ai";
+import OpenAI from "openai";
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
+import type { FunctionTool, ResponseFunctionToolCall, ResponseInputItem } from "openai/resources/responses/responses";
+import { MemoryStorage, Workspace, type AnthropicToolResult, type OpenAIToolResult, type Response } from "agentpad";
+
+declare const ws: Workspace;
+
+// --- tool definitions -------------------------------------------------------------------------
+const chatTools: ChatCompletionTool[] = ws.tools({ format: "openai" });
+const chatStrict: OpenAI.Chat.Completions.ChatCompletionTool[] = ws.tools({ format: "openai", strict: true });
+const responsesTools: FunctionTool[] = ws.tools({ format: "openai-responses" });
+const responsesTools2: OpenAI.Responses.Tool[] = ws.tools({ format: "openai-responses", strict: true });
+const anthropicTools: Anthropic.Tool[] = ws.tools({ format: "anthropic" });
+const anthropicUnion: Anthropic.ToolUnion[] = ws.tools({ format: "anthropic", strict: true });
+const mcpTools: McpSdkTool[] = ws.tools({ format: "mcp" });
+const geminiTools: FunctionDeclaration[] = ws.tools({ format: "gemini" });
+const aiTools: ToolSet = ws.tools({ format: "ai-sdk", jsonSchema });
+const aiStrict: ToolSet = ws.tools({ format: "ai-sdk", jsonSchema, strict: true });
+void [chatTools, chatStrict, responsesTools, responsesTools2, anthropicTools, anthropicUnion, mcpTools, geminiTools, aiTools, aiStrict];
+
+// The element type follows the format (not a union).
+const first = ws.tools({ format: "openai" })[0];
+if (first !== undefined) {
+  const name: string = first.function.name;
+  void name;
+}
+// @ts-expect-error: an unknown format
+ws.tools({ format: "langchain" });
+// @ts-expect-error: the AI SDK tools need its jsonSchema function
+ws.tools({ format: "ai-sdk" });
+
+// --- tool calls in, tool results out ----------------------------------------------------------
+declare const chatCall: ChatCompletionMessageToolCall;
+declare const responsesCall: ResponseFunctionToolCall;
+declare const toolUse: Anthropic.ToolUseBlock;
+declare const geminiCall: FunctionCall;
+declare const mcpRequest: CallToolRequest;
+
+export async function results(): Promise<void> {
+  const chatResult: ChatCompletionToolMessageParam = await ws.runToolCall(chatCall, { format: "openai" });
+  const chatMessage: ChatCompletionMessageParam = await ws.runToolCall(chatCall, { format: "openai" });
+  const output: ResponseInputItem.FunctionCallOutput = await ws.runToolCall(responsesCall, { format: "openai-responses" });
+  const input: ResponseInputItem = await ws.runToolCall(responsesCall, { format: "openai-responses" });
+  const toolResult: Anthropic.ToolResultBlockParam = await ws.runToolCall(toolUse, { format: "anthropic" });
+  const block: Anthropic.ContentBlockParam = await ws.runToolCall(toolUse, { format: "anthropic" });
+  const part: Part = await ws.runToolCall(geminiCall, { format: "gemini" });
+  const mcpResult: CallToolResult = await ws.runToolCall(mcpRequest.params, { format: "mcp" });
+  const structured: Response = (await ws.runToolCall(mcpRequest.params, { format: "mcp" })).structuredContent;
+  const ours: OpenAIToolResult = await ws.runToolCall(chatCall, { format: "openai" });
+  const isError: boolean = (await ws.runToolCall(toolUse, { format: "anthropic" })).is_error;
+  void [chatResult, chatMessage, output, input, toolResult, block, part, mcpResult, structured, ours, isError];
+  // @ts-expect-error: an Anthropic block is not an OpenAI tool call
+  await ws.runToolCall(toolUse, { format: "openai" });
+  // @ts-expect-error: the result type follows the format
+  const wrong: AnthropicToolResult = await ws.runToolCall(chatCall, { format: "openai" });
+  void wrong;
+}
+
+// --- README snippets ---------------------------------------------------------------------------
+export async function readmeOpenAIChat(): Promise<void> {
+  const openai = new OpenAI();
+  const ws = await Workspace.create({ storage: new MemoryStorage({ "notes.md": "# Notes\n" }) });
+  const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Add a TODO section." }];
+  for (;;) {
+    const completion = await openai.chat.completions.create({ model: "gpt-5", messages, tools: ws.tools({ format: "openai", strict: true }) });
+    const message = completion.choices[0]!.message;
+    messages.push(message);
+    if (!message.tool_calls?.length) break;
+    for (const call of message.tool_calls) messages.push(await ws.runToolCall(call, { format: "openai" }));
+  }
+}
+
+export async function readmeOpenAIResponses(ws: Workspace): Promise<void> {
+  const openai = new OpenAI();
+  let response = await openai.responses.create({ model: "gpt-5", input: "Add a TODO section.", tools: ws.tools({ format: "openai-responses", strict: true }) });
+  for (;;) {
+    const calls = response.output.filter((item) => item.type === "function_call");
+    if (calls.length === 0) break;
+    const outputs: ResponseInputItem[] = [];
+    for (const call of calls) outputs.push(await ws.runToolCall(call, { format: "openai-responses" }));
+    response = await openai.responses.create({ model: "gpt-5", previous_response_id: response.id, input: outputs, tools: ws.tools({ format: "openai-responses", strict: true }) });
+  }
+}
+
+export async function readmeAnthropic(ws: Workspace): Promise<void> {
+  const anthropic = new Anthropic();
+  const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Add a TODO section." }];
+  for (;;) {
+    const reply = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 4096, messages, tools: ws.tools({ format: "anthropic" }) });
+    messages.push({ role: "assistant", content: reply.content });
+    const uses = reply.content.filter((block) => block.type === "tool_use");
+    if (uses.length === 0) break;
+    const results: Anthropic.ToolResultBlockParam[] = [];
+    for (const use of uses) results.push(await ws.runToolCall(use, { format: "anthropic" }));
+    messages.push({ role: "user", content: results });
+  }
+}
+
+export async function readmeAiSdk(ws: Workspace, model: LanguageModel): Promise<string> {
+  const { text } = await generateText({
+    model,
+    tools: ws.tools({ format: "ai-sdk", jsonSchema }),
+    stopWhen: stepCountIs(10),
+    prompt: "Add a TODO section.",
+  });
+  return text;
+}
+
+export async function readmeGemini(ws: Workspace, ai: GoogleGenAI): Promise<void> {
+  const contents: import("@google/genai").Content[] = [{ role: "user", parts: [{ text: "Add a TODO section." }] }];
+  for (;;) {
+    const response = await ai.models.generateContent({
+      model: "gemini-2.5-flash",
+      contents,
+      config: { tools: [{ functionDeclarations: ws.tools({ format: "gemini" }) }] },
+    });
+    const calls = response.functionCalls ?? [];
+    if (calls.length === 0) break;
+    contents.push(response.candidates![0]!.content!);
+    const parts: Part[] = [];
+    for (const call of calls) parts.push(await ws.runToolCall(call, { format: "gemini" }));
+    contents.push({ role: "user", parts });
+  }
+}
+
+export async function readmeMcp(ws: Workspace): Promise<void> {
+  const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+  const { CallToolRequestSchema, ListToolsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const server = new Server({ name: "agentpad", version: "0.1.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: ws.tools({ format: "mcp" }) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ws.runToolCall(request.params, { format: "mcp" }));
+}
