@@ -17,7 +17,9 @@ export default defineConfig({
   optimizeDeps: { exclude: ["agentpad"] },
   server: {
     host: "127.0.0.1",
-    fs: { allow: [www] }, // www/src and www/pkg live outside the playground root
+    // www/src and www/pkg live outside the playground root, and so do the built-in transcripts
+    // (tests/fixtures/sessions, bundled by src/builtin-transcripts.ts).
+    fs: { allow: [www, path.resolve(www, "../tests/fixtures/sessions")] },
   },
   preview: { host: "127.0.0.1" },
   build: {

@@ -9,6 +9,8 @@ export { isErrorStatus, strictSchema } from "./adapters.js";
 export {
   TRANSCRIPT_FORMAT,
   TranscriptPlayer,
+  compareResponse,
+  firstDifferentLine,
   isHostStep,
   isToolStep,
   parseTranscript,

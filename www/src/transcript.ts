@@ -155,7 +155,7 @@ export function parseTranscript(value: unknown): Transcript {
 }
 
 /** The first line (1-based) where two texts differ. */
-function firstDifferentLine(a: string, b: string): number {
+export function firstDifferentLine(a: string, b: string): number {
   const x = a.split("\n");
   const y = b.split("\n");
   let i = 0;
@@ -163,7 +163,8 @@ function firstDifferentLine(a: string, b: string): number {
   return i + 1;
 }
 
-function compare(expect: TranscriptExpectation | undefined, r: Response): Difference[] {
+/** The recorded fields `r` returned differently; a field not recorded is not compared. */
+export function compareResponse(expect: TranscriptExpectation | undefined, r: Response): Difference[] {
   const out: Difference[] = [];
   if (expect === undefined) return out;
   if (expect.status !== undefined && expect.status !== r.status) {
@@ -186,26 +187,41 @@ function compare(expect: TranscriptExpectation | undefined, r: Response): Differ
  * A transcript being replayed one step at a time: a fresh MemoryStorage holding its documents and
  * a Workspace on it. The playground steps forward with {@link TranscriptPlayer.next}; stepping
  * back is a new player run to the earlier step (replays are deterministic: each call gets its
- * step's `at_ms` or {@link stepTime}).
+ * step's `at_ms` or {@link stepTime}). The storage is a MemoryStorage holding the transcript's
+ * documents, or one the caller makes (a subclass that logs, as the playground's does).
  */
-export class TranscriptPlayer {
+export class TranscriptPlayer<S extends MemoryStorage = MemoryStorage> {
   readonly transcript: Transcript;
-  readonly storage: MemoryStorage;
+  /** The workspace options: the transcript's, then the caller's over them. */
+  readonly options: TranscriptOptions;
+  readonly storage: S;
   readonly workspace: Workspace;
   #at = 0;
 
-  private constructor(transcript: Transcript, storage: MemoryStorage, workspace: Workspace) {
+  private constructor(transcript: Transcript, options: TranscriptOptions, storage: S, workspace: Workspace) {
     this.transcript = transcript;
+    this.options = options;
     this.storage = storage;
     this.workspace = workspace;
   }
 
-  /** A player before the first step. Rejects like Workspace.create on bad options. */
-  static async start(transcript: unknown, options: TranscriptOptions = {}): Promise<TranscriptPlayer> {
+  /** A player before the first step. Rejects on a malformed transcript, and like Workspace.create on bad options. */
+  static async start(transcript: unknown, options?: TranscriptOptions): Promise<TranscriptPlayer>;
+  static async start<S extends MemoryStorage>(
+    transcript: unknown,
+    options: TranscriptOptions | undefined,
+    makeStorage: (documents: Record<string, string>) => S,
+  ): Promise<TranscriptPlayer<S>>;
+  static async start(
+    transcript: unknown,
+    options: TranscriptOptions = {},
+    makeStorage: (documents: Record<string, string>) => MemoryStorage = (documents) => new MemoryStorage(documents),
+  ): Promise<TranscriptPlayer<MemoryStorage>> {
     const t = parseTranscript(transcript);
-    const storage = new MemoryStorage(t.documents);
-    const workspace = await Workspace.create({ storage, ...(t.options ?? {}), ...options });
-    return new TranscriptPlayer(t, storage, workspace);
+    const merged = { ...(t.options ?? {}), ...options };
+    const storage = makeStorage(t.documents);
+    const workspace = await Workspace.create({ storage, ...merged });
+    return new TranscriptPlayer(t, merged, storage, workspace);
   }
 
   /** The index of the next step (= steps done). */
@@ -228,7 +244,7 @@ export class TranscriptPlayer {
         toolCallId: step.tool_call_id,
         nowMs: step.at_ms ?? stepTime(index),
       });
-      return { index, step, response, differences: compare(step.expect, response) };
+      return { index, step, response, differences: compareResponse(step.expect, response) };
     }
     if (isHostStep(step)) {
       if (step.host === "write") this.storage.write(step.path, step.text);

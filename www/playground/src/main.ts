@@ -47,6 +47,10 @@ import {
 import { buildTranscript, estimateMessages, estimateTokens, type HistoryFormat } from "./transcript";
 import { DocView } from "./docview";
 import { DiffView } from "./diffview";
+import { isHostStep, isToolStep } from "agentpad";
+import type { HostStep, Transcript, TranscriptOptions } from "agentpad";
+import { SessionRecorder } from "./share";
+import { initReplayPane, initShareBar, transcriptFromHash, type AdoptedReplay } from "./replay-pane";
 
 const PREFIX = "memo";
 
@@ -198,7 +202,8 @@ async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<vo
   app.calls = 0;
   showNotice(null);
   try {
-    const storage = new PlaygroundStorage(options.texts ?? { [sample.path]: sample.text });
+    const texts = options.texts ?? { [sample.path]: sample.text };
+    const storage = new PlaygroundStorage(texts);
     const ws = await Workspace.create({
       storage,
       persistMode: app.persistMode,
@@ -213,6 +218,7 @@ async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<vo
     }
     app.ws = ws;
     app.storage = storage;
+    recorder.begin(texts, currentOptions()); // the share link starts from here
     const paths = ws.paths();
     app.path = options.path && paths.includes(options.path) ? options.path : (paths[0] ?? sample.path);
     await noteSeenVersions();
@@ -376,6 +382,7 @@ async function run(tool: string, args: Record<string, unknown>): Promise<void> {
     const toolCallId = nextCallId("call");
     const r: AgentResponse = await ws.call(tool, args, { toolCallId });
     app.history.push({ tool, args, response: r, locale: app.locale, toolCallId });
+    recorder.call(tool, args);
     app.shown = app.history.length - 1;
     // A MultiMatch, or a NoMatch offering near misses: "use B" repeats it with match_id.
     if (tool.endsWith("_replace") && r.candidates.length > 0) {
@@ -709,6 +716,7 @@ function writeExternally(text: string, what: string): void {
   if (!storage || !app.ws || app.busy) return;
   const path = app.path;
   const version = storage.write(path, text);
+  recorder.host({ host: "write", path, text });
   const pending = app.ws.draft(path) !== app.ws.text(path);
   showNotice(
     `storage.write("${path}", …) → ${version} (${what}). The next tool call sees it: ` +
@@ -733,6 +741,7 @@ function failNextSave(): void {
   const storage = app.storage;
   if (!storage || app.busy) return;
   storage.failNext("save");
+  recorder.host({ host: "failNextSave" });
   showNotice(
     `storage.failNext("save"): the next save rejects (${storage.armedSaveFailures} armed). ` +
       (app.persistMode === "disabled"
@@ -1196,6 +1205,130 @@ document.querySelectorAll<HTMLInputElement>('input[name="tm-format"]').forEach((
   }),
 );
 
+// ------------------------------------------------------------------ replay and share (issue 9, items 6–7)
+
+/** What the page did since its workspace was created: a share link encodes it. */
+const recorder = new SessionRecorder();
+
+/** The page's Workspace.create options, as a transcript holds them. */
+function currentOptions(): TranscriptOptions {
+  return {
+    persistMode: app.persistMode,
+    locale: app.locale,
+    candidateStyle: app.candidateStyle,
+    ...(app.memory ? { memory: true } : {}),
+  };
+}
+
+/** Take a transcript's options as the page's settings (the header's selects follow). */
+function applyOptions(o: TranscriptOptions): void {
+  app.persistMode = PERSIST_MODES.find((m) => m === o.persistMode) ?? "manual";
+  app.locale = LOCALES.find((l) => l === o.locale) ?? "en";
+  app.candidateStyle = CANDIDATE_STYLES.find((c) => c === o.candidateStyle) ?? "table";
+  app.memory = o.memory === true;
+  modeSelect.value = app.persistMode;
+  localeSelect.value = app.locale;
+  styleSelect.value = app.candidateStyle;
+}
+
+/** The Replay pane's state becomes the page's: its workspace, storage and calls (src/replay-pane.ts). */
+function adoptReplay(v: AdoptedReplay): void {
+  app.generation++; // a create still under way loses the race and frees its workspace
+  if (app.ws && app.ws !== v.workspace) app.ws.free();
+  applyOptions(v.options);
+  app.ws = v.workspace;
+  app.storage = v.storage;
+  app.history = v.calls.map((c) => ({ ...c, locale: app.locale }));
+  app.shown = app.history.length - 1;
+  app.calls = app.history.length;
+  app.seen = new Map(v.seen);
+  app.lastReplaceArgs = null;
+  const ws = v.workspace;
+  const last = app.history[app.history.length - 1];
+  const r = last?.response;
+  const paths = ws.paths();
+  app.path = r?.path && paths.includes(r.path) ? r.path : paths.includes(app.path) ? app.path : (paths[0] ?? app.path);
+  app.selection =
+    r && r.candidates.length > 0 && ws.state === "SelectionPending"
+      ? { path: app.path, draft: ws.draft(app.path), candidates: r.candidates, differs: r.status === "NoMatch" ? r.preview : null }
+      : null;
+  // The response's own preview only: a memo_preview here would be a call the transcript does not have.
+  app.pending = r
+    ? { preview: r.status !== "NoMatch" ? r.preview : null, changes: r.pending_changes, source: `from ${last.tool} (replay)` }
+    : { preview: null, changes: [], source: "" };
+  recorder.begin(v.documents, v.options, v.title);
+  for (const s of v.steps) {
+    if (isToolStep(s)) recorder.call(s.tool, s.args ?? {});
+    else if (isHostStep(s)) recorder.host(s);
+  }
+  refreshTools();
+  showFatal(null);
+  showNotice(v.notice);
+  renderAll();
+  document.body.dataset.ready = "true";
+  document.body.dataset.sample = "replay";
+  document.body.dataset.mode = app.persistMode;
+  document.body.dataset.locale = app.locale;
+  document.body.dataset.candidateStyle = app.candidateStyle;
+  document.body.dataset.memory = String(app.memory);
+}
+
+/** A storage action of a shared session, on the page's storage. */
+function hostAction(step: HostStep): void {
+  const storage = app.storage;
+  if (!storage) return;
+  if (step.host === "write") storage.write(step.path, step.text);
+  else if (step.host === "delete") storage.delete(step.path);
+  else storage.failNext("save");
+  recorder.host(step);
+}
+
+/** Load a shared session: its documents with its options, then its calls run in order as the console runs them. */
+async function openShared(t: Transcript): Promise<void> {
+  document.body.dataset.share = "loading";
+  applyOptions(t.options ?? {});
+  const sample = SAMPLES.find((s) => s.path in t.documents) ?? app.sample;
+  await loadSample(sample, { texts: t.documents });
+  let calls = 0;
+  for (const step of t.steps) {
+    if (!app.ws) break;
+    if (isToolStep(step)) {
+      await run(step.tool, (step.args ?? {}) as Record<string, unknown>);
+      calls++;
+    } else if (isHostStep(step)) hostAction(step);
+  }
+  if (app.ws) {
+    showNotice(`Opened a share link: ${Object.keys(t.documents).join(", ")} with ${JSON.stringify(currentOptions())}, ${calls} call${calls === 1 ? "" : "s"} run in order.`);
+  }
+  document.body.dataset.share = app.ws ? "loaded" : "error";
+}
+
+/** A `#t=` hash: open it (true), or false when the hash is no share link. A link that does not decode is refused with a message. */
+async function openShareLink(hash: string): Promise<boolean> {
+  let t: Transcript | null;
+  try {
+    t = await transcriptFromHash(hash);
+  } catch (e) {
+    await loadSample(app.sample);
+    showFatal(`This share link does not decode (${e instanceof Error ? e.message : String(e)}); the page shows the sample instead.`);
+    document.body.dataset.share = "refused";
+    return true;
+  }
+  if (t === null) return false;
+  await openShared(t);
+  return true;
+}
+
+initShareBar($("share-bar"), { transcript: () => recorder.transcript() });
+initReplayPane($("replay"), {
+  workspace: () => app.ws,
+  callCount: () => app.history.length,
+  busy: () => app.busy,
+  adopt: adoptReplay,
+  leave: () => loadSample(app.sample, { notice: `Left replay mode: ${app.sample.path} from the sample.` }),
+});
+window.addEventListener("hashchange", () => void openShareLink(location.hash));
+
 // ------------------------------------------------------------------ events
 
 for (const s of SAMPLES) sampleSelect.append(h("option", { value: s.id }, s.label));
@@ -1263,5 +1396,5 @@ void (async () => {
     // Not fatal: the console then knows the tools as they become visible.
     console.warn(`could not list every tool: ${errorText(e)}`);
   }
-  await loadSample(SAMPLES[0]);
+  if (!(await openShareLink(location.hash))) await loadSample(SAMPLES[0]);
 })();

@@ -1,0 +1,21 @@
+// The built-in transcripts: tests/fixtures/sessions/*.json (the flows of 000 Appendix A and
+// 003 §5, each recorded by www/scripts/record-transcripts.mjs, plus the scripted 24-call session),
+// bundled as JSON so the page replays them offline.
+import type { Transcript } from "agentpad";
+
+const files = import.meta.glob<Transcript>("../../../tests/fixtures/sessions/*.json", { eager: true, import: "default" });
+
+export interface BuiltinTranscript {
+  /** The file name without `.json` (e.g. `flow-003-5.2-multi-match`). */
+  id: string;
+  title: string;
+  transcript: Transcript;
+}
+
+export const BUILTIN_TRANSCRIPTS: readonly BuiltinTranscript[] = Object.entries(files)
+  .map(([file, transcript]) => {
+    const id = file.replace(/^.*\//, "").replace(/\.json$/, "");
+    const calls = transcript.steps.filter((s) => "tool" in s).length;
+    return { id, title: transcript.title ?? `${id} (${calls} calls)`, transcript };
+  })
+  .sort((a, b) => a.id.localeCompare(b.id, "en"));
