@@ -5,10 +5,11 @@
 #   ./build.sh test    run every test layer (with clippy's no-panic lints); the last line is "N passed, N failed"
 #   ./build.sh pack    build and write the npm tarball to target/npm/
 #   ./build.sh bench   native (criterion) and wasm-vs-JS benchmarks; report in target/bench/
+#   ./build.sh fuzz [TARGET]  cargo fuzz each target in fuzz/ for FUZZ_SECONDS (default 1800); crashes in fuzz/artifacts/
 #
 # Every step installs what a fresh machine lacks (rustup target, the pinned wasm-bindgen-cli,
 # Debian chromium + chromium-driver, npm packages from the committed lockfiles) and skips what
-# is already there. Environment: PORT (serve, default 5173), CARGO_TARGET_DIR.
+# is already there. Environment: PORT (serve, default 5173), CARGO_TARGET_DIR, FUZZ_SECONDS (fuzz).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -400,6 +401,133 @@ run_bench() {
   say "report: ${BENCH_DIR#"$ROOT"/}/report.md and report.json"
 }
 
+# --------------------------------------------------------------------- fuzz ---
+# ./build.sh fuzz [TARGET]: libFuzzer (cargo fuzz) on each target of fuzz/fuzz_targets/, one after
+# another, FUZZ_SECONDS each (default 1800), or on TARGET alone. The harnesses are fuzz/harness/;
+# tests/fuzz_regressions.rs (run by ./build.sh test) replays every input kept in
+# fuzz/regressions/<target>/. A crash stops libFuzzer: the run is restarted on the grown corpus
+# until the time is up (at most FUZZ_MAX_CRASHES crashes per target, default 5), and every crash
+# input is listed at the end. To keep one: `cargo +nightly fuzz tmin -s none TARGET FILE`, copy
+# the minimised file into fuzz/regressions/TARGET/, fix the defect. Not part of ./build.sh test.
+
+FUZZ_DIR="$ROOT/fuzz"
+FUZZ_TARGETS=(tool_calls matcher span_markers line_keys markdown_validator)
+FUZZ_CARGO=()
+# No sanitizer: the crate has no unsafe code and ASan halves the speed. cargo fuzz still builds
+# with debug assertions and overflow checks.
+FUZZ_FLAGS=(--sanitizer none)
+
+ensure_cargo_fuzz() {
+  if cargo fuzz --version >/dev/null 2>&1; then
+    say "cargo-fuzz: $(cargo fuzz --version 2>/dev/null | awk '{print $2}') present"
+  else
+    say "cargo-fuzz: installing (takes a few minutes once)"
+    cargo install cargo-fuzz --locked
+  fi
+}
+
+# cargo fuzz passes nightly-only flags (-Z..., the sancov passes libFuzzer needs). Nightly when
+# rustup has it or can install it; otherwise stable with RUSTC_BOOTSTRAP=1, which unlocks the
+# same flags (tested with stable 1.95: `RUSTC_BOOTSTRAP=1 cargo fuzz run -s none line_keys`
+# builds and fuzzes).
+ensure_fuzz_toolchain() {
+  if rustup run nightly rustc --version >/dev/null 2>&1; then
+    say "rust toolchain: nightly present ($(rustup run nightly rustc --version))"
+    FUZZ_CARGO=(cargo +nightly)
+  elif say "rust toolchain: installing nightly" && rustup toolchain install nightly --profile minimal; then
+    FUZZ_CARGO=(cargo +nightly)
+  else
+    say "rust toolchain: nightly could not be installed; using stable with RUSTC_BOOTSTRAP=1"
+    FUZZ_CARGO=(env RUSTC_BOOTSTRAP=1 cargo)
+  fi
+}
+
+# Executions in LOG: per libFuzzer run (each starts with `INFO: Seed:`), its final
+# `stat::number_of_executed_units`, or its last `#N` status line when it stopped without stats.
+fuzz_execs() {
+  awk '
+    /^INFO: Seed:/ {if (!have) sum += last; have = 0; last = 0}
+    /^#[0-9]+/ {n = $1; sub(/^#/, "", n); last = n + 0}
+    /^stat::number_of_executed_units:/ {sum += $2; have = 1}
+    END {if (!have) sum += last; print sum + 0}' "$1"
+}
+
+fuzz_one() {
+  local target="$1" seconds="$2" log="$3" corpus artifacts regressions start now left rc execs elapsed runs=0 crashes=0
+  local max_crashes="${FUZZ_MAX_CRASHES:-5}"
+  corpus="$FUZZ_DIR/corpus/$target"
+  artifacts="$FUZZ_DIR/artifacts/$target"
+  regressions="$FUZZ_DIR/regressions/$target"
+  mkdir -p "$corpus" "$artifacts"
+  : >"$log"
+  touch "$log.start"
+  start="$(date +%s)"
+  while :; do
+    now="$(date +%s)"
+    left=$((seconds - (now - start)))
+    [ "$left" -gt 0 ] || break
+    runs=$((runs + 1))
+    say "fuzz $target: run $runs, ${left}s left (log: ${log#"$ROOT"/})"
+    set +e
+    # New inputs go to the first corpus directory; the kept regressions seed every run.
+    (cd "$ROOT" && "${FUZZ_CARGO[@]}" fuzz run "${FUZZ_FLAGS[@]}" "$target" "$corpus" "$regressions" -- \
+      -max_total_time="$left" -timeout=20 -print_final_stats=1) >>"$log" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" -ne 0 ] || break
+    crashes="$(find "$artifacts" -type f -newer "$log.start" | wc -l)"
+    if [ "$crashes" -eq 0 ]; then
+      tail -n 20 "$log" >&2
+      die "cargo fuzz run $target failed (exit $rc) without a crash input; see ${log#"$ROOT"/}"
+    fi
+    say "fuzz $target: crash ($crashes so far)"
+    [ "$crashes" -lt "$max_crashes" ] || break
+  done
+  crashes="$(find "$artifacts" -type f -newer "$log.start" | wc -l)"
+  execs="$(fuzz_execs "$log")"
+  elapsed=$(($(date +%s) - start))
+  [ "$elapsed" -gt 0 ] || elapsed=1
+  # exec/s over the wall time, rebuilds included (cargo fuzz run rebuilds when src/ changed).
+  FUZZ_SUMMARY+=("$(printf '  %-20s %12s execs  %7s exec/s  %3s crashes  %6s corpus files  %s runs in %ss' \
+    "$target" "$execs" "$((execs / elapsed))" "$crashes" "$(find "$corpus" -type f | wc -l)" "$runs" "$elapsed")")
+  say "fuzz $target: done: $execs executions, $crashes crashes"
+  while IFS= read -r f; do FUZZ_CRASH_FILES+=("${f#"$ROOT"/}"); done < <(find "$artifacts" -type f -newer "$log.start" | sort)
+  rm -f "$log.start"
+}
+
+run_fuzz() {
+  local seconds="${FUZZ_SECONDS:-1800}" targets=() t log_dir="$TARGET_DIR/fuzz-logs"
+  [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || die "FUZZ_SECONDS must be a positive number of seconds, got '$seconds'"
+  if [ -n "${1:-}" ]; then
+    [[ " ${FUZZ_TARGETS[*]} " == *" $1 "* ]] || die "unknown fuzz target '$1'; targets: ${FUZZ_TARGETS[*]}"
+    targets=("$1")
+  else
+    targets=("${FUZZ_TARGETS[@]}")
+  fi
+  FUZZ_SUMMARY=()
+  FUZZ_CRASH_FILES=()
+  ensure_fuzz_toolchain
+  ensure_cargo_fuzz
+  mkdir -p "$log_dir"
+  say "cargo fuzz: build ${targets[*]} (release, debug assertions; the first build takes a few minutes)"
+  for t in "${targets[@]}"; do
+    (cd "$ROOT" && "${FUZZ_CARGO[@]}" fuzz build "${FUZZ_FLAGS[@]}" "$t")
+  done
+  for t in "${targets[@]}"; do
+    fuzz_one "$t" "$seconds" "$log_dir/$t.log"
+  done
+  echo
+  echo "==> fuzz summary (${seconds}s per target; logs in ${log_dir#"$ROOT"/})"
+  printf '%s\n' "${FUZZ_SUMMARY[@]}"
+  if [ "${#FUZZ_CRASH_FILES[@]}" -eq 0 ]; then
+    echo "no crashes; crash inputs would land in fuzz/artifacts/<target>/"
+  else
+    echo "crash inputs (fuzz/artifacts/<target>/): minimise with cargo fuzz tmin, keep in fuzz/regressions/<target>/"
+    printf '  %s\n' "${FUZZ_CRASH_FILES[@]}"
+    return 1
+  fi
+}
+
 usage() {
   cat <<'EOF'
 usage: ./build.sh <command>
@@ -407,6 +535,7 @@ usage: ./build.sh <command>
   test    run every test layer (cargo, wasm in Node and Chromium, package, consumer, playground)
   pack    build the npm tarball into target/npm/
   bench   benchmarks: native (criterion) and wasm vs JS peers in Node; writes target/bench/report.md
+  fuzz [TARGET]  cargo fuzz each target (or TARGET) for FUZZ_SECONDS (default 1800); not part of test
 EOF
 }
 
@@ -422,6 +551,9 @@ case "$cmd" in
     ;;
   bench)
     run_bench
+    ;;
+  fuzz)
+    run_fuzz "${2:-}"
     ;;
   serve)
     [ -f www/playground/package.json ] ||

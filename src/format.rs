@@ -380,10 +380,10 @@ impl Display for Markdown<'_> {
                     f,
                     "| {} | {} | {} | {} | {} |",
                     e.seq,
-                    table_cell(&one_line(&e.tool)),
+                    log_cell(&e.tool),
                     e.status.map_or(w.running, |s| s.as_str()),
                     e.at_ms,
-                    e.tool_call_id.as_deref().map_or("-".to_string(), |id| table_cell(&one_line(id)))
+                    e.tool_call_id.as_deref().map_or("-".to_string(), log_cell)
                 )?;
             }
         }
@@ -629,6 +629,18 @@ fn visible(s: &str) -> String {
 /// Escapes what would end a GFM table cell.
 fn table_cell(s: &str) -> String {
     s.replace('|', "\\|")
+}
+
+/// A session-log cell for a name the agent or shell passed (a tool name, a tool_call_id): on one
+/// line, escaped, and shown as an empty code span when it is empty or blank, so the row keeps
+/// its five cells.
+fn log_cell(s: &str) -> String {
+    let cell = table_cell(&one_line(s));
+    if cell.trim().is_empty() {
+        code("")
+    } else {
+        cell
+    }
 }
 
 fn fenced(f: &mut Formatter<'_>, body: &str) -> fmt::Result {

@@ -136,9 +136,16 @@ impl Text {
     }
 
     /// A text with the same storage form as `self` but other content (a draft being committed).
-    /// Cost: O(n) for the fingerprint.
-    pub fn with_rope(&self, rope: Rope) -> Text {
-        Text { fingerprint: fingerprint_of(&rope), rope, line_ending: self.line_ending, bom: self.bom, flat: FlatCache::default() }
+    /// Content that now starts with U+FEFF in a text without a BOM would be written as bytes every
+    /// reader (this one included) takes for a BOM: it becomes that BOM here, so the text is what a
+    /// reload of the written bytes gives. Cost: O(n) for the fingerprint.
+    pub fn with_rope(&self, mut rope: Rope) -> Text {
+        let mut bom = self.bom;
+        if !bom && rope.get_char(0) == Some(BOM) {
+            rope.remove(0..1);
+            bom = true;
+        }
+        Text { fingerprint: fingerprint_of(&rope), rope, line_ending: self.line_ending, bom, flat: FlatCache::default() }
     }
 
     /// The bytes to write back: the remembered line ending and BOM restored. Cost: O(n).
@@ -321,6 +328,20 @@ mod tests {
         assert!(t.has_bom());
         assert_eq!(t.line_ending(), LineEnding::CrLf);
         assert_eq!(t.to_storage(), raw);
+    }
+
+    #[test]
+    fn a_leading_feff_committed_without_a_bom_becomes_the_bom_a_reload_would_read() {
+        let t = Text::from_storage("a\r\nb\r\n");
+        let committed = t.with_rope(Rope::from_str("\u{feff}x\nb\n"));
+        let written = committed.to_storage();
+        assert_eq!(written, "\u{feff}x\r\nb\r\n", "the same bytes as before the fix");
+        let reloaded = Text::from_storage(&written);
+        assert_eq!(committed.rope().to_string(), reloaded.rope().to_string());
+        assert_eq!((committed.has_bom(), committed.fingerprint()), (reloaded.has_bom(), reloaded.fingerprint()));
+        // A text that has a BOM keeps a second U+FEFF as content, as a reader does.
+        let with_bom = Text::from_storage("\u{feff}a\n").with_rope(Rope::from_str("\u{feff}a\n"));
+        assert_eq!(Text::from_storage(&with_bom.to_storage()).rope().to_string(), "\u{feff}a\n");
     }
 
     #[test]

@@ -299,6 +299,8 @@ impl Workspace {
                         s.changes.retain(|c| &c.path != path);
                         s.docs.remove(path);
                     }
+                    // Committed and in storage: a failure of an earlier commit is over.
+                    self.persist_failures.remove(path);
                     kept_new.push(path.clone());
                 }
             }

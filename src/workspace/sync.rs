@@ -354,11 +354,29 @@ impl Workspace {
             LoadPurpose::Refresh { path } => {
                 let storage = read.pop().and_then(|(_, d)| d);
                 let Some(storage) = storage else {
+                    // A deletion the workspace did not know of is an external change like any
+                    // other: a conflict with pending changes, else taken (the text is kept).
+                    if !self.open_doc(&path).version.is_empty() {
+                        self.storage_changed(&path, None, None);
+                    }
+                    if !self.conflicts.contains_key(&path) {
+                        let r = Response::new(Status::NoOp, format!("{path} no longer exists in storage; there is nothing to reload. Nothing was changed."))
+                            .with_guidance(format!("Its last text is kept here; committing changes to it with {}_commit creates it again.", self.config.tool_prefix));
+                        return self.finish(r, Some(&path));
+                    }
+                    self.unreported_conflict = false; // this response says it
                     let r = Response::new(Status::ExternalConflict, format!("{path} no longer exists in storage. Nothing was changed."))
                         .with_guidance(format!("Save your draft elsewhere with {}_persist_as(new_path), or {}_discard(reason).", self.config.tool_prefix, self.config.tool_prefix));
                     return self.finish(r, Some(&path));
                 };
                 let unchanged = storage.version == self.open_doc(&path).version && storage.text.rope() == self.open_doc(&path).text.rope();
+                let quiet = !self.conflicts.contains_key(&path) && !self.persist_failures.contains_key(&path) && !self.in_memory_commits.contains(&path);
+                if unchanged && quiet && self.pending_in(&path) == 0 {
+                    // Nothing to reload and nothing to drop: a pending choice stays (its ranges
+                    // are still those of this text), as a NoOp promises.
+                    let r = Response::new(Status::NoOp, format!("{path} already matches storage (version {}); nothing to reload.", storage.version));
+                    return self.finish(r, Some(&path));
+                }
                 let dropped = self.drop_path_from_session(&path);
                 self.in_memory_commits.remove(&path);
                 let version = storage.version.clone();

@@ -1,0 +1,144 @@
+//! Input generation shared by the harnesses: documents, needles drawn from them, mutations.
+//! Everything is driven by an `arbitrary::Unstructured` over the fuzzer's bytes; when the bytes
+//! run out every draw falls back to its first choice, so every loop here is bounded.
+
+use arbitrary::{Result, Unstructured};
+
+/// Characters that exercise the matcher's tiers and the renderer: whitespace kinds, gutter bars,
+/// Markdown syntax, look-alikes, multi-byte and astral chars, a BOM, U+2028.
+const ALPHABET: &[char] = &[
+    'a', 'b', 'c', 'x', 'A', 'Z', '0', '1', '2', '9', ' ', ' ', ' ', '\t', '\n', '\n', '\r', '#', '|', '│', '`', '*', '-',
+    '_', ':', '"', '\'', '(', ')', '[', ']', '{', '}', '<', '>', '\\', '/', '.', ',', 'é', '中', '文', '\u{a0}', '\u{3000}',
+    '“', '”', '‘', '’', '–', '—', '－', 'ａ', '\u{301}', '😀', '\u{feff}', '\u{2028}', '\u{200b}', '…', '→', '￥',
+];
+
+/// Small documents with structure the tools care about (headings, repeated lines, indentation,
+/// CRLF, CJK, code).
+pub const SAMPLES: &[&str] = &[
+    "",
+    "hello world\n",
+    "# Title\n\nSome text.\n\n## Section A\n\ntimeout: 30\nretries: 3\n\n## Section B\n\ntimeout: 30\nretries: 5\n",
+    "fn main() {\n    let x = 1;\n    if x > 0 {\n        println!(\"x = {x}\");\n    }\n}\n",
+    "a\r\nb\r\nc\r\n",
+    "# 标题\n\n中文内容，第一段。\n\n## 小节\n\n内容：“引号”与‘单引号’。\n",
+    "item: 1\nitem: 1\nitem: 1\nitem: 1\nitem: 1\nitem: 1\nitem: 1\n",
+    "  12│ gutter-looking line\n| a | b |\n|---|---|\n| `x` | y |\n",
+    "no trailing newline",
+    "\u{feff}bom first\n\ttabbed\n  spaced  \n",
+    "x\n\n\n\ny\n",
+    "😀 emoji 😀\ncombining e\u{301}\n",
+];
+
+pub fn alphabet_char(u: &mut Unstructured) -> Result<char> {
+    u.choose(ALPHABET).copied()
+}
+
+/// A short string: ASCII letters only.
+pub fn letters(u: &mut Unstructured, max: usize) -> Result<String> {
+    let n = u.int_in_range(0..=max)?;
+    let mut s = String::with_capacity(n);
+    for _ in 0..n {
+        let b = u.int_in_range(0..=51u8)?;
+        s.push(if b < 26 { (b'A' + b) as char } else { (b'a' + b - 26) as char });
+    }
+    Ok(s)
+}
+
+/// A string of up to `max` chars: from the alphabet above, or arbitrary UTF-8.
+pub fn text(u: &mut Unstructured, max: usize) -> Result<String> {
+    if u.ratio(1, 4)? {
+        let s: String = u.arbitrary()?;
+        return Ok(s.chars().take(max).collect());
+    }
+    let n = u.int_in_range(0..=max)?;
+    let mut s = String::new();
+    for _ in 0..n {
+        s.push(alphabet_char(u)?);
+    }
+    Ok(s)
+}
+
+/// A document: a sample, possibly mutated, or generated text.
+pub fn document(u: &mut Unstructured) -> Result<String> {
+    match u.int_in_range(0..=3u8)? {
+        0 | 1 => Ok(u.choose(SAMPLES)?.to_string()),
+        2 => {
+            let base = u.choose(SAMPLES)?.to_string();
+            mutate(u, &base)
+        }
+        _ => text(u, 200),
+    }
+}
+
+/// A piece of `s` (by chars), possibly empty.
+pub fn substring(u: &mut Unstructured, s: &str) -> Result<String> {
+    let chars: Vec<char> = s.chars().collect();
+    if chars.is_empty() {
+        return Ok(String::new());
+    }
+    let start = u.int_in_range(0..=chars.len() - 1)?;
+    let len = u.int_in_range(0..=(chars.len() - start).min(80))?;
+    Ok(chars[start..start + len].iter().collect())
+}
+
+/// One whole line of `s` (without its break).
+pub fn line_of(u: &mut Unstructured, s: &str) -> Result<String> {
+    let lines: Vec<&str> = s.split('\n').collect();
+    Ok(u.choose(&lines)?.to_string())
+}
+
+/// A needle for `doc`: mostly a piece of it (so matches happen), sometimes changed the way an
+/// agent's copy differs (whitespace, indentation, look-alikes, copied gutters), sometimes junk.
+pub fn needle(u: &mut Unstructured, doc: &str) -> Result<String> {
+    match u.int_in_range(0..=9u8)? {
+        0..=3 => substring(u, doc),
+        4 => line_of(u, doc),
+        5 | 6 => {
+            let s = substring(u, doc)?;
+            mutate(u, &s)
+        }
+        7 => {
+            // Copied with line-number gutters.
+            let s = substring(u, doc)?;
+            let first = u.int_in_range(1..=30usize)?;
+            Ok(s.split('\n').enumerate().map(|(i, l)| format!("{:>4}│ {l}", first + i)).collect::<Vec<_>>().join("\n"))
+        }
+        8 => letters(u, 6),
+        _ => text(u, 30),
+    }
+}
+
+/// A few small edits: insert, delete or replace chars, change whitespace and quotes, re-indent.
+pub fn mutate(u: &mut Unstructured, s: &str) -> Result<String> {
+    let mut chars: Vec<char> = s.chars().collect();
+    let edits = u.int_in_range(0..=4u8)?;
+    for _ in 0..edits {
+        let at = u.int_in_range(0..=chars.len())?;
+        match u.int_in_range(0..=6u8)? {
+            0 => chars.insert(at, alphabet_char(u)?),
+            1 if at < chars.len() => {
+                chars.remove(at);
+            }
+            2 if at < chars.len() => chars[at] = alphabet_char(u)?,
+            3 => {
+                // indent every line
+                let indent: &str = u.choose(&["  ", "\t", "    "])?;
+                let joined: String = chars.iter().collect();
+                chars = joined.split('\n').map(|l| format!("{indent}{l}")).collect::<Vec<_>>().join("\n").chars().collect();
+            }
+            4 => {
+                let joined: String = chars.iter().collect();
+                chars = joined.replace(' ', "  ").chars().collect();
+            }
+            5 => {
+                let joined: String = chars.iter().collect();
+                chars = joined.replace('"', "“").replace('\'', "’").replace('-', "–").chars().collect();
+            }
+            _ => {
+                let joined: String = chars.iter().collect();
+                chars = joined.replace('\n', " \n").chars().collect();
+            }
+        }
+    }
+    Ok(chars.into_iter().collect())
+}
