@@ -3,7 +3,7 @@
 #
 #   ./build.sh serve   build the core to wasm, the npm package and the playground; serve it on 127.0.0.1
 #   ./build.sh test    run every test layer (with clippy's no-panic lints); the last line is "N passed, N failed"
-#   ./build.sh pack    build and write the npm tarball to target/npm/
+#   ./build.sh pack    build and write the npm tarballs (agentpad, agentpad-mcp) to target/npm/
 #   ./build.sh bench   native (criterion) and wasm-vs-JS benchmarks; report in target/bench/
 #   ./build.sh fuzz [TARGET]  cargo fuzz each target in fuzz/ for FUZZ_SECONDS (default 1800); crashes in fuzz/artifacts/
 #
@@ -118,6 +118,8 @@ build_package() {
   say "tsc: www/src -> www/dist"
   rm -rf www/dist
   (cd www && ./node_modules/.bin/tsc -p .)
+  # agentpad-mcp (plain ESM, no build): its "agentpad": "file:.." dependency links www/.
+  npm_install "$ROOT/www/mcp"
 }
 
 build_playground() {
@@ -132,6 +134,8 @@ package_version() { node -p 'require("./www/package.json").version'; }
 
 tarball_path() { printf '%s/npm/agentpad-%s.tgz\n' "$TARGET_DIR" "$(package_version)"; }
 
+mcp_tarball_path() { printf '%s/npm/agentpad-mcp-%s.tgz\n' "$TARGET_DIR" "$(package_version)"; }
+
 # npm pack of the built www/ into target/npm/ (no build).
 pack_only() {
   local out="$TARGET_DIR/npm" tarball
@@ -141,6 +145,12 @@ pack_only() {
   say "npm pack: ${tarball#"$ROOT"/}"
   (cd www && npm pack --silent --pack-destination "$out" >/dev/null)
   [ -f "$tarball" ] || die "npm pack did not write $tarball"
+  # agentpad-mcp with its "agentpad" dependency set from "file:.." to this version (pack.sh).
+  local mcp
+  mcp="$(mcp_tarball_path)"
+  say "npm pack: ${mcp#"$ROOT"/}"
+  rm -f "$mcp"
+  bash www/mcp/pack.sh "$out" >/dev/null
 }
 
 # attempt CMD...: runs CMD in a subshell with errexit in force (unlike `if (CMD)`, where bash
@@ -269,9 +279,9 @@ layer_wasm_chromium() {
 }
 
 # Only *.test.mjs: Node 20 would run every .mjs under a test/ directory, fixtures included.
-layer_package() { node --test --test-reporter=spec www/test/*.test.mjs; }
+layer_package() { node --test --test-reporter=spec www/test/*.test.mjs www/mcp/test/*.test.mjs; }
 
-layer_consumer() { bash www/consumer/run.sh "$(tarball_path)"; }
+layer_consumer() { bash www/consumer/run.sh "$(tarball_path)" "$(mcp_tarball_path)"; }
 
 layer_playground() {
   local files=()

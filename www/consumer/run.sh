@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
 # Consumer test: a fresh project installs the packed tarball (npm pack), compiles main.ts with
 # tsc --strict and runs it on plain Node ESM; esm-check.mjs imports the package from plain JS;
-# `npx agentpad replay` runs the package's bin.
-# Usage: www/consumer/run.sh target/npm/agentpad-<version>.tgz
+# `npx agentpad replay` runs the package's bin; mcp-check.mjs runs the companion package
+# agentpad-mcp (www/mcp) installed next to it.
+# Usage: www/consumer/run.sh target/npm/agentpad-<version>.tgz [target/npm/agentpad-mcp-<version>.tgz]
+# (without the second tarball, www/mcp/pack.sh packs one here).
 # Last line: "N passed, N failed" over both programs (a program that dies without its own
 # count line counts as 1 failed).
 set -euo pipefail
 
-[ $# -eq 1 ] && [ -f "$1" ] || {
-  echo "usage: $0 path/to/agentpad-<version>.tgz" >&2
+{ [ $# -eq 1 ] || { [ $# -eq 2 ] && [ -f "$2" ]; }; } && [ -f "$1" ] || {
+  echo "usage: $0 path/to/agentpad-<version>.tgz [path/to/agentpad-mcp-<version>.tgz]" >&2
   exit 2
 }
 tarball="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+mcp_tarball=""
+[ $# -eq 1 ] || mcp_tarball="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/agentpad-consumer.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-cp "$here/package.json" "$here/tsconfig.json" "$here/main.ts" "$here/esm-check.mjs" "$work/"
+cp "$here/package.json" "$here/tsconfig.json" "$here/main.ts" "$here/esm-check.mjs" "$here/mcp-check.mjs" "$work/"
 cd "$work"
 echo "consumer: installing $tarball in $work"
 npm install --no-audit --no-fund --loglevel=error "$tarball" typescript@~5.9.3 @types/node@~20.19.8
@@ -65,5 +69,24 @@ cli_check() {
   echo "consumer-cli: $p passed, $f failed"
 }
 run consumer-cli cli_check
+# agentpad-mcp: its tarball (the second argument, or packed by www/mcp/pack.sh, which sets the
+# "agentpad": "file:.." dependency of the repository to this version, as publishing does) is
+# installed next to agentpad, whose tarball must satisfy that dependency (mcp-check.mjs checks
+# no registry copy came in); then `npx agentpad-mcp --help` and a replace → select → commit
+# through the server it starts.
+mcp_check() {
+  if [ -z "$mcp_tarball" ] && ! mcp_tarball="$(bash "$here/../mcp/pack.sh" "$work")"; then
+    echo "FAILED: www/mcp/pack.sh"
+    echo "consumer-mcp: 0 passed, 1 failed"
+    return
+  fi
+  if ! npm install --no-audit --no-fund --loglevel=error "$mcp_tarball"; then
+    echo "FAILED: npm install $mcp_tarball"
+    echo "consumer-mcp: 0 passed, 1 failed"
+    return
+  fi
+  node mcp-check.mjs
+}
+run consumer-mcp mcp_check
 echo "consumer: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// agentpad-mcp --dir <folder>: the agentpad MCP server on stdio. stdout carries the protocol
+// only; every note goes to stderr. Exit status: 0 after a clean shutdown, 1 when the server
+// cannot start, 2 on bad usage.
+
+import { statSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { VERSION, createAgentpadServer } from "../server.js";
+
+const USAGE = `Usage: agentpad-mcp --dir <folder> [options]
+
+Serves the text files under <folder> to an MCP client over stdio: the client's model reads and
+edits them with agentpad's tools (unambiguous matching, lettered candidates, staged changes,
+commit/revert). Files are written only by a commit (or as --persist-mode says); paths that
+leave the folder are refused. Files that are not UTF-8 text or are larger than 128 MiB are
+skipped (noted on stderr).
+
+Options:
+  --dir <folder>          the folder to serve (required)
+  --ext <list>            only files with these extensions, comma-separated (e.g. .md,.txt)
+  --persist-mode <mode>   manual (default: commit writes), immediate (every edit writes),
+                          disabled (nothing is written)
+  --locale <en|zh>        language of the responses (default en)
+  --tool-prefix <prefix>  tool names are <prefix>_<verb> (default memo)
+  --all-tools             list every tool all the time, for clients that ignore
+                          notifications/tools/list_changed (a call the current state does not
+                          offer is answered Blocked, saying what to do instead); by default
+                          only the tools the state offers are listed, and calling another is
+                          a protocol error (-32602 "Tool … disabled")
+  -h, --help              show this help
+  -v, --version           show the version
+
+MCP client configuration (e.g. Claude Desktop's claude_desktop_config.json):
+  { "mcpServers": { "agentpad": { "command": "npx", "args": ["-y", "agentpad-mcp", "--dir", "/path/to/notes"] } } }
+`;
+
+function usageError(message) {
+  process.stderr.write(`agentpad-mcp: ${message}\n\nRun agentpad-mcp --help for the options.\n`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      dir: { type: "string" },
+      ext: { type: "string" },
+      "persist-mode": { type: "string" },
+      locale: { type: "string" },
+      "tool-prefix": { type: "string" },
+      "all-tools": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (err) {
+  usageError(err instanceof Error ? err.message : String(err));
+}
+
+// Help and version are not the protocol: they go to stdout, as a command line tool's do.
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (values.version) {
+  process.stdout.write(`agentpad-mcp ${VERSION}\n`);
+  process.exit(0);
+}
+if (values.dir === undefined || values.dir === "") usageError("--dir <folder> is required");
+let isDir = false;
+try {
+  isDir = statSync(values.dir).isDirectory();
+} catch {
+  usageError(`--dir ${values.dir}: no such folder`);
+}
+if (!isDir) usageError(`--dir ${values.dir}: not a folder`);
+
+const persistMode = values["persist-mode"];
+if (persistMode !== undefined && !["manual", "immediate", "disabled"].includes(persistMode)) {
+  usageError(`--persist-mode must be manual, immediate or disabled, got ${JSON.stringify(persistMode)}`);
+}
+const locale = values.locale;
+if (locale !== undefined && !["en", "zh"].includes(locale)) {
+  usageError(`--locale must be en or zh, got ${JSON.stringify(locale)}`);
+}
+let extensions;
+if (values.ext !== undefined) {
+  extensions = values.ext.split(",").map((e) => e.trim()).filter((e) => e !== "");
+  if (extensions.length === 0) usageError("--ext needs at least one extension, e.g. --ext .md,.txt");
+}
+
+let served;
+try {
+  served = await createAgentpadServer({
+    dir: values.dir,
+    extensions,
+    persistMode: /** @type {"manual" | "immediate" | "disabled" | undefined} */ (persistMode),
+    locale: /** @type {"en" | "zh" | undefined} */ (locale),
+    toolPrefix: values["tool-prefix"],
+    allTools: values["all-tools"] === true,
+  });
+} catch (err) {
+  const message = err instanceof Error ? err.message : String(err);
+  // An option the core refuses (e.g. a --tool-prefix with a dash) is bad usage.
+  if (message.startsWith("InvalidArguments: option")) usageError(message.replace(/^InvalidArguments: option `toolPrefix`/, "--tool-prefix"));
+  process.stderr.write(`agentpad-mcp: cannot start: ${message}\n`);
+  process.exit(1);
+}
+
+const { server, storage, paths, skipped } = served;
+let exiting = false;
+const shutdown = async (why) => {
+  if (exiting) return;
+  exiting = true;
+  process.stderr.write(`agentpad-mcp: ${why}; shutting down\n`);
+  await served.close();
+  process.exit(0);
+};
+
+// The transport closes when stdin ends (the client went away); a signal closes it too.
+server.server.onclose = () => void shutdown("the client closed the connection");
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+await server.connect(new StdioServerTransport());
+process.stderr.write(
+  `agentpad-mcp ${VERSION}: serving ${paths.length} document${paths.length === 1 ? "" : "s"} from ${storage.dir}` +
+    `${skipped.length > 0 ? ` (${skipped.length} skipped)` : ""} on stdio\n`,
+);

@@ -1,0 +1,170 @@
+// agentpad-mcp: the agentpad workspace of one folder as an MCP server (the official MCP TypeScript
+// SDK v2, @modelcontextprotocol/server). The bin (bin/agentpad-mcp.js) connects it to stdio; tests
+// connect it in memory. Nothing here writes to stdout: that is the protocol's channel.
+
+import { readFileSync } from "node:fs";
+import { McpServer, fromJsonSchema } from "@modelcontextprotocol/server";
+import { MAX_DOCUMENT_BYTES, MemoryStorage, NodeFsStorage, Workspace } from "agentpad";
+
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+
+/** How many skipped files are named on stderr; the rest are counted. */
+const MAX_SKIP_NOTES = 10;
+
+/** The version of this package (and of the agentpad it is released with). */
+export const VERSION = version;
+
+/**
+ * The SDK validates a call's arguments against the registered schema before the handler runs,
+ * and answers a mismatch with a bare error text. agentpad checks every argument itself and
+ * answers `InvalidArguments` with what to fix, the tools to call next and the whole Response as
+ * structuredContent (and the call is in the session log): so the schema is advertised as the
+ * core defines it, and the check is left to agentpad.
+ * @type {import("@modelcontextprotocol/server").jsonSchemaValidator}
+ */
+const agentpadValidates = {
+  getValidator: () => (input) => ({ valid: true, data: /** @type {any} */ (input), errorMessage: undefined }),
+};
+
+/**
+ * @typedef {object} AgentpadServerOptions
+ * @property {string} dir The folder: every document is a file under it; paths leaving it are refused.
+ * @property {string[]} [extensions] Only files ending with one of these (".md", ".txt", …) are opened. Default: every file.
+ * @property {"manual" | "immediate" | "disabled"} [persistMode] When changes reach the disk (default "manual": on commit).
+ * @property {"en" | "zh"} [locale] Language of the responses (default "en").
+ * @property {string} [toolPrefix] Tool names are `${toolPrefix}_${verb}` (default "memo").
+ * @property {boolean} [allTools] List every tool all the time (for clients that ignore
+ *   `notifications/tools/list_changed`): a call the workflow state does not offer gets agentpad's
+ *   `Blocked` answer saying what to do instead. Default false: only the offered tools are enabled.
+ * @property {(line: string) => void} [log] Where notes go (default: stderr).
+ */
+
+/**
+ * @typedef {object} AgentpadServer
+ * @property {McpServer} server Connect it to a transport (`await server.connect(transport)`).
+ * @property {Workspace} workspace The workspace it serves.
+ * @property {NodeFsStorage} storage The storage on the folder.
+ * @property {string[]} paths The documents opened, default first.
+ * @property {{ path: string, reason: string }[]} skipped Files under the folder not opened (not UTF-8, too large).
+ * @property {() => Promise<void>} close Waits for calls under way, closes the server, frees the workspace and stops the watcher. Idempotent.
+ */
+
+/**
+ * Opens every document under `dir` (skipping, with a note, files that are not UTF-8 text or are
+ * larger than agentpad's limit) and registers every tool of agentpad's registry on a new
+ * McpServer, enabled when the workflow state offers it. After each call the enabled set follows
+ * the new state; the SDK then sends `notifications/tools/list_changed`.
+ *
+ * Rejects when the folder cannot be listed or an option is invalid (the message says which).
+ * @param {AgentpadServerOptions} options
+ * @returns {Promise<AgentpadServer>}
+ */
+export async function createAgentpadServer(options) {
+  const { dir, extensions, persistMode, locale, toolPrefix, allTools = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  const workspaceOptions = {
+    ...(persistMode === undefined ? {} : { persistMode }),
+    ...(locale === undefined ? {} : { locale }),
+    ...(toolPrefix === undefined ? {} : { toolPrefix }),
+  };
+  // The core checks every option: ask it before reading the folder, so a bad one fails fast
+  // with the core's message naming it.
+  (await Workspace.create({ storage: new MemoryStorage({}), ...workspaceOptions })).free();
+
+  const storage = new NodeFsStorage(dir, {
+    ...(extensions === undefined ? {} : { extensions }),
+    onError: (err) => log(`agentpad-mcp: watcher: ${err.message}`),
+  });
+
+  // Open what can be opened: one binary or huge file must not keep the rest from being served.
+  const paths = [];
+  const skipped = [];
+  for (const path of await storage.list()) {
+    let reason;
+    try {
+      const doc = await storage.load(path);
+      if (doc === undefined) continue; // removed meanwhile
+      const bytes = Buffer.byteLength(doc.text, "utf8");
+      if (bytes > MAX_DOCUMENT_BYTES) reason = `${bytes} bytes, over agentpad's limit of ${MAX_DOCUMENT_BYTES}`;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      reason = message.includes("is not UTF-8 text") ? "not UTF-8 text" : message;
+    }
+    if (reason === undefined) paths.push(path);
+    else skipped.push({ path, reason });
+  }
+  for (const { path, reason } of skipped.slice(0, MAX_SKIP_NOTES)) log(`agentpad-mcp: skipped ${path}: ${reason}`);
+  if (skipped.length > MAX_SKIP_NOTES) {
+    log(`agentpad-mcp: skipped ${skipped.length - MAX_SKIP_NOTES} more files (pass --ext to serve only some extensions)`);
+  }
+
+  const workspace = await Workspace.create({ storage, paths, ...workspaceOptions });
+
+  const server = new McpServer(
+    { name: "agentpad-mcp", version },
+    {
+      // One tools/list_changed per call, however many tools it enabled or disabled.
+      debouncedNotificationMethods: ["notifications/tools/list_changed"],
+      instructions: instructionsFor(storage.dir, workspace.paths(), toolPrefix ?? "memo"),
+    },
+  );
+
+  /** Calls under way, so close() can let them finish (a commit writes files). */
+  const running = new Set();
+  /** @type {Map<string, import("@modelcontextprotocol/server").RegisteredTool>} */
+  const registered = new Map();
+
+  const sync = () => {
+    if (allTools || workspace.freed) return;
+    for (const state of workspace.toolStates()) {
+      const tool = registered.get(state.definition.name);
+      if (tool === undefined || tool.enabled === state.available) continue;
+      if (state.available) tool.enable();
+      else tool.disable();
+    }
+  };
+
+  for (const state of workspace.toolStates()) {
+    const { name, description, input_schema } = state.definition;
+    const tool = server.registerTool(
+      name,
+      { description, inputSchema: fromJsonSchema(input_schema, agentpadValidates) },
+      async (args) => {
+        const call = workspace.runToolCall({ name, arguments: /** @type {Record<string, unknown>} */ (args ?? {}) }, { format: "mcp" });
+        running.add(call);
+        try {
+          return await call;
+        } finally {
+          running.delete(call);
+          sync();
+        }
+      },
+    );
+    // Registered enabled (no client is connected yet: no notification is sent).
+    if (!state.available && !allTools) tool.disable();
+    registered.set(name, tool);
+  }
+
+  let closing;
+  const close = () =>
+    (closing ??= (async () => {
+      await Promise.allSettled([...running]);
+      await server.close().catch(() => {});
+      workspace.free();
+      storage.close();
+    })());
+
+  return { server, workspace, storage, paths: workspace.paths(), skipped, close };
+}
+
+/** What the server tells the client about itself (MCP `instructions`). */
+function instructionsFor(dir, paths, prefix) {
+  const docs = paths.length === 0
+    ? "No documents are open (the folder held no text files when the server started)."
+    : `Open documents (paths relative to the folder; the first is the default when a call names no \`path\`): ${paths.map((p) => `\`${p}\``).join(", ")}.`;
+  return [
+    `agentpad edits the text files of ${dir}.`,
+    docs,
+    `Read with ${prefix}_read, change with ${prefix}_replace (an ambiguous match lists lettered candidates; pick one with ${prefix}_replace_selection), then ${prefix}_commit to write the files.`,
+    "Which tools are offered follows the workflow state; the list changes after calls (tools/list_changed).",
+  ].join("\n");
+}

@@ -1,0 +1,184 @@
+// The server module with the SDK's own Client over the SDK's in-memory transport pair.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client, ProtocolError } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
+import { NodeFsStorage } from "agentpad";
+import { createAgentpadServer } from "../server.js";
+import { NOTES, listChangedWatcher, namesOf, tempFolder } from "./helpers.mjs";
+
+/** A server on a fresh temporary folder and a connected client. */
+async function connect(options = {}) {
+  const folder = tempFolder();
+  const notes = [];
+  const served = await createAgentpadServer({ dir: folder.dir, log: (line) => notes.push(line), ...options });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await served.server.connect(serverSide);
+  const client = new Client({ name: "agentpad-mcp-test", version: "0.0.0" });
+  const listChanged = listChangedWatcher(client);
+  await client.connect(clientSide);
+  const done = async () => {
+    await client.close();
+    await served.close();
+    folder.cleanup();
+  };
+  return { folder, notes, served, client, listChanged, done };
+}
+
+const offered = (ws) => ws.toolStates().filter((t) => t.available).map((t) => t.definition.name).sort();
+
+test("tools/list is the tools the workflow state offers, each with the core's JSON Schema", async () => {
+  const { served, client, done } = await connect();
+  try {
+    const list = await client.listTools();
+    assert.deepEqual(namesOf(list), offered(served.workspace));
+    assert.ok(namesOf(list).includes("memo_replace"));
+    assert.ok(!namesOf(list).includes("memo_replace_selection"), "no candidates listed yet");
+    const replace = list.tools.find((t) => t.name === "memo_replace");
+    const core = served.workspace.tools({ format: "mcp" }).find((t) => t.name === "memo_replace");
+    assert.deepEqual(replace.inputSchema, core.inputSchema);
+    assert.equal(replace.description, core.description);
+    assert.match(client.getInstructions() ?? "", /`docs\/b\.txt`, `notes\.md`/);
+  } finally {
+    await done();
+  }
+});
+
+test("documents: every text file opened, a binary one skipped with a note on the log", async () => {
+  const { served, notes, done } = await connect();
+  try {
+    assert.deepEqual(served.paths, ["docs/b.txt", "notes.md"]);
+    assert.deepEqual(served.skipped.map((s) => s.path), ["logo.bin"]);
+    assert.deepEqual(notes, ["agentpad-mcp: skipped logo.bin: not UTF-8 text"]);
+  } finally {
+    await done();
+  }
+});
+
+test("replace → candidates → select → commit changes the file on disk", async () => {
+  const { folder, client, listChanged, done } = await connect();
+  try {
+    const file = join(folder.dir, "notes.md");
+    let changed = listChanged.next();
+    const multi = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } });
+    assert.equal(multi.isError, false);
+    assert.equal(multi.structuredContent.status, "MultiMatch");
+    assert.equal(multi.structuredContent.candidates.length, 3);
+    assert.deepEqual(multi.structuredContent.candidates.map((c) => c.id), ["A", "B", "C"]);
+    assert.equal(multi.content[0].type, "text");
+    assert.match(multi.content[0].text, /MultiMatch/);
+    assert.match(multi.content[0].text, /beta foo/);
+    await changed;
+    const afterMulti = namesOf(await client.listTools());
+    assert.ok(afterMulti.includes("memo_replace_selection"), afterMulti.join(" "));
+
+    changed = listChanged.next();
+    const staged = await client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "B" } });
+    assert.equal(staged.isError, false, staged.content[0].text);
+    assert.equal(staged.structuredContent.status, "Success");
+    assert.equal(staged.structuredContent.workflow_state, "PersistPending");
+    assert.equal(readFileSync(file, "utf8"), NOTES, "nothing written before the commit");
+    await changed;
+    assert.ok(namesOf(await client.listTools()).includes("memo_commit"));
+
+    changed = listChanged.next();
+    const committed = await client.callTool({ name: "memo_commit", arguments: { summary: "foo → bar on the beta line" } });
+    assert.equal(committed.isError, false, committed.content[0].text);
+    assert.equal(committed.structuredContent.status, "Success");
+    assert.equal(readFileSync(file, "utf8"), "# Notes\nalpha foo\nbeta bar\ngamma foo\n");
+    await changed;
+    assert.ok(!namesOf(await client.listTools()).includes("memo_replace_selection"));
+  } finally {
+    await done();
+  }
+});
+
+test("a NoMatch is an isError result with the Response as structuredContent", async () => {
+  const { client, done } = await connect();
+  try {
+    const r = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "not in the text", new_text: "x" } });
+    assert.equal(r.isError, true);
+    assert.equal(r.structuredContent.status, "NoMatch");
+    assert.match(r.content[0].text, /NoMatch/);
+  } finally {
+    await done();
+  }
+});
+
+test("wrong arguments are agentpad's InvalidArguments (the SDK leaves the check to agentpad)", async () => {
+  const { client, done } = await connect();
+  try {
+    const r = await client.callTool({ name: "memo_replace", arguments: { old_text: 5 } });
+    assert.equal(r.isError, true);
+    assert.equal(r.structuredContent.status, "InvalidArguments");
+    assert.match(r.structuredContent.summary, /old_text/);
+  } finally {
+    await done();
+  }
+});
+
+test("paths outside the folder are refused; nothing is written there", async () => {
+  const { folder, client, done } = await connect();
+  try {
+    for (const path of ["../x", "../notes.md", "/etc/passwd"]) {
+      const r = await client.callTool({ name: "memo_read", arguments: { path } });
+      assert.equal(r.isError, true, path);
+      assert.equal(r.structuredContent.status, "InvalidArguments", path);
+    }
+    const r = await client.callTool({ name: "memo_replace", arguments: { path: "../x", old_text: "foo", new_text: "bar" } });
+    assert.equal(r.isError, true);
+    assert.ok(!existsSync(join(folder.root, "x")));
+    // The storage itself refuses such paths too (agentpad never asks it for one it has not opened).
+    await assert.rejects(new NodeFsStorage(folder.dir).save("../x", "y", ""), /refused/);
+  } finally {
+    await done();
+  }
+});
+
+test("a call of a tool the state does not offer: the SDK's protocol error (-32602 … disabled)", async () => {
+  const { client, done } = await connect();
+  try {
+    await assert.rejects(
+      client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "A" } }),
+      (err) => err instanceof ProtocolError && err.code === -32602 && /memo_replace_selection disabled/.test(err.message),
+    );
+  } finally {
+    await done();
+  }
+});
+
+test("allTools: every tool listed; one the state does not offer answers Blocked", async () => {
+  const { served, client, done } = await connect({ allTools: true });
+  try {
+    const all = served.workspace.toolStates().map((t) => t.definition.name).sort();
+    assert.deepEqual(namesOf(await client.listTools()), all);
+    const r = await client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "A" } });
+    assert.equal(r.isError, true);
+    assert.equal(r.structuredContent.status, "Blocked");
+  } finally {
+    await done();
+  }
+});
+
+test("options reach the workspace: tool prefix, locale; a bad one is refused before the folder is read", async () => {
+  const { client, done } = await connect({ toolPrefix: "pad", locale: "zh" });
+  try {
+    const names = namesOf(await client.listTools());
+    assert.ok(names.includes("pad_replace") && !names.includes("memo_replace"));
+    const r = await client.callTool({ name: "pad_read", arguments: { path: "notes.md" } });
+    assert.equal(r.structuredContent.status, "Success");
+  } finally {
+    await done();
+  }
+  await assert.rejects(createAgentpadServer({ dir: "/nonexistent-agentpad-dir", toolPrefix: "a-b" }), /toolPrefix/);
+  await assert.rejects(createAgentpadServer({ dir: "/nonexistent-agentpad-dir" }), /does not exist/);
+});
+
+test("close() frees the workspace and is idempotent", async () => {
+  const { served, done } = await connect();
+  await done();
+  assert.equal(served.workspace.freed, true);
+  await served.close();
+});

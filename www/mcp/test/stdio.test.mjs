@@ -1,0 +1,142 @@
+// The real bin over stdio: the SDK's Client with StdioClientTransport spawning
+// `node bin/agentpad-mcp.js --dir <folder>`, and raw JSON-RPC on a pipe to check that stdout
+// carries nothing but the protocol and that the server exits cleanly.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { NOTES, listChangedWatcher, namesOf, tempFolder } from "./helpers.mjs";
+
+const BIN = fileURLToPath(new URL("../bin/agentpad-mcp.js", import.meta.url));
+
+test("over stdio: replace → candidates → select → commit changes the file on disk", async () => {
+  const folder = tempFolder();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "--dir", folder.dir], stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk) => (stderr += chunk));
+  const transportErrors = [];
+  const client = new Client({ name: "agentpad-mcp-stdio-test", version: "0.0.0" });
+  client.onerror = (err) => transportErrors.push(err);
+  const listChanged = listChangedWatcher(client);
+  try {
+    await client.connect(transport);
+    const before = namesOf(await client.listTools());
+    assert.ok(before.includes("memo_replace") && !before.includes("memo_replace_selection"), before.join(" "));
+
+    let changed = listChanged.next();
+    const multi = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } });
+    assert.equal(multi.isError, false);
+    assert.equal(multi.structuredContent.status, "MultiMatch");
+    assert.equal(multi.structuredContent.candidates.length, 3);
+    assert.match(multi.content[0].text, /MultiMatch/);
+    await changed;
+    assert.ok(namesOf(await client.listTools()).includes("memo_replace_selection"));
+
+    const staged = await client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "C" } });
+    assert.equal(staged.structuredContent.status, "Success", staged.content[0].text);
+    const committed = await client.callTool({ name: "memo_commit", arguments: { summary: "foo → bar on the gamma line" } });
+    assert.equal(committed.structuredContent.status, "Success", committed.content[0].text);
+    assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), "# Notes\nalpha foo\nbeta foo\ngamma bar\n");
+
+    const none = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "absent text", new_text: "x" } });
+    assert.equal(none.isError, true);
+    assert.equal(none.structuredContent.status, "NoMatch");
+    const outside = await client.callTool({ name: "memo_read", arguments: { path: "../x" } });
+    assert.equal(outside.isError, true);
+
+    assert.deepEqual(transportErrors, [], "every stdout line was a protocol message");
+    assert.match(stderr, /skipped logo\.bin: not UTF-8 text/);
+    assert.match(stderr, /serving 2 documents from .* \(1 skipped\) on stdio/);
+  } finally {
+    await client.close();
+    folder.cleanup();
+  }
+});
+
+/** Spawns the bin on `folder`, returns { child, stdout(), stderr(), exited } . */
+function spawnBin(dir, extra = []) {
+  const child = spawn(process.execPath, [BIN, "--dir", dir, ...extra], { stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c) => (out += c));
+  child.stderr.on("data", (c) => (err += c));
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+const send = (child, message) => child.stdin.write(`${JSON.stringify(message)}\n`);
+
+async function waitFor(predicate, what) {
+  for (let i = 0; i < 200; i++) {
+    if (predicate()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test("stdout carries only JSON-RPC; the server exits 0 when stdin ends", async () => {
+  const folder = tempFolder();
+  try {
+    const run = spawnBin(folder.dir);
+    send(run.child, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
+    await waitFor(() => run.stdout().includes('"id":1'), "the initialize response");
+    send(run.child, { jsonrpc: "2.0", method: "notifications/initialized" });
+    send(run.child, { jsonrpc: "2.0", id: 2, method: "tools/list" });
+    send(run.child, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } } });
+    await waitFor(() => run.stdout().includes('"id":3'), "the tools/call response");
+    run.child.stdin.end();
+    const { code } = await run.exited;
+    assert.equal(code, 0, run.stderr());
+    const lines = run.stdout().split("\n").filter((l) => l !== "");
+    for (const line of lines) {
+      const message = JSON.parse(line); // throws on anything but JSON
+      assert.equal(message.jsonrpc, "2.0", line);
+    }
+    const byId = Object.fromEntries(lines.map((l) => JSON.parse(l)).filter((m) => m.id !== undefined).map((m) => [m.id, m]));
+    assert.ok(byId[1].result.capabilities.tools.listChanged, "the server says its tool list changes");
+    assert.ok(byId[2].result.tools.some((t) => t.name === "memo_replace"));
+    assert.equal(byId[3].result.structuredContent.status, "MultiMatch");
+    assert.ok(lines.some((l) => l.includes('"notifications/tools/list_changed"')));
+    assert.match(run.stderr(), /the client closed the connection; shutting down/);
+    assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES);
+  } finally {
+    folder.cleanup();
+  }
+});
+
+test("SIGINT: the server shuts down and exits 0", async () => {
+  const folder = tempFolder();
+  try {
+    const run = spawnBin(folder.dir);
+    await waitFor(() => run.stderr().includes("on stdio"), "the server to start");
+    run.child.kill("SIGINT");
+    const { code } = await run.exited;
+    assert.equal(code, 0, run.stderr());
+    assert.match(run.stderr(), /SIGINT; shutting down/);
+    assert.equal(run.stdout(), "");
+  } finally {
+    folder.cleanup();
+  }
+});
+
+test("usage: --help on stdout (exit 0); bad usage on stderr (exit 2)", () => {
+  const help = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8" });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /Usage: agentpad-mcp --dir <folder>/);
+  assert.match(help.stdout, /"mcpServers"/);
+  for (const args of [[], ["--dir"], ["--dir", "/nonexistent-agentpad-dir"], ["--dir", ".", "--persist-mode", "sometimes"], ["--dir", ".", "--locale", "fr"], ["--dir", ".", "--tool-prefix", "a-b"], ["--bogus"], ["--dir", ".", "extra"]]) {
+    const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
+    assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.equal(r.stdout, "", args.join(" "));
+    assert.match(r.stderr, /^agentpad-mcp: /, args.join(" "));
+  }
+});
