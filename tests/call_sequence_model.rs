@@ -64,7 +64,7 @@ use std::panic::{self, AssertUnwindSafe};
 
 use agentpad::response::PendingChangeView;
 use agentpad::{CallContext, LoadResult, PersistResult, Response, Status, Step, WorkflowState};
-use common::Host;
+use common::{utf16_to_byte, Host};
 use serde_json::{json, Value};
 
 /// A law: on failure the step returns its message (the runner adds the seed and the step).
@@ -263,16 +263,6 @@ fn stat(name: impl Into<String>) {
 
 // ---- text helpers -------------------------------------------------------------------------------
 
-fn utf16_to_byte(s: &str, u: usize) -> usize {
-    let mut units = 0;
-    for (b, ch) in s.char_indices() {
-        if units >= u {
-            return b;
-        }
-        units += ch.len_utf16();
-    }
-    s.len()
-}
 
 fn char_to_byte(s: &str, c: usize) -> usize {
     s.char_indices().nth(c).map_or(s.len(), |(b, _)| b)

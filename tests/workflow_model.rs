@@ -10,7 +10,7 @@
 mod common;
 
 use agentpad::{Status, WorkflowState};
-use common::Host;
+use common::{utf16_to_byte, Host};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -46,17 +46,6 @@ fn bytes(s: &str, start: usize, end: usize) -> (usize, usize) {
     (at(start), at(end))
 }
 
-/// UTF-16 offset → byte offset of `s`.
-fn utf16_to_byte(s: &str, u: usize) -> usize {
-    let mut units = 0;
-    for (b, ch) in s.char_indices() {
-        if units >= u {
-            return b;
-        }
-        units += ch.len_utf16();
-    }
-    s.len()
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]

@@ -126,3 +126,15 @@ pub fn timeouts() -> String {
     }
     lines.join("\n") + "\n"
 }
+
+/// A UTF-16 offset (what responses give, as JavaScript counts) → the byte offset in `s`.
+pub fn utf16_to_byte(s: &str, u: usize) -> usize {
+    let mut units = 0;
+    for (b, ch) in s.char_indices() {
+        if units >= u {
+            return b;
+        }
+        units += ch.len_utf16();
+    }
+    s.len()
+}
