@@ -1,0 +1,110 @@
+// An agent loop on the Vercel AI SDK (`generateText`) that edits files through agentpad.
+//
+//   AI_GATEWAY_API_KEY=… npx tsx examples/ai-sdk.ts [folder] ["prompt"]   (AI_MODEL, default openai/gpt-5)
+//   (Node ≥ 22.6 can run it as it is: node --experimental-strip-types examples/ai-sdk.ts)
+//
+// Without a folder (argument or AGENTPAD_DIR) it edits a sample file in a temp folder.
+// What agentpad adds to the usual tool loop:
+//   - the live context (the current document, recent diffs, editor state) is rebuilt for every
+//     step and attached to the last user message, instead of old snapshots piling up in the chat;
+//   - once an edit session is committed or reverted, its tool calls and results collapse into one
+//     summary message (`compressHistory`), so a long session does not drag its history along.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { generateText, jsonSchema, stepCountIs, type LanguageModel, type ModelMessage } from "ai";
+import { NodeFsStorage, Workspace } from "agentpad";
+
+export interface RunOptions {
+  /** Any AI SDK model (tests pass a MockLanguageModelV3). */
+  model: LanguageModel;
+  workspace: Workspace;
+  prompt: string;
+  /** Model steps before giving up. */
+  maxSteps?: number;
+}
+
+const SYSTEM =
+  "You edit the user's files with the memo_* tools: stage edits, then save them with memo_commit(summary). " +
+  "The last user message ends with a Live Context block: the files as they are now, newer than anything earlier in the chat.";
+
+/** Runs the loop until the model answers without a tool call; returns that answer. */
+export async function run({ model, workspace: ws, prompt, maxSteps = 20 }: RunOptions): Promise<string> {
+  let messages: ModelMessage[] = [{ role: "user", content: prompt }];
+  for (let step = 0; step < maxSteps; step++) {
+    // One model step per generateText call: the AI SDK keeps `tools` fixed for a whole call, but
+    // agentpad's visible tools follow the workflow state (memo_replace_selection appears after a
+    // MultiMatch), and the live context must be rebuilt after every tool call anyway.
+    const result = await generateText({
+      model,
+      system: SYSTEM,
+      messages: withLiveContext(messages, ws),
+      tools: ws.tools({ format: "ai-sdk", jsonSchema }), // `execute` runs the call, records its id
+      stopWhen: stepCountIs(1),
+    });
+    messages.push(...result.response.messages);
+    if (result.toolCalls.length === 0) return result.text;
+    // A commit or revert ended the edit session (its response carried `history_delta`): its calls
+    // and results become one "[Edit session #1 committed] Summary: …" message. The tools return
+    // only Markdown, so just ask: until a session ends, compressing changes nothing.
+    messages = compress(messages, ws);
+  }
+  throw new Error(`no final answer after ${maxSteps} steps`);
+}
+
+/** A copy of the messages whose last user message ends with the live context, one text part per section (002). */
+function withLiveContext(messages: ModelMessage[], ws: Workspace): ModelMessage[] {
+  const i = messages.findLastIndex((m) => m.role === "user");
+  const user = messages[i];
+  if (user?.role !== "user") return messages;
+  const content = typeof user.content === "string" ? [{ type: "text" as const, text: user.content }] : user.content;
+  return messages.with(i, { role: "user", content: [...content, ...ws.liveContext().content_parts] });
+}
+
+type Part = { type: string; toolCallId?: string; [key: string]: unknown };
+type Message = { role: string; content: string | Part[] };
+
+/**
+ * compressHistory reads the OpenAI and Anthropic message shapes. The AI SDK's are Anthropic's
+ * with other names for the tool parts (`tool-call`/`tool-result` with `toolCallId`), so rename
+ * them for it and back; every other part passes through untouched.
+ */
+function compress(messages: ModelMessage[], ws: Workspace): ModelMessage[] {
+  const mapParts = (list: Message[], f: (part: Part) => Part): Message[] =>
+    list.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map(f) } : m));
+  const anthropic = mapParts(messages as Message[], (p) =>
+    p.type === "tool-call" ? { ...p, type: "tool_use", id: p.toolCallId } :
+    p.type === "tool-result" ? { ...p, type: "tool_result", tool_use_id: p.toolCallId } : p);
+  const compressed = ws.compressHistory(anthropic, { format: "anthropic" });
+  if (compressed.messages_removed === 0) return messages;
+  return mapParts(compressed.messages, (p) => {
+    if (p.type !== "tool_use" && p.type !== "tool_result") return p;
+    const { id: _id, tool_use_id: _useId, ...part } = p;
+    return { ...part, type: p.type === "tool_use" ? "tool-call" : "tool-result" };
+  }) as ModelMessage[];
+}
+
+/** A folder with a sample file to edit, when none is given. */
+function sampleFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), "agentpad-example-"));
+  writeFileSync(join(dir, "service.conf"), "# Service\n\ntimeout = 30\nretry_timeout = 30\n");
+  return dir;
+}
+
+async function main(): Promise<void> {
+  // A model id string goes through the Vercel AI Gateway; any provider's model works the same.
+  if (!process.env.AI_GATEWAY_API_KEY) throw new Error("set AI_GATEWAY_API_KEY to run this example (or pass a provider's model to run())");
+  const dir = process.argv[2] ?? process.env.AGENTPAD_DIR ?? sampleFolder();
+  const prompt = process.argv[3] ?? "In service.conf, set retry_timeout to 60 (leave timeout alone) and commit.";
+  const ws = await Workspace.create({ storage: new NodeFsStorage(dir) });
+  try {
+    console.log(await run({ model: process.env.AI_MODEL ?? "openai/gpt-5", workspace: ws, prompt }));
+    console.log(`\n${dir}/${ws.paths()[0]} now reads:\n${ws.text()}`);
+  } finally {
+    ws.free();
+  }
+}
+
+// Only when run directly: tests import `run` and pass a MockLanguageModelV3.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

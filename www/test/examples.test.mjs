@@ -1,0 +1,195 @@
+// The examples of www/examples/ (issue 10, item 6): an agent loop each for OpenAI Chat
+// Completions, Anthropic Messages and the AI SDK. They are type-checked as a user's project
+// would see them (`tsc --strict`, "agentpad" resolved to this package's dist/*.d.ts) and compiled
+// to a temp folder inside the package (so "agentpad" and the SDKs resolve as they do for the
+// sources); then each example's `run` drives a scripted model through the real SDK client (a
+// mocked fetch; MockLanguageModelV3 for the AI SDK): a MultiMatch, a pick, a commit, an answer.
+// Run: node --test test/examples.test.mjs (needs the built package: tsc -p .)
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import Anthropic from "@anthropic-ai/sdk";
+import { MockLanguageModelV3 } from "ai/test";
+import OpenAI from "openai";
+import { MemoryStorage, Workspace } from "agentpad";
+
+const www = fileURLToPath(new URL("..", import.meta.url));
+const CONF = "# Service\n\ntimeout = 30\nretry_timeout = 30\n";
+const EDITED = "# Service\n\ntimeout = 30\nretry_timeout = 60\n";
+const SUMMARY = "Raise the retry timeout";
+/** The model's script: a needle that occurs twice (MultiMatch), the pick, the commit. */
+const CALLS = [
+  ["memo_replace", { old_text: "timeout = 30", new_text: "timeout = 60" }],
+  ["memo_replace_selection", { selection_id: "B" }],
+  ["memo_commit", { summary: SUMMARY }],
+];
+const ANSWER = "retry_timeout is 60 now.";
+
+let out;
+let compile;
+
+before(() => {
+  // One tsc run: it type-checks (status 0 only without errors) and emits the JS the tests import.
+  out = mkdtempSync(join(www, ".examples-"));
+  const tsc = join(www, "node_modules/typescript/bin/tsc");
+  compile = spawnSync(process.execPath, [tsc, "-p", "examples", "--noEmit", "false", "--outDir", out, "--rootDir", "examples", "--pretty", "false"], {
+    cwd: www,
+    encoding: "utf8",
+  });
+});
+
+after(() => rmSync(out, { recursive: true, force: true }));
+
+async function example(name) {
+  assert.equal(compile.status, 0, `tsc -p examples failed:\n${compile.stdout}${compile.stderr}`);
+  return import(pathToFileURL(join(out, `${name}.js`)).href);
+}
+
+async function workspace() {
+  const storage = new MemoryStorage({ "service.conf": CONF });
+  return { storage, ws: await Workspace.create({ storage }) };
+}
+
+/** A fetch that answers each request with the next JSON body and keeps the request bodies. */
+function mockFetch(replies) {
+  const requests = [];
+  const fetch = async (input, init) => {
+    requests.push(JSON.parse(init?.body ?? "null"));
+    const reply = replies.shift();
+    assert.ok(reply, `no reply left for request ${requests.length}`);
+    return new Response(JSON.stringify(reply), { status: 200, headers: { "content-type": "application/json" } });
+  };
+  return { fetch, requests };
+}
+
+/** The texts of a message's content, whatever its shape (string, text parts or blocks). */
+function texts(message) {
+  const c = message.content;
+  return typeof c === "string" ? [c] : Array.isArray(c) ? c.filter((p) => p.type === "text").map((p) => p.text) : [];
+}
+
+/**
+ * What every example must have sent: the live context in the last user message of every request
+ * (and nowhere else: it is not kept in the history), fresh each time; after the commit, the
+ * session's calls and results folded into one summary.
+ */
+function checkRequests(sent, { isToolMessage }) {
+  assert.equal(sent.length, 4, "three tool rounds and the answer");
+  sent.forEach((messages, i) => {
+    const users = messages.filter((m) => m.role === "user");
+    const live = texts(users.at(-1)).filter((t) => t.startsWith("# Live Context"));
+    assert.equal(live.length, 1, `request ${i}: the last user message starts the live context block`);
+    assert.equal(JSON.stringify(messages).split("# Live Context").length - 1, 1, `request ${i}: one live context, not kept in history`);
+  });
+  const all = (i) => sent[i].flatMap(texts).join("\n");
+  assert.match(all(0), /retry_timeout = 30/);
+  assert.match(all(1), /Workflow: SelectionPending/, "rebuilt after the MultiMatch");
+  assert.match(all(2), /Workflow: PersistPending, 1 pending change/);
+  assert.match(all(3), /## Recent Diffs[\s\S]*\+retry_timeout = 60/, "the commit's diff");
+  // Before the commit the history grows with every round; after it, the session is one summary.
+  assert.ok(sent[1].length > sent[0].length && sent[2].length > sent[1].length);
+  assert.ok(sent[3].length < sent[2].length, `compressed: ${sent.map((m) => m.length)}`);
+  assert.ok(sent[2].some(isToolMessage));
+  assert.ok(!sent[3].some(isToolMessage), "no tool call or result left after the commit");
+  assert.match(all(3), new RegExp(`\\[Edit session #1 committed\\]\\nSummary: ${SUMMARY}\\nChanges: 1 replacement`));
+}
+
+test("the examples type-check under tsc --strict as a user's project", () => {
+  assert.equal(compile.status, 0, `tsc -p examples failed:\n${compile.stdout}${compile.stderr}`);
+});
+
+test("openai-chat.ts: the loop runs through the openai client against a scripted model", async () => {
+  const { run } = await example("openai-chat");
+  const { storage, ws } = await workspace();
+  const completion = (message, finish) => ({
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1,
+    model: "gpt-test",
+    choices: [{ index: 0, finish_reason: finish, logprobs: null, message: { role: "assistant", refusal: null, ...message } }],
+  });
+  const { fetch, requests } = mockFetch([
+    ...CALLS.map(([name, args], i) =>
+      completion({ content: null, tool_calls: [{ id: `call_${i}`, type: "function", function: { name, arguments: JSON.stringify(args) } }] }, "tool_calls"),
+    ),
+    completion({ content: ANSWER }, "stop"),
+  ]);
+  const answer = await run({ client: new OpenAI({ apiKey: "test", fetch, maxRetries: 0 }), workspace: ws, prompt: "Set retry_timeout to 60." });
+  assert.equal(answer, ANSWER);
+  assert.equal(storage.read("service.conf"), EDITED);
+  const sent = requests.map((r) => r.messages);
+  checkRequests(sent, { isToolMessage: (m) => m.role === "tool" || m.tool_calls !== undefined });
+  // The tool results the model read: the MultiMatch listed both places.
+  assert.match(sent[1].at(-1).content, /status: `MultiMatch`[\s\S]*\| B \|/);
+  assert.equal(requests[0].tools.find((t) => t.function.name === "memo_replace_selection"), undefined);
+  assert.ok(requests[1].tools.some((t) => t.function.name === "memo_replace_selection"), "tools asked for again");
+  ws.free();
+});
+
+test("anthropic.ts: the loop runs through the Anthropic client against a scripted model", async () => {
+  const { run } = await example("anthropic");
+  const { storage, ws } = await workspace();
+  const message = (content, stop_reason) => ({
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude-test",
+    content,
+    stop_reason,
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  });
+  const { fetch, requests } = mockFetch([
+    ...CALLS.map(([name, input], i) => message([{ type: "text", text: "Editing." }, { type: "tool_use", id: `toolu_${i}`, name, input }], "tool_use")),
+    message([{ type: "text", text: ANSWER }], "end_turn"),
+  ]);
+  const answer = await run({ client: new Anthropic({ apiKey: "test", fetch, maxRetries: 0 }), workspace: ws, prompt: "Set retry_timeout to 60." });
+  assert.equal(answer, ANSWER);
+  assert.equal(storage.read("service.conf"), EDITED);
+  const sent = requests.map((r) => r.messages);
+  const blocks = (m) => (Array.isArray(m.content) ? m.content : []);
+  checkRequests(sent, { isToolMessage: (m) => blocks(m).some((b) => b.type === "tool_use" || b.type === "tool_result") });
+  // The live context follows the tool_result blocks (which must come first) in the last user turn.
+  const last = sent[1].at(-1);
+  assert.equal(last.role, "user");
+  assert.deepEqual(last.content.map((b) => b.type).slice(0, 2), ["tool_result", "text"]);
+  assert.match(last.content[0].content, /status: `MultiMatch`/);
+  assert.equal(last.content[0].is_error, false);
+  // Turns still alternate after compression.
+  for (const messages of sent) messages.forEach((m, i) => assert.equal(m.role, i % 2 === 0 ? "user" : "assistant"));
+  ws.free();
+});
+
+test("ai-sdk.ts: generateText runs each step on MockLanguageModelV3", async () => {
+  const { run } = await example("ai-sdk");
+  const { storage, ws } = await workspace();
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const step = (content, unified) => ({ content, finishReason: { unified, raw: unified }, usage, warnings: [] });
+  const steps = [
+    ...CALLS.map(([toolName, args], i) => step([{ type: "tool-call", toolCallId: `t${i}`, toolName, input: JSON.stringify(args) }], "tool-calls")),
+    step([{ type: "text", text: ANSWER }], "stop"),
+  ];
+  const calls = [];
+  const model = new MockLanguageModelV3({
+    doGenerate: async (options) => {
+      calls.push(options);
+      return steps.shift();
+    },
+  });
+  const answer = await run({ model, workspace: ws, prompt: "Set retry_timeout to 60." });
+  assert.equal(answer, ANSWER);
+  assert.equal(storage.read("service.conf"), EDITED);
+  const sent = calls.map((c) => c.prompt);
+  const parts = (m) => (Array.isArray(m.content) ? m.content : []);
+  checkRequests(sent, { isToolMessage: (m) => parts(m).some((p) => p.type === "tool-call" || p.type === "tool-result") });
+  // The tools of each step follow the workflow state.
+  assert.ok(!calls[0].tools.some((t) => t.name === "memo_replace_selection"));
+  assert.ok(calls[1].tools.some((t) => t.name === "memo_replace_selection"));
+  // The AI SDK's tool ids reached the workspace (compressHistory found them).
+  const log = (await ws.call("memo_export_session", {})).session_log;
+  assert.deepEqual(log.slice(0, 3).map((e) => e.tool_call_id), ["t0", "t1", "t2"]);
+  ws.free();
+});
