@@ -93,7 +93,7 @@ export async function readmeAnthropic(ws: Workspace): Promise<void> {
   const anthropic = new Anthropic();
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Add a TODO section." }];
   for (;;) {
-    const reply = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 4096, messages, tools: ws.tools({ format: "anthropic" }) });
+    const reply = await anthropic.messages.create({ model: "claude-sonnet-4-6", max_tokens: 4096, messages, tools: ws.tools({ format: "anthropic" }) });
     messages.push({ role: "assistant", content: reply.content });
     const uses = reply.content.filter((block) => block.type === "tool_use");
     if (uses.length === 0) break;
