@@ -32,6 +32,7 @@ const SYSTEM =
 /** Runs the loop until the model answers without a tool call; returns that answer. */
 export async function run({ model, workspace: ws, prompt, maxSteps = 20 }: RunOptions): Promise<string> {
   let messages: ModelMessage[] = [{ role: "user", content: prompt }];
+  let sessionEnded = false;
   for (let step = 0; step < maxSteps; step++) {
     // One model step per generateText call: the AI SDK keeps `tools` fixed for a whole call, but
     // agentpad's visible tools follow the workflow state (memo_replace_selection appears after a
@@ -40,15 +41,17 @@ export async function run({ model, workspace: ws, prompt, maxSteps = 20 }: RunOp
       model,
       system: SYSTEM,
       messages: withLiveContext(messages, ws),
-      tools: ws.tools({ format: "ai-sdk", jsonSchema }), // `execute` runs the call, records its id
+      // `execute` runs the call and records its id; onResponse sees each call's whole Response:
+      // `history_delta` is set when a commit or revert ended the edit session.
+      tools: ws.tools({ format: "ai-sdk", jsonSchema, onResponse: (r) => (sessionEnded ||= r.history_delta !== null) }),
       stopWhen: stepCountIs(1),
     });
     messages.push(...result.response.messages);
     if (result.toolCalls.length === 0) return result.text;
-    // A commit or revert ended the edit session (its response carried `history_delta`): its calls
-    // and results become one "[Edit session #1 committed] Summary: …" message. The tools return
-    // only Markdown, so just ask: until a session ends, compressing changes nothing.
-    messages = compress(messages, ws);
+    // Then the session's calls and results become one "[Edit session #1 committed] Summary: …"
+    // message.
+    if (sessionEnded) messages = compress(messages, ws);
+    sessionEnded = false;
   }
   throw new Error(`no final answer after ${maxSteps} steps`);
 }

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
-import { NodeFsStorage, Workspace } from "agentpad";
+import { NodeFsStorage, Workspace, type Response } from "agentpad";
 
 export interface RunOptions {
   /** An Anthropic client (tests pass one whose `fetch` returns canned messages). */
@@ -50,14 +50,16 @@ export async function run({ client, workspace: ws, prompt, model = "claude-sonne
     }
     // runToolCall never throws for the model's mistakes: a NoMatch or bad argument is a
     // tool_result with is_error the model reads. It records the id, which compressHistory needs.
+    // onResponse sees each call's whole Response: `history_delta` is set when a commit or revert
+    // ended the edit session.
+    let sessionEnded = false;
+    const onResponse = (r: Response) => (sessionEnded ||= r.history_delta !== null);
     const results: Anthropic.ToolResultBlockParam[] = [];
-    for (const use of uses) results.push(await ws.runToolCall(use, { format: "anthropic" }));
+    for (const use of uses) results.push(await ws.runToolCall(use, { format: "anthropic", onResponse }));
     messages.push({ role: "user", content: results });
-    // A commit or revert ended the edit session (its response carried `history_delta`): its blocks
-    // become one "[Edit session #1 committed] Summary: …" text, turns still alternating.
-    // runToolCall returns only the block, so just ask: until a session ends, nothing changes.
-    const compressed = ws.compressHistory(messages, { format: "anthropic" });
-    if (compressed.messages_removed > 0) messages = compressed.messages;
+    // Then the session's blocks become one "[Edit session #1 committed] Summary: …" text, turns
+    // still alternating.
+    if (sessionEnded) messages = ws.compressHistory(messages, { format: "anthropic" }).messages;
   }
   throw new Error(`no final answer after ${maxTurns} requests`);
 }

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { NodeFsStorage, Workspace } from "agentpad";
+import { NodeFsStorage, Workspace, type Response } from "agentpad";
 
 export interface RunOptions {
   /** An OpenAI client (tests pass one whose `fetch` returns canned completions). */
@@ -50,12 +50,14 @@ export async function run({ client, workspace: ws, prompt, model = "gpt-5", maxT
     if (!message.tool_calls?.length) return message.content ?? "";
     // runToolCall never throws for the model's mistakes (unknown tool, bad JSON): those are
     // results the model reads. It records the call id, which compressHistory needs.
-    for (const call of message.tool_calls) messages.push(await ws.runToolCall(call, { format: "openai" }));
-    // A commit or revert ended the edit session (its response carried `history_delta`): its calls
-    // and results become one "[Edit session #1 committed] Summary: …" message. runToolCall returns
-    // only the tool message, so just ask: until a session ends, compressing changes nothing.
-    const compressed = ws.compressHistory(messages, { format: "openai" });
-    if (compressed.messages_removed > 0) messages = compressed.messages;
+    // onResponse sees each call's whole Response: `history_delta` is set when a commit or revert
+    // ended the edit session.
+    let sessionEnded = false;
+    const onResponse = (r: Response) => (sessionEnded ||= r.history_delta !== null);
+    for (const call of message.tool_calls) messages.push(await ws.runToolCall(call, { format: "openai", onResponse }));
+    // Then the session's calls and results become one "[Edit session #1 committed] Summary: …"
+    // message (after all results of this turn: an assistant message's calls stay answered).
+    if (sessionEnded) messages = ws.compressHistory(messages, { format: "openai" }).messages;
   }
   throw new Error(`no final answer after ${maxTurns} requests`);
 }

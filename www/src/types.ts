@@ -438,6 +438,8 @@ export interface AiSdkToolsOptions<S> {
   jsonSchema: (schema: ObjectSchema) => S;
   /** As {@link ToolsOptions.strict}. */
   strict?: boolean;
+  /** Called with each call's whole Response (e.g. to compress the history when `history_delta` says a session ended). */
+  onResponse?: (response: Response) => void;
 }
 
 /** One AI SDK tool (assignable to the `ai` package's `Tool`): `execute` runs the call and returns the Markdown the model reads. */

@@ -547,7 +547,8 @@ export class Workspace {
     const strict = options?.strict === true;
     const defs = this.#live().toolDefinitions() as ToolDefinition[];
     if (format === "ai-sdk") {
-      return aiSdkTools(defs, (options as AiSdkToolsOptions<unknown>).jsonSchema, strict, (name, args, o) => this.call(name, args, o));
+      const { jsonSchema, onResponse } = options as AiSdkToolsOptions<unknown>;
+      return aiSdkTools(defs, jsonSchema, strict, this.#reporting(onResponse));
     }
     return toolsFor(format, defs, strict);
   }
@@ -562,8 +563,32 @@ export class Workspace {
    * malformed argument JSON, wrong arguments are an `InvalidArguments` result — only for a call
    * object without its id.
    */
-  runToolCall<F extends ToolCallFormat>(call: ToolCallMap[F]["call"], options: { format: F }): Promise<ToolCallMap[F]["result"]> {
-    return runToolCall((name, args, o) => this.call(name, args, o), call, options?.format) as Promise<ToolCallMap[F]["result"]>;
+  runToolCall<F extends ToolCallFormat>(
+    call: ToolCallMap[F]["call"],
+    options: { format: F; onResponse?: (response: Response) => void },
+  ): Promise<ToolCallMap[F]["result"]> {
+    let run;
+    try {
+      run = this.#reporting(options?.onResponse);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return runToolCall(run, call, options?.format) as Promise<ToolCallMap[F]["result"]>;
+  }
+
+  /**
+   * `call`, handing each Response to `onResponse` too: the SDK-shaped results carry only the
+   * Markdown, and a host that compresses its history wants `history_delta` (a session ended).
+   */
+  #reporting(onResponse: ((response: Response) => void) | undefined): (name: string, args: unknown, o?: CallOptions) => Promise<Response> {
+    if (onResponse !== undefined && typeof onResponse !== "function") {
+      throw new TypeError(`agentpad: onResponse must be a function, got ${typeof onResponse}`);
+    }
+    return async (name, args, o) => {
+      const r = await this.call(name, args, o);
+      onResponse?.(r);
+      return r;
+    };
   }
 
   /** Releases the wasm memory of this workspace. Idempotent; any later use throws. */

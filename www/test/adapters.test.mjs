@@ -482,3 +482,17 @@ test("runToolCall refuses a call object without its id, and an unknown format", 
   assert.match(empty.content, /status: `Success`/);
   ws.free();
 });
+
+test("onResponse hands the host each call's whole Response (runToolCall and the AI SDK's execute), so it can compress when a session ends", async () => {
+  const { ws } = await workspace();
+  const seen = [];
+  const onResponse = (r) => seen.push([r.status, r.history_delta !== null]);
+  await ws.runToolCall({ id: "c1", type: "function", function: { name: "memo_replace", arguments: JSON.stringify(REPLACE) } }, { format: "openai", onResponse });
+  const tools = ws.tools({ format: "ai-sdk", jsonSchema, onResponse });
+  const markdown = await tools.memo_commit.execute(COMMIT, { toolCallId: "c2" });
+  assert.match(markdown, /^status: `Success`/);
+  assert.deepEqual(seen, [["Success", false], ["Success", true]], "the commit's Response says the session ended");
+  await assert.rejects(ws.runToolCall({ id: "c3", type: "function", function: { name: "memo_read", arguments: "{}" } }, { format: "openai", onResponse: "log" }), /onResponse must be a function, got string/);
+  assert.throws(() => ws.tools({ format: "ai-sdk", jsonSchema, onResponse: 1 }), /onResponse must be a function, got number/);
+  ws.free();
+});
