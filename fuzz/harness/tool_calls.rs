@@ -56,6 +56,9 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
         memory: u.arbitrary()?,
         ..Config::default()
     };
+    if std::env::var_os("AGENTPAD_FUZZ_TRACE").is_some() {
+        eprintln!("config: {config:?}");
+    }
     let mut host = Host {
         ws: Workspace::new(config),
         mode,
@@ -72,6 +75,10 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
         let raw = gen::document(u)?;
         let v = host.fresh_version();
         host.ws.open(path, &raw, &format!("v{v}")).expect("open a small document");
+        if std::env::var_os("AGENTPAD_FUZZ_TRACE").is_some() {
+            let shown: String = raw.chars().map(|c| if c.is_ascii() { c.to_string() } else { c.escape_unicode().to_string() }).collect();
+            eprintln!("open {path}: {} chars {shown:?}", raw.chars().count());
+        }
         host.files.insert(path.to_string(), (raw, v));
     }
     let steps = u.int_in_range(1..=24u8)?;
@@ -123,6 +130,9 @@ impl Host {
         let raw = if u.ratio(3, 4)? { gen::mutate(u, &old)? } else { gen::document(u)? };
         let v = self.fresh_version();
         self.files.insert(path.clone(), (raw.clone(), v));
+        if std::env::var_os("AGENTPAD_FUZZ_TRACE").is_some() {
+            eprintln!("external write {path}: {} chars {raw:?}", raw.chars().count());
+        }
         self.ws.storage_changed(&path, Some(&raw), Some(&format!("v{v}")));
         Ok(())
     }
@@ -239,8 +249,14 @@ impl Host {
                 self.now
             },
         };
+        let started = std::time::Instant::now();
         let step = self.ws.call(&name, &args, &ctx);
         let r = self.drive(step, tool);
+        // AGENTPAD_FUZZ_TRACE=1: each call, its arguments and how long it took (for slow inputs).
+        if std::env::var_os("AGENTPAD_FUZZ_TRACE").is_some() {
+            let shown: String = args.to_string().chars().take(300).map(|c| if c.is_ascii() { c.to_string() } else { c.escape_unicode().to_string() }).collect();
+            eprintln!("{:>9.1} ms  {name} {shown} → {:?}", started.elapsed().as_secs_f64() * 1e3, r.status);
+        }
         if matches!(tool, Some(Tool::Revert | Tool::Discard)) && r.status == Status::Success {
             for path in self.ws.paths().to_vec() {
                 assert_eq!(
