@@ -1,7 +1,8 @@
 // agentpad playground v0: wires the real library (alias `agentpad` → www/src/browser.ts) to the
 // page. The page renders what the core returns; it never matches, diffs or formats on its own.
 import "./style.css";
-import { Workspace, MemoryStorage, memoryBytes } from "agentpad";
+import { Workspace, memoryBytes, parseTranscript, recordTranscript } from "agentpad";
+import type { ToolState } from "agentpad";
 import type {
   AgentResponse,
   Candidate,
@@ -17,7 +18,9 @@ import type {
   ToolDefinition,
 } from "./types";
 import { SAMPLES, type Sample } from "./samples";
-import { argsSkeleton, optionalProps, parseArgs } from "./schema";
+import { argsSkeleton, checkArgs, optionalProps, parseArgs, type CheckedArgs } from "./schema";
+import { ArgsEditor } from "./argseditor";
+import { PinStore, callKey } from "./history";
 import { renderArgsForm } from "./form";
 import { PlaygroundStorage, type StorageEvent } from "./storage";
 import {
@@ -62,7 +65,6 @@ function $(id: string): HTMLElement {
 const sampleSelect = $("sample-select") as HTMLSelectElement;
 const pathSelect = $("path-select") as HTMLSelectElement;
 const toolSelect = $("tool-select") as HTMLSelectElement;
-const argsInput = $("args") as HTMLTextAreaElement;
 const runButton = $("run") as HTMLButtonElement;
 const argsError = $("args-error");
 const modeSelect = $("persist-mode") as HTMLSelectElement;
@@ -129,7 +131,9 @@ const app = {
   sample: SAMPLES[0] as Sample,
   path: "",
   tools: new Map<string, ToolDefinition>(), // every tool known, visible or not
-  allTools: [] as string[], // every tool known, in the core's order
+  allTools: [] as string[], // every tool of the workspace, in the core's order (ws.toolStates())
+  /** ws.toolStates() by name: whether the state offers it, and why not. */
+  toolStates: new Map<string, ToolState>(),
   visible: [] as string[],
   /** Storage version of each path when the workspace last ran a call (or was created). */
   seen: new Map<string, string | undefined>(),
@@ -155,6 +159,17 @@ const docView = new DocView($("doc"), {
 });
 const pendingDiff = new DiffView({ label: "Pending diff", testid: "pending-preview", emptyText: "(no pending changes)" });
 $("pending-diff").replaceChildren(pendingDiff.dom);
+// The console's raw JSON arguments (src/argseditor.ts): lint from JSON.parse and the tool's schema.
+const argsEditor = new ArgsEditor($("args"), {
+  label: "Arguments (JSON)",
+  testid: "args-input",
+  check: (text) => checkArgs(text, currentTool()?.input_schema as JsonSchema | undefined).problems,
+  onChange: () => {
+    validateArgs();
+    renderForm();
+  },
+  onRun: () => runConsole(),
+});
 
 // ------------------------------------------------------------------ errors
 
@@ -223,7 +238,6 @@ async function loadSample(sample: Sample, options: LoadOptions = {}): Promise<vo
     app.path = options.path && paths.includes(options.path) ? options.path : (paths[0] ?? sample.path);
     await noteSeenVersions();
     // Without `memory: true` the memory tools do not exist (not even hidden).
-    if (!app.memory) app.allTools = app.allTools.filter((n) => !MEMORY_TOOLS.has(n));
     refreshTools();
     renderQuick();
     fillConsole(sample.suggested.tool, sample.suggested.args);
@@ -294,48 +308,6 @@ async function recreateWorkspace(change: Partial<WorkspaceSettings>): Promise<vo
   });
 }
 
-/** Every tool's definition, by visiting the states that show them on a scratch workspace. */
-async function harvestTools(): Promise<void> {
-  const storage = new MemoryStorage({ "scratch.txt": "x x\n" });
-  const ws = await Workspace.create({ storage, locale: "en" });
-  const lists: ToolDefinition[][] = [];
-  const grab = () => lists.push(ws.tools({ format: "json-schema" }));
-  try {
-    grab(); // Idle
-    await ws.call(`${PREFIX}_replace`, { old_text: "x", new_text: "y" });
-    grab(); // SelectionPending: replace_selection
-    await ws.call(`${PREFIX}_replace_selection`, { selection_id: "A" });
-    grab(); // PersistPending: diff
-    storage.write("scratch.txt", "z\n");
-    await ws.call(`${PREFIX}_read`, {});
-    grab(); // OutOfSync after an external change: rebase, persist_as
-  } finally {
-    ws.free();
-  }
-  for (const list of lists) for (const d of list) app.tools.set(d.name, d);
-  app.allTools = mergeOrder(lists.map((l) => l.map((d) => d.name)));
-}
-
-/** One order that keeps each list's order (each new name goes after its predecessor in its list). */
-function mergeOrder(lists: readonly string[][]): string[] {
-  const out: string[] = [];
-  for (const list of lists) {
-    list.forEach((name, i) => {
-      if (out.includes(name)) return;
-      let at = 0;
-      for (let j = i - 1; j >= 0; j--) {
-        const k = out.indexOf(list[j]);
-        if (k >= 0) {
-          at = k + 1;
-          break;
-        }
-      }
-      out.splice(at, 0, name);
-    });
-  }
-  return out;
-}
-
 /** Remember the storage versions the workspace has seen (it syncs at the start of every call). */
 async function noteSeenVersions(): Promise<void> {
   const storage = app.storage;
@@ -351,21 +323,34 @@ function nextCallId(kind: string): string {
 
 function refreshTools(): void {
   if (!app.ws) return;
-  // ws.tools() lists the visible tools only (they follow the workflow state).
-  const defs: ToolDefinition[] = app.ws.tools({ format: "json-schema" });
-  app.visible = defs.map((d) => d.name);
-  for (const d of defs) app.tools.set(d.name, d);
-  if (defs.some((d) => !app.allTools.includes(d.name))) app.allTools = mergeOrder([app.allTools, app.visible]);
+  // ws.toolStates(): every tool of the workspace, hidden ones too, with the reason and guidance a
+  // call to a hidden one would get (Blocked).
+  // Without `memory: true` the memory tools are not offered in any state: left out.
+  const states: ToolState[] = app.ws.toolStates().filter((t: ToolState) => app.memory || !MEMORY_TOOLS.has(t.definition.name));
+  app.toolStates = new Map(states.map((t) => [t.definition.name, t]));
+  for (const t of states) app.tools.set(t.definition.name, t.definition);
+  app.allTools = states.map((t) => t.definition.name);
+  app.visible = states.filter((t) => t.available).map((t) => t.definition.name);
   const current = toolSelect.value;
   toolSelect.replaceChildren();
-  for (const d of defs) toolSelect.append(h("option", { value: d.name }, d.name));
-  const hidden = app.allTools.filter((n) => !app.visible.includes(n));
+  for (const t of states.filter((x) => x.available)) {
+    toolSelect.append(h("option", { value: t.definition.name, title: t.definition.description.split("\n")[0] }, t.definition.name));
+  }
+  const hidden = states.filter((t) => !t.available);
   if (hidden.length > 0) {
     const group = h("optgroup", { label: `hidden in ${app.ws.state} (→ Blocked)` });
-    for (const n of hidden) group.append(h("option", { value: n }, n));
+    for (const t of hidden) {
+      group.append(
+        h(
+          "option",
+          { value: t.definition.name, class: "unavailable", "data-available": "false", title: t.reason ?? "hidden in this state" },
+          `${t.definition.name} — hidden`,
+        ),
+      );
+    }
     toolSelect.append(group);
   }
-  if (current && app.tools.has(current)) toolSelect.value = current;
+  if (current && app.toolStates.has(current)) toolSelect.value = current;
   renderToolInfo();
 }
 
@@ -449,7 +434,7 @@ function fillConsole(tool: string, args: Record<string, unknown> | null): void {
   if (app.tools.has(tool)) toolSelect.value = tool;
   renderToolInfo();
   const def = currentTool();
-  argsInput.value = JSON.stringify(args ?? argsSkeleton(def?.input_schema), null, 2);
+  argsEditor.setText(JSON.stringify(args ?? argsSkeleton(def?.input_schema), null, 2));
   validateArgs();
   renderForm();
 }
@@ -462,48 +447,61 @@ function renderToolInfo(): void {
   const warn = $("tool-hidden");
   const name = toolSelect.value;
   const hidden = app.ws !== null && name !== "" && !app.visible.includes(name);
+  const st = app.toolStates.get(name);
   warn.hidden = !hidden;
   warn.textContent = hidden
-    ? `${name} is hidden in state ${app.ws?.state}: running it returns Blocked (with what to call instead).`
+    ? `${name} is hidden in state ${app.ws?.state}: ${st?.reason ?? "not offered now."}` +
+      (st?.guidance ? ` ${st.guidance}` : "") +
+      " Running it returns Blocked (with what to call instead)."
     : "";
+  toolSelect.classList.toggle("unavailable", hidden);
+  toolSelect.dataset.available = String(!hidden);
+  if (hidden) toolSelect.setAttribute("aria-describedby", "tool-hidden");
+  else toolSelect.removeAttribute("aria-describedby");
 }
 
 /** The argument form, from the tool's schema, showing what the JSON textarea holds. */
 function renderForm(): void {
-  const parsed = parseArgs(argsInput.value);
+  const parsed = parseArgs(argsEditor.text);
   const schema = currentTool()?.input_schema as JsonSchema | undefined;
   $("args-form-wrap").replaceChildren(
     renderArgsForm(schema, parsed.ok ? parsed.value : null, (name, value) => {
-      const now = parseArgs(argsInput.value);
+      const now = parseArgs(argsEditor.text);
       if (!now.ok) return;
       const next = { ...now.value };
       if (value === undefined) delete next[name];
       else next[name] = value;
-      argsInput.value = JSON.stringify(next, null, 2);
+      argsEditor.setText(JSON.stringify(next, null, 2));
       validateArgs();
     }),
   );
 }
 
+/** The console's arguments checked against the selected tool's schema (ajv; src/schema.ts). */
+function checkConsole(): CheckedArgs {
+  return checkArgs(argsEditor.text, currentTool()?.input_schema as JsonSchema | undefined);
+}
+
 function validateArgs(): boolean {
-  const parsed = parseArgs(argsInput.value);
-  argsError.textContent = parsed.ok ? "" : parsed.error;
-  argsInput.classList.toggle("invalid", !parsed.ok);
+  const checked = checkConsole();
+  argsError.textContent = checked.ok ? "" : checked.problems.map((p) => p.message).join("; ");
+  argsEditor.setInvalid(!checked.ok);
+  argsEditor.relint(); // the schema may have changed with the tool
   updateRunEnabled();
-  return parsed.ok;
+  return checked.ok;
 }
 
 function updateRunEnabled(): void {
-  const parsed = parseArgs(argsInput.value);
-  runButton.disabled = !parsed.ok || app.busy || !app.ws || toolSelect.value === "";
+  const checked = checkConsole();
+  runButton.disabled = !checked.ok || app.busy || !app.ws || toolSelect.value === "";
   // Recreating the workspace while a call or a create is under way would free it under that call.
   for (const select of [modeSelect, localeSelect, styleSelect, sampleSelect, memoryToggle]) select.disabled = app.busy;
 }
 
 function runConsole(): void {
-  const parsed = parseArgs(argsInput.value);
-  if (!parsed.ok || runButton.disabled) return;
-  void run(toolSelect.value, parsed.value);
+  const checked = checkConsole();
+  if (!checked.ok || runButton.disabled) return;
+  void run(toolSelect.value, checked.value);
 }
 
 function renderQuick(): void {
@@ -704,7 +702,7 @@ function renderWorkflowPanel(): void {
     renderToolChips(app.allTools, app.visible, state, (tool) => {
       fillConsole(tool, null);
       toolSelect.focus();
-    }),
+    }, new Map([...app.toolStates].map(([n, t]) => [n, t.reason]))),
   );
 }
 
@@ -886,25 +884,152 @@ function renderResponsePanel(): void {
     }
   }
   $("basic-history-wrap").hidden = earlier.childElementCount === 0;
-  const hist = $("history");
-  hist.replaceChildren();
-  app.history.forEach((c, i) => {
-    const b = h(
-      "button",
-      { type: "button", class: `chip${i === app.shown ? " active" : ""}`, title: JSON.stringify(c.args) },
-      `${c.tool} → ${c.response.status}`,
-    );
-    b.addEventListener("click", () => {
-      app.shown = i;
-      renderResponsePanel();
-    });
-    hist.append(h("li", {}, b));
-  });
+  renderCallHistory();
   const log = rec?.response.session_log ?? null;
   const logWrap = $("session-log-wrap");
   logWrap.hidden = log === null;
   $("session-log").replaceChildren(log === null ? "" : renderSessionLog(log));
 }
+
+// ------------------------------------------------------------------ call history (issue 9, item 3)
+
+const pins = new PinStore();
+
+function shortArgs(args: Record<string, unknown>): string {
+  const t = JSON.stringify(args);
+  return t.length > 60 ? `${t.slice(0, 59)}…` : t;
+}
+
+/** ★ / ✎ / ↻ for a call (pinned or from this workspace). */
+function callActions(tool: string, args: Record<string, unknown>, status: string, what: string): HTMLElement[] {
+  const pinned = pins.has(tool, args);
+  const pin = h(
+    "button",
+    {
+      type: "button",
+      class: `icon pin${pinned ? " on" : ""}`,
+      "data-testid": "pin-call",
+      "aria-pressed": String(pinned),
+      "aria-label": `Pin ${what}`,
+      title: pinned ? "Unpin" : "Pin: keep it at the top, across samples and workspaces",
+    },
+    pinned ? "★" : "☆",
+  );
+  pin.addEventListener("click", () => {
+    pins.toggle(tool, args, status);
+    renderCallHistory();
+    (document.querySelector<HTMLElement>(`[data-key="${CSS.escape(callKey(tool, args))}"] [data-testid="pin-call"]`) ?? $("history-title")).focus();
+  });
+  const edit = h("button", { type: "button", class: "icon", "data-testid": "edit-call", "aria-label": `Put ${what} in the console`, title: "Put it in the console" }, "✎");
+  edit.addEventListener("click", () => {
+    fillConsole(tool, args);
+    toolSelect.focus();
+  });
+  const again = h("button", { type: "button", class: "icon", "data-testid": "replay-call", "aria-label": `Run ${what} again`, title: "Run it again on this workspace" }, "↻");
+  again.addEventListener("click", () => {
+    fillConsole(tool, args);
+    void run(tool, args);
+  });
+  again.toggleAttribute("disabled", app.busy || !app.ws);
+  return [pin, edit, again];
+}
+
+/** The pinned calls (top) and this workspace's calls: tool → status, the arguments, ★ ✎ ↻. */
+function renderCallHistory(): void {
+  $("pinned-calls").replaceChildren(
+    ...pins.list.map((p, i) =>
+      h(
+        "li",
+        { class: "call pinned", "data-key": callKey(p.tool, p.args), "data-testid": "pinned-call" },
+        h("span", { class: "chip call-chip", "data-testid": "pinned-chip", title: `status when pinned: ${p.status}` }, `${p.tool} → ${p.status}`),
+        h("code", { class: "call-args", title: JSON.stringify(p.args, null, 2) }, shortArgs(p.args)),
+        ...callActions(p.tool, p.args, p.status, `pinned call ${i + 1} (${p.tool})`),
+      ),
+    ),
+  );
+  const hist = $("history");
+  hist.replaceChildren(
+    ...app.history.map((c, i) => {
+      const b = h(
+        "button",
+        { type: "button", class: `chip call-chip${i === app.shown ? " active" : ""}`, "data-testid": "history-chip", title: "Show its response", "aria-pressed": String(i === app.shown) },
+        `${c.tool} → ${c.response.status}`,
+      );
+      b.addEventListener("click", () => {
+        app.shown = i;
+        renderResponsePanel();
+      });
+      return h(
+        "li",
+        { class: "call", "data-call": i + 1, "data-key": callKey(c.tool, c.args) },
+        b,
+        h("code", { class: "call-args", title: JSON.stringify(c.args, null, 2) }, shortArgs(c.args)),
+        ...callActions(c.tool, c.args, c.response.status, `call #${i + 1} (${c.tool})`),
+      );
+    }),
+  );
+  ($("history-export") as HTMLButtonElement).disabled = app.busy || !app.ws;
+}
+
+function historyMessage(text: string, bad = false): void {
+  const el = $("history-message");
+  el.textContent = text;
+  el.classList.toggle("args-error", bad);
+}
+
+let exportUrl: string | null = null;
+
+/**
+ * Export: the page's session (src/share.ts's recorder: the documents the workspace started from,
+ * its options, the calls and storage actions in order) with each call's answer recorded by
+ * recordTranscript() — an agentpad-transcript/1 file the Replay pane, `npx agentpad replay` and
+ * Import load. Downloaded through a Blob URL and shown under the list.
+ */
+async function exportHistory(): Promise<void> {
+  let t: Transcript;
+  try {
+    t = await recordTranscript(recorder.transcript());
+  } catch (e) {
+    historyMessage(`Export failed: ${errorText(e)}`, true);
+    return;
+  }
+  t.title = `agentpad playground history (${app.history.length} call${app.history.length === 1 ? "" : "s"})`;
+  const text = `${JSON.stringify(t, null, 2)}\n`;
+  if (exportUrl) URL.revokeObjectURL(exportUrl);
+  exportUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = $("history-download") as HTMLAnchorElement;
+  link.href = exportUrl;
+  $("history-export-json").textContent = text;
+  const view = $("history-export-view") as HTMLDetailsElement;
+  view.hidden = false;
+  view.open = true;
+  const a = h("a", { href: exportUrl, download: "agentpad-history.json", hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  historyMessage(`Exported ${app.history.length} call${app.history.length === 1 ? "" : "s"} as agentpad-history.json (${text.length.toLocaleString("en")} characters, ${t.format}).`);
+}
+
+/** Import: an exported history (any agentpad-transcript/1): its documents and options, its calls run in order. */
+async function importHistory(file: File): Promise<void> {
+  let t: Transcript;
+  try {
+    t = parseTranscript(JSON.parse(await file.text()));
+  } catch (e) {
+    historyMessage(`Import refused: ${file.name}: ${errorText(e)}`, true);
+    return;
+  }
+  await openShared(t, `Imported ${file.name}`);
+  historyMessage(`Imported ${file.name}: ${app.history.length} call${app.history.length === 1 ? "" : "s"} run in order.`);
+}
+
+$("history-export").addEventListener("click", () => void exportHistory());
+const importInput = $("history-import") as HTMLInputElement;
+importInput.addEventListener("change", () => {
+  const file = importInput.files?.[0];
+  importInput.value = "";
+  if (file) void importHistory(file);
+});
 
 // ------------------------------------------------------------------ agent context panes (issue 6)
 
@@ -1284,7 +1409,7 @@ function hostAction(step: HostStep): void {
 }
 
 /** Load a shared session: its documents with its options, then its calls run in order as the console runs them. */
-async function openShared(t: Transcript): Promise<void> {
+async function openShared(t: Transcript, source = "Opened a share link"): Promise<void> {
   document.body.dataset.share = "loading";
   applyOptions(t.options ?? {});
   const sample = SAMPLES.find((s) => s.path in t.documents) ?? app.sample;
@@ -1298,7 +1423,7 @@ async function openShared(t: Transcript): Promise<void> {
     } else if (isHostStep(step)) hostAction(step);
   }
   if (app.ws) {
-    showNotice(`Opened a share link: ${Object.keys(t.documents).join(", ")} with ${JSON.stringify(currentOptions())}, ${calls} call${calls === 1 ? "" : "s"} run in order.`);
+    showNotice(`${source}: ${Object.keys(t.documents).join(", ")} with ${JSON.stringify(currentOptions())}, ${calls} call${calls === 1 ? "" : "s"} run in order.`);
   }
   document.body.dataset.share = app.ws ? "loaded" : "error";
 }
@@ -1373,16 +1498,6 @@ pathSelect.addEventListener("change", () => {
 });
 toolSelect.addEventListener("change", () => fillConsole(toolSelect.value, null));
 $("skeleton").addEventListener("click", () => fillConsole(toolSelect.value, null));
-argsInput.addEventListener("input", () => {
-  validateArgs();
-  renderForm();
-});
-argsInput.addEventListener("keydown", (e) => {
-  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-    e.preventDefault();
-    runConsole();
-  }
-});
 runButton.addEventListener("click", runConsole);
 
 sampleSelect.value = SAMPLES[0].id;
@@ -1391,10 +1506,8 @@ localeSelect.value = app.locale;
 styleSelect.value = app.candidateStyle;
 void (async () => {
   try {
-    await harvestTools();
+    if (!(await openShareLink(location.hash))) await loadSample(SAMPLES[0]);
   } catch (e) {
-    // Not fatal: the console then knows the tools as they become visible.
-    console.warn(`could not list every tool: ${errorText(e)}`);
+    showFatal(errorText(e));
   }
-  if (!(await openShareLink(location.hash))) await loadSample(SAMPLES[0]);
 })();

@@ -343,6 +343,8 @@ export function renderToolChips(
   visible: readonly string[],
   state: string,
   onPick: (tool: string) => void,
+  /** Why a hidden tool is hidden (ws.toolStates()'s reason), for its title. */
+  reasons?: ReadonlyMap<string, string | null>,
 ): HTMLElement {
   const div = h("div", { class: "tool-chips", "data-testid": "visible-tools" });
   const shown = new Set(visible);
@@ -355,7 +357,7 @@ export function renderToolChips(
         class: `chip tool-chip ${on ? "visible" : "hidden-tool"}`,
         "data-tool": name,
         "data-visible": on ? "true" : "false",
-        title: on ? `${name}: visible in ${state}; click to pick it in the console` : `${name}: hidden in ${state}, calling it returns Blocked`,
+        title: on ? `${name}: visible in ${state}; click to pick it in the console` : `${name}: hidden in ${state}, calling it returns Blocked${reasons?.get(name) ? `: ${reasons.get(name)}` : ""}`,
       },
       name,
     );

@@ -133,6 +133,10 @@ const lineNumber = (n) => `${tid("document")} .cm-lineNumbers .cm-gutterElement:
 /** The document view's rendered line (`data-line` is set on the lines in view). */
 const docLine = (n) => `${tid("document")} .cm-line[data-line="${n}"]`;
 
+/** The console's JSON arguments (a CodeMirror editor: its lines). */
+const argsText = () =>
+  page.$eval(tid("args-input"), (el) => [...el.querySelectorAll(".cm-line")].map((l) => l.textContent).join("\n"));
+
 async function historyCount() {
   return page.locator(`${tid("history")} li`).count();
 }
@@ -169,12 +173,16 @@ test("the page loads the wasm core and lists the tools", async () => {
 test("invalid JSON arguments show a message and disable Run", async () => {
   await page.selectOption(tid("tool-select"), "memo_replace");
   // The skeleton has the required properties with empty values.
-  const skeleton = JSON.parse(await page.locator(tid("args-input")).inputValue());
+  const skeleton = JSON.parse(await argsText());
   assert.ok("old_text" in skeleton && "new_text" in skeleton, JSON.stringify(skeleton));
   await page.fill(tid("args-input"), '{"old_text": ');
   assert.notEqual((await page.locator(tid("args-error")).textContent()).trim(), "");
   assert.equal(await page.locator(tid("run-button")).isDisabled(), true);
+  // Valid JSON the schema refuses (old_text and new_text are required): marked, Run still disabled.
   await page.fill(tid("args-input"), "{}");
+  assert.match((await page.locator(tid("args-error")).textContent()).trim(), /missing required property "old_text"/);
+  assert.equal(await page.locator(tid("run-button")).isDisabled(), true);
+  await page.fill(tid("args-input"), '{"old_text": "a", "new_text": "b"}');
   assert.equal((await page.locator(tid("args-error")).textContent()).trim(), "");
   assert.equal(await page.locator(tid("run-button")).isDisabled(), false);
 });
@@ -437,7 +445,7 @@ test("near-miss sample: a typo gives NoMatch with `A · similar:…`; stage A ru
   const s = await clickAndWait(tid("stage-candidate-A"));
   assert.equal(s.status, "Success");
   assert.equal(s.state, "PersistPending");
-  const hist = await page.$$eval(`${tid("history")} li`, (ls) => ls.map((l) => l.textContent));
+  const hist = await page.$$eval(`${tid("history")} li .call-chip`, (ls) => ls.map((l) => l.textContent));
   assert.equal(hist.at(-1), "memo_replace_selection → Success");
   assert.match((await page.locator(tid("match-quality")).textContent()).trim(), /^similar:0\.\d\d$/);
   const added = await page.$$eval(`${tid("pending-preview")} .dl.add`, (ls) => ls.map((l) => l.textContent));
@@ -551,7 +559,7 @@ test("workflow: an external write under a staged edit gives ExternalConflict / O
   const options = await page.$$eval(`${tid("arg-against")} option`, (os) => os.map((o) => o.textContent));
   assert.deepEqual(options, ["(unset)", "base", "storage"]);
   await page.selectOption(tid("arg-against"), { label: "storage" });
-  assert.deepEqual(JSON.parse(await page.locator(tid("args-input")).inputValue()), { against: "storage" });
+  assert.deepEqual(JSON.parse(await argsText()), { against: "storage" });
   const d = await clickAndWait(tid("run-button"));
   assert.equal(d.status, "Success");
   const diff = await page.locator(tid("pending-preview")).textContent();
@@ -673,7 +681,7 @@ test("workflow: memo_begin_task shows the task stack by depth; commit pops the i
   await page.selectOption(tid("tool-select"), "memo_begin_task");
   // The form has the required goal and the optional parent_task_id.
   await page.fill(tid("arg-goal"), "Raise the timeouts");
-  assert.deepEqual(JSON.parse(await page.locator(tid("args-input")).inputValue()), { goal: "Raise the timeouts" });
+  assert.deepEqual(JSON.parse(await argsText()), { goal: "Raise the timeouts" });
   let r = await clickAndWait(tid("run-button"));
   assert.equal(r.status, "Success");
   r = await runTool("memo_begin_task", { goal: "API timeout only" });

@@ -168,7 +168,7 @@ async function pageState(page) {
   return {
     document: await documentText(page),
     state: await text(page, "workflow-state"),
-    calls: await page.$$eval(`${tid("history")} li`, (lis) => lis.map((li) => li.textContent.trim())),
+    calls: await page.$$eval(`${tid("history")} li`, (lis) => lis.map((li) => li.querySelector(".call-chip").textContent.trim())),
     markdown: ((await page.locator("#response-markdown").textContent()) ?? "").trim(),
     basic: await text(page, "response-basic"),
     json: await page.locator("#response-json").textContent(),
