@@ -3,120 +3,17 @@
 // and the call history (pin, replay, export → import).
 // Run from the repo root: node --test www/playground/test/console.test.mjs
 // Needs: `npm run build` in www/playground first (build.sh does it), /usr/bin/chromium.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { AxeBuilder } from "@axe-core/playwright";
+import { playgroundHarness, waitReady, axeViolations, tid, shotDir } from "./lib/browser.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../../..");
-const dist = path.join(repo, "target", "playground");
-const shotDir = path.join(repo, "target", "screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".map": "application/json",
-  ".txt": "text/plain; charset=utf-8",
-};
-
-/** A tiny static server for `root` on 127.0.0.1 (free port). */
-function serveStatic(root) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    let rel = decodeURIComponent(url.pathname);
-    if (rel.endsWith("/")) rel += "index.html";
-    const file = path.resolve(root, "." + rel);
-    if (file !== root && !file.startsWith(root + path.sep)) {
-      res.writeHead(403).end("forbidden");
-      return;
-    }
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-        return;
-      }
-      const type = MIME[path.extname(file).toLowerCase()] ?? "application/octet-stream";
-      res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(server));
-  });
-}
-
-let server;
-let browser;
-let baseUrl;
-const problems = []; // page errors, console errors, failed requests
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, "index.html")), `no build at ${dist}: run \`npm run build\` in www/playground first`);
-  fs.mkdirSync(shotDir, { recursive: true });
-  server = await serveStatic(dist);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-});
+const h = playgroundHarness();
 
 // ---------------------------------------------------------------- helpers
 
-const tid = (id) => `[data-testid="${id}"]`;
-
-async function newPage() {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, acceptDownloads: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console.error: ${msg.text()}`);
-  });
-  page.on("response", (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  return page;
-}
-
-async function waitReady(page) {
-  await page.waitForFunction(() => document.body.dataset.ready !== undefined && document.body.dataset.ready !== "false");
-  assert.equal(await page.evaluate(() => document.body.dataset.ready), "true", await page.locator(tid("fatal")).textContent());
-}
-
-async function readyPage() {
-  const page = await newPage();
-  await page.goto(baseUrl);
-  await waitReady(page);
-  return page;
-}
+const readyPage = () => h.readyPage();
 
 const text = async (page, id) => ((await page.locator(tid(id)).textContent()) ?? "").trim();
 
@@ -199,7 +96,7 @@ test("hidden tools are greyed with their reason and become available after a Mul
   // The workflow panel's hidden chips carry the reason too.
   const chip = await page.$eval(`${tid("visible-tools")} [data-tool="memo_commit"]`, (b) => b.title);
   assert.match(chip, /hidden in SelectionPending, calling it returns Blocked: ./);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });
 
@@ -231,7 +128,7 @@ test("JSON lint: syntax and schema errors are marked, Run is disabled until they
   assert.equal(await text(page, "args-error"), "");
   assert.equal(await page.locator(tid("run-button")).isDisabled(), false);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="args-input"] .cm-lintRange-error').length === 0);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });
 
@@ -256,7 +153,7 @@ test("the form and the JSON stay in sync", async () => {
   // Invalid JSON disables the form.
   await setArgs(page, "{");
   assert.equal(await page.$eval(tid("args-form"), (f) => f.disabled), true);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });
 
@@ -301,7 +198,7 @@ test("a pinned call survives a workspace recreation and a sample change; history
   // Unpin.
   await page.click(`${tid("pinned-call")} ${tid("pin-call")}`);
   assert.equal(await page.locator(tid("pinned-call")).count(), 0);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });
 
@@ -350,7 +247,7 @@ test("export → import round trip: the imported history equals the exported one
   await other.setInputFiles(tid("history-import"), { name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"format":"x"}') });
   await other.waitForFunction(() => /Import refused/.test(document.querySelector('[data-testid="history-message"]').textContent));
   await shot(other, "import");
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
   await other.context().close();
 });
@@ -373,10 +270,8 @@ test("accessibility: axe finds no violations with a greyed tool selected and lin
   await page.keyboard.type(', "x": 1');
   assert.match(await argsText(page), /, "x": 1}$/);
   await consoleShot(page, "axe");
-  const r = await new AxeBuilder({ page }).analyze();
-  const summary = r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  assert.deepEqual(summary, []);
+  assert.deepEqual(await axeViolations(page), []);
   assert.equal(await page.getAttribute(tid("args-input"), "aria-label"), "Arguments (JSON)");
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });

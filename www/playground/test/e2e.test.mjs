@@ -1,107 +1,25 @@
 // End-to-end test of the built playground (target/playground) in headless Debian Chromium.
-// Run from the repo root: node --test www/playground/test/
+// Run from the repo root: node --test www/playground/test/*.test.mjs
 // Needs: `npm run build` in www/playground first (build.sh does it), /usr/bin/chromium.
-import { test, before, after } from "node:test";
+import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { playgroundHarness, axeViolations, tid, shotDir } from "./lib/browser.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../../..");
-const dist = path.join(repo, "target", "playground");
-const shotDir = path.join(repo, "target", "screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".map": "application/json",
-  ".txt": "text/plain; charset=utf-8",
-};
-
-/** A tiny static server for `root` on 127.0.0.1 (free port). */
-function serveStatic(root) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    let rel = decodeURIComponent(url.pathname);
-    if (rel.endsWith("/")) rel += "index.html";
-    const file = path.resolve(root, "." + rel);
-    if (file !== root && !file.startsWith(root + path.sep)) {
-      res.writeHead(403).end("forbidden");
-      return;
-    }
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-        return;
-      }
-      const type = MIME[path.extname(file).toLowerCase()] ?? "application/octet-stream";
-      res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(server));
-  });
-}
-
-let server;
-let browser;
-let page;
+const h = playgroundHarness();
+const problems = h.problems;
 let baseUrl;
-const problems = []; // page errors, console errors, failed requests
+/** One page for the whole file: the tests below build on each other's workspace, in order. */
+let page;
 
 before(async () => {
-  assert.ok(
-    fs.existsSync(path.join(dist, "index.html")),
-    `no build at ${dist}: run \`npm run build\` in www/playground first`,
-  );
-  server = await serveStatic(dist);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  page.setDefaultTimeout(20_000);
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console.error: ${msg.text()}`);
-  });
-  page.on("requestfailed", (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
-  page.on("response", (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  page = await h.newPage(); // starts the server and the browser when the harness has not yet
+  baseUrl = h.baseUrl;
 });
 
 // ---------------------------------------------------------------- helpers
-
-const tid = (id) => `[data-testid="${id}"]`;
 
 async function waitReady(sampleId) {
   await page.waitForFunction(
@@ -232,7 +150,6 @@ test("timeouts.yaml: replace timeout: 30 gives MultiMatch with candidates A, B, 
     json.candidates.map((c) => c.line),
     timeoutLines,
   );
-  fs.mkdirSync(shotDir, { recursive: true });
   await page.screenshot({ path: path.join(shotDir, "playground-multimatch.png"), fullPage: true });
   assert.deepEqual(problems, []);
 });
@@ -261,7 +178,6 @@ test("staging B with match_id shows timeout: 60 in the pending diff", async () =
   assert.match(at(timeoutLines[0]), /timeout: 30/);
   assert.match(at(timeoutLines[2]), /timeout: 30/);
 
-  fs.mkdirSync(shotDir, { recursive: true });
   await page.screenshot({ path: path.join(shotDir, "playground.png"), fullPage: true });
   assert.deepEqual(problems, []);
 });
@@ -375,7 +291,6 @@ test("fuzzy sample: spaces vs tabs give candidates badged `A · indentation`; st
     return out;
   });
   assert.notEqual(fuzzyBg, exactBg);
-  fs.mkdirSync(shotDir, { recursive: true });
   await page.screenshot({ path: path.join(shotDir, "playground-fuzzy-candidates.png"), fullPage: true });
 
   const s = await clickAndWait(tid("stage-candidate-B"));
@@ -391,7 +306,6 @@ test("fuzzy sample: spaces vs tabs give candidates badged `A · indentation`; st
   assert.equal(lines.filter((l) => l.text === "\t\texcept (TimeoutError, ConnectionError):").length, 1);
   assert.equal(lines.filter((l) => l.text === "\t\texcept TimeoutError:").length, 1, "candidate A untouched");
   assert.equal(await page.locator("mark.cand").count(), 0, "no highlights once the choice is made");
-  fs.mkdirSync(shotDir, { recursive: true });
   await page.screenshot({ path: path.join(shotDir, "playground-fuzzy.png"), fullPage: true });
   assert.deepEqual(problems, []);
 });
@@ -438,7 +352,6 @@ test("near-miss sample: a typo gives NoMatch with `A · similar:…`; stage A ru
   assert.ok(ins.includes("n"), JSON.stringify(ins));
   assert.match(await page.locator(tid("near-miss-preview")).textContent(), /^\[A\] line 5, similarity/m);
   assert.equal(await page.locator(`${tid("pending-preview")}.empty`).count(), 1, "nothing is pending yet");
-  fs.mkdirSync(shotDir, { recursive: true });
   await page.screenshot({ path: path.join(shotDir, "playground-near-miss.png"), fullPage: true });
 
   // Stage it: memo_replace_selection({ selection_id: "A" }) with the new_text of the search.
@@ -542,7 +455,6 @@ test("workflow: an external write under a staged edit gives ExternalConflict / O
   assert.match(await text("storage-differs"), /differs/);
   const next = await page.$$eval(`${tid("next-actions")} button`, (bs) => bs.map((b) => b.textContent));
   assert.ok(next.some((n) => n.startsWith("memo_rebase")), JSON.stringify(next));
-  fs.mkdirSync(shotDir, { recursive: true });
   for (const p of [path.join(shotDir, "playground-workflow.png"), path.join(os.tmpdir(), "playground-workflow.png")]) {
     await page.screenshot({ path: p, fullPage: true });
   }
@@ -786,7 +698,6 @@ test("locale zh + candidates list: the Detail view has 候选选区 and `[A] 第
   // The page's own candidate highlighting works from the JSON, whatever the Markdown style.
   assert.equal(await page.locator(tid("candidate-A")).count(), 1);
 
-  fs.mkdirSync(shotDir, { recursive: true });
   for (const p of [path.join(shotDir, "playground-lod.png"), "/tmp/playground-lod.png"]) {
     await page.screenshot({ path: p, fullPage: true });
   }
@@ -890,7 +801,6 @@ const PANES = { "live-context": "live-context-panel", "task-tree": "task-tree-pa
 
 /** The whole page as `${prefix}.png`, and each named pane on its own as `${prefix}-${name}.png`. */
 async function paneShots(prefix, names = Object.keys(PANES)) {
-  fs.mkdirSync(shotDir, { recursive: true });
   await page.screenshot({ path: path.join(shotDir, `${prefix}.png`), fullPage: true });
   for (const name of names) {
     await page.locator(tid(PANES[name])).screenshot({ path: path.join(shotDir, `${prefix}-${name}.png`) });
@@ -1356,7 +1266,6 @@ test("CodeMirror document view: a MultiMatch in CJK / emoji text marks A, B, C w
     return [l.number, p - l.from + 1];
   });
   assert.deepEqual(head, [6, 9]);
-  fs.mkdirSync(shotDir, { recursive: true });
   await page.locator("section.doc-panel").screenshot({ path: path.join(shotDir, "playground-codemirror-badges.png") });
   assert.deepEqual(problems, []);
 });
@@ -1402,7 +1311,6 @@ test("CodeMirror document view: staged changes are highlighted at their draft ra
   assert.deepEqual(d.lines.map(([k]) => k), d.lines.map(([, , t]) => kindOf(t)));
   assert.ok(d.lines.some(([k, , t]) => k === "add" && t.includes("超时: 1")));
   assert.ok(d.lines.some(([k, , t]) => k === "del" && t.includes("超时: 30")));
-  fs.mkdirSync(shotDir, { recursive: true });
   await page.locator("section.doc-panel").screenshot({ path: path.join(shotDir, "playground-codemirror-pending.png") });
 
   // memo_diff: the unified diff the core writes (---/+++, @@ hunks), classed by its first column.
@@ -1426,20 +1334,14 @@ test("CodeMirror document view: staged changes are highlighted at their draft ra
 });
 
 test("accessibility: axe finds no violations in the page, the agent context panes included", async () => {
-  const axeSource = fs.readFileSync(path.join(here, "..", "node_modules", "axe-core", "axe.min.js"), "utf8");
   await freshWorkspace("timeouts");
   await runTool("memo_begin_task", { goal: "Raise the timeouts" });
   await runTool("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60" });
   await page.click(lineNumber(12));
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axeSource });
-  const scan = async (include) =>
-    page.evaluate(async (inc) => {
-      const r = await window.axe.run(inc ? { include: inc } : document, { resultTypes: ["violations"] });
-      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
-    }, include);
+  const scan = (include) => axeViolations(page, include ?? []);
   for (const view of ["markdown", "rendered", "json"]) {
     await page.check(tid(`lc-view-${view}`));
-    const v = await scan([[tid("live-context-panel")], [tid("task-tree-panel")], [tid("token-meter-panel")]]);
+    const v = await scan([tid("live-context-panel"), tid("task-tree-panel"), tid("token-meter-panel")]);
     assert.deepEqual(v, [], `the panes (live context as ${view}): ${JSON.stringify(v, null, 1)}`);
   }
   await page.check(tid("lc-view-markdown"));
@@ -1529,7 +1431,6 @@ test("CodeMirror document view: a 10 MB document loads, shows its first lines, s
   });
   const tMid = Date.now();
   assert.ok(mid > made.lines / 4 && mid < (made.lines * 3) / 4, `the middle is drawn (first line in view ${mid} of ${made.lines})`);
-  fs.mkdirSync(shotDir, { recursive: true });
   await page.locator("section.doc-panel").screenshot({ path: path.join(shotDir, "playground-codemirror-10mb.png") });
   console.log(
     `10 MB document: ${made.chars.toLocaleString("en")} chars, ${made.lines.toLocaleString("en")} lines; ` +

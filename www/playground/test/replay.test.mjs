@@ -1,122 +1,20 @@
 // Transcript replay and share links in the built playground (target/playground), headless Chromium.
 // Run from the repo root: node --test www/playground/test/replay.test.mjs
 // Needs: `npm run build` in www/playground first (build.sh does it), /usr/bin/chromium.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { AxeBuilder } from "@axe-core/playwright";
+import { playgroundHarness, waitReady, axeViolations, tid, repo, shotDir } from "./lib/browser.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../../..");
-const dist = path.join(repo, "target", "playground");
-const shotDir = path.join(repo, "target", "screenshots");
 const sessions = path.join(repo, "tests", "fixtures", "sessions");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".map": "application/json",
-  ".txt": "text/plain; charset=utf-8",
-};
-
-/** A tiny static server for `root` on 127.0.0.1 (free port). */
-function serveStatic(root) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    let rel = decodeURIComponent(url.pathname);
-    if (rel.endsWith("/")) rel += "index.html";
-    const file = path.resolve(root, "." + rel);
-    if (file !== root && !file.startsWith(root + path.sep)) {
-      res.writeHead(403).end("forbidden");
-      return;
-    }
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-        return;
-      }
-      const type = MIME[path.extname(file).toLowerCase()] ?? "application/octet-stream";
-      res.writeHead(200, { "content-type": type, "cache-control": "no-store" }).end(body);
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(server));
-  });
-}
-
-let server;
-let browser;
-let baseUrl;
-const problems = []; // page errors, console errors, failed requests
-
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, "index.html")), `no build at ${dist}: run \`npm run build\` in www/playground first`);
-  fs.mkdirSync(shotDir, { recursive: true });
-  server = await serveStatic(dist);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-});
+const h = playgroundHarness();
 
 // ---------------------------------------------------------------- helpers
 
-const tid = (id) => `[data-testid="${id}"]`;
-
-/** A page in a new browser context (nothing shared with other pages: storage, clipboard). */
-async function newPage() {
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console.error: ${msg.text()}`);
-  });
-  page.on("requestfailed", (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
-  page.on("response", (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
-  return page;
-}
-
-async function waitReady(page) {
-  await page.waitForFunction(() => document.body.dataset.ready !== undefined && document.body.dataset.ready !== "false");
-  assert.equal(await page.evaluate(() => document.body.dataset.ready), "true", await page.locator(tid("fatal")).textContent());
-}
-
 /** The page with the Replay pane open. */
 async function replayPage() {
-  const page = await newPage();
-  await page.goto(baseUrl);
-  await waitReady(page);
+  const page = await h.readyPage();
   await page.click(`${tid("replay-details")} > summary`);
   return page;
 }
@@ -235,7 +133,7 @@ test("every built-in transcript replays step by step with no differences, the pa
   await click(page, "replay-step");
   assert.equal(await text(page, "status-badge"), "ExternalConflict");
   await page.screenshot({ path: path.join(shotDir, "playground-replay-conflict.png"), fullPage: true });
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });
 
@@ -280,7 +178,7 @@ test("stepping back replays from the start and shows the earlier response", asyn
   await click(page, "replay-leave");
   await page.waitForFunction(() => document.body.dataset.sample === "timeouts" && document.body.dataset.ready === "true");
   assert.equal((await pageState(page)).calls.length, 0);
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });
 
@@ -340,13 +238,13 @@ test("a modified transcript loaded from a file shows ✗ on the changed step, re
   assert.match(zh.text, /^3 of 3 responses differ/);
   assert.equal(await page.evaluate(() => document.body.dataset.locale), "zh");
   await page.locator(tid("replay-panel")).screenshot({ path: path.join(shotDir, "playground-replay-zh.png") });
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });
 
 test("a share link reproduces the session in a new browser context", async () => {
-  const page = await newPage();
-  await page.goto(baseUrl);
+  const page = await h.newPage();
+  await page.goto(h.baseUrl);
   await waitReady(page);
   const run = async (tool, args) => {
     const n = await page.locator(`${tid("history")} li`).count();
@@ -372,7 +270,7 @@ test("a share link reproduces the session in a new browser context", async () =>
   assert.match(link, /#t=[A-Za-z0-9_-]+$/);
   assert.match(await text(page, "share-meta"), new RegExp(`${link.length.toLocaleString("en")} characters · 4 calls, 1 document`));
 
-  const other = await newPage();
+  const other = await h.newPage();
   await other.goto(link);
   await other.waitForFunction(() => document.body.dataset.share === "loaded");
   await waitReady(other);
@@ -388,22 +286,20 @@ test("a share link reproduces the session in a new browser context", async () =>
   await other.context().close();
 
   // A hash that does not decode is refused with a message (the sample is shown instead).
-  const bad = await newPage();
-  await bad.goto(`${baseUrl}#t=notAShareLink`);
+  const bad = await h.newPage();
+  await bad.goto(`${h.baseUrl}#t=notAShareLink`);
   await bad.waitForFunction(() => document.body.dataset.share === "refused");
   assert.match(await text(bad, "fatal"), /This share link does not decode/);
   assert.equal(await bad.evaluate(() => document.body.dataset.ready), "true");
   await bad.context().close();
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });
 
 test("accessibility: axe finds no violations with the replay pane open", async () => {
   const page = await replayPage();
   const check = async (what) => {
-    const r = await new AxeBuilder({ page }).analyze();
-    const v = r.violations.map((x) => ({ id: x.id, impact: x.impact, nodes: x.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
-    assert.deepEqual(v, [], `${what}: ${JSON.stringify(v, null, 1)}`);
+    assert.deepEqual(await axeViolations(page), [], what);
   };
   await check("the pane before a transcript");
   await choose(page, "flow-000-a2-multimatch-letters");
@@ -416,6 +312,6 @@ test("accessibility: axe finds no violations with the replay pane open", async (
   await check("a replay with differing steps, one open");
   await page.evaluate(() => document.querySelectorAll(".rp-diff, .rp-paste").forEach((d) => (d.open = true)));
   await check("every difference open");
-  assert.deepEqual(problems, []);
+  assert.deepEqual(h.problems, []);
   await page.context().close();
 });
