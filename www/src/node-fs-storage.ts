@@ -1,5 +1,5 @@
 // A StorageProvider on a directory of the local file system (Node only: exported from node.ts).
-import { createHash, randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import { readdirSync, watch as fsWatch, type FSWatcher } from "node:fs";
 import { chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
@@ -33,6 +33,12 @@ const NATIVE_RECURSIVE = process.platform === "darwin" || process.platform === "
 /** Suffix of the temporary files `save` writes next to the target before renaming them. */
 const TEMP_SUFFIX = ".agentpad-tmp";
 
+// node:crypto is loaded on the first load or save, not at import: loading it costs about 4 ms of
+// a cold start that may never touch a file (MemoryStorage hosts, the CLI's --help).
+const requireBuiltin = createRequire(import.meta.url);
+let crypto: typeof import("node:crypto") | undefined;
+const nodeCrypto = (): typeof import("node:crypto") => (crypto ??= requireBuiltin("node:crypto") as typeof import("node:crypto"));
+
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
@@ -41,7 +47,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * the same text has the same version in every NodeFsStorage (and in BrowserStorage).
  */
 function versionOf(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}`;
+  return `sha256:${nodeCrypto().createHash("sha256").update(bytes).digest("hex").slice(0, 16)}`;
 }
 
 function errorCode(err: unknown): string | undefined {
@@ -269,7 +275,7 @@ export class NodeFsStorage implements StorageProvider {
       } else {
         await mkdir(dirname(abs), { recursive: true });
       }
-      tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
+      tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${nodeCrypto().randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
       const handle = await open(tmp, "wx", mode ?? 0o666);
       try {
         await handle.writeFile(bytes);
