@@ -104,6 +104,34 @@ fn show_all_matches_lists_past_e() {
     assert_eq!(all.metrics.selection_count, Some(8));
 }
 
+
+#[test]
+fn listing_again_shows_five_live_candidates_beside_the_stale_ones() {
+    // Seven lines `x = 1`: A–E listed; A staged; the same call lists again: A is stale (it holds
+    // `x = 2` now) and must not take one of the five places — B–F are shown, G is the one hidden.
+    let text = "x = 1\n".repeat(7);
+    let mut h = Host::new(&[("a", &text)]);
+    let first = h.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"}));
+    assert_eq!(first.candidates.len(), 5);
+    assert!(first.summary.contains("2 more not shown"), "{}", first.summary);
+    let staged = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(staged.status, Status::Success, "{}", staged.markdown);
+    let again = h.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"}));
+    assert_eq!(again.status, Status::MultiMatch, "{}", again.markdown);
+    let ids = |r: &agentpad::Response, stale: bool| -> Vec<String> {
+        r.candidates.iter().filter(|c| c.stale == stale).map(|c| c.id.clone()).collect()
+    };
+    assert_eq!(ids(&again, false), vec!["B", "C", "D", "E", "F"], "{}", again.markdown);
+    assert_eq!(ids(&again, true), vec!["A"]);
+    assert_eq!(again.metrics.selection_count, Some(6));
+    assert!(again.summary.contains("1 more not shown"), "{}", again.summary);
+    let guidance = again.guidance.as_deref().unwrap_or_default();
+    assert!(guidance.contains("–\"F\")"), "{guidance}");
+    // F is live and stages the sixth line.
+    let f = h.call("memo_replace_selection", json!({"selection_id": "F"}));
+    assert_eq!(f.status, Status::Success, "{}", f.markdown);
+    assert_eq!(f.pending_changes.iter().map(|c| c.line).collect::<Vec<_>>(), vec![1, 6]);
+}
 #[test]
 fn candidate_offsets_are_utf16_after_emoji_and_cjk() {
     let text = "😀 中文 a=1\n🎉 a=1\n";

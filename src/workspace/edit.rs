@@ -605,9 +605,20 @@ impl Workspace {
                 .collect(),
         };
         let shown = if search.show_all { 26 } else { DEFAULT_CANDIDATES_SHOWN };
+        // A prefix of the listing holding `shown` live candidates: stale ones (staged since the
+        // listing, kept so their letters stay put) are listed where they fall but take no place,
+        // so a listing again after staging A still offers five choices.
+        let mut live_seen = 0;
+        let prefix = listing
+            .iter()
+            .position(|l| {
+                live_seen += usize::from(!l.3);
+                live_seen > shown
+            })
+            .unwrap_or(listing.len());
         let mut candidates: Vec<Candidate> = listing
             .iter()
-            .take(shown)
+            .take(prefix)
             .map(|(id, range, q, stale, occ)| candidate_view(&draft, *id, range, *q, *stale, *occ))
             .collect();
         // Candidates still current (not stale), by their index in `listing`.
