@@ -236,7 +236,7 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
     // its results: move past any results that answer calls made before the insertion point.
     let mut inserted_tokens = 0usize;
     let mut places: Vec<(usize, u64)> = summary_at.iter().map(|(s, at)| (*at, *s)).collect();
-    places.sort_by(|a, b| b.cmp(a));
+    crate::sort::sort_by(&mut places, |a, b| b.cmp(a));
     for (at, session) in places {
         let Some(s) = sessions.iter().find(|s| s.id == session) else { continue };
         let text = s.summary(locale);

@@ -46,6 +46,7 @@ pub mod outline;
 pub mod preview;
 pub mod response;
 pub mod session;
+mod sort;
 pub mod tasks;
 pub mod text;
 pub mod tools;

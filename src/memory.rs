@@ -353,7 +353,7 @@ impl MemoryStore {
                 scored.push((score, i));
             }
         }
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+        crate::sort::sort_by(&mut scored, |a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
         scored.truncate(limit);
         scored
             .into_iter()

@@ -220,7 +220,7 @@ impl Session {
     /// base length is taken as the furthest change end. Cost: O(k log k + chars of the new texts).
     pub fn change_set(&self, path: &str) -> (ChangeSet, Vec<usize>) {
         let mut idx: Vec<(usize, &PendingChange)> = self.changes.iter().enumerate().filter(|(_, c)| c.path == path).collect();
-        idx.sort_by_key(|(_, c)| (c.base_range.start, c.base_range.end));
+        crate::sort::sort_by_key(&mut idx, |(_, c)| (c.base_range.start, c.base_range.end));
         let base_len = match self.docs.get(path) {
             Some(doc) => doc.base.rope().len_chars(),
             None => idx.iter().map(|(_, c)| c.base_range.end).max().unwrap_or(0),
@@ -406,7 +406,7 @@ impl Session {
         if changes.is_empty() {
             return Some(base);
         }
-        changes.sort_by_key(|c| c.base_range.start);
+        crate::sort::sort_by_key(&mut changes, |c| c.base_range.start);
         let mut h = Xxh3::new();
         h.update(&base.0.to_le_bytes());
         for c in changes {

@@ -305,7 +305,7 @@ pub fn parse(markdown: &str) -> (Parsed, Vec<Violation>) {
     let lines = split_lines(markdown);
     let mut v = Validator::new(&lines);
     v.run();
-    v.violations.sort_by_key(|x| x.line);
+    crate::sort::sort_by_key(&mut v.violations, |x| x.line);
     (v.parsed, v.violations)
 }
 

@@ -138,7 +138,7 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
     }
     // Windows overlap for multi-line needles: keep the leftmost of overlapping matches, as the
     // exact search does.
-    found.sort_by_key(|m| (m.range.start, m.range.end));
+    crate::sort::sort_by_key(&mut found, |m| (m.range.start, m.range.end));
     let mut out: Vec<Match> = Vec::with_capacity(found.len());
     for m in found {
         if out.last().map_or(true, |p| m.range.start >= p.range.end && p.range.start != m.range.start) {

@@ -174,14 +174,14 @@ pub fn near_misses(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<
         .iter()
         .flat_map(|w| spans_in_window(rope, &needle_chars, w))
         .collect();
-    spans.sort_by_key(|r| (r.start, r.end));
+    crate::sort::sort_by_key(&mut spans, |r| (r.start, r.end));
     spans.dedup();
     let mut found: Vec<NearMiss> = spans
         .into_iter()
         .filter_map(|span| best_version(rope, needle, span))
         .filter(|n| n.similarity > 0.0)
         .collect();
-    found.sort_by(|a, b| {
+    crate::sort::sort_by(&mut found, |a, b| {
         b.similarity
             .total_cmp(&a.similarity)
             .then(a.range.start.cmp(&b.range.start))
@@ -537,7 +537,7 @@ impl TopScores {
             .into_iter()
             .map(|Reverse((s, Reverse(p), x))| (s, p, x))
             .collect();
-        kept.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        crate::sort::sort_by(&mut kept, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         kept.into_iter().map(|(_, p, x)| (p, x)).collect()
     }
 }

@@ -201,7 +201,7 @@ impl Span {
 /// `clear(best, runner_up)` holds. `None` for an empty list; a lone pair wins.
 fn unique_best(scores: &[(usize, usize)], clear: impl Fn(usize, usize) -> bool) -> Option<usize> {
     let mut sorted: Vec<(usize, usize)> = scores.to_vec();
-    sorted.sort_by_key(|&(_, d)| d);
+    crate::sort::sort_by_key(&mut sorted, |&(_, d)| d);
     match sorted.as_slice() {
         [] => None,
         [(i, _)] => Some(*i),

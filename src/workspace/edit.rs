@@ -927,7 +927,7 @@ impl Workspace {
                 session.selection = None;
             }
         }
-        letters.sort();
+        crate::sort::sort_by(&mut letters, |a, b| a.cmp(b));
         letters.dedup();
         let new_draft = session.draft(path).cloned().unwrap_or_default();
         // The diff of what this call changed, draft before → draft after (memo_preview shows

@@ -107,7 +107,7 @@ pub(super) fn keyed_lines(shown: &Rope, text: &Rope, start: usize, end: usize, l
 pub(super) fn overlay(rope: &Rope, marks: &[(Letter, Range<usize>)]) -> Rope {
     let mut shown = rope.clone();
     let mut sorted: Vec<&(Letter, Range<usize>)> = marks.iter().collect();
-    sorted.sort_by_key(|(_, r)| std::cmp::Reverse(r.start));
+    crate::sort::sort_by_key(&mut sorted, |(_, r)| std::cmp::Reverse(r.start));
     for (letter, range) in sorted {
         if range.end > shown.len_chars() {
             continue;

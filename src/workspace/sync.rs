@@ -236,7 +236,7 @@ impl Workspace {
     pub(super) fn discard(&mut self, reason: Option<&str>) -> Step {
         let reason = reason.unwrap_or_default().to_string();
         let mut paths: Vec<String> = self.conflicts.keys().chain(self.persist_failures.keys()).cloned().collect();
-        paths.sort();
+        crate::sort::sort_by(&mut paths, |a, b| a.cmp(b));
         paths.dedup();
         if paths.is_empty() {
             return Step::Done(self.revert(&reason));
