@@ -1,7 +1,8 @@
 //! History compression (`000` §2.2, §4.4, Appendix B.3; DESIGN §7): once an edit session is
 //! committed or reverted, the tool calls it took and their results can leave the chat history;
-//! one summary message takes their place. Works on the host's own message arrays, in the OpenAI
-//! chat-completions or the Anthropic messages format, as plain JSON.
+//! one summary message takes their place. Works on the host's own message arrays, as plain JSON,
+//! in the format of the API or SDK that holds them: OpenAI chat completions, the OpenAI Responses
+//! API's input items, Anthropic messages, or the AI SDK's `ModelMessage`s.
 //!
 //! Rules: only calls whose `tool_call_id` the workspace recorded for an ended session are
 //! removed; every other message is kept as it was; no tool call is left without its result
@@ -17,23 +18,61 @@ use serde_json::{json, Value};
 
 use crate::format::Locale;
 
-/// The message formats `compress` reads and writes.
+/// The message formats `compress` reads and writes. More may come (other SDKs' shapes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// `[{role, content, tool_calls: [{id, function}]}, {role: "tool", tool_call_id, content}]`
     OpenAi,
+    /// `[{type: "function_call", call_id} | {type: "function_call_output", call_id} | {role, content}]`
+    OpenAiResponses,
     /// `[{role, content: [{type: "tool_use", id} | {type: "tool_result", tool_use_id} | …]}]`
     Anthropic,
+    /// The AI SDK's `ModelMessage`s: `[{role: "assistant", content: [{type: "tool-call", toolCallId}
+    /// | …]}, {role: "tool", content: [{type: "tool-result", toolCallId}]}]`
+    AiSdk,
 }
 
 impl Format {
     pub fn parse(s: &str) -> Option<Format> {
         match s {
             "openai" => Some(Format::OpenAi),
+            "openai-responses" => Some(Format::OpenAiResponses),
             "anthropic" => Some(Format::Anthropic),
+            "ai-sdk" => Some(Format::AiSdk),
             _ => None,
         }
     }
+
+    /// The names [`Format::parse`] reads, for messages.
+    pub const NAMES: &'static str = "\"openai\", \"openai-responses\", \"anthropic\" or \"ai-sdk\"";
+
+    /// Whether a transcript's last message being an assistant turn would be read as a prefill
+    /// (Anthropic, and the AI SDK, which may be talking to Anthropic): then a summary of a session
+    /// at the tail is told as the user's turn.
+    fn assistant_last_is_prefill(self) -> bool {
+        matches!(self, Format::Anthropic | Format::AiSdk)
+    }
+
+    /// In a content-block format, what a block is: a call or a result, and its id.
+    fn block_id(self, block: &Value) -> Option<(ToolPart, &str)> {
+        let (kind, id_field) = match (self, block.get("type").and_then(Value::as_str)?) {
+            (Format::Anthropic, "tool_use") => (ToolPart::Call, "id"),
+            (Format::Anthropic, "tool_result") => (ToolPart::Result, "tool_use_id"),
+            (Format::AiSdk, "tool-call") => (ToolPart::Call, "toolCallId"),
+            (Format::AiSdk, "tool-result") => (ToolPart::Result, "toolCallId"),
+            (Format::OpenAiResponses, "function_call") => (ToolPart::Call, "call_id"),
+            (Format::OpenAiResponses, "function_call_output") => (ToolPart::Result, "call_id"),
+            _ => return None,
+        };
+        Some((kind, block.get(id_field)?.as_str()?))
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ToolPart {
+    Call,
+    Result,
 }
 
 /// How a session ended.
@@ -136,7 +175,7 @@ fn is_cjk(c: char) -> bool {
     crate::memory::is_cjk(c) || matches!(c as u32, 0x3000..=0x303F | 0xFF00..=0xFFEF)
 }
 
-/// One message's tool calls (OpenAI `tool_calls[].id`, Anthropic `tool_use` ids) and tool
+/// One message's tool calls (OpenAI `tool_calls[].id`, Anthropic `tool_use` ids, …) and tool
 /// results (their ids).
 fn ids_in(msg: &Value, format: Format) -> (Vec<String>, Vec<String>) {
     let mut calls = Vec::new();
@@ -150,14 +189,18 @@ fn ids_in(msg: &Value, format: Format) -> (Vec<String>, Vec<String>) {
                 results.extend(msg.get("tool_call_id").and_then(Value::as_str).map(str::to_string));
             }
         }
-        Format::Anthropic => {
-            if let Some(blocks) = msg.get("content").and_then(Value::as_array) {
-                for b in blocks {
-                    match b.get("type").and_then(Value::as_str) {
-                        Some("tool_use") => calls.extend(b.get("id").and_then(Value::as_str).map(str::to_string)),
-                        Some("tool_result") => results.extend(b.get("tool_use_id").and_then(Value::as_str).map(str::to_string)),
-                        _ => {}
-                    }
+        // Each input item is at most one call or one result.
+        Format::OpenAiResponses => match format.block_id(msg) {
+            Some((ToolPart::Call, id)) => calls.push(id.to_string()),
+            Some((ToolPart::Result, id)) => results.push(id.to_string()),
+            None => {}
+        },
+        Format::Anthropic | Format::AiSdk => {
+            for b in msg.get("content").and_then(Value::as_array).into_iter().flatten() {
+                match format.block_id(b) {
+                    Some((ToolPart::Call, id)) => calls.push(id.to_string()),
+                    Some((ToolPart::Result, id)) => results.push(id.to_string()),
+                    None => {}
                 }
             }
         }
@@ -214,8 +257,12 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
     // goes at the very end as the user's turn — an assistant turn last would be read by the
     // Messages API as a prefill to continue, not as history.
     let mut tail_session = None;
+    let reasoning_owner = if format == Format::OpenAiResponses { reasoning_of_removed_calls(list, &owner) } else { BTreeMap::new() };
     for (index, m) in list.iter().enumerate() {
-        let (kept, removed) = strip(m, format, &owner);
+        let (kept, removed) = match reasoning_owner.get(&index) {
+            Some(&session) => (None, vec![(session, estimate_tokens(&m.to_string()))]),
+            None => strip(m, format, &owner),
+        };
         match kept {
             Some(k) => {
                 out.push(k);
@@ -223,7 +270,7 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
             }
             None => removed_messages += 1,
         }
-        if format == Format::Anthropic && index + 1 == list.len() {
+        if format.assistant_last_is_prefill() && index + 1 == list.len() {
             tail_session = removed.first().map(|(session, _)| *session);
         }
         // Right after what is left of the message (its text, other tools' calls).
@@ -263,6 +310,33 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
         delta: HistoryDelta { messages_removed: removed_messages, tokens_saved: removed_tokens.saturating_sub(inserted_tokens) },
         sessions: sessions_done,
     })
+}
+
+/// Responses API: a `reasoning` item belongs to the `function_call` items right after it, and the
+/// API refuses one left without what follows it. The reasoning items (by input index, with the
+/// session) whose following calls are all removed go with them; one that still precedes a kept
+/// call stays.
+fn reasoning_of_removed_calls(list: &[Value], owner: &BTreeMap<&str, u64>) -> BTreeMap<usize, u64> {
+    let mut out = BTreeMap::new();
+    for (i, item) in list.iter().enumerate() {
+        if item.get("type").and_then(Value::as_str) != Some("reasoning") {
+            continue;
+        }
+        let calls: Vec<Option<u64>> = list
+            .iter()
+            .skip(i + 1)
+            .map_while(|next| match Format::OpenAiResponses.block_id(next) {
+                Some((ToolPart::Call, id)) => Some(owner.get(id).copied()),
+                _ => None,
+            })
+            .collect();
+        if let Some(Some(first)) = calls.first() {
+            if calls.iter().all(Option::is_some) {
+                out.insert(i, *first);
+            }
+        }
+    }
+    out
 }
 
 /// `m` without the calls and results owned by a session: `None` when nothing is left of it, and
@@ -306,16 +380,18 @@ fn strip(m: &Value, format: Format, owner: &BTreeMap<&str, u64>) -> (Option<Valu
             }
             (Some(msg), removed)
         }
-        Format::Anthropic => {
+        Format::OpenAiResponses => {
+            if let Some(s) = format.block_id(m).and_then(|(_, id)| owner.get(id)) {
+                removed.push((*s, estimate_tokens(&m.to_string())));
+                return (None, removed);
+            }
+            (Some(msg), removed)
+        }
+        Format::Anthropic | Format::AiSdk => {
             let Some(obj) = msg.as_object_mut() else { return (Some(msg), removed) };
             if let Some(Value::Array(blocks)) = obj.get_mut("content") {
                 blocks.retain(|b| {
-                    let id = match b.get("type").and_then(Value::as_str) {
-                        Some("tool_use") => b.get("id"),
-                        Some("tool_result") => b.get("tool_use_id"),
-                        _ => None,
-                    };
-                    match id.and_then(Value::as_str).and_then(|id| owner.get(id)) {
+                    match format.block_id(b).and_then(|(_, id)| owner.get(id)) {
                         Some(s) => {
                             removed.push((*s, estimate_tokens(&b.to_string())));
                             false
@@ -360,7 +436,7 @@ fn past_pending_results(out: &[Value], at: usize, format: Format) -> usize {
 
 fn summary_message(text: &str, format: Format) -> Value {
     match format {
-        Format::OpenAi => json!({ "role": "assistant", "content": text }),
+        Format::OpenAi | Format::OpenAiResponses | Format::AiSdk => json!({ "role": "assistant", "content": text }),
         Format::Anthropic => json!({ "role": "assistant", "content": [{ "type": "text", "text": text }] }),
     }
 }
@@ -518,6 +594,73 @@ mod tests {
         assert_eq!(list[3]["role"], "user");
         assert!(list[3]["content"][0]["text"].as_str().unwrap().starts_with("[Edit session #1 committed]"));
         assert_eq!(list.len(), 4);
+    }
+
+    #[test]
+    fn ai_sdk_tool_parts_leave_with_their_session_and_other_parts_stay() {
+        let call = |id: &str, tool: &str| json!({"type": "tool-call", "toolCallId": id, "toolName": tool, "input": {}});
+        let result = |id: &str, tool: &str| json!({"type": "tool-result", "toolCallId": id, "toolName": tool, "output": {"type": "text", "value": "ok"}});
+        let msgs = json!([
+            {"role": "user", "content": "enable X"},
+            {"role": "assistant", "content": [{"type": "text", "text": "Looking."}, call("a1", "memo_read"), call("w1", "web_search")]},
+            {"role": "tool", "content": [result("a1", "memo_read"), result("w1", "web_search")]},
+            {"role": "assistant", "content": [call("a2", "memo_commit")]},
+            {"role": "tool", "content": [result("a2", "memo_commit")]},
+            {"role": "assistant", "content": "Done."},
+        ]);
+        let out = compress(&msgs, Format::AiSdk, &[session(4, &["a1", "a2"])], Locale::En).unwrap();
+        check(&out.messages, Format::AiSdk).unwrap();
+        let list = out.messages.as_array().unwrap();
+        assert_eq!(list[0], msgs[0]);
+        // The web search stays, with its result; the session's parts go; the summary comes after
+        // what is left of the first message it touched and its pending results.
+        assert_eq!(list[1], json!({"role": "assistant", "content": [{"type": "text", "text": "Looking."}, call("w1", "web_search")]}));
+        assert_eq!(list[2], json!({"role": "tool", "content": [result("w1", "web_search")]}));
+        assert_eq!(list[3]["role"], "assistant");
+        assert!(list[3]["content"].as_str().unwrap().starts_with("[Edit session #4 committed]"), "{}", list[3]);
+        assert_eq!(list[4], msgs[5]);
+        assert_eq!(list.len(), 5);
+        assert_eq!(out.delta.messages_removed, 2);
+        assert_eq!(out.sessions, vec![4]);
+        // Compressing again changes nothing.
+        let again = compress(&out.messages, Format::AiSdk, &[session(4, &["a1", "a2"])], Locale::En).unwrap();
+        assert_eq!(again.messages, out.messages);
+        // A session at the tail: the summary is the user's turn (the SDK may be talking to
+        // Anthropic, which reads an assistant turn last as a prefill).
+        let tail = json!([
+            {"role": "user", "content": "enable X"},
+            {"role": "assistant", "content": [call("a1", "memo_commit")]},
+            {"role": "tool", "content": [result("a1", "memo_commit")]},
+        ]);
+        let out = compress(&tail, Format::AiSdk, &[session(1, &["a1"])], Locale::En).unwrap();
+        let list = out.messages.as_array().unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[1]["role"], "user");
+    }
+
+    #[test]
+    fn openai_responses_items_leave_with_their_session_and_reasoning_goes_with_its_calls() {
+        let call = |id: &str| json!({"type": "function_call", "call_id": id, "name": "memo_replace", "arguments": "{}"});
+        let output = |id: &str| json!({"type": "function_call_output", "call_id": id, "output": "staged"});
+        let reasoning = |id: &str| json!({"type": "reasoning", "id": id, "summary": []});
+        let items = json!([
+            {"role": "user", "content": "enable X"},
+            reasoning("rs1"), call("c1"), output("c1"),
+            reasoning("rs2"), call("c2"), call("w1"), output("c2"), output("w1"),
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]},
+        ]);
+        let out = compress(&items, Format::OpenAiResponses, &[session(2, &["c1", "c2"])], Locale::En).unwrap();
+        check(&out.messages, Format::OpenAiResponses).unwrap();
+        let list = out.messages.as_array().unwrap();
+        // rs1 preceded only c1: it goes. rs2 still precedes w1, which stays: it stays.
+        assert_eq!(list[0], items[0]);
+        assert!(list[1]["content"].as_str().unwrap().starts_with("[Edit session #2 committed]"), "{}", list[1]);
+        assert_eq!(list[1]["role"], "assistant");
+        assert_eq!(&list[2..], &[reasoning("rs2"), call("w1"), output("w1"), items[9].clone()]);
+        assert_eq!(out.delta.messages_removed, 5);
+        assert_eq!(Format::parse("openai-responses"), Some(Format::OpenAiResponses));
+        assert_eq!(Format::parse("ai-sdk"), Some(Format::AiSdk));
+        assert_eq!(Format::parse("gemini"), None);
     }
 
     #[test]

@@ -270,14 +270,14 @@ impl WasmWorkspace {
         to_js(&self.inner.take_diagnostics())
     }
 
-    /// `messages` (OpenAI or Anthropic format) with each ended session's calls replaced by one
+    /// `messages` (in one of [`crate::history::Format`]'s formats) with each ended session's calls replaced by one
     /// summary message: `{ messages, messages_removed, tokens_saved, sessions }`. Bad input is an
     /// Error naming the message and what is wrong; nothing is changed then.
     #[wasm_bindgen(js_name = compressHistory)]
     pub fn compress_history(&self, messages: JsValue, format: JsString) -> Result<JsValue, JsError> {
         let format = String::from(&format);
         let format = crate::history::Format::parse(&format)
-            .ok_or_else(|| js_error(format!("format must be \"openai\" or \"anthropic\", got {format:?}")))?;
+            .ok_or_else(|| js_error(format!("format must be {}, got {format:?}", crate::history::Format::NAMES)))?;
         let messages = js_to_json(&messages, "messages", 0).map_err(js_error)?;
         let out = self.inner.compress_history(&messages, format).map_err(js_error)?;
         #[derive(Serialize)]

@@ -50,7 +50,7 @@ export async function run({ model, workspace: ws, prompt, maxSteps = 20 }: RunOp
     if (result.toolCalls.length === 0) return result.text;
     // Then the session's calls and results become one "[Edit session #1 committed] Summary: …"
     // message.
-    if (sessionEnded) messages = compress(messages, ws);
+    if (sessionEnded) messages = ws.compressHistory(messages, { format: "ai-sdk" }).messages;
     sessionEnded = false;
   }
   throw new Error(`no final answer after ${maxSteps} steps`);
@@ -63,29 +63,6 @@ function withLiveContext(messages: ModelMessage[], ws: Workspace): ModelMessage[
   if (user?.role !== "user") return messages;
   const content = typeof user.content === "string" ? [{ type: "text" as const, text: user.content }] : user.content;
   return messages.with(i, { role: "user", content: [...content, ...ws.liveContext().content_parts] });
-}
-
-type Part = { type: string; toolCallId?: string; [key: string]: unknown };
-type Message = { role: string; content: string | Part[] };
-
-/**
- * compressHistory reads the OpenAI and Anthropic message shapes. The AI SDK's are Anthropic's
- * with other names for the tool parts (`tool-call`/`tool-result` with `toolCallId`), so rename
- * them for it and back; every other part passes through untouched.
- */
-function compress(messages: ModelMessage[], ws: Workspace): ModelMessage[] {
-  const mapParts = (list: Message[], f: (part: Part) => Part): Message[] =>
-    list.map((m) => (Array.isArray(m.content) ? { ...m, content: m.content.map(f) } : m));
-  const anthropic = mapParts(messages as Message[], (p) =>
-    p.type === "tool-call" ? { ...p, type: "tool_use", id: p.toolCallId } :
-    p.type === "tool-result" ? { ...p, type: "tool_result", tool_use_id: p.toolCallId } : p);
-  const compressed = ws.compressHistory(anthropic, { format: "anthropic" });
-  if (compressed.messages_removed === 0) return messages;
-  return mapParts(compressed.messages, (p) => {
-    if (p.type !== "tool_use" && p.type !== "tool_result") return p;
-    const { id: _id, tool_use_id: _useId, ...part } = p;
-    return { ...part, type: p.type === "tool_use" ? "tool-call" : "tool-result" };
-  }) as ModelMessage[];
 }
 
 /** A folder with a sample file to edit, when none is given. */

@@ -840,6 +840,15 @@ export interface ValidationResult {
   sections: string[];
 }
 
+/**
+ * The message shapes `ws.compressHistory()` reads and writes: OpenAI chat completions, OpenAI
+ * Responses API input items, Anthropic messages, the AI SDK's `ModelMessage`s.
+ */
+export type HistoryFormat = "openai" | "openai-responses" | "anthropic" | "ai-sdk";
+
+/** Every {@link HistoryFormat}, for checks at run time. */
+export const HISTORY_FORMATS: readonly HistoryFormat[] = ["openai", "openai-responses", "anthropic", "ai-sdk"];
+
 /** What `ws.compressHistory()` returns. */
 export interface CompressedHistory<M> {
   messages: M[];

@@ -5,9 +5,11 @@
 import { WasmWorkspace, documentTooLargeMessage } from "../pkg/agentpad.js";
 import { ensureWasm, messageOf } from "./loader.js";
 import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
+import { HISTORY_FORMATS } from "./types.js";
 import type {
   CallOptions,
   CompressedHistory,
+  HistoryFormat,
   DiagnosticRecord,
   EditorState,
   Flags,
@@ -418,11 +420,18 @@ export class Workspace {
    * whose. Everything else is kept as it was, no tool call is left without its result, and
    * Anthropic turns still alternate. Returns a new array; yours is not changed. Throws on a
    * malformed array (naming the message).
+   *
+   * `format` is the shape of your array: `"openai"` (chat completions: `tool_calls` and
+   * `role: "tool"`), `"openai-responses"` (Responses API input items: `function_call` /
+   * `function_call_output`; a `reasoning` item goes with the calls it preceded when they all
+   * go), `"anthropic"` (`tool_use` / `tool_result` blocks) or `"ai-sdk"` (the AI SDK's
+   * `ModelMessage`s: `tool-call` / `tool-result` parts). With `"anthropic"` and `"ai-sdk"` a
+   * session at the very end is summarised as the user's turn (an assistant turn last is a prefill).
    */
-  compressHistory<M>(messages: M[], options: { format: "openai" | "anthropic" }): CompressedHistory<M> {
+  compressHistory<M>(messages: M[], options: { format: HistoryFormat }): CompressedHistory<M> {
     const format = options?.format;
-    if (format !== "openai" && format !== "anthropic") {
-      throw new Error(`agentpad: compressHistory needs { format: "openai" | "anthropic" }, got ${JSON.stringify(format)}`);
+    if (!HISTORY_FORMATS.includes(format)) {
+      throw new Error(`agentpad: compressHistory needs { format: ${HISTORY_FORMATS.map((f) => JSON.stringify(f)).join(" | ")} }, got ${JSON.stringify(format)}`);
     }
     return this.#live().compressHistory(messages, format) as CompressedHistory<M>;
   }

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 import { readFileSync } from "node:fs";
 import { MemoryStorage, Workspace } from "agentpad";
+import { modelMessageSchema } from "ai";
 
 // The session is a fixture shared with other layers (tests/fixtures/sessions/, format
 // "agentpad-transcript/1"): the documents, the options, and the steps — `say` (plain assistant
@@ -25,6 +26,16 @@ function assertValid(messages, format) {
     if (format === "openai") {
       for (const c of m.tool_calls ?? []) calls.push(c.id);
       if (m.role === "tool") results.push(m.tool_call_id);
+    } else if (format === "openai-responses") {
+      if (m.type === "function_call") calls.push(m.call_id);
+      if (m.type === "function_call_output") results.push(m.call_id);
+    } else if (format === "ai-sdk") {
+      // The AI SDK's own schema of a ModelMessage: what generateText accepts as `messages`.
+      assert.ok(modelMessageSchema.safeParse(m).success, `ai-sdk message ${i} is a ModelMessage: ${JSON.stringify(m)}`);
+      for (const p of Array.isArray(m.content) ? m.content : []) {
+        if (p.type === "tool-call") calls.push(p.toolCallId);
+        if (p.type === "tool-result") results.push(p.toolCallId);
+      }
     } else {
       assert.ok(i === 0 || messages[i - 1].role !== m.role, `roles alternate at ${i}`);
       for (const b of Array.isArray(m.content) ? m.content : []) {
@@ -40,11 +51,13 @@ function assertValid(messages, format) {
   assert.deepEqual([...open], [], `${format}: calls without results`);
 }
 
-test("a 24-call scripted session, compressed after every commit or revert, stays valid in both formats", async () => {
+test("a 24-call scripted session, compressed after every commit or revert, stays valid in every format", async () => {
   const storage = new MemoryStorage(FIXTURE.documents);
   const ws = await Workspace.create({ storage, ...FIXTURE.options });
   let openai = [{ role: "system", content: FIXTURE.system }, { role: "user", content: FIXTURE.prompt }];
   let anthropic = [{ role: "user", content: FIXTURE.prompt }];
+  let responses = [{ role: "user", content: FIXTURE.prompt }];
+  let aiSdk = [{ role: "system", content: FIXTURE.system }, { role: "user", content: FIXTURE.prompt }];
   const keep = []; // messages that are not session calls: must survive byte-identical
   keep.push(JSON.stringify(openai[1]));
   let calls = 0;
@@ -56,6 +69,8 @@ test("a 24-call scripted session, compressed after every commit or revert, stays
       keep.push(JSON.stringify(o));
       anthropic.push({ role: "assistant", content: [{ type: "text", text: step.say }] });
       anthropic.push({ role: "user", content: [{ type: "text", text: "ok" }] });
+      responses.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: step.say }] });
+      aiSdk.push({ role: "assistant", content: [{ type: "text", text: step.say }] });
       continue;
     }
     const { tool, args, tool_call_id: id, expect } = step;
@@ -68,6 +83,11 @@ test("a 24-call scripted session, compressed after every commit or revert, stays
     openai.push({ role: "tool", tool_call_id: id, content: r.markdown });
     anthropic.push({ role: "assistant", content: [{ type: "tool_use", id, name: tool, input: args }] });
     anthropic.push({ role: "user", content: [{ type: "tool_result", tool_use_id: id, content: r.markdown }] });
+    responses.push({ type: "reasoning", id: `rs_${id}`, summary: [] });
+    responses.push({ type: "function_call", call_id: id, name: tool, arguments: JSON.stringify(args) });
+    responses.push({ type: "function_call_output", call_id: id, output: r.markdown });
+    aiSdk.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: id, toolName: tool, input: args }] });
+    aiSdk.push({ role: "tool", content: [{ type: "tool-result", toolCallId: id, toolName: tool, output: { type: "text", value: r.markdown } }] });
     if (r.history_delta !== null) {
       ended++;
       const before = openai.length;
@@ -78,16 +98,38 @@ test("a 24-call scripted session, compressed after every commit or revert, stays
       assert.ok(off < 0.1, `${tool}: predicted ${r.history_delta.tokens_saved} tokens saved, compression saved ${o.tokens_saved}`);
       assert.ok(o.tokens_saved > 0 && a.tokens_saved > 0);
       assert.equal(o.messages.length, before - o.messages_removed + 1, "one summary replaces the session");
+      const rs = ws.compressHistory(responses, { format: "openai-responses" });
+      const ai = ws.compressHistory(aiSdk, { format: "ai-sdk" });
+      // The AI SDK's messages pair up as OpenAI's do: the same messages go.
+      assert.equal(ai.messages_removed, o.messages_removed, "ai-sdk: as many messages removed as in openai");
+      assert.equal(ai.messages.length, aiSdk.length - ai.messages_removed + 1);
+      // Responses: each call is three items (its reasoning, the call, the output), all removed.
+      assert.equal(rs.messages_removed, (o.messages_removed / 2) * 3, "openai-responses: reasoning, call and output of each call");
       openai = o.messages;
       anthropic = a.messages;
+      responses = rs.messages;
+      aiSdk = ai.messages;
       assertValid(openai, "openai");
       assertValid(anthropic, "anthropic");
+      assertValid(responses, "openai-responses");
+      assertValid(aiSdk, "ai-sdk");
     }
   }
   assert.ok(calls >= 20, `${calls} calls`);
   assert.equal(calls, 24, "the fixture is the 24-call session");
   assert.equal(ended, 4, "four sessions ended (3 commits, 1 revert)");
   const summaries = openai.filter((m) => typeof m.content === "string" && m.content.startsWith("[Edit session #"));
+  const summaryTexts = (list) => list.filter((m) => typeof m.content === "string" && m.content.startsWith("[Edit session #")).map((m) => m.content);
+  assert.deepEqual(summaryTexts(aiSdk), summaryTexts(openai), "ai-sdk: the same summaries");
+  assert.deepEqual(summaryTexts(responses), summaryTexts(openai), "openai-responses: the same summaries");
+  // Responses: what is left is the calls outside sessions, each still after its reasoning item.
+  const leftCalls = responses.filter((m) => m.type === "function_call").map((m) => m.call_id);
+  assert.deepEqual(leftCalls, openai.flatMap((m) => m.tool_calls ?? []).map((c) => c.id));
+  for (const id of leftCalls) {
+    const at = responses.findIndex((m) => m.call_id === id);
+    assert.equal(responses[at - 1].id, `rs_${id}`, `${id} keeps its reasoning item`);
+  }
+  assert.equal(responses.filter((m) => m.type === "reasoning").length, leftCalls.length, "no reasoning item is left without its call");
   assert.deepEqual(
     summaries.map((m) => m.content.split("\n")[0]),
     ["[Edit session #1 committed]", "[Edit session #2 reverted]", "[Edit session #3 committed]", "[Edit session #4 committed]"],
@@ -105,7 +147,7 @@ test("a 24-call scripted session, compressed after every commit or revert, stays
   const again = ws.compressHistory(openai, { format: "openai" });
   assert.deepEqual(again.messages, openai);
   assert.equal(again.messages_removed, 0);
-  assert.throws(() => ws.compressHistory(openai, { format: "gemini" }), /openai" \| "anthropic/);
+  assert.throws(() => ws.compressHistory(openai, { format: "gemini" }), /needs \{ format: "openai" \| "openai-responses" \| "anthropic" \| "ai-sdk" \}, got "gemini"/);
   assert.throws(() => ws.compressHistory([1], { format: "openai" }), /message 0: expected an object/);
   ws.free();
 });

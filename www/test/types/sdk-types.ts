@@ -4,7 +4,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { FunctionCall, FunctionDeclaration, GoogleGenAI, Part } from "@google/genai";
 import type { CallToolRequest, CallToolResult, Tool as McpSdkTool } from "@modelcontextprotocol/sdk/types.js";
-import { generateText, jsonSchema, stepCountIs, type LanguageModel, type ToolSet } from "ai";
+import { generateText, jsonSchema, stepCountIs, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
 import type { FunctionTool, ResponseFunctionToolCall, ResponseInputItem } from "openai/resources/responses/responses";
@@ -62,6 +62,19 @@ export async function results(): Promise<void> {
   const wrong: AnthropicToolResult = await ws.runToolCall(chatCall, { format: "openai" });
   void wrong;
 }
+
+// --- history compression keeps each SDK's own message type ---------------------------------------
+declare const chatHistory: ChatCompletionMessageParam[];
+declare const responsesHistory: ResponseInputItem[];
+declare const anthropicHistory: Anthropic.MessageParam[];
+declare const aiHistory: ModelMessage[];
+const chatCompressed: ChatCompletionMessageParam[] = ws.compressHistory(chatHistory, { format: "openai" }).messages;
+const responsesCompressed: ResponseInputItem[] = ws.compressHistory(responsesHistory, { format: "openai-responses" }).messages;
+const anthropicCompressed: Anthropic.MessageParam[] = ws.compressHistory(anthropicHistory, { format: "anthropic" }).messages;
+const aiCompressed: ModelMessage[] = ws.compressHistory(aiHistory, { format: "ai-sdk" }).messages;
+void [chatCompressed, responsesCompressed, anthropicCompressed, aiCompressed];
+// @ts-expect-error: not a history format
+ws.compressHistory(aiHistory, { format: "gemini" });
 
 // --- README snippets ---------------------------------------------------------------------------
 export async function readmeOpenAIChat(): Promise<void> {
