@@ -118,6 +118,8 @@ build_package() {
   say "tsc: www/src -> www/dist"
   rm -rf www/dist
   (cd www && ./node_modules/.bin/tsc -p .)
+  say "rolldown: www/dist/node.js -> www/dist/agentpad.node.js (the Node entry as one module)"
+  (cd www && ./node_modules/.bin/rolldown -c rolldown.config.mjs >/dev/null)
   # agentpad-mcp (plain ESM, no build): its "agentpad": "file:.." dependency links www/.
   npm_install "$ROOT/www/mcp"
 }

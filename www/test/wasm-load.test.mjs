@@ -11,6 +11,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const www = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/** The Node entry the package exports (what `import "agentpad"` loads in Node). */
+const NODE_ENTRY = JSON.parse(fs.readFileSync(path.join(www, "package.json"), "utf8")).exports["."].node.default;
+
 /** A copy of the built package in a scratch folder; returns its folder. */
 function copyPackage() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agentpad-load-"));
@@ -40,7 +43,7 @@ test("a missing wasm file: import succeeds, create() names the failure, a later 
   fs.renameSync(wasm, kept);
   let agentpad;
   const unhandled = await unhandledDuring(async () => {
-    agentpad = await import(pathToFileURL(path.join(dir, "dist", "node.js")).href);
+    agentpad = await import(pathToFileURL(path.join(dir, NODE_ENTRY)).href);
   });
   assert.deepEqual(unhandled, [], "importing the package leaves no unhandled rejection");
   const storage = new agentpad.MemoryStorage({ "a.md": "one\n" });
@@ -64,7 +67,7 @@ test("a wasm file that does not compile: create() says so and changes nothing", 
   fs.writeFileSync(path.join(dir, "pkg", "agentpad_bg.wasm"), "not wasm");
   let agentpad;
   const unhandled = await unhandledDuring(async () => {
-    agentpad = await import(pathToFileURL(path.join(dir, "dist", "node.js")).href);
+    agentpad = await import(pathToFileURL(path.join(dir, NODE_ENTRY)).href);
   });
   assert.deepEqual(unhandled, []);
   const storage = new agentpad.MemoryStorage({ "a.md": "one\n" });
