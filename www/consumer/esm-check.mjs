@@ -19,7 +19,7 @@ check("exports Workspace, MemoryStorage, memoryBytes",
   ["Workspace", "MemoryStorage", "memoryBytes"].every((k) => k in agentpad), Object.keys(agentpad));
 check("memoryBytes() is 0 before any workspace", agentpad.memoryBytes() === 0, agentpad.memoryBytes());
 const resolved = import.meta.resolve("agentpad");
-check("resolves to dist/node.js", resolved.endsWith("/node_modules/agentpad/dist/node.js"), resolved);
+check("resolves to the bundled Node entry dist/agentpad.node.js", resolved.endsWith("/node_modules/agentpad/dist/agentpad.node.js"), resolved);
 const pkg = createRequire(import.meta.url)("agentpad/package.json");
 check("package.json is exported", pkg.name === "agentpad", pkg.name);
 
