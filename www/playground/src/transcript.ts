@@ -1,5 +1,6 @@
-// The chat transcript an agent loop would hold after the playground's calls, in the OpenAI or the
-// Anthropic Messages shape, so that ws.compressHistory() can be shown on it. The page builds the
+// The chat transcript an agent loop would hold after the playground's calls, in each shape
+// ws.compressHistory() reads (OpenAI chat, OpenAI Responses items, Anthropic, AI SDK), so that
+// compression can be shown on it. The page builds the
 // messages; what compression removes and saves comes from the core.
 
 /** One call the transcript holds: the id passed to ws.call, the tool, its arguments, the Markdown the model read. */
@@ -10,7 +11,7 @@ export interface TranscriptCall {
   markdown: string;
 }
 
-export type HistoryFormat = "openai" | "anthropic";
+export type HistoryFormat = "openai" | "openai-responses" | "anthropic" | "ai-sdk";
 
 export type OpenAiMessage =
   | { role: "user"; content: string }
@@ -31,14 +32,44 @@ export interface AnthropicMessage {
   content: string | AnthropicBlock[];
 }
 
-export type TranscriptMessage = OpenAiMessage | AnthropicMessage;
+/** A Responses API input item: a message, a function call, its output. */
+export type ResponsesItem =
+  | { role: "user"; content: string }
+  | { type: "function_call"; call_id: string; name: string; arguments: string }
+  | { type: "function_call_output"; call_id: string; output: string };
+
+/** An AI SDK `ModelMessage` (the parts the loop makes). */
+export type AiSdkMessage =
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: { type: "tool-call"; toolCallId: string; toolName: string; input: Record<string, unknown> }[] }
+  | { role: "tool"; content: { type: "tool-result"; toolCallId: string; toolName: string; output: { type: "text"; value: string } }[] };
+
+export type TranscriptMessage = OpenAiMessage | AnthropicMessage | ResponsesItem | AiSdkMessage;
 
 /**
  * The user's request, then each call as the usual loop has it: an assistant message with the
  * call, answered by its result message (OpenAI: `tool_calls` + a `tool` message; Anthropic: a
- * `tool_use` block + a user message with the `tool_result`).
+ * `tool_use` block + a user message with the `tool_result`; AI SDK: a `tool-call` part + a `tool`
+ * message with the `tool-result`), or for Responses the `function_call` and
+ * `function_call_output` items.
  */
 export function buildTranscript(request: string, calls: readonly TranscriptCall[], format: HistoryFormat): TranscriptMessage[] {
+  if (format === "openai-responses") {
+    const out: ResponsesItem[] = [{ role: "user", content: request }];
+    for (const c of calls) {
+      out.push({ type: "function_call", call_id: c.toolCallId, name: c.tool, arguments: JSON.stringify(c.args) });
+      out.push({ type: "function_call_output", call_id: c.toolCallId, output: c.markdown });
+    }
+    return out;
+  }
+  if (format === "ai-sdk") {
+    const out: AiSdkMessage[] = [{ role: "user", content: request }];
+    for (const c of calls) {
+      out.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: c.toolCallId, toolName: c.tool, input: c.args }] });
+      out.push({ role: "tool", content: [{ type: "tool-result", toolCallId: c.toolCallId, toolName: c.tool, output: { type: "text", value: c.markdown } }] });
+    }
+    return out;
+  }
   if (format === "openai") {
     const out: OpenAiMessage[] = [{ role: "user", content: request }];
     for (const c of calls) {

@@ -1006,7 +1006,7 @@ test("live context pane: a selection across a candidate's badge counts only the 
   assert.deepEqual(problems, []);
 });
 
-test("token meter: a few calls and a commit → fewer messages and tokens after compression, in both formats", async () => {
+test("token meter: a few calls and a commit → fewer messages and tokens after compression, in every format", async () => {
   await freshWorkspace("timeouts");
   await page.check(tid("tm-format-openai"));
   let m = await tokenMeter();
@@ -1045,6 +1045,7 @@ test("token meter: a few calls and a commit → fewer messages and tokens after 
   assert.match(m.sessions, /edit session #1\./);
   // The read before the session stays; the session's calls are one summary message.
   assert.equal(m.after[1].tool_calls[0].function.name, "memo_read");
+  const openaiCallsLeft = m.after.flatMap((x) => x.tool_calls ?? []).map((c) => c.id);
   const summary = m.after.find((x) => x.role === "assistant" && typeof x.content === "string");
   assert.match(summary.content, /^\[Edit session #1 committed\]\nSummary: playground commit\n/);
   assert.ok(m.bars[1] < m.bars[0], `the after bar is shorter: ${m.bars}`);
@@ -1065,6 +1066,21 @@ test("token meter: a few calls and a commit → fewer messages and tokens after 
   assert.ok(JSON.stringify(m.after).includes("[Edit session #1 committed]"));
   const roles = m.after.map((x) => x.role);
   assert.ok(roles.every((role, i) => i === 0 || role !== roles[i - 1]), `turns alternate: ${roles}`);
+  // OpenAI Responses items and AI SDK ModelMessages: the same calls leave, one summary comes.
+  const callIds = {
+    "openai-responses": (list) => list.filter((x) => x.type === "function_call").map((x) => x.call_id),
+    "ai-sdk": (list) => list.flatMap((x) => (Array.isArray(x.content) ? x.content : [])).filter((p) => p.type === "tool-call").map((p) => p.toolCallId),
+  };
+  for (const [format, ids] of Object.entries(callIds)) {
+    await page.check(tid(`tm-format-${format}`));
+    m = await tokenMeter();
+    assert.equal(m.format, format);
+    assert.equal(m.messagesBefore, 11);
+    assert.equal(ids(m.before).length, 5, `${format}: five calls before`);
+    assert.deepEqual(ids(m.after), openaiCallsLeft, `${format}: the calls left are OpenAI's`);
+    assert.ok(m.messagesAfter < m.messagesBefore && m.tokensAfter < m.tokensBefore, `${format}: fewer after`);
+    assert.equal(m.after.filter((x) => typeof x.content === "string" && x.content.startsWith("[Edit session #1 committed]")).length, 1);
+  }
   await page.check(tid("tm-format-openai"));
   assert.deepEqual(problems, []);
 });
