@@ -1394,6 +1394,18 @@ fn call_sequences_follow_the_model() {
 
 // ---- regressions found by the model -----------------------------------------------------------
 
+/// A one-line `old_text` that begins like a colon gutter (`60: `) and matches fuzzily as given was
+/// read as a gutter first: the engine edited `30 #`, leaving `60: ` behind, where the document
+/// holds the needle itself with other trailing whitespace (seed 1124027640, 100 ops).
+#[test]
+fn a_gutter_like_prefix_is_kept_when_the_needle_matches_fuzzily_as_given() {
+    let mut h = Host::new(&[("a.md", "\tretry = 'yes'\n\nttimeout: 60: 30 # again")]);
+    let r = h.call("memo_replace", json!({"old_text": "60: 30 #  \t", "new_text": "X"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(r.match_quality.as_deref(), Some("trailing_whitespace"));
+    assert_eq!(h.ws.draft(Some("a.md")).unwrap(), "\tretry = 'yes'\n\nttimeout: X again");
+}
+
 /// `memo_refresh` of a document storage still holds unchanged answered NoOp ("nothing to
 /// reload") but dropped the document's pending choice: SelectionPending became Idle and the
 /// agent's next `memo_replace_selection` was Blocked.

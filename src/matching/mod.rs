@@ -6,7 +6,13 @@
 //! 1. [`exact`] — `memchr::memmem` over the rope's chunks;
 //! 2. copied gutters stripped ([`gutter`]) and the stripped needle searched exactly;
 //! 3. the fuzzy tiers of [`fuzzy`] (trailing whitespace, indentation, Unicode look-alikes,
-//!    whitespace runs), on the stripped needle when it had gutters.
+//!    whitespace runs) on the needle as given;
+//! 4. the fuzzy tiers on the stripped needle, when it had gutters.
+//!
+//! Step 3 before step 4: a reading that keeps every visible character of `old_text` beats one
+//! that drops a prefix as a gutter. A one-line `60: 30 #  ` looks like a colon gutter, but in a
+//! document holding `60: 30 # again` it is that text with trailing whitespace, not `30 #`
+//! (the call-sequence model test found the engine editing `30 #` there).
 //!
 //! A match that is not exact says so in its [`MatchQuality`]; several fuzzy matches are
 //! candidates like several exact ones — never a guess. When nothing matches, [`near`] finds the
@@ -190,18 +196,27 @@ fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> V
     if !matches.is_empty() {
         return Located { matches, needle: needle.to_string(), gutter: None };
     }
-    if let Some(g) = gutter::strip(needle) {
-        let stripped = g.text.clone();
-        let mut matches = if stripped.is_empty() { Vec::new() } else { exact(&stripped) };
-        if matches.is_empty() && !stripped.is_empty() {
-            matches = fuzzy::find(rope, &stripped, from);
-        }
+    let gutter = gutter::strip(needle);
+    let stripped_located = |g: gutter::Gutter, mut matches: Vec<Match>| {
         for m in &mut matches {
             m.quality.gutter = true;
         }
-        return Located { matches, needle: stripped, gutter: Some(g) };
+        Located { matches, needle: g.text.clone(), gutter: Some(g) }
+    };
+    if let Some(g) = &gutter {
+        let matches = if g.text.is_empty() { Vec::new() } else { exact(&g.text) };
+        if !matches.is_empty() {
+            return stripped_located(g.clone(), matches);
+        }
     }
-    Located { matches: fuzzy::find(rope, needle, from), needle: needle.to_string(), gutter: None }
+    let matches = fuzzy::find(rope, needle, from);
+    match gutter {
+        Some(g) if matches.is_empty() => {
+            let matches = if g.text.is_empty() { Vec::new() } else { fuzzy::find(rope, &g.text, from) };
+            stripped_located(g, matches)
+        }
+        _ => Located { matches, needle: needle.to_string(), gutter: None },
+    }
 }
 
 #[cfg(test)]
@@ -230,6 +245,22 @@ mod tests {
         let (hits, q) = found("one\n\ttwo()\n", "   2│     two()");
         assert_eq!(hits, vec!["\ttwo()"]);
         assert_eq!(q.as_deref(), Some("gutter+indentation"));
+    }
+
+    #[test]
+    fn a_needle_that_matches_fuzzily_as_given_keeps_its_gutter_like_prefix() {
+        // `60: ` looks like a colon gutter; the document holds `60: 30 #`, so the needle is that
+        // with trailing whitespace — not `30 #` with a gutter.
+        let (hits, q) = found("a - b\nttimeout: 60: 30 # again\n", "60: 30 #  \t");
+        assert_eq!(hits, vec!["60: 30 #"]);
+        assert_eq!(q.as_deref(), Some("trailing_whitespace"));
+        // A real copied gutter still goes: nothing matches the needle as given.
+        let (hits, q) = found("one\n  two  \n", "2: two");
+        assert_eq!(hits, vec!["two"]);
+        assert_eq!(q.as_deref(), Some("gutter"));
+        let (hits, q) = found("one\n  two()\n", "   2│ two()  ");
+        assert_eq!(hits, vec!["two()"]);
+        assert_eq!(q.as_deref(), Some("gutter+trailing_whitespace"));
     }
 
     #[test]
