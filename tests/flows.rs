@@ -126,7 +126,7 @@ fn listing_again_shows_five_live_candidates_beside_the_stale_ones() {
     assert_eq!(again.metrics.selection_count, Some(6));
     assert!(again.summary.contains("1 more not shown"), "{}", again.summary);
     let guidance = again.guidance.as_deref().unwrap_or_default();
-    assert!(guidance.contains("–\"F\")"), "{guidance}");
+    assert!(guidance.contains("selection_id=\"B\"–\"F\""), "only live letters are offered: {guidance}");
     // F is live and stages the sixth line.
     let f = h.call("memo_replace_selection", json!({"selection_id": "F"}));
     assert_eq!(f.status, Status::Success, "{}", f.markdown);

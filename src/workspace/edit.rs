@@ -649,10 +649,12 @@ impl Workspace {
             summary.push(' ');
             summary.push_str(n);
         }
+        // The letters that can still be staged: stale ones (staged since the listing) are not.
+        let first = candidates.iter().find(|c| !c.stale).map_or("A".to_string(), |c| c.id.clone());
         let last = candidates.iter().rev().find(|c| !c.stale).map_or("A".to_string(), |c| c.id.clone());
         let guidance = if guidance.is_empty() {
             format!(
-                "Call {p}_replace_selection(selection_id=\"A\"–\"{last}\") to stage one (or repeat the call with match_id), or make the text longer so it matches once."
+                "Call {p}_replace_selection(selection_id=\"{first}\"–\"{last}\") to stage one (or repeat the call with match_id), or make the text longer so it matches once."
             )
         } else {
             guidance
