@@ -189,18 +189,17 @@ fn ids_in(msg: &Value, format: Format) -> (Vec<String>, Vec<String>) {
                 results.extend(msg.get("tool_call_id").and_then(Value::as_str).map(str::to_string));
             }
         }
-        // Each input item is at most one call or one result.
-        Format::OpenAiResponses => match format.block_id(msg) {
-            Some((ToolPart::Call, id)) => calls.push(id.to_string()),
-            Some((ToolPart::Result, id)) => results.push(id.to_string()),
-            None => {}
-        },
-        Format::Anthropic | Format::AiSdk => {
-            for b in msg.get("content").and_then(Value::as_array).into_iter().flatten() {
-                match format.block_id(b) {
-                    Some((ToolPart::Call, id)) => calls.push(id.to_string()),
-                    Some((ToolPart::Result, id)) => results.push(id.to_string()),
-                    None => {}
+        // A Responses input item is itself at most one call or one result; the other formats
+        // hold them as blocks of a message's content.
+        Format::OpenAiResponses | Format::Anthropic | Format::AiSdk => {
+            let blocks: &[Value] = match format {
+                Format::OpenAiResponses => std::slice::from_ref(msg),
+                _ => msg.get("content").and_then(Value::as_array).map_or(&[], Vec::as_slice),
+            };
+            for (kind, id) in blocks.iter().filter_map(|b| format.block_id(b)) {
+                match kind {
+                    ToolPart::Call => calls.push(id.to_string()),
+                    ToolPart::Result => results.push(id.to_string()),
                 }
             }
         }

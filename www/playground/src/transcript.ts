@@ -3,6 +3,8 @@
 // compression can be shown on it. The page builds the
 // messages; what compression removes and saves comes from the core.
 
+import type { HistoryFormat } from "agentpad";
+
 /** One call the transcript holds: the id passed to ws.call, the tool, its arguments, the Markdown the model read. */
 export interface TranscriptCall {
   toolCallId: string;
@@ -11,7 +13,8 @@ export interface TranscriptCall {
   markdown: string;
 }
 
-export type HistoryFormat = "openai" | "openai-responses" | "anthropic" | "ai-sdk";
+/** The shapes the core compresses (the package's own type). */
+export type { HistoryFormat };
 
 export type OpenAiMessage =
   | { role: "user"; content: string }
