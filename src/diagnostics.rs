@@ -7,11 +7,12 @@
 //! Plain data: the core fills `operation_id`, category, status, state, flags, the error and a
 //! small JSON `detail`; the time the call took is the host's to add (the core reads no clock).
 
-use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::Value;
+
+use crate::small_map::SmallSet;
 
 /// The four categories of `003` §4.4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -51,8 +52,8 @@ impl Category {
 
     /// A list like `ATELIA_DEBUG_CATEGORIES`: names separated by commas or spaces; `*` or `all`
     /// for every category. Errors name the unknown entry and the known ones.
-    pub fn parse_list(s: &str) -> Result<BTreeSet<Category>, String> {
-        let mut out = BTreeSet::new();
+    pub fn parse_list(s: &str) -> Result<SmallSet<Category>, String> {
+        let mut out = SmallSet::new();
         for part in s.split([',', ' ', ';']).map(str::trim).filter(|p| !p.is_empty()) {
             if part == "*" || part.eq_ignore_ascii_case("all") {
                 out.extend(Category::ALL);
@@ -101,7 +102,7 @@ pub struct Record {
 /// The enabled categories and the records of calls not yet drained by the host.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
-    enabled: BTreeSet<Category>,
+    enabled: SmallSet<Category>,
     records: Vec<Record>,
     /// Records of the call under way start here (they get its status when it ends).
     open_from: usize,
@@ -112,7 +113,7 @@ pub struct Diagnostics {
 pub const MAX_RECORDS: usize = 1000;
 
 impl Diagnostics {
-    pub fn new(enabled: BTreeSet<Category>) -> Diagnostics {
+    pub fn new(enabled: SmallSet<Category>) -> Diagnostics {
         Diagnostics { enabled, ..Diagnostics::default() }
     }
 

@@ -10,13 +10,14 @@
 //! first removed piece was (after what is left of that message), never inside another call's
 //! call/result pair.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::format::Locale;
+use crate::small_map::SmallMap;
 
 /// The message formats `compress` reads and writes. More may come (other SDKs' shapes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,21 +243,21 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
             return Err(HistoryError::BadMessage { index, why: format!("expected an object, got {}", type_name(m)) });
         }
     }
-    let owner: BTreeMap<&str, u64> =
+    let owner: SmallMap<&str, u64> =
         sessions.iter().flat_map(|s| s.tool_call_ids.iter().map(move |id| (id.as_str(), s.id))).collect();
     let mut out: Vec<Value> = Vec::with_capacity(list.len());
     // Per output message: its input index (None for a summary) and whether compression changed
     // it — only changed places may be merged (Anthropic), so untouched turns keep their bytes.
     let mut origin: Vec<(Option<usize>, bool)> = Vec::with_capacity(list.len());
     // Where each session's summary goes: the output index of its first removed piece.
-    let mut summary_at: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut summary_at: SmallMap<u64, usize> = SmallMap::new();
     let mut removed_messages = 0usize;
     let mut removed_tokens = 0usize;
     // Anthropic: the session whose call or result is the transcript's last message. Its summary
     // goes at the very end as the user's turn — an assistant turn last would be read by the
     // Messages API as a prefill to continue, not as history.
     let mut tail_session = None;
-    let reasoning_owner = if format == Format::OpenAiResponses { reasoning_of_removed_calls(list, &owner) } else { BTreeMap::new() };
+    let reasoning_owner = if format == Format::OpenAiResponses { reasoning_of_removed_calls(list, &owner) } else { SmallMap::new() };
     for (index, m) in list.iter().enumerate() {
         let (kept, removed) = match reasoning_owner.get(&index) {
             Some(&session) => (None, vec![(session, estimate_tokens(&m.to_string()))]),
@@ -274,7 +275,8 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
         }
         // Right after what is left of the message (its text, other tools' calls).
         for (session, tokens) in removed {
-            summary_at.entry(session).or_insert(out.len());
+            let at = out.len();
+            summary_at.get_or_insert_with(session, || at);
             removed_tokens += tokens;
         }
     }
@@ -302,8 +304,8 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
     if format == Format::Anthropic {
         out = merge_same_roles(out, &origin);
     }
-    let mut sessions_done: Vec<u64> = summary_at.keys().copied().collect();
-    sessions_done.sort_unstable();
+    // In key order: ascending session ids.
+    let sessions_done: Vec<u64> = summary_at.keys().copied().collect();
     Ok(Compressed {
         messages: Value::Array(out),
         delta: HistoryDelta { messages_removed: removed_messages, tokens_saved: removed_tokens.saturating_sub(inserted_tokens) },
@@ -315,8 +317,8 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
 /// API refuses one left without what follows it. The reasoning items (by input index, with the
 /// session) whose following calls are all removed go with them; one that still precedes a kept
 /// call stays.
-fn reasoning_of_removed_calls(list: &[Value], owner: &BTreeMap<&str, u64>) -> BTreeMap<usize, u64> {
-    let mut out = BTreeMap::new();
+fn reasoning_of_removed_calls(list: &[Value], owner: &SmallMap<&str, u64>) -> SmallMap<usize, u64> {
+    let mut out = SmallMap::new();
     for (i, item) in list.iter().enumerate() {
         if item.get("type").and_then(Value::as_str) != Some("reasoning") {
             continue;
@@ -340,7 +342,7 @@ fn reasoning_of_removed_calls(list: &[Value], owner: &BTreeMap<&str, u64>) -> BT
 
 /// `m` without the calls and results owned by a session: `None` when nothing is left of it, and
 /// (session, estimated tokens) of each removed piece.
-fn strip(m: &Value, format: Format, owner: &BTreeMap<&str, u64>) -> (Option<Value>, Vec<(u64, usize)>) {
+fn strip(m: &Value, format: Format, owner: &SmallMap<&str, u64>) -> (Option<Value>, Vec<(u64, usize)>) {
     let mut removed = Vec::new();
     let mut msg = m.clone();
     match format {

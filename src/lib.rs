@@ -46,6 +46,7 @@ pub mod outline;
 pub mod preview;
 pub mod response;
 pub mod session;
+pub mod small_map;
 mod sort;
 pub mod tasks;
 pub mod text;

@@ -17,7 +17,7 @@
 //! (`004`'s accumulated summaries) and `## Tasks` (`000` §4.3). A section with nothing to say
 //! is left out, except Current Document and Editor State.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 use ropey::Rope;
@@ -26,6 +26,7 @@ use serde::Serialize;
 use crate::format::{Locale, TaskLines};
 use crate::preview::ChangeSpan;
 use crate::response::{TaskNodeView, TaskView};
+use crate::small_map::SmallMap;
 
 /// Versions the timeline keeps (all documents together); older ones are dropped, except each
 /// document's text when it was opened (the default anchor).
@@ -79,21 +80,23 @@ impl Version {
 #[derive(Clone, Debug, Default)]
 pub struct Timeline {
     versions: VecDeque<Version>,
-    origins: BTreeMap<String, Rope>,
-    seq: BTreeMap<String, u64>,
+    origins: SmallMap<String, Rope>,
+    seq: SmallMap<String, u64>,
 }
 
 impl Timeline {
     /// Remembers `text` as `path`'s `v0` the first time the document is opened. O(1) (the rope
     /// is shared).
     pub fn opened(&mut self, path: &str, text: &Rope) {
-        self.origins.entry(path.to_string()).or_insert_with(|| text.clone());
+        if !self.origins.contains_key(path) {
+            self.origins.insert(path.to_string(), text.clone());
+        }
     }
 
     /// Records a version, numbering it (`version.seq` is set here); the oldest is dropped beyond
     /// [`RING`]. A failed commit does not use up a version number. O(1) amortised.
     pub fn record(&mut self, mut version: Version) {
-        let counter = self.seq.entry(version.path.clone()).or_insert(0);
+        let counter = self.seq.get_or_insert_with(version.path.clone(), || 0);
         version.seq = *counter + 1;
         if version.kind != VersionKind::Failed {
             *counter = version.seq;

@@ -38,6 +38,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::small_map::SmallSet;
+
 /// The `format` field of an export.
 pub const FORMAT: &str = "agentpad-memory";
 /// The only `version` this build writes and reads.
@@ -283,7 +285,7 @@ impl MemoryStore {
     /// stored range; nothing is returned then.
     pub fn recall(&self, turns: &[u32]) -> Result<Vec<&TurnRecord>, MemoryError> {
         let mut found = Vec::with_capacity(turns.len());
-        let mut unknown = BTreeSet::new();
+        let mut unknown = SmallSet::new();
         for &t in turns {
             match self.get(t) {
                 Some(r) => found.push(r),

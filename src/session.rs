@@ -12,7 +12,6 @@
 //! arithmetic. `changes` stays the one source of truth (other modules read and filter it); the
 //! change set is derived from it on demand, O(k log k) for k ≤ 26 changes.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 
@@ -21,6 +20,7 @@ use ropey::Rope;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::changeset::{Assoc, ChangeSet, Replacement};
+use crate::small_map::SmallMap;
 use crate::text::{Fingerprint, Text};
 
 /// Letters A–Z: at most this many pending changes per session (`000` §3.1).
@@ -189,7 +189,7 @@ pub struct Rebase {
 #[derive(Clone, Debug)]
 pub struct Session {
     pub id: u64,
-    pub docs: BTreeMap<String, DraftDoc>,
+    pub docs: SmallMap<String, DraftDoc>,
     /// Pending changes in creation order (letters ascending).
     pub changes: Vec<PendingChange>,
     pub selection: Option<Selection>,
@@ -200,7 +200,7 @@ pub struct Session {
 
 impl Session {
     pub fn new(id: u64) -> Session {
-        Session { id, docs: BTreeMap::new(), changes: Vec::new(), selection: None, last_staged: None, letters_used: 0 }
+        Session { id, docs: SmallMap::new(), changes: Vec::new(), selection: None, last_staged: None, letters_used: 0 }
     }
 
     /// Letters still free in this session.
@@ -210,9 +210,7 @@ impl Session {
 
     /// Takes a base snapshot of `path` the first time the session touches it (O(1): ropes share).
     pub fn touch(&mut self, path: &str, committed: &Text) -> &DraftDoc {
-        self.docs
-            .entry(path.to_string())
-            .or_insert_with(|| DraftDoc { base: committed.clone(), draft: committed.rope().clone() })
+        self.docs.get_or_insert_with(path.to_string(), || DraftDoc { base: committed.clone(), draft: committed.rope().clone() })
     }
 
     /// The pending changes of `path` as a change set against its base (sorted by base position),

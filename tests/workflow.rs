@@ -568,7 +568,7 @@ fn diagnostics_record_matches_persistence_and_external_changes() {
     assert!(!r.flags.names().contains(&"DiagnosticHint"));
     assert!(h.ws.take_diagnostics().is_empty());
 
-    h.ws.set_diagnostics(Category::ALL.into_iter().collect());
+    h.ws.set_diagnostics(Category::ALL);
     let m = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
     assert!(m.flags.names().contains(&"DiagnosticHint"));
     assert!(m.guidance.as_deref().unwrap().contains("Diagnostics are on (TextEdit.MatchTrace, TextEdit.Persistence, TextEdit.External, TextEdit.Schema): the records of this call are op-2."), "{:?}", m.guidance);
@@ -598,7 +598,7 @@ fn diagnostics_record_matches_persistence_and_external_changes() {
     assert_eq!(d[0].detail["action"], json!("reloaded: no pending changes"));
     assert_eq!(d[0].status, None);
 
-    h.ws.set_diagnostics(Default::default());
+    h.ws.set_diagnostics([]);
     assert!(!h.call("memo_read", json!({})).flags.names().contains(&"DiagnosticHint"));
 }
 

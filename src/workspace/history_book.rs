@@ -3,18 +3,17 @@
 //! open when it started, or that it opened; the call that commits or reverts belongs to the
 //! session it ends.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use crate::format::Locale;
 use crate::history::{estimate_tokens, EndedSession, HistoryDelta, Outcome};
 use crate::response::Response;
+use crate::small_map::SmallMap;
 
 #[derive(Clone, Debug, Default)]
 pub struct HistoryBook {
     /// Open (or just ended) sessions: their calls' tool_call_ids and estimated tokens.
-    calls: BTreeMap<u64, (Vec<String>, usize)>,
+    calls: SmallMap<u64, (Vec<String>, usize)>,
     pub ended: Vec<EndedSession>,
     /// The session the call under way ends, and how (set by commit / revert / discard).
     ending: Option<(u64, Outcome)>,
@@ -53,7 +52,7 @@ impl HistoryBook {
     /// to `ended` and returns what compressing it will save.
     pub fn finish(&mut self, open_now: Option<u64>, r: &Response, locale: Locale) -> Option<HistoryDelta> {
         let session = self.session_before.or(open_now)?;
-        let entry = self.calls.entry(session).or_default();
+        let entry = self.calls.get_or_insert_with(session, Default::default);
         if let Some(id) = self.tool_call_id.take() {
             let (name, args) = std::mem::take(&mut self.call);
             entry.1 += call_tokens(&id, &name, &args, &r.markdown);

@@ -6,7 +6,6 @@
 //! [`Workspace::complete_load`]) — and each report returns the next step, until one is `Done`.
 //! Changes storage made on its own reach the core through [`Workspace::storage_changed`].
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use ropey::Rope;
@@ -17,6 +16,7 @@ use crate::format::{CandidateStyle, Locale, RenderOptions};
 use crate::preview::{PreviewMode, PreviewOptions};
 use crate::response::{Response, Status, TaskView};
 use crate::session::Session;
+use crate::small_map::{SmallMap, SmallSet};
 use crate::tasks::TaskStack;
 use crate::text::Text;
 use crate::tools::{self, ArgError, Tool, ToolDefinition};
@@ -397,7 +397,7 @@ enum Awaiting {
 #[derive(Debug)]
 pub struct Workspace {
     config: Config,
-    docs: BTreeMap<String, Document>,
+    docs: SmallMap<String, Document>,
     /// Open paths, default first.
     order: Vec<String>,
     session: Option<Session>,
@@ -405,10 +405,10 @@ pub struct Workspace {
     awaiting: Option<Awaiting>,
     /// Documents whose last save failed, with the storage's error: the workflow is `OutOfSync`
     /// until a retry succeeds or their changes are dropped.
-    persist_failures: BTreeMap<String, String>,
+    persist_failures: SmallMap<String, String>,
     /// Documents storage changed while they had pending changes, with what storage holds now
     /// (`None`: deleted). `OutOfSync` + `ExternalConflict` until refresh, rebase or discard.
-    conflicts: BTreeMap<String, Option<Document>>,
+    conflicts: SmallMap<String, Option<Document>>,
     /// A conflict the agent has not been told about: the next editing call reports it instead
     /// of running.
     unreported_conflict: bool,
@@ -425,7 +425,7 @@ pub struct Workspace {
     history: HistoryBook,
     /// Documents committed in memory only (persistence disabled): their committed text is not
     /// what storage holds, so an external change must not silently replace it.
-    in_memory_commits: std::collections::BTreeSet<String>,
+    in_memory_commits: SmallSet<String>,
     /// The turns the host stored (`004`), for the memory tools and the live context's digest.
     memory: crate::memory::MemoryStore,
     /// Versions for the live context's recent and anchor diffs (`002`).
@@ -441,13 +441,13 @@ impl Workspace {
         let tasks = TaskStack::new(config.max_task_depth);
         Workspace {
             config,
-            docs: BTreeMap::new(),
+            docs: SmallMap::new(),
             order: Vec::new(),
             session: None,
             next_session_id: 1,
             awaiting: None,
-            persist_failures: BTreeMap::new(),
-            conflicts: BTreeMap::new(),
+            persist_failures: SmallMap::new(),
+            conflicts: SmallMap::new(),
             unreported_conflict: false,
             notes: Vec::new(),
             tasks,
@@ -594,8 +594,8 @@ impl Workspace {
 
     /// Turns diagnostics on for `categories` (empty: off). Records collect until
     /// [`Workspace::take_diagnostics`]. Cost: O(1).
-    pub fn set_diagnostics(&mut self, categories: std::collections::BTreeSet<Category>) {
-        self.diagnostics = Diagnostics::new(categories);
+    pub fn set_diagnostics(&mut self, categories: impl IntoIterator<Item = Category>) {
+        self.diagnostics = Diagnostics::new(categories.into_iter().collect());
     }
 
     /// The diagnostics records since the last call of this, oldest first.
@@ -1038,7 +1038,7 @@ mod tests {
     #[test]
     fn a_response_that_fails_the_validator_is_flagged_and_recorded() {
         let mut ws = Workspace::new(Config::default());
-        ws.set_diagnostics([Category::Schema].into_iter().collect());
+        ws.set_diagnostics([Category::Schema]);
         let mut r = Response::new(Status::Success, "fine");
         r.render(ws.config.render_options());
         ws.schema_check(&mut r);

@@ -1,7 +1,6 @@
 //! Views the workspace's responses are built from: pending changes, candidates, previews and
 //! the small text helpers of summaries.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 
 use ropey::Rope;
@@ -11,6 +10,7 @@ use crate::matching::CandidateQuality;
 use crate::preview::{self, ChangeSpan, PreviewOptions};
 use crate::response::{Candidate, PendingChangeView};
 use crate::session::{Letter, Session};
+use crate::small_map::SmallMap;
 use crate::text;
 use crate::tools::ArgError;
 
@@ -46,7 +46,7 @@ pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOption
     preview::render(doc.base.rope(), &doc.draft, &spans, path, opts)
 }
 
-pub(super) fn pending_views(session: &Session, docs: &BTreeMap<String, Document>) -> Vec<PendingChangeView> {
+pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>) -> Vec<PendingChangeView> {
     session
         .changes
         .iter()
