@@ -275,8 +275,7 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
         }
         // Right after what is left of the message (its text, other tools' calls).
         for (session, tokens) in removed {
-            let at = out.len();
-            summary_at.get_or_insert_with(session, || at);
+            summary_at.get_or_insert_with(session, || out.len());
             removed_tokens += tokens;
         }
     }

@@ -88,9 +88,7 @@ impl Timeline {
     /// Remembers `text` as `path`'s `v0` the first time the document is opened. O(1) (the rope
     /// is shared).
     pub fn opened(&mut self, path: &str, text: &Rope) {
-        if !self.origins.contains_key(path) {
-            self.origins.insert(path.to_string(), text.clone());
-        }
+        self.origins.get_or_insert_with(path.to_string(), || text.clone());
     }
 
     /// Records a version, numbering it (`version.seq` is set here); the oldest is dropped beyond

@@ -442,7 +442,7 @@ mod tests {
 
     /// Applies the pending changes to the base from scratch: the model the draft must equal.
     fn replay(s: &Session) -> String {
-        let base = s.docs["a"].base.rope().to_string();
+        let base = s.docs.get("a").unwrap().base.rope().to_string();
         let chars: Vec<char> = base.chars().collect();
         let mut changes: Vec<&PendingChange> = s.changes.iter().collect();
         changes.sort_by_key(|c| c.base_range.start);
@@ -568,10 +568,10 @@ mod tests {
         s.stage("a", 0..2, "汉").unwrap(); // B
         let (set, idx) = s.change_set("a");
         assert_eq!(idx, vec![1, 0], "base order: B then A");
-        assert_eq!(set.apply(s.docs["a"].base.rope()).unwrap(), *s.draft("a").unwrap());
+        assert_eq!(set.apply(s.docs.get("a").unwrap().base.rope()).unwrap(), *s.draft("a").unwrap());
         let in_draft: Vec<_> = s.changes_in_draft("a").into_iter().map(|(c, r)| (c.id, r)).collect();
         assert_eq!(in_draft, vec![(s.changes[1].id, 0..1), (s.changes[0].id, 8..11)]);
-        let inverse = set.invert(s.docs["a"].base.rope()).unwrap();
+        let inverse = set.invert(s.docs.get("a").unwrap().base.rope()).unwrap();
         assert_eq!(inverse.apply(s.draft("a").unwrap()).unwrap().to_string(), "中文 😀 abc def");
     }
 
@@ -613,7 +613,7 @@ mod tests {
         assert_eq!(s.changes[0].base_range, 15..19);
         assert_eq!(s.changes[1].old_text, "delta");
         assert!(s.selection.is_none());
-        assert_eq!(s.docs["a"].base.rope().to_string(), "new line\nalpha beta GAMMA! delta epsilon!");
+        assert_eq!(s.docs.get("a").unwrap().base.rope().to_string(), "new line\nalpha beta GAMMA! delta epsilon!");
         // Later edits stage against the new base.
         s.stage("a", 0..3, "NEW").unwrap();
         assert_eq!(replay(&s), draft(&s));

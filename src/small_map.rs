@@ -1,7 +1,7 @@
 //! Maps and sets of a few entries, kept as a vector sorted by key.
 //!
 //! `BTreeMap` compiles its node code (search, split, merge, iterators, drop) once per key and
-//! value type: about 6 KB of wasm each, 85 KB over the dozen types the crate used (twiggy, issue
+//! value type: about 6 KB of wasm each, 79 KB over the 13 types the crate used (twiggy, issue
 //! 7). The maps here hold one entry per open document, per open session or per diagnostics
 //! category — a handful — so a sorted vector does their work with a fraction of the code:
 //! [`SmallMap`] is a `Vec<(K, V)>` searched by binary search, and only `Vec`'s own methods are
@@ -110,34 +110,13 @@ impl<K: Ord, V> SmallMap<K, V> {
         self.entries.clear();
     }
 
-    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
-        self.entries.retain_mut(|(k, v)| keep(k, v));
-    }
-
     /// The entries in key order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> + ExactSizeIterator {
-        self.entries.iter().map(|(k, v)| (k, v))
-    }
-
-    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = (&K, &mut V)> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+        self.into_iter()
     }
 
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
         self.entries.iter().map(|(k, _)| k)
-    }
-
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
-        self.entries.iter().map(|(_, v)| v)
-    }
-
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(_, v)| v)
-    }
-
-    /// The entry with the smallest key.
-    pub fn first_key_value(&self) -> Option<(&K, &V)> {
-        self.entries.first().map(|(k, v)| (k, v))
     }
 }
 
@@ -158,14 +137,6 @@ impl<K: Ord, V> FromIterator<(K, V)> for SmallMap<K, V> {
     }
 }
 
-impl<K: Ord, V> Extend<(K, V)> for SmallMap<K, V> {
-    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
-        for (k, v) in iter {
-            self.insert(k, v);
-        }
-    }
-}
-
 impl<K, V> IntoIterator for SmallMap<K, V> {
     type Item = (K, V);
     type IntoIter = std::vec::IntoIter<(K, V)>;
@@ -179,16 +150,6 @@ impl<'a, K, V> IntoIterator for &'a SmallMap<K, V> {
     type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.iter().map(|(k, v)| (k, v))
-    }
-}
-
-/// `map[key]` for a key known to be there; panics otherwise, as `BTreeMap`'s index does (the
-/// callers carry the reason it cannot miss).
-impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for SmallMap<K, V> {
-    type Output = V;
-    fn index(&self, key: &Q) -> &V {
-        #[allow(clippy::expect_used)]
-        self.get(key).expect("SmallMap: no entry for the key")
     }
 }
 
@@ -280,7 +241,6 @@ mod tests {
         Insert(u8, u16),
         Remove(u8),
         GetOrInsert(u8, u16),
-        Retain(u8),
         Clear,
     }
 
@@ -289,7 +249,6 @@ mod tests {
             4 => (0u8..24, any::<u16>()).prop_map(|(k, v)| Op::Insert(k, v)),
             2 => (0u8..24).prop_map(Op::Remove),
             2 => (0u8..24, any::<u16>()).prop_map(|(k, v)| Op::GetOrInsert(k, v)),
-            1 => (1u8..5).prop_map(Op::Retain),
             1 => Just(Op::Clear),
         ]
     }
@@ -308,10 +267,6 @@ mod tests {
                         *small.get_or_insert_with(k, || v) += 1;
                         *model.entry(k).or_insert(v) += 1;
                     }
-                    Op::Retain(m) => {
-                        small.retain(|k, _| k % m != 0);
-                        model.retain(|k, _| k % m != 0);
-                    }
                     Op::Clear => {
                         small.clear();
                         model.clear();
@@ -326,7 +281,6 @@ mod tests {
                     prop_assert_eq!(small.get(&k), model.get(&k));
                     prop_assert_eq!(small.contains_key(&k), model.contains_key(&k));
                 }
-                prop_assert_eq!(small.first_key_value(), model.first_key_value());
             }
         }
 

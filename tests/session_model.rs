@@ -16,7 +16,7 @@ use ropey::Rope;
 /// The base with every pending change applied, left to right; panics if two changes overlap,
 /// touch, or misreport their old text — the laws the session promises.
 fn replay(session: &Session, path: &str) -> String {
-    let base: Vec<char> = session.docs[path].base.rope().to_string().chars().collect();
+    let base: Vec<char> = session.docs.get(path).unwrap().base.rope().to_string().chars().collect();
     let mut changes: Vec<&PendingChange> = session.changes.iter().filter(|c| c.path == path).collect();
     changes.sort_by_key(|c| c.base_range.start);
     let mut out = String::new();
@@ -209,7 +209,7 @@ fn check_path(session: &Session, path: &str, model: &Option<String>) -> Result<(
     let draft = session.draft(path).unwrap().to_string();
     prop_assert_eq!(&draft, model, "draft of {}", path);
     prop_assert_eq!(replay(session, path), draft.clone());
-    let base = session.docs[path].base.rope().to_string();
+    let base = session.docs.get(path).unwrap().base.rope().to_string();
     let (set, idx) = session.change_set(path);
     prop_assert_eq!(idx.len(), session.changes.iter().filter(|c| c.path == path).count());
     check_change_set(&set, &base, &draft)?;
@@ -401,7 +401,7 @@ proptest! {
                         );
                         prop_assert_eq!(nb[now.base_range.clone()].iter().collect::<String>(), now.old_text.clone());
                     }
-                    prop_assert_eq!(session.docs[name].base.rope().to_string(), new_base);
+                    prop_assert_eq!(session.docs.get(name).unwrap().base.rope().to_string(), new_base);
                     // The new draft is the new base with the kept changes applied (replay, below).
                     model[path] = Some(replay(&session, name));
                 }

@@ -502,9 +502,9 @@ impl Workspace {
     /// sessions, selections and storage requests only name paths that were open, and a document
     /// is never closed (reloads and renames insert), so the lookup cannot miss. Not for paths a
     /// caller passes in: those go through `resolve` or [`Workspace::document`].
-    #[allow(clippy::indexing_slicing)]
+    #[allow(clippy::expect_used)]
     fn open_doc(&self, path: &str) -> &Document {
-        &self.docs[path]
+        self.docs.get(path).expect("open_doc: the workspace only resolves paths that are open")
     }
 
     /// The storage version the workspace holds for `path` (what a save expects to replace).
