@@ -3,7 +3,7 @@
 #
 #   ./build.sh serve   build the core to wasm, the npm package and the playground; serve it on 127.0.0.1
 #   ./build.sh test    run every test layer (with clippy's no-panic lints); the last line is "N passed, N failed"
-#   ./build.sh pack    build and write the npm tarballs (agentpad, agentpad-mcp) to target/npm/
+#   ./build.sh pack    build and write the npm tarballs (@agentpad/core, @agentpad/mcp) to target/npm/
 #   ./build.sh bench   native (criterion) and wasm-vs-JS benchmarks; report in target/bench/
 #   ./build.sh fuzz [TARGET]  cargo fuzz each target in fuzz/ for FUZZ_SECONDS (default 1800); crashes in fuzz/artifacts/
 #
@@ -120,7 +120,7 @@ build_package() {
   (cd www && ./node_modules/.bin/tsc -p .)
   say "rolldown: www/dist/node.js -> www/dist/agentpad.node.js (the Node entry as one module)"
   (cd www && ./node_modules/.bin/rolldown -c rolldown.config.mjs >/dev/null)
-  # agentpad-mcp (plain ESM, no build): its "agentpad": "file:.." dependency links www/.
+  # @agentpad/mcp (plain ESM, no build): its "@agentpad/core": "file:.." dependency links www/.
   npm_install "$ROOT/www/mcp"
 }
 
@@ -134,7 +134,8 @@ build_playground() {
 
 package_version() { node -p 'require("./www/package.json").version'; }
 
-tarball_path() { printf '%s/npm/agentpad-%s.tgz\n' "$TARGET_DIR" "$(package_version)"; }
+# npm names a scoped package's tarball <scope>-<name>-<version>.tgz.
+tarball_path() { printf '%s/npm/agentpad-core-%s.tgz\n' "$TARGET_DIR" "$(package_version)"; }
 
 mcp_tarball_path() { printf '%s/npm/agentpad-mcp-%s.tgz\n' "$TARGET_DIR" "$(package_version)"; }
 
@@ -145,9 +146,10 @@ pack_only() {
   mkdir -p "$out"
   rm -f "$tarball"
   say "npm pack: ${tarball#"$ROOT"/}"
+  cp LICENSE-MIT LICENSE-APACHE www/
   (cd www && npm pack --silent --pack-destination "$out" >/dev/null)
   [ -f "$tarball" ] || die "npm pack did not write $tarball"
-  # agentpad-mcp with its "agentpad" dependency set from "file:.." to this version (pack.sh).
+  # @agentpad/mcp with its "@agentpad/core" dependency set from "file:.." to this version (pack.sh).
   local mcp
   mcp="$(mcp_tarball_path)"
   say "npm pack: ${mcp#"$ROOT"/}"

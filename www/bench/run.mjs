@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { MemoryStorage, Workspace } from "agentpad";
+import { MemoryStorage, Workspace } from "@agentpad/core";
 
 import { DEFAULT_DOCS, fingerprint, generate, parseDocList } from "./lib/docs.mjs";
 

@@ -1,7 +1,7 @@
 // Plain JavaScript, plain Node ESM, no TypeScript and no bundler: the package resolves through
 // its "exports" map ("node" condition) and works.
 import { createRequire } from "node:module";
-import * as agentpad from "agentpad";
+import * as agentpad from "@agentpad/core";
 
 let passed = 0;
 let failed = 0;
@@ -18,10 +18,10 @@ function check(what, ok, detail) {
 check("exports Workspace, MemoryStorage, memoryBytes",
   ["Workspace", "MemoryStorage", "memoryBytes"].every((k) => k in agentpad), Object.keys(agentpad));
 check("memoryBytes() is 0 before any workspace", agentpad.memoryBytes() === 0, agentpad.memoryBytes());
-const resolved = import.meta.resolve("agentpad");
-check("resolves to the bundled Node entry dist/agentpad.node.js", resolved.endsWith("/node_modules/agentpad/dist/agentpad.node.js"), resolved);
-const pkg = createRequire(import.meta.url)("agentpad/package.json");
-check("package.json is exported", pkg.name === "agentpad", pkg.name);
+const resolved = import.meta.resolve("@agentpad/core");
+check("resolves to the bundled Node entry dist/agentpad.node.js", resolved.endsWith("/node_modules/@agentpad/core/dist/agentpad.node.js"), resolved);
+const pkg = createRequire(import.meta.url)("@agentpad/core/package.json");
+check("package.json is exported", pkg.name === "@agentpad/core", pkg.name);
 
 const storage = new agentpad.MemoryStorage({ "a.txt": "one two two\n" });
 const ws = await agentpad.Workspace.create({ storage });

@@ -3,7 +3,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type * as AgentpadTypes from "agentpad";
+import type * as AgentpadTypes from "@agentpad/core";
 import {
   MemoryStorage,
   NodeFsStorage,
@@ -17,7 +17,7 @@ import {
   type Status,
   type ToolArgs,
   type WorkspaceOptions,
-} from "agentpad";
+} from "@agentpad/core";
 
 let passed = 0;
 let failed = 0;

@@ -1,6 +1,6 @@
-// agentpad-mcp as a consumer gets it (run.sh installs both packed tarballs): `npx agentpad-mcp
+// @agentpad/mcp as a consumer gets it (run.sh installs both packed tarballs): `npx agentpad-mcp
 // --help` runs the bin; the server it starts speaks MCP on stdio (raw JSON-RPC here: the client
-// SDK is not a dependency of the package) with the agentpad installed next to it, not one from
+// SDK is not a dependency of the package) with the @agentpad/core installed next to it, not one from
 // the registry; a replace → select → commit changes the file on disk.
 // Prints "consumer-mcp: N passed, N failed".
 import { execFileSync, spawn } from "node:child_process";
@@ -23,10 +23,13 @@ try {
   const help = execFileSync("npx", ["--no-install", "agentpad-mcp", "--help"], { encoding: "utf8" });
   check("npx agentpad-mcp --help", help.includes("Usage: agentpad-mcp --dir <folder>") && help.includes('"mcpServers"'), help);
 
-  // 2. The agentpad it imports is the one installed at the top (the tarball), not a second copy.
+  // 2. The @agentpad/core it imports is the one installed at the top (the tarball), not a second
+  // copy, and the unrelated unscoped `agentpad` of the registry is nowhere in the tree.
   const lock = JSON.parse(readFileSync("package-lock.json", "utf8"));
-  const resolved = lock.packages?.["node_modules/agentpad"]?.resolved ?? "";
-  check("agentpad resolved from the tarball", resolved.startsWith("file:") && !lock.packages?.["node_modules/agentpad-mcp/node_modules/agentpad"], resolved);
+  const resolved = lock.packages?.["node_modules/@agentpad/core"]?.resolved ?? "";
+  const strangers = Object.keys(lock.packages ?? {}).filter((k) => /(^|\/)node_modules\/agentpad$/.test(k));
+  check("@agentpad/core resolved from the tarball", resolved.startsWith("file:") && !lock.packages?.["node_modules/@agentpad/mcp/node_modules/@agentpad/core"], resolved);
+  check("no unscoped `agentpad` package installed", strangers.length === 0, strangers.join(", "));
 
   // 3. The server on stdio: initialize, replace (3 matches), select B, commit.
   const dir = mkdtempSync(join(tmpdir(), "agentpad-consumer-mcp-"));

@@ -2,15 +2,15 @@
 # Consumer test: a fresh project installs the packed tarball (npm pack), compiles main.ts with
 # tsc --strict and runs it on plain Node ESM; esm-check.mjs imports the package from plain JS;
 # `npx agentpad replay` runs the package's bin; mcp-check.mjs runs the companion package
-# agentpad-mcp (www/mcp) installed next to it.
-# Usage: www/consumer/run.sh target/npm/agentpad-<version>.tgz [target/npm/agentpad-mcp-<version>.tgz]
+# @agentpad/mcp (www/mcp) installed next to it; a second project installs the MCP tarball alone.
+# Usage: www/consumer/run.sh target/npm/agentpad-core-<version>.tgz [target/npm/agentpad-mcp-<version>.tgz]
 # (without the second tarball, www/mcp/pack.sh packs one here).
 # Last line: "N passed, N failed" over both programs (a program that dies without its own
 # count line counts as 1 failed).
 set -euo pipefail
 
 { [ $# -eq 1 ] || { [ $# -eq 2 ] && [ -f "$2" ]; }; } && [ -f "$1" ] || {
-  echo "usage: $0 path/to/agentpad-<version>.tgz [path/to/agentpad-mcp-<version>.tgz]" >&2
+  echo "usage: $0 path/to/agentpad-core-<version>.tgz [path/to/agentpad-mcp-<version>.tgz]" >&2
   exit 2
 }
 tarball="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -69,11 +69,11 @@ cli_check() {
   echo "consumer-cli: $p passed, $f failed"
 }
 run consumer-cli cli_check
-# agentpad-mcp: its tarball (the second argument, or packed by www/mcp/pack.sh, which sets the
-# "agentpad": "file:.." dependency of the repository to this version, as publishing does) is
-# installed next to agentpad, whose tarball must satisfy that dependency (mcp-check.mjs checks
-# no registry copy came in); then `npx agentpad-mcp --help` and a replace → select → commit
-# through the server it starts.
+# @agentpad/mcp: its tarball (the second argument, or packed by www/mcp/pack.sh, which sets the
+# "@agentpad/core": "file:.." dependency of the repository to this version, as publishing does)
+# is installed next to @agentpad/core, whose tarball must satisfy that dependency (mcp-check.mjs
+# checks no registry copy came in); then `npx agentpad-mcp --help` and a replace → select →
+# commit through the server it starts.
 mcp_check() {
   if [ -z "$mcp_tarball" ] && ! mcp_tarball="$(bash "$here/../mcp/pack.sh" "$work")"; then
     echo "FAILED: www/mcp/pack.sh"
@@ -88,5 +88,32 @@ mcp_check() {
   node mcp-check.mjs
 }
 run consumer-mcp mcp_check
+# The MCP tarball alone, as `npm install @agentpad/mcp` will be once both are published: a fresh
+# project installs only it; its @agentpad/core dependency is served by the core tarball beside
+# it (an override stands in for the registry, where that name is not published yet). Anything
+# fetched in its place — a registry copy of @agentpad/core, or the unrelated unscoped `agentpad`
+# — fails the check, and so does a failed install.
+mcp_alone_check() {
+  local p=0 f=0 alone="$work/mcp-alone"
+  [ -n "$mcp_tarball" ] || mcp_tarball="$(bash "$here/../mcp/pack.sh" "$work")"
+  mkdir -p "$alone"
+  cp "$tarball" "$mcp_tarball" "$alone/"
+  (
+    cd "$alone"
+    node -e 'const [core] = process.argv.slice(1); require("fs").writeFileSync("package.json", JSON.stringify({ name: "mcp-alone", private: true, version: "0.0.0", overrides: { "@agentpad/core": "file:./" + core } }, null, 2))' "$(basename "$tarball")"
+  )
+  if (cd "$alone" && npm install --no-audit --no-fund --loglevel=error "./$(basename "$mcp_tarball")"); then p=$((p + 1)); else echo "FAILED: npm install of the MCP tarball alone"; f=$((f + 1)); fi
+  if (cd "$alone" && node -e '
+      const lock = require("./package-lock.json");
+      const pkgs = Object.entries(lock.packages ?? {}).filter(([k]) => k !== "");
+      const bad = pkgs.filter(([k, v]) => /(^|\/)node_modules\/(agentpad|@agentpad\/[^/]+)$/.test(k) && !String(v.resolved ?? "").startsWith("file:"));
+      const core = lock.packages?.["node_modules/@agentpad/core"];
+      if (!core || bad.length) { console.log("FAILED: not ours:", JSON.stringify(bad), "core:", JSON.stringify(core)); process.exit(1); }'); then
+    p=$((p + 1))
+  else f=$((f + 1)); fi
+  if (cd "$alone" && npx --no-install agentpad-mcp --version | grep -q '^agentpad-mcp '); then p=$((p + 1)); else echo "FAILED: npx agentpad-mcp --version in the MCP-alone project"; f=$((f + 1)); fi
+  echo "consumer-mcp-alone: $p passed, $f failed"
+}
+run consumer-mcp-alone mcp_alone_check
 echo "consumer: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateText, jsonSchema, stepCountIs, type LanguageModel, type ModelMessage } from "ai";
-import { NodeFsStorage, Workspace } from "agentpad";
+import { NodeFsStorage, Workspace } from "@agentpad/core";
 
 export interface RunOptions {
   /** Any AI SDK model (tests pass a MockLanguageModelV3). */

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
-import { NodeFsStorage, Workspace, type Response } from "agentpad";
+import { NodeFsStorage, Workspace, type Response } from "@agentpad/core";
 
 export interface RunOptions {
   /** An Anthropic client (tests pass one whose `fetch` returns canned messages). */

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { NodeFsStorage, Workspace, type Response } from "agentpad";
+import { NodeFsStorage, Workspace, type Response } from "@agentpad/core";
 
 export interface RunOptions {
   /** An OpenAI client (tests pass one whose `fetch` returns canned completions). */

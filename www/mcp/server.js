@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { McpServer, fromJsonSchema } from "@modelcontextprotocol/server";
-import { MAX_DOCUMENT_BYTES, MemoryStorage, NodeFsStorage, Workspace } from "agentpad";
+import { MAX_DOCUMENT_BYTES, MemoryStorage, NodeFsStorage, Workspace } from "@agentpad/core";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 

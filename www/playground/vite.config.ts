@@ -11,10 +11,10 @@ export default defineConfig({
   resolve: {
     // The package's browser entry, as TypeScript source; it loads ../pkg/agentpad_bg.wasm
     // with new URL(..., import.meta.url), which Vite emits as an asset.
-    alias: { agentpad: path.resolve(www, "src/browser.ts") },
+    alias: { "@agentpad/core": path.resolve(www, "src/browser.ts") },
   },
   // Pre-bundling would rewrite import.meta.url and lose the .wasm next to the glue.
-  optimizeDeps: { exclude: ["agentpad"] },
+  optimizeDeps: { exclude: ["@agentpad/core"] },
   server: {
     host: "127.0.0.1",
     // www/src and www/pkg live outside the playground root, and so do the built-in transcripts

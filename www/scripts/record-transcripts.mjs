@@ -4,7 +4,7 @@
 // then read the diff of the fixtures: it is the change the model will see. The replay tests
 // (www/test/transcript.test.mjs, the playground, `agentpad replay --check`) compare against them.
 import { writeFileSync } from "node:fs";
-import { recordTranscript } from "agentpad";
+import { recordTranscript } from "@agentpad/core";
 
 const CONFIG_JSON = `{
   "name": "orders",

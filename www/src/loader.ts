@@ -23,7 +23,7 @@ export function ensureWasm(): Promise<WasmExports> {
     if (loader === undefined) {
       return Promise.reject(
         new Error(
-          'agentpad: no wasm loader; import "agentpad" through its package exports (the "node" or "default" condition), not dist/index.js',
+          'agentpad: no wasm loader; import "@agentpad/core" through its package exports (the "node" or "default" condition), not dist/index.js',
         ),
       );
     }

@@ -15,7 +15,7 @@ import { generateText, jsonSchema, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import Ajv from "ajv";
 import OpenAI from "openai";
-import { MemoryStorage, Workspace, isErrorStatus, strictSchema } from "agentpad";
+import { MemoryStorage, Workspace, isErrorStatus, strictSchema } from "@agentpad/core";
 
 const NOTES = "# Notes\n- status: draft\n- owner: ana\n";
 const EDITED = "# Notes\n- status: final\n- owner: ana\n";

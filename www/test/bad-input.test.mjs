@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import test from "node:test";
-import { MemoryStorage, Workspace, validateResponse } from "agentpad";
+import { MemoryStorage, Workspace, validateResponse } from "@agentpad/core";
 
 const FIXTURE = JSON.parse(readFileSync(new URL("../../tests/fixtures/bad-input.json", import.meta.url), "utf8"));
 

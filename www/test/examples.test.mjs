@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
 import { MockLanguageModelV3 } from "ai/test";
 import OpenAI from "openai";
-import { MemoryStorage, Workspace } from "agentpad";
+import { MemoryStorage, Workspace } from "@agentpad/core";
 
 const www = fileURLToPath(new URL("..", import.meta.url));
 const CONF = "# Service\n\ntimeout = 30\nretry_timeout = 30\n";

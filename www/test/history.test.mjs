@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import { readFileSync } from "node:fs";
-import { MemoryStorage, Workspace } from "agentpad";
+import { MemoryStorage, Workspace } from "@agentpad/core";
 import { modelMessageSchema } from "ai";
 
 // The session is a fixture shared with other layers (tests/fixtures/sessions/, format

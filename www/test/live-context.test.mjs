@@ -3,7 +3,7 @@
 // let the model recall and search it.
 import assert from "node:assert/strict";
 import test from "node:test";
-import { MemoryStorage, Workspace } from "agentpad";
+import { MemoryStorage, Workspace } from "@agentpad/core";
 
 const CONFIG = "# service\nname: orders\ntimeout: 30\nretries: 3\n";
 

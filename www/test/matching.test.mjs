@@ -3,7 +3,7 @@
 // bad input from JS. Run: node --test www/test/   (./build.sh test builds first)
 import assert from "node:assert/strict";
 import test from "node:test";
-import { MemoryStorage, Workspace } from "agentpad";
+import { MemoryStorage, Workspace } from "@agentpad/core";
 
 async function workspace(docs, options = {}) {
   const storage = new MemoryStorage(docs);

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { NodeFsStorage, Workspace } from "agentpad";
+import { NodeFsStorage, Workspace } from "@agentpad/core";
 
 const run = promisify(execFile);
 const dirs = [];

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
-import { MAX_DOCUMENT_BYTES, MemoryStorage, NodeFsStorage, Workspace, memoryBytes } from "agentpad";
+import { MAX_DOCUMENT_BYTES, MemoryStorage, NodeFsStorage, Workspace, memoryBytes } from "@agentpad/core";
 
 const MIB = 1024 * 1024;
 const mib = (bytes) => `${(bytes / MIB).toFixed(2)} MiB`;

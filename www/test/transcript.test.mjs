@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import test from "node:test";
-import { TranscriptPlayer, Workspace, MemoryStorage, parseTranscript, recordTranscript, replayTranscript, stepTime } from "agentpad";
+import { TranscriptPlayer, Workspace, MemoryStorage, parseTranscript, recordTranscript, replayTranscript, stepTime } from "@agentpad/core";
 
 const DIR = new URL("../../tests/fixtures/sessions/", import.meta.url);
 const SESSIONS = readdirSync(DIR)

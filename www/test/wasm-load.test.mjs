@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const www = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The Node entry the package exports (what `import "agentpad"` loads in Node). */
+/** The Node entry the package exports (what `import "@agentpad/core"` loads in Node). */
 const NODE_ENTRY = JSON.parse(fs.readFileSync(path.join(www, "package.json"), "utf8")).exports["."].node.default;
 
 /** A copy of the built package in a scratch folder; returns its folder. */

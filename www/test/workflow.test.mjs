@@ -3,7 +3,7 @@
 // injected save failures included).
 import assert from "node:assert/strict";
 import test from "node:test";
-import { MemoryStorage, Workspace } from "agentpad";
+import { MemoryStorage, Workspace } from "@agentpad/core";
 
 const CONFIG = '{\n  "features": {\n    "stable": ["A", "B", "C"],\n    "experimental": []\n  }\n}\n';
 const TIMEOUTS = "# database\ndatabase.timeout: 30\n# api\napi.timeout: 30\n# cache\ncache.timeout: 30\n";
@@ -244,15 +244,15 @@ test("diagnostics: off by default; a sink receives MatchTrace/Persistence/Extern
   await assert.rejects(open({ "a.txt": "x" }, { diagnostics: {} }), /needs a sink function/);
 });
 
-test("diagnostics: ATELIA_DEBUG_CATEGORIES in Node writes records to stderr", async () => {
+test("diagnostics: AGENTPAD_DEBUG in Node writes records to stderr", async () => {
   const { spawnSync } = await import("node:child_process");
-  const code = `import { MemoryStorage, Workspace } from "agentpad";
+  const code = `import { MemoryStorage, Workspace } from "@agentpad/core";
 const ws = await Workspace.create({ storage: new MemoryStorage({ "a.txt": "x = 1\\n" }) });
 const r = await ws.call("memo_replace", { old_text: "1", new_text: "2" });
 console.log(r.flags.names.join(","));`;
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
     cwd: new URL("..", import.meta.url),
-    env: { ...process.env, ATELIA_DEBUG_CATEGORIES: "MatchTrace" },
+    env: { ...process.env, AGENTPAD_DEBUG: "MatchTrace" },
     encoding: "utf8",
   });
   assert.equal(run.status, 0, run.stderr);
@@ -263,7 +263,7 @@ console.log(r.flags.names.join(","));`;
 });
 
 test("validateResponse: every response of a session is valid in both locales and styles; a broken one is reported", async () => {
-  const { validateResponse } = await import("agentpad");
+  const { validateResponse } = await import("@agentpad/core");
   for (const options of [{}, { locale: "zh" }, { locale: "zh", candidateStyle: "list" }, { candidateStyle: "list" }]) {
     const { storage, ws } = await open({ "t.yaml": TIMEOUTS }, options);
     const responses = [

@@ -2,7 +2,7 @@
 // Run: node --test www/test/   (./build.sh test builds first)
 import assert from "node:assert/strict";
 import test from "node:test";
-import { MemoryStorage, Workspace, memoryBytes } from "agentpad";
+import { MemoryStorage, Workspace, memoryBytes } from "@agentpad/core";
 
 const NOTES = "# Notes\n\n- alpha: todo\n- beta: todo\n- gamma: todo\n";
 

@@ -14,7 +14,7 @@ const PATH = "doc.md";
 const ARGS = { start_line: 1, end_line: 40 };
 
 const t0 = performance.now();
-const { MemoryStorage, Workspace } = await import("agentpad");
+const { MemoryStorage, Workspace } = await import("@agentpad/core");
 const t1 = performance.now();
 const ws = await Workspace.create({ storage: new MemoryStorage({ [PATH]: doc.text }) });
 const t2 = performance.now();

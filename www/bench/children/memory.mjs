@@ -52,7 +52,7 @@ edits = null;
 draft = null;
 
 // agentpad: the wasm linear memory after loading, after opening the document, after staging.
-const { MemoryStorage, Workspace, memoryBytes } = await import("agentpad");
+const { MemoryStorage, Workspace, memoryBytes } = await import("@agentpad/core");
 const hWasmBefore = heap();
 const empty = await Workspace.create({ storage: new MemoryStorage({}) });
 const mLoaded = memoryBytes();

@@ -4,7 +4,7 @@
 // process; one untimed child runs first (the OS file cache, not V8, is then warm).
 //
 // work               timed, in the child
-// cold-import-create `await import("agentpad")` + `Workspace.create({ storage: MemoryStorage
+// cold-import-create `await import("@agentpad/core")` + `Workspace.create({ storage: MemoryStorage
 //                    holding the document })` (reads it and opens it in the core)
 // cold-first-call    the first `ws.call("memo_read", { start_line: 1, end_line: 40 })` after that
 // cold-total         the sum: from the import to the first answer

@@ -32,7 +32,7 @@ Options:
   -v, --version           show the version
 
 MCP client configuration (e.g. Claude Desktop's claude_desktop_config.json):
-  { "mcpServers": { "agentpad": { "command": "npx", "args": ["-y", "agentpad-mcp", "--dir", "/path/to/notes"] } } }
+  { "mcpServers": { "agentpad": { "command": "npx", "args": ["-y", "@agentpad/mcp", "--dir", "/path/to/notes"] } } }
 `;
 
 function usageError(message) {

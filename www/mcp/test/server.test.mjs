@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, ProtocolError } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
-import { NodeFsStorage } from "agentpad";
+import { NodeFsStorage } from "@agentpad/core";
 import { createAgentpadServer } from "../server.js";
 import { NOTES, listChangedWatcher, namesOf, tempFolder } from "./helpers.mjs";
 

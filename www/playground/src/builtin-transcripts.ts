@@ -1,7 +1,7 @@
 // The built-in transcripts: tests/fixtures/sessions/*.json (the flows of 000 Appendix A and
 // 003 §5, each recorded by www/scripts/record-transcripts.mjs, plus the scripted 24-call session),
 // bundled as JSON so the page replays them offline.
-import type { Transcript } from "agentpad";
+import type { Transcript } from "@agentpad/core";
 
 const files = import.meta.glob<Transcript>("../../../tests/fixtures/sessions/*.json", { eager: true, import: "default" });
 

@@ -1,8 +1,8 @@
 // agentpad playground v0: wires the real library (alias `agentpad` → www/src/browser.ts) to the
 // page. The page renders what the core returns; it never matches, diffs or formats on its own.
 import "./style.css";
-import { Workspace, memoryBytes, parseTranscript, recordTranscript } from "agentpad";
-import type { ToolState } from "agentpad";
+import { Workspace, memoryBytes, parseTranscript, recordTranscript } from "@agentpad/core";
+import type { ToolState } from "@agentpad/core";
 import type {
   AgentResponse,
   Candidate,
@@ -50,8 +50,8 @@ import {
 import { buildTranscript, estimateMessages, estimateTokens, type HistoryFormat } from "./transcript";
 import { DocView } from "./docview";
 import { DiffView } from "./diffview";
-import { isHostStep, isToolStep } from "agentpad";
-import type { HostStep, Transcript, TranscriptOptions } from "agentpad";
+import { isHostStep, isToolStep } from "@agentpad/core";
+import type { HostStep, Transcript, TranscriptOptions } from "@agentpad/core";
 import { SessionRecorder } from "./share";
 import { initReplayPane, initShareBar, transcriptFromHash, type AdoptedReplay } from "./replay-pane";
 

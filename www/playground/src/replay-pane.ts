@@ -6,8 +6,8 @@
 // deterministic). Every tool step with a recording gets ✓ or ✗; a differing step shows the
 // recorded and the actual Markdown side by side with the first differing line marked.
 import "./replay.css";
-import { isToolStep, parseTranscript } from "agentpad";
-import type { Difference, Transcript, TranscriptOptions, TranscriptStep, Workspace } from "agentpad";
+import { isToolStep, parseTranscript } from "@agentpad/core";
+import type { Difference, Transcript, TranscriptOptions, TranscriptStep, Workspace } from "@agentpad/core";
 import type { AgentResponse } from "./types";
 import { h, STATUS_TONE } from "./render";
 import { BUILTIN_TRANSCRIPTS } from "./builtin-transcripts";

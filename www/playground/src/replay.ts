@@ -2,9 +2,9 @@
 // engine as replayTranscript() and `agentpad replay`) on a PlaygroundStorage, so that the page's
 // storage panel (versions, external writes, saves, armed failures) shows the replay's storage
 // while its workspace is the page's.
-import { TranscriptPlayer, isHostStep, isToolStep, replayTranscript } from "agentpad";
+import { TranscriptPlayer, isHostStep, isToolStep, replayTranscript } from "@agentpad/core";
 import type { AgentResponse } from "./types";
-import type { Difference, Transcript, TranscriptOptions, TranscriptStep, Workspace } from "agentpad";
+import type { Difference, Transcript, TranscriptOptions, TranscriptStep, Workspace } from "@agentpad/core";
 import { PlaygroundStorage } from "./storage";
 
 /** One step as the page replayed it. */

@@ -3,8 +3,8 @@
 // calls (and storage actions) in order — deflated (CompressionStream "deflate-raw") and base64url
 // encoded in the URL hash, `#t=…`. Opening the link loads the documents with those options and
 // runs the calls in order, so the page shows the same state.
-import { TRANSCRIPT_FORMAT, parseTranscript } from "agentpad";
-import type { HostStep, Transcript, TranscriptOptions, TranscriptStep } from "agentpad";
+import { TRANSCRIPT_FORMAT, parseTranscript } from "@agentpad/core";
+import type { HostStep, Transcript, TranscriptOptions, TranscriptStep } from "@agentpad/core";
 
 /** The hash key of a share link: `#t=<base64url of deflate-raw of the transcript's JSON>`. */
 export const SHARE_KEY = "t";

@@ -1,7 +1,7 @@
 // The playground's storage: the package's MemoryStorage, plus a short log of what happened to it
 // (external writes, saves, injected failures) and a count of armed save failures, so the page can
 // show them. Reads, writes and versions are MemoryStorage's own.
-import { MemoryStorage } from "agentpad";
+import { MemoryStorage } from "@agentpad/core";
 
 export interface StorageEvent {
   kind: "external" | "saved" | "failed";

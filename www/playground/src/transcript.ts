@@ -3,7 +3,7 @@
 // compression can be shown on it. The page builds the
 // messages; what compression removes and saves comes from the core.
 
-import type { HistoryFormat } from "agentpad";
+import type { HistoryFormat } from "@agentpad/core";
 
 /** One call the transcript holds: the id passed to ws.call, the tool, its arguments, the Markdown the model read. */
 export interface TranscriptCall {

@@ -17,9 +17,9 @@ export type {
   TaskReport,
   ToolDefinition,
   WorkflowState,
-} from "agentpad";
+} from "@agentpad/core";
 
-import type { WorkspaceOptions } from "agentpad";
+import type { WorkspaceOptions } from "@agentpad/core";
 
 /** How candidates are listed in the Markdown (`WorkspaceOptions.candidateStyle`). */
 export type CandidateStyle = NonNullable<WorkspaceOptions["candidateStyle"]>;

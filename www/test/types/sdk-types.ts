@@ -8,7 +8,7 @@ import { generateText, jsonSchema, stepCountIs, type LanguageModel, type ModelMe
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
 import type { FunctionTool, ResponseFunctionToolCall, ResponseInputItem } from "openai/resources/responses/responses";
-import { MemoryStorage, Workspace, type AnthropicToolResult, type OpenAIToolResult, type Response } from "agentpad";
+import { MemoryStorage, Workspace, type AnthropicToolResult, type OpenAIToolResult, type Response } from "@agentpad/core";
 
 declare const ws: Workspace;
 
