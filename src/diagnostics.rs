@@ -1,7 +1,7 @@
-//! Diagnostics (`003` §4.4): structured records of what the workspace decided, by category, for
-//! the people debugging an agent — never for the model. Off by default; the host enables
-//! categories (`diagnostics` option in JS, `ATELIA_DEBUG_CATEGORIES` in Node, as the seed names
-//! it) and drains the records after each call. While any category is on, responses carry the
+//! Diagnostics (docs/workflow.md#diagnostics): structured records of what the workspace decided,
+//! by category, for the people debugging an agent — never for the model. Off by default; the host
+//! enables categories (`diagnostics` option in JS, the `AGENTPAD_DEBUG` environment variable in
+//! Node) and drains the records after each call. While any category is on, responses carry the
 //! `DiagnosticHint` flag and say where to look.
 //!
 //! Plain data: the core fills `operation_id`, category, status, state, flags, the error and a
@@ -50,7 +50,7 @@ impl Category {
         Category::ALL.into_iter().find(|c| c.as_str().strip_prefix("TextEdit.").is_some_and(|name| name.eq_ignore_ascii_case(short)))
     }
 
-    /// A list like `ATELIA_DEBUG_CATEGORIES`: names separated by commas or spaces; `*` or `all`
+    /// A list like `AGENTPAD_DEBUG`'s: names separated by commas or spaces; `*` or `all`
     /// for every category. Errors name the unknown entry and the known ones.
     pub fn parse_list(s: &str) -> Result<SmallSet<Category>, String> {
         let mut out = SmallSet::new();

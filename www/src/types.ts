@@ -569,8 +569,8 @@ export interface StorageChange {
 export interface WorkspaceOptions {
   storage: StorageProvider;
   /**
-   * Diagnostics for whoever debugs the agent (003 §4.4), off by default. In Node,
-   * ATELIA_DEBUG_CATEGORIES="MatchTrace,Persistence" (or "all") turns them on with records
+   * Diagnostics for whoever debugs the agent (docs/workflow.md#diagnostics), off by default. In Node,
+   * AGENTPAD_DEBUG="MatchTrace,Persistence" (or "all") turns them on with records
    * written to stderr when this option is absent.
    */
   diagnostics?: DiagnosticsOptions;

@@ -241,8 +241,8 @@ export class Workspace {
         }
         inner.setDiagnostics(options.diagnostics.categories ?? "all");
         sink = options.diagnostics.sink;
-      } else if (env?.ATELIA_DEBUG_CATEGORIES) {
-        inner.setDiagnostics(env.ATELIA_DEBUG_CATEGORIES);
+      } else if (env?.AGENTPAD_DEBUG) {
+        inner.setDiagnostics(env.AGENTPAD_DEBUG);
         sink = (record) => console.error(`[agentpad] ${JSON.stringify(record)}`);
       }
       for (const path of paths) {
