@@ -287,6 +287,10 @@ layer_package() { node --test --test-reporter=spec www/test/*.test.mjs www/mcp/t
 
 layer_consumer() { bash www/consumer/run.sh "$(tarball_path)" "$(mcp_tarball_path)"; }
 
+# The repository stands alone: no reference to files outside it, design notes, seed documents or
+# issue numbers (scripts/lint-refs.sh; its last line is "docs-lint: N passed, N failed").
+layer_docs_lint() { bash scripts/lint-refs.sh; }
+
 layer_playground() {
   local files=()
   shopt -s nullglob
@@ -299,6 +303,9 @@ layer_playground() {
 run_tests() {
   mkdir -p "$LOG_DIR"
   local toolchain_ok=1 package_ok=0 pack_ok=0 playground_ok=0 chromium_ok=0
+
+  # (0) the repository cites only itself (seconds; no build).
+  run_layer docs-lint counts_plain layer_docs_lint
 
   # (1) the Rust core, natively.
   run_layer cargo counts_cargo layer_cargo
