@@ -1,4 +1,4 @@
-//! ChangeSet: an edit of a text as plain data (DESIGN §2 "Pending changes and position mapping").
+//! ChangeSet: an edit of a text as plain data (docs/architecture.md#pending-changes).
 //!
 //! Modelled on helix-core's `transaction.rs`: an edit is a value computed from positions alone —
 //! it is applied to a text ([`ChangeSet::apply`]), maps positions through itself with an
@@ -10,7 +10,7 @@
 //! Helix stores a change set as a run of `Retain(n)`, `Delete(n)`, `Insert(text)` operations
 //! covering the whole document; that form makes *composing* two change sets a single merge walk.
 //! agentpad's pending changes are already *replacements keyed by a base range* (a letter names
-//! each one, DESIGN §2), and the session never composes whole change sets: staging merges the one
+//! each one, docs/architecture.md#pending-changes), and the session never composes whole change sets: staging merges the one
 //! edit into the few changes it touches. So a [`ChangeSet`] is the sorted list of
 //! [`Replacement`]s, plus each one's draft start: a replacement is exactly helix's
 //! `Retain(gap) Insert(text) Delete(range)` (helix's canonical order: insert before delete), the
@@ -347,7 +347,7 @@ impl ChangeSet {
     /// Maps a base range whose text no replacement changes; `None` when one does, or when the
     /// range is reversed. For this test an empty range — the range's or a replacement's —
     /// stands for the char after it: an insertion at a range's start makes it `None`, one at its
-    /// end does not (the selection's "stale" rule, DESIGN §2). Cost: O(log k).
+    /// end does not (the selection's "stale" rule, docs/architecture.md#pending-changes). Cost: O(log k).
     pub fn map_range(&self, range: Range<usize>) -> Option<Range<usize>> {
         if range.start > range.end {
             return None;

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::small_map::SmallSet;
 
-/// The four categories of `003` §4.4.
+/// The four categories (docs/workflow.md#diagnostics).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Category {
     /// Every search: needle, tier, match positions, the draft's fingerprint, the selection.

@@ -1,4 +1,4 @@
-//! Format: the Markdown views of a [`Response`] (`003` §6, DESIGN §5). Views only: everything
+//! Format: the Markdown views of a [`Response`] (docs/responses.md#markdown-layout). Views only: everything
 //! shown is a field of the response, rendered through `Display`.
 //!
 //! Layout, in this exact order: the `status:`/`state:`/`flags:` header lines; `### [OK|Warning|Fail]
@@ -13,7 +13,7 @@
 //! [`Locale::words`]); the tags in brackets (`[OK]`, `[Metrics]`, `[Target]`, …), the header keys
 //! (`status:`, `state:`, `flags:`), the list keys (`- summary:`, `- guidance:`), the metric names,
 //! the candidate and session-log column names, and the status/state/flag values are the same in
-//! every locale, as in the seed's Chinese example (`003` §6.2). The summary and guidance
+//! every locale (docs/responses.md#locales-and-styles). The summary and guidance
 //! sentences are written by the workspace in English and are not translated.
 //!
 //! Lines inside sections (`{w.field}` is a word of the locale; `line(n)` is `w.line` with `{}`
@@ -24,7 +24,7 @@
 //!   the rule `| --- |` × 10, then one row per candidate: `Id`, `code(marker_start)`,
 //!   `code(marker_end)`, `code(preview)` (with `|` escaped `\|`), occurrence, context start and
 //!   end, line, `w.stale` / `w.yes` / `-` (stale wins over recommended), match quality.
-//! - Candidates, `candidate_style = list` (`000` §3.1): one line per candidate,
+//! - Candidates, `candidate_style = list` (docs/responses.md#candidates): one line per candidate,
 //!   `- [{id}] {line(n)}{w.colon}{code(preview)}{mark}{quality}` where `mark` is `paren(w.stale)`
 //!   for a stale candidate, else `w.arrow` + `w.recommended` for the recommended one, else
 //!   nothing; `quality` is ` · {match_quality}` unless it is `exact`.
@@ -33,7 +33,7 @@
 //! - Content, Preview: a fenced block (three backticks, more when the text holds a run of them).
 //! - Pending changes: `- [{change_id}] {path} {line(n)}{w.colon}{code(old)} → {code(new)}{paren(delta)}`,
 //!   then `w.amended` when the change was amended (old and new clipped to 60 chars with `…`).
-//! - Task stack (`000` §4.3), shown when a task is active or one has finished: first the active
+//! - Task stack (docs/workflow.md#task-stack), shown when a task is active or one has finished: first the active
 //!   tasks, outermost first, `{two spaces × (depth − 1)}- [#{task_id}] {goal}{paren(word)}` where
 //!   `word` is `w.task_current` for the innermost active task and `task_status(status)` otherwise;
 //!   then, when a root task has finished, the thought tree: the line `w.tasks_done`, a line
@@ -48,7 +48,7 @@
 //! - Session log: the header [`SESSION_LOG_HEADER`] (`| # | tool | status | at_ms | tool_call_id |`), the rule, then
 //!   `| {seq} | {tool} | {status or w.running} | {at_ms} | {tool_call_id or -} |`.
 //!
-//! The one-line view (`markdown_basic`, `003` §2.3 Level of Detail, for older history entries):
+//! The one-line view (`markdown_basic`, for older history entries; docs/responses.md#the-one-line-view):
 //! `[{icon}] {status} · {state} · {first sentence of the summary}`, then, when the response has
 //! candidates that are not stale, `w.basic_candidates` with their letters (`A–C` for three or
 //! more consecutive ones, else `A, C`), and `w.basic_recommended` with the recommended letter.
@@ -61,8 +61,8 @@ use std::fmt::{self, Display, Formatter, Write as _};
 use crate::matching::recommend::Reason;
 use crate::response::{Candidate, Response};
 
-/// Language of the fixed Markdown words. `en` is the default; `zh` reproduces the seed's
-/// headings word for word.
+/// Language of the fixed Markdown words. `en` is the default; `zh` writes every fixed
+/// word in Chinese.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Locale {
     #[default]
@@ -95,7 +95,7 @@ impl Locale {
     }
 }
 
-/// How candidates are shown: the `003` §6 table (default) or `000` §3.1's one line each.
+/// How candidates are shown: a table (default) or one line each (docs/responses.md#candidates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum CandidateStyle {
     #[default]
@@ -179,7 +179,7 @@ pub struct Words {
     /// The innermost active task's word in the stack: `current` / `当前`.
     pub task_current: &'static str,
     /// The line that starts the thought tree: `🌳 Tasks finished in this session:` /
-    /// `🌳 本次会话已完成任务：` (`000` Appendix A).
+    /// `🌳 本次会话已完成任务：` (the Chinese task-tree wording).
     pub tasks_done: &'static str,
     /// The tree's line for the root tasks left out: `… 3 earlier` / `… 更早的 3 项`.
     pub tasks_earlier: &'static str,
@@ -237,7 +237,7 @@ pub const EN: Words = Words {
     basic_recommended: ", recommended {}",
 };
 
-/// `003` §6's Chinese headings word for word; `000` §3.1 / Appendix A's phrasing for the lines
+/// The Chinese headings and the Chinese phrasing of the candidate lines
 /// (`第 45 行：`, `← 推荐`, `待定变更`, `任务栈`).
 pub const ZH: Words = Words {
     overview: "概览",
@@ -270,7 +270,7 @@ pub const ZH: Words = Words {
     basic_recommended: "，推荐 {}",
 };
 
-/// The thought tree's marks (the same in every locale, as in `000` §4.3): a completed task, a
+/// The thought tree's marks (the same in every locale): a completed task, a
 /// reverted one, and one still open (which a finished root cannot hold; shown for safety).
 pub const TASK_DONE: &str = "✅";
 pub const TASK_REVERTED: &str = "↩️";
@@ -285,7 +285,7 @@ pub fn task_mark(status: &str) -> &'static str {
     }
 }
 
-/// The candidate table's header line (the same in every locale, as in `003` §6.1.4).
+/// The candidate table's header line (the same in every locale).
 pub const CANDIDATE_TABLE_HEADER: &str =
     "| Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |";
 /// The session log table's header line.
@@ -392,7 +392,7 @@ impl Display for Markdown<'_> {
 }
 
 /// The task stack (outermost first, the innermost active one marked current) and the thought
-/// tree of finished tasks (`000` §4.3) as lines: the body of the Task stack section, also used by
+/// tree of finished tasks as lines: the body of the Task stack section, also used by
 /// the live context. Empty when both are.
 pub struct TaskLines<'a> {
     pub stack: &'a [crate::response::TaskView],
@@ -472,7 +472,7 @@ fn candidate_list(f: &mut Formatter<'_>, candidates: &[Candidate], w: &Words) ->
         let mark = if c.stale {
             fill(w.paren, w.stale)
         } else if c.recommended {
-            // The seed's `← 推荐（基于上下文相关性）`: the reason, in the locale's words.
+            // `← 推荐（基于上下文相关性）`: the reason, in the locale's words.
             let reason = c.recommended_reason.map(|r| fill(w.paren, (w.reason)(r)));
             format!("{}{}{}", w.arrow, w.recommended, reason.unwrap_or_default())
         } else {
@@ -576,7 +576,7 @@ pub fn first_sentence(summary: &str, max: usize) -> String {
     crate::text::clip(sentence.trim(), max)
 }
 
-/// `+12`, `-3`, `0`: the seed's delta form.
+/// `+12`, `-3`, `0`: a signed delta.
 pub fn signed(n: isize) -> String {
     if n > 0 {
         format!("+{n}")
@@ -810,7 +810,7 @@ flags: `SelectionPending`
             children,
         };
         let mut r = Response::new(Status::Success, "ok");
-        // Only finished tasks: the section holds the tree alone (`000` Appendix A flow 3).
+        // Only finished tasks: the section holds the tree alone (the nested-task flow).
         r.task_tree = vec![
             node("1", "启用实验性功能 X", "Completed", vec![]),
             node("2", "添加新功能模块 Y", "Completed", vec![node("3", "检查依赖版本", "Completed", vec![])]),

@@ -1,4 +1,4 @@
-//! History compression (`000` §2.2, §4.4, Appendix B.3; DESIGN §7): once an edit session is
+//! History compression (docs/workflow.md#history-compression): once an edit session is
 //! committed or reverted, the tool calls it took and their results can leave the chat history;
 //! one summary message takes their place. Works on the host's own message arrays, as plain JSON,
 //! in the format of the API or SDK that holds them: OpenAI chat completions, the OpenAI Responses
@@ -95,7 +95,7 @@ pub struct EndedSession {
 }
 
 impl EndedSession {
-    /// The message that replaces the session (`000` §2.2's wording).
+    /// The message that replaces the session (`[Edit session #3 committed]` …).
     pub fn summary(&self, locale: Locale) -> String {
         let zh = locale == Locale::Zh;
         match &self.outcome {

@@ -1,4 +1,4 @@
-//! Live context (`002`, DESIGN §7): the block an agent appends to the last user message on every
+//! Live context (docs/workflow.md#live-context): the block an agent appends to the last user message on every
 //! turn so that the model sees the workspace as it is now — instead of keeping old snapshots in
 //! the chat history.
 //!
@@ -11,10 +11,10 @@
 //!   and its views — [`LiveContext::sections`] (the Markdown, one string per section: the
 //!   "content parts") and [`LiveContext::markdown`].
 //!
-//! The sections follow `002`'s example message: `# Live Context`, `## Current Document`,
+//! The sections: `# Live Context`, `## Current Document`,
 //! `## Recent Diffs (new→old)`, `## Anchor Diff`, `## Editor State`, then our additions
-//! `## Plan Hints` (`002`'s `plan_hints`: the last calls and how they ended), `## Memory`
-//! (`004`'s accumulated summaries) and `## Tasks` (`000` §4.3). A section with nothing to say
+//! `## Plan Hints` (`plan_hints`: the last calls and how they ended), `## Memory`
+//! (the memory store's accumulated summaries) and `## Tasks` (the task stack). A section with nothing to say
 //! is left out, except Current Document and Editor State.
 
 use std::collections::VecDeque;
@@ -38,7 +38,7 @@ pub const RING: usize = 32;
 pub enum VersionKind {
     /// A successful `memo_commit` (or an immediate-mode save).
     Commit,
-    /// A commit whose save failed (`002`'s `is_error`): `after` is what it tried to write; the
+    /// A commit whose save failed (`is_error`): `after` is what it tried to write; the
     /// document stayed at `before`.
     Failed,
     /// Storage changed the document (another program, a refresh).
@@ -157,7 +157,7 @@ pub struct AnchorPoint<'a> {
     pub at_ms: Option<f64>,
 }
 
-/// Which older text the anchor diff compares with now (`002`: "a snapshot from an hour ago").
+/// Which older text the anchor diff compares with now (e.g. the text as it was an hour ago).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Anchor {
     /// No anchor diff.
@@ -176,7 +176,7 @@ pub struct LiveContextOptions {
     /// The document shown (default: the editor state's, else the default document).
     pub path: Option<String>,
     /// Above this many chars the current document is shown as a window of lines around the
-    /// last edit (or the cursor) plus a heading index (`002`'s throttling). Default 16,000.
+    /// last edit (or the cursor) plus a heading index (the block stays small). Default 16,000.
     pub max_document_chars: usize,
     /// How many versions `recent_diffs` lists, newest first. Default 3.
     pub recent_diffs: usize,
@@ -331,7 +331,7 @@ pub struct LineCol {
     pub column: usize,
 }
 
-/// What the user's editor shows (`002`'s `EditorStateMetadata`), set by the host.
+/// What the user's editor shows , set by the host.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EditorState {
     pub path: Option<String>,
@@ -352,7 +352,7 @@ pub struct LiveContext {
     pub editor_state: EditorStateView,
     /// The last calls, newest first.
     pub plan_hints: Vec<PlanHint>,
-    /// `004`'s accumulated summaries (`[Turn N] …`), empty without a memory store.
+    /// The memory store's accumulated summaries (`[Turn N] …`), empty without a memory store.
     pub memory_digest: String,
     pub task_stack: Vec<TaskView>,
     pub task_tree: Vec<TaskNodeView>,
@@ -393,7 +393,7 @@ pub struct Heading {
     pub text: String,
 }
 
-/// `002`'s `DiffSummary`.
+/// One version in the recent diffs: a unified patch with its version id, time and summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DiffSummary {
     pub version_id: String,
@@ -448,7 +448,7 @@ pub struct SelectionView {
     pub text: String,
 }
 
-/// `002`'s plan hint: a call the model made and how it ended.
+/// A plan hint: a call the model made and how it ended.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlanHint {
     pub seq: u64,
@@ -589,7 +589,7 @@ fn fill_all(template: &str, values: &[&dyn std::fmt::Display]) -> String {
 }
 
 impl LiveContext {
-    /// The Markdown, one string per section (`002`'s content parts: each becomes a
+    /// The Markdown, one string per section (content parts: each becomes a
     /// `{type:"text", text}` block of the last user message). O(size of the block).
     pub fn sections(&self, locale: Locale) -> Vec<String> {
         let w = if locale == Locale::Zh { &ZH } else { &EN };

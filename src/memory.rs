@@ -1,11 +1,11 @@
-//! Memory store (`004`, DESIGN §7): the per-turn stored contexts an agent can recall exactly or
+//! Memory store (docs/workflow.md#memory-store): the per-turn stored contexts an agent can recall exactly or
 //! search by keyword, with a versioned JSON export/import. Pure data — the shell passes the time
 //! in; the tools `memo_recall_context` and `memo_search_memory` are wired elsewhere.
 //!
-//! Mapping from `004`'s `ContextMemoryStore` (one `ContextSnapshot` plus its `MemorySummary` per
+//! Mapping from the usual `ContextMemoryStore` shape (one `ContextSnapshot` plus its `MemorySummary` per
 //! turn) to a [`TurnRecord`]:
 //!
-//! | `004`                                  | here                    |
+//! | `ContextMemoryStore`                   | here                    |
 //! |----------------------------------------|-------------------------|
 //! | `ContextSnapshot.turnNumber`           | [`TurnRecord::turn`]    |
 //! | snapshot timestamp                     | [`TurnRecord::at_ms`]   |
@@ -14,7 +14,7 @@
 //! | `ContextSnapshot.fullContext`          | [`TurnRecord::context`] |
 //! | relations between contexts             | [`TurnRecord::tags`]    |
 //!
-//! The ids `ctx_N` / `sum_ctx_N` of `004` are not stored: the turn number is the key. The
+//! Ids such as `ctx_N` / `sum_ctx_N` are not stored: the turn number is the key. The
 //! accumulated summary injected into the prompt (`[Turn 1] …`) is [`MemoryStore::digest`].
 //!
 //! # Search
@@ -301,7 +301,7 @@ impl MemoryStore {
         }
     }
 
-    /// The accumulated summaries injected into the prompt (`004`): one `[Turn N] summary` line per
+    /// The accumulated summaries injected into the prompt (the live context's Memory section): one `[Turn N] summary` line per
     /// turn, oldest first, line breaks inside a summary shown as spaces. O(total summary size).
     pub fn digest(&self) -> String {
         let mut out = String::new();

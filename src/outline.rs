@@ -1,6 +1,6 @@
 //! Where a line sits in its document's structure: key paths, Markdown heading paths and the
 //! nearest comment above — so that a candidate preview can say *which* `timeout: 30` it is
-//! (`000` §3.1 / Appendix A: `[B] 第 45 行：api.timeout: 30`, `上下文：# API 调用配置`).
+//! (`[B] 第 45 行：api.timeout: 30`, `上下文：# API 调用配置`).
 //!
 //! All functions are pure, take 0-based line indexes into a [`Rope`], never panic (an index past
 //! the end gives the empty answer) and do bounded work:

@@ -1,4 +1,4 @@
-//! Preview: the pending changes rendered for the model (DESIGN §5 "Preview modes", `000` §3.2).
+//! Preview: the pending changes rendered for the model (docs/responses.md#previews).
 //! Every mode is rendered from the known change ranges ([`ChangeSpan`]) — never from a
 //! whole-document diff — so its cost follows the size of the changes, not of the document.
 //!
@@ -51,13 +51,13 @@ pub struct ChangeSpan {
     pub draft: Range<usize>,
 }
 
-/// Lines of context around each change in the compact preview (`000` §3.2).
+/// Lines of context around each change in the compact preview.
 pub const DEFAULT_CONTEXT_LINES: usize = 3;
 
-/// Most chars of one rendered hunk (`max_preview_length`, `000` Appendix C).
+/// Most chars of one rendered hunk (`max_preview_length`).
 pub const DEFAULT_MAX_PREVIEW_LENGTH: usize = 500;
 
-/// How `memo_preview` shows the pending changes (`format` argument, DESIGN §5).
+/// How `memo_preview` shows the pending changes (`format` argument).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum PreviewMode {
     /// Changed lines ± `context_lines`, with line-number gutters.
@@ -92,7 +92,7 @@ impl PreviewMode {
     }
 }
 
-/// What [`render`] prints (`000` §3.2's `preview_mode`, `context_lines`, `max_preview_length`).
+/// What [`render`] prints (`preview_mode`, `context_lines`, `max_preview_length`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PreviewOptions {
     pub mode: PreviewMode,
@@ -169,7 +169,7 @@ struct Block {
     draft: Range<usize>,
 }
 
-/// Width of the line-number column: at least 4, as in the seeds' examples. Cost: O(1).
+/// Width of the line-number column: at least 4. Cost: O(1).
 pub fn gutter_width(last_line: usize) -> usize {
     last_line.to_string().len().max(4)
 }

@@ -1,4 +1,4 @@
-//! Response: what every tool call returns (DESIGN §5, `003` §4.1). Plain data; the Markdown the
+//! Response: what every tool call returns (docs/responses.md). Plain data; the Markdown the
 //! model reads is a view over it ([`crate::format`]), filled in by [`Response::render`] so that
 //! JSON and Markdown can never say different things.
 
@@ -7,8 +7,7 @@ use serde::Serialize;
 use crate::format::{self, RenderOptions};
 use crate::workflow::{Flags, WorkflowState};
 
-/// The outcome of one call (`003` §4.1 `TextEditStatus`, plus the argument/visibility statuses of
-/// DESIGN §5).
+/// The outcome of one call (docs/responses.md#statuses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Status {
     Success,
@@ -39,7 +38,7 @@ impl Status {
         }
     }
 
-    /// The Overview icon: `[OK]`, `[Warning]` or `[Fail]` (`003` §6.1.2).
+    /// The Overview icon: `[OK]`, `[Warning]` or `[Fail]`.
     pub fn severity(self) -> Severity {
         match self {
             Status::Success | Status::NoOp => Severity::Ok,
@@ -98,7 +97,7 @@ pub struct Candidate {
     pub match_quality: String,
 }
 
-/// A pending change as reported (DESIGN §5). `position` is a UTF-16 offset into the base text;
+/// A pending change as reported (docs/responses.md#json-fields). `position` is a UTF-16 offset into the base text;
 /// `line` is 1-based in the base text; `delta` is in chars.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PendingChangeView {
@@ -121,7 +120,7 @@ pub struct TaskView {
     pub depth: usize,
 }
 
-/// A finished task of the thought tree (`000` §4.3) with its subtasks, in creation order.
+/// A finished task of the thought tree with its subtasks, in creation order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TaskNodeView {
     pub task_id: String,
@@ -145,7 +144,7 @@ impl From<&crate::tasks::TaskNode<'_>> for TaskNodeView {
     }
 }
 
-/// What a memory tool returned (`004`): whole turns, or ranked search hits.
+/// What a memory tool returned (docs/workflow.md#memory-store): whole turns, or ranked search hits.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MemoryView {
@@ -199,15 +198,15 @@ pub struct Response {
     /// `memo_export_session`: every call of this workspace, oldest first.
     pub session_log: Option<Vec<crate::workspace::LogEntry>>,
     /// On the call that committed or reverted a session: what compressing the history will
-    /// remove (its calls and results) and save (`000` §2.2, `ws.compressHistory`).
+    /// remove (its calls and results) and save (`ws.compressHistory`, docs/workflow.md#history-compression).
     pub history_delta: Option<crate::history::HistoryDelta>,
     /// `memo_recall_context` / `memo_search_memory`: what the memory store returned.
     pub memory: Option<MemoryView>,
     pub next_actions: Vec<String>,
     pub visible_tools: Vec<String>,
-    /// Detail view for the model (`003` §6).
+    /// Detail view for the model (docs/responses.md#markdown-layout).
     pub markdown: String,
-    /// One line, for older history entries (`003` §2.3 Level of Detail).
+    /// One line, for older history entries (docs/responses.md#the-one-line-view).
     pub markdown_basic: String,
 }
 

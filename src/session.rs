@@ -1,4 +1,4 @@
-//! Session: the staged edits between the first edit and `commit`/`revert` (DESIGN §2).
+//! Session: the staged edits between the first edit and `commit`/`revert` (docs/architecture.md#pending-changes).
 //!
 //! Pending changes are stored against the **base** text (the committed text when the session
 //! opened), never overlap and never touch, and are lettered A–Z in creation order. The draft —
@@ -23,7 +23,7 @@ use crate::changeset::{Assoc, ChangeSet, Replacement};
 use crate::small_map::SmallMap;
 use crate::text::{Fingerprint, Text};
 
-/// Letters A–Z: at most this many pending changes per session (`000` §3.1).
+/// Letters A–Z: at most this many pending changes per session.
 pub const MAX_PENDING_CHANGES: usize = 26;
 
 /// A letter naming a pending change or a candidate: `A`..=`Z`.
@@ -80,7 +80,7 @@ pub struct DraftDoc {
     pub draft: Rope,
 }
 
-/// The cached candidates of the last multi-match or near miss (DESIGN §2 "Selection").
+/// The cached candidates of the last multi-match or near miss (docs/architecture.md#pending-changes).
 #[derive(Clone, Debug)]
 pub struct Selection {
     pub path: String,

@@ -2,7 +2,7 @@
 //!
 //! `slice::sort_by` is generic over the element and the comparator, so every call site with its
 //! own closure compiles its own copy of driftsort — about 5 KB of wasm each, 101 KB over the
-//! crate's call sites (twiggy, issue 7). The vectors sorted here are short (candidates, pending
+//! crate's call sites (twiggy; docs/performance.md#wasm-size). The vectors sorted here are short (candidates, pending
 //! changes, near-miss spans, memory turns), so [`sort_by`] sorts a vector of indices with a
 //! `dyn` comparator — one copy of the sort for the whole crate — and moves the elements into that
 //! order; only that small move is generic. Hot sorts of many plain values (`sort_unstable` on

@@ -1,18 +1,18 @@
-//! Tasks: the recursive task stack of `000` §4 (DESIGN §7), as far as edit sessions need it —
+//! Tasks: the recursive task stack (docs/workflow.md#task-stack), as far as edit sessions need it —
 //! `memo_begin_task` pushes a goal, a commit completes and pops the innermost task, a revert marks
 //! it Reverted and pops it. [`TaskStack::tree`] and [`TaskStack::recent_tree`] are the views of
-//! the thought tree of `000` §4.3 (the finished tasks, nested); history compaction is issue 6's.
+//! the thought tree (the finished tasks, nested); history compression is src/history.rs.
 //!
 //! Plain data: ids are `1`, `2`, … in creation order and never reused; finished tasks stay in
 //! `all` so the tree of what was done can be shown.
 
 use std::fmt;
 
-/// Default for [`TaskStack::max_depth`] (`000` Appendix C `tasks.max_stack_depth`).
+/// Default for [`TaskStack::max_depth`] (`maxTaskDepth` in JS).
 pub const DEFAULT_MAX_DEPTH: usize = 3;
 
-/// How many root tasks the thought tree of a response shows (the most recent ones; `000` §4.3
-/// keeps the view compact).
+/// How many root tasks the thought tree of a response shows (the most recent ones, so the
+/// view stays compact).
 pub const TREE_ROOTS: usize = 10;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,7 +103,7 @@ impl TaskStack {
     }
 
     /// Pushes a task under the innermost active one. `parent` may name that task (`"2"` or
-    /// `"#2"`); anything else is refused, because the stack is one path (`000` §4.1). Errors:
+    /// `"#2"`); anything else is refused, because the stack is one path ). Errors:
     /// `EmptyGoal`, `NotInnermost`, `TooDeep` past `max_depth`. Cost: O(1).
     pub fn begin(&mut self, goal: &str, parent: Option<&str>, now_ms: f64) -> Result<&Task, TaskError> {
         let goal = goal.trim();
@@ -114,7 +114,7 @@ impl TaskStack {
             None => self.stack.last().copied(),
             Some(given) => {
                 let id = given.trim().trim_start_matches('#').parse::<u32>().ok();
-                // Only the innermost task can take a child: the stack is one path (`000` §4.1).
+                // Only the innermost task can take a child: the stack is one path.
                 match id.filter(|id| self.stack.last() == Some(id)) {
                     Some(id) => Some(id),
                     None => return Err(TaskError::NotInnermost { given: given.to_string(), innermost: self.stack.last().copied() }),
@@ -166,7 +166,7 @@ impl TaskStack {
         self.stack.len()
     }
 
-    /// The thought tree (`000` §4.3): every finished root task (Completed or Reverted), oldest
+    /// The thought tree: every finished root task (Completed or Reverted), oldest
     /// first, each with its subtasks nested in creation order. Tasks under a still-active root are
     /// left out until that root finishes. Cost: O(n) in
     /// the tasks ever begun.
@@ -247,7 +247,7 @@ mod tests {
 
     #[test]
     fn tree_of_appendix_a_flow_3() {
-        // Flow 1 first (#1), then #2 with the nested #3 (`000` Appendix A).
+        // Flow 1 first (#1), then #2 with the nested #3 (the nested-task flow).
         let mut t = TaskStack::default();
         t.begin("启用实验性功能 X", None, 0.0).unwrap();
         t.pop(TaskStatus::Completed, "启用实验性功能 X");

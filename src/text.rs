@@ -1,7 +1,7 @@
 //! Text: the document model and the one place where positions change units.
 //!
 //! A [`Text`] is a ropey [`Rope`] of *normalised* text (LF line breaks, no BOM) plus what is needed
-//! to write it back exactly as it came (`003`/DESIGN §4.1: a CRLF file stays CRLF, a BOM stays).
+//! to write it back exactly as it came (docs/architecture.md#text-and-positions: a CRLF file stays CRLF, a BOM stays).
 //! Every offset inside the core is a **char** offset into the normalised text; JSON offsets handed
 //! to JavaScript are **UTF-16 code units** ([`Text::char_to_utf16`] is the only converter).
 
@@ -98,7 +98,7 @@ pub fn normalize_line_breaks(s: &str) -> Cow<'_, str> {
 const BOM: char = '\u{FEFF}';
 
 /// 64-bit hash of a text's normalised content, shown as 16 hex digits. Agents pass it back as
-/// `expected_fingerprint` to prove they edit what they read (`001`'s optimistic lock).
+/// `expected_fingerprint` to prove they edit what they read (an optimistic lock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Fingerprint(pub u64);
 

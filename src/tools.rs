@@ -1,4 +1,4 @@
-//! Tools: the registry of what an agent can call (DESIGN §3) — names, descriptions, the JSON
+//! Tools: the registry of what an agent can call (docs/tools.md) — names, descriptions, the JSON
 //! Schema of each tool's arguments, and the checking of a call's arguments against it.
 //!
 //! One table ([`Tool::spec`]) feeds both the schemas handed to LLM SDKs and the validation of

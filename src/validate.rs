@@ -1,11 +1,11 @@
-//! Validate: reads a Markdown response (`003` §6, DESIGN §5) back into a structure and reports
+//! Validate: reads a Markdown response (docs/responses.md#markdown-layout) back into a structure and reports
 //! every place where it leaves the layout — for agent developers who want to check what their
 //! model reads, and for our tests, which run every response they produce through it.
 //!
 //! The layout, in order (each check is one [`Rule`]):
 //!
 //! 1. Three header lines: `status: \`X\``, `state: \`Y\``, `flags: \`A\`, \`B\`` or `flags: -`; known
-//!    names only, flags in bit order (`003` §4.1) and not repeated.
+//!    names only, flags in bit order and not repeated.
 //! 2. A blank line, then `### [OK|Warning|Fail] Overview` (`概览` in `zh`: the locale is taken from
 //!    this heading and every later heading and table header must use the same one), then
 //!    `- summary: …` and `- guidance: …` (`(empty)` / `（留空）` when there is none). The icon
@@ -17,13 +17,13 @@
 //! 4. Optional sections, each at most once and in this order: `[Target] Candidates`,
 //!    `[Text] Content`, `[Diff] Preview`, `[Changes] Pending changes`, `[Tasks] Task stack`,
 //!    `[Log] Session log`.
-//! 5. Candidates as the ten-column table (`003` §6's seven columns, then `Line`, `Recommended`,
+//! 5. Candidates as the ten-column table (`Id` … `ContextEnd`, then `Line`, `Recommended`,
 //!    `Quality`; Recommended is the locale's `yes` / `-` / `stale` word) or as `list` lines
 //!    (``- [B] line 45: `api.timeout: 30` ← recommended``, zh ``- [B] 第 45 行：`…` ← 推荐``, a
 //!    stale one ending ` (stale)` / `（已失效）`, then ` · quality` unless exact); letters ascending,
 //!    markers matching the letter, at most one recommended, and `selection_count` given (and not
 //!    below the live candidates listed).
-//! 6. Flags agree with the state (`003` §4.3: the state's required flag, only its optional ones,
+//! 6. Flags agree with the state (docs/workflow.md#states-and-flags: the state's required flag, only its optional ones,
 //!    `PersistReadOnly` anywhere), and the status with the state (MultiMatch: SelectionPending
 //!    or OutOfSync; ExternalConflict and PersistFailure: OutOfSync).
 //! 7. Nothing else: no other headings; no text outside the sections' shapes — Content and
@@ -58,7 +58,7 @@ use crate::workflow::{Flags, WorkflowState};
 
 const LOCALES: [Locale; 2] = [Locale::En, Locale::Zh];
 
-/// The session log's table header (ours, not the seed's: format.rs's constant).
+/// The session log's table header (format.rs's constant).
 const LOG_HEADER: &str = crate::format::SESSION_LOG_HEADER;
 
 /// How a Success or NoOp raised to `[Warning]` starts its summary (`Response::warn`; summaries
@@ -70,7 +70,7 @@ fn template(t: &'static str) -> (&'static str, &'static str) {
     t.split_once("{}").unwrap_or((t, ""))
 }
 
-/// The candidate table's header (`003` §6.1.4's seven columns, then ours), the same in every
+/// The candidate table's header (seven columns, then `Line`, `Recommended`, `Quality`), the same in every
 /// locale. Spelled here, not taken from format.rs: it is what the layout requires, and a test
 /// pins format.rs's `CANDIDATE_TABLE_HEADER` to it.
 const CANDIDATE_COLUMNS: [&str; 10] =
@@ -113,7 +113,7 @@ fn flag_names() -> Vec<&'static str> {
         .names()
 }
 
-/// `003` §4.3: the flag a state requires and the optional ones it allows. `PersistReadOnly` is
+/// docs/workflow.md#states-and-flags: the flag a state requires and the optional ones it allows. `PersistReadOnly` is
 /// set in every state while persistence is disabled (`Flags::derive`), so it is allowed
 /// everywhere on top of this table.
 fn state_flags(state: WorkflowState) -> (Option<&'static str>, &'static [&'static str]) {
@@ -126,7 +126,7 @@ fn state_flags(state: WorkflowState) -> (Option<&'static str>, &'static [&'stati
     }
 }
 
-/// States a status may come with, where the contract (`003` §5, §12) restricts them.
+/// States a status may come with, where the workflow restricts them (docs/workflow.md#states-and-flags).
 fn states_for(status: Status) -> Option<&'static [WorkflowState]> {
     match status {
         // (Idle / PersistPending: a `preview_only` listing lists candidates without selecting.)
@@ -219,7 +219,7 @@ pub enum Rule {
     Recommendation,
     /// `selection_count` missing (`-`) although there are candidates, or below the live ones.
     SelectionCount,
-    /// The state's required flag missing, or a flag the state does not allow (`003` §4.3).
+    /// The state's required flag missing, or a flag the state does not allow.
     StateFlags,
     /// A status with a state the contract does not allow (MultiMatch, ExternalConflict,
     /// PersistFailure).
@@ -1119,7 +1119,7 @@ impl<'a> Validator<'a> {
             let (stale, recommended, tail) = if let Some(t) = tail.strip_prefix(stale_mark.as_str()) {
                 (true, false, t)
             } else if let Some(t) = tail.strip_prefix(recommended_mark.as_str()) {
-                // The reason, as in the seed's `← 推荐（基于上下文相关性）`, may follow.
+                // The reason, as in `← 推荐（基于上下文相关性）`, may follow.
                 let reason = Reason::ALL.iter().map(|r| fill(lw.paren, (lw.reason)(*r))).find_map(|r| t.strip_prefix(r.as_str()));
                 (false, true, reason.unwrap_or(t))
             } else {
@@ -1418,7 +1418,7 @@ impl<'a> Validator<'a> {
             let flags = self.parsed.flags.clone();
             if let Some(req) = required {
                 if !flags.iter().any(|f| f == req) {
-                    self.report(self.flags_line, Rule::StateFlags, format!("expected the flag {req} in state {} (`003` §4.3), found {}", state.as_str(), flag_list(&flags)));
+                    self.report(self.flags_line, Rule::StateFlags, format!("expected the flag {req} in state {}, found {}", state.as_str(), flag_list(&flags)));
                 }
             }
             for f in &flags {
@@ -1430,7 +1430,7 @@ impl<'a> Validator<'a> {
                     self.report(
                         self.flags_line,
                         Rule::StateFlags,
-                        format!("expected only the flags {} in state {} (`003` §4.3), found {f}", allowed.join(", "), state.as_str()),
+                        format!("expected only the flags {} in state {}, found {f}", allowed.join(", "), state.as_str()),
                     );
                 }
             }
@@ -1757,7 +1757,7 @@ flags: `SelectionPending`
 
     #[test]
     fn the_seed_example_fails_on_numeric_ids_and_seven_columns() {
-        // `003` §6.2 as written: numeric Ids and the seven columns only.
+        // The bare seven-column table with numeric Ids.
         let seed = concat!(
             "status: `MultiMatch`\n",
             "state: `SelectionPending`\n",

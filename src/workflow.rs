@@ -1,5 +1,5 @@
 //! Workflow: the state a workspace is in, the flags derived from it, and which tools it shows
-//! (`003` §4.2, §4.3, §7; DESIGN §6). States are derived from the workspace's data, never stored
+//! (docs/workflow.md). States are derived from the workspace's data, never stored
 //! beside it, so they cannot drift.
 
 use std::fmt;
@@ -12,7 +12,7 @@ pub enum WorkflowState {
     Idle,
     /// A multi-match waits for the agent to choose a candidate.
     SelectionPending,
-    /// Changes are staged and wait for commit (`000`'s "Editing").
+    /// Changes are staged and wait for commit.
     PersistPending,
     /// Cache and storage disagree: a persist failed or storage changed underneath.
     OutOfSync,
@@ -38,7 +38,7 @@ impl fmt::Display for WorkflowState {
     }
 }
 
-/// How commits reach storage (`003` §10).
+/// How commits reach storage (docs/workflow.md#persist-modes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 pub enum PersistMode {
     /// Edits stage; `commit` applies and persists.
@@ -61,7 +61,7 @@ impl PersistMode {
     }
 }
 
-/// `003` §4.1's bit flags, in its bit order.
+/// The bit flags, in bit order (docs/responses.md#flags).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Flags(u32);
 
@@ -98,7 +98,7 @@ impl Flags {
         Self::NAMES.iter().enumerate().filter(|(i, _)| self.0 & (1 << i) != 0).map(|(_, n)| *n).collect()
     }
 
-    /// The flags a state and mode imply (`003` §4.3's table: required flags, plus
+    /// The flags a state and mode imply (docs/workflow.md#states-and-flags: required flags, plus
     /// `PersistReadOnly` whenever persistence is disabled).
     pub fn derive(state: WorkflowState, mode: PersistMode) -> Flags {
         let required = match state {
@@ -124,7 +124,7 @@ impl std::ops::BitOr for Flags {
 }
 
 impl Serialize for Flags {
-    /// `{ "mask": 6, "names": ["PersistPending", "DiagnosticHint"] }` (`003` "Serializer").
+    /// `{ "mask": 6, "names": ["PersistPending", "DiagnosticHint"] }`.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let mut st = s.serialize_struct("Flags", 2)?;

@@ -1,4 +1,4 @@
-//! The matcher (DESIGN §4): `locate` (exact → gutters → fuzzy tiers) on a document, a needle and
+//! The matcher (docs/architecture.md#matching): `locate` (exact → gutters → fuzzy tiers) on a document, a needle and
 //! a start offset; the layered search on a draft with pending replacements; near misses,
 //! similarity, difference descriptions, tier normalisation, gutter stripping and
 //! recommendations.

@@ -4,7 +4,7 @@
 //!
 //! Invariants: no panic; every response validates; a preview changes nothing; when the start
 //! marker occurs exactly (and only once) after the anchor and the end marker exactly after it,
-//! a staged edit replaces exactly the region the markers name (DESIGN §3: from the start of
+//! a staged edit replaces exactly the region the markers name (docs/tools.md#memo_replace_span: from the start of
 //! old_span_start to the end of the first old_span_end after it, markers kept on request).
 
 use agentpad::text::normalize_line_breaks;

@@ -1,4 +1,4 @@
-//! The exact tier (DESIGN §4.2): `memchr::memmem` over the rope's chunks — no copy of the
+//! The exact tier (docs/architecture.md#matching): `memchr::memmem` over the rope's chunks — no copy of the
 //! document, no O(n·m) scan — with `search_after` anchoring.
 
 use memchr::memmem::Finder;

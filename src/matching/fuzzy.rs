@@ -1,4 +1,4 @@
-//! The fuzzy tiers (DESIGN §4.3): line-based matching under the normalisations of
+//! The fuzzy tiers (docs/architecture.md#matching): line-based matching under the normalisations of
 //! [`normalize`](super::normalize), tried only when the exact search found nothing.
 //!
 //! A needle of k lines matches document lines `i..i+k` when, normalised: its first line is a

@@ -1,4 +1,4 @@
-//! Copied gutters (DESIGN §4.5): line numbers a model copied from a view into `old_text`.
+//! Copied gutters (docs/architecture.md#matching): line numbers a model copied from a view into `old_text`.
 //!
 //! Recognised only when **every** line of the text starts with the same kind of gutter and the
 //! numbers are consecutive — a text that merely begins with `1: ` is not a copied view. Kinds:

@@ -1,4 +1,4 @@
-//! Line keys (DESIGN §3 `memo_read(line_keys=true)`, `000` Phase 4): `12#a3f1` names line 12
+//! Line keys (`memo_read(line_keys=true)`, docs/tools.md#memo_replace_lines): `12#a3f1` names line 12
 //! *as it was read* — the line number plus 4 hex digits of a hash of the line's text. An edit by
 //! key checks the hash first, so a line that moved or changed since the read is refused instead
 //! of silently editing whatever is at line 12 now.

@@ -1,4 +1,4 @@
-//! Matching: where in a document an agent's `old_text` is (DESIGN §4).
+//! Matching: where in a document an agent's `old_text` is (docs/architecture.md#matching).
 //!
 //! [`locate`] is the one entry point every replace tool uses, so counting and locating can never
 //! follow different rules. It tries, in order, stopping at the first step that finds anything:
@@ -145,7 +145,7 @@ impl fmt::Display for SearchError {
     }
 }
 
-/// Char offset just past the first occurrence of `anchor` (DESIGN §4.2: only matches starting
+/// Char offset just past the first occurrence of `anchor` (`search_after`: only matches starting
 /// there or later count); 0 without an anchor. Cost: O(n + m).
 pub fn anchor_end(rope: &Rope, anchor: Option<&str>) -> Result<usize, SearchError> {
     match anchor {

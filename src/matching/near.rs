@@ -1,4 +1,4 @@
-//! Near misses (DESIGN §4.4): when `old_text` matches nowhere — not exactly, not under any fuzzy
+//! Near misses (docs/architecture.md#matching): when `old_text` matches nowhere — not exactly, not under any fuzzy
 //! tier — the regions of the document that come closest, how close they are, and a
 //! character-level account of what differs, so the model can fix its call instead of retrying
 //! blind. Nothing here ever decides to apply anything: it ranks and describes.
@@ -115,7 +115,7 @@ pub struct NearMiss {
 }
 
 impl NearMiss {
-    /// `similar:0.92`, the `match_quality` of a near-miss candidate (DESIGN §4.4). Two decimals,
+    /// `similar:0.92`, the `match_quality` of a near-miss candidate (docs/architecture.md#matching). Two decimals,
     /// truncated: a region is never shown better than it is, and only identical text reads
     /// `similar:1.00`.
     pub fn quality(&self) -> super::CandidateQuality {

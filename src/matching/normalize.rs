@@ -1,4 +1,4 @@
-//! The fuzzy tiers' normalisations (DESIGN §4.3), one line at a time, with a map back to the
+//! The fuzzy tiers' normalisations (docs/architecture.md#matching), one line at a time, with a map back to the
 //! original characters so that a match found in normalised text is located in the real one.
 //!
 //! Tiers are cumulative — each ignores what the previous ones ignore and more — so a needle with

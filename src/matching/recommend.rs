@@ -1,4 +1,4 @@
-//! Recommendation (DESIGN §4.6): a clear winner among candidates, or nothing.
+//! Recommendation (docs/architecture.md#matching): a clear winner among candidates, or nothing.
 //!
 //! A candidate is recommended only when it is *clearly* best. The criteria are tried in order and
 //! the first one that singles out one candidate decides; a criterion that ties (or has nothing to
@@ -76,7 +76,7 @@ impl Reason {
         }
     }
 
-    /// The short Chinese phrase (for `Locale::Zh`, as in the seed's `← 推荐（基于上下文相关性）`).
+    /// The short Chinese phrase (for `Locale::Zh`: `← 推荐（基于上下文相关性）`).
     pub const fn zh(self) -> &'static str {
         match self {
             Reason::AfterAnchor => "search_after 之后的第一个匹配",

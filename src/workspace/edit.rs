@@ -1,4 +1,4 @@
-//! The editing tools (DESIGN §3): `memo_replace`, `memo_replace_span`, `memo_replace_selection`,
+//! The editing tools (docs/tools.md): `memo_replace`, `memo_replace_span`, `memo_replace_selection`,
 //! `memo_replace_lines` and `memo_append`. Each one locates its target with [`crate::matching`],
 //! then goes through the same choice — one match is staged, several become lettered candidates,
 //! none gives the closest regions — and the same staging, so they answer alike.
@@ -121,7 +121,7 @@ impl Workspace {
     }
 
     /// A `TextEdit.MatchTrace` record of one search: what was searched, how and where it was
-    /// found, and the draft it ran on (003 §4.4: enough to replay the decision).
+    /// found, and the draft it ran on (enough to replay the decision).
     fn match_trace(&mut self, tool: &str, path: &str, draft: &ropey::Rope, needle: &str, anchor_end: Option<usize>, matches: &[matching::Match]) {
         if !self.diagnostics.enabled(Category::MatchTrace) {
             return;
@@ -151,7 +151,7 @@ impl Workspace {
         let mut new = arg_text(args, "new_text");
         let preview_only = args.bool("preview_only").unwrap_or(false);
         if old.is_empty() {
-            // Empty old_text appends (`001`).
+            // Empty old_text appends.
             let end = self.draft_rope(path).len_chars();
             let info = StageInfo { tool: Tool::Replace, quality: None, preview_only, chosen: None, notes: Vec::new(), warn: false };
             return self.stage(path, vec![Edit { range: end..end, new_text: new }], info);
@@ -444,7 +444,7 @@ impl Workspace {
     }
 
     /// The live selection of this query, if it still describes these matches (its letters then
-    /// stay valid: DESIGN §2).
+    /// stay valid: docs/architecture.md#pending-changes).
     fn same_selection(&self, search: &Search, matches: &[Match]) -> bool {
         self.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|sel| {
             sel.path == search.path
@@ -845,7 +845,7 @@ impl Workspace {
         if !preview.is_empty() {
             r.preview = Some(preview);
         }
-        // Small documents are shown whole (`001`: a failed match shows the memory).
+        // Small documents are shown whole (a failed match shows what is there).
         if draft.len_chars() < self.config.max_preview_length.saturating_mul(4) {
             let last = text::visible_line_count(&draft);
             r.content = Some(super::read::numbered_lines(&draft, 1, last, last, true));
@@ -1006,7 +1006,7 @@ impl Workspace {
             self.persist_failures.remove(path);
         }
         if self.config.persist_mode == PersistMode::Immediate {
-            // Immediate mode (`003` §10.1): the edit is saved at once; tasks stay open, since
+            // Immediate mode: the edit is saved at once; tasks stay open, since
             // one edit rarely finishes one.
             let summary = format!("Edit at {path} line {line}");
             let lead = super::persist::Lead { summary: r.summary, preview: r.preview, warned: r.warned };

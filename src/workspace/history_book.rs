@@ -1,5 +1,5 @@
 //! The workspace's side of history compression: which calls belong to which edit session, and
-//! the sessions that ended (`000` §4.4, Appendix B.3). A call belongs to the session that was
+//! the sessions that ended (docs/workflow.md#history-compression). A call belongs to the session that was
 //! open when it started, or that it opened; the call that commits or reverts belongs to the
 //! session it ends.
 

@@ -1,4 +1,4 @@
-//! The live context of a workspace (`002`, DESIGN §7): recording versions as commits, failed
+//! The live context of a workspace (docs/workflow.md#live-context): recording versions as commits, failed
 //! saves and external changes happen, the editor state the host sets, and building the block
 //! ([`crate::live_context`] holds the data types and their Markdown).
 
@@ -19,7 +19,7 @@ impl Workspace {
         &self.editor
     }
 
-    /// Sets the editor state the live context reports (`002`'s cursor, selection, active file).
+    /// Sets the editor state the live context reports (cursor, selection, active file).
     /// Positions are 1-based lines and columns (UTF-16 units) of the path's draft.
     ///
     /// Errors (the state is unchanged then): [`WorkspaceError::NotOpen`] for an unknown path,

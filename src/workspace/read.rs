@@ -34,7 +34,7 @@ impl Workspace {
         }
         let keys = args.bool("line_keys").unwrap_or(false);
         let numbered = !keys && args.bool("line_numbers").unwrap_or(true);
-        // `003` §9: while a choice is pending, the candidates are marked in the text.
+        // While a choice is pending, the candidates are marked in the text.
         let marks = if committed { Vec::new() } else { self.selection_marks(path) };
         let shown = overlay(&rope, &marks);
         let content = if keys { keyed_lines(&shown, &rope, start, end, last) } else { numbered_lines(&shown, start, end, last, numbered) };

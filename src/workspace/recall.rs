@@ -1,7 +1,7 @@
-//! The memory tools (`004`, DESIGN §3): `memo_recall_context` returns whole stored turns,
+//! The memory tools (docs/workflow.md#memory-store): `memo_recall_context` returns whole stored turns,
 //! `memo_search_memory` ranks them by keywords. The store itself is [`crate::memory`]; the host
-//! fills it (`ws.memory.add`, `import`) and enables the tools with the `memory` option — `004`'s
-//! MemoryModule is optional, and tools that could only ever answer "nothing stored" would cost
+//! fills it (`ws.memory.add`, `import`) and enables the tools with the `memory` option — the memory
+//! module is optional, and tools that could only ever answer "nothing stored" would cost
 //! every request their schema.
 
 use super::views::plural;
@@ -15,7 +15,7 @@ pub const DEFAULT_SEARCH_LIMIT: usize = 5;
 pub const MAX_SEARCH_LIMIT: usize = 20;
 
 impl Workspace {
-    /// The memory store (`004`): turns the host stored, searched and recalled by the tools.
+    /// The memory store: turns the host stored, searched and recalled by the tools.
     pub fn memory(&self) -> &MemoryStore {
         &self.memory
     }

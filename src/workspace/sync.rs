@@ -1,4 +1,4 @@
-//! Keeping the cache and storage in step (`003` §10–§12, DESIGN §6): changes storage made on
+//! Keeping the cache and storage in step (docs/workflow.md#external-changes-and-conflicts): changes storage made on
 //! its own ([`Workspace::storage_changed`]), and the tools that resolve a disagreement —
 //! `memo_diff`, `memo_refresh`, `memo_rebase`, `memo_discard` — with the read protocol
 //! ([`Step::Load`] → [`Workspace::complete_load`]).
