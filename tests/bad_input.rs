@@ -1,4 +1,4 @@
-//! The bad-input catalogue (issue 8 item 3): every case of `tests/fixtures/bad-input.json` run
+//! The bad-input catalogue (docs/reliability.md): every case of `tests/fixtures/bad-input.json` run
 //! against the Rust core through the storage host. The same table runs through the npm package
 //! in `www/test/bad-input.test.mjs`.
 //!

@@ -1,11 +1,11 @@
-//! Model-based test of whole tool-call sequences (issue 8, item 2): 2–3 documents open at once
+//! Model-based test of whole tool-call sequences : 2–3 documents open at once
 //! (LF or CRLF, with or without a BOM), exact and fuzzy replaces, lettered selections, direct
 //! `match_id` picks, appends, multi-document commits (with a save and with compensating writes
 //! failing), `memo_persist_as`, revert, discard, refresh, rebase and external writes, all run
 //! through `Workspace::call` and a storage host, against a plain model that holds, per document,
 //! what storage holds, the committed text and the draft (committed + pending edits).
 //!
-//! Laws checked after every step (issue 4's laws, extended to several documents):
+//! Laws checked after every step (the staging laws of session_model.rs, extended to several documents):
 //! - the draft, the committed text and storage's bytes of every document are the model's
 //!   (storage in the document's own line endings and BOM);
 //! - the reported pending changes applied to the committed text give the draft
@@ -229,7 +229,7 @@ struct Style {
     bom: bool,
 }
 
-/// The text as storage holds it (DESIGN §4.1: line endings and BOM are remembered and
+/// The text as storage holds it (docs/architecture.md#text-and-positions: line endings and BOM are remembered and
 /// restored on persist; the workspace works on LF text).
 fn raw(style: Style, lf: &str) -> String {
     let body = if style.crlf { lf.replace('\n', "\r\n") } else { lf.to_string() };
@@ -285,7 +285,7 @@ fn fold(c: char) -> Option<&'static str> {
     })
 }
 
-/// A text's lines under a tier's normalisation (DESIGN §4.3, cumulative tiers), written
+/// A text's lines under a tier's normalisation (docs/architecture.md#matching, cumulative tiers), written
 /// independently of `src/matching/normalize.rs`.
 fn normalized(text: &str, tier: &str) -> Vec<String> {
     let rank = match tier {
@@ -323,7 +323,7 @@ fn normalized(text: &str, tier: &str) -> Vec<String> {
 }
 
 /// Whether `region` (ending at byte `end` of `draft`) normalises to the needle's lines; a needle
-/// ending in a line break also matches at the very end of a draft without one (DESIGN §4.3: a
+/// ending in a line break also matches at the very end of a draft without one (docs/architecture.md#matching: a
 /// final break is trailing whitespace too).
 fn region_matches(draft: &str, start: usize, end: usize, needle: &str, quality: &str) -> bool {
     let tier = tier_of(quality);
@@ -341,7 +341,7 @@ fn region_matches(draft: &str, start: usize, end: usize, needle: &str, quality: 
 
 const TIERS: [&str; 4] = ["trailing_whitespace", "indentation", "unicode", "whitespace"];
 
-/// An independent line-window matcher for one tier (DESIGN §4.3, `fuzzy.rs` header): a needle of
+/// An independent line-window matcher for one tier (`fuzzy.rs` header): a needle of
 /// k lines matches lines i..i+k when, normalised, its first line is a suffix of line i, its
 /// middle lines equal, its last line a prefix of line i+k-1; one line: a substring. Returns the
 /// start line of each match (a line once per occurrence for one-line needles).

@@ -1,5 +1,5 @@
-//! Scenario tests through the public API: `000` Appendix A's first two flows, the response
-//! contract of this slice, and the host side of persistence — with a small in-memory host that
+//! Scenario tests through the public API: the first two example flows
+//! (docs/workflow.md#transcripts), the response contract (docs/responses.md), and the host side of persistence — with a small in-memory host that
 //! performs persist requests the way the TypeScript shell does.
 
 mod common;

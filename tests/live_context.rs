@@ -1,4 +1,4 @@
-//! Live context (`002`) and the memory tools (`004`) through the workspace: what the block
+//! Live context (docs/workflow.md#live-context) and the memory tools (docs/workflow.md#memory-store) through the workspace: what the block
 //! holds after commits, failed saves and external changes, its size budget on a 10 MB document,
 //! the anchor diff under a deadline, the editor state, and `memo_recall_context` /
 //! `memo_search_memory`.

@@ -1,4 +1,4 @@
-//! Property tests of near misses (DESIGN §4.4): on arbitrary text nothing panics, regions are in
+//! Property tests of near misses (docs/architecture.md#matching): on arbitrary text nothing panics, regions are in
 //! bounds, after `from`, non-overlapping, best first, and their similarity is the similarity of
 //! their own text; a needle copied from the document with one char changed is found; the
 //! similarity and the description keep their bounds.

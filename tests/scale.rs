@@ -1,4 +1,4 @@
-//! Issue 8, items 5 and 6 on the Rust side: the document size limit (refused at `open`, on an
+//! Scale and integrity on the Rust side: the document size limit (refused at `open`, on an
 //! external change, on a reload and by an edit that would grow a document past it — each
 //! changing nothing) and text integrity (CRLF, CR, BOM, tabs, NUL, emoji, CJK and combining
 //! marks come back byte-exact after an edit elsewhere and a commit). The 50 MB document and the

@@ -2,7 +2,7 @@
 //! candidate styles, compared byte for byte with `tests/snapshots/*.md`.
 //!
 //! Every status × workflow state that can occur has a snapshot (Success/Refreshing cannot be
-//! observed: a response is only returned once storage answered), plus `000` Appendix A's three
+//! observed: a response is only returned once storage answered), plus the three example
 //! flows in Chinese with the list style. Each file is a transcript: for every call shown, a
 //! comment line `<!-- N. tool {args} -->`, a comment line with the call's `markdown_basic`, an
 //! empty line, then the call's `markdown`.
@@ -26,7 +26,7 @@ const NOW_MS: f64 = 1_767_225_600_000.0;
 
 const CONFIG_JSON: &str = "{\n  \"features\": {\n    \"stable\": [\"A\", \"B\", \"C\"],\n    \"experimental\": []\n  }\n}\n";
 
-/// `000` Appendix A flow 2: `timeout: 30` on lines 12, 45 and 78, each under a comment.
+/// The three-timeouts flow: `timeout: 30` on lines 12, 45 and 78, each under a comment.
 fn timeouts(comments: [&str; 3]) -> String {
     let mut lines: Vec<String> = (1..=90).map(|i| format!("key{i}: value")).collect();
     for ((line, section), comment) in [(12, "database"), (45, "api"), (78, "cache")].into_iter().zip(comments) {
@@ -104,7 +104,7 @@ const WITH_CANDIDATES: &[(&str, Scenario)] = &[
     ("no_match_near_misses", no_match_near_misses),
 ];
 
-/// `000` Appendix A, in Chinese with the list style (the seed's own form).
+/// The example flows, in Chinese with the list style.
 const APPENDIX_A: &[(&str, Scenario)] = &[
     ("appendix_a_1_experimental_x", appendix_a_1_experimental_x),
     ("appendix_a_2_three_timeouts", appendix_a_2_three_timeouts),
@@ -299,7 +299,7 @@ fn appendix_a_2_three_timeouts(v: Variant) -> String {
 
 fn appendix_a_3_nested_tasks(v: Variant) -> String {
     let mut run = Run::new(&[("config.json", CONFIG_JSON)], v, PersistMode::Manual);
-    // Flow 1 ran before in the same session: task #1 is done, so the seed's #2 and #3 follow.
+    // Flow 1 ran before in the same session: task #1 is done, so #2 and #3 follow.
     run.quiet("memo_begin_task", json!({"goal": "启用实验性功能 X"}));
     run.quiet("memo_replace", json!({"old_text": "\"experimental\": []", "new_text": "\"experimental\": [\"X\"]"}));
     run.quiet("memo_commit", json!({"summary": "启用实验性功能 X"}));

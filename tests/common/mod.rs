@@ -48,7 +48,7 @@ impl Host {
     }
 
     /// Performs storage steps until the workspace is done. Every response is run through the
-    /// validator (issue 5: every formatter test runs it), so any scenario that renders a broken
+    /// validator (every scenario's response is checked), so any scenario that renders a broken
     /// layout fails where it happens.
     pub fn drive(&mut self, mut step: Step) -> Response {
         loop {
@@ -116,8 +116,8 @@ impl Host {
     }
 }
 
-/// A config with `timeout: 30` on lines 12, 45 and 78, each under a comment (`000` Appendix A,
-/// flow 2).
+/// A config with `timeout: 30` on lines 12, 45 and 78, each under a comment (the three-timeouts
+/// flow).
 pub fn timeouts() -> String {
     let mut lines: Vec<String> = (1..=90).map(|i| format!("key{i}: value")).collect();
     for (line, section, comment) in [(12, "database", "# database connection"), (45, "api", "# API calls"), (78, "cache", "# cache expiry")] {

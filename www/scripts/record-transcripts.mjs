@@ -1,6 +1,6 @@
-// Writes the built-in transcripts (tests/fixtures/sessions/flow-*.json): the flows of the seed
-// documents, each recorded through the built package so that `expect` holds what the engine
-// returns today. Run after an intended change to the responses (`node www/scripts/record-transcripts.mjs`),
+// Writes the built-in transcripts (tests/fixtures/sessions/flow-*.json): the example flows and the
+// workflow scenarios (docs/workflow.md#transcripts), each recorded through the built package so
+// that `expect` holds what the engine returns today. Run after an intended change to the responses (`node www/scripts/record-transcripts.mjs`),
 // then read the diff of the fixtures: it is the change the model will see. The replay tests
 // (www/test/transcript.test.mjs, the playground, `agentpad replay --check`) compare against them.
 import { writeFileSync } from "node:fs";
@@ -40,9 +40,9 @@ default = []
 
 const flows = {
   "flow-000-a1-enable-feature": {
-    title: "000 Appendix A · enable an experimental feature (task, read, replace, commit)",
+    title: "Example flow 1 · enable an experimental feature (task, read, replace, commit)",
     description:
-      "The seed's first example flow: the model opens a task, reads the config, stages one replacement and commits it; the commit closes the task. Responses in Chinese as in the seed.",
+      "The first example flow: the model opens a task, reads the config, stages one replacement and commits it; the commit closes the task. Responses in Chinese.",
     documents: { "config.json": CONFIG_JSON },
     options: { locale: "zh" },
     prompt: "请在配置文件中启用实验性功能 X",
@@ -57,9 +57,9 @@ const flows = {
     ],
   },
   "flow-000-a2-multimatch-letters": {
-    title: "000 Appendix A · three matches, staged one letter at a time",
+    title: "Example flow 2 · three matches, staged one letter at a time",
     description:
-      "The seed's second example flow: `timeout: 30` occurs three times, the response letters the candidates A–C and recommends one; the model stages each with match_id and commits all three at once.",
+      "The second example flow: `timeout: 30` occurs three times, the response letters the candidates A–C and recommends one; the model stages each with match_id and commits all three at once.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
     options: { locale: "zh" },
     prompt: "请将所有 timeout 从 30 改为 60",
@@ -73,9 +73,9 @@ const flows = {
     ],
   },
   "flow-000-a3-nested-tasks": {
-    title: "000 Appendix A · a nested task for a dependency check",
+    title: "Example flow 3 · a nested task for a dependency check",
     description:
-      "The seed's third example flow: a task, a subtask under it, an edit committed with auto_pop_task (closing the subtask), then the main task's edit committed (closing it): the thought tree shows both.",
+      "The third example flow: a task, a subtask under it, an edit committed with auto_pop_task (closing the subtask), then the main task's edit committed (closing it): the thought tree shows both.",
     documents: { "Cargo.toml": MODULES_TOML },
     options: { locale: "zh" },
     prompt: "请添加新功能模块 Y",
@@ -90,7 +90,7 @@ const flows = {
     ],
   },
   "flow-003-5.1-single-match": {
-    title: "003 §5.1 · a single match in manual mode (PersistPending, then commit)",
+    title: "Scenario 1 · a single match in manual mode (PersistPending, then commit)",
     description: "One exact match is staged at once (Success, PersistPending); memo_commit writes it and the workflow is Idle again.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
     options: { persistMode: "manual" },
@@ -100,14 +100,14 @@ const flows = {
     ],
   },
   "flow-003-5.1-single-match-immediate": {
-    title: "003 §5.1 · a single match in immediate mode (saved at once, Idle)",
+    title: "Scenario 1b · a single match in immediate mode (saved at once, Idle)",
     description: "With persistMode immediate the replacement is committed and saved by the same call; the workflow stays Idle.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
     options: { persistMode: "immediate" },
     steps: [{ tool: "memo_replace", args: { old_text: "api.retries: 3", new_text: "api.retries: 5" } }],
   },
   "flow-003-5.2-multi-match": {
-    title: "003 §5.2 · several matches confirmed by selection",
+    title: "Scenario 2 · several matches confirmed by selection",
     description: "Three matches give MultiMatch with candidates A–C and their [[SEL#…]] markers; memo_replace_selection stages the second; the commit writes it.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
     steps: [
@@ -117,7 +117,7 @@ const flows = {
     ],
   },
   "flow-003-5.3-persist-failure": {
-    title: "003 §5.3 · a save fails (PersistFailure, OutOfSync), the model diffs and retries",
+    title: "Scenario 3 · a save fails (PersistFailure, OutOfSync), the model diffs and retries",
     description: "The storage fails the commit's save: PersistFailure and OutOfSync, the draft kept; memo_diff shows what is not saved; the second commit succeeds.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
     steps: [
@@ -129,7 +129,7 @@ const flows = {
     ],
   },
   "flow-003-5.4-external-conflict": {
-    title: "003 §5.4 · another program writes under a pending change (ExternalConflict)",
+    title: "Scenario 4 · another program writes under a pending change (ExternalConflict)",
     description: "A change is pending when another program rewrites the file: the next editing call is not run and reports ExternalConflict and OutOfSync; memo_diff compares draft and storage; memo_refresh drops the draft for storage's text.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
     steps: [
@@ -141,7 +141,7 @@ const flows = {
     ],
   },
   "flow-003-5.5-read-only": {
-    title: "003 §5.5 · read-only mode (persistMode disabled)",
+    title: "Scenario 5 · read-only mode (persistMode disabled)",
     description: "Every write stays in memory: the commit succeeds in the cache and the flags carry PersistReadOnly, storage is untouched.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
     options: { persistMode: "disabled" },
