@@ -1,6 +1,6 @@
 // The Node entry as one ES module (dist/agentpad.node.js, the package's "node" export): tsc's
 // output is a dozen modules plus the wasm-bindgen glue, and Node loads each one separately —
-// about 6 of the 12 ms `import("@agentpad/core")` took (issue 7's cold start, measured A/B). Types stay
+// about 6 of the 12 ms `import("@agentpad/core")` took (the cold start, measured A/B; docs/performance.md#cold-start). Types stay
 // tsc's (dist/*.d.ts); the browser entry stays unbundled for the host's own bundler. The wasm is
 // read from ../pkg/ next to it, as before (the URL is relative to this file, which sits in dist/).
 import { defineConfig } from "rolldown";

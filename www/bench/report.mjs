@@ -227,11 +227,11 @@ function find(results, work, doc, impl) {
   return results.find((r) => r.work === work && r.doc === doc && r.impl === impl);
 }
 
-/** Issue 4's session targets: ≤ 1 ms per staged change with preview (≥ 100× the JS baseline),
+/** The session targets (docs/performance.md#targets): ≤ 1 ms per staged change with preview (≥ 100× the JS baseline),
  * ≤ 15 ms for the commit of 26 changes including getting the string back. */
 function sessionTargets(results, ratios, doc) {
   const out = [];
-  const msTarget = (target, r, limit, per = 1, from = "issue 4") => {
+  const msTarget = (target, r, limit, per = 1, from = "target: sessions") => {
     if (!r) return;
     const value = r.median_ms === null ? null : r.median_ms / per;
     out.push({ target, from, value, unit: "ms", limit, ok: r.correct !== false && value !== null && value <= limit, note: r.correct === false ? "wrong result" : "" });
@@ -242,17 +242,17 @@ function sessionTargets(results, ratios, doc) {
       const x = ratios.find((y) => y.work === "stage-one" && y.doc === doc && y.a === impl && y.b === "indexOf+diff");
       if (x) {
         const faster = x.ratio === null ? null : 1 / x.ratio;
-        out.push({ target: `stage one change + preview ≥ 100× faster than indexOf+diff (${label}), ${doc}`, from: "issues 4, 7", value: faster, unit: "× faster", limit: 100, ok: faster !== null && faster >= 100, note: x.note });
+        out.push({ target: `stage one change + preview ≥ 100× faster than indexOf+diff (${label}), ${doc}`, from: "target: sessions", value: faster, unit: "× faster", limit: 100, ok: faster !== null && faster >= 100, note: x.note });
       }
     }
     msTarget(`per staged change in a ${SESSION_CHANGES}-change session ≤ 1 ms (${label}), ${doc}`, find(results, "stage-26", doc, impl), 1, SESSION_CHANGES);
     msTarget(`commit of ${SESSION_CHANGES} changes + text() ≤ 15 ms (${label}), ${doc}`, find(results, "commit-26", doc, impl), 15, 1,
-      impl === "agentpad-wasm" ? "issues 4, 7" : "issue 4");
+      "target: sessions");
   }
   return out;
 }
 
-/** Issue 6: the anchor diff of 10 MB with 1 % of lines changed ≥ 8× faster than
+/** The diff target (docs/performance.md#targets): the anchor diff of 10 MB with 1 % of lines changed ≥ 8× faster than
  * createTwoFilesPatch, and always correct. */
 function diffTargets(results, ratios) {
   const out = [];
@@ -261,7 +261,7 @@ function diffTargets(results, ratios) {
     const x = ratios.find((y) => y.work === r.work && y.doc === r.doc && y.a === "agentpad-wasm" && y.b === "createTwoFilesPatch");
     if (!x) continue;
     const faster = x.ratio === null ? null : 1 / x.ratio;
-    out.push({ target: `anchor diff, 1 % of lines changed, ≥ 8× faster than createTwoFilesPatch (wasm), ${r.doc}`, from: "issues 6, 7", value: faster, unit: "× faster", limit: 8, ok: faster !== null && faster >= 8, note: x.note });
+    out.push({ target: `anchor diff, 1 % of lines changed, ≥ 8× faster than createTwoFilesPatch (wasm), ${r.doc}`, from: "target: diffs", value: faster, unit: "× faster", limit: 8, ok: faster !== null && faster >= 8, note: x.note });
   }
   // Never wrong: every agentpad patch of every document and edit set — the anchor diff with both
   // deadlines and memo_diff (wasm; applyPatch and the strict applier), and the native
@@ -271,7 +271,7 @@ function diffTargets(results, ratios) {
     const right = all.filter((r) => r.correct === true).length;
     const impls = [...new Set(all.map((r) => r.impl))].sort((a, b) => orderOf(IMPL_ORDER, a) - orderOf(IMPL_ORDER, b));
     const wrong = all.filter((r) => r.correct !== true).map((r) => `${r.work} ${r.doc} ${r.impl}`);
-    out.push({ target: `unified diff never wrong (${impls.join(", ")}; every document and edit set: the patch applied back gives the new text)`, from: "issue 7", value: right, unit: `of ${all.length} correct`, limit: all.length, ok: right === all.length, note: wrong.join("; ") });
+    out.push({ target: `unified diff never wrong (${impls.join(", ")}; every document and edit set: the patch applied back gives the new text)`, from: "target: diffs", value: right, unit: `of ${all.length} correct`, limit: all.length, ok: right === all.length, note: wrong.join("; ") });
   }
   return out;
 }
@@ -290,13 +290,13 @@ function memoryReport(records) {
   });
 }
 
-/** Cold start (issue 7: first call ≤ 30 ms), strictly (from the import to the first answer) and
+/** Cold start (target: first call ≤ 30 ms), strictly (from the import to the first answer) and
  * for the call alone. */
 function coldTargets(results) {
   const out = [];
   for (const [work, what] of [["cold-total", "import + create + first call"], ["cold-first-call", "the first call alone, after create"]]) {
     for (const r of results.filter((x) => x.work === work)) {
-      out.push({ target: `cold start: first call ≤ 30 ms (${what}, fresh node process), ${r.doc}`, from: work === "cold-total" ? "issue 7" : "own check", value: r.median_ms, unit: "ms", limit: 30,
+      out.push({ target: `cold start: first call ≤ 30 ms (${what}, fresh node process), ${r.doc}`, from: work === "cold-total" ? "target: cold start" : "own check", value: r.median_ms, unit: "ms", limit: 30,
         ok: r.correct !== false && r.median_ms !== null && r.median_ms <= 30, note: r.correct === false ? "wrong result" : "" });
     }
   }
@@ -310,7 +310,7 @@ function targets(results, ratios, wasm) {
   for (const doc of docs) {
     for (const [a, label] of [["agentpad-wasm", "wasm"], ["agentpad-locate", "native locate"]]) {
       const r = ratio("locate-all", doc, a, "memmem");
-      if (r) out.push({ target: `find-all within 2× of native memmem (${label}), ${doc}`, from: a === "agentpad-wasm" ? "issue 7" : "own check", value: r.ratio, unit: "×", limit: 2, ok: r.ratio !== null && r.ratio <= 2, note: r.note });
+      if (r) out.push({ target: `find-all within 2× of native memmem (${label}), ${doc}`, from: a === "agentpad-wasm" ? "target: search" : "own check", value: r.ratio, unit: "×", limit: 2, ok: r.ratio !== null && r.ratio <= 2, note: r.note });
     }
     for (const work of ["locate-all", "locate-unique"]) {
       const r = ratio(work, doc, "agentpad-wasm", "indexOf");
@@ -320,13 +320,13 @@ function targets(results, ratios, wasm) {
       const f = find(results, "fuzzy", doc, "agentpad-wasm");
       if (f) out.push({ target: `fuzzy search when exact fails ≤ 10 ms (wasm), ${doc}`, from: "own check", value: f.median_ms, unit: "ms", limit: 10, ok: f.correct !== false && f.median_ms <= 10, note: f.correct === false ? "wrong result" : "" });
       const u = find(results, "locate-unique", doc, "agentpad-wasm");
-      if (u) out.push({ target: `staged replace + preview ≤ 1 ms (wasm), ${doc}`, from: "issue 7", value: u.median_ms, unit: "ms", limit: 1, ok: u.correct !== false && u.median_ms <= 1, note: u.correct === false ? "wrong result" : "" });
+      if (u) out.push({ target: `staged replace + preview ≤ 1 ms (wasm), ${doc}`, from: "target: search", value: u.median_ms, unit: "ms", limit: 1, ok: u.correct !== false && u.median_ms <= 1, note: u.correct === false ? "wrong result" : "" });
       out.push(...sessionTargets(results, ratios, doc));
     }
   }
   out.push(...diffTargets(results, ratios));
   out.push(...coldTargets(results));
-  if (wasm) out.push({ target: "wasm ≤ 200 KB gzipped", from: "issue 7", value: wasm.gzip_bytes / 1024, unit: "KiB", limit: 200, ok: wasm.gzip_bytes <= 200 * 1024, note: "" });
+  if (wasm) out.push({ target: "wasm ≤ 200 KB gzipped", from: "target: size", value: wasm.gzip_bytes / 1024, unit: "KiB", limit: 200, ok: wasm.gzip_bytes <= 200 * 1024, note: "" });
   return out;
 }
 
@@ -416,7 +416,7 @@ function markdown(report) {
     L.push("");
   }
   L.push("## targets", "");
-  L.push("Where each comes from: an issue that set it, or a check of the report's own (a goal, not a promise).", "");
+  L.push("Where each comes from: a project target (docs/performance.md#targets), or a check of the report's own (a goal, not a promise).", "");
   L.push("| target | from | measured | met |");
   L.push("| --- | --- | ---: | --- |");
   for (const t of report.targets) {
@@ -464,7 +464,7 @@ function summary(report, works) {
 
   const session = works.filter((w) => SESSION_WORKS.includes(w));
   if (session.length) {
-    L.push(`Edit sessions (issue 4): medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = \`agentpad::Workspace::call\` (the same calls without the JS boundary). ` +
+    L.push(`Edit sessions: medians in ms; ratios are agentpad ÷ peer (< 1: agentpad is faster). native = \`agentpad::Workspace::call\` (the same calls without the JS boundary). ` +
       `stage-26 is ${SESSION_CHANGES} calls: "per change" divides by ${SESSION_CHANGES}. commit-26 includes getting the string back (\`ws.text()\`). ` +
       `The ${SESSION_CHANGES} changes are ${SESSION_CHANGES} unique lines picked by the same rule on both sides (\`spreadNeedles\` / \`spread_needles\`; same lines: ${report.session_needles_match ? "checked" : "NOT CHECKED"}).`, "");
     L.push("| work | document | agentpad-wasm | per change | native | wasm : native | JS peer | JS ms | wasm : JS |");
@@ -496,7 +496,7 @@ function coldSummary(report) {
   if (!rows.length) return [];
   const L = [];
   const cell = (r) => (!r ? "—" : `${ms(r.median_ms)} (${ms(r.min_ms)}–${ms(r.max_ms)})${r.correct === false ? " **WRONG**" : ""}`);
-  L.push(`Cold start (issue 7): each run a fresh \`node\` process (the wasm read, compiled and instantiated for real); ms, median (min–max) of ${rows[0].runs} runs. ` +
+  L.push(`Cold start: each run a fresh \`node\` process (the wasm read, compiled and instantiated for real); ms, median (min–max) of ${rows[0].runs} runs. ` +
     "Node's own start-up before the script is not counted (its median is in parts).", "");
   L.push("| document | import + create | first call | total | parts (medians) |");
   L.push("| --- | ---: | ---: | ---: | --- |");
@@ -516,7 +516,7 @@ function memorySummary(report) {
   if (!mem.length) return [];
   const L = [];
   const mb = (x) => (x == null ? "—" : `${(x / 1e6).toFixed(1)} MB`);
-  L.push("Memory (issue 7): one fresh `node --expose-gc` process per document; MB = 10⁶ bytes. agentpad: the wasm linear memory (`memoryBytes()`) after loading, " +
+  L.push("Memory: one fresh `node --expose-gc` process per document; MB = 10⁶ bytes. agentpad: the wasm linear memory (`memoryBytes()`) after loading, " +
     "after opening the document, after staging 26 changes (the high-water mark: wasm memory never shrinks; the document's JS string, which the caller and " +
     "`MemoryStorage` hold, not counted). JS: the heap delta of the same work (the text counted: it is the JS peers' only copy). Ratio = agentpad ÷ peer (< 1: agentpad uses less).", "");
   L.push("| document | agentpad: loaded / opened / 26 staged | agentpad JS heap besides the text | js-drafts (text + 26 drafts) | js-edits (text + edits + 1 draft) | agentpad ÷ js-drafts | agentpad ÷ js-edits |");
@@ -553,7 +553,7 @@ function diffSummary(report, works) {
     const x = ratios.find((y) => y.work === work && y.doc === doc && y.a === a && y.b === b);
     return !x ? "—" : x.ratio === null ? `(${x.note})` : times(x.ratio);
   };
-  L.push("Unified diffs (issues 6 and 7): medians in ms. anchor = agentpad-wasm, `ws.liveContext({ anchor: \"origin\", diffDeadlineMs: 60000, … })`, the whole call " +
+  L.push("Unified diffs: medians in ms. anchor = agentpad-wasm, `ws.liveContext({ anchor: \"origin\", diffDeadlineMs: 60000, … })`, the whole call " +
     "(its fixed part without a diff is the window column below); memo_diff = `ws.call(\"memo_diff\")` with the edit staged as pending changes (1 and 10 lines only: 1 % needs more than 26 changes); " +
     "diff = `diff.createTwoFilesPatch` (context 3); dmp = `diff-match-patch` line mode turned into a unified diff; native = agentpad's `ChangeSet::diff` + `preview::render` and `similar`'s unified diff (criterion). " +
     "\"× faster\" = peer ÷ agentpad (> 1: agentpad is faster; * = one of the two patches is not minimal); \"anchor ÷ similar\" = the wasm anchor diff against the native limit. " +

@@ -1,4 +1,4 @@
-// Tool definitions and tool-call results shaped for each LLM SDK (DESIGN §11 "Adapters").
+// Tool definitions and tool-call results shaped for each LLM SDK (docs/architecture.md#module-map).
 // One registry — the core's ToolDefinition list — and a thin, pure view per format; the SDKs
 // themselves are never imported (their types are checked against these shapes in the tests).
 

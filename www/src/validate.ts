@@ -1,5 +1,5 @@
 // The response validator of the core (`agentpad::validate`), for agent developers who store,
-// rewrite or forward responses and want to know the model still gets the `003` §6 layout.
+// rewrite or forward responses and want to know the model still gets the layout of docs/responses.md#markdown-layout.
 
 import { validateMarkdown } from "../pkg/agentpad.js";
 import { ensureWasm } from "./loader.js";

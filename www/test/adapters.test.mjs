@@ -1,4 +1,4 @@
-// The SDK adapters (issue 10, items 1–3): ws.tools({ format, strict }) and ws.runToolCall(call,
+// The SDK adapters: ws.tools({ format, strict }) and ws.runToolCall(call,
 // { format }) driven through the real SDK packages (dev dependencies): each SDK's client runs
 // against a mocked fetch, so it serialises our tools and result messages and parses the model's
 // tool calls itself; the AI SDK loop runs on its MockLanguageModelV3; MCP goes through a real

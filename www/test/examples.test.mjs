@@ -1,4 +1,4 @@
-// The examples of www/examples/ (issue 10, item 6): an agent loop each for OpenAI Chat
+// The examples of www/examples/: an agent loop each for OpenAI Chat
 // Completions, Anthropic Messages and the AI SDK. They are type-checked as a user's project
 // would see them (`tsc --strict`, "agentpad" resolved to this package's dist/*.d.ts) and compiled
 // to a temp folder inside the package (so "agentpad" and the SDKs resolve as they do for the

@@ -4,7 +4,7 @@
 //
 // The tests run in order in one process and wasm memory never shrinks: the leak test comes
 // first, before the large documents grow the memory. Timings and memory are printed (`# …`
-// diagnostics in the spec reporter) for the issue's report.
+// diagnostics in the spec reporter) for the reader of the test log.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// Type test of the SDK adapters (issue 10, item 3): test/types/sdk-types.ts assigns
+// Type test of the SDK adapters: test/types/sdk-types.ts assigns
 // ws.tools({ format }) and ws.runToolCall(…) to the real SDKs' types (openai, @anthropic-ai/sdk,
 // ai, @google/genai, @modelcontextprotocol/sdk) and holds the README's snippets; it must compile
 // under `tsc --strict` against the built package's .d.ts. Run: node --test test/sdk-types.test.mjs

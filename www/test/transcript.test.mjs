@@ -14,7 +14,7 @@ const SESSIONS = readdirSync(DIR)
 const FLOWS = SESSIONS.filter((s) => s.file.startsWith("flow-"));
 const clone = (v) => JSON.parse(JSON.stringify(v));
 
-test("the built-in flows are there: the three of 000 Appendix A and the five of 003 §5", () => {
+test("the built-in flows are there: the three example flows and the five workflow scenarios", () => {
   const names = FLOWS.map((s) => s.file);
   for (const prefix of ["flow-000-a1", "flow-000-a2", "flow-000-a3", "flow-003-5.1", "flow-003-5.2", "flow-003-5.3", "flow-003-5.4", "flow-003-5.5"]) {
     assert.ok(names.some((n) => n.startsWith(prefix)), `${prefix} is missing from ${names.join(", ")}`);
@@ -36,7 +36,7 @@ for (const { file, transcript } of SESSIONS) {
   });
 }
 
-test("the flows show what their seeds describe: statuses, states, storage at the end", async () => {
+test("the flows show what they describe: statuses, states, storage at the end", async () => {
   const byPrefix = (p) => FLOWS.find((s) => s.file.startsWith(p)).transcript;
   const statuses = async (p) => (await replayTranscript(byPrefix(p))).steps.filter((s) => s.response).map((s) => `${s.response.status}/${s.response.workflow_state}`);
   assert.deepEqual(await statuses("flow-003-5.2"), ["MultiMatch/SelectionPending", "Success/PersistPending", "Success/Idle"]);
@@ -48,7 +48,7 @@ test("the flows show what their seeds describe: statuses, states, storage at the
   assert.equal(readOnly.storage["timeouts.yaml"], byPrefix("flow-003-5.5").documents["timeouts.yaml"], "read-only: storage untouched");
   const a2 = await replayTranscript(byPrefix("flow-000-a2"));
   assert.equal((a2.storage["timeouts.yaml"].match(/timeout: 60/g) ?? []).length, 3, "all three timeouts committed");
-  assert.match(a2.steps[0].response.markdown, /候选选区/, "the seed's flows answer in Chinese");
+  assert.match(a2.steps[0].response.markdown, /候选选区/, "the example flows answer in Chinese");
 });
 
 test("a recording that no longer matches is flagged per field, with the first differing Markdown line", async () => {

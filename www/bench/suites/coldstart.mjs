@@ -1,4 +1,4 @@
-// Cold start (issue 7): what a user waits for in a fresh Node process before the first answer —
+// Cold start (docs/performance.md#cold-start): what a user waits for in a fresh Node process before the first answer —
 // import the package, `Workspace.create` (the wasm read, compiled and instantiated), the first
 // call. Each run is a fresh `node` child (children/coldstart.mjs), so nothing is cached in the
 // process; one untimed child runs first (the OS file cache, not V8, is then warm).

@@ -1,4 +1,4 @@
-// Unified diffs of a whole document, side by side in one run (issues 6 and 7): agentpad's anchor
+// Unified diffs of a whole document, side by side in one run (docs/performance.md#unified-diffs): agentpad's anchor
 // diff and `memo_diff` (wasm, through the package) vs `diff.createTwoFilesPatch` (the `diff` npm
 // package) and `diff-match-patch` in line mode, on the same old → new texts. The native limit
 // (`similar`, and agentpad's own `ChangeSet::diff` + `preview::render`) is benches/common/diff.rs

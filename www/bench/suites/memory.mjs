@@ -1,4 +1,4 @@
-// Memory (issue 7): agentpad's wasm linear memory for a 10 MB document with 26 pending changes,
+// Memory (docs/performance.md#memory): agentpad's wasm linear memory for a 10 MB document with 26 pending changes,
 // against the JS heap of the same work done in JavaScript. One fresh `node --expose-gc` child per
 // document (children/memory.mjs): the wasm memory only grows, so a fresh process is the only
 // clean reading, and gc() runs before every heap reading.

@@ -1,4 +1,4 @@
-// Type test (issue 10, item 3): the adapters' outputs assigned to the SDKs' own types under
+// Type test: the adapters' outputs assigned to the SDKs' own types under
 // `tsc --strict` (test/sdk-types.test.mjs runs `tsc -p test/types`). Never executed. The
 // functions named readme* are the README's "Use it from TypeScript" snippets, kept compiling here.
 import Anthropic from "@anthropic-ai/sdk";
