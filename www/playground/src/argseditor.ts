@@ -1,4 +1,4 @@
-// The console's raw JSON arguments (issue 9, item 3): a CodeMirror 6 editor with JSON highlighting
+// The console's raw JSON arguments: a CodeMirror 6 editor with JSON highlighting
 // (@codemirror/lang-json) and a linter (@codemirror/lint) that marks JSON syntax errors and the
 // tool schema's errors (ajv, src/schema.ts checkArgs) where they are. The text is the source of
 // truth; the form (src/form.ts) edits it through setText.

@@ -1,5 +1,5 @@
-// The built-in transcripts: tests/fixtures/sessions/*.json (the flows of 000 Appendix A and
-// 003 §5, each recorded by www/scripts/record-transcripts.mjs, plus the scripted 24-call session),
+// The built-in transcripts: tests/fixtures/sessions/*.json (the example flows and workflow
+// scenarios of docs/workflow.md#transcripts, each recorded by www/scripts/record-transcripts.mjs, plus the scripted 24-call session),
 // bundled as JSON so the page replays them offline.
 import type { Transcript } from "@agentpad/core";
 

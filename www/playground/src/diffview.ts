@@ -1,4 +1,4 @@
-// The diff view (issue 9, item 2): the core's own diff text — a preview (`  12│-old`, `  12│+new`,
+// The diff view: the core's own diff text — a preview (`  12│-old`, `  12│+new`,
 // `  11│ ctx`) or memo_diff's unified diff (`---`/`+++`, `@@ … @@`, `-`/`+`/` ` lines) — in a
 // read-only CodeMirror 6 editor, each line decorated by its first mark. The page runs no diff
 // algorithm of its own: it only classifies the lines the core wrote, so it cannot disagree with it.

@@ -1,4 +1,4 @@
-// The document view (issue 9, item 1): the draft in a read-only CodeMirror 6 editor. It shows what
+// The document view: the draft in a read-only CodeMirror 6 editor. It shows what
 // the core returned — candidates' ranges with their letter (and tier) as a badge, the draft ranges
 // of the pending changes — and reports the cursor and selection the user sets, as the 1-based line
 // and UTF-16 column the core's editor_state takes. It never matches or diffs text itself.

@@ -1,4 +1,4 @@
-// The console's pinned calls (issue 9, item 3): a call pinned from the call history is kept in
+// The console's pinned calls: a call pinned from the call history is kept in
 // localStorage, so it stays at the top of the list across a sample change, a workspace recreation
 // (persist mode, locale, …) and a reload. A pin is the call (tool + arguments) and the status it
 // had when pinned; ✎ puts it in the console, ↻ runs it on the current workspace.

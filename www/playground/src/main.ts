@@ -891,7 +891,7 @@ function renderResponsePanel(): void {
   $("session-log").replaceChildren(log === null ? "" : renderSessionLog(log));
 }
 
-// ------------------------------------------------------------------ call history (issue 9, item 3)
+// ------------------------------------------------------------------ call history
 
 const pins = new PinStore();
 
@@ -1031,7 +1031,7 @@ importInput.addEventListener("change", () => {
   if (file) void importHistory(file);
 });
 
-// ------------------------------------------------------------------ agent context panes (issue 6)
+// ------------------------------------------------------------------ agent context panes
 
 const cursorLine = $("cursor-line") as HTMLInputElement;
 const cursorColumn = $("cursor-column") as HTMLInputElement;
@@ -1330,7 +1330,7 @@ document.querySelectorAll<HTMLInputElement>('input[name="tm-format"]').forEach((
   }),
 );
 
-// ------------------------------------------------------------------ replay and share (issue 9, items 6–7)
+// ------------------------------------------------------------------ replay and share
 
 /** What the page did since its workspace was created: a share link encodes it. */
 const recorder = new SessionRecorder();

@@ -1,4 +1,4 @@
-// The agent-context panes (issue 6): the task tree (ws.tasks()), the live-context block
+// The agent-context panes: the task tree (ws.tasks()), the live-context block
 // (ws.liveContext()) and the history token meter (ws.compressHistory()). Pure rendering of what
 // the core returned. (The document view's cursor → line / UTF-16 column is in src/docview.ts.)
 

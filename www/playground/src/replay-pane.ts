@@ -1,4 +1,4 @@
-// The Replay pane and the share bar (issue 9, items 6 and 7). The pane loads a transcript (built
+// The Replay pane and the share bar. The pane loads a transcript (built
 // in, from a file, or pasted), replays it step by step (src/replay.ts) and hands each state to the
 // page (host.adopt: the run's workspace and storage become the page's, its calls the page's
 // history), so the document view, the response pane, the pending changes and the storage panel
@@ -127,7 +127,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): void {
   select.append(h("option", { value: "" }, "Choose a built-in transcript…"));
   const groups = new Map<string, HTMLOptGroupElement>();
   for (const b of BUILTIN_TRANSCRIPTS) {
-    const group = b.id.startsWith("flow-000") ? "000 Appendix A" : b.id.startsWith("flow-003") ? "003 §5" : "Other sessions";
+    const group = b.id.startsWith("flow-000") ? "Example flows" : b.id.startsWith("flow-003") ? "Workflow scenarios" : "Other sessions";
     let g = groups.get(group);
     if (!g) {
       g = h("optgroup", { label: group });

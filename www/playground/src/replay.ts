@@ -1,4 +1,4 @@
-// Transcript replay in the page (issue 9, item 6): the package's TranscriptPlayer (the same
+// Transcript replay in the page: the package's TranscriptPlayer (the same
 // engine as replayTranscript() and `agentpad replay`) on a PlaygroundStorage, so that the page's
 // storage panel (versions, external writes, saves, armed failures) shows the replay's storage
 // while its workspace is the page's.

@@ -11,7 +11,7 @@ export interface Sample {
   extra?: { label: string; tool: string; args: Record<string, unknown> }[];
 }
 
-// 000 Appendix A, first flow: enable experimental feature X.
+// Example flow 1: enable experimental feature X.
 const CONFIG_JSON = `{
   "name": "orders-service",
   "version": "2.4.1",
@@ -33,7 +33,7 @@ const CONFIG_JSON = `{
 }
 `;
 
-// 000 Appendix A, second flow: three "timeout: 30" lines (database, api, cache) at lines 12, 45
+// Example flow 2: three "timeout: 30" lines (database, api, cache) at lines 12, 45
 // and 78, each under a comment line. No other line contains "timeout: 30".
 const TIMEOUTS_YAML = `# Service configuration for the orders platform.
 # Values are in seconds unless a key says otherwise.

@@ -1,4 +1,4 @@
-// Share links (issue 9, item 7): the page's session as an "agentpad-transcript/1" transcript
+// Share links: the page's session as an "agentpad-transcript/1" transcript
 // without recorded expectations — the documents the workspace started from, its options, and the
 // calls (and storage actions) in order — deflated (CompressionStream "deflate-raw") and base64url
 // encoded in the URL hash, `#t=…`. Opening the link loads the documents with those options and

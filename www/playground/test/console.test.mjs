@@ -1,4 +1,4 @@
-// The tool console (issue 9, item 3) in the built playground (target/playground), headless Chromium:
+// The tool console in the built playground (target/playground), headless Chromium:
 // the tool list from ws.toolStates(), the CodeMirror JSON editor with ajv lint, the form ↔ JSON sync,
 // and the call history (pin, replay, export → import).
 // Run from the repo root: node --test www/playground/test/console.test.mjs

@@ -369,7 +369,7 @@ test("near-miss sample: a typo gives NoMatch with `A · similar:…`; stage A ru
   assert.deepEqual(problems, []);
 });
 
-// ---------------------------------------------------------------- workflow (issue 4)
+// ---------------------------------------------------------------- workflow
 
 const text = async (id) => ((await page.locator(tid(id)).textContent()) ?? "").trim();
 
@@ -749,7 +749,7 @@ test("Basic and Detail sit side by side in a wide response panel and stack in a 
   assert.deepEqual(problems, []);
 });
 
-// ---------------------------------------------------------------- agent context panes (issue 6)
+// ---------------------------------------------------------------- agent context panes
 
 /** The task tree pane: the active stack and the finished tree, as nested [id, status, goal, summary, children]. */
 async function taskTree() {
@@ -1170,7 +1170,7 @@ test("memory pane: a turn added with ws.memory.add shows in the digest and the l
   assert.deepEqual(problems, []);
 });
 
-// ---------------------------------------------------------------- CodeMirror document and diff views (issue 9)
+// ---------------------------------------------------------------- CodeMirror document and diff views
 
 /** Writes `text` to storage as the document on screen ("Edit the stored text by hand"); the next call loads it. */
 async function writeStored(text) {

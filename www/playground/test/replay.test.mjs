@@ -89,8 +89,8 @@ test("every built-in transcript replays step by step with no differences, the pa
   const page = await replayPage();
   const offered = await page.$$eval(`${tid("replay-source")} option`, (os) => os.map((o) => o.value).filter((v) => v && v !== "custom"));
   assert.deepEqual([...offered].sort(), builtins.map((f) => f.replace(/\.json$/, "")), "the menu lists every tests/fixtures/sessions/*.json");
-  assert.ok(offered.filter((id) => id.startsWith("flow-000")).length === 3, "the three flows of 000 Appendix A");
-  assert.ok(offered.filter((id) => id.startsWith("flow-003")).length >= 5, "the flows of 003 §5");
+  assert.ok(offered.filter((id) => id.startsWith("flow-000")).length === 3, "the three example flows");
+  assert.ok(offered.filter((id) => id.startsWith("flow-003")).length >= 5, "the workflow scenarios");
   for (const file of builtins) {
     const id = file.replace(/\.json$/, "");
     const t = readTranscript(file);
@@ -227,7 +227,7 @@ test("a modified transcript loaded from a file shows ✗ on the changed step, re
   await page.fill(tid("replay-paste"), '{"format": "something-else"}');
   await page.click(tid("replay-load-paste"));
   assert.match(await text(page, "replay-error"), /not an agentpad-transcript\/1 transcript/);
-  // The locale toggle: the English recordings of 003 §5.2 all differ in zh.
+  // The locale toggle: the English recordings of scenario 2 all differ in zh.
   await page.fill(tid("replay-paste"), "");
   await choose(page, "flow-003-5.2-multi-match");
   await page.selectOption(tid("replay-locale"), "zh");
