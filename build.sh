@@ -118,6 +118,8 @@ build_package() {
   say "tsc: www/src -> www/dist"
   rm -rf www/dist
   (cd www && ./node_modules/.bin/tsc -p .)
+  # The session `agentpad replay --sample` runs: one of the recorded flows, shipped in dist/.
+  cp tests/fixtures/sessions/flow-003-5.2-multi-match.json www/dist/sample-transcript.json
   say "rolldown: www/dist/node.js -> www/dist/agentpad.node.js (the Node entry as one module)"
   (cd www && ./node_modules/.bin/rolldown -c rolldown.config.mjs >/dev/null)
   # @agentpad/mcp (plain ESM, no build): its "@agentpad/core": "file:.." dependency links www/.

@@ -427,9 +427,15 @@ impl WasmWorkspace {
         self.inner.paths().to_vec()
     }
 
+    /// Every tool the configuration enables (the same in every state), or with `visible_only`
+    /// the ones the current state offers.
     #[wasm_bindgen(js_name = toolDefinitions)]
-    pub fn tool_definitions(&self) -> JsValue {
-        to_js(&self.inner.tool_definitions())
+    pub fn tool_definitions(&self, visible_only: bool) -> JsValue {
+        if visible_only {
+            to_js(&self.inner.tool_definitions())
+        } else {
+            to_js(&self.inner.enabled_tool_definitions())
+        }
     }
 
     /// Every tool with whether the current state offers it and why not (`Workspace::tool_states`).

@@ -98,8 +98,10 @@ fn non_json_arguments_and_bad_options_do_not_throw() {
     let step = ws.call("no_such_tool".into(), JsValue::UNDEFINED, None, 0.0);
     assert_eq!(get(&step, &["response", "status"]).as_string().unwrap(), "InvalidArguments");
     assert!(WasmWorkspace::new(obj(&[("persist_mode", "sometimes".into())])).is_err());
-    let defs = Array::from(&ws.tool_definitions());
-    assert!(defs.length() >= 5);
+    let visible = Array::from(&ws.tool_definitions(true));
+    let enabled = Array::from(&ws.tool_definitions(false));
+    assert!(visible.length() >= 5);
+    assert!(enabled.length() > visible.length(), "the stable list holds the tools this state hides too");
 }
 
 #[wasm_bindgen_test]

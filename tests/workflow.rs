@@ -664,3 +664,77 @@ fn valid_args(schema: &serde_json::Value) -> serde_json::Value {
     }
     serde_json::Value::Object(args)
 }
+
+// ---- the stable tool list (docs/workflow.md "Tools in every state") ------------------------
+
+/// The definitions a host sends as its tool list, as JSON bytes: what a provider's prompt cache
+/// keys on.
+fn enabled_list(h: &Host) -> String {
+    serde_json::to_string(&h.ws.enabled_tool_definitions()).unwrap()
+}
+
+#[test]
+fn the_enabled_tool_list_is_byte_identical_in_all_five_states() {
+    let mut h = Host::new(&[("a", THREE)]);
+    let mut seen = vec![(h.ws.state(), enabled_list(&h), visible(&h).len())];
+    // SelectionPending
+    let r = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    assert_eq!(r.status, Status::MultiMatch, "{}", r.markdown);
+    seen.push((h.ws.state(), enabled_list(&h), visible(&h).len()));
+    // PersistPending
+    h.call("memo_replace_selection", json!({"selection_id": "B"}));
+    seen.push((h.ws.state(), enabled_list(&h), visible(&h).len()));
+    // OutOfSync (an external change under a pending change)
+    assert!(h.external_write("a", "db.timeout: 31\napi.timeout: 30\ncache.timeout: 30\n"));
+    seen.push((h.ws.state(), enabled_list(&h), visible(&h).len()));
+    // Refreshing (storage has not answered yet)
+    let step = h.ws.call("memo_refresh", &json!({}), &CallContext::default());
+    seen.push((h.ws.state(), enabled_list(&h), visible(&h).len()));
+    let states: Vec<WorkflowState> = seen.iter().map(|s| s.0).collect();
+    assert_eq!(
+        states,
+        [WorkflowState::Idle, WorkflowState::SelectionPending, WorkflowState::PersistPending, WorkflowState::OutOfSync, WorkflowState::Refreshing]
+    );
+    for (state, list, _) in &seen[1..] {
+        assert_eq!(list, &seen[0].1, "the list changed in {state:?}");
+    }
+    // ... while the visible subset does change with the state.
+    let visible_counts: std::collections::BTreeSet<usize> = seen.iter().map(|s| s.2).collect();
+    assert!(visible_counts.len() > 2, "{visible_counts:?}");
+    h.drive(step);
+}
+
+#[test]
+fn the_enabled_tool_list_follows_the_configuration_and_a_hidden_call_is_blocked_with_guidance() {
+    let manual = Host::new(&[("a", "x\n")]);
+    let immediate = Host::with_config(&[("a", "x\n")], mode(PersistMode::Immediate));
+    let memory = Host::with_config(&[("a", "x\n")], Config { memory: true, ..Config::default() });
+    let names = |h: &Host| h.ws.enabled_tool_definitions().into_iter().map(|d| d.name).collect::<Vec<_>>();
+    assert!(names(&manual).contains(&"memo_commit_auto".to_string()) && !names(&manual).contains(&"memo_recall_context".to_string()));
+    assert!(!names(&immediate).contains(&"memo_commit_auto".to_string()));
+    assert!(names(&memory).contains(&"memo_recall_context".to_string()));
+    // Listed but not valid now: Blocked, naming what to call instead, and nothing changes.
+    let mut h = Host::new(&[("a", "x\n")]);
+    assert!(names(&h).contains(&"memo_replace_selection".to_string()));
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::Blocked, "{}", r.markdown);
+    assert!(r.guidance.is_some_and(|g| g.contains("memo_")));
+    assert_eq!(h.ws.draft(None).unwrap(), "x\n");
+}
+
+#[test]
+fn a_read_without_path_names_the_other_open_documents() {
+    let mut h = Host::new(&[("notes.md", "n\n"), ("docs/b.txt", "b\n"), ("c.txt", "c\n")]);
+    let r = h.call("memo_read", json!({}));
+    assert!(r.summary.starts_with("Read lines 1–1 of notes.md"), "{}", r.summary);
+    assert!(r.summary.ends_with("Other open documents: docs/b.txt, c.txt (pass `path` to read one)."), "{}", r.summary);
+    let named = h.call("memo_read", json!({"path": "c.txt"}));
+    assert!(!named.summary.contains("Other open documents"), "a read that named its path needs no list: {}", named.summary);
+    let mut single = Host::new(&[("a", "x\n")]);
+    assert!(!single.call("memo_read", json!({})).summary.contains("Other open documents"));
+    let many: Vec<(String, String)> = (0..14).map(|i| (format!("f{i:02}.txt"), "x\n".to_string())).collect();
+    let refs: Vec<(&str, &str)> = many.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let mut lots = Host::new(&refs);
+    let r = lots.call("memo_read", json!({}));
+    assert!(r.summary.contains("f01.txt, f02.txt") && r.summary.contains("f10.txt and 3 more"), "{}", r.summary);
+}

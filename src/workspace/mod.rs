@@ -652,6 +652,25 @@ impl Workspace {
         Tool::ALL.into_iter().filter(|t| self.is_visible(*t)).collect()
     }
 
+    /// Whether the configuration lets `tool` be offered at all, in some state: the memory tools
+    /// only with the memory store, `commit_auto` only where commits are manual. Unlike
+    /// [`Workspace::is_visible`] it does not depend on the workflow state. O(1).
+    pub fn is_enabled(&self, tool: Tool) -> bool {
+        match tool {
+            Tool::RecallContext | Tool::SearchMemory => self.config.memory,
+            Tool::CommitAuto => self.config.persist_mode != PersistMode::Immediate,
+            _ => true,
+        }
+    }
+
+    /// Definitions of every tool the configuration enables, in [`Tool::ALL`] order: the same list
+    /// in every workflow state, so a host's tool list (and an LLM provider's prompt cache keyed on
+    /// it) stays put for a whole loop. A call the state does not allow is answered `Blocked` with
+    /// what to call instead. O(tools).
+    pub fn enabled_tool_definitions(&self) -> Vec<ToolDefinition> {
+        Tool::ALL.into_iter().filter(|t| self.is_enabled(*t)).map(|t| t.definition(&self.config.tool_prefix)).collect()
+    }
+
     /// Definitions of the visible tools, for LLM SDKs.
     pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
         self.visible_tools().into_iter().map(|t| t.definition(&self.config.tool_prefix)).collect()

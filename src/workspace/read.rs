@@ -47,6 +47,9 @@ impl Workspace {
             "no pending changes".to_string()
         };
         let mut r = Response::new(Status::Success, format!("Read lines {start}–{end} of {path} ({last} lines, {which})."));
+        if args.str("path").is_none() {
+            r.summary.push_str(&self.other_documents_note(path));
+        }
         let letters: Vec<String> = marks.iter().map(|(l, _)| l.to_string()).collect();
         if let (Some(first), Some(last)) = (letters.first(), letters.last()) {
             r.summary.push_str(&if letters.len() == 1 {
@@ -118,7 +121,24 @@ pub(super) fn overlay(rope: &Rope, marks: &[(Letter, Range<usize>)]) -> Rope {
     shown
 }
 
+/// How many other open documents a read without `path` names (the rest are counted).
+const OTHER_DOCUMENTS_NAMED: usize = 10;
+
 impl Workspace {
+    /// ` Other open documents: b.md, c.txt (pass path to read one).` when a read named no path
+    /// and more than one document is open, so the model learns what it can read next; empty
+    /// otherwise. Cost: O(documents named).
+    fn other_documents_note(&self, read: &str) -> String {
+        let others: Vec<&String> = self.paths().iter().filter(|p| p.as_str() != read).collect();
+        if others.is_empty() {
+            return String::new();
+        }
+        let named: Vec<&str> = others.iter().take(OTHER_DOCUMENTS_NAMED).map(|p| p.as_str()).collect();
+        let more = others.len() - named.len();
+        let more_note = if more > 0 { format!(" and {more} more") } else { String::new() };
+        format!(" Other open documents: {}{more_note} (pass `path` to read one).", named.join(", "))
+    }
+
     /// The live candidates of a pending choice in `path` (stale ones are not marked).
     fn selection_marks(&self, path: &str) -> Vec<(Letter, Range<usize>)> {
         match self.session.as_ref().and_then(|s| s.selection.as_ref()) {

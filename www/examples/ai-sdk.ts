@@ -34,9 +34,10 @@ export async function run({ model, workspace: ws, prompt, maxSteps = 20 }: RunOp
   let messages: ModelMessage[] = [{ role: "user", content: prompt }];
   let sessionEnded = false;
   for (let step = 0; step < maxSteps; step++) {
-    // One model step per generateText call: the AI SDK keeps `tools` fixed for a whole call, but
-    // agentpad's visible tools follow the workflow state (memo_replace_selection appears after a
-    // MultiMatch), and the live context must be rebuilt after every tool call anyway.
+    // One model step per generateText call, because the live context is rebuilt after every tool
+    // call. The tool list itself is the same in every workflow state (a call the state does not
+    // allow is answered Blocked with what to do instead), so a multi-step generateText with one
+    // fixed `tools` works too.
     const result = await generateText({
       model,
       system: SYSTEM,

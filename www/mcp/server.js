@@ -33,9 +33,10 @@ const agentpadValidates = {
  * @property {"manual" | "immediate" | "disabled"} [persistMode] When changes reach the disk (default "manual": on commit).
  * @property {"en" | "zh"} [locale] Language of the responses (default "en").
  * @property {string} [toolPrefix] Tool names are `${toolPrefix}_${verb}` (default "memo").
- * @property {boolean} [allTools] List every tool all the time (for clients that ignore
- *   `notifications/tools/list_changed`): a call the workflow state does not offer gets agentpad's
- *   `Blocked` answer saying what to do instead. Default false: only the offered tools are enabled.
+ * @property {boolean} [visibleOnly] List only the tools the workflow state offers, enabling and
+ *   disabling them after each call (`notifications/tools/list_changed`). Default false: every tool
+ *   the configuration enables is listed all the time — the list a client caches never changes,
+ *   and a call the state does not offer gets agentpad's `Blocked` answer saying what to do instead.
  * @property {(line: string) => void} [log] Where notes go (default: stderr).
  */
 
@@ -60,7 +61,7 @@ const agentpadValidates = {
  * @returns {Promise<AgentpadServer>}
  */
 export async function createAgentpadServer(options) {
-  const { dir, extensions, persistMode, locale, toolPrefix, allTools = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  const { dir, extensions, persistMode, locale, toolPrefix, visibleOnly = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
   const workspaceOptions = {
     ...(persistMode === undefined ? {} : { persistMode }),
     ...(locale === undefined ? {} : { locale }),
@@ -104,7 +105,7 @@ export async function createAgentpadServer(options) {
     {
       // One tools/list_changed per call, however many tools it enabled or disabled.
       debouncedNotificationMethods: ["notifications/tools/list_changed"],
-      instructions: instructionsFor(storage.dir, workspace.paths(), toolPrefix ?? "memo"),
+      instructions: instructionsFor(storage.dir, workspace.paths(), toolPrefix ?? "memo", visibleOnly),
     },
   );
 
@@ -114,7 +115,7 @@ export async function createAgentpadServer(options) {
   const registered = new Map();
 
   const sync = () => {
-    if (allTools || workspace.freed) return;
+    if (!visibleOnly || workspace.freed) return;
     for (const state of workspace.toolStates()) {
       const tool = registered.get(state.definition.name);
       if (tool === undefined || tool.enabled === state.available) continue;
@@ -123,8 +124,9 @@ export async function createAgentpadServer(options) {
     }
   };
 
-  for (const state of workspace.toolStates()) {
-    const { name, description, input_schema } = state.definition;
+  // The enabled tools (the same in every state); toolStates() says which the state offers now.
+  const offered = new Map(workspace.toolStates().map((s) => [s.definition.name, s.available]));
+  for (const { name, description, input_schema } of workspace.tools({ format: "json-schema" })) {
     const tool = server.registerTool(
       name,
       { description, inputSchema: fromJsonSchema(input_schema, agentpadValidates) },
@@ -140,7 +142,7 @@ export async function createAgentpadServer(options) {
       },
     );
     // Registered enabled (no client is connected yet: no notification is sent).
-    if (!state.available && !allTools) tool.disable();
+    if (visibleOnly && !offered.get(name)) tool.disable();
     registered.set(name, tool);
   }
 
@@ -157,7 +159,7 @@ export async function createAgentpadServer(options) {
 }
 
 /** What the server tells the client about itself (MCP `instructions`). */
-function instructionsFor(dir, paths, prefix) {
+function instructionsFor(dir, paths, prefix, visibleOnly) {
   const docs = paths.length === 0
     ? "No documents are open (the folder held no text files when the server started)."
     : `Open documents (paths relative to the folder; the first is the default when a call names no \`path\`): ${paths.map((p) => `\`${p}\``).join(", ")}.`;
@@ -165,6 +167,8 @@ function instructionsFor(dir, paths, prefix) {
     `agentpad edits the text files of ${dir}.`,
     docs,
     `Read with ${prefix}_read, change with ${prefix}_replace (an ambiguous match lists lettered candidates; pick one with ${prefix}_replace_selection), then ${prefix}_commit to write the files.`,
-    "Which tools are offered follows the workflow state; the list changes after calls (tools/list_changed).",
+    visibleOnly
+      ? "Which tools are offered follows the workflow state; the list changes after calls (tools/list_changed)."
+      : "Every tool is always listed; a call the current state does not allow is answered Blocked with what to call instead.",
   ].join("\n");
 }

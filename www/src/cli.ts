@@ -3,20 +3,27 @@
 // format experiments — the same transcripts and the same replay as the playground's.
 //
 //   agentpad replay transcript.json [--locale zh] [--check] [--json]
+//   agentpad replay --sample                          (the sample session shipped in the package)
 //   agentpad record transcript.json [--out file]      (re-records `expect`: what it returns now)
 //
 // Exit codes: 0 every response as recorded; 1 some response differs; 2 bad usage or input.
 import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 // Through the Node entry point: it tells the loader where the wasm is.
 import { isHostStep, isToolStep, recordTranscript, replayTranscript, type ReplayedStep, type TranscriptOptions } from "./node.js";
 
+/** A session shipped in the package (dist/sample-transcript.json), for a first `replay`. */
+const SAMPLE = fileURLToPath(new URL("./sample-transcript.json", import.meta.url));
+
 const USAGE = `usage:
   agentpad replay <transcript.json> [--locale en|zh] [--check] [--json]
-      Runs every step of an agentpad-transcript/1 file through a fresh workspace and prints
-      each response's Markdown (with --check: only the responses that differ from the
-      recording, and what differs; with --json: one JSON report). Exit code 1 when a
-      response differs from its recording.
+  agentpad replay --sample [--locale en|zh] [--check] [--json]
+      Runs every step of an agentpad-transcript/1 file (--sample: a three-call session that
+      ships in the package, ${SAMPLE}) through a fresh workspace and prints each response's
+      Markdown (with --check: only the responses that differ from the recording, and what
+      differs; with --json: one JSON report). Exit code 1 when a response differs from its
+      recording.
   agentpad record <transcript.json> [--out <file>] [--locale en|zh]
       Replays and writes the transcript with every call's expectation set to what it returns
       now (to --out, else to stdout).
@@ -121,6 +128,7 @@ async function main(argv: string[]): Promise<number> {
         out: { type: "string", short: "o" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
+        sample: { type: "boolean" },
       },
     });
   } catch (e) {
@@ -136,12 +144,14 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return 0;
   }
-  const [command, file, ...rest] = positionals;
+  const [command, given, ...rest] = positionals;
   if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(" ")}`);
   if (command !== "replay" && command !== "record") {
     throw new UsageError(command === undefined ? "no command given" : `unknown command ${JSON.stringify(command)}`);
   }
-  if (file === undefined) throw new UsageError(`${command} needs a transcript file`);
+  if (values.sample && given !== undefined) throw new UsageError("give a transcript file or --sample, not both");
+  const file = values.sample ? SAMPLE : given;
+  if (file === undefined) throw new UsageError(`${command} needs a transcript file (or --sample for the one in the package)`);
   if (command === "replay") {
     if (values.out !== undefined) throw new UsageError("--out is for record");
     return replay(file, values);
@@ -149,6 +159,13 @@ async function main(argv: string[]): Promise<number> {
   if (values.check || values.json) throw new UsageError("--check and --json are for replay");
   return record(file, values);
 }
+
+// A reader that stops early (`agentpad replay t.json | head`) closes the pipe: that is the end of
+// the output, not an error to report.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code !== "EPIPE") throw e;
+  process.exit(process.exitCode ?? 0);
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -427,6 +427,13 @@ export interface ToolsOptions<F extends ToolFormat = ToolFormat> {
    * OpenAI, Responses, Anthropic and AI SDK tools. Default false.
    */
   strict?: boolean;
+  /**
+   * Only the tools the current workflow state offers (ask again after every call). Default
+   * false: every tool the configuration enables, in a fixed order, the same in every state — so
+   * a provider's prompt cache stays warm and a host may fix the list for a whole loop; a call
+   * the state does not allow is answered `Blocked` with what to call instead.
+   */
+  visibleOnly?: boolean;
 }
 
 /**
@@ -438,6 +445,8 @@ export interface AiSdkToolsOptions<S> {
   jsonSchema: (schema: ObjectSchema) => S;
   /** As {@link ToolsOptions.strict}. */
   strict?: boolean;
+  /** As {@link ToolsOptions.visibleOnly}. */
+  visibleOnly?: boolean;
   /** Called with each call's whole Response (e.g. to compress the history when `history_delta` says a session ended). */
   onResponse?: (response: Response) => void;
 }

@@ -546,15 +546,17 @@ export class Workspace {
    * The visible tools, shaped for an LLM API: `"openai"` (Chat Completions), `"openai-responses"`,
    * `"anthropic"`, `"mcp"`, `"gemini"` (function declarations) or `"json-schema"` (the core's
    * definitions); `"ai-sdk"` with the AI SDK's `jsonSchema` gives a `tools` object whose `execute`
-   * runs the call. `strict: true` gives schemas that pass OpenAI strict mode. Which tools are
-   * visible depends on the workflow state: ask again before each request.
+   * runs the call. `strict: true` gives schemas that pass OpenAI strict mode. The list is every
+   * tool the configuration enables, byte-identical in every workflow state (a call the state does
+   * not allow is answered `Blocked` with what to call instead); `visibleOnly: true` gives only the
+   * tools the current state offers, for hosts that ask again before each request.
    */
   tools<S>(options: AiSdkToolsOptions<S>): AiSdkTools<S>;
   tools<F extends ToolFormat>(options: ToolsOptions<F>): ToolFormatMap[F][];
   tools(options: ToolsOptions | AiSdkToolsOptions<unknown>): ToolFormatMap[ToolFormat][] | AiSdkTools<unknown> {
     const format = options?.format;
     const strict = options?.strict === true;
-    const defs = this.#live().toolDefinitions() as ToolDefinition[];
+    const defs = this.#live().toolDefinitions(options?.visibleOnly === true) as ToolDefinition[];
     if (format === "ai-sdk") {
       const { jsonSchema, onResponse } = options as AiSdkToolsOptions<unknown>;
       return aiSdkTools(defs, jsonSchema, strict, this.#reporting(onResponse));

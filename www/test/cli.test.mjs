@@ -106,3 +106,29 @@ test("bad usage and bad input: a message saying what is wrong, the usage, exit 2
   assert.match(help.out, /agentpad replay <transcript\.json> \[--locale en\|zh\] \[--check\] \[--json\]/);
   assert.match(agentpad("--version").out, /^\d+\.\d+\.\d+\n$/);
 });
+
+test("agentpad replay --sample runs the session shipped in the package; a bad combination is usage (exit 2)", () => {
+  const r = agentpad("replay", "--sample", "--check");
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /^0 of 3 responses differ from the recording\n$/);
+  const both = agentpad("replay", flow("flow-003-5.2"), "--sample");
+  assert.equal(both.code, 2);
+  assert.match(both.err, /not both/);
+  const none = agentpad("replay");
+  assert.equal(none.code, 2);
+  assert.match(none.err, /--sample/);
+});
+
+test("agentpad replay | head: the closed pipe ends the output quietly (no EPIPE crash)", () => {
+  // Far more output than a pipe buffers (64 KiB), so the writes after `head` exits hit a closed
+  // pipe: forty reads of a 4,000-line document.
+  const doc = Array.from({ length: 4000 }, (_, i) => `line ${i} of a long document`).join("\n");
+  const big = path.join(work, "big.json");
+  const steps = Array.from({ length: 40 }, () => ({ tool: "memo_read", args: {} }));
+  writeFileSync(big, JSON.stringify({ format: "agentpad-transcript/1", documents: { "big.txt": doc }, steps }));
+  // A shell pipeline as a user types it; `head -n 1` exits after one line and closes the pipe.
+  const r = spawnSync("bash", ["-c", `"${process.execPath}" "${CLI}" replay "${big}" | head -n 1; echo "rc=\${PIPESTATUS[0]}" >&2`], { encoding: "utf8" });
+  assert.match(r.stdout, /^── step 1 · memo_read/);
+  assert.doesNotMatch(r.stderr, /EPIPE|Error|at /, r.stderr);
+  assert.match(r.stderr, /rc=0/);
+});

@@ -26,7 +26,7 @@ function parseKeys(content) {
 }
 
 function openaiNames(ws) {
-  return ws.tools({ format: "openai" }).map((t) => t.function.name);
+  return ws.tools({ format: "openai", visibleOnly: true }).map((t) => t.function.name);
 }
 
 const FUZZY_QUALITIES = ["trailing_whitespace", "indentation", "unicode", "whitespace"];

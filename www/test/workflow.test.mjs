@@ -71,7 +71,8 @@ test("003 5.1: a single match stages in manual mode and saves at once in immedia
   const i = await immediate.ws.call("memo_replace", { old_text: "foo", new_text: "bar" });
   assert.deepEqual([i.status, i.workflow_state], ["Success", "Idle"]);
   assert.equal(immediate.storage.read("a.txt"), "bar\n");
-  assert.ok(!immediate.ws.tools({ format: "anthropic" }).some((t) => t.name === "memo_commit"));
+  assert.ok(!immediate.ws.tools({ format: "anthropic", visibleOnly: true }).some((t) => t.name === "memo_commit"));
+  assert.ok(!immediate.ws.tools({ format: "anthropic" }).some((t) => t.name === "memo_commit_auto"), "immediate mode never offers commit_auto");
   manual.ws.free();
   immediate.ws.free();
 });
@@ -81,7 +82,7 @@ test("003 5.2: multi-match, [[SEL#n]] candidates, replace_selection by number", 
   const m = await ws.call("memo_replace", { old_text: "Foo() {", new_text: "Bar() {" });
   assert.equal(m.metrics.selection_count, 3);
   assert.deepEqual(m.candidates.map((c) => c.marker_start), ["[[SEL#A]]", "[[SEL#B]]", "[[SEL#C]]"]);
-  assert.ok(ws.tools({ format: "anthropic" }).some((t) => t.name === "memo_replace_selection"));
+  assert.ok(ws.tools({ format: "anthropic", visibleOnly: true }).some((t) => t.name === "memo_replace_selection"));
   const r = await ws.call("memo_replace_selection", { selection_id: 2 });
   assert.equal(r.status, "Success");
   assert.equal(ws.draft(), "Foo() {\n}\nBar() {\n}\nFoo() {\n}\n");
@@ -294,7 +295,7 @@ test("validateResponse: every response of a session is valid in both locales and
 test("toolStates: every tool, the hidden ones greyed with the reason a call would get", async () => {
   const ws = await Workspace.create({ storage: new MemoryStorage({ "a.md": "t: 1\nt: 1\n" }) });
   const idle = ws.toolStates();
-  const visible = ws.tools({ format: "json-schema" }).map((t) => t.name);
+  const visible = ws.tools({ format: "json-schema", visibleOnly: true }).map((t) => t.name);
   assert.deepEqual(idle.filter((s) => s.available).map((s) => s.definition.name), visible);
   const choose = idle.find((s) => s.definition.name === "memo_replace_selection");
   assert.equal(choose.available, false);
@@ -310,5 +311,76 @@ test("toolStates: every tool, the hidden ones greyed with the reason a call woul
   const blocked = await ws.call("memo_commit", { summary: "x" });
   assert.equal(blocked.status, "Blocked");
   assert.equal(commit.reason, blocked.summary.replace(/^\[[^\]]*\] /, ""));
+  ws.free();
+});
+
+test("tools(): the same bytes in all five workflow states, for every format; visibleOnly follows the state", async () => {
+  /** A MemoryStorage whose load can run a hook while the workspace waits for it (Refreshing). */
+  class HookedStorage extends MemoryStorage {
+    onLoad = undefined;
+    async load(path) {
+      this.onLoad?.();
+      return super.load(path);
+    }
+  }
+  const storage = new HookedStorage({ "a.txt": "t: 1\nt: 1\n" });
+  const ws = await Workspace.create({ storage });
+  const formats = ["openai", "openai-responses", "anthropic", "mcp", "gemini", "json-schema"];
+  const snapshot = () => ({
+    state: ws.state,
+    lists: formats.map((format) => JSON.stringify(ws.tools({ format }))),
+    visible: ws.tools({ format: "json-schema", visibleOnly: true }).map((t) => t.name),
+  });
+  const seen = [snapshot()];
+  assert.equal((await ws.call("memo_replace", { old_text: "t: 1", new_text: "t: 2" })).status, "MultiMatch");
+  seen.push(snapshot());
+  await ws.call("memo_replace_selection", { selection_id: "A" });
+  seen.push(snapshot());
+  storage.write("a.txt", "t: 1\nt: 1\nu: 0\n");
+  await ws.call("memo_read", {}); // the shell learns of the change before the call: OutOfSync
+  seen.push(snapshot());
+  storage.onLoad = () => seen.push(snapshot());
+  await ws.call("memo_refresh", {});
+  assert.deepEqual(seen.map((s) => s.state), ["Idle", "SelectionPending", "PersistPending", "OutOfSync", "Refreshing"]);
+  for (const s of seen.slice(1)) assert.deepEqual(s.lists, seen[0].lists, `tools changed in ${s.state}`);
+  assert.deepEqual(seen[4].visible, [], "nothing is offered while storage is read");
+  assert.ok(seen[1].visible.includes("memo_replace_selection") && !seen[0].visible.includes("memo_replace_selection"));
+  ws.free();
+});
+
+test("AI SDK: one generateText over many steps with a fixed tool set completes MultiMatch → pick → commit", async () => {
+  const { generateText, jsonSchema, stepCountIs } = await import("ai");
+  const { MockLanguageModelV3 } = await import("ai/test");
+  const { storage, ws } = await open({ "service.conf": "timeout = 30\nretry_timeout = 30\n" });
+  const script = [
+    ["memo_replace", { old_text: "timeout = 30", new_text: "timeout = 60" }],
+    ["memo_replace_selection", { selection_id: "B" }],
+    ["memo_commit", { summary: "Raise the retry timeout" }],
+  ];
+  let i = 0;
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const model = new MockLanguageModelV3({
+    doGenerate: async () => {
+      const call = script[i++];
+      return call === undefined
+        ? { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }
+        : {
+            content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: call[0], input: JSON.stringify(call[1]) }],
+            finishReason: { unified: "tool-calls", raw: "tool_calls" },
+            usage,
+            warnings: [],
+          };
+    },
+  });
+  const statuses = [];
+  const result = await generateText({
+    model,
+    prompt: "Set retry_timeout to 60 and commit.",
+    tools: ws.tools({ format: "ai-sdk", jsonSchema, onResponse: (r) => statuses.push(r.status) }),
+    stopWhen: stepCountIs(10),
+  });
+  assert.equal(result.text, "done");
+  assert.deepEqual(statuses, ["MultiMatch", "Success", "Success"]);
+  assert.equal(storage.read("service.conf"), "timeout = 30\nretry_timeout = 60\n");
   ws.free();
 });

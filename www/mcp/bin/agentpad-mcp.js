@@ -23,11 +23,11 @@ Options:
                           disabled (nothing is written)
   --locale <en|zh>        language of the responses (default en)
   --tool-prefix <prefix>  tool names are <prefix>_<verb> (default memo)
-  --all-tools             list every tool all the time, for clients that ignore
-                          notifications/tools/list_changed (a call the current state does not
-                          offer is answered Blocked, saying what to do instead); by default
-                          only the tools the state offers are listed, and calling another is
-                          a protocol error (-32602 "Tool … disabled")
+  --visible-only          list only the tools the workflow state offers, changing the list
+                          after calls (notifications/tools/list_changed; calling an unlisted
+                          tool is a protocol error -32602 "Tool … disabled"); by default every
+                          tool is listed all the time and a call the state does not allow is
+                          answered Blocked, saying what to do instead
   -h, --help              show this help
   -v, --version           show the version
 
@@ -49,7 +49,7 @@ try {
       "persist-mode": { type: "string" },
       locale: { type: "string" },
       "tool-prefix": { type: "string" },
-      "all-tools": { type: "boolean" },
+      "visible-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -100,7 +100,7 @@ try {
     persistMode: /** @type {"manual" | "immediate" | "disabled" | undefined} */ (persistMode),
     locale: /** @type {"en" | "zh" | undefined} */ (locale),
     toolPrefix: values["tool-prefix"],
-    allTools: values["all-tools"] === true,
+    visibleOnly: values["visible-only"] === true,
   });
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);

@@ -29,8 +29,8 @@ async function connect(options = {}) {
 
 const offered = (ws) => ws.toolStates().filter((t) => t.available).map((t) => t.definition.name).sort();
 
-test("tools/list is the tools the workflow state offers, each with the core's JSON Schema", async () => {
-  const { served, client, done } = await connect();
+test("visibleOnly: tools/list is the tools the workflow state offers, each with the core's JSON Schema", async () => {
+  const { served, client, done } = await connect({ visibleOnly: true });
   try {
     const list = await client.listTools();
     assert.deepEqual(namesOf(list), offered(served.workspace));
@@ -57,8 +57,8 @@ test("documents: every text file opened, a binary one skipped with a note on the
   }
 });
 
-test("replace → candidates → select → commit changes the file on disk", async () => {
-  const { folder, client, listChanged, done } = await connect();
+test("visibleOnly: replace → candidates → select → commit changes the file on disk, the list following the state", async () => {
+  const { folder, client, listChanged, done } = await connect({ visibleOnly: true });
   try {
     const file = join(folder.dir, "notes.md");
     let changed = listChanged.next();
@@ -137,8 +137,8 @@ test("paths outside the folder are refused; nothing is written there", async () 
   }
 });
 
-test("a call of a tool the state does not offer: the SDK's protocol error (-32602 … disabled)", async () => {
-  const { client, done } = await connect();
+test("visibleOnly: a call of a tool the state does not offer is the SDK's protocol error (-32602 … disabled)", async () => {
+  const { client, done } = await connect({ visibleOnly: true });
   try {
     await assert.rejects(
       client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "A" } }),
@@ -149,14 +149,18 @@ test("a call of a tool the state does not offer: the SDK's protocol error (-3260
   }
 });
 
-test("allTools: every tool listed; one the state does not offer answers Blocked", async () => {
-  const { served, client, done } = await connect({ allTools: true });
+test("by default every enabled tool is listed in every state; one the state does not offer answers Blocked", async () => {
+  const { served, client, done } = await connect();
   try {
-    const all = served.workspace.toolStates().map((t) => t.definition.name).sort();
-    assert.deepEqual(namesOf(await client.listTools()), all);
+    const enabled = served.workspace.tools({ format: "json-schema" }).map((t) => t.name).sort();
+    const idle = await client.listTools();
+    assert.deepEqual(namesOf(idle), enabled);
     const r = await client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "A" } });
     assert.equal(r.isError, true);
     assert.equal(r.structuredContent.status, "Blocked");
+    const multi = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } });
+    assert.equal(multi.structuredContent.status, "MultiMatch");
+    assert.deepEqual(await client.listTools(), idle, "the listed tools are byte-identical after a state change");
   } finally {
     await done();
   }
