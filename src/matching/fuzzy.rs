@@ -95,7 +95,10 @@ impl Reindent {
 /// Every match of `needle` starting at or after char `from`, at the lowest tier that finds any.
 /// Non-overlapping, in document order. A needle that is only whitespace never matches fuzzily.
 ///
-/// Cost: O(n) for the token search plus O(w·m) for w examined windows; O(n) in the fallback.
+/// Cost: O(n) for the token search plus O(w·m) for w examined windows while w × (needle lines)
+/// stays under [`WINDOW_LINE_BUDGET`]; past it (repetitive documents, needles without a
+/// distinctive token), O(n + m) per tier: each distinct line is normalised once and the needle's
+/// lines are found as a sequence of line ids by [`kmp`](super::kmp).
 pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
     let lines: Vec<&str> = needle.split('\n').collect();
     if needle.chars().all(char::is_whitespace) {
@@ -111,20 +114,44 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
         return Vec::new();
     }
     let first_line = rope.char_to_line(from.min(rope.len_chars()));
-    let windows: Vec<usize> = match token_windows(rope, &lines) {
-        Some(w) => w.into_iter().filter(|&i| i >= first_line && i + k <= line_count).collect(),
-        None => (first_line..=line_count - k).collect(),
-    };
     let per_tier: Vec<Vec<NormLine>> =
         Tier::ALL.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
+    let windows = token_windows(rope, &lines)
+        .map(|w| w.into_iter().filter(|&i| i >= first_line && i + k <= line_count).collect::<Vec<usize>>());
+    let found = match windows {
+        Some(w) if w.len().saturating_mul(k) <= WINDOW_LINE_BUDGET => by_windows(rope, w, &lines, &per_tier, from),
+        _ => by_line_ids(rope, first_line, line_count, &lines, &per_tier, from),
+    };
+    leftmost(found)
+}
+
+/// Windows overlap for multi-line needles: the leftmost of overlapping matches, as the exact
+/// search keeps them, in document order.
+fn leftmost(mut found: Vec<Match>) -> Vec<Match> {
+    crate::sort::sort_by_key(&mut found, |m| (m.range.start, m.range.end));
+    let mut out: Vec<Match> = Vec::with_capacity(found.len());
+    for m in found {
+        if out.last().map_or(true, |p| m.range.start >= p.range.end && p.range.start != m.range.start) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Most line examinations (windows × needle lines) the per-window check may cost before the
+/// linear scan over line ids takes over: a few milliseconds of normalising.
+pub const WINDOW_LINE_BUDGET: usize = 20_000;
+
+/// The matches in the given windows, at the lowest tier any of them matches at.
+fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<NormLine>], from: usize) -> Vec<Match> {
     let mut best: Option<Tier> = None;
     let mut found: Vec<Match> = Vec::new();
     for i in windows {
-        for (t, needle_norm) in Tier::ALL.iter().zip(&per_tier) {
+        for (t, needle_norm) in Tier::ALL.iter().zip(per_tier) {
             if best.is_some_and(|b| *t > b) {
                 break;
             }
-            let hits = match_window(rope, i, *t, &lines, needle_norm);
+            let hits = match_window(rope, i, *t, lines, needle_norm);
             if hits.is_empty() {
                 continue;
             }
@@ -136,16 +163,107 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
             break;
         }
     }
-    // Windows overlap for multi-line needles: keep the leftmost of overlapping matches, as the
-    // exact search does.
-    crate::sort::sort_by_key(&mut found, |m| (m.range.start, m.range.end));
-    let mut out: Vec<Match> = Vec::with_capacity(found.len());
-    for m in found {
-        if out.last().map_or(true, |p| m.range.start >= p.range.end && p.range.start != m.range.start) {
-            out.push(m);
+    found
+}
+
+/// The matches in document lines `first_line..line_count`, found without examining window by
+/// window: the lines are interned (identical lines share an id and are normalised once per
+/// tier), the needle's middle lines are searched as a sequence of ids, and only the starts
+/// where that sequence, the first line's suffix and the last line's prefix all agree are
+/// checked by [`match_window`] — leftmost first, skipping starts that overlap a kept match,
+/// so that a document of identical lines costs O(n), not O(n·k).
+// Bounds: `raw` has a slot per line of the range and ids index `distinct`; `i + k - 1 < raw.len()`
+// for every start taken from `0..=raw.len() - k`.
+#[allow(clippy::indexing_slicing)]
+fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str], per_tier: &[Vec<NormLine>], from: usize) -> Vec<Match> {
+    use std::borrow::Cow;
+    use std::collections::HashMap;
+    let k = lines.len();
+    let mut ids: HashMap<Cow<'_, str>, u32> = HashMap::new();
+    let mut distinct: Vec<Cow<'_, str>> = Vec::new();
+    let mut raw: Vec<u32> = Vec::with_capacity(line_count.saturating_sub(first_line));
+    fn intern<'a>(ids: &mut HashMap<Cow<'a, str>, u32>, distinct: &mut Vec<Cow<'a, str>>, raw: &mut Vec<u32>, text: Cow<'a, str>) {
+        let next = distinct.len() as u32;
+        let id = *ids.entry(text.clone()).or_insert(next);
+        if id == next {
+            distinct.push(text);
         }
+        raw.push(id);
     }
-    out
+    for line in rope.lines_at(first_line).take(line_count - first_line) {
+        let text: Cow<'_, str> = line.into();
+        let text = match text {
+            Cow::Borrowed(s) => Cow::Borrowed(s.strip_suffix('\n').unwrap_or(s)),
+            Cow::Owned(mut s) => {
+                if s.ends_with('\n') {
+                    s.pop();
+                }
+                Cow::Owned(s)
+            }
+        };
+        intern(&mut ids, &mut distinct, &mut raw, text);
+    }
+    while raw.len() < line_count - first_line {
+        // The open end past a document without a final line break.
+        intern(&mut ids, &mut distinct, &mut raw, Cow::Borrowed(""));
+    }
+    if raw.len() < k {
+        return Vec::new();
+    }
+    for (t, needle_norm) in Tier::ALL.iter().zip(per_tier) {
+        let starts: Vec<usize> = if let [only] = needle_norm.as_slice() {
+            if only.is_empty() {
+                return Vec::new();
+            }
+            let hit: Vec<bool> = distinct.iter().map(|d| !occurrences(&normalize_line(d, *t).text, &only.text).is_empty()).collect();
+            (0..raw.len()).filter(|&i| hit[raw[i] as usize]).collect()
+        } else {
+            let (Some(first), Some(last)) = (needle_norm.first(), needle_norm.last()) else { return Vec::new() };
+            let middle: Vec<&[char]> = needle_norm[1..k - 1].iter().map(|n| n.text.as_slice()).collect();
+            // Per distinct line: which needle middle line it equals (u32::MAX: none), whether
+            // it ends with the needle's first line and starts with its last.
+            let mut mid_id = vec![u32::MAX; distinct.len()];
+            let mut first_ok = vec![false; distinct.len()];
+            let mut last_ok = vec![false; distinct.len()];
+            for (d, text) in distinct.iter().enumerate() {
+                let norm = normalize_line(text, *t);
+                if let Some(j) = middle.iter().position(|m| *m == norm.text.as_slice()) {
+                    mid_id[d] = j as u32;
+                }
+                first_ok[d] = norm.text.ends_with(&first.text);
+                last_ok[d] = norm.text.starts_with(&last.text);
+            }
+            let pattern: Vec<u32> = (0..middle.len())
+                .map(|j| middle.iter().position(|m| *m == middle[j]).map_or(u32::MAX - 1, |p| p as u32))
+                .collect();
+            let seq: Vec<u32> = raw.iter().map(|&r| mid_id[r as usize]).collect();
+            super::kmp::find_all(&seq, &pattern)
+                .into_iter()
+                .filter_map(|p| p.checked_sub(1))
+                .filter(|&i| i + k <= raw.len() && first_ok[raw[i] as usize] && last_ok[raw[i + k - 1] as usize])
+                .collect()
+        };
+        if starts.is_empty() {
+            continue;
+        }
+        let mut found: Vec<Match> = Vec::new();
+        let mut next_free = 0usize; // first window start that cannot overlap the last kept match
+        for i in starts {
+            if i < next_free {
+                continue;
+            }
+            let hits: Vec<Match> = match_window(rope, first_line + i, *t, lines, needle_norm)
+                .into_iter()
+                .filter(|m| m.range.start >= from && found.last().map_or(true, |p| m.range.start >= p.range.end))
+                .collect();
+            if !hits.is_empty() {
+                next_free = i + k.saturating_sub(1).max(1);
+                found.extend(hits);
+            }
+        }
+        return found;
+    }
+    Vec::new()
 }
 
 /// Window starts (document line indexes) around hits of the needle's longest stable token, or
@@ -241,19 +359,9 @@ fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[Nor
 }
 
 /// Non-overlapping occurrences of `needle` in `hay` (both non-empty slices of chars), left to
-/// right. Lines are short; a long line costs O(len·m) only for windows already narrowed down.
+/// right. Cost: O(len + m) however repetitive the line ([`kmp`](super::kmp)).
 fn occurrences(hay: &[char], needle: &[char]) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at + needle.len() <= hay.len() {
-        if hay.get(at..at + needle.len()) == Some(needle) {
-            out.push(at);
-            at += needle.len();
-        } else {
-            at += 1;
-        }
-    }
-    out
+    super::kmp::find_disjoint(hay, needle)
 }
 
 /// The re-indentation for a match whose needle lines `lines` sit on document lines `doc`: a
@@ -437,6 +545,62 @@ mod tests {
         assert_eq!(hits, vec!["a\nb"]);
         // With the break present the exact tier finds it; without a needle break nothing changes.
         assert!(run("x = 1\n", "x = 2\n").0.is_empty());
+    }
+
+    /// The linear scan over line ids finds exactly what examining every window finds, on
+    /// documents made of a few repeated lines (where they differ in cost) and needles cut from
+    /// them, some with their whitespace mangled.
+    #[test]
+    fn the_line_id_scan_agrees_with_examining_every_window() {
+        let pool = ["}", "  }", "", "a b", "a  b ", "\tx = 1", "x = 1  ", "  \u{201C}q\u{201D}"];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let doc_lines: Vec<&str> = (0..1 + next(14)).map(|_| pool[next(pool.len())]).collect();
+            let mut doc = doc_lines.join("\n");
+            if next(2) == 0 {
+                doc.push('\n');
+            }
+            let start = next(doc_lines.len());
+            let len = 1 + next(doc_lines.len() - start);
+            let mut needle_lines: Vec<String> = doc_lines[start..start + len].iter().map(|l| l.to_string()).collect();
+            for l in &mut needle_lines {
+                match next(4) {
+                    0 => *l = l.trim_start().to_string(),
+                    1 => l.push_str("  "),
+                    2 => *l = l.replace("  ", " "),
+                    _ => {}
+                }
+            }
+            let mut needle = needle_lines.join("\n");
+            if next(3) == 0 {
+                needle.push('\n');
+            }
+            if needle.chars().all(char::is_whitespace) {
+                continue;
+            }
+            let rope = Rope::from_str(&doc);
+            let from = next(rope.len_chars() + 1);
+            let lines: Vec<&str> = needle.split('\n').collect();
+            let k = lines.len();
+            let open_end = lines.last() == Some(&"") && rope.len_chars() > 0 && rope.char(rope.len_chars() - 1) != '\n';
+            let line_count = rope.len_lines() + usize::from(open_end);
+            if k > line_count {
+                continue;
+            }
+            let first_line = rope.char_to_line(from.min(rope.len_chars()));
+            let per_tier: Vec<Vec<NormLine>> =
+                Tier::ALL.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
+            let every: Vec<usize> = (first_line..=line_count - k).collect();
+            let windowed = leftmost(by_windows(&rope, every, &lines, &per_tier, from));
+            let scanned = leftmost(by_line_ids(&rope, first_line, line_count, &lines, &per_tier, from));
+            assert_eq!(scanned, windowed, "doc {doc:?} needle {needle:?} from {from}");
+        }
     }
 
     #[test]

@@ -22,6 +22,7 @@
 pub mod exact;
 pub mod fuzzy;
 pub mod gutter;
+pub mod kmp;
 pub mod line_key;
 pub mod near;
 pub mod normalize;

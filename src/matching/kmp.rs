@@ -1,0 +1,79 @@
+//! Knuth–Morris–Pratt search over any sequence of comparable items: linear time however
+//! repetitive the text (`aaaa…` against `aa…ab` included), where a naive scan costs
+//! O(text·pattern). The fuzzy tiers use it on normalised chars within a line and on line ids
+//! across a document.
+
+/// The failure table: `fail[i]` is the length of the longest proper border of `pattern[..=i]`.
+// Bounds: `k < i + 1 ≤ pattern.len()` throughout, and `fail` has a slot per pattern item.
+#[allow(clippy::indexing_slicing)]
+fn failure<T: PartialEq>(pattern: &[T]) -> Vec<usize> {
+    let mut fail = vec![0usize; pattern.len()];
+    let mut k = 0;
+    for i in 1..pattern.len() {
+        while k > 0 && pattern[i] != pattern[k] {
+            k = fail[k - 1];
+        }
+        if pattern[i] == pattern[k] {
+            k += 1;
+        }
+        fail[i] = k;
+    }
+    fail
+}
+
+/// Start of every occurrence of `pattern` in `text`, overlapping ones included, left to right;
+/// every position (`0..=text.len()`) for an empty pattern. Cost: O(text + pattern).
+// Bounds: `k < pattern.len()` when `pattern[k]` is read (k is reset through `fail` on a full
+// match), and `fail[k - 1]` with `k ≥ 1`.
+#[allow(clippy::indexing_slicing)]
+pub fn find_all<T: PartialEq>(text: &[T], pattern: &[T]) -> Vec<usize> {
+    if pattern.is_empty() {
+        return (0..=text.len()).collect();
+    }
+    let fail = failure(pattern);
+    let mut out = Vec::new();
+    let mut k = 0;
+    for (i, item) in text.iter().enumerate() {
+        while k > 0 && *item != pattern[k] {
+            k = fail[k - 1];
+        }
+        if *item == pattern[k] {
+            k += 1;
+        }
+        if k == pattern.len() {
+            out.push(i + 1 - k);
+            k = fail[k - 1];
+        }
+    }
+    out
+}
+
+/// Non-overlapping occurrences, taken greedily left to right (`str::match_indices`'s rule).
+/// Cost: O(text + pattern).
+pub fn find_disjoint<T: PartialEq>(text: &[T], pattern: &[T]) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for at in find_all(text, pattern) {
+        if out.last().map_or(true, |&p| at >= p + pattern.len().max(1)) {
+            out.push(at);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(text: &[u8], pattern: &[u8]) -> Vec<usize> {
+        (0..=text.len().saturating_sub(pattern.len())).filter(|&i| text.get(i..i + pattern.len()) == Some(pattern)).collect()
+    }
+
+    #[test]
+    fn agrees_with_a_naive_scan() {
+        for (text, pattern) in [("aaaaaa", "aa"), ("abababab", "abab"), ("abcabcabd", "abcabd"), ("xyz", "q"), ("aab", "aab"), ("a", "aa")] {
+            assert_eq!(find_all(text.as_bytes(), pattern.as_bytes()), naive(text.as_bytes(), pattern.as_bytes()), "{text} {pattern}");
+        }
+        assert_eq!(find_disjoint(b"aaaaa", b"aa"), vec![0, 2]);
+        assert_eq!(find_all::<u8>(b"ab", b""), vec![0, 1, 2]);
+    }
+}
