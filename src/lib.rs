@@ -61,4 +61,4 @@ pub mod wasm;
 pub use format::Locale;
 pub use response::{Response, Status};
 pub use workflow::{Flags, PersistMode, WorkflowState};
-pub use workspace::{CallContext, Config, LoadResult, PersistRequest, PersistResult, Step, ToolState, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES};
+pub use workspace::{CallContext, Config, LoadResult, PersistEdit, PersistRequest, PersistResult, Step, ToolState, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES};

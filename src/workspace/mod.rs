@@ -27,6 +27,7 @@ mod history_book;
 mod live;
 mod log;
 mod persist;
+pub use persist::PersistEdit;
 mod read;
 mod recall;
 mod sync;
@@ -285,6 +286,9 @@ pub struct PersistRequest {
     pub path: String,
     pub text: String,
     pub expected_version: String,
+    /// The same write as replacements of the stored text (docs/co-editing.md §Commits as
+    /// edits): a storage that merges live edits (Yjs) applies these, a file storage ignores them.
+    pub edits: Vec<persist::PersistEdit>,
 }
 
 /// What the storage did with one [`PersistRequest`].

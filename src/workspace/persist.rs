@@ -17,7 +17,9 @@ use crate::live_context::VersionKind;
 use crate::format::signed;
 use crate::response::{Response, Status};
 use crate::tasks::TaskStatus;
-use crate::text::Text;
+use crate::changeset::ChangeSet;
+use crate::text::{char_to_utf16, Text};
+use ropey::Rope;
 use crate::workflow::PersistMode;
 
 /// A commit whose writes the shell is performing.
@@ -26,6 +28,9 @@ pub(super) struct CommitInFlight {
     summary: String,
     /// The new committed text of each touched document, in write order.
     texts: Vec<(String, Text)>,
+    /// The pending changes of each text in `texts` (same order), against its committed text:
+    /// the write's edits, and inverted, the compensating write's.
+    sets: Vec<ChangeSet>,
     changes: usize,
     delta: isize,
     /// Complete and pop the current task when the commit succeeds.
@@ -74,6 +79,7 @@ impl Workspace {
             return Step::Done(self.finish(r, None));
         };
         let mut texts = Vec::new();
+        let mut sets = Vec::new();
         for (p, doc) in &session.docs {
             if session.changes.iter().any(|c| &c.path == p) {
                 // Edits cannot grow a draft past the limit, but a rebase onto a larger storage
@@ -89,6 +95,7 @@ impl Workspace {
                     return Step::Done(self.finish(r, Some(p)));
                 }
                 texts.push((p.clone(), doc.base.with_rope(doc.draft.clone())));
+                sets.push(session.change_set(p).0);
             }
         }
         let commit = CommitInFlight {
@@ -96,6 +103,7 @@ impl Workspace {
             changes: session.changes.len(),
             delta: session.changes.iter().map(|c| c.delta()).sum(),
             texts,
+            sets,
             auto_pop,
             lead,
         };
@@ -111,7 +119,11 @@ impl Workspace {
         let requests: Vec<PersistRequest> = commit
             .texts
             .iter()
-            .map(|(p, t)| PersistRequest { path: p.clone(), text: t.to_storage(), expected_version: self.open_doc(p).version.clone() })
+            .zip(&commit.sets)
+            .map(|((p, t), set)| {
+                let old = self.open_doc(p);
+                PersistRequest { path: p.clone(), text: t.to_storage(), expected_version: old.version.clone(), edits: write_edits(old.text.rope(), set, t.rope()) }
+            })
             .collect();
         self.persistence_record("commit: writes requested", None, || {
             json!(requests.iter().map(|r| json!({"path": r.path, "expected_version": r.expected_version, "bytes": r.text.len()})).collect::<Vec<_>>())
@@ -213,7 +225,17 @@ impl Workspace {
         // Write the old texts back, expecting the versions the commit just produced.
         let requests = written
             .iter()
-            .map(|(p, v)| PersistRequest { path: p.clone(), text: self.open_doc(p).text.to_storage(), expected_version: v.clone() })
+            .map(|(p, v)| {
+                let old = &self.open_doc(p).text;
+                let edits = match commit.texts.iter().zip(&commit.sets).find(|((path, _), _)| path == p) {
+                    Some(((_, new), set)) => match set.invert(old.rope()) {
+                        Ok(back) => write_edits(new.rope(), &back, old.rope()),
+                        Err(_) => edits_between(new.rope(), old.rope()),
+                    },
+                    None => edits_between(&Rope::new(), old.rope()),
+                };
+                PersistRequest { path: p.clone(), text: old.to_storage(), expected_version: v.clone(), edits }
+            })
             .collect();
         self.awaiting = Some(Awaiting::Rollback(RollbackInFlight { commit, failures, written }));
         Step::Persist(requests)
@@ -385,7 +407,8 @@ impl Workspace {
             ));
         }
         let text = self.open_doc(path).text.with_rope(self.draft_rope(path));
-        let request = PersistRequest { path: new_path.to_string(), text: text.to_storage(), expected_version: String::new() };
+        let edits = edits_between(&Rope::new(), text.rope());
+        let request = PersistRequest { path: new_path.to_string(), text: text.to_storage(), expected_version: String::new(), edits };
         if self.config.persist_mode == PersistMode::Disabled {
             let r = Response::new(Status::Blocked, "Persistence is disabled: nothing can be written to storage. Nothing was changed.")
                 .with_guidance(format!("The draft stays in memory; read it with {p}_read."));
@@ -426,6 +449,58 @@ impl Workspace {
     }
 }
 
+/// One replacement of a write, for storages that merge concurrent edits (docs/co-editing.md
+/// §Commits as edits): replace UTF-16 units `from..to` of the stored text with `insert`. Offsets
+/// index the text as the workspace holds it — LF line breaks, no BOM, what `Workspace.text()`
+/// returns — before the write; the edits of one write are sorted and never overlap, so applied
+/// from last to first (or first to last, shifting) they turn the stored text into the written
+/// one. Both ends sit on code-point boundaries: a surrogate pair is never split.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PersistEdit {
+    pub from: usize,
+    pub to: usize,
+    pub insert: String,
+}
+
+/// The edits of a write of `new`, made from `old` by `set` — exactly the pending changes, never
+/// a re-diff (a diff of the texts could attribute a change to the wrong copy of repeated text,
+/// and a storage that holds concurrent edits needs the agent's own). When `new` is not `set`
+/// applied to `old` (a leading U+FEFF became the BOM, see [`Text::with_rope`]), the one edit
+/// between their common prefix and suffix. Cost: O(changes × log n); the fallback O(n).
+fn write_edits(old: &Rope, set: &ChangeSet, new: &Rope) -> Vec<PersistEdit> {
+    if set.base_len() != old.len_chars() || set.draft_len() != new.len_chars() {
+        return edits_between(old, new);
+    }
+    set.replacements()
+        .iter()
+        .filter_map(|r| {
+            // Only the chars that change: a person's cursor inside the rest of the matched
+            // text stays where it is. Trimmed in chars, so never inside a surrogate pair.
+            let gone = old.slice(r.range.clone());
+            let prefix = gone.chars().zip(r.text.chars()).take_while(|(a, b)| a == b).count();
+            let text_len = r.text.chars().count();
+            let room = gone.len_chars().min(text_len).saturating_sub(prefix);
+            let suffix = gone.chars_at(gone.len_chars()).reversed().zip(r.text.chars().rev()).take(room).take_while(|(a, b)| a == b).count();
+            let (from, to) = (r.range.start + prefix, r.range.end.saturating_sub(suffix));
+            let insert: String = r.text.chars().skip(prefix).take(text_len.saturating_sub(prefix + suffix)).collect();
+            (from < to || !insert.is_empty()).then(|| PersistEdit { from: char_to_utf16(old, from), to: char_to_utf16(old, to), insert })
+        })
+        .collect()
+}
+
+/// At most one edit: what lies between the common prefix and suffix of `old` and `new` (in
+/// chars, so never inside a surrogate pair); none when they are equal. Cost: O(n).
+fn edits_between(old: &Rope, new: &Rope) -> Vec<PersistEdit> {
+    let prefix = old.chars().zip(new.chars()).take_while(|(a, b)| a == b).count();
+    let max_suffix = old.len_chars().min(new.len_chars()) - prefix;
+    let suffix = old.chars_at(old.len_chars()).reversed().zip(new.chars_at(new.len_chars()).reversed()).take(max_suffix).take_while(|(a, b)| a == b).count();
+    let (old_end, new_end) = (old.len_chars() - suffix, new.len_chars() - suffix);
+    if prefix == old_end && prefix == new_end {
+        return Vec::new();
+    }
+    vec![PersistEdit { from: char_to_utf16(old, prefix), to: char_to_utf16(old, old_end), insert: new.slice(prefix..new_end).to_string() }]
+}
+
 /// Why a model-given `new_path` must not reach the storage: it climbs out with `..`, is absolute
 /// while the document's own path is not, or holds a control character (NUL included). Storage
 /// providers may check too; the core refuses first so every host gets the same answer.
@@ -458,7 +533,155 @@ fn result_for<'a>(results: &'a [PersistResult], path: &str) -> Option<&'a Persis
 
 #[cfg(test)]
 mod tests {
-    use super::unsafe_new_path;
+    use super::{edits_between, unsafe_new_path, write_edits, PersistEdit};
+    use crate::changeset::ChangeSet;
+    use proptest::prelude::*;
+    use ropey::Rope;
+
+    /// The plain model of a storage that applies edits: a JS string (UTF-16 units), edits
+    /// applied from last to first. Panics (fails the test) on a split surrogate pair.
+    fn apply_utf16(stored: &str, edits: &[PersistEdit]) -> String {
+        let mut units: Vec<u16> = stored.encode_utf16().collect();
+        let mut end = usize::MAX;
+        for e in edits.iter().rev() {
+            assert!(e.from <= e.to && e.to <= end, "edits sorted and apart: {edits:?}");
+            for at in [e.from, e.to] {
+                let inside_pair = at > 0 && at < units.len() && (0xDC00..0xE000).contains(&units[at]);
+                assert!(!inside_pair, "offset {at} splits a surrogate pair: {edits:?}");
+            }
+            units.splice(e.from..e.to, e.insert.encode_utf16());
+            end = e.from;
+        }
+        String::from_utf16(&units).expect("well-formed UTF-16")
+    }
+
+    /// Char ranges applied to a String the slow, obvious way.
+    fn apply_chars(base: &str, changes: &[(std::ops::Range<usize>, String)]) -> String {
+        let chars: Vec<char> = base.chars().collect();
+        let mut out = String::new();
+        let mut at = 0;
+        for (range, text) in changes {
+            out.extend(&chars[at..range.start]);
+            out.push_str(text);
+            at = range.end;
+        }
+        out.extend(&chars[at..]);
+        out
+    }
+
+    fn text_strategy() -> impl Strategy<Value = String> {
+        proptest::collection::vec(prop_oneof![Just('a'), Just('z'), Just('\n'), Just('é'), Just('中'), Just('😀'), Just('👍')], 0..40)
+            .prop_map(|v| v.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+        /// The write's edits turn the stored text into the saved text, checked against a plain
+        /// String model, over random change sets on text with emoji (surrogate pairs in UTF-16).
+        #[test]
+        fn write_edits_turn_the_stored_text_into_the_saved_text(
+            base in text_strategy(),
+            cuts in proptest::collection::vec((0usize..60, 0usize..4, text_strategy()), 0..6),
+        ) {
+            let n = base.chars().count();
+            let mut changes: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+            let mut at = 0;
+            let mut sorted = cuts.clone();
+            sorted.sort_by_key(|c| c.0);
+            for (start, len, text) in sorted {
+                let start = start.min(n).max(at);
+                let end = (start + len).min(n);
+                changes.push((start..end, text));
+                at = end;
+            }
+            let mut set = ChangeSet::new(n);
+            for (range, text) in &changes {
+                set.try_push(range.clone(), text.clone()).unwrap();
+            }
+            let old = Rope::from_str(&base);
+            let new = set.apply(&old).unwrap();
+            let expected = apply_chars(&base, &changes);
+            prop_assert_eq!(new.to_string(), expected.clone());
+            let edits = write_edits(&old, &set, &new);
+            prop_assert!(edits.len() <= set.len(), "at most one edit per pending change, never a whole-text replace");
+            let inserted: usize = edits.iter().map(|e| e.insert.chars().count()).sum();
+            prop_assert!(inserted <= set.replacements().iter().map(|r| r.text.chars().count()).sum::<usize>());
+            prop_assert_eq!(apply_utf16(&base, &edits), expected.clone());
+            // The compensating write: the inverted set takes the saved text back.
+            let back = set.invert(&old).unwrap();
+            prop_assert_eq!(apply_utf16(&expected, &write_edits(&new, &back, &old)), base.clone());
+            // The fallback edit, between any two texts.
+            let between = edits_between(&old, &new);
+            prop_assert!(between.len() <= 1);
+            prop_assert_eq!(apply_utf16(&base, &between), expected);
+        }
+    }
+
+    fn requests(step: crate::workspace::Step) -> Vec<crate::workspace::PersistRequest> {
+        match step {
+            crate::workspace::Step::Persist(r) => r,
+            other => panic!("expected a write step, got {other:?}"),
+        }
+    }
+
+    fn call(ws: &mut crate::workspace::Workspace, name: &str, args: serde_json::Value) -> crate::workspace::Step {
+        ws.call(name, &args, &crate::workspace::CallContext::default())
+    }
+
+    /// A commit's write carries its edits against the stored text (LF, no BOM), the
+    /// compensating write of a failed multi-document commit the inverse ones.
+    #[test]
+    fn a_commit_writes_its_pending_changes_as_edits() {
+        use crate::workspace::{PersistResult, Workspace};
+        use serde_json::json;
+        let mut ws = Workspace::new(crate::workspace::Config::default());
+        let a = "\u{FEFF}title 😀\r\nx = 1\r\ny = 1\r\n";
+        ws.open("a", a, "v1").unwrap();
+        ws.open("b", "keep\n", "v1").unwrap();
+        call(&mut ws, "memo_replace", json!({"old_text": "x = 1", "new_text": "x = 👍"}));
+        call(&mut ws, "memo_replace", json!({"old_text": "y = 1", "new_text": "y = 2"}));
+        call(&mut ws, "memo_replace", json!({"path": "b", "old_text": "keep", "new_text": "kept"}));
+        let writes = requests(call(&mut ws, "memo_commit", json!({"summary": "s"})));
+        let stored_a = "title 😀\nx = 1\ny = 1\n";
+        assert_eq!(writes[0].edits.len(), 2, "{:?}", writes[0].edits);
+        assert_eq!(apply_utf16(stored_a, &writes[0].edits), "title 😀\nx = 👍\ny = 2\n");
+        assert_eq!(writes[0].text, "\u{FEFF}title 😀\r\nx = 👍\r\ny = 2\r\n", "the text stays in storage form");
+        assert_eq!(writes[0].edits[0], PersistEdit { from: 13, to: 14, insert: "👍".into() }, "only the chars that change");
+        // a is saved, b fails: a is written back with the inverse edits.
+        let step = ws.complete_persist(vec![
+            PersistResult::Saved { path: "a".into(), version: "v2".into() },
+            PersistResult::Failed { path: "b".into(), error: "disk full".into() },
+        ]);
+        let back = requests(step);
+        assert_eq!(back[0].path, "a");
+        assert_eq!(apply_utf16("title 😀\nx = 👍\ny = 2\n", &back[0].edits), stored_a);
+    }
+
+    #[test]
+    fn edits_are_in_utf16_units_and_keep_emoji_whole() {
+        let old = Rope::from_str("a😀b😀c");
+        let mut set = ChangeSet::new(5);
+        set.try_push(3..4, "👍").unwrap(); // the second 😀
+        let new = set.apply(&old).unwrap();
+        let edits = write_edits(&old, &set, &new);
+        assert_eq!(edits, vec![PersistEdit { from: 4, to: 6, insert: "👍".into() }]);
+        // 😀 and 👍 share their high surrogate: a unit-wise diff would replace half a pair.
+        assert_eq!(edits_between(&old, &new), vec![PersistEdit { from: 4, to: 6, insert: "👍".into() }]);
+        assert_eq!(edits_between(&old, &old), vec![]);
+    }
+
+    #[test]
+    fn a_draft_whose_leading_feff_became_the_bom_falls_back_to_one_edit() {
+        let old = Rope::from_str("abc");
+        let mut set = ChangeSet::new(3);
+        set.try_push(0..0, "\u{FEFF}x").unwrap();
+        let new = Rope::from_str("xabc"); // Text::with_rope took the U+FEFF as the BOM
+        assert_eq!(write_edits(&old, &set, &new), vec![PersistEdit { from: 0, to: 0, insert: "x".into() }]);
+        let mut same = ChangeSet::new(3);
+        same.try_push(0..3, "abc").unwrap();
+        assert_eq!(write_edits(&old, &same, &old), vec![], "a change to the same text writes nothing");
+    }
 
     #[test]
     fn new_paths_that_leave_the_storage_are_refused() {

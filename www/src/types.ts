@@ -563,10 +563,24 @@ export interface StorageProvider {
   /**
    * Write `text` if the stored version is still `expectedVersion`; resolves to the new version.
    * Rejects (with an Error whose message says why) on a version mismatch or a write failure.
+   * `edits` is the same write as replacements of the stored text ({@link TextEdit}): a storage
+   * that merges concurrent edits (a Y.Text) applies exactly these; a file storage ignores them.
    */
-  save(path: string, text: string, expectedVersion: string): Promise<{ version: string }>;
+  save(path: string, text: string, expectedVersion: string, edits?: readonly TextEdit[]): Promise<{ version: string }>;
   /** Subscribe to external changes. Returns the unsubscribe function. */
   watch(listener: (change: StorageChange) => void): () => void;
+}
+
+/**
+ * One replacement of a write: UTF-16 units `from..to` of the stored text become `insert`.
+ * Offsets index the text as the workspace holds it (LF line breaks, no BOM: what
+ * `Workspace.text()` returns) before the write; a write's edits are sorted, never overlap, and
+ * never split a surrogate pair. Apply them from last to first.
+ */
+export interface TextEdit {
+  from: number;
+  to: number;
+  insert: string;
 }
 
 export interface StorageChange {

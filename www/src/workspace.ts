@@ -19,6 +19,7 @@ import type {
   MemoryTurn,
   Response,
   StorageProvider,
+  TextEdit,
   TaskReport,
   ToolDefinition,
   ToolState,
@@ -47,9 +48,11 @@ if (typeof Symbol.dispose !== "symbol") {
 
 type Step =
   | { kind: "done"; response: Response }
-  | { kind: "persist"; requests: { path: string; text: string; expected_version: string }[] }
+  | { kind: "persist"; requests: PersistRequest[] }
   | { kind: "load"; paths: string[] };
 
+/** A write the core asks for; `edits` are the same write as replacements (see {@link TextEdit}). */
+type PersistRequest = { path: string; text: string; expected_version: string; edits: TextEdit[] };
 type PersistResult = { path: string; ok: true; version: string } | { path: string; ok: false; error: string };
 type LoadResult =
   | { path: string; ok: true; text: string | null; version: string | null }
@@ -331,13 +334,13 @@ export class Workspace {
 
   /** Writes in order and stops at the first failure: later documents are left untouched. */
   async #persist(
-    requests: { path: string; text: string; expected_version: string }[],
+    requests: PersistRequest[],
     written: Map<string, string>,
   ): Promise<Step> {
     const results: PersistResult[] = [];
     for (const request of requests) {
       try {
-        const { version } = await this.#storage.save(request.path, request.text, request.expected_version);
+        const { version } = await this.#storage.save(request.path, request.text, request.expected_version, request.edits);
         if (typeof version !== "string") {
           throw new Error(`storage.save returned ${JSON.stringify(version)} as the version; expected a string`);
         }
