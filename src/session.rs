@@ -195,12 +195,15 @@ pub struct Session {
     pub selection: Option<Selection>,
     /// The change the last stage created or amended: recommendation prefers candidates near it.
     pub last_staged: Option<Letter>,
+    /// Per document, the text its line keys were last shown from: `memo_replace_lines` checks
+    /// every line of a key range against it, not only the two keyed ends.
+    pub keys_shown: SmallMap<String, Rope>,
     letters_used: usize,
 }
 
 impl Session {
     pub fn new(id: u64) -> Session {
-        Session { id, docs: SmallMap::new(), changes: Vec::new(), selection: None, last_staged: None, letters_used: 0 }
+        Session { id, docs: SmallMap::new(), changes: Vec::new(), selection: None, last_staged: None, keys_shown: SmallMap::new(), letters_used: 0 }
     }
 
     /// Letters still free in this session.

@@ -369,8 +369,28 @@ impl Workspace {
                 }
             })
             .collect();
+        let mut stale = stale;
+        if stale.is_empty() {
+            // Both ends match, but lines between may have moved under them (an insertion above
+            // shifts `}` … `}` onto another block): every line of the range must be the line
+            // the keys were read with.
+            if let Some(read) = self.keys_read_from(path) {
+                let read_last = text::visible_line_count(&read);
+                let ends_read_there = [start, end].iter().all(|k| k.line <= read_last && k.matches(&text::line_text(&read, k.line - 1)));
+                if ends_read_there {
+                    if let Some(l) = (start.line..=end.line).find(|&l| text::line_text(&read, l - 1) != text::line_text(&draft, l - 1)) {
+                        let now = text::line_text(&draft, l - 1);
+                        stale.push(format!(
+                            "line {l} is now {} (key {}), not the line you read there ({}): lines moved since your read",
+                            code(&clip(&now)),
+                            LineKey::of(l, &now),
+                            code(&clip(&text::line_text(&read, l - 1)))
+                        ));
+                    }
+                }
+            }
+        }
         if !stale.is_empty() {
-            let mut stale = stale;
             stale.dedup();
             let from = start.line.min(last).saturating_sub(2).max(1);
             let to = (end.line + 2).min(last);
@@ -383,6 +403,7 @@ impl Workspace {
                 self.config.tool_prefix
             ));
             r.content = Some(super::read::keyed_lines(&draft, &draft, from, to.max(from), last));
+            self.keys_shown_from(path, &draft);
             return Step::Done(self.finish(r, Some(path)));
         }
         let mut new = arg_text(args, "new_text");

@@ -14,7 +14,7 @@ use crate::text;
 use crate::tools::Args;
 
 impl Workspace {
-    pub(super) fn read(&self, path: &str, args: &Args) -> Response {
+    pub(super) fn read(&mut self, path: &str, args: &Args) -> Response {
         let committed = args.str("view") == Some("committed");
         let rope = if committed { self.open_doc(path).text.rope().clone() } else { self.draft_rope(path) };
         let last = text::visible_line_count(&rope);
@@ -38,6 +38,9 @@ impl Workspace {
         let marks = if committed { Vec::new() } else { self.selection_marks(path) };
         let shown = overlay(&rope, &marks);
         let content = if keys { keyed_lines(&shown, &rope, start, end, last) } else { numbered_lines(&shown, start, end, last, numbered) };
+        if keys {
+            self.keys_shown_from(path, &rope);
+        }
         let pending = self.session.as_ref().map_or(0, |s| s.changes.iter().filter(|c| c.path == path).count());
         let which = if committed {
             "committed text".to_string()
@@ -125,6 +128,26 @@ pub(super) fn overlay(rope: &Rope, marks: &[(Letter, Range<usize>)]) -> Rope {
 const OTHER_DOCUMENTS_NAMED: usize = 10;
 
 impl Workspace {
+    /// Records that line keys of `path` were shown from `text`, for [`Workspace::keys_read_from`].
+    /// Without a session nothing is pending, so the draft is the committed text the session will
+    /// start from. Cost: O(1) (ropes share).
+    pub(super) fn keys_shown_from(&mut self, path: &str, text: &Rope) {
+        if let Some(session) = self.session.as_mut() {
+            session.keys_shown.insert(path.to_string(), text.clone());
+        }
+    }
+
+    /// The text the model's line keys of `path` were most likely read from: the last text keys
+    /// were shown from in this session, else the session's base (keys read before anything was
+    /// staged), else `None` (nothing pending: the draft itself). Cost: O(1).
+    pub(super) fn keys_read_from(&self, path: &str) -> Option<Rope> {
+        let session = self.session.as_ref()?;
+        match session.keys_shown.get(path) {
+            Some(rope) => Some(rope.clone()),
+            None => session.docs.get(path).map(|d| d.base.rope().clone()),
+        }
+    }
+
     /// ` Other open documents: b.md, c.txt (pass path to read one).` when a read named no path
     /// and more than one document is open, so the model learns what it can read next; empty
     /// otherwise. Cost: O(documents named).

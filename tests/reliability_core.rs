@@ -1,0 +1,49 @@
+//! Reliability of the core against adversarial calls (docs/reliability.md §Matching time and
+//! read size): edits that used to land in the wrong place, calls that used to succeed where
+//! they must be refused, and reads without a size cap. Each test failed before its fix.
+
+mod common;
+
+use common::Host;
+use serde_json::json;
+
+/// The key `memo_read(line_keys=true)` shows for 1-based `line`.
+fn key_of(host: &mut Host, line: usize) -> String {
+    let r = host.call("memo_read", json!({"line_keys": true}));
+    let content = r.content.clone().unwrap_or_default();
+    let row = content.lines().nth(line - 1).unwrap_or_else(|| panic!("no line {line} in {content}"));
+    row.split('│').next().unwrap_or_default().trim().to_string()
+}
+
+#[test]
+fn stale_keys_whose_ends_still_match_do_not_replace_the_wrong_block() {
+    let mut host = Host::new(&[("a.txt", "a\n}\nfoo()\n}\nbar()\n}\n")]);
+    // Keys for lines 4–6 as read: `}`, `bar()`, `}`.
+    let (k4, k6) = (key_of(&mut host, 4), key_of(&mut host, 6));
+    // Two lines inserted above: lines 4–6 are now `}`, `foo()`, `}` — same ends, other middle.
+    let r = host.call("memo_replace", json!({"old_text": "a\n", "new_text": "x\ny\na\n"}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    let before = host.ws.draft(None).unwrap();
+    let r = host.call("memo_replace_lines", json!({"start_key": k4, "end_key": k6, "new_text": "baz()"}));
+    assert_eq!(r.status.as_str(), "StaleReference", "{}", r.markdown);
+    assert_eq!(host.ws.draft(None).unwrap(), before, "nothing changed");
+    // The response shows the current keys; with them the call goes through.
+    let content = r.content.clone().unwrap_or_default();
+    assert!(content.contains("│ foo()"), "current keyed lines shown: {content}");
+    let (k4, k6) = (key_of(&mut host, 4), key_of(&mut host, 6));
+    let r = host.call("memo_replace_lines", json!({"start_key": k4, "end_key": k6, "new_text": "baz()"}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    assert_eq!(host.ws.draft(None).unwrap(), "x\ny\na\nbaz()\nbar()\n}\n");
+}
+
+#[test]
+fn fresh_keys_of_a_range_still_replace_it() {
+    let mut host = Host::new(&[("a.txt", "a\n}\nfoo()\n}\nbar()\n}\n")]);
+    let r = host.call("memo_replace", json!({"old_text": "a\n", "new_text": "x\ny\na\n"}));
+    assert_eq!(r.status.as_str(), "Success");
+    // Keys read after the staged insertion: the range is what the model sees.
+    let (k4, k6) = (key_of(&mut host, 4), key_of(&mut host, 6));
+    let r = host.call("memo_replace_lines", json!({"start_key": k4, "end_key": k6, "new_text": "baz()"}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    assert_eq!(host.ws.draft(None).unwrap(), "x\ny\na\nbaz()\nbar()\n}\n");
+}
