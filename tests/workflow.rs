@@ -1,6 +1,6 @@
-//! The workflow state machine end to end (DESIGN §6, `003` §4, §5, §7, §10–§12): every row of
-//! `003` §12's transition table, the visibility matrix, persist modes, failures, external
-//! changes, atomic multi-document commits, and `000` Appendix A's nested-task flow.
+//! The workflow state machine end to end (docs/workflow.md): every row of
+//! the transition table, the visibility matrix, persist modes, failures, external
+//! changes, atomic multi-document commits, and the nested-task example flow.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -20,7 +20,7 @@ fn visible(h: &Host) -> Vec<Tool> {
 
 const THREE: &str = "db.timeout: 30\napi.timeout: 30\ncache.timeout: 30\n";
 
-// ---- 003 §12, row by row -----------------------------------------------------------------
+// ---- transitions, row by row ------------------------------------------------------------
 
 #[test]
 fn row_1_single_match_in_immediate_mode_stays_idle() {
@@ -178,7 +178,7 @@ fn calls_while_storage_works_are_blocked() {
     assert_eq!(ws.state(), WorkflowState::Refreshing);
 }
 
-// ---- the visibility matrix (003 §7.2) --------------------------------------------------------
+// ---- the visibility matrix ----------------------------------------------------------------
 
 #[test]
 fn visibility_matrix_per_state() {
@@ -229,13 +229,13 @@ fn immediate_mode_hides_commit_and_disabled_mode_is_read_only() {
     let c = h.call("memo_commit", json!({"summary": "in memory"}));
     assert!(c.summary.contains("not written to storage"), "{}", c.summary);
     let read = h.call("memo_read", json!({}));
-    assert!(read.summary.ends_with("[Read-only: persistence is disabled, results stay in memory.]"), "003 §8.2: {}", read.summary);
+    assert!(read.summary.ends_with("[Read-only: persistence is disabled, results stay in memory.]"), "read-only note: {}", read.summary);
     assert!(h.writes.is_empty());
     let as_file = h.call("memo_persist_as", json!({"new_path": "b"}));
     assert_eq!(as_file.status, Status::Blocked, "persist_as is hidden outside OutOfSync");
 }
 
-// ---- 003 §5 flows ---------------------------------------------------------------------------
+// ---- workflow scenarios -----------------------------------------------------------------------
 
 #[test]
 fn flow_5_3_persist_failure_then_diff_and_persist_as() {
@@ -381,7 +381,7 @@ fn appendix_a_flow_3_nested_tasks() {
     let main = h.call("memo_commit", json!({"summary": "module Y added"}));
     assert!(main.summary.contains("Task #1 completed"), "{}", main.summary);
     assert!(main.task_stack.is_empty());
-    // The thought tree (`000` §4.3): #1 with the nested #2, as data and as Markdown.
+    // The thought tree: #1 with the nested #2, as data and as Markdown.
     let tree: Vec<_> = main.task_tree.iter().map(|n| (n.task_id.as_str(), n.status.as_str(), n.children.len())).collect();
     assert_eq!(tree, vec![("1", "Completed", 1)]);
     assert_eq!(main.task_tree[0].children[0].summary.as_deref(), Some("versions are fine"));

@@ -1,5 +1,5 @@
-// Issue 3 (the matching engine) through the BUILT package, as a TypeScript/JS user calls it:
-// fuzzy tiers, near misses, the span / selection / lines / append tools, `path`, options, and
+// The matching engine (docs/architecture.md#matching) through the BUILT package, as a
+// TypeScript/JS user calls it: fuzzy tiers, near misses, the span / selection / lines / append tools, `path`, options, and
 // bad input from JS. Run: node --test www/test/   (./build.sh test builds first)
 import assert from "node:assert/strict";
 import test from "node:test";

@@ -1,4 +1,4 @@
-// Issue 8, items 5 and 6 through the BUILT package: no leak over 10,000 create/call/free cycles,
+// Scale and integrity through the BUILT package: no leak over 10,000 create/call/free cycles,
 // a 50 MB document that opens, edits and commits, the document size limit, and byte-exact round
 // trips of tricky text through MemoryStorage and NodeFsStorage.
 //

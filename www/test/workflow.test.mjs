@@ -1,6 +1,6 @@
-// The seed flows through the BUILT package, as an agent framework runs them: `000` Appendix A's
-// three flows and `003` §5's five, with MemoryStorage as the storage (external writes and
-// injected save failures included).
+// The built-in flows through the BUILT package, as an agent framework runs them: the three
+// example flows and the five workflow scenarios (docs/workflow.md#transcripts), with
+// MemoryStorage as the storage (external writes and injected save failures included).
 import assert from "node:assert/strict";
 import test from "node:test";
 import { MemoryStorage, Workspace } from "@agentpad/core";
