@@ -47,7 +47,7 @@ check "no design-note citation (DESIGN §, DESIGN.md)" "" '\bDESIGN\b|DESIGN\.md
 check "no research-note path (shared/research)" "" 'shared/research'
 check "no issue number (issue 7, issues 6 and 7, issue #7)" "-i" '\bissues? #?[0-9]+\b'
 check "no seed file name (000_0123456789abcdef)" "" '\b0[0-9][0-9]_[0-9a-f]{16}\b'
-check "no seed citation (\`003\` §6, 000 Appendix A, the seed's)" "" '`00[0-9]`|\b00[0-9] ?(§|Appendix|Phase)|\bthe seeds?('"'"'s?)?( |\b)(example|wording|names|name|text|headings|phrasing|Chinese|flows?|three|\+5|delta|form|layout|document|documents)\b|\bseeds'"'"'|\bseed'"'"'s\b'
+check "no seed citation (\`003\` §6, 000 Appendix A, the seed's)" "" '`00[0-9]`|\b00[0-9] ?(§|Appendix|Phase)|\b00[0-9]'"'"'s\b|\bthe seeds?('"'"'s?)?( |\b)(example|wording|names|name|text|headings|phrasing|Chinese|flows?|three|\+5|delta|form|layout|document|documents)\b|\bseeds'"'"'|\bseed'"'"'s\b|\b[Tt]he seeds? (says?|do not|does not)\b|\bthis slice\b'
 check "no old product name (ATELIA)" "-i" '\bATELIA'
 
 echo "docs-lint: $passed passed, $failed failed"

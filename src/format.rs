@@ -3,8 +3,8 @@
 //!
 //! Layout, in this exact order: the `status:`/`state:`/`flags:` header lines; `### [OK|Warning|Fail]
 //! Overview` with `- summary:` and `- guidance:`; the `### [Metrics] Metrics` table; then, when
-//! present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns — an
-//! addition of ours: the seeds do not say where a read's text goes), `### [Diff] Preview`,
+//! present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
+//! docs/decisions.md#responses), `### [Diff] Preview`,
 //! `### [Changes] Pending changes`, `### [Tasks] Task stack`, `### [Log] Session log`.
 //!
 //! Every section is separated from the one before by one empty line; every line ends with `\n`.
