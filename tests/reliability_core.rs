@@ -47,3 +47,22 @@ fn fresh_keys_of_a_range_still_replace_it() {
     assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
     assert_eq!(host.ws.draft(None).unwrap(), "x\ny\na\nbaz()\nbar()\n}\n");
 }
+
+#[test]
+fn a_yaml_block_copied_without_its_indentation_is_not_read_as_gutters() {
+    let doc = "order: low\nmid\nhigh\nlevels:\n  1: low\n  2: mid\n";
+    let mut host = Host::new(&[("a.yaml", doc)]);
+    // `1: ` and `2: ` look like copied line numbers, and `low\nmid` occurs elsewhere; but the
+    // document holds these very lines, indented: that reading keeps every visible character.
+    let r = host.call("memo_replace", json!({"old_text": "1: low\n2: mid", "new_text": "1: low\n2: high"}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    assert_eq!(host.ws.draft(None).unwrap(), "order: low\nmid\nhigh\nlevels:\n  1: low\n  2: high\n");
+}
+
+#[test]
+fn real_copied_gutters_are_still_stripped() {
+    let mut host = Host::new(&[("a.txt", "one\ntwo\nthree\n")]);
+    let r = host.call("memo_replace", json!({"old_text": "2: two\n3: three", "new_text": "2: TWO\n3: three"}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    assert_eq!(host.ws.draft(None).unwrap(), "one\nTWO\nthree\n");
+}

@@ -4,13 +4,16 @@
 //! follow different rules. It tries, in order, stopping at the first step that finds anything:
 //!
 //! 1. [`exact`] — `memchr::memmem` over the rope's chunks;
-//! 2. copied gutters stripped ([`gutter`]) and the stripped needle searched exactly;
-//! 3. the fuzzy tiers of [`fuzzy`] (trailing whitespace, indentation, Unicode look-alikes,
+//! 2. the fuzzy tiers of [`fuzzy`] (trailing whitespace, indentation, Unicode look-alikes,
 //!    whitespace runs) on the needle as given;
-//! 4. the fuzzy tiers on the stripped needle, when it had gutters.
+//! 3. copied gutters stripped ([`gutter`]) and the stripped needle searched exactly;
+//! 4. the fuzzy tiers on the stripped needle.
 //!
-//! Step 3 before step 4: a reading that keeps every visible character of `old_text` beats one
-//! that drops a prefix as a gutter. A one-line `60: 30 #  ` looks like a colon gutter, but in a
+//! Steps 1 and 2 before 3 and 4: a reading that keeps every visible character of `old_text`
+//! beats one that drops a prefix as a gutter. Gutters are stripped only when every line carries
+//! the same gutter shape *and* the document does not hold the lines as given: a YAML block
+//! `  1: low` / `  2: mid` copied without its indentation is found at the indentation tier, not
+//! as `low` / `mid` elsewhere. A one-line `60: 30 #  ` looks like a colon gutter, but in a
 //! document holding `60: 30 # again` it is that text with trailing whitespace, not `30 #`
 //! (the call-sequence model test found the engine editing `30 #` there).
 //!
@@ -197,27 +200,24 @@ fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> V
     if !matches.is_empty() {
         return Located { matches, needle: needle.to_string(), gutter: None };
     }
-    let gutter = gutter::strip(needle);
-    let stripped_located = |g: gutter::Gutter, mut matches: Vec<Match>| {
-        for m in &mut matches {
-            m.quality.gutter = true;
-        }
-        Located { matches, needle: g.text.clone(), gutter: Some(g) }
-    };
-    if let Some(g) = &gutter {
-        let matches = if g.text.is_empty() { Vec::new() } else { exact(&g.text) };
-        if !matches.is_empty() {
-            return stripped_located(g.clone(), matches);
-        }
-    }
+    // The needle as given, under the fuzzy tiers, before any reading that drops a prefix of
+    // each line as a gutter: a YAML block `1: low` / `2: mid` copied without its indentation is
+    // those lines, not `low` / `mid` wherever else they occur.
     let matches = fuzzy::find(rope, needle, from);
-    match gutter {
-        Some(g) if matches.is_empty() => {
-            let matches = if g.text.is_empty() { Vec::new() } else { fuzzy::find(rope, &g.text, from) };
-            stripped_located(g, matches)
-        }
-        _ => Located { matches, needle: needle.to_string(), gutter: None },
+    if !matches.is_empty() {
+        return Located { matches, needle: needle.to_string(), gutter: None };
     }
+    let Some(g) = gutter::strip(needle) else {
+        return Located { matches, needle: needle.to_string(), gutter: None };
+    };
+    let mut matches = if g.text.is_empty() { Vec::new() } else { exact(&g.text) };
+    if matches.is_empty() && !g.text.is_empty() {
+        matches = fuzzy::find(rope, &g.text, from);
+    }
+    for m in &mut matches {
+        m.quality.gutter = true;
+    }
+    Located { matches, needle: g.text.clone(), gutter: Some(g) }
 }
 
 #[cfg(test)]
