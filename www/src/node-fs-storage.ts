@@ -1,9 +1,10 @@
 // A StorageProvider on a directory of the local file system (Node only: exported from node.ts).
 import { createRequire } from "node:module";
-import { readdirSync, watch as fsWatch, type FSWatcher } from "node:fs";
-import { chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
+import { constants as fsConstants, readdirSync, watch as fsWatch, type FSWatcher, type Stats } from "node:fs";
+import { access, chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { StorageChange, StorageProvider } from "./types.js";
+import { MAX_DOCUMENT_BYTES } from "./workspace.js";
 
 export interface NodeFsStorageOptions {
   /**
@@ -21,6 +22,12 @@ export interface NodeFsStorageOptions {
    * that throws, the watch itself failing). Default: `process.emitWarning`.
    */
   onError?: (error: Error) => void;
+  /**
+   * A save's lock on a file (docs/reliability.md §Locks) older than this many ms, not refreshed
+   * by its holder, is taken over: the holder crashed. Default 10,000; at least 2,000. A save
+   * waits for a held lock up to 1.5× this long, then rejects naming the lock.
+   */
+  lockStaleMs?: number;
 }
 
 /**
@@ -32,12 +39,29 @@ const NATIVE_RECURSIVE = process.platform === "darwin" || process.platform === "
 
 /** Suffix of the temporary files `save` writes next to the target before renaming them. */
 const TEMP_SUFFIX = ".agentpad-tmp";
+/**
+ * The names `save` gives its temporary files: `.<target name>.<pid>.<12 hex digits>.agentpad-tmp`.
+ * Only files of exactly this shape are ever removed by the sweep (docs/reliability.md §Temporary files).
+ */
+const TEMP_NAME = /^\.(.+)\.\d+\.[0-9a-f]{12}\.agentpad-tmp$/;
+/** Suffix of the lock directory `save` holds next to the target: `.<target name>.agentpad-lock`. */
+const LOCK_SUFFIX = ".agentpad-lock";
+
+/**
+ * Storages by the real path of their directory: a save through one tells the others at once
+ * (their fs.watch would say so only after its debounce, and a workspace would serve the old
+ * text meanwhile). Weak: a storage nobody holds any more drops out.
+ */
+const peersByRoot = new Map<string, Set<WeakRef<NodeFsStorage>>>();
 
 // node:crypto is loaded on the first load or save, not at import: loading it costs about 4 ms of
 // a cold start that may never touch a file (MemoryStorage hosts, the CLI's --help).
 const requireBuiltin = createRequire(import.meta.url);
 let crypto: typeof import("node:crypto") | undefined;
 const nodeCrypto = (): typeof import("node:crypto") => (crypto ??= requireBuiltin("node:crypto") as typeof import("node:crypto"));
+// proper-lockfile likewise, on the first save or sweep (it loads graceful-fs and signal-exit).
+let lockfile: typeof import("proper-lockfile") | undefined;
+const properLockfile = (): typeof import("proper-lockfile") => (lockfile ??= requireBuiltin("proper-lockfile") as typeof import("proper-lockfile"));
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -58,6 +82,49 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** What a non-regular file is, for refusals ("a named pipe (FIFO)"). */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a named pipe (FIFO)";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  if (st.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+/** `0o100444` → `"0444"`. */
+function modeString(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, "0");
+}
+
+/** 629145600 → "629,145,600". */
+const grouped = (n: number): string => n.toLocaleString("en-US");
+
+/** The lock directory of `target`: `.<name>.agentpad-lock` beside it. */
+function lockPathOf(target: string): string {
+  return join(dirname(target), `.${basename(target)}${LOCK_SUFFIX}`);
+}
+
+/**
+ * `abs` with every symbolic link of its existing part resolved (the missing rest appended as
+ * written) and whether all of it exists. A dangling link counts as missing: a save replaces the
+ * link itself, which stays inside the directory.
+ */
+async function realOf(abs: string): Promise<{ real: string; exists: boolean }> {
+  const rest: string[] = [];
+  for (let probe = abs; ; ) {
+    try {
+      const real = await realpath(probe);
+      return { real: rest.length === 0 ? real : join(real, ...rest), exists: rest.length === 0 };
+    } catch (err) {
+      const code = errorCode(err);
+      const parent = dirname(probe);
+      if ((code !== "ENOENT" && code !== "ENOTDIR") || parent === probe) throw err;
+      rest.unshift(basename(probe));
+      probe = parent;
+    }
+  }
+}
+
 /** Directories `list` and `watch` never enter: dot-directories (`.git`, …) and `node_modules`. */
 function skippedDirectory(name: string): boolean {
   return name.startsWith(".") || name === "node_modules";
@@ -69,14 +136,25 @@ function skippedDirectory(name: string): boolean {
  *
  * - **Versions are content hashes**: `"sha256:"` + 16 hex digits of the file's bytes, so an mtime
  *   change alone (touch, a checkout that restores the same bytes) is no change.
- * - `save(path, text, expectedVersion)` re-reads the file and rejects, writing nothing, unless its
- *   hash is still `expectedVersion` (`""`: the file must not exist). It then writes atomically
- *   (a temporary file in the same directory, flushed, then renamed over the target, keeping the
- *   target's permission bits), creating parent directories as needed. Saves of one path through
- *   one storage run one at a time; a write by another program between the check and the rename
- *   is not detected (there is no file locking).
+ * - `save(path, text, expectedVersion)` takes the file's lock (a directory
+ *   `.<name>.agentpad-lock` beside it, `proper-lockfile`: every NodeFsStorage in every process
+ *   honours it; a crashed holder's lock is taken over after `lockStaleMs`), re-reads the file and
+ *   rejects, writing nothing, unless its hash is still `expectedVersion` (`""`: the file must not
+ *   exist). It writes a temporary file in the same directory, flushed, checks the hash once more
+ *   and renames the temporary file over the target, keeping the target's permission bits, then
+ *   releases the lock. A program that ignores the lock and writes in the instant between that
+ *   last check and the rename is overwritten (docs/reliability.md §What remains). Read-only
+ *   files (no write bit, checked explicitly: root passes permission checks) are refused, naming
+ *   their mode; parent directories are created as needed.
  * - `load` returns the raw text (UTF-8; BOM and line endings as stored) and rejects on bytes that
- *   are not UTF-8, so a binary file is never silently mangled.
+ *   are not UTF-8, so a binary file is never silently mangled, and on a file larger than
+ *   `MAX_DOCUMENT_BYTES` (checked before reading it).
+ * - `load`, `save` resolve symbolic links and refuse a path whose real location is outside the
+ *   directory, and anything that is not a regular file (a directory, a FIFO, a device).
+ * - Temporary files a killed save left behind (named `.<name>.<pid>.<hex>.agentpad-tmp`, nothing
+ *   else) are removed when the storage first opens the directory, unless a save holds the
+ *   file's lock.
+ * - Storages on the same real directory in one process tell each other of their saves at once.
  * - `list` returns every regular file under the directory, sorted, skipping dot-directories
  *   (`.git`, …), `node_modules`, symbolic links and the storage's own temporary files.
  * - `watch` uses `fs.watch` while anyone listens: one recursive watcher on macOS and Windows, one
@@ -104,12 +182,16 @@ export class NodeFsStorage implements StorageProvider {
   #watching = false;
   /** Bumped whenever watching stops, so checks already under way do not report afterwards. */
   #generation = 0;
+  readonly #lockStaleMs: number;
+  /** The sweep and registration of the first list, load or save (see #open). */
+  #opening: Promise<string> | undefined;
+  readonly #self = new WeakRef(this);
 
   constructor(dir: string, options: NodeFsStorageOptions = {}) {
     if (typeof dir !== "string" || dir === "") {
       throw new TypeError(`NodeFsStorage: the directory must be a non-empty string, got ${JSON.stringify(dir)}`);
     }
-    const { debounceMs = 200, extensions, onError } = options ?? {};
+    const { debounceMs = 200, extensions, onError, lockStaleMs = 10_000 } = options ?? {};
     if (typeof debounceMs !== "number" || !Number.isFinite(debounceMs) || debounceMs < 0) {
       throw new TypeError(`NodeFsStorage: debounceMs must be a number ≥ 0 (milliseconds), got ${JSON.stringify(debounceMs)}`);
     }
@@ -119,13 +201,18 @@ export class NodeFsStorage implements StorageProvider {
     if (onError !== undefined && typeof onError !== "function") {
       throw new TypeError("NodeFsStorage: onError must be a function");
     }
+    if (typeof lockStaleMs !== "number" || !Number.isFinite(lockStaleMs) || lockStaleMs < 2000) {
+      throw new TypeError(`NodeFsStorage: lockStaleMs must be a number ≥ 2000 (milliseconds), got ${JSON.stringify(lockStaleMs)}`);
+    }
     this.dir = resolve(dir);
     this.#debounceMs = debounceMs;
     this.#extensions = extensions?.map((e) => (e.startsWith(".") ? e : `.${e}`));
     this.#onError = onError;
+    this.#lockStaleMs = lockStaleMs;
   }
 
   async list(): Promise<string[]> {
+    await this.#open();
     const paths: string[] = [];
     const walk = async (rel: string): Promise<void> => {
       const abs = rel === "" ? this.dir : join(this.dir, ...rel.split("/"));
@@ -152,10 +239,18 @@ export class NodeFsStorage implements StorageProvider {
     return paths.sort();
   }
 
+  /**
+   * The file's text and content hash, or undefined when it does not exist. Rejects (reading
+   * nothing) when the path's real location is outside the directory, when it is not a regular
+   * file (a FIFO, a device, a directory) or larger than `MAX_DOCUMENT_BYTES`, and on bytes that
+   * are not UTF-8. Cost: one read and one SHA-256 of the file.
+   */
   async load(path: string): Promise<{ text: string; version: string } | undefined> {
     const abs = this.#resolve(path, "load");
+    const root = await this.#open();
     return this.#exclusive(path, async () => {
-      const bytes = await this.#read(path, abs);
+      const { target, exists } = await this.#locate(path, abs, root, "load");
+      const bytes = exists ? await this.#read(path, target) : undefined;
       if (bytes === undefined) return undefined;
       let text: string;
       try {
@@ -171,7 +266,10 @@ export class NodeFsStorage implements StorageProvider {
 
   /**
    * Writes `text` (UTF-8) if the file's content hash is still `expectedVersion` (`""` for a file
-   * that must not exist yet); rejects and writes nothing on a mismatch. Resolves to the new hash.
+   * that must not exist yet); rejects and writes nothing on a mismatch, on a read-only file
+   * (naming its mode), on a path whose real location is outside the directory, and on anything
+   * that is not a regular file. Resolves to the new hash. Cost: the lock (one mkdir, waiting for
+   * another save of the file if one holds it), two reads of the file, one write and fsync.
    */
   async save(path: string, text: string, expectedVersion: string): Promise<{ version: string }> {
     const abs = this.#resolve(path, "save");
@@ -181,8 +279,30 @@ export class NodeFsStorage implements StorageProvider {
     if (typeof expectedVersion !== "string") {
       throw new TypeError(`NodeFsStorage: save("${path}"): expectedVersion must be a string ("" for a new file), got ${typeof expectedVersion}`);
     }
-    return this.#exclusive(path, async () => {
-      const before = await this.#read(path, abs);
+    const root = await this.#open();
+    const saved = await this.#exclusive(path, () => this.#save(path, abs, root, text, expectedVersion));
+    this.#tellPeers(root, path, saved.version);
+    return saved;
+  }
+
+  async #save(path: string, abs: string, root: string, text: string, expectedVersion: string): Promise<{ version: string }> {
+    const cannot = (why: string) => new Error(`NodeFsStorage: cannot save "${path}" (${abs}): ${why}; the file is unchanged`);
+    const located = await this.#locate(path, abs, root, "save");
+    const target = located.target;
+    if (!located.exists) {
+      try {
+        await mkdir(dirname(target), { recursive: true });
+        // A link put in the way since #locate looked would lead the rename elsewhere.
+        if ((await realpath(dirname(target))) !== dirname(target)) throw new Error(`${dirname(target)} became a symbolic link`);
+      } catch (err) {
+        throw cannot(messageOf(err));
+      }
+    }
+    const lock = await this.#lock(path, target);
+    let tmp: string | undefined;
+    try {
+      // Under the lock: the version check, the write and the rename see no other agentpad save.
+      const before = await this.#readIfPresent(path, target);
       const current = before === undefined ? "" : versionOf(before);
       if (current !== expectedVersion) {
         throw new Error(
@@ -193,12 +313,46 @@ export class NodeFsStorage implements StorageProvider {
               : `NodeFsStorage: version mismatch for "${path}": expected ${expectedVersion}, the file on disk is ${current} (it changed since it was loaded; load it again). Nothing was written`,
         );
       }
+      const mode = before === undefined ? undefined : await this.#writableMode(path, target);
       const bytes = Buffer.from(text, "utf8");
-      await this.#writeAtomically(path, abs, bytes, before !== undefined);
+      try {
+        tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${nodeCrypto().randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
+        const handle = await open(tmp, "wx", mode ?? 0o666);
+        try {
+          await handle.writeFile(bytes);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        if (mode !== undefined) await chmod(tmp, mode); // open's mode is masked by the umask
+      } catch (err) {
+        const code = errorCode(err);
+        const hint = code === "EACCES" || code === "EPERM" || code === "EROFS" ? " (check the permissions of the file and its directory)" : "";
+        throw cannot(`${messageOf(err)}${hint}`);
+      }
+      // The last look before the rename: a program that ignores the lock (an editor) may have
+      // saved while the temporary file was written.
+      const now = await this.#readIfPresent(path, target);
+      if (now === undefined ? before !== undefined : before === undefined || !now.equals(before)) {
+        throw new Error(
+          `NodeFsStorage: "${path}" changed on disk while it was being saved (${abs}, now ${now === undefined ? "removed" : versionOf(now)}); nothing was written. Load it again`,
+        );
+      }
+      const compromised = lock.compromised();
+      if (compromised !== undefined) throw cannot(`the lock ${lock.path} was lost (${compromised.message})`);
+      try {
+        await rename(tmp, target);
+      } catch (err) {
+        throw cannot(messageOf(err));
+      }
+      tmp = undefined;
       const version = versionOf(bytes);
       this.#known.set(path, version);
       return { version };
-    });
+    } finally {
+      if (tmp !== undefined) await unlink(tmp).catch(() => {});
+      await lock.release();
+    }
   }
 
   /**
@@ -251,48 +405,201 @@ export class NodeFsStorage implements StorageProvider {
     return this.#extensions === undefined || this.#extensions.some((e) => name.endsWith(e));
   }
 
-  /** The file's bytes, or undefined when it does not exist. */
-  async #read(path: string, abs: string): Promise<Buffer | undefined> {
+  /**
+   * Where `path` really is: `target` is `abs` with every symbolic link resolved (of the part that
+   * exists), `exists` whether the file does. Refuses a target outside the directory's real path
+   * and an existing target that is not a regular file.
+   */
+  async #locate(path: string, abs: string, root: string, operation: string): Promise<{ target: string; exists: boolean }> {
+    let located;
     try {
-      return await readFile(abs);
+      located = await realOf(abs);
     } catch (err) {
-      const code = errorCode(err);
-      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-      if (code === "EISDIR") throw new Error(`NodeFsStorage: "${path}" is a directory (${abs}), not a file`);
-      throw new Error(`NodeFsStorage: cannot read "${path}" (${abs}): ${messageOf(err)}`);
+      throw new Error(`NodeFsStorage: cannot ${operation} "${path}" (${abs}): ${messageOf(err)}`);
+    }
+    const { real: target, exists } = located;
+    if (!target.startsWith(root + sep)) {
+      throw new Error(
+        `NodeFsStorage: ${operation}(${JSON.stringify(path)}) refused: it resolves through a symbolic link to ${target}, outside the directory ${root}`,
+      );
+    }
+    if (exists) {
+      let st: Stats;
+      try {
+        st = await stat(target);
+      } catch (err) {
+        throw new Error(`NodeFsStorage: cannot ${operation} "${path}" (${abs}): ${messageOf(err)}`);
+      }
+      if (!st.isFile()) {
+        throw new Error(`NodeFsStorage: ${operation}(${JSON.stringify(path)}) refused: ${abs} is ${kindOf(st)}, not a regular file`);
+      }
+    }
+    return { target, exists };
+  }
+
+  /**
+   * The bytes of the regular file `target`. Opened without blocking and checked on the open
+   * handle, so a FIFO swapped in meanwhile is refused rather than waited on, and a file over
+   * the size limit is refused before it is read.
+   */
+  async #read(path: string, target: string): Promise<Buffer> {
+    const handle = await open(target, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0)).catch((err: unknown) => {
+      throw new Error(`NodeFsStorage: cannot read "${path}" (${target}): ${messageOf(err)}`);
+    });
+    try {
+      const st = await handle.stat();
+      if (!st.isFile()) throw new Error(`NodeFsStorage: "${path}" refused: ${target} is ${kindOf(st)}, not a regular file`);
+      if (st.size > MAX_DOCUMENT_BYTES) {
+        throw new Error(
+          `NodeFsStorage: "${path}" is ${grouped(st.size)} bytes, over the limit of ${grouped(MAX_DOCUMENT_BYTES)} bytes (128 MiB) per document; it was not read (${target})`,
+        );
+      }
+      return await handle.readFile();
+    } finally {
+      await handle.close();
     }
   }
 
-  async #writeAtomically(path: string, abs: string, bytes: Buffer, exists: boolean): Promise<void> {
-    let target = abs;
-    let mode: number | undefined;
-    let tmp: string | undefined;
+  /** The bytes of `target`, or undefined when it does not exist (any more). */
+  async #readIfPresent(path: string, target: string): Promise<Buffer | undefined> {
     try {
-      if (exists) {
-        // Write through a symbolic link rather than replace it; keep the file's permission bits.
-        if ((await lstat(abs)).isSymbolicLink()) target = await realpath(abs);
-        mode = (await stat(target)).mode & 0o7777;
-      } else {
-        await mkdir(dirname(abs), { recursive: true });
-      }
-      tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${nodeCrypto().randomBytes(6).toString("hex")}${TEMP_SUFFIX}`);
-      const handle = await open(tmp, "wx", mode ?? 0o666);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      if (mode !== undefined) await chmod(tmp, mode); // open's mode is masked by the umask
-      await rename(tmp, target);
-      tmp = undefined;
+      await lstat(target);
     } catch (err) {
-      if (tmp !== undefined) await unlink(tmp).catch(() => {});
-      const hint = errorCode(err) === "EACCES" || errorCode(err) === "EPERM" || errorCode(err) === "EROFS"
-        ? " (check the permissions of the file and its directory)"
-        : "";
-      throw new Error(`NodeFsStorage: cannot save "${path}" (${abs}): ${messageOf(err)}${hint}; the file is unchanged`);
+      const code = errorCode(err);
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      throw new Error(`NodeFsStorage: cannot read "${path}" (${target}): ${messageOf(err)}`);
     }
+    return this.#read(path, target);
+  }
+
+  /**
+   * The permission bits of the existing `target`, refusing a read-only file. The bits are
+   * checked as well as access(): root passes access() whatever the mode, and a rename would
+   * replace a read-only file without complaint.
+   */
+  async #writableMode(path: string, target: string): Promise<number> {
+    const mode = (await stat(target)).mode & 0o7777;
+    let writable = (mode & 0o222) !== 0;
+    if (writable) writable = await access(target, fsConstants.W_OK).then(() => true, () => false);
+    if (!writable) {
+      throw new Error(
+        `NodeFsStorage: cannot save "${path}": the file is read-only (mode ${modeString(mode)}, ${target}); nothing was written. Make it writable (chmod u+w) to save it, or save under another name`,
+      );
+    }
+    return mode;
+  }
+
+  /**
+   * Takes the lock of `target` (docs/reliability.md §Locks): a directory beside it, made with
+   * mkdir (atomic on every file system, also across machines), its mtime refreshed while held;
+   * one older than lockStaleMs is a crashed holder's and is taken over. Waits for a held lock up
+   * to 1.5× lockStaleMs.
+   */
+  async #lock(path: string, target: string): Promise<{ path: string; release: () => Promise<void>; compromised: () => Error | undefined }> {
+    const lockPath = lockPathOf(target);
+    let lost: Error | undefined;
+    let release: () => Promise<void>;
+    try {
+      release = await properLockfile().lock(target, {
+        realpath: false,
+        lockfilePath: lockPath,
+        stale: this.#lockStaleMs,
+        // About 1 s of quick retries (10 ms growing to 250 ms), then every 250 ms up to 1.5× stale.
+        retries: { retries: 13 + Math.ceil((1.5 * this.#lockStaleMs) / 250), factor: 1.3, minTimeout: 10, maxTimeout: 250 },
+        onCompromised: (err: Error) => {
+          lost = err;
+        },
+      });
+    } catch (err) {
+      const why = errorCode(err) === "ELOCKED"
+        ? `another save holds its lock ${lockPath} (waited ${grouped(Math.round((1.5 * this.#lockStaleMs) / 1000))} s); if no agentpad process is saving it, remove that directory`
+        : `cannot take its lock ${lockPath}: ${messageOf(err)}`;
+      throw new Error(`NodeFsStorage: cannot save "${path}": ${why}; nothing was written`);
+    }
+    return {
+      path: lockPath,
+      release: () => release().catch(() => {}), // a lost lock has nothing left to release
+      compromised: () => lost,
+    };
+  }
+
+  /**
+   * The directory's real path, once its first list, load or save has swept the temporary files
+   * killed saves left and joined the storages of that directory in this process. A directory
+   * that does not exist yet is looked at again by the next call.
+   */
+  #open(): Promise<string> {
+    if (this.#opening !== undefined) return this.#opening;
+    const opening = (async () => {
+      const { real, exists } = await realOf(this.dir).catch(() => ({ real: this.dir, exists: false }));
+      if (!exists) {
+        this.#opening = undefined;
+        return real;
+      }
+      let peers = peersByRoot.get(real);
+      if (peers === undefined) peersByRoot.set(real, (peers = new Set()));
+      peers.add(this.#self);
+      await this.#sweep(this.dir);
+      return real;
+    })();
+    this.#opening = opening;
+    return opening;
+  }
+
+  /**
+   * Removes the temporary files of saves that were killed: files named like ours whose target's
+   * lock nobody holds (a save under way holds it; a crashed one's goes stale). Walks what `list`
+   * walks; problems are reported to onError and do not fail the call that opened the storage.
+   */
+  async #sweep(abs: string): Promise<void> {
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const name = entry.name;
+      if (entry.isDirectory()) {
+        if (!skippedDirectory(name)) await this.#sweep(join(abs, name));
+        continue;
+      }
+      const match = entry.isFile() ? TEMP_NAME.exec(name) : null;
+      if (match === null) continue;
+      const target = join(abs, match[1]!);
+      let release: (() => Promise<void>) | undefined;
+      try {
+        release = await properLockfile().lock(target, { realpath: false, lockfilePath: lockPathOf(target), stale: this.#lockStaleMs, retries: 0 });
+      } catch {
+        continue; // a save holds the lock: the file is its own
+      }
+      try {
+        await unlink(join(abs, name));
+      } catch (err) {
+        if (errorCode(err) !== "ENOENT") this.#report(new Error(`NodeFsStorage: cannot remove the leftover temporary file ${join(abs, name)}: ${messageOf(err)}`));
+      } finally {
+        await release().catch(() => {});
+      }
+    }
+  }
+
+  /** Tells the other storages on this directory (in this process) of a save at once. */
+  #tellPeers(root: string, path: string, version: string): void {
+    const peers = peersByRoot.get(root);
+    if (peers === undefined) return;
+    for (const ref of [...peers]) {
+      const peer = ref.deref();
+      if (peer === undefined) peers.delete(ref);
+      else if (peer !== this) peer.#heard(path, version);
+    }
+    if (peers.size === 0) peersByRoot.delete(root);
+  }
+
+  /** Another storage on this directory saved `path` at `version`. */
+  #heard(path: string, version: string): void {
+    if (!this.#watching || this.#known.get(path) === version) return;
+    this.#known.set(path, version);
+    this.#notify({ path, version }, this.#generation);
   }
 
   /** Runs `task` after every earlier task of `path` (each settles before the next starts). */
@@ -415,7 +722,7 @@ export class NodeFsStorage implements StorageProvider {
     const segments = path.split("/");
     if (segments.some((s) => s === "" || s === "." || s === "..")) return;
     if (segments.slice(0, -1).some(skippedDirectory)) return;
-    if (path.endsWith(TEMP_SUFFIX)) return;
+    if (path.endsWith(TEMP_SUFFIX) || path.endsWith(LOCK_SUFFIX)) return;
     this.#schedule(path);
   }
 
