@@ -9,7 +9,7 @@ import { MAX_DOCUMENT_BYTES } from "./workspace.js";
 export interface NodeFsStorageOptions {
   /**
    * Quiet time (ms) after the last file-system event for a path before it is reported (default
-   * 200, `003` §11.1). A burst of writes to one file gives one notification.
+   * 200). A burst of writes to one file gives one notification.
    */
   debounceMs?: number;
   /**
