@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# docs-lint: the repository stands alone. Comments and docs cite docs/ (e.g. "docs/workflow.md#states"),
-# never files outside the repository, the design notes it was built from, their seed documents, or
-# tracker issue numbers: a reader of this repository has none of those. One check per kind of
+# docs-lint: the repository stands alone. Comments and docs cite docs/ (e.g.
+# "docs/workflow.md#states-and-flags"), never files outside the repository, the design notes it
+# was built from, their seed documents, or tracker issue numbers: a reader of this repository has
+# none of those. (www/test/docs.test.mjs checks that each cited docs/…#anchor exists.) One check per kind of
 # reference; each hit is printed as file:line. The last line is "N passed, N failed".
 #
 #   scripts/lint-refs.sh            lint the repository

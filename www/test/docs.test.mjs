@@ -9,6 +9,7 @@
 //      (none)                          compiled, then run with node (it must exit 0)
 //      <!-- snippet: compile-only … --> compiled only (needs an API key, a network, a server on stdio)
 //      <!-- snippet: browser … -->      compiled against the browser entry (moduleResolution bundler), not run
+// 3. Every "docs/<file>.md#<anchor>" cited in comments and docs names a heading that exists.
 // Run: node --test www/test/docs.test.mjs
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -120,6 +121,64 @@ test("the documents hold TypeScript snippets to check", () => {
     assert.ok(ALL.some((s) => s.file === f), `no TypeScript block found in ${f}`);
   }
   assert.ok(ALL.some((s) => s.mode === "run"), "no runnable snippet");
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+function slug(heading) {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, "")
+    .replaceAll(" ", "-");
+}
+
+function anchorsOf(file) {
+  const text = readFileSync(file, "utf8").replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
+  return new Set([...text.matchAll(/^#{1,6} (.*)$/gm)].map((m) => slug(m[1])));
+}
+
+function walk(dir, out = []) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (["node_modules", "pkg", "dist", "target", "corpus", "artifacts", "generated"].includes(e.name) || e.name.startsWith(".")) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else if (/\.(rs|ts|mjs|js|md|css|html|sh)$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+test("every docs/…md#anchor cited in comments and docs names a heading that exists", () => {
+  const sources = ["src", "tests", "benches", "fuzz", "examples", "www", "docs", "scripts"].flatMap((d) => {
+    try {
+      return walk(join(root, d));
+    } catch {
+      return [];
+    }
+  });
+  sources.push(join(root, "README.md"));
+  const bad = [];
+  const cache = new Map();
+  for (const file of sources) {
+    const text = readFileSync(file, "utf8");
+    // "docs/<file>.md#<anchor>" anywhere, and "(<file>.md#<anchor>)" links inside docs/.
+    const cites = [...text.matchAll(/\bdocs\/([a-z0-9-]+\.md)#([\p{L}\p{N}_-]+)/gu)].map((m) => [join(root, "docs", m[1]), m[2], m[0]]);
+    if (file.startsWith(join(root, "docs"))) {
+      for (const m of text.matchAll(/\]\(([a-z0-9-]+\.md)?#([\p{L}\p{N}_-]+)\)/gu)) cites.push([m[1] ? join(root, "docs", m[1]) : file, m[2], m[0]]);
+    }
+    for (const [target, anchor, as] of cites) {
+      if (!cache.has(target)) {
+        let anchors = null;
+        try {
+          anchors = anchorsOf(target);
+        } catch {}
+        cache.set(target, anchors);
+      }
+      const anchors = cache.get(target);
+      if (anchors === null) bad.push(`${relative(root, file)}: ${as}: ${relative(root, target)} does not exist`);
+      else if (!anchors.has(anchor)) bad.push(`${relative(root, file)}: ${as}: no heading with the anchor #${anchor}`);
+    }
+  }
+  assert.deepEqual(bad, []);
 });
 
 for (const s of ALL) {
