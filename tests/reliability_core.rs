@@ -66,3 +66,23 @@ fn real_copied_gutters_are_still_stripped() {
     assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
     assert_eq!(host.ws.draft(None).unwrap(), "one\nTWO\nthree\n");
 }
+
+#[test]
+fn match_id_after_a_silent_reload_is_refused_not_picked_by_position() {
+    let doc = "x: 1\ntimeout: 30\ny: 2\ntimeout: 30\n";
+    let mut host = Host::new(&[("a.txt", doc)]);
+    let r = host.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    assert_eq!(r.status.as_str(), "MultiMatch", "{}", r.markdown);
+    // Storage gains a third timeout at the top: without pending changes the reload is silent,
+    // and "B" by position would now be the old A.
+    assert!(host.external_write("a.txt", "timeout: 30\nx: 1\ntimeout: 30\ny: 2\ntimeout: 30\n"));
+    let before = host.ws.draft(None).unwrap();
+    let r = host.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": "B"}));
+    assert_eq!(r.status.as_str(), "StaleReference", "{}", r.markdown);
+    assert_eq!(host.ws.draft(None).unwrap(), before, "nothing staged");
+    assert!(r.summary.contains("match_id B"), "{}", r.summary);
+    // The refusal lists the current candidates; a letter from that listing is honoured.
+    let r = host.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": "C"}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    assert_eq!(host.ws.draft(None).unwrap(), "timeout: 30\nx: 1\ntimeout: 30\ny: 2\ntimeout: 60\n");
+}

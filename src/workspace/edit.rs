@@ -490,8 +490,20 @@ impl Workspace {
                     Some(c) => Some((c.range.clone(), c.reindent.clone(), c.quality)),
                     None => None,
                 }
+            } else if letter.index() >= matches.len() {
+                None
             } else {
-                matches.get(letter.index()).map(|m| (m.range.clone(), m.reindent.clone(), m.quality.into()))
+                // No live listing of this query holds these matches: the letter was read from a
+                // listing that is gone (the document was reloaded, or the listing was of another
+                // query). Letters name a listing's candidates, never positions in today's text:
+                // list the current ones instead of guessing, as memo_replace_selection refuses
+                // a selection that no longer exists.
+                let summary = format!(
+                    "match_id {letter} names a candidate of a listing that no longer exists for {} in {} (the document was reloaded or changed since); nothing was staged. The current matches are listed below.",
+                    search.describe, search.path
+                );
+                let guidance = format!("Check the candidates below and call again with the match_id of the one you mean (or {p}_replace_selection).");
+                return self.list(search, matches, Status::StaleReference, summary, guidance);
             };
             let Some((range, reindent, q)) = chosen else {
                 let count = if same {
