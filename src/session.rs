@@ -346,13 +346,19 @@ impl Session {
     /// were in the old draft). An untouched path only loses its selection.
     /// Cost: the diff's (see [`ChangeSet::diff`]) + O(n) for the new draft.
     pub fn rebase(&mut self, path: &str, new_base: &Text) -> Rebase {
+        let external = self.docs.get(path).map(|doc| ChangeSet::diff(doc.base.rope(), new_base.rope())).unwrap_or_default();
+        self.rebase_with(path, new_base, &external)
+    }
+
+    /// [`Session::rebase`] through a known external change set (base → `new_base`, e.g. a
+    /// Yjs delta) instead of a diff. Cost: O(changes · log k) + O(n) for the new draft.
+    pub fn rebase_with(&mut self, path: &str, new_base: &Text, external: &ChangeSet) -> Rebase {
         if self.selection.as_ref().is_some_and(|s| s.path == path) {
             self.selection = None;
         }
-        let Some(doc) = self.docs.get(path) else {
+        if !self.docs.contains_key(path) {
             return Rebase::default();
-        };
-        let external = ChangeSet::diff(doc.base.rope(), new_base.rope());
+        }
         let (_, idx) = self.change_set(path);
         let mut conflicting = Vec::new();
         for i in idx {

@@ -210,13 +210,21 @@ impl WasmWorkspace {
     }
 
     /// Storage holds `text` at `version` for `path` now (`text` null: deleted). Returns whether
-    /// the workspace took notice (false for its own saves).
+    /// the workspace took notice (false for its own saves). `steps` (optional): the change as
+    /// the storage saw it, `[[{from, to, insert}, ...], ...]` in UTF-16 units of the LF text
+    /// before each step (docs/co-editing.md §Automatic rebase); a malformed value is ignored
+    /// like steps that do not fit (the texts are diffed).
     #[wasm_bindgen(js_name = storageChanged)]
-    pub fn storage_changed(&mut self, path: JsString, text: Option<JsString>, version: Option<JsString>) -> Result<bool, JsError> {
+    pub fn storage_changed(&mut self, path: JsString, text: Option<JsString>, version: Option<JsString>, steps: JsValue) -> Result<bool, JsError> {
         let path = js_string(&path, "path").map_err(js_error)?;
         let text = text.map(|t| js_string(&t, "text")).transpose().map_err(js_error)?;
         let version = version.map(|v| js_string(&v, "version")).transpose().map_err(js_error)?;
-        Ok(self.inner.storage_changed(&path, text.as_deref(), version.as_deref()))
+        let steps: Option<Vec<Vec<crate::workspace::PersistEdit>>> = if steps.is_undefined() || steps.is_null() {
+            None
+        } else {
+            js_to_json(&steps, "steps", 0).ok().and_then(|v| serde_json::from_value(v).ok())
+        };
+        Ok(self.inner.storage_changed_with_edits(&path, text.as_deref(), version.as_deref(), steps.as_deref()))
     }
 
     /// Storage holds a text of `bytes` (UTF-8) at `version` for `path`, too large to hand over

@@ -22,6 +22,7 @@ use crate::text::Text;
 use crate::tools::{self, ArgError, Tool, ToolDefinition};
 use crate::workflow::{Flags, PersistMode, WorkflowState};
 
+mod auto_rebase;
 mod edit;
 mod history_book;
 mod live;
@@ -98,6 +99,9 @@ pub struct Config {
     /// Offer `memo_recall_context` and `memo_search_memory` (`004`: the memory module is
     /// optional; default off).
     pub memory: bool,
+    /// Move pending changes onto an external change that does not overlap them instead of
+    /// reporting `ExternalConflict` (docs/co-editing.md §Automatic rebase; default off).
+    pub auto_rebase: bool,
 }
 
 impl Default for Config {
@@ -114,6 +118,7 @@ impl Default for Config {
             preview_mode: PreviewMode::Compact,
             preview_context_lines: crate::preview::DEFAULT_CONTEXT_LINES,
             memory: false,
+            auto_rebase: false,
         }
     }
 }
@@ -250,11 +255,14 @@ impl Config {
                 "memory" => {
                     c.memory = value.as_bool().ok_or_else(|| bad(key, value, "true or false (default false)"))?;
                 }
+                "auto_rebase" => {
+                    c.auto_rebase = value.as_bool().ok_or_else(|| bad(key, value, "true or false (default false)"))?;
+                }
                 _ => {
                     return Err(bad(
                         key,
                         value,
-                        "one of the known options: default_path, locale, candidate_style, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines, memory",
+                        "one of the known options: default_path, locale, candidate_style, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines, memory, auto_rebase",
                     ))
                 }
             }

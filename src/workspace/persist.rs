@@ -455,7 +455,7 @@ impl Workspace {
 /// returns — before the write; the edits of one write are sorted and never overlap, so applied
 /// from last to first (or first to last, shifting) they turn the stored text into the written
 /// one. Both ends sit on code-point boundaries: a surrogate pair is never split.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PersistEdit {
     pub from: usize,
     pub to: usize,

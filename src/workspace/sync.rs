@@ -35,6 +35,15 @@ impl Workspace {
     /// with pending changes it becomes a conflict. Returns whether anything changed.
     /// Cost: O(n) to load the text.
     pub fn storage_changed(&mut self, path: &str, raw: Option<&str>, version: Option<&str>) -> bool {
+        self.storage_changed_with_edits(path, raw, version, None)
+    }
+
+    /// [`Workspace::storage_changed`], with the change itself when the shell knows it exactly
+    /// (`steps`: in order, each the UTF-16 edits of the LF text before it, as a Yjs event's
+    /// delta gives them). With `auto_rebase` on, pending changes the change does not overlap
+    /// move onto it (docs/co-editing.md §Automatic rebase); steps that do not lead from the
+    /// committed text to `raw` are ignored and the texts are diffed instead.
+    pub fn storage_changed_with_edits(&mut self, path: &str, raw: Option<&str>, version: Option<&str>, steps: Option<&[Vec<super::PersistEdit>]>) -> bool {
         if let (Some(raw), Some(version)) = (raw, version) {
             if raw.len() > super::MAX_DOCUMENT_BYTES {
                 return self.storage_too_large(path, version, raw.len());
@@ -55,6 +64,11 @@ impl Workspace {
         if same || known_conflict == Some(new_version.as_deref()) {
             self.external_record(path, &known_version, new_version.as_deref(), "ignored: the version is already known (our own save, or a change already reported)");
             return false;
+        }
+        let pending = self.pending_in(path) > 0 && !self.in_memory_commits.contains(path);
+        if let Some(action) = if pending { self.auto_rebase(path, storage.as_ref(), steps) } else { None } {
+            self.external_record(path, &known_version, new_version.as_deref(), action);
+            return true;
         }
         let action = if self.in_memory_commits.contains(path) && self.pending_in(path) == 0 {
             "kept: committed in memory only (persistence disabled)"
@@ -131,7 +145,7 @@ impl Workspace {
 
     /// Records storage's text of `path` as an external version for the live context (nothing
     /// when it equals the committed text).
-    fn record_external(&mut self, path: &str, storage: &Document) {
+    pub(super) fn record_external(&mut self, path: &str, storage: &Document) {
         let summary = format!("changed in storage (version {})", storage.version);
         self.record_version(path, crate::live_context::VersionKind::External, summary, None, storage.text.rope().clone(), None);
     }

@@ -587,6 +587,12 @@ export interface StorageChange {
   path: string;
   /** New version, or undefined when the document was removed. */
   version: string | undefined;
+  /**
+   * The change itself, when the storage knows it exactly (a Yjs event's delta): edits of the LF
+   * text before it. The workspace's automatic rebase maps pending changes through these
+   * instead of diffing (option `autoRebase`).
+   */
+  edits?: TextEdit[];
 }
 
 export interface WorkspaceOptions {
@@ -636,6 +642,13 @@ export interface WorkspaceOptions {
    * module; default false). The live context shows the memory digest either way.
    */
   memory?: boolean;
+  /**
+   * When storage changes under pending changes and the change overlaps none of them, move them
+   * onto it (the next summary says so) instead of reporting `ExternalConflict`; only an overlap
+   * is a conflict. For live co-editing, where any keystroke between two calls is an external
+   * change (docs/co-editing.md §Automatic rebase). Default false.
+   */
+  autoRebase?: boolean;
 }
 
 /** One stored turn of the memory store (004: a ContextSnapshot with its MemorySummary). */

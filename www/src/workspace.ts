@@ -18,6 +18,7 @@ import type {
   MemoryStoreApi,
   MemoryTurn,
   Response,
+  StorageChange,
   StorageProvider,
   TextEdit,
   TaskReport,
@@ -107,6 +108,7 @@ const CREATE_OPTIONS = [
   "previewMode",
   "previewContextLines",
   "memory",
+  "autoRebase",
 ];
 const LIVE_CONTEXT_OPTIONS = [
   "path",
@@ -198,7 +200,26 @@ export class Workspace {
     // by their version.
     this.#unwatch = storage.watch((change) => {
       if (change && typeof change.path === "string") this.#changed.add(change.path);
+      this.#track(change);
     });
+  }
+
+  /**
+   * The exact changes a storage reports (`edits`, e.g. a Yjs delta) since the core last learned
+   * a path's text: the core's automatic rebase maps pending changes through them instead of
+   * diffing (docs/co-editing.md §Automatic rebase). `null`: one change came without edits, so
+   * the core diffs. The core checks that they lead to the text it is given.
+   */
+  readonly #remoteSteps = new Map<string, TextEdit[][] | null>();
+
+  #track(change: StorageChange): void {
+    if (!change || typeof change.path !== "string") return;
+    const edits = (change as { edits?: unknown }).edits;
+    const steps = this.#remoteSteps.get(change.path);
+    if (steps === null) return;
+    if (!Array.isArray(edits)) this.#remoteSteps.set(change.path, null);
+    else if (steps === undefined) this.#remoteSteps.set(change.path, [edits as TextEdit[]]);
+    else steps.push(edits as TextEdit[]);
   }
 
   /**
@@ -229,6 +250,7 @@ export class Workspace {
     if (options.previewMode !== undefined) wasmOptions.preview_mode = options.previewMode;
     if (options.previewContextLines !== undefined) wasmOptions.preview_context_lines = options.previewContextLines;
     if (options.memory !== undefined) wasmOptions.memory = options.memory;
+    if (options.autoRebase !== undefined) wasmOptions.auto_rebase = options.autoRebase;
     let inner: WasmWorkspace;
     try {
       inner = new WasmWorkspace(wasmOptions);
@@ -346,6 +368,7 @@ export class Workspace {
         }
         results.push({ path: request.path, ok: true, version });
         written.set(request.path, request.text);
+        this.#remoteSteps.delete(request.path); // the core's text is storage's now
       } catch (err) {
         results.push({ path: request.path, ok: false, error: messageOf(err) });
         break;
@@ -359,6 +382,7 @@ export class Workspace {
     for (const path of paths) {
       try {
         const doc = checkLoaded(path, await this.#storage.load(path));
+        this.#remoteSteps.delete(path);
         const tooLarge = doc && tooLong(path, doc.text);
         if (tooLarge) {
           results.push({ path, ok: false, error: tooLarge });
@@ -388,12 +412,17 @@ export class Workspace {
         continue;
       }
       const doc = checkLoaded(path, loaded);
-      if (doc?.version === this.#live().version(path)) continue; // our own save
+      if (doc?.version === this.#live().version(path)) {
+        this.#remoteSteps.delete(path);
+        continue; // our own save
+      }
       if (doc && doc.text.length > MAX_DOCUMENT_BYTES) {
         this.#live().storageTooLarge(path, doc.version, utf8Length(doc.text));
         continue;
       }
-      this.#live().storageChanged(path, doc?.text, doc?.version);
+      const steps = this.#remoteSteps.get(path);
+      this.#remoteSteps.delete(path);
+      this.#live().storageChanged(path, doc?.text, doc?.version, steps ?? undefined);
     }
   }
 
