@@ -344,3 +344,54 @@ fn every_bad_input_gets_a_clear_answer_and_changes_nothing() {
     }
     assert!(failures.is_empty(), "{} of {ran} cases failed:\n\n{}", failures.len(), failures.join("\n\n"));
 }
+
+/// Cases of the core's own reliability pass (docs/reliability.md §Matching time and read size),
+/// run by the same twin check as the shared catalogue. Each failed before its fix: the call
+/// went through (appending, or editing the wrong block) instead of being refused.
+const CORE_CASES: &str = r##"[
+  {"name": "empty old_text with match_id", "call": {"tool": "memo_replace", "args": {"old_text": "", "new_text": "x", "match_id": "B"}},
+   "expect": {"status": "InvalidArguments", "summary_contains": ["old_text is empty", "`match_id` (B)"], "guidance_contains": ["leave out `match_id` (B) to append"]}},
+  {"name": "empty old_text with replace_all", "call": {"tool": "memo_replace", "args": {"old_text": "", "new_text": "x", "replace_all": true}},
+   "expect": {"status": "InvalidArguments", "summary_contains": ["`replace_all` (true)"], "guidance_contains": ["memo_append"]}},
+  {"name": "empty old_text with expected_occurrences", "call": {"tool": "memo_replace", "args": {"old_text": "", "new_text": "x", "expected_occurrences": 3}},
+   "expect": {"status": "InvalidArguments", "summary_contains": ["`expected_occurrences` (3)"], "guidance_contains": ["Pass the text to replace as old_text"]}},
+  {"name": "empty old_text with search_after", "call": {"tool": "memo_replace", "args": {"old_text": "", "new_text": "x", "search_after": "# Notes"}},
+   "expect": {"status": "InvalidArguments", "summary_contains": ["`search_after` (`# Notes`)"], "guidance_contains": ["to append"]}},
+  {"name": "empty old_text with match_id and replace_all", "call": {"tool": "memo_replace", "args": {"old_text": "", "new_text": "x", "match_id": "A", "replace_all": true}},
+   "expect": {"status": "InvalidArguments", "summary_contains": ["`match_id` (A), `replace_all` (true)"], "guidance_contains": ["leave out"]}},
+  {"name": "empty old_text with a selection pending", "setup": "multi", "call": {"tool": "memo_replace", "args": {"old_text": "", "new_text": "x", "match_id": "A", "path": "config.yaml"}},
+   "expect": {"status": "InvalidArguments", "summary_contains": ["`match_id` (A)"], "guidance_contains": ["leave out"]}},
+  {"name": "match_id after a silent reload", "setup": [
+     {"tool": "memo_replace", "args": {"old_text": "timeout: 30", "new_text": "timeout: 60", "path": "config.yaml"}, "status": "MultiMatch"},
+     {"host": "external_write", "path": "config.yaml", "text": "timeout: 30\ndatabase:\n  timeout: 30\napi:\n  timeout: 30\ncache:\n  timeout: 30\n"}],
+   "call": {"tool": "memo_replace", "args": {"old_text": "timeout: 30", "new_text": "timeout: 60", "path": "config.yaml", "match_id": "B"}},
+   "offers_choice": true,
+   "expect": {"status": "StaleReference", "summary_contains": ["match_id B", "no longer exists"], "guidance_contains": ["match_id"]}},
+  {"name": "match_id without any listing", "call": {"tool": "memo_replace", "args": {"old_text": "timeout: 30", "new_text": "timeout: 60", "path": "config.yaml", "match_id": "C"}},
+   "offers_choice": true,
+   "expect": {"status": "StaleReference", "summary_contains": ["match_id C"], "guidance_contains": ["Check the candidates"]}},
+  {"name": "line keys whose ends match but whose lines moved", "docs": {"notes.md": "a\n}\nfoo()\n}\nbar()\n}\n"}, "setup": [
+     {"tool": "memo_read", "args": {"line_keys": true}, "status": "Success"},
+     {"tool": "memo_replace", "args": {"old_text": "a\n", "new_text": "x\ny\na\n"}, "status": "Success"}],
+   "call": {"tool": "memo_replace_lines", "args": {"start_key": "4#3978", "end_key": "6#3978", "new_text": "baz()"}},
+   "expect": {"status": "StaleReference", "summary_contains": ["line 5 is now `foo()`", "not the line you read there (`bar()`)"], "guidance_contains": ["current keys"]}},
+  {"name": "line keys read before anything was staged, lines moved", "docs": {"notes.md": "a\n}\nfoo()\n}\nbar()\n}\n"}, "setup": [
+     {"tool": "memo_replace", "args": {"old_text": "a\n", "new_text": "x\ny\na\n"}, "status": "Success"}],
+   "call": {"tool": "memo_replace_lines", "args": {"start_key": "4#3978", "end_key": "6#3978", "new_text": "baz()"}},
+   "expect": {"status": "StaleReference", "summary_contains": ["line 5 is now `foo()`"], "guidance_contains": ["read(line_keys=true)"]}}
+]"##;
+
+#[test]
+fn the_cores_own_cases_get_a_clear_answer_and_change_nothing() {
+    let root = fixture();
+    let cases: Value = serde_json::from_str(CORE_CASES).expect("CORE_CASES is valid JSON");
+    let cases = cases.as_array().expect("a list");
+    assert!(cases.len() >= 10, "only {} core cases", cases.len());
+    let shared: Vec<&str> = root["cases"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    let failures: Vec<String> = cases
+        .iter()
+        .inspect(|c| assert!(!shared.contains(&c["name"].as_str().unwrap()), "{} repeats a shared case's name", c["name"]))
+        .filter_map(|case| run_call_case(&root, case).err())
+        .collect();
+    assert!(failures.is_empty(), "{} of {} core cases failed:\n\n{}", failures.len(), cases.len(), failures.join("\n\n"));
+}

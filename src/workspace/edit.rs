@@ -151,7 +151,24 @@ impl Workspace {
         let mut new = arg_text(args, "new_text");
         let preview_only = args.bool("preview_only").unwrap_or(false);
         if old.is_empty() {
-            // Empty old_text appends.
+            // Empty old_text appends: arguments that choose among matches mean nothing there,
+            // and a call that passes them expects something other than an append.
+            let choosing: Vec<String> = [
+                args.str("match_id").map(|v| format!("`match_id` ({v})")),
+                args.bool("replace_all").filter(|&b| b).map(|_| "`replace_all` (true)".to_string()),
+                args.int("expected_occurrences").map(|n| format!("`expected_occurrences` ({n})")),
+                args.str("search_after").filter(|s| !s.is_empty()).map(|s| format!("`search_after` ({})", code(&clip(s)))),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if !choosing.is_empty() {
+                let p = &self.config.tool_prefix;
+                return Step::Done(self.invalid(
+                    &format!("old_text is empty (an append), but {} choose among matches of a text", choosing.join(", ")),
+                    format!("Pass the text to replace as old_text, or leave out {} to append (or call {p}_append).", choosing.join(", ")),
+                ));
+            }
             let end = self.draft_rope(path).len_chars();
             let info = StageInfo { tool: Tool::Replace, quality: None, preview_only, chosen: None, notes: Vec::new(), warn: false };
             return self.stage(path, vec![Edit { range: end..end, new_text: new }], info);
