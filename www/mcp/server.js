@@ -38,6 +38,9 @@ const agentpadValidates = {
  *   the configuration enables is listed all the time — the list a client caches never changes,
  *   and a call the state does not offer gets agentpad's `Blocked` answer saying what to do instead.
  * @property {(line: string) => void} [log] Where notes go (default: stderr).
+ * @property {{ url: string, room: string, token?: string }} [collab] Serve the documents of a
+ *   Hocuspocus room instead of a folder (`dir` is then unused): the team's open documents, edited
+ *   live with automatic rebase (docs/co-editing.md §MCP). Needs the @agentpad/yjs package.
  */
 
 /**
@@ -71,7 +74,8 @@ export async function createAgentpadServer(options) {
   // with the core's message naming it.
   (await Workspace.create({ storage: new MemoryStorage({}), ...workspaceOptions })).free();
 
-  const storage = new NodeFsStorage(dir, {
+  const room = options.collab === undefined ? undefined : await joinRoom(options.collab);
+  const storage = room?.storage ?? new NodeFsStorage(dir, {
     ...(extensions === undefined ? {} : { extensions }),
     onError: (err) => log(`agentpad-mcp: watcher: ${err.message}`),
   });
@@ -98,14 +102,14 @@ export async function createAgentpadServer(options) {
     log(`agentpad-mcp: skipped ${skipped.length - MAX_SKIP_NOTES} more files (pass --ext to serve only some extensions)`);
   }
 
-  const workspace = await Workspace.create({ storage, paths, ...workspaceOptions });
+  const workspace = await Workspace.create({ storage, paths, ...workspaceOptions, ...(room === undefined ? {} : { autoRebase: true }) });
 
   const server = new McpServer(
     { name: "agentpad-mcp", version },
     {
       // One tools/list_changed per call, however many tools it enabled or disabled.
       debouncedNotificationMethods: ["notifications/tools/list_changed"],
-      instructions: instructionsFor(storage.dir, workspace.paths(), toolPrefix ?? "memo", visibleOnly),
+      instructions: instructionsFor(room === undefined ? storage.dir : `the Hocuspocus room ${options.collab?.room} at ${options.collab?.url}`, workspace.paths(), toolPrefix ?? "memo", visibleOnly),
     },
   );
 
@@ -152,10 +156,25 @@ export async function createAgentpadServer(options) {
       await Promise.allSettled([...running]);
       await server.close().catch(() => {});
       workspace.free();
-      storage.close();
+      if (room === undefined) storage.close();
+      else room.destroy();
     })());
 
   return { server, workspace, storage, paths: workspace.paths(), skipped, close };
+}
+
+/**
+ * Connects to a Hocuspocus room with @agentpad/yjs (an optional peer: only `--collab` needs it).
+ * @param {{ url: string, room: string, token?: string }} collab
+ */
+async function joinRoom(collab) {
+  let yjs;
+  try {
+    yjs = await import("@agentpad/yjs/server");
+  } catch {
+    throw new Error("--collab needs the @agentpad/yjs package: npm install @agentpad/yjs (or npx -p @agentpad/mcp -p @agentpad/yjs agentpad-mcp ...)");
+  }
+  return yjs.connectHocuspocusNode({ url: collab.url, room: collab.room, ...(collab.token === undefined ? {} : { token: collab.token }) });
 }
 
 /** What the server tells the client about itself (MCP `instructions`). */

@@ -9,6 +9,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { VERSION, createAgentpadServer } from "../server.js";
 
 const USAGE = `Usage: agentpad-mcp --dir <folder> [options]
+       agentpad-mcp --collab <ws-url> --room <name> [--token <token>] [options]
 
 Serves the text files under <folder> to an MCP client over stdio: the client's model reads and
 edits them with agentpad's tools (unambiguous matching, lettered candidates, staged changes,
@@ -17,7 +18,11 @@ leave the folder are refused. Files that are not UTF-8 text or are larger than 1
 skipped (noted on stderr).
 
 Options:
-  --dir <folder>          the folder to serve (required)
+  --dir <folder>          the folder to serve (required unless --collab)
+  --collab <ws-url>       serve the documents a team has open in a Hocuspocus room instead
+                          (live co-editing; needs @agentpad/yjs; docs/co-editing.md)
+  --room <name>           the room (with --collab)
+  --token <token>         sent to the server's auth hook (with --collab)
   --ext <list>            only files with these extensions, comma-separated (e.g. .md,.txt)
   --persist-mode <mode>   manual (default: commit writes), immediate (every edit writes),
                           disabled (nothing is written)
@@ -45,6 +50,9 @@ try {
   ({ values } = parseArgs({
     options: {
       dir: { type: "string" },
+      collab: { type: "string" },
+      room: { type: "string" },
+      token: { type: "string" },
       ext: { type: "string" },
       "persist-mode": { type: "string" },
       locale: { type: "string" },
@@ -69,14 +77,22 @@ if (values.version) {
   process.stdout.write(`agentpad-mcp ${VERSION}\n`);
   process.exit(0);
 }
-if (values.dir === undefined || values.dir === "") usageError("--dir <folder> is required");
-let isDir = false;
-try {
-  isDir = statSync(values.dir).isDirectory();
-} catch {
-  usageError(`--dir ${values.dir}: no such folder`);
+let collab;
+if (values.collab !== undefined) {
+  if (values.dir !== undefined) usageError("--dir and --collab exclude each other: serve a folder or a room");
+  if (!/^wss?:\/\//.test(values.collab)) usageError(`--collab needs a ws:// or wss:// URL, got ${JSON.stringify(values.collab)}`);
+  if (values.room === undefined || values.room === "") usageError("--collab needs --room <name>");
+  collab = { url: values.collab, room: values.room, ...(values.token === undefined ? {} : { token: values.token }) };
+} else {
+  if (values.dir === undefined || values.dir === "") usageError("--dir <folder> is required");
+  let isDir = false;
+  try {
+    isDir = statSync(values.dir).isDirectory();
+  } catch {
+    usageError(`--dir ${values.dir}: no such folder`);
+  }
+  if (!isDir) usageError(`--dir ${values.dir}: not a folder`);
 }
-if (!isDir) usageError(`--dir ${values.dir}: not a folder`);
 
 const persistMode = values["persist-mode"];
 if (persistMode !== undefined && !["manual", "immediate", "disabled"].includes(persistMode)) {
@@ -95,7 +111,8 @@ if (values.ext !== undefined) {
 let served;
 try {
   served = await createAgentpadServer({
-    dir: values.dir,
+    dir: values.dir ?? "",
+    collab,
     extensions,
     persistMode: /** @type {"manual" | "immediate" | "disabled" | undefined} */ (persistMode),
     locale: /** @type {"en" | "zh" | undefined} */ (locale),
@@ -127,6 +144,6 @@ process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
 await server.connect(new StdioServerTransport());
 process.stderr.write(
-  `agentpad-mcp ${VERSION}: serving ${paths.length} document${paths.length === 1 ? "" : "s"} from ${storage.dir}` +
+  `agentpad-mcp ${VERSION}: serving ${paths.length} document${paths.length === 1 ? "" : "s"} from ${collab === undefined ? storage.dir : `room ${collab.room} at ${collab.url}`}` +
     `${skipped.length > 0 ? ` (${skipped.length} skipped)` : ""} on stdio\n`,
 );

@@ -82,3 +82,12 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
   const port = server.address.port;
   return { port, url: `ws://${options.host ?? "127.0.0.1"}:${port}`, server, destroy: () => server.destroy() };
 }
+
+/**
+ * `connectHocuspocus` in Node, with `ws` as the WebSocket (Node 20 has none). Same options,
+ * same errors.
+ */
+export async function connectHocuspocusNode(options: Omit<import("./hocuspocus.js").ConnectOptions, "WebSocketPolyfill">): Promise<import("./hocuspocus.js").Room> {
+  const [{ connectHocuspocus }, { default: WebSocket }] = await Promise.all([import("./hocuspocus.js"), import("ws")]);
+  return connectHocuspocus({ ...options, WebSocketPolyfill: WebSocket });
+}
