@@ -15,6 +15,8 @@ use serde_json::Value;
 use crate::small_map::SmallSet;
 
 /// The four categories (docs/workflow.md#diagnostics).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "DiagnosticCategory"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Category {
     /// Every search: needle, tier, match positions, the draft's fingerprint, the selection.
@@ -80,6 +82,8 @@ impl fmt::Display for Category {
 }
 
 /// One diagnostics record.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "DiagnosticRecord"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Record {
     /// The call it belongs to: `op-<n>`, n counting the workspace's calls from 1.
@@ -88,12 +92,15 @@ pub struct Record {
     /// The tool (or `storage_changed`) that produced it.
     pub operation: String,
     /// Final status of the call, state and flag names after it (filled when the call ends).
+    #[cfg_attr(test, ts(as = "Option<crate::response::Status>"))]
     pub status: Option<String>,
+    #[cfg_attr(test, ts(as = "Option<crate::workflow::WorkflowState>"))]
     pub state: Option<String>,
     pub flags: Vec<String>,
     /// What went wrong, if anything.
     pub error: Option<String>,
     /// Category-specific facts (see [`Category`]).
+    #[cfg_attr(test, ts(type = "unknown"))]
     pub detail: Value,
     /// Set by the host, which has the clock.
     pub duration_ms: Option<f64>,

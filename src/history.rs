@@ -125,6 +125,7 @@ impl EndedSession {
 /// its own result message — because the core never sees the host's messages. With parallel
 /// calls, or calls sharing a message with text, fewer messages are removed than predicted;
 /// `compressHistory` reports what it really removed.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct HistoryDelta {
     pub messages_removed: usize,

@@ -51,6 +51,8 @@ mod sort;
 pub mod tasks;
 pub mod text;
 pub mod tools;
+#[cfg(test)]
+mod typescript;
 pub mod workflow;
 pub mod validate;
 pub mod workspace;

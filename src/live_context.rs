@@ -33,6 +33,7 @@ use crate::small_map::SmallMap;
 pub const RING: usize = 32;
 
 /// What made a version.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VersionKind {
@@ -325,6 +326,7 @@ impl EditorState {
 pub const MAX_LINE_CHARS: usize = 400;
 
 /// A 1-based line and column (columns count UTF-16 units, as JS and editors do).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct LineCol {
     pub line: usize,
@@ -342,6 +344,8 @@ pub struct EditorState {
 
 /// One block of live context: the data; the views are [`LiveContext::sections`] and
 /// [`LiveContext::markdown`].
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "LiveContextJson"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LiveContext {
     pub generated_at_ms: f64,
@@ -362,10 +366,12 @@ pub struct LiveContext {
     pub read_tool: String,
 }
 
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CurrentDocument {
     pub path: String,
     /// `draft` when pending changes exist (what the tools read and edit), else `committed`.
+    #[cfg_attr(test, ts(type = "\"draft\" | \"committed\""))]
     pub view: &'static str,
     pub pending_changes: usize,
     /// The committed version (`v0` when opened, `v1` after the first commit…).
@@ -385,6 +391,7 @@ pub struct CurrentDocument {
     pub headings_omitted: usize,
 }
 
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Heading {
     pub line: usize,
@@ -394,6 +401,7 @@ pub struct Heading {
 }
 
 /// One version in the recent diffs: a unified patch with its version id, time and summary.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DiffSummary {
     pub version_id: String,
@@ -416,6 +424,7 @@ pub struct DiffSummary {
     pub coarse: bool,
 }
 
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AnchorDiff {
     pub path: String,
@@ -430,16 +439,19 @@ pub struct AnchorDiff {
     pub coarse: bool,
 }
 
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EditorStateView {
     pub active_path: String,
     pub cursor: Option<LineCol>,
     pub selection: Option<SelectionView>,
     pub open_paths: Vec<String>,
+    #[cfg_attr(test, ts(as = "crate::workflow::WorkflowState"))]
     pub workflow_state: String,
     pub pending_changes: usize,
 }
 
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SelectionView {
     pub anchor: LineCol,
@@ -449,10 +461,13 @@ pub struct SelectionView {
 }
 
 /// A plan hint: a call the model made and how it ended.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlanHint {
     pub seq: u64,
     pub tool: String,
+    /// The call's status, or `running` for the call still under way.
+    #[cfg_attr(test, ts(type = "Status | \"running\""))]
     pub status: String,
     pub at_ms: f64,
 }

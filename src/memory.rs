@@ -59,6 +59,8 @@ const W_CONTEXT: u32 = 1;
 const SNIPPET_LEAD: usize = 24;
 
 /// What one turn stored: the full workspace context and the LLM's summary of it.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "MemoryTurn"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TurnRecord {
     /// The turn number; unique and increasing within a store.

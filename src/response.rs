@@ -8,6 +8,7 @@ use crate::format::{self, RenderOptions};
 use crate::workflow::{Flags, WorkflowState};
 
 /// The outcome of one call (docs/responses.md#statuses).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Status {
     Success,
@@ -65,6 +66,7 @@ impl Severity {
     }
 }
 
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Metrics {
     /// Change in length made by this call, in chars.
@@ -78,8 +80,10 @@ pub struct Metrics {
 
 /// One candidate of a multi-match. Offsets are UTF-16 code units into the draft, so
 /// `draft.slice(context_start, context_end)` in JS is the matched text.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Candidate {
+    #[cfg_attr(test, ts(type = "Letter"))]
     pub id: String,
     pub line: usize,
     pub preview: String,
@@ -94,11 +98,14 @@ pub struct Candidate {
     pub stale: bool,
     /// How this candidate was found: `exact`, a fuzzy tier (`indentation`, `gutter+unicode`, …)
     /// or, for a near miss offered after `NoMatch`, `similar:0.92`.
+    #[cfg_attr(test, ts(type = "MatchQuality"))]
     pub match_quality: String,
 }
 
 /// A pending change as reported (docs/responses.md#json-fields). `position` is a UTF-16 offset into the base text;
 /// `line` is 1-based in the base text; `delta` is in chars.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "PendingChange"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PendingChangeView {
     pub change_id: String,
@@ -112,20 +119,26 @@ pub struct PendingChangeView {
 }
 
 /// An entry of the task stack (innermost last). Always present, empty until tasks exist.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "TaskEntry"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TaskView {
     pub task_id: String,
     pub goal: String,
+    #[cfg_attr(test, ts(as = "crate::tasks::TaskStatus"))]
     pub status: String,
     pub depth: usize,
 }
 
 /// A finished task of the thought tree with its subtasks, in creation order.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "TaskNode"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TaskNodeView {
     pub task_id: String,
     pub goal: String,
     /// `Completed` or `Reverted`.
+    #[cfg_attr(test, ts(as = "crate::tasks::TaskStatus"))]
     pub status: String,
     /// The commit summary or revert reason that ended it.
     pub summary: Option<String>,
@@ -145,6 +158,7 @@ impl From<&crate::tasks::TaskNode<'_>> for TaskNodeView {
 }
 
 /// What a memory tool returned (docs/workflow.md#memory-store): whole turns, or ranked search hits.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MemoryView {
@@ -154,6 +168,8 @@ pub enum MemoryView {
 
 /// One `memo_search_memory` result: the turn, its BM25F score, its summary and a snippet around
 /// the first match.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "MemoryHit"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MemoryHitView {
     pub turn: u32,
@@ -162,32 +178,50 @@ pub struct MemoryHitView {
     pub snippet: String,
 }
 
+/// One tool call's result as JSON (docs/responses.md#json-fields): every field present, `null`
+/// or `[]` when it does not apply; offsets are UTF-16 code units into the LF-normalised draft.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "ResponseData"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Response {
+    /// The outcome (docs/responses.md#statuses).
     pub status: Status,
+    /// The state after the call (docs/workflow.md#states-and-flags).
     pub workflow_state: WorkflowState,
     pub flags: Flags,
+    /// What happened, one or two sentences; starts with `[Warning]` when the model must notice
+    /// something although the call succeeded.
     pub summary: String,
+    /// What to call next, with arguments.
     pub guidance: Option<String>,
     pub metrics: Metrics,
+    /// The lettered candidates of a multi-match, or the near misses offered after `NoMatch`.
     pub candidates: Vec<Candidate>,
+    /// The pending changes of every document, in creation order.
     pub pending_changes: Vec<PendingChangeView>,
+    /// How the staged or listed text was found (`exact`, a fuzzy tier, `gutter…`, `similar:…`);
+    /// `None` when nothing was matched.
+    #[cfg_attr(test, ts(type = "MatchQuality | null"))]
     pub match_quality: Option<String>,
     /// Something the model must notice although the call succeeded (a fuzzy match, a dropped
     /// span marker): the Overview shows `[Warning]` and the summary starts with it.
     #[serde(skip)]
     pub warned: bool,
-    /// Compact diff of the pending changes of `path` (or what `preview_only` would stage).
+    /// Compact diff of the pending changes of `path` (or what `preview_only` would stage); after
+    /// `NoMatch`, the closest regions with what differs.
     pub preview: Option<String>,
-    /// `memo_read`: the requested lines with gutters.
+    /// `memo_read`: the requested lines with gutters (`  12│ `, or `12#a3f1│ ` with line keys);
+    /// a `NoMatch` on a small document: the whole document.
     pub content: Option<String>,
-    /// Fingerprint of the draft the call read or edited.
+    /// Fingerprint (16 hex digits) of the draft the call read or edited.
     pub fingerprint: Option<String>,
     /// The document the call worked on.
     pub path: Option<String>,
+    /// The open edit session.
     pub session_id: Option<String>,
     /// The task `memo_begin_task` created.
     pub task_id: Option<String>,
+    /// The active tasks, innermost last.
     pub task_stack: Vec<TaskView>,
     /// The thought tree: the finished root tasks of this workspace (the most recent
     /// [`crate::tasks::TREE_ROOTS`]), oldest first, with their subtasks. Empty until a root
@@ -202,7 +236,9 @@ pub struct Response {
     pub history_delta: Option<crate::history::HistoryDelta>,
     /// `memo_recall_context` / `memo_search_memory`: what the memory store returned.
     pub memory: Option<MemoryView>,
+    /// Call signatures the model may use next, e.g. `memo_commit(summary)`.
     pub next_actions: Vec<String>,
+    /// The tools the current state offers.
     pub visible_tools: Vec<String>,
     /// Detail view for the model (docs/responses.md#markdown-layout).
     pub markdown: String,

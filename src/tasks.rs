@@ -15,6 +15,7 @@ pub const DEFAULT_MAX_DEPTH: usize = 3;
 /// view stays compact).
 pub const TREE_ROOTS: usize = 10;
 
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TaskStatus {
     Active,

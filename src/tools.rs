@@ -376,15 +376,17 @@ impl Tool {
     }
 }
 
-fn letters() -> Vec<String> {
+pub(crate) fn letters() -> Vec<String> {
     (b'A'..=b'Z').map(|b| (b as char).to_string()).collect()
 }
 
 /// A tool as handed to an LLM SDK (the TypeScript package reshapes it per SDK).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolDefinition {
     pub name: String,
     pub description: String,
+    #[cfg_attr(test, ts(type = "ObjectSchema"))]
     pub input_schema: Value,
 }
 

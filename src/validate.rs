@@ -163,6 +163,7 @@ pub struct Parsed {
 
 /// One candidate. The `list` style only gives the letter, the line, the preview and the marks;
 /// the table's other columns are then `None`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ParsedCandidate {
     pub id: String,
@@ -181,6 +182,8 @@ pub struct ParsedCandidate {
 }
 
 /// One check (see the module documentation for the layout they enforce).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "ViolationRule"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Rule {
     /// A header line missing, malformed, repeated or out of the order status → state → flags.
@@ -270,6 +273,7 @@ impl fmt::Display for Rule {
 }
 
 /// One place where the response leaves the layout.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Violation {
     /// 1-based line of the Markdown (one past the last line for "missing at the end").

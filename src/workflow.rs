@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum WorkflowState {
     /// Cache and storage agree; nothing is pending.
@@ -131,6 +132,34 @@ impl Serialize for Flags {
         st.serialize_field("mask", &self.0)?;
         st.serialize_field("names", &self.names())?;
         st.end()
+    }
+}
+
+/// `{ mask, names }` as [`Flags`]'s `Serialize` writes it, for the generated TypeScript
+/// (src/typescript.rs).
+#[cfg(test)]
+impl ts_rs::TS for Flags {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+
+    fn docs() -> Option<String> {
+        Some("/** The flags of a state: the bit mask and the names of the set bits, in bit order. */\n".into())
+    }
+    fn name(_: &ts_rs::Config) -> String {
+        "Flags".into()
+    }
+    fn inline(_: &ts_rs::Config) -> String {
+        let names = Self::NAMES.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(" | ");
+        format!("{{ mask: number, names: Array<{names}>, }}")
+    }
+    fn decl(cfg: &ts_rs::Config) -> String {
+        format!("type Flags = {};", Self::inline(cfg))
+    }
+    fn decl_concrete(cfg: &ts_rs::Config) -> String {
+        Self::decl(cfg)
+    }
+    fn output_path() -> Option<std::path::PathBuf> {
+        Some(std::path::PathBuf::from("Flags.ts"))
     }
 }
 

@@ -37,6 +37,7 @@ mod views;
 pub use log::LogEntry;
 
 /// A tool of the registry and whether the current state offers it ([`Workspace::tool_states`]).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct ToolState {
     pub definition: ToolDefinition,
@@ -66,6 +67,7 @@ pub const DEFAULT_CANDIDATES_SHOWN: usize = 5;
 pub const MAX_DOCUMENT_BYTES: usize = 128 * 1024 * 1024;
 
 /// The task stack and thought tree ([`Workspace::task_report`]).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TaskReport {
     pub task_stack: Vec<TaskView>,
@@ -289,6 +291,7 @@ pub struct Document {
 
 /// What the shell must write: `text` in storage form (line endings and BOM restored), refused by
 /// the storage if its version is no longer `expected_version`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PersistRequest {
     pub path: String,

@@ -455,6 +455,8 @@ impl Workspace {
 /// returns — before the write; the edits of one write are sorted and never overlap, so applied
 /// from last to first (or first to last, shifting) they turn the stored text into the written
 /// one. Both ends sit on code-point boundaries: a surrogate pair is never split.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "TextEdit"))]
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PersistEdit {
     pub from: usize,

@@ -13,7 +13,7 @@ import {
   type Candidate,
   type DiagnosticRecord,
   type MatchQuality,
-  type Response,
+  type ToolResponse,
   type Status,
   type ToolArgs,
   type WorkspaceOptions,
@@ -79,7 +79,7 @@ let disposed: Workspace | undefined;
   check("anthropic tools carry input_schema", anthropic.every((t) => typeof t.input_schema === "object"));
 
   // The model asks to replace "todo": three places match.
-  let r: Response = await ws.call("memo_replace", { old_text: "todo", new_text: "done" }, { toolCallId: "call_1" });
+  let r: ToolResponse = await ws.call("memo_replace", { old_text: "todo", new_text: "done" }, { toolCallId: "call_1" });
   check("three matches → MultiMatch", r.status === "MultiMatch", r.status);
   const ids = r.candidates.map((c: Candidate) => c.id);
   check("candidates A, B, C", ids.join(",") === "A,B,C", ids);
@@ -103,7 +103,7 @@ let disposed: Workspace | undefined;
   check("state is Idle", ws.state === "Idle", ws.state);
   check("markdown for the model", typeof r.markdown === "string" && r.markdown.length > 0);
 
-  const unknown = await ws.call("memo_nope", {});
+  const unknown = await ws.callUntyped("memo_nope", {});
   check("unknown tool → InvalidArguments, no throw", unknown.status === "InvalidArguments", unknown.status);
 }
 check("`using` disposed the workspace at the end of the block", disposed?.freed === true);
@@ -135,7 +135,7 @@ check("`using` disposed the workspace at the end of the block", disposed?.freed 
   const code = new MemoryStorage({ "net.py": "def connect(host, port):\n\tif port:\n\t\treturn open_socket(host, port)\n" });
   using ws = await Workspace.create({ storage: code, nearMatchThreshold: 0.8, maxPreviewLength: 500 });
   // Spaces where the file has tabs: the indentation tier, new_text re-indented with tabs.
-  let r: Response = await ws.call("memo_replace", {
+  let r: ToolResponse = await ws.call("memo_replace", {
     old_text: "if port:\n    return open_socket(host, port)",
     new_text: "if port:\n    return open_socket(host, port, timeout=5)",
   });

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
-import { NodeFsStorage, Workspace, type Response } from "@agentpad/core";
+import { NodeFsStorage, Workspace, type ToolResponse } from "@agentpad/core";
 
 export interface RunOptions {
   /** An Anthropic client (tests pass one whose `fetch` returns canned messages). */
@@ -53,7 +53,7 @@ export async function run({ client, workspace: ws, prompt, model = "claude-sonne
     // onResponse sees each call's whole Response: `history_delta` is set when a commit or revert
     // ended the edit session.
     let sessionEnded = false;
-    const onResponse = (r: Response) => (sessionEnded ||= r.history_delta !== null);
+    const onResponse = (r: ToolResponse) => (sessionEnded ||= r.history_delta !== null);
     const results: Anthropic.ToolResultBlockParam[] = [];
     for (const use of uses) results.push(await ws.runToolCall(use, { format: "anthropic", onResponse }));
     messages.push({ role: "user", content: results });

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { NodeFsStorage, Workspace, type Response } from "@agentpad/core";
+import { NodeFsStorage, Workspace, type ToolResponse } from "@agentpad/core";
 
 export interface RunOptions {
   /** An OpenAI client (tests pass one whose `fetch` returns canned completions). */
@@ -53,7 +53,7 @@ export async function run({ client, workspace: ws, prompt, model = "gpt-5", maxT
     // onResponse sees each call's whole Response: `history_delta` is set when a commit or revert
     // ended the edit session.
     let sessionEnded = false;
-    const onResponse = (r: Response) => (sessionEnded ||= r.history_delta !== null);
+    const onResponse = (r: ToolResponse) => (sessionEnded ||= r.history_delta !== null);
     for (const call of message.tool_calls) messages.push(await ws.runToolCall(call, { format: "openai", onResponse }));
     // Then the session's calls and results become one "[Edit session #1 committed] Summary: …"
     // message (after all results of this turn: an assistant message's calls stay answered).

@@ -16,7 +16,7 @@ import type {
   OpenAIResponsesToolCall,
   OpenAIResponsesToolResult,
   OpenAIToolResult,
-  Response,
+  ToolResponse,
   Status,
   ToolCallFormat,
   ToolDefinition,
@@ -169,7 +169,7 @@ export function toolsFor(format: ToolFormat, defs: ToolDefinition[], strict: boo
 }
 
 /** What runs a call: `Workspace.call`. */
-export type CallFn = (name: string, args: unknown, options?: { toolCallId?: string }) => Promise<Response>;
+export type CallFn = (name: string, args: unknown, options?: { toolCallId?: string }) => Promise<ToolResponse>;
 
 /** The AI SDK's `tools` object: `execute` runs the call and returns the Markdown the model reads. */
 export function aiSdkTools<S>(
@@ -263,7 +263,7 @@ export async function runToolCall(call: CallFn, toolCall: unknown, format: ToolC
       const r = await call(typeof c.name === "string" ? c.name : "", c.arguments ?? {});
       const result: McpCallToolResult = {
         content: [{ type: "text", text: r.markdown }],
-        structuredContent: r as Response & Record<string, unknown>,
+        structuredContent: r as ToolResponse & Record<string, unknown>,
         isError: isErrorStatus(r.status),
       };
       return result;

@@ -3,7 +3,7 @@
 // `agentpad replay` command both run this, so a prompt or format change can be checked against
 // saved sessions the same way everywhere.
 import { MemoryStorage } from "./storage.js";
-import type { Locale, PersistMode, Response } from "./types.js";
+import type { Locale, PersistMode, ToolResponse } from "./types.js";
 import { Workspace } from "./workspace.js";
 
 export const TRANSCRIPT_FORMAT = "agentpad-transcript/1";
@@ -84,7 +84,7 @@ export interface ReplayedStep {
   index: number;
   step: TranscriptStep;
   /** The response, for tool steps. */
-  response?: Response;
+  response?: ToolResponse;
   differences: Difference[];
 }
 
@@ -164,7 +164,7 @@ export function firstDifferentLine(a: string, b: string): number {
 }
 
 /** The recorded fields `r` returned differently; a field not recorded is not compared. */
-export function compareResponse(expect: TranscriptExpectation | undefined, r: Response): Difference[] {
+export function compareResponse(expect: TranscriptExpectation | undefined, r: ToolResponse): Difference[] {
   const out: Difference[] = [];
   if (expect === undefined) return out;
   if (expect.status !== undefined && expect.status !== r.status) {
@@ -240,7 +240,7 @@ export class TranscriptPlayer<S extends MemoryStorage = MemoryStorage> {
     if (step === undefined) return undefined;
     this.#at++;
     if (isToolStep(step)) {
-      const response = await this.workspace.call(step.tool, step.args ?? {}, {
+      const response = await this.workspace.callUntyped(step.tool, step.args ?? {}, {
         toolCallId: step.tool_call_id,
         nowMs: step.at_ms ?? stepTime(index),
       });

@@ -8,6 +8,7 @@ import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
 import { HISTORY_FORMATS } from "./types.js";
 import type {
   CallOptions,
+  CallRest,
   CompressedHistory,
   HistoryFormat,
   DiagnosticRecord,
@@ -17,7 +18,8 @@ import type {
   LiveContextOptions,
   MemoryStoreApi,
   MemoryTurn,
-  Response,
+  ToolName,
+  ToolResponse,
   StorageChange,
   StorageProvider,
   TextEdit,
@@ -48,7 +50,7 @@ if (typeof Symbol.dispose !== "symbol") {
 }
 
 type Step =
-  | { kind: "done"; response: Response }
+  | { kind: "done"; response: ToolResponse }
   | { kind: "persist"; requests: PersistRequest[] }
   | { kind: "load"; paths: string[] };
 
@@ -287,12 +289,30 @@ export class Workspace {
   }
 
   /**
-   * Runs one tool call. Never rejects for bad tool input (unknown tool, wrong or missing
-   * arguments): that is a Response with status "InvalidArguments" — so is an edit that would
-   * make a document larger than {@link MAX_DOCUMENT_BYTES} (nothing is changed then). When the
-   * call persists (a commit), the storage's saves happen before the promise resolves.
+   * Runs one tool call, checked by TypeScript: `name` is a tool under the default prefix
+   * (`memo_…`) and `args` its arguments ({@link ToolArgs}, generated from the core's registry),
+   * so a misspelt tool or argument does not compile. Never rejects for bad tool input (unknown
+   * tool, wrong or missing arguments): that is a response with status "InvalidArguments" — so
+   * is an edit that would make a document larger than {@link MAX_DOCUMENT_BYTES} (nothing is
+   * changed then). When the call persists (a commit), the storage's saves happen before the
+   * promise resolves. Rejects only for a bad `options` (a toolCallId that is not a string, a
+   * nowMs that is not a finite number) or a freed workspace. Cost: the core's cost of the tool,
+   * plus one storage read per document storage reported changed since the last call.
+   *
+   * A name held in a variable (a model's tool call) or a name under another `toolPrefix` goes
+   * through {@link Workspace.callUntyped} (or {@link Workspace.runToolCall} for an SDK's call).
    */
-  call(name: string, args?: unknown, options?: CallOptions): Promise<Response> {
+  call<N extends ToolName>(name: N, ...rest: CallRest<N>): Promise<ToolResponse> {
+    const [args, options] = rest;
+    return this.callUntyped(name, args, options);
+  }
+
+  /**
+   * {@link Workspace.call} without the compile-time checks: any name (any `toolPrefix`) and any
+   * arguments, checked by the core at run time (a bad one is an "InvalidArguments" response).
+   * For names and arguments that come from a model or from JSON. Same cost and errors as `call`.
+   */
+  callUntyped(name: string, args?: unknown, options?: CallOptions): Promise<ToolResponse> {
     const toolCallId: unknown = options?.toolCallId;
     if (toolCallId !== undefined && toolCallId !== null && typeof toolCallId !== "string") {
       // The host's mistake, not the model's: refused before anything runs.
@@ -307,7 +327,7 @@ export class Workspace {
     return run;
   }
 
-  async #run(name: string, args: unknown, toolCallId: string | undefined, nowMs: number | undefined): Promise<Response> {
+  async #run(name: string, args: unknown, toolCallId: string | undefined, nowMs: number | undefined): Promise<ToolResponse> {
     const started = performance.now();
     try {
       return await this.#steps(name, args, toolCallId, nowMs ?? Date.now());
@@ -333,7 +353,7 @@ export class Workspace {
     }
   }
 
-  async #steps(name: string, args: unknown, toolCallId: string | undefined, nowMs: number): Promise<Response> {
+  async #steps(name: string, args: unknown, toolCallId: string | undefined, nowMs: number): Promise<ToolResponse> {
     this.#saved.clear();
     await this.#syncExternalChanges();
     let step = this.#live().call(name, args ?? {}, toolCallId, nowMs) as Step;
@@ -608,7 +628,7 @@ export class Workspace {
    */
   runToolCall<F extends ToolCallFormat>(
     call: ToolCallMap[F]["call"],
-    options: { format: F; onResponse?: (response: Response) => void },
+    options: { format: F; onResponse?: (response: ToolResponse) => void },
   ): Promise<ToolCallMap[F]["result"]> {
     let run;
     try {
@@ -620,15 +640,15 @@ export class Workspace {
   }
 
   /**
-   * `call`, handing each Response to `onResponse` too: the SDK-shaped results carry only the
+   * `callUntyped`, handing each response to `onResponse` too: the SDK-shaped results carry only the
    * Markdown, and a host that compresses its history wants `history_delta` (a session ended).
    */
-  #reporting(onResponse: ((response: Response) => void) | undefined): (name: string, args: unknown, o?: CallOptions) => Promise<Response> {
+  #reporting(onResponse: ((response: ToolResponse) => void) | undefined): (name: string, args: unknown, o?: CallOptions) => Promise<ToolResponse> {
     if (onResponse !== undefined && typeof onResponse !== "function") {
       throw new TypeError(`agentpad: onResponse must be a function, got ${typeof onResponse}`);
     }
     return async (name, args, o) => {
-      const r = await this.call(name, args, o);
+      const r = await this.callUntyped(name, args, o);
       onResponse?.(r);
       return r;
     };

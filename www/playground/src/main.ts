@@ -365,7 +365,7 @@ async function run(tool: string, args: Record<string, unknown>): Promise<void> {
   showNotice(null); // a notice announces what the next call will meet; this is that call
   try {
     const toolCallId = nextCallId("call");
-    const r: AgentResponse = await ws.call(tool, args, { toolCallId });
+    const r: AgentResponse = await ws.callUntyped(tool, args, { toolCallId });
     app.history.push({ tool, args, response: r, locale: app.locale, toolCallId });
     recorder.call(tool, args);
     app.shown = app.history.length - 1;
@@ -417,7 +417,7 @@ async function refreshPending(r: AgentResponse, tool: string): Promise<void> {
   const answered = tool === previewTool && (r.status === "Success" || r.status === "NoOp");
   const mayHavePending = ws.state !== "Idle" || r.pending_changes.length > 0;
   if (mayHavePending && !answered && app.visible.includes(previewTool)) {
-    const p: AgentResponse = await ws.call(previewTool, { path: app.path }, { toolCallId: nextCallId("auto_preview") });
+    const p: AgentResponse = await ws.callUntyped(previewTool, { path: app.path }, { toolCallId: nextCallId("auto_preview") });
     app.pending = { preview: p.preview, changes: p.pending_changes, source: `from ${previewTool} (auto)` };
   } else {
     app.pending = { preview: null, changes: r.pending_changes, source: `from ${tool}` };

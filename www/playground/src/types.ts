@@ -11,7 +11,7 @@ export type {
   PendingChange,
   PersistMode,
   SessionLogEntry,
-  Response as AgentResponse,
+  ToolResponse as AgentResponse,
   Status,
   TaskEntry,
   TaskReport,

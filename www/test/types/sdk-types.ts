@@ -8,7 +8,17 @@ import { generateText, jsonSchema, stepCountIs, type LanguageModel, type ModelMe
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, ChatCompletionToolMessageParam } from "openai/resources/chat/completions";
 import type { FunctionTool, ResponseFunctionToolCall, ResponseInputItem } from "openai/resources/responses/responses";
-import { MemoryStorage, Workspace, type AnthropicToolResult, type OpenAIToolResult, type Response } from "@agentpad/core";
+import {
+  MemoryStorage,
+  Workspace,
+  type AnthropicToolResult,
+  type Candidate,
+  type Letter,
+  type MatchQuality,
+  type OpenAIToolResult,
+  type RecommendReason,
+  type ToolResponse,
+} from "@agentpad/core";
 
 declare const ws: Workspace;
 
@@ -52,7 +62,7 @@ export async function results(): Promise<void> {
   const block: Anthropic.ContentBlockParam = await ws.runToolCall(toolUse, { format: "anthropic" });
   const part: Part = await ws.runToolCall(geminiCall, { format: "gemini" });
   const mcpResult: CallToolResult = await ws.runToolCall(mcpRequest.params, { format: "mcp" });
-  const structured: Response = (await ws.runToolCall(mcpRequest.params, { format: "mcp" })).structuredContent;
+  const structured: ToolResponse = (await ws.runToolCall(mcpRequest.params, { format: "mcp" })).structuredContent;
   const ours: OpenAIToolResult = await ws.runToolCall(chatCall, { format: "openai" });
   const isError: boolean = (await ws.runToolCall(toolUse, { format: "anthropic" })).is_error;
   void [chatResult, chatMessage, output, input, toolResult, block, part, mcpResult, structured, ours, isError];
@@ -149,4 +159,61 @@ export async function readmeMcp(ws: Workspace): Promise<void> {
   const server = new Server({ name: "agentpad", version: "0.1.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: ws.tools({ format: "mcp" }) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => ws.runToolCall(request.params, { format: "mcp" }));
+}
+
+// --- ws.call is typed by tool; the response narrows on status ---------------------------------
+// The argument types are generated from the core's tool registry (www/src/generated/tool-args.ts),
+// the response types from its Rust types (www/src/generated/boundary.ts).
+export async function typedCalls(ws: Workspace): Promise<void> {
+  const staged: ToolResponse = await ws.call("memo_replace", { old_text: "a", new_text: "b" });
+  await ws.call("memo_read");
+  await ws.call("memo_read", { start_line: 1, line_keys: true, view: "committed" });
+  await ws.call("memo_preview", { format: "diff", context_lines: 0 });
+  await ws.call("memo_commit_auto");
+  await ws.call("memo_recall_context", { turn_numbers: [2, 5] }, { toolCallId: "call_1", nowMs: 0 });
+  void staged;
+
+  // @ts-expect-error: a misspelt tool
+  await ws.call("memo_replac", { old_text: "a", new_text: "b" });
+  // @ts-expect-error: a misspelt argument
+  await ws.call("memo_replace", { old_txt: "a", new_text: "b" });
+  // @ts-expect-error: a required argument left out
+  await ws.call("memo_replace", { old_text: "a" });
+  // @ts-expect-error: the arguments of a tool with required ones left out
+  await ws.call("memo_commit");
+  // @ts-expect-error: a wrong argument type
+  await ws.call("memo_read", { start_line: "1" });
+  // @ts-expect-error: not one of the values the registry allows
+  await ws.call("memo_preview", { format: "unified" });
+  // @ts-expect-error: match_id is a letter A–Z
+  await ws.call("memo_replace", { old_text: "a", new_text: "b", match_id: "b" });
+  // @ts-expect-error: a tool without arguments takes none
+  await ws.call("memo_commit_auto", { summary: "x" });
+
+  // Names from a model or under another toolPrefix: the untyped path, checked by the core.
+  const fromModel: string = "memory_notebook_replace";
+  const untyped: ToolResponse = await ws.callUntyped(fromModel, JSON.parse("{}"), { toolCallId: "call_2" });
+  void untyped;
+  // @ts-expect-error: a name held in a string is not a known tool name
+  await ws.call(fromModel, {});
+
+  // Narrowing on status reaches the candidates; a candidate's id is a Letter match_id takes.
+  const r = await ws.call("memo_replace", { old_text: "todo", new_text: "done" });
+  if (r.status === "MultiMatch") {
+    const first: Candidate = r.candidates[0];
+    await ws.call("memo_replace", { old_text: "todo", new_text: "done", match_id: first.id });
+    await ws.call("memo_replace_selection", { selection_id: first.id });
+    const letter: Letter = first.id;
+    void letter;
+  } else {
+    // @ts-expect-error: outside MultiMatch a response may list no candidate
+    const none: Candidate = r.candidates[0];
+    void none;
+  }
+  // @ts-expect-error: not a status
+  if (r.status === "Ok") return;
+  const reason: RecommendReason | null | undefined = r.candidates[0]?.recommended_reason;
+  const quality: MatchQuality | null = r.match_quality;
+  const flags: string[] = r.flags.names;
+  void [reason, quality, flags];
 }
