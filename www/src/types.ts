@@ -342,9 +342,9 @@ export interface WorkspaceOptions {
   persistMode?: PersistMode;
   locale?: Locale;
   /**
-   * How the Markdown lists candidates: "table" (default, 003 §6: Id, MarkerStart, MarkerEnd,
-   * Preview, Occurrence, ContextStart, ContextEnd, Line, Recommended, Quality) or "list"
-   * (000 §3.1: one line each, "- [B] line 45: `api.timeout: 30` ← recommended").
+   * How the Markdown lists candidates (docs/responses.md#markdown-layout): "table" (default:
+   * Id, MarkerStart, MarkerEnd, Preview, Occurrence, ContextStart, ContextEnd, Line, Recommended,
+   * Quality) or "list" (one line each, "- [B] line 45: `api.timeout: 30` ← recommended").
    */
   candidateStyle?: "table" | "list";
   /** Tool name prefix (default "memo"). */
@@ -368,8 +368,8 @@ export interface WorkspaceOptions {
   /** Lines of context around each change in previews (0–100, default 3). */
   previewContextLines?: number;
   /**
-   * Offer memo_recall_context and memo_search_memory over `ws.memory` (004's optional memory
-   * module; default false). The live context shows the memory digest either way.
+   * Offer memo_recall_context and memo_search_memory over `ws.memory` (the optional memory
+   * store, docs/workflow.md#memory-store; default false). The live context shows the memory digest either way.
    */
   memory?: boolean;
   /**
@@ -414,7 +414,7 @@ export interface MemoryStoreApi {
   import(json: string): void;
 }
 
-/** What the user's editor shows (002's editor_state). */
+/** What the user's editor shows (the live context's editor state). */
 export interface EditorState {
   /** The active document (default: the default document). */
   path?: string;
