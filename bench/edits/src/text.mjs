@@ -90,6 +90,31 @@ export function levenshtein(a, b) {
   return prev[b.length];
 }
 
+/**
+ * Levenshtein distance when it is at most `max`, else any value above `max` (the row minimum
+ * only grows, so a row whose minimum exceeds `max` ends the computation).
+ */
+export function levenshteinWithin(a, b, max) {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (a.length === 0 || b.length === 0) return Math.max(a.length, b.length);
+  let prev = new Array(b.length + 1);
+  let cur = new Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length];
+}
+
 /** 1 − Levenshtein / longer length (1 for two empty strings). */
 export function similarity(a, b) {
   const m = Math.max(a.length, b.length);

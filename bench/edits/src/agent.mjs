@@ -1,0 +1,137 @@
+// The simulated agent: one mechanical policy for every tool, at most 3 calls per case.
+//   1. send the attempt (duplicate cases carry the tool's own disambiguation, when it has one);
+//   2. candidates (agentpad): pick one — the oracle's (the candidate on the target) or the tool's
+//      recommended one — for 1 call;
+//   3. an error whose text quotes the exact current text the retry needs (after removing the
+//      model's own attempt and line-number gutters from it): retry with that text, 1 call;
+//   4. any other error: re-read the document and retry with exact text, 2 calls;
+//   stop at 3 calls, on a landed edit, or on the first BAD (a BAD is never recovered). A
+//   must-refuse case gets no retry: an error is its right answer.
+// Every response the model is shown is counted with one tokenizer (gpt-tokenizer, o200k_base).
+import { countTokens } from "gpt-tokenizer";
+import { classify, landed } from "./score.mjs";
+import { count } from "./text.mjs";
+
+export const MAX_CALLS = 3;
+
+/**
+ * The exact retry after a re-read: the target's current text (whole lines for a line-granular
+ * tool), widened line by line until unique, and the same span of the expected document. The
+ * model sees no "\r" and no BOM, so neither is in it. null when there is no single target.
+ */
+export function exactRetry(c, current, expected, granularity) {
+  if (c.must_refuse || c.target.length !== 1) return null;
+  let a = c.target[0].start;
+  let b = c.target[0].end;
+  const lineStart = (x) => current.lastIndexOf("\n", x - 1) + 1;
+  const lineEnd = (x) => {
+    const nl = current.indexOf("\n", x);
+    return nl === -1 ? current.length : nl;
+  };
+  if (granularity === "line") {
+    a = lineStart(a);
+    b = lineEnd(Math.max(a, b - 1));
+  }
+  while (count(current, current.slice(a, b)) > 1 && (a > 0 || b < current.length)) {
+    if (a > 0) a = lineStart(a - 1);
+    if (b < current.length) b = lineEnd(b + 1);
+  }
+  const delta = expected.length - current.length;
+  const clean = (s) => s.replace(/\r/g, "").replace(/^\uFEFF/, "");
+  return { old_text: clean(current.slice(a, b)), new_text: clean(expected.slice(a, b + delta)) };
+}
+
+const GUTTER = /^[ \t]*\d+(?:#[0-9a-f]+)?(?:\t|[ \t]*[│|→:][ \t]?)/;
+
+/** Does `message` show the retry's old_text verbatim (beyond echoing the model's own attempt)? */
+export function quotes(message, retry, attempt) {
+  if (!retry || retry.old_text.trim() === "") return false;
+  let m = message;
+  if (attempt.old_text) m = m.split(attempt.old_text).join("");
+  const stripped = m.split("\n").map((l) => l.replace(GUTTER, "")).join("\n");
+  return m.includes(retry.old_text) || stripped.includes(retry.old_text);
+}
+
+/** The candidate whose span overlaps the target most (offsets in the LF, BOM-less draft). */
+export function oraclePick(candidates, c, current) {
+  if (c.target.length === 0) return null;
+  const norm = (x) => {
+    const before = current.slice(0, x);
+    return x - (before.match(/\r\n/g) ?? []).length - (before.startsWith("\uFEFF") ? 1 : 0);
+  };
+  const ts = norm(c.target[0].start);
+  const te = norm(c.target[0].end);
+  let best = null;
+  let bestOverlap = 0;
+  for (const k of candidates) {
+    const overlap = Math.min(te, k.end) - Math.max(ts, k.start);
+    if (overlap > bestOverlap || (overlap === 0 && ts === te && k.start === ts)) {
+      best = k;
+      bestOverlap = overlap;
+    }
+  }
+  return best;
+}
+
+/**
+ * Runs one case with one tool. `variant`: "oracle" or "recommended" (how a candidate is picked).
+ * Returns the outcome of the final document, the calls made, the call on which it landed, the
+ * tokens of every response shown, the steps and the final document.
+ */
+export async function runCase(tool, c, mat, variant = "oracle") {
+  const session = await tool.open(mat.current, mat.name);
+  const steps = [];
+  let calls = 0;
+  let tokens = 0;
+  let landedAt = null;
+  let verdict = { outcome: "NOOP", collateral: false };
+  const shown = (action, text, cost, kind, extra = {}) => {
+    calls += cost;
+    const t = countTokens(text);
+    tokens += t;
+    steps.push({ action, kind, tokens: t, calls, ...extra });
+  };
+  try {
+    let r = await session.edit(c.attempt, c.disambiguation);
+    shown("edit", r.message, 1, r.kind, r.status ? { status: r.status, quality: r.quality } : {});
+    for (;;) {
+      if (r.kind === "applied") {
+        verdict = classify(c, mat.current, mat.expected, session.current());
+        if (landed(verdict.outcome)) {
+          landedAt = calls;
+          break;
+        }
+        if (verdict.outcome === "BAD") break;
+      }
+      if (r.kind === "candidates") {
+        const pick = variant === "oracle" ? oraclePick(r.candidates, c, mat.current) : r.candidates.find((k) => k.recommended);
+        if (pick && calls + 1 <= MAX_CALLS) {
+          r = await session.pick(pick.id);
+          shown(`pick ${pick.id}`, r.message, 1, r.kind, { quality: pick.quality, recommended: pick.recommended });
+          continue;
+        }
+      }
+      if (c.must_refuse) break;
+      const retry = exactRetry(c, mat.current, mat.expected, tool.granularity);
+      if (!retry) break;
+      if (quotes(r.message, retry, c.attempt) && calls + 1 <= MAX_CALLS) {
+        r = await session.edit(retry, undefined);
+        shown("informed retry", r.message, 1, r.kind);
+        continue;
+      }
+      if (calls + 2 <= MAX_CALLS) {
+        const view = await session.read();
+        shown("re-read", view, 1, "read");
+        r = await session.edit(retry, undefined);
+        shown("exact retry", r.message, 1, r.kind);
+        continue;
+      }
+      break;
+    }
+    const final = session.current();
+    verdict = classify(c, mat.current, mat.expected, final);
+    return { ...verdict, calls, landed_at: landed(verdict.outcome) ? landedAt ?? calls : null, tokens, steps, doc: final, transcript: session.steps };
+  } finally {
+    session.close();
+  }
+}

@@ -1,0 +1,35 @@
+// OH: OpenHands ACI str_replace (openhands_aci/editor/editor.py) at its defaults. Facts: the file
+// is read in text mode (universal newlines, written back LF); old_str is found with an escaped
+// regex; with no hit, old_str and new_str are both stripped and tried again; more than one hit is
+// an error listing the line numbers of the match starts; an empty old_str counts as many hits;
+// old_str equal to new_str is refused; no tab expansion.
+import { universalNewlines } from "../text.mjs";
+import { applied, editSnippet, error } from "./common.mjs";
+
+function hits(text, needle) {
+  if (needle === "") return Array.from({ length: text.length + 1 }, (_, i) => i);
+  const out = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) out.push(i);
+  return out;
+}
+
+export function apply(doc, attempt, { path }) {
+  const text = universalNewlines(doc);
+  let oldStr = attempt.old_text;
+  let newStr = attempt.new_text;
+  if (oldStr === newStr) return error("No replacement was performed. `new_str` and `old_str` must be different.");
+  let found = hits(text, oldStr);
+  if (found.length === 0) {
+    oldStr = oldStr.trim();
+    newStr = newStr.trim();
+    found = hits(text, oldStr);
+  }
+  if (found.length === 0) return error(`No replacement was performed, old_str \`${attempt.old_text}\` did not appear verbatim in ${path}.`);
+  if (found.length > 1) {
+    const lines = [...new Set(found.map((i) => text.slice(0, i).split("\n").length))].sort((a, b) => a - b);
+    return error(`No replacement was performed. Multiple occurrences of old_str \`${attempt.old_text}\` in lines ${JSON.stringify(lines).replace(/,/g, ", ")}. Please ensure it is unique.`);
+  }
+  const at = found[0];
+  const out = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
+  return applied(out, `The file ${path} has been edited. ${editSnippet(path, out, at, newStr)}Review the changes and make sure they are as expected. Edit the file again if necessary.`);
+}

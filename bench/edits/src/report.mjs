@@ -1,0 +1,173 @@
+// The Markdown report: a view over the finished report data (run.mjs builds the data). It starts
+// with the headline table (ready to paste into the README), then the method, the tools ×
+// categories tables, every BAD with its diff, the fidelity results, the peers' versions and one
+// playground link per case.
+import { createPatch } from "diff";
+
+const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)} %`);
+const num = (x, d = 1) => (x === null || x === undefined ? "–" : x.toFixed(d));
+const esc = (s) => String(s).replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/** Why agentpad wrote a BAD result, from the category and the calls it made. */
+function cause(c, res) {
+  const pick = res.steps.find((s) => s.action.startsWith("pick"));
+  const first = res.steps[0];
+  const path = pick ? `memo_replace → ${first.status} → memo_replace_selection(${pick.action.slice(5)}, ${pick.quality}${pick.recommended ? ", recommended" : ""})` : `memo_replace → ${first.status}${first.quality ? ` (${first.quality})` : ""}`;
+  const why = {
+    L: "stale attempt: the chosen region already holds an earlier edit, and writing new_text over it reverts that edit (a 3-way apply of only the intended change would not)",
+    Q: "near miss: new_text still carries the misremembered token, and writing it over the region injects it (a 3-way apply would keep the real token)",
+    G: "over-escaped attempt: nothing unescapes it, and the picked region gets new_text with its literal escapes or loses what the escaped needle did not cover",
+    J: "elided attempt: the region between the anchors is replaced by new_text, elision marker included, so the elided lines are lost",
+    H: "the gutter style is not one the engine strips, so only a near-miss candidate is offered; its span is not aligned to the lines the needle covered",
+    R: "must-refuse: a near-miss candidate was staged in a document that holds no such text",
+    S: "must-refuse: a near-miss candidate was staged although the needle's middle does not exist",
+    T: "the count check did not refuse",
+  }[c.category] ?? "see the diff";
+  return { path, why };
+}
+
+function diffOf(name, expected, output, max = 40) {
+  const lines = createPatch(name, expected, output, "expected", "tool output", { context: 2 }).split("\n").slice(2);
+  const cut = lines.length > max ? [...lines.slice(0, max), `… ${lines.length - max} more diff lines`] : lines;
+  return cut.join("\n").replace(/```/g, "`\u200b``");
+}
+
+export function renderReport(report, mats, casesById) {
+  const L = [];
+  const tools = report.tools;
+  const cats = Object.keys(report.categories);
+  const casesRun = report.cases_run;
+  L.push(`# editbench: does an imperfect edit land in the right place, in one step?`);
+  L.push("");
+  L.push(`<!-- headline: ${casesRun} frozen cases (cases/${report.version}), the same agent policy for every tool -->`);
+  L.push(`| tool | lands on call 1 | lands within 2 calls | BAD writes | failed | calls / landed edit | tokens read / landed edit |`);
+  L.push(`| --- | ---: | ---: | ---: | ---: | ---: | ---: |`);
+  const order = [...tools].sort((a, b) => b.summary.l2_rate - a.summary.l2_rate || a.summary.bad - b.summary.bad);
+  for (const t of order) {
+    const s = t.summary;
+    const name = t.key.startsWith("agentpad") ? `**${t.label}**` : t.label;
+    L.push(`| ${esc(name)} | ${pct(s.l1_rate)} | ${pct(s.l2_rate)} | ${s.bad} | ${s.fail} | ${num(s.calls_per_landed, 2)} | ${num(s.tokens_per_landed, 0)} |`);
+  }
+  L.push("");
+  L.push(
+    `${casesRun} cases in 20 categories (${report.smoke ? "smoke subset" : "all of them"}); a case "lands" when the whole resulting document equals the expected one (EXACT) or differs only in whitespace style or look-alike characters inside the target (EQUIV); a must-refuse case counts as landed on call 1 when the document is left unchanged. BAD = any other write. Tokens: every response the model was shown (gpt-tokenizer, o200k_base), over the landed edits. Method: docs/editbench.md.`,
+  );
+  L.push("");
+  L.push("## Averages");
+  L.push("");
+  L.push(`| tool | call 1, macro over categories | ≤ 2 calls, macro | call 1, field mix | ≤ 2 calls, field mix | BAD rate, field mix | must-refuse accuracy | wrong-place / corrupted / refuse-violated | collateral (EOL, tabs, BOM outside the edit) | tokens, all cases |`);
+  L.push(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+  for (const t of order) {
+    const s = t.summary;
+    L.push(`| ${esc(t.label)} | ${pct(s.l1_macro)} | ${pct(s.l2_macro)} | ${pct(s.l1_weighted)} | ${pct(s.l2_weighted)} | ${pct(s.bad_weighted)} | ${pct(s.refuse_accuracy)} | ${s.wrong_place} / ${s.corrupted} / ${s.refuse_violated} | ${s.collateral} | ${s.tokens_all} |`);
+  }
+  L.push("");
+  L.push(`Field mix weights: ${cats.map((c) => `${c} ${(100 * report.field_mix[c]).toFixed(2)} %`).join(", ")}.`);
+  L.push("");
+
+  L.push("## Method (summary; the full method is docs/editbench.md)");
+  L.push("");
+  L.push(
+    [
+      `- **Cases** are frozen JSON in \`bench/edits/cases/${report.version}\` (generator ${report.manifest.generator}, seed ${report.manifest.seed}, frozen ${report.manifest.frozen_at}); the runner checks every case file and document against MANIFEST.json before it runs. ${report.manifest.cases} cases, 31 of them written by hand from public reports (each cites its URL).`,
+      "- **Documents** are real files from permissive packages (bench/edits/docs/SOURCES.tsv), plus two short CJK documents written for the benchmark because no CJK prose was found on the machine.",
+      "- **Expected result** is always a whole document: the current document plus only the intended change. A stale or near-miss attempt that is applied as written therefore scores BAD when it reverts an earlier edit or injects a misremembered token.",
+      "- **Peers** are clean-room functions written from descriptions of each tool's matching at its shipped defaults; each passes a fidelity suite of facts re-authored from the peer's own tests before it is run. Their responses (success and error texts) follow the facts known about each tool; where the exact wording is not known, the content (what lines, which file text) is what the facts say it shows.",
+      "- **Agent policy** (same for all): at most 3 calls. A candidate pick costs 1; a retry with text the error quoted costs 1; any other retry is a re-read plus an exact retry (2). Must-refuse cases get no retry. A re-read shows peers the whole file with `cat -n` gutters and agentpad its own memo_read response.",
+      "- **agentpad** runs through `@agentpad/core` (Workspace, MemoryStorage, persistMode \"immediate\" so a staged change is saved without a separate commit call), two ways: the oracle picks the candidate on the target, the other picks agentpad's recommended candidate (and re-reads when none is recommended).",
+      "- **Deviations from the design**: combined perturbations (about 10 % in the design) are not generated separately; T has no whitespace-variant occurrences; R's \"sibling file\" cases are not given to Aider's try-other-files fallback (the case has one document); Zed runs without a line hint and Cline's newer SDK editor is not a column; the Cline legacy matcher frames SEARCH/REPLACE as whole lines (each block line ends with a newline), so it cannot match a mid-line fragment.",
+    ].join("\n"),
+  );
+  L.push("");
+
+  const table = (title, cell) => {
+    L.push(`## ${title}`);
+    L.push("");
+    L.push(`| tool | ${cats.join(" | ")} |`);
+    L.push(`| --- | ${cats.map(() => "---:").join(" | ")} |`);
+    for (const t of order) L.push(`| ${esc(t.key)} | ${cats.map((c) => (t.summary.per_category[c] ? cell(t.summary.per_category[c]) : "–")).join(" | ")} |`);
+    L.push("");
+  };
+  table("Landed (or refused) within 2 calls, per category", (p) => `${p.s2}/${p.n}`);
+  table("Landed on call 1, per category", (p) => `${p.s1}/${p.n}`);
+  table("BAD writes per category", (p) => (p.bad ? `**${p.bad}**` : "0"));
+  L.push(`Categories: ${cats.map((c) => `${c} ${report.categories[c].title}`).join("; ")}.`);
+  L.push("");
+
+  const ap = tools.find((t) => t.key === "agentpad");
+  if (ap) {
+    L.push("## agentpad's BAD results and their causes");
+    L.push("");
+    const bads = ap.results.filter((r) => r.outcome === "BAD");
+    if (bads.length === 0) L.push("None.");
+    else {
+      L.push(`| case | kind | calls | cause |`);
+      L.push(`| --- | --- | --- | --- |`);
+      for (const r of bads) {
+        const k = cause(casesById.get(r.id), r);
+        L.push(`| ${r.id} | ${r.bad_kind} | ${esc(k.path)} | ${esc(k.why)} |`);
+      }
+    }
+    L.push("");
+  }
+
+  L.push("## Every BAD result with its diff (expected → tool output)");
+  L.push("");
+  for (const t of order) {
+    const bads = t.results.filter((r) => r.outcome === "BAD");
+    if (!bads.length) continue;
+    L.push(`<details><summary>${esc(t.label)}: ${bads.length} BAD</summary>`);
+    L.push("");
+    for (const r of bads) {
+      const mat = mats.get(r.id);
+      const out = r.output === "=expected" ? mat.expected : r.output === "=current" ? mat.current : r.output;
+      L.push(`**${r.id}** (${r.bad_kind}; ${r.steps.map((s) => s.action).join(" → ")})`);
+      L.push("```diff");
+      L.push(diffOf(mat.name, mat.expected, out));
+      L.push("```");
+    }
+    L.push("</details>");
+    L.push("");
+  }
+
+  L.push("## Fidelity suites");
+  L.push("");
+  const byPeer = {};
+  for (const f of report.fidelity) (byPeer[f.peer] ??= []).push(f);
+  L.push(`| peer | facts holding | failing facts |`);
+  L.push(`| --- | ---: | --- |`);
+  for (const [p, fs] of Object.entries(byPeer)) L.push(`| ${p} | ${fs.filter((f) => f.ok).length}/${fs.length} | ${esc(fs.filter((f) => !f.ok).map((f) => f.name).join("; ") || "–")} |`);
+  L.push("");
+  L.push("<details><summary>Every fact</summary>");
+  L.push("");
+  for (const f of report.fidelity) L.push(`- ${f.ok ? "✓" : "✗"} ${f.peer}: ${esc(f.name)}`);
+  L.push("</details>");
+  L.push("");
+
+  L.push("## Peers: the versions the facts come from");
+  L.push("");
+  L.push(`| key | tool | source read | match granularity | duplicate hint given |`);
+  L.push(`| --- | --- | --- | --- | --- |`);
+  for (const p of report.peers) L.push(`| ${p.key} | ${esc(p.name)} | ${esc(p.source)} | ${p.granularity} | ${p.hint ?? "none"} |`);
+  L.push("");
+
+  L.push("## Cases and playground links");
+  L.push("");
+  L.push(
+    "Each link opens the playground (`./build.sh serve`; pass `--playground-url` for another address) with the case's current document and the calls agentpad made (oracle variant): the responses shown there are what the model read. A share link carries the document and the calls, not the expected result; the expected document is in editbench.json.",
+  );
+  L.push("");
+  L.push("<details><summary>All cases</summary>");
+  L.push("");
+  L.push(`| case | category | source | what | link |`);
+  L.push(`| --- | --- | --- | --- | --- |`);
+  for (const c of report.cases) {
+    const src = c.source === "generated" ? `generated (${c.perturbation.model})` : `[report](${c.source})`;
+    L.push(`| ${c.id} | ${c.category} | ${src} | ${esc(c.title)}${c.must_refuse ? " (must refuse)" : ""} | [open](${c.share_link}) |`);
+  }
+  L.push("</details>");
+  L.push("");
+  L.push(`Run: ${(report.ms / 1000).toFixed(1)} s on Node ${report.node}; per tool: ${tools.map((t) => `${t.key} ${(t.ms / 1000).toFixed(1)} s`).join(", ")}.`);
+  L.push("");
+  return L.join("\n");
+}

@@ -1,0 +1,191 @@
+// The benchmark runner:
+//   node src/run.mjs --out <dir> [--smoke] [--version v1] [--tools AQ,agentpad] [--playground-url URL]
+// Verifies the frozen cases against MANIFEST.json, runs the fidelity suites, runs every case with
+// every tool under the same agent policy, and writes <dir>/editbench.md and editbench.json
+// (editbench-smoke.* with --smoke: 2 cases per category). A peer whose fidelity suite fails is
+// reported and left out of the run.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { deflateRawSync } from "node:zlib";
+import { runCase } from "./agent.mjs";
+import { loadCases, materialize, verifyManifest } from "./cases.mjs";
+import { CATEGORIES } from "./gen/categories.mjs";
+import { runFidelity } from "./fidelity.mjs";
+import { renderReport } from "./report.mjs";
+import { landed } from "./score.mjs";
+import { PEERS, agentpadTool, peerTools } from "./tools.mjs";
+
+/** The fixed smoke subset: per category the first generated case and the first hand-written one (or the second generated). */
+export function smokeSubset(cases) {
+  const out = [];
+  for (const cat of Object.keys(CATEGORIES)) {
+    const mine = cases.filter((c) => c.category === cat);
+    const gen = mine.filter((c) => c.source === "generated");
+    const hand = mine.filter((c) => c.source !== "generated");
+    out.push(gen[0], hand[0] ?? gen[1]);
+  }
+  return out.filter(Boolean);
+}
+
+/**
+ * Field-mix weights: the shares measured on real SEARCH blocks (exact 86 %, whitespace-only
+ * 1.4 %, near-miss or stale about 6 %, hallucinated or wrong file 4.9 %); the remaining 1.7 % is
+ * spread evenly over the categories that measurement could not see.
+ */
+export const FIELD_MIX = (() => {
+  const w = { A: 0.86, R: 0.049, L: 0.03, Q: 0.03 };
+  for (const c of ["B", "C", "D", "E", "I"]) w[c] = 0.014 / 5;
+  const rest = Object.keys(CATEGORIES).filter((c) => !(c in w));
+  for (const c of rest) w[c] = 0.017 / rest.length;
+  return w;
+})();
+
+/** A share link of the playground: the case's document and agentpad's calls, `#t=` deflate-raw base64url. */
+export function shareLink(base, title, name, doc, steps) {
+  const transcript = {
+    format: "agentpad-transcript/1",
+    title,
+    description: `editbench case ${title}: the document as the tool saw it and agentpad's calls.`,
+    documents: { [name]: doc },
+    options: { persistMode: "immediate" },
+    steps,
+  };
+  const enc = deflateRawSync(Buffer.from(JSON.stringify(transcript), "utf8")).toString("base64url");
+  return `${base}#t=${enc}`;
+}
+
+function summarize(rows) {
+  const per = {};
+  const tot = { n: 0, edits: 0, refuse_n: 0, s1: 0, s2: 0, landed: 0, exact1: 0, bad: 0, wrong_place: 0, corrupted: 0, refuse_violated: 0, refuse_ok: 0, fail: 0, collateral: 0, calls_landed: 0, tokens_landed: 0, tokens_all: 0 };
+  for (const { c, r } of rows) {
+    const p = (per[c.category] ??= { n: 0, edits: 0, refuse_n: 0, s1: 0, s2: 0, landed: 0, bad: 0, refuse_ok: 0, fail: 0, collateral: 0 });
+    for (const x of [p, tot]) {
+      x.n++;
+      const ok1 = c.must_refuse ? r.outcome === "NOOP" : r.landed_at === 1;
+      const ok2 = c.must_refuse ? r.outcome === "NOOP" : r.landed_at !== null && r.landed_at <= 2;
+      if (ok1) x.s1++;
+      if (ok2) x.s2++;
+      if (c.must_refuse) {
+        x.refuse_n++;
+        if (r.outcome === "NOOP") x.refuse_ok++;
+      } else {
+        x.edits++;
+        if (landed(r.outcome)) x.landed++;
+        else if (r.outcome !== "BAD") x.fail++;
+      }
+      if (r.outcome === "BAD") x.bad++;
+      if (r.collateral) x.collateral++;
+    }
+    if (r.landed_at === 1 && r.outcome === "EXACT") tot.exact1++;
+    if (r.outcome === "BAD") tot[r.bad_kind.replace("-", "_")]++;
+    tot.tokens_all += r.tokens;
+    if (landed(r.outcome) && !c.must_refuse) {
+      tot.calls_landed += r.calls;
+      tot.tokens_landed += r.tokens;
+    }
+  }
+  const cats = Object.keys(per);
+  const macro = (k) => cats.reduce((s, c) => s + per[c][k] / per[c].n, 0) / cats.length;
+  const wsum = cats.reduce((s, c) => s + FIELD_MIX[c], 0);
+  const weighted = (k) => cats.reduce((s, c) => s + (FIELD_MIX[c] * per[c][k]) / per[c].n, 0) / wsum;
+  return {
+    per_category: per,
+    ...tot,
+    l1_rate: tot.s1 / tot.n,
+    l2_rate: tot.s2 / tot.n,
+    l1_macro: macro("s1"),
+    l2_macro: macro("s2"),
+    l1_weighted: weighted("s1"),
+    l2_weighted: weighted("s2"),
+    bad_weighted: weighted("bad"),
+    calls_per_landed: tot.landed ? tot.calls_landed / tot.landed : null,
+    tokens_per_landed: tot.landed ? tot.tokens_landed / tot.landed : null,
+    refuse_accuracy: tot.refuse_n ? tot.refuse_ok / tot.refuse_n : null,
+  };
+}
+
+const outputRef = (doc, mat) => (doc === mat.expected ? "=expected" : doc === mat.current ? "=current" : doc);
+
+export async function runBench({ version = "v1", smoke = false, only = null, playgroundUrl = "http://127.0.0.1:5173/" } = {}) {
+  const t0 = performance.now();
+  const manifest = verifyManifest(version);
+  const all = loadCases(version);
+  const cases = smoke ? smokeSubset(all) : all;
+  const fidelity = runFidelity();
+  const failedPeers = new Set(fidelity.filter((f) => !f.ok).map((f) => f.peer));
+  const variants = [
+    ...peerTools().map((t) => ({ key: t.key, tool: t, variant: "oracle" })),
+    { key: "agentpad", tool: agentpadTool(), variant: "oracle", label: "agentpad (oracle pick)" },
+    { key: "agentpad-rec", tool: agentpadTool(), variant: "recommended", label: "agentpad (recommended pick)" },
+  ].filter((v) => !failedPeers.has(v.key) && (!only || only.includes(v.key) || (v.key === "agentpad-rec" && only.includes("agentpad"))));
+  const mats = new Map(cases.map((c) => [c.id, materialize(c)]));
+  const tools = [];
+  for (const v of variants) {
+    const t = performance.now();
+    const rows = [];
+    for (const c of cases) {
+      const mat = mats.get(c.id);
+      const r = await runCase(v.tool, c, mat, v.variant);
+      rows.push({ c, r });
+    }
+    tools.push({
+      key: v.key,
+      label: v.label ?? `${v.key}: ${v.tool.name}`,
+      ms: performance.now() - t,
+      summary: summarize(rows),
+      results: rows.map(({ c, r }) => ({ id: c.id, category: c.category, outcome: r.outcome, bad_kind: r.bad_kind ?? null, collateral: r.collateral, calls: r.calls, landed_at: r.landed_at, tokens: r.tokens, steps: r.steps, output: outputRef(r.doc, mats.get(c.id)), transcript: r.transcript })),
+    });
+  }
+  const ap = tools.find((t) => t.key === "agentpad");
+  const caseRows = cases.map((c) => {
+    const mat = mats.get(c.id);
+    const steps = ap?.results.find((x) => x.id === c.id)?.transcript ?? [{ tool: "memo_replace", args: c.attempt }];
+    return {
+      id: c.id,
+      category: c.category,
+      title: c.title,
+      source: c.source,
+      doc: mat.name,
+      must_refuse: c.must_refuse,
+      perturbation: c.perturbation,
+      share_link: shareLink(playgroundUrl, c.id, mat.name, mat.current, steps),
+    };
+  });
+  const report = {
+    version,
+    smoke,
+    manifest: { generator: manifest.generator, seed: manifest.seed, cases: manifest.cases, frozen_at: manifest.frozen_at },
+    cases_run: cases.length,
+    categories: CATEGORIES,
+    field_mix: FIELD_MIX,
+    peers: PEERS.map((p) => ({ key: p.key, name: p.name, source: p.source, granularity: p.granularity, hint: p.hint ?? null })),
+    fidelity,
+    failed_peers: [...failedPeers],
+    tools,
+    cases: caseRows,
+    ms: performance.now() - t0,
+    node: process.version,
+  };
+  return { report, mats, casesById: new Map(cases.map((c) => [c.id, c])) };
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
+  const out = opt("--out", "target/bench");
+  const smoke = args.includes("--smoke");
+  const only = opt("--tools", null)?.split(",") ?? null;
+  const { report, mats, casesById } = await runBench({ version: opt("--version", "v1"), smoke, only, playgroundUrl: opt("--playground-url", "http://127.0.0.1:5173/") });
+  mkdirSync(out, { recursive: true });
+  const stem = smoke ? "editbench-smoke" : "editbench";
+  writeFileSync(join(out, `${stem}.json`), JSON.stringify(report, null, 1));
+  writeFileSync(join(out, `${stem}.md`), renderReport(report, mats, casesById));
+  for (const t of report.tools) {
+    const s = t.summary;
+    console.log(`${t.key.padEnd(13)} call 1 ${(100 * s.l1_rate).toFixed(1)}%  ≤2 calls ${(100 * s.l2_rate).toFixed(1)}%  BAD ${s.bad}  ${(t.ms / 1000).toFixed(1)} s`);
+  }
+  console.log(`fidelity: ${report.fidelity.filter((f) => f.ok).length}/${report.fidelity.length} facts hold`);
+  console.log(`${report.cases_run} cases in ${(report.ms / 1000).toFixed(1)} s -> ${join(out, `${stem}.md`)}, ${stem}.json`);
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) await main();
