@@ -1,5 +1,5 @@
 //! The TypeScript of everything that crosses the wasm boundary, rendered from the Rust that
-//! defines it (docs/decisions.md §TypeScript types from Rust), and the test that fails when the
+//! defines it (docs/decisions.md#typescript-types-from-rust), and the test that fails when the
 //! committed files in `www/src/generated/` say something else.
 //!
 //! Two sources: the data types (a [`Response`] and what it holds, the live context, the tool

@@ -1,5 +1,5 @@
 // The public types of @agentpad/core. What crosses the wasm boundary is generated from the Rust
-// core into ./generated/ (docs/decisions.md §TypeScript types from Rust; regenerate with
+// core into ./generated/ (docs/decisions.md#typescript-types-from-rust; regenerate with
 // `AGENTPAD_WRITE_TS=1 cargo test --lib typescript`, the cargo test that fails when they are
 // stale) and only re-exported here. This file adds what the JS shell itself defines: options,
 // the SDK shapes, the typed `call`, and the narrowing of a response by its status.
