@@ -1,5 +1,7 @@
 //! The JavaScript binding: converts and delegates, nothing else. The only file that knows
-//! wasm-bindgen. Contract: notes/wasm-boundary.md.
+//! wasm-bindgen. Contract: the generated `www/pkg/agentpad.d.ts` (methods) and
+//! `www/src/generated/boundary.ts` (the data crossing, rendered from the Rust types by
+//! src/typescript.rs).
 //!
 //! Strings from JS are checked for unpaired surrogates before they become Rust strings
 //! (wasm-bindgen's own conversion would replace them with U+FFFD silently); the check uses JS's
