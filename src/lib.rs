@@ -5,7 +5,7 @@
 //! [`Workspace::call`] takes a tool name and JSON arguments and returns a [`Response`] (JSON and
 //! Markdown for the model) or asks its host to persist texts ([`Step::Persist`]).
 //!
-//! Modules follow DESIGN.md's concepts: [`text`] (document model, positions), [`matching`],
+//! Modules (docs/architecture.md#module-map): [`text`] (document model, positions), [`matching`],
 //! [`session`] (pending changes, selection), [`workflow`] (states, flags, modes), [`tasks`]
 //! (the task stack), [`history`] (compressing transcripts), [`live_context`] (the per-turn
 //! context block), [`memory`] (the memory store), [`preview`],

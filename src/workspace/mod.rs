@@ -1,4 +1,4 @@
-//! Workspace: documents by path, the edit session, and the dispatch of tool calls (DESIGN §1–§3).
+//! Workspace: documents by path, the edit session, and the dispatch of tool calls (docs/architecture.md).
 //!
 //! A pure state machine: no I/O, no clock. A call either finishes ([`Step::Done`]) or asks the
 //! shell for storage work — writes ([`Step::Persist`], reported back through
@@ -51,7 +51,7 @@ pub struct ToolState {
 use history_book::HistoryBook;
 use views::{guidance_for, pending_views, plural, render_preview};
 
-/// Candidates listed by default (`000` §3.1: A–E); `show_all_matches` lists up to Z.
+/// Candidates listed by default (A–E, docs/responses.md#candidates); `show_all_matches` lists up to Z.
 pub const DEFAULT_CANDIDATES_SHOWN: usize = 5;
 
 /// The largest document the workspace holds, in bytes of its storage form (UTF-8, with its line
@@ -82,24 +82,24 @@ pub struct Config {
     /// The document tools work on when no `path` is given; default: the first one opened.
     pub default_path: Option<String>,
     pub locale: Locale,
-    /// How the Markdown lists candidates: `003` §6's table (default) or `000` §3.1's lines.
+    /// How the Markdown lists candidates: a table (default) or one line each (docs/responses.md#candidates).
     pub candidate_style: CandidateStyle,
-    /// Tool names are `{tool_prefix}_{verb}`; `memory_notebook` gives `000`'s names.
+    /// Tool names are `{tool_prefix}_{verb}`; `memory_notebook` gives `memory_notebook_replace` and so on.
     pub tool_prefix: String,
     pub persist_mode: PersistMode,
-    /// Near misses at or above this similarity become lettered candidates (DESIGN §4.4).
+    /// Near misses at or above this similarity become lettered candidates (docs/architecture.md#matching).
     pub near_match_threshold: f64,
-    /// Preview size unit (`000` §3.2, default 500): a failed match shows documents shorter than
+    /// Preview size unit (default 500): a failed match shows documents shorter than
     /// four times this whole.
     pub max_preview_length: usize,
-    /// Deepest task nesting `memo_begin_task` allows (`000` Appendix C, default 3).
+    /// Deepest task nesting `memo_begin_task` allows (default 3).
     pub max_task_depth: usize,
-    /// How staged edits are previewed, and `memo_preview`'s default (`000` §3.2: compact).
+    /// How staged edits are previewed, and `memo_preview`'s default (compact).
     pub preview_mode: PreviewMode,
-    /// Lines of context around each change in previews (`000` Appendix C, default 3).
+    /// Lines of context around each change in previews (default 3).
     pub preview_context_lines: usize,
-    /// Offer `memo_recall_context` and `memo_search_memory` (`004`: the memory module is
-    /// optional; default off).
+    /// Offer `memo_recall_context` and `memo_search_memory` (docs/workflow.md#memory-store: the
+    /// memory module is optional; default off).
     pub memory: bool,
     /// Move pending changes onto an external change that does not overlap them instead of
     /// reporting `ExternalConflict` (docs/co-editing.md §Automatic rebase; default off).
@@ -433,19 +433,19 @@ pub struct Workspace {
     log: log::SessionLog,
     /// The candidate the last listing recommended (`memo_commit_auto` stages it).
     recommended: Option<crate::session::Letter>,
-    /// Records for the host's debugging (`003` §4.4); off unless enabled.
+    /// Records for the host's debugging (docs/workflow.md#diagnostics); off unless enabled.
     diagnostics: Diagnostics,
-    /// History compression (`000` §4.4): per open session, its calls' tool_call_ids and
-    /// estimated tokens; the sessions that ended; and, for the call under way, what it is.
+    /// History compression (docs/workflow.md#history-compression): per open session, its calls'
+    /// tool_call_ids and estimated tokens; the sessions that ended; and, for the call under way, what it is.
     history: HistoryBook,
     /// Documents committed in memory only (persistence disabled): their committed text is not
     /// what storage holds, so an external change must not silently replace it.
     in_memory_commits: SmallSet<String>,
-    /// The turns the host stored (`004`), for the memory tools and the live context's digest.
+    /// The turns the host stored for the memory tools and the live context's digest.
     memory: crate::memory::MemoryStore,
-    /// Versions for the live context's recent and anchor diffs (`002`).
+    /// Versions for the live context's recent and anchor diffs (docs/workflow.md#live-context).
     timeline: crate::live_context::Timeline,
-    /// The editor state the host set (`002`).
+    /// The editor state the host set (live context).
     editor: crate::live_context::EditorState,
     /// The shell's time of the latest call: when its versions were made.
     last_now_ms: f64,
@@ -594,8 +594,8 @@ impl Workspace {
         }
     }
 
-    /// The state's flags (`003` §4.3), plus `ExternalConflict` while storage changed underneath
-    /// pending changes.
+    /// The state's flags (docs/workflow.md#states-and-flags), plus `ExternalConflict` while storage
+    /// changed underneath pending changes.
     pub fn flags(&self) -> Flags {
         let mut f = Flags::derive(self.state(), self.config.persist_mode);
         if !self.conflicts.is_empty() {
@@ -619,7 +619,7 @@ impl Workspace {
     }
 
     /// The host's message array with every ended session's calls and results replaced by one
-    /// summary message each (`000` §2.2), in the OpenAI or Anthropic format; every other message
+    /// summary message each, in the OpenAI or Anthropic format; every other message
     /// is kept as it was and no call is left without its result. Cost: O(size of the messages).
     pub fn compress_history(&self, messages: &Value, format: crate::history::Format) -> Result<crate::history::Compressed, crate::history::HistoryError> {
         crate::history::compress(messages, format, &self.history.ended, self.config.locale)
@@ -630,15 +630,15 @@ impl Workspace {
         format!("op-{}", self.log.seq())
     }
 
-    /// Whether `tool` may be called now: `003` §7.2's matrix, extended to every tool (README
-    /// "Workflow" has the full table). Hidden tools return `Blocked` saying what to call instead.
+    /// Whether `tool` may be called now: the matrix of docs/workflow.md#visible-tools, extended to
+    /// every tool. Hidden tools return `Blocked` saying what to call instead.
     pub fn is_visible(&self, tool: Tool) -> bool {
         use WorkflowState::*;
         let state = self.state();
         let conflict = !self.conflicts.is_empty();
         let manual_commit = self.config.persist_mode != PersistMode::Immediate;
         match (tool, state) {
-            // `003` §12: nothing while storage is being read.
+            // Nothing while storage is being read.
             (_, Refreshing) => false,
             // Read-only, and only where the host enabled the memory store.
             (Tool::RecallContext | Tool::SearchMemory, _) => self.config.memory,
@@ -812,7 +812,7 @@ impl Workspace {
         }
     }
 
-    /// `TextEdit.Schema` (`003` "Fix"): a response whose Markdown fails the validator is a defect
+    /// `TextEdit.Schema`: a response whose Markdown fails the validator is a defect
     /// of ours; it is recorded with the violations, flagged `SchemaViolation`, and its summary
     /// starts `[Fail] Response format does not match the spec` so the model does not trust a
     /// half-read layout. Cost: O(size of the Markdown); only while the category is on.
@@ -977,10 +977,10 @@ impl Workspace {
     /// actions, notes for the agent — and renders the Markdown views.
     fn finish(&self, mut r: Response, path: Option<&str>) -> Response {
         if self.config.persist_mode == PersistMode::Disabled && !r.summary.contains("Persistence is disabled") {
-            // `003` §8.2 / §13: with PersistReadOnly the summary says that nothing is written.
+            // With PersistReadOnly the summary says that nothing is written.
             r.summary.push_str(" [Read-only: persistence is disabled, results stay in memory.]");
         }
-        // Notes go after a leading `[Warning]`, which must stay first (`003` §6.1.2).
+        // Notes go after a leading `[Warning]`, which must stay first.
         let (warning, rest) = match r.summary.strip_prefix("[Warning] ") {
             Some(rest) => ("[Warning] ", rest.to_string()),
             None => ("", r.summary.clone()),

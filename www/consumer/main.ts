@@ -42,7 +42,7 @@ void badFormat;
 const badStatus: Status = "Fine";
 void badStatus;
 
-// Issue 3's types: match_quality is a typed string on every candidate, the options are numbers.
+// Matching's types: match_quality is a typed string on every candidate, the options are numbers.
 const quality: MatchQuality = "gutter+indentation";
 void quality;
 // @ts-expect-error: not a match quality
