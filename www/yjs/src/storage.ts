@@ -96,7 +96,7 @@ export class YjsStorage implements StorageProvider {
     if (format === undefined) return undefined;
     const text = await this.text(path);
     const lf = text.toString();
-    return { text: joinStored(lf, format), version: await versionOf(lf, format) };
+    return { text: joinStored(lf, format), version: versionOf(lf, format) };
   }
 
   /**
@@ -112,16 +112,14 @@ export class YjsStorage implements StorageProvider {
       throw new TypeError(`YjsStorage.save(path, text, expectedVersion) needs strings, got ${typeof path}, ${typeof text}, ${typeof expectedVersion}`);
     }
     const ytext = await this.text(path);
+    // From here to the end of the transaction nothing awaits: no remote update can land
+    // between the version check and the write, nor between the write and the caller learning
+    // the version.
     const known = formatOf(this.#files.get(path));
     const current = ytext.toString();
     const { lf, format } = splitStored(text, known ?? DEFAULT_FORMAT);
-    const [have, next] = await Promise.all([known === undefined ? "" : versionOf(current, known), versionOf(lf, format)]);
-    // From here to the end of the transaction nothing awaits: no remote update can land in
-    // between, and none can slip between the transaction and the caller learning the version.
-    const now = formatOf(this.#files.get(path));
-    if (ytext.toString() !== current || now?.eol !== known?.eol || now?.bom !== known?.bom) {
-      throw new Error(`YjsStorage: version mismatch for "${path}": it changed while it was being saved (someone is typing); nothing was written`);
-    }
+    const have = known === undefined ? "" : versionOf(current, known);
+    const next = versionOf(lf, format);
     if (known === undefined) {
       if (expectedVersion !== "") throw new Error(`YjsStorage: version mismatch for "${path}": expected ${expectedVersion}, but the document does not exist`);
       if (current !== "") throw new Error(`YjsStorage: "${path}" is not in the index but its Y.Text holds ${current.length} units; add it to the index or clear it first`);
@@ -215,7 +213,7 @@ export class YjsStorage implements StorageProvider {
 }
 
 /** "y" + 24 hex digits of the SHA-256 of the format and the LF text. Cost: O(n). */
-async function versionOf(lf: string, format: TextFormat): Promise<string> {
-  const hex = await sha256Hex(`${format.eol === "\n" ? "lf" : format.eol === "\r\n" ? "crlf" : "cr"}${format.bom ? "+bom" : ""}\0${lf}`);
+function versionOf(lf: string, format: TextFormat): string {
+  const hex = sha256Hex(`${format.eol === "\n" ? "lf" : format.eol === "\r\n" ? "crlf" : "cr"}${format.bom ? "+bom" : ""}\0${lf}`);
   return `y${hex.slice(0, 24)}`;
 }

@@ -1,6 +1,7 @@
 // Text helpers shared by the storage and the awareness code: line endings and BOM as metadata,
 // edits in UTF-16 units on code-point boundaries, and Yjs deltas as edits.
 import type { TextEdit } from "@agentpad/core";
+import { digest as sha256 } from "lib0/hash/sha256";
 
 /** How a document's line breaks and BOM are written back (the Y.Text itself holds LF). */
 export interface TextFormat {
@@ -122,8 +123,12 @@ export function deltaToEdits(delta: readonly DeltaOp[]): TextEdit[] {
   return edits;
 }
 
-/** Hex SHA-256 of a string's UTF-8, with Web Crypto (Node 20 and browsers). Cost: O(n). */
-export async function sha256Hex(s: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(s));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+/**
+ * Hex SHA-256 of a string's UTF-8, synchronously (lib0's, the hash Yjs ships; Node's crypto in
+ * Node): a storage call that hashes holds no await between reading the Y.Text and writing it,
+ * so no remote update can land in between. Cost: O(n), ~26 ms per 10 MB in Node.
+ */
+export function sha256Hex(s: string): string {
+  const digest = sha256(new TextEncoder().encode(s));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
