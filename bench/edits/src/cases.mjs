@@ -58,6 +58,7 @@ export function validateCase(c) {
   const { old_text: oldText, new_text: newText } = c.attempt;
   if (typeof oldText !== "string" || typeof newText !== "string") bad.push("attempt texts must be strings");
   if (oldText === newText) bad.push("old_text equals new_text");
+  if (oldText === "") bad.push("old_text is empty");
   const exact = count(current, oldText);
   const model = c.perturbation?.model ?? "none";
   const wantExact = EXACT_MODELS.has(model) || c.exact_ok === true || (c.source !== "generated" && ["A", "K", "T", "O", "P"].includes(c.category));
@@ -85,8 +86,7 @@ export function validateCase(c) {
 }
 
 /** The manifest of a version: sha256 of every case file and every document. */
-export function manifestOf(version = "v1") {
-  const dir = CASES_DIR(version);
+export function manifestOf(version = "v1", dir = CASES_DIR(version)) {
   const files = {};
   for (const f of readdirSync(dir).filter((f) => /^[A-T]\.json$/.test(f)).sort()) files[f] = sha256(readFileSync(join(dir, f)));
   const docs = {};
@@ -94,10 +94,10 @@ export function manifestOf(version = "v1") {
   return { files, docs };
 }
 
-/** Throws when the frozen cases or documents differ from MANIFEST.json. */
-export function verifyManifest(version = "v1") {
-  const frozen = JSON.parse(readFileSync(join(CASES_DIR(version), "MANIFEST.json"), "utf8"));
-  const now = manifestOf(version);
+/** Throws when the frozen cases (in `dir`) or the documents differ from MANIFEST.json. */
+export function verifyManifest(version = "v1", dir = CASES_DIR(version)) {
+  const frozen = JSON.parse(readFileSync(join(dir, "MANIFEST.json"), "utf8"));
+  const now = manifestOf(version, dir);
   const diffs = [];
   for (const kind of ["files", "docs"]) {
     const names = new Set([...Object.keys(frozen[kind]), ...Object.keys(now[kind])]);

@@ -1,0 +1,74 @@
+// A 40-case smoke run end to end: every tool (the ten peers and agentpad through @agentpad/core)
+// on a fixed stratified subset, the report rendered, the share links decodable. It checks that
+// the runner works, not what agentpad scores.
+import assert from "node:assert/strict";
+import { inflateRawSync } from "node:zlib";
+import { before, describe, it } from "node:test";
+import { parseTranscript } from "@agentpad/core";
+import { loadCases } from "../src/cases.mjs";
+import { renderReport } from "../src/report.mjs";
+import { runBench, smokeSubset } from "../src/run.mjs";
+
+describe("smoke run (40 cases)", () => {
+  let run;
+  before(async () => {
+    run = await runBench({ smoke: true });
+  });
+
+  it("takes 2 cases from each of the 20 categories", () => {
+    const subset = smokeSubset(loadCases("v1"));
+    assert.equal(subset.length, 40);
+    assert.equal(new Set(subset.map((c) => c.category)).size, 20);
+    assert.equal(run.report.cases_run, 40);
+  });
+
+  it("runs every tool on every case and classifies each result", () => {
+    const keys = run.report.tools.map((t) => t.key);
+    assert.deepEqual(keys, ["AQ", "OH", "CX", "AI", "RO-d", "RO-e", "CL", "ZD", "CO", "OC", "agentpad", "agentpad-rec"]);
+    for (const t of run.report.tools) {
+      assert.equal(t.results.length, 40, t.key);
+      for (const r of t.results) {
+        assert.ok(["EXACT", "EQUIV", "BAD", "NOOP"].includes(r.outcome), `${t.key} ${r.id}: ${r.outcome}`);
+        assert.ok(r.calls >= 1 && r.calls <= 3, `${t.key} ${r.id}: ${r.calls} calls`);
+        assert.ok(r.tokens > 0, `${t.key} ${r.id}: no tokens counted`);
+        assert.equal(typeof r.output, "string");
+      }
+    }
+  });
+
+  it("a control case lands on call 1 for every tool (exact, unique, whole lines)", () => {
+    for (const t of run.report.tools) {
+      const a = t.results.filter((r) => r.category === "A");
+      assert.ok(a.length > 0);
+      for (const r of a) assert.equal(r.landed_at, 1, `${t.key} ${r.id}`);
+    }
+  });
+
+  it("drives agentpad through the package: its calls are recorded tool calls", () => {
+    const ap = run.report.tools.find((t) => t.key === "agentpad");
+    for (const r of ap.results) {
+      assert.ok(r.transcript.length >= 1);
+      assert.ok(r.transcript.every((s) => /^memo_(replace|replace_selection|read)$/.test(s.tool)), JSON.stringify(r.transcript));
+    }
+  });
+
+  it("renders a report that starts with the headline table", () => {
+    const md = renderReport(run.report, run.mats, run.casesById);
+    assert.match(md.split("\n").slice(0, 6).join("\n"), /\| tool \| lands on call 1 \| lands within 2 calls \| BAD writes/);
+    assert.match(md, /## Fidelity suites/);
+    assert.match(md, /## Cases and playground links/);
+    for (const t of run.report.tools) assert.ok(md.includes(t.label), t.label);
+  });
+
+  it("gives every case a share link the playground can decode", () => {
+    assert.equal(run.report.cases.length, 40);
+    for (const c of run.report.cases) {
+      const enc = c.share_link.split("#t=")[1];
+      const t = JSON.parse(inflateRawSync(Buffer.from(enc, "base64url")).toString("utf8"));
+      assert.equal(t.format, "agentpad-transcript/1");
+      parseTranscript(t); // the check the playground runs on a share link
+      assert.equal(Object.keys(t.documents).length, 1);
+      assert.ok(t.steps.length >= 1 && t.steps[0].tool === "memo_replace", c.id);
+    }
+  });
+});
