@@ -366,10 +366,13 @@ const CORE_CASES: &str = r##"[
      {"host": "external_write", "path": "config.yaml", "text": "timeout: 30\ndatabase:\n  timeout: 30\napi:\n  timeout: 30\ncache:\n  timeout: 30\n"}],
    "call": {"tool": "memo_replace", "args": {"old_text": "timeout: 30", "new_text": "timeout: 60", "path": "config.yaml", "match_id": "B"}},
    "offers_choice": true,
-   "expect": {"status": "StaleReference", "summary_contains": ["match_id B", "no longer exists"], "guidance_contains": ["match_id"]}},
-  {"name": "match_id without any listing", "call": {"tool": "memo_replace", "args": {"old_text": "timeout: 30", "new_text": "timeout: 60", "path": "config.yaml", "match_id": "C"}},
+   "expect": {"status": "StaleReference", "summary_contains": ["match_id B", "no longer exists", "config.yaml was reloaded"], "guidance_contains": ["match_id"]}},
+  {"name": "match_id A after a silent reload", "setup": [
+     {"tool": "memo_replace", "args": {"old_text": "timeout: 30", "new_text": "timeout: 60", "path": "config.yaml"}, "status": "MultiMatch"},
+     {"host": "external_write", "path": "config.yaml", "text": "api:\n  timeout: 30\ncache:\n  timeout: 30\n"}],
+   "call": {"tool": "memo_replace", "args": {"old_text": "timeout: 30", "new_text": "timeout: 60", "path": "config.yaml", "match_id": "A"}},
    "offers_choice": true,
-   "expect": {"status": "StaleReference", "summary_contains": ["match_id C"], "guidance_contains": ["Check the candidates"]}},
+   "expect": {"status": "StaleReference", "summary_contains": ["match_id A", "reloaded from storage"], "guidance_contains": ["Check the candidates"]}},
   {"name": "line keys whose ends match but whose lines moved", "docs": {"notes.md": "a\n}\nfoo()\n}\nbar()\n}\n"}, "setup": [
      {"tool": "memo_read", "args": {"line_keys": true}, "status": "Success"},
      {"tool": "memo_replace", "args": {"old_text": "a\n", "new_text": "x\ny\na\n"}, "status": "Success"}],

@@ -86,3 +86,21 @@ fn match_id_after_a_silent_reload_is_refused_not_picked_by_position() {
     assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
     assert_eq!(host.ws.draft(None).unwrap(), "timeout: 30\nx: 1\ntimeout: 30\ny: 2\ntimeout: 60\n");
 }
+
+#[test]
+fn an_exact_match_never_cuts_a_character_from_its_combining_mark() {
+    // `café` written as `e` + U+0301: `cafe` is not in it, the plain `cafe` later is.
+    let doc = "un cafe\u{301} noir\nun cafe glacé\n";
+    let mut host = Host::new(&[("a.txt", doc)]);
+    let r = host.call("memo_replace", json!({"old_text": "cafe", "new_text": "thé"}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    assert_eq!(host.ws.draft(None).unwrap(), "un cafe\u{301} noir\nun thé glacé\n");
+    // Only the decomposed one: no match, nothing staged, and the accent stays on its `e`.
+    let mut host = Host::new(&[("a.txt", "un cafe\u{301} noir\n")]);
+    let r = host.call("memo_replace", json!({"old_text": "cafe", "new_text": "tea"}));
+    assert_eq!(r.status.as_str(), "NoMatch", "{}", r.markdown);
+    assert_eq!(host.ws.draft(None).unwrap(), "un cafe\u{301} noir\n");
+    // Nor may a match start on a mark and leave its base behind.
+    let r = host.call("memo_replace", json!({"old_text": "\u{301} noir", "new_text": " blanc"}));
+    assert_eq!(r.status.as_str(), "NoMatch", "{}", r.markdown);
+}

@@ -27,6 +27,7 @@ pub mod fuzzy;
 pub mod gutter;
 pub mod kmp;
 pub mod line_key;
+pub mod marks;
 pub mod near;
 pub mod normalize;
 pub mod recommend;
@@ -194,8 +195,16 @@ pub fn locate_layered(layers: &exact::Layered<'_>, needle: &str, from: usize) ->
     locate_with(layers.draft, needle, from, |n| exact::find_exact_layered(layers, n, from))
 }
 
-/// The order of the steps, with the exact search supplied.
+/// The order of the steps, with the exact search supplied. No step keeps a match that cuts a
+/// character from its combining marks ([`marks`]): `cafe` is not in `café` written as `e` +
+/// U+0301, or replacing it would leave the accent on whatever comes next.
 fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> Vec<Match>) -> Located {
+    let whole = |mut found: Vec<Match>| {
+        found.retain(|m| !marks::splits_a_character(rope, &m.range));
+        found
+    };
+    let exact = |n: &str| whole(exact(n));
+    let fuzzy_find = |n: &str| whole(fuzzy::find(rope, n, from));
     let matches = exact(needle);
     if !matches.is_empty() {
         return Located { matches, needle: needle.to_string(), gutter: None };
@@ -203,7 +212,7 @@ fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> V
     // The needle as given, under the fuzzy tiers, before any reading that drops a prefix of
     // each line as a gutter: a YAML block `1: low` / `2: mid` copied without its indentation is
     // those lines, not `low` / `mid` wherever else they occur.
-    let matches = fuzzy::find(rope, needle, from);
+    let matches = fuzzy_find(needle);
     if !matches.is_empty() {
         return Located { matches, needle: needle.to_string(), gutter: None };
     }
@@ -212,7 +221,7 @@ fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> V
     };
     let mut matches = if g.text.is_empty() { Vec::new() } else { exact(&g.text) };
     if matches.is_empty() && !g.text.is_empty() {
-        matches = fuzzy::find(rope, &g.text, from);
+        matches = fuzzy_find(&g.text);
     }
     for m in &mut matches {
         m.quality.gutter = true;

@@ -492,6 +492,13 @@ impl Workspace {
         })
     }
 
+    /// Whether `path` was reloaded from storage after the last response (the reload's note,
+    /// pushed by `take_from_storage` in sync.rs, is still waiting to be said). Cost: O(notes).
+    fn reloaded_since_last_response(&self, path: &str) -> bool {
+        let reload_note = format!("[{path} changed in storage (version ");
+        self.notes.iter().any(|n| n.starts_with(&reload_note) && n.contains(") and was reloaded"))
+    }
+
     fn choose(&mut self, search: Search, matches: Vec<Match>) -> Step {
         let p = self.config.tool_prefix.clone();
         // Callers answer "no match" themselves, with the needle as searched; an empty list here
@@ -507,20 +514,21 @@ impl Workspace {
                     Some(c) => Some((c.range.clone(), c.reindent.clone(), c.quality)),
                     None => None,
                 }
-            } else if letter.index() >= matches.len() {
-                None
-            } else {
-                // No live listing of this query holds these matches: the letter was read from a
-                // listing that is gone (the document was reloaded, or the listing was of another
-                // query). Letters name a listing's candidates, never positions in today's text:
-                // list the current ones instead of guessing, as memo_replace_selection refuses
-                // a selection that no longer exists.
+            } else if self.reloaded_since_last_response(&search.path) {
+                // Storage replaced the text since the agent last heard from us, and the reload
+                // dropped any listing: the letter was read from a listing of the old text.
+                // Letters name a listing's candidates, never positions in today's text: list
+                // the current ones instead of guessing, as memo_replace_selection refuses a
+                // selection that no longer exists.
                 let summary = format!(
-                    "match_id {letter} names a candidate of a listing that no longer exists for {} in {} (the document was reloaded or changed since); nothing was staged. The current matches are listed below.",
-                    search.describe, search.path
+                    "match_id {letter} names a candidate of a listing that no longer exists: {} was reloaded from storage since; nothing was staged. The current matches of {} are listed below.",
+                    search.path, search.describe
                 );
                 let guidance = format!("Check the candidates below and call again with the match_id of the one you mean (or {p}_replace_selection).");
                 return self.list(search, matches, Status::StaleReference, summary, guidance);
+            } else {
+                // A direct pick without a listing: the letters are those a listing would give.
+                matches.get(letter.index()).map(|m| (m.range.clone(), m.reindent.clone(), m.quality.into()))
             };
             let Some((range, reindent, q)) = chosen else {
                 let count = if same {
