@@ -14,6 +14,7 @@ import type {
   ParsedCandidate,
   ResponseData,
   Status,
+  TextEdit,
   ToolDefinition,
   Violation,
 } from "./generated/boundary.js";
@@ -54,6 +55,7 @@ export type {
   TaskNode,
   TaskReport,
   TaskStatus,
+  TextEdit,
   ToolDefinition,
   ToolState,
   VersionKind,
@@ -299,18 +301,6 @@ export interface StorageProvider {
   save(path: string, text: string, expectedVersion: string, edits?: readonly TextEdit[]): Promise<{ version: string }>;
   /** Subscribe to external changes. Returns the unsubscribe function. */
   watch(listener: (change: StorageChange) => void): () => void;
-}
-
-/**
- * One replacement of a write: UTF-16 units `from..to` of the stored text become `insert`.
- * Offsets index the text as the workspace holds it (LF line breaks, no BOM: what
- * `Workspace.text()` returns) before the write; a write's edits are sorted, never overlap, and
- * never split a surrogate pair. Apply them from last to first.
- */
-export interface TextEdit {
-  from: number;
-  to: number;
-  insert: string;
 }
 
 export interface StorageChange {

@@ -18,6 +18,7 @@ import type {
   LiveContextOptions,
   MemoryStoreApi,
   MemoryTurn,
+  PersistRequest,
   ToolName,
   ToolResponse,
   StorageChange,
@@ -49,13 +50,12 @@ if (typeof Symbol.dispose !== "symbol") {
   Object.defineProperty(Symbol, "dispose", { value: Symbol.for("nodejs.dispose") });
 }
 
+/** What the core asks for next (src/wasm.rs `StepJs`); a write's `edits` are the same write as replacements. */
 type Step =
   | { kind: "done"; response: ToolResponse }
   | { kind: "persist"; requests: PersistRequest[] }
   | { kind: "load"; paths: string[] };
 
-/** A write the core asks for; `edits` are the same write as replacements (see {@link TextEdit}). */
-type PersistRequest = { path: string; text: string; expected_version: string; edits: TextEdit[] };
 type PersistResult = { path: string; ok: true; version: string } | { path: string; ok: false; error: string };
 type LoadResult =
   | { path: string; ok: true; text: string | null; version: string | null }
