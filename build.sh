@@ -7,7 +7,7 @@
 #   ./build.sh bench   native (criterion) and wasm-vs-JS benchmarks; report in target/bench/
 #   ./build.sh fuzz [TARGET]  cargo fuzz each target in fuzz/ for FUZZ_SECONDS (default 1800); crashes in fuzz/artifacts/
 #
-# Every step installs what a fresh machine lacks (rustup target, the pinned wasm-bindgen-cli,
+# Every step installs what a fresh machine lacks (rustup target, the pinned wasm-bindgen-cli, wasm-pack,
 # Debian chromium + chromium-driver, npm packages from the committed lockfiles) and skips what
 # is already there. Environment: PORT (serve, default 5173), CARGO_TARGET_DIR, FUZZ_SECONDS (fuzz).
 set -euo pipefail
@@ -60,6 +60,17 @@ ensure_wasm_bindgen() {
   else
     say "wasm-bindgen-cli: installing $want (found ${have_bg:-none}; takes several minutes once)"
     cargo install wasm-bindgen-cli --version "$want"
+  fi
+}
+
+# wasm-pack from crates.io (its own release binaries are a download this machine may not reach).
+# `wasm-pack test` finds the pinned wasm-bindgen-cli and chromedriver on PATH and downloads nothing.
+ensure_wasm_pack() {
+  if wasm-pack --version >/dev/null 2>&1; then
+    say "wasm-pack: $(wasm-pack --version | awk '{print $2}') present"
+  else
+    say "wasm-pack: installing from crates.io (takes a few minutes once)"
+    cargo install wasm-pack --locked
   fi
 }
 
@@ -267,25 +278,28 @@ layer_lint() {
   echo "lint: $passed passed, $failed failed"
 }
 
+# The wasm layer runs through the commands a Rust contributor types: `wasm-pack test --node`
+# (tests/wasm.rs) and `wasm-pack test --headless --chrome` (the same tests through
+# tests/wasm_browser.rs, configured to run in a browser; each command skips the other's file, and
+# the native-only test files compile to empty wasm binaries). chromedriver and the browser come
+# from the machine (PATH, webdriver.json at the crate root).
 layer_wasm_node() {
-  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-    cargo test --target "$WASM_TARGET" --test wasm
+  wasm-pack test --node
 }
 
 layer_wasm_chromium() {
-  # The runner reads capabilities from webdriver.json (WASM_BINDGEN_TEST_WEBDRIVER_JSON) and
-  # appends its own headless flags; WASM_BINDGEN_USE_BROWSER selects the browser for test files
-  # that do not configure one themselves.
-  WASM_BINDGEN_USE_BROWSER=1 \
-    CHROMEDRIVER="$CHROMEDRIVER_BIN" \
-    WASM_BINDGEN_TEST_WEBDRIVER_JSON="$ROOT/webdriver.json" \
-    WASM_BINDGEN_TEST_TIMEOUT=120 \
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-    cargo test --target "$WASM_TARGET" --test wasm
+  WASM_BINDGEN_TEST_TIMEOUT=120 wasm-pack test --headless --chrome
 }
 
 # Only *.test.mjs: Node 20 would run every .mjs under a test/ directory, fixtures included.
 layer_package() { node --test --test-reporter=spec www/test/*.test.mjs www/mcp/test/*.test.mjs; }
+
+# editbench (bench/edits): the peers' fidelity suites, the frozen cases and a 40-case smoke run
+# through the built package. The full benchmark runs in ./build.sh bench.
+layer_editbench() {
+  npm_install "$ROOT/bench/edits"
+  node --test --test-reporter=spec bench/edits/test/*.test.mjs
+}
 
 layer_consumer() { bash www/consumer/run.sh "$(tarball_path)" "$(mcp_tarball_path)"; }
 
@@ -317,6 +331,8 @@ run_tests() {
   [ "$ATTEMPT_RC" = 0 ] || toolchain_ok=0
   attempt ensure_wasm_bindgen
   [ "$ATTEMPT_RC" = 0 ] || toolchain_ok=0
+  attempt ensure_wasm_pack
+  [ "$ATTEMPT_RC" = 0 ] || toolchain_ok=0
   [ "$toolchain_ok" != 1 ] || TOOLCHAIN_READY=1
   attempt ensure_chromium
   [ "$ATTEMPT_RC" != 0 ] || chromium_ok=1
@@ -339,8 +355,8 @@ run_tests() {
       layer_not_run wasm-chromium "chromium/chromedriver could not be installed"
     fi
   else
-    layer_not_run wasm-node "rust target or wasm-bindgen-cli could not be installed"
-    layer_not_run wasm-chromium "rust target or wasm-bindgen-cli could not be installed"
+    layer_not_run wasm-node "rust target, wasm-bindgen-cli or wasm-pack could not be installed"
+    layer_not_run wasm-chromium "rust target, wasm-bindgen-cli or wasm-pack could not be installed"
   fi
 
   # (4) the built npm package.
@@ -349,8 +365,10 @@ run_tests() {
   [ "$ATTEMPT_RC" != 0 ] || package_ok=1
   if [ "$package_ok" = 1 ]; then
     run_layer package counts_node layer_package
+    run_layer editbench counts_node layer_editbench
   else
     layer_not_run package "the package build failed (see above)"
+    layer_not_run editbench "the package build failed (see above)"
   fi
 
   # (5) a consumer project installing the packed tarball.
@@ -422,6 +440,10 @@ run_bench() {
     --wasm "$ROOT/www/pkg/agentpad_bg.wasm"
   echo
   say "report: ${BENCH_DIR#"$ROOT"/}/report.md and report.json"
+  say "editbench: agentpad and ten peers on the frozen edit cases (bench/edits)"
+  npm_install "$ROOT/bench/edits"
+  node bench/edits/src/run.mjs --out "$BENCH_DIR"
+  say "report: ${BENCH_DIR#"$ROOT"/}/editbench.md and editbench.json"
 }
 
 # --------------------------------------------------------------------- fuzz ---

@@ -1,6 +1,7 @@
 //! Scenario tests through the public API: the first two example flows
 //! (docs/workflow.md#transcripts), the response contract (docs/responses.md), and the host side of persistence — with a small in-memory host that
 //! performs persist requests the way the TypeScript shell does.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -4,6 +4,7 @@
 //! target (empty input, odd bytes, a surrogate-like sequence) so every harness runs on real data.
 //!
 //! Fuzzing itself is `./build.sh fuzz [target]`; this test only replays.
+#![cfg(not(target_arch = "wasm32"))]
 
 #[path = "../fuzz/harness/mod.rs"]
 mod harness;

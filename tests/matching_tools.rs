@@ -1,6 +1,7 @@
 //! Matching (docs/architecture.md#matching) through the public API: every tier and every replace-like tool, table-driven where
 //! the cases share a shape, each checking the status, the reported quality and the resulting
 //! draft (or that nothing changed).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! changing nothing) and text integrity (CRLF, CR, BOM, tabs, NUL, emoji, CJK and combining
 //! marks come back byte-exact after an edit elsewhere and a commit). The 50 MB document and the
 //! leak test run through the npm package (www/test/scale.test.mjs).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -9,6 +9,7 @@
 //!
 //! A missing or changed snapshot fails with a diff-like message; `UPDATE_SNAPSHOTS=1 cargo test
 //! --test snapshots` writes them all (and removes snapshots no scenario produces).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

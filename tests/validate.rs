@@ -2,6 +2,7 @@
 //! below produce — every status, every optional section, both locales, both candidate styles —
 //! must validate; each of a set of mutations of them must be reported with the right rule; and
 //! no input makes the validator panic.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,5 +1,5 @@
-//! The wasm binding, run by wasm-bindgen-test in Node and again in headless Chromium
-//! (`./build.sh test` runs it twice; WASM_BINDGEN_USE_BROWSER=1 selects the browser).
+//! The wasm binding, run by wasm-bindgen-test: in Node by `wasm-pack test --node`, and in
+//! headless Chromium by `wasm-pack test --headless --chrome` through tests/wasm_browser.rs.
 #![cfg(target_arch = "wasm32")]
 
 use agentpad::wasm::WasmWorkspace;
@@ -110,7 +110,7 @@ fn refresh_asks_the_host_to_load_and_an_external_change_conflicts() {
     let args = obj(&[("old_text", "x = 1".into()), ("new_text", "x = 2".into())]);
     ws.call("memo_replace".into(), args, None, 0.0);
     // storage changed underneath the pending change
-    assert!(ws.storage_changed("a.txt".into(), Some("x = 1\nz = 0\n".into()), Some("v2".into())).unwrap());
+    assert!(ws.storage_changed("a.txt".into(), Some("x = 1\nz = 0\n".into()), Some("v2".into()), JsValue::UNDEFINED).unwrap());
     let step = ws.call("memo_commit".into(), obj(&[("summary", "s".into())]), None, 0.0);
     assert_eq!(get(&step, &["response", "status"]).as_string().unwrap(), "ExternalConflict");
     assert_eq!(ws.state(), "OutOfSync");

@@ -295,9 +295,11 @@ test("tools() shapes the definitions for openai, anthropic and json-schema", asy
   const anthropic = ws.tools({ format: "anthropic" });
   assert.deepEqual(anthropic, plain.map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema })));
   assert.throws(() => ws.tools({ format: "gemini-ultra" }), /unknown tool format/);
-  // Every tool the core lists as visible is defined.
+  // Every tool the core lists as visible is defined; the default list holds the hidden ones too.
   const r = await ws.call("memo_read", {});
-  assert.deepEqual([...r.visible_tools].sort(), [...names].sort());
+  const visible = ws.tools({ format: "json-schema", visibleOnly: true }).map((t) => t.name);
+  assert.deepEqual([...r.visible_tools].sort(), [...visible].sort());
+  assert.ok(r.visible_tools.every((t) => names.includes(t)) && names.length > visible.length);
   ws.free();
 });
 

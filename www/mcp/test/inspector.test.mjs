@@ -1,0 +1,50 @@
+// The official MCP Inspector's CLI (@modelcontextprotocol/inspector 1.0.3, the release that runs
+// on Node 20) against the bin, as a user checks a server before wiring it into a client: each
+// `--cli` run starts `agentpad-mcp` over stdio, makes one request and prints the JSON result.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import test from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { NOTES, tempFolder } from "./helpers.mjs";
+
+const run = promisify(execFile);
+const BIN = fileURLToPath(new URL("../bin/agentpad-mcp.js", import.meta.url));
+const INSPECTOR = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/inspector/cli/build/cli.js", import.meta.url));
+
+/** One inspector run: `--cli node <bin> <server args> --method <method> …`; its stdout as JSON. */
+async function inspect(serverArgs, method, ...rest) {
+  const { stdout } = await run(process.execPath, [INSPECTOR, "--cli", process.execPath, BIN, ...serverArgs, "--method", method, ...rest], {
+    timeout: 30_000,
+  });
+  return JSON.parse(stdout.slice(stdout.indexOf("{")));
+}
+
+test("MCP Inspector CLI: tools/list lists every tool with its schema", async () => {
+  const folder = tempFolder();
+  try {
+    const list = await inspect(["--dir", folder.dir], "tools/list");
+    const names = list.tools.map((t) => t.name);
+    for (const name of ["memo_read", "memo_replace", "memo_replace_selection", "memo_commit"]) assert.ok(names.includes(name), names.join(" "));
+    assert.equal(list.tools.find((t) => t.name === "memo_replace").inputSchema.type, "object");
+  } finally {
+    folder.cleanup();
+  }
+});
+
+test("MCP Inspector CLI: tools/call answers a MultiMatch, and an immediate-mode replace writes the file", async () => {
+  const folder = tempFolder();
+  try {
+    const multi = await inspect(["--dir", folder.dir], "tools/call", "--tool-name", "memo_replace", "--tool-arg", "path=notes.md", "old_text=foo", "new_text=bar");
+    assert.equal(multi.structuredContent.status, "MultiMatch");
+    assert.deepEqual(multi.structuredContent.candidates.map((c) => c.id), ["A", "B", "C"]);
+    assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES, "nothing written by a MultiMatch");
+    const staged = await inspect(["--dir", folder.dir, "--persist-mode", "immediate"], "tools/call", "--tool-name", "memo_replace", "--tool-arg", "path=notes.md", "old_text=beta foo", "new_text=beta bar");
+    assert.equal(staged.structuredContent.status, "Success", JSON.stringify(staged));
+    assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES.replace("beta foo", "beta bar"));
+  } finally {
+    folder.cleanup();
+  }
+});
