@@ -24,7 +24,7 @@ fn appendix_a_flow_1_enable_experimental_feature() {
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(r.workflow_state, WorkflowState::PersistPending);
     assert_eq!(r.flags.names(), vec!["PersistPending"]);
-    // The seed says "+5"; `"X"` is 3 chars — the count is what the text says.
+    // `"X"` is 3 chars: the delta counts what the text says.
     assert_eq!(r.metrics.delta, 3);
     assert_eq!(r.pending_changes.len(), 1);
     assert_eq!(r.pending_changes[0].change_id, "A");
