@@ -1,5 +1,6 @@
 //! Ending a session: `memo_commit` (all documents, all or nothing), `memo_commit_auto`,
-//! `memo_revert`, `memo_persist_as`, and the write protocol with the shell (docs/architecture.md#sans-io-steps, docs/workflow.md#saving).
+//! `memo_revert`, `memo_persist_as`, and the write protocol with the shell
+//! (docs/architecture.md#sans-io-steps, docs/workflow.md#saving).
 //!
 //! A commit asks the shell to write every touched document ([`Step::Persist`]). If every write
 //! succeeds, the drafts become the committed texts. If one fails, the documents already written
