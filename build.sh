@@ -133,6 +133,11 @@ build_package() {
   cp tests/fixtures/sessions/flow-003-5.2-multi-match.json www/dist/sample-transcript.json
   say "rolldown: www/dist/node.js -> www/dist/agentpad.node.js (the Node entry as one module)"
   (cd www && ./node_modules/.bin/rolldown -c rolldown.config.mjs >/dev/null)
+  # @agentpad/yjs (tsc): its "@agentpad/core": "file:.." links www/; @agentpad/mcp links it (--collab).
+  npm_install "$ROOT/www/yjs"
+  say "tsc: www/yjs/src -> www/yjs/dist"
+  rm -rf www/yjs/dist
+  (cd www/yjs && ./node_modules/.bin/tsc -p .)
   # @agentpad/mcp (plain ESM, no build): its "@agentpad/core": "file:.." dependency links www/.
   npm_install "$ROOT/www/mcp"
 }
@@ -168,6 +173,8 @@ pack_only() {
   say "npm pack: ${mcp#"$ROOT"/}"
   rm -f "$mcp"
   bash www/mcp/pack.sh "$out" >/dev/null
+  say "npm pack: target/npm/agentpad-yjs-$(package_version).tgz"
+  bash www/yjs/pack.sh "$out" >/dev/null
 }
 
 # attempt CMD...: runs CMD in a subshell with errexit in force (unlike `if (CMD)`, where bash
@@ -301,6 +308,9 @@ layer_editbench() {
   node --test --test-reporter=spec bench/edits/test/*.test.mjs
 }
 
+# @agentpad/yjs against real Hocuspocus servers on 127.0.0.1 (in-process and a spawned child).
+layer_yjs() { node --test --test-reporter=spec www/yjs/test/*.test.mjs; }
+
 layer_consumer() { bash www/consumer/run.sh "$(tarball_path)" "$(mcp_tarball_path)"; }
 
 # The repository stands alone: no reference to files outside it, design notes, seed documents or
@@ -366,9 +376,11 @@ run_tests() {
   if [ "$package_ok" = 1 ]; then
     run_layer package counts_node layer_package
     run_layer editbench counts_node layer_editbench
+    run_layer yjs counts_node layer_yjs
   else
     layer_not_run package "the package build failed (see above)"
     layer_not_run editbench "the package build failed (see above)"
+    layer_not_run yjs "the package build failed (see above)"
   fi
 
   # (5) a consumer project installing the packed tarball.
@@ -434,6 +446,8 @@ run_bench() {
   since="$(date +%s%3N)"
   bench_native
   bench_js
+  say "node: co-editing load, 20 agents + 5 people on 3 documents for 30 s (www/yjs/bench/load.mjs)"
+  node www/yjs/bench/load.mjs --out "$BENCH_DIR"
   say "report: merging the native, wasm and JS results"
   echo
   node www/bench/report.mjs --out "$BENCH_DIR" --criterion "$TARGET_DIR/criterion" --since "$since" \
@@ -581,6 +595,8 @@ usage: ./build.sh <command>
   pack    build the npm tarball into target/npm/
   bench   benchmarks: native (criterion) and wasm vs JS peers in Node; writes target/bench/report.md
   fuzz [TARGET]  cargo fuzz each target (or TARGET) for FUZZ_SECONDS (default 1800); not part of test
+  test-scale  two Hocuspocus instances + Redis (Debian redis-server): an agent on one and a person
+          on the other converge; opt-in, not part of test
 EOF
 }
 
@@ -600,14 +616,32 @@ case "$cmd" in
   fuzz)
     run_fuzz "${2:-}"
     ;;
+  test-scale)
+    build_package
+    command -v redis-server >/dev/null || {
+      say "redis-server: installing Debian redis-server"
+      as_root apt-get update
+      as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server
+    }
+    # The script starts its own redis-server on a free port (--save '') and kills it by pid.
+    node www/yjs/bench/scale.mjs --redis-server "$(command -v redis-server)"
+    ;;
   serve)
     [ -f www/playground/package.json ] ||
       die "www/playground/package.json does not exist yet: there is no playground to serve"
     build_package
     build_playground
     port="${PORT:-5173}"
+    # The embedded Hocuspocus (docs/co-editing.md): documents in a temp folder, stopped with serve.
+    collab_dir="$(mktemp -d "${TMPDIR:-/tmp}/agentpad-collab.XXXXXX")"
+    node www/yjs/dist/server-cli.js --port "${COLLAB_PORT:-0}" --dir "$collab_dir" >"$collab_dir.log" 2>&1 &
+    collab_pid=$!
+    trap 'kill "$collab_pid" 2>/dev/null; rm -rf "$collab_dir" "$collab_dir.log"' EXIT
+    for _ in $(seq 1 100); do grep -q '^ready ' "$collab_dir.log" 2>/dev/null && break; sleep 0.1; done
+    grep -q '^ready ' "$collab_dir.log" || die "the co-editing server did not start: $(cat "$collab_dir.log")"
+    say "co-editing (Hocuspocus): $(sed -n 's/^ready //p' "$collab_dir.log")"
     say "serve: http://127.0.0.1:$port/"
-    exec npm --prefix www/playground run preview -- --host 127.0.0.1 --port "$port" --strictPort
+    npm --prefix www/playground run preview -- --host 127.0.0.1 --port "$port" --strictPort
     ;;
   -h | --help | help)
     usage
