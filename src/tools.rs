@@ -400,6 +400,8 @@ pub enum ArgError {
     Missing { tool: String, arg: &'static str },
     WrongType { arg: &'static str, expected: &'static str, got: String },
     BelowMinimum { arg: &'static str, value: i64, min: i64 },
+    /// Above [`MAX_INTEGER_ARG`]: no line, count or turn number gets that large.
+    AboveMaximum { arg: &'static str, value: String, max: i64 },
     NotAllowed { arg: &'static str, value: String, allowed: Vec<String> },
     /// A string (argument or key) held an unpaired UTF-16 surrogate (reported by the JS boundary).
     UnpairedSurrogate { arg: String, offset: usize },
@@ -428,6 +430,9 @@ impl fmt::Display for ArgError {
             }
             ArgError::BelowMinimum { arg, value, min } => {
                 write!(f, "argument `{arg}` must be at least {min}, got {value}")
+            }
+            ArgError::AboveMaximum { arg, value, max } => {
+                write!(f, "argument `{arg}` must be at most {max}, got {value}")
             }
             ArgError::NotAllowed { arg, value, allowed } => {
                 write!(f, "argument `{arg}` must be one of {}, got {value}", allowed.join(", "))
@@ -531,12 +536,19 @@ pub fn parse_call(prefix: &str, name: &str, args: &Value) -> Result<(Tool, Args)
     Ok((tool, Args(out)))
 }
 
+/// The largest whole number an integer argument takes (u32::MAX): lines, counts and turn numbers
+/// stay far below it, and past it a value would wrap on 32-bit targets (wasm32's usize).
+pub const MAX_INTEGER_ARG: i64 = u32::MAX as i64;
+
 fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
     let wrong = |expected: &'static str| ArgError::WrongType { arg: p.name, expected, got: show(v) };
     match p.kind {
         ParamKind::String => v.as_str().map(|_| ()).ok_or_else(|| wrong("a string")),
         ParamKind::Boolean => v.as_bool().map(|_| ()).ok_or_else(|| wrong("true or false")),
         ParamKind::Integer { min } => {
+            if v.as_f64().is_some_and(|f| f.fract() == 0.0 && f > MAX_INTEGER_ARG as f64) {
+                return Err(ArgError::AboveMaximum { arg: p.name, value: show(v), max: MAX_INTEGER_ARG });
+            }
             let n = v.as_i64().ok_or_else(|| wrong("a whole number"))?;
             if n < min {
                 Err(ArgError::BelowMinimum { arg: p.name, value: n, min })
@@ -576,6 +588,9 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
                 });
             }
             for item in items {
+                if item.as_f64().is_some_and(|f| f.fract() == 0.0 && f > MAX_INTEGER_ARG as f64) {
+                    return Err(ArgError::AboveMaximum { arg: p.name, value: show(item), max: MAX_INTEGER_ARG });
+                }
                 let n = item.as_i64().ok_or_else(|| ArgError::WrongType {
                     arg: p.name,
                     expected: "an array of whole numbers like [2, 5]",

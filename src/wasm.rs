@@ -82,6 +82,11 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
         if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
             return Ok(Value::Number(Number::from(n as i64)));
         }
+        if n.is_finite() && n.fract() == 0.0 {
+            // Past 2^53 a JS number is still whole, only not exact (2**53+1 is 2**53): a whole
+            // number, so that the argument's own limit refuses it, naming the limit.
+            return Ok(Value::Number(if n.abs() < 9.2e18 { Number::from(n as i64) } else { Number::from_f64(n).ok_or_else(|| not_json("a non-finite number"))? }));
+        }
         return Number::from_f64(n).map(Value::Number).ok_or_else(|| not_json("a non-finite number"));
     }
     if let Some(s) = v.dyn_ref::<JsString>() {
@@ -235,6 +240,14 @@ impl WasmWorkspace {
     #[wasm_bindgen(js_name = storageTooLarge)]
     pub fn storage_too_large(&mut self, path: String, version: String, bytes: f64) -> bool {
         self.inner.storage_too_large(&path, &version, bytes as usize)
+    }
+
+    /// Storage reported a change of `path` the shell could not read (`why` names the error, or
+    /// the path and offset of an unpaired surrogate): the next response says so, nothing else
+    /// changes. Returns whether the workspace took notice.
+    #[wasm_bindgen(js_name = storageUnreadable)]
+    pub fn storage_unreadable(&mut self, path: String, why: String) -> bool {
+        self.inner.storage_unreadable(&path, &why)
     }
 
     /// The storage version held for `path`, or undefined when it is not open.

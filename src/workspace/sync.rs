@@ -112,6 +112,20 @@ impl Workspace {
         true
     }
 
+    /// Storage reported a change of `path` that could not be taken in: the storage failed to
+    /// read it, or returned something that is not a text and a version (`why` says which and
+    /// where). Nothing is loaded; the next response says so. Returns whether the workspace took
+    /// notice (false when `path` is not open).
+    pub fn storage_unreadable(&mut self, path: &str, why: &str) -> bool {
+        let Some(doc) = self.docs.get(path) else { return false };
+        let known_version = doc.version.clone();
+        self.notes.push(format!(
+            "[{path} changed in storage but could not be read: {why}. Kept the earlier text (version {known_version}) and any pending changes; a commit of {path} may fail until storage holds readable text.]"
+        ));
+        self.external_record(path, &known_version, None, &format!("refused: {why}"));
+        true
+    }
+
     /// A `TextEdit.External` record: what storage reported and what the workspace did.
     fn external_record(&mut self, path: &str, known: &str, reported: Option<&str>, action: &str) {
         let (state, flags) = (self.state(), self.flags());

@@ -98,6 +98,7 @@ pub(super) fn guidance_for(e: &ArgError, prefix: &str) -> String {
         ArgError::Missing { arg, .. } => format!("Add `{arg}` and call again."),
         ArgError::WrongType { arg, expected, .. } => format!("Pass `{arg}` as {expected}."),
         ArgError::BelowMinimum { arg, min, .. } => format!("Pass `{arg}` ≥ {min}."),
+        ArgError::AboveMaximum { arg, max, .. } => format!("Pass `{arg}` ≤ {max}."),
         ArgError::NotAllowed { arg, .. } => format!("Pass one of the allowed values for `{arg}`."),
         ArgError::NotJson { arg, .. } => format!("Pass `{arg}` as plain JSON data."),
         ArgError::UnpairedSurrogate { arg, .. } => {

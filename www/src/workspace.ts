@@ -110,6 +110,7 @@ const CREATE_OPTIONS = [
   "previewMode",
   "previewContextLines",
   "memory",
+  "storageTimeoutMs",
   "autoRebase",
 ];
 const LIVE_CONTEXT_OPTIONS = [
@@ -164,7 +165,55 @@ function checkLoaded(path: string, doc: unknown): { text: string; version: strin
       `agentpad: storage.load(${JSON.stringify(path)}) returned ${got}; a StorageProvider's load must resolve to { text: string, version: string }, or undefined when there is no such document`,
     );
   }
+  const at = unpairedSurrogateAt(d.text);
+  if (at >= 0) {
+    throw new TypeError(
+      `agentpad: storage.load(${JSON.stringify(path)}) returned text with an unpaired surrogate (U+${d.text.charCodeAt(at).toString(16).toUpperCase()}) at UTF-16 offset ${at}, not valid Unicode (a string cut inside an emoji?); it was not loaded`,
+    );
+  }
   return { text: d.text, version: d.version };
+}
+
+/** UTF-16 offset of the first unpaired surrogate of `s`, or -1. Native check first (Node 20+). */
+function unpairedSurrogateAt(s: string): number {
+  if ((s as { isWellFormed?: () => boolean }).isWellFormed?.() === true) return -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c < 0xdc00 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    else return i;
+  }
+  return -1;
+}
+
+/** What `storage.save(path)` resolved to, checked: `{ version: string }`. */
+function checkSaved(path: string, saved: unknown): string {
+  const version = (saved as { version?: unknown } | null | undefined)?.version;
+  if (typeof version !== "string") {
+    const got = saved === null || typeof saved !== "object" ? String(saved) : `{ version: ${JSON.stringify(version) ?? typeof version} }`;
+    throw new TypeError(
+      `agentpad: storage.save(${JSON.stringify(path)}) resolved ${got}; a StorageProvider's save must resolve to { version: string }. The workspace cannot tell whether it wrote; load the file to check`,
+    );
+  }
+  return version;
+}
+
+/** Default of the `storageTimeoutMs` option. */
+const STORAGE_TIMEOUT_MS = 30_000;
+
+/**
+ * `promise`, or an Error once `ms` pass first: a storage call that never settles must not hold
+ * every later call forever. What it does after that is not awaited.
+ */
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what}: the storage did not answer within ${ms} ms (the storageTimeoutMs option); whether it wrote is unknown, load the document to check`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function checkPath(path: unknown, method: string): void {
@@ -175,6 +224,17 @@ function checkPath(path: unknown, method: string): void {
 
 const FREED =
   "agentpad: this Workspace has been freed (free() or Symbol.dispose) and can no longer be used; create a new one with Workspace.create()";
+const FREED_WHILE_WAITING =
+  "agentpad: this Workspace was freed (free() or Symbol.dispose) before this call finished; whatever it saved stays saved, nothing else ran";
+
+/** The storageTimeoutMs option, checked: a whole number of ms from 1 to 2^31-1 (setTimeout's limit). */
+function checkTimeout(ms: unknown): number {
+  if (ms === undefined) return STORAGE_TIMEOUT_MS;
+  if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 1 || ms > 2 ** 31 - 1) {
+    throw new TypeError(`InvalidArguments: \`storageTimeoutMs\` must be a whole number of ms from 1 to 2147483647 (default ${STORAGE_TIMEOUT_MS}), got ${typeof ms === "number" ? ms : typeof ms}`);
+  }
+  return ms;
+}
 
 export class Workspace {
   #inner: WasmWorkspace | undefined;
@@ -191,10 +251,19 @@ export class Workspace {
   #unwatch: (() => void) | undefined;
 
   readonly #sink: ((record: DiagnosticRecord) => void) | undefined;
+  readonly #storageTimeoutMs: number;
+  /** Rejecters of the calls not yet settled: free() settles them (see free). */
+  readonly #pending = new Set<(err: Error) => void>();
+  /** Wasm calls under way that may run the host's getters (see #guarded); free() waits for them. */
+  #busy = 0;
+  #freeWhenIdle = false;
+  /** Per path, the last read failure told to the core, so that it is told once (see #syncExternalChanges). */
+  readonly #unreadable = new Map<string, string>();
 
-  private constructor(inner: WasmWorkspace, storage: StorageProvider, sink?: (record: DiagnosticRecord) => void) {
+  private constructor(inner: WasmWorkspace, storage: StorageProvider, storageTimeoutMs: number, sink?: (record: DiagnosticRecord) => void) {
     this.#inner = inner;
     this.#storage = storage;
+    this.#storageTimeoutMs = storageTimeoutMs;
     this.#sink = sink;
     // An external change reaches the core before the next call that could touch the document
     // (DESIGN §10). Notifications only mark the path: the storage is read when the next call
@@ -236,8 +305,9 @@ export class Workspace {
     }
     const { storage } = options;
     checkKeys(options, CREATE_OPTIONS, "Workspace.create");
+    const timeoutMs = checkTimeout(options.storageTimeoutMs);
     await ensureWasm();
-    const paths = options.paths ?? (await storage.list());
+    const paths: string[] = options.paths ?? (await withTimeout(Promise.resolve().then(() => storage.list()), timeoutMs, "agentpad: storage.list()"));
     // The core's option names are snake_case; it checks every value (a bad one is an Error
     // naming the option and what is allowed).
     const wasmOptions: Record<string, string | number | boolean> = {};
@@ -273,7 +343,8 @@ export class Workspace {
         sink = (record) => console.error(`[agentpad] ${JSON.stringify(record)}`);
       }
       for (const path of paths) {
-        const doc = checkLoaded(path, await storage.load(path));
+        const loading = Promise.resolve().then(() => storage.load(path));
+        const doc = checkLoaded(path, await withTimeout(loading, timeoutMs, `agentpad: storage.load(${JSON.stringify(path)})`));
         if (doc === undefined) {
           throw new Error(`agentpad: the storage holds no document "${path}"`);
         }
@@ -285,7 +356,7 @@ export class Workspace {
       inner.free();
       throw err;
     }
-    return new Workspace(inner, storage, sink);
+    return new Workspace(inner, storage, timeoutMs, sink);
   }
 
   /**
@@ -324,7 +395,10 @@ export class Workspace {
     }
     const run = this.#queue.then(() => this.#run(name, args, options?.toolCallId, nowMs));
     this.#queue = run.catch(() => undefined);
-    return run;
+    return new Promise<ToolResponse>((resolve, reject) => {
+      this.#pending.add(reject);
+      run.then(resolve, reject).finally(() => this.#pending.delete(reject));
+    });
   }
 
   async #run(name: string, args: unknown, toolCallId: string | undefined, nowMs: number | undefined): Promise<ToolResponse> {
@@ -356,7 +430,7 @@ export class Workspace {
   async #steps(name: string, args: unknown, toolCallId: string | undefined, nowMs: number): Promise<ToolResponse> {
     this.#saved.clear();
     await this.#syncExternalChanges();
-    let step = this.#live().call(name, args ?? {}, toolCallId, nowMs) as Step;
+    let step = this.#guarded((w) => w.call(name, args ?? {}, toolCallId, nowMs)) as Step;
     // The core asks for storage work until it is done (a failed multi-document commit asks
     // for compensating writes; refresh, discard and diff-against-storage ask for reads).
     const written = new Map<string, string>();
@@ -382,10 +456,8 @@ export class Workspace {
     const results: PersistResult[] = [];
     for (const request of requests) {
       try {
-        const { version } = await this.#storage.save(request.path, request.text, request.expected_version, request.edits);
-        if (typeof version !== "string") {
-          throw new Error(`storage.save returned ${JSON.stringify(version)} as the version; expected a string`);
-        }
+        const saving = Promise.resolve().then(() => this.#storage.save(request.path, request.text, request.expected_version, request.edits));
+        const version = checkSaved(request.path, await withTimeout(saving, this.#storageTimeoutMs, `storage.save(${JSON.stringify(request.path)})`));
         results.push({ path: request.path, ok: true, version });
         written.set(request.path, request.text);
         this.#remoteSteps.delete(request.path); // the core's text is storage's now
@@ -401,7 +473,7 @@ export class Workspace {
     const results: LoadResult[] = [];
     for (const path of paths) {
       try {
-        const doc = checkLoaded(path, await this.#storage.load(path));
+        const doc = checkLoaded(path, await this.#loadWithin(path));
         this.#remoteSteps.delete(path);
         const tooLarge = doc && tooLong(path, doc.text);
         if (tooLarge) {
@@ -416,7 +488,17 @@ export class Workspace {
     return this.#live().completeLoad(results) as Step;
   }
 
-  /** Reads every path storage reported changed and tells the core what it holds now. */
+  /** `storage.load(path)` within the storage timeout. */
+  #loadWithin(path: string): Promise<unknown> {
+    const loading = Promise.resolve().then(() => this.#storage.load(path));
+    return withTimeout(loading, this.#storageTimeoutMs, `storage.load(${JSON.stringify(path)})`);
+  }
+
+  /**
+   * Reads every path storage reported changed and tells the core what it holds now. A read that
+   * fails is tried again before the next call; the core hears of the failure once (a note in
+   * the next response), and the document stays as it was.
+   */
   async #syncExternalChanges(): Promise<void> {
     if (this.#changed.size === 0) return;
     const paths = [...this.#changed];
@@ -424,14 +506,19 @@ export class Workspace {
     const open = new Set(this.paths());
     for (const path of paths) {
       if (!open.has(path)) continue;
-      let loaded: unknown;
+      let doc: { text: string; version: string } | undefined;
       try {
-        loaded = await this.#storage.load(path);
-      } catch {
+        doc = checkLoaded(path, await this.#loadWithin(path));
+      } catch (err) {
         this.#changed.add(path); // try again before the next call
+        const why = messageOf(err);
+        if (this.#unreadable.get(path) !== why) {
+          this.#unreadable.set(path, why);
+          this.#live().storageUnreadable(path, why);
+        }
         continue;
       }
-      const doc = checkLoaded(path, loaded);
+      this.#unreadable.delete(path);
       if (doc?.version === this.#live().version(path)) {
         this.#remoteSteps.delete(path);
         continue; // our own save
@@ -485,7 +572,7 @@ export class Workspace {
     if (!HISTORY_FORMATS.includes(format)) {
       throw new Error(`agentpad: compressHistory needs { format: ${HISTORY_FORMATS.map((f) => JSON.stringify(f)).join(" | ")} }, got ${JSON.stringify(format)}`);
     }
-    return this.#live().compressHistory(messages, format) as CompressedHistory<M>;
+    return this.#guarded((w) => w.compressHistory(messages, format)) as CompressedHistory<M>;
   }
 
   /**
@@ -522,7 +609,7 @@ export class Workspace {
       locale: o.locale,
     };
     try {
-      return this.#live().liveContext(wasmOptions, Date.now()) as LiveContext;
+      return this.#guarded((w) => w.liveContext(wasmOptions, Date.now())) as LiveContext;
     } catch (err) {
       throw withCamelNames(err);
     }
@@ -530,7 +617,7 @@ export class Workspace {
 
   /** Sets the editor state the live context reports. Throws on a position outside the draft. */
   setEditorState(state: EditorState): void {
-    this.#live().setEditorState(state);
+    this.#guarded((w) => w.setEditorState(state));
   }
 
   /** The task stack and the thought tree of finished tasks (000 §4.3), as data and Markdown lines. */
@@ -654,13 +741,41 @@ export class Workspace {
     };
   }
 
-  /** Releases the wasm memory of this workspace. Idempotent; any later use throws. */
+  /**
+   * Releases the wasm memory of this workspace. Idempotent; any later use throws. Calls not yet
+   * settled reject with an Error saying the workspace was freed (a storage call under way is not
+   * awaited). Called from inside a call (a getter of its arguments), the memory is released as
+   * soon as that call's wasm work returns.
+   */
   free(): void {
     const inner = this.#inner;
     this.#inner = undefined;
     this.#unwatch?.();
     this.#unwatch = undefined;
-    inner?.free();
+    for (const reject of [...this.#pending]) reject(new Error(FREED_WHILE_WAITING));
+    this.#pending.clear();
+    if (inner === undefined) return;
+    if (this.#busy > 0) this.#freeWhenIdle = true;
+    else inner.free();
+  }
+
+  /**
+   * Runs `f` on the wasm workspace, which may call the host's code (getters and Proxies of the
+   * arguments). A free() from there waits until `f` returns: freeing the object while wasm
+   * holds it throws and would leak it.
+   */
+  #guarded<T>(f: (w: WasmWorkspace) => T): T {
+    const inner = this.#live();
+    this.#busy++;
+    try {
+      return f(inner);
+    } finally {
+      this.#busy--;
+      if (this.#busy === 0 && this.#freeWhenIdle) {
+        this.#freeWhenIdle = false;
+        inner.free();
+      }
+    }
   }
 
   [Symbol.dispose](): void {

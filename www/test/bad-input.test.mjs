@@ -420,6 +420,8 @@ test("JS only: Workspace.create refuses unknown and badly typed options, naming 
     [{ toolPrefix: "memo\uD800" }, /unpaired UTF-16 surrogate/],
     [{ locale: { en: true } }, /`locale` must be "en" or "zh"/],
     [{ previewMode: Symbol("full") }, /symbol/],
+    [{ storageTimeoutMs: 0 }, /`storageTimeoutMs` must be a whole number of ms from 1 to 2147483647 \(default 30000\), got 0/],
+    [{ storageTimeoutMs: "30s" }, /`storageTimeoutMs` must be a whole number of ms from 1 to 2147483647 \(default 30000\), got string/],
   ]) {
     await assert.rejects(Workspace.create({ storage, ...options }), (e) => e instanceof Error && message.test(e.message), JSON.stringify(Object.keys(options)));
   }
@@ -427,7 +429,7 @@ test("JS only: Workspace.create refuses unknown and badly typed options, naming 
   assert.deepEqual(await storage.list(), ["a.md"]);
 });
 
-test("JS only: a storage provider whose load returns the wrong shape is named in a TypeError, at create and when it reports a change", async () => {
+test("JS only: a storage provider whose load returns the wrong shape is named: a TypeError at create, a note in the next response when it reports a change", async () => {
   const inner = new MemoryStorage({ "a.md": "A\n" });
   let shape = { text: 42, version: "v1" };
   let listener;
@@ -445,7 +447,9 @@ test("JS only: a storage provider whose load returns the wrong shape is named in
   const ws = await Workspace.create({ storage: faulty });
   shape = "A\nB\n";
   listener?.({ path: "a.md" });
-  await assert.rejects(ws.call("memo_read", {}), (e) => e instanceof TypeError && /storage\.load\("a\.md"\) returned string/.test(e.message));
+  const noted = await ws.call("memo_read", {});
+  assert.equal(noted.status, "Success", noted.markdown);
+  assert.match(noted.summary, /a\.md changed in storage but could not be read: agentpad: storage\.load\("a\.md"\) returned string/);
   assert.equal(ws.text("a.md"), "A\n", "the committed text is what it was");
   shape = null;
   const r = await ws.call("memo_read", {});
@@ -474,4 +478,123 @@ test("JS only: host methods given a value of the wrong type throw a TypeError na
   await probeBoth(a, b, undefined, "host");
   a.ws.free();
   b.ws.free();
+});
+
+// ---- numbers past what an integer argument holds ------------------------------------------
+// JS numbers are whole up to 2^53 and beyond; an integer argument stops at 4294967295. The
+// error names that limit and echoes the number as JS holds it (it used to say "not a whole
+// number" past 2^53, and to echo 2^53-1 as 4294967295).
+
+for (const [name, tool, args, arg, shown] of [
+  ["2**53+1 as a line", "memo_read", { start_line: 2 ** 53 + 1 }, "start_line", "9007199254740992"],
+  ["2**53-1 as a line", "memo_read", { start_line: 2 ** 53 - 1 }, "start_line", "9007199254740991"],
+  ["2**53-1 as an end line", "memo_read", { start_line: 1, end_line: 2 ** 53 - 1 }, "end_line", "9007199254740991"],
+  ["2**32 as an end line", "memo_read", { end_line: 2 ** 32 }, "end_line", "4294967296"],
+  ["1e300 as context lines", "memo_preview", { context_lines: 1e300 }, "context_lines", "1e+300"],
+  ["2**53-1 as a turn number", "memo_recall_context", { turn_numbers: [1, 2 ** 53 - 1] }, "turn_numbers", "9007199254740991"],
+  ["2**53+1 as an expected count", "memo_replace", { old_text: "alpha", new_text: "omega", expected_occurrences: 2 ** 53 + 1 }, "expected_occurrences", "9007199254740992"],
+]) {
+  test(`JS only: ${name}`, () =>
+    runCallCase({
+      name,
+      setup: "multi",
+      options: { memory: true },
+      raw: true,
+      call: { tool, args },
+      expect: {
+        status: "InvalidArguments",
+        summary_contains: [`argument \`${arg}\` must be at most 4294967295, got number ${shown}`],
+        summary_lacks: ["whole number"],
+        guidance_contains: [`Pass \`${arg}\` ≤ 4294967295`],
+      },
+    }),
+  );
+}
+
+// ---- what a storage provider can hand back -------------------------------------------------
+// A provider is host code: text cut inside an emoji, results of the wrong shape, calls that
+// never settle. The call still answers (never rejects), names the path and what was wrong, and
+// the workspace is left as it was: committed text, draft, version, state and pending changes.
+
+/** A MemoryStorage whose load and save a case replaces after the workspace opened it. */
+async function providerTwin(options = {}) {
+  const inner = new MemoryStorage({ "a.md": "alpha\nbeta\n" });
+  const h = { inner, load: undefined, save: undefined };
+  const storage = {
+    list: () => inner.list(),
+    load: (p) => (h.load ? h.load(p) : inner.load(p)),
+    save: (p, text, expected) => (h.save ? h.save(p, text, expected) : inner.save(p, text, expected)),
+    watch: (listener) => inner.watch(listener),
+  };
+  h.ws = await Workspace.create({ storage, ...options });
+  const staged = await h.ws.call("memo_replace", { old_text: "beta", new_text: "gamma" });
+  assert.equal(staged.status, "Success", staged.markdown);
+  return h;
+}
+
+const held = (ws) => ({ text: ws.text(), draft: ws.draft(), version: ws.version(), state: ws.state, pending: ws.liveContext({ recentDiffs: 0 }).json.editor_state.pending_changes });
+
+const CUT_HIGH = "alpha\nbeta \uD83D\n"; // offset 11
+const CUT_LOW = "\uDE00alpha\n"; // offset 0
+
+for (const [name, bad, tool, args, says] of [
+  ["an external change to text with a lone high surrogate", (h) => h.inner.write("a.md", CUT_HIGH), "memo_read", {}, /a\.md changed in storage but could not be read: .*unpaired surrogate \(U\+D83D\) at UTF-16 offset 11/],
+  ["an external change to text with a lone low surrogate", (h) => h.inner.write("a.md", CUT_LOW), "memo_preview", {}, /a\.md changed in storage but could not be read: .*unpaired surrogate \(U\+DE00\) at UTF-16 offset 0/],
+  ["a change whose load has no version", (h) => { h.load = async () => ({ text: "x\n" }); h.inner.write("a.md", "x\n"); }, "memo_read", {}, /returned \{ text: string, version: undefined \}; a StorageProvider's load must resolve to/],
+  ["a change whose load is a bare string", (h) => { h.load = async () => "x\n"; h.inner.write("a.md", "x\n"); }, "memo_read", {}, /storage\.load\("a\.md"\) returned string/],
+  ["a change whose load rejects", (h) => { h.load = async () => { throw new Error("EIO: disk gone"); }; h.inner.write("a.md", "x\n"); }, "memo_read", {}, /could not be read: EIO: disk gone/],
+  ["a change whose load never settles", (h) => { h.load = () => new Promise(() => {}); h.inner.write("a.md", "x\n"); }, "memo_read", {}, /could not be read: storage\.load\("a\.md"\): the storage did not answer within 200 ms/],
+  ["a refresh whose load has a lone surrogate", (h) => { h.load = async () => ({ text: CUT_HIGH, version: "v7" }); }, "memo_refresh", {}, /a\.md.*unpaired surrogate \(U\+D83D\) at UTF-16 offset 11/],
+  ["a diff against storage whose load has a lone surrogate", (h) => { h.load = async () => ({ text: CUT_LOW, version: "v7" }); }, "memo_diff", { against: "storage" }, /a\.md.*unpaired surrogate \(U\+DE00\) at UTF-16 offset 0/],
+]) {
+  test(`JS only, provider: ${name}`, async () => {
+    const h = await providerTwin({ storageTimeoutMs: 200 });
+    const before = held(h.ws);
+    bad(h);
+    const r = await h.ws.call(tool, args);
+    await checkMarkdown(r, name);
+    assert.match(r.summary, says, r.markdown);
+    assert.doesNotMatch(r.markdown, /argument `text`|the host reported no result/, r.markdown);
+    assert.deepEqual(held(h.ws), before, `${name}: the workspace changed`);
+    h.ws.free();
+  });
+}
+
+for (const [name, save, says] of [
+  ["a save resolving null", async () => null, /storage\.save\("a\.md"\) resolved null; a StorageProvider's save must resolve to \{ version: string \}/],
+  ["a save resolving {}", async () => ({}), /resolved \{ version: undefined \}; a StorageProvider's save must resolve to/],
+  ["a save resolving a numeric version", async () => ({ version: 2 }), /resolved \{ version: 2 \}; a StorageProvider's save must resolve to/],
+  ["a save that never settles", () => new Promise(() => {}), /storage\.save\("a\.md"\): the storage did not answer within 200 ms \(the storageTimeoutMs option\)/],
+]) {
+  test(`JS only, provider: ${name}`, async () => {
+    const h = await providerTwin({ storageTimeoutMs: 200 });
+    const { text, draft } = held(h.ws);
+    h.save = save;
+    const r = await h.ws.call("memo_commit", { summary: "gamma" });
+    await checkMarkdown(r, name);
+    assert.equal(r.status, "PersistFailure", r.markdown);
+    assert.match(r.summary, says, r.markdown);
+    assert.doesNotMatch(r.summary, /Cannot destructure/);
+    assert.equal(h.ws.text(), text, "the committed text is what it was");
+    assert.equal(h.ws.draft(), draft, "the pending change is kept");
+    assert.equal(h.inner.read("a.md"), "alpha\nbeta\n");
+    h.save = undefined;
+    assert.equal((await h.ws.call("memo_commit", { summary: "gamma" })).status, "Success", "a later commit goes through");
+    h.ws.free();
+  });
+}
+
+test("JS only, provider: Workspace.create with a broken character names the document and the offset", async () => {
+  const storage = new MemoryStorage({ "a.md": "alpha\n", "notes/b.md": CUT_HIGH });
+  await assert.rejects(Workspace.create({ storage }), /storage\.load\("notes\/b\.md"\) returned text with an unpaired surrogate \(U\+D83D\) at UTF-16 offset 11/);
+});
+
+test("JS only: free() from inside an argument getter does not throw; the call rejects and the workspace is freed", async () => {
+  const h = await providerTwin();
+  let thrown;
+  const args = {};
+  Object.defineProperty(args, "path", { enumerable: true, get: () => { try { h.ws.free(); } catch (err) { thrown = err; } return "a.md"; } });
+  await assert.rejects(h.ws.call("memo_read", args), /freed .* before this call finished/);
+  assert.equal(thrown, undefined, `free() threw: ${thrown?.message}`);
+  assert.equal(h.ws.freed, true);
 });

@@ -408,6 +408,8 @@ test("a Workspace on NodeFsStorage commits to the file", async () => {
   const ws = await Workspace.create({ storage });
   try {
     assert.deepEqual(ws.paths(), ["tasks.md"]);
+    const listed = await ws.call("memo_replace", { old_text: "todo", new_text: "done" });
+    assert.equal(listed.status, "MultiMatch", listed.summary);
     const r = await ws.call("memo_replace", { old_text: "todo", new_text: "done", match_id: "B" });
     assert.equal(r.status, "Success", r.summary);
     const c = await ws.call("memo_commit", { summary: "b done" });
