@@ -104,3 +104,46 @@ fn an_exact_match_never_cuts_a_character_from_its_combining_mark() {
     let r = host.call("memo_replace", json!({"old_text": "\u{301} noir", "new_text": " blanc"}));
     assert_eq!(r.status.as_str(), "NoMatch", "{}", r.markdown);
 }
+
+#[test]
+fn a_read_of_a_huge_line_is_clipped_and_says_how_much() {
+    let line = "x".repeat(20_000_000);
+    let mut host = Host::new(&[("big.txt", &format!("{line}\nshort\n"))]);
+    let r = host.call("memo_read", json!({}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.summary);
+    let content = r.content.clone().unwrap_or_default();
+    assert!(content.len() < 20_000, "a read of a 20 MB line returned {} bytes", content.len());
+    assert!(content.contains("⟪clipped: 19990000 more chars⟫"), "{}", &content[content.len() - 200..]);
+    assert!(content.ends_with("   2│ short\n"), "the next line still shown");
+    assert!(r.summary.contains("Line 1 longer than 10000 chars is clipped"), "{}", r.summary);
+    assert!(r.guidance.as_deref().unwrap_or_default().contains("memo_replace"), "{:?}", r.guidance);
+}
+
+#[test]
+fn a_read_of_a_million_lines_stops_at_the_limit_and_says_where_to_read_on() {
+    let doc = "\n".repeat(1_000_000);
+    let mut host = Host::new(&[("empty-lines.txt", &doc)]);
+    let r = host.call("memo_read", json!({}));
+    let content = r.content.clone().unwrap_or_default();
+    assert!(content.len() < 40_000, "a read of a million empty lines returned {} bytes", content.len());
+    assert_eq!(content.lines().count(), 2_000);
+    assert!(r.summary.contains("Read lines 1–2000 of empty-lines.txt (1000000 lines"), "{}", r.summary);
+    assert!(r.summary.contains("at most 2000 lines (option max_read_lines)"), "{}", r.summary);
+    let guidance = r.guidance.clone().unwrap_or_default();
+    assert!(guidance.starts_with("Read on with memo_read(start_line=2001)."), "{guidance}");
+    // The call it names works and goes on from there.
+    let r = host.call("memo_read", json!({"start_line": 2001}));
+    assert!(r.summary.contains("Read lines 2001–4000"), "{}", r.summary);
+}
+
+#[test]
+fn read_limits_are_options_and_count_chars_too() {
+    let config = agentpad::Config::from_json(&json!({"max_read_chars": 24, "max_read_line_chars": 8})).unwrap();
+    let mut host = Host::with_config(&[("a.txt", "0123456789abcdef\nshort\nline three\nfour\n")], config);
+    let r = host.call("memo_read", json!({"line_numbers": false}));
+    assert_eq!(r.content.as_deref(), Some("01234567⟪clipped: 8 more chars⟫\nshort\nline thr⟪clipped: 2 more chars⟫\n"));
+    assert!(r.summary.contains("at most 24 chars of text (option max_read_chars)"), "{}", r.summary);
+    assert!(r.guidance.as_deref().unwrap_or_default().contains("memo_read(start_line=4)"), "{:?}", r.guidance);
+    let e = agentpad::Config::from_json(&json!({"max_read_lines": 0})).unwrap_err().to_string();
+    assert!(e.contains("max_read_lines") && e.contains("from 1 to 100000000") && e.contains("got 0"), "{e}");
+}

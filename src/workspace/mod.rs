@@ -35,6 +35,7 @@ mod sync;
 mod views;
 
 pub use log::LogEntry;
+pub use read::ReadLimits;
 
 /// A tool of the registry and whether the current state offers it ([`Workspace::tool_states`]).
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -104,6 +105,9 @@ pub struct Config {
     /// Move pending changes onto an external change that does not overlap them instead of
     /// reporting `ExternalConflict` (docs/co-editing.md §Automatic rebase; default off).
     pub auto_rebase: bool,
+    /// What one `memo_read` returns at most (docs/reliability.md §Matching time and read size):
+    /// lines, chars of text, and chars of one line (longer lines are clipped with a marker).
+    pub read_limits: read::ReadLimits,
 }
 
 impl Default for Config {
@@ -121,6 +125,7 @@ impl Default for Config {
             preview_context_lines: crate::preview::DEFAULT_CONTEXT_LINES,
             memory: false,
             auto_rebase: false,
+            read_limits: read::ReadLimits::default(),
         }
     }
 }
@@ -260,11 +265,19 @@ impl Config {
                 "auto_rebase" => {
                     c.auto_rebase = value.as_bool().ok_or_else(|| bad(key, value, "true or false (default false)"))?;
                 }
+                "max_read_lines" | "max_read_chars" | "max_read_line_chars" => {
+                    let (slot, default) = c.read_limits.option(key);
+                    *slot = value
+                        .as_u64()
+                        .filter(|n| (read::ReadLimits::MIN..=read::ReadLimits::MAX).contains(n))
+                        .map(|n| n as usize)
+                        .ok_or_else(|| bad(key, value, default))?;
+                }
                 _ => {
                     return Err(bad(
                         key,
                         value,
-                        "one of the known options: default_path, locale, candidate_style, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines, memory, auto_rebase",
+                        "one of the known options: default_path, locale, candidate_style, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines, memory, auto_rebase, max_read_lines, max_read_chars, max_read_line_chars",
                     ))
                 }
             }

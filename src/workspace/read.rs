@@ -13,6 +13,53 @@ use crate::session::Letter;
 use crate::text;
 use crate::tools::Args;
 
+/// What one `memo_read` returns at most: a read of a 20 MB line or a million empty lines would
+/// otherwise be megabytes in the model's context (docs/reliability.md §Matching time and read
+/// size). Options `max_read_lines`, `max_read_chars`, `max_read_line_chars`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// Lines shown by one read (default 2,000).
+    pub lines: usize,
+    /// Chars of document text shown by one read, gutters not counted (default 100,000: about
+    /// 25,000 tokens).
+    pub chars: usize,
+    /// Chars shown of one line; the rest is replaced by a marker saying how much was left out
+    /// (default 10,000).
+    pub line_chars: usize,
+}
+
+impl Default for ReadLimits {
+    fn default() -> ReadLimits {
+        ReadLimits { lines: 2_000, chars: 100_000, line_chars: 10_000 }
+    }
+}
+
+impl ReadLimits {
+    /// Smallest and largest value each option takes.
+    pub const MIN: u64 = 1;
+    pub const MAX: u64 = 100_000_000;
+
+    /// The field behind option `key` and the message for a bad value.
+    pub(super) fn option(&mut self, key: &str) -> (&mut usize, &'static str) {
+        match key {
+            "max_read_lines" => (&mut self.lines, "a whole number from 1 to 100000000 (default 2000)"),
+            "max_read_chars" => (&mut self.chars, "a whole number from 1 to 100000000 (default 100000)"),
+            _ => (&mut self.line_chars, "a whole number from 1 to 100000000 (default 10000)"),
+        }
+    }
+}
+
+/// Lines a read showed, and why it stopped before the lines asked for.
+pub(super) struct Shown {
+    pub content: String,
+    /// 1-based number of the last line shown.
+    pub last_line: usize,
+    /// Which limit ended the read early: the option's name and its value.
+    pub stopped_by: Option<(&'static str, usize)>,
+    /// Lines clipped at `line_chars`: (1-based line, chars left out).
+    pub clipped: Vec<(usize, usize)>,
+}
+
 impl Workspace {
     pub(super) fn read(&mut self, path: &str, args: &Args) -> Response {
         let committed = args.str("view") == Some("committed");
@@ -37,7 +84,11 @@ impl Workspace {
         // While a choice is pending, the candidates are marked in the text.
         let marks = if committed { Vec::new() } else { self.selection_marks(path) };
         let shown = overlay(&rope, &marks);
-        let content = if keys { keyed_lines(&shown, &rope, start, end, last) } else { numbered_lines(&shown, start, end, last, numbered) };
+        let limits = self.config.read_limits;
+        let gutter = if keys { Gutter::Keys(&rope) } else if numbered { Gutter::Numbers } else { Gutter::None };
+        let read = limited_lines(&shown, gutter, start, end, last, &limits);
+        let content = read.content;
+        let end = read.last_line;
         if keys {
             self.keys_shown_from(path, &rope);
         }
@@ -72,11 +123,96 @@ impl Workspace {
         } else if numbered {
             r.guidance = Some("The `  12│ ` gutters are not part of the text: leave them out of old_text.".into());
         }
+        let p = self.config.tool_prefix.clone();
+        if let Some((option, limit)) = read.stopped_by {
+            r.summary.push_str(&format!(" The read stopped at line {end}: one read shows at most {limit} {} (option {option}).", if option == "max_read_lines" { "lines" } else { "chars of text" }));
+            let on = format!("Read on with {p}_read(start_line={}).", end + 1);
+            r.guidance = Some(match r.guidance.take() {
+                Some(g) => format!("{on} {g}"),
+                None => on,
+            });
+        }
+        if !read.clipped.is_empty() {
+            let lines: Vec<String> = read.clipped.iter().take(5).map(|(l, _)| l.to_string()).collect();
+            let more = read.clipped.len().saturating_sub(lines.len());
+            r.summary.push_str(&format!(
+                " Line{} {}{} longer than {} chars {} clipped; the marker `{CLIP_MARK}…` that ends {} is not part of the text.",
+                plural(read.clipped.len()),
+                lines.join(", "),
+                if more > 0 { format!(" and {more} more") } else { String::new() },
+                limits.line_chars,
+                if read.clipped.len() == 1 { "is" } else { "are" },
+                if read.clipped.len() == 1 { "it" } else { "them" },
+            ));
+            let hint = format!("To change text past a clip, pass a unique piece of it as old_text to {p}_replace (a near miss shows what is there).");
+            r.guidance = Some(match r.guidance.take() {
+                Some(g) => format!("{g} {hint}"),
+                None => hint,
+            });
+        }
         r.content = Some(content);
         r.fingerprint = Some(if committed { self.open_doc(path).text.fingerprint() } else { self.draft_fingerprint(path) }.to_string());
         r.metrics.new_length = Some(rope.len_chars());
         self.finish(r, Some(path))
     }
+}
+
+/// How a read prefixes its lines.
+#[derive(Clone, Copy)]
+pub(super) enum Gutter<'a> {
+    None,
+    /// `  12│ `
+    Numbers,
+    /// `12#a3f1│ `, keyed by the lines of this text (the shown text may hold markers).
+    Keys(&'a Rope),
+}
+
+/// Starts the marker that replaces the end of a clipped line.
+pub(super) const CLIP_MARK: &str = "⟪clipped: ";
+
+/// Lines `start..=end` (1-based) of `shown`, within `limits`: at most `limits.lines` lines and
+/// `limits.chars` chars of text (always at least one line), each line cut at
+/// `limits.line_chars` with `⟪clipped: N more chars⟫`. Cost: O(chars shown + lines · log n):
+/// a clipped line is never copied whole.
+pub(super) fn limited_lines(shown: &Rope, gutter: Gutter<'_>, start: usize, end: usize, last: usize, limits: &ReadLimits) -> Shown {
+    let width = match gutter {
+        Gutter::Keys(_) => last.to_string().len(),
+        _ => preview::gutter_width(last),
+    };
+    let mut content = String::new();
+    let (mut chars, mut last_line, mut stopped_by, mut clipped) = (0usize, start.saturating_sub(1), None, Vec::new());
+    for l in (start - 1)..end {
+        if l + 1 - start >= limits.lines {
+            stopped_by = Some(("max_read_lines", limits.lines));
+            break;
+        }
+        let line = shown.line(l);
+        let len = line.len_chars() - usize::from(line.len_chars() > 0 && line.char(line.len_chars() - 1) == '\n');
+        let keep = len.min(limits.line_chars);
+        if chars > 0 && chars + keep > limits.chars {
+            stopped_by = Some(("max_read_chars", limits.chars));
+            break;
+        }
+        chars += keep;
+        let mut text: String = line.slice(..keep).to_string();
+        if keep < len {
+            clipped.push((l + 1, len - keep));
+            text.push_str(&format!("{CLIP_MARK}{} more chars⟫", len - keep));
+        }
+        match gutter {
+            Gutter::None => {
+                content.push_str(&text);
+                content.push('\n');
+            }
+            Gutter::Numbers => preview::gutter_line(&mut content, width, l + 1, ' ', &text),
+            Gutter::Keys(keyed) => {
+                let key = LineKey::of(l + 1, &text::line_text(keyed, l));
+                content.push_str(&format!("{:>width$}#{:04x}│ {text}\n", key.line, key.hash));
+            }
+        }
+        last_line = l + 1;
+    }
+    Shown { content, last_line, stopped_by, clipped }
 }
 
 /// Lines `start..=end` (1-based) with `  12│ ` gutters, or bare. Cost: O(size of the lines).
