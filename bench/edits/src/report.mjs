@@ -55,11 +55,11 @@ export function renderReport(report, mats, casesById) {
   L.push("");
   L.push("## Averages");
   L.push("");
-  L.push(`| tool | call 1, macro over categories | ≤ 2 calls, macro | call 1, field mix | ≤ 2 calls, field mix | BAD rate, field mix | must-refuse accuracy | wrong-place / corrupted / refuse-violated | collateral (EOL, tabs, BOM outside the edit) | tokens, all cases |`);
-  L.push(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+  L.push(`| tool | EXACT on call 1 (of the edit cases) | within 3 calls | call 1, macro over categories | ≤ 2 calls, macro | call 1, field mix | ≤ 2 calls, field mix | BAD rate, field mix | must-refuse accuracy | wrong-place / corrupted / refuse-violated | collateral (EOL, tabs, BOM outside the edit) | tokens, all cases |`);
+  L.push(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
   for (const t of order) {
     const s = t.summary;
-    L.push(`| ${esc(t.label)} | ${pct(s.l1_macro)} | ${pct(s.l2_macro)} | ${pct(s.l1_weighted)} | ${pct(s.l2_weighted)} | ${pct(s.bad_weighted)} | ${pct(s.refuse_accuracy)} | ${s.wrong_place} / ${s.corrupted} / ${s.refuse_violated} | ${s.collateral} | ${s.tokens_all} |`);
+    L.push(`| ${esc(t.label)} | ${pct(s.exact1_rate)} | ${pct(s.l3_rate)} | ${pct(s.l1_macro)} | ${pct(s.l2_macro)} | ${pct(s.l1_weighted)} | ${pct(s.l2_weighted)} | ${pct(s.bad_weighted)} | ${pct(s.refuse_accuracy)} | ${s.wrong_place} / ${s.corrupted} / ${s.refuse_violated} | ${s.collateral} | ${s.tokens_all} |`);
   }
   L.push("");
   L.push(`Field mix weights: ${cats.map((c) => `${c} ${(100 * report.field_mix[c]).toFixed(2)} %`).join(", ")}.`);

@@ -56,15 +56,16 @@ export function shareLink(base, title, name, doc, steps) {
 
 function summarize(rows) {
   const per = {};
-  const tot = { n: 0, edits: 0, refuse_n: 0, s1: 0, s2: 0, landed: 0, exact1: 0, bad: 0, wrong_place: 0, corrupted: 0, refuse_violated: 0, refuse_ok: 0, fail: 0, collateral: 0, calls_landed: 0, tokens_landed: 0, tokens_all: 0 };
+  const tot = { n: 0, edits: 0, refuse_n: 0, s1: 0, s2: 0, s3: 0, landed: 0, exact1: 0, bad: 0, wrong_place: 0, corrupted: 0, refuse_violated: 0, refuse_ok: 0, fail: 0, collateral: 0, calls_landed: 0, tokens_landed: 0, tokens_all: 0 };
   for (const { c, r } of rows) {
-    const p = (per[c.category] ??= { n: 0, edits: 0, refuse_n: 0, s1: 0, s2: 0, landed: 0, bad: 0, refuse_ok: 0, fail: 0, collateral: 0 });
+    const p = (per[c.category] ??= { n: 0, edits: 0, refuse_n: 0, s1: 0, s2: 0, s3: 0, landed: 0, bad: 0, refuse_ok: 0, fail: 0, collateral: 0 });
     for (const x of [p, tot]) {
       x.n++;
       const ok1 = c.must_refuse ? r.outcome === "NOOP" : r.landed_at === 1;
       const ok2 = c.must_refuse ? r.outcome === "NOOP" : r.landed_at !== null && r.landed_at <= 2;
       if (ok1) x.s1++;
       if (ok2) x.s2++;
+      if (c.must_refuse ? r.outcome === "NOOP" : r.landed_at !== null) x.s3++;
       if (c.must_refuse) {
         x.refuse_n++;
         if (r.outcome === "NOOP") x.refuse_ok++;
@@ -93,6 +94,8 @@ function summarize(rows) {
     ...tot,
     l1_rate: tot.s1 / tot.n,
     l2_rate: tot.s2 / tot.n,
+    l3_rate: tot.s3 / tot.n,
+    exact1_rate: tot.edits ? tot.exact1 / tot.edits : null,
     l1_macro: macro("s1"),
     l2_macro: macro("s2"),
     l1_weighted: weighted("s1"),
