@@ -147,3 +147,22 @@ fn read_limits_are_options_and_count_chars_too() {
     let e = agentpad::Config::from_json(&json!({"max_read_lines": 0})).unwrap_err().to_string();
     assert!(e.contains("max_read_lines") && e.contains("from 1 to 100000000") && e.contains("got 0"), "{e}");
 }
+
+#[test]
+fn a_documents_own_marker_text_is_never_taken_for_a_candidate_marker() {
+    let doc = "Reads mark candidates as [[SEL#B]]…[[/SEL#B]].\nx = 1\ny = 2\nx = 1\n";
+    let mut host = Host::new(&[("notes.md", doc)]);
+    let r = host.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 3"}));
+    assert_eq!(r.status.as_str(), "MultiMatch", "{}", r.markdown);
+    let r = host.call("memo_read", json!({}));
+    let content = r.content.clone().unwrap_or_default();
+    // Only the document's own marker text is there, once, on its own line: no inserted ones.
+    assert_eq!(content.matches("[[SEL#").count(), 1, "{content}");
+    assert!(content.contains("   1│ Reads mark candidates as [[SEL#B]]…[[/SEL#B]]."), "{content}");
+    assert!(r.summary.contains("not marked in this read") && r.summary.contains("candidate A at line 2, B at line 4"), "{}", r.summary);
+    // A document without such text still gets its markers.
+    let mut host = Host::new(&[("notes.md", "x = 1\ny = 2\nx = 1\n")]);
+    host.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 3"}));
+    let r = host.call("memo_read", json!({}));
+    assert!(r.content.unwrap_or_default().contains("[[SEL#B]]x = 1[[/SEL#B]]"));
+}

@@ -82,7 +82,16 @@ impl Workspace {
         let keys = args.bool("line_keys").unwrap_or(false);
         let numbered = !keys && args.bool("line_numbers").unwrap_or(true);
         // While a choice is pending, the candidates are marked in the text.
-        let marks = if committed { Vec::new() } else { self.selection_marks(path) };
+        let mut marks = if committed { Vec::new() } else { self.selection_marks(path) };
+        // A document that holds marker-like text of its own (`[[SEL#B]]` in a note about this
+        // tool) would make its text read as a candidate: then nothing is marked, and the
+        // summary gives the candidates' lines instead.
+        let own_markers = !marks.is_empty() && has_marker_text(&rope);
+        let unmarked: Vec<(Letter, usize)> = if own_markers {
+            marks.drain(..).map(|(l, r)| (l, rope.char_to_line(r.start.min(rope.len_chars())) + 1)).collect()
+        } else {
+            Vec::new()
+        };
         let shown = overlay(&rope, &marks);
         let limits = self.config.read_limits;
         let gutter = if keys { Gutter::Keys(&rope) } else if numbered { Gutter::Numbers } else { Gutter::None };
@@ -114,6 +123,13 @@ impl Workspace {
                     letters.join(", ")
                 )
             });
+        }
+        if !unmarked.is_empty() {
+            let at: Vec<String> = unmarked.iter().map(|(l, line)| format!("{l} at line {line}")).collect();
+            r.summary.push_str(&format!(
+                " Candidates are not marked in this read because {path} itself contains text like `[[SEL#…]]`, which is part of the document: candidate {}.",
+                at.join(", ")
+            ));
         }
         if keys {
             r.guidance = Some(format!(
@@ -258,6 +274,12 @@ pub(super) fn overlay(rope: &Rope, marks: &[(Letter, Range<usize>)]) -> Rope {
         shown.insert(range.start, &format!("[[SEL#{letter}]]"));
     }
     shown
+}
+
+/// Whether `rope` holds text that looks like a candidate marker (`[[SEL#` or `[[/SEL#`).
+/// Cost: O(n) (memmem).
+fn has_marker_text(rope: &Rope) -> bool {
+    ["[[SEL#", "[[/SEL#"].iter().any(|m| !crate::matching::exact::find_bytes(rope, m).is_empty())
 }
 
 /// How many other open documents a read without `path` names (the rest are counted).
