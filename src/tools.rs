@@ -10,7 +10,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-/// The tools of this slice, in registry order.
+/// Every tool, in registry order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
     Read,

@@ -318,9 +318,9 @@ impl WasmWorkspace {
         }))
     }
 
-    /// The live context block (`002`): `{ json, markdown, content_parts }`. `options` has the
-    /// snake_case keys of `LiveContextOptions::from_json`, plus `editor_state` (set first, kept
-    /// for later blocks) and `locale`. The deadline of its diffs runs on `Date.now()`.
+    /// The live context block (docs/workflow.md#live-context): `{ json, markdown,
+    /// content_parts }`. `options` has the snake_case keys of `LiveContextOptions::from_json`,
+    /// plus `editor_state` (set first, kept for later blocks) and `locale`. The deadline of its diffs runs on `Date.now()`.
     #[wasm_bindgen(js_name = liveContext)]
     pub fn live_context(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsError> {
         let mut v = js_to_json(&options, "options", 0).map_err(js_error)?;
@@ -377,7 +377,7 @@ impl WasmWorkspace {
         self.inner.set_editor_state(state).map_err(js_error)
     }
 
-    /// The task stack and thought tree (`000` §4.3): `{ task_stack, task_tree, task_tree_earlier,
+    /// The task stack and thought tree: `{ task_stack, task_tree, task_tree_earlier,
     /// markdown }`.
     pub fn tasks(&self) -> JsValue {
         to_js(&self.inner.task_report())
@@ -490,7 +490,7 @@ struct ValidationJs<'a> {
     sections: &'a [String],
 }
 
-/// Checks a Markdown response against the contract of `003` §6 (the validator of
+/// Checks a Markdown response against docs/responses.md#markdown-layout (the validator of
 /// `agentpad::validate`), for agent developers who store or rewrite responses.
 #[wasm_bindgen(js_name = validateMarkdown)]
 pub fn validate_markdown(markdown: JsString) -> Result<JsValue, JsError> {

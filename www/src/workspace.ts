@@ -266,9 +266,9 @@ export class Workspace {
     this.#storageTimeoutMs = storageTimeoutMs;
     this.#sink = sink;
     // An external change reaches the core before the next call that could touch the document
-    // (DESIGN §10). Notifications only mark the path: the storage is read when the next call
-    // starts, so a burst of events costs one read, and echoes of our own saves are recognised
-    // by their version.
+    // (docs/architecture.md#sans-io-steps). Notifications only mark the path: the storage is read
+    // when the next call starts, so a burst of events costs one read, and echoes of our own saves
+    // are recognised by their version.
     this.#unwatch = storage.watch((change) => {
       if (change && typeof change.path === "string") this.#changed.add(change.path);
       this.#track(change);
@@ -554,7 +554,7 @@ export class Workspace {
 
   /**
    * Your chat history with the calls and results of every committed or reverted edit session
-   * replaced by one summary message each (`000` §2.2: "[Edit session #3 committed] Summary: …").
+   * replaced by one summary message each ("[Edit session #3 committed] Summary: …").
    * Pass the `toolCallId` of each call to `call()` so the workspace knows which messages are
    * whose. Everything else is kept as it was, no tool call is left without its result, and
    * Anthropic turns still alternate. Returns a new array; yours is not changed. Throws on a
@@ -620,7 +620,7 @@ export class Workspace {
     this.#guarded((w) => w.setEditorState(state));
   }
 
-  /** The task stack and the thought tree of finished tasks (000 §4.3), as data and Markdown lines. */
+  /** The task stack and the thought tree of finished tasks, as data and Markdown lines. */
   tasks(): TaskReport {
     return this.#live().tasks() as TaskReport;
   }
