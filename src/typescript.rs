@@ -67,9 +67,77 @@ impl TypeVisitor for Collect {
         T::visit_generics(self);
         let mut decl = T::docs().unwrap_or_default();
         decl.push_str("export ");
-        decl.push_str(&T::decl(&self.cfg));
+        decl.push_str(&one_field_a_line(&T::decl(&self.cfg)));
         self.decls.insert(T::ident(&self.cfg), decl);
     }
+}
+
+/// `type X = { a: A, /** doc */ b: B, };` (ts-rs writes an object type on one line, its field
+/// docs between) as one field a line, each under its doc: the file is what a reader of the
+/// boundary reads. Anything else (a union, an alias) is returned as it is.
+fn one_field_a_line(decl: &str) -> String {
+    let Some((head, body)) = decl.split_once(" = {") else { return decl.to_string() };
+    let Some(body) = body.strip_suffix("};") else { return decl.to_string() };
+    // Split at the commas between fields: outside nested brackets, string literals and doc
+    // comments.
+    let (mut fields, mut field, mut depth, mut quoted, mut comment) = (Vec::new(), String::new(), 0i32, false, false);
+    for ch in body.chars() {
+        if comment {
+            field.push(ch);
+            comment = !field.ends_with("*/");
+            continue;
+        }
+        if !quoted && ch == '*' && field.ends_with("/*") {
+            comment = true;
+            field.push(ch);
+            continue;
+        }
+        match ch {
+            '"' => quoted = !quoted,
+            '{' | '[' | '(' | '<' if !quoted => depth += 1,
+            '}' | ']' | ')' | '>' if !quoted => depth -= 1,
+            ',' if !quoted && depth == 0 => {
+                fields.push(std::mem::take(&mut field));
+                continue;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            // The body closed early: a union of object types, not one object.
+            return decl.to_string();
+        }
+        field.push(ch);
+    }
+    if !field.trim().is_empty() {
+        fields.push(field);
+    }
+    let mut out = format!("{head} = {{\n");
+    for f in &fields {
+        let f = f.trim();
+        let (doc, field) = match f.strip_prefix("/**").and_then(|rest| rest.split_once("*/")) {
+            Some((doc, field)) => (Some(doc), field.trim()),
+            None => (None, f),
+        };
+        if let Some(doc) = doc {
+            let lines: Vec<&str> =
+                doc.lines().map(|l| l.trim().trim_start_matches('*').strip_prefix(' ').unwrap_or(l.trim().trim_start_matches('*'))).filter(|l| !l.is_empty()).collect();
+            match lines.as_slice() {
+                [one] => {
+                    let _ = writeln!(out, "  /** {one} */");
+                }
+                _ => {
+                    out.push_str("  /**\n");
+                    for l in lines {
+                        let _ = writeln!(out, "   * {l}");
+                    }
+                    out.push_str("   */\n");
+                }
+            }
+        }
+        let _ = writeln!(out, "  {field};");
+    }
+    out.push_str("};");
+    out
 }
 
 /// `www/src/generated/boundary.ts`.

@@ -22,7 +22,7 @@ function fieldsOf(name) {
     if (ch === "{" || ch === "[" || ch === "(" || ch === "<") depth++;
     else if (ch === "}" || ch === "]" || ch === ")" || ch === ">") depth--;
     if (depth === 0) break;
-    if (depth === 1 && ch === ",") {
+    if (depth === 1 && (ch === "," || ch === ";")) {
       token = "";
       continue;
     }
