@@ -8,22 +8,22 @@ const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed
 const num = (x, d = 1) => (x === null || x === undefined ? "–" : x.toFixed(d));
 const esc = (s) => String(s).replace(/\|/g, "\\|").replace(/\n/g, " ");
 
-/** Why agentpad wrote a BAD result, from the category and the calls it made. */
-function cause(c, res) {
+/** Why agentpad wrote a BAD result in a category, and what the engine would need to avoid it. */
+const CAUSES = {
+  L: ["stale attempt: the picked near-miss region already holds an earlier edit; new_text written over it reverts that edit", "a 3-way apply: put only the change old_text → new_text onto the candidate's real text, and refuse with a preview when that change touches text that differs between them"],
+  Q: ["near miss: new_text still carries the misremembered token; written over the picked region it injects the token", "the same 3-way apply as for stale attempts"],
+  G: ["over-escaped attempt: no tier unescapes it, so a near-miss region is offered and gets new_text with its literal escapes", "an escape tier: when old_text unescaped (\\n, \\t, \\\", \\\\) matches exactly and uniquely, unescape new_text the same way"],
+  J: ["elided attempt: the picked region spans the elided lines, and new_text (marker included) replaces them", "elision-aware matching: split both texts at marker lines, match the pieces in order and keep the elided text; never stage a pick whose new_text holds a marker"],
+  H: ["the `N | ` gutter is not stripped, so only a near-miss candidate is offered, and its span starts mid-line (not aligned to the lines the needle covered)", "strip `N | ` gutters like the other styles, and snap near-miss candidate spans to whole lines when old_text is whole lines"],
+  R: ["a near-miss candidate was staged in a document that holds no such text", "never offer near-miss candidates below the anchors' own similarity"],
+  S: ["a near-miss candidate was staged although the needle's middle does not exist", "as R"],
+  T: ["the count check did not refuse", "refuse when expected_occurrences differs"],
+};
+
+function pathOf(res) {
   const pick = res.steps.find((s) => s.action.startsWith("pick"));
   const first = res.steps[0];
-  const path = pick ? `memo_replace → ${first.status} → memo_replace_selection(${pick.action.slice(5)}, ${pick.quality}${pick.recommended ? ", recommended" : ""})` : `memo_replace → ${first.status}${first.quality ? ` (${first.quality})` : ""}`;
-  const why = {
-    L: "stale attempt: the chosen region already holds an earlier edit, and writing new_text over it reverts that edit (a 3-way apply of only the intended change would not)",
-    Q: "near miss: new_text still carries the misremembered token, and writing it over the region injects it (a 3-way apply would keep the real token)",
-    G: "over-escaped attempt: nothing unescapes it, and the picked region gets new_text with its literal escapes or loses what the escaped needle did not cover",
-    J: "elided attempt: the region between the anchors is replaced by new_text, elision marker included, so the elided lines are lost",
-    H: "the gutter style is not one the engine strips, so only a near-miss candidate is offered; its span is not aligned to the lines the needle covered",
-    R: "must-refuse: a near-miss candidate was staged in a document that holds no such text",
-    S: "must-refuse: a near-miss candidate was staged although the needle's middle does not exist",
-    T: "the count check did not refuse",
-  }[c.category] ?? "see the diff";
-  return { path, why };
+  return pick ? `memo_replace → ${first.status} → memo_replace_selection(${pick.action.slice(5)}, ${pick.quality}${pick.recommended ? ", recommended" : ""})` : `memo_replace → ${first.status}${first.quality ? ` (${first.quality})` : ""}`;
 }
 
 function diffOf(name, expected, output, max = 40) {
@@ -101,11 +101,20 @@ export function renderReport(report, mats, casesById) {
     const bads = ap.results.filter((r) => r.outcome === "BAD");
     if (bads.length === 0) L.push("None.");
     else {
-      L.push(`| case | kind | calls | cause |`);
-      L.push(`| --- | --- | --- | --- |`);
-      for (const r of bads) {
-        const k = cause(casesById.get(r.id), r);
-        L.push(`| ${r.id} | ${r.bad_kind} | ${esc(k.path)} | ${esc(k.why)} |`);
+      const byCat = {};
+      for (const r of bads) (byCat[r.category] ??= []).push(r);
+      L.push(`| category | BAD | cause | what the engine would need |`);
+      L.push(`| --- | ---: | --- | --- |`);
+      for (const [cat, rs] of Object.entries(byCat)) {
+        const [why, need] = CAUSES[cat] ?? ["see the diffs below", "–"];
+        L.push(`| ${cat} ${esc(report.categories[cat].title)} | ${rs.length} | ${esc(why)} | ${esc(need)} |`);
+      }
+      L.push("");
+      L.push(`Each, with the calls that led to it: ${bads.map((r) => `${r.id} (${r.bad_kind}: ${pathOf(r)})`).join("; ")}.`);
+      const rec = tools.find((t) => t.key === "agentpad-rec");
+      if (rec) {
+        const nearPicks = rec.results.filter((r) => r.steps.some((s) => s.action.startsWith("pick") && String(s.quality).startsWith("similar"))).length;
+        L.push(`\nWith agentpad's recommended pick instead of the oracle's: ${rec.summary.bad} BAD; ${nearPicks} of its picks were near-miss candidates (a case with no recommended candidate goes to a re-read and an exact retry).`);
       }
     }
     L.push("");
