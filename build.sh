@@ -591,7 +591,7 @@ usage() {
   cat <<'EOF'
 usage: ./build.sh <command>
   serve   build the core to wasm, the npm package and the playground; serve on 127.0.0.1 (PORT, default 5173)
-  test    run every test layer (cargo, wasm in Node and Chromium, package, consumer, playground)
+  test    run every test layer (docs-lint, cargo, lint, wasm in Node and Chromium, package, consumer, playground)
   pack    build the npm tarball into target/npm/
   bench   benchmarks: native (criterion) and wasm vs JS peers in Node; writes target/bench/report.md
   fuzz [TARGET]  cargo fuzz each target (or TARGET) for FUZZ_SECONDS (default 1800); not part of test
