@@ -37,9 +37,6 @@ export function renderReport(report, mats, casesById) {
   const tools = report.tools;
   const cats = Object.keys(report.categories);
   const casesRun = report.cases_run;
-  L.push(`# editbench: does an imperfect edit land in the right place, in one step?`);
-  L.push("");
-  L.push(`<!-- headline: ${casesRun} frozen cases (cases/${report.version}), the same agent policy for every tool -->`);
   L.push(`| tool | lands on call 1 | lands within 2 calls | BAD writes | failed | calls / landed edit | tokens read / landed edit |`);
   L.push(`| --- | ---: | ---: | ---: | ---: | ---: | ---: |`);
   const order = [...tools].sort((a, b) => b.summary.l2_rate - a.summary.l2_rate || a.summary.bad - b.summary.bad);
@@ -52,6 +49,10 @@ export function renderReport(report, mats, casesById) {
   L.push(
     `${casesRun} cases in 20 categories (${report.smoke ? "smoke subset" : "all of them"}); a case "lands" when the whole resulting document equals the expected one (EXACT) or differs only in whitespace style or look-alike characters inside the target (EQUIV); a must-refuse case counts as landed on call 1 when the document is left unchanged. BAD = any other write. Tokens: every response the model was shown (gpt-tokenizer, o200k_base), over the landed edits. Method: docs/editbench.md.`,
   );
+  L.push("");
+  L.push(`# editbench: does an imperfect edit land in the right place, in one step?`);
+  L.push("");
+  L.push(`The table above is the headline (${casesRun} frozen cases from cases/${report.version}, the same agent policy for every tool); the rest of this report is the detail behind it.`);
   L.push("");
   L.push("## Averages");
   L.push("");
