@@ -12,6 +12,9 @@ export default defineConfig({
     // The package's browser entry, as TypeScript source; it loads ../pkg/agentpad_bg.wasm
     // with new URL(..., import.meta.url), which Vite emits as an asset.
     alias: { "@agentpad/core": path.resolve(www, "src/browser.ts") },
+    // One Yjs in the page: @agentpad/yjs, its Hocuspocus provider and y-codemirror.next must share
+    // it (two copies break Y.Doc instanceof checks and the sync).
+    dedupe: ["yjs"],
   },
   // Pre-bundling would rewrite import.meta.url and lose the .wasm next to the glue.
   optimizeDeps: { exclude: ["@agentpad/core"] },
@@ -28,5 +31,7 @@ export default defineConfig({
     target: "es2022",
     assetsInlineLimit: 0, // never inline the wasm as a data: URL
     chunkSizeWarningLimit: 2048,
+    // The playground, and the co-editing view (coedit.html, docs/co-editing.md).
+    rollupOptions: { input: { main: path.resolve(here, "index.html"), coedit: path.resolve(here, "coedit.html") } },
   },
 });

@@ -1,0 +1,175 @@
+// The co-editing view (coedit.html): a person's CodeMirror bound to a Y.Text with
+// y-codemirror.next, beside an agent session (a Workspace over YjsStorage) on the same document
+// of a Hocuspocus room. The agent publishes its pending changes in awareness as
+// Y.RelativePositions; every person's editor draws the first as the agent's selection and lists
+// all of them where they are now. Parameters (location.hash): server, room, path, agent=0 (no
+// agent pane: a second person), name.
+import "./coedit.css";
+import * as Y from "yjs";
+import { EditorView, lineNumbers } from "@codemirror/view";
+import { EditorState } from "@codemirror/state";
+import { yCollab } from "y-codemirror.next";
+import { Workspace } from "@agentpad/core";
+import type { ToolResponse } from "@agentpad/core";
+import { connectHocuspocus, type Room } from "@agentpad/yjs/hocuspocus";
+
+const SAMPLE = "# Release plan\n\nalpha = 1\nbeta = 1\ngamma = 1\n\nNotes: ship when the checks pass.\n";
+const AGENT_USER = { name: "agent", color: "#9a4d00", colorLight: "#ffd8b0" };
+
+function el<T extends HTMLElement = HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`coedit.html has no #${id}`);
+  return found as T;
+}
+const status = (text: string) => (el("coedit-status").textContent = text);
+
+/** What an agent publishes in awareness under `agentpad`. */
+interface AgentAwareness {
+  name: string;
+  pending: { id: string; from: unknown; to: unknown; replacement: string }[];
+}
+
+const params = new URLSearchParams(location.hash.slice(1));
+
+async function start(server: string, roomName: string): Promise<void> {
+  const path = params.get("path") ?? "notes.md";
+  const withAgent = params.get("agent") !== "0";
+  const personName = params.get("name") ?? `person ${Math.floor(Math.random() * 900 + 100)}`;
+  status(`connecting to ${server} …`);
+
+  // The agent's own connection and Y.Doc: it seeds the document once if the room has none.
+  let agent: { room: Room; ws: Workspace } | undefined;
+  if (withAgent) {
+    const room = await connectHocuspocus({ url: server, room: roomName });
+    if (!(await room.storage.list()).includes(path)) await room.storage.save(path, SAMPLE, "");
+    const ws = await Workspace.create({ storage: room.storage, paths: [path], autoRebase: true });
+    agent = { room, ws };
+  }
+
+  // The person's connection: another socket and Y.Doc, as another tab or machine would have.
+  const personRoom = await connectHocuspocus({ url: server, room: roomName });
+  const deadline = Date.now() + 10_000;
+  while (!(await personRoom.storage.list()).includes(path)) {
+    if (Date.now() > deadline) throw new Error(`the room "${roomName}" has no ${path} (open this page once without agent=0 to seed it)`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const ytext = await personRoom.storage.text(path);
+  const awareness = personRoom.provider(path)?.awareness;
+  if (ytext.doc === null || awareness == null) throw new Error("the person's document has no provider");
+  const ydoc = ytext.doc;
+  awareness.setLocalStateField("user", { name: personName, color: "#1f6feb", colorLight: "#c8dcff" });
+  el("person-name").textContent = `(${personName})`;
+  const view = new EditorView({
+    parent: el("person-editor"),
+    state: EditorState.create({
+      doc: ytext.toString(),
+      extensions: [lineNumbers(), EditorView.lineWrapping, EditorView.contentAttributes.of({ "aria-label": `${path}, shared document` }), yCollab(ytext, awareness)],
+    }),
+  });
+  (el("person-editor") as HTMLElement & { editorView?: EditorView }).editorView = view;
+
+  // The agent's pending changes as every person sees them: resolved against their own doc.
+  const renderPending = () => {
+    const list = el("agent-pending");
+    const items: HTMLElement[] = [];
+    for (const state of awareness.getStates().values()) {
+      const published = (state as { agentpad?: AgentAwareness }).agentpad;
+      for (const p of published?.pending ?? []) {
+        const from = Y.createAbsolutePositionFromRelativePosition(Y.createRelativePositionFromJSON(p.from), ydoc);
+        const to = Y.createAbsolutePositionFromRelativePosition(Y.createRelativePositionFromJSON(p.to), ydoc);
+        if (from === null || to === null) continue; // the text it points into has not arrived yet
+        const text = ytext.toString();
+        const line = text.slice(0, from.index).split("\n").length;
+        const li = document.createElement("li");
+        li.dataset.testid = `pending-${p.id}`;
+        li.dataset.line = String(line);
+        li.textContent = `${p.id} · line ${line} · "${text.slice(from.index, to.index)}" → "${p.replacement}" (${published?.name ?? "agent"})`;
+        items.push(li);
+      }
+    }
+    if (items.length === 0) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = "none";
+      items.push(li);
+    }
+    list.replaceChildren(...items);
+  };
+  awareness.on("change", renderPending);
+  ytext.observe(renderPending);
+  renderPending();
+
+  if (agent !== undefined) wireAgent(agent, path);
+  else el("agent-pane").hidden = true;
+  el("coedit").hidden = false;
+  status(`connected to ${server}, room ${roomName}, ${path}`);
+  document.body.dataset.ready = "true";
+}
+
+/** The agent pane: stage / commit / revert, and the awareness it publishes after each call. */
+function wireAgent({ room, ws }: { room: Room; ws: Workspace }, path: string): void {
+  const agentAwareness = room.provider(path)?.awareness;
+  agentAwareness?.setLocalStateField("user", AGENT_USER);
+  const publish = async (r: ToolResponse) => {
+    const ytext = await room.storage.text(path);
+    const current = ytext.toString();
+    const pending: AgentAwareness["pending"] = [];
+    for (const c of r.pending_changes ?? []) {
+      if (c.path !== path) continue;
+      // `position` indexes the committed text; publish only while the doc still holds it there.
+      const end = c.position + c.old_text.length;
+      if (current.slice(c.position, end) !== c.old_text) continue;
+      pending.push({
+        id: c.change_id,
+        from: Y.relativePositionToJSON(Y.createRelativePositionFromTypeIndex(ytext, c.position, 0)),
+        to: Y.relativePositionToJSON(Y.createRelativePositionFromTypeIndex(ytext, end, -1)),
+        replacement: c.new_text,
+      });
+    }
+    agentAwareness?.setLocalStateField("agentpad", { name: AGENT_USER.name, pending } satisfies AgentAwareness);
+    // y-codemirror.next draws a peer's `cursor` as its selection: the first pending change.
+    agentAwareness?.setLocalStateField("cursor", pending[0] === undefined ? null : { anchor: pending[0].from, head: pending[0].to });
+  };
+  const run = async (name: string, args: Record<string, unknown>) => {
+    document.body.dataset.busy = "true";
+    try {
+      const r = await ws.callUntyped(name, args);
+      el("agent-status").textContent = r.status;
+      el("agent-response").textContent = r.markdown;
+      await publish(r);
+    } finally {
+      document.body.dataset.busy = "false";
+    }
+  };
+  el<HTMLFormElement>("agent-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    void run("memo_replace", { old_text: el<HTMLTextAreaElement>("old-text").value, new_text: el<HTMLTextAreaElement>("new-text").value });
+  });
+  el("commit").addEventListener("click", () => void run("memo_commit", { summary: "from the co-editing view" }));
+  el("revert").addEventListener("click", () => void run("memo_revert", { reason: "from the co-editing view" }));
+  window.addEventListener("beforeunload", () => {
+    ws.free();
+    room.destroy();
+  });
+}
+
+const server = params.get("server");
+const roomName = params.get("room") ?? "demo";
+if (server === null) {
+  const form = el<HTMLFormElement>("connect");
+  form.hidden = false;
+  el<HTMLInputElement>("room-name").value = roomName;
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    params.set("server", el<HTMLInputElement>("server-url").value.trim());
+    params.set("room", el<HTMLInputElement>("room-name").value.trim());
+    location.hash = params.toString();
+    location.reload();
+  });
+  document.body.dataset.ready = "true";
+} else {
+  start(server, roomName).catch((err) => {
+    status(`could not connect: ${err instanceof Error ? err.message : String(err)}`);
+    document.body.dataset.ready = "error";
+  });
+}

@@ -1,0 +1,81 @@
+// The co-editing view (coedit.html) in headless Chromium against a real Hocuspocus server on
+// 127.0.0.1: two pages on one document; the agent's pending change, published in awareness as
+// Y.RelativePositions, moves in the other page's editor when a person types above it.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startCollabServer } from "@agentpad/yjs/server";
+import { playgroundHarness, axeViolations, tid } from "./lib/browser.mjs";
+
+const h = playgroundHarness();
+let server;
+let dir;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "agentpad-coedit-e2e-"));
+  server = await startCollabServer({ directory: dir, debounce: 100 });
+});
+
+after(async () => {
+  await server?.destroy();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function open(hash) {
+  const page = await h.newPage();
+  await page.goto(`${h.baseUrl}coedit.html#${hash}`);
+  await page.waitForFunction(() => document.body.dataset.ready !== "false");
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), "true", await page.locator(tid("coedit-status")).textContent());
+  return page;
+}
+
+/** The pending change `id` as the page lists it: { line, text }. */
+const pending = (page, id) =>
+  page.$eval(tid(`pending-${id}`), (li) => ({ line: Number(li.dataset.line), text: li.textContent }));
+
+/** The text y-codemirror.next highlights as a peer's selection in the page's editor. */
+const highlighted = (page) => page.$$eval(`${tid("person-editor")} .cm-ySelection`, (els) => els.map((e) => e.textContent).join(""));
+
+test("two pages on one document: a typed line moves the agent's pending highlight in the other page", async () => {
+  const url = encodeURIComponent(server.url);
+  const a = await open(`server=${url}&room=e2e&path=notes.md&name=Ada`);
+  await a.fill(tid("old-text"), "beta = 1");
+  await a.fill(tid("new-text"), "beta = 2");
+  await a.click(tid("stage"));
+  await a.waitForFunction((sel) => document.querySelector(sel)?.textContent === "Success", tid("agent-status"));
+
+  const b = await open(`server=${url}&room=e2e&path=notes.md&agent=0&name=Bo`);
+  assert.equal(await b.locator("#agent-pane").isHidden(), true, "a second person has no agent pane");
+  await b.waitForSelector(tid("pending-A"));
+  assert.equal((await pending(b, "A")).line, 4);
+  await b.waitForFunction((sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent).join("") === "beta = 1", `${tid("person-editor")} .cm-ySelection`);
+
+  // Ada types a line at the top of her editor.
+  await a.$eval(tid("person-editor"), (host) => {
+    host.editorView.focus();
+    host.editorView.dispatch({ selection: { anchor: 0 } });
+  });
+  await a.keyboard.type("Intro from Ada");
+  await a.keyboard.press("Enter");
+
+  // In Bo's page the agent's change moved down a line and still covers "beta = 1".
+  await b.waitForFunction((sel) => document.querySelector(sel)?.dataset.line === "5", tid("pending-A"));
+  assert.match((await pending(b, "A")).text, /"beta = 1" → "beta = 2"/);
+  assert.equal(await highlighted(b), "beta = 1");
+  assert.deepEqual(await axeViolations(a), [], "axe on the agent's page");
+  assert.deepEqual(await axeViolations(b), [], "axe on the second person's page");
+
+  // The commit reaches Bo, Ada's line kept, and the highlight is gone.
+  await a.click(tid("commit"));
+  await b.waitForFunction(
+    (sel) => {
+      const doc = document.querySelector(sel).editorView.state.doc.toString();
+      return doc.startsWith("Intro from Ada\n") && doc.includes("\nbeta = 2\n");
+    },
+    tid("person-editor"),
+  );
+  await b.waitForFunction((sel) => document.querySelector(sel) === null, tid("pending-A"));
+  assert.deepEqual(h.problems, []);
+});
