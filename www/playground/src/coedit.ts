@@ -5,16 +5,15 @@
 // all of them where they are now. Parameters (location.hash): server, room, path, agent=0 (no
 // agent pane: a second person), name.
 import "./coedit.css";
-import * as Y from "yjs";
 import { EditorView, lineNumbers } from "@codemirror/view";
 import { EditorState } from "@codemirror/state";
 import { yCollab } from "y-codemirror.next";
 import { Workspace } from "@agentpad/core";
 import type { ToolResponse } from "@agentpad/core";
+import { publishAgentState, resolveAgentRanges } from "@agentpad/yjs";
 import { connectHocuspocus, type Room } from "@agentpad/yjs/hocuspocus";
 
 const SAMPLE = "# Release plan\n\nalpha = 1\nbeta = 1\ngamma = 1\n\nNotes: ship when the checks pass.\n";
-const AGENT_USER = { name: "agent", color: "#9a4d00", colorLight: "#ffd8b0" };
 
 function el<T extends HTMLElement = HTMLElement>(id: string): T {
   const found = document.getElementById(id);
@@ -22,12 +21,6 @@ function el<T extends HTMLElement = HTMLElement>(id: string): T {
   return found as T;
 }
 const status = (text: string) => (el("coedit-status").textContent = text);
-
-/** What an agent publishes in awareness under `agentpad`. */
-interface AgentAwareness {
-  name: string;
-  pending: { id: string; from: unknown; to: unknown; replacement: string }[];
-}
 
 const params = new URLSearchParams(location.hash.slice(1));
 
@@ -68,32 +61,29 @@ async function start(server: string, roomName: string): Promise<void> {
   });
   (el("person-editor") as HTMLElement & { editorView?: EditorView }).editorView = view;
 
-  // The agent's pending changes as every person sees them: resolved against their own doc.
+  // The agent's pending changes and candidates as every person sees them: resolved against
+  // their own doc, so they sit where the text they cover is now.
   const renderPending = () => {
-    const list = el("agent-pending");
-    const items: HTMLElement[] = [];
-    for (const state of awareness.getStates().values()) {
-      const published = (state as { agentpad?: AgentAwareness }).agentpad;
-      for (const p of published?.pending ?? []) {
-        const from = Y.createAbsolutePositionFromRelativePosition(Y.createRelativePositionFromJSON(p.from), ydoc);
-        const to = Y.createAbsolutePositionFromRelativePosition(Y.createRelativePositionFromJSON(p.to), ydoc);
-        if (from === null || to === null) continue; // the text it points into has not arrived yet
-        const text = ytext.toString();
-        const line = text.slice(0, from.index).split("\n").length;
-        const li = document.createElement("li");
-        li.dataset.testid = `pending-${p.id}`;
-        li.dataset.line = String(line);
-        li.textContent = `${p.id} · line ${line} · "${text.slice(from.index, to.index)}" → "${p.replacement}" (${published?.name ?? "agent"})`;
-        items.push(li);
-      }
-    }
+    const text = ytext.toString();
+    const items: HTMLElement[] = resolveAgentRanges(awareness, ydoc).map((r) => {
+      const line = text.slice(0, r.from).split("\n").length;
+      const li = document.createElement("li");
+      li.dataset.testid = `${r.kind}-${r.id}`;
+      li.dataset.line = String(line);
+      const covered = JSON.stringify(text.slice(r.from, r.to));
+      li.textContent =
+        r.kind === "pending"
+          ? `${r.id} · line ${line} · ${covered} → ${JSON.stringify(r.replacement ?? "")} (${r.agent})`
+          : `candidate ${r.id}${r.recommended ? " (recommended)" : ""} · line ${line} · ${covered} (${r.agent})`;
+      return li;
+    });
     if (items.length === 0) {
       const li = document.createElement("li");
       li.className = "muted";
       li.textContent = "none";
       items.push(li);
     }
-    list.replaceChildren(...items);
+    el("agent-pending").replaceChildren(...items);
   };
   awareness.on("change", renderPending);
   ytext.observe(renderPending);
@@ -109,26 +99,10 @@ async function start(server: string, roomName: string): Promise<void> {
 /** The agent pane: stage / commit / revert, and the awareness it publishes after each call. */
 function wireAgent({ room, ws }: { room: Room; ws: Workspace }, path: string): void {
   const agentAwareness = room.provider(path)?.awareness;
-  agentAwareness?.setLocalStateField("user", AGENT_USER);
   const publish = async (r: ToolResponse) => {
+    if (agentAwareness == null) return;
     const ytext = await room.storage.text(path);
-    const current = ytext.toString();
-    const pending: AgentAwareness["pending"] = [];
-    for (const c of r.pending_changes ?? []) {
-      if (c.path !== path) continue;
-      // `position` indexes the committed text; publish only while the doc still holds it there.
-      const end = c.position + c.old_text.length;
-      if (current.slice(c.position, end) !== c.old_text) continue;
-      pending.push({
-        id: c.change_id,
-        from: Y.relativePositionToJSON(Y.createRelativePositionFromTypeIndex(ytext, c.position, 0)),
-        to: Y.relativePositionToJSON(Y.createRelativePositionFromTypeIndex(ytext, end, -1)),
-        replacement: c.new_text,
-      });
-    }
-    agentAwareness?.setLocalStateField("agentpad", { name: AGENT_USER.name, pending } satisfies AgentAwareness);
-    // y-codemirror.next draws a peer's `cursor` as its selection: the first pending change.
-    agentAwareness?.setLocalStateField("cursor", pending[0] === undefined ? null : { anchor: pending[0].from, head: pending[0].to });
+    publishAgentState(agentAwareness, ytext, r, { path, committed: ws.text(path), draft: ws.draft(path), name: "agent" });
   };
   const run = async (name: string, args: Record<string, unknown>) => {
     document.body.dataset.busy = "true";
