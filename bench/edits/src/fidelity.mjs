@@ -6,6 +6,7 @@
 import * as aider from "./peers/aider.mjs";
 import * as anthropic from "./peers/anthropic.mjs";
 import * as cline from "./peers/cline.mjs";
+import * as clineSdk from "./peers/cline-sdk.mjs";
 import * as codex from "./peers/codex.mjs";
 import * as cont from "./peers/continue.mjs";
 import * as opencode from "./peers/opencode.mjs";
@@ -94,6 +95,22 @@ export const FIDELITY = {
       { name: "block anchor match replacement (diff.test.ts)", doc: "start\nold middle\nend\n", attempt: e("start\nmiddle\nend", "start\nnew middle\nend"), doc_out: "start\nnew middle\nend\n" },
       { name: "first match wins (source)", doc: "x\ny\nx\n", attempt: e("x", "z"), doc_out: "z\ny\nx\n" },
       { name: "a miss answers with the whole file (source)", doc: "a\n", attempt: e("b", "c"), error: /does not match anything[\s\S]*<file_content/ },
+    ],
+  },
+  "CL-sdk": {
+    mod: clineSdk,
+    facts: [
+      { name: "exact unique match (editor.ts)", doc: "a\nb\nc\n", attempt: e("b", "B"), doc_out: "a\nB\nc\n" },
+      { name: "absent text is an error (editor.ts)", doc: "a\n", attempt: e("z", "y"), error: /not found/ },
+      { name: "more than one match is an error (editor.ts)", doc: "x x\n", attempt: e("x", "y"), error: /found 2 times/ },
+      { name: "the needle takes the file's CRLF (editor.ts)", doc: "a\r\nb\r\n", attempt: e("a\nb", "a\nc"), doc_out: "a\r\nc\r\n" },
+    ],
+  },
+  "ZD+hint": {
+    mod: { apply: zed.applyWithHint },
+    facts: [
+      { name: "test_line_hint_selection: with hint 5 the second of three is chosen", doc: "fn a() {\n    return 42;\n}\nfn b() {\n    return 42;\n}\nfn c() {\n    return 42;\n}\n", attempt: e("    return 42;", "    return 7;"), ctx: { disambiguation: { hint_line: 5 } }, doc_out: "fn a() {\n    return 42;\n}\nfn b() {\n    return 7;\n}\nfn c() {\n    return 42;\n}\n" },
+      { name: "test_line_hint_selection: without a hint, no match is chosen", doc: "fn a() {\n    return 42;\n}\nfn b() {\n    return 42;\n}\n", attempt: e("    return 42;", "    return 7;"), error: /matched multiple locations/ },
     ],
   },
   ZD: {

@@ -7,6 +7,7 @@ import { catN } from "./peers/common.mjs";
 import * as aider from "./peers/aider.mjs";
 import * as anthropic from "./peers/anthropic.mjs";
 import * as cline from "./peers/cline.mjs";
+import * as clineSdk from "./peers/cline-sdk.mjs";
 import * as codex from "./peers/codex.mjs";
 import * as cont from "./peers/continue.mjs";
 import * as opencode from "./peers/opencode.mjs";
@@ -27,7 +28,9 @@ export const PEERS = [
   { key: "RO-d", name: "Roo Code apply_diff", source: "RooCodeInc/Roo-Code@cb83656 (2026-04) src/core/diff/strategies/multi-search-replace.ts", mod: rooDiff, granularity: "line", hint: "line" },
   { key: "RO-e", name: "Roo Code edit_file", source: "RooCodeInc/Roo-Code@cb83656 (2026-04) src/core/tools/EditFileTool.ts", mod: rooEdit, granularity: "substring" },
   { key: "CL", name: "Cline legacy replace_in_file matcher", source: "cline/cline@1f31738b32^ apps/vscode/src/core/assistant-message/diff.ts (constructNewFileContentV1)", mod: cline, granularity: "line" },
+  { key: "CL-sdk", name: "Cline SDK editor (exact, unique)", source: "cline/cline@21cb8d2 (2026-08) sdk/packages/core/src/extensions/tools/executors/editor.ts", mod: clineSdk, granularity: "substring" },
   { key: "ZD", name: "Zed edit agent (streaming fuzzy matcher)", source: "zed-industries/zed crates/agent/src/edit_agent (behaviour only; GPL-3.0, no code followed)", mod: zed, granularity: "line" },
+  { key: "ZD+hint", name: "Zed edit_file with a line hint (duplicates only)", source: "zed-industries/zed crates/agent edit_file line hint, 200-line tolerance (behaviour only)", mod: { apply: zed.applyWithHint }, granularity: "line", hint: "line" },
   { key: "CO", name: "Continue find-and-replace", source: "continuedev/continue@d0a3c0b (2026-06) core/edit/searchAndReplace/", mod: cont, granularity: "substring" },
   { key: "OC", name: "opencode edit (replacer chain)", source: "anomalyco/opencode@00937b9 packages/opencode/src/tool/edit.ts", mod: opencode, granularity: "substring" },
 ];

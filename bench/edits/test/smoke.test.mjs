@@ -24,7 +24,7 @@ describe("smoke run (40 cases)", () => {
 
   it("runs every tool on every case and classifies each result", () => {
     const keys = run.report.tools.map((t) => t.key);
-    assert.deepEqual(keys, ["AQ", "OH", "CX", "AI", "RO-d", "RO-e", "CL", "ZD", "CO", "OC", "agentpad", "agentpad-rec"]);
+    assert.deepEqual(keys, ["AQ", "OH", "CX", "AI", "RO-d", "RO-e", "CL", "CL-sdk", "ZD", "ZD+hint", "CO", "OC", "agentpad", "agentpad-rec"]);
     for (const t of run.report.tools) {
       assert.equal(t.results.length, 40, t.key);
       for (const r of t.results) {

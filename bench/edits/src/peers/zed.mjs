@@ -88,7 +88,15 @@ function reindent(newText, bufferLine, queryLine) {
   return newText;
 }
 
-export function apply(doc, attempt, { path }) {
+/**
+ * `apply` with the older edit_file tool's line hint (ZD+hint): among several matches, the one
+ * whose first line is nearest the hint, when it lies within 200 lines of it.
+ */
+export function applyWithHint(doc, attempt, { path, disambiguation }) {
+  return apply(doc, attempt, { path, hintLine: disambiguation?.hint_line });
+}
+
+export function apply(doc, attempt, { path, hintLine }) {
   const crlf = doc.includes("\r\n");
   const text = doc.replace(/\r\n/g, "\n");
   let oldText = attempt.old_text.replace(/\r\n/g, "\n");
@@ -100,7 +108,11 @@ export function apply(doc, attempt, { path }) {
   if (oldText.trim() === "") return error(`old_text must not be empty when editing ${path}.`);
   const buffer = text.split("\n");
   const query = oldText.split("\n");
-  const ranges = matchRanges(buffer, query);
+  let ranges = matchRanges(buffer, query);
+  if (ranges.length > 1 && hintLine) {
+    const near = ranges.map((r) => [Math.abs(r[0] + 1 - hintLine), r]).filter(([d]) => d <= 200).sort((a, b) => a[0] - b[0]);
+    if (near.length) ranges = [near[0][1]];
+  }
   if (ranges.length === 0) return error(`Could not find a match for the old text in ${path}. Read the file again to see its current content, then retry with text copied from it.`);
   if (ranges.length > 1) {
     return error(`The old text matched multiple locations in ${path}, at lines: ${ranges.map(([s]) => s + 1).join(", ")}. Include more surrounding lines in old_text so it matches exactly one location.`);
