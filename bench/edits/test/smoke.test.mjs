@@ -20,6 +20,7 @@ describe("smoke run (40 cases)", () => {
     assert.equal(subset.length, 40);
     assert.equal(new Set(subset.map((c) => c.category)).size, 20);
     assert.equal(run.report.cases_run, 40);
+    assert.equal(run.report.manifest.cases, loadCases("v1").length, "the run checked the frozen manifest");
   });
 
   it("runs every tool on every case and classifies each result", () => {
