@@ -130,7 +130,7 @@ build_package() {
   rm -rf www/dist
   (cd www && ./node_modules/.bin/tsc -p .)
   # The session `agentpad replay --sample` runs: one of the recorded flows, shipped in dist/.
-  cp tests/fixtures/sessions/flow-003-5.2-multi-match.json www/dist/sample-transcript.json
+  cp tests/fixtures/sessions/scenario-2-multi-match.json www/dist/sample-transcript.json
   say "rolldown: www/dist/node.js -> www/dist/agentpad.node.js (the Node entry as one module)"
   (cd www && ./node_modules/.bin/rolldown -c rolldown.config.mjs >/dev/null)
   # @agentpad/yjs (tsc): its "@agentpad/core": "file:.." links www/; @agentpad/mcp links it (--collab).

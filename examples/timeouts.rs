@@ -1,5 +1,5 @@
 //! Prints the Markdown an agent reads for the three-timeouts flow
-//! (tests/fixtures/sessions/flow-000-a2-multimatch-letters.json).
+//! (tests/fixtures/sessions/example-2-multimatch-letters.json).
 //! `cargo run --example timeouts`
 use agentpad::{CallContext, Config, Step, Workspace};
 use serde_json::json;

@@ -247,7 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn tree_of_appendix_a_flow_3() {
+    fn tree_of_example_flow_3() {
         // Flow 1 first (#1), then #2 with the nested #3 (the nested-task flow).
         let mut t = TaskStack::default();
         t.begin("启用实验性功能 X", None, 0.0).unwrap();

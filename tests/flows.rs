@@ -14,7 +14,7 @@ const CONFIG_JSON: &str = "{\n  \"features\": {\n    \"stable\": [\"A\", \"B\", 
 
 
 #[test]
-fn appendix_a_flow_1_enable_experimental_feature() {
+fn example_flow_1_enable_experimental_feature() {
     let mut h = Host::new(&[("config.json", CONFIG_JSON)]);
     let read = h.call("memo_read", json!({}));
     assert_eq!(read.status, Status::Success);
@@ -46,7 +46,7 @@ fn appendix_a_flow_1_enable_experimental_feature() {
 }
 
 #[test]
-fn appendix_a_flow_2_three_timeouts_by_letter() {
+fn example_flow_2_three_timeouts_by_letter() {
     let text = timeouts();
     let mut h = Host::new(&[("timeouts.yaml", &text)]);
     let r = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));

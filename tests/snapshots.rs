@@ -107,9 +107,9 @@ const WITH_CANDIDATES: &[(&str, Scenario)] = &[
 
 /// The example flows, in Chinese with the list style.
 const APPENDIX_A: &[(&str, Scenario)] = &[
-    ("appendix_a_1_experimental_x", appendix_a_1_experimental_x),
-    ("appendix_a_2_three_timeouts", appendix_a_2_three_timeouts),
-    ("appendix_a_3_nested_tasks", appendix_a_3_nested_tasks),
+    ("example_1_experimental_x", example_1_experimental_x),
+    ("example_2_three_timeouts", example_2_three_timeouts),
+    ("example_3_nested_tasks", example_3_nested_tasks),
 ];
 
 fn success_idle_read(v: Variant) -> String {
@@ -269,7 +269,7 @@ fn no_match_near_misses(v: Variant) -> String {
     run.out
 }
 
-fn appendix_a_1_experimental_x(v: Variant) -> String {
+fn example_1_experimental_x(v: Variant) -> String {
     let mut run = Run::new(&[("config.json", CONFIG_JSON)], v, PersistMode::Manual);
     run.call("memo_begin_task", json!({"goal": "启用实验性功能 X"}), Status::Success, WorkflowState::Idle);
     run.call("memo_read", json!({}), Status::Success, WorkflowState::Idle);
@@ -283,7 +283,7 @@ fn appendix_a_1_experimental_x(v: Variant) -> String {
     run.out
 }
 
-fn appendix_a_2_three_timeouts(v: Variant) -> String {
+fn example_2_three_timeouts(v: Variant) -> String {
     let text = timeouts(["# 数据库连接配置", "# API 调用配置", "# 缓存过期时间"]);
     let mut run = Run::new(&[("config.yaml", &text)], v, PersistMode::Manual);
     let args = |m: Option<&str>| match m {
@@ -298,7 +298,7 @@ fn appendix_a_2_three_timeouts(v: Variant) -> String {
     run.out
 }
 
-fn appendix_a_3_nested_tasks(v: Variant) -> String {
+fn example_3_nested_tasks(v: Variant) -> String {
     let mut run = Run::new(&[("config.json", CONFIG_JSON)], v, PersistMode::Manual);
     // Flow 1 ran before in the same session: task #1 is done, so #2 and #3 follow.
     run.quiet("memo_begin_task", json!({"goal": "启用实验性功能 X"}));

@@ -366,7 +366,7 @@ fn a_failed_restore_is_reported_as_committed_after_all() {
 // ---- tasks, commit_auto, export ------------------------------------------------------------
 
 #[test]
-fn appendix_a_flow_3_nested_tasks() {
+fn example_flow_3_nested_tasks() {
     let mut h = Host::new(&[("deps.toml", "y = \"1.0\"\n")]);
     let t2 = h.call("memo_begin_task", json!({"goal": "add module Y"}));
     assert_eq!(t2.task_id.as_deref(), Some("1"));

@@ -52,7 +52,7 @@ run consumer-esm node esm-check.mjs
 # built-in transcript replays as recorded (exit 0), one changed response is reported (exit 1).
 cli_check() {
   local p=0 f=0 out rc
-  cp "$here/../../tests/fixtures/sessions/flow-003-5.2-multi-match.json" flow.json
+  cp "$here/../../tests/fixtures/sessions/scenario-2-multi-match.json" flow.json
   set +e
   out="$(npx --no-install agentpad replay flow.json --check 2>&1)"
   rc=$?

@@ -1,4 +1,4 @@
-// Writes the built-in transcripts (tests/fixtures/sessions/flow-*.json): the example flows and the
+// Writes the built-in transcripts (tests/fixtures/sessions/example-*.json, scenario-*.json): the example flows and the
 // workflow scenarios (docs/workflow.md#transcripts), each recorded through the built package so
 // that `expect` holds what the engine returns today. Run after an intended change to the responses (`node www/scripts/record-transcripts.mjs`),
 // then read the diff of the fixtures: it is the change the model will see. The replay tests
@@ -39,7 +39,7 @@ default = []
 `;
 
 const flows = {
-  "flow-000-a1-enable-feature": {
+  "example-1-enable-feature": {
     title: "Example flow 1 · enable an experimental feature (task, read, replace, commit)",
     description:
       "The first example flow: the model opens a task, reads the config, stages one replacement and commits it; the commit closes the task. Responses in Chinese.",
@@ -56,7 +56,7 @@ const flows = {
       { tool: "memo_commit", args: { summary: "启用实验性功能 X" } },
     ],
   },
-  "flow-000-a2-multimatch-letters": {
+  "example-2-multimatch-letters": {
     title: "Example flow 2 · three matches, staged one letter at a time",
     description:
       "The second example flow: `timeout: 30` occurs three times, the response letters the candidates A–C and recommends one; the model stages each with match_id and commits all three at once.",
@@ -72,7 +72,7 @@ const flows = {
       { tool: "memo_commit", args: { summary: "统一超时时间为 60 秒" } },
     ],
   },
-  "flow-000-a3-nested-tasks": {
+  "example-3-nested-tasks": {
     title: "Example flow 3 · a nested task for a dependency check",
     description:
       "The third example flow: a task, a subtask under it, an edit committed with auto_pop_task (closing the subtask), then the main task's edit committed (closing it): the thought tree shows both.",
@@ -89,7 +89,7 @@ const flows = {
       { tool: "memo_commit", args: { summary: "功能模块 Y 添加完成" } },
     ],
   },
-  "flow-003-5.1-single-match": {
+  "scenario-1-single-match": {
     title: "Scenario 1 · a single match in manual mode (PersistPending, then commit)",
     description: "One exact match is staged at once (Success, PersistPending); memo_commit writes it and the workflow is Idle again.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
@@ -99,14 +99,14 @@ const flows = {
       { tool: "memo_commit", args: { summary: "five API retries" } },
     ],
   },
-  "flow-003-5.1-single-match-immediate": {
+  "scenario-1-single-match-immediate": {
     title: "Scenario 1b · a single match in immediate mode (saved at once, Idle)",
     description: "With persistMode immediate the replacement is committed and saved by the same call; the workflow stays Idle.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
     options: { persistMode: "immediate" },
     steps: [{ tool: "memo_replace", args: { old_text: "api.retries: 3", new_text: "api.retries: 5" } }],
   },
-  "flow-003-5.2-multi-match": {
+  "scenario-2-multi-match": {
     title: "Scenario 2 · several matches confirmed by selection",
     description: "Three matches give MultiMatch with candidates A–C and their [[SEL#…]] markers; memo_replace_selection stages the second; the commit writes it.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
@@ -116,7 +116,7 @@ const flows = {
       { tool: "memo_commit", args: { summary: "API timeout 45" } },
     ],
   },
-  "flow-003-5.3-persist-failure": {
+  "scenario-3-persist-failure": {
     title: "Scenario 3 · a save fails (PersistFailure, OutOfSync), the model diffs and retries",
     description: "The storage fails the commit's save: PersistFailure and OutOfSync, the draft kept; memo_diff shows what is not saved; the second commit succeeds.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
@@ -128,7 +128,7 @@ const flows = {
       { tool: "memo_commit", args: { summary: "bigger cache" } },
     ],
   },
-  "flow-003-5.4-external-conflict": {
+  "scenario-4-external-conflict": {
     title: "Scenario 4 · another program writes under a pending change (ExternalConflict)",
     description: "A change is pending when another program rewrites the file: the next editing call is not run and reports ExternalConflict and OutOfSync; memo_diff compares draft and storage; memo_refresh drops the draft for storage's text.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },
@@ -140,7 +140,7 @@ const flows = {
       { tool: "memo_refresh", args: {} },
     ],
   },
-  "flow-003-5.5-read-only": {
+  "scenario-5-read-only": {
     title: "Scenario 5 · read-only mode (persistMode disabled)",
     description: "Every write stays in memory: the commit succeeds in the cache and the flags carry PersistReadOnly, storage is untouched.",
     documents: { "timeouts.yaml": TIMEOUTS_YAML },

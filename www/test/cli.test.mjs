@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const SESSIONS = fileURLToPath(new URL("../../tests/fixtures/sessions/", import.meta.url));
-const FLOWS = readdirSync(SESSIONS).filter((f) => f.startsWith("flow-")).sort();
+const FLOWS = readdirSync(SESSIONS).filter((f) => /^(example|scenario)-/.test(f)).sort();
 const work = mkdtempSync(path.join(tmpdir(), "agentpad-cli-"));
 test.after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -29,7 +29,7 @@ test("agentpad replay --check: every built-in flow replays as recorded (exit 0)"
 });
 
 test("agentpad replay prints every step and each response's Markdown", () => {
-  const r = agentpad("replay", flow("flow-003-5.3"));
+  const r = agentpad("replay", flow("scenario-3"));
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /── step 1 · memo_replace \{"old_text":"cache\.size: 512","new_text":"cache\.size: 1024"\} → Success\nstatus: `Success`/);
   assert.match(r.out, /── step 2 · host: failNextSave\n/);
@@ -38,7 +38,7 @@ test("agentpad replay prints every step and each response's Markdown", () => {
 });
 
 test("a response that differs from its recording: shown with the first differing line, exit 1", () => {
-  const t = JSON.parse(readFileSync(flow("flow-003-5.2"), "utf8"));
+  const t = JSON.parse(readFileSync(flow("scenario-2"), "utf8"));
   t.steps[1].expect.markdown = t.steps[1].expect.markdown.replace("`Success`", "`Succes`");
   t.steps[2].expect.workflow_state = "PersistPending";
   const file = path.join(work, "changed.json");
@@ -57,7 +57,7 @@ test("a response that differs from its recording: shown with the first differing
 });
 
 test("--locale zh replays in Chinese: the English recordings differ (exit 1)", () => {
-  const r = agentpad("replay", flow("flow-003-5.1-single-match.json"), "--locale", "zh");
+  const r = agentpad("replay", flow("scenario-1-single-match.json"), "--locale", "zh");
   assert.equal(r.code, 1);
   assert.match(r.out, /### \[OK\] 概览/);
   assert.match(r.out, /2 of 2 responses differ from the recording\n$/);
@@ -93,8 +93,8 @@ test("bad usage and bad input: a message saying what is wrong, the usage, exit 2
     [["replay", path.join(work, "missing.json")], /cannot read .*missing\.json/],
     [["replay", notJson], /not\.json is not JSON/],
     [["replay", notTranscript], /not an agentpad-transcript\/1 transcript: "format" is "something-else"/],
-    [["replay", flow("flow-003-5.2"), "--locale", "fr"], /--locale must be "en" or "zh", got "fr"/],
-    [["replay", flow("flow-003-5.2"), "--bogus"], /Unknown option '--bogus'/],
+    [["replay", flow("scenario-2"), "--locale", "fr"], /--locale must be "en" or "zh", got "fr"/],
+    [["replay", flow("scenario-2"), "--bogus"], /Unknown option '--bogus'/],
   ]) {
     const r = agentpad(...args);
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.out}`);
@@ -111,7 +111,7 @@ test("agentpad replay --sample runs the session shipped in the package; a bad co
   const r = agentpad("replay", "--sample", "--check");
   assert.equal(r.code, 0, r.out + r.err);
   assert.match(r.out, /^0 of 3 responses differ from the recording\n$/);
-  const both = agentpad("replay", flow("flow-003-5.2"), "--sample");
+  const both = agentpad("replay", flow("scenario-2"), "--sample");
   assert.equal(both.code, 2);
   assert.match(both.err, /not both/);
   const none = agentpad("replay");

@@ -11,12 +11,12 @@ const SESSIONS = readdirSync(DIR)
   .filter((f) => f.endsWith(".json"))
   .sort()
   .map((f) => ({ file: f, transcript: JSON.parse(readFileSync(new URL(f, DIR), "utf8")) }));
-const FLOWS = SESSIONS.filter((s) => s.file.startsWith("flow-"));
+const FLOWS = SESSIONS.filter((s) => /^(example|scenario)-/.test(s.file));
 const clone = (v) => JSON.parse(JSON.stringify(v));
 
 test("the built-in flows are there: the three example flows and the five workflow scenarios", () => {
   const names = FLOWS.map((s) => s.file);
-  for (const prefix of ["flow-000-a1", "flow-000-a2", "flow-000-a3", "flow-003-5.1", "flow-003-5.2", "flow-003-5.3", "flow-003-5.4", "flow-003-5.5"]) {
+  for (const prefix of ["example-1", "example-2", "example-3", "scenario-1", "scenario-2", "scenario-3", "scenario-4", "scenario-5"]) {
     assert.ok(names.some((n) => n.startsWith(prefix)), `${prefix} is missing from ${names.join(", ")}`);
   }
   for (const { file, transcript } of FLOWS) {
@@ -39,20 +39,20 @@ for (const { file, transcript } of SESSIONS) {
 test("the flows show what they describe: statuses, states, storage at the end", async () => {
   const byPrefix = (p) => FLOWS.find((s) => s.file.startsWith(p)).transcript;
   const statuses = async (p) => (await replayTranscript(byPrefix(p))).steps.filter((s) => s.response).map((s) => `${s.response.status}/${s.response.workflow_state}`);
-  assert.deepEqual(await statuses("flow-003-5.2"), ["MultiMatch/SelectionPending", "Success/PersistPending", "Success/Idle"]);
-  assert.deepEqual(await statuses("flow-003-5.3"), ["Success/PersistPending", "PersistFailure/OutOfSync", "Success/OutOfSync", "Success/Idle"]);
-  assert.deepEqual(await statuses("flow-003-5.4"), ["Success/PersistPending", "ExternalConflict/OutOfSync", "Success/OutOfSync", "Success/Idle"]);
-  assert.deepEqual(await statuses("flow-003-5.1-single-match-immediate"), ["Success/Idle"]);
-  const readOnly = await replayTranscript(byPrefix("flow-003-5.5"));
+  assert.deepEqual(await statuses("scenario-2"), ["MultiMatch/SelectionPending", "Success/PersistPending", "Success/Idle"]);
+  assert.deepEqual(await statuses("scenario-3"), ["Success/PersistPending", "PersistFailure/OutOfSync", "Success/OutOfSync", "Success/Idle"]);
+  assert.deepEqual(await statuses("scenario-4"), ["Success/PersistPending", "ExternalConflict/OutOfSync", "Success/OutOfSync", "Success/Idle"]);
+  assert.deepEqual(await statuses("scenario-1-single-match-immediate"), ["Success/Idle"]);
+  const readOnly = await replayTranscript(byPrefix("scenario-5"));
   assert.ok(readOnly.steps.filter((s) => s.response).every((s) => s.response.flags.names.includes("PersistReadOnly")));
-  assert.equal(readOnly.storage["timeouts.yaml"], byPrefix("flow-003-5.5").documents["timeouts.yaml"], "read-only: storage untouched");
-  const a2 = await replayTranscript(byPrefix("flow-000-a2"));
+  assert.equal(readOnly.storage["timeouts.yaml"], byPrefix("scenario-5").documents["timeouts.yaml"], "read-only: storage untouched");
+  const a2 = await replayTranscript(byPrefix("example-2"));
   assert.equal((a2.storage["timeouts.yaml"].match(/timeout: 60/g) ?? []).length, 3, "all three timeouts committed");
   assert.match(a2.steps[0].response.markdown, /候选选区/, "the example flows answer in Chinese");
 });
 
 test("a recording that no longer matches is flagged per field, with the first differing Markdown line", async () => {
-  const t = clone(FLOWS.find((s) => s.file.startsWith("flow-003-5.2")).transcript);
+  const t = clone(FLOWS.find((s) => s.file.startsWith("scenario-2")).transcript);
   const lines = t.steps[0].expect.markdown.split("\n");
   lines[5] = `${lines[5]} (edited)`;
   t.steps[0].expect.markdown = lines.join("\n");
@@ -68,7 +68,7 @@ test("a recording that no longer matches is flagged per field, with the first di
 });
 
 test("a locale override replays in Chinese and every English recording is flagged", async () => {
-  const t = FLOWS.find((s) => s.file.startsWith("flow-003-5.2")).transcript;
+  const t = FLOWS.find((s) => s.file.startsWith("scenario-2")).transcript;
   const report = await replayTranscript(t, { options: { locale: "zh" } });
   assert.equal(report.differing, 3);
   assert.match(report.steps[0].response.markdown, /候选选区/);
@@ -76,7 +76,7 @@ test("a locale override replays in Chinese and every English recording is flagge
 });
 
 test("stepping: a player stopped early, and one replayed to the same step, give the same responses", async () => {
-  const t = FLOWS.find((s) => s.file.startsWith("flow-003-5.3")).transcript;
+  const t = FLOWS.find((s) => s.file.startsWith("scenario-3")).transcript;
   const player = await TranscriptPlayer.start(t);
   const forward = [];
   while (!player.done) forward.push(await player.next());

@@ -6,7 +6,7 @@ import type { Transcript } from "@agentpad/core";
 const files = import.meta.glob<Transcript>("../../../tests/fixtures/sessions/*.json", { eager: true, import: "default" });
 
 export interface BuiltinTranscript {
-  /** The file name without `.json` (e.g. `flow-003-5.2-multi-match`). */
+  /** The file name without `.json` (e.g. `scenario-2-multi-match`). */
   id: string;
   title: string;
   transcript: Transcript;

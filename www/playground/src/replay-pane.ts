@@ -127,7 +127,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): void {
   select.append(h("option", { value: "" }, "Choose a built-in transcript…"));
   const groups = new Map<string, HTMLOptGroupElement>();
   for (const b of BUILTIN_TRANSCRIPTS) {
-    const group = b.id.startsWith("flow-000") ? "Example flows" : b.id.startsWith("flow-003") ? "Workflow scenarios" : "Other sessions";
+    const group = b.id.startsWith("example-") ? "Example flows" : b.id.startsWith("scenario-") ? "Workflow scenarios" : "Other sessions";
     let g = groups.get(group);
     if (!g) {
       g = h("optgroup", { label: group });

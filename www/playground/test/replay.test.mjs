@@ -89,8 +89,8 @@ test("every built-in transcript replays step by step with no differences, the pa
   const page = await replayPage();
   const offered = await page.$$eval(`${tid("replay-source")} option`, (os) => os.map((o) => o.value).filter((v) => v && v !== "custom"));
   assert.deepEqual([...offered].sort(), builtins.map((f) => f.replace(/\.json$/, "")), "the menu lists every tests/fixtures/sessions/*.json");
-  assert.ok(offered.filter((id) => id.startsWith("flow-000")).length === 3, "the three example flows");
-  assert.ok(offered.filter((id) => id.startsWith("flow-003")).length >= 5, "the workflow scenarios");
+  assert.ok(offered.filter((id) => id.startsWith("example-")).length === 3, "the three example flows");
+  assert.ok(offered.filter((id) => id.startsWith("scenario-")).length >= 5, "the workflow scenarios");
   for (const file of builtins) {
     const id = file.replace(/\.json$/, "");
     const t = readTranscript(file);
@@ -121,12 +121,12 @@ test("every built-in transcript replays step by step with no differences, the pa
     assert.match(s.text, new RegExp(`^0 of ${recorded} responses? differ`));
     assert.match(await text(page, "replay-check"), /agrees/, `${id}: the package's replayTranscript() agrees`);
     assert.equal(await page.locator(`${tid("replay-steps")} ${tid("replay-diff")}`).count(), 0);
-    if (id === "flow-000-a2-multimatch-letters") {
+    if (id === "example-2-multimatch-letters") {
       await page.screenshot({ path: path.join(shotDir, "playground-replay-flow.png"), fullPage: false });
     }
   }
   // The external-conflict flow, mid-way: the storage panel shows the replay's external write.
-  await choose(page, "flow-003-5.4-external-conflict");
+  await choose(page, "scenario-4-external-conflict");
   await click(page, "replay-step");
   await click(page, "replay-step");
   assert.equal(await page.locator(tid("storage-unseen")).count(), 1, "the host write is not seen by the workspace yet");
@@ -139,7 +139,7 @@ test("every built-in transcript replays step by step with no differences, the pa
 
 test("stepping back replays from the start and shows the earlier response", async () => {
   const page = await replayPage();
-  await choose(page, "flow-003-5.2-multi-match");
+  await choose(page, "scenario-2-multi-match");
   await click(page, "replay-step");
   const first = await pageState(page);
   assert.equal(first.state, "SelectionPending");
@@ -184,7 +184,7 @@ test("stepping back replays from the start and shows the earlier response", asyn
 
 test("a modified transcript loaded from a file shows ✗ on the changed step, recorded vs replay", async () => {
   const page = await replayPage();
-  const t = readTranscript("flow-003-5.1-single-match.json");
+  const t = readTranscript("scenario-1-single-match.json");
   const lines = t.steps[1].expect.markdown.split("\n");
   const at = lines.findIndex((l) => l.startsWith("- summary:"));
   lines[at] = "- summary: Committed something else entirely.";
@@ -229,7 +229,7 @@ test("a modified transcript loaded from a file shows ✗ on the changed step, re
   assert.match(await text(page, "replay-error"), /not an agentpad-transcript\/1 transcript/);
   // The locale toggle: the English recordings of scenario 2 all differ in zh.
   await page.fill(tid("replay-paste"), "");
-  await choose(page, "flow-003-5.2-multi-match");
+  await choose(page, "scenario-2-multi-match");
   await page.selectOption(tid("replay-locale"), "zh");
   await paneIdle(page);
   await click(page, "replay-run");
@@ -302,7 +302,7 @@ test("accessibility: axe finds no violations with the replay pane open", async (
     assert.deepEqual(await axeViolations(page), [], what);
   };
   await check("the pane before a transcript");
-  await choose(page, "flow-000-a2-multimatch-letters");
+  await choose(page, "example-2-multimatch-letters");
   await page.selectOption(tid("replay-locale"), "en"); // every zh recording differs: the diffs show
   await paneIdle(page);
   await click(page, "replay-run");
