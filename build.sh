@@ -157,6 +157,8 @@ tarball_path() { printf '%s/npm/agentpad-core-%s.tgz\n' "$TARGET_DIR" "$(package
 
 mcp_tarball_path() { printf '%s/npm/agentpad-mcp-%s.tgz\n' "$TARGET_DIR" "$(package_version)"; }
 
+yjs_tarball_path() { printf '%s/npm/agentpad-yjs-%s.tgz\n' "$TARGET_DIR" "$(package_version)"; }
+
 # npm pack of the built www/ into target/npm/ (no build).
 pack_only() {
   local out="$TARGET_DIR/npm" tarball
@@ -311,6 +313,9 @@ layer_editbench() {
 # @agentpad/yjs against real Hocuspocus servers on 127.0.0.1 (in-process and a spawned child).
 layer_yjs() { node --test --test-reporter=spec www/yjs/test/*.test.mjs; }
 
+# The packed @agentpad/core + @agentpad/yjs in a scratch project: tsc --strict, a run, the bin.
+layer_yjs_consumer() { bash www/yjs/consumer/run.sh "$(tarball_path)" "$(yjs_tarball_path)"; }
+
 layer_consumer() { bash www/consumer/run.sh "$(tarball_path)" "$(mcp_tarball_path)"; }
 
 # The repository stands alone: no reference to files outside it, design notes, seed documents or
@@ -390,8 +395,10 @@ run_tests() {
   fi
   if [ "$pack_ok" = 1 ]; then
     run_layer consumer counts_plain layer_consumer
+    run_layer yjs-consumer counts_plain layer_yjs_consumer
   else
     layer_not_run consumer "no tarball (the package build or npm pack failed)"
+    layer_not_run yjs-consumer "no tarball (the package build or npm pack failed)"
   fi
 
   # (6) the playground, end to end in Chromium.
