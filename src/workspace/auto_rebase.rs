@@ -58,6 +58,54 @@ impl Workspace {
     }
 }
 
+impl Workspace {
+    /// Before a conflict on `path` is recorded (or updated): remembers the exact external change
+    /// from the session's base to `storage`, composed from `steps` (and from the change already
+    /// remembered, when a conflict on `path` is pending), for `memo_rebase`; forgets it when the
+    /// steps are missing or do not lead to storage's text. Cost: as [`compose_steps`] + O(n) to
+    /// check the result.
+    pub(super) fn remember_exact(&mut self, path: &str, storage: Option<&Document>, steps: Option<&[Vec<PersistEdit>]>) {
+        let exact = (|| {
+            let (storage, steps) = (storage?, steps?);
+            let (from, earlier) = match self.conflicts.get(path) {
+                Some(Some(pending)) => {
+                    let (version, set) = self.exact_external.get(path)?;
+                    if *version != pending.version {
+                        return None;
+                    }
+                    (pending.text.rope().clone(), Some(set.clone()))
+                }
+                Some(None) => return None,
+                None => (self.session.as_ref()?.docs.get(path)?.base.rope().clone(), None),
+            };
+            let (step, now) = compose_steps(&from, steps)?;
+            if &now != storage.text.rope() {
+                return None;
+            }
+            match earlier {
+                None => Some(step),
+                Some(earlier) => compose(&earlier, &step, &now),
+            }
+        })();
+        match (exact, storage) {
+            (Some(set), Some(storage)) => {
+                self.exact_external.insert(path.to_string(), (storage.version.clone(), set));
+            }
+            _ => {
+                self.exact_external.remove(path);
+            }
+        }
+    }
+
+    /// The remembered exact change of `path` if it leads from the session's base to `storage`
+    /// (checked: O(n)); forgotten either way.
+    pub(super) fn take_exact(&mut self, path: &str, storage: &Document) -> Option<ChangeSet> {
+        let (version, set) = self.exact_external.remove(path)?;
+        let base = self.session.as_ref()?.docs.get(path)?.base.rope();
+        (version == storage.version && set.apply(base).ok().as_ref() == Some(storage.text.rope())).then_some(set)
+    }
+}
+
 /// The steps composed into one change set of `base` (in chars), with the text they lead to.
 /// `None` when a step does not fit the text before it: out of range, unsorted, overlapping, or
 /// an offset inside a surrogate pair. Cost: O(total edits · log n + text inserted).
@@ -253,6 +301,39 @@ mod tests {
         let mut diffed = second_line_staged();
         assert!(diffed.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = 1\n"), Some("v2"), None));
         assert_eq!(commit_request(&mut diffed).edits, vec![edit(10, 11, "2")], "what a re-diff does instead");
+    }
+
+    #[test]
+    fn memo_rebase_after_an_overlap_maps_the_rest_through_the_exact_change() {
+        for auto in [true, false] {
+            // Pending: "x = 2" on the second of two equal lines (B), and "y = 2".
+            let mut ws = workspace(auto, "x = 1\nx = 1\ny = 1\n");
+            assert_eq!(call(&mut ws, "memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"})).status, Status::MultiMatch);
+            call(&mut ws, "memo_replace_selection", json!({"selection_id": "B"}));
+            call(&mut ws, "memo_replace", json!({"old_text": "y = 1", "new_text": "y = 2"}));
+            // A person duplicates the first line, then edits the y line: an overlap.
+            let steps = vec![vec![edit(0, 0, "x = 1\n")], vec![edit(22, 23, "5")]];
+            assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = 1\ny = 5\n"), Some("v2"), Some(&steps)));
+            assert_eq!(ws.state(), WorkflowState::OutOfSync, "auto_rebase {auto}: the y change overlaps");
+            let r = call(&mut ws, "memo_rebase", json!({}));
+            assert!(r.summary.contains("kept 1 pending change (A)"), "{}", r.summary);
+            let write = commit_request(&mut ws);
+            assert_eq!(write.text, "x = 1\nx = 1\nx = 2\ny = 5\n", "auto_rebase {auto}: A stays on the line it was made on");
+        }
+    }
+
+    #[test]
+    fn the_exact_change_survives_a_second_external_change_during_the_conflict() {
+        let mut ws = second_line_staged();
+        // The person edits inside A (conflict), then inserts a copy of the line at the top.
+        assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1!\n"), Some("v2"), Some(&[vec![edit(11, 11, "!")]])));
+        assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = 1!\n"), Some("v3"), Some(&[vec![edit(0, 0, "x = 1\n")]])));
+        let (version, set) = ws.exact_external.get("a").cloned().unwrap();
+        assert_eq!(version, "v3");
+        assert_eq!(set.apply_str("x = 1\nx = 1\n").unwrap(), "x = 1\nx = 1\nx = 1!\n");
+        // Without steps the remembered change is forgotten (the diff is used).
+        assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = 1!!\n"), Some("v4"), None));
+        assert!(ws.exact_external.get("a").is_none());
     }
 
     fn text_strategy() -> impl Strategy<Value = String> {

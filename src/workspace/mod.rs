@@ -437,6 +437,10 @@ pub struct Workspace {
     /// Documents storage changed while they had pending changes, with what storage holds now
     /// (`None`: deleted). `OutOfSync` + `ExternalConflict` until refresh, rebase or discard.
     conflicts: SmallMap<String, Option<Document>>,
+    /// For a conflict, the exact external change from the committed text to the storage version
+    /// named (composed from the storage's deltas), so `memo_rebase` maps through it instead of
+    /// a diff (docs/co-editing.md#automatic-rebase). Checked before use.
+    exact_external: SmallMap<String, (String, crate::changeset::ChangeSet)>,
     /// A conflict the agent has not been told about: the next editing call reports it instead
     /// of running.
     unreported_conflict: bool,
@@ -476,6 +480,7 @@ impl Workspace {
             awaiting: None,
             persist_failures: SmallMap::new(),
             conflicts: SmallMap::new(),
+            exact_external: SmallMap::new(),
             unreported_conflict: false,
             notes: Vec::new(),
             tasks,

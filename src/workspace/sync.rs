@@ -86,6 +86,7 @@ impl Workspace {
         } else if self.pending_in(path) == 0 {
             self.take_from_storage(path, storage);
         } else {
+            self.remember_exact(path, storage.as_ref(), steps);
             self.conflicts.insert(path.to_string(), storage);
             self.unreported_conflict = true;
         }
@@ -286,9 +287,11 @@ impl Workspace {
                 .with_guidance(format!("Save your draft with {p}_persist_as(new_path), or {p}_discard(reason) to drop it."));
             return self.finish(r, Some(path));
         };
-        let outcome = match self.session.as_mut() {
-            Some(s) => s.rebase(path, &storage.text),
-            None => Default::default(),
+        let exact = self.take_exact(path, &storage);
+        let outcome = match (self.session.as_mut(), exact) {
+            (Some(s), Some(external)) => s.rebase_with(path, &storage.text, &external),
+            (Some(s), None) => s.rebase(path, &storage.text),
+            (None, _) => Default::default(),
         };
         let version = storage.version.clone();
         self.record_external(path, &storage);
