@@ -4,7 +4,12 @@ import { constants as fsConstants, readdirSync, watch as fsWatch, type FSWatcher
 import { access, chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { StorageChange, StorageProvider } from "./types.js";
-import { MAX_DOCUMENT_BYTES } from "./workspace.js";
+
+/**
+ * The largest file `load` reads: MAX_DOCUMENT_BYTES of workspace.ts (128 MiB), restated rather
+ * than imported so that this module stands alone (it loads no wasm; a test runs a copy of it).
+ */
+const MAX_FILE_BYTES = 128 * 1024 * 1024;
 
 export interface NodeFsStorageOptions {
   /**
@@ -148,7 +153,7 @@ function skippedDirectory(name: string): boolean {
  *   their mode; parent directories are created as needed.
  * - `load` returns the raw text (UTF-8; BOM and line endings as stored) and rejects on bytes that
  *   are not UTF-8, so a binary file is never silently mangled, and on a file larger than
- *   `MAX_DOCUMENT_BYTES` (checked before reading it).
+ *   `MAX_DOCUMENT_BYTES` (128 MiB) (checked before reading it).
  * - `load`, `save` resolve symbolic links and refuse a path whose real location is outside the
  *   directory, and anything that is not a regular file (a directory, a FIFO, a device).
  * - Temporary files a killed save left behind (named `.<name>.<pid>.<hex>.agentpad-tmp`, nothing
@@ -298,7 +303,7 @@ export class NodeFsStorage implements StorageProvider {
         throw cannot(messageOf(err));
       }
     }
-    const lock = await this.#lock(path, target);
+    const lock = await this.#lock(path, abs, target);
     let tmp: string | undefined;
     try {
       // Under the lock: the version check, the write and the rename see no other agentpad save.
@@ -449,9 +454,9 @@ export class NodeFsStorage implements StorageProvider {
     try {
       const st = await handle.stat();
       if (!st.isFile()) throw new Error(`NodeFsStorage: "${path}" refused: ${target} is ${kindOf(st)}, not a regular file`);
-      if (st.size > MAX_DOCUMENT_BYTES) {
+      if (st.size > MAX_FILE_BYTES) {
         throw new Error(
-          `NodeFsStorage: "${path}" is ${grouped(st.size)} bytes, over the limit of ${grouped(MAX_DOCUMENT_BYTES)} bytes (128 MiB) per document; it was not read (${target})`,
+          `NodeFsStorage: "${path}" is ${grouped(st.size)} bytes, over the limit of ${grouped(MAX_FILE_BYTES)} bytes (128 MiB) per document; it was not read (${target})`,
         );
       }
       return await handle.readFile();
@@ -493,34 +498,42 @@ export class NodeFsStorage implements StorageProvider {
    * Takes the lock of `target` (docs/reliability.md §Locks): a directory beside it, made with
    * mkdir (atomic on every file system, also across machines), its mtime refreshed while held;
    * one older than lockStaleMs is a crashed holder's and is taken over. Waits for a held lock up
-   * to 1.5× lockStaleMs.
+   * to 1.5× lockStaleMs (10 ms between tries, growing to 250 ms); any other failure (a directory
+   * that cannot be written) rejects at once.
    */
-  async #lock(path: string, target: string): Promise<{ path: string; release: () => Promise<void>; compromised: () => Error | undefined }> {
+  async #lock(path: string, abs: string, target: string): Promise<{ path: string; release: () => Promise<void>; compromised: () => Error | undefined }> {
     const lockPath = lockPathOf(target);
+    const waitMs = 1.5 * this.#lockStaleMs;
+    const deadline = Date.now() + waitMs;
     let lost: Error | undefined;
-    let release: () => Promise<void>;
-    try {
-      release = await properLockfile().lock(target, {
-        realpath: false,
-        lockfilePath: lockPath,
-        stale: this.#lockStaleMs,
-        // About 1 s of quick retries (10 ms growing to 250 ms), then every 250 ms up to 1.5× stale.
-        retries: { retries: 13 + Math.ceil((1.5 * this.#lockStaleMs) / 250), factor: 1.3, minTimeout: 10, maxTimeout: 250 },
-        onCompromised: (err: Error) => {
-          lost = err;
-        },
-      });
-    } catch (err) {
-      const why = errorCode(err) === "ELOCKED"
-        ? `another save holds its lock ${lockPath} (waited ${grouped(Math.round((1.5 * this.#lockStaleMs) / 1000))} s); if no agentpad process is saving it, remove that directory`
-        : `cannot take its lock ${lockPath}: ${messageOf(err)}`;
-      throw new Error(`NodeFsStorage: cannot save "${path}": ${why}; nothing was written`);
+    for (let pause = 10; ; pause = Math.min(250, Math.ceil(pause * 1.3))) {
+      try {
+        const release = await properLockfile().lock(target, {
+          realpath: false,
+          lockfilePath: lockPath,
+          stale: this.#lockStaleMs,
+          retries: 0,
+          onCompromised: (err: Error) => {
+            lost = err;
+          },
+        });
+        return {
+          path: lockPath,
+          release: () => release().catch(() => {}), // a lost lock has nothing left to release
+          compromised: () => lost,
+        };
+      } catch (err) {
+        const code = errorCode(err);
+        if (code === "ELOCKED" && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, pause));
+          continue;
+        }
+        const why = code === "ELOCKED"
+          ? `another save holds its lock ${lockPath} (waited ${grouped(Math.round(waitMs / 1000))} s); if no agentpad process is saving it, remove that directory`
+          : `cannot take its lock ${lockPath}: ${messageOf(err)}${code === "EACCES" || code === "EPERM" || code === "EROFS" ? " (check the permissions of the file and its directory)" : ""}`;
+        throw new Error(`NodeFsStorage: cannot save "${path}" (${abs}): ${why}; the file is unchanged`);
+      }
     }
-    return {
-      path: lockPath,
-      release: () => release().catch(() => {}), // a lost lock has nothing left to release
-      compromised: () => lost,
-    };
   }
 
   /**

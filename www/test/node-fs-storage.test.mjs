@@ -5,11 +5,12 @@ import assert from "node:assert/strict";
 import { execFile, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
-  chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync,
+  chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync,
 } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
 import { after, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -196,6 +197,18 @@ test("save into a read-only directory rejects with a message naming the path", a
     chmodSync(modDir, 0o755);
     const copy = join(modDir, "node-fs-storage.mjs");
     writeFileSync(copy, readFileSync(new URL("../dist/node-fs-storage.js", import.meta.url)));
+    // The module requires proper-lockfile (and its dependencies) beside itself when it saves.
+    const requireHere = createRequire(import.meta.url);
+    const lockfileDir = dirname(requireHere.resolve("proper-lockfile/package.json"));
+    const requireLockfile = createRequire(join(lockfileDir, "index.js"));
+    for (const [name, from] of [
+      ["proper-lockfile", lockfileDir],
+      ["graceful-fs", dirname(requireLockfile.resolve("graceful-fs/package.json"))],
+      ["signal-exit", dirname(requireLockfile.resolve("signal-exit/package.json"))],
+    ]) {
+      cpSync(from, join(modDir, "node_modules", name), { recursive: true });
+    }
+    spawnSync("chmod", ["-R", "a+rX", modDir]);
     const code = `const { NodeFsStorage } = await import(${JSON.stringify(pathToFileURL(copy).href)});
 const storage = new NodeFsStorage(${JSON.stringify(dir)});
 const { version } = await storage.load("ro/kept.md");
