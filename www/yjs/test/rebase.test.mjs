@@ -74,6 +74,25 @@ test("the exact Yjs delta keeps the agent's change on its own copy of a repeated
   await waitFor(() => p.text.toString() === "x = 1\nx = 1\nx = 2\n", "the change on the line it was made on (now the third)");
 });
 
+test("after an overlap, memo_rebase keeps the other change on its own copy of a repeated line", async (t) => {
+  const { room, ws, p } = await session(t, "x = 1\nx = 1\ny = 1\n");
+  assert.equal((await ws.call("memo_replace", { old_text: "x = 1", new_text: "x = 2" })).status, "MultiMatch");
+  assert.equal((await ws.call("memo_replace_selection", { selection_id: "B" })).status, "Success");
+  assert.equal((await ws.call("memo_replace", { old_text: "y = 1", new_text: "y = 2" })).status, "Success");
+  p.type(0, "x = 1\n"); // a copy of the first line, above the agent's line
+  p.doc.transact(() => {
+    const at = p.text.toString().indexOf("y = 1") + 4;
+    p.text.delete(at, 1);
+    p.text.insert(at, "5");
+  }, "person"); // inside the agent's y change: an overlap
+  await waitFor(async () => (await room.storage.load("cfg.md")).text === "x = 1\nx = 1\nx = 1\ny = 5\n", "the edits to reach the agent");
+  assert.equal((await ws.call("memo_commit", { summary: "s" })).status, "ExternalConflict");
+  const r = await ws.call("memo_rebase", {});
+  assert.match(r.summary, /kept 1 pending change \(A\)/);
+  assert.equal((await ws.call("memo_commit", { summary: "x" })).status, "Success");
+  await waitFor(() => p.text.toString() === "x = 1\nx = 1\nx = 2\ny = 5\n", "A on the line it was made on (now the third)");
+});
+
 test("NodeFsStorage: a change made elsewhere that does not overlap is rebased over (diffed)", async (t) => {
   const root = join(dir, "fs");
   await rm(root, { recursive: true, force: true });
