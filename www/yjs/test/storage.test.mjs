@@ -98,6 +98,22 @@ test("the storage's own commits never echo; a person's edits arrive as exact edi
   assert.deepEqual(changes[0].edits, [{ from: 0, to: 0, insert: "zero " }, { from: 4, to: 5, insert: "" }]);
 });
 
+test("a document removed or added elsewhere is reported through the index", async () => {
+  const docs = localDocuments();
+  const mine = new YjsStorage(docs);
+  const theirs = new YjsStorage(docs); // another program on the same documents
+  const changes = [];
+  mine.watch((c) => changes.push(c));
+  await theirs.save("new.md", "hello\n", "");
+  assert.deepEqual(changes.map((c) => [c.path, c.version === undefined]), [["new.md", false]]);
+  assert.equal((await mine.load("new.md")).text, "hello\n");
+  assert.equal(await theirs.remove("new.md"), true);
+  assert.deepEqual(changes.at(-1), { path: "new.md", version: undefined });
+  assert.equal(await mine.load("new.md"), undefined);
+  assert.deepEqual(await mine.list(), []);
+  assert.equal(await theirs.remove("new.md"), false);
+});
+
 test("an agent workspace and a person converge through the server", async () => {
   const room = await agentRoom({ "notes.md": "# Plan\n\nalpha = 1\nbeta = 1\n" });
   const ws = await Workspace.create({ storage: room.storage });
