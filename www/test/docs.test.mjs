@@ -58,11 +58,15 @@ const ALL = DOCS.flatMap((f) => snippets(f, readFileSync(join(root, f), "utf8"))
 let scratch;
 const compiled = {}; // mode group → { status, output }
 
-/** node_modules of the scratch project: @agentpad/core → www/, every other package → www/node_modules. */
+/**
+ * node_modules of the scratch project: @agentpad/core → www/, @agentpad/yjs → www/yjs/ (its own
+ * dependencies resolve from there), every other package → www/node_modules.
+ */
 function linkModules(dir) {
   const nm = join(dir, "node_modules");
   mkdirSync(join(nm, "@agentpad"), { recursive: true });
   symlinkSync(www, join(nm, "@agentpad", "core"), "dir");
+  symlinkSync(join(www, "yjs"), join(nm, "@agentpad", "yjs"), "dir");
   for (const entry of readdirSync(join(www, "node_modules"))) {
     if (entry.startsWith(".") || entry === "@agentpad") continue;
     symlinkSync(join(www, "node_modules", entry), join(nm, entry), "dir");
