@@ -334,8 +334,9 @@ mod tests {
         );
     }
 
-    /// www/src/types.ts's `ToolResponse` promises `candidates[0]` on a `MultiMatch`: every way to
-    /// one (show_all_matches, preview_only, a fuzzy replace_all, a span, a repeated listing).
+    /// www/src/types.ts's `ToolResponse` promises `candidates[0]`, `metrics.selection_count` and
+    /// `match_quality` on a `MultiMatch`: every way to one (show_all_matches, preview_only, a
+    /// fuzzy replace_all, a span, a repeated listing).
     #[test]
     fn a_multi_match_lists_at_least_one_candidate() {
         use crate::workspace::{CallContext, Config, Step, Workspace};
@@ -358,6 +359,8 @@ mod tests {
             if r.status == crate::Status::MultiMatch {
                 multi += 1;
                 assert!(!r.candidates.is_empty(), "{name} {args}: a MultiMatch without candidates");
+                assert!(r.metrics.selection_count.is_some(), "{name} {args}: a MultiMatch without selection_count");
+                assert!(r.match_quality.is_some(), "{name} {args}: a MultiMatch without match_quality");
             }
         }
         assert!(multi >= 5, "only {multi} of the calls were multi-matches: the test no longer covers them");

@@ -10,7 +10,9 @@ import type {
   DiagnosticRecord,
   LineCol,
   LiveContextJson,
+  MatchQuality,
   MemoryTurn,
+  Metrics,
   ParsedCandidate,
   ResponseData,
   Status,
@@ -68,7 +70,8 @@ export type { ToolArgs, ToolName, ToolVerb } from "./generated/tool-args.js";
 /**
  * One tool call's result (JSON for programs, `markdown` for the model), narrowed by `status` as
  * far as the core guarantees: a `MultiMatch` lists at least one candidate (the core answers
- * `MultiMatch` only for two or more matches). Every other field is as {@link ResponseData} says
+ * `MultiMatch` only for two or more matches) and says how many matched (`selection_count`) and
+ * how (`match_quality`). Every other field is as {@link ResponseData} says
  * for every status — `pending_changes` after a staged `Success`, `content` after a read, the
  * near misses of a `NoMatch` in `candidates` — because which of them a call fills depends on the
  * tool and the state, not on the status alone.
@@ -77,7 +80,12 @@ export type ToolResponse = { [S in Status]: ResponseWithStatus<S> }[Status];
 
 /** What a response with status `S` carries. */
 export type ResponseWithStatus<S extends Status> = S extends "MultiMatch"
-  ? Omit<ResponseData, "status" | "candidates"> & { status: S; candidates: Candidate[] & { 0: Candidate } }
+  ? Omit<ResponseData, "status" | "candidates" | "metrics" | "match_quality"> & {
+      status: S;
+      candidates: Candidate[] & { 0: Candidate };
+      metrics: Metrics & { selection_count: number };
+      match_quality: MatchQuality;
+    }
   : Omit<ResponseData, "status"> & { status: S };
 
 /** The verb of a default-prefix tool name: `"replace_span"` for `"memo_replace_span"`. */

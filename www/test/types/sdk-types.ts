@@ -204,11 +204,15 @@ export async function typedCalls(ws: Workspace): Promise<void> {
     await ws.call("memo_replace", { old_text: "todo", new_text: "done", match_id: first.id });
     await ws.call("memo_replace_selection", { selection_id: first.id });
     const letter: Letter = first.id;
-    void letter;
+    const matched: number = r.metrics.selection_count;
+    const how: MatchQuality = r.match_quality;
+    void [letter, matched, how];
   } else {
     // @ts-expect-error: outside MultiMatch a response may list no candidate
     const none: Candidate = r.candidates[0];
-    void none;
+    // @ts-expect-error: nor say a selection count
+    const count: number = r.metrics.selection_count;
+    void [none, count];
   }
   // @ts-expect-error: not a status
   if (r.status === "Ok") return;
