@@ -123,7 +123,7 @@ const SPECS: [ToolSpec; 19] = [
             SEARCH_AFTER,
             Param { name: "show_all_matches", kind: ParamKind::Boolean, required: false, description: "List every candidate (up to Z) instead of the first five." },
             PREVIEW_ONLY,
-            Param { name: "replace_all", kind: ParamKind::Boolean, required: false, description: "Stage every exact match, each as its own lettered change." },
+            Param { name: "replace_all", kind: ParamKind::Boolean, required: false, description: "Stage every exact match as one lettered pending change, however many places it touches." },
             Param { name: "expected_occurrences", kind: ParamKind::Integer { min: 1 }, required: false, description: "How many matches you expect; if the count differs nothing is staged and you get the real count and lines." },
             EXPECTED_FINGERPRINT,
             PATH,

@@ -212,7 +212,9 @@ fn expected_occurrences_and_replace_all() {
     assert_eq!(h.ws.draft(None).unwrap(), doc);
     let r = h.call("memo_replace", json!({"old_text": "t: 30", "new_text": "t: 60", "expected_occurrences": 3, "replace_all": true}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
-    assert_eq!(r.pending_changes.iter().map(|c| c.change_id.as_str()).collect::<Vec<_>>(), vec!["A", "B", "C"]);
+    // One pending change for the three places (the letters count changes, not places).
+    assert_eq!(r.pending_changes.iter().map(|c| c.change_id.as_str()).collect::<Vec<_>>(), vec!["A"]);
+    assert!(r.summary.contains("change A (3 places)"), "{}", r.summary);
     assert_eq!(h.ws.draft(None).unwrap(), "t: 60\nx\nt: 60\nt: 60\n");
     // Fuzzy matches are never replaced all at once.
     let mut h = Host::new(&[("a", "v = 1 \nv = 1  \n")]);

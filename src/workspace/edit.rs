@@ -606,7 +606,8 @@ impl Workspace {
                 warn: search.warn,
                 notes: search.notes,
             };
-            return self.stage(&search.path, edits, info);
+            // One pending change however many places (docs/tools.md §memo_replace).
+            return self.stage_as(&search.path, edits, info, true);
         }
 
         if let [m] = matches.as_slice() {
@@ -918,12 +919,27 @@ impl Workspace {
     /// Stages (or, with `preview_only`, shows) `edits` — draft ranges of `path` in document
     /// order, not overlapping — all or nothing.
     fn stage(&mut self, path: &str, edits: Vec<Edit>, info: StageInfo) -> Step {
+        self.stage_as(path, edits, info, false)
+    }
+
+    /// [`Workspace::stage`]; with `one_change` the edits (a replace-all's places) are merged
+    /// into one pending change, and the preview still shows each place.
+    fn stage_as(&mut self, path: &str, mut edits: Vec<Edit>, info: StageInfo, one_change: bool) -> Step {
         let p = self.config.tool_prefix.clone();
         let draft = self.draft_rope(path);
         if edits.iter().all(|e| draft.slice(e.range.clone()) == e.new_text.as_str()) {
             let r = Response::new(Status::NoOp, "The new text is the same as the text there: there is nothing to change.")
                 .with_guidance("Give new_text the text you want in its place.");
             return Step::Done(self.finish(r, Some(path)));
+        }
+        let places = edits.len();
+        let mut place_spans = None;
+        if one_change && places > 1 {
+            let list: Vec<(Range<usize>, &str)> = edits.iter().map(|e| (e.range.clone(), e.new_text.as_str())).collect();
+            if let Some((range, new_text, spans)) = super::replace_all::merge_places(&draft, &list) {
+                edits = vec![Edit { range, new_text }];
+                place_spans = Some(spans);
+            }
         }
         let committed = self.open_doc(path).text.clone();
         // Stage into a copy (ropes clone in O(1)); it replaces the real session only when every
@@ -959,7 +975,11 @@ impl Workspace {
                             if edits.len() > 1 { format!(" ({} edits)", edits.len()) } else { String::new() }
                         ),
                     )
-                    .with_guidance(format!("Call {p}_commit(summary) to save the pending changes, then continue in a new session."));
+                    .with_guidance(if self.is_visible(Tool::Commit) {
+                        format!("Call {p}_commit(summary) to save the pending changes; the next edit starts a new session with all 26 letters free.")
+                    } else {
+                        format!("Drop the pending changes with {p}_revert(reason), or make this edit touch a pending change (that amends it and needs no letter).")
+                    });
                     return Step::Done(self.finish(r, Some(path)));
                 }
                 Err(SessionError::NotTouched { path }) => {
@@ -987,6 +1007,9 @@ impl Workspace {
                 session.selection = None;
             }
         }
+        if let Some(spans) = place_spans {
+            call_spans = spans;
+        }
         crate::sort::sort_by(&mut letters, |a, b| a.cmp(b));
         letters.dedup();
         let new_draft = session.draft(path).cloned().unwrap_or_default();
@@ -997,6 +1020,8 @@ impl Workspace {
         let line = text::line_of(&new_draft, first_line.unwrap_or(0));
         let what = match (letters.as_slice(), amended) {
             ([], _) => "no change (this edit restores the committed text there)".to_string(),
+            ([id], false) if places > 1 && edits.len() == 1 => format!("change {id} ({places} places)"),
+            ([id], true) if places > 1 && edits.len() == 1 => format!("change {id} ({places} places; amended: merged with the pending changes it covers)"),
             ([id], false) => format!("change {id}"),
             ([id], true) => format!("change {id} (amended: merged with an edit it touches)"),
             (ids, _) => format!(

@@ -31,6 +31,7 @@ mod persist;
 pub use persist::PersistEdit;
 mod read;
 mod recall;
+mod replace_all;
 mod sync;
 mod views;
 

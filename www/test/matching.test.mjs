@@ -364,7 +364,7 @@ test("search_after: a missing anchor is NoMatch naming it; a present one narrows
   ws.free();
 });
 
-test("replace_all stages every exact match; expected_occurrences refuses a wrong count with the lines", async () => {
+test("replace_all stages every exact match as one change; expected_occurrences refuses a wrong count with the lines", async () => {
   const doc = "t: 30\nx\nt: 30\nt: 30\n";
   const { ws } = await workspace({ "d.txt": doc });
   let r = await ws.call("memo_replace", { old_text: "t: 30", new_text: "t: 60", expected_occurrences: 2 });
@@ -374,8 +374,23 @@ test("replace_all stages every exact match; expected_occurrences refuses a wrong
   assert.equal(ws.draft(), doc);
   r = await ws.call("memo_replace", { old_text: "t: 30", new_text: "t: 60", replace_all: true, expected_occurrences: 3 });
   assert.equal(r.status, "Success", r.markdown);
-  assert.deepEqual(r.pending_changes.map((c) => c.change_id), ["A", "B", "C"]);
+  assert.deepEqual(r.pending_changes.map((c) => c.change_id), ["A"]);
+  assert.match(r.summary, /change A \(3 places\)/);
   assert.equal(ws.draft(), "t: 60\nx\nt: 60\nt: 60\n");
+  ws.free();
+});
+
+test("replace_all over more places than letters is one change, and commits", async () => {
+  const doc = Array.from({ length: 60 }, (_, i) => `v${i} = old()\n`).join("");
+  const { ws, storage } = await workspace({ "d.py": doc });
+  let r = await ws.call("memo_replace", { old_text: "old()", new_text: "new()", replace_all: true });
+  assert.equal(r.status, "Success", r.markdown);
+  assert.deepEqual(r.pending_changes.map((c) => c.change_id), ["A"]);
+  assert.match(r.summary, /change A \(60 places\)/);
+  assert.match(r.preview, /\+v1 = new\(\)/);
+  r = await ws.call("memo_commit", { summary: "rename old" });
+  assert.equal(r.status, "Success", r.markdown);
+  assert.equal((await storage.load("d.py")).text, doc.replaceAll("old()", "new()"));
   ws.free();
 });
 

@@ -146,11 +146,15 @@ test("a 50 MB document opens, edits (unique and multi-match), commits through Me
   // Every occurrence of another one at once.
   r = await timed("replace_all", () => ws.call("memo_replace", { old_text: "rare_token();", new_text: "rare_token(1);", replace_all: true }));
   assert.equal(r.status, "Success", r.markdown);
+  const places = doc.split("rare_token();").length - 1;
+  assert.match(r.summary, new RegExp(`\\(${places} places`), "a replace-all is one change however many places");
   r = await timed("append", () => ws.call("memo_append", { text: "// end of file\n" }));
   assert.equal(r.status, "Success", r.markdown);
   const rare = doc.split("rare_token();").length - 1;
   assert.ok(rare > 5 && rare < 24, `${rare} rare tokens`);
-  assert.equal(r.pending_changes.length, 3 + rare);
+  // One change for the replace-all (merged with the earlier ones inside its range), one for
+  // the append, and the earlier ones outside its range.
+  assert.ok(r.pending_changes.length >= 2 && r.pending_changes.length <= 4, `${r.pending_changes.length} pending changes`);
   r = await timed("commit", () => ws.call("memo_commit", { summary: "Scale test edits" }));
   assert.equal(r.status, "Success", r.markdown);
 

@@ -79,7 +79,7 @@ export interface ToolArgs {
     show_all_matches?: boolean;
     /** Show what would be staged without staging it. */
     preview_only?: boolean;
-    /** Stage every exact match, each as its own lettered change. */
+    /** Stage every exact match as one lettered pending change, however many places it touches. */
     replace_all?: boolean;
     /**
      * How many matches you expect; if the count differs nothing is staged and you get the real
