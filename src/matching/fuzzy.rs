@@ -17,6 +17,7 @@ use ropey::Rope;
 
 use super::exact::find_bytes;
 use super::normalize::{indentation, is_line_space, is_stable, normalize_line, NormLine, Tier};
+use super::stream;
 use super::{Match, MatchQuality};
 
 /// Tokens shorter than this are too common to narrow the search.
@@ -166,6 +167,80 @@ fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<
     found
 }
 
+/// Document lines `first_line..line_count` (the last one past the rope's lines when the needle
+/// has an open end) as ids: the distinct lines, and each line's id. Lines are split with memchr
+/// over the rope's chunks and keyed by their xxh3 hash (checked against the stored line, so a
+/// collision only costs a second entry). Cost: O(n); borrows every line that lies in one chunk.
+// Bounds: ids are indexes into `distinct`, handed out as its length before a push.
+#[allow(clippy::indexing_slicing)]
+fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Vec<std::borrow::Cow<'r, str>>, Vec<u32>) {
+    use std::borrow::Cow;
+    use std::collections::HashMap;
+    use std::hash::{BuildHasherDefault, Hasher};
+    /// The keys are already hashes.
+    #[derive(Default)]
+    struct Identity(u64);
+    impl Hasher for Identity {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for b in bytes {
+                self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+            }
+        }
+        fn write_u64(&mut self, n: u64) {
+            self.0 = n;
+        }
+    }
+    let wanted = line_count.saturating_sub(first_line);
+    let mut ids: HashMap<u64, Vec<u32>, BuildHasherDefault<Identity>> = HashMap::default();
+    let mut distinct: Vec<Cow<'r, str>> = Vec::new();
+    let mut raw: Vec<u32> = Vec::with_capacity(wanted);
+    let mut intern = |text: Cow<'r, str>, distinct: &mut Vec<Cow<'r, str>>, raw: &mut Vec<u32>| {
+        let bucket = ids.entry(xxhash_rust::xxh3::xxh3_64(text.as_bytes())).or_default();
+        let id = match bucket.iter().find(|&&id| distinct[id as usize] == text) {
+            Some(&id) => id,
+            None => {
+                let id = distinct.len() as u32;
+                distinct.push(text);
+                bucket.push(id);
+                id
+            }
+        };
+        raw.push(id);
+    };
+    let from_byte = rope.line_to_byte(first_line.min(rope.len_lines()));
+    let (chunks, mut chunk_start, _, _) = rope.chunks_at_byte(from_byte);
+    let mut partial = String::new(); // a line that began in an earlier chunk
+    'chunks: for chunk in chunks {
+        let skip = from_byte.saturating_sub(chunk_start).min(chunk.len());
+        chunk_start += chunk.len();
+        let mut rest = chunk.get(skip..).unwrap_or_default();
+        while let Some(at) = memchr::memchr(b'\n', rest.as_bytes()) {
+            let (line, after) = (rest.get(..at).unwrap_or_default(), rest.get(at + 1..).unwrap_or_default());
+            let text = if partial.is_empty() {
+                Cow::Borrowed(line)
+            } else {
+                partial.push_str(line);
+                Cow::Owned(std::mem::take(&mut partial))
+            };
+            intern(text, &mut distinct, &mut raw);
+            rest = after;
+            if raw.len() == wanted {
+                break 'chunks;
+            }
+        }
+        partial.push_str(rest);
+    }
+    // The last line (no break after it), and the open end past a document without a final
+    // line break.
+    while raw.len() < wanted {
+        intern(Cow::Owned(std::mem::take(&mut partial)), &mut distinct, &mut raw);
+    }
+    (distinct, raw)
+}
+
 /// The matches in document lines `first_line..line_count`, found without examining window by
 /// window: the lines are interned (identical lines share an id and are normalised once per
 /// tier), the needle's middle lines are searched as a sequence of ids, and only the starts
@@ -176,72 +251,101 @@ fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<
 // for every start taken from `0..=raw.len() - k`.
 #[allow(clippy::indexing_slicing)]
 fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str], per_tier: &[Vec<NormLine>], from: usize) -> Vec<Match> {
-    use std::borrow::Cow;
     use std::collections::HashMap;
     let k = lines.len();
-    let mut ids: HashMap<Cow<'_, str>, u32> = HashMap::new();
-    let mut distinct: Vec<Cow<'_, str>> = Vec::new();
-    let mut raw: Vec<u32> = Vec::with_capacity(line_count.saturating_sub(first_line));
-    fn intern<'a>(ids: &mut HashMap<Cow<'a, str>, u32>, distinct: &mut Vec<Cow<'a, str>>, raw: &mut Vec<u32>, text: Cow<'a, str>) {
-        let next = distinct.len() as u32;
-        let id = *ids.entry(text.clone()).or_insert(next);
-        if id == next {
-            distinct.push(text);
-        }
-        raw.push(id);
-    }
-    for line in rope.lines_at(first_line).take(line_count - first_line) {
-        let text: Cow<'_, str> = line.into();
-        let text = match text {
-            Cow::Borrowed(s) => Cow::Borrowed(s.strip_suffix('\n').unwrap_or(s)),
-            Cow::Owned(mut s) => {
-                if s.ends_with('\n') {
-                    s.pop();
-                }
-                Cow::Owned(s)
-            }
-        };
-        intern(&mut ids, &mut distinct, &mut raw, text);
-    }
-    while raw.len() < line_count - first_line {
-        // The open end past a document without a final line break.
-        intern(&mut ids, &mut distinct, &mut raw, Cow::Borrowed(""));
-    }
+    let (distinct, raw) = intern_lines(rope, first_line, line_count);
     if raw.len() < k {
         return Vec::new();
     }
+    // What a distinct line may be, at any tier: no tier changes a stable char or makes one, so
+    // a line equals / ends with / starts with / contains a needle line only if its skeleton
+    // (its stable chars, in order) does the same with the needle line's. Computed once, so the
+    // tiers normalise only the lines that pass (in a 10 MB file, a handful).
+    let skeleton = |text: &str| -> Vec<char> { text.chars().filter(|&c| is_stable(c)).collect() };
+    let needle_skeletons: Vec<Vec<char>> = lines.iter().map(|l| skeleton(l)).collect();
+    let (mut may_mid, mut may_first, mut may_last) = (vec![false; distinct.len()], vec![false; distinct.len()], vec![false; distinct.len()]);
+    for (d, text) in distinct.iter().enumerate() {
+        let skel = skeleton(text);
+        match needle_skeletons.as_slice() {
+            [only] => may_mid[d] = only.is_empty() || !super::kmp::find_all(&skel, only).is_empty(),
+            [first, middle @ .., last] => {
+                may_mid[d] = middle.contains(&skel);
+                may_first[d] = skel.ends_with(first);
+                may_last[d] = skel.starts_with(last);
+            }
+            [] => {}
+        }
+    }
+    // In a repetitive document the cost is per line, not per distinct line: a tier that
+    // normalises the needle and every distinct line exactly as the tier before (`}`, blank
+    // lines) finds exactly what that one found — nothing, or it would have returned — so it is
+    // skipped. Compared by a hash and length of each normalised line.
+    let mut previous: Option<Vec<(u64, usize)>> = None;
+    let repetitive = raw.len() > 4 * distinct.len();
     for (t, needle_norm) in Tier::ALL.iter().zip(per_tier) {
+        if repetitive {
+            let signature: Vec<(u64, usize)> = needle_norm
+                .iter()
+                .map(|n| (stream::hash(n.text.iter().copied(), *t), n.len()))
+                .chain(distinct.iter().map(|d| (stream::hash(d.chars(), *t), normalize_line(d, *t).len())))
+                .collect();
+            if previous.as_ref() == Some(&signature) {
+                continue;
+            }
+            previous = Some(signature);
+        }
         let starts: Vec<usize> = if let [only] = needle_norm.as_slice() {
             if only.is_empty() {
                 return Vec::new();
             }
-            let hit: Vec<bool> = distinct.iter().map(|d| !occurrences(&normalize_line(d, *t).text, &only.text).is_empty()).collect();
+            let hit: Vec<bool> =
+                distinct.iter().zip(&may_mid).map(|(d, &may)| may && !stream::occurrences(d.chars(), *t, &only.text, 1).is_empty()).collect();
             (0..raw.len()).filter(|&i| hit[raw[i] as usize]).collect()
         } else {
             let (Some(first), Some(last)) = (needle_norm.first(), needle_norm.last()) else { return Vec::new() };
             let middle: Vec<&[char]> = needle_norm[1..k - 1].iter().map(|n| n.text.as_slice()).collect();
-            // Per distinct line: which needle middle line it equals (u32::MAX: none), whether
-            // it ends with the needle's first line and starts with its last.
-            let mut mid_id = vec![u32::MAX; distinct.len()];
-            let mut first_ok = vec![false; distinct.len()];
-            let mut last_ok = vec![false; distinct.len()];
-            for (d, text) in distinct.iter().enumerate() {
-                let norm = normalize_line(text, *t);
-                if let Some(j) = middle.iter().position(|m| *m == norm.text.as_slice()) {
-                    mid_id[d] = j as u32;
+            // Middle lines by normalised hash, each checked for equality on a hit.
+            let mut by_hash: HashMap<u64, Vec<u32>> = HashMap::new();
+            for (j, m) in middle.iter().enumerate() {
+                if middle[..j].contains(m) {
+                    continue; // the first equal middle line stands for all of them
                 }
-                first_ok[d] = norm.text.ends_with(&first.text);
-                last_ok[d] = norm.text.starts_with(&last.text);
+                by_hash.entry(stream::hash(m.iter().copied(), *t)).or_default().push(j as u32);
+            }
+            // Per distinct line: which needle middle line it equals (u32::MAX: none).
+            let mut mid_id = vec![u32::MAX; distinct.len()];
+            for (d, text) in distinct.iter().enumerate() {
+                if may_mid[d] && !by_hash.is_empty() {
+                    if let Some(js) = by_hash.get(&stream::hash(text.chars(), *t)) {
+                        if let Some(&j) = js.iter().find(|&&j| stream::equals(text.chars(), *t, middle[j as usize])) {
+                            mid_id[d] = j;
+                        }
+                    }
+                }
             }
             let pattern: Vec<u32> = (0..middle.len())
                 .map(|j| middle.iter().position(|m| *m == middle[j]).map_or(u32::MAX - 1, |p| p as u32))
                 .collect();
             let seq: Vec<u32> = raw.iter().map(|&r| mid_id[r as usize]).collect();
-            super::kmp::find_all(&seq, &pattern)
-                .into_iter()
-                .filter_map(|p| p.checked_sub(1))
-                .filter(|&i| i + k <= raw.len() && first_ok[raw[i] as usize] && last_ok[raw[i + k - 1] as usize])
-                .collect()
+            // Whether a distinct line ends with the needle's first line / starts with its last:
+            // worked out only for lines that close a run of middle lines, once each.
+            let mut first_ok: Vec<Option<bool>> = vec![None; distinct.len()];
+            let mut last_ok: Vec<Option<bool>> = vec![None; distinct.len()];
+            let mut starts = Vec::new();
+            for i in super::kmp::find_all(&seq, &pattern).into_iter().filter_map(|p| p.checked_sub(1)) {
+                if i + k > raw.len() {
+                    continue;
+                }
+                let (a, b) = (raw[i] as usize, raw[i + k - 1] as usize);
+                if !may_first[a] || !may_last[b] {
+                    continue;
+                }
+                let last = *last_ok[b].get_or_insert_with(|| stream::prefix_end(distinct[b].chars(), *t, &last.text).is_some());
+                if last && *first_ok[a].get_or_insert_with(|| stream::suffix(distinct[a].chars(), *t, &first.text).is_some()) {
+                    starts.push(i);
+                }
+            }
+            starts
         };
         if starts.is_empty() {
             continue;
@@ -287,81 +391,50 @@ fn token_windows(rope: &Rope, lines: &[&str]) -> Option<Vec<usize>> {
     Some(starts)
 }
 
-/// The text of line `i` without its line break.
-fn line_str(rope: &Rope, i: usize) -> String {
-    if i >= rope.len_lines() {
-        return String::new(); // the open end past a document without a final line break
-    }
-    let mut s: String = rope.line(i).chars().collect();
-    if s.ends_with('\n') {
-        s.pop();
-    }
-    s
-}
-
 /// Matches of the needle in document lines `i..i+k` under `tier` (several only for a one-line
-/// needle occurring more than once in line `i`).
+/// needle occurring more than once in line `i`). The lines are checked as streams
+/// ([`stream`](super::stream)): O(chars examined) time, no copy of a long line.
 fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[NormLine]) -> Vec<Match> {
     let k = needle.len();
     let quality = MatchQuality { tier: Some(tier), gutter: false };
-    let first_text = line_str(rope, i);
-    let first = normalize_line(&first_text, tier);
-    let line_start = rope.line_to_char(i);
+    let line_start = rope.line_to_char(i.min(rope.len_lines()));
     let (Some(needle_first), Some(needle_last)) = (needle.first(), needle.last()) else { return Vec::new() };
     if let [n] = needle {
         if n.is_empty() {
             return Vec::new();
         }
-        return occurrences(&first.text, &n.text)
+        return stream::occurrences(stream::line_chars(rope, i), tier, &n.text, usize::MAX)
             .into_iter()
-            .map(|p| {
-                let end = line_start + first.end_before(p + n.len());
-                if tier.ignores_indentation() && p == 0 {
-                    let reindent = reindent(tier, lines, std::slice::from_ref(&first_text), false);
+            .map(|o| {
+                let end = line_start + o.end;
+                if tier.ignores_indentation() && o.at == 0 {
+                    let reindent = reindent(tier, lines, &[stream::line_head(rope, i)], false);
                     Match { range: line_start..end, quality, reindent }
                 } else {
-                    Match { range: line_start + first.start_of(p)..end, quality, reindent: None }
+                    Match { range: line_start + o.start..end, quality, reindent: None }
                 }
             })
             .collect();
     }
-    // First needle line: a suffix of line i.
-    if !first.text.ends_with(&needle_first.text) {
-        return Vec::new();
-    }
-    let mut doc_lines = vec![first_text];
+    // First needle line: a suffix of line i; middle lines: equal; last line: a prefix.
+    let Some(first) = stream::suffix(stream::line_chars(rope, i), tier, &needle_first.text) else { return Vec::new() };
     for (j, wanted) in needle.iter().enumerate().take(k - 1).skip(1) {
-        let text = line_str(rope, i + j);
-        if normalize_line(&text, tier).text != wanted.text {
+        if !stream::equals(stream::line_chars(rope, i + j), tier, &wanted.text) {
             return Vec::new();
         }
-        doc_lines.push(text);
     }
-    let last_text = line_str(rope, i + k - 1);
-    let last = normalize_line(&last_text, tier);
-    if !last.text.starts_with(&needle_last.text) {
-        return Vec::new();
-    }
-    doc_lines.push(last_text);
-    let p = first.len() - needle_first.len();
-    let whole_first = p == 0 && !needle_first.is_empty();
-    let start = if whole_first && tier.ignores_indentation() {
-        line_start
-    } else if needle_first.is_empty() {
-        line_start + first.original_len
-    } else {
-        line_start + first.start_of(p)
-    };
+    let Some(last_end) = stream::prefix_end(stream::line_chars(rope, i + k - 1), tier, &needle_last.text) else { return Vec::new() };
+    let whole_first = first.whole && !needle_first.is_empty();
+    let start = if whole_first && tier.ignores_indentation() { line_start } else { line_start + first.start };
     let last_start = if i + k - 1 < rope.len_lines() { rope.line_to_char(i + k - 1) } else { rope.len_chars() };
-    let end = last_start + last.end_before(needle_last.len());
-    let reindent = if tier.ignores_indentation() { reindent(tier, lines, &doc_lines, !whole_first) } else { None };
+    let end = last_start + last_end;
+    let reindent = if tier.ignores_indentation() {
+        let heads: Vec<String> = (i..i + k).map(|l| stream::line_head(rope, l)).collect();
+        reindent(tier, lines, &heads, !whole_first)
+    } else {
+        None
+    };
     vec![Match { range: start..end, quality, reindent }]
-}
-
-/// Non-overlapping occurrences of `needle` in `hay` (both non-empty slices of chars), left to
-/// right. Cost: O(len + m) however repetitive the line ([`kmp`](super::kmp)).
-fn occurrences(hay: &[char], needle: &[char]) -> Vec<usize> {
-    super::kmp::find_disjoint(hay, needle)
 }
 
 /// The re-indentation for a match whose needle lines `lines` sit on document lines `doc`: a
@@ -561,7 +634,7 @@ mod tests {
             (seed % n as u64) as usize
         };
         for _ in 0..3000 {
-            let doc_lines: Vec<&str> = (0..1 + next(14)).map(|_| pool[next(pool.len())]).collect();
+            let doc_lines: Vec<&str> = (0..1 + next(40)).map(|_| pool[next(pool.len())]).collect();
             let mut doc = doc_lines.join("\n");
             if next(2) == 0 {
                 doc.push('\n');
@@ -600,6 +673,26 @@ mod tests {
             let windowed = leftmost(by_windows(&rope, every, &lines, &per_tier, from));
             let scanned = leftmost(by_line_ids(&rope, first_line, line_count, &lines, &per_tier, from));
             assert_eq!(scanned, windowed, "doc {doc:?} needle {needle:?} from {from}");
+        }
+    }
+
+    #[test]
+    fn interned_lines_are_the_ropes_lines_across_chunks() {
+        let mut doc = String::new();
+        for i in 0..20_000 {
+            doc.push_str(&["}", "", "  x = 1", "中文 line"][i % 4].repeat(1 + i % 7));
+            doc.push('\n');
+        }
+        doc.push_str("tail");
+        let rope = Rope::from_str(&doc);
+        for first in [0, 1, 777, rope.len_lines() - 1] {
+            for extra in [0, 1] {
+                let (distinct, raw) = intern_lines(&rope, first, rope.len_lines() + extra);
+                let got: Vec<&str> = raw.iter().map(|&id| distinct[id as usize].as_ref()).collect();
+                let mut want: Vec<String> = rope.lines_at(first).map(|l| l.to_string().trim_end_matches('\n').to_string()).collect();
+                want.extend(std::iter::repeat(String::new()).take(extra));
+                assert_eq!(got, want, "from line {first}, {extra} past the end");
+            }
         }
     }
 

@@ -6,7 +6,7 @@
 /// The failure table: `fail[i]` is the length of the longest proper border of `pattern[..=i]`.
 // Bounds: `k < i + 1 ≤ pattern.len()` throughout, and `fail` has a slot per pattern item.
 #[allow(clippy::indexing_slicing)]
-fn failure<T: PartialEq>(pattern: &[T]) -> Vec<usize> {
+pub fn failure<T: PartialEq>(pattern: &[T]) -> Vec<usize> {
     let mut fail = vec![0usize; pattern.len()];
     let mut k = 0;
     for i in 1..pattern.len() {

@@ -30,6 +30,7 @@ pub mod line_key;
 pub mod marks;
 pub mod near;
 pub mod normalize;
+pub mod stream;
 pub mod recommend;
 
 use std::fmt;
@@ -39,6 +40,9 @@ use ropey::Rope;
 
 pub use fuzzy::Reindent;
 pub use normalize::Tier;
+
+/// Applying a near-miss pick: only the change old_text → new_text, onto the region's own text.
+pub mod three_way;
 
 /// How a match was found: the tier, and whether copied gutters had to be stripped first.
 /// Reported to the model as `match_quality` (`exact`, `gutter`, `indentation`,

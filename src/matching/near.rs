@@ -417,6 +417,9 @@ struct Window {
     near_ends: RangeInclusive<usize>,
 }
 
+/// Most needle lines one document line may vote for (see [`candidate_windows`]).
+const MAX_VOTES_PER_LINE: usize = 4;
+
 /// Fewest trigram occurrences a needle needs for trigrams to be used; below, bigrams are. One
 /// edit spoils up to three trigrams, so a short needle (or one of very short lines: grams never
 /// span a newline) could lose them all: `value` → `vaQue` keeps no trigram, but `va` and `ue`.
@@ -614,6 +617,17 @@ fn candidate_windows(
             })
             .collect();
         keys.sort_unstable();
+        // A line the needle repeats more than MAX_VOTES_PER_LINE times (`}`, a blank-ish
+        // line, one CSV row) says little about where the needle starts, and every document
+        // line equal to it would cast that many votes: (document lines × needle lines) work.
+        // Such lines do not vote; the others, and the trigram peaks, still find the region.
+        let mut kept = Vec::with_capacity(keys.len());
+        for group in keys.chunk_by(|a, b| a.0 == b.0) {
+            if group.len() <= MAX_VOTES_PER_LINE {
+                kept.extend_from_slice(group);
+            }
+        }
+        keys = kept;
     }
     if grams.is_empty() && keys.is_empty() {
         return Vec::new();

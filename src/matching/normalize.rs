@@ -14,6 +14,7 @@
 //! Line breaks are never normalised away: every tier is line-based.
 
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// A fuzzy tier, in the order they are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -131,38 +132,59 @@ impl NormLine {
 pub fn normalize_line(line: &str, tier: Tier) -> NormLine {
     let mut text = Vec::with_capacity(line.len());
     let mut spans: Vec<(usize, usize)> = Vec::with_capacity(line.len());
+    let original_len = normalize_each(line.chars(), tier, |c, span| {
+        text.push(c);
+        spans.push(span);
+        ControlFlow::Continue(())
+    });
+    NormLine { text, spans, original_len: original_len.unwrap_or(0) }
+}
+
+/// The normalised chars of a line (no `\n` inside) under `tier`, handed to `emit` one by one
+/// with the original char range each came from — [`normalize_line`] without building the line:
+/// the fuzzy tiers scan a 10 MB line in O(length) time and O(needle) memory this way. `emit`
+/// may stop early (`Break`); the result is then `None`, else the line's length in chars.
+///
+/// Whitespace is held back until a non-space follows, so the trimmed ends are never emitted
+/// (leading whitespace from `indentation` on, trailing at every tier) and a collapsed run is
+/// emitted once with its whole span. Cost: O(line length); memory O(longest inner whitespace
+/// run) below the `whitespace` tier, O(1) from it.
+pub fn normalize_each(line: impl Iterator<Item = char>, tier: Tier, mut emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>) -> Option<usize> {
+    // Spaces pushed since the last non-space, not yet known to be inner.
+    let mut held: Vec<(char, (usize, usize))> = Vec::new();
+    let mut started = false;
     let mut n = 0usize;
-    for (i, c) in line.chars().enumerate() {
+    for (i, c) in line.enumerate() {
         n = i + 1;
         let folded = if tier.folds_lookalikes() { fold_lookalike(c) } else { None };
-        let mut push = |out: char| {
-            let space = is_line_space(out);
-            if space && tier.collapses_runs() && text.last().is_some_and(|&p: &char| p == ' ') {
-                // Extend the run's single space over this char.
-                if let Some(last) = spans.last_mut() {
-                    *last = (last.0, i + 1);
+        let mut one = |out: char| -> ControlFlow<()> {
+            if is_line_space(out) {
+                match held.last_mut() {
+                    // Extend the run's single space over this char.
+                    Some(last) if tier.collapses_runs() => last.1 .1 = i + 1,
+                    _ => held.push((if tier.collapses_runs() { ' ' } else { out }, (i, i + 1))),
                 }
-                return;
+                return ControlFlow::Continue(());
             }
-            text.push(if space && tier.collapses_runs() { ' ' } else { out });
-            spans.push((i, i + 1));
+            if started || !tier.ignores_indentation() {
+                for (h, span) in held.drain(..) {
+                    emit(h, span)?;
+                }
+            } else {
+                held.clear(); // indentation: not part of the normalised line
+            }
+            started = true;
+            emit(out, (i, i + 1))
         };
-        match folded {
-            Some(s) => s.chars().for_each(&mut push),
-            None => push(c),
+        let flow = match folded {
+            Some(s) => s.chars().try_for_each(&mut one),
+            None => one(c),
+        };
+        if flow.is_break() {
+            return None;
         }
     }
-    // Trim: trailing whitespace for every tier, leading whitespace from `indentation` on.
-    while text.last().is_some_and(|&c| is_line_space(c)) {
-        text.pop();
-        spans.pop();
-    }
-    if tier.ignores_indentation() {
-        let lead = text.iter().take_while(|&&c| is_line_space(c)).count();
-        text.drain(..lead);
-        spans.drain(..lead);
-    }
-    NormLine { text, spans, original_len: n }
+    Some(n)
 }
 
 /// The leading whitespace of a line.
@@ -174,6 +196,60 @@ pub fn indentation(line: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The materialising normaliser `normalize_each` replaced, kept as the model it must agree with.
+    fn reference(line: &str, tier: Tier) -> NormLine {
+        let mut text = Vec::with_capacity(line.len());
+        let mut spans: Vec<(usize, usize)> = Vec::with_capacity(line.len());
+        let mut n = 0usize;
+        for (i, c) in line.chars().enumerate() {
+            n = i + 1;
+            let folded = if tier.folds_lookalikes() { fold_lookalike(c) } else { None };
+            let mut push = |out: char| {
+                let space = is_line_space(out);
+                if space && tier.collapses_runs() && text.last().is_some_and(|&p: &char| p == ' ') {
+                    // Extend the run's single space over this char.
+                    if let Some(last) = spans.last_mut() {
+                        *last = (last.0, i + 1);
+                    }
+                    return;
+                }
+                text.push(if space && tier.collapses_runs() { ' ' } else { out });
+                spans.push((i, i + 1));
+            };
+            match folded {
+                Some(s) => s.chars().for_each(&mut push),
+                None => push(c),
+            }
+        }
+        // Trim: trailing whitespace for every tier, leading whitespace from `indentation` on.
+        while text.last().is_some_and(|&c| is_line_space(c)) {
+            text.pop();
+            spans.pop();
+        }
+        if tier.ignores_indentation() {
+            let lead = text.iter().take_while(|&&c| is_line_space(c)).count();
+            text.drain(..lead);
+            spans.drain(..lead);
+        }
+        NormLine { text, spans, original_len: n }
+    }
+
+    #[test]
+    fn the_streaming_normaliser_agrees_with_the_materialising_one() {
+        let alphabet = [' ', '\t', 'a', 'b', '\u{00A0}', '\u{200B}', '\u{2026}', '\u{201C}', '-', '\u{3000}', 'é'];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 9) as usize;
+            let line: String = (0..len).map(|i| alphabet[((seed >> (4 * i + 8)) % alphabet.len() as u64) as usize]).collect();
+            for tier in Tier::ALL {
+                assert_eq!(normalize_line(&line, tier), reference(&line, tier), "{line:?} {tier}");
+            }
+        }
+    }
 
     fn norm(line: &str, tier: Tier) -> String {
         normalize_line(line, tier).text.into_iter().collect()
