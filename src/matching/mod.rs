@@ -41,9 +41,6 @@ use ropey::Rope;
 pub use fuzzy::Reindent;
 pub use normalize::Tier;
 
-/// Applying a near-miss pick: only the change old_text → new_text, onto the region's own text.
-pub mod three_way;
-
 /// How a match was found: the tier, and whether copied gutters had to be stripped first.
 /// Reported to the model as `match_quality` (`exact`, `gutter`, `indentation`,
 /// `gutter+unicode`, …) so that a fuzzy match can never pass as an exact one.
