@@ -632,15 +632,18 @@ export class Workspace {
   get memory(): MemoryStoreApi {
     const live = () => this.#live();
     return {
+      // The host's arrays (insights, tags) are read inside wasm: guarded like call().
       add: (t) =>
-        live().memoryAdd({
-          turn: t.turn,
-          at_ms: t.atMs ?? Date.now(),
-          summary: t.summary,
-          insights: t.insights ?? [],
-          context: t.context,
-          tags: t.tags ?? [],
-        }),
+        this.#guarded((w) =>
+          w.memoryAdd({
+            turn: t.turn,
+            at_ms: t.atMs ?? Date.now(),
+            summary: t.summary,
+            insights: t.insights ?? [],
+            context: t.context,
+            tags: t.tags ?? [],
+          }),
+        ),
       turns: () => (live().memoryState() as { records: MemoryTurn[] }).records,
       digest: () => (live().memoryState() as { digest: string }).digest,
       search: (query, limit = 5) => {

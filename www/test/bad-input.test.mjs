@@ -598,3 +598,30 @@ test("JS only: free() from inside an argument getter does not throw; the call re
   assert.equal(thrown, undefined, `free() threw: ${thrown?.message}`);
   assert.equal(h.ws.freed, true);
 });
+
+test("JS only: free() from a getter read inside wasm (liveContext options, memory tags) does not throw; the workspace is freed after", async () => {
+  for (const [what, run] of [
+    ["liveContext's editorState", (ws, free) => ws.liveContext({ editorState: { get cursor() { free(); return { line: 1, column: 1 }; } } })],
+    ["setEditorState", (ws, free) => ws.setEditorState({ get cursor() { free(); return { line: 1, column: 1 }; } })],
+    ["memory.add's tags", (ws, free) => ws.memory.add({ summary: "s", context: "c", tags: new Proxy(["t"], { get(t, k) { if (k === "0") free(); return Reflect.get(t, k); } }) })],
+  ]) {
+    const storage = new MemoryStorage({ "a.md": "alpha\n" });
+    const ws = await Workspace.create({ storage, memory: true });
+    let thrown;
+    const free = () => {
+      try {
+        ws.free();
+      } catch (err) {
+        thrown = err;
+      }
+    };
+    try {
+      run(ws, free);
+    } catch {
+      // What the call answers after the free is not the point; the free is.
+    }
+    assert.equal(thrown, undefined, `${what}: free() threw: ${thrown?.message}`);
+    assert.equal(ws.freed, true, what);
+    assert.throws(() => ws.text(), /has been freed/, what);
+  }
+});
