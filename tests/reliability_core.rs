@@ -166,3 +166,37 @@ fn a_documents_own_marker_text_is_never_taken_for_a_candidate_marker() {
     let r = host.call("memo_read", json!({}));
     assert!(r.content.unwrap_or_default().contains("[[SEL#B]]x = 1[[/SEL#B]]"));
 }
+
+/// The fuzzy tiers' work on the adversarial shapes, in chars normalised (a count, not a time:
+/// speed is the benchmark's business). Before the line-id scan and the streamed line checks it
+/// grew with (document lines × needle lines): 400 lines of `}`/blank against a document of
+/// them normalised ~14,500 windows × 400 lines × 4 tiers. Now it stays within a small multiple
+/// of the document.
+#[test]
+fn fuzzy_work_on_repetitive_documents_stays_linear() {
+    use agentpad::matching::normalize::normalized_chars;
+    let csv_row = "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n";
+    let code_line = "    let value = compute(alpha, beta, gamma); // same line\n";
+    let mut csv_needle = csv_row.repeat(100);
+    csv_needle.replace_range(1600..1601, "1");
+    let mut code_needle = code_line.repeat(200);
+    code_needle.replace_range(5800..5801, "Q");
+    let unit = "abcdefghij ";
+    let mut long_needle = unit.repeat(2_000 / unit.len());
+    long_needle.replace_range(1000..1001, "#");
+    let shapes: Vec<(&str, String, String)> = vec![
+        ("400 lines of }/blank", "}\n\n".repeat(10_000), format!("{}x", "}\n\n".repeat(200))),
+        ("100-row CSV near miss", csv_row.repeat(10_000), csv_needle),
+        ("200 identical lines", code_line.repeat(4_000), code_needle),
+        ("one 200 KB line", unit.repeat(200_000 / unit.len()), long_needle),
+    ];
+    for (name, doc, needle) in shapes {
+        let mut host = Host::new(&[("d.txt", &doc)]);
+        let before = normalized_chars();
+        let r = host.call("memo_replace", json!({"old_text": needle, "new_text": "x"}));
+        let work = normalized_chars() - before;
+        assert_eq!(r.status.as_str(), "NoMatch", "{name}");
+        let bound = 12 * (doc.len() + needle.len()) as u64;
+        assert!(work <= bound, "{name}: {work} chars normalised for a {} B document and a {} B needle (bound {bound})", doc.len(), needle.len());
+    }
+}

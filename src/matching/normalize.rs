@@ -149,7 +149,25 @@ pub fn normalize_line(line: &str, tier: Tier) -> NormLine {
 /// (leading whitespace from `indentation` on, trailing at every tier) and a collapsed run is
 /// emitted once with its whole span. Cost: O(line length); memory O(longest inner whitespace
 /// run) below the `whitespace` tier, O(1) from it.
-pub fn normalize_each(line: impl Iterator<Item = char>, tier: Tier, mut emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>) -> Option<usize> {
+pub fn normalize_each(line: impl Iterator<Item = char>, tier: Tier, emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>) -> Option<usize> {
+    let (read, whole) = normalize_counted(line, tier, emit);
+    NORMALIZED_CHARS.with(|n| n.set(n.get().saturating_add(read as u64)));
+    whole
+}
+
+thread_local! {
+    /// Chars read by [`normalize_each`] on this thread: the fuzzy tiers' unit of work.
+    static NORMALIZED_CHARS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Chars the fuzzy tiers have normalised on this thread so far (a work count, not a time: the
+/// core reads no clock). Tests bound it by the input's size. Cost: O(1).
+pub fn normalized_chars() -> u64 {
+    NORMALIZED_CHARS.with(|n| n.get())
+}
+
+/// [`normalize_each`] returning also how many chars of `line` it read.
+fn normalize_counted(line: impl Iterator<Item = char>, tier: Tier, mut emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>) -> (usize, Option<usize>) {
     // Spaces pushed since the last non-space, not yet known to be inner.
     let mut held: Vec<(char, (usize, usize))> = Vec::new();
     let mut started = false;
@@ -181,10 +199,10 @@ pub fn normalize_each(line: impl Iterator<Item = char>, tier: Tier, mut emit: im
             None => one(c),
         };
         if flow.is_break() {
-            return None;
+            return (n, None);
         }
     }
-    Some(n)
+    (n, Some(n))
 }
 
 /// The leading whitespace of a line.
