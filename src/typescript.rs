@@ -8,6 +8,9 @@
 //! ([`Tool::spec`]), rendered by [`tool_args`]. Regenerate with
 //! `AGENTPAD_WRITE_TS=1 cargo test --lib typescript`.
 
+// In wasm32 test builds (`wasm-pack test`) only the `TS` impls are used: the tests are native.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
 use std::any::TypeId;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
@@ -296,7 +299,9 @@ fn doc_comment(indent: &str, text: &str) -> String {
     out
 }
 
-#[cfg(test)]
+// Native only: they read www/src/generated/ and run a workspace (`wasm-pack test` builds unit
+// tests for wasm32 too, without a file system).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 
