@@ -57,7 +57,7 @@ async function afterFailedCommit(dir, storageOptions = {}) {
   return { storage, ws };
 }
 
-test("two storages on one folder, commits at the same moment: no Success loses its edit (20 trials)", async () => {
+test("two storages on one folder, commits at the same moment: no Success loses its edit (20 trials)", async (t) => {
   let failures = 0;
   for (let trial = 0; trial < 20; trial++) {
     const dir = await tempDir();
@@ -84,7 +84,7 @@ test("two storages on one folder, commits at the same moment: no Success loses i
     a.free();
     b.free();
   }
-  console.log(`# ${failures} of 20 trials refused one commit (version mismatch under the lock)`);
+  t.diagnostic(`${failures} of 20 trials refused one commit (version mismatch under the lock)`);
 });
 
 test("a second storage on the folder hears of the first one's commit at once (no stale 'no pending changes')", async () => {
