@@ -261,15 +261,28 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     // a line equals / ends with / starts with / contains a needle line only if its skeleton
     // (its stable chars, in order) does the same with the needle line's. Computed once, so the
     // tiers normalise only the lines that pass (in a 10 MB file, a handful).
-    let skeleton = |text: &str| -> Vec<char> { text.chars().filter(|&c| is_stable(c)).collect() };
-    let needle_skeletons: Vec<Vec<char>> = lines.iter().map(|l| skeleton(l)).collect();
+    let skeleton = |text: &str, into: &mut Vec<char>| {
+        into.clear();
+        into.extend(text.chars().filter(|&c| is_stable(c)));
+    };
+    let needle_skeletons: Vec<Vec<char>> = lines
+        .iter()
+        .map(|l| {
+            let mut s = Vec::new();
+            skeleton(l, &mut s);
+            s
+        })
+        .collect();
+    let middle_skeletons: std::collections::HashSet<&[char]> =
+        needle_skeletons.get(1..k.saturating_sub(1)).unwrap_or_default().iter().map(Vec::as_slice).collect();
     let (mut may_mid, mut may_first, mut may_last) = (vec![false; distinct.len()], vec![false; distinct.len()], vec![false; distinct.len()]);
+    let mut skel = Vec::new();
     for (d, text) in distinct.iter().enumerate() {
-        let skel = skeleton(text);
+        skeleton(text, &mut skel);
         match needle_skeletons.as_slice() {
-            [only] => may_mid[d] = only.is_empty() || !super::kmp::find_all(&skel, only).is_empty(),
-            [first, middle @ .., last] => {
-                may_mid[d] = middle.contains(&skel);
+            [only] => may_mid[d] = super::kmp::contains(&skel, only),
+            [first, .., last] => {
+                may_mid[d] = middle_skeletons.contains(skel.as_slice());
                 may_first[d] = skel.ends_with(first);
                 may_last[d] = skel.starts_with(last);
             }

@@ -48,6 +48,30 @@ pub fn find_all<T: PartialEq>(text: &[T], pattern: &[T]) -> Vec<usize> {
     out
 }
 
+/// Whether `pattern` occurs in `text` (an empty pattern always does). Cost: O(text + pattern),
+/// stopping at the first occurrence.
+// Bounds: as in `find_all`.
+#[allow(clippy::indexing_slicing)]
+pub fn contains<T: PartialEq>(text: &[T], pattern: &[T]) -> bool {
+    if pattern.is_empty() {
+        return true;
+    }
+    let fail = failure(pattern);
+    let mut k = 0;
+    for item in text {
+        while k > 0 && *item != pattern[k] {
+            k = fail[k - 1];
+        }
+        if *item == pattern[k] {
+            k += 1;
+        }
+        if k == pattern.len() {
+            return true;
+        }
+    }
+    false
+}
+
 /// Non-overlapping occurrences, taken greedily left to right (`str::match_indices`'s rule).
 /// Cost: O(text + pattern).
 pub fn find_disjoint<T: PartialEq>(text: &[T], pattern: &[T]) -> Vec<usize> {
@@ -74,6 +98,9 @@ mod tests {
             assert_eq!(find_all(text.as_bytes(), pattern.as_bytes()), naive(text.as_bytes(), pattern.as_bytes()), "{text} {pattern}");
         }
         assert_eq!(find_disjoint(b"aaaaa", b"aa"), vec![0, 2]);
+        for (text, pattern) in [("abcabcabd", "abcabd"), ("abcabcabe", "abcabd"), ("", ""), ("x", "")] {
+            assert_eq!(contains(text.as_bytes(), pattern.as_bytes()), !naive(text.as_bytes(), pattern.as_bytes()).is_empty() || pattern.is_empty(), "{text} {pattern}");
+        }
         assert_eq!(find_all::<u8>(b"ab", b""), vec![0, 1, 2]);
     }
 }

@@ -10,7 +10,8 @@
 // documents (AGENTPAD_BENCH_DIFF_DOCS, see suites/diff.mjs) and reuses these when the names match;
 // the coldstart and memory suites spawn fresh `node` processes (children/) on their own documents
 // (AGENTPAD_BENCH_COLD_DOC, AGENTPAD_BENCH_MEMORY_DOCS). Suites: matching, session, diff,
-// coldstart, memory (all by default, in that order).
+// coldstart, memory, worstcase (all by default, in that order; worstcase generates its own
+// documents per tier, AGENTPAD_BENCH_WORST_TIERS, see suites/worstcase.mjs).
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -28,6 +29,7 @@ const SUITES = {
   diff: () => import("./suites/diff.mjs"),
   coldstart: () => import("./suites/coldstart.mjs"),
   memory: () => import("./suites/memory.mjs"),
+  worstcase: () => import("./suites/worstcase.mjs"),
 };
 
 function parseArgs(argv) {

@@ -1,0 +1,72 @@
+// The worst-case shapes of the matcher (docs/reliability.md §Matching time and read size): inputs
+// that used to make one memo_replace call grow with (document lines × needle lines) or with
+// (line length × needle length). Frozen: the same definitions as benches/common/worst.rs, byte
+// for byte (the report compares their FNV-1a); never tuned to suit agentpad.
+//
+// Each shape is a document of about `bytes` and an old_text that matches nowhere (a near miss),
+// so a call runs every step: exact, the fuzzy tiers, gutters, then the near-miss search.
+
+/** FNV-1a (32-bit) over UTF-8 bytes, as benches/common/docs.rs computes it. */
+export function fnv1a32(s) {
+  let h = 0x811c9dc5;
+  for (const b of Buffer.from(s, "utf8")) {
+    h ^= b;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/** `unit` repeated to about `bytes` (whole units). */
+const fill = (unit, bytes) => unit.repeat(Math.max(1, Math.floor(bytes / unit.length)));
+
+/** `s` with the char at `at` replaced by `c` (the one difference of a near miss). */
+const spoil = (s, at, c) => s.slice(0, at) + c + s.slice(at + 1);
+
+const CSV_ROW = "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n";
+const CODE_LINE = "    let value = compute(alpha, beta, gamma); // same line\n";
+const WORDS = "abcdefghij ";
+const PROSE_LINE = "the quick brown fox jumps over the lazy dog 0123456789\n";
+
+/** Distinct code lines (no two alike), every one ending in `}`. */
+function distinctCode(bytes) {
+  const parts = [];
+  let len = 0;
+  for (let i = 1; len < bytes; i++) {
+    const line = `    fn item_${i}(x: u32) -> u32 { x * ${i % 97} + ${i % 13} }\n`;
+    parts.push(line);
+    len += line.length;
+    if (i % 5 === 0) {
+      parts.push("}\n\n");
+      len += 3;
+    }
+  }
+  return parts.join("");
+}
+
+/** The shapes, in report order: name, what it is, and `(bytes) → { text, needle }`. */
+export const SHAPES = [
+  ["csv-rows", "CSV of zeros, a 100-row needle with one cell changed", (bytes) => ({ text: fill(CSV_ROW, bytes), needle: spoil(CSV_ROW.repeat(100), 1600, "1") })],
+  ["identical-lines", "one code line repeated, a 200-line needle with one char changed", (bytes) => {
+    const needle = CODE_LINE.repeat(200);
+    return { text: fill(CODE_LINE, bytes), needle: spoil(needle, needle.length >> 1, "Q") };
+  }],
+  ["brace-blank", "alternating `}` and blank lines, a 400-line needle of them ending in `x`", (bytes) => ({ text: fill("}\n\n", bytes), needle: "}\n\n".repeat(200) + "x" })],
+  ["tokenless", "distinct code lines, a 3-line needle of braces (no token to search for)", (bytes) => ({ text: distinctCode(bytes), needle: "}\n  }\n}" })],
+  ["long-line", "one line of repeated words, a needle of 1/1000 of it with one char changed", (bytes) => {
+    const needle = fill(WORDS, Math.max(2000, bytes / 1000));
+    return { text: fill(WORDS, bytes), needle: spoil(needle, needle.length >> 1, "#") };
+  }],
+  ["big-needle", "repeated prose lines, a needle of 1/100 of the document with one char changed", (bytes) => {
+    const needle = fill(PROSE_LINE, bytes / 100);
+    return { text: fill(PROSE_LINE, bytes), needle: spoil(needle, needle.length >> 1, "#") };
+  }],
+];
+
+/** "1MB" → 1,000,000 (decimal, as the docs generator counts). */
+export function tierBytes(tier) {
+  const m = /^(\d+)(KB|MB)$/.exec(tier);
+  if (!m) throw new Error(`bad worst-case tier ${tier}: use e.g. 1MB or 100KB`);
+  return Number(m[1]) * (m[2] === "MB" ? 1_000_000 : 1_000);
+}
+
+export const DEFAULT_TIERS = "1MB,10MB";

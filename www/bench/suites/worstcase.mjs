@@ -1,0 +1,44 @@
+// The worst case per tier: each shape of ../lib/worst.mjs at each tier's size, one memo_replace
+// through the package (wasm) per run. Every call must answer NoMatch (the needle matches
+// nowhere); the report shows each shape's median, the slowest shape per tier, and the target
+// (docs/reliability.md §Matching time and read size: no call over 250 ms in wasm up to 10 MB).
+// There is no JS peer: no JavaScript library does this search; the native column is
+// benches/matching.rs's worst-case group on the same inputs.
+//
+// Tiers: AGENTPAD_BENCH_WORST_TIERS (default "1MB,10MB").
+
+import { measure } from "../lib/measure.mjs";
+import { guarded, record } from "../lib/peers.mjs";
+import { DEFAULT_TIERS, SHAPES, fnv1a32, tierBytes } from "../lib/worst.mjs";
+
+const SUITE = "worstcase";
+const PATH = "worst.txt";
+
+export async function run({ Workspace, MemoryStorage, log }) {
+  const results = [];
+  const tiers = (process.env.AGENTPAD_BENCH_WORST_TIERS || DEFAULT_TIERS).split(",").map((t) => t.trim()).filter(Boolean);
+  for (const tier of tiers) {
+    const bytes = tierBytes(tier);
+    const doc = { name: `worst-${tier}` };
+    for (const [shape, , make] of SHAPES) {
+      const { text, needle } = make(bytes);
+      const work = `worst-${shape}`;
+      log(`worstcase: ${shape} at ${tier} (${(text.length / 1e6).toFixed(1)} MB, needle ${needle.length} B)`);
+      const ws = await Workspace.create({ storage: new MemoryStorage({ [PATH]: text }) });
+      await guarded(SUITE, results, work, doc, "agentpad-wasm", "wasm", async () => {
+        // A NoMatch stages nothing, so every run starts from the same state. A shape slower than
+        // a second per call gets 3 timed runs, not 7.
+        const m = await measure(() => ws.call("memo_replace", { old_text: needle, new_text: "x", path: PATH }), { slow: { ms: 1000, runs: 3 } });
+        const last = m.last;
+        const correct = last?.status === "NoMatch";
+        return {
+          ...record(SUITE, work, doc, "agentpad-wasm", "wasm", m, correct, correct ? `NoMatch, ${last.markdown.length} B response` : `status ${last?.status}`),
+          shape_fnv1a32: fnv1a32(text + "\u0000" + needle),
+          shape_bytes: text.length,
+          needle_bytes: needle.length,
+        };
+      });
+    }
+  }
+  return results;
+}
