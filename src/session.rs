@@ -88,6 +88,10 @@ pub struct Selection {
     /// query reuses the letters.
     pub query: String,
     pub new_text: String,
+    /// The text the search looked for (old_text, gutters stripped). A near-miss candidate
+    /// differs from it, so a pick applies only the change from it to new_text onto the
+    /// candidate's own text (src/matching/three_way.rs).
+    pub needle: String,
     pub kind: SelectionKind,
     pub candidates: Vec<SelectionCandidate>,
     /// True from a MultiMatch until one candidate is staged: the workflow is `SelectionPending`.
@@ -529,6 +533,7 @@ mod tests {
             path: "a".into(),
             query: "replace t: 30".into(),
             new_text: "t: 60".into(),
+            needle: "t: 30".into(),
             kind: SelectionKind::Matches,
             candidates: [0usize, 6, 12]
                 .iter()
@@ -557,6 +562,7 @@ mod tests {
             path: path.into(),
             query: "q".into(),
             new_text: String::new(),
+            needle: String::new(),
             kind: SelectionKind::Matches,
             candidates: vec![SelectionCandidate {
                 id: Letter(b'A'),

@@ -369,10 +369,60 @@ fn near_miss_offers_a_candidate_that_stages_in_one_step() {
     assert!(r.content.as_deref().unwrap().contains("   3│   timeout: 30"), "small documents are shown whole: {}", r.markdown);
     assert!(r.guidance.as_deref().unwrap().contains("memo_replace_selection(selection_id=\"A\")"));
     assert_eq!(h.ws.draft(None).unwrap(), doc, "nothing is applied on similarity alone");
+    // The change (3O → 60) is where the candidate differs (30): nothing is written; the answer
+    // shows the change, the text there and what the change would make of it.
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
+    let preview = r.preview.as_deref().unwrap();
+    assert!(preview.contains("There now (candidate A, line 3):\ntimeout: 30\n"), "{}", r.markdown);
+    assert!(preview.contains("{+6+}") || preview.contains("[-3-]{+6+}"), "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), doc);
+    // Resent with the text there, as the guidance says: staged.
+    assert!(r.guidance.as_deref().unwrap().contains("old_text copied from \"There now\""), "{}", r.markdown);
+    let r = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), "database:\n  host: db.local\n  timeout: 60\nretries: 5\n");
+}
+
+/// A near-miss pick applies only the change old_text → new_text to the candidate's own text:
+/// an earlier edit the old_text does not know about stays, a misremembered token is not
+/// injected, and `match_quality` says it was merged.
+#[test]
+fn near_miss_pick_applies_only_the_intended_change() {
+    let doc = "def load(path):\n    with open(path) as handle:\n        data = handle.read()\n    return parse(data)\n";
+    let mut h = Host::new(&[("a.py", doc)]);
+    // An earlier edit the model forgot: parse → parse_all.
+    let r = h.call("memo_replace", json!({"old_text": "return parse(data)", "new_text": "return parse_all(data)"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    // Stale old_text (still `parse`), and a misremembered `hadle`; the change is `.strip()`.
+    let old = "        data = hadle.read()\n    return parse(data)";
+    let new = "        data = hadle.read().strip()\n    return parse(data)";
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    assert_eq!(r.candidates.len(), 1, "{}", r.markdown);
     let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
-    assert!(r.summary.starts_with("[Warning]"));
-    assert_eq!(h.ws.draft(None).unwrap(), "database:\n  host: db.local\n  timeout: 60\nretries: 5\n");
+    assert!(r.match_quality.as_deref().is_some_and(|q| q.starts_with("similar:0.") && q.ends_with("+merged")), "{:?}", r.match_quality);
+    assert!(r.summary.contains("only your change (old_text → new_text) was applied"), "{}", r.markdown);
+    assert_eq!(
+        h.ws.draft(None).unwrap(),
+        "def load(path):\n    with open(path) as handle:\n        data = handle.read().strip()\n    return parse_all(data)\n"
+    );
+}
+
+/// A picked near miss whose new_text adds an elision placeholder is refused: `...` stands for
+/// text the model left out and is never written.
+#[test]
+fn near_miss_pick_never_writes_a_placeholder() {
+    let doc = "fn f() {\n    a();\n    b();\n    c();\n}\n";
+    let mut h = Host::new(&[("a.rs", doc)]);
+    let r = h.call("memo_replace", json!({"old_text": "fn f() {\n    a();\n    b();\n    cc();\n}", "new_text": "fn f() {\n    a();\n    // ...\n    d();\n}"}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
+    assert!(r.summary.contains("never written as text"), "{}", r.markdown);
+    assert!(r.guidance.as_deref().unwrap().contains("Send the full block"), "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), doc);
 }
 
 #[test]

@@ -152,6 +152,7 @@ fn selection(path: &str, ranges: &[Range<usize>]) -> Selection {
         path: path.into(),
         query: "q".into(),
         new_text: String::new(),
+        needle: String::new(),
         kind: SelectionKind::Matches,
         candidates: ranges
             .iter()

@@ -41,6 +41,9 @@ use ropey::Rope;
 pub use fuzzy::Reindent;
 pub use normalize::Tier;
 
+/// Applying a near-miss pick: only the change old_text → new_text, onto the region's own text.
+pub mod three_way;
+
 /// How a match was found: the tier, and whether copied gutters had to be stripped first.
 /// Reported to the model as `match_quality` (`exact`, `gutter`, `indentation`,
 /// `gutter+unicode`, …) so that a fuzzy match can never pass as an exact one.
@@ -89,6 +92,9 @@ pub enum CandidateQuality {
     Match(MatchQuality),
     /// Similarity in 0..=1, shown as `similar:0.92` (truncated, see [`near::two_decimals`]).
     Similar(f64),
+    /// A near miss of that similarity, staged by a three-way apply ([`three_way`]): only the
+    /// change old_text → new_text, onto the region's own text. Shown as `similar:0.92+merged`.
+    Merged(f64),
 }
 
 impl CandidateQuality {
@@ -108,6 +114,7 @@ impl fmt::Display for CandidateQuality {
         match self {
             CandidateQuality::Match(q) => q.fmt(f),
             CandidateQuality::Similar(s) => write!(f, "similar:{}", near::two_decimals(*s)),
+            CandidateQuality::Merged(s) => write!(f, "similar:{}+merged", near::two_decimals(*s)),
         }
     }
 }

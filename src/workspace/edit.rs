@@ -26,6 +26,8 @@ use crate::text::{self, normalize_line_breaks};
 use crate::tools::{Args, Tool};
 use crate::workflow::PersistMode;
 
+mod near_pick;
+
 /// Near misses shown after `NoMatch` (lettered only at or above the threshold).
 const NEAR_MISSES_SHOWN: usize = 3;
 
@@ -163,10 +165,9 @@ impl Workspace {
             .flatten()
             .collect();
             if !choosing.is_empty() {
-                let p = &self.config.tool_prefix;
                 return Step::Done(self.invalid(
                     &format!("old_text is empty (an append), but {} choose among matches of a text", choosing.join(", ")),
-                    format!("Pass the text to replace as old_text, or leave out {} to append (or call {p}_append).", choosing.join(", ")),
+                    format!("Pass the text to replace as old_text, or leave out {} to append{}.", choosing.join(", "), self.or_call(Tool::Append, "")),
                 ));
             }
             let end = self.draft_rope(path).len_chars();
@@ -341,6 +342,17 @@ impl Workspace {
             Some(t) => normalize_line_breaks(t).into_owned(),
             None => sel.new_text.clone(),
         };
+        if sel.kind == SelectionKind::NearMisses {
+            let info = StageInfo {
+                tool: Tool::ReplaceSelection,
+                warn: true,
+                quality: Some(c.quality),
+                preview_only: args.bool("preview_only").unwrap_or(false),
+                chosen: Some(c.id),
+                notes: Vec::new(),
+            };
+            return self.stage_near_miss(&sel.path, c.id, c.range, &sel.needle, &new, info);
+        }
         let replacement = match &c.reindent {
             Some(r) => r.apply(&new),
             None => new,
@@ -711,10 +723,13 @@ impl Workspace {
         // The letters that can still be staged: stale ones (staged since the listing) are not.
         let first = candidates.iter().find(|c| !c.stale).map_or("A".to_string(), |c| c.id.clone());
         let last = candidates.iter().rev().find(|c| !c.stale).map_or("A".to_string(), |c| c.id.clone());
-        let guidance = if guidance.is_empty() {
+        let guidance = if guidance.is_empty() && self.is_visible(Tool::ReplaceSelection) {
             format!(
                 "Call {p}_replace_selection(selection_id=\"{first}\"–\"{last}\") to stage one (or repeat the call with match_id), or make the text longer so it matches once."
             )
+        } else if guidance.is_empty() {
+            // No choice is pending (a preview, or storage out of sync): only match_id stages one.
+            format!("Repeat the call with match_id (\"{first}\"–\"{last}\") to stage one, or make the text longer so it matches once.")
         } else {
             guidance
         };
@@ -758,6 +773,7 @@ impl Workspace {
             path: search.path.clone(),
             query: search.query.clone(),
             new_text: search.new_text.clone(),
+            needle: String::new(),
             kind,
             candidates,
             awaiting_choice: awaiting,
@@ -803,7 +819,7 @@ impl Workspace {
                     notes: search.notes,
                     warn: true,
                 };
-                return self.stage(&path, vec![Edit { range: c.range, new_text: search.new_text }], info);
+                return self.stage_near_miss(&path, letter, c.range, needle, &search.new_text, info);
             }
         }
 
@@ -846,7 +862,9 @@ impl Workspace {
             preview.push_str(&near::describe_difference(needle, &region));
             preview.push('\n');
         }
-        let guidance = if let Some(best) = lettered.first() {
+        // A preview sets no choice, and OutOfSync hides it.
+        let can_choose = !search.preview_only && self.persist_failures.is_empty() && self.conflicts.is_empty();
+        let guidance = if let Some(best) = lettered.first().filter(|_| can_choose) {
             let line = text::line_of(&draft, best.range.start);
             summary.push_str(&format!(
                 " The closest region (line {line}, similarity {}) is offered as candidate A{}.",
@@ -854,7 +872,7 @@ impl Workspace {
                 if lettered.len() > 1 { format!("; {} candidates in all", lettered.len()) } else { String::new() }
             ));
             format!(
-                "If candidate A is the place you meant, call {p}_replace_selection(selection_id=\"A\") to stage your new_text there; otherwise copy the text exactly from {p}_read (without the line-number gutters)."
+                "If candidate A is the place you meant, call {p}_replace_selection(selection_id=\"A\") to apply your change there (only what differs between your old_text and new_text, onto its text); otherwise copy the text exactly from {p}_read (without the line-number gutters)."
             )
         } else if near.is_empty() {
             format!("Call {p}_read to see the current text and copy it exactly (without the line-number gutters).")
@@ -887,6 +905,7 @@ impl Workspace {
                 path: path.clone(),
                 query: search.query.clone(),
                 new_text: search.new_text.clone(),
+                needle: needle.to_string(),
                 kind: SelectionKind::NearMisses,
                 candidates,
                 awaiting_choice: true,
@@ -1033,6 +1052,9 @@ impl Workspace {
         let quality = info.quality;
         let how = match quality {
             Some(q @ CandidateQuality::Similar(_)) => format!(" It was not an exact match but a similar region ({q}): check the preview."),
+            Some(q @ CandidateQuality::Merged(_)) => format!(
+                " Your old_text differed from the text there ({q}): only your change (old_text → new_text) was applied to that text. Check the preview."
+            ),
             Some(q @ CandidateQuality::Match(m)) => m
                 .describe()
                 .map_or(String::new(), |d| format!(" Found with {d} (match_quality `{q}`), not exactly: check the preview.")),
@@ -1083,6 +1105,10 @@ impl Workspace {
             self.next_session_id += 1;
         }
         self.session = Some(session);
+        if self.config.persist_mode != PersistMode::Immediate {
+            // What saves the changes depends on the state this edit leaves.
+            r.guidance = Some(self.save_or_drop("Check the preview, then call "));
+        }
         if self.pending_in(path) == 0 {
             // The edit restored the committed text, which storage holds: a failed save of this
             // document has nothing left to retry, so it no longer keeps the workspace OutOfSync.

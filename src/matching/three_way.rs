@@ -1,0 +1,646 @@
+//! Three-way apply (docs/architecture.md#matching): when `old_text` matched a region only
+//! approximately (a near-miss candidate), the model's intended change is the difference between
+//! `old_text` and `new_text`; [`merge`] puts only that change onto the region's actual text, with
+//! `old_text` as the common base, like a three-way merge. Where the region differs from `old_text`
+//! (an earlier edit the model does not remember, a misremembered token, escapes, an elided
+//! middle, copied gutters) the region's text is kept; where the intended change touches such a
+//! difference there is no safe answer and the merge is refused ([`Outcome::Conflict`]).
+//!
+//! Plain data in and out, no wording: the caller words the response.
+//!
+//! # How
+//!
+//! The three texts are cut into tokens (runs of letters and digits, runs of spaces and tabs, a
+//! line break, any other single character; combining marks stay with the character before
+//! them, so no token boundary ever falls inside a character). Two token diffs against the base
+//! (Myers, from `similar`) give the *intended* hunks (base → new_text) and the *drift* hunks
+//! (base → region). Every hunk is a base token range and its replacement. Hunks that overlap
+//! or touch (share an end point: an insertion right next to a change is ambiguous) form a
+//! cluster; a cluster of one hunk applies it, and a cluster holding hunks of both sides is a
+//! conflict — even when both make the same change (two sides deleting one space each of `  `
+//! leave the same text, yet together delete both). Hunks that only meet at a token boundary
+//! conflict when no equal char separates their changes, or when a pure insertion or deletion
+//! could slide over equal text into the other change: either way the two readings would give
+//! different texts. Drift-only clusters keep the region's text. Because text outside the intended
+//! hunks is the region's own, the result is the region with only the intended change applied.
+//!
+//! # Bounds
+//!
+//! No clock (see near.rs: `similar`'s deadlines panic on wasm): after the common prefix and
+//! suffix are trimmed, each diff runs on at most [`MAX_DIFF_TOKENS`] tokens (old + new), which
+//! bounds Myers' O((a+b)·D) work at about 1.6·10⁷ steps; a larger difference is refused as
+//! [`ConflictReason::TooLarge`].
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::marks::is_mark;
+use crate::changeset::myers_ops;
+
+/// Most tokens (both sides together, after trimming the common prefix and suffix) one diff of
+/// [`merge`] runs on.
+pub const MAX_DIFF_TOKENS: usize = 4_000;
+
+/// What [`merge`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The intended change applied to the region's text.
+    Merged(Merged),
+    /// The intended change could not be applied safely; nothing should be written.
+    Conflict(Conflict),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Merged {
+    /// The region's text with the intended change applied.
+    pub text: String,
+    /// Places where the region differs from the base and was kept as it is (drift hunks).
+    pub kept: usize,
+    /// Intended changes applied.
+    pub applied: usize,
+    /// Drift hunks where the base held an elision marker line (`...`) and the region the lines
+    /// it stood for.
+    pub elided_kept: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub reason: ConflictReason,
+    /// Char range in the base (`old_text`) of the first intended change that could not be
+    /// applied (empty for [`ConflictReason::TooLarge`]).
+    pub base_range: Range<usize>,
+    /// What writing the intended change anyway would give: the region's text with every
+    /// intended change, the new text winning wherever both differ from the base. `None` when
+    /// the diff was too large to compute it.
+    pub proposal: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConflictReason {
+    /// The intended change touches text that differs between the base and the region.
+    Overlap,
+    /// The new text adds an elision marker line (`...`, `// ... existing code ...`): it stands
+    /// for text the model left out and must never be written as text.
+    Placeholder { line: String },
+    /// The region holds line breaks, tabs or quotes where the base has escapes (`\n`, `\t`,
+    /// `\"`), and the intended change adds backslashes: whether they are escapes is ambiguous.
+    Escapes,
+    /// A diff would take more than `limit` tokens.
+    TooLarge { tokens: usize, limit: usize },
+}
+
+/// Applies the change `base` → `ours` to `theirs` (the region's actual text), keeping every
+/// difference between `base` and `theirs` that the change does not touch.
+///
+/// Cost: O(b + o + t) to tokenize and trim, then two Myers diffs of at most
+/// [`MAX_DIFF_TOKENS`] tokens each, O(tokens·D). Errors: none; every failure is a
+/// [`Outcome::Conflict`] saying why.
+pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
+    let b = tokens(base);
+    let o = tokens(ours);
+    let t = tokens(theirs);
+    let mut ids: HashMap<&'a str, u32> = HashMap::new();
+    let mut intern = |toks: &[&'a str]| -> Vec<u32> {
+        toks.iter()
+            .map(|&s| {
+                let next = ids.len() as u32;
+                *ids.entry(s).or_insert(next)
+            })
+            .collect()
+    };
+    let (bi, oi, ti) = (intern(&b), intern(&o), intern(&t));
+    let intended = match hunks(&bi, &oi) {
+        Ok(h) => h,
+        Err(tokens) => return too_large(tokens),
+    };
+    let drift = match hunks(&bi, &ti) {
+        Ok(h) => h,
+        Err(tokens) => return too_large(tokens),
+    };
+    let char_at = |i: usize| b.iter().take(i).map(|s| s.chars().count()).sum::<usize>();
+    let base_chars = |r: &Range<usize>| char_at(r.start)..char_at(r.end);
+
+    let clusters = clusters(&intended, &drift);
+    // Placeholders first: an elision marker added by the new text is never written.
+    for h in &intended {
+        let added: String = o[h.new.clone()].concat();
+        let before: String = b[h.base.clone()].concat();
+        if let Some(line) = added.lines().find(|l| is_elision_line(l) && !before.lines().any(|x| x.trim() == l.trim())) {
+            let proposal = Some(proposal(&b, &o, &t, &intended, &drift, &clusters));
+            return Outcome::Conflict(Conflict {
+                reason: ConflictReason::Placeholder { line: line.trim().to_string() },
+                base_range: base_chars(&h.base),
+                proposal,
+            });
+        }
+    }
+    // Backslashes added next to an unescaping drift: the model may mean escapes or characters.
+    let unescapes = drift.iter().any(|d| {
+        // The char after the hunk completes an escape the diff cut (`\"` → `"` is a deleted `\`).
+        let next = b.get(d.base.end).and_then(|s| s.chars().next()).map_or(String::new(), String::from);
+        is_unescape(&(b[d.base.clone()].concat() + &next), &(t[d.new.clone()].concat() + &next))
+    });
+    if unescapes {
+        if let Some(h) = intended.iter().find(|h| o[h.new.clone()].iter().any(|s| s.contains('\\'))) {
+            return Outcome::Conflict(Conflict {
+                reason: ConflictReason::Escapes,
+                base_range: base_chars(&h.base),
+                proposal: Some(proposal(&b, &o, &t, &intended, &drift, &clusters)),
+            });
+        }
+    }
+    // A pure insertion or deletion that could slide over equal text into the other side's
+    // change (`a` inserted next to `a`) has more than one reading: refuse rather than guess.
+    for (h, d) in intended.iter().flat_map(|h| drift.iter().map(move |d| (h, d))) {
+        if conflicts(h, d) {
+            continue; // decided by its cluster
+        }
+        let ambiguous = reaches(&slide_span(&bi, &oi, h), d)
+            || reaches(&slide_span(&bi, &ti, d), h)
+            || slides_into(&b, &o, h, d)
+            || slides_into(&b, &t, d, h)
+            || meets_unseparated(&b, &o, h, &t, d)
+            || meets_unseparated(&b, &t, d, &o, h);
+        if ambiguous {
+            return Outcome::Conflict(Conflict {
+                reason: ConflictReason::Overlap,
+                base_range: base_chars(&h.base),
+                proposal: Some(proposal(&b, &o, &t, &intended, &drift, &clusters)),
+            });
+        }
+    }
+    let mut text = String::new();
+    let (mut applied, mut kept, mut elided_kept) = (0, 0, 0);
+    let mut at = 0;
+    for c in &clusters {
+        text.push_str(&b[at..c.base.start].concat());
+        if c.ours.is_empty() {
+            kept += 1;
+            elided_kept += usize::from(b[c.base.clone()].concat().lines().any(is_elision_line));
+            text.push_str(&c.version(&b, &t, &drift, false));
+        } else if c.theirs.is_empty() {
+            applied += 1;
+            text.push_str(&c.version(&b, &o, &intended, true));
+        } else {
+            return Outcome::Conflict(Conflict {
+                reason: ConflictReason::Overlap,
+                base_range: base_chars(&c.base),
+                proposal: Some(proposal(&b, &o, &t, &intended, &drift, &clusters)),
+            });
+        }
+        at = c.base.end;
+    }
+    text.push_str(&b[at..].concat());
+    Outcome::Merged(Merged { text, kept, applied, elided_kept })
+}
+
+/// Hunks of both sides that must be decided together: connected by [`conflicts`].
+struct Cluster {
+    /// Base token range the cluster covers.
+    base: Range<usize>,
+    /// Indices into the intended hunks and the drift hunks.
+    ours: Vec<usize>,
+    theirs: Vec<usize>,
+}
+
+impl Cluster {
+    /// The cluster's base range as one side has it: the base with that side's hunks of the
+    /// cluster applied (outside its hunks, a side equals the base).
+    fn version(&self, base: &[&str], side: &[&str], hunks: &[Hunk], ours: bool) -> String {
+        let members = if ours { &self.ours } else { &self.theirs };
+        let mut out = String::new();
+        let mut at = self.base.start;
+        for &i in members {
+            let h = &hunks[i];
+            out.push_str(&base[at..h.base.start].concat());
+            out.push_str(&side[h.new.clone()].concat());
+            at = h.base.end;
+        }
+        out.push_str(&base[at..self.base.end].concat());
+        out
+    }
+}
+
+/// Whether an intended hunk and a drift hunk cannot both be applied independently: their
+/// base ranges overlap, both insert at one point, or one inserts strictly inside the other.
+/// Hunks that only meet at an end (an insertion just after a changed token) are independent.
+fn conflicts(a: &Hunk, b: &Hunk) -> bool {
+    match (a.base.is_empty(), b.base.is_empty()) {
+        (true, true) => a.base.start == b.base.start,
+        (true, false) => b.base.start < a.base.start && a.base.start < b.base.end,
+        (false, true) => a.base.start < b.base.start && b.base.start < a.base.end,
+        (false, false) => a.base.start < b.base.end && b.base.start < a.base.end,
+    }
+}
+
+/// The hunks of both sides in base order, grouped into clusters. Hunks of one side never
+/// conflict with each other (a diff's runs are separated by equal text), so a cluster grows
+/// only through hunks of the other side. Cost: O(h · cluster size).
+fn clusters(intended: &[Hunk], drift: &[Hunk]) -> Vec<Cluster> {
+    let mut all: Vec<(bool, usize)> = (0..intended.len()).map(|i| (true, i)).chain((0..drift.len()).map(|i| (false, i))).collect();
+    let hunk = |(ours, i): (bool, usize)| if ours { &intended[i] } else { &drift[i] };
+    all.sort_by_key(|&k| (hunk(k).base.start, hunk(k).base.end, !k.0));
+    let mut out: Vec<Cluster> = Vec::new();
+    for k in all {
+        let h = hunk(k);
+        let joins = out.last().is_some_and(|c| {
+            let others = if k.0 { &c.theirs } else { &c.ours };
+            let side = if k.0 { drift } else { intended };
+            others.iter().any(|&j| conflicts(h, &side[j]))
+        });
+        if !joins {
+            out.push(Cluster { base: h.base.clone(), ours: Vec::new(), theirs: Vec::new() });
+        }
+        if let Some(c) = out.last_mut() {
+            c.base = c.base.start.min(h.base.start)..c.base.end.max(h.base.end);
+            if k.0 { c.ours.push(k.1) } else { c.theirs.push(k.1) }
+        }
+    }
+    out
+}
+
+/// What writing the intended change anyway would give: each cluster as the new text has it.
+fn proposal(b: &[&str], o: &[&str], t: &[&str], intended: &[Hunk], drift: &[Hunk], clusters: &[Cluster]) -> String {
+    let mut text = String::new();
+    let mut at = 0;
+    for c in clusters {
+        text.push_str(&b[at..c.base.start].concat());
+        if c.ours.is_empty() {
+            text.push_str(&c.version(b, t, drift, false));
+        } else {
+            text.push_str(&c.version(b, o, intended, true));
+        }
+        at = c.base.end;
+    }
+    text.push_str(&b[at..].concat());
+    text
+}
+
+/// [`merge`] for a near-miss pick of `old_text`: copied line-number gutters on every line of
+/// `old_text` ([`super::gutter`]) are not part of the change, so they are stripped from
+/// `old_text` and, when it has them too, from `new_text` before merging (the region never has
+/// them: it is document text). Cost: as [`merge`], plus O(n) for the gutters.
+pub fn merge_pick(old_text: &str, new_text: &str, region: &str) -> Outcome {
+    if let Some(g) = super::gutter::strip(old_text) {
+        if !g.text.is_empty() {
+            let new = super::gutter::strip_kind(new_text, g.kind).unwrap_or_else(|| new_text.to_string());
+            return merge(&g.text, &new, region);
+        }
+    }
+    merge(old_text, new_text, region)
+}
+
+fn too_large(tokens: usize) -> Outcome {
+    Outcome::Conflict(Conflict {
+        reason: ConflictReason::TooLarge { tokens, limit: MAX_DIFF_TOKENS },
+        base_range: 0..0,
+        proposal: None,
+    })
+}
+
+/// One difference against the base: base tokens `base` became the other side's tokens `new`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Hunk {
+    base: Range<usize>,
+    new: Range<usize>,
+}
+
+/// The base range a pure insertion or deletion could equally sit anywhere in (it slides over
+/// equal tokens: inserting `a b` after `a` is inserting `b a` before it); the hunk's own base
+/// range for a replacement. Cost: O(slide).
+fn slide_span(base: &[u32], side: &[u32], h: &Hunk) -> Range<usize> {
+    let (mut lo, mut hi) = (h.base.start, h.base.end);
+    if h.base.is_empty() && !h.new.is_empty() {
+        let ins = &side[h.new.clone()];
+        let n = ins.len();
+        // Left: the inserted run rotates right as it passes equal base tokens.
+        let mut k = 0;
+        while lo > 0 && base[lo - 1] == ins[(n - 1 + n - (k % n)) % n] {
+            lo -= 1;
+            k += 1;
+        }
+        let mut k = 0;
+        while hi < base.len() && base[hi] == ins[k % n] {
+            hi += 1;
+            k += 1;
+        }
+    } else if h.new.is_empty() && !h.base.is_empty() {
+        let (p, q) = (h.base.start, h.base.end);
+        let (mut a, mut b) = (p, q);
+        while a > 0 && base[a - 1] == base[b - 1] {
+            a -= 1;
+            b -= 1;
+        }
+        lo = a;
+        let (mut a, mut b) = (p, q);
+        while b < base.len() && base[a] == base[b] {
+            a += 1;
+            b += 1;
+        }
+        hi = b;
+    }
+    lo..hi
+}
+
+/// Whether `left` ends where `right` starts with no equal char between their changes: tokens
+/// are words with their trailing blanks, so `\\` → `\\ ` is a space inserted at the end, and
+/// an insertion just after it is a second insertion at one point, in no defined order. A
+/// change that keeps its last char (`promt` → `prompt`) separates them.
+fn meets_unseparated(base: &[&str], left_side: &[&str], left: &Hunk, right_side: &[&str], right: &Hunk) -> bool {
+    if left.base.end != right.base.start {
+        return false;
+    }
+    let kept_last = {
+        let (was, now) = (base[left.base.clone()].concat(), left_side[left.new.clone()].concat());
+        was.chars().last().is_some_and(|c| now.ends_with(c))
+    };
+    let kept_first = {
+        let (was, now) = (base[right.base.clone()].concat(), right_side[right.new.clone()].concat());
+        was.chars().next().is_some_and(|c| now.starts_with(c))
+    };
+    !kept_last && !kept_first
+}
+
+/// Whether `h`, a pure insertion or deletion that meets `other` at one end, could slide a
+/// char into it: tokens are words, so inserting `r=` inside `bar` reads as inserting `=r`
+/// after it, and next to a change of `bar` the two readings give different texts.
+fn slides_into(base: &[&str], side: &[&str], h: &Hunk, other: &Hunk) -> bool {
+    let before = |i: usize| base[..i].iter().rev().find_map(|t| t.chars().last());
+    let at = |i: usize| base[i..].iter().find_map(|t| t.chars().next());
+    let (p, q) = (h.base.start, h.base.end);
+    let moved: String = if h.base.is_empty() && !h.new.is_empty() {
+        side[h.new.clone()].concat()
+    } else if h.new.is_empty() && !h.base.is_empty() {
+        base[h.base.clone()].concat()
+    } else {
+        return false;
+    };
+    let left = other.base.end == p && other.base.start <= p && before(p).is_some_and(|c| moved.ends_with(c));
+    let right = other.base.start == q && other.base.end >= q && at(q).is_some_and(|c| moved.starts_with(c));
+    left || right
+}
+
+/// Whether hunk `h` lies in or on the edge of `span` once `span` is wider than `h`'s own
+/// range... i.e. whether a slid hunk covering `span` would meet `h`.
+fn reaches(span: &Range<usize>, h: &Hunk) -> bool {
+    if span.is_empty() {
+        return false;
+    }
+    if h.base.is_empty() {
+        span.start < h.base.start && h.base.start < span.end
+    } else {
+        h.base.start < span.end && span.start < h.base.end
+    }
+}
+
+/// The non-equal runs of a token diff of `a` → `b` as hunks, or the token count when the
+/// diff would exceed [`MAX_DIFF_TOKENS`].
+fn hunks(a: &[u32], b: &[u32]) -> Result<Vec<Hunk>, usize> {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (ar, br) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    if ar.len() + br.len() > MAX_DIFF_TOKENS {
+        return Err(ar.len() + br.len());
+    }
+    if ar.is_empty() && br.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut out: Vec<Hunk> = Vec::new();
+    let mut open = false;
+    for op in myers_ops(ar, br) {
+        let (tag, o, n) = op.as_tag_tuple();
+        let (o, n) = (o.start + prefix..o.end + prefix, n.start + prefix..n.end + prefix);
+        if tag == similar::DiffTag::Equal {
+            open &= o.is_empty();
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if open => {
+                last.base.end = o.end;
+                last.new.end = n.end;
+            }
+            _ => out.push(Hunk { base: o, new: n }),
+        }
+        open = true;
+    }
+    Ok(out)
+}
+
+/// The tokens of `text`, concatenating back to it: a run of letters, digits and `_`, or any
+/// other single character (a line break included), each with the spaces and tabs after it; a
+/// combining mark (and ZWJ, skin tones) stays with the character before it; CJK ideographs,
+/// kana and hangul are a token each. Blanks ride on the token before them so that a diff
+/// cannot align two texts on their spaces alone (a space matches everywhere; `12 | fn` →
+/// `fn` would otherwise be aligned space to space). Leading blanks of the text are a token.
+/// Cost: O(n) (plus a binary search per char at or above U+0300).
+pub fn tokens(text: &str) -> Vec<&str> {
+    let word = |c: char| !is_wide(c) && (c.is_alphanumeric() || c == '_');
+    let blank = |c: char| c == ' ' || c == '\t';
+    let mut out = Vec::new();
+    let mut start = 0;
+    // The last char that was not a mark or a blank, and whether blanks followed it.
+    let mut prev: Option<char> = None;
+    let mut in_blanks = false;
+    for (i, c) in text.char_indices() {
+        if i > 0 && is_mark(c) && !in_blanks {
+            continue;
+        }
+        if blank(c) {
+            in_blanks = true;
+            continue;
+        }
+        let split = match prev {
+            None => i > 0, // leading blanks
+            Some(p) => in_blanks || !(word(p) && word(c)),
+        };
+        if split {
+            out.push(&text[start..i]);
+            start = i;
+        }
+        prev = Some(c);
+        in_blanks = false;
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// CJK ideographs, kana, hangul and full-width forms: one token each.
+fn is_wide(c: char) -> bool {
+    matches!(c as u32, 0x1100..=0x11FF | 0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF)
+}
+
+/// Whether `line` is an elision marker a model writes for text it left out: `...`, `…`,
+/// `[...]`, or a comment made of one (`// ... existing code ...`, `# ...`, `<!-- ... -->`).
+/// A spread like `...rest` or a statement like `f(...)` is not one.
+pub fn is_elision_line(line: &str) -> bool {
+    let mut s = line.trim();
+    for lead in ["//", "#", "/*", "<!--", "--", ";", "*"] {
+        if let Some(rest) = s.strip_prefix(lead) {
+            s = rest.trim();
+            break;
+        }
+    }
+    for tail in ["*/", "-->"] {
+        if let Some(rest) = s.strip_suffix(tail) {
+            s = rest.trim();
+        }
+    }
+    let s = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')).unwrap_or(s);
+    let Some(rest) = s.strip_prefix("...").or_else(|| s.strip_prefix('…')) else { return false };
+    let rest = rest.trim_end_matches(['.', '…']);
+    if rest.is_empty() {
+        return true;
+    }
+    // `... existing code ...`: words after a space, ending in an ellipsis or not.
+    rest.starts_with(' ') && rest.len() <= 60 && rest.chars().all(|c| c.is_alphanumeric() || " -_,'()".contains(c))
+}
+
+/// Whether the region's `found` is `expected` with its escapes turned into the characters
+/// (`\n` → line break, `\t` → tab, `\"` → `"`, `\'` → `'`, `\\` → `\`), and they differ.
+pub fn is_unescape(expected: &str, found: &str) -> bool {
+    expected != found && expected.contains('\\') && unescape(expected) == found
+}
+
+/// `text` with `\n`, `\t`, `\r`, `\"`, `\'` and `\\` turned into the characters they stand
+/// for; other backslashes stay. Cost: O(n).
+pub fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            let real = match chars.peek() {
+                Some('n') => Some('\n'),
+                Some('t') => Some('\t'),
+                Some('r') => Some('\r'),
+                Some('"') => Some('"'),
+                Some('\'') => Some('\''),
+                Some('\\') => Some('\\'),
+                _ => None,
+            };
+            if let Some(r) = real {
+                chars.next();
+                out.push(r);
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn merged(base: &str, ours: &str, theirs: &str) -> String {
+        match merge(base, ours, theirs) {
+            Outcome::Merged(m) => m.text,
+            Outcome::Conflict(c) => panic!("conflict {c:?}"),
+        }
+    }
+
+    fn conflict(base: &str, ours: &str, theirs: &str) -> Conflict {
+        match merge(base, ours, theirs) {
+            Outcome::Merged(m) => panic!("merged {:?}", crate::text::clip(&m.text, 200)),
+            Outcome::Conflict(c) => c,
+        }
+    }
+
+    #[test]
+    fn tokens_concatenate_back_and_keep_marks_with_their_character() {
+        let text = "caf\u{65}\u{301} = 30;\n\t東京 x_1  \"y\"";
+        let t = tokens(text);
+        assert_eq!(t.concat(), text);
+        assert_eq!(t, ["caf\u{65}\u{301} ", "= ", "30", ";", "\n\t", "東", "京 ", "x_1  ", "\"", "y", "\""]);
+        assert_eq!(tokens("  a"), ["  ", "a"]);
+    }
+
+    #[test]
+    fn a_stale_line_keeps_the_earlier_edit() {
+        // An earlier edit made 30 → 45 on line 1; the model still remembers 30 and changes line 2.
+        let base = "timeout = 30\nretries = 3\n";
+        let ours = "timeout = 30\nretries = 5\n";
+        let theirs = "timeout = 45\nretries = 3\n";
+        assert_eq!(merged(base, ours, theirs), "timeout = 45\nretries = 5\n");
+        let Outcome::Merged(m) = merge(base, ours, theirs) else { panic!() };
+        assert_eq!((m.applied, m.kept), (1, 1));
+    }
+
+    #[test]
+    fn a_misremembered_token_is_not_injected() {
+        let base = "output = model.generate(args.promt)";
+        let ours = "output = model.generate(args.promt, max_tokens=256)";
+        let theirs = "output = model.generate(args.prompt)";
+        assert_eq!(merged(base, ours, theirs), "output = model.generate(args.prompt, max_tokens=256)");
+    }
+
+    #[test]
+    fn a_change_to_text_that_differs_is_refused_with_a_proposal() {
+        let base = "timeout = 30\n";
+        let ours = "timeout = 60\n";
+        let theirs = "timeout = 45\n";
+        let c = conflict(base, ours, theirs);
+        assert_eq!(c.reason, ConflictReason::Overlap);
+        assert_eq!(c.base_range, 10..12);
+        assert_eq!(c.proposal.as_deref(), Some("timeout = 60\n"));
+        // Touching counts: an insertion right after a token that differs is ambiguous.
+        let c = conflict("a b", "a bc", "a B");
+        assert_eq!(c.reason, ConflictReason::Overlap);
+    }
+
+    #[test]
+    fn the_same_change_on_both_sides_is_refused_and_copied_gutters_are_stripped_first() {
+        // Both sides deleted one space of two: the same text, yet together they delete both.
+        assert_eq!(conflict("a  b", "a b", "a b").reason, ConflictReason::Overlap);
+        // Copied gutters are not part of the change: new_text dropped them as the document does.
+        let base = "  12│ fn a() {}\n  13│ fn b() {}";
+        let ours = "fn a() {}\nfn b() {}\nfn c() {}";
+        let theirs = "fn a() {}\nfn b() {}";
+        assert_eq!(conflict(base, ours, theirs).reason, ConflictReason::Overlap);
+        let Outcome::Merged(m) = merge_pick(base, ours, theirs) else { panic!("gutters not stripped") };
+        assert_eq!(m.text, "fn a() {}\nfn b() {}\nfn c() {}");
+        let Outcome::Merged(m) = merge_pick(base, "  12│ fn a() {}\n  13│ fn b2() {}", theirs) else { panic!() };
+        assert_eq!(m.text, "fn a() {}\nfn b2() {}");
+    }
+
+    #[test]
+    fn escapes_and_elisions_in_the_base_are_kept_as_the_document_has_them() {
+        let base = r#"greeting = \"Hello, \" + name\nreturn greeting"#;
+        let ours = r#"greeting = \"Hi, \" + name\nreturn greeting"#;
+        let theirs = "greeting = \"Hello, \" + name\nreturn greeting";
+        assert_eq!(merged(base, ours, theirs), "greeting = \"Hi, \" + name\nreturn greeting");
+        let base = "fn f() {\n    // ... existing code ...\n    done()\n}";
+        let ours = "fn f() {\n    // ... existing code ...\n    done()\n    log()\n}";
+        let theirs = "fn f() {\n    a()\n    b()\n    done()\n}";
+        assert_eq!(merged(base, ours, theirs), "fn f() {\n    a()\n    b()\n    done()\n    log()\n}");
+        let Outcome::Merged(m) = merge(base, ours, theirs) else { panic!() };
+        assert_eq!(m.elided_kept, 1);
+    }
+
+    #[test]
+    fn an_added_placeholder_or_escape_is_refused() {
+        let c = conflict("a()\nb()\n", "a()\n...\nc()\n", "a()\nb()\n");
+        assert_eq!(c.reason, ConflictReason::Placeholder { line: "...".into() });
+        let c = conflict(r#"x = \"a\"; y = 1"#, r#"x = \"a\"; y = \"b\\n\""#, "x = \"a\"; y = 1");
+        assert_eq!(c.reason, ConflictReason::Escapes);
+    }
+
+    #[test]
+    fn elision_lines() {
+        for yes in ["...", "  …", "// ... existing code ...", "# ...", "<!-- ... -->", "[...]", "/* ... rest unchanged */"] {
+            assert!(is_elision_line(yes), "{yes}");
+        }
+        for no in ["...rest,", "f(...)", "return ...args", "a...b", "// see above..."] {
+            assert!(!is_elision_line(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn a_difference_too_large_is_refused() {
+        let big: String = (0..5000).map(|i| format!("w{i} ")).collect();
+        let c = conflict("x", &big, "x");
+        assert!(matches!(c.reason, ConflictReason::TooLarge { limit: MAX_DIFF_TOKENS, .. }), "{c:?}");
+    }
+}

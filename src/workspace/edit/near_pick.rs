@@ -1,0 +1,110 @@
+//! Staging a near-miss candidate (docs/architecture.md#matching): the candidate's text differs
+//! from old_text, so new_text is never written over it as given. Only the model's intended
+//! change — old_text → new_text — is applied to the candidate's own text by a three-way apply
+//! (src/matching/three_way.rs); when that change touches text that differs between old_text and
+//! the candidate, nothing is staged and the answer shows all three (what was sent, what is
+//! there, what the change would make of it).
+
+use std::ops::Range;
+
+use super::{Edit, StageInfo};
+use crate::format::code;
+use crate::workspace::views::clip;
+use crate::matching::marks::is_mark;
+use crate::matching::near;
+use crate::matching::three_way::{self, ConflictReason, Outcome};
+use crate::matching::CandidateQuality;
+use crate::response::{Response, Status};
+use crate::session::Letter;
+use crate::text;
+use crate::workspace::{Step, Workspace};
+
+impl Workspace {
+    /// Stages near-miss candidate `letter` (draft `range` of `path`, found for `needle`) as the
+    /// three-way apply of `needle` → `new_text` onto its text, or refuses (`StaleReference`)
+    /// with a three-way preview. Cost: O(region + needle + new_text) plus two token diffs of at
+    /// most [`three_way::MAX_DIFF_TOKENS`] tokens; a larger difference is refused.
+    pub(super) fn stage_near_miss(&mut self, path: &str, letter: Letter, range: Range<usize>, needle: &str, new_text: &str, mut info: StageInfo) -> Step {
+        let draft = self.draft_rope(path);
+        let range = whole_characters(&draft, range);
+        let region = draft.slice(range.clone()).to_string();
+        let similarity = match info.quality {
+            Some(CandidateQuality::Similar(s) | CandidateQuality::Merged(s)) => s,
+            _ => near::similarity(needle, &region),
+        };
+        match three_way::merge_pick(needle, new_text, &region) {
+            Outcome::Merged(m) => {
+                info.quality = Some(CandidateQuality::Merged(similarity));
+                info.warn = true;
+                if m.kept > 0 {
+                    let elided = if m.elided_kept > 0 { ", the lines your `...` stood for among them" } else { "" };
+                    info.notes.push(format!(
+                        "Where the text there differs from your old_text ({} place{}{elided}) it was kept as it is.",
+                        m.kept,
+                        if m.kept == 1 { "" } else { "s" }
+                    ));
+                }
+                self.stage(path, vec![Edit { range, new_text: m.text }], info)
+            }
+            Outcome::Conflict(c) => {
+                let p = self.config.tool_prefix.clone();
+                let line = text::line_of(&draft, range.start);
+                let q = CandidateQuality::Similar(similarity);
+                let why = match &c.reason {
+                    ConflictReason::Overlap => {
+                        let touched: String = needle.chars().skip(c.base_range.start).take(c.base_range.len()).collect();
+                        let at = if touched.trim().is_empty() { String::new() } else { format!(" ({} in your old_text)", code(&clip(&touched))) };
+                        format!("differs from your old_text right where your change is{at}, so applying it there would overwrite text you have not seen")
+                    }
+                    ConflictReason::Placeholder { line } => format!(
+                        "would get the line {} from your new_text, which stands for text you left out and is never written as text",
+                        code(line)
+                    ),
+                    ConflictReason::Escapes => "holds line breaks, tabs or quotes where your old_text has escapes (\\n, \\t, \\\"), and your change adds backslashes: escapes or characters is unclear".to_string(),
+                    ConflictReason::TooLarge { tokens, limit } => {
+                        format!("differs from your change in {tokens} tokens, more than the {limit} a three-way apply compares")
+                    }
+                };
+                let summary = format!("Candidate {letter} (line {line}, {q}) {why}. Nothing was staged.");
+                let mut preview = format!(
+                    "Your change (old_text → new_text), [-removed-] {{+added+}}:\n{}\n\nThere now (candidate {letter}, line {line}):\n{region}\n",
+                    near::describe_difference(needle, new_text)
+                );
+                if let Some(proposal) = c.proposal.as_deref().filter(|_| !matches!(c.reason, ConflictReason::Placeholder { .. })) {
+                    preview.push_str(&format!(
+                        "\nYour change applied there anyway would make, [-removed-] {{+added+}}:\n{}\n",
+                        near::describe_difference(&region, proposal)
+                    ));
+                }
+                let guidance = match c.reason {
+                    ConflictReason::Placeholder { .. } => format!(
+                        "Send the full block: call {p}_replace with old_text copied from \"There now\" and new_text written out in full, with no placeholder lines."
+                    ),
+                    _ => format!(
+                        "Call {p}_replace again with old_text copied from \"There now\" and new_text made from that text (the last part shows what your change would make of it)."
+                    ),
+                };
+                let mut r = Response::new(Status::StaleReference, summary).with_guidance(guidance);
+                r.preview = Some(preview);
+                r.match_quality = Some(q.to_string());
+                r.fingerprint = Some(self.draft_fingerprint(path).to_string());
+                Step::Done(self.finish(r, Some(path)))
+            }
+        }
+    }
+}
+
+/// `range` widened so it cuts no character from its combining marks: a start on a mark moves
+/// back to its base character, an end before a mark moves past the marks.
+/// Cost: O(marks at the edges · log n).
+fn whole_characters(rope: &ropey::Rope, range: Range<usize>) -> Range<usize> {
+    let len = rope.len_chars();
+    let (mut start, mut end) = (range.start.min(len), range.end.min(len));
+    while start > 0 && start < len && is_mark(rope.char(start)) && rope.char(start - 1) != '\n' {
+        start -= 1;
+    }
+    while end < len && is_mark(rope.char(end)) {
+        end += 1;
+    }
+    start..end.max(start)
+}
