@@ -30,6 +30,7 @@ mod log;
 mod persist;
 pub use persist::PersistEdit;
 mod read;
+mod guidance;
 mod recall;
 mod replace_all;
 mod sync;
@@ -884,17 +885,15 @@ impl Workspace {
             );
         }
         let instead = match state {
-            WorkflowState::SelectionPending if tool == Tool::Commit => format!(
-                "Choose a candidate with {p}_replace_selection(selection_id) first (or {p}_commit_auto to take the recommended one), or drop the session with {p}_revert(reason)."
-            ),
+            WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop(""),
             WorkflowState::SelectionPending => format!(
                 "Choose a candidate with {p}_replace_selection(selection_id) first, or drop the session with {p}_revert(reason)."
             ),
             _ if tool == Tool::ReplaceSelection => format!(
                 "There is no choice pending: {p}_replace lists lettered candidates when old_text matches several places or nowhere exactly."
             ),
-            _ if tool == Tool::Rebase => format!("Nothing to rebase onto: storage has not changed underneath pending changes. {p}_commit(summary) saves them."),
-            _ if tool == Tool::PersistAs => format!("{p}_persist_as is for recovery when saving fails; {p}_commit(summary) saves to the document's own path."),
+            _ if tool == Tool::Rebase => format!("Nothing to rebase onto: storage has not changed underneath pending changes. {}", self.save_or_drop("To save them, call ")),
+            _ if tool == Tool::PersistAs => format!("Saving has not failed, so there is nothing to recover. {}", self.save_or_drop("To save to the document's own path, call ")),
             _ if tool == Tool::Diff => format!("Nothing to compare: there are no pending changes. {p}_read shows the text."),
             WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
                 "Edits are saved as they are made in immediate mode; there is nothing to commit.".to_string()
@@ -931,10 +930,11 @@ impl Workspace {
         let opts = self.preview_options(args.str("format"), args.int("context_lines"));
         let count = session.changes.iter().filter(|c| c.path == path).count();
         let mut r = Response::new(Status::Success, format!("{count} pending change{} in {path} ({} preview).", plural(count), opts.mode.as_str()))
-            .with_guidance(format!(
-                "Call {p}_commit(summary) to save, or {p}_revert(reason) to drop them.",
-                p = self.config.tool_prefix
-            ));
+            .with_guidance(if self.is_visible(Tool::Commit) {
+                format!("Call {p}_commit(summary) to save, or {p}_revert(reason) to drop them.", p = self.config.tool_prefix)
+            } else {
+                self.save_or_drop("")
+            });
         r.preview = Some(render_preview(session, path, &opts));
         let draft = self.draft_rope(path);
         r.metrics.new_length = Some(draft.len_chars());
@@ -950,7 +950,11 @@ impl Workspace {
             Ok(task) => {
                 let (id, depth, goal) = (task.id, task.depth, task.goal.clone());
                 let mut r = Response::new(Status::Success, format!("Task #{id} begun: \"{goal}\" (depth {depth})."))
-                    .with_guidance(format!("Work on it; {p}_commit(summary) completes it, {p}_revert(reason) abandons it."));
+                    .with_guidance(if self.is_visible(Tool::Commit) {
+                        format!("Work on it; {p}_commit(summary) completes it, {p}_revert(reason) abandons it.")
+                    } else {
+                        format!("Work on it; a commit completes it, {p}_revert(reason) abandons it.")
+                    });
                 r.task_id = Some(id.to_string());
                 self.finish(r, None)
             }

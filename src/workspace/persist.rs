@@ -433,7 +433,11 @@ impl Workspace {
                     Status::Success,
                     format!("Saved the draft of {path} as {new_path} (version {version}, {chars} chars); {new_path} is now open. {path} still has {pending} pending change{}.", plural(pending)),
                 )
-                .with_guidance(format!("Retry saving {path} with {p}_commit(summary), or drop its changes with {p}_discard(reason) — the draft is safe in {new_path}."));
+                .with_guidance(if self.is_visible(crate::tools::Tool::Commit) {
+                    format!("Retry saving {path} with {p}_commit(summary), or drop its changes with {p}_discard(reason) — the draft is safe in {new_path}.")
+                } else {
+                    format!("The draft is safe in {new_path}; drop the changes of {path} with {p}_discard(reason). {}", self.save_or_drop("Call "))
+                });
                 r.metrics.new_length = Some(chars);
                 self.finish(r, Some(new_path))
             }

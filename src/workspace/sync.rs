@@ -235,7 +235,11 @@ impl Workspace {
         let draft = self.draft_rope(path).to_string();
         let Some(storage) = storage else {
             let r = Response::new(Status::Success, format!("{path} does not exist in storage; your draft has {} chars.", draft.chars().count()))
-                .with_guidance(format!("{p}_commit creates it again once the conflict is resolved; {p}_persist_as saves the draft elsewhere."));
+                .with_guidance(if self.is_visible(crate::tools::Tool::PersistAs) {
+                    format!("{p}_persist_as(new_path) saves the draft elsewhere; {p}_discard(reason) drops the changes.")
+                } else {
+                    format!("A commit creates it again; {p}_revert(reason) drops the changes.")
+                });
             return self.finish(r, Some(path));
         };
         let stored = storage.text.rope().to_string();
@@ -247,8 +251,10 @@ impl Workspace {
         let mut r = Response::new(Status::Success, format!("Storage (version {}) against your draft of {path} (`-` storage, `+` draft).", storage.version))
             .with_guidance(if self.conflicts.contains_key(path) {
                 format!("{p}_rebase keeps your changes that do not overlap storage's; {p}_refresh takes storage's text and drops yours.")
-            } else {
+            } else if self.is_visible(crate::tools::Tool::Commit) {
                 format!("{p}_commit(summary) writes your draft over it.")
+            } else {
+                self.save_or_drop("To write your draft over it, call ")
             });
         r.preview = Some(patch);
         self.finish(r, Some(path))
@@ -392,7 +398,7 @@ impl Workspace {
                     }
                     if !self.conflicts.contains_key(&path) {
                         let r = Response::new(Status::NoOp, format!("{path} no longer exists in storage; there is nothing to reload. Nothing was changed."))
-                            .with_guidance(format!("Its last text is kept here; committing changes to it with {}_commit creates it again.", self.config.tool_prefix));
+                            .with_guidance("Its last text is kept here; committing changes to it creates it again.");
                         return self.finish(r, Some(&path));
                     }
                     self.unreported_conflict = false; // this response says it
