@@ -309,6 +309,12 @@ export interface StorageProvider {
   save(path: string, text: string, expectedVersion: string, edits?: readonly TextEdit[]): Promise<{ version: string }>;
   /** Subscribe to external changes. Returns the unsubscribe function. */
   watch(listener: (change: StorageChange) => void): () => void;
+  /**
+   * True when every change `watch` reports carries its exact `edits` (a Yjs storage): the
+   * workspace then rebases pending changes over non-overlapping outside edits by default
+   * (`autoRebase`), since mapping them through a known delta cannot misplace them.
+   */
+  readonly reportsExactChanges?: boolean;
 }
 
 export interface StorageChange {
@@ -374,7 +380,9 @@ export interface WorkspaceOptions {
    * When storage changes under pending changes and the change overlaps none of them, move them
    * onto it (the next summary says so) instead of reporting `ExternalConflict`; only an overlap
    * is a conflict. For live co-editing, where any keystroke between two calls is an external
-   * change (docs/co-editing.md §Automatic rebase). Default false.
+   * change (docs/co-editing.md §Automatic rebase). Default: true when the storage
+   * `reportsExactChanges` (a Yjs storage), false otherwise — a file storage's change is known
+   * only by diffing two texts, which can attribute repeated text to the wrong place.
    */
   autoRebase?: boolean;
   /**

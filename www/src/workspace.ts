@@ -322,7 +322,8 @@ export class Workspace {
     if (options.previewMode !== undefined) wasmOptions.preview_mode = options.previewMode;
     if (options.previewContextLines !== undefined) wasmOptions.preview_context_lines = options.previewContextLines;
     if (options.memory !== undefined) wasmOptions.memory = options.memory;
-    if (options.autoRebase !== undefined) wasmOptions.auto_rebase = options.autoRebase;
+    const autoRebase = options.autoRebase ?? (storage.reportsExactChanges === true ? true : undefined);
+    if (autoRebase !== undefined) wasmOptions.auto_rebase = autoRebase;
     let inner: WasmWorkspace;
     try {
       inner = new WasmWorkspace(wasmOptions);

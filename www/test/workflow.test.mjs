@@ -384,3 +384,22 @@ test("AI SDK: one generateText over many steps with a fixed tool set completes M
   assert.equal(storage.read("service.conf"), "timeout = 30\nretry_timeout = 60\n");
   ws.free();
 });
+
+test("autoRebase defaults on for a storage that reports exact changes, off for one that does not", async () => {
+  class ExactStorage extends MemoryStorage {
+    reportsExactChanges = true;
+  }
+  const run = async (storage, options = {}) => {
+    const ws = await Workspace.create({ storage, ...options });
+    await ws.call("memo_replace", { old_text: "a = 1", new_text: "a = 2" });
+    storage.write("c.txt", "a = 1\nb = 1\nc = 9\n"); // another line than the pending change
+    const commit = await ws.call("memo_commit", { summary: "a" });
+    ws.free();
+    return { status: commit.status, stored: storage.read("c.txt") };
+  };
+  const doc = { "c.txt": "a = 1\nb = 1\nc = 1\n" };
+  assert.deepEqual(await run(new ExactStorage(doc)), { status: "Success", stored: "a = 2\nb = 1\nc = 9\n" });
+  assert.equal((await run(new MemoryStorage(doc))).status, "ExternalConflict");
+  assert.equal((await run(new ExactStorage(doc), { autoRebase: false })).status, "ExternalConflict", "an explicit false wins");
+  assert.equal((await run(new MemoryStorage(doc), { autoRebase: true })).status, "Success");
+});

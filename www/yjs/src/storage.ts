@@ -59,6 +59,8 @@ function formatOf(value: unknown): TextFormat | undefined {
  * and a person's concurrent edit elsewhere in the text is kept, with their cursor.
  */
 export class YjsStorage implements StorageProvider {
+  /** Every change `watch` reports carries its exact edits: workspaces rebase over them by default. */
+  readonly reportsExactChanges = true;
   readonly #source: YjsDocuments;
   readonly #files: Y.Map<unknown>;
   readonly #docs = new Map<string, Y.Text>();
