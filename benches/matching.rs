@@ -14,6 +14,7 @@
 //! | `locate-all` (30-char needle, many hits) | `agentpad-find_bytes`, `agentpad-find_exact`, `agentpad-locate-rope`, `agentpad-locate` (layered, as the tools call it), `memmem` |
 //! | `locate-unique` (one hit; the whole text is searched to know it is unique) | same |
 //! | `fuzzy` (no exact hit; the needle is indented differently) | `agentpad-locate` |
+//! | `worst-<shape>` (benches/common/worst.rs, per tier `worst-1MB`, `worst-10MB`: a near miss that runs every step) | `agentpad-memo_replace` |
 
 #[cfg(not(target_arch = "wasm32"))]
 mod common;
@@ -170,7 +171,36 @@ mod native {
         }
         g.finish();
 
+        crate::worst_case(&mut c);
         c.final_summary();
+    }
+}
+
+/// The worst case per tier: one memo_replace (Workspace::call, as the tools run it) per shape,
+/// checked to answer NoMatch before timing.
+#[cfg(not(target_arch = "wasm32"))]
+fn worst_case(c: &mut criterion::Criterion) {
+    use agentpad::{CallContext, Config, Step, Workspace};
+    use criterion::BenchmarkId;
+    use serde_json::json;
+
+    let tiers = common::worst::tiers();
+    let shapes: Vec<(String, Vec<common::worst::Shape>)> = tiers.iter().map(|(t, bytes)| (t.clone(), common::worst::shapes(*bytes))).collect();
+    let rows: Vec<(String, &common::worst::Shape)> = shapes.iter().flat_map(|(t, ss)| ss.iter().map(move |s| (t.clone(), s))).collect();
+    common::worst::write_fingerprints(&rows);
+    for (tier, shape) in rows {
+        let mut ws = Workspace::new(Config::default());
+        ws.open("worst.txt", &shape.text, "v1").expect("open the shape");
+        let args = json!({"old_text": shape.needle, "new_text": "x", "path": "worst.txt"});
+        let call = |ws: &mut Workspace| match ws.call("memo_replace", &args, &CallContext::default()) {
+            Step::Done(r) => r,
+            _ => panic!("memo_replace without storage asked for storage"),
+        };
+        let r = call(&mut ws);
+        assert_eq!(r.status.as_str(), "NoMatch", "worst-{} at {tier}: {}", shape.name, r.summary);
+        let mut g = c.benchmark_group(format!("worst-{}", shape.name));
+        g.bench_function(BenchmarkId::new("agentpad-memo_replace", format!("worst-{tier}")), |b| b.iter(|| call(&mut ws)));
+        g.finish();
     }
 }
 

@@ -3,3 +3,4 @@
 pub mod diff;
 pub mod docs;
 pub mod edits;
+pub mod worst;

@@ -58,16 +58,90 @@ pub fn text(u: &mut Unstructured, max: usize) -> Result<String> {
     Ok(s)
 }
 
-/// A document: a sample, possibly mutated, or generated text.
+/// A document: a sample, possibly mutated, generated text, a repetitive document or one long
+/// line (the matcher's worst shapes, docs/reliability.md §Matching time and read size).
 pub fn document(u: &mut Unstructured) -> Result<String> {
-    match u.int_in_range(0..=3u8)? {
+    match u.int_in_range(0..=5u8)? {
         0 | 1 => Ok(u.choose(SAMPLES)?.to_string()),
         2 => {
             let base = u.choose(SAMPLES)?.to_string();
             mutate(u, &base)
         }
+        3 => repetitive_document(u),
+        4 => long_line_document(u),
         _ => text(u, 200),
     }
+}
+
+/// Units repeated by the worst-case generators: the shapes that made the fuzzy and near-miss
+/// search grow with (document lines × needle lines) before they were made linear.
+const UNITS: &[&str] = &[
+    "}\n\n",
+    "}\n",
+    "0,0,0,0,0,0,0,0\n",
+    "    let value = compute(alpha, beta); // same\n",
+    "\n",
+    "  \n",
+    "a\n",
+    "the quick brown fox\n",
+    "item: 1\n",
+];
+
+/// Most bytes a generated worst-case document takes (libFuzzer runs it thousands of times a
+/// second; the benches take the 10 MB ones).
+const WORST_BYTES: usize = 64 * 1024;
+
+/// A unit (from [`UNITS`] or generated) repeated up to [`WORST_BYTES`], sometimes with a few
+/// lines changed: identical lines, brace/blank runs, CSV rows.
+pub fn repetitive_document(u: &mut Unstructured) -> Result<String> {
+    let unit = if u.ratio(3, 4)? { u.choose(UNITS)?.to_string() } else { format!("{}\n", text(u, 12)?.replace('\n', " ")) };
+    let unit = if unit.is_empty() { "\n".to_string() } else { unit };
+    let times = u.int_in_range(1..=(WORST_BYTES / unit.len()).max(1))?;
+    let doc = unit.repeat(times);
+    if u.ratio(1, 3)? {
+        mutate(u, &doc)
+    } else {
+        Ok(doc)
+    }
+}
+
+/// One long line: a short unit (no line break) repeated up to [`WORST_BYTES`], maybe with a
+/// short line before or after.
+pub fn long_line_document(u: &mut Unstructured) -> Result<String> {
+    let unit = match u.int_in_range(0..=3u8)? {
+        0 => "abcdefghij ".to_string(),
+        1 => "a".to_string(),
+        2 => "x = 1; ".to_string(),
+        _ => text(u, 8)?.replace('\n', " "),
+    };
+    let unit = if unit.is_empty() { "a".to_string() } else { unit };
+    let times = u.int_in_range(1..=(WORST_BYTES / unit.len()).max(1))?;
+    let line = unit.repeat(times);
+    Ok(match u.int_in_range(0..=2u8)? {
+        0 => line,
+        1 => format!("head\n{line}\ntail\n"),
+        _ => format!("{line}\n"),
+    })
+}
+
+/// A needle for a repetitive document: many of its lines (or a long piece of its line) with one
+/// char changed — a near miss that matches nowhere, the worst case for every step.
+pub fn near_miss(u: &mut Unstructured, doc: &str) -> Result<String> {
+    let lines: Vec<&str> = doc.split_inclusive('\n').collect();
+    let mut needle: Vec<char> = if lines.len() > 1 {
+        let start = u.int_in_range(0..=lines.len() - 1)?;
+        let count = u.int_in_range(1..=(lines.len() - start).min(400))?;
+        lines[start..start + count].concat().chars().collect()
+    } else {
+        let chars: Vec<char> = doc.chars().collect();
+        let len = u.int_in_range(0..=chars.len().min(4096))?;
+        chars[..len].to_vec()
+    };
+    if !needle.is_empty() {
+        let at = u.int_in_range(0..=needle.len() - 1)?;
+        needle[at] = alphabet_char(u)?;
+    }
+    Ok(needle.into_iter().collect())
 }
 
 /// A piece of `s` (by chars), possibly empty.
@@ -90,7 +164,8 @@ pub fn line_of(u: &mut Unstructured, s: &str) -> Result<String> {
 /// A needle for `doc`: mostly a piece of it (so matches happen), sometimes changed the way an
 /// agent's copy differs (whitespace, indentation, look-alikes, copied gutters), sometimes junk.
 pub fn needle(u: &mut Unstructured, doc: &str) -> Result<String> {
-    match u.int_in_range(0..=9u8)? {
+    match u.int_in_range(0..=10u8)? {
+        10 => near_miss(u, doc),
         0..=3 => substring(u, doc),
         4 => line_of(u, doc),
         5 | 6 => {

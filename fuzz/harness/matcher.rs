@@ -5,7 +5,7 @@
 //!
 //! Invariants: no panic; every range is in bounds, sorted and non-overlapping; exact matches
 //! are exactly the needle's non-overlapping occurrences (`str::match_indices`) at or after the
-//! start; the layered search finds what a search of the flattened draft finds; similarity is in
+//! start that cut no character from its combining marks; no match of any tier cuts one; the layered search finds what a search of the flattened draft finds; similarity is in
 //! 0..=1 and 1 only for identical text.
 
 use agentpad::changeset::ChangeSet;
@@ -53,6 +53,7 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
             assert_eq!(got, want, "exact matches of {needle:?} from {from} in {doc:?}");
         }
         for m in &located.matches {
+            assert!(!agentpad::matching::marks::splits_a_character(&rope, &m.range), "a match cuts a character from its mark: {:?} in {doc:?}", m.range);
             if m.quality.is_exact() {
                 assert_eq!(rope.slice(m.range.clone()).to_string(), needle, "an exact match that is not the needle");
             } else if m.quality == (MatchQuality { tier: None, gutter: true }) {
@@ -122,13 +123,22 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
 }
 
 /// Char ranges of `needle`'s non-overlapping occurrences in `doc` (left to right, from the
-/// start) that begin at or after char `from`.
+/// start) that begin at or after char `from` and cut no character from its combining marks
+/// (`cafe` is not in `cafe\u{301}`).
 fn naive_exact(doc: &str, needle: &str, from: usize) -> Vec<std::ops::Range<usize>> {
     let m = needle.chars().count();
+    let rope = Rope::from_str(doc);
+    // Char offsets counted from the previous hit: linear, however many hits.
+    let (mut at_byte, mut at_char) = (0usize, 0usize);
     doc.match_indices(needle)
-        .map(|(b, _)| doc[..b].chars().count())
+        .map(|(b, _)| {
+            at_char += doc[at_byte..b].chars().count();
+            at_byte = b;
+            at_char
+        })
         .filter(|&c| c >= from)
         .map(|c| c..c + m)
+        .filter(|r| !agentpad::matching::marks::splits_a_character(&rope, r))
         .collect()
 }
 

@@ -120,7 +120,9 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
     let windows = token_windows(rope, &lines)
         .map(|w| w.into_iter().filter(|&i| i >= first_line && i + k <= line_count).collect::<Vec<usize>>());
     let found = match windows {
-        Some(w) if w.len().saturating_mul(k) <= WINDOW_LINE_BUDGET => by_windows(rope, w, &lines, &per_tier, from),
+        Some(w) if w.len().saturating_mul(k) <= WINDOW_LINE_BUDGET && window_chars(rope, &w, k) <= WINDOW_CHAR_BUDGET => {
+            by_windows(rope, w, &lines, &per_tier, from)
+        }
         _ => by_line_ids(rope, first_line, line_count, &lines, &per_tier, from),
     };
     leftmost(found)
@@ -142,6 +144,24 @@ fn leftmost(mut found: Vec<Match>) -> Vec<Match> {
 /// Most line examinations (windows × needle lines) the per-window check may cost before the
 /// linear scan over line ids takes over: a few milliseconds of normalising.
 pub const WINDOW_LINE_BUDGET: usize = 20_000;
+
+/// Most chars the windows may span in all (each window counted whole, overlaps counted again)
+/// before the linear scan takes over: long lines make a few windows as costly as many.
+pub const WINDOW_CHAR_BUDGET: usize = 2_000_000;
+
+/// Chars the windows starting at `starts`, `k` lines each, span in all (a line in several
+/// windows counted in each). Cost: O(windows · log n); stops counting past the budget.
+fn window_chars(rope: &Rope, starts: &[usize], k: usize) -> usize {
+    let at = |line: usize| rope.line_to_char(line.min(rope.len_lines()));
+    let mut total = 0usize;
+    for &i in starts {
+        total = total.saturating_add(at(i + k) - at(i));
+        if total > WINDOW_CHAR_BUDGET {
+            break;
+        }
+    }
+    total
+}
 
 /// The matches in the given windows, at the lowest tier any of them matches at.
 fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<NormLine>], from: usize) -> Vec<Match> {

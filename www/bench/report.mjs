@@ -158,6 +158,7 @@ const WORK_TEXT = {
   window: "`ws.liveContext({ anchor: \"none\", maxDocumentChars: 1000, recentDiffs: 0 })`: the live context without a diff (document window, heading index, JSON and Markdown) — the fixed part of every agentpad-wasm anchor-diff call",
 };
 const IMPL_TEXT = {
+  "agentpad-memo_replace": "native: `Workspace::call(\"memo_replace\", …)` in Rust, the worst-case shapes (benches/matching.rs).",
   "agentpad-wasm": "`ws.call(…)` through the npm package in Node: arguments in, response object with Markdown out. " +
     "Matching and stage works: `memo_replace` (revert between runs, untimed); commit-26: `memo_commit` writing through `MemoryStorage`, then `ws.text()` " +
     `(a fresh workspace with the ${SESSION_CHANGES} changes staged before every run, untimed). ` +
@@ -324,6 +325,13 @@ function targets(results, ratios, wasm) {
       out.push(...sessionTargets(results, ratios, doc));
     }
   }
+  for (const tier of [...new Set(results.filter((r) => r.work.startsWith("worst-") && r.side === "wasm").map((r) => r.doc))]) {
+    const rows = results.filter((r) => r.doc === tier && r.work.startsWith("worst-") && r.side === "wasm");
+    const wrong = rows.filter((r) => r.correct === false);
+    const slowest = rows.reduce((a, r) => (r.median_ms > (a?.median_ms ?? -1) ? r : a), null);
+    out.push({ target: `slowest worst-case shape ≤ 250 ms (wasm), ${tier}`, from: "target: reliability", value: slowest?.median_ms ?? null, unit: "ms", limit: 250,
+      ok: wrong.length === 0 && slowest !== null && slowest.median_ms <= 250, note: wrong.length ? `${wrong.length} wrong` : slowest ? slowest.work.slice("worst-".length) : "" });
+  }
   out.push(...diffTargets(results, ratios));
   out.push(...coldTargets(results));
   if (wasm) out.push({ target: "wasm ≤ 200 KB gzipped", from: "target: size", value: wasm.gzip_bytes / 1024, unit: "KiB", limit: 200, ok: wasm.gzip_bytes <= 200 * 1024, note: "" });
@@ -371,7 +379,8 @@ function markdown(report) {
   L.push("Times in ms per operation: median, min, max of the timed runs after warm-up (wasm and JS: one Node process, ≥ 7 runs unless the runs column says fewer; native: criterion, 10 samples, except native diffs taking > 0.3 s a run, timed 3 times outside criterion). " +
     "A result that does not match the reference is marked WRONG and never becomes a ratio.");
   L.push("");
-  const works = [...new Set(results.map((r) => r.work))].sort((a, b) => orderOf(WORK_ORDER, a) - orderOf(WORK_ORDER, b));
+  // The worst-case shapes have a section of their own (worstCase).
+  const works = [...new Set(results.map((r) => r.work))].filter((w) => !w.startsWith("worst-")).sort((a, b) => orderOf(WORK_ORDER, a) - orderOf(WORK_ORDER, b));
   L.push(...summary(report, works));
   L.push("Implementations:", "");
   const impls = [...new Set(results.map((r) => r.impl))].sort((a, b) => orderOf(IMPL_ORDER, a) - orderOf(IMPL_ORDER, b));
@@ -410,6 +419,7 @@ function markdown(report) {
       L.push("");
     }
   }
+  L.push(...worstCase(results));
   if (wasm) {
     L.push("## size", "");
     L.push(`\`${wasm.path}\`: ${wasm.bytes.toLocaleString("en")} bytes raw, ${wasm.gzip_bytes.toLocaleString("en")} bytes gzipped (level 9).`);
@@ -426,6 +436,35 @@ function markdown(report) {
   }
   L.push("");
   return L.join("\n");
+}
+
+/** The worst-case suite (www/bench/suites/worstcase.mjs, benches/matching.rs): per tier, each
+ * shape's median in wasm and natively, and the slowest shape — the worst case of the tier. */
+function worstCase(results) {
+  const rows = results.filter((r) => r.work.startsWith("worst-"));
+  if (rows.length === 0) return [];
+  const L = ["## worst case", ""];
+  L.push("One memo_replace whose old_text matches nowhere, on the adversarial shapes of www/bench/lib/worst.mjs (the same inputs natively, FNV-1a checked): every step runs — exact, the fuzzy tiers, gutters, the near-miss search. Target: ≤ 250 ms in wasm up to 10 MB (docs/reliability.md §Matching time and read size).", "");
+  L.push("| tier | shape | wasm median ms | wasm max ms | native median ms | wasm ÷ native | correct |");
+  L.push("| --- | --- | ---: | ---: | ---: | ---: | --- |");
+  const tiers = [...new Set(rows.map((r) => r.doc))];
+  for (const tier of tiers) {
+    const works = [...new Set(rows.filter((r) => r.doc === tier).map((r) => r.work))];
+    let worstWasm = null;
+    let worstNative = null;
+    for (const work of works) {
+      const w = rows.find((r) => r.doc === tier && r.work === work && r.side === "wasm");
+      const n = rows.find((r) => r.doc === tier && r.work === work && r.side === "native");
+      const ratio = w && n && w.correct !== false ? times(w.median_ms / n.median_ms) : "—";
+      L.push(`| ${tier} | ${work.slice("worst-".length)} | ${ms(w?.median_ms)} | ${ms(w?.max_ms)} | ${ms(n?.median_ms)} | ${ratio} | ${w ? (w.correct === false ? `**WRONG** (${w.detail})` : "yes") : "—"} |`);
+      if (w && w.correct !== false && (!worstWasm || w.median_ms > worstWasm.median_ms)) worstWasm = w;
+      if (n && (!worstNative || n.median_ms > worstNative.median_ms)) worstNative = n;
+    }
+    const name = (r) => (r ? ` (${r.work.slice("worst-".length)})` : "");
+    L.push(`| **${tier}** | **worst case** | **${ms(worstWasm?.median_ms)}**${name(worstWasm)} | ${ms(worstWasm?.max_ms)} | **${ms(worstNative?.median_ms)}**${name(worstNative)} | | |`);
+  }
+  L.push("");
+  return L;
 }
 
 /** One row per work, document and JS peer: medians and the headline ratios. Matching works and
@@ -652,6 +691,18 @@ if (criterion.length > 0) {
 } else {
   docsMatch = false;
   console.error(`report: warning: no criterion results in ${opts.criterion}${opts.since ? " from this run" : ""}; the native columns are empty`);
+}
+
+// The worst-case shapes must be the same inputs on both sides (benches/common/worst.rs and
+// www/bench/lib/worst.mjs).
+const nativeWorstFile = path.join(opts.out, "native-worst.json");
+if (existsSync(nativeWorstFile) && criterion.some((r) => r.work.startsWith("worst-"))) {
+  for (const n of readJson(nativeWorstFile)) {
+    const j = js.results.find((r) => r.work === n.work && r.doc === n.doc && r.shape_fnv1a32);
+    if (j && j.shape_fnv1a32 !== n.fnv1a32) {
+      die(`the Rust and JS sides built different ${n.work} at ${n.doc}: native ${n.fnv1a32}, js ${j.shape_fnv1a32} — benches/common/worst.rs and www/bench/lib/worst.mjs must stay in step`);
+    }
+  }
 }
 
 // The session benches must stage the same 26 lines on both sides (docs.spreadNeedles / spread_needles).

@@ -33,7 +33,7 @@ export async function run({ Workspace, MemoryStorage, log }) {
         const correct = last?.status === "NoMatch";
         return {
           ...record(SUITE, work, doc, "agentpad-wasm", "wasm", m, correct, correct ? `NoMatch, ${last.markdown.length} B response` : `status ${last?.status}`),
-          shape_fnv1a32: fnv1a32(text + "\u0000" + needle),
+          shape_fnv1a32: fnv1a32(text + "\u0000" + needle).toString(16).padStart(8, "0"),
           shape_bytes: text.length,
           needle_bytes: needle.length,
         };
