@@ -19,6 +19,7 @@ pub enum Tool {
     ReplaceSelection,
     ReplaceLines,
     Append,
+    Create,
     Preview,
     Diff,
     Commit,
@@ -98,7 +99,7 @@ const MATCH_ID: Param = Param {
 const PREVIEW_ONLY: Param =
     Param { name: "preview_only", kind: ParamKind::Boolean, required: false, description: "Show what would be staged without staging it." };
 
-const SPECS: [ToolSpec; 19] = [
+const SPECS: [ToolSpec; 20] = [
     ToolSpec {
         tool: Tool::Read,
         verb: "read",
@@ -179,6 +180,15 @@ const SPECS: [ToolSpec; 19] = [
             PREVIEW_ONLY,
             EXPECTED_FINGERPRINT,
             PATH,
+        ],
+    },
+    ToolSpec {
+        tool: Tool::Create,
+        verb: "create",
+        description: "Create a new document at path with text as its content. Staged like any edit (a lettered pending change; memo_read shows it); memo_commit writes it, memo_revert drops it. Refused when the path is already open or leaves the storage.",
+        params: &[
+            Param { name: "path", kind: ParamKind::String, required: true, description: "Path of the new document, relative like the open ones (e.g. \"docs/notes.md\"); must not exist yet." },
+            Param { name: "text", kind: ParamKind::String, required: true, description: "The whole content of the new document." },
         ],
     },
     ToolSpec {
@@ -289,13 +299,14 @@ const SPECS: [ToolSpec; 19] = [
 pub const MAX_RECALL_TURNS: usize = 10;
 
 impl Tool {
-    pub const ALL: [Tool; 19] = [
+    pub const ALL: [Tool; 20] = [
         Tool::Read,
         Tool::Replace,
         Tool::ReplaceSpan,
         Tool::ReplaceSelection,
         Tool::ReplaceLines,
         Tool::Append,
+        Tool::Create,
         Tool::Preview,
         Tool::Diff,
         Tool::Commit,
@@ -315,7 +326,7 @@ impl Tool {
     pub fn edits(self) -> bool {
         matches!(
             self,
-            Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceSelection | Tool::ReplaceLines | Tool::Append | Tool::Commit | Tool::CommitAuto
+            Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceSelection | Tool::ReplaceLines | Tool::Append | Tool::Create | Tool::Commit | Tool::CommitAuto
         )
     }
 

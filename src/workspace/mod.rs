@@ -23,6 +23,7 @@ use crate::tools::{self, ArgError, Tool, ToolDefinition};
 use crate::workflow::{Flags, PersistMode, WorkflowState};
 
 mod auto_rebase;
+mod create;
 mod edit;
 mod history_book;
 mod live;
@@ -460,6 +461,8 @@ pub struct Workspace {
     /// Documents committed in memory only (persistence disabled): their committed text is not
     /// what storage holds, so an external change must not silently replace it.
     in_memory_commits: SmallSet<String>,
+    /// Documents `memo_create` opened that storage may not hold yet (docs/tools.md §memo_create).
+    created: SmallSet<String>,
     /// The turns the host stored for the memory tools and the live context's digest.
     memory: crate::memory::MemoryStore,
     /// Versions for the live context's recent and anchor diffs (docs/workflow.md#live-context).
@@ -491,6 +494,7 @@ impl Workspace {
             diagnostics: Diagnostics::default(),
             history: HistoryBook::default(),
             in_memory_commits: Default::default(),
+            created: Default::default(),
             memory: Default::default(),
             timeline: Default::default(),
             editor: Default::default(),
@@ -668,6 +672,8 @@ impl Workspace {
             (Tool::ReplaceSelection, s) => s == SelectionPending,
             // No appending while a choice is pending or storage is out of sync.
             (Tool::Append, s) => matches!(s, Idle | PersistPending),
+            // A new document is staged like an append.
+            (Tool::Create, s) => matches!(s, Idle | PersistPending),
             // Nothing to compare while nothing is pending and storage agrees.
             (Tool::Diff, s) => s != Idle,
             (Tool::Commit, Idle | PersistPending) => manual_commit,
@@ -777,11 +783,15 @@ impl Workspace {
             Tool::ExportSession => return Step::Done(self.export_session()),
             Tool::RecallContext => return Step::Done(self.recall_context(&args.int_list("turn_numbers"))),
             Tool::SearchMemory => return Step::Done(self.search_memory(args.str("query").unwrap_or_default(), args.int("limit"))),
+            Tool::Create => return self.create(args.str("path").unwrap_or_default(), args.str("text").unwrap_or_default()),
             _ => {}
         }
         let path = match self.resolve(args.str("path")) {
             Ok(p) => p,
-            Err(e) => return Step::Done(self.invalid(&e.to_string(), "Pass `path` as one of the open documents, or leave it out for the default.".into())),
+            Err(e) => {
+                let guidance = format!("Pass `path` as one of the open documents, or leave it out for the default.{}", self.create_hint());
+                return Step::Done(self.invalid(&e.to_string(), guidance));
+            }
         };
         match tool {
             Tool::Read => Step::Done(self.read(&path, &args)),
@@ -802,7 +812,8 @@ impl Workspace {
             | Tool::BeginTask
             | Tool::ExportSession
             | Tool::RecallContext
-            | Tool::SearchMemory => {
+            | Tool::SearchMemory
+            | Tool::Create => {
                 unreachable_tool(tool)
             }
         }
@@ -812,6 +823,7 @@ impl Workspace {
     /// notes said in a finished response are not said again.
     fn after_step(&mut self, step: &mut Step) {
         if let Step::Done(r) = step {
+            self.forget_unsaved_creations();
             if self.diagnostics.enabled(Category::Schema) {
                 self.schema_check(r);
             }

@@ -511,7 +511,7 @@ fn edits_between(old: &Rope, new: &Rope) -> Vec<PersistEdit> {
 /// Why a model-given `new_path` must not reach the storage: it climbs out with `..`, is absolute
 /// while the document's own path is not, or holds a control character (NUL included). Storage
 /// providers may check too; the core refuses first so every host gets the same answer.
-fn unsafe_new_path(new_path: &str, own: &str) -> Option<&'static str> {
+pub(super) fn unsafe_new_path(new_path: &str, own: &str) -> Option<&'static str> {
     let absolute = |p: &str| p.starts_with('/') || p.starts_with('\\') || (p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) && p.as_bytes().get(1) == Some(&b':'));
     if new_path.chars().any(char::is_control) {
         Some("holds a control character")

@@ -104,6 +104,19 @@ export async function createAgentpadServer(options) {
 
   const workspace = await Workspace.create({ storage, paths, ...workspaceOptions, ...(room === undefined ? {} : { autoRebase: true }) });
 
+  // Files added to the folder later are served too: the storage's watch reports them, and they
+  // are opened before the next call (a document memo_create made is open already).
+  const unwatchNew = room === undefined
+    ? storage.watch((change) => {
+      const path = change?.path;
+      if (typeof path !== "string" || workspace.freed || workspace.paths().includes(path)) return;
+      workspace.open(path).then(
+        (opened) => opened && log(`agentpad-mcp: opened ${path} (new in the folder)`),
+        (err) => log(`agentpad-mcp: skipped ${path}: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    })
+    : undefined;
+
   const server = new McpServer(
     { name: "agentpad-mcp", version },
     {
@@ -154,6 +167,7 @@ export async function createAgentpadServer(options) {
   const close = () =>
     (closing ??= (async () => {
       await Promise.allSettled([...running]);
+      unwatchNew?.();
       await server.close().catch(() => {});
       workspace.free();
       if (room === undefined) storage.close();

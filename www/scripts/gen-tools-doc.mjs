@@ -52,6 +52,7 @@ const EXAMPLES = {
     note: "with the key `memo_read({ line_keys: true })` showed for line 2",
   },
   memo_append: { args: { text: "# cache\ncache.timeout: 30\n" } },
+  memo_create: { args: { path: "cache.yaml", text: "# cache\ncache.timeout: 30\n" } },
   memo_preview: { setup: stage, args: { format: "compact" }, note: "with one change staged" },
   memo_diff: { setup: stage, args: { against: "base" }, note: "with one change staged" },
   memo_commit: { setup: stage, args: { summary: "Rename the service to billing" }, note: "with one change staged" },

@@ -671,6 +671,30 @@ export class Workspace {
     return p === undefined ? undefined : this.#live().version(p);
   }
 
+  /**
+   * Opens `path` on this live workspace: reads it from the storage and adds it to the open
+   * documents — for a document the storage got after `create` (its `watch` reports it). Runs
+   * after the calls under way. Resolves true when opened; false when it is open already or the
+   * storage holds no such document. Rejects with an Error naming the path when the storage
+   * cannot read it or it is larger than {@link MAX_DOCUMENT_BYTES}. Cost: one storage read.
+   */
+  open(path: string): Promise<boolean> {
+    if (typeof path !== "string" || path === "") {
+      return Promise.reject(new TypeError(`agentpad: open(path) needs a non-empty string path, got ${typeof path === "string" ? '""' : typeof path}`));
+    }
+    const run = this.#queue.then(async () => {
+      if (this.paths().includes(path)) return false;
+      const doc = checkLoaded(path, await this.#loadWithin(path));
+      if (doc === undefined) return false;
+      const tooLarge = tooLong(path, doc.text);
+      if (tooLarge !== undefined) throw new Error(`InvalidArguments: ${tooLarge}`);
+      this.#guarded((w) => w.open(path, doc.text, doc.version));
+      return true;
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
   /** Open documents, default first. */
   paths(): string[] {
     return this.#live().paths() as string[];

@@ -1,7 +1,7 @@
 // The server module with the SDK's own Client over the SDK's in-memory transport pair.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, ProtocolError } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
@@ -114,6 +114,40 @@ test("wrong arguments are agentpad's InvalidArguments (the SDK leaves the check 
     assert.equal(r.isError, true);
     assert.equal(r.structuredContent.status, "InvalidArguments");
     assert.match(r.structuredContent.summary, /old_text/);
+  } finally {
+    await done();
+  }
+});
+
+/** Resolves once `check()` is true; rejects after 5 s. */
+async function until(check, what) {
+  const deadline = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test("a file added to the folder after the start is served; memo_create makes one on disk at commit", async () => {
+  const { folder, notes, served, client, done } = await connect();
+  try {
+    writeFileSync(join(folder.dir, "docs", "later.md"), "# Later\nadded after start\n");
+    await until(() => served.workspace.paths().includes("docs/later.md"), "docs/later.md opened");
+    assert.ok(notes.includes("agentpad-mcp: opened docs/later.md (new in the folder)"), notes.join("\n"));
+    let r = await client.callTool({ name: "memo_read", arguments: { path: "docs/later.md" } });
+    assert.equal(r.isError, false, r.content[0].text);
+    assert.match(r.content[0].text, /added after start/);
+
+    r = await client.callTool({ name: "memo_create", arguments: { path: "docs/new.md", text: "# New\n" } });
+    assert.equal(r.structuredContent.status, "Success", r.content[0].text);
+    assert.ok(!existsSync(join(folder.dir, "docs", "new.md")), "nothing is written before the commit");
+    r = await client.callTool({ name: "memo_commit", arguments: { summary: "add docs/new.md" } });
+    assert.equal(r.structuredContent.status, "Success", r.content[0].text);
+    assert.equal(readFileSync(join(folder.dir, "docs", "new.md"), "utf8"), "# New\n");
+    // An existing file is refused, and nothing changes on disk.
+    r = await client.callTool({ name: "memo_create", arguments: { path: "notes.md", text: "x" } });
+    assert.equal(r.structuredContent.status, "InvalidArguments", r.content[0].text);
+    assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES);
   } finally {
     await done();
   }

@@ -14,6 +14,7 @@ export type ToolVerb =
   | "replace_selection"
   | "replace_lines"
   | "append"
+  | "create"
   | "preview"
   | "diff"
   | "commit"
@@ -182,6 +183,20 @@ export interface ToolArgs {
     expected_fingerprint?: string;
     /** Document to work on; defaults to the workspace's default document. */
     path?: string;
+  };
+  /**
+   * Create a new document at path with text as its content. Staged like any edit (a lettered
+   * pending change; memo_read shows it); memo_commit writes it, memo_revert drops it. Refused when
+   * the path is already open or leaves the storage.
+   */
+  create: {
+    /**
+     * Path of the new document, relative like the open ones (e.g. "docs/notes.md"); must not exist
+     * yet.
+     */
+    path: string;
+    /** The whole content of the new document. */
+    text: string;
   };
   /**
    * Show the pending changes: `compact` (changed lines with context, the default), `full` (the

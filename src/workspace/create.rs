@@ -1,0 +1,102 @@
+//! `memo_create(path, text)`: a new document, staged like any edit (docs/tools.md §memo_create).
+//!
+//! The document is opened empty with no storage version (`""`: storage does not hold it) and
+//! its text is staged as one lettered pending change, so preview, revert and commit treat it
+//! like any other. The commit writes it expecting version `""`, which a storage accepts only for
+//! a path it does not hold. Until then it exists only here: when its change is dropped (revert,
+//! discard) it is forgotten again ([`Workspace::forget_unsaved_creations`]).
+
+use super::{check_size, Document, Step, Workspace};
+use crate::response::Status;
+use crate::text::Text;
+use crate::tools::{Args, Tool};
+
+impl Workspace {
+    /// Stages the new document `path` with `text`. Refused (`InvalidArguments`, nothing
+    /// changed) when `path` is empty, already open, unsafe (a `..` segment, a control character,
+    /// an absolute path where the documents are relative — the rules of `memo_persist_as`),
+    /// `text` is empty, or it is over the size limit. Cost: O(size of text).
+    pub(super) fn create(&mut self, path: &str, text: &str) -> Step {
+        let p = self.config.tool_prefix.clone();
+        let path = path.trim();
+        if path.is_empty() {
+            return Step::Done(self.invalid("`path` is empty", "Pass the path of the new document, e.g. \"notes/todo.md\".".into()));
+        }
+        if self.docs.contains_key(path) {
+            return Step::Done(self.invalid(
+                &format!("`{path}` already exists (it is open)"),
+                format!("Change it with {p}_replace(old_text, new_text, path=\"{path}\"), or pick another path for a new document."),
+            ));
+        }
+        let own = self.order.first().map_or("", String::as_str);
+        if let Some(why) = super::persist::unsafe_new_path(path, own) {
+            return Step::Done(self.invalid(
+                &format!("argument `path` {} {why}", crate::text::clip(&format!("{path:?}"), 80)),
+                "Pass a path inside the storage, relative like the open documents, e.g. \"notes/todo.md\".".into(),
+            ));
+        }
+        if text.is_empty() {
+            return Step::Done(self.invalid("`text` is empty", "Pass the content of the new document as text.".into()));
+        }
+        if let Err(e) = check_size(path, text.len()) {
+            return Step::Done(self.invalid(&e.to_string(), "Create a smaller document, and put the rest in another.".into()));
+        }
+        self.docs.insert(path.to_string(), Document { text: Text::from_storage(""), version: String::new() });
+        self.order.push(path.to_string());
+        self.created.insert(path.to_string());
+        let step = self.append(path, &Args::from_pairs(&[("text", text.to_string())]));
+        match step {
+            Step::Done(mut r) if r.status == Status::Success => {
+                r.summary = format!("New document {path} (not in storage yet): {}", r.summary);
+                r.render(self.config.render_options());
+                Step::Done(r)
+            }
+            Step::Done(r) => {
+                // Refused (e.g. no letter left): the document was never there.
+                self.forget_unsaved_creations();
+                Step::Done(r)
+            }
+            // Immediate mode: written by this call.
+            other => other,
+        }
+    }
+
+    /// Forgets documents `memo_create` opened whose text was never saved and is no longer
+    /// pending (a revert, a discard, a refused create): storage does not hold them and nothing
+    /// here does any more. Documents committed in memory only (persistence disabled) stay.
+    /// Cost: O(created documents).
+    pub(super) fn forget_unsaved_creations(&mut self) {
+        if self.created.is_empty() || self.awaiting.is_some() {
+            return;
+        }
+        let created: Vec<String> = self.created.iter().cloned().collect();
+        for path in created {
+            let saved = self.docs.get(&path).is_some_and(|d| !d.version.is_empty());
+            if saved {
+                self.created.remove(&path);
+                continue;
+            }
+            let held = self.pending_in(&path) > 0
+                || self.in_memory_commits.contains(&path)
+                || self.persist_failures.contains_key(&path)
+                || self.conflicts.contains_key(&path);
+            if !held {
+                self.created.remove(&path);
+                self.docs.remove(&path);
+                self.order.retain(|p| p != &path);
+                if let Some(session) = &mut self.session {
+                    session.drop_path(&path);
+                }
+            }
+        }
+    }
+
+    /// `memo_create` in a response's words: the tool name under the prefix.
+    pub(super) fn create_hint(&self) -> String {
+        if self.is_visible(Tool::Create) {
+            format!(" To make a new document, call {}(path, text).", self.tool_name(Tool::Create))
+        } else {
+            String::new()
+        }
+    }
+}
