@@ -450,3 +450,51 @@ fn json_candidates_carry_their_quality() {
     assert_eq!(v["match_quality"], json!("whitespace"));
     assert!(r.markdown.contains("| Quality |"));
 }
+
+/// An elided old_text (`...` for lines left out): the lines around the marker place the region
+/// (each once, in order), the elided lines stay, and only the change is applied. Pieces that
+/// occur more than once are refused.
+#[test]
+fn near_miss_pick_of_an_elided_old_text_keeps_the_elided_lines() {
+    let doc = "fn f() {\n    let a = 1;\n    let b = 2;\n    let c = 3;\n    done(a, b, c);\n}\n\nfn g() {\n    done(0, 0, 0);\n}\n";
+    // A low threshold: the test is about the pick, not about how similar an elided text reads.
+    let config = || Config::from_json(&json!({"near_match_threshold": 0.5})).unwrap();
+    let mut h = Host::with_config(&[("a.rs", doc)], config());
+    let old = "fn f() {\n    let a = 1;\n    ...\n    done(a, b, c);\n}";
+    let new = "fn f() {\n    let a = 1;\n    ...\n    done(a, b, c);\n    log(a);\n}";
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    assert!(!r.candidates.is_empty(), "{}", r.markdown);
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.contains("the lines your `...` stood for"), "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), doc.replace("    done(a, b, c);\n}", "    done(a, b, c);\n    log(a);\n}"));
+
+    // `}` alone around the marker occurs twice: no anchor, nothing staged.
+    let mut h = Host::with_config(&[("a.rs", doc)], config());
+    let old = "    let c = 3;\n    ...\n}";
+    let new = "    let c = 4;\n    ...\n}";
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    assert!(!r.candidates.is_empty(), "{}", r.markdown);
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
+    assert!(r.summary.contains("must each occur once"), "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), doc);
+}
+
+/// An over-escaped old_text (`\n` where the document has line breaks) picked as a near miss:
+/// read as the characters, new_text the same way, and said so.
+#[test]
+fn near_miss_pick_of_an_over_escaped_old_text_reads_the_escapes() {
+    let doc = "def render(name):\n    greeting = \"Hello, \" + name\n    return greeting\n";
+    let mut h = Host::new(&[("a.py", doc)]);
+    let old = r#"def render(name):\n    greeting = \"Hello, \" + name"#;
+    let new = r#"def render(name):\n    greeting = \"Hi, \" + name"#;
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.contains("were read as the characters"), "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), doc.replace("Hello", "Hi"));
+}

@@ -85,6 +85,9 @@ pub enum ConflictReason {
     /// The region holds line breaks, tabs or quotes where the base has escapes (`\n`, `\t`,
     /// `\"`), and the intended change adds backslashes: whether they are escapes is ambiguous.
     Escapes,
+    /// The base has elision markers and the region differs from it outside them: the lines
+    /// around the markers are what place the region, so it may be the wrong one.
+    ElidedAnchorsDiffer,
     /// A diff would take more than `limit` tokens.
     TooLarge { tokens: usize, limit: usize },
 }
@@ -165,6 +168,17 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::Overlap,
                 base_range: base_chars(&h.base),
+                proposal: Some(proposal(&b, &o, &t, &intended, &drift, &clusters)),
+            });
+        }
+    }
+    // An elided old_text is anchored by the lines around its markers: a difference anywhere
+    // else means the region may not be where those lines are.
+    if base.lines().any(is_elision_line) {
+        if let Some(c) = clusters.iter().find(|c| !c.theirs.is_empty() && !b[c.base.clone()].concat().lines().any(is_elision_line)) {
+            return Outcome::Conflict(Conflict {
+                reason: ConflictReason::ElidedAnchorsDiffer,
+                base_range: base_chars(&c.base),
                 proposal: Some(proposal(&b, &o, &t, &intended, &drift, &clusters)),
             });
         }
@@ -276,18 +290,48 @@ fn proposal(b: &[&str], o: &[&str], t: &[&str], intended: &[Hunk], drift: &[Hunk
     text
 }
 
-/// [`merge`] for a near-miss pick of `old_text`: copied line-number gutters on every line of
-/// `old_text` ([`super::gutter`]) are not part of the change, so they are stripped from
-/// `old_text` and, when it has them too, from `new_text` before merging (the region never has
-/// them: it is document text). Cost: as [`merge`], plus O(n) for the gutters.
-pub fn merge_pick(old_text: &str, new_text: &str, region: &str) -> Outcome {
-    if let Some(g) = super::gutter::strip(old_text) {
-        if !g.text.is_empty() {
-            let new = super::gutter::strip_kind(new_text, g.kind).unwrap_or_else(|| new_text.to_string());
-            return merge(&g.text, &new, region);
-        }
+/// How [`merge_pick`] read `old_text` before merging.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// Copied line-number gutters were stripped from old_text (and from new_text, when it had
+    /// them).
+    pub gutters: bool,
+    /// old_text's escapes (`\n`, `\t`, `\"`…) were read as the characters, the region having
+    /// no backslash at all (and new_text's the same way).
+    pub unescaped: bool,
+}
+
+/// [`merge`] for a near-miss pick of `old_text`, after two readings that are not part of the
+/// change: copied line-number gutters on every line of `old_text` ([`super::gutter`]) are
+/// stripped (from `new_text` too when it has them), and when `old_text` holds escapes where
+/// the region has no backslash at all, both texts are unescaped ([`unescape`]) — unless
+/// `new_text` holds more escapes than `old_text`, which is refused as
+/// [`ConflictReason::Escapes`]: the change may add real escapes.
+/// Cost: as [`merge`], plus O(n) for the readings.
+pub fn merge_pick(old_text: &str, new_text: &str, region: &str) -> (Outcome, Reading) {
+    let mut reading = Reading::default();
+    let (mut old, mut new) = (old_text.to_string(), new_text.to_string());
+    if let Some(g) = super::gutter::strip(&old).filter(|g| !g.text.is_empty()) {
+        new = super::gutter::strip_kind(&new, g.kind).unwrap_or(new);
+        old = g.text;
+        reading.gutters = true;
     }
-    merge(old_text, new_text, region)
+    let escapes = count_escapes(&old);
+    if escapes > 0 && !region.contains('\\') {
+        if count_escapes(&new) > escapes {
+            let outcome = Outcome::Conflict(Conflict { reason: ConflictReason::Escapes, base_range: 0..0, proposal: None });
+            return (outcome, reading);
+        }
+        old = unescape(&old);
+        new = unescape(&new);
+        reading.unescaped = true;
+    }
+    (merge(&old, &new, region), reading)
+}
+
+/// How many escapes [`unescape`] would turn into characters. Cost: O(n).
+fn count_escapes(text: &str) -> usize {
+    text.len() - unescape(text).len()
 }
 
 fn too_large(tokens: usize) -> Outcome {
@@ -471,6 +515,25 @@ fn is_wide(c: char) -> bool {
     matches!(c as u32, 0x1100..=0x11FF | 0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF)
 }
 
+/// The pieces of `text` around its elision marker lines ([`is_elision_line`]), without the
+/// blank lines at their edges; empty when `text` has no marker line. Each piece is an anchor:
+/// the text the model did copy. Cost: O(n).
+pub fn elided_pieces(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    if !lines.iter().any(|l| is_elision_line(l)) {
+        return Vec::new();
+    }
+    let mut pieces = Vec::new();
+    for group in lines.split(|l| is_elision_line(l)) {
+        let start = group.iter().position(|l| !l.trim().is_empty());
+        let end = group.iter().rposition(|l| !l.trim().is_empty());
+        if let (Some(a), Some(b)) = (start, end) {
+            pieces.push(group[a..=b].join("\n"));
+        }
+    }
+    pieces
+}
+
 /// Whether `line` is an elision marker a model writes for text it left out: `...`, `…`,
 /// `[...]`, or a comment made of one (`// ... existing code ...`, `# ...`, `<!-- ... -->`).
 /// A spread like `...rest` or a statement like `f(...)` is not one.
@@ -599,10 +662,28 @@ mod tests {
         let ours = "fn a() {}\nfn b() {}\nfn c() {}";
         let theirs = "fn a() {}\nfn b() {}";
         assert_eq!(conflict(base, ours, theirs).reason, ConflictReason::Overlap);
-        let Outcome::Merged(m) = merge_pick(base, ours, theirs) else { panic!("gutters not stripped") };
+        let (Outcome::Merged(m), reading) = merge_pick(base, ours, theirs) else { panic!("gutters not stripped") };
         assert_eq!(m.text, "fn a() {}\nfn b() {}\nfn c() {}");
-        let Outcome::Merged(m) = merge_pick(base, "  12│ fn a() {}\n  13│ fn b2() {}", theirs) else { panic!() };
+        assert!(reading.gutters && !reading.unescaped);
+        let (Outcome::Merged(m), _) = merge_pick(base, "  12│ fn a() {}\n  13│ fn b2() {}", theirs) else { panic!() };
         assert_eq!(m.text, "fn a() {}\nfn b2() {}");
+    }
+
+    #[test]
+    fn over_escaped_old_text_is_read_as_the_characters_when_the_region_has_no_backslash() {
+        // new_text with real line breaks (the model fixed its escapes there, not in old_text).
+        let (Outcome::Merged(m), reading) = merge_pick("- a\\n- b\\n- c", "- a2\n- b\n- c", "- a\n- b\n- c") else { panic!() };
+        assert_eq!(m.text, "- a2\n- b\n- c");
+        assert!(reading.unescaped);
+        // new_text over-escaped the same way.
+        let (Outcome::Merged(m), _) = merge_pick(r#"say(\"hi\")\nend"#, r#"say(\"hello\")\nend"#, "say(\"hi\")\nend") else { panic!() };
+        assert_eq!(m.text, "say(\"hello\")\nend");
+        // More escapes in new_text than in old_text: it may add real ones. Refused.
+        let (Outcome::Conflict(c), _) = merge_pick("a\\nb", "a\\nb\\tc\\n", "a\nb") else { panic!() };
+        assert_eq!(c.reason, ConflictReason::Escapes);
+        // A region with backslashes of its own: no unescaping.
+        let (_, reading) = merge_pick("x = \"\\n\"", "x = \"\\t\"", "x = \"\\n\"  ");
+        assert!(!reading.unescaped);
     }
 
     #[test]
@@ -625,6 +706,15 @@ mod tests {
         assert_eq!(c.reason, ConflictReason::Placeholder { line: "...".into() });
         let c = conflict(r#"x = \"a\"; y = 1"#, r#"x = \"a\"; y = \"b\\n\""#, "x = \"a\"; y = 1");
         assert_eq!(c.reason, ConflictReason::Escapes);
+    }
+
+    #[test]
+    fn elided_pieces_are_the_lines_around_the_markers() {
+        assert_eq!(elided_pieces("a\nb\n...\n\nc\n    // ... existing code ...\nd"), ["a\nb", "c", "d"]);
+        assert!(elided_pieces("a\nb").is_empty());
+        // A difference outside the markers is refused: the anchors may have found the wrong place.
+        let c = conflict("x\n...\ny = 1\n", "x\n...\ny = 2\n", "x2\nq\ny = 1\n");
+        assert_eq!(c.reason, ConflictReason::ElidedAnchorsDiffer);
     }
 
     #[test]

@@ -26,16 +26,52 @@ impl Workspace {
     /// most [`three_way::MAX_DIFF_TOKENS`] tokens; a larger difference is refused.
     pub(super) fn stage_near_miss(&mut self, path: &str, letter: Letter, range: Range<usize>, needle: &str, new_text: &str, mut info: StageInfo) -> Step {
         let draft = self.draft_rope(path);
-        let range = whole_characters(&draft, range);
+        let mut range = whole_characters(&draft, range);
+        let pieces = three_way::elided_pieces(needle);
+        if !pieces.is_empty() {
+            // The lines around `...` place the region: each must occur once, in order, and the
+            // region they span must be the candidate's.
+            match elided_region(&draft, &pieces) {
+                Ok(r) if r.start < range.end && range.start < r.end => range = r,
+                Ok(r) => {
+                    let why = format!(
+                        "The lines around the `...` of your old_text span lines {}–{}, not candidate {letter} (line {}). Nothing was staged.",
+                        text::line_of(&draft, r.start),
+                        text::line_of(&draft, r.end.saturating_sub(1).max(r.start)),
+                        text::line_of(&draft, range.start)
+                    );
+                    return self.refuse_pick(path, why, None, self.full_block_guidance(false));
+                }
+                Err((piece, count)) => {
+                    let why = format!(
+                        "The lines around the `...` of your old_text must each occur once in {path}, in order; {} occurs {}. Nothing was staged.",
+                        code(&clip(&piece)),
+                        match count {
+                            0 => "nowhere as written".to_string(),
+                            1 => "only before the lines above it".to_string(),
+                            n => format!("{n} times"),
+                        }
+                    );
+                    return self.refuse_pick(path, why, None, self.full_block_guidance(false));
+                }
+            }
+        }
         let region = draft.slice(range.clone()).to_string();
         let similarity = match info.quality {
             Some(CandidateQuality::Similar(s) | CandidateQuality::Merged(s)) => s,
             _ => near::similarity(needle, &region),
         };
-        match three_way::merge_pick(needle, new_text, &region) {
+        let (outcome, reading) = three_way::merge_pick(needle, new_text, &region);
+        match outcome {
             Outcome::Merged(m) => {
                 info.quality = Some(CandidateQuality::Merged(similarity));
                 info.warn = true;
+                if reading.unescaped {
+                    info.notes.push("The escapes in your old_text (\\n, \\t, \\\") were read as the characters the document has there, and those in new_text the same way.".into());
+                }
+                if reading.gutters {
+                    info.notes.push("The line-number gutters of your old_text were not taken as text.".into());
+                }
                 if m.kept > 0 {
                     let elided = if m.elided_kept > 0 { ", the lines your `...` stood for among them" } else { "" };
                     info.notes.push(format!(
@@ -60,7 +96,10 @@ impl Workspace {
                         "would get the line {} from your new_text, which stands for text you left out and is never written as text",
                         code(line)
                     ),
-                    ConflictReason::Escapes => "holds line breaks, tabs or quotes where your old_text has escapes (\\n, \\t, \\\"), and your change adds backslashes: escapes or characters is unclear".to_string(),
+                    ConflictReason::Escapes => "holds line breaks, tabs or quotes where your old_text has escapes (\\n, \\t, \\\"), and your change adds backslashes: whether they are escapes or characters is unclear".to_string(),
+                    ConflictReason::ElidedAnchorsDiffer => {
+                        "differs from your old_text outside its `...` lines, so it may not be the place those lines describe".to_string()
+                    }
                     ConflictReason::TooLarge { tokens, limit } => {
                         format!("differs from your change in {tokens} tokens, more than the {limit} a three-way apply compares")
                     }
@@ -77,9 +116,7 @@ impl Workspace {
                     ));
                 }
                 let guidance = match c.reason {
-                    ConflictReason::Placeholder { .. } => format!(
-                        "Send the full block: call {p}_replace with old_text copied from \"There now\" and new_text written out in full, with no placeholder lines."
-                    ),
+                    ConflictReason::Placeholder { .. } | ConflictReason::ElidedAnchorsDiffer => self.full_block_guidance(true),
                     _ => format!(
                         "Call {p}_replace again with old_text copied from \"There now\" and new_text made from that text (the last part shows what your change would make of it)."
                     ),
@@ -92,6 +129,40 @@ impl Workspace {
             }
         }
     }
+
+    /// A refused pick: `StaleReference`, nothing staged.
+    fn refuse_pick(&self, path: &str, summary: String, preview: Option<String>, guidance: String) -> Step {
+        let mut r = Response::new(Status::StaleReference, summary).with_guidance(guidance);
+        r.preview = preview;
+        r.fingerprint = Some(self.draft_fingerprint(path).to_string());
+        Step::Done(self.finish(r, Some(path)))
+    }
+
+    /// Guidance to send an elided edit again in full; `shown`: the answer shows "There now".
+    fn full_block_guidance(&self, shown: bool) -> String {
+        let p = &self.config.tool_prefix;
+        let from = if shown { "\"There now\"".to_string() } else { format!("{p}_read") };
+        format!("Send the full block: call {p}_replace with old_text copied from {from} and new_text written out in full, with no placeholder lines.")
+    }
+}
+
+/// The draft range from the first piece of an elided old_text to the end of its last, each
+/// piece found exactly, once in the whole draft, after the one before; or the first piece that
+/// is not, with how often it occurs (1: only before the piece above it).
+/// Cost: one exact search of the draft per piece, O(n + piece).
+fn elided_region(draft: &ropey::Rope, pieces: &[String]) -> Result<Range<usize>, (String, usize)> {
+    let mut start = None;
+    let mut end = 0;
+    for piece in pieces {
+        let hits = crate::matching::exact::find_chars(draft, piece);
+        let at = match hits.as_slice() {
+            [at] if *at >= end => *at,
+            _ => return Err((piece.clone(), hits.len())),
+        };
+        start.get_or_insert(at);
+        end = at + piece.chars().count();
+    }
+    Ok(start.unwrap_or(0)..end)
 }
 
 /// `range` widened so it cuts no character from its combining marks: a start on a mark moves
