@@ -232,7 +232,8 @@ impl<T> IntoIterator for SmallSet<T> {
 
 // proptest is a native-only dev-dependency: `wasm-pack test` builds the lib's unit tests for
 // wasm32 too.
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

@@ -301,7 +301,8 @@ fn doc_comment(indent: &str, text: &str) -> String {
 
 // Native only: they read www/src/generated/ and run a workspace (`wasm-pack test` builds unit
 // tests for wasm32 too, without a file system).
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 mod tests {
     use super::*;
 

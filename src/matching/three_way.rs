@@ -539,9 +539,11 @@ pub fn elided_pieces(text: &str) -> Vec<String> {
 /// A spread like `...rest` or a statement like `f(...)` is not one.
 pub fn is_elision_line(line: &str) -> bool {
     let mut s = line.trim();
+    let mut commented = false;
     for lead in ["//", "#", "/*", "<!--", "--", ";", "*"] {
         if let Some(rest) = s.strip_prefix(lead) {
             s = rest.trim();
+            commented = true;
             break;
         }
     }
@@ -551,6 +553,9 @@ pub fn is_elision_line(line: &str) -> bool {
         }
     }
     let s = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')).unwrap_or(s);
+    if commented && is_elision_phrase(s) {
+        return true;
+    }
     let Some(rest) = s.strip_prefix("...").or_else(|| s.strip_prefix('…')) else { return false };
     let rest = rest.trim_end_matches(['.', '…']);
     if rest.is_empty() {
@@ -558,6 +563,15 @@ pub fn is_elision_line(line: &str) -> bool {
     }
     // `... existing code ...`: words after a space, ending in an ellipsis or not.
     rest.starts_with(' ') && rest.len() <= 60 && rest.chars().all(|c| c.is_alphanumeric() || " -_,'()".contains(c))
+}
+
+/// A short comment that says code was left out without an ellipsis: `rest unchanged`,
+/// `existing code here`, `rest of the file`, `remaining code unchanged`.
+fn is_elision_phrase(s: &str) -> bool {
+    let lower = s.to_lowercase();
+    let words = lower.split_whitespace().count();
+    let said = ["unchanged", "existing code", "rest of the", "rest of code", "remaining code", "code omitted", "omitted for brevity"];
+    (1..=6).contains(&words) && said.iter().any(|p| lower.contains(p)) && lower.chars().all(|c| c.is_alphanumeric() || " .…,:;'()-_".contains(c))
 }
 
 /// Whether the region's `found` is `expected` with its escapes turned into the characters
@@ -719,10 +733,10 @@ mod tests {
 
     #[test]
     fn elision_lines() {
-        for yes in ["...", "  …", "// ... existing code ...", "# ...", "<!-- ... -->", "[...]", "/* ... rest unchanged */"] {
+        for yes in ["...", "  …", "// ... existing code ...", "# ...", "<!-- ... -->", "[...]", "/* ... rest unchanged */", "    // rest unchanged", "# existing code here"] {
             assert!(is_elision_line(yes), "{yes}");
         }
-        for no in ["...rest,", "f(...)", "return ...args", "a...b", "// see above..."] {
+        for no in ["...rest,", "f(...)", "return ...args", "a...b", "// see above...", "rest unchanged", "// the parser keeps the rest unchanged when the input is empty"] {
             assert!(!is_elision_line(no), "{no}");
         }
     }

@@ -165,7 +165,8 @@ fn compose(a: &ChangeSet, b: &ChangeSet, new: &Rope) -> Option<ChangeSet> {
 }
 
 // proptest is a native-only dev-dependency (`wasm-pack test` builds unit tests for wasm32 too).
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 mod tests {
     use super::compose_steps;
     use crate::workspace::PersistEdit;

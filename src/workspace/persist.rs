@@ -539,7 +539,8 @@ fn result_for<'a>(results: &'a [PersistResult], path: &str) -> Option<&'a Persis
 }
 
 // proptest is a native-only dev-dependency (`wasm-pack test` builds unit tests for wasm32 too).
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 mod tests {
     use super::{edits_between, unsafe_new_path, write_edits, PersistEdit};
     use crate::changeset::ChangeSet;

@@ -26,7 +26,10 @@ impl Workspace {
     /// most [`three_way::MAX_DIFF_TOKENS`] tokens; a larger difference is refused.
     pub(super) fn stage_near_miss(&mut self, path: &str, letter: Letter, range: Range<usize>, needle: &str, new_text: &str, mut info: StageInfo) -> Step {
         let draft = self.draft_rope(path);
-        let mut range = whole_characters(&draft, range);
+        let mut range = whole_characters(&draft, snap_to_needle_lines(&draft, range, needle));
+        let line = text::line_of(&draft, range.start);
+        // What the candidate holds, shown when the pick is refused before any merge.
+        let there_now = format!("There now (candidate {letter}, line {line}):\n{}\n", draft.slice(range.clone()));
         let pieces = three_way::elided_pieces(needle);
         if !pieces.is_empty() {
             // The lines around `...` place the region: each must occur once, in order, and the
@@ -40,7 +43,7 @@ impl Workspace {
                         text::line_of(&draft, r.end.saturating_sub(1).max(r.start)),
                         text::line_of(&draft, range.start)
                     );
-                    return self.refuse_pick(path, why, None, self.full_block_guidance(false));
+                    return self.refuse_pick(path, why, Some(there_now), self.full_block_guidance(true));
                 }
                 Err((piece, count)) => {
                     let why = format!(
@@ -52,7 +55,7 @@ impl Workspace {
                             n => format!("{n} times"),
                         }
                     );
-                    return self.refuse_pick(path, why, None, self.full_block_guidance(false));
+                    return self.refuse_pick(path, why, Some(there_now), self.full_block_guidance(true));
                 }
             }
         }
@@ -165,6 +168,48 @@ fn elided_region(draft: &ropey::Rope, pieces: &[String]) -> Result<Range<usize>,
     Ok(start.unwrap_or(0)..end)
 }
 
+/// `range` cut where `needle`'s own line boundaries fall: a short fragment of the line before
+/// or after that the needle has no line for is dropped (the region ran a few chars into a
+/// neighbour line); a region ending just before a line break the needle ends with takes it;
+/// one starting after the indentation the needle starts with takes it. Never wider than that.
+/// Cost: O(region).
+fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -> Range<usize> {
+    let len = rope.len_chars();
+    let (mut start, mut end) = (range.start.min(len), range.end.min(len));
+    let region: Vec<char> = rope.slice(start..end).chars().collect();
+    let first_line = needle.split('\n').next().unwrap_or("").chars().count();
+    let last_line = needle.rsplit('\n').next().unwrap_or("").chars().count();
+    // A leading fragment `xy⏎` shorter than half the needle's first line, the needle not
+    // starting with a line break: the tail of the line before.
+    if !needle.starts_with('\n') {
+        if let Some(nl) = region.iter().position(|&c| c == '\n') {
+            if nl * 2 < first_line && nl + 1 < region.len() {
+                start += nl + 1;
+            }
+        }
+    }
+    // A trailing fragment `⏎xy` shorter than half the needle's last line: the head of the
+    // line after (a needle ending with a line break keeps that break).
+    if let Some(nl) = region.iter().rposition(|&c| c == '\n') {
+        let frag = region.len() - nl - 1;
+        if frag > 0 && (needle.ends_with('\n') || frag * 2 < last_line.max(1)) && start < end - frag {
+            end -= if needle.ends_with('\n') { frag } else { frag + 1 };
+        }
+    }
+    if needle.ends_with('\n') && end < len && rope.char(end) == '\n' && end > start && rope.char(end - 1) != '\n' {
+        end += 1;
+    }
+    // Indentation the needle starts with, left out of the region.
+    let indent = needle.chars().take_while(|c| *c == ' ' || *c == '\t').count();
+    if indent > 0 {
+        let line_start = rope.line_to_char(rope.char_to_line(start));
+        if line_start < start && rope.slice(line_start..start).chars().all(|c| c == ' ' || c == '\t') {
+            start = line_start;
+        }
+    }
+    start..end.max(start)
+}
+
 /// `range` widened so it cuts no character from its combining marks: a start on a mark moves
 /// back to its base character, an end before a mark moves past the marks.
 /// Cost: O(marks at the edges · log n).
@@ -178,4 +223,29 @@ fn whole_characters(rope: &ropey::Rope, range: Range<usize>) -> Range<usize> {
         end += 1;
     }
     start..end.max(start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapped(doc: &str, range: Range<usize>, needle: &str) -> String {
+        let rope = ropey::Rope::from_str(doc);
+        let r = whole_characters(&rope, snap_to_needle_lines(&rope, range, needle));
+        rope.slice(r).to_string()
+    }
+
+    #[test]
+    fn regions_are_cut_where_the_needle_s_lines_end() {
+        let doc = "    alpha = 1\n    beta = 2\n    gamma = 3\n";
+        // One char into the next line: dropped.
+        assert_eq!(snapped(doc, 4..29, "alpha = 1\n    beta = 2"), "alpha = 1\n    beta = 2");
+        // The tail of the line before: dropped; the needle's indentation: taken.
+        assert_eq!(snapped(doc, 12..26, "    beta = 2"), "    beta = 2");
+        // A needle of whole lines ending with a line break gets the break, not the next line's head.
+        assert_eq!(snapped(doc, 14..32, "    beta = 2\n"), "    beta = 2\n");
+        // Never inside a character: the accent stays with its letter.
+        assert_eq!(snapped("cafe\u{301} x", 0..4, "cafe"), "cafe\u{301}");
+        assert_eq!(snapped("cafe\u{301} x", 4..7, "\u{301} x"), "e\u{301} x");
+    }
 }
