@@ -181,9 +181,15 @@ fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -
     let last_line = needle.rsplit('\n').next().unwrap_or("").chars().count();
     // A leading fragment `xy⏎` shorter than half the needle's first line, the needle not
     // starting with a line break: the tail of the line before.
+    // Only text the needle does not hold is foreign: a needle with escaped or reflowed line
+    // breaks holds the region's lines inside its own.
+    let foreign = |frag: &[char]| {
+        let frag: String = frag.iter().collect();
+        frag.trim().is_empty() || !needle.contains(frag.trim())
+    };
     if !needle.starts_with('\n') {
         if let Some(nl) = region.iter().position(|&c| c == '\n') {
-            if nl * 2 < first_line && nl + 1 < region.len() {
+            if nl * 2 < first_line && nl + 1 < region.len() && foreign(&region[..nl]) {
                 start += nl + 1;
             }
         }
@@ -192,7 +198,7 @@ fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -
     // line after (a needle ending with a line break keeps that break).
     if let Some(nl) = region.iter().rposition(|&c| c == '\n') {
         let frag = region.len() - nl - 1;
-        if frag > 0 && (needle.ends_with('\n') || frag * 2 < last_line.max(1)) && start < end - frag {
+        if frag > 0 && (needle.ends_with('\n') || frag * 2 < last_line.max(1)) && start < end - frag && foreign(&region[nl + 1..]) {
             end -= if needle.ends_with('\n') { frag } else { frag + 1 };
         }
     }
@@ -247,5 +253,8 @@ mod tests {
         // Never inside a character: the accent stays with its letter.
         assert_eq!(snapped("cafe\u{301} x", 0..4, "cafe"), "cafe\u{301}");
         assert_eq!(snapped("cafe\u{301} x", 4..7, "\u{301} x"), "e\u{301} x");
+        // Lines the needle holds (its line breaks escaped or reflowed) are not foreign.
+        let doc = "x\n\tab = 1 +\n\t\tcd;\n";
+        assert_eq!(snapped(doc, 2..20, "\\tab = 1 +\\n\\t\\tcd;\\n and more text to make it long"), "\tab = 1 +\n\t\tcd;\n");
     }
 }
