@@ -217,7 +217,15 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
     let mut ids: HashMap<u64, Vec<u32>, BuildHasherDefault<Identity>> = HashMap::default();
     let mut distinct: Vec<Cow<'r, str>> = Vec::new();
     let mut raw: Vec<u32> = Vec::with_capacity(wanted);
+    // The last id seen per line length (mod 8): repetitive documents repeat a few lines, and a
+    // comparison with the last one of the same length is cheaper than hashing.
+    let mut recent: [Option<u32>; 8] = [None; 8];
     let mut intern = |text: Cow<'r, str>, distinct: &mut Vec<Cow<'r, str>>, raw: &mut Vec<u32>| {
+        let slot = text.len() & 7;
+        if let Some(id) = recent[slot].filter(|&id| distinct[id as usize] == text) {
+            raw.push(id);
+            return;
+        }
         let bucket = ids.entry(xxhash_rust::xxh3::xxh3_64(text.as_bytes())).or_default();
         let id = match bucket.iter().find(|&&id| distinct[id as usize] == text) {
             Some(&id) => id,
@@ -228,6 +236,7 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
                 id
             }
         };
+        recent[slot] = Some(id);
         raw.push(id);
     };
     let from_byte = rope.line_to_byte(first_line.min(rope.len_lines()));
