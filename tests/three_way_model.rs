@@ -4,6 +4,8 @@
 //! intended change, or a refusal — never anything else.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use agentpad::matching::three_way::{merge, Outcome};
 use proptest::prelude::*;
 
@@ -75,4 +77,81 @@ fn the_property_separates_merging_from_writing_new_text() {
     let Outcome::Merged(m) = merge(old_text, new_text, region) else { panic!("refused a clean merge") };
     assert_eq!(m.text, "timeout = 45\nretries = 5\n");
     assert_ne!(m.text, new_text, "verbatim new_text would revert the earlier edit");
+}
+
+mod through_the_workspace {
+    //! The same property end to end: the stale old_text sent to memo_replace, the near-miss
+    //! candidate on the target picked with memo_replace_selection (as an agent that knows the
+    //! place would), and the whole draft checked.
+    use super::*;
+    use agentpad::{Config, Status};
+    use serde_json::json;
+
+    use super::common;
+
+    /// Lines of words: distinctive enough that a near miss finds the region, repetitive
+    /// enough that diffs have choices.
+    fn doc() -> impl Strategy<Value = Vec<String>> {
+        let word = prop::sample::select(vec!["alpha", "beta", "gamma", "delta", "x", "y", "=", "(", ")", "1", "30", "timeout", "retries"]);
+        let line = prop::collection::vec(word, 1..6).prop_map(|w| w.join(" "));
+        prop::collection::vec(line, 3..12)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+        #[test]
+        fn a_picked_near_miss_writes_the_current_text_plus_only_the_change_or_nothing(
+            lines in doc(),
+            span_at in any::<prop::sample::Index>(),
+            span_len in 2usize..5,
+            e1_at in any::<prop::sample::Index>(),
+            e2_at in any::<prop::sample::Index>(),
+            e1_word in "[A-Z]{2,4}",
+            e2_word in "[a-z]{2,5}q",
+        ) {
+            // The span of lines old_text covers; the earlier edit appends a word to one of them,
+            // the intended change appends a word to one (the same one, now and then).
+            let first = span_at.index(lines.len().saturating_sub(span_len - 1).max(1));
+            let last = (first + span_len).min(lines.len());
+            prop_assume!(last - first >= 2);
+            let e1 = first + e1_at.index(last - first);
+            let e2 = first + e2_at.index(last - first);
+            let mut current_lines = lines.clone();
+            current_lines[e1] = format!("{} {e1_word}", lines[e1]);
+            let current = current_lines.join("\n") + "\n";
+            let old_text = lines[first..last].join("\n");
+            prop_assume!(!current.contains(&old_text));
+            let mut intended = lines[first..last].to_vec();
+            intended[e2 - first] = format!("{} {e2_word}", lines[e2]);
+            let new_text = intended.join("\n");
+            let mut expected_lines = current_lines.clone();
+            expected_lines[e2] = format!("{} {e2_word}", current_lines[e2]);
+            let expected = expected_lines.join("\n") + "\n";
+
+            let config = Config::from_json(&json!({"near_match_threshold": 0.5})).unwrap();
+            let mut h = common::Host::with_config(&[("a", &current)], config);
+            let r = h.call("memo_replace", json!({"old_text": old_text, "new_text": new_text}));
+            prop_assume!(r.status == Status::NoMatch && !r.candidates.is_empty());
+            // The candidate on the target: the one overlapping the span's current text most.
+            let target_start = current_lines[..first].iter().map(|l| l.chars().count() + 1).sum::<usize>();
+            let target_end = target_start + current_lines[first..last].join("\n").chars().count();
+            let pick = r.candidates.iter().max_by_key(|c| {
+                let (s, e) = (c.context_start as usize, c.context_end as usize);
+                e.min(target_end).saturating_sub(s.max(target_start))
+            });
+            let pick = pick.unwrap();
+            prop_assume!((pick.context_end as usize).min(target_end) > (pick.context_start as usize).max(target_start));
+            let r = h.call("memo_replace_selection", json!({"selection_id": pick.id}));
+            let draft = h.ws.draft(None).unwrap();
+            if e1 == e2 {
+                // The change is on the line the earlier edit changed: only a refusal is right.
+                prop_assert!(r.status != Status::Success && draft == current, "{}", r.markdown);
+            } else if r.status == Status::Success {
+                prop_assert_eq!(&draft, &expected, "old_text {:?}\nnew_text {:?}\ncurrent {:?}\n{}", old_text, new_text, current, r.markdown);
+            } else {
+                prop_assert_eq!(&draft, &current, "a refusal changes nothing: {}", r.markdown);
+            }
+        }
+    }
 }
