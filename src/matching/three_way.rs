@@ -126,8 +126,8 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
     let clusters = clusters(&intended, &drift);
     // Placeholders first: an elision marker added by the new text is never written.
     for h in &intended {
-        let added: String = o[h.new.clone()].concat();
-        let before: String = b[h.base.clone()].concat();
+        let added: String = cat(&o, h.new.clone());
+        let before: String = cat(&b, h.base.clone());
         if let Some(line) = added.lines().find(|l| is_elision_line(l) && !before.lines().any(|x| x.trim() == l.trim())) {
             let proposal = Some(proposal(&b, &o, &t, &intended, &drift, &clusters));
             return Outcome::Conflict(Conflict {
@@ -141,10 +141,10 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
     let unescapes = drift.iter().any(|d| {
         // The char after the hunk completes an escape the diff cut (`\"` → `"` is a deleted `\`).
         let next = b.get(d.base.end).and_then(|s| s.chars().next()).map_or(String::new(), String::from);
-        is_unescape(&(b[d.base.clone()].concat() + &next), &(t[d.new.clone()].concat() + &next))
+        is_unescape(&(cat(&b, d.base.clone()) + &next), &(cat(&t, d.new.clone()) + &next))
     });
     if unescapes {
-        if let Some(h) = intended.iter().find(|h| o[h.new.clone()].iter().any(|s| s.contains('\\'))) {
+        if let Some(h) = intended.iter().find(|h| toks(&o, h.new.clone()).iter().any(|s| s.contains('\\'))) {
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::Escapes,
                 base_range: base_chars(&h.base),
@@ -175,7 +175,7 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
     // An elided old_text is anchored by the lines around its markers: a difference anywhere
     // else means the region may not be where those lines are.
     if base.lines().any(is_elision_line) {
-        if let Some(c) = clusters.iter().find(|c| !c.theirs.is_empty() && !b[c.base.clone()].concat().lines().any(is_elision_line)) {
+        if let Some(c) = clusters.iter().find(|c| !c.theirs.is_empty() && !cat(&b, c.base.clone()).lines().any(is_elision_line)) {
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::ElidedAnchorsDiffer,
                 base_range: base_chars(&c.base),
@@ -187,10 +187,10 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
     let (mut applied, mut kept, mut elided_kept) = (0, 0, 0);
     let mut at = 0;
     for c in &clusters {
-        text.push_str(&b[at..c.base.start].concat());
+        text.push_str(&cat(&b, at..c.base.start));
         if c.ours.is_empty() {
             kept += 1;
-            elided_kept += usize::from(b[c.base.clone()].concat().lines().any(is_elision_line));
+            elided_kept += usize::from(cat(&b, c.base.clone()).lines().any(is_elision_line));
             text.push_str(&c.version(&b, &t, &drift, false));
         } else if c.theirs.is_empty() {
             applied += 1;
@@ -204,7 +204,7 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
         }
         at = c.base.end;
     }
-    text.push_str(&b[at..].concat());
+    text.push_str(&cat(&b, at..b.len()));
     Outcome::Merged(Merged { text, kept, applied, elided_kept })
 }
 
@@ -225,12 +225,12 @@ impl Cluster {
         let mut out = String::new();
         let mut at = self.base.start;
         for &i in members {
-            let h = &hunks[i];
-            out.push_str(&base[at..h.base.start].concat());
-            out.push_str(&side[h.new.clone()].concat());
+            let Some(h) = hunks.get(i) else { continue };
+            out.push_str(&cat(base, at..h.base.start));
+            out.push_str(&cat(side, h.new.clone()));
             at = h.base.end;
         }
-        out.push_str(&base[at..self.base.end].concat());
+        out.push_str(&cat(base, at..self.base.end));
         out
     }
 }
@@ -252,7 +252,8 @@ fn conflicts(a: &Hunk, b: &Hunk) -> bool {
 /// only through hunks of the other side. Cost: O(h · cluster size).
 fn clusters(intended: &[Hunk], drift: &[Hunk]) -> Vec<Cluster> {
     let mut all: Vec<(bool, usize)> = (0..intended.len()).map(|i| (true, i)).chain((0..drift.len()).map(|i| (false, i))).collect();
-    let hunk = |(ours, i): (bool, usize)| if ours { &intended[i] } else { &drift[i] };
+    let empty = Hunk { base: 0..0, new: 0..0 };
+    let hunk = |(ours, i): (bool, usize)| (if ours { intended.get(i) } else { drift.get(i) }).unwrap_or(&empty);
     all.sort_by_key(|&k| (hunk(k).base.start, hunk(k).base.end, !k.0));
     let mut out: Vec<Cluster> = Vec::new();
     for k in all {
@@ -260,7 +261,7 @@ fn clusters(intended: &[Hunk], drift: &[Hunk]) -> Vec<Cluster> {
         let joins = out.last().is_some_and(|c| {
             let others = if k.0 { &c.theirs } else { &c.ours };
             let side = if k.0 { drift } else { intended };
-            others.iter().any(|&j| conflicts(h, &side[j]))
+            others.iter().filter_map(|&j| side.get(j)).any(|o| conflicts(h, o))
         });
         if !joins {
             out.push(Cluster { base: h.base.clone(), ours: Vec::new(), theirs: Vec::new() });
@@ -278,7 +279,7 @@ fn proposal(b: &[&str], o: &[&str], t: &[&str], intended: &[Hunk], drift: &[Hunk
     let mut text = String::new();
     let mut at = 0;
     for c in clusters {
-        text.push_str(&b[at..c.base.start].concat());
+        text.push_str(&cat(b, at..c.base.start));
         if c.ours.is_empty() {
             text.push_str(&c.version(b, t, drift, false));
         } else {
@@ -286,7 +287,7 @@ fn proposal(b: &[&str], o: &[&str], t: &[&str], intended: &[Hunk], drift: &[Hunk
         }
         at = c.base.end;
     }
-    text.push_str(&b[at..].concat());
+    text.push_str(&cat(b, at..b.len()));
     text
 }
 
@@ -334,6 +335,17 @@ fn count_escapes(text: &str) -> usize {
     text.len() - unescape(text).len()
 }
 
+/// Tokens `r` of `t` (none when `r` is out of range: hunk ranges come from diffs over the same
+/// tokens, so that does not happen).
+fn toks<'t, 'a>(t: &'t [&'a str], r: Range<usize>) -> &'t [&'a str] {
+    t.get(r).unwrap_or_default()
+}
+
+/// Tokens `r` of `t` as one string.
+fn cat(t: &[&str], r: Range<usize>) -> String {
+    toks(t, r).concat()
+}
+
 fn too_large(tokens: usize) -> Outcome {
     Outcome::Conflict(Conflict {
         reason: ConflictReason::TooLarge { tokens, limit: MAX_DIFF_TOKENS },
@@ -352,6 +364,10 @@ struct Hunk {
 /// The base range a pure insertion or deletion could equally sit anywhere in (it slides over
 /// equal tokens: inserting `a b` after `a` is inserting `b a` before it); the hunk's own base
 /// range for a replacement. Cost: O(slide).
+// Bounds: `lo - 1` and `b - 1` are read only while `lo > 0` / `a > 0` (and b > a); `hi`, `b` only
+// while below `base.len()`, `a < b`; `k % n` and `(2n - 1 - k % n) % n` are below `n`, the
+// non-empty insertion's length; the hunk's ranges come from a diff over `base` and `side`.
+#[allow(clippy::indexing_slicing)]
 fn slide_span(base: &[u32], side: &[u32], h: &Hunk) -> Range<usize> {
     let (mut lo, mut hi) = (h.base.start, h.base.end);
     if h.base.is_empty() && !h.new.is_empty() {
@@ -395,11 +411,11 @@ fn meets_unseparated(base: &[&str], left_side: &[&str], left: &Hunk, right_side:
         return false;
     }
     let kept_last = {
-        let (was, now) = (base[left.base.clone()].concat(), left_side[left.new.clone()].concat());
+        let (was, now) = (cat(base, left.base.clone()), cat(left_side, left.new.clone()));
         was.chars().last().is_some_and(|c| now.ends_with(c))
     };
     let kept_first = {
-        let (was, now) = (base[right.base.clone()].concat(), right_side[right.new.clone()].concat());
+        let (was, now) = (cat(base, right.base.clone()), cat(right_side, right.new.clone()));
         was.chars().next().is_some_and(|c| now.starts_with(c))
     };
     !kept_last && !kept_first
@@ -409,13 +425,13 @@ fn meets_unseparated(base: &[&str], left_side: &[&str], left: &Hunk, right_side:
 /// char into it: tokens are words, so inserting `r=` inside `bar` reads as inserting `=r`
 /// after it, and next to a change of `bar` the two readings give different texts.
 fn slides_into(base: &[&str], side: &[&str], h: &Hunk, other: &Hunk) -> bool {
-    let before = |i: usize| base[..i].iter().rev().find_map(|t| t.chars().last());
-    let at = |i: usize| base[i..].iter().find_map(|t| t.chars().next());
+    let before = |i: usize| toks(base, 0..i).iter().rev().find_map(|t| t.chars().last());
+    let at = |i: usize| toks(base, i..base.len()).iter().find_map(|t| t.chars().next());
     let (p, q) = (h.base.start, h.base.end);
     let moved: String = if h.base.is_empty() && !h.new.is_empty() {
-        side[h.new.clone()].concat()
+        cat(side, h.new.clone())
     } else if h.new.is_empty() && !h.base.is_empty() {
-        base[h.base.clone()].concat()
+        cat(base, h.base.clone())
     } else {
         return false;
     };
@@ -441,8 +457,10 @@ fn reaches(span: &Range<usize>, h: &Hunk) -> bool {
 /// diff would exceed [`MAX_DIFF_TOKENS`].
 fn hunks(a: &[u32], b: &[u32]) -> Result<Vec<Hunk>, usize> {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
-    let (ar, br) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let (a_rest, b_rest) = (a.get(prefix..).unwrap_or_default(), b.get(prefix..).unwrap_or_default());
+    let suffix = a_rest.iter().rev().zip(b_rest.iter().rev()).take_while(|(x, y)| x == y).count();
+    let ar = a_rest.get(..a_rest.len() - suffix).unwrap_or_default();
+    let br = b_rest.get(..b_rest.len() - suffix).unwrap_or_default();
     if ar.len() + br.len() > MAX_DIFF_TOKENS {
         return Err(ar.len() + br.len());
     }
@@ -498,14 +516,14 @@ pub fn tokens(text: &str) -> Vec<&str> {
             Some(p) => in_blanks || !(word(p) && word(c)),
         };
         if split {
-            out.push(&text[start..i]);
+            out.push(text.get(start..i).unwrap_or_default());
             start = i;
         }
         prev = Some(c);
         in_blanks = false;
     }
     if start < text.len() {
-        out.push(&text[start..]);
+        out.push(text.get(start..).unwrap_or_default());
     }
     out
 }
@@ -528,7 +546,7 @@ pub fn elided_pieces(text: &str) -> Vec<String> {
         let start = group.iter().position(|l| !l.trim().is_empty());
         let end = group.iter().rposition(|l| !l.trim().is_empty());
         if let (Some(a), Some(b)) = (start, end) {
-            pieces.push(group[a..=b].join("\n"));
+            pieces.push(group.get(a..=b).unwrap_or_default().join("\n"));
         }
     }
     pieces

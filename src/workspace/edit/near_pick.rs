@@ -189,7 +189,7 @@ fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -
     };
     if !needle.starts_with('\n') {
         if let Some(nl) = region.iter().position(|&c| c == '\n') {
-            if nl * 2 < first_line && nl + 1 < region.len() && foreign(&region[..nl]) {
+            if nl * 2 < first_line && nl + 1 < region.len() && foreign(region.get(..nl).unwrap_or_default()) {
                 start += nl + 1;
             }
         }
@@ -198,7 +198,7 @@ fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -
     // line after (a needle ending with a line break keeps that break).
     if let Some(nl) = region.iter().rposition(|&c| c == '\n') {
         let frag = region.len() - nl - 1;
-        if frag > 0 && (needle.ends_with('\n') || frag * 2 < last_line.max(1)) && start < end - frag && foreign(&region[nl + 1..]) {
+        if frag > 0 && (needle.ends_with('\n') || frag * 2 < last_line.max(1)) && start < end - frag && foreign(region.get(nl + 1..).unwrap_or_default()) {
             end -= if needle.ends_with('\n') { frag } else { frag + 1 };
         }
     }
