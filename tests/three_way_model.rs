@@ -32,7 +32,7 @@ fn splice(s: &str, r: std::ops::Range<usize>, with: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 10000, ..ProptestConfig::default() })]
 
     #[test]
     fn result_is_the_current_text_plus_only_the_intended_change_or_a_refusal(

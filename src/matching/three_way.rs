@@ -158,8 +158,8 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
         if conflicts(h, d) {
             continue; // decided by its cluster
         }
-        let ambiguous = reaches(&slide_span(&bi, &oi, h), d)
-            || reaches(&slide_span(&bi, &ti, d), h)
+        let ambiguous = reaches(&slide_span(&bi, &oi, h), h, d)
+            || reaches(&slide_span(&bi, &ti, d), d, h)
             || slides_into(&b, &o, h, d)
             || slides_into(&b, &t, d, h)
             || meets_unseparated(&b, &o, h, &t, d)
@@ -440,17 +440,15 @@ fn slides_into(base: &[&str], side: &[&str], h: &Hunk, other: &Hunk) -> bool {
     left || right
 }
 
-/// Whether hunk `h` lies in or on the edge of `span` once `span` is wider than `h`'s own
-/// range... i.e. whether a slid hunk covering `span` would meet `h`.
-fn reaches(span: &Range<usize>, h: &Hunk) -> bool {
-    if span.is_empty() {
+/// Whether `other` lies in or on the edge of `span`, the range hunk `own` could slide over.
+/// A hunk that cannot slide (`span` is its own range) reaches nothing here: [`conflicts`] and
+/// [`meets_unseparated`] decide it. One that can is ambiguous even at the edge (two insertions
+/// at one point, in no defined order).
+fn reaches(span: &Range<usize>, own: &Hunk, other: &Hunk) -> bool {
+    if *span == own.base {
         return false;
     }
-    if h.base.is_empty() {
-        span.start < h.base.start && h.base.start < span.end
-    } else {
-        h.base.start < span.end && span.start < h.base.end
-    }
+    other.base.start <= span.end && span.start <= other.base.end
 }
 
 /// The non-equal runs of a token diff of `a` → `b` as hunks, or the token count when the
@@ -747,6 +745,12 @@ mod tests {
         // A difference outside the markers is refused: the anchors may have found the wrong place.
         let c = conflict("x\n...\ny = 1\n", "x\n...\ny = 2\n", "x2\nq\ny = 1\n");
         assert_eq!(c.reason, ConflictReason::ElidedAnchorsDiffer);
+    }
+
+    #[test]
+    fn an_insertion_that_could_slide_to_the_other_side_s_insertion_is_refused() {
+        // `=` inserted before or after `=`; `a` inserted before it: "=a=" or "a==".
+        assert_eq!(conflict("=", "==", "a=").reason, ConflictReason::Overlap);
     }
 
     #[test]
