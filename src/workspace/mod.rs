@@ -23,6 +23,7 @@ use crate::tools::{self, ArgError, Tool, ToolDefinition};
 use crate::workflow::{Flags, PersistMode, WorkflowState};
 
 mod auto_rebase;
+mod versions;
 mod create;
 mod edit;
 mod history_book;
@@ -794,7 +795,10 @@ impl Workspace {
             }
         };
         match tool {
-            Tool::Read => Step::Done(self.read(&path, &args)),
+            Tool::Read => match args.str("version").map(str::to_string) {
+                Some(version) => Step::Done(self.read_version(&path, &version, &args)),
+                None => Step::Done(self.read(&path, &args)),
+            },
             Tool::Replace => self.replace(&path, &args),
             Tool::ReplaceSpan => self.replace_span(&path, &args),
             Tool::ReplaceSelection => self.replace_selection(Some(&path), &args),

@@ -244,6 +244,7 @@ impl Workspace {
 
     fn commit_succeeded(&mut self, commit: CommitInFlight, written: Vec<(String, String)>) -> Response {
         let first_path = commit.texts.first().map(|(p, _)| p.clone());
+        let committed: Vec<String> = commit.texts.iter().map(|(p, _)| p.clone()).collect();
         if self.config.persist_mode == PersistMode::Disabled {
             self.in_memory_commits.extend(commit.texts.iter().map(|(p, _)| p.clone()));
         }
@@ -290,6 +291,7 @@ impl Workspace {
             None => Response::new(Status::Success, saved),
         };
         r.metrics.delta = commit.delta;
+        r.guidance = self.committed_guidance(&committed);
         if let Some(path) = &first_path {
             r.metrics.new_length = Some(self.open_doc(path).text.rope().len_chars());
             r.fingerprint = Some(self.open_doc(path).text.fingerprint().to_string());

@@ -56,6 +56,11 @@ export interface ToolArgs {
     line_keys?: boolean;
     /** `draft` (default: committed text plus pending changes) or `committed`. */
     view?: "draft" | "committed";
+    /**
+     * Read an earlier committed version instead, read-only: an id the live context or a commit
+     * named, like "v2" ("v0": as opened).
+     */
+    version?: string;
     /** Document to work on; defaults to the workspace's default document. */
     path?: string;
   };
