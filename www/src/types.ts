@@ -386,6 +386,15 @@ export interface WorkspaceOptions {
    */
   autoRebase?: boolean;
   /**
+   * Most lines one memo_read returns (1–100,000,000, default 2,000); the response names the call
+   * that reads on (docs/reliability.md §Matching time and read size).
+   */
+  maxReadLines?: number;
+  /** Most chars of document text one memo_read returns, gutters not counted (1–100,000,000, default 100,000). */
+  maxReadChars?: number;
+  /** Chars of one line a read shows; the rest becomes `⟪clipped: N more chars⟫` (1–100,000,000, default 10,000). */
+  maxReadLineChars?: number;
+  /**
    * How long (ms) a storage call (list, load, save) may take before the workspace gives up on
    * it (default 30,000): a save that does not answer ends the commit in `PersistFailure`
    * ("the storage did not answer"), a load that does not answer fails the call that needed it,

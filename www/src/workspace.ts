@@ -112,6 +112,9 @@ const CREATE_OPTIONS = [
   "memory",
   "storageTimeoutMs",
   "autoRebase",
+  "maxReadLines",
+  "maxReadChars",
+  "maxReadLineChars",
 ];
 const LIVE_CONTEXT_OPTIONS = [
   "path",
@@ -322,6 +325,9 @@ export class Workspace {
     if (options.previewMode !== undefined) wasmOptions.preview_mode = options.previewMode;
     if (options.previewContextLines !== undefined) wasmOptions.preview_context_lines = options.previewContextLines;
     if (options.memory !== undefined) wasmOptions.memory = options.memory;
+    if (options.maxReadLines !== undefined) wasmOptions.max_read_lines = options.maxReadLines;
+    if (options.maxReadChars !== undefined) wasmOptions.max_read_chars = options.maxReadChars;
+    if (options.maxReadLineChars !== undefined) wasmOptions.max_read_line_chars = options.maxReadLineChars;
     const autoRebase = options.autoRebase ?? (storage.reportsExactChanges === true ? true : undefined);
     if (autoRebase !== undefined) wasmOptions.auto_rebase = autoRebase;
     let inner: WasmWorkspace;

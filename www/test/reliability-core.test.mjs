@@ -94,3 +94,11 @@ test("a document's own [[SEL#B]] text is never taken for a candidate marker", as
   assert.equal(r.content.split("[[SEL#").length - 1, 1, r.content);
   assert.match(r.summary, /candidate A at line 2, B at line 4/);
 });
+
+test("the read limits are workspace options", async () => {
+  const { ws } = await open({ "a.txt": "0123456789abcdef\nshort\nline three\nfour\n" }, { maxReadLines: 2, maxReadLineChars: 8 });
+  const r = await ws.call("memo_read", { line_numbers: false });
+  assert.equal(r.content, "01234567⟪clipped: 8 more chars⟫\nshort\n");
+  assert.match(r.summary, /at most 2 lines \(option max_read_lines\)/);
+  await assert.rejects(open({ "a.txt": "" }, { maxReadChars: 0 }), /max_?[rR]ead_?[cC]hars.*from 1 to 100000000/);
+});
