@@ -47,7 +47,8 @@ fn the_ending_call_predicts_what_compression_removes() {
     assert_eq!(rs[3].status, Status::Success);
     let delta = rs[3].history_delta.expect("the commit carries history_delta");
     assert_eq!(delta.messages_removed, 6);
-    assert!(rs[3].summary.contains("[History: this session's 6 messages can be replaced by one summary"), "{}", rs[3].summary);
+    // The model is not told (it cannot act on it); the host reads history_delta.
+    assert!(!rs[3].markdown.contains("[History:") && !rs[3].markdown.contains("tokens saved"), "{}", rs[3].markdown);
     assert!(rs.iter().enumerate().all(|(i, r)| (i == 3) == r.history_delta.is_some()));
     let out = ws.compress_history(&Value::Array(transcript.clone()), Format::OpenAi).unwrap();
     assert_eq!(out.delta.messages_removed, 6);

@@ -835,14 +835,8 @@ impl Workspace {
             self.notes.clear();
             let open = self.session.as_ref().map(|s| s.id);
             if let Some(delta) = self.history.finish(open, r, self.config.locale) {
+                // For the host (its compressHistory); the model is not told: it cannot act on it.
                 r.history_delta = Some(delta);
-                if delta.messages_removed > 0 {
-                    r.summary.push_str(&format!(
-                        " [History: this session's {} messages can be replaced by one summary, ~{} tokens saved.]",
-                        delta.messages_removed, delta.tokens_saved
-                    ));
-                }
-                r.render(self.config.render_options());
             }
             self.diagnostics.close(r.status.as_str(), r.workflow_state.as_str(), &r.flags.names());
         }

@@ -109,7 +109,10 @@ impl Workspace {
         } else {
             "no pending changes".to_string()
         };
-        let mut r = Response::new(Status::Success, format!("Read lines {start}–{end} of {path} ({last} lines, {which})."));
+        // The draft's fingerprint in the text too (the description promises it): an edit passes
+        // it as expected_fingerprint.
+        let fp = if committed { String::new() } else { format!("; fingerprint `{}`", self.draft_fingerprint(path)) };
+        let mut r = Response::new(Status::Success, format!("Read lines {start}–{end} of {path} ({last} lines, {which}{fp})."));
         if args.str("path").is_none() {
             r.summary.push_str(&self.other_documents_note(path));
         }
