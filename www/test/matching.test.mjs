@@ -318,15 +318,15 @@ test("emoji + CJK: every candidate's UTF-16 range slices the draft to the needle
 
 test("emoji + CJK: a near-miss candidate's range slices the draft to the similar region", async () => {
   const { ws } = await workspace({ "wide.md": "😀 标题\n中文 😀 return open_socket(host, port) 😀\n尾\n" });
-  const r = await ws.call("memo_replace", { old_text: "return open_sockt(host, port)", new_text: "return connect(host, port)" });
+  const r = await ws.call("memo_replace", { old_text: "return open_sockt(host, port)", new_text: "return open_sockt(host, port, 5)" });
   assert.equal(r.status, "NoMatch", r.markdown);
   const [a] = r.candidates;
   assert.ok(a, r.markdown);
   assert.match(ws.draft().slice(a.context_start, a.context_end), /open_socket\(host, port\)/);
   const s = await ws.call("memo_replace_selection", { selection_id: "A" });
   assert.equal(s.status, "Success", s.markdown);
-  assert.match(ws.draft(), /^中文 😀 .*connect\(host, port\).* 😀$/m);
-  assert.doesNotMatch(ws.draft(), /open_socket/);
+  // Only the change (", 5") is applied to the region's own text: its `open_socket` stays.
+  assert.match(ws.draft(), /^中文 😀 return open_socket\(host, port, 5\) 😀$/m);
   ws.free();
 });
 
@@ -543,7 +543,7 @@ test("near miss: NoMatch offers candidate A similar:…, a character-level diff 
   const { ws, storage } = await workspace({ "cfg.py": CFG });
   const r = await ws.call("memo_replace", {
     old_text: "return open_sockt(host, port, timeout)",
-    new_text: "return open_socket(host, port, timeout=timeout)",
+    new_text: "return open_sockt(host, port, timeout=timeout)",
   });
   assert.equal(r.status, "NoMatch", r.markdown);
   assert.equal(r.workflow_state, "SelectionPending");
@@ -570,7 +570,8 @@ test("near miss: NoMatch offers candidate A similar:…, a character-level diff 
 
   const s = await ws.call("memo_replace_selection", { selection_id: "A" });
   assert.equal(s.status, "Success", s.markdown);
-  assert.equal(s.match_quality, a.match_quality);
+  // Staged by a three-way apply: only the change, onto the region's own text (its `open_socket`).
+  assert.equal(s.match_quality, `${a.match_quality}+merged`);
   assert.ok(s.summary.startsWith("[Warning] "), s.summary);
   assert.equal(ws.draft(), CFG.replace("return open_socket(host, port, timeout)", "return open_socket(host, port, timeout=timeout)"));
   const c = await ws.call("memo_commit", { summary: "pass timeout by name" });
@@ -581,13 +582,14 @@ test("near miss: NoMatch offers candidate A similar:…, a character-level diff 
 
 test("near miss: match_id A on the same call also stages it", async () => {
   const { ws } = await workspace({ "cfg.py": CFG });
-  const args = { old_text: "retries = 33", new_text: "retries = 5" };
+  // The change (30 → 60) is away from the misremembered 33: applied to the region's own text.
+  const args = { old_text: "timeout = 30\n    retries = 33", new_text: "timeout = 60\n    retries = 33" };
   const r = await ws.call("memo_replace", args);
   assert.equal(r.status, "NoMatch", r.markdown);
   assert.equal(r.candidates[0]?.id, "A", r.markdown);
   const s = await ws.call("memo_replace", { ...args, match_id: "A" });
   assert.equal(s.status, "Success", s.markdown);
-  assert.equal(ws.draft(), CFG.replace("retries = 3", "retries = 5"));
+  assert.equal(ws.draft(), CFG.replace("timeout = 30", "timeout = 60"));
   ws.free();
 });
 
@@ -606,7 +608,7 @@ test("nearMatchThreshold and maxPreviewLength are passed to the core", async () 
   // (min_connections, ≈0.84). The default threshold letters every region ≥ 0.8, the best as A;
   // 0.9 letters only those ≥ 0.9 and still shows the others, unlettered.
   const LIMITS = "limits:\n  max_connections: 100\n  max_connection_age: 300\n  min_connections: 10\n";
-  const typo = { old_text: "max_conections: 100", new_text: "max_connections: 250" };
+  const typo = { old_text: "max_conections: 100", new_text: "max_conections: 250" };
   const similarity = (c) => Number(c.match_quality.slice("similar:".length));
   ({ ws } = await workspace({ "l.yaml": LIMITS }));
   r = await ws.call("memo_replace", typo);
