@@ -489,12 +489,42 @@ fn near_miss_pick_of_an_elided_old_text_keeps_the_elided_lines() {
 fn near_miss_pick_of_an_over_escaped_old_text_reads_the_escapes() {
     let doc = "def render(name):\n    greeting = \"Hello, \" + name\n    return greeting\n";
     let mut h = Host::new(&[("a.py", doc)]);
-    let old = r#"def render(name):\n    greeting = \"Hello, \" + name"#;
-    let new = r#"def render(name):\n    greeting = \"Hi, \" + name"#;
+    // `greting`: misremembered too, so the escape tier alone finds nothing; a near miss does.
+    let old = r#"def render(name):\n    greting = \"Hello, \" + name"#;
+    let new = r#"def render(name):\n    greting = \"Hi, \" + name"#;
     let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
     assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
     let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert!(r.summary.contains("were read as the characters"), "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), doc.replace("Hello", "Hi"));
+}
+
+/// The escape tier: an old_text over-escaped as a whole (`\n`, `\"` where the document has the
+/// characters) found once is staged on the first call, new_text read the same way, and
+/// `match_quality` says `unescaped`. A new_text with more escapes than old_text (it may add
+/// real ones) is not guessed, nor is a text that occurs twice.
+#[test]
+fn the_escape_tier_reads_escapes_as_characters_when_that_is_unambiguous() {
+    let doc = "def render(name):\n    greeting = \"Hello, \" + name\n    return greeting\n";
+    let old = r#"def render(name):\n    greeting = \"Hello, \" + name"#;
+    let mut h = Host::new(&[("a.py", doc)]);
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": r#"def render(name):\n    greeting = \"Hi, \" + name"#}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(r.match_quality.as_deref(), Some("unescaped"));
+    assert!(r.summary.contains("those in new_text the same way"), "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), doc.replace("Hello", "Hi"));
+
+    // new_text adds an escape of its own (`\t`): escapes or characters is not clear.
+    let mut h = Host::new(&[("a.py", doc)]);
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": r#"def render(name):\n    greeting = \"Hi,\t\" + name"#}));
+    assert_ne!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), doc);
+
+    // Twice in the document: not guessed.
+    let twice = format!("{doc}{doc}");
+    let mut h = Host::new(&[("a.py", twice.as_str())]);
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": "x"}));
+    assert_ne!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), twice);
 }

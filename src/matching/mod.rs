@@ -95,6 +95,9 @@ pub enum CandidateQuality {
     /// A near miss of that similarity, staged by a three-way apply ([`three_way`]): only the
     /// change old_text → new_text, onto the region's own text. Shown as `similar:0.92+merged`.
     Merged(f64),
+    /// Found once with old_text's escapes (`\n`, `\t`, `\"`) read as the characters
+    /// ([`three_way::unescape`]), exactly or through a tier: `unescaped`, `unescaped+indentation`.
+    Unescaped(MatchQuality),
 }
 
 impl CandidateQuality {
@@ -115,6 +118,8 @@ impl fmt::Display for CandidateQuality {
             CandidateQuality::Match(q) => q.fmt(f),
             CandidateQuality::Similar(s) => write!(f, "similar:{}", near::two_decimals(*s)),
             CandidateQuality::Merged(s) => write!(f, "similar:{}+merged", near::two_decimals(*s)),
+            CandidateQuality::Unescaped(q) if q.is_exact() => f.write_str("unescaped"),
+            CandidateQuality::Unescaped(q) => write!(f, "unescaped+{q}"),
         }
     }
 }

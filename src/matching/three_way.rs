@@ -331,7 +331,7 @@ pub fn merge_pick(old_text: &str, new_text: &str, region: &str) -> (Outcome, Rea
 }
 
 /// How many escapes [`unescape`] would turn into characters. Cost: O(n).
-fn count_escapes(text: &str) -> usize {
+pub fn count_escapes(text: &str) -> usize {
     text.len() - unescape(text).len()
 }
 

@@ -26,6 +26,7 @@ use crate::text::{self, normalize_line_breaks};
 use crate::tools::{Args, Tool};
 use crate::workflow::PersistMode;
 
+mod escapes;
 mod near_pick;
 
 /// Near misses shown after `NoMatch` (lettered only at or above the threshold).
@@ -211,6 +212,9 @@ impl Workspace {
             notes,
         };
         if located.matches.is_empty() {
+            if let Some(staged) = self.replace_unescaped(&search, &old) {
+                return staged;
+            }
             return self.no_match(search, &located.needle);
         }
         self.choose(search, located.matches)
@@ -1048,6 +1052,7 @@ impl Workspace {
         let quality = info.quality;
         let how = match quality {
             Some(q @ CandidateQuality::Similar(_)) => format!(" It was not an exact match but a similar region ({q}): check the preview."),
+            Some(q @ CandidateQuality::Unescaped(_)) => format!(" Found with old_text's escapes read as characters (match_quality `{q}`), not exactly: check the preview."),
             Some(q @ CandidateQuality::Merged(_)) => format!(
                 " Your old_text differed from the text there ({q}): only your change (old_text → new_text) was applied to that text. Check the preview."
             ),
