@@ -81,3 +81,18 @@ fn a_preview_only_replace_all_stages_nothing() {
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), doc);
 }
+
+#[test]
+fn memo_preview_shows_the_places_of_a_replace_all() {
+    // Places far apart: the preview shows each with its context, not the lines between.
+    let doc: String = (1..=60).map(|i| if i % 20 == 0 { format!("call(old) {i}\n") } else { format!("plain line {i}\n") }).collect();
+    let mut h = Host::new(&[("a.txt", &doc)]);
+    let r = h.call("memo_replace", json!({"old_text": "call(old)", "new_text": "call(new)", "replace_all": true}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    for format in ["compact", "diff"] {
+        let r = h.call("memo_preview", json!({"format": format}));
+        let preview = r.preview.clone().unwrap_or_default();
+        assert!(preview.contains("call(new) 20") && preview.contains("call(new) 60"), "{format}: {preview}");
+        assert!(!preview.contains("plain line 30"), "{format}: lines far from every place are not shown: {preview}");
+    }
+}

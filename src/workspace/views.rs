@@ -7,7 +7,8 @@ use ropey::Rope;
 
 use super::Document;
 use crate::matching::CandidateQuality;
-use crate::preview::{self, ChangeSpan, PreviewOptions};
+use crate::changeset::ChangeSet;
+use crate::preview::{self, ChangeSpan, PreviewMode, PreviewOptions};
 use crate::response::{Candidate, PendingChangeView};
 use crate::session::{Letter, Session};
 use crate::small_map::SmallMap;
@@ -38,11 +39,23 @@ pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, qua
 /// O(k log k) for k pending changes plus the size of the rendered hunks.
 pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOptions) -> String {
     let Some(doc) = session.docs.get(path) else { return String::new() };
-    let spans: Vec<ChangeSpan> = session
-        .changes_in_draft(path)
-        .into_iter()
-        .map(|(c, draft)| ChangeSpan { base: c.base_range.clone(), draft })
-        .collect();
+    let mut spans: Vec<ChangeSpan> = Vec::new();
+    for (c, draft) in session.changes_in_draft(path) {
+        // A change over several lines (a replace-all's range, merged edits) is shown as what
+        // differs inside it, so the lines between its places are not listed as changed. Stats
+        // count per change.
+        if opts.mode != PreviewMode::Stats && c.old_text.contains('\n') {
+            let inner = ChangeSet::diff(&Rope::from_str(&c.old_text), &Rope::from_str(&c.new_text));
+            for (r, d) in inner.replacements().iter().zip(inner.draft_ranges()) {
+                spans.push(ChangeSpan {
+                    base: c.base_range.start + r.range.start..c.base_range.start + r.range.end,
+                    draft: draft.start + d.start..draft.start + d.end,
+                });
+            }
+        } else {
+            spans.push(ChangeSpan { base: c.base_range.clone(), draft });
+        }
+    }
     preview::render(doc.base.rope(), &doc.draft, &spans, path, opts)
 }
 
