@@ -161,6 +161,11 @@ impl Findings {
         if let Some(g) = &r.guidance {
             self.check_text(g, &prefix, &r.visible_tools, &format!("{context} → {:?} in {:?}", r.status, r.workflow_state));
         }
+        // The next actions are read the same way (summaries name the tool that was called, and
+        // say what happened: they are not checked).
+        for a in &r.next_actions {
+            self.check_text(a, &prefix, &r.visible_tools, &format!("{context}; next action"));
+        }
         let visible: Vec<String> = h.ws.visible_tools().into_iter().map(|t| t.name(&prefix)).collect();
         for s in h.ws.tool_states() {
             if let Some(g) = &s.guidance {
