@@ -512,8 +512,14 @@ fn the_escape_tier_reads_escapes_as_characters_when_that_is_unambiguous() {
     let r = h.call("memo_replace", json!({"old_text": old, "new_text": r#"def render(name):\n    greeting = \"Hi, \" + name"#}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(r.match_quality.as_deref(), Some("unescaped"));
-    assert!(r.summary.contains("those in new_text the same way"), "{}", r.markdown);
+    assert!(r.summary.contains("only your change was applied"), "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), doc.replace("Hello", "Hi"));
+
+    // new_text written with the document's own `\n` (in code): not unescaped a second time.
+    let code = "x = s.indexOf('\\n');\ny = 1;\n";
+    let mut h = Host::new(&[("a.js", code)]);
+    let r = h.call("memo_replace", json!({"old_text": r#"x = s.indexOf('\\n');\ny = 1;"#, "new_text": "x = s.indexOf('\\n');\ny = 2;"}));
+    assert_ne!(h.ws.draft(None).unwrap(), "x = s.indexOf('\n');\ny = 2;\n", "a line break written into the string: {}", r.markdown);
 
     // new_text adds an escape of its own (`\t`): escapes or characters is not clear.
     let mut h = Host::new(&[("a.py", doc)]);
