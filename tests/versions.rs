@@ -54,7 +54,7 @@ fn an_aged_out_version_says_what_is_kept() {
     let r = h.call("memo_read", json!({"version": "v2"}));
     assert_eq!(r.status, Status::InvalidArguments, "{}", r.markdown);
     let oldest = commits - RING + 1;
-    assert!(r.summary.contains(&format!("no longer kept")) && r.summary.contains(&format!("oldest kept is v{oldest}")), "{}", r.summary);
+    assert!(r.summary.contains("no longer kept") && r.summary.contains(&format!("oldest kept is v{oldest}")), "{}", r.summary);
     let guidance = r.guidance.clone().unwrap_or_default();
     assert!(guidance.contains(&format!("memo_read(version=\"v{oldest}\")")) && guidance.contains("memo_read(version=\"v0\")"), "{guidance}");
     // What the guidance offers works.
