@@ -37,6 +37,7 @@ mod recall;
 mod replace_all;
 mod sync;
 mod views;
+mod visibility;
 
 pub use log::LogEntry;
 pub use read::ReadLimits;
@@ -655,91 +656,6 @@ impl Workspace {
         format!("op-{}", self.log.seq())
     }
 
-    /// Whether `tool` may be called now: the matrix of docs/workflow.md#visible-tools, extended to
-    /// every tool. Hidden tools return `Blocked` saying what to call instead.
-    pub fn is_visible(&self, tool: Tool) -> bool {
-        use WorkflowState::*;
-        let state = self.state();
-        let conflict = !self.conflicts.is_empty();
-        let manual_commit = self.config.persist_mode != PersistMode::Immediate;
-        match (tool, state) {
-            // Nothing while storage is being read.
-            (_, Refreshing) => false,
-            // Read-only, and only where the host enabled the memory store.
-            (Tool::RecallContext | Tool::SearchMemory, _) => self.config.memory,
-            (Tool::Read | Tool::Preview | Tool::Revert | Tool::Discard | Tool::Refresh | Tool::BeginTask | Tool::ExportSession, _) => true,
-            (Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceLines, _) => true,
-            // Choosing a candidate is only possible while a choice is pending.
-            (Tool::ReplaceSelection, s) => s == SelectionPending,
-            // No appending while a choice is pending or storage is out of sync.
-            (Tool::Append, s) => matches!(s, Idle | PersistPending),
-            // A new document is staged like an append.
-            (Tool::Create, s) => matches!(s, Idle | PersistPending),
-            // Nothing to compare while nothing is pending and storage agrees.
-            (Tool::Diff, s) => s != Idle,
-            (Tool::Commit, Idle | PersistPending) => manual_commit,
-            // After a failed save, committing again is the retry; after an external change it
-            // would overwrite what storage got, so it is blocked until refresh/rebase/discard.
-            // (In immediate mode too: there it is the only way to retry the save.)
-            (Tool::Commit, OutOfSync) => !conflict,
-            (Tool::Commit, SelectionPending) => false,
-            (Tool::CommitAuto, Idle | PersistPending | SelectionPending) => manual_commit,
-            (Tool::CommitAuto, OutOfSync) => false,
-            (Tool::Rebase, _) => conflict,
-            (Tool::PersistAs, s) => s == OutOfSync,
-        }
-    }
-
-    pub fn visible_tools(&self) -> Vec<Tool> {
-        Tool::ALL.into_iter().filter(|t| self.is_visible(*t)).collect()
-    }
-
-    /// Whether the configuration lets `tool` be offered at all, in some state: the memory tools
-    /// only with the memory store, `commit_auto` only where commits are manual. Unlike
-    /// [`Workspace::is_visible`] it does not depend on the workflow state. O(1).
-    pub fn is_enabled(&self, tool: Tool) -> bool {
-        match tool {
-            Tool::RecallContext | Tool::SearchMemory => self.config.memory,
-            Tool::CommitAuto => self.config.persist_mode != PersistMode::Immediate,
-            _ => true,
-        }
-    }
-
-    /// Definitions of every tool the configuration enables, in [`Tool::ALL`] order: the same list
-    /// in every workflow state, so a host's tool list (and an LLM provider's prompt cache keyed on
-    /// it) stays put for a whole loop. A call the state does not allow is answered `Blocked` with
-    /// what to call instead. O(tools).
-    pub fn enabled_tool_definitions(&self) -> Vec<ToolDefinition> {
-        Tool::ALL.into_iter().filter(|t| self.is_enabled(*t)).map(|t| t.definition(&self.config.tool_prefix)).collect()
-    }
-
-    /// Definitions of the visible tools, for LLM SDKs.
-    pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
-        self.visible_tools().into_iter().map(|t| t.definition(&self.config.tool_prefix)).collect()
-    }
-
-    /// Every tool of the registry, in [`Tool::ALL`] order, with whether the current state offers
-    /// it and, when it does not, why: the summary and guidance a call to it would get. For hosts
-    /// that show the hidden tools too (the playground greys them out). O(tools).
-    pub fn tool_states(&self) -> Vec<ToolState> {
-        Tool::ALL
-            .into_iter()
-            .map(|tool| {
-                let definition = tool.definition(&self.config.tool_prefix);
-                if self.is_visible(tool) {
-                    ToolState { definition, available: true, reason: None, guidance: None }
-                } else {
-                    let (reason, guidance) = self.unavailable(tool);
-                    ToolState { definition, available: false, reason: Some(reason), guidance: Some(guidance) }
-                }
-            })
-            .collect()
-    }
-
-    fn tool_name(&self, tool: Tool) -> String {
-        tool.name(&self.config.tool_prefix)
-    }
-
     /// Runs one tool call. Never panics on any input: bad input is a response with a clear status.
     /// Cost: that of the tool, plus O(size of args) for the session log.
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
@@ -876,48 +792,6 @@ impl Workspace {
     /// unpaired surrogate found at the JS boundary).
     pub fn invalid_arguments(&self, error: &ArgError) -> Response {
         self.invalid(&error.to_string(), guidance_for(error, &self.config.tool_prefix))
-    }
-
-    fn blocked(&self, tool: Tool) -> Response {
-        let (summary, guidance) = self.unavailable(tool);
-        self.finish(Response::new(Status::Blocked, summary).with_guidance(guidance), None)
-    }
-
-    /// Why `tool` is not offered in the current state: the summary and guidance of the Blocked
-    /// response a call to it gets.
-    fn unavailable(&self, tool: Tool) -> (String, String) {
-        let state = self.state();
-        let p = &self.config.tool_prefix;
-        if matches!(tool, Tool::RecallContext | Tool::SearchMemory) && !self.config.memory {
-            return (
-                format!("{} is not available: this workspace has no memory store. Nothing was changed.", self.tool_name(tool)),
-                format!("Work from the conversation and {p}_read; the host enables the memory store with the `memory` option."),
-            );
-        }
-        let instead = match state {
-            WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop(""),
-            WorkflowState::SelectionPending => format!(
-                "Choose a candidate with {p}_replace_selection(selection_id) first, or drop the session with {p}_revert(reason)."
-            ),
-            _ if tool == Tool::ReplaceSelection => format!(
-                "There is no choice pending: {p}_replace lists lettered candidates when old_text matches several places or nowhere exactly."
-            ),
-            _ if tool == Tool::Rebase => format!("Nothing to rebase onto: storage has not changed underneath pending changes. {}", self.save_or_drop("To save them, call ")),
-            _ if tool == Tool::PersistAs => format!("Saving has not failed, so there is nothing to recover. {}", self.save_or_drop("To save to the document's own path, call ")),
-            _ if tool == Tool::Diff => format!("Nothing to compare: there are no pending changes. {p}_read shows the text."),
-            WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
-                "Edits are saved as they are made in immediate mode; there is nothing to commit.".to_string()
-            }
-            WorkflowState::OutOfSync if !self.conflicts.is_empty() => format!(
-                "Storage changed underneath your pending changes: compare with {p}_diff(against=\"storage\"), then {p}_rebase to keep the changes storage did not touch, or {p}_refresh / {p}_discard to drop them."
-            ),
-            WorkflowState::OutOfSync => format!(
-                "Saving failed: retry with {p}_commit(summary), compare with {p}_diff(against=\"storage\"), save elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard."
-            ),
-            WorkflowState::Refreshing => "The workspace is reading storage; call again when that finished.".to_string(),
-            _ => format!("Call {p}_read to see the current state."),
-        };
-        (format!("{} is not available in state {state}. Nothing was changed.", self.tool_name(tool)), instead)
     }
 
     // ---- memo_preview ----------------------------------------------------------------------
@@ -1057,37 +931,6 @@ impl Workspace {
         r
     }
 
-    fn next_actions(&self) -> Vec<String> {
-        let p = &self.config.tool_prefix;
-        match self.state() {
-            WorkflowState::Idle => vec![format!("{p}_read()"), format!("{p}_replace(old_text, new_text)")],
-            WorkflowState::SelectionPending => vec![
-                format!("{p}_replace_selection(selection_id)"),
-                format!("{p}_replace(old_text, new_text, match_id)"),
-                format!("{p}_revert(reason)"),
-            ],
-            WorkflowState::PersistPending => {
-                let mut v = vec![format!("{p}_commit(summary)"), format!("{p}_revert(reason)"), format!("{p}_preview()")];
-                if self.config.persist_mode == PersistMode::Immediate {
-                    v.remove(0);
-                }
-                v
-            }
-            WorkflowState::OutOfSync if !self.conflicts.is_empty() => vec![
-                format!("{p}_diff(against=\"storage\")"),
-                format!("{p}_rebase()"),
-                format!("{p}_refresh()"),
-                format!("{p}_discard(reason)"),
-            ],
-            WorkflowState::OutOfSync => vec![
-                format!("{p}_commit(summary)"),
-                format!("{p}_diff(against=\"storage\")"),
-                format!("{p}_persist_as(new_path)"),
-                format!("{p}_discard(reason)"),
-            ],
-            WorkflowState::Refreshing => Vec::new(),
-        }
-    }
 }
 
 /// `dispatch` handles these tools before resolving a path; reaching here is a defect, answered
