@@ -121,6 +121,7 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
         Err(tokens) => return too_large(tokens),
     };
     let char_at = |i: usize| b.iter().take(i).map(|s| s.chars().count()).sum::<usize>();
+    let base_text: Vec<char> = base.chars().collect();
     let base_chars = |r: &Range<usize>| char_at(r.start)..char_at(r.end);
 
     let clusters = clusters(&intended, &drift);
@@ -163,7 +164,8 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
             || slides_into(&b, &o, h, d)
             || slides_into(&b, &t, d, h)
             || meets_unseparated(&b, &o, h, &t, d)
-            || meets_unseparated(&b, &t, d, &o, h);
+            || meets_unseparated(&b, &t, d, &o, h)
+            || chars_ambiguous(&base_text, &char_hunk(&b, &o, h), &char_hunk(&b, &t, d));
         if ambiguous {
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::Overlap,
@@ -410,15 +412,40 @@ fn meets_unseparated(base: &[&str], left_side: &[&str], left: &Hunk, right_side:
     if left.base.end != right.base.start {
         return false;
     }
-    let kept_last = {
-        let (was, now) = (cat(base, left.base.clone()), cat(left_side, left.new.clone()));
-        was.chars().last().is_some_and(|c| now.ends_with(c))
-    };
-    let kept_first = {
-        let (was, now) = (cat(base, right.base.clone()), cat(right_side, right.new.clone()));
-        was.chars().next().is_some_and(|c| now.starts_with(c))
-    };
+    let kept_last = edge_kept(&cat(base, left.base.clone()), &cat(left_side, left.new.clone()), false);
+    let kept_first = edge_kept(&cat(base, right.base.clone()), &cat(right_side, right.new.clone()), true);
     !kept_last && !kept_first
+}
+
+/// Whether the change `was` → `now` keeps at least one char of `was` before it (`at_start`) or
+/// after it, wherever it could sit: `30` → `3030` is an insertion that may be at the start, so
+/// it keeps nothing there for sure. Cost: O(len).
+fn edge_kept(was: &str, now: &str, at_start: bool) -> bool {
+    let (mut w, mut n): (Vec<char>, Vec<char>) = (was.chars().collect(), now.chars().collect());
+    if !at_start {
+        // The end, seen from the other side.
+        w.reverse();
+        n.reverse();
+    }
+    let prefix = w.iter().zip(&n).take_while(|(a, b)| a == b).count();
+    let suffix = w.iter().rev().zip(n.iter().rev()).take(w.len().min(n.len()) - prefix).take_while(|(a, b)| a == b).count();
+    let deleted = w.len() - prefix - suffix;
+    let inserted = n.len() - prefix - suffix;
+    let mut start = prefix;
+    if deleted == 0 && inserted > 0 {
+        // A pure insertion slides back while the char before it ends the inserted run.
+        let run: Vec<char> = n.iter().skip(prefix).take(inserted).copied().collect();
+        let mut k = 0;
+        while start > 0 && w.get(start - 1) == run.get((2 * inserted - 1 - (k % inserted)) % inserted) {
+            start -= 1;
+            k += 1;
+        }
+    } else if inserted == 0 && deleted > 0 {
+        while start > 0 && w.get(start - 1) == w.get(start - 1 + deleted) {
+            start -= 1;
+        }
+    }
+    start > 0
 }
 
 /// Whether `h`, a pure insertion or deletion that meets `other` at one end, could slide a
@@ -449,6 +476,66 @@ fn reaches(span: &Range<usize>, own: &Hunk, other: &Hunk) -> bool {
         return false;
     }
     other.base.start <= span.end && span.start <= other.base.end
+}
+
+/// A hunk in chars: the base char range it changes once the chars its two sides share at the
+/// edges are left out, and what it puts there.
+struct CharHunk {
+    base: Range<usize>,
+    inserted: Vec<char>,
+}
+
+fn char_hunk(base: &[&str], side: &[&str], h: &Hunk) -> CharHunk {
+    let offset: usize = toks(base, 0..h.base.start).iter().map(|t| t.chars().count()).sum();
+    let was: Vec<char> = cat(base, h.base.clone()).chars().collect();
+    let now: Vec<char> = cat(side, h.new.clone()).chars().collect();
+    let prefix = was.iter().zip(&now).take_while(|(a, b)| a == b).count();
+    let suffix = was.iter().rev().zip(now.iter().rev()).take(was.len().min(now.len()) - prefix).take_while(|(a, b)| a == b).count();
+    CharHunk {
+        base: offset + prefix..offset + was.len() - suffix,
+        inserted: now.get(prefix..now.len() - suffix).unwrap_or_default().to_vec(),
+    }
+}
+
+/// The base char range a pure insertion or deletion could sit anywhere in (it slides over
+/// equal chars); a replacement's own range. Cost: O(slide).
+fn char_slide(base: &[char], h: &CharHunk) -> Range<usize> {
+    let (mut lo, mut hi) = (h.base.start, h.base.end);
+    let n = h.inserted.len();
+    if h.base.is_empty() && n > 0 {
+        let mut k = 0;
+        while lo > 0 && base.get(lo - 1) == h.inserted.get((2 * n - 1 - (k % n)) % n) {
+            lo -= 1;
+            k += 1;
+        }
+        let mut k = 0;
+        while base.get(hi).is_some() && base.get(hi) == h.inserted.get(k % n) {
+            hi += 1;
+            k += 1;
+        }
+    } else if n == 0 && !h.base.is_empty() {
+        let len = h.base.len();
+        while lo > 0 && base.get(lo - 1) == base.get(lo - 1 + len) {
+            lo -= 1;
+        }
+        while base.get(hi).is_some() && base.get(hi) == base.get(hi - len) {
+            hi += 1;
+        }
+    }
+    lo..hi
+}
+
+/// Whether two hunks of different sides, read in chars, have more than one reading: both
+/// insert at one point, or one could slide over equal chars up to the other.
+fn chars_ambiguous(base: &[char], a: &CharHunk, b: &CharHunk) -> bool {
+    if a.base.is_empty() && b.base.is_empty() && a.base.start == b.base.start && !a.inserted.is_empty() && !b.inserted.is_empty() {
+        return true;
+    }
+    // Where each could sit: two that could meet there (a slid one even at the edge) have
+    // more than one reading.
+    let (sa, sb) = (char_slide(base, a), char_slide(base, b));
+    let slides = sa != a.base || sb != b.base;
+    slides && sb.start <= sa.end && sa.start <= sb.end
 }
 
 /// The non-equal runs of a token diff of `a` → `b` as hunks, or the token count when the
@@ -751,6 +838,14 @@ mod tests {
     fn an_insertion_that_could_slide_to_the_other_side_s_insertion_is_refused() {
         // `=` inserted before or after `=`; `a` inserted before it: "=a=" or "a==".
         assert_eq!(conflict("=", "==", "a=").reason, ConflictReason::Overlap);
+        // Inside one token: `30` → `3030` may insert `30` before it, where `=` was inserted.
+        assert_eq!(conflict("30", "3030", "=30").reason, ConflictReason::Overlap);
+        // Across a token boundary: `\n ` inserted before `\n` is ` \n` after it, where `a` went.
+        assert_eq!(conflict("\n", "\n \n", "\na").reason, ConflictReason::Overlap);
+        // Both slide: `=oo` after `foo` is `oo=` after `f`, and `f=` before it is `=f` after `f`.
+        assert_eq!(conflict("foo", "foo=oo", "f=foo").reason, ConflictReason::Overlap);
+        // A change that surely keeps its first char stays separate: `promt` → `prompt`.
+        assert_eq!(merged("x promt", "y promt", "x prompt"), "y prompt");
     }
 
     #[test]
