@@ -631,7 +631,9 @@ case "$cmd" in
       as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server
     }
     # The script starts its own redis-server on a free port (--save '') and kills it by pid.
-    node www/yjs/bench/scale.mjs --redis-server "$(command -v redis-server)"
+    # Two instances, then three (what a third one costs: docs/scale.md).
+    node www/yjs/bench/scale.mjs --redis-server "$(command -v redis-server)" --instances 2
+    node www/yjs/bench/scale.mjs --redis-server "$(command -v redis-server)" --instances 3
     ;;
   serve)
     [ -f www/playground/package.json ] ||
