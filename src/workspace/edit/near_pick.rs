@@ -205,6 +205,19 @@ fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -
     if needle.ends_with('\n') && end < len && rope.char(end) == '\n' && end > start && rope.char(end - 1) != '\n' {
         end += 1;
     }
+    // A region cut short of the rest of its last line, or the start of its first, when the
+    // needle holds that text there: the needle covers it, so the region does (else a change
+    // at the needle's end would land before text it meant to follow).
+    let line_end = (end..len).find(|&i| rope.char(i) == '\n').unwrap_or(len);
+    let rest: String = rope.slice(end..line_end).to_string();
+    if !rest.trim().is_empty() && needle.trim_end().ends_with(rest.trim_end()) {
+        end += rest.trim_end().chars().count();
+    }
+    let line_start = rope.line_to_char(rope.char_to_line(start));
+    let head: String = rope.slice(line_start..start).to_string();
+    if !head.trim().is_empty() && needle.trim_start().starts_with(head.trim_start()) {
+        start = line_start + (head.chars().count() - head.trim_start().chars().count());
+    }
     // Indentation the needle starts with, left out of the region.
     let indent = needle.chars().take_while(|c| *c == ' ' || *c == '\t').count();
     if indent > 0 {
@@ -253,6 +266,11 @@ mod tests {
         // Never inside a character: the accent stays with its letter.
         assert_eq!(snapped("cafe\u{301} x", 0..4, "cafe"), "cafe\u{301}");
         assert_eq!(snapped("cafe\u{301} x", 4..7, "\u{301} x"), "e\u{301} x");
+        // Cut short of text the needle holds at its ends: widened to it.
+        let doc = "x x 30 AAAA\n) 30 )\nz\n";
+        assert_eq!(snapped(doc, 0..13, "x x 30\n) 30 )"), "x x 30 AAAA\n) 30 )");
+        assert_eq!(snapped("let foo = 1;\n", 6..11, "let foo = 2"), "let foo = 1");
+        assert_eq!(snapped("let foo = 1;\n", 4..11, "foo = 2"), "foo = 1");
         // Lines the needle holds (its line breaks escaped or reflowed) are not foreign.
         let doc = "x\n\tab = 1 +\n\t\tcd;\n";
         assert_eq!(snapped(doc, 2..20, "\\tab = 1 +\\n\\t\\tcd;\\n and more text to make it long"), "\tab = 1 +\n\t\tcd;\n");
