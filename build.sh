@@ -648,8 +648,11 @@ case "$cmd" in
     trap 'kill "$collab_pid" 2>/dev/null; rm -rf "$collab_dir" "$collab_dir.log"' EXIT
     for _ in $(seq 1 100); do grep -q '^ready ' "$collab_dir.log" 2>/dev/null && break; sleep 0.1; done
     grep -q '^ready ' "$collab_dir.log" || die "the co-editing server did not start: $(cat "$collab_dir.log")"
-    say "co-editing (Hocuspocus): $(sed -n 's/^ready //p' "$collab_dir.log")"
-    say "serve: http://127.0.0.1:$port/"
+    collab_url="$(sed -n 's/^ready //p' "$collab_dir.log")"
+    say "co-editing (Hocuspocus): $collab_url"
+    # The co-editing page offers this server when opened without one.
+    printf '{ "server": "%s" }\n' "$collab_url" >"$ROOT/target/playground/collab.json" # where vite.config.ts builds it
+    say "serve: http://127.0.0.1:$port/ (co-editing: http://127.0.0.1:$port/coedit.html#server=$collab_url&room=demo)"
     npm --prefix www/playground run preview -- --host 127.0.0.1 --port "$port" --strictPort
     ;;
   -h | --help | help)

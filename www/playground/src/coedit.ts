@@ -133,6 +133,14 @@ if (server === null) {
   const form = el<HTMLFormElement>("connect");
   form.hidden = false;
   el<HTMLInputElement>("room-name").value = roomName;
+  // `./build.sh serve` writes the address of the server it started beside the page.
+  fetch("./collab.json")
+    .then((r) => (r.ok ? r.json() : undefined))
+    .then((found: { server?: unknown } | undefined) => {
+      const input = el<HTMLInputElement>("server-url");
+      if (typeof found?.server === "string" && input.value === "") input.value = found.server;
+    })
+    .catch(() => {}); // served without one: the person types the address
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     params.set("server", el<HTMLInputElement>("server-url").value.trim());
