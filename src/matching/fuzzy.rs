@@ -307,9 +307,14 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     let (mut may_mid, mut may_first, mut may_last) = (vec![false; distinct.len()], vec![false; distinct.len()], vec![false; distinct.len()]);
     let mut skel = Vec::new();
     for (d, text) in distinct.iter().enumerate() {
+        if let [only] = needle_skeletons.as_slice() {
+            // One needle line: a streamed search, so a 10 MB line's skeleton is never built.
+            may_mid[d] = super::kmp::contains_in(text.chars().filter(|&c| is_stable(c)), only);
+            continue;
+        }
         skeleton(text, &mut skel);
         match needle_skeletons.as_slice() {
-            [only] => may_mid[d] = super::kmp::contains(&skel, only),
+            [_] => {} // handled above
             [first, .., last] => {
                 may_mid[d] = middle_skeletons.contains(skel.as_slice());
                 may_first[d] = skel.ends_with(first);

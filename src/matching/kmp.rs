@@ -50,19 +50,24 @@ pub fn find_all<T: PartialEq>(text: &[T], pattern: &[T]) -> Vec<usize> {
 
 /// Whether `pattern` occurs in `text` (an empty pattern always does). Cost: O(text + pattern),
 /// stopping at the first occurrence.
+pub fn contains<T: PartialEq + Copy>(text: &[T], pattern: &[T]) -> bool {
+    contains_in(text.iter().copied(), pattern)
+}
+
+/// [`contains`] over a stream of items (a 10 MB line's stable chars, never collected).
 // Bounds: as in `find_all`.
 #[allow(clippy::indexing_slicing)]
-pub fn contains<T: PartialEq>(text: &[T], pattern: &[T]) -> bool {
+pub fn contains_in<T: PartialEq>(text: impl Iterator<Item = T>, pattern: &[T]) -> bool {
     if pattern.is_empty() {
         return true;
     }
     let fail = failure(pattern);
     let mut k = 0;
     for item in text {
-        while k > 0 && *item != pattern[k] {
+        while k > 0 && item != pattern[k] {
             k = fail[k - 1];
         }
-        if *item == pattern[k] {
+        if item == pattern[k] {
             k += 1;
         }
         if k == pattern.len() {
