@@ -166,10 +166,9 @@ impl Workspace {
             .flatten()
             .collect();
             if !choosing.is_empty() {
-                let p = &self.config.tool_prefix;
                 return Step::Done(self.invalid(
                     &format!("old_text is empty (an append), but {} choose among matches of a text", choosing.join(", ")),
-                    format!("Pass the text to replace as old_text, or leave out {} to append (or call {p}_append).", choosing.join(", ")),
+                    format!("Pass the text to replace as old_text, or leave out {} to append{}.", choosing.join(", "), self.or_call(Tool::Append, "")),
                 ));
             }
             let end = self.draft_rope(path).len_chars();
@@ -728,10 +727,13 @@ impl Workspace {
         // The letters that can still be staged: stale ones (staged since the listing) are not.
         let first = candidates.iter().find(|c| !c.stale).map_or("A".to_string(), |c| c.id.clone());
         let last = candidates.iter().rev().find(|c| !c.stale).map_or("A".to_string(), |c| c.id.clone());
-        let guidance = if guidance.is_empty() {
+        let guidance = if guidance.is_empty() && self.is_visible(Tool::ReplaceSelection) {
             format!(
                 "Call {p}_replace_selection(selection_id=\"{first}\"–\"{last}\") to stage one (or repeat the call with match_id), or make the text longer so it matches once."
             )
+        } else if guidance.is_empty() {
+            // No choice is pending (a preview, or storage out of sync): only match_id stages one.
+            format!("Repeat the call with match_id (\"{first}\"–\"{last}\") to stage one, or make the text longer so it matches once.")
         } else {
             guidance
         };
@@ -864,7 +866,9 @@ impl Workspace {
             preview.push_str(&near::describe_difference(needle, &region));
             preview.push('\n');
         }
-        let guidance = if let Some(best) = lettered.first() {
+        // A preview sets no choice, and OutOfSync hides it.
+        let can_choose = !search.preview_only && self.persist_failures.is_empty() && self.conflicts.is_empty();
+        let guidance = if let Some(best) = lettered.first().filter(|_| can_choose) {
             let line = text::line_of(&draft, best.range.start);
             summary.push_str(&format!(
                 " The closest region (line {line}, similarity {}) is offered as candidate A{}.",
@@ -1106,6 +1110,10 @@ impl Workspace {
             self.next_session_id += 1;
         }
         self.session = Some(session);
+        if self.config.persist_mode != PersistMode::Immediate {
+            // What saves the changes depends on the state this edit leaves.
+            r.guidance = Some(self.save_or_drop("Check the preview, then call "));
+        }
         if self.pending_in(path) == 0 {
             // The edit restored the committed text, which storage holds: a failed save of this
             // document has nothing left to retry, so it no longer keeps the workspace OutOfSync.
