@@ -143,16 +143,17 @@ check("`using` disposed the workspace at the end of the block", disposed?.freed 
   check("tabs stay tabs", ws.draft().includes("\t\treturn open_socket(host, port, timeout=5)\n"), ws.draft());
   await ws.call("memo_revert", { reason: "try the typo" });
 
-  // A typo: no match at any tier, the close region is candidate A.
-  r = await ws.call("memo_replace", { old_text: "return open_sockt(host, port)", new_text: "return connect_tcp(host, port)" });
+  // A typo: no match at any tier, the close region is candidate A. Picking it applies only the
+  // change (old_text → new_text) onto the region's own text, so the typo is not written.
+  r = await ws.call("memo_replace", { old_text: "return open_sockt(host, port)", new_text: "return open_sockt(host, port, timeout=5)" });
   const a: Candidate | undefined = r.candidates[0];
   const similar = a?.match_quality ?? "";
   check("near miss → NoMatch with candidate A", r.status === "NoMatch" && a?.id === "A", r.status);
   check("candidate A is similar:0.xx", /^similar:0\.\d\d$/.test(similar), similar);
   check("replace_selection is offered", ws.tools({ format: "openai" }).some((t) => t.function.name === "memo_replace_selection"));
   r = await ws.call("memo_replace_selection", { selection_id: "A" } satisfies ToolArgs["replace_selection"]);
-  check("replace_selection stages it", r.status === "Success" && r.match_quality === similar, [r.status, r.match_quality]);
-  check("draft has the new call", ws.draft().includes("\t\treturn connect_tcp(host, port)\n"), ws.draft());
+  check("replace_selection stages the merge", r.status === "Success" && r.match_quality === `${similar}+merged`, [r.status, r.match_quality]);
+  check("draft has the change on the document's own text", ws.draft().includes("\t\treturn open_socket(host, port, timeout=5)\n"), ws.draft());
 }
 let rejected = "";
 try {

@@ -152,8 +152,10 @@ def fetch_order(client, order_id):
 	raise RuntimeError("order service unavailable")
 `;
 
-// A near miss: the model's old_text has a typo (max_conections). No tier matches, so the core
-// answers NoMatch with the closest region as candidate A (`similar:0.97`) and what differs.
+// A near miss: the model misremembers the key (max_conections) in old_text and new_text alike.
+// No tier matches, so the core answers NoMatch with the closest region as candidate A
+// (`similar:0.97`) and what differs; staging A applies only the change (100 → 250) to the
+// document's own text, so the typo is not written.
 const SERVER_TOML = `# orders-service server settings
 [server]
 host = "0.0.0.0"
@@ -214,7 +216,7 @@ export const SAMPLES: Sample[] = [
     text: SERVER_TOML,
     suggested: {
       tool: "memo_replace",
-      args: { old_text: "max_conections = 100", new_text: "max_connections = 250" },
+      args: { old_text: "max_conections = 100", new_text: "max_conections = 250" },
     },
   },
 ];

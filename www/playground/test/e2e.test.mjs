@@ -360,7 +360,7 @@ test("near-miss sample: a typo gives NoMatch with `A · similar:…`; stage A ru
   assert.equal(s.state, "PersistPending");
   const hist = await page.$$eval(`${tid("history")} li .call-chip`, (ls) => ls.map((l) => l.textContent));
   assert.equal(hist.at(-1), "memo_replace_selection → Success");
-  assert.match((await page.locator(tid("match-quality")).textContent()).trim(), /^similar:0\.\d\d$/);
+  assert.match((await page.locator(tid("match-quality")).textContent()).trim(), /^similar:0\.\d\d\+merged$/);
   const added = await page.$$eval(`${tid("pending-preview")} .dl.add`, (ls) => ls.map((l) => l.textContent));
   assert.ok(added.some((l) => l.includes("max_connections = 250")), JSON.stringify(added));
   const after = await documentLines();
@@ -425,7 +425,7 @@ test("workflow: an external write under a staged edit gives ExternalConflict / O
   for (const t of ["memo_rebase", "memo_replace_selection", "memo_persist_as", "memo_diff"]) {
     assert.ok(wf.hidden.includes(t), `${t} hidden in Idle: ${JSON.stringify(wf.hidden)}`);
   }
-  assert.equal(wf.visible.length + wf.hidden.length, 17);
+  assert.equal(wf.visible.length + wf.hidden.length, 18); // every tool but the two memory ones
 
   const r = await runTool("memo_replace", { old_text: '"experimental": []', new_text: '"experimental": ["X"]' });
   assert.equal(r.status, "Success");
@@ -1166,7 +1166,7 @@ test("memory pane: a turn added with ws.memory.add shows in the digest and the l
   await page.uncheck(tid("memory-tools"));
   await page.waitForFunction(() => document.body.dataset.memory === "false" && document.body.dataset.ready === "true");
   const wf = await workflowPanel();
-  assert.equal(wf.visible.length + wf.hidden.length, 17, "the memory tools are gone again");
+  assert.equal(wf.visible.length + wf.hidden.length, 18, "the memory tools are gone again");
   assert.deepEqual(problems, []);
 });
 
