@@ -143,7 +143,7 @@ mod through_the_workspace {
             let pick = pick.unwrap();
             // The candidate must be the target: its first and last lines the span's. A near
             // miss that is another place (a repeated line next to it) is a matter of which
-            // region near.rs offers, not of how a pick is applied; the oracle pick of editbench
+            // region near/ offers, not of how a pick is applied; the oracle pick of editbench
             // could take it, and the report of this work says so.
             let line_of = |at: usize| current.chars().take(at).filter(|&c| c == '\n').count();
             prop_assume!(line_of(pick.context_start as usize) == first && line_of(pick.context_end as usize) == last - 1);

@@ -26,7 +26,7 @@
 //!
 //! # Bounds
 //!
-//! No clock (see near.rs: `similar`'s deadlines panic on wasm): after the common prefix and
+//! No clock (see near/mod.rs: `similar`'s deadlines panic on wasm): after the common prefix and
 //! suffix are trimmed, each diff runs on at most [`MAX_DIFF_TOKENS`] tokens (old + new), which
 //! bounds Myers' O((a+b)·D) work at about 1.6·10⁷ steps; a larger difference is refused as
 //! [`ConflictReason::TooLarge`].
