@@ -16,7 +16,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::format::Locale;
+use crate::locale::Locale;
 use crate::small_map::SmallMap;
 
 /// The message formats `compress` reads and writes. More may come (other SDKs' shapes).
@@ -100,7 +100,7 @@ impl EndedSession {
         let zh = locale == Locale::Zh;
         match &self.outcome {
             Outcome::Committed { summary, changes, delta } => {
-                let delta = crate::format::signed(*delta);
+                let delta = crate::locale::signed(*delta);
                 if zh {
                     format!("[编辑会话 #{} 已提交]\n摘要: {summary}\n变更: {changes} 处替换, {delta} 字符", self.id)
                 } else {

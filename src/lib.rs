@@ -40,6 +40,7 @@ pub mod diagnostics;
 pub mod format;
 pub mod history;
 pub mod live_context;
+pub mod locale;
 pub mod matching;
 pub mod memory;
 pub mod outline;

@@ -23,7 +23,8 @@ use std::fmt::Write as _;
 use ropey::Rope;
 use serde::Serialize;
 
-use crate::format::{Locale, TaskLines};
+use crate::format::TaskLines;
+use crate::locale::Locale;
 use crate::preview::ChangeSpan;
 use crate::response::{TaskNodeView, TaskView};
 use crate::small_map::SmallMap;
