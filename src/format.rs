@@ -98,6 +98,23 @@ pub struct RenderOptions {
     pub candidate_style: CandidateStyle,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Renders on this thread (test builds only): a call renders its views once.
+    pub static RENDERS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+impl Response {
+    /// Fills `markdown` and `markdown_basic` from the data: the workspace calls it once, at the
+    /// end of a call (docs/architecture.md#the-path-of-a-tool-call). Cost: O(size of the views).
+    pub fn render(&mut self, options: RenderOptions) {
+        #[cfg(test)]
+        RENDERS.with(|n| n.set(n.get() + 1));
+        self.markdown = Markdown { response: self, options }.to_string();
+        self.markdown_basic = BasicLine { response: self, locale: options.locale }.to_string();
+    }
+}
+
 /// The detail view (`markdown`).
 pub struct Markdown<'a> {
     pub response: &'a Response,

@@ -119,18 +119,7 @@ impl EndedSession {
     }
 }
 
-/// What compression did (also predicted on commit and revert responses as `history_delta`).
-///
-/// The prediction assumes the usual loop — each call in its own assistant message, answered by
-/// its own result message — because the core never sees the host's messages. With parallel
-/// calls, or calls sharing a message with text, fewer messages are removed than predicted;
-/// `compressHistory` reports what it really removed.
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct HistoryDelta {
-    pub messages_removed: usize,
-    pub tokens_saved: usize,
-}
+pub use crate::response::HistoryDelta;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Compressed {

@@ -1,10 +1,12 @@
-//! Response: what every tool call returns (docs/responses.md). Plain data; the Markdown the
-//! model reads is a view over it ([`crate::format`]), filled in by [`Response::render`] so that
-//! JSON and Markdown can never say different things.
+//! Response: what every tool call returns (docs/responses.md), and the records it carries (log
+//! entries, the history delta, task views). Plain data at the bottom of the module graph: it
+//! imports no view. The Markdown the model reads is a view over it ([`crate::format`]), filled in
+//! once at the end of a call by [`Response::render`] (defined there) so that JSON and Markdown
+//! can never say different things.
 
 use serde::Serialize;
+use serde_json::Value;
 
-use crate::format::{self, RenderOptions};
 use crate::workflow::{Flags, WorkflowState};
 
 /// The outcome of one call (docs/responses.md#statuses).
@@ -178,6 +180,35 @@ pub struct MemoryHitView {
     pub snippet: String,
 }
 
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SessionLogEntry"))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogEntry {
+    /// 1-based number of the call in this workspace.
+    pub seq: u64,
+    pub tool: String,
+    #[cfg_attr(test, ts(type = "unknown"))]
+    pub args: Value,
+    pub tool_call_id: Option<String>,
+    /// When the call started (ms, the shell's clock).
+    pub at_ms: f64,
+    /// The final status; `None` while storage work of the call is under way.
+    pub status: Option<Status>,
+}
+
+/// What compression did (also predicted on commit and revert responses as `history_delta`).
+///
+/// The prediction assumes the usual loop — each call in its own assistant message, answered by
+/// its own result message — because the core never sees the host's messages. With parallel
+/// calls, or calls sharing a message with text, fewer messages are removed than predicted;
+/// `compressHistory` reports what it really removed.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct HistoryDelta {
+    pub messages_removed: usize,
+    pub tokens_saved: usize,
+}
+
 /// One tool call's result as JSON (docs/responses.md#json-fields): every field present, `null`
 /// or `[]` when it does not apply; offsets are UTF-16 code units into the LF-normalised draft.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -230,10 +261,10 @@ pub struct Response {
     /// How many earlier finished root tasks `task_tree` leaves out.
     pub task_tree_earlier: usize,
     /// `memo_export_session`: every call of this workspace, oldest first.
-    pub session_log: Option<Vec<crate::workspace::LogEntry>>,
+    pub session_log: Option<Vec<LogEntry>>,
     /// On the call that committed or reverted a session: what compressing the history will
     /// remove (its calls and results) and save (`ws.compressHistory`, docs/workflow.md#history-compression).
-    pub history_delta: Option<crate::history::HistoryDelta>,
+    pub history_delta: Option<HistoryDelta>,
     /// `memo_recall_context` / `memo_search_memory`: what the memory store returned.
     pub memory: Option<MemoryView>,
     /// Call signatures the model may use next, e.g. `memo_commit(summary)`.
@@ -300,13 +331,6 @@ impl Response {
     pub fn with_guidance(mut self, guidance: impl Into<String>) -> Response {
         self.guidance = Some(guidance.into());
         self
-    }
-
-    /// Fills `markdown` and `markdown_basic` from the data. Called last (again after any change
-    /// to the data, so that the views never disagree with it).
-    pub fn render(&mut self, options: RenderOptions) {
-        self.markdown = format::Markdown { response: self, options }.to_string();
-        self.markdown_basic = format::BasicLine { response: self, locale: options.locale }.to_string();
     }
 
     /// The JSON form (stable field order: the struct's).

@@ -5,32 +5,15 @@
 
 use std::collections::VecDeque;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::CallContext;
-use crate::response::Status;
+use crate::response::{LogEntry, Status};
 
 /// Calls kept; older ones are dropped (their count is still in `seq`).
 pub const MAX_ENTRIES: usize = 1000;
 /// String arguments longer than this many chars are logged clipped, with their length.
 pub const MAX_ARG_CHARS: usize = 200;
-
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[cfg_attr(test, ts(rename = "SessionLogEntry"))]
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LogEntry {
-    /// 1-based number of the call in this workspace.
-    pub seq: u64,
-    pub tool: String,
-    #[cfg_attr(test, ts(type = "unknown"))]
-    pub args: Value,
-    pub tool_call_id: Option<String>,
-    /// When the call started (ms, the shell's clock).
-    pub at_ms: f64,
-    /// The final status; `None` while storage work of the call is under way.
-    pub status: Option<Status>,
-}
 
 #[derive(Clone, Debug, Default)]
 pub struct SessionLog {

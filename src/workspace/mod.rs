@@ -39,7 +39,7 @@ mod sync;
 mod views;
 mod visibility;
 
-pub use log::LogEntry;
+pub use crate::response::LogEntry;
 pub use read::ReadLimits;
 
 /// A tool of the registry and whether the current state offers it ([`Workspace::tool_states`]).
