@@ -6,7 +6,8 @@
 //! only where that is unambiguous; `match_quality` says `unescaped`. Several places, or a change
 //! the three-way apply refuses, are not guessed: the near misses answer instead.
 
-use super::{Edit, Search, StageInfo};
+use super::outcome::Note;
+use super::{words, Edit, Search, StageInfo};
 use crate::matching::three_way::{count_escapes, merge_pick, unescape, Outcome};
 use crate::matching::{self, CandidateQuality};
 use crate::workspace::{Step, Workspace};
@@ -33,8 +34,8 @@ impl Workspace {
         // characters is not unescaped a second time (`'\\n'` in code stays `'\\n'`).
         let region = draft.slice(m.range.clone()).to_string();
         let (Outcome::Merged(merged), _) = merge_pick(old, &search.new_text, &region) else { return None };
-        let mut notes = search.notes.clone();
-        notes.push("The escapes in old_text (\\n, \\t, \\\") were read as the characters the document has; only your change was applied to the text there.".to_string());
+        let mut notes = words::notes(&search.notes);
+        notes.push(words::note(&Note::EscapesRead));
         let info = StageInfo {
             tool: search.tool,
             quality: Some(CandidateQuality::Unescaped(m.quality)),

@@ -3,149 +3,113 @@
 //! change — old_text → new_text — is applied to the candidate's own text by a three-way apply
 //! (src/matching/three_way.rs); when that change touches text that differs between old_text and
 //! the candidate, nothing is staged and the answer shows all three (what was sent, what is
-//! there, what the change would make of it).
+//! there, what the change would make of it). [`decide_pick`] decides on plain data.
 
 use std::ops::Range;
 
-use super::{Edit, StageInfo};
-use crate::format::code;
-use crate::workspace::views::clip;
+use ropey::Rope;
+
+use super::outcome::{EditOutcome, Note, PickConflict, Refusal, ThereNow};
+use super::{words, Edit, StageInfo};
 use crate::matching::marks::is_mark;
 use crate::matching::near;
 use crate::matching::three_way::{self, ConflictReason, Outcome};
 use crate::matching::CandidateQuality;
-use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::text;
 use crate::workspace::{Step, Workspace};
 
+/// What picking a near-miss candidate comes to.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Pick {
+    /// Stage `edit`: the change applied onto the candidate's text.
+    Stage { edit: Edit, quality: CandidateQuality, notes: Vec<Note> },
+    Refuse(Refusal),
+}
+
+/// The pick of near-miss candidate `letter` (draft `range` of `path`, found for `needle`, of
+/// `quality` when known): the three-way apply of `needle` → `new_text` onto its text, or why
+/// not. Pure. Cost: O(region + needle + new_text) plus two token diffs of at most
+/// [`three_way::MAX_DIFF_TOKENS`] tokens; a larger difference is refused.
+pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range<usize>, needle: &str, new_text: &str, quality: Option<CandidateQuality>) -> Pick {
+    let mut range = whole_characters(draft, snap_to_needle_lines(draft, range, needle));
+    // What the candidate holds, shown when the pick is refused before any merge.
+    let there = ThereNow { letter, line: text::line_of(draft, range.start), text: draft.slice(range.clone()).to_string() };
+    let pieces = three_way::elided_pieces(needle);
+    if !pieces.is_empty() {
+        // The lines around `...` place the region: each must occur once, in order, and the
+        // region they span must be the candidate's.
+        match elided_region(draft, &pieces) {
+            Ok(r) if r.start < range.end && range.start < r.end => range = r,
+            Ok(r) => {
+                let lines = (text::line_of(draft, r.start), text::line_of(draft, r.end.saturating_sub(1).max(r.start)));
+                return Pick::Refuse(Refusal::ElidedElsewhere { lines, there });
+            }
+            Err((piece, count)) => return Pick::Refuse(Refusal::ElidedAnchorNotOnce { path: path.to_string(), piece, count, there }),
+        }
+    }
+    let region = draft.slice(range.clone()).to_string();
+    let similarity = match quality {
+        Some(CandidateQuality::Similar(s) | CandidateQuality::Merged(s)) => s,
+        _ => near::similarity(needle, &region),
+    };
+    let (outcome, reading) = three_way::merge_pick(needle, new_text, &region);
+    match outcome {
+        Outcome::Merged(m) => {
+            let mut notes = Vec::new();
+            if reading.unescaped {
+                notes.push(Note::PickEscapesRead);
+            }
+            if reading.gutters {
+                notes.push(Note::PickGuttersIgnored);
+            }
+            if m.kept > 0 {
+                notes.push(Note::KeptAsIs { places: m.kept, elided: m.elided_kept > 0 });
+            }
+            Pick::Stage { edit: Edit { range, new_text: m.text }, quality: CandidateQuality::Merged(similarity), notes }
+        }
+        Outcome::Conflict(c) => {
+            let proposal = c
+                .proposal
+                .as_deref()
+                .filter(|_| !matches!(c.reason, ConflictReason::Placeholder { .. }))
+                .map(|p| near::describe_difference(&region, p));
+            Pick::Refuse(Refusal::PickConflict(PickConflict {
+                touched: needle.chars().skip(c.base_range.start).take(c.base_range.len()).collect(),
+                reason: c.reason,
+                quality: CandidateQuality::Similar(similarity),
+                there: ThereNow { letter, line: text::line_of(draft, range.start), text: region },
+                change: near::describe_difference(needle, new_text),
+                proposal,
+            }))
+        }
+    }
+}
+
 impl Workspace {
     /// Stages near-miss candidate `letter` (draft `range` of `path`, found for `needle`) as the
     /// three-way apply of `needle` → `new_text` onto its text, or refuses (`StaleReference`)
-    /// with a three-way preview. Cost: O(region + needle + new_text) plus two token diffs of at
-    /// most [`three_way::MAX_DIFF_TOKENS`] tokens; a larger difference is refused.
+    /// with a three-way preview. Cost: [`decide_pick`], then the staging.
     pub(super) fn stage_near_miss(&mut self, path: &str, letter: Letter, range: Range<usize>, needle: &str, new_text: &str, mut info: StageInfo) -> Step {
         let draft = self.draft_rope(path);
-        let mut range = whole_characters(&draft, snap_to_needle_lines(&draft, range, needle));
-        let line = text::line_of(&draft, range.start);
-        // What the candidate holds, shown when the pick is refused before any merge.
-        let there_now = format!("There now (candidate {letter}, line {line}):\n{}\n", draft.slice(range.clone()));
-        let pieces = three_way::elided_pieces(needle);
-        if !pieces.is_empty() {
-            // The lines around `...` place the region: each must occur once, in order, and the
-            // region they span must be the candidate's.
-            match elided_region(&draft, &pieces) {
-                Ok(r) if r.start < range.end && range.start < r.end => range = r,
-                Ok(r) => {
-                    let why = format!(
-                        "The lines around the `...` of your old_text span lines {}–{}, not candidate {letter} (line {}). Nothing was staged.",
-                        text::line_of(&draft, r.start),
-                        text::line_of(&draft, r.end.saturating_sub(1).max(r.start)),
-                        text::line_of(&draft, range.start)
-                    );
-                    return self.refuse_pick(path, why, Some(there_now), self.full_block_guidance(true));
-                }
-                Err((piece, count)) => {
-                    let why = format!(
-                        "The lines around the `...` of your old_text must each occur once in {path}, in order; {} occurs {}. Nothing was staged.",
-                        code(&clip(&piece)),
-                        match count {
-                            0 => "nowhere as written".to_string(),
-                            1 => "only before the lines above it".to_string(),
-                            n => format!("{n} times"),
-                        }
-                    );
-                    return self.refuse_pick(path, why, Some(there_now), self.full_block_guidance(true));
-                }
-            }
-        }
-        let region = draft.slice(range.clone()).to_string();
-        let similarity = match info.quality {
-            Some(CandidateQuality::Similar(s) | CandidateQuality::Merged(s)) => s,
-            _ => near::similarity(needle, &region),
-        };
-        let (outcome, reading) = three_way::merge_pick(needle, new_text, &region);
-        match outcome {
-            Outcome::Merged(m) => {
-                info.quality = Some(CandidateQuality::Merged(similarity));
+        match decide_pick(&draft, path, letter, range, needle, new_text, info.quality) {
+            Pick::Stage { edit, quality, notes } => {
+                info.quality = Some(quality);
                 info.warn = true;
-                if reading.unescaped {
-                    info.notes.push("The escapes in your old_text (\\n, \\t, \\\") were read as the characters the document has there, and those in new_text the same way.".into());
-                }
-                if reading.gutters {
-                    info.notes.push("The line-number gutters of your old_text were not taken as text.".into());
-                }
-                if m.kept > 0 {
-                    let elided = if m.elided_kept > 0 { ", the lines your `...` stood for among them" } else { "" };
-                    info.notes.push(format!(
-                        "Where the text there differs from your old_text ({} place{}{elided}) it was kept as it is.",
-                        m.kept,
-                        if m.kept == 1 { "" } else { "s" }
-                    ));
-                }
-                self.stage(path, vec![Edit { range, new_text: m.text }], info)
+                info.notes.extend(notes.iter().map(words::note));
+                self.stage(path, vec![edit], info)
             }
-            Outcome::Conflict(c) => {
-                let p = self.config.tool_prefix.clone();
-                let line = text::line_of(&draft, range.start);
-                let q = CandidateQuality::Similar(similarity);
-                let why = match &c.reason {
-                    ConflictReason::Overlap => {
-                        let touched: String = needle.chars().skip(c.base_range.start).take(c.base_range.len()).collect();
-                        let at = if touched.trim().is_empty() { String::new() } else { format!(" ({} in your old_text)", code(&clip(&touched))) };
-                        format!("differs from your old_text right where your change is{at}, so applying it there would overwrite text you have not seen")
-                    }
-                    ConflictReason::Placeholder { line } => format!(
-                        "would get the line {} from your new_text, which stands for text you left out and is never written as text",
-                        code(line)
-                    ),
-                    ConflictReason::Escapes => "holds line breaks, tabs or quotes where your old_text has escapes (\\n, \\t, \\\"), and your change adds backslashes: whether they are escapes or characters is unclear".to_string(),
-                    ConflictReason::ElidedAnchorsDiffer => {
-                        "differs from your old_text outside its `...` lines, so it may not be the place those lines describe".to_string()
-                    }
-                    ConflictReason::TooLarge { tokens, limit } => {
-                        format!("differs from your change in {tokens} tokens, more than the {limit} a three-way apply compares")
-                    }
+            Pick::Refuse(refusal) => {
+                let quality = match &refusal {
+                    Refusal::PickConflict(c) => Some(c.quality.to_string()),
+                    _ => None,
                 };
-                let summary = format!("Candidate {letter} (line {line}, {q}) {why}. Nothing was staged.");
-                let mut preview = format!(
-                    "Your change (old_text → new_text), [-removed-] {{+added+}}:\n{}\n\nThere now (candidate {letter}, line {line}):\n{region}\n",
-                    near::describe_difference(needle, new_text)
-                );
-                if let Some(proposal) = c.proposal.as_deref().filter(|_| !matches!(c.reason, ConflictReason::Placeholder { .. })) {
-                    preview.push_str(&format!(
-                        "\nYour change applied there anyway would make, [-removed-] {{+added+}}:\n{}\n",
-                        near::describe_difference(&region, proposal)
-                    ));
-                }
-                let guidance = match c.reason {
-                    ConflictReason::Placeholder { .. } | ConflictReason::ElidedAnchorsDiffer => self.full_block_guidance(true),
-                    _ => format!(
-                        "Call {p}_replace again with old_text copied from \"There now\" and new_text made from that text (the last part shows what your change would make of it)."
-                    ),
-                };
-                let mut r = Response::new(Status::StaleReference, summary).with_guidance(guidance);
-                r.preview = Some(preview);
-                r.match_quality = Some(q.to_string());
+                let mut r = self.worded(&EditOutcome::Refused(refusal));
+                r.match_quality = quality;
                 r.fingerprint = Some(self.draft_fingerprint(path).to_string());
                 Step::Done(self.finish(r, Some(path)))
             }
         }
-    }
-
-    /// A refused pick: `StaleReference`, nothing staged.
-    fn refuse_pick(&self, path: &str, summary: String, preview: Option<String>, guidance: String) -> Step {
-        let mut r = Response::new(Status::StaleReference, summary).with_guidance(guidance);
-        r.preview = preview;
-        r.fingerprint = Some(self.draft_fingerprint(path).to_string());
-        Step::Done(self.finish(r, Some(path)))
-    }
-
-    /// Guidance to send an elided edit again in full; `shown`: the answer shows "There now".
-    fn full_block_guidance(&self, shown: bool) -> String {
-        let p = &self.config.tool_prefix;
-        let from = if shown { "\"There now\"".to_string() } else { format!("{p}_read") };
-        format!("Send the full block: call {p}_replace with old_text copied from {from} and new_text written out in full, with no placeholder lines.")
     }
 }
 

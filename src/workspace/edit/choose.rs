@@ -1,0 +1,348 @@
+//! The choice every search-based edit tool goes through (docs/architecture.md#matching): one
+//! match is staged, several become lettered candidates (the live selection), a letter picks
+//! one, none gives the closest regions. [`decide`] and [`near_report`] decide on plain data;
+//! the methods here apply the selection change and word the outcome.
+
+use std::ops::Range;
+
+use ropey::Rope;
+
+use super::outcome::{EditOutcome, ListReason, Listing, NearMisses, NearRegion, Offered, Refusal};
+use super::{words, Edit, Search, StageInfo};
+use crate::matching::recommend::{self, Hints};
+use crate::matching::{near, CandidateQuality, Match, MatchQuality};
+use crate::response::Candidate;
+use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind, Session};
+use crate::text;
+use crate::workspace::views::candidate_view;
+use crate::workspace::{Step, Workspace, DEFAULT_CANDIDATES_SHOWN};
+
+/// Near misses shown after `NoMatch` (lettered only at or above the threshold).
+const NEAR_MISSES_SHOWN: usize = 3;
+
+/// What a search's matches come to.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Choice {
+    /// Stage one edit: the one match, or the one a letter picks. `select`: the search becomes
+    /// the selection first (a direct pick without a listing).
+    One { edit: Edit, quality: CandidateQuality, chosen: Option<Letter>, select: bool, warn: bool },
+    /// `replace_all`: every match, staged as one change.
+    All { edits: Vec<Edit>, quality: MatchQuality },
+    /// List the matches as candidates, nothing staged.
+    List(ListReason),
+    Refuse(Refusal),
+}
+
+/// The choice for `matches` (not empty, in document order) of `search` in `draft`. `same`: the
+/// live selection, when it lists exactly these matches for this query (its letters then stay
+/// valid); `reloaded`: storage replaced the text since the last answer. Pure. Cost: O(matches).
+pub(super) fn decide(search: &Search, matches: &[Match], draft: &Rope, same: Option<&Selection>, reloaded: bool) -> Choice {
+    let quality = matches.first().map_or(MatchQuality::EXACT, |m| m.quality);
+    if let Some(letter) = search.match_id {
+        let chosen = match same {
+            Some(sel) => match sel.candidates.iter().find(|c| c.id == letter) {
+                Some(c) if c.stale => return Choice::Refuse(Refusal::StaleCandidate { letter }),
+                Some(c) => Some((c.range.clone(), c.reindent.clone(), c.quality)),
+                None => None,
+            },
+            // Storage replaced the text since the agent last heard from us, and the reload
+            // dropped any listing: the letter was read from a listing of the old text. Letters
+            // name a listing's candidates, never positions in today's text: list the current
+            // ones instead of guessing.
+            None if reloaded => return Choice::List(ListReason::ListingReloaded { letter }),
+            // A direct pick without a listing: the letters are those a listing would give.
+            None => matches.get(letter.index()).map(|m| (m.range.clone(), m.reindent.clone(), m.quality.into())),
+        };
+        let Some((range, reindent, q)) = chosen else {
+            let count = same.map_or(matches.len(), |s| s.candidates.len());
+            return Choice::Refuse(Refusal::MatchIdOutOfRange { letter, needle: search.needle.clone(), count });
+        };
+        let new_text = match &reindent {
+            Some(r) => r.apply(&search.new_text),
+            None => search.new_text.clone(),
+        };
+        let select = same.is_none() && !search.preview_only;
+        return Choice::One { edit: Edit { range, new_text }, quality: q, chosen: Some(letter), select, warn: search.warn || !q.is_exact() };
+    }
+    if let Some(expected) = search.expected.filter(|&n| n != matches.len()) {
+        let lines = matches.iter().take(26).map(|m| text::line_of(draft, m.range.start)).collect();
+        return Choice::List(ListReason::ExpectedOccurrences { expected, found: matches.len(), lines });
+    }
+    if search.replace_all && matches.len() > 1 {
+        if !quality.is_exact() {
+            return Choice::List(ListReason::ReplaceAllNotExact { quality, found: matches.len() });
+        }
+        let edits = matches.iter().map(|m| Edit { range: m.range.clone(), new_text: search.new_text.clone() }).collect();
+        return Choice::All { edits, quality };
+    }
+    if let [m] = matches {
+        let edit = Edit { range: m.range.clone(), new_text: m.replacement(&search.new_text) };
+        return Choice::One { edit, quality: m.quality.into(), chosen: None, select: false, warn: search.warn || !m.quality.is_exact() };
+    }
+    Choice::List(ListReason::Several { quality })
+}
+
+/// The answer to a search of `needle` that found nothing in `draft`: the closest regions
+/// (lettered at or above `threshold`), offered as candidate A when `can_choose`. Returns the
+/// lettered regions too, for the selection. Pure. Cost: one [`near::near_misses`] search.
+pub(super) fn near_report(search: &Search, draft: &Rope, needle: &str, threshold: f64, can_choose: bool) -> (NearMisses, Vec<near::NearMiss>) {
+    let near = near::near_misses(draft, needle, search.anchor_end.unwrap_or(0), NEAR_MISSES_SHOWN);
+    let lettered: Vec<near::NearMiss> = near.iter().filter(|n| n.similarity >= threshold).cloned().collect();
+    // Where the text occurs before the anchor, the anchor is what to fix.
+    let before_anchor = search.anchor_end.filter(|_| !needle.is_empty()).and_then(|end| {
+        let head = draft.slice(..end.min(draft.len_chars())).to_string();
+        head.find(needle).map(|byte| text::line_of(draft, draft.byte_to_char(byte)))
+    });
+    let regions = near
+        .iter()
+        .map(|n| NearRegion {
+            letter: if n.similarity >= threshold { Letter::from_index(lettered.iter().position(|l| l.range == n.range).unwrap_or(0)) } else { None },
+            line: text::line_of(draft, n.range.start),
+            similarity: n.similarity,
+            difference: near::describe_difference(needle, &draft.slice(n.range.clone()).to_string()),
+        })
+        .collect();
+    let offered = lettered.first().filter(|_| can_choose).map(|best| Offered {
+        line: text::line_of(draft, best.range.start),
+        similarity: best.similarity,
+        count: lettered.len(),
+    });
+    let report = NearMisses {
+        needle: search.needle.clone(),
+        path: search.path.clone(),
+        after_anchor: search.anchor_end.is_some(),
+        before_anchor,
+        // The span tool's notes warn about markers a staged edit drops: nothing is staged here.
+        notes: if search.tool == crate::tools::Tool::ReplaceSpan { Vec::new() } else { search.notes.clone() },
+        regions,
+        offered,
+    };
+    (report, lettered)
+}
+
+/// How many entries of a listing are shown: a prefix holding `shown` live candidates. Stale
+/// ones (staged since the listing, kept so their letters stay put) are listed where they fall
+/// but take no place, so a listing again after staging A still offers five choices. Cost: O(n).
+fn shown_prefix(stale: impl Iterator<Item = bool>, shown: usize) -> usize {
+    let mut live_seen = 0;
+    let mut len = 0;
+    for s in stale {
+        live_seen += usize::from(!s);
+        if live_seen > shown {
+            return len;
+        }
+        len += 1;
+    }
+    len
+}
+
+impl Workspace {
+    pub(super) fn choose(&mut self, search: Search, matches: Vec<Match>) -> Step {
+        // Callers answer "no match" themselves, with the needle as searched; an empty list here
+        // gets the same status rather than a panic.
+        if matches.is_empty() {
+            return self.no_match(search, "");
+        }
+        let draft = self.draft_rope(&search.path);
+        let same = self.same_selection(&search, &matches);
+        let reloaded = !same && search.match_id.is_some() && self.reloaded_since_last_response(&search.path);
+        let live = self.session.as_ref().and_then(|s| s.selection.as_ref()).filter(|_| same);
+        match decide(&search, &matches, &draft, live, reloaded) {
+            Choice::One { edit, quality, chosen, select, warn } => {
+                if select {
+                    self.select(&search, &matches, SelectionKind::Matches, false);
+                }
+                let info = StageInfo { tool: search.tool, quality: Some(quality), preview_only: search.preview_only, chosen, notes: words::notes(&search.notes), warn };
+                self.stage(&search.path, vec![edit], info)
+            }
+            Choice::All { edits, quality } => {
+                let info = StageInfo { tool: search.tool, quality: Some(quality.into()), preview_only: search.preview_only, chosen: None, warn: search.warn, notes: words::notes(&search.notes) };
+                // One pending change however many places (docs/tools.md §memo_replace).
+                self.stage_as(&search.path, edits, info, true)
+            }
+            Choice::List(why) => self.list(search, matches, why),
+            Choice::Refuse(refusal) => self.refuse(refusal, Some(&search.path)),
+        }
+    }
+
+    /// Lists `matches` as lettered candidates (the live selection) with a recommendation when one
+    /// is clearly best. Nothing is staged.
+    fn list(&mut self, search: Search, matches: Vec<Match>, why: ListReason) -> Step {
+        let draft = self.draft_rope(&search.path);
+        let same = self.same_selection(&search, &matches);
+        if !search.preview_only {
+            if same {
+                if let Some(sel) = self.session.as_mut().and_then(|s| s.selection.as_mut()) {
+                    sel.awaiting_choice = true;
+                    // The letters stay; the replacement is the one given with this search.
+                    sel.new_text = search.new_text.clone();
+                }
+            } else {
+                self.select(&search, &matches, SelectionKind::Matches, true);
+            }
+        }
+        // (letter, range, quality, stale, occurrence), from the selection when it is live.
+        let listing: Vec<(Letter, Range<usize>, CandidateQuality, bool, usize)> = match self.session.as_ref().and_then(|s| s.selection.as_ref()) {
+            Some(sel) if same || !search.preview_only => sel.candidates.iter().map(|c| (c.id, c.range.clone(), c.quality, c.stale, c.occurrence)).collect(),
+            _ => matches
+                .iter()
+                .enumerate()
+                .filter_map(|(i, m)| Letter::from_index(i).map(|l| (l, m.range.clone(), m.quality.into(), false, i)))
+                .collect(),
+        };
+        let shown = if search.show_all { 26 } else { DEFAULT_CANDIDATES_SHOWN };
+        let prefix = shown_prefix(listing.iter().map(|l| l.3), shown);
+        let mut candidates: Vec<Candidate> =
+            listing.iter().take(prefix).map(|(id, range, q, stale, occ)| candidate_view(&draft, *id, range, *q, *stale, *occ)).collect();
+        // Candidates still current (not stale), by their index in `listing`.
+        let live: Vec<usize> = listing.iter().enumerate().filter(|(_, l)| !l.3).map(|(i, _)| i).collect();
+        let ranges: Vec<Range<usize>> = live.iter().filter_map(|&i| listing.get(i)).map(|l| l.1.clone()).collect();
+        let goal = self.tasks.innermost().map(|t| t.goal.clone());
+        let hints = Hints { anchor_end: search.anchor_end, focus: self.focus(&search.path), goal: goal.as_deref() };
+        let recommended = recommend::recommend(&draft, &ranges, &hints).and_then(|r| Some((*live.get(r.index)?, r.reason)));
+        if !search.preview_only {
+            self.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.0);
+        }
+        let mut recommended_letter = None;
+        if let Some((i, reason)) = recommended {
+            if let Some(c) = candidates.get_mut(i) {
+                c.recommended = true;
+                c.recommended_reason = Some(reason);
+                recommended_letter = Letter::parse(&c.id).map(|l| (l, reason));
+            }
+        }
+        let total = matches.len();
+        let quality = matches.first().map(|m| m.quality);
+        let outcome = Listing {
+            why,
+            needle: search.needle,
+            path: search.path.clone(),
+            total,
+            recommended: recommended_letter,
+            hidden: total.saturating_sub(candidates.iter().filter(|c| !c.stale).count()),
+            // The letters that can still be staged: stale ones (staged since the listing) are not.
+            first: candidates.iter().find(|c| !c.stale).and_then(|c| Letter::parse(&c.id)),
+            last: candidates.iter().rev().find(|c| !c.stale).and_then(|c| Letter::parse(&c.id)),
+            notes: search.notes,
+            warn: search.warn || !quality.is_some_and(|q| q.is_exact()),
+        };
+        let mut r = self.worded(&EditOutcome::Listed(outcome));
+        r.candidates = candidates;
+        r.metrics.selection_count = Some(total);
+        r.metrics.new_length = Some(draft.len_chars());
+        r.match_quality = quality.map(|q| q.to_string());
+        r.fingerprint = Some(self.draft_fingerprint(&search.path).to_string());
+        Step::Done(self.finish(r, Some(&search.path)))
+    }
+
+    /// Char offset of the last staged change in `path`, for recommendations.
+    fn focus(&self, path: &str) -> Option<usize> {
+        let s = self.session.as_ref()?;
+        let id = s.last_staged?;
+        s.changes_in_draft(path).into_iter().find(|(c, _)| c.id == id).map(|(_, r)| r.start)
+    }
+
+    /// The live selection of this query, if it still describes these matches (its letters then
+    /// stay valid: docs/architecture.md#pending-changes).
+    fn same_selection(&self, search: &Search, matches: &[Match]) -> bool {
+        self.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|sel| {
+            sel.path == search.path
+                && sel.query == search.query
+                && sel.kind == SelectionKind::Matches
+                && sel.candidates.iter().filter(|c| !c.stale).map(|c| c.range.clone()).eq(matches.iter().map(|m| m.range.clone()))
+        })
+    }
+
+    /// Whether `path` was reloaded from storage after the last response (the reload's note,
+    /// pushed by `take_from_storage` in sync.rs, is still waiting to be said). Cost: O(notes).
+    fn reloaded_since_last_response(&self, path: &str) -> bool {
+        let reload_note = format!("[{path} changed in storage (version ");
+        self.notes.iter().any(|n| n.starts_with(&reload_note) && n.contains(") and was reloaded"))
+    }
+
+    /// Caches `found` as the live selection (letters in document order).
+    fn select(&mut self, search: &Search, found: &[Match], kind: SelectionKind, awaiting: bool) {
+        let candidates = found
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                Letter::from_index(i).map(|id| SelectionCandidate { id, range: m.range.clone(), quality: m.quality.into(), reindent: m.reindent.clone(), occurrence: i, stale: false })
+            })
+            .collect();
+        self.set_selection(Selection {
+            path: search.path.clone(),
+            query: search.query.clone(),
+            new_text: search.new_text.clone(),
+            needle: String::new(),
+            kind,
+            candidates,
+            awaiting_choice: awaiting,
+        });
+    }
+
+    fn set_selection(&mut self, selection: Selection) {
+        let mut session = self.take_session();
+        session.selection = Some(selection);
+        self.session = Some(session);
+    }
+
+    /// Takes the session out (opening a new one if there is none); the caller puts it back.
+    fn take_session(&mut self) -> Session {
+        self.session.take().unwrap_or_else(|| {
+            self.next_session_id += 1;
+            Session::new(self.next_session_id - 1)
+        })
+    }
+
+    // ---- no match: the closest regions -----------------------------------------------------
+
+    pub(super) fn no_match(&mut self, search: Search, needle: &str) -> Step {
+        let path = search.path.clone();
+        // A letter for the live selection of the same query: a stale one is refused, a near
+        // miss is staged.
+        if let Some(letter) = search.match_id {
+            let sel = self.session.as_ref().and_then(|s| s.selection.as_ref()).filter(|sel| sel.path == path && sel.query == search.query);
+            let candidate = sel.and_then(|sel| sel.candidates.iter().find(|c| c.id == letter)).cloned();
+            if candidate.as_ref().is_some_and(|c| c.stale) {
+                return self.refuse(Refusal::StaleCandidate { letter }, Some(&path));
+            }
+            if let Some(c) = candidate.filter(|_| sel.is_some_and(|s| s.kind == SelectionKind::NearMisses)) {
+                let info = StageInfo { tool: search.tool, quality: Some(c.quality), preview_only: search.preview_only, chosen: Some(letter), notes: words::notes(&search.notes), warn: true };
+                return self.stage_near_miss(&path, letter, c.range, needle, &search.new_text, info);
+            }
+        }
+        let draft = self.draft_rope(&path);
+        // A preview sets no choice, and OutOfSync hides it.
+        let can_choose = !search.preview_only && self.persist_failures.is_empty() && self.conflicts.is_empty();
+        let (report, lettered) = near_report(&search, &draft, needle, self.config.near_match_threshold, can_choose);
+        if !lettered.is_empty() && !search.preview_only {
+            let candidates = lettered
+                .iter()
+                .enumerate()
+                .filter_map(|(i, n)| Letter::from_index(i).map(|id| SelectionCandidate { id, range: n.range.clone(), quality: n.quality(), reindent: None, occurrence: i, stale: false }))
+                .collect();
+            self.set_selection(Selection {
+                path: path.clone(),
+                query: search.query.clone(),
+                new_text: search.new_text.clone(),
+                needle: needle.to_string(),
+                kind: SelectionKind::NearMisses,
+                candidates,
+                awaiting_choice: true,
+            });
+        }
+        let mut r = self.worded(&EditOutcome::NoMatch(report));
+        r.candidates = lettered.iter().enumerate().filter_map(|(i, n)| Letter::from_index(i).map(|id| candidate_view(&draft, id, &n.range, n.quality(), false, i))).collect();
+        if !r.candidates.is_empty() {
+            r.metrics.selection_count = Some(r.candidates.len());
+        }
+        // Small documents are shown whole (a failed match shows what is there).
+        if draft.len_chars() < self.config.max_preview_length.saturating_mul(4) {
+            let last = text::visible_line_count(&draft);
+            r.content = Some(crate::workspace::read::numbered_lines(&draft, 1, last, last, true));
+        }
+        r.metrics.new_length = Some(draft.len_chars());
+        r.fingerprint = Some(self.draft_fingerprint(&path).to_string());
+        Step::Done(self.finish(r, Some(&path)))
+    }
+}

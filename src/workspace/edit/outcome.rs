@@ -1,0 +1,271 @@
+//! What an edit tool decided, as plain data: what it found, what it staged, what it lists for
+//! a choice, or why it refused — with the bad value and the limit. Deciding returns one of
+//! these and changes nothing; the caller applies the state change; src/workspace/edit/words.rs is
+//! the one place that turns an outcome into words (docs/architecture.md#the-path-of-a-tool-call).
+
+use std::ops::{Range, RangeInclusive};
+
+use crate::matching::gutter::GutterKind;
+use crate::matching::line_key::LineKey;
+use crate::matching::recommend::Reason;
+use crate::matching::three_way::ConflictReason;
+use crate::matching::{CandidateQuality, MatchQuality};
+use crate::session::Letter;
+use crate::tools::Tool;
+
+/// What one edit call came to.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum EditOutcome {
+    /// One edit (or a replace-all's places) staged, or shown with `preview_only`.
+    Staged(Staged),
+    /// Several places: lettered candidates wait for a choice; nothing staged.
+    Listed(Listing),
+    /// Nothing matched: the closest regions, perhaps offered as candidates.
+    NoMatch(NearMisses),
+    /// Nothing changed, and why.
+    Refused(Refusal),
+}
+
+/// The text a search looked for, as the answer names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Needle {
+    OldText(String),
+    /// The start marker of `memo_replace_span`, before any span was found.
+    SpanStart(String),
+    Span { start: String, end: String },
+}
+
+/// A fact the summary must carry besides the outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Note {
+    /// old_text had copied line-number gutters on every line; they were stripped.
+    GuttersStripped(GutterKind),
+    /// The same gutters were stripped from new_text.
+    NewTextGuttersStripped,
+    /// A span marker is replaced too and new_text does not restate it.
+    SpanMarkerLost { end: SpanEnd, marker: String },
+    /// new_text of `memo_replace_lines` had line keys on every line; they were stripped.
+    LineKeysStripped,
+    /// old_text's escapes were read as characters (the escape tier).
+    EscapesRead,
+    /// A near-miss pick read old_text's and new_text's escapes as characters.
+    PickEscapesRead,
+    /// A near-miss pick did not take old_text's gutters as text.
+    PickGuttersIgnored,
+    /// A near-miss pick kept the text there where it differs from old_text.
+    KeptAsIs { places: usize, elided: bool },
+}
+
+/// Which end of a span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SpanEnd {
+    Start,
+    End,
+}
+
+impl SpanEnd {
+    /// The argument naming the marker (`old_span_start`).
+    pub fn arg(self) -> &'static str {
+        match self {
+            SpanEnd::Start => "old_span_start",
+            SpanEnd::End => "old_span_end",
+        }
+    }
+
+    /// The flag that keeps the marker (`keep_start`).
+    pub fn keep_flag(self) -> &'static str {
+        match self {
+            SpanEnd::Start => "keep_start",
+            SpanEnd::End => "keep_end",
+        }
+    }
+}
+
+/// A staged (or previewed) edit.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Staged {
+    pub tool: Tool,
+    pub path: String,
+    /// 1-based line of the first edit, in the draft after it.
+    pub line: usize,
+    pub change: ChangeMade,
+    /// The candidate letter the edit was chosen by.
+    pub chosen: Option<Letter>,
+    /// How the place was found; `None` for edits not found by a search (append, line keys).
+    pub quality: Option<CandidateQuality>,
+    /// Chars added minus chars removed.
+    pub delta: isize,
+    pub preview_only: bool,
+    pub notes: Vec<Note>,
+    /// The model must notice something: the answer is a `[Warning]`.
+    pub warn: bool,
+}
+
+/// The pending changes one staging made or amended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum ChangeMade {
+    /// The edit restores the committed text there: no pending change is left.
+    Restored,
+    /// One pending change; `places` > 1 for a replace-all merged into one change.
+    One { id: Letter, amended: bool, places: usize },
+    /// Several pending changes from `edits` edits.
+    Several { ids: Vec<Letter>, edits: usize },
+}
+
+/// Candidates listed for a choice; nothing staged.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Listing {
+    pub why: ListReason,
+    pub needle: Needle,
+    pub path: String,
+    /// Places that matched (more than are shown when `hidden` > 0).
+    pub total: usize,
+    pub recommended: Option<(Letter, Reason)>,
+    /// Live matches the listing leaves out.
+    pub hidden: usize,
+    /// The first and last letter that can still be staged (`None`: none can).
+    pub first: Option<Letter>,
+    pub last: Option<Letter>,
+    pub notes: Vec<Note>,
+    pub warn: bool,
+}
+
+/// Why candidates are listed instead of one being staged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum ListReason {
+    /// Several places match (`quality` of the first).
+    Several { quality: MatchQuality },
+    /// `expected_occurrences` differs from the places found (at `lines`, at most 26).
+    ExpectedOccurrences { expected: usize, found: usize, lines: Vec<usize> },
+    /// `replace_all` needs exact matches; these were found through a fuzzy tier.
+    ReplaceAllNotExact { quality: MatchQuality, found: usize },
+    /// `match_id` names a candidate of a listing of text storage has since replaced.
+    ListingReloaded { letter: Letter },
+}
+
+/// The answer to a search that found nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct NearMisses {
+    pub needle: Needle,
+    pub path: String,
+    /// Only the text after `search_after` was searched.
+    pub after_anchor: bool,
+    /// The line where the needle occurs before the `search_after` text.
+    pub before_anchor: Option<usize>,
+    pub notes: Vec<Note>,
+    /// The closest regions, closest first.
+    pub regions: Vec<NearRegion>,
+    /// The closest region offered as candidate A, when a choice can be set.
+    pub offered: Option<Offered>,
+}
+
+/// One close region of a `NoMatch`.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct NearRegion {
+    /// Its candidate letter, when at or above the near-match threshold.
+    pub letter: Option<Letter>,
+    pub line: usize,
+    pub similarity: f64,
+    /// What differs, `[-only in yours-]{+only in the document+}` (near::describe_difference).
+    pub difference: String,
+}
+
+/// The closest region, offered as candidate A.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Offered {
+    pub line: usize,
+    pub similarity: f64,
+    /// Candidates in all.
+    pub count: usize,
+}
+
+/// What a near-miss candidate holds now, shown when its pick is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct ThereNow {
+    pub letter: Letter,
+    pub line: usize,
+    pub text: String,
+}
+
+/// Why nothing was changed. Each variant carries the bad value and, where there is one, the limit.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Refusal {
+    /// `expected_fingerprint` is not the draft's.
+    DraftMoved { path: String, expected: String, now: String },
+    /// `search_after` does not occur.
+    AnchorMissing { path: String, anchor: String },
+    /// `old_span_end` does not occur after `old_span_start` (first found at `start_line`).
+    SpanEndMissing { path: String, start: String, end: String, start_line: usize },
+    /// An empty old_text (an append) with arguments that choose among matches.
+    AppendWithChoice { args: Vec<ChoiceArg> },
+    /// A span marker argument is empty.
+    EmptySpanMarker { end: SpanEnd },
+    /// `memo_replace_selection` without a selection.
+    NoSelection,
+    /// `path` names another document than the selection's.
+    SelectionElsewhere { given: String, selection_path: String },
+    /// `selection_id` (as an index) is past the selection's `count` candidates (`A`–`last`;
+    /// `None`: it has none).
+    SelectionIdOutOfRange { index: usize, count: usize, last: Option<Letter> },
+    /// `match_id` is past the `count` matches of `needle`.
+    MatchIdOutOfRange { letter: Letter, needle: Needle, count: usize },
+    /// A candidate whose text an edit staged since changed.
+    StaleCandidate { letter: Letter },
+    /// `start_key` is not a line key.
+    NotALineKey,
+    /// `end_key` comes before `start_key`.
+    EndKeyBeforeStart { start: LineKey, end: LineKey },
+    /// The keyed lines changed since the read; the current keys of lines `shown` are shown.
+    LinesChanged { path: String, changes: Vec<LineChange>, shown: RangeInclusive<usize> },
+    /// new_text is the text already there.
+    SameText,
+    /// More than `limit` pending changes (A–Z) would be needed for `edits` edits.
+    TooManyChanges { limit: usize, edits: usize },
+    /// A defect: the document was not prepared for editing.
+    NotPrepared { path: String },
+    /// A defect: `range` lies outside the `draft_len` chars of the draft.
+    OutOfRange { path: String, range: Range<usize>, draft_len: usize },
+    /// The edit would make the document `bytes` long (it is `now`), over `limit`.
+    TooLarge { path: String, bytes: usize, now: usize, limit: usize },
+    /// The lines around an elided old_text's `...` span `lines`, not the candidate.
+    ElidedElsewhere { lines: (usize, usize), there: ThereNow },
+    /// A line around an elided old_text's `...` occurs `count` times (1: only before the one
+    /// above it), not once.
+    ElidedAnchorNotOnce { path: String, piece: String, count: usize, there: ThereNow },
+    /// The three-way apply refused the change at a near-miss candidate.
+    PickConflict(PickConflict),
+}
+
+/// An argument that chooses among matches, with the value given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum ChoiceArg {
+    MatchId(String),
+    ReplaceAll,
+    ExpectedOccurrences(i64),
+    SearchAfter(String),
+}
+
+/// A keyed line that is not what was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum LineChange {
+    /// The line is past the `last` line of the draft.
+    Gone { line: usize, last: usize },
+    /// The line now holds `now` (key `now_key`), not the line of key `read`.
+    Differs { line: usize, now: String, now_key: LineKey, read: LineKey },
+    /// A line between the keys now holds `now`, not `was`: lines moved since the read.
+    Moved { line: usize, now: String, now_key: LineKey, was: String },
+}
+
+/// A near-miss pick the three-way apply refused.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct PickConflict {
+    pub reason: ConflictReason,
+    /// old_text's text where the change could not be applied.
+    pub touched: String,
+    pub quality: CandidateQuality,
+    pub there: ThereNow,
+    /// The model's change, old_text → new_text, as a difference view.
+    pub change: String,
+    /// What the change applied anyway would make of the text there, as a difference view.
+    pub proposal: Option<String>,
+}

@@ -1,0 +1,506 @@
+//! The words of the edit tools' outcomes (src/workspace/edit/outcome.rs): status, summary, guidance
+//! and the worded previews, in the configured locale. The one place they are written; deciding
+//! and changing state happen before, in edit.rs and edit/*.
+//!
+//! Summaries and guidance are English in every locale (docs/responses.md#locales-and-styles):
+//! they quote the model's own text, tool names and arguments, and only the fixed words around
+//! the data (headings, metric names) are translated, by format.rs. [`Voice::locale`] is passed
+//! in so a translation has one place to go.
+//!
+//! Guidance names only tools the state offers (docs/responses.md#statuses): an outcome is
+//! worded after its state change is applied, against the state it leaves.
+
+use super::outcome::*;
+use crate::workspace::views::{clip, plural, plural_es};
+use crate::workspace::Workspace;
+use crate::format::{code, signed, Locale};
+use crate::matching::near;
+use crate::matching::three_way::ConflictReason;
+use crate::matching::CandidateQuality;
+use crate::response::{Response, Status};
+use crate::session::Letter;
+use crate::tools::Tool;
+use crate::workflow::PersistMode;
+
+/// What wording needs of the workspace: the locale, the tool prefix, the persist mode and
+/// which tools the state offers. Cost of each question: O(1).
+pub(super) struct Voice<'a> {
+    ws: &'a Workspace,
+}
+
+impl<'a> Voice<'a> {
+    pub fn of(ws: &'a Workspace) -> Voice<'a> {
+        Voice { ws }
+    }
+
+    pub fn locale(&self) -> Locale {
+        self.ws.config.locale
+    }
+
+    fn prefix(&self) -> &str {
+        &self.ws.config.tool_prefix
+    }
+
+    fn offers(&self, tool: Tool) -> bool {
+        self.ws.is_visible(tool)
+    }
+}
+
+/// The response for `outcome`: status, summary, guidance, the worded preview and the warning.
+/// The caller adds the data (candidates, metrics, fingerprint, content) and finishes it.
+/// Cost: O(size of the words).
+pub(super) fn edit(outcome: &EditOutcome, v: &Voice) -> Response {
+    match outcome {
+        EditOutcome::Staged(s) => staged(s, v),
+        EditOutcome::Listed(l) => listed(l, v),
+        EditOutcome::NoMatch(n) => no_match(n, v),
+        EditOutcome::Refused(r) => refused(r, v),
+    }
+}
+
+fn needle(n: &Needle) -> String {
+    match n {
+        Needle::OldText(t) => format!("old_text {}", code(&clip(t))),
+        Needle::SpanStart(t) => format!("old_span_start {}", code(&clip(t))),
+        Needle::Span { start, end } => format!("the span {} … {}", code(&clip(start)), code(&clip(end))),
+    }
+}
+
+/// One note as a sentence.
+pub(super) fn note(n: &Note) -> String {
+    match n {
+        Note::GuttersStripped(kind) => {
+            format!("old_text had line-number gutters like {} on every line; they were stripped before searching.", kind.example())
+        }
+        Note::NewTextGuttersStripped => "The same gutters were stripped from new_text.".into(),
+        Note::SpanMarkerLost { end, marker } => format!(
+            "{} {} is replaced too and new_text does not restate it, so it will be gone (pass {}=true to keep it).",
+            end.arg(),
+            code(&clip(marker)),
+            end.keep_flag()
+        ),
+        Note::LineKeysStripped => "new_text had line keys on every line; they were stripped.".into(),
+        Note::EscapesRead => {
+            "The escapes in old_text (\\n, \\t, \\\") were read as the characters the document has; only your change was applied to the text there.".into()
+        }
+        Note::PickEscapesRead => {
+            "The escapes in your old_text (\\n, \\t, \\\") were read as the characters the document has there, and those in new_text the same way.".into()
+        }
+        Note::PickGuttersIgnored => "The line-number gutters of your old_text were not taken as text.".into(),
+        Note::KeptAsIs { places, elided } => format!(
+            "Where the text there differs from your old_text ({places} place{}{}) it was kept as it is.",
+            plural(*places),
+            if *elided { ", the lines your `...` stood for among them" } else { "" }
+        ),
+    }
+}
+
+/// The notes as sentences.
+pub(super) fn notes(notes: &[Note]) -> Vec<String> {
+    notes.iter().map(note).collect()
+}
+
+/// `summary` with each note appended as a sentence.
+fn with_notes(mut summary: String, notes: &[Note]) -> String {
+    for n in notes {
+        summary.push(' ');
+        summary.push_str(&note(n));
+    }
+    summary
+}
+
+// ---- staged -------------------------------------------------------------------------------
+
+fn staged(s: &Staged, v: &Voice) -> Response {
+    let p = v.prefix();
+    let path = &s.path;
+    let line = s.line;
+    let what = match &s.change {
+        ChangeMade::Restored => "no change (this edit restores the committed text there)".to_string(),
+        ChangeMade::One { id, amended: false, places } if *places > 1 => format!("change {id} ({places} places)"),
+        ChangeMade::One { id, amended: true, places } if *places > 1 => {
+            format!("change {id} ({places} places; amended: merged with the pending changes it covers)")
+        }
+        ChangeMade::One { id, amended: false, .. } => format!("change {id}"),
+        ChangeMade::One { id, amended: true, .. } => format!("change {id} (amended: merged with an edit it touches)"),
+        ChangeMade::Several { ids, edits } => {
+            format!("changes {} ({edits} edits)", ids.iter().map(Letter::to_string).collect::<Vec<_>>().join(", "))
+        }
+    };
+    let how = match s.quality {
+        Some(q @ CandidateQuality::Similar(_)) => format!(" It was not an exact match but a similar region ({q}): check the preview."),
+        Some(q @ CandidateQuality::Unescaped(_)) => {
+            format!(" Found with old_text's escapes read as characters (match_quality `{q}`), not exactly: check the preview.")
+        }
+        Some(q @ CandidateQuality::Merged(_)) => format!(
+            " Your old_text differed from the text there ({q}): only your change (old_text → new_text) was applied to that text. Check the preview."
+        ),
+        Some(q @ CandidateQuality::Match(m)) => {
+            m.describe().map_or(String::new(), |d| format!(" Found with {d} (match_quality `{q}`), not exactly: check the preview."))
+        }
+        None => String::new(),
+    };
+    let chosen = s.chosen.map_or(String::new(), |l| format!(" (candidate {l})"));
+    let (summary, guidance) = if s.preview_only {
+        (
+            format!("Preview only: this edit{chosen} at {path} line {line} would become {what}; nothing was staged.{how}"),
+            format!("Call {} again without preview_only to stage it.", s.tool.name(p)),
+        )
+    } else {
+        let staged = format!("Staged {what}{chosen} in {path} at line {line} ({} chars).", signed(s.delta));
+        let lead = "Check the preview, then call ";
+        match v.ws.config.persist_mode {
+            PersistMode::Manual => (format!("{staged} Nothing is saved until commit.{how}"), v.ws.save_or_drop(lead)),
+            PersistMode::Disabled => {
+                (format!("{staged} Persistence is disabled: nothing is ever written to storage.{how}"), v.ws.save_or_drop(lead))
+            }
+            // The commit that follows answers with its own guidance.
+            PersistMode::Immediate => (format!("{staged}{how}"), String::new()),
+        }
+    };
+    let r = Response::new(Status::Success, with_notes(summary, &s.notes)).with_guidance(guidance);
+    if s.warn {
+        r.warn()
+    } else {
+        r
+    }
+}
+
+// ---- listed -------------------------------------------------------------------------------
+
+fn listed(l: &Listing, v: &Voice) -> Response {
+    let p = v.prefix();
+    let (status, mut summary) = match &l.why {
+        ListReason::Several { quality } => {
+            let fuzzy = quality.describe().map_or(String::new(), |d| format!(" (not exactly: {d})"));
+            (Status::MultiMatch, format!("{} matches {} places in {}{fuzzy}; nothing was staged.", needle(&l.needle), l.total, l.path))
+        }
+        ListReason::ExpectedOccurrences { expected, found, lines } => (
+            Status::StaleReference,
+            format!(
+                "expected_occurrences is {expected} but {} matches {found} place{} in {} (line{} {}); nothing was staged.",
+                needle(&l.needle),
+                plural(*found),
+                l.path,
+                plural(*found),
+                lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        ),
+        ListReason::ReplaceAllNotExact { quality, found } => (
+            Status::MultiMatch,
+            format!(
+                "replace_all needs exact matches, but {} was only found with {} ({found} places); nothing was staged.",
+                needle(&l.needle),
+                quality.describe().unwrap_or_default()
+            ),
+        ),
+        ListReason::ListingReloaded { letter } => (
+            Status::StaleReference,
+            format!(
+                "match_id {letter} names a candidate of a listing that no longer exists: {} was reloaded from storage since; nothing was staged. The current matches of {} are listed below.",
+                l.path,
+                needle(&l.needle)
+            ),
+        ),
+    };
+    if let Some((id, reason)) = l.recommended {
+        summary.push_str(&format!(" Recommended: {id} ({reason})."));
+    }
+    if l.hidden > 0 {
+        summary.push_str(&format!(
+            " {} more not shown{}.",
+            l.hidden,
+            if l.total > 26 { " (only A–Z can be listed)" } else { "; pass show_all_matches=true to list them" }
+        ));
+    }
+    let (first, last) = (letter_or_a(l.first), letter_or_a(l.last));
+    let guidance = match &l.why {
+        ListReason::ExpectedOccurrences { found, .. } => format!(
+            "Check the candidates: stage one with match_id, make the text longer so it matches exactly what you mean, or pass expected_occurrences={found} with replace_all=true if all of them are meant."
+        ),
+        ListReason::ReplaceAllNotExact { .. } => {
+            format!("Copy old_text exactly from {p}_read to replace all, or stage the candidates one by one with match_id.")
+        }
+        ListReason::ListingReloaded { .. } => {
+            format!("Check the candidates below and call again with the match_id of the one you mean (or {p}_replace_selection).")
+        }
+        ListReason::Several { .. } if v.offers(Tool::ReplaceSelection) => format!(
+            "Call {p}_replace_selection(selection_id=\"{first}\"–\"{last}\") to stage one (or repeat the call with match_id), or make the text longer so it matches once."
+        ),
+        // No choice is pending (a preview, or storage out of sync): only match_id stages one.
+        ListReason::Several { .. } => {
+            format!("Repeat the call with match_id (\"{first}\"–\"{last}\") to stage one, or make the text longer so it matches once.")
+        }
+    };
+    let r = Response::new(status, with_notes(summary, &l.notes)).with_guidance(guidance);
+    if l.warn {
+        r.warn()
+    } else {
+        r
+    }
+}
+
+// ---- no match -----------------------------------------------------------------------------
+
+fn no_match(n: &NearMisses, v: &Voice) -> Response {
+    let p = v.prefix();
+    let mut summary = format!(
+        "{} was not found in {}: no exact match, and none with whitespace, indentation or look-alike characters ignored. Nothing was changed.",
+        needle(&n.needle),
+        n.path
+    );
+    if n.after_anchor {
+        summary.push_str(" (Only the text after search_after was searched.)");
+    }
+    summary = with_notes(summary, &n.notes);
+    let mut preview = String::new();
+    for (i, region) in n.regions.iter().enumerate() {
+        if i > 0 {
+            preview.push('\n');
+        }
+        let label = region.letter.map_or(String::new(), |l| format!("[{l}] "));
+        preview.push_str(&format!(
+            "{label}line {}, similarity {} — [-only in yours-] {{+only in the document+}}:\n{}\n",
+            region.line,
+            near::two_decimals(region.similarity),
+            region.difference
+        ));
+    }
+    let guidance = if let Some(o) = &n.offered {
+        summary.push_str(&format!(
+            " The closest region (line {}, similarity {}) is offered as candidate A{}.",
+            o.line,
+            near::two_decimals(o.similarity),
+            if o.count > 1 { format!("; {} candidates in all", o.count) } else { String::new() }
+        ));
+        format!(
+            "If candidate A is the place you meant, call {p}_replace_selection(selection_id=\"A\") to apply your change there (only what differs between your old_text and new_text, onto its text); otherwise copy the text exactly from {p}_read (without the line-number gutters)."
+        )
+    } else if n.regions.is_empty() {
+        format!("Call {p}_read to see the current text and copy it exactly (without the line-number gutters).")
+    } else {
+        format!("The closest regions are shown with what differs; copy the text exactly from {p}_read (without the line-number gutters).")
+    };
+    let guidance = match n.before_anchor {
+        Some(line) => format!(
+            "{} occurs before the search_after text (line {line}), not after it: drop search_after or pass one that comes earlier. {guidance}",
+            needle(&n.needle)
+        ),
+        None => guidance,
+    };
+    let mut r = Response::new(Status::NoMatch, summary).with_guidance(guidance);
+    if !preview.is_empty() {
+        r.preview = Some(preview);
+    }
+    r
+}
+
+// ---- refused ------------------------------------------------------------------------------
+
+/// `InvalidArguments` as every argument error reads (`Invalid call: …. Nothing was changed.`).
+fn invalid(what: &str, guidance: String) -> Response {
+    Response::new(Status::InvalidArguments, format!("Invalid call: {what}. Nothing was changed.")).with_guidance(guidance)
+}
+
+fn there_now(t: &ThereNow) -> String {
+    format!("There now (candidate {}, line {}):\n{}\n", t.letter, t.line, t.text)
+}
+
+/// Guidance to send an elided edit again in full; `shown`: the answer shows "There now".
+fn full_block(p: &str, shown: bool) -> String {
+    let from = if shown { "\"There now\"".to_string() } else { format!("{p}_read") };
+    format!("Send the full block: call {p}_replace with old_text copied from {from} and new_text written out in full, with no placeholder lines.")
+}
+
+fn refused(r: &Refusal, v: &Voice) -> Response {
+    let p = v.prefix();
+    match r {
+        Refusal::DraftMoved { path, expected, now } => Response::new(
+            Status::StaleReference,
+            format!("The draft of {path} changed since your read (expected fingerprint {expected}, now {now}). Nothing was changed."),
+        )
+        .with_guidance(format!("Call {p}_read and retry with the new fingerprint.")),
+        Refusal::AnchorMissing { path, anchor } => Response::new(
+            Status::NoMatch,
+            format!("search_after text {} does not occur in {path}. Nothing was changed.", code(&clip(anchor))),
+        )
+        .with_guidance(format!("Copy search_after exactly from {p}_read output, or leave it out.")),
+        Refusal::SpanEndMissing { path, start, end, start_line } => Response::new(
+            Status::NoMatch,
+            format!(
+                "old_span_end {} does not occur after old_span_start {} (line {start_line}) in {path}. Nothing was changed.",
+                code(&clip(end)),
+                code(&clip(start))
+            ),
+        )
+        .with_guidance(format!("Copy old_span_end from {p}_read: it must come after the start marker.")),
+        Refusal::AppendWithChoice { args } => {
+            let names = args
+                .iter()
+                .map(|a| match a {
+                    ChoiceArg::MatchId(v) => format!("`match_id` ({v})"),
+                    ChoiceArg::ReplaceAll => "`replace_all` (true)".to_string(),
+                    ChoiceArg::ExpectedOccurrences(n) => format!("`expected_occurrences` ({n})"),
+                    ChoiceArg::SearchAfter(s) => format!("`search_after` ({})", code(&clip(s))),
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            invalid(
+                &format!("old_text is empty (an append), but {names} choose among matches of a text"),
+                format!("Pass the text to replace as old_text, or leave out {names} to append{}.", v.ws.or_call(Tool::Append, "")),
+            )
+        }
+        Refusal::EmptySpanMarker { end } => invalid(
+            &format!("argument `{}` is empty", end.arg()),
+            format!("Pass a few words where the region starts and ends, or use {p}_append to add at the end."),
+        ),
+        Refusal::NoSelection => Response::new(Status::Blocked, "There is no selection to choose from. Nothing was changed.")
+            .with_guidance(format!("{p}_replace lists lettered candidates when old_text matches several places.")),
+        Refusal::SelectionElsewhere { given, selection_path } => invalid(
+            &format!("argument `path` is {given} but the selection is in {selection_path}"),
+            "Leave `path` out, or pass the selection's document.".into(),
+        ),
+        Refusal::SelectionIdOutOfRange { index, count, last } => {
+            let last = letter_or_a(*last);
+            invalid(
+                &format!(
+                    "argument `selection_id` names candidate {} but the selection has {count} (A–{last})",
+                    Letter::from_index(*index).map_or_else(|| (index + 1).to_string(), |l| l.to_string()),
+                ),
+                format!("Pass a selection_id from \"A\" to \"{last}\"."),
+            )
+        }
+        Refusal::MatchIdOutOfRange { letter, needle: n, count } => {
+            let last = letter_or_a(Letter::from_index((*count).saturating_sub(1).min(25)));
+            Response::new(
+                Status::InvalidArguments,
+                format!(
+                    "Invalid call: argument `match_id` is {letter} but {} has {count} match{} (A–{last}). Nothing was changed.",
+                    needle(n),
+                    plural_es(*count)
+                ),
+            )
+            .with_guidance(format!("Pass a match_id from A to {last}."))
+        }
+        Refusal::StaleCandidate { letter } => Response::new(
+            Status::StaleReference,
+            format!("Candidate {letter} no longer holds the text it matched: an edit staged since changed it. Nothing was changed."),
+        )
+        .with_guidance(format!("Choose another candidate, or call {p}_preview to see what is staged.")),
+        Refusal::NotALineKey => invalid("argument `start_key` is not a line key", "Pass a key like \"12#a3f1\" from memo_read(line_keys=true).".into()),
+        Refusal::EndKeyBeforeStart { start, end } => invalid(
+            &format!("argument `end_key` ({end}) is before `start_key` ({start})"),
+            "Pass end_key at or after start_key, or leave it out to replace one line.".into(),
+        ),
+        Refusal::LinesChanged { path, changes, shown } => {
+            let what: Vec<String> = changes.iter().map(|c| line_change(c, path)).collect();
+            Response::new(Status::StaleReference, format!("The lines changed since your read: {}. Nothing was changed.", what.join("; "))).with_guidance(
+                format!("Use the current keys shown below (lines {}–{}), or call {p}_read(line_keys=true) again.", shown.start(), shown.end()),
+            )
+        }
+        Refusal::SameText => Response::new(Status::NoOp, "The new text is the same as the text there: there is nothing to change.")
+            .with_guidance("Give new_text the text you want in its place."),
+        Refusal::TooManyChanges { limit, edits } => Response::new(
+            Status::Blocked,
+            format!(
+                "This would need more than the {limit} pending changes (A–Z) one session can hold{}. Nothing was changed.",
+                if *edits > 1 { format!(" ({edits} edits)") } else { String::new() }
+            ),
+        )
+        .with_guidance(if v.offers(Tool::Commit) {
+            format!("Call {p}_commit(summary) to save the pending changes; the next edit starts a new session with all 26 letters free.")
+        } else {
+            format!("Drop the pending changes with {p}_revert(reason), or make this edit touch a pending change (that amends it and needs no letter).")
+        }),
+        Refusal::NotPrepared { path } => {
+            Response::new(Status::Exception, format!("Internal error: document {path} was not prepared for editing. Nothing was changed."))
+        }
+        Refusal::OutOfRange { path, range, draft_len } => Response::new(
+            Status::Exception,
+            format!("Internal error: range {range:?} lies outside the {draft_len} chars of {path}'s draft. Nothing was changed."),
+        )
+        .with_guidance(format!("Read the document again with {p}_read and retry; please report this.")),
+        Refusal::TooLarge { path, bytes, now, limit } => Response::new(
+            Status::InvalidArguments,
+            format!(
+                "This edit would make {path} {bytes} bytes (it is {now} now), over the limit of {limit} bytes ({} MiB) per document. Nothing was changed.",
+                limit / (1024 * 1024)
+            ),
+        )
+        .with_guidance("Stage a smaller new_text, or put the rest in another document; the pending changes are as they were."),
+        Refusal::ElidedElsewhere { lines: (from, to), there } => refused_pick(
+            format!(
+                "The lines around the `...` of your old_text span lines {from}–{to}, not candidate {} (line {}). Nothing was staged.",
+                there.letter, there.line
+            ),
+            there_now(there),
+            full_block(p, true),
+        ),
+        Refusal::ElidedAnchorNotOnce { path, piece, count, there } => refused_pick(
+            format!(
+                "The lines around the `...` of your old_text must each occur once in {path}, in order; {} occurs {}. Nothing was staged.",
+                code(&clip(piece)),
+                match count {
+                    0 => "nowhere as written".to_string(),
+                    1 => "only before the lines above it".to_string(),
+                    n => format!("{n} times"),
+                }
+            ),
+            there_now(there),
+            full_block(p, true),
+        ),
+        Refusal::PickConflict(c) => pick_conflict(c, p),
+    }
+}
+
+/// A letter as the answer names it; `A` when there is none.
+fn letter_or_a(letter: Option<Letter>) -> String {
+    letter.map_or("A".into(), |l| l.to_string())
+}
+
+fn line_change(c: &LineChange, path: &str) -> String {
+    match c {
+        LineChange::Gone { line, last } => format!("line {line} does not exist any more ({path} has {last} line{})", plural(*last)),
+        LineChange::Differs { line, now, now_key, read } => format!("line {line} is now {} (key {now_key}), not the line you read (key {read})", code(&clip(now))),
+        LineChange::Moved { line, now, now_key, was } => format!(
+            "line {line} is now {} (key {now_key}), not the line you read there ({}): lines moved since your read",
+            code(&clip(now)),
+            code(&clip(was))
+        ),
+    }
+}
+
+/// A refused near-miss pick: `StaleReference`, nothing staged, what is there shown.
+fn refused_pick(summary: String, preview: String, guidance: String) -> Response {
+    let mut r = Response::new(Status::StaleReference, summary).with_guidance(guidance);
+    r.preview = Some(preview);
+    r
+}
+
+fn pick_conflict(c: &PickConflict, p: &str) -> Response {
+    let (letter, line) = (c.there.letter, c.there.line);
+    let why = match &c.reason {
+        ConflictReason::Overlap => {
+            let at = if c.touched.trim().is_empty() { String::new() } else { format!(" ({} in your old_text)", code(&clip(&c.touched))) };
+            format!("differs from your old_text right where your change is{at}, so applying it there would overwrite text you have not seen")
+        }
+        ConflictReason::Placeholder { line } => {
+            format!("would get the line {} from your new_text, which stands for text you left out and is never written as text", code(line))
+        }
+        ConflictReason::Escapes => "holds line breaks, tabs or quotes where your old_text has escapes (\\n, \\t, \\\"), and your change adds backslashes: whether they are escapes or characters is unclear".to_string(),
+        ConflictReason::ElidedAnchorsDiffer => "differs from your old_text outside its `...` lines, so it may not be the place those lines describe".to_string(),
+        ConflictReason::TooLarge { tokens, limit } => format!("differs from your change in {tokens} tokens, more than the {limit} a three-way apply compares"),
+    };
+    let summary = format!("Candidate {letter} (line {line}, {}) {why}. Nothing was staged.", c.quality);
+    let mut preview = format!("Your change (old_text → new_text), [-removed-] {{+added+}}:\n{}\n\n{}", c.change, there_now(&c.there));
+    if let Some(proposal) = &c.proposal {
+        preview.push_str(&format!("\nYour change applied there anyway would make, [-removed-] {{+added+}}:\n{proposal}\n"));
+    }
+    let guidance = match c.reason {
+        ConflictReason::Placeholder { .. } | ConflictReason::ElidedAnchorsDiffer => full_block(p, true),
+        _ => format!(
+            "Call {p}_replace again with old_text copied from \"There now\" and new_text made from that text (the last part shows what your change would make of it)."
+        ),
+    };
+    refused_pick(summary, preview, guidance)
+}
