@@ -51,6 +51,7 @@ pub mod small_map;
 mod sort;
 pub mod tasks;
 pub mod text;
+pub mod text_rules;
 pub mod tools;
 #[cfg(test)]
 mod typescript;

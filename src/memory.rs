@@ -39,6 +39,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::small_map::SmallSet;
+use crate::text_rules::{clip_within, lower, word_runs, CharClass};
 
 /// The `format` field of an export.
 pub const FORMAT: &str = "agentpad-memory";
@@ -432,59 +433,11 @@ fn round_to_micros(f: f64) -> f64 {
 
 /// A JSON value for an error message, cut to 40 chars.
 fn short_json(v: &serde_json::Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 40 {
-        let mut cut: String = s.chars().take(39).collect();
-        cut.push('…');
-        cut
-    } else {
-        s
-    }
+    clip_within(&v.to_string(), 40)
 }
 
-/// CJK scripts searched by character bigrams: Han (with extensions and compatibility
-/// ideographs), Hiragana, Katakana, Bopomofo, Hangul syllables and jamo, `々` and `〇`.
-pub fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3005 | 0x3007
-        | 0x1100..=0x11FF
-        | 0x3040..=0x30FF
-        | 0x3100..=0x312F
-        | 0x3130..=0x318F
-        | 0x31A0..=0x31BF
-        | 0x31F0..=0x31FF
-        | 0x3400..=0x4DBF
-        | 0x4E00..=0x9FFF
-        | 0xA960..=0xA97F
-        | 0xAC00..=0xD7AF
-        | 0xD7B0..=0xD7FF
-        | 0xF900..=0xFAFF
-        | 0xFF66..=0xFF9F
-        | 0x20000..=0x323AF)
-}
-
-/// Combining marks that continue a word (so decomposed `é` stays one word).
-fn is_combining(c: char) -> bool {
-    matches!(c as u32,
-        0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Class {
-    Word,
-    Cjk,
-    Other,
-}
-
-fn class(c: char) -> Class {
-    if is_cjk(c) {
-        Class::Cjk
-    } else if c.is_alphanumeric() || is_combining(c) {
-        Class::Word
-    } else {
-        Class::Other
-    }
-}
+/// CJK scripts are searched by character bigrams (text_rules.rs's [`is_cjk`]).
+pub use crate::text_rules::is_cjk;
 
 /// A term and the char offset where it starts in the tokenised text.
 struct Token {
@@ -495,18 +448,12 @@ struct Token {
 /// Tokenises `text`; with `cjk_unigrams`, every CJK char is also emitted on its own (index side).
 fn tokens(text: &str, cjk_unigrams: bool, out: &mut Vec<Token>) {
     let chars: Vec<char> = text.chars().collect();
-    let mut next = 0;
-    for run in chars.chunk_by(|a, b| class(*a) == class(*b)) {
-        let start = next;
-        next += run.len();
-        let Some(&first) = run.first() else { continue };
-        match class(first) {
-            Class::Other => {}
-            Class::Word => {
-                let term: String = run.iter().flat_map(|c| c.to_lowercase()).collect();
-                out.push(Token { term, at: start });
-            }
-            Class::Cjk => {
+    for (class, start, run) in word_runs(&chars) {
+        let next = start + run.len();
+        match class {
+            CharClass::Other => {}
+            CharClass::Word => out.push(Token { term: lower(run), at: start }),
+            CharClass::Cjk => {
                 if let [only] = run {
                     out.push(Token { term: only.to_string(), at: start });
                 } else {

@@ -17,6 +17,8 @@
 
 use ropey::Rope;
 
+use crate::text_rules::{atx_heading, clip_within, fence_open, Fence};
+
 /// How many chars of one line are examined; the rest is ignored.
 pub const MAX_LINE_CHARS: usize = 1_000;
 /// How far back [`key_path_preview`] looks for ancestors / a TOML section header.
@@ -44,16 +46,6 @@ fn line_at(rope: &Rope, idx: usize) -> Option<String> {
         s.pop();
     }
     Some(s)
-}
-
-/// `s` cut to at most `max` chars, ending in `…` when cut. Char-safe.
-pub(crate) fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
 }
 
 /// Leading whitespace of a line: its width in chars and which kinds it mixes.
@@ -247,7 +239,7 @@ fn join_path(ancestors: &[String], leaf: &str) -> String {
         s.push('.');
         s.push_str(leaf);
         if s.chars().count() <= PREVIEW_CHARS || start + 1 >= ancestors.len() {
-            return shorten(&s, PREVIEW_CHARS);
+            return clip_within(&s, PREVIEW_CHARS);
         }
         start += 1;
     }
@@ -277,7 +269,7 @@ pub fn key_path_preview(rope: &Rope, line_idx: usize) -> String {
     let Some(line) = line_at(rope, line_idx) else {
         return String::new();
     };
-    let plain = shorten(line.trim(), PREVIEW_CHARS);
+    let plain = clip_within(line.trim(), PREVIEW_CHARS);
     let Some(kl) = parse_key_line(&line) else {
         return plain;
     };
@@ -357,51 +349,13 @@ pub fn key_path_preview(rope: &Rope, line_idx: usize) -> String {
 // ---------------------------------------------------------------------------------------------
 // Markdown headings
 
-/// An ATX heading (`#` … `######`, up to 3 spaces of indentation, then a space or the end):
-/// `(level, "## text")` with the closing `#` sequence removed.
-fn atx_heading(line: &str) -> Option<(usize, String)> {
-    let t = line.trim_start_matches(' ');
-    if line.len() - t.len() > 3 {
-        return None;
-    }
-    let rest = t.trim_start_matches('#');
-    let level = t.len() - rest.len();
-    if !(1..=6).contains(&level) {
-        return None;
-    }
-    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
-        return None;
-    }
-    let mut text = rest.trim();
-    let stripped = text.trim_end_matches('#');
-    if stripped.is_empty() || stripped.ends_with([' ', '\t']) {
-        text = stripped.trim_end();
-    }
+/// An ATX heading (text_rules.rs's [`atx_heading`]): `(level, "## text")` with the closing `#`
+/// sequence removed, at most [`PREVIEW_CHARS`] chars.
+fn heading_line(line: &str) -> Option<(usize, String)> {
+    let (level, text) = atx_heading(line)?;
     let marks = "#".repeat(level);
-    let s = if text.is_empty() {
-        marks
-    } else {
-        format!("{marks} {text}")
-    };
-    Some((level, shorten(&s, PREVIEW_CHARS)))
-}
-
-/// A fence opener/closer: (fence char, run length, rest after the run).
-fn fence_of(line: &str) -> Option<(char, usize, &str)> {
-    let t = line.trim_start_matches(' ');
-    if line.len() - t.len() > 3 {
-        return None;
-    }
-    let c = t.chars().next()?;
-    if c != '`' && c != '~' {
-        return None;
-    }
-    let rest = t.trim_start_matches(c);
-    let n = t.len() - rest.len();
-    if n < 3 {
-        return None;
-    }
-    Some((c, n, rest))
+    let s = if text.is_empty() { marks } else { format!("{marks} {text}") };
+    Some((level, clip_within(&s, PREVIEW_CHARS)))
 }
 
 /// The Markdown ATX headings enclosing line `line_idx`, outermost first, each as its trimmed
@@ -424,24 +378,20 @@ pub fn heading_path(rope: &Rope, line_idx: usize) -> Vec<String> {
     }
     let lo = line_idx.saturating_sub(HEADING_SCAN_LINES);
     let mut stack: Vec<(usize, String)> = Vec::new();
-    let mut fence: Option<(char, usize)> = None;
+    let mut fence: Option<Fence> = None;
     for i in lo..=line_idx {
         let Some(line) = line_at(rope, i) else { break };
-        if let Some((c, n)) = fence {
-            if let Some((c2, n2, rest)) = fence_of(&line) {
-                if c2 == c && n2 >= n && rest.trim().is_empty() {
-                    fence = None;
-                }
+        if let Some(open) = fence {
+            if open.is_closed_by(&line) {
+                fence = None;
             }
             continue;
         }
-        if let Some((c, n, rest)) = fence_of(&line) {
-            if !(c == '`' && rest.contains('`')) {
-                fence = Some((c, n));
-                continue;
-            }
+        fence = fence_open(&line);
+        if fence.is_some() {
+            continue;
         }
-        if let Some((level, text)) = atx_heading(&line) {
+        if let Some((level, text)) = heading_line(&line) {
             while stack.last().is_some_and(|(l, _)| *l >= level) {
                 stack.pop();
             }
@@ -502,7 +452,7 @@ pub fn context_line(rope: &Rope, line_idx: usize) -> Option<String> {
         let ind = indent_of(&l).width;
         if is_comment(t) {
             if !passed_sibling && ind <= min && t.chars().any(char::is_alphanumeric) {
-                return Some(shorten(t, PREVIEW_CHARS));
+                return Some(clip_within(t, PREVIEW_CHARS));
             }
             if after_blank {
                 return None;

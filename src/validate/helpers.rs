@@ -39,29 +39,21 @@ pub(super) fn is_blank(line: &str) -> bool {
     line.trim_matches([' ', '\t']).is_empty()
 }
 
-/// The level of an ATX heading line (`### x` → 3), up to three spaces of indent allowed as in
-/// CommonMark.
+/// The level of an ATX heading line (`### x` → 3; text_rules.rs's CommonMark rule).
 pub(super) fn heading_level(line: &str) -> Option<usize> {
-    let t = line.trim_start_matches(' ');
-    if line.len() - t.len() > 3 {
-        return None;
-    }
-    let after = t.trim_start_matches('#');
-    let level = t.len() - after.len();
-    ((1..=6).contains(&level) && (after.is_empty() || after.starts_with([' ', '\t']))).then_some(level)
+    crate::text_rules::atx_heading(line).map(|(level, _)| level)
 }
 
-/// An opening fence: 3 or more backticks, then an info string without backticks. Its length.
+/// An opening fence of the layout: 3 or more backticks at the start of the line, then an info
+/// string without backticks (text_rules.rs's rule, minus the indentation and the tildes the
+/// layout does not use). Its length.
 pub(super) fn fence_open(line: &str) -> Option<usize> {
-    let info = line.trim_start_matches('`');
-    let len = line.len() - info.len();
-    (len >= 3 && !info.contains('`')).then_some(len)
+    crate::text_rules::fence_open(line).filter(|f| f.ch == '`' && f.indent == 0).map(|f| f.len)
 }
 
-/// A closing fence for an opening one of `len` backticks.
+/// A closing fence for an opening one of `len` backticks, at the start of the line.
 pub(super) fn is_fence_close(line: &str, len: usize) -> bool {
-    let t = line.trim_end_matches([' ', '\t']);
-    t.len() >= len && t.bytes().all(|b| b == b'`')
+    !line.starts_with(' ') && crate::text_rules::Fence { ch: '`', len, indent: 0 }.is_closed_by(line)
 }
 
 /// `` `Name` `` → `Name` (no backticks inside, not empty).
@@ -240,7 +232,7 @@ pub(super) fn flag_list(flags: &[String]) -> String {
 
 /// A found text for a message: quoted (control characters escaped), at most 80 chars.
 pub(super) fn quote(s: &str) -> String {
-    let clipped = crate::text::clip(s, 80);
+    let clipped = crate::text_rules::clip(s, 80);
     format!("{clipped:?}")
 }
 
