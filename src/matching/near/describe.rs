@@ -1,6 +1,8 @@
-//! Describing a difference: a short character-level account of how the document differs
-//! from `old_text`, for a language model ([`describe_difference`]).
+//! Describing a difference: how the document differs from `old_text`, as data ([`difference`]:
+//! lines of pieces, each equal, only in one side, or left out) and as the short character-level
+//! text a language model reads ([`describe_difference`], a view over that data).
 
+use serde::Serialize;
 use similar::DiffOp;
 
 use super::similarity::bounded_myers;
@@ -17,8 +19,62 @@ const CHANGED_CHARS: usize = 60;
 /// Most lines of each side [`describe_difference`] looks at (its answer is capped anyway).
 const DESCRIBED_LINES: usize = 500;
 
+/// How `found` (the document) differs from `expected` (`old_text`), as data: the differing
+/// lines, each a list of pieces. Holds what [`describe_difference`] shows (and at most one line
+/// or piece past its cap), so its size is bounded like the text's.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "NearMissDifference"))]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Difference {
+    /// The differing lines, in order; equal lines are not listed.
+    pub lines: Vec<DifferenceLine>,
+    /// Set when the texts differ only past the lines looked at (500 of each side).
+    pub only_after_line: Option<usize>,
+}
+
+/// One differing line of a [`Difference`].
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "NearMissLine"))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DifferenceLine {
+    /// `whole`: both texts are one line (no line number); `line`: line `line` of `old_text`
+    /// (1-based), changed or only in `old_text`; `after`: a line only in the document, after
+    /// line `line` of `old_text` (0: before line 1).
+    pub at: LineAt,
+    pub line: usize,
+    pub pieces: Vec<DiffPiece>,
+}
+
+/// Where a [`DifferenceLine`] sits relative to `old_text`'s lines.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "NearMissLineAt"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineAt {
+    Whole,
+    Line,
+    After,
+}
+
+/// One piece of a differing line. Texts are the texts' own chars (whitespace as it is).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "NearMissPiece"))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DiffPiece {
+    /// In both texts.
+    Same { text: String },
+    /// Equal text left out (`chars` of it), shown `…`.
+    Omitted { chars: usize },
+    /// Only in `old_text`; `more` further chars of it are left out (shown `…`).
+    OldText { text: String, more: usize },
+    /// Only in the document; `more` further chars of it are left out (shown `…`).
+    Document { text: String, more: usize },
+}
+
 /// A short character-level account of how `found` (the document) differs from `expected`
-/// (`old_text`), for a language model. Empty when they are equal.
+/// (`old_text`), for a language model. Empty when they are equal. The text of
+/// [`difference`]'s data ([`Difference::render`]).
 ///
 /// Format, one line per differing line, wdiff style:
 ///
@@ -41,25 +97,35 @@ const DESCRIBED_LINES: usize = 500;
 ///   longer than 60 chars is cut with `…`; the whole answer is at most
 ///   [`MAX_DESCRIPTION_CHARS`] chars, ending with `…` when cut.
 ///
+/// Cost: that of [`difference`], plus its rendering (at most ~600 chars).
+pub fn describe_difference(expected: &str, found: &str) -> String {
+    difference(expected, found).render()
+}
+
+/// How `found` (the document) differs from `expected` (`old_text`), as data (see
+/// [`describe_difference`] for what is listed, and [`Difference::render`] for its text).
+/// Empty when they are equal.
+///
 /// Cost: a line diff of at most 500 lines per side and one char diff per differing line pair,
-/// each bounded by [`MYERS_STEPS`] (a pair that differs too much to diff within it is shown as
-/// replaced whole, after its common prefix and suffix); rendering stops once the answer is full.
+/// each bounded by [`MYERS_STEPS`](super::MYERS_STEPS) (a pair that differs too much to diff
+/// within it is listed as replaced whole, after its common prefix and suffix); listing stops
+/// once the text would pass [`MAX_DESCRIPTION_CHARS`].
 // Bounds: the ops come from a diff over exactly `old_lines` and `new_lines`, so each op's
 // ranges (and `p < min(old_len, new_len)` inside a replace) lie in them.
 #[allow(clippy::indexing_slicing)]
-pub fn describe_difference(expected: &str, found: &str) -> String {
+pub fn difference(expected: &str, found: &str) -> Difference {
+    let mut out = Collect::default();
     if expected == found {
-        return String::new();
+        return out.diff;
     }
     let old_lines: Vec<&str> = expected
         .split_inclusive('\n')
         .take(DESCRIBED_LINES)
         .collect();
     let new_lines: Vec<&str> = found.split_inclusive('\n').take(DESCRIBED_LINES).collect();
-    let mut out = Description::default();
     if old_lines.len() <= 1 && new_lines.len() <= 1 {
-        out.push_line("", &wdiff_line(expected, found));
-        return out.finish();
+        out.push_line(LineAt::Whole, 0, expected, found);
+        return out.diff;
     }
     let line_ops = bounded_myers(&old_lines, &new_lines).unwrap_or_else(|| {
         vec![DiffOp::Replace {
@@ -79,7 +145,7 @@ pub fn describe_difference(expected: &str, found: &str) -> String {
                 old_index, old_len, ..
             } => {
                 for (n, line) in old_lines.iter().enumerate().skip(old_index).take(old_len) {
-                    out.push_line(&format!("line {}: ", n + 1), &wdiff_line(line, ""));
+                    out.push_line(LineAt::Line, n + 1, line, "");
                 }
             }
             DiffOp::Insert {
@@ -88,7 +154,7 @@ pub fn describe_difference(expected: &str, found: &str) -> String {
                 new_len,
             } => {
                 for line in &new_lines[new_index..new_index + new_len] {
-                    out.push_line(&inserted_label(old_index), &wdiff_line("", line));
+                    out.push_line(LineAt::After, old_index, "", line);
                 }
             }
             DiffOp::Replace {
@@ -105,88 +171,130 @@ pub fn describe_difference(expected: &str, found: &str) -> String {
                         (Some(o), Some(n)) => (o, n),
                         _ => (old, new),
                     };
-                    out.push_line(
-                        &format!("line {}: ", old_index + p + 1),
-                        &wdiff_line(old, new),
-                    );
+                    out.push_line(LineAt::Line, old_index + p + 1, old, new);
                 }
                 let unpaired = old_lines.iter().enumerate().skip(old_index + paired);
                 for (n, line) in unpaired.take(old_len - paired) {
-                    out.push_line(&format!("line {}: ", n + 1), &wdiff_line(line, ""));
+                    out.push_line(LineAt::Line, n + 1, line, "");
                 }
                 for line in &new_lines[new_index + paired..new_index + new_len] {
-                    out.push_line(&inserted_label(old_index + old_len), &wdiff_line("", line));
+                    out.push_line(LineAt::After, old_index + old_len, "", line);
                 }
             }
         }
     }
-    if out.text.is_empty() {
+    if out.diff.lines.is_empty() {
         // The texts differ only past the lines looked at.
-        out.push_line("", &format!("(differences after line {DESCRIBED_LINES})"));
+        out.diff.only_after_line = Some(DESCRIBED_LINES);
     }
-    out.finish()
+    out.diff
 }
 
-fn inserted_label(before_old_index: usize) -> String {
-    if before_old_index == 0 {
-        "before line 1: ".to_string()
-    } else {
-        format!("after line {before_old_index}: ")
-    }
-}
-
-/// The answer of [`describe_difference`] under construction, capped in chars.
-#[derive(Default)]
-struct Description {
-    text: String,
-    chars: usize,
-}
-
-impl Description {
-    fn full(&self) -> bool {
-        self.chars > MAX_DESCRIPTION_CHARS
+impl Difference {
+    /// True when the texts are equal.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.only_after_line.is_none()
     }
 
-    fn push_line(&mut self, label: &str, body: &str) {
-        if self.full() {
-            return;
-        }
-        if !self.text.is_empty() {
-            self.text.push('\n');
-            self.chars += 1;
-        }
-        for part in [label, body] {
-            for c in part.chars() {
-                self.text.push(c);
-                self.chars += 1;
-                if self.full() {
-                    return;
-                }
+    /// The text of [`describe_difference`]: one line per differing line, its label then its
+    /// pieces with whitespace made visible, at most [`MAX_DESCRIPTION_CHARS`] chars. Cost:
+    /// O(the pieces' text).
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            if i > 0 {
+                text.push('\n');
             }
+            text.push_str(&line.label());
+            render_pieces(&mut text, &line.pieces);
         }
-    }
-
-    fn finish(self) -> String {
-        if self.chars <= MAX_DESCRIPTION_CHARS {
-            return self.text;
+        if let Some(n) = self.only_after_line {
+            text.push_str(&format!("(differences after line {n})"));
         }
-        let mut cut: String = self.text.chars().take(MAX_DESCRIPTION_CHARS - 1).collect();
+        if text.chars().nth(MAX_DESCRIPTION_CHARS).is_none() {
+            return text;
+        }
+        let mut cut: String = text.chars().take(MAX_DESCRIPTION_CHARS - 1).collect();
         cut.push('…');
         cut
     }
 }
 
-/// One piece of a rendered line diff.
+impl DifferenceLine {
+    /// `line 3: `, `after line 3: `, `before line 1: `, or nothing for one-line texts.
+    fn label(&self) -> String {
+        match (self.at, self.line) {
+            (LineAt::Whole, _) => String::new(),
+            (LineAt::Line, n) => format!("line {n}: "),
+            (LineAt::After, 0) => "before line 1: ".to_string(),
+            (LineAt::After, n) => format!("after line {n}: "),
+        }
+    }
+}
+
+/// A [`Difference`] under construction: lines are listed until their text passes
+/// [`MAX_DESCRIPTION_CHARS`] (the line that passes it kept, cut at its first piece past it),
+/// so the rendered text's cut falls inside what is listed.
+#[derive(Default)]
+struct Collect {
+    diff: Difference,
+    /// Chars of the text rendered so far.
+    chars: usize,
+}
+
+impl Collect {
+    fn full(&self) -> bool {
+        self.chars > MAX_DESCRIPTION_CHARS
+    }
+
+    fn push_line(&mut self, at: LineAt, line: usize, expected: &str, found: &str) {
+        if self.full() {
+            return;
+        }
+        if !self.diff.lines.is_empty() {
+            self.chars += 1;
+        }
+        let mut entry = DifferenceLine {
+            at,
+            line,
+            pieces: Vec::new(),
+        };
+        self.chars += entry.label().chars().count();
+        for piece in line_pieces(expected, found) {
+            if self.full() {
+                break;
+            }
+            self.chars += piece_chars(&piece);
+            entry.pieces.push(piece);
+        }
+        self.diff.lines.push(entry);
+    }
+}
+
+/// Chars a piece takes in the rendered text.
+fn piece_chars(piece: &DiffPiece) -> usize {
+    let shown = |text: &str| text.chars().map(visible_chars).sum::<usize>();
+    match piece {
+        DiffPiece::Same { text } => shown(text),
+        DiffPiece::Omitted { .. } => 1,
+        DiffPiece::OldText { text, more } | DiffPiece::Document { text, more } => {
+            4 + shown(text) + usize::from(*more > 0)
+        }
+    }
+}
+
+/// One piece of a line diff before shortening.
 enum Piece {
     Same(Vec<char>),
     Changed { old: Vec<char>, new: Vec<char> },
 }
 
-/// `expected` → `found` as one wdiff line (see [`describe_difference`]).
+/// `expected` → `found` as one line's pieces, equal runs shortened and changed parts cut (see
+/// [`describe_difference`]).
 // Bounds: `prefix` ≤ both lengths and `suffix` counts only after it; the ops come from a diff
 // over exactly the two middles.
 #[allow(clippy::indexing_slicing)]
-fn wdiff_line(expected: &str, found: &str) -> String {
+fn line_pieces(expected: &str, found: &str) -> Vec<DiffPiece> {
     let old: Vec<char> = expected.chars().collect();
     let new: Vec<char> = found.chars().collect();
     let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
@@ -247,7 +355,7 @@ fn wdiff_line(expected: &str, found: &str) -> String {
     if suffix > 0 {
         pieces.push(Piece::Same(old[old.len() - suffix..].to_vec()));
     }
-    render_pieces(&pieces)
+    shorten(&pieces)
 }
 
 /// Appends `piece`, merging adjacent changes, and folding an equal run of at most two chars
@@ -280,11 +388,15 @@ fn push_merged(pieces: &mut Vec<Piece>, piece: Piece) {
     }
 }
 
+/// The pieces as listed: an equal run longer than [`CONTEXT_CHARS`] next to a change keeps only
+/// that many chars on the change's side (both sides between two changes), a changed part only
+/// its first [`CHANGED_CHARS`].
 // Bounds: the cuts at CONTEXT_CHARS are taken only when `n` > CONTEXT_CHARS (the first
 // branch took the shorter ones); `text.len().min(…)` bounds the changed text.
 #[allow(clippy::indexing_slicing)]
-fn render_pieces(pieces: &[Piece]) -> String {
-    let mut out = String::new();
+fn shorten(pieces: &[Piece]) -> Vec<DiffPiece> {
+    let text = |chars: &[char]| chars.iter().collect::<String>();
+    let mut out = Vec::with_capacity(pieces.len() + 2);
     let last = pieces.len().saturating_sub(1);
     for (i, piece) in pieces.iter().enumerate() {
         match piece {
@@ -295,30 +407,31 @@ fn render_pieces(pieces: &[Piece]) -> String {
                     || n <= CONTEXT_CHARS
                     || (!first && !is_last && n <= 2 * CONTEXT_CHARS)
                 {
-                    push_visible(&mut out, same);
+                    out.push(DiffPiece::Same { text: text(same) });
                 } else if first {
-                    out.push('…');
-                    push_visible(&mut out, &same[n - CONTEXT_CHARS..]);
+                    out.push(DiffPiece::Omitted { chars: n - CONTEXT_CHARS });
+                    out.push(DiffPiece::Same { text: text(&same[n - CONTEXT_CHARS..]) });
                 } else if is_last {
-                    push_visible(&mut out, &same[..CONTEXT_CHARS]);
-                    out.push('…');
+                    out.push(DiffPiece::Same { text: text(&same[..CONTEXT_CHARS]) });
+                    out.push(DiffPiece::Omitted { chars: n - CONTEXT_CHARS });
                 } else {
-                    push_visible(&mut out, &same[..CONTEXT_CHARS]);
-                    out.push('…');
-                    push_visible(&mut out, &same[n - CONTEXT_CHARS..]);
+                    out.push(DiffPiece::Same { text: text(&same[..CONTEXT_CHARS]) });
+                    out.push(DiffPiece::Omitted { chars: n - 2 * CONTEXT_CHARS });
+                    out.push(DiffPiece::Same { text: text(&same[n - CONTEXT_CHARS..]) });
                 }
             }
             Piece::Changed { old, new } => {
-                for (text, open, close) in [(old, "[-", "-]"), (new, "{+", "+}")] {
-                    if text.is_empty() {
-                        continue;
-                    }
-                    out.push_str(open);
-                    push_visible(&mut out, &text[..text.len().min(CHANGED_CHARS)]);
-                    if text.len() > CHANGED_CHARS {
-                        out.push('…');
-                    }
-                    out.push_str(close);
+                let cut = |chars: &[char]| {
+                    let shown = chars.len().min(CHANGED_CHARS);
+                    (text(&chars[..shown]), chars.len() - shown)
+                };
+                if !old.is_empty() {
+                    let (text, more) = cut(old);
+                    out.push(DiffPiece::OldText { text, more });
+                }
+                if !new.is_empty() {
+                    let (text, more) = cut(new);
+                    out.push(DiffPiece::Document { text, more });
                 }
             }
         }
@@ -326,20 +439,58 @@ fn render_pieces(pieces: &[Piece]) -> String {
     out
 }
 
-/// `chars` with whitespace and invisible chars made visible (see [`describe_difference`]).
-fn push_visible(out: &mut String, chars: &[char]) {
-    for &c in chars {
+/// Appends `pieces` as text: equal text as is, `…` for what is left out, `[-old_text-]` and
+/// `{+document+}`, whitespace made visible.
+fn render_pieces(out: &mut String, pieces: &[DiffPiece]) {
+    for piece in pieces {
+        match piece {
+            DiffPiece::Same { text } => push_visible(out, text),
+            DiffPiece::Omitted { .. } => out.push('…'),
+            DiffPiece::OldText { text, more } | DiffPiece::Document { text, more } => {
+                let (open, close) = match piece {
+                    DiffPiece::OldText { .. } => ("[-", "-]"),
+                    _ => ("{+", "+}"),
+                };
+                out.push_str(open);
+                push_visible(out, text);
+                if *more > 0 {
+                    out.push('…');
+                }
+                out.push_str(close);
+            }
+        }
+    }
+}
+
+/// `text` with whitespace and invisible chars made visible (see [`describe_difference`]).
+fn push_visible(out: &mut String, text: &str) {
+    for c in text.chars() {
         match c {
             ' ' => out.push('·'),
             '\t' => out.push('→'),
             '\n' => out.push('⏎'),
             '\r' => out.push('␍'),
-            c if c.is_whitespace() || c.is_control() || is_invisible_format(c) => {
+            c if is_shown_as_code_point(c) => {
                 out.push_str(&format!("<U+{:04X}>", c as u32));
             }
             c => out.push(c),
         }
     }
+}
+
+/// Chars `c` takes once made visible.
+fn visible_chars(c: char) -> usize {
+    match c {
+        ' ' | '\t' | '\n' | '\r' => 1,
+        // `<U+` + at least four hex digits + `>`.
+        c if is_shown_as_code_point(c) => 4 + format!("{:04X}", c as u32).len(),
+        _ => 1,
+    }
+}
+
+/// Whitespace, control and invisible format chars, shown as `<U+XXXX>`.
+fn is_shown_as_code_point(c: char) -> bool {
+    c.is_whitespace() || c.is_control() || is_invisible_format(c)
 }
 
 /// Zero-width and direction-format chars that render as nothing.
@@ -408,5 +559,45 @@ mod tests {
             d.starts_with("line 1: value_0·{+:+}=·0\nline 2: value_1·{+:+}=·1\n"),
             "{d}"
         );
+    }
+
+    #[test]
+    fn the_difference_as_data_is_what_the_text_shows() {
+        let d = difference("timeout: 3O", "timeout: 30");
+        assert_eq!(
+            d.lines,
+            vec![DifferenceLine {
+                at: LineAt::Whole,
+                line: 0,
+                pieces: vec![
+                    DiffPiece::Same { text: "timeout: 3".into() },
+                    DiffPiece::OldText { text: "O".into(), more: 0 },
+                    DiffPiece::Document { text: "0".into(), more: 0 },
+                ],
+            }]
+        );
+        let long = "abcdefghijklmnopqrstuvwxyz0123456789";
+        let d = difference(&format!("a\n{long}X{long}"), &format!("a\n{long}{}", "Y".repeat(70)));
+        assert_eq!(d.lines.len(), 1);
+        assert_eq!((d.lines[0].at, d.lines[0].line), (LineAt::Line, 2));
+        assert_eq!(
+            d.lines[0].pieces,
+            vec![
+                DiffPiece::Omitted { chars: 16 },
+                DiffPiece::Same { text: "qrstuvwxyz0123456789".into() },
+                DiffPiece::OldText { text: format!("X{long}"), more: 0 },
+                DiffPiece::Document { text: "Y".repeat(60), more: 10 },
+            ]
+        );
+        assert_eq!(
+            d.render(),
+            format!("line 2: …qrstuvwxyz0123456789[-X{long}-]{{+{}…+}}", "Y".repeat(60))
+        );
+        assert!(difference("same", "same").is_empty());
+        // Listing stops past the cap: the data stays as small as the text.
+        let many_old: String = (0..400).map(|i| format!("value_{i} = {i}\n")).collect();
+        let d = difference(&many_old, &many_old.replace(" = ", " := "));
+        assert!(d.lines.len() < 40, "{}", d.lines.len());
+        assert_eq!(d.render().chars().count(), MAX_DESCRIPTION_CHARS);
     }
 }

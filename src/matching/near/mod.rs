@@ -55,14 +55,19 @@ mod align;
 mod candidates;
 mod describe;
 mod similarity;
+mod view;
 
 use std::ops::Range;
 
 use ropey::Rope;
 
 pub use align::{ALIGN_CELL_LIMIT, EDGE_CHARS};
-pub use describe::{describe_difference, MAX_DESCRIPTION_CHARS};
+pub use describe::{
+    describe_difference, difference, DiffPiece, Difference, DifferenceLine, LineAt,
+    MAX_DESCRIPTION_CHARS,
+};
 pub use similarity::{similarity, LCS_WORD_STEPS, LINE_DIFF_LIMIT, MYERS_STEPS};
+pub use view::{render_near_misses, NearMissView};
 
 use align::{best_version, spans_in_window};
 use candidates::candidate_windows;
