@@ -30,6 +30,8 @@ mod escapes;
 mod near_pick;
 mod outcome;
 mod stage;
+#[cfg(test)]
+mod tests;
 mod words;
 
 /// A located request of one of the search-based tools, before the choice.

@@ -1,0 +1,467 @@
+//! The edit tools' decisions on plain data (they are pure: outcomes, not strings, are tested),
+//! and the wording of every outcome in both locales.
+
+use ropey::Rope;
+
+use super::choose::{decide, near_report, Choice};
+use super::near_pick::{decide_pick, Pick};
+use super::outcome::*;
+use super::*;
+use crate::format::{Locale, RenderOptions};
+use crate::matching::gutter::GutterKind;
+use crate::matching::normalize::Tier;
+use crate::matching::recommend::Reason;
+use crate::matching::three_way::ConflictReason;
+use crate::matching::MatchQuality;
+use crate::response::Status;
+use crate::session::{Selection, SelectionCandidate, SelectionKind};
+use crate::workspace::{Config, Workspace};
+
+fn letter(s: &str) -> Letter {
+    Letter::parse(s).unwrap()
+}
+
+fn exact(range: Range<usize>) -> Match {
+    Match { range, quality: MatchQuality::EXACT, reindent: None }
+}
+
+fn fuzzy(range: Range<usize>) -> Match {
+    Match { range, quality: MatchQuality { tier: Some(Tier::Whitespace), gutter: false }, reindent: None }
+}
+
+fn search(old: &str, new: &str) -> Search {
+    Search {
+        tool: Tool::Replace,
+        path: "a.txt".into(),
+        query: format!("replace\u{0}{old}\u{0}"),
+        needle: Needle::OldText(old.into()),
+        new_text: new.into(),
+        anchor_end: None,
+        match_id: None,
+        show_all: false,
+        preview_only: false,
+        replace_all: false,
+        expected: None,
+        notes: Vec::new(),
+        warn: false,
+    }
+}
+
+fn selection(ranges: &[(Range<usize>, bool)]) -> Selection {
+    Selection {
+        path: "a.txt".into(),
+        query: "q".into(),
+        new_text: "n".into(),
+        needle: String::new(),
+        kind: SelectionKind::Matches,
+        candidates: ranges
+            .iter()
+            .enumerate()
+            .map(|(i, (range, stale))| SelectionCandidate {
+                id: Letter::from_index(i).unwrap(),
+                range: range.clone(),
+                quality: MatchQuality::EXACT.into(),
+                reindent: None,
+                occurrence: i,
+                stale: *stale,
+            })
+            .collect(),
+        awaiting_choice: true,
+    }
+}
+
+// ---- deciding ---------------------------------------------------------------------------
+
+#[test]
+fn a_fingerprint_refusal_names_both_fingerprints() {
+    assert_eq!(fingerprint_refusal("a", None, "f1"), None);
+    assert_eq!(fingerprint_refusal("a", Some("f1"), "f1"), None);
+    assert_eq!(
+        fingerprint_refusal("a", Some("f0"), "f1"),
+        Some(Refusal::DraftMoved { path: "a".into(), expected: "f0".into(), now: "f1".into() })
+    );
+}
+
+#[test]
+fn spans_pair_each_start_with_the_first_end_after_it() {
+    let starts = [exact(0..2), exact(10..12)];
+    let ends = [exact(5..7), exact(20..22)];
+    let spans: Vec<Range<usize>> = pair_spans(&starts, &ends, false, false).into_iter().map(|m| m.range).collect();
+    assert_eq!(spans, vec![0..7, 10..22]);
+    let kept: Vec<Range<usize>> = pair_spans(&starts, &ends, true, true).into_iter().map(|m| m.range).collect();
+    assert_eq!(kept, vec![2..5, 12..20]);
+    // A start after every end has no span; a fuzzy start gives its quality.
+    assert!(pair_spans(&[exact(30..31)], &ends, false, false).is_empty());
+    assert_eq!(pair_spans(&[fuzzy(0..2)], &ends, false, false)[0].quality, fuzzy(0..0).quality);
+}
+
+#[test]
+fn span_markers_new_text_drops_are_noted() {
+    assert_eq!(lost_span_markers("fn a", "}", false, false, "fn a() { 1 }"), Vec::<Note>::new(), "both restated");
+    assert_eq!(
+        lost_span_markers("fn a", "// end", false, true, "fn b"),
+        vec![Note::SpanMarkerLost { end: SpanEnd::Start, marker: "fn a".into() }],
+        "the end is kept, the start is lost"
+    );
+}
+
+#[test]
+fn line_keys_that_moved_or_vanished_are_named() {
+    let draft = Rope::from_str("one\ntwo\nthree\n");
+    let key = |line: usize, text: &str| LineKey::of(line, text);
+    assert!(changed_lines(&draft, None, key(1, "one"), key(3, "three")).is_empty());
+    assert_eq!(changed_lines(&draft, None, key(9, "x"), key(9, "x")), vec![LineChange::Gone { line: 9, last: 3 }], "one entry per line");
+    assert_eq!(
+        changed_lines(&draft, None, key(2, "TWO"), key(2, "TWO")),
+        vec![LineChange::Differs { line: 2, now: "two".into(), now_key: key(2, "two"), read: key(2, "TWO") }]
+    );
+    // Both ends match, a line between differs from the text the keys were read from.
+    let read = Rope::from_str("one\n2\nthree\n");
+    assert_eq!(
+        changed_lines(&draft, Some(&read), key(1, "one"), key(3, "three")),
+        vec![LineChange::Moved { line: 2, now: "two".into(), now_key: key(2, "two"), was: "2".into() }]
+    );
+}
+
+#[test]
+fn deleting_lines_takes_a_line_break() {
+    let draft = Rope::from_str("a\nb\nc");
+    assert_eq!(lines_range(&draft, 2, 2, false), 2..3);
+    assert_eq!(lines_range(&draft, 2, 2, true), 2..4, "the break after");
+    assert_eq!(lines_range(&draft, 3, 3, true), 3..5, "the last line: the break before");
+}
+
+#[test]
+fn one_match_is_staged_several_are_listed() {
+    let draft = Rope::from_str("x = 1\nx = 1\n");
+    let s = search("x = 1", "x = 2");
+    match decide(&s, &[exact(0..5)], &draft, None, false) {
+        Choice::One { edit, chosen: None, select: false, warn: false, .. } => assert_eq!(edit, Edit { range: 0..5, new_text: "x = 2".into() }),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(decide(&s, &[exact(0..5), exact(6..11)], &draft, None, false), Choice::List(ListReason::Several { quality: MatchQuality::EXACT }));
+    // A fuzzy single match is staged with a warning.
+    assert!(matches!(decide(&s, &[fuzzy(0..5)], &draft, None, false), Choice::One { warn: true, .. }));
+}
+
+#[test]
+fn expected_occurrences_and_replace_all_decide_on_counts_and_quality() {
+    let draft = Rope::from_str("x = 1\nx = 1\n");
+    let two = [exact(0..5), exact(6..11)];
+    let mut s = search("x = 1", "x = 2");
+    s.expected = Some(3);
+    assert_eq!(decide(&s, &two, &draft, None, false), Choice::List(ListReason::ExpectedOccurrences { expected: 3, found: 2, lines: vec![1, 2] }));
+    s.expected = Some(2);
+    s.replace_all = true;
+    match decide(&s, &two, &draft, None, false) {
+        Choice::All { edits, quality } => {
+            assert_eq!(edits.len(), 2);
+            assert!(quality.is_exact());
+        }
+        other => panic!("{other:?}"),
+    }
+    let fuzzy_two = [fuzzy(0..5), fuzzy(6..11)];
+    assert!(matches!(decide(&s, &fuzzy_two, &draft, None, false), Choice::List(ListReason::ReplaceAllNotExact { found: 2, .. })));
+}
+
+#[test]
+fn a_match_id_picks_refuses_or_relists() {
+    let draft = Rope::from_str("x = 1\nx = 1\n");
+    let two = [exact(0..5), exact(6..11)];
+    let mut s = search("x = 1", "x = 2");
+    s.match_id = Some(letter("B"));
+    // Without a listing: the letter a listing would give, and the search becomes the selection.
+    assert!(matches!(decide(&s, &two, &draft, None, false), Choice::One { chosen: Some(l), select: true, .. } if l == letter("B")));
+    s.match_id = Some(letter("C"));
+    assert_eq!(
+        decide(&s, &two, &draft, None, false),
+        Choice::Refuse(Refusal::MatchIdOutOfRange { letter: letter("C"), needle: Needle::OldText("x = 1".into()), count: 2 })
+    );
+    // The text was reloaded since the listing: list again instead of guessing.
+    assert_eq!(decide(&s, &two, &draft, None, true), Choice::List(ListReason::ListingReloaded { letter: letter("C") }));
+    // A stale candidate of the live selection is refused.
+    let sel = selection(&[(0..5, true), (6..11, false)]);
+    s.match_id = Some(letter("A"));
+    assert_eq!(decide(&s, &two[1..], &draft, Some(&sel), false), Choice::Refuse(Refusal::StaleCandidate { letter: letter("A") }));
+}
+
+#[test]
+fn a_selection_pick_checks_path_letter_and_staleness() {
+    let sel = selection(&[(0..5, false), (6..11, true)]);
+    assert_eq!(
+        super::pick_from(&sel, Some("b.txt"), 0),
+        Err(Refusal::SelectionElsewhere { given: "b.txt".into(), selection_path: "a.txt".into() })
+    );
+    assert_eq!(super::pick_from(&sel, None, 5), Err(Refusal::SelectionIdOutOfRange { index: 5, count: 2, last: Some(letter("B")) }));
+    assert_eq!(super::pick_from(&sel, None, 1), Err(Refusal::StaleCandidate { letter: letter("B") }));
+    assert_eq!(super::pick_from(&sel, Some("a.txt"), 0).map(|c| c.id), Ok(letter("A")));
+}
+
+#[test]
+fn near_misses_are_offered_only_when_a_choice_can_be_set() {
+    let draft = Rope::from_str("database:\n  timeout: 30\n");
+    let s = search("timeout: 3O", "timeout: 60");
+    let (report, lettered) = near_report(&s, &draft, "timeout: 3O", 0.8, true);
+    assert_eq!(lettered.len(), 1);
+    let offered = report.offered.clone().unwrap();
+    assert_eq!((offered.line, offered.count), (2, 1));
+    assert_eq!(report.regions.first().and_then(|r| r.letter), Some(letter("A")));
+    let (report, lettered) = near_report(&s, &draft, "timeout: 3O", 0.8, false);
+    assert_eq!((report.offered, lettered.len()), (None, 1), "a preview letters them but offers none");
+    // Found only before search_after: the anchor is what to fix.
+    let mut s = search("database", "db");
+    s.anchor_end = Some(12);
+    let (report, _) = near_report(&s, &draft, "database", 0.8, true);
+    assert_eq!((report.after_anchor, report.before_anchor), (true, Some(1)));
+}
+
+#[test]
+fn a_near_miss_pick_merges_or_refuses_with_what_is_there() {
+    let draft = Rope::from_str("host: db.local\ntimeout: 30\n");
+    // Only the change is applied; the differing text there is kept.
+    match decide_pick(&draft, "a", letter("A"), 0..26, "host: db.locl\ntimeout: 30", "host: db.locl\ntimeout: 60", None) {
+        Pick::Stage { edit, quality: CandidateQuality::Merged(_), notes } => {
+            assert_eq!(edit.new_text, "host: db.local\ntimeout: 60");
+            assert_eq!(notes, vec![Note::KeptAsIs { places: 1, elided: false }]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The change is where the texts differ: refused, nothing staged.
+    match decide_pick(&draft, "a", letter("A"), 15..26, "timeout: 3O", "timeout: 60", None) {
+        Pick::Refuse(Refusal::PickConflict(c)) => {
+            assert_eq!(c.reason, ConflictReason::Overlap);
+            assert_eq!(c.touched, "3O");
+            assert_eq!((c.there.line, c.there.text.as_str()), (2, "timeout: 30"));
+            assert!(c.proposal.is_some());
+        }
+        other => panic!("{other:?}"),
+    }
+    // An elided old_text whose anchor occurs nowhere: refused, naming it.
+    match decide_pick(&draft, "a", letter("A"), 0..14, "host: x\n...\nport: 1", "host: y\n...\nport: 1", None) {
+        Pick::Refuse(Refusal::ElidedAnchorNotOnce { piece, count: 0, .. }) => assert_eq!(piece, "host: x"),
+        other => panic!("{other:?}"),
+    }
+}
+
+// ---- wording ----------------------------------------------------------------------------
+
+/// One refusal of each kind. [`refusal_kind`] fails to compile when a variant is added without
+/// an entry here.
+fn every_refusal() -> Vec<Refusal> {
+    let there = ThereNow { letter: letter("A"), line: 3, text: "timeout: 30".into() };
+    let key = LineKey::of(2, "two");
+    vec![
+        Refusal::DraftMoved { path: "a.txt".into(), expected: "0000000000000000".into(), now: "1111111111111111".into() },
+        Refusal::AnchorMissing { path: "a.txt".into(), anchor: "[server]".into() },
+        Refusal::SpanEndMissing { path: "a.txt".into(), start: "fn a".into(), end: "}".into(), start_line: 4 },
+        Refusal::AppendWithChoice { args: vec![ChoiceArg::MatchId("B".into()), ChoiceArg::ReplaceAll, ChoiceArg::ExpectedOccurrences(2), ChoiceArg::SearchAfter("x".into())] },
+        Refusal::EmptySpanMarker { end: SpanEnd::End },
+        Refusal::NoSelection,
+        Refusal::SelectionElsewhere { given: "b.txt".into(), selection_path: "a.txt".into() },
+        Refusal::SelectionIdOutOfRange { index: 7, count: 2, last: Some(letter("B")) },
+        Refusal::MatchIdOutOfRange { letter: letter("D"), needle: Needle::OldText("x".into()), count: 2 },
+        Refusal::StaleCandidate { letter: letter("B") },
+        Refusal::NotALineKey,
+        Refusal::EndKeyBeforeStart { start: LineKey::of(5, "x"), end: key },
+        Refusal::LinesChanged {
+            path: "a.txt".into(),
+            changes: vec![
+                LineChange::Gone { line: 9, last: 3 },
+                LineChange::Differs { line: 2, now: "two".into(), now_key: key, read: LineKey::of(2, "TWO") },
+                LineChange::Moved { line: 2, now: "two".into(), now_key: key, was: "2".into() },
+            ],
+            shown: 1..=3,
+        },
+        Refusal::SameText,
+        Refusal::TooManyChanges { limit: 26, edits: 3 },
+        Refusal::NotPrepared { path: "a.txt".into() },
+        Refusal::OutOfRange { path: "a.txt".into(), range: 5..9, draft_len: 4 },
+        Refusal::TooLarge { path: "a.txt".into(), bytes: 200 << 20, now: 10, limit: 128 << 20 },
+        Refusal::ElidedElsewhere { lines: (7, 9), there: there.clone() },
+        Refusal::ElidedAnchorNotOnce { path: "a.txt".into(), piece: "host:".into(), count: 2, there: there.clone() },
+        Refusal::PickConflict(PickConflict {
+            reason: ConflictReason::Overlap,
+            touched: "3O".into(),
+            quality: CandidateQuality::Similar(0.9),
+            there,
+            change: "timeout:·[-3O-]{+60+}".into(),
+            proposal: Some("timeout:·[-3-]{+6+}0".into()),
+        }),
+    ]
+}
+
+/// The index of `r`'s variant in [`every_refusal`]: exhaustive, so a new variant must be added.
+fn refusal_kind(r: &Refusal) -> usize {
+    match r {
+        Refusal::DraftMoved { .. } => 0,
+        Refusal::AnchorMissing { .. } => 1,
+        Refusal::SpanEndMissing { .. } => 2,
+        Refusal::AppendWithChoice { .. } => 3,
+        Refusal::EmptySpanMarker { .. } => 4,
+        Refusal::NoSelection => 5,
+        Refusal::SelectionElsewhere { .. } => 6,
+        Refusal::SelectionIdOutOfRange { .. } => 7,
+        Refusal::MatchIdOutOfRange { .. } => 8,
+        Refusal::StaleCandidate { .. } => 9,
+        Refusal::NotALineKey => 10,
+        Refusal::EndKeyBeforeStart { .. } => 11,
+        Refusal::LinesChanged { .. } => 12,
+        Refusal::SameText => 13,
+        Refusal::TooManyChanges { .. } => 14,
+        Refusal::NotPrepared { .. } => 15,
+        Refusal::OutOfRange { .. } => 16,
+        Refusal::TooLarge { .. } => 17,
+        Refusal::ElidedElsewhere { .. } => 18,
+        Refusal::ElidedAnchorNotOnce { .. } => 19,
+        Refusal::PickConflict(_) => 20,
+    }
+}
+
+fn every_note() -> Vec<Note> {
+    vec![
+        Note::GuttersStripped(GutterKind::Box),
+        Note::NewTextGuttersStripped,
+        Note::SpanMarkerLost { end: SpanEnd::Start, marker: "fn a".into() },
+        Note::LineKeysStripped,
+        Note::EscapesRead,
+        Note::PickEscapesRead,
+        Note::PickGuttersIgnored,
+        Note::KeptAsIs { places: 2, elided: true },
+    ]
+}
+
+fn every_outcome() -> Vec<EditOutcome> {
+    let listing = |why| Listing {
+        why,
+        needle: Needle::Span { start: "a".into(), end: "b".into() },
+        path: "a.txt".into(),
+        total: 30,
+        recommended: Some((letter("B"), Reason::GoalWords)),
+        hidden: 25,
+        first: Some(letter("A")),
+        last: Some(letter("E")),
+        notes: every_note(),
+        warn: true,
+    };
+    let staged = |change, preview_only| Staged {
+        tool: Tool::Replace,
+        path: "a.txt".into(),
+        line: 4,
+        change,
+        chosen: Some(letter("B")),
+        quality: Some(CandidateQuality::Merged(0.9)),
+        delta: 3,
+        preview_only,
+        notes: every_note(),
+        warn: true,
+    };
+    let mut all: Vec<EditOutcome> = every_refusal().into_iter().map(EditOutcome::Refused).collect();
+    all.extend([
+        EditOutcome::Staged(staged(ChangeMade::Restored, false)),
+        EditOutcome::Staged(staged(ChangeMade::One { id: letter("A"), amended: true, places: 3 }, false)),
+        EditOutcome::Staged(staged(ChangeMade::Several { ids: vec![letter("A"), letter("B")], edits: 2 }, true)),
+        EditOutcome::Listed(listing(ListReason::Several { quality: MatchQuality { tier: Some(Tier::Indentation), gutter: true } })),
+        EditOutcome::Listed(listing(ListReason::ExpectedOccurrences { expected: 1, found: 30, lines: vec![1, 2] })),
+        EditOutcome::Listed(listing(ListReason::ReplaceAllNotExact { quality: MatchQuality { tier: Some(Tier::Unicode), gutter: false }, found: 30 })),
+        EditOutcome::Listed(listing(ListReason::ListingReloaded { letter: letter("C") })),
+        EditOutcome::NoMatch(NearMisses {
+            needle: Needle::OldText("timeout: 3O".into()),
+            path: "a.txt".into(),
+            after_anchor: true,
+            before_anchor: Some(1),
+            notes: every_note(),
+            regions: vec![
+                NearRegion { letter: Some(letter("A")), line: 3, similarity: 0.9, difference: "timeout:·3[-O-]{+0+}".into() },
+                NearRegion { letter: None, line: 2, similarity: 0.42, difference: "[-x-]{+y+}".into() },
+            ],
+            offered: Some(Offered { line: 3, similarity: 0.9, count: 1 }),
+        }),
+        EditOutcome::NoMatch(NearMisses {
+            needle: Needle::SpanStart("zzz".into()),
+            path: "a.txt".into(),
+            after_anchor: false,
+            before_anchor: None,
+            notes: Vec::new(),
+            regions: Vec::new(),
+            offered: None,
+        }),
+    ]);
+    all
+}
+
+/// The status each outcome must get.
+fn status_of(o: &EditOutcome) -> Status {
+    match o {
+        EditOutcome::Staged(_) => Status::Success,
+        EditOutcome::Listed(Listing { why: ListReason::Several { .. } | ListReason::ReplaceAllNotExact { .. }, .. }) => Status::MultiMatch,
+        EditOutcome::Listed(_) => Status::StaleReference,
+        EditOutcome::NoMatch(_) => Status::NoMatch,
+        EditOutcome::Refused(r) => match r {
+            Refusal::AnchorMissing { .. } | Refusal::SpanEndMissing { .. } => Status::NoMatch,
+            Refusal::NoSelection | Refusal::TooManyChanges { .. } => Status::Blocked,
+            Refusal::SameText => Status::NoOp,
+            Refusal::NotPrepared { .. } | Refusal::OutOfRange { .. } => Status::Exception,
+            Refusal::DraftMoved { .. }
+            | Refusal::StaleCandidate { .. }
+            | Refusal::LinesChanged { .. }
+            | Refusal::ElidedElsewhere { .. }
+            | Refusal::ElidedAnchorNotOnce { .. }
+            | Refusal::PickConflict(_) => Status::StaleReference,
+            _ => Status::InvalidArguments,
+        },
+    }
+}
+
+#[test]
+fn every_refusal_variant_is_covered() {
+    let mut kinds: Vec<usize> = every_refusal().iter().map(refusal_kind).collect();
+    kinds.dedup();
+    assert_eq!(kinds, (0..21).collect::<Vec<_>>());
+}
+
+#[test]
+fn every_outcome_is_worded_in_both_locales() {
+    for locale in [Locale::En, Locale::Zh] {
+        let ws = Workspace::new(Config { locale, ..Config::default() });
+        let voice = words::Voice::of(&ws);
+        assert_eq!(voice.locale(), locale);
+        for outcome in every_outcome() {
+            let mut r = words::edit(&outcome, &voice);
+            assert_eq!(r.status, status_of(&outcome), "{outcome:?}");
+            assert!(!r.summary.trim().is_empty(), "{outcome:?}");
+            let internal = matches!(outcome, EditOutcome::Refused(Refusal::NotPrepared { .. }));
+            assert_eq!(r.guidance.as_deref().is_some_and(|g| !g.trim().is_empty()), !internal, "guidance of {outcome:?}: {:?}", r.guidance);
+            // Every value the outcome carries is named: the summary states what went wrong.
+            assert!(!r.summary.contains("{}") && !r.summary.contains("``"), "{}", r.summary);
+            if matches!(outcome, EditOutcome::Refused(_)) && r.status != Status::NoOp {
+                assert!(r.summary.contains("Nothing was"), "a refusal says nothing changed: {}", r.summary);
+            }
+            // The finished answer is a valid response in this locale.
+            r.render(RenderOptions { locale, ..RenderOptions::default() });
+            if let Err(v) = crate::validate::validate(&r.markdown) {
+                panic!("{outcome:?} in {locale:?}: {v:?}\n{}", r.markdown);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_note_is_a_sentence() {
+    for n in every_note() {
+        let s = words::note(&n);
+        assert!(s.ends_with('.') && s.chars().next().is_some_and(|c| !c.is_whitespace()), "{s}");
+    }
+}
+
+#[test]
+fn refusals_name_the_bad_value_and_the_limit() {
+    let ws = Workspace::new(Config::default());
+    let voice = words::Voice::of(&ws);
+    let word = |r: Refusal| words::edit(&EditOutcome::Refused(r), &voice).summary;
+    let s = word(Refusal::TooLarge { path: "a.txt".into(), bytes: 200, now: 10, limit: 128 << 20 });
+    assert!(s.contains("200 bytes") && s.contains("134217728 bytes (128 MiB)"), "{s}");
+    let s = word(Refusal::MatchIdOutOfRange { letter: letter("D"), needle: Needle::OldText("x".into()), count: 2 });
+    assert!(s.contains("`match_id` is D") && s.contains("2 matches (A–B)"), "{s}");
+    let s = word(Refusal::TooManyChanges { limit: 26, edits: 3 });
+    assert!(s.contains("26 pending changes") && s.contains("(3 edits)"), "{s}");
+}
