@@ -49,6 +49,7 @@ pub mod response;
 pub mod session;
 pub mod small_map;
 mod sort;
+mod storage;
 pub mod tasks;
 pub mod text;
 pub mod text_rules;
@@ -63,6 +64,9 @@ pub mod workspace;
 pub mod wasm;
 
 pub use format::Locale;
+#[cfg(feature = "fs")]
+pub use storage::FsStorage;
+pub use storage::{MemoryStorage, Numbering, OpenError, PathRule, Storage, StorageError, Stored};
 pub use response::{Response, Status};
 pub use workflow::{Flags, PersistMode, WorkflowState};
 pub use workspace::{CallContext, Config, LoadResult, PersistEdit, PersistRequest, PersistResult, Step, ToolState, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES};
