@@ -228,6 +228,9 @@ pub struct Response {
     pub metrics: Metrics,
     /// The lettered candidates of a multi-match, or the near misses offered after `NoMatch`.
     pub candidates: Vec<Candidate>,
+    /// After `NoMatch`: the closest regions as data, best first (where, how similar, what
+    /// differs, piece by piece); `preview` is their text for the model.
+    pub near_misses: Vec<crate::matching::near::NearMissView>,
     /// The pending changes of every document, in creation order.
     pub pending_changes: Vec<PendingChangeView>,
     /// How the staged or listed text was found (`exact`, a fuzzy tier, `gutter…`, `similar:…`);
@@ -289,9 +292,12 @@ impl Response {
             guidance: None,
             metrics: Metrics::default(),
             candidates: Vec::new(),
+            near_misses: Vec::new(),
             pending_changes: Vec::new(),
             match_quality: None,
             warned: false,
+            notes: SummaryNotes::default(),
+            sentences: None,
             preview: None,
             content: None,
             fingerprint: None,
