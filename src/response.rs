@@ -296,8 +296,6 @@ impl Response {
             pending_changes: Vec::new(),
             match_quality: None,
             warned: false,
-            notes: SummaryNotes::default(),
-            sentences: None,
             preview: None,
             content: None,
             fingerprint: None,
