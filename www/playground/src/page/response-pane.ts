@@ -1,0 +1,65 @@
+// The Response pane: badges, Markdown, Basic line, JSON, next actions, session log.
+import { h, renderBadges, renderJson, renderMarkdown, renderNextActions, renderSessionLog } from "../render";
+import { $, LANG, app } from "./state";
+import { fillConsole } from "./console-pane";
+import { renderCallHistory } from "./call-history-pane";
+
+/** How many earlier calls the Basic column lists (most recent last). */
+const BASIC_HISTORY = 4;
+
+export function renderResponsePanel(): void {
+  const rec = app.history[app.shown];
+  const badges = $("response-badges");
+  const md = $("response-markdown");
+  const basic = $("response-basic");
+  const json = $("response-json");
+  const next = $("next-actions");
+  const earlier = $("basic-history");
+  earlier.replaceChildren();
+  if (!rec) {
+    badges.replaceChildren(h("span", { class: "muted" }, "No call yet: pick a tool and press Run."));
+    md.replaceChildren();
+    json.replaceChildren();
+    next.replaceChildren();
+    basic.textContent = "";
+    $("response-tool").textContent = "";
+  } else {
+    const r = rec.response;
+    const lang = LANG[rec.locale];
+    badges.replaceChildren(renderBadges(r));
+    // Shown as the text the model keeps (not rendered): it is one line of Markdown source.
+    basic.textContent = r.markdown_basic;
+    basic.setAttribute("lang", lang);
+    const latest = app.shown === app.history.length - 1;
+    $("response-tool").textContent =
+      `#${app.shown + 1} ${rec.tool}` + (latest ? "" : ` · not the latest (#${app.history.length})`);
+    const view = renderMarkdown(r.markdown);
+    view.setAttribute("lang", lang);
+    md.replaceChildren(view);
+    json.replaceChildren(renderJson(r));
+    next.replaceChildren(renderNextActions(r.next_actions, (tool) => fillConsole(tool, null)));
+    // The calls before it, as an agent's history would keep them: one Basic line each.
+    const from = Math.max(0, app.shown - BASIC_HISTORY);
+    if (from > 0) earlier.append(h("li", { class: "muted more" }, `… ${from} earlier`));
+    for (let i = from; i < app.shown; i++) {
+      const c = app.history[i];
+      const item = h(
+        "li",
+        { lang: LANG[c.locale], title: c.response.markdown_basic, "data-call": i + 1 },
+        h("span", { class: "call-no" }, `#${i + 1}`),
+        c.response.markdown_basic,
+      );
+      item.addEventListener("click", () => {
+        app.shown = i;
+        renderResponsePanel();
+      });
+      earlier.append(item);
+    }
+  }
+  $("basic-history-wrap").hidden = earlier.childElementCount === 0;
+  renderCallHistory();
+  const log = rec?.response.session_log ?? null;
+  const logWrap = $("session-log-wrap");
+  logWrap.hidden = log === null;
+  $("session-log").replaceChildren(log === null ? "" : renderSessionLog(log));
+}
