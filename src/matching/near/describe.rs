@@ -19,9 +19,9 @@ const CHANGED_CHARS: usize = 60;
 /// Most lines of each side [`describe_difference`] looks at (its answer is capped anyway).
 const DESCRIBED_LINES: usize = 500;
 
-/// How `found` (the document) differs from `expected` (`old_text`), as data: the differing
-/// lines, each a list of pieces. Holds what [`describe_difference`] shows (and at most one line
-/// or piece past its cap), so its size is bounded like the text's.
+/// How the document differs from `old_text`, as data: the differing lines, each a list of
+/// pieces. Holds what the text (`describe_difference`) shows, and at most one line or piece past
+/// its cap of 600 chars, so its size is bounded like the text's.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(rename = "NearMissDifference"))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -32,7 +32,7 @@ pub struct Difference {
     pub only_after_line: Option<usize>,
 }
 
-/// One differing line of a [`Difference`].
+/// One differing line of a near miss's difference.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(rename = "NearMissLine"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -45,7 +45,7 @@ pub struct DifferenceLine {
     pub pieces: Vec<DiffPiece>,
 }
 
-/// Where a [`DifferenceLine`] sits relative to `old_text`'s lines.
+/// Where a differing line sits relative to `old_text`'s lines.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(rename = "NearMissLineAt"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -56,7 +56,10 @@ pub enum LineAt {
     After,
 }
 
-/// One piece of a differing line. Texts are the texts' own chars (whitespace as it is).
+/// One piece of a differing line, in order: `same` (in both), `omitted` (`chars` of equal text
+/// left out, shown `…`), `old_text` (only in `old_text`), `document` (only in the document);
+/// `more`: further chars of a changed part left out (shown `…`). Texts are the texts' own
+/// chars, whitespace as it is (the text for the model shows it as `·`, `→`, `⏎`).
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(rename = "NearMissPiece"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -238,6 +238,73 @@ export type Metrics = {
 };
 
 /**
+ * One near miss of a `NoMatch` (`Response.near_misses`), best first: the region, its
+ * similarity and what differs, for a host or a UI to show without reading the preview text.
+ */
+export type NearMiss = {
+  /**
+   * The candidate's letter when it is offered (similarity at or above
+   * `nearMatchThreshold`): `match_id` / `memo_replace_selection` stage it. `null` otherwise.
+   */
+  id: Letter | null;
+  /** 1-based lines of the region's first and last char in the draft. */
+  line: number;
+  end_line: number;
+  /** UTF-16 offsets of the region in the draft (`draft.slice(start, end)` in JS). */
+  start: number;
+  end: number;
+  /**
+   * Similarity of `old_text` and the region, 0..1 (shown truncated to two decimals, as in
+   * `match_quality` `similar:0.92`).
+   */
+  similarity: number;
+  /**
+   * What differs: per differing line of `old_text`, the pieces equal, only in `old_text`,
+   * only in the document, or left out.
+   */
+  difference: NearMissDifference;
+};
+
+/**
+ * How the document differs from `old_text`, as data: the differing lines, each a list of
+ * pieces. Holds what the text (`describe_difference`) shows, and at most one line or piece past
+ * its cap of 600 chars, so its size is bounded like the text's.
+ */
+export type NearMissDifference = {
+  /** The differing lines, in order; equal lines are not listed. */
+  lines: Array<NearMissLine>;
+  /** Set when the texts differ only past the lines looked at (500 of each side). */
+  only_after_line: number | null;
+};
+
+/**
+ * One differing line of a near miss's difference.
+ */
+export type NearMissLine = {
+  /**
+   * `whole`: both texts are one line (no line number); `line`: line `line` of `old_text`
+   * (1-based), changed or only in `old_text`; `after`: a line only in the document, after
+   * line `line` of `old_text` (0: before line 1).
+   */
+  at: NearMissLineAt;
+  line: number;
+  pieces: Array<NearMissPiece>;
+};
+
+/**
+ * Where a differing line sits relative to `old_text`'s lines.
+ */
+export type NearMissLineAt = "whole" | "line" | "after";
+
+/**
+ * One piece of a differing line, in order: `same` (in both), `omitted` (`chars` of equal text
+ * left out, shown `…`), `old_text` (only in `old_text`), `document` (only in the document);
+ * `more`: further chars of a changed part left out (shown `…`). Texts are the texts' own
+ * chars, whitespace as it is (the text for the model shows it as `·`, `→`, `⏎`).
+ */
+export type NearMissPiece = { "kind": "same", text: string, } | { "kind": "omitted", chars: number, } | { "kind": "old_text", text: string, more: number, } | { "kind": "document", text: string, more: number, };
+
+/**
  * One candidate. The `list` style only gives the letter, the line, the preview and the marks;
  * the table's other columns are then `None`.
  */
@@ -323,6 +390,11 @@ export type ResponseData = {
   metrics: Metrics;
   /** The lettered candidates of a multi-match, or the near misses offered after `NoMatch`. */
   candidates: Array<Candidate>;
+  /**
+   * After `NoMatch`: the closest regions as data, best first (where, how similar, what
+   * differs, piece by piece); `preview` is their text for the model.
+   */
+  near_misses: Array<NearMiss>;
   /** The pending changes of every document, in creation order. */
   pending_changes: Array<PendingChange>;
   /**
