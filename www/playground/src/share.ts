@@ -11,8 +11,8 @@ export const SHARE_KEY = "t";
 
 /**
  * What the page did since its workspace was created: the starting documents, the options, and
- * each call and storage action in order. main.ts tells it (begin on every new workspace, call
- * after every console call, host after every simulated write or armed save failure).
+ * each call and storage action in order. The page tells it (src/page/: begin on every new
+ * workspace, call after every console call, host after every simulated write or armed save failure).
  */
 export class SessionRecorder {
   #documents: Record<string, string> = {};
