@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use super::outcome::{EditOutcome, ListReason, Listing, NearMisses, NearRegion, Offered, Refusal};
+use super::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, Refusal};
 use super::{words, Edit, Search, StageInfo};
 use crate::matching::recommend::{self, Hints};
 use crate::matching::{near, CandidateQuality, Match, MatchQuality};
@@ -95,11 +95,9 @@ pub(super) fn near_report(search: &Search, draft: &Rope, needle: &str, threshold
     });
     let regions = near
         .iter()
-        .map(|n| NearRegion {
-            letter: if n.similarity >= threshold { Letter::from_index(lettered.iter().position(|l| l.range == n.range).unwrap_or(0)) } else { None },
-            line: text::line_of(draft, n.range.start),
-            similarity: n.similarity,
-            difference: near::describe_difference(needle, &draft.slice(n.range.clone()).to_string()),
+        .map(|n| {
+            let letter = (n.similarity >= threshold).then(|| Letter::from_index(lettered.iter().position(|l| l.range == n.range).unwrap_or(0))).flatten();
+            near::NearMissView::of(draft, n, needle, letter.map(|l| l.to_string()))
         })
         .collect();
     let offered = lettered.first().filter(|_| can_choose).map(|best| Offered {

@@ -8,6 +8,7 @@ use std::ops::{Range, RangeInclusive};
 use crate::matching::gutter::GutterKind;
 use crate::matching::line_key::LineKey;
 use crate::matching::recommend::Reason;
+use crate::matching::near::NearMissView;
 use crate::matching::three_way::ConflictReason;
 use crate::matching::{CandidateQuality, MatchQuality};
 use crate::session::Letter;
@@ -153,21 +154,10 @@ pub(super) struct NearMisses {
     /// The line where the needle occurs before the `search_after` text.
     pub before_anchor: Option<usize>,
     pub notes: Vec<Note>,
-    /// The closest regions, closest first.
-    pub regions: Vec<NearRegion>,
+    /// The closest regions, closest first, lettered when offered as candidates.
+    pub regions: Vec<NearMissView>,
     /// The closest region offered as candidate A, when a choice can be set.
     pub offered: Option<Offered>,
-}
-
-/// One close region of a `NoMatch`.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct NearRegion {
-    /// Its candidate letter, when at or above the near-match threshold.
-    pub letter: Option<Letter>,
-    pub line: usize,
-    pub similarity: f64,
-    /// What differs, `[-only in yours-]{+only in the document+}` (near::describe_difference).
-    pub difference: String,
 }
 
 /// The closest region, offered as candidate A.

@@ -11,6 +11,7 @@ use crate::format::{Locale, RenderOptions};
 use crate::matching::gutter::GutterKind;
 use crate::matching::normalize::Tier;
 use crate::matching::recommend::Reason;
+use crate::matching::near::NearMissView;
 use crate::matching::three_way::ConflictReason;
 use crate::matching::MatchQuality;
 use crate::response::Status;
@@ -205,7 +206,7 @@ fn near_misses_are_offered_only_when_a_choice_can_be_set() {
     assert_eq!(lettered.len(), 1);
     let offered = report.offered.clone().unwrap();
     assert_eq!((offered.line, offered.count), (2, 1));
-    assert_eq!(report.regions.first().and_then(|r| r.letter), Some(letter("A")));
+    assert_eq!(report.regions.first().and_then(|r| r.id.clone()), Some("A".to_string()));
     let (report, lettered) = near_report(&s, &draft, "timeout: 3O", 0.8, false);
     assert_eq!((report.offered, lettered.len()), (None, 1), "a preview letters them but offers none");
     // Found only before search_after: the anchor is what to fix.
@@ -370,10 +371,14 @@ fn every_outcome() -> Vec<EditOutcome> {
             after_anchor: true,
             before_anchor: Some(1),
             notes: every_note(),
-            regions: vec![
-                NearRegion { letter: Some(letter("A")), line: 3, similarity: 0.9, difference: "timeout:·3[-O-]{+0+}".into() },
-                NearRegion { letter: None, line: 2, similarity: 0.42, difference: "[-x-]{+y+}".into() },
-            ],
+            regions: {
+                let draft = Rope::from_str("a:\n  timeout: 30\n  host: x\n");
+                let miss = |range, similarity| crate::matching::near::NearMiss { range, similarity };
+                vec![
+                    NearMissView::of(&draft, &miss(5..16, 0.9), "timeout: 3O", Some("A".into())),
+                    NearMissView::of(&draft, &miss(19..26, 0.42), "timeout: 3O", None),
+                ]
+            },
             offered: Some(Offered { line: 3, similarity: 0.9, count: 1 }),
         }),
         EditOutcome::NoMatch(NearMisses {

@@ -253,19 +253,7 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
         summary.push_str(" (Only the text after search_after was searched.)");
     }
     summary = with_notes(summary, &n.notes);
-    let mut preview = String::new();
-    for (i, region) in n.regions.iter().enumerate() {
-        if i > 0 {
-            preview.push('\n');
-        }
-        let label = region.letter.map_or(String::new(), |l| format!("[{l}] "));
-        preview.push_str(&format!(
-            "{label}line {}, similarity {} — [-only in yours-] {{+only in the document+}}:\n{}\n",
-            region.line,
-            near::two_decimals(region.similarity),
-            region.difference
-        ));
-    }
+    let preview = near::render_near_misses(&n.regions);
     let guidance = if let Some(o) = &n.offered {
         summary.push_str(&format!(
             " The closest region (line {}, similarity {}) is offered as candidate A{}.",
