@@ -63,7 +63,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{self, AssertUnwindSafe};
 
 use agentpad::response::PendingChangeView;
-use agentpad::{CallContext, LoadResult, PersistResult, Response, Status, Step, WorkflowState};
+use agentpad::{CallContext, MemoryStorage, PersistRequest, PersistResult, Response, Status, Step, Storage, StorageError, Stored, WorkflowState};
 use common::{utf16_to_byte, Host};
 use serde_json::{json, Value};
 
@@ -565,51 +565,53 @@ struct Driven {
     unplanned_failures: Vec<String>,
 }
 
-fn drive(h: &mut Host, mut step: Step, plan: FailPlan) -> Result<Driven, String> {
-    let mut steps = Vec::new();
-    let mut unplanned_failures = Vec::new();
-    loop {
-        step = match step {
-            Step::Done(r) => {
-                if let Err(v) = agentpad::validate::validate(&r.markdown) {
-                    return Err(format!("the response breaks the Markdown contract: {v:?}\n{}", r.markdown));
-                }
-                return Ok(Driven { r, steps, unplanned_failures });
+/// The model's storage: the host's `MemoryStorage`, with each persist step's writes recorded and
+/// the plan's failures injected (by index in the commit's writes, then in the compensating ones).
+struct Planned<'a> {
+    storage: &'a mut MemoryStorage,
+    plan: FailPlan,
+    steps: Vec<Vec<(String, String)>>,
+    unplanned_failures: Vec<String>,
+}
+
+impl Storage for Planned<'_> {
+    fn load(&mut self, path: &str) -> Result<Option<Stored>, StorageError> {
+        self.storage.load(path)
+    }
+
+    fn save(&mut self, request: &PersistRequest) -> Result<String, StorageError> {
+        self.storage.save(request)
+    }
+
+    fn persist(&mut self, requests: &[PersistRequest]) -> Vec<PersistResult> {
+        let fail_at = if self.steps.is_empty() { self.plan.commit } else { self.plan.restore };
+        self.steps.push(requests.iter().map(|r| (r.path.clone(), r.text.clone())).collect());
+        let mut results = Vec::new();
+        for (i, req) in requests.iter().enumerate() {
+            if fail_at == Some(i) {
+                results.push(PersistResult::Failed { path: req.path.clone(), error: "disk full".into() });
+                break;
             }
-            Step::Persist(requests) => {
-                let fail_at = if steps.is_empty() { plan.commit } else { plan.restore };
-                steps.push(requests.iter().map(|r| (r.path.clone(), r.text.clone())).collect());
-                let mut results = Vec::new();
-                for (i, req) in requests.into_iter().enumerate() {
-                    let current = h.files.get(&req.path).map_or(String::new(), |(_, v)| format!("v{v}"));
-                    if fail_at == Some(i) {
-                        results.push(PersistResult::Failed { path: req.path, error: "disk full".into() });
-                        break;
-                    }
-                    if current != req.expected_version {
-                        unplanned_failures.push(format!("{}: expected {} but storage has {current}", req.path, req.expected_version));
-                        results.push(PersistResult::Failed { path: req.path, error: "version mismatch".into() });
-                        break;
-                    }
-                    let next = h.files.get(&req.path).map_or(1, |(_, v)| v + 1);
-                    h.files.insert(req.path.clone(), (req.text.clone(), next));
-                    h.writes.push((req.path.clone(), req.text));
-                    results.push(PersistResult::Saved { path: req.path, version: format!("v{next}") });
+            match self.storage.save(req) {
+                Ok(version) => results.push(PersistResult::Saved { path: req.path.clone(), version }),
+                Err(e) => {
+                    self.unplanned_failures.push(e.to_string());
+                    results.push(PersistResult::Failed { path: req.path.clone(), error: e.to_string() });
+                    break;
                 }
-                h.ws.complete_persist(results)
-            }
-            Step::Load(paths) => {
-                let results = paths
-                    .into_iter()
-                    .map(|path| match h.files.get(&path) {
-                        Some((text, v)) => LoadResult::Loaded { path, text: text.clone(), version: format!("v{v}") },
-                        None => LoadResult::Missing { path },
-                    })
-                    .collect();
-                h.ws.complete_load(results)
             }
         }
+        results
     }
+}
+
+fn drive(h: &mut Host, step: Step, plan: FailPlan) -> Result<Driven, String> {
+    let mut storage = Planned { storage: &mut h.storage, plan, steps: Vec::new(), unplanned_failures: Vec::new() };
+    let r = h.ws.drive(step, &mut storage);
+    if let Err(v) = agentpad::validate::validate(&r.markdown) {
+        return Err(format!("the response breaks the Markdown contract: {v:?}\n{}", r.markdown));
+    }
+    Ok(Driven { r, steps: storage.steps, unplanned_failures: storage.unplanned_failures })
 }
 
 fn call(h: &mut Host, name: &str, args: Value, plan: FailPlan) -> Result<Driven, String> {
