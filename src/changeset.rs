@@ -73,6 +73,9 @@ pub enum ChangeSetError {
     Overlap { previous: Range<usize>, range: Range<usize> },
     /// The text handed to `apply`/`invert` is not the base the change set was made for.
     LengthMismatch { expected: usize, actual: usize },
+    /// The flat text handed to `apply_flat` is not its rope's text (`flat_bytes` against the
+    /// rope's `rope_bytes`, or a range end that is no char boundary of it).
+    FlatMismatch { rope_bytes: usize, flat_bytes: usize },
 }
 
 impl fmt::Display for ChangeSetError {
@@ -94,6 +97,9 @@ impl fmt::Display for ChangeSetError {
             }
             ChangeSetError::LengthMismatch { expected, actual } => {
                 write!(f, "the text has {actual} chars; the change set was made for {expected}")
+            }
+            ChangeSetError::FlatMismatch { rope_bytes, flat_bytes } => {
+                write!(f, "the flat text ({flat_bytes} bytes) is not the rope's text ({rope_bytes} bytes)")
             }
         }
     }
@@ -393,6 +399,36 @@ impl ChangeSet {
             char_at = r.range.end;
         }
         out.push_str(&base[byte..]);
+        Ok(out)
+    }
+
+    /// [`ChangeSet::apply`] on `flat`, the text of `base` as one string (a document's flat text,
+    /// `crate::text::Text::flat`): the ranges' byte offsets come from the rope, and the result is
+    /// copied once at its final size. Refuses a base of another length in chars, or a `flat` of
+    /// another length in bytes than `base` (`LengthMismatch`). Cost: O(k·log n) + O(n) bytes
+    /// copied.
+    pub fn apply_flat(&self, base: &Rope, flat: &str) -> Result<String, ChangeSetError> {
+        self.check_len(base.len_chars())?;
+        if flat.len() != base.len_bytes() {
+            return Err(ChangeSetError::FlatMismatch { rope_bytes: base.len_bytes(), flat_bytes: flat.len() });
+        }
+        let mut spans = Vec::with_capacity(self.replacements.len());
+        let mut len = flat.len();
+        for r in &self.replacements {
+            let bytes = base.char_to_byte(r.range.start)..base.char_to_byte(r.range.end);
+            len = len - bytes.len() + r.text.len();
+            spans.push(bytes);
+        }
+        let mut out = String::with_capacity(len);
+        let mut at = 0;
+        let mismatch = || ChangeSetError::FlatMismatch { rope_bytes: base.len_bytes(), flat_bytes: flat.len() };
+        for (r, bytes) in self.replacements.iter().zip(spans) {
+            // Not a char boundary of `flat` means `flat` is not `base`'s text.
+            out.push_str(flat.get(at..bytes.start).ok_or_else(mismatch)?);
+            out.push_str(&r.text);
+            at = bytes.end;
+        }
+        out.push_str(flat.get(at..).ok_or_else(mismatch)?);
         Ok(out)
     }
 

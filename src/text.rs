@@ -12,6 +12,8 @@ use std::sync::{Arc, OnceLock};
 use ropey::Rope;
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::changeset::ChangeSet;
+
 /// The line-break style a document had in storage, restored when it is written back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub enum LineEnding {
@@ -114,9 +116,11 @@ pub struct Text {
     rope: Rope,
     line_ending: LineEnding,
     bom: bool,
-    /// The text as one contiguous string, built on the first exact search and shared by clones:
-    /// searching it runs at `memmem`'s flat-string speed instead of copying the rope's ~1 KB
-    /// chunks on every search. Costs one more copy of the text while the `Text` lives.
+    /// The text as one contiguous string, shared by clones: searching it runs at `memmem`'s
+    /// flat-string speed instead of copying the rope's ~1 KB chunks on every search. Made with
+    /// the text — the string storage handed over at open and reload, the old flat text with the
+    /// changes applied at commit — so no call pays for building it; built on first use only
+    /// after [`Text::forget_flat`]. Costs one more copy of the text while the `Text` lives.
     flat: FlatCache,
     /// Computed once when the text is made: every response carries a fingerprint, and hashing
     /// 10 MB per call would dominate an edit.
@@ -125,20 +129,41 @@ pub struct Text {
 
 impl Text {
     /// Reads text as storage holds it: strips a leading BOM, turns CRLF/CR into LF, and remembers
-    /// both for [`Text::to_storage`]. Cost: O(n).
+    /// both for [`Text::to_storage`]. Copies `raw` once for the flat text; a caller that owns the
+    /// string hands it over with [`Text::from_storage_string`] instead. Cost: O(n).
     pub fn from_storage(raw: &str) -> Text {
-        let (bom, body) = match raw.strip_prefix(BOM) {
-            Some(rest) => (true, rest),
-            None => (false, raw),
+        Text::from_storage_string(raw.to_owned())
+    }
+
+    /// [`Text::from_storage`] taking the string: without a CR it becomes the flat text as it is
+    /// (a leading BOM is moved out in place), so opening 10 MB costs the rope and the
+    /// fingerprint, not a second copy. Cost: O(n).
+    pub fn from_storage_string(mut raw: String) -> Text {
+        let bom = raw.starts_with(BOM);
+        if bom {
+            raw.replace_range(..BOM.len_utf8(), "");
+        }
+        let line_ending = LineEnding::detect(&raw);
+        let flat = match normalize_line_breaks(&raw) {
+            Cow::Borrowed(_) => raw,
+            Cow::Owned(normalised) => normalised,
         };
-        let rope = Rope::from_str(&normalize_line_breaks(body));
-        Text { line_ending: LineEnding::detect(body), bom, fingerprint: fingerprint_of(&rope), rope, flat: FlatCache::default() }
+        Text::from_flat(flat, line_ending, bom)
+    }
+
+    /// A text whose normalised content is `flat`: the rope is built from it, the fingerprint
+    /// hashed over it, and it is kept as the flat text. Cost: O(n).
+    fn from_flat(flat: String, line_ending: LineEnding, bom: bool) -> Text {
+        let rope = Rope::from_str(&flat);
+        let fingerprint = fingerprint_of_str(&flat);
+        Text { rope, line_ending, bom, fingerprint, flat: FlatCache::built(flat) }
     }
 
     /// A text with the same storage form as `self` but other content (a draft being committed).
     /// Content that now starts with U+FEFF in a text without a BOM would be written as bytes every
     /// reader (this one included) takes for a BOM: it becomes that BOM here, so the text is what a
-    /// reload of the written bytes gives. Cost: O(n) for the fingerprint.
+    /// reload of the written bytes gives. The flat text is built on first use; a commit, which
+    /// knows the changes, uses [`Text::committed`]. Cost: O(n) for the fingerprint.
     pub fn with_rope(&self, mut rope: Rope) -> Text {
         let mut bom = self.bom;
         if !bom && rope.get_char(0) == Some(BOM) {
@@ -148,23 +173,48 @@ impl Text {
         Text { fingerprint: fingerprint_of(&rope), rope, line_ending: self.line_ending, bom, flat: FlatCache::default() }
     }
 
-    /// The bytes to write back: the remembered line ending and BOM restored. Cost: O(n).
+    /// [`Text::with_rope`] for `draft`, which is `changes` applied to this text: the new flat
+    /// text is this one's with the changes applied (one copy, ranges found through the rope), so
+    /// the first search after a commit finds it built. A `changes` or `draft` that does not fit
+    /// this text (checked by lengths) falls back to copying `draft` out of its rope. Cost: O(n)
+    /// bytes copied + O(k·log n) for k changes, and O(n) for the fingerprint.
+    pub fn committed(&self, draft: Rope, changes: &ChangeSet) -> Text {
+        let applied = changes.apply_flat(&self.rope, self.flat()).ok();
+        let mut flat = match applied {
+            Some(s) if changes.draft_len() == draft.len_chars() && s.len() == draft.len_bytes() => s,
+            _ => rope_string(&draft),
+        };
+        let mut bom = self.bom;
+        if !bom && flat.starts_with(BOM) {
+            // As `with_rope`: the leading U+FEFF is the BOM a reload would read.
+            flat.replace_range(..BOM.len_utf8(), "");
+            bom = true;
+        }
+        let mut rope = draft;
+        if bom && !self.bom {
+            rope.remove(0..1);
+        }
+        let fingerprint = fingerprint_of_str(&flat);
+        Text { rope, line_ending: self.line_ending, bom, fingerprint, flat: FlatCache::built(flat) }
+    }
+
+    /// The bytes to write back: the remembered line ending and BOM restored, copied from the
+    /// flat text at their final size. Cost: O(n).
     pub fn to_storage(&self) -> String {
-        let mut out = String::with_capacity(self.rope.len_bytes() + 3);
+        let flat = self.flat();
+        let mut out = String::with_capacity(self.storage_len_of(&self.rope));
         if self.bom {
             out.push(BOM);
         }
-        let eol = self.line_ending.as_str();
-        for chunk in self.rope.chunks() {
-            if self.line_ending == LineEnding::Lf {
-                out.push_str(chunk);
-            } else {
-                for (i, piece) in chunk.split('\n').enumerate() {
-                    if i > 0 {
-                        out.push_str(eol);
-                    }
-                    out.push_str(piece);
+        if self.line_ending == LineEnding::Lf {
+            out.push_str(flat);
+        } else {
+            let eol = self.line_ending.as_str();
+            for (i, piece) in flat.split('\n').enumerate() {
+                if i > 0 {
+                    out.push_str(eol);
                 }
+                out.push_str(piece);
             }
         }
         out
@@ -181,10 +231,23 @@ impl Text {
         rope.len_bytes() + crs + if self.bom { BOM.len_utf8() } else { 0 }
     }
 
-    /// The normalised text as one string. Cost: O(n) the first time (for this text and its
-    /// clones), O(1) after.
+    /// The normalised text as one string. Cost: O(1), except after [`Text::forget_flat`]: O(n)
+    /// the first time (for this text and its clones).
     pub fn flat(&self) -> &str {
         self.flat.0.get_or_init(|| rope_string(&self.rope).into_boxed_str())
+    }
+
+    /// Whether the flat text is built (for tests and diagnostics). Cost: O(1).
+    pub fn has_flat(&self) -> bool {
+        self.flat.0.get().is_some()
+    }
+
+    /// Lets go of this handle on the flat text: its memory is freed once no clone holds it, and
+    /// [`Text::flat`] builds it again from the rope if it is asked for. A commit calls this on
+    /// the text it replaces once the new flat text is built, so that the old one's 10 MB are
+    /// free again before the write's string is made. Cost: O(1).
+    pub fn forget_flat(&mut self) {
+        self.flat = FlatCache::default();
     }
 
     pub fn line_ending(&self) -> LineEnding {
@@ -202,9 +265,18 @@ impl Text {
     }
 }
 
-/// [`Text::flat`]'s storage: shared between clones of a text, empty until first used.
+/// [`Text::flat`]'s storage: shared between clones of a text; empty only after
+/// [`Text::forget_flat`] until used again.
 #[derive(Clone, Default)]
 struct FlatCache(Arc<OnceLock<Box<str>>>);
+
+impl FlatCache {
+    /// Holding `flat` already. `into_boxed_str` reallocates only when the string has spare
+    /// capacity (the strings made here are allocated at their final size).
+    fn built(flat: String) -> FlatCache {
+        FlatCache(Arc::new(OnceLock::from(flat.into_boxed_str())))
+    }
+}
 
 impl fmt::Debug for FlatCache {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -219,6 +291,12 @@ pub fn fingerprint_of(rope: &Rope) -> Fingerprint {
         hasher.update(chunk.as_bytes());
     }
     Fingerprint(hasher.digest())
+}
+
+/// [`fingerprint_of`] over a flat string: the same value (XXH3's streaming and one-shot forms
+/// agree), hashed in one pass. Cost: O(n).
+pub fn fingerprint_of_str(flat: &str) -> Fingerprint {
+    Fingerprint(xxhash_rust::xxh3::xxh3_64(flat.as_bytes()))
 }
 
 /// Char offset → UTF-16 offset in `rope`. The one conversion point towards JavaScript.

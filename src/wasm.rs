@@ -169,7 +169,7 @@ impl WasmWorkspace {
         let path = js_string(&path, "path").map_err(js_error)?;
         let text = js_string(&text, "text").map_err(js_error)?;
         let version = js_string(&version, "version").map_err(js_error)?;
-        self.inner.open(&path, &text, &version).map_err(js_error)
+        self.inner.open_string(&path, text, &version).map_err(js_error)
     }
 
     pub fn call(&mut self, name: JsString, args: JsValue, tool_call_id: Option<JsString>, now_ms: f64) -> JsValue {
@@ -231,7 +231,7 @@ impl WasmWorkspace {
         } else {
             js_to_json(&steps, "steps", 0).ok().and_then(|v| serde_json::from_value(v).ok())
         };
-        Ok(self.inner.storage_changed_with_edits(&path, text.as_deref(), version.as_deref(), steps.as_deref()))
+        Ok(self.inner.storage_changed_with_edits(&path, text, version.as_deref(), steps.as_deref()))
     }
 
     /// Storage holds a text of `bytes` (UTF-8) at `version` for `path`, too large to hand over

@@ -510,8 +510,15 @@ impl Workspace {
         &self.config
     }
 
-    /// Opens (or re-opens) `path` with `raw` as storage holds it. Cost: O(n).
+    /// Opens (or re-opens) `path` with `raw` as storage holds it. Cost: O(n), one copy of `raw`
+    /// more than [`Workspace::open_string`].
     pub fn open(&mut self, path: &str, raw: &str, version: &str) -> Result<(), WorkspaceError> {
+        self.open_string(path, raw.to_owned(), version)
+    }
+
+    /// [`Workspace::open`] taking the string: it becomes the document's flat text without a
+    /// copy (`Text::from_storage_string`). Cost: O(n).
+    pub fn open_string(&mut self, path: &str, raw: String, version: &str) -> Result<(), WorkspaceError> {
         if path.is_empty() {
             return Err(WorkspaceError::EmptyPath);
         }
@@ -519,7 +526,7 @@ impl Workspace {
             return Err(WorkspaceError::PendingChanges { path: path.to_string() });
         }
         check_size(path, raw.len())?;
-        let text = Text::from_storage(raw);
+        let text = Text::from_storage_string(raw);
         self.timeline.opened(path, text.rope());
         self.docs.insert(path.to_string(), Document { text, version: version.to_string() });
         if !self.order.iter().any(|p| p == path) {

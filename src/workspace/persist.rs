@@ -95,8 +95,9 @@ impl Workspace {
                     .with_guidance(format!("Make {p} smaller with more edits, or {}_revert(reason) to drop the pending changes.", self.config.tool_prefix));
                     return Step::Done(self.finish(r, Some(p)));
                 }
-                texts.push((p.clone(), doc.base.with_rope(doc.draft.clone())));
-                sets.push(session.change_set(p).0);
+                let set = session.change_set(p).0;
+                texts.push((p.clone(), doc.base.committed(doc.draft.clone(), &set)));
+                sets.push(set);
             }
         }
         let commit = CommitInFlight {
@@ -108,6 +109,7 @@ impl Workspace {
             auto_pop,
             lead,
         };
+        self.forget_replaced_flats(&commit.texts);
         if self.config.persist_mode == PersistMode::Disabled {
             let results = commit
                 .texts
@@ -131,6 +133,21 @@ impl Workspace {
         });
         self.awaiting = Some(Awaiting::Commit(commit));
         Step::Persist(requests)
+    }
+
+    /// The committed texts `texts` replace keep their flat copies only until the commit is
+    /// decided, and are searched again only if it fails: let go of them now, so a 10 MB
+    /// document's old flat text is free before the write's string is made instead of the two
+    /// living side by side. A failed commit's next search builds the old one again (O(n), once).
+    fn forget_replaced_flats(&mut self, texts: &[(String, Text)]) {
+        for (path, _) in texts {
+            if let Some(d) = self.docs.get_mut(path) {
+                d.text.forget_flat();
+            }
+            if let Some(d) = self.session.as_mut().and_then(|s| s.docs.get_mut(path)) {
+                d.base.forget_flat();
+            }
+        }
     }
 
     /// `memo_commit_auto`: a commit with a generated summary; while a choice is pending, the
@@ -409,7 +426,12 @@ impl Workspace {
                 format!("Pass a new path inside the storage, relative like the document's own, e.g. \"{path}.recovered\"."),
             ));
         }
-        let text = self.open_doc(path).text.with_rope(self.draft_rope(path));
+        // The draft's flat text from the committed one and the pending changes, as a commit
+        // makes it: the new document is searched without building it first.
+        let text = match self.session.as_ref().and_then(|s| s.docs.get(path).map(|d| (d, s.change_set(path).0))) {
+            Some((d, set)) => d.base.committed(d.draft.clone(), &set),
+            None => self.open_doc(path).text.clone(),
+        };
         let edits = edits_between(&Rope::new(), text.rope());
         let request = PersistRequest { path: new_path.to_string(), text: text.to_storage(), expected_version: String::new(), edits };
         if self.config.persist_mode == PersistMode::Disabled {

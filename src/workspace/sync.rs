@@ -38,33 +38,48 @@ impl Workspace {
         self.storage_changed_with_edits(path, raw, version, None)
     }
 
+    /// The text `raw` as a stored document at `version`: a `String` handed over becomes its flat
+    /// text without a copy (see [`Text::from_storage_string`]). Cost: O(n).
+    fn stored(raw: impl Into<String>, version: &str) -> Document {
+        Document { text: Text::from_storage_string(raw.into()), version: version.to_string() }
+    }
+
     /// [`Workspace::storage_changed`], with the change itself when the shell knows it exactly
     /// (`steps`: in order, each the UTF-16 edits of the LF text before it, as a Yjs event's
     /// delta gives them). With `auto_rebase` on, pending changes the change does not overlap
     /// move onto it (docs/co-editing.md §Automatic rebase); steps that do not lead from the
-    /// committed text to `raw` are ignored and the texts are diffed instead.
-    pub fn storage_changed_with_edits(&mut self, path: &str, raw: Option<&str>, version: Option<&str>, steps: Option<&[Vec<super::PersistEdit>]>) -> bool {
-        if let (Some(raw), Some(version)) = (raw, version) {
-            if raw.len() > super::MAX_DOCUMENT_BYTES {
-                return self.storage_too_large(path, version, raw.len());
+    /// committed text to `raw` are ignored and the texts are diffed instead. `raw` as a `String`
+    /// becomes the document's flat text without a copy. Cost: O(1) for a version the workspace
+    /// knows (the echo of its own save: nothing is read); O(n) to load a new text.
+    pub fn storage_changed_with_edits(&mut self, path: &str, raw: Option<impl AsRef<str> + Into<String>>, version: Option<&str>, steps: Option<&[Vec<super::PersistEdit>]>) -> bool {
+        if let (Some(raw), Some(version)) = (&raw, version) {
+            let bytes = raw.as_ref().len();
+            if bytes > super::MAX_DOCUMENT_BYTES {
+                return self.storage_too_large(path, version, bytes);
             }
         }
         let Some(doc) = self.docs.get(path) else { return false };
-        let storage = match (raw, version) {
-            (Some(raw), Some(version)) => Some(Document { text: Text::from_storage(raw), version: version.to_string() }),
+        // What storage holds now: a version, or None when the document is gone.
+        let reported = match (&raw, version) {
+            (Some(_), Some(version)) => Some(version),
             _ => None,
         };
-        let same = match &storage {
-            Some(s) => s.version == doc.version,
+        let same = match reported {
+            Some(v) => v == doc.version,
             None => doc.version.is_empty(),
         };
         let known_conflict = self.conflicts.get(path).map(|c| c.as_ref().map(|d| d.version.as_str()));
         let known_version = doc.version.clone();
-        let new_version = storage.as_ref().map(|d| d.version.clone());
+        let new_version = reported.map(str::to_string);
         if same || known_conflict == Some(new_version.as_deref()) {
             self.external_record(path, &known_version, new_version.as_deref(), "ignored: the version is already known (our own save, or a change already reported)");
             return false;
         }
+        // Read only now: the echo of a save, or a change already reported, never builds a text.
+        let storage = match (raw, reported) {
+            (Some(raw), Some(version)) => Some(Self::stored(raw, version)),
+            _ => None,
+        };
         let pending = self.pending_in(path) > 0 && !self.in_memory_commits.contains(path);
         if let Some(action) = if pending { self.auto_rebase(path, storage.as_ref(), steps) } else { None } {
             self.external_record(path, &known_version, new_version.as_deref(), action);
@@ -360,13 +375,15 @@ impl Workspace {
             LoadPurpose::Discard { paths, .. } => paths.clone(),
         };
         let mut read = Vec::new();
+        let mut results = results;
         for path in &paths {
-            match results.iter().find(|r| r.path() == path) {
+            match results.iter_mut().find(|r| r.path() == path) {
                 Some(LoadResult::Loaded { text, .. }) if text.len() > super::MAX_DOCUMENT_BYTES => {
                     let error = super::check_size(path, text.len()).err().map(|e| e.to_string()).unwrap_or_default();
                     return self.load_failed(path, &error);
                 }
-                Some(LoadResult::Loaded { text, version, .. }) => read.push((path.clone(), Some(Document { text: Text::from_storage(text), version: version.clone() }))),
+                // The string is taken, not copied: it becomes the document's flat text.
+                Some(LoadResult::Loaded { text, version, .. }) => read.push((path.clone(), Some(Self::stored(std::mem::take(text), version)))),
                 Some(LoadResult::Missing { .. }) => read.push((path.clone(), None)),
                 Some(LoadResult::Failed { error, .. }) => return self.load_failed(path, error),
                 None => return self.load_failed(path, "the host reported no result"),
@@ -383,7 +400,7 @@ impl Workspace {
                     // What the diff revealed is an external change like any other.
                     let raw = storage.as_ref().map(|d| d.text.to_storage());
                     let version = storage.as_ref().map(|d| d.version.clone());
-                    self.storage_changed(&path, raw.as_deref(), version.as_deref());
+                    self.storage_changed_with_edits(&path, raw, version.as_deref(), None);
                     self.unreported_conflict = false; // this response says it
                 }
                 self.storage_diff(&path, storage.as_ref())

@@ -1,0 +1,192 @@
+//! The flat text a document keeps for search (`Text::flat`) is made with the text — at open,
+//! at commit from the old flat text and the change set, at every reload — and always equals
+//! the rope's text (docs/performance.md#edit-calls). Checked here on `Text` directly over random
+//! change sets, and through a workspace over random sequences of edits, commits (also failed
+//! ones), external changes (with and without automatic rebase) and refreshes.
+
+mod common;
+
+use agentpad::changeset::ChangeSet;
+use agentpad::text::{fingerprint_of, Text};
+use agentpad::Config;
+use common::Host;
+use proptest::prelude::*;
+use ropey::Rope;
+use serde_json::json;
+
+/// Text with what makes offsets hard: multi-byte chars, surrogate pairs in UTF-16, CR, LF and
+/// U+FEFF (which becomes a BOM at the start of a committed text without one).
+fn text_strategy(max: usize) -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![Just('a'), Just('z'), Just(' '), Just('\n'), Just('\r'), Just('é'), Just('中'), Just('😀'), Just('\u{FEFF}')],
+        0..max,
+    )
+    .prop_map(|v| v.into_iter().collect())
+}
+
+/// Sorted, non-overlapping replacements over `n` chars from raw cut points.
+fn change_set(n: usize, cuts: &[(usize, usize, String)]) -> ChangeSet {
+    let mut sorted = cuts.to_vec();
+    sorted.sort_by_key(|c| c.0);
+    let mut set = ChangeSet::new(n);
+    let mut at = 0;
+    for (start, len, text) in sorted {
+        let start = start.min(n).max(at);
+        let end = (start + len).min(n);
+        // Line breaks in the rope are LF only: a replacement never brings a CR in.
+        set.try_push(start..end, text.replace('\r', "")).unwrap();
+        at = end;
+    }
+    set
+}
+
+/// Everything the flat text must agree with.
+fn assert_consistent(t: &Text, what: &str) {
+    assert!(t.has_flat(), "{what}: the flat text is not built");
+    assert_eq!(t.flat(), t.rope().to_string(), "{what}: flat text differs from the rope");
+    assert_eq!(t.fingerprint(), fingerprint_of(t.rope()), "{what}: fingerprint");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// At open and at commit: the flat text is built and is the rope's text; the committed text
+    /// is what `with_rope` (the rope-only way) gives, in content, storage form and bytes written.
+    #[test]
+    fn the_committed_flat_text_is_the_draft(
+        raw in text_strategy(60),
+        cuts in proptest::collection::vec((0usize..80, 0usize..5, text_strategy(8)), 0..7),
+    ) {
+        let base = Text::from_storage(&raw);
+        assert_consistent(&base, "opened");
+        let owned = Text::from_storage_string(raw.clone());
+        prop_assert_eq!(owned.rope(), base.rope());
+        let set = change_set(base.rope().len_chars(), &cuts);
+        let draft = set.apply(base.rope()).unwrap();
+        let committed = base.committed(draft.clone(), &set);
+        assert_consistent(&committed, "committed");
+        let reference = base.with_rope(draft);
+        prop_assert_eq!(committed.rope(), reference.rope());
+        prop_assert_eq!((committed.has_bom(), committed.line_ending()), (reference.has_bom(), reference.line_ending()));
+        prop_assert_eq!(committed.fingerprint(), reference.fingerprint());
+        prop_assert_eq!(committed.to_storage(), reference.to_storage());
+        // A commit of a commit: the flat text carries through.
+        let set2 = change_set(committed.rope().len_chars(), &cuts[cuts.len() / 2..]);
+        let again = committed.committed(set2.apply(committed.rope()).unwrap(), &set2);
+        assert_consistent(&again, "committed twice");
+    }
+
+    /// `apply_flat` itself (the commit's fast path, which `committed` would otherwise hide
+    /// behind its fallback): the same text as applying the change set to the rope.
+    #[test]
+    fn apply_flat_is_apply(
+        raw in text_strategy(60),
+        cuts in proptest::collection::vec((0usize..80, 0usize..5, text_strategy(8)), 0..7),
+    ) {
+        let base = Text::from_storage(&raw);
+        let set = change_set(base.rope().len_chars(), &cuts);
+        prop_assert_eq!(set.apply_flat(base.rope(), base.flat()).unwrap(), set.apply(base.rope()).unwrap().to_string());
+        let shorter = base.flat().get(..base.flat().len().saturating_sub(1)).unwrap_or_default();
+        if !base.flat().is_empty() && base.flat().is_char_boundary(shorter.len()) {
+            prop_assert!(set.apply_flat(base.rope(), shorter).is_err(), "a flat text that is not the rope's is refused");
+        }
+    }
+
+    /// A change set that does not fit (another base) falls back to the draft's own text.
+    #[test]
+    fn a_change_set_that_does_not_fit_falls_back_to_the_draft(raw in text_strategy(30), other in text_strategy(30)) {
+        let base = Text::from_storage(&raw);
+        let draft = Rope::from_str(&other.replace('\r', ""));
+        let wrong = ChangeSet::new(base.rope().len_chars() + 1);
+        let committed = base.committed(draft.clone(), &wrong);
+        assert_consistent(&committed, "fallback");
+        let reference = base.with_rope(draft);
+        prop_assert_eq!(committed.rope(), reference.rope());
+    }
+}
+
+/// One step of a random workspace history.
+#[derive(Clone, Debug)]
+enum Op {
+    /// `memo_replace` of line `n` (mod the line count) by this text.
+    Edit(usize, String),
+    Commit,
+    /// A commit whose write fails.
+    FailedCommit,
+    /// Another program rewrites line `n` (the workspace hears of it).
+    External(usize, String),
+    Refresh,
+    Revert,
+}
+
+fn op_strategy() -> impl Strategy<Value = Op> {
+    let line = proptest::collection::vec(prop_oneof![Just('b'), Just('é'), Just('😀'), Just(' ')], 0..6).prop_map(|v| v.into_iter().collect::<String>());
+    prop_oneof![
+        3 => (0usize..20, line.clone()).prop_map(|(n, s)| Op::Edit(n, s)),
+        2 => Just(Op::Commit),
+        1 => Just(Op::FailedCommit),
+        2 => (0usize..20, line).prop_map(|(n, s)| Op::External(n, s)),
+        1 => Just(Op::Refresh),
+        1 => Just(Op::Revert),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Through the workspace: after every commit, reload and external change the document's
+    /// text has its flat text built (the next search does not build it) and it is the rope's
+    /// text; after a failed commit it is built again on the next search, the same text.
+    #[test]
+    fn every_text_the_workspace_takes_comes_with_its_flat_text(
+        crlf in any::<bool>(),
+        bom in any::<bool>(),
+        auto_rebase in any::<bool>(),
+        ops in proptest::collection::vec(op_strategy(), 1..14),
+    ) {
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let lines: Vec<String> = (0..8).map(|i| format!("line {i} 中😀")).collect();
+        let raw = format!("{}{}{eol}", if bom { "\u{FEFF}" } else { "" }, lines.join(eol));
+        let mut host = Host::with_config(&[("a", raw.as_str())], Config { auto_rebase, ..Config::default() });
+        assert_consistent(&host.ws.document("a").unwrap().text, "opened");
+        let mut serial = 0;
+        for op in ops {
+            serial += 1;
+            match &op {
+                Op::Edit(n, s) => {
+                    let draft = host.ws.draft(Some("a")).unwrap();
+                    let lines: Vec<&str> = draft.lines().collect();
+                    let old = lines[n % lines.len().max(1)].to_string();
+                    host.call("memo_replace", json!({"old_text": old, "new_text": format!("edit {serial} {s}")}));
+                }
+                Op::Commit | Op::FailedCommit => {
+                    host.fail_next_save = matches!(op, Op::FailedCommit);
+                    host.call("memo_commit", json!({"summary": "s"}));
+                }
+                Op::External(n, s) => {
+                    let stored = host.stored("a").to_string();
+                    let mut lines: Vec<String> = stored.split(eol).map(str::to_string).collect();
+                    let i = n % lines.len();
+                    lines[i] = format!("external {serial} {s}");
+                    host.external_write("a", &lines.join(eol));
+                }
+                Op::Refresh => {
+                    host.call("memo_refresh", json!({}));
+                }
+                Op::Revert => {
+                    host.call("memo_revert", json!({"reason": "r"}));
+                }
+            }
+            host.fail_next_save = false;
+            let text = &host.ws.document("a").unwrap().text;
+            let failed = matches!(op, Op::FailedCommit) && host.ws.state() != agentpad::WorkflowState::Idle;
+            if failed {
+                // Let go of at the commit; the next search builds it again.
+                prop_assert_eq!(text.flat(), text.rope().to_string());
+            } else if !matches!(op, Op::Edit(..) | Op::Revert) {
+                assert_consistent(text, &format!("after {op:?}"));
+            }
+            prop_assert_eq!(text.flat(), text.rope().to_string());
+        }
+    }
+}
