@@ -215,6 +215,22 @@ pub fn myers_replace_ops<T: PartialEq>(a: &[T], b: &[T]) -> Vec<DiffOp> {
     }
 }
 
+/// www/playground/src/cjk-ranges.ts: the two tables for the page's token estimate (it counts
+/// tokens the way history.rs does, before asking the core what compression saves).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+fn playground_ranges() -> String {
+    let table = |name: &str, doc: &str, ranges: &[(u32, u32)]| {
+        let rows: Vec<String> = ranges.iter().map(|(lo, hi)| format!("  [0x{lo:X}, 0x{hi:X}],")).collect();
+        format!("/** {doc} */\nexport const {name}: readonly (readonly [number, number])[] = [\n{}\n];\n", rows.join("\n"))
+    };
+    format!(
+        "// Rendered from src/text_rules.rs by its tests (AGENTPAD_WRITE_TS=1 cargo test --lib text_rules rewrites it).\n\n{}\n{}\n{}",
+        table("CJK_LETTERS", "CJK letters (text_rules.rs `CJK_LETTERS`), inclusive code point ranges.", CJK_LETTERS),
+        table("CJK_MARKS", "CJK punctuation, symbols and full-width forms (text_rules.rs `CJK_MARKS`).", CJK_MARKS),
+        "/** A CJK letter or mark: about one model token (text_rules.rs `is_wide`). */\nexport function isWide(c: number): boolean {\n  return [CJK_LETTERS, CJK_MARKS].some((t) => t.some(([lo, hi]) => c >= lo && c <= hi));\n}\n"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,5 +331,18 @@ mod tests {
         use similar::DiffTag::*;
         assert_eq!(tags, vec![Equal, Replace, Equal, Delete, Equal]);
         assert!(myers_ops::<u8>(&[], &[]).is_empty());
+    }
+
+    /// The playground's copy of the tables follows them (AGENTPAD_WRITE_TS=1 rewrites it).
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_playground_tables_are_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/playground/src/cjk-ranges.ts");
+        let text = playground_ranges();
+        if std::env::var("AGENTPAD_WRITE_TS").is_ok_and(|v| v == "1") {
+            std::fs::write(&path, &text).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(committed == text, "{} is stale: AGENTPAD_WRITE_TS=1 cargo test --lib text_rules rewrites it", path.display());
     }
 }

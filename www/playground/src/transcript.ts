@@ -4,6 +4,7 @@
 // messages; what compression removes and saves comes from the core.
 
 import type { HistoryFormat } from "@agentpad/core";
+import { isWide } from "./cjk-ranges";
 
 /** One call the transcript holds: the id passed to ws.call, the tool, its arguments, the Markdown the model read. */
 export interface TranscriptCall {
@@ -96,38 +97,14 @@ export function buildTranscript(request: string, calls: readonly TranscriptCall[
 // The estimate the core uses for tokens_saved (src/history.rs `estimate_tokens`: one token per
 // CJK character, one per four other characters, over each message's JSON). The page needs it only
 // for the "before" total, so that before and after (= before − the core's tokens_saved) are on
-// the core's scale.
-
-/** The CJK letters of the core's memory store plus CJK and full-width punctuation (history.rs `is_cjk`). */
-function isCjk(c: number): boolean {
-  return (
-    c === 0x3005 ||
-    c === 0x3007 ||
-    (c >= 0x1100 && c <= 0x11ff) ||
-    (c >= 0x3040 && c <= 0x30ff) ||
-    (c >= 0x3100 && c <= 0x312f) ||
-    (c >= 0x3130 && c <= 0x318f) ||
-    (c >= 0x31a0 && c <= 0x31bf) ||
-    (c >= 0x31f0 && c <= 0x31ff) ||
-    (c >= 0x3400 && c <= 0x4dbf) ||
-    (c >= 0x4e00 && c <= 0x9fff) ||
-    (c >= 0xa960 && c <= 0xa97f) ||
-    (c >= 0xac00 && c <= 0xd7af) ||
-    (c >= 0xd7b0 && c <= 0xd7ff) ||
-    (c >= 0xf900 && c <= 0xfaff) ||
-    (c >= 0xff66 && c <= 0xff9f) ||
-    (c >= 0x20000 && c <= 0x323af) ||
-    (c >= 0x3000 && c <= 0x303f) ||
-    (c >= 0xff00 && c <= 0xffef)
-  );
-}
+// the core's scale. The CJK tables are rendered from the core's (src/text_rules.rs).
 
 /** Estimated tokens of a text: one per CJK character, one per four other characters (rounded up). */
 export function estimateTokens(text: string): number {
   let cjk = 0;
   let other = 0;
   for (const ch of text) {
-    if (isCjk(ch.codePointAt(0) ?? 0)) cjk++;
+    if (isWide(ch.codePointAt(0) ?? 0)) cjk++;
     else other++;
   }
   return cjk + Math.ceil(other / 4);
