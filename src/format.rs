@@ -58,7 +58,7 @@
 
 use std::fmt::{self, Display, Formatter, Write as _};
 
-use crate::response::{Candidate, Response};
+use crate::response::{Candidate, Response, SummaryNotes};
 
 // The words and fixed labels live in `locale` (views and the validator share them); their old
 // paths here stay valid.
@@ -105,13 +105,45 @@ thread_local! {
 }
 
 impl Response {
-    /// Fills `markdown` and `markdown_basic` from the data: the workspace calls it once, at the
-    /// end of a call (docs/architecture.md#the-path-of-a-tool-call). Cost: O(size of the views).
+    /// Renders the views: `summary` becomes what the model reads (its sentences with `[Warning]`
+    /// and the notes, [`SummaryLine`]), then `markdown` and `markdown_basic` are filled from the
+    /// data. The workspace calls it once, at the end of a call (docs/architecture.md#the-path-of-a-tool-call);
+    /// rendering again (after a defect was noted) composes from the same sentences. Cost: O(size
+    /// of the views).
     pub fn render(&mut self, options: RenderOptions) {
         #[cfg(test)]
         RENDERS.with(|n| n.set(n.get() + 1));
+        let sentences = self.sentences.get_or_insert_with(|| std::mem::take(&mut self.summary));
+        self.summary = SummaryLine { sentences, warned: self.warned, notes: &self.notes }.to_string();
         self.markdown = Markdown { response: self, options }.to_string();
         self.markdown_basic = BasicLine { response: self, locale: options.locale }.to_string();
+    }
+}
+
+/// The summary as the model reads it: `[Fail] {defect}`, `[Warning]`, the lead notes, the
+/// sentences, the trailing notes, each present only when its field is, one space between.
+pub struct SummaryLine<'a> {
+    pub sentences: &'a str,
+    pub warned: bool,
+    pub notes: &'a SummaryNotes,
+}
+
+impl Display for SummaryLine<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if let Some(defect) = &self.notes.defect {
+            write!(f, "[Fail] {defect} ")?;
+        }
+        if self.warned {
+            f.write_str("[Warning] ")?;
+        }
+        for note in &self.notes.lead {
+            write!(f, "{note} ")?;
+        }
+        f.write_str(self.sentences)?;
+        for note in &self.notes.trail {
+            write!(f, " {note}")?;
+        }
+        Ok(())
     }
 }
 

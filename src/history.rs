@@ -13,7 +13,6 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::locale::Locale;

@@ -209,6 +209,21 @@ pub struct HistoryDelta {
     pub tokens_saved: usize,
 }
 
+/// What a summary says besides its own sentences, as data: the view renders it as
+/// `[Fail] {defect} [Warning] {lead…} {sentences} {trail…}` ([`crate::format::SummaryLine`]), so
+/// nothing is spliced into the sentences or parsed back out of them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SummaryNotes {
+    /// Notes said before the sentences, after `[Warning]`, each in brackets: a reload the agent
+    /// has not heard of (`[a.md changed in storage …]`), storage that changed under pending changes.
+    pub lead: Vec<String>,
+    /// Notes said after the sentences, each in brackets: `[Read-only: …]`.
+    pub trail: Vec<String>,
+    /// A defect of ours found in this very answer (its Markdown failed the validator), one
+    /// sentence: said first, after `[Fail]`, so the model does not trust a half-read layout.
+    pub defect: Option<String>,
+}
+
 /// One tool call's result as JSON (docs/responses.md#json-fields): every field present, `null`
 /// or `[]` when it does not apply; offsets are UTF-16 code units into the LF-normalised draft.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -241,6 +256,14 @@ pub struct Response {
     /// span marker): the Overview shows `[Warning]` and the summary starts with it.
     #[serde(skip)]
     pub warned: bool,
+    /// What the summary says besides its sentences (notes before and after them, a defect of
+    /// ours): rendered around the sentences, never spliced into them.
+    #[serde(skip)]
+    pub notes: SummaryNotes,
+    /// The summary's own sentences, taken from `summary` by the first render: `summary` is then
+    /// what the model reads, and a later render (after a defect is found) composes from these.
+    #[serde(skip)]
+    pub(crate) sentences: Option<String>,
     /// Compact diff of the pending changes of `path` (or what `preview_only` would stage); after
     /// `NoMatch`, the closest regions with what differs.
     pub preview: Option<String>,
@@ -296,6 +319,8 @@ impl Response {
             pending_changes: Vec::new(),
             match_quality: None,
             warned: false,
+            notes: SummaryNotes::default(),
+            sentences: None,
             preview: None,
             content: None,
             fingerprint: None,
@@ -315,12 +340,10 @@ impl Response {
         }
     }
 
-    /// Marks the response as a warning: `[Warning]` in the Overview and at the summary's start.
+    /// Marks the response as a warning: `[Warning]` in the Overview and, when the response is
+    /// rendered, at the summary's start. Cost: O(1).
     pub fn warn(mut self) -> Response {
-        if !self.warned {
-            self.warned = true;
-            self.summary = format!("[Warning] {}", self.summary);
-        }
+        self.warned = true;
         self
     }
 

@@ -48,7 +48,6 @@ impl Workspace {
         match step {
             Step::Done(mut r) if r.status == Status::Success => {
                 r.summary = format!("New document {path} (not in storage yet): {}", r.summary);
-                r.render(self.config.render_options());
                 Step::Done(r)
             }
             Step::Done(r) => {

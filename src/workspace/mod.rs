@@ -748,11 +748,13 @@ impl Workspace {
         }
     }
 
-    /// Bookkeeping after a call or completion produced `step`: the log gets the status, and
-    /// notes said in a finished response are not said again.
+    /// Bookkeeping after a call or completion produced `step`: a finished response is rendered,
+    /// the log gets the status, and notes said in it are not said again.
     fn after_step(&mut self, step: &mut Step) {
         if let Step::Done(r) = step {
             self.forget_unsaved_creations();
+            // The one render of the call: the data is final (the history delta below is JSON only).
+            r.render(self.config.render_options());
             if self.diagnostics.enabled(Category::Schema) {
                 self.schema_check(r);
             }
@@ -780,7 +782,8 @@ impl Workspace {
             serde_json::json!({ "violations": violations, "markdown": markdown })
         });
         r.flags = r.flags | Flags::SCHEMA_VIOLATION;
-        r.summary = format!("[Fail] Response format does not match the spec (see the TextEdit.Schema record of {id}). {}", r.summary);
+        r.notes.defect = Some(format!("Response format does not match the spec (see the TextEdit.Schema record of {id})."));
+        // The only second render of a call: the answer must say it is defective.
         r.render(self.config.render_options());
     }
 
@@ -799,8 +802,12 @@ impl Workspace {
 
     /// An `InvalidArguments` response for an argument the shell could not convert (e.g. an
     /// unpaired surrogate found at the JS boundary).
+    /// Cost: O(size of the response).
     pub fn invalid_arguments(&self, error: &ArgError) -> Response {
-        self.invalid(&error.to_string(), guidance_for(error, &self.config.tool_prefix))
+        let mut r = self.invalid(&error.to_string(), guidance_for(error, &self.config.tool_prefix));
+        // Answered without a call: rendered here.
+        r.render(self.config.render_options());
+        r
     }
 
     // ---- memo_preview ----------------------------------------------------------------------
@@ -890,30 +897,24 @@ impl Workspace {
     }
 
     /// Fills what every response carries — state, flags, pending changes, tasks, tools, next
-    /// actions, notes for the agent — and renders the Markdown views.
+    /// actions, notes for the agent. The views are rendered once, when the call ends
+    /// ([`Workspace::after_step`]).
     fn finish(&self, mut r: Response, path: Option<&str>) -> Response {
         if self.config.persist_mode == PersistMode::Disabled && !r.summary.contains("Persistence is disabled") {
             // With PersistReadOnly the summary says that nothing is written.
-            r.summary.push_str(" [Read-only: persistence is disabled, results stay in memory.]");
+            r.notes.trail.push("[Read-only: persistence is disabled, results stay in memory.]".into());
         }
-        // Notes go after a leading `[Warning]`, which must stay first.
-        let (warning, rest) = match r.summary.strip_prefix("[Warning] ") {
-            Some(rest) => ("[Warning] ", rest.to_string()),
-            None => ("", r.summary.clone()),
-        };
-        let mut lead = self.notes.clone();
+        // Notes said once go before the sentences (after `[Warning]`: the view puts it first).
+        r.notes.lead.extend(self.notes.iter().cloned());
         // (ExternalConflict says it itself; a Blocked call's guidance already gives the way out.)
         if !self.conflicts.is_empty() && !matches!(r.status, Status::ExternalConflict | Status::Blocked) {
             // Every response says it while it lasts, not only the state and flags.
             let paths: Vec<&str> = self.conflicts.keys().map(String::as_str).collect();
-            lead.push(format!(
+            r.notes.lead.push(format!(
                 "[Storage changed under your pending changes in {}: compare with {p}_diff(against=\"storage\"), then {p}_rebase or {p}_refresh.]",
                 paths.join(", "),
                 p = self.config.tool_prefix
             ));
-        }
-        if !lead.is_empty() {
-            r.summary = format!("{warning}{} {rest}", lead.join(" "));
         }
         r.workflow_state = self.state();
         r.flags = self.flags();
@@ -936,7 +937,6 @@ impl Workspace {
         }
         r.visible_tools = self.visible_tools().into_iter().map(|t| self.tool_name(t)).collect();
         r.next_actions = self.next_actions();
-        r.render(self.config.render_options());
         r
     }
 
@@ -945,9 +945,7 @@ impl Workspace {
 /// `dispatch` handles these tools before resolving a path; reaching here is a defect, answered
 /// without panicking.
 fn unreachable_tool(tool: Tool) -> Step {
-    let mut r = Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice."));
-    r.render(RenderOptions::default());
-    Step::Done(r)
+    Step::Done(Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice.")))
 }
 
 #[cfg(test)]
@@ -964,13 +962,88 @@ mod tests {
         assert!(!r.flags.contains(Flags::SCHEMA_VIOLATION), "a valid response is left alone");
         assert!(ws.take_diagnostics().is_empty());
 
-        r.markdown = r.markdown.replace("### [Metrics]", "### [Metric]");
+        // A defect made from data: a candidate on line 0 (lines are 1-based) renders a row the
+        // validator refuses.
+        r.candidates.push(crate::response::Candidate {
+            id: "A".into(),
+            line: 0,
+            preview: "x".into(),
+            marker_start: "[[SEL#A]]".into(),
+            marker_end: "[[/SEL#A]]".into(),
+            occurrence: 0,
+            context_start: 0,
+            context_end: 1,
+            recommended: false,
+            recommended_reason: None,
+            stale: false,
+            match_quality: "exact".into(),
+        });
+        r.metrics.selection_count = Some(1);
+        r.render(ws.config.render_options());
         ws.schema_check(&mut r);
         assert!(r.flags.contains(Flags::SCHEMA_VIOLATION));
         assert!(r.summary.starts_with("[Fail] Response format does not match the spec"), "{}", r.summary);
+        assert!(r.summary.ends_with("). fine") && r.markdown.contains(&r.summary), "the defect is said once, before the sentences: {}", r.markdown);
         let d = ws.take_diagnostics();
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].category, Category::Schema);
         assert!(d[0].detail["violations"].as_array().is_some_and(|v| !v.is_empty()));
+    }
+}
+
+#[cfg(test)]
+mod render_count {
+    use super::*;
+
+    /// The renders of one call (the counter is per thread: each test runs on its own).
+    fn renders(ws: &mut Workspace, name: &str, args: Value) -> (usize, Response) {
+        crate::format::RENDERS.with(|n| n.set(0));
+        let mut step = ws.call(name, &args, &CallContext::default());
+        if let Step::Persist(requests) = &step {
+            let results = requests.iter().map(|r| PersistResult::Saved { path: r.path.clone(), version: "v2".into() }).collect();
+            step = ws.complete_persist(results);
+        }
+        let Step::Done(r) = step else { panic!("{name}: {step:?}") };
+        (crate::format::RENDERS.with(|n| n.get()), r)
+    }
+
+    #[test]
+    fn a_call_renders_its_views_once() {
+        for mode in [PersistMode::Manual, PersistMode::Immediate, PersistMode::Disabled] {
+            let mut ws = Workspace::new(Config { persist_mode: mode, ..Config::default() });
+            ws.open("a.md", "x = 1\ny = 2\nx = 1\n", "v1").unwrap();
+            ws.notes.push("[a.md changed in storage (version v1) and was reloaded.]".into());
+            for (name, args) in [
+                ("memo_read", serde_json::json!({})),
+                ("memo_replace", serde_json::json!({"old_text": "y = 2", "new_text": "y = 3"})),
+                ("memo_replace", serde_json::json!({"old_text": "y = 3", "new_text": "y = 4", "preview_only": true})),
+                ("memo_replace", serde_json::json!({"old_text": "x = 1", "new_text": "x = 2"})),
+                ("memo_replace", serde_json::json!({"old_text": "y  =  3", "new_text": "y = 5"})),
+                ("memo_create", serde_json::json!({"path": "b.md", "text": "hi\n"})),
+                ("memo_commit", serde_json::json!({"summary": "s"})),
+                ("memo_nope", serde_json::json!({})),
+            ] {
+                let (n, r) = renders(&mut ws, name, args.clone());
+                assert_eq!(n, 1, "{mode:?} {name} {args}: {}", r.markdown);
+                assert!(r.markdown.contains(&format!("- summary: {}", r.summary.replace('\n', " ⏎ "))), "{}", r.markdown);
+            }
+        }
+    }
+
+    #[test]
+    fn notes_and_the_warning_are_rendered_from_fields() {
+        let mut ws = Workspace::new(Config { persist_mode: PersistMode::Disabled, ..Config::default() });
+        ws.open("a.md", "x = 1\n", "v1").unwrap();
+        let note = "[a.md changed in storage (version v1) and was reloaded.]";
+        ws.notes.push(note.into());
+        let (_, r) = renders(&mut ws, "memo_read", serde_json::json!({}));
+        assert!(!r.warned && r.notes.lead == [note] && r.notes.trail.len() == 1, "{r:?}");
+        let sentences = r.sentences.clone().unwrap_or_default();
+        assert!(!sentences.contains('['), "notes stay out of the sentences: {sentences}");
+        assert_eq!(r.summary, format!("{note} {sentences} [Read-only: persistence is disabled, results stay in memory.]"));
+        let (_, r) = renders(&mut ws, "memo_replace", serde_json::json!({"old_text": "x  =  1", "new_text": "x = 2"}));
+        assert!(r.warned && r.notes.lead.is_empty(), "said once: {r:?}");
+        assert_eq!(r.summary, format!("[Warning] {}", r.sentences.clone().unwrap_or_default()));
+        assert!(r.markdown_basic.starts_with("[Warning] Success · PersistPending · Staged"), "{}", r.markdown_basic);
     }
 }

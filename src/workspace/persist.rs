@@ -40,8 +40,8 @@ pub(super) struct CommitInFlight {
     lead: Option<Lead>,
 }
 
-/// The staging an immediate-mode commit reports before its outcome: the edit's summary (its
-/// `[Warning]` included) and its preview.
+/// The staging an immediate-mode commit reports before its outcome: the edit's summary
+/// sentences, whether it warned (the view writes `[Warning]` from it) and its preview.
 #[derive(Clone, Debug)]
 pub(super) struct Lead {
     pub summary: String,
@@ -117,7 +117,7 @@ impl Workspace {
                 .map(|(p, _)| PersistResult::Saved { path: p.clone(), version: self.open_doc(p).version.clone() })
                 .collect();
             self.awaiting = Some(Awaiting::Commit(commit));
-            return self.complete_persist(results);
+            return self.persist_completed(results);
         }
         let requests: Vec<PersistRequest> = commit
             .texts
@@ -200,7 +200,15 @@ impl Workspace {
     /// missing result counts as not written). Returns the next step: `Done`, or the compensating
     /// writes of a failed multi-document commit.
     pub fn complete_persist(&mut self, results: Vec<PersistResult>) -> Step {
-        let mut step = match self.awaiting.take() {
+        let mut step = self.persist_completed(results);
+        self.after_step(&mut step);
+        step
+    }
+
+    /// [`Workspace::complete_persist`] without the end-of-call bookkeeping (rendering, log,
+    /// history): a commit with persistence disabled completes inside its own call, which ends once.
+    fn persist_completed(&mut self, results: Vec<PersistResult>) -> Step {
+        match self.awaiting.take() {
             Some(Awaiting::Commit(commit)) => self.commit_written(commit, results),
             Some(Awaiting::Rollback(rollback)) => Step::Done(self.rollback_written(rollback, results)),
             Some(Awaiting::PersistAs { path, new_path, text }) => Step::Done(self.persist_as_written(&path, &new_path, text, results)),
@@ -208,9 +216,7 @@ impl Workspace {
                 self.awaiting = other;
                 self.wrong_completion("write", "completePersist", "persist")
             }
-        };
-        self.after_step(&mut step);
-        step
+        }
     }
 
     /// A `TextEdit.Persistence` record of the call under way.
@@ -379,6 +385,8 @@ impl Workspace {
             "Retry with {p}_commit(summary), compare with storage with {p}_diff(against=\"storage\"), save the draft elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard(reason)."
         ));
         r.preview = commit.lead.as_ref().and_then(|l| l.preview.clone());
+        // The staged edit's `[Warning]` still leads the summary (the view writes it from the flag).
+        r.warned = commit.lead.as_ref().is_some_and(|l| l.warned);
         let path = failures.first().map(|(p, _)| p.clone());
         self.finish(r, path.as_deref())
     }

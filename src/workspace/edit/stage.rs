@@ -182,7 +182,6 @@ impl Workspace {
             // Report the trial's pending changes, not the real ones.
             let mut done = self.finish(r, Some(path));
             done.pending_changes = pending_views(&session, &self.docs);
-            done.render(self.config.render_options());
             return Step::Done(done);
         }
         if self.session.is_none() {
