@@ -541,7 +541,7 @@ flags: `SelectionPending`
             node("7", "Reverted", vec![]),
         ];
         r.task_tree_earlier = 2;
-        r.session_log = Some(vec![crate::workspace::LogEntry {
+        r.session_log = Some(vec![crate::response::LogEntry {
             seq: 1,
             tool: "memo_x|y".into(),
             args: serde_json::Value::Null,
