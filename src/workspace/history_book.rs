@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::format::Locale;
+use crate::locale::Locale;
 use crate::history::{estimate_tokens, EndedSession, HistoryDelta, Outcome};
 use crate::response::Response;
 use crate::small_map::SmallMap;
