@@ -1,10 +1,13 @@
-//! The Candidates section, as the ten-column table or as list lines (rule 5).
+//! The Candidates section, as the ten-column table or as list lines (item 5 of the layout).
 
-use super::*;
+use crate::format::{fill, CandidateStyle};
+use crate::matching::recommend::Reason;
+
+use super::{ParsedCandidate, Rule, Section, Validator};
+use super::helpers::{code_span, is_blank, is_separator, l_yes, leading_code_span, quote, row_cells, whole};
+use super::words::{template, CANDIDATE_COLUMNS, LOCALES};
 
 impl<'a> Validator<'a> {
-    // ---- 5. the candidates ---------------------------------------------------------------------
-
     pub(super) fn candidates(&mut self, s: &Section<'a>) {
         self.candidates_line = s.line;
         let first = s.body.iter().find(|(_, l)| !is_blank(l)).map(|(_, l)| *l);

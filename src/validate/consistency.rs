@@ -1,10 +1,12 @@
-//! Rules 2 and 6: the severity, flags and state agree with the status.
+//! Items 2 and 6 of the layout: the severity, the flags and the state agree with the status.
 
-use super::*;
+use crate::response::Status;
+
+use super::{Rule, Validator};
+use super::helpers::{flag_list, quote, whole};
+use super::words::{state_flags, states_for, SEVERITIES, WARNING};
 
 impl<'a> Validator<'a> {
-    // ---- 2 and 6: consistency ------------------------------------------------------------------
-
     pub(super) fn consistency(&mut self) {
         // Severity against status.
         if let (Some(status), true) = (self.status, SEVERITIES.contains(&self.parsed.severity.as_str())) {

@@ -1,10 +1,9 @@
-//! Content and Preview: fenced code blocks only (rule 7).
+//! Content and Preview: fenced code blocks only (item 7 of the layout).
 
-use super::*;
+use super::{Kind, Rule, Section, Validator};
+use super::helpers::{fence_open, is_blank, is_fence_close, quote};
 
 impl<'a> Validator<'a> {
-    // ---- Content / Preview: fenced blocks ------------------------------------------------------
-
     // Bounds: `i < s.body.len()` by the loop's condition, so `i + 1 ..` is a (possibly empty) tail.
     #[allow(clippy::indexing_slicing)]
     pub(super) fn fences(&mut self, kind: Kind, s: &Section<'a>) {

@@ -1,10 +1,10 @@
-//! The three header lines: status, state, flags (docs/responses.md#markdown-layout, rule 1).
+//! The three header lines: status, state, flags (item 1 of the layout in the module documentation).
 
-use super::*;
+use super::{Rule, Validator};
+use super::helpers::{backticked, header_form, heading_level, is_blank, quote};
+use super::words::{flag_names, STATES, STATUSES};
 
 impl<'a> Validator<'a> {
-    // ---- 1. the header -------------------------------------------------------------------------
-
     /// Checks the header lines; returns the index of the first line after them.
     // Bounds: `end` ≤ `lines.len()` (a position or the length); `k` is a position in `KEYS`,
     // and `found` has one slot per key; `line` starts with `KEYS[k]` and `:` (the match above), so

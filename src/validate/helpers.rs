@@ -1,8 +1,8 @@
 //! Line, table, code-span and number scanning shared by the checkers.
 
-use super::*;
+use crate::format::{Locale, Words, TASK_DONE, TASK_OPEN, TASK_REVERTED};
 
-// ---- helpers ----------------------------------------------------------------------------------
+use super::{Kind, Section};
 
 /// Adds a body line to the current section, or to the lines before the first heading.
 pub(super) fn push_body<'a>(sections: &mut [Section<'a>], before: &mut Vec<(usize, &'a str)>, n: usize, line: &'a str) {
@@ -150,7 +150,6 @@ pub(super) fn is_separator(line: &str, columns: usize) -> bool {
     row_cells(line).is_some_and(|c| c.len() == columns && c.iter().all(|x| x == "---"))
 }
 
-/// A whole number in plain digits (`0`, `12`; no sign, no leading zeros).
 /// A thought-tree level after which any deeper line is accepted (after an unreadable line).
 pub(super) const ANY_LEVEL: usize = 1 << 20;
 
@@ -173,6 +172,7 @@ pub(super) fn tree_line(line: &str) -> Option<usize> {
     (!goal.trim().is_empty()).then_some(level)
 }
 
+/// A whole number in plain digits (`0`, `12`; no sign, no leading zeros).
 pub(super) fn whole(s: &str) -> Option<usize> {
     let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
     if digits {

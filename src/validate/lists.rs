@@ -1,10 +1,12 @@
-//! Pending changes, Task stack and Session log: one item per line (rule 7).
+//! Pending changes, Task stack and Session log: one item per line (item 7 of the layout).
 
-use super::*;
+use crate::format::{fill, TASK_DONE, TASK_OPEN, TASK_REVERTED};
+
+use super::{Rule, Section, Validator};
+use super::helpers::{is_decimal, is_separator, quote, row_cells, signed_int, tree_line, whole, ANY_LEVEL};
+use super::words::{template, LOCALES, LOG_HEADER, STATUSES};
 
 impl<'a> Validator<'a> {
-    // ---- Pending changes, Task stack, Session log ----------------------------------------------
-
     /// ``- [A] path line 4: `old` → `new` (+3)``, then ` amended` (format.rs; the words are
     /// the locale's). The path is free text, so only the letter, the arrow and the end are
     /// checked.

@@ -1,10 +1,12 @@
-//! The Metrics table (rule 3).
+//! The Metrics table (item 3 of the layout).
 
-use super::*;
+use crate::format::Locale;
+
+use super::{Rule, Section, Validator};
+use super::helpers::{is_blank, is_separator, quote, row_cells, signed_int, whole};
+use super::words::{LOCALES, METRIC_ROWS};
 
 impl<'a> Validator<'a> {
-    // ---- 3. the Metrics ------------------------------------------------------------------------
-
     // Bounds: a row's cells are read only after the match above kept rows of exactly 2 cells.
     #[allow(clippy::indexing_slicing)]
     pub(super) fn metrics(&mut self, s: &Section<'a>) {

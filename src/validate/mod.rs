@@ -45,25 +45,22 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::format::{fill, CandidateStyle, Locale, Words, TASK_DONE, TASK_OPEN, TASK_REVERTED};
-use crate::matching::recommend::Reason;
+use crate::format::{CandidateStyle, Locale, Words};
 use crate::response::Status;
-use crate::workflow::{Flags, WorkflowState};
+use crate::workflow::WorkflowState;
 
-
-mod words;
-mod header;
-mod sections;
-mod overview;
-mod metrics;
 mod candidates;
-mod fences;
-mod lists;
 mod consistency;
+mod fences;
+mod header;
 mod helpers;
+mod lists;
+mod metrics;
+mod overview;
+mod sections;
+mod words;
 
-use helpers::*;
-use words::*;
+use helpers::{order_list, quote, split_lines};
 
 // ---- the API ----------------------------------------------------------------------------------
 
@@ -415,7 +412,11 @@ impl<'a> Validator<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::words::LOCALES;
     use super::*;
+    use crate::format::fill;
+    use crate::matching::recommend::Reason;
+    use crate::workflow::Flags;
 
     const MULTI: &str = "status: `MultiMatch`
 state: `SelectionPending`

@@ -1,10 +1,10 @@
-//! The Overview section: severity icon, summary and guidance (rule 2).
+//! The Overview section: severity icon, summary and guidance (item 2 of the layout).
 
-use super::*;
+use super::{Rule, Section, Validator};
+use super::helpers::quote;
+use super::words::LOCALES;
 
 impl<'a> Validator<'a> {
-    // ---- 2. the Overview -----------------------------------------------------------------------
-
     pub(super) fn overview(&mut self, s: &Section<'a>) {
         let w = self.words();
         let mut at = 0;

@@ -1,10 +1,12 @@
 //! Splitting the body into sections at their headings; the heading, locale and blank-line checks.
 
-use super::*;
+use crate::format::{Locale, Words};
+
+use super::{Kind, Rule, Section, Validator};
+use super::helpers::{fence_open, heading_level, is_blank, is_fence_close, known_list, push_body, quote};
+use super::words::{LOCALES, SEVERITIES};
 
 impl<'a> Validator<'a> {
-    // ---- sections ------------------------------------------------------------------------------
-
     /// Splits the lines after the header into sections at the headings (not inside the fences of
     /// Content and Preview), checking the blank line before each heading and reporting text
     /// before the first one.

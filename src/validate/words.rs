@@ -1,8 +1,8 @@
 //! The words the layout uses: format.rs's locale table, plus what it writes the same in every locale.
 
-use super::*;
-
-// ---- the words --------------------------------------------------------------------------------
+use crate::format::Locale;
+use crate::response::Status;
+use crate::workflow::{Flags, WorkflowState};
 
 // The words of each locale are format.rs's own table ([`Words`], [`Locale::words`]): the
 // validator reads what the formatter writes from the same place, so the two cannot drift. Only
@@ -92,6 +92,7 @@ pub(super) fn states_for(status: Status) -> Option<&'static [WorkflowState]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::helpers::row_cells;
 
     #[test]
     fn state_table_agrees_with_flags_derive() {
