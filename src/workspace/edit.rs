@@ -28,11 +28,11 @@ use outcome::{ChoiceArg, EditOutcome, LineChange, Needle, Note, Refusal, SpanEnd
 mod choose;
 mod escapes;
 mod near_pick;
-mod outcome;
+pub(super) mod outcome;
 mod stage;
 #[cfg(test)]
 mod tests;
-mod words;
+pub(super) mod words;
 
 /// A located request of one of the search-based tools, before the choice.
 struct Search {

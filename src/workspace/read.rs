@@ -4,11 +4,12 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use super::views::plural;
+use super::edit::outcome::{ReadGutter, ReadOf, ReadOutcome, ReadReport};
+use super::edit::words::{self, Voice};
 use super::Workspace;
 use crate::matching::line_key::LineKey;
 use crate::preview;
-use crate::response::{Response, Status};
+use crate::response::Response;
 use crate::session::Letter;
 use crate::text;
 use crate::tools::Args;
@@ -61,6 +62,10 @@ pub(super) struct Shown {
 }
 
 impl Workspace {
+    /// `memo_read` of the draft (or, with `view="committed"`, the committed text) of `path`:
+    /// the lines asked for within the read limits, with gutters or line keys; candidates of a
+    /// pending choice marked. `InvalidArguments` naming the line when `start_line` is past the
+    /// end or `end_line` before it. Cost: O(chars shown + lines · log n).
     pub(super) fn read(&mut self, path: &str, args: &Args) -> Response {
         let committed = args.str("view") == Some("committed");
         let rope = if committed { self.open_doc(path).text.rope().clone() } else { self.draft_rope(path) };
@@ -68,16 +73,11 @@ impl Workspace {
         let start = args.int("start_line").unwrap_or(1) as usize;
         let end = (args.int("end_line").map(|n| n as usize).unwrap_or(last)).min(last);
         if start > last {
-            return self.invalid(
-                &format!("argument `start_line` is {start} but {path} has {last} line{}", plural(last)),
-                format!("Pass a start_line from 1 to {last}."),
-            );
+            let outcome = ReadOutcome::StartPastEnd { path: path.to_string(), start, lines: last };
+            return self.finish(words::read(&outcome, &Voice::of(self)), None);
         }
         if end < start {
-            return self.invalid(
-                &format!("argument `end_line` ({end}) is before `start_line` ({start})"),
-                "Pass end_line ≥ start_line, or leave it out to read to the end.".into(),
-            );
+            return self.finish(words::read(&ReadOutcome::EndBeforeStart { start, end }, &Voice::of(self)), None);
         }
         let keys = args.bool("line_keys").unwrap_or(false);
         let numbered = !keys && args.bool("line_numbers").unwrap_or(true);
@@ -96,80 +96,26 @@ impl Workspace {
         let limits = self.config.read_limits;
         let gutter = if keys { Gutter::Keys(&rope) } else if numbered { Gutter::Numbers } else { Gutter::None };
         let read = limited_lines(&shown, gutter, start, end, last, &limits);
-        let content = read.content;
-        let end = read.last_line;
         if keys {
             self.keys_shown_from(path, &rope);
         }
-        let pending = self.session.as_ref().map_or(0, |s| s.changes.iter().filter(|c| c.path == path).count());
-        let which = if committed {
-            "committed text".to_string()
-        } else if pending > 0 {
-            format!("draft with {pending} pending change{}", plural(pending))
-        } else {
-            "no pending changes".to_string()
+        let report = ReadReport {
+            path: path.to_string(),
+            first: start,
+            last_shown: read.last_line,
+            lines: last,
+            of: if committed { ReadOf::Committed } else { ReadOf::Draft { pending: self.pending_in(path) } },
+            fingerprint: (!committed).then(|| self.draft_fingerprint(path).to_string()),
+            other_documents: if args.str("path").is_none() { self.other_documents(path) } else { None },
+            marked: marks.iter().map(|(l, _)| *l).collect(),
+            unmarked,
+            gutter: if keys { ReadGutter::Keys } else if numbered { ReadGutter::Numbers } else { ReadGutter::Bare },
+            stopped_by: read.stopped_by,
+            clipped: read.clipped.iter().map(|(line, _)| *line).collect(),
+            line_chars: limits.line_chars,
         };
-        // The draft's fingerprint in the text too (the description promises it): an edit passes
-        // it as expected_fingerprint.
-        let fp = if committed { String::new() } else { format!("; fingerprint `{}`", self.draft_fingerprint(path)) };
-        let mut r = Response::new(Status::Success, format!("Read lines {start}–{end} of {path} ({last} lines, {which}{fp})."));
-        if args.str("path").is_none() {
-            r.summary.push_str(&self.other_documents_note(path));
-        }
-        let letters: Vec<String> = marks.iter().map(|(l, _)| l.to_string()).collect();
-        if let (Some(first), Some(last)) = (letters.first(), letters.last()) {
-            r.summary.push_str(&if letters.len() == 1 {
-                format!(" Candidate {first} is marked [[SEL#{first}]]…[[/SEL#{first}]]; the markers are not part of the text.")
-            } else {
-                format!(
-                    " Candidates {} are marked [[SEL#{first}]]…[[/SEL#{first}]] to [[SEL#{last}]]…[[/SEL#{last}]]; the markers are not part of the text.",
-                    letters.join(", ")
-                )
-            });
-        }
-        if !unmarked.is_empty() {
-            let at: Vec<String> = unmarked.iter().map(|(l, line)| format!("{l} at line {line}")).collect();
-            r.summary.push_str(&format!(
-                " Candidates are not marked in this read because {path} itself contains text like `[[SEL#…]]`, which is part of the document: candidate {}.",
-                at.join(", ")
-            ));
-        }
-        if keys {
-            r.guidance = Some(format!(
-                "Each line starts with its key (`12#a3f1│ `): pass keys to {}_replace_lines(start_key, end_key, new_text). Keys and gutters are not part of the text.",
-                self.config.tool_prefix
-            ));
-        } else if numbered {
-            r.guidance = Some("The `  12│ ` gutters are not part of the text: leave them out of old_text.".into());
-        }
-        let p = self.config.tool_prefix.clone();
-        if let Some((option, limit)) = read.stopped_by {
-            r.summary.push_str(&format!(" The read stopped at line {end}: one read shows at most {limit} {} (option {option}).", if option == "max_read_lines" { "lines" } else { "chars of text" }));
-            let on = format!("Read on with {p}_read(start_line={}).", end + 1);
-            r.guidance = Some(match r.guidance.take() {
-                Some(g) => format!("{on} {g}"),
-                None => on,
-            });
-        }
-        if !read.clipped.is_empty() {
-            let lines: Vec<String> = read.clipped.iter().take(5).map(|(l, _)| l.to_string()).collect();
-            let more = read.clipped.len().saturating_sub(lines.len());
-            r.summary.push_str(&format!(
-                " Line{} {}{} longer than {} chars {} clipped; the marker `{CLIP_MARK}…` that ends {} is not part of the text.",
-                plural(read.clipped.len()),
-                lines.join(", "),
-                if more > 0 { format!(" and {more} more") } else { String::new() },
-                limits.line_chars,
-                if read.clipped.len() == 1 { "is" } else { "are" },
-                if read.clipped.len() == 1 { "it" } else { "them" },
-            ));
-            let hint = format!("To change text past a clip, pass a unique piece of it as old_text to {p}_replace (a near miss shows what is there).");
-            r.guidance = Some(match r.guidance.take() {
-                Some(g) => format!("{g} {hint}"),
-                None => hint,
-            });
-        }
-        r.content = Some(content);
+        let mut r = words::read(&ReadOutcome::Read(report), &Voice::of(self));
+        r.content = Some(read.content);
         r.fingerprint = Some(if committed { self.open_doc(path).text.fingerprint() } else { self.draft_fingerprint(path) }.to_string());
         r.metrics.new_length = Some(rope.len_chars());
         self.finish(r, Some(path))
@@ -187,7 +133,7 @@ pub(super) enum Gutter<'a> {
 }
 
 /// Starts the marker that replaces the end of a clipped line.
-pub(super) const CLIP_MARK: &str = "⟪clipped: ";
+pub(in crate::workspace) const CLIP_MARK: &str = "⟪clipped: ";
 
 /// Lines `start..=end` (1-based) of `shown`, within `limits`: at most `limits.lines` lines and
 /// `limits.chars` chars of text (always at least one line), each line cut at
@@ -309,18 +255,17 @@ impl Workspace {
         }
     }
 
-    /// ` Other open documents: b.md, c.txt (pass path to read one).` when a read named no path
-    /// and more than one document is open, so the model learns what it can read next; empty
-    /// otherwise. Cost: O(documents named).
-    fn other_documents_note(&self, read: &str) -> String {
+    /// The other open documents a read without `path` names — the first
+    /// [`OTHER_DOCUMENTS_NAMED`] and how many more — so the model learns what it can read next;
+    /// `None` when `read` is the only one. Cost: O(documents named).
+    fn other_documents(&self, read: &str) -> Option<(Vec<String>, usize)> {
         let others: Vec<&String> = self.paths().iter().filter(|p| p.as_str() != read).collect();
         if others.is_empty() {
-            return String::new();
+            return None;
         }
-        let named: Vec<&str> = others.iter().take(OTHER_DOCUMENTS_NAMED).map(|p| p.as_str()).collect();
+        let named: Vec<String> = others.iter().take(OTHER_DOCUMENTS_NAMED).map(|p| p.to_string()).collect();
         let more = others.len() - named.len();
-        let more_note = if more > 0 { format!(" and {more} more") } else { String::new() };
-        format!(" Other open documents: {}{more_note} (pass `path` to read one).", named.join(", "))
+        Some((named, more))
     }
 
     /// The live candidates of a pending choice in `path` (stale ones are not marked).

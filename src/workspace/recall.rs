@@ -4,10 +4,11 @@
 //! module is optional, and tools that could only ever answer "nothing stored" would cost
 //! every request their schema.
 
-use super::views::plural;
+use super::edit::outcome::{MemoryOutcome, NothingFound};
+use super::edit::words::{self, Voice};
 use super::Workspace;
 use crate::memory::{MemoryError, MemoryStore, TurnRecord};
-use crate::response::{MemoryHitView, MemoryView, Response, Status};
+use crate::response::{MemoryHitView, MemoryView, Response};
 
 /// Results `memo_search_memory` returns without a `limit`.
 pub const DEFAULT_SEARCH_LIMIT: usize = 5;
@@ -39,52 +40,41 @@ impl Workspace {
         Ok(())
     }
 
-    /// `memo_recall_context(turn_numbers)`: the stored turns, in the order asked.
+    /// `memo_recall_context(turn_numbers)`: the stored turns, in the order asked; `NoMatch`
+    /// naming the turns not stored and the stored range. Cost: O(size of the turns).
     pub(super) fn recall_context(&self, turns: &[i64]) -> Response {
-        let p = &self.config.tool_prefix;
         // The schema admits any whole number ≥ 1; a turn beyond u32 cannot be stored.
         let asked: Vec<u32> = turns.iter().map(|&t| u32::try_from(t).unwrap_or(u32::MAX)).collect();
         match self.memory.recall(&asked) {
             Ok(records) => {
-                let list: Vec<String> = records.iter().map(|r| r.turn.to_string()).collect();
-                let mut r = Response::new(
-                    Status::Success,
-                    format!("Recalled turn{} {} from the memory store.", plural(records.len()), list.join(", ")),
-                )
-                .with_guidance(format!("The stored context is below; {p}_search_memory(query) finds other turns by keyword."));
+                let outcome = MemoryOutcome::Recalled { turns: records.iter().map(|r| r.turn).collect() };
+                let mut r = words::memory(&outcome, &Voice::of(self));
                 r.content = Some(records.iter().map(|t| recall_text(t)).collect::<Vec<_>>().join("\n\n"));
                 r.memory = Some(MemoryView::Recall { turns: records.into_iter().cloned().collect() });
                 self.finish(r, None)
             }
-            Err(e) => {
-                let guidance = match self.memory.known_range() {
-                    Some((lo, hi)) => format!(
-                        "Ask for stored turns ({lo}..={hi}); {p}_search_memory(query) finds a turn by keyword."
-                    ),
-                    None => "The memory store is empty: the host stores a turn after each one; there is nothing to recall yet.".to_string(),
-                };
-                let r = Response::new(Status::NoMatch, format!("Nothing recalled: {e}. Nothing was changed.")).with_guidance(guidance);
-                self.finish(r, None)
+            Err(error) => {
+                let outcome = MemoryOutcome::NotRecalled { error, known: self.memory.known_range() };
+                self.finish(words::memory(&outcome, &Voice::of(self)), None)
             }
         }
     }
 
-    /// `memo_search_memory(query, limit?)`: ranked hits with a snippet each.
+    /// `memo_search_memory(query, limit?)`: ranked hits with a snippet each; `NoMatch` saying
+    /// why nothing was found. Cost: one BM25F search of the store.
     pub(super) fn search_memory(&self, query: &str, limit: Option<i64>) -> Response {
-        let p = &self.config.tool_prefix;
         let limit = limit.map_or(DEFAULT_SEARCH_LIMIT, |n| (n.max(1) as usize).min(MAX_SEARCH_LIMIT));
         let hits = self.memory.search(query, limit);
         if hits.is_empty() {
             let why = if self.memory.is_empty() {
-                "the memory store is empty".to_string()
+                NothingFound::StoreEmpty
             } else if crate::memory::terms(query).is_empty() {
-                "the query has no words to look for".to_string()
+                NothingFound::NoWords
             } else {
-                format!("no stored turn ({} stored) contains any of its words", self.memory.len())
+                NothingFound::NoTurnMatches { stored: self.memory.len() }
             };
-            let r = Response::new(Status::NoMatch, format!("No memory matches \"{}\": {why}.", crate::text::clip(query, 60)))
-                .with_guidance("Try other or fewer words (Chinese works too); the memory digest lists every stored turn's summary.");
-            return self.finish(r, None);
+            let outcome = MemoryOutcome::NotFound { query: query.to_string(), why };
+            return self.finish(words::memory(&outcome, &Voice::of(self)), None);
         }
         let views: Vec<MemoryHitView> = hits
             .iter()
@@ -95,9 +85,8 @@ impl Workspace {
                 snippet: h.snippet.clone(),
             })
             .collect();
-        let n = views.len();
-        let mut r = Response::new(Status::Success, format!("{n} turn{} match \"{}\", best first.", plural(n), crate::text::clip(query, 60)))
-            .with_guidance(format!("{p}_recall_context(turn_numbers) returns a turn's whole stored context."));
+        let outcome = MemoryOutcome::Found { count: views.len(), query: query.to_string() };
+        let mut r = words::memory(&outcome, &Voice::of(self));
         r.content = Some(
             views
                 .iter()

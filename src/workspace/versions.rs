@@ -5,10 +5,11 @@
 use ropey::Rope;
 
 use super::read::{limited_lines, Gutter};
-use super::views::plural;
+use super::edit::outcome::{VersionOf, VersionOutcome, VersionRead};
+use super::edit::words::{self, Voice};
 use super::Workspace;
 use crate::live_context::{VersionKind, RING};
-use crate::response::{Response, Status};
+use crate::response::Response;
 use crate::text;
 use crate::tools::Args;
 
@@ -31,75 +32,72 @@ impl Workspace {
     /// value when it is no version id, when `path` never had that version, or when it aged out
     /// of the ring (saying which versions are still kept). Cost: O(RING) + the lines shown.
     pub(super) fn read_version(&mut self, path: &str, version: &str, args: &Args) -> Response {
-        let p = self.config.tool_prefix.clone();
-        let arg_path = if Some(path) == self.order.first().map(String::as_str) { String::new() } else { format!(", path=\"{path}\"") };
+        let (outcome, shown) = self.decide_version_read(path, version, args);
+        let mut r = words::version(&outcome, &Voice::of(self));
+        match shown {
+            Some((content, len)) => {
+                r.content = Some(content);
+                r.metrics.new_length = Some(len);
+                self.finish(r, Some(path))
+            }
+            None => self.finish(r, None),
+        }
+    }
+
+    /// What `memo_read(version)` comes to, with the lines shown and the version's length in
+    /// chars when it is read. Changes nothing. Cost: O(RING) + the lines shown.
+    fn decide_version_read(&self, path: &str, version: &str, args: &Args) -> (VersionOutcome, Option<(String, usize)>) {
+        let path_arg = Some(path) != self.order.first().map(String::as_str);
         let current = self.timeline.current_seq(path);
         if let Some(arg) = ["line_keys", "view"].into_iter().find(|a| args.bool(a) == Some(true) || args.str(a).is_some()) {
-            return self.invalid(
-                &format!("`version` reads an old version, but `{arg}` is for the current text"),
-                format!("Leave out `{arg}` to read version {version}, or leave out `version` to read the current text."),
-            );
+            return (VersionOutcome::WithCurrentTextArg { arg, version: version.to_string() }, None);
         }
         let Some((seq, failed)) = parse_version(version) else {
-            return self.invalid(
-                &format!("argument `version` is {:?}; a version looks like \"v3\"", text::clip(version, 40)),
-                format!("Pass a version the live context or a commit named, from \"v0\" (as opened) to \"v{current}\" (now)."),
-            );
+            return (VersionOutcome::NotAVersion { given: text::clip(version, 40), current }, None);
         };
-        let found: Option<(Rope, String)> = if failed {
+        let found: Option<(Rope, VersionOf)> = if failed {
             self.timeline
                 .newest_first(Some(path))
                 .find(|v| v.seq == seq && v.kind == VersionKind::Failed)
-                .map(|v| (v.after.clone(), format!("the text commit \"{}\" tried to save", v.summary)))
+                .map(|v| (v.after.clone(), VersionOf::Failed { summary: v.summary.clone() }))
         } else if seq == 0 {
-            self.timeline.origin(path).map(|r| (r.clone(), "as it was when opened".to_string()))
+            self.timeline.origin(path).map(|r| (r.clone(), VersionOf::Opened))
         } else if seq == current {
-            Some((self.open_doc(path).text.rope().clone(), "the committed text now".to_string()))
+            Some((self.open_doc(path).text.rope().clone(), VersionOf::Now))
         } else {
             self.timeline
                 .newest_first(Some(path))
                 .find(|v| v.seq == seq && v.kind != VersionKind::Failed)
-                .map(|v| (v.after.clone(), format!("after \"{}\"", v.summary)))
+                .map(|v| (v.after.clone(), VersionOf::After { summary: v.summary.clone() }))
         };
-        let Some((rope, what)) = found else {
-            let kept: Vec<u64> = self.timeline.newest_first(Some(path)).filter(|v| v.kind != VersionKind::Failed).map(|v| v.seq).collect();
-            let oldest = kept.iter().min().copied().unwrap_or(current);
-            let (why, instead) = if seq > current || failed || seq == 0 {
-                (format!("{path} has no version {version} (it is at v{current})"), format!("Read the committed text with {p}_read(view=\"committed\"{arg_path})."))
-            } else {
-                (
-                    format!(
-                        "version {version} of {path} is no longer kept: the workspace keeps the last {RING} versions of all documents, and {path}'s oldest kept is v{oldest}"
-                    ),
-                    format!(
-                        "Read v{oldest} with {p}_read(version=\"v{oldest}\"{arg_path}), or the text when opened with {p}_read(version=\"v0\"{arg_path})."
-                    ),
-                )
-            };
-            return self.invalid(&why, instead);
+        let Some((rope, of)) = found else {
+            let (path, version) = (path.to_string(), version.to_string());
+            if seq > current || failed || seq == 0 {
+                return (VersionOutcome::NoSuchVersion { path, version, current, path_arg }, None);
+            }
+            let kept = self.timeline.newest_first(Some(&path)).filter(|v| v.kind != VersionKind::Failed).map(|v| v.seq);
+            let oldest = kept.min().unwrap_or(current);
+            return (VersionOutcome::AgedOut { path, version, ring: RING, oldest, path_arg }, None);
         };
         let last = text::visible_line_count(&rope);
         let start = args.int("start_line").unwrap_or(1) as usize;
         let end = args.int("end_line").map_or(last, |n| n as usize).min(last);
         if start > last || end < start {
-            return self.invalid(
-                &format!("lines {start}–{end} are not in version {version} of {path} ({last} line{})", plural(last)),
-                format!("Pass start_line and end_line from 1 to {last}."),
-            );
+            return (VersionOutcome::LinesNotInVersion { path: path.to_string(), version: version.to_string(), start, end, lines: last }, None);
         }
         let gutter = if args.bool("line_numbers").unwrap_or(true) { Gutter::Numbers } else { Gutter::None };
         let shown = limited_lines(&rope, gutter, start, end, last, &self.config.read_limits);
-        let mut r = Response::new(
-            Status::Success,
-            format!("Read lines {start}–{} of {path} version {version} ({what}; {last} lines). Read-only: edits apply to the draft.", shown.last_line),
-        )
-        .with_guidance(match shown.stopped_by {
-            Some(_) => format!("Read on with {p}_read(version=\"{version}\", start_line={}{arg_path}).", shown.last_line + 1),
-            None => format!("To bring text of it back, copy it into {p}_replace(old_text, new_text) on the current text."),
-        });
-        r.content = Some(shown.content);
-        r.metrics.new_length = Some(rope.len_chars());
-        self.finish(r, Some(path))
+        let read = VersionRead {
+            path: path.to_string(),
+            version: version.to_string(),
+            of,
+            first: start,
+            last_shown: shown.last_line,
+            lines: last,
+            stopped: shown.stopped_by.is_some(),
+            path_arg,
+        };
+        (VersionOutcome::Read(read), Some((shown.content, rope.len_chars())))
     }
 
     /// A commit's guidance: the version each saved document is now, and how to read the one

@@ -259,3 +259,122 @@ pub(super) struct PickConflict {
     /// What the change applied anyway would make of the text there, as a difference view.
     pub proposal: Option<String>,
 }
+
+// ---- reads: memo_read of the draft or of a committed version ------------------------------
+
+/// What `memo_read` of the draft (or the committed text) came to.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::workspace) enum ReadOutcome {
+    Read(ReadReport),
+    /// `start_line` is past the `lines` of the document.
+    StartPastEnd { path: String, start: usize, lines: usize },
+    /// `end_line` comes before `start_line`.
+    EndBeforeStart { start: usize, end: usize },
+}
+
+/// The lines a read showed, and what the model must know about them.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::workspace) struct ReadReport {
+    pub path: String,
+    /// 1-based lines shown, first and last.
+    pub first: usize,
+    pub last_shown: usize,
+    /// Lines of the document.
+    pub lines: usize,
+    pub of: ReadOf,
+    /// The draft's fingerprint; `None` for the committed text.
+    pub fingerprint: Option<String>,
+    /// The other open documents (the first named, how many more), when the read named no path.
+    pub other_documents: Option<(Vec<String>, usize)>,
+    /// Candidates marked `[[SEL#X]]` in the text.
+    pub marked: Vec<Letter>,
+    /// Candidates left unmarked because the document holds marker-like text: letter and line.
+    pub unmarked: Vec<(Letter, usize)>,
+    pub gutter: ReadGutter,
+    /// The option that ended the read early, and its value.
+    pub stopped_by: Option<(&'static str, usize)>,
+    /// Lines clipped at `line_chars` chars.
+    pub clipped: Vec<usize>,
+    pub line_chars: usize,
+}
+
+/// Which text a read showed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::workspace) enum ReadOf {
+    Committed,
+    /// The draft, with this many pending changes in the document.
+    Draft { pending: usize },
+}
+
+/// How the read prefixed its lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::workspace) enum ReadGutter {
+    Keys,
+    Numbers,
+    Bare,
+}
+
+/// What `memo_read(version)` came to.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::workspace) enum VersionOutcome {
+    Read(VersionRead),
+    /// `version` was passed with an argument (`arg`) that is for the current text.
+    WithCurrentTextArg { arg: &'static str, version: String },
+    /// `given` (clipped) is no version id; the document is at `current`.
+    NotAVersion { given: String, current: u64 },
+    /// The document never had `version`; it is at `current`.
+    NoSuchVersion { path: String, version: String, current: u64, path_arg: bool },
+    /// `version` aged out of the ring of `ring` versions; the oldest kept is `oldest`.
+    AgedOut { path: String, version: String, ring: usize, oldest: u64, path_arg: bool },
+    /// Lines `start`–`end` are not among the `lines` of the version.
+    LinesNotInVersion { path: String, version: String, start: usize, end: usize, lines: usize },
+}
+
+/// The lines of a committed version a read showed.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::workspace) struct VersionRead {
+    pub path: String,
+    pub version: String,
+    pub of: VersionOf,
+    pub first: usize,
+    pub last_shown: usize,
+    pub lines: usize,
+    /// The read stopped at a limit: there is more to read on.
+    pub stopped: bool,
+    /// Calls must name the document (it is not the first opened).
+    pub path_arg: bool,
+}
+
+/// Which committed text a version is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(in crate::workspace) enum VersionOf {
+    /// The text the commit with this summary tried to save (its save failed).
+    Failed { summary: String },
+    /// As opened (`v0`).
+    Opened,
+    /// The committed text now.
+    Now,
+    /// After the commit with this summary.
+    After { summary: String },
+}
+
+// ---- memory tools -------------------------------------------------------------------------
+
+/// What `memo_recall_context` or `memo_search_memory` came to.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::workspace) enum MemoryOutcome {
+    Recalled { turns: Vec<u32> },
+    /// `recall` refused; `known` is the stored range (`None`: the store is empty).
+    NotRecalled { error: crate::memory::MemoryError, known: Option<(u32, u32)> },
+    Found { count: usize, query: String },
+    NotFound { query: String, why: NothingFound },
+}
+
+/// Why a memory search found nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::workspace) enum NothingFound {
+    StoreEmpty,
+    NoWords,
+    /// No one of the `stored` turns holds a word of the query.
+    NoTurnMatches { stored: usize },
+}

@@ -14,7 +14,7 @@ use crate::matching::recommend::Reason;
 use crate::matching::near::NearMissView;
 use crate::matching::three_way::ConflictReason;
 use crate::matching::MatchQuality;
-use crate::response::Status;
+use crate::response::{Response, Status};
 use crate::session::{Selection, SelectionCandidate, SelectionKind};
 use crate::workspace::{Config, Workspace};
 
@@ -469,4 +469,98 @@ fn refusals_name_the_bad_value_and_the_limit() {
     assert!(s.contains("`match_id` is D") && s.contains("2 matches (A–B)"), "{s}");
     let s = word(Refusal::TooManyChanges { limit: 26, edits: 3 });
     assert!(s.contains("26 pending changes") && s.contains("(3 edits)"), "{s}");
+}
+
+// ---- the read and memory tools' words ----------------------------------------------------
+
+fn every_read_outcome() -> Vec<(ReadOutcome, Status)> {
+    let report = ReadReport {
+        path: "a.txt".into(),
+        first: 1,
+        last_shown: 40,
+        lines: 90,
+        of: ReadOf::Draft { pending: 2 },
+        fingerprint: Some("0123456789abcdef".into()),
+        other_documents: Some((vec!["b.md".into()], 3)),
+        marked: vec![letter("A"), letter("C")],
+        unmarked: vec![(letter("B"), 7)],
+        gutter: ReadGutter::Keys,
+        stopped_by: Some(("max_read_lines", 40)),
+        clipped: vec![1, 2, 3, 4, 5, 6],
+        line_chars: 10_000,
+    };
+    let bare = ReadReport { of: ReadOf::Committed, fingerprint: None, other_documents: None, marked: Vec::new(), unmarked: Vec::new(), gutter: ReadGutter::Bare, stopped_by: None, clipped: Vec::new(), ..report.clone() };
+    vec![
+        (ReadOutcome::Read(report.clone()), Status::Success),
+        (ReadOutcome::Read(ReadReport { gutter: ReadGutter::Numbers, clipped: vec![3], stopped_by: Some(("max_read_chars", 100)), ..report }), Status::Success),
+        (ReadOutcome::Read(ReadReport { of: ReadOf::Draft { pending: 0 }, ..bare.clone() }), Status::Success),
+        (ReadOutcome::StartPastEnd { path: "a.txt".into(), start: 91, lines: 90 }, Status::InvalidArguments),
+        (ReadOutcome::EndBeforeStart { start: 5, end: 2 }, Status::InvalidArguments),
+    ]
+}
+
+fn every_version_outcome() -> Vec<(VersionOutcome, Status)> {
+    let read = |of, stopped| VersionRead { path: "b.md".into(), version: "v2".into(), of, first: 1, last_shown: 9, lines: 9, stopped, path_arg: true };
+    vec![
+        (VersionOutcome::Read(read(VersionOf::Failed { summary: "Bump".into() }, true)), Status::Success),
+        (VersionOutcome::Read(read(VersionOf::Opened, false)), Status::Success),
+        (VersionOutcome::Read(read(VersionOf::Now, false)), Status::Success),
+        (VersionOutcome::Read(read(VersionOf::After { summary: "Bump".into() }, false)), Status::Success),
+        (VersionOutcome::WithCurrentTextArg { arg: "line_keys", version: "v2".into() }, Status::InvalidArguments),
+        (VersionOutcome::NotAVersion { given: "3".into(), current: 4 }, Status::InvalidArguments),
+        (VersionOutcome::NoSuchVersion { path: "b.md".into(), version: "v9".into(), current: 4, path_arg: false }, Status::InvalidArguments),
+        (VersionOutcome::AgedOut { path: "b.md".into(), version: "v1".into(), ring: 32, oldest: 3, path_arg: true }, Status::InvalidArguments),
+        (VersionOutcome::LinesNotInVersion { path: "b.md".into(), version: "v2".into(), start: 12, end: 9, lines: 9 }, Status::InvalidArguments),
+    ]
+}
+
+fn every_memory_outcome() -> Vec<(MemoryOutcome, Status)> {
+    vec![
+        (MemoryOutcome::Recalled { turns: vec![3, 5] }, Status::Success),
+        (
+            MemoryOutcome::NotRecalled { error: crate::memory::MemoryError::UnknownTurns { turns: vec![9], known: Some((1, 5)) }, known: Some((1, 5)) },
+            Status::NoMatch,
+        ),
+        (MemoryOutcome::NotRecalled { error: crate::memory::MemoryError::UnknownTurns { turns: vec![9], known: None }, known: None }, Status::NoMatch),
+        (MemoryOutcome::Found { count: 2, query: "timeout".into() }, Status::Success),
+        (MemoryOutcome::NotFound { query: "x".into(), why: NothingFound::StoreEmpty }, Status::NoMatch),
+        (MemoryOutcome::NotFound { query: "的".into(), why: NothingFound::NoWords }, Status::NoMatch),
+        (MemoryOutcome::NotFound { query: "zebra".into(), why: NothingFound::NoTurnMatches { stored: 4 } }, Status::NoMatch),
+    ]
+}
+
+#[test]
+fn every_read_version_and_memory_outcome_is_worded_in_both_locales() {
+    for locale in [Locale::En, Locale::Zh] {
+        let ws = Workspace::new(Config { locale, ..Config::default() });
+        let voice = words::Voice::of(&ws);
+        let worded: Vec<(String, Response, Status)> = every_read_outcome()
+            .into_iter()
+            .map(|(o, s)| (format!("{o:?}"), words::read(&o, &voice), s))
+            .chain(every_version_outcome().into_iter().map(|(o, s)| (format!("{o:?}"), words::version(&o, &voice), s)))
+            .chain(every_memory_outcome().into_iter().map(|(o, s)| (format!("{o:?}"), words::memory(&o, &voice), s)))
+            .collect();
+        for (what, mut r, status) in worded {
+            assert_eq!(r.status, status, "{what}");
+            assert!(!r.summary.trim().is_empty(), "{what}");
+            let bare_read = what.starts_with("Read(") && what.contains("gutter: Bare") && what.contains("stopped_by: None");
+            assert_eq!(r.guidance.as_deref().is_some_and(|g| !g.trim().is_empty()), !bare_read, "guidance of {what}: {:?}", r.guidance);
+            r.render(RenderOptions { locale, ..RenderOptions::default() });
+            if let Err(v) = crate::validate::validate(&r.markdown) {
+                panic!("{what} in {locale:?}: {v:?}\n{}", r.markdown);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_read_names_what_ended_it_and_where_to_go_on() {
+    let ws = Workspace::new(Config::default());
+    let voice = words::Voice::of(&ws);
+    let (read, _) = every_read_outcome().remove(0);
+    let r = words::read(&read, &voice);
+    assert!(r.summary.contains("stopped at line 40: one read shows at most 40 lines (option max_read_lines)"), "{}", r.summary);
+    assert!(r.summary.contains("Lines 1, 2, 3, 4, 5 and 1 more longer than 10000 chars are clipped"), "{}", r.summary);
+    let g = r.guidance.unwrap_or_default();
+    assert!(g.starts_with("Read on with memo_read(start_line=41).") && g.contains("memo_replace_lines"), "{g}");
 }
