@@ -14,7 +14,13 @@
 //! (`status:`, `state:`, `flags:`), the list keys (`- summary:`, `- guidance:`), the metric names,
 //! the candidate and session-log column names, and the status/state/flag values are the same in
 //! every locale (docs/responses.md#locales-and-styles). The summary and guidance
-//! sentences are written by the workspace in English and are not translated.
+//! sentences are written by the workspace in English and are not translated; the words live in
+//! [`crate::locale`] (re-exported here).
+//!
+//! The summary (`- summary:`, and the JSON `summary` once rendered) is [`SummaryLine`]: `[Fail]
+//! {defect}` when a check found the answer defective, `[Warning]` when the response warns, the
+//! lead notes, the sentences, the trailing notes — each from its own field of the response.
+//! [`Response::render`] fills `summary`, `markdown` and `markdown_basic`, once per call.
 //!
 //! Lines inside sections (`{w.field}` is a word of the locale; `line(n)` is `w.line` with `{}`
 //! replaced by `n`; `paren(x)` is `w.paren` with `{}` replaced by `x`; `code(x)` is a code span):
@@ -49,12 +55,13 @@
 //!   `| {seq} | {tool} | {status or w.running} | {at_ms} | {tool_call_id or -} |`.
 //!
 //! The one-line view (`markdown_basic`, for older history entries; docs/responses.md#the-one-line-view):
-//! `[{icon}] {status} · {state} · {first sentence of the summary}`, then, when the response has
+//! `[{icon}] {status} · {state} · {first sentence}` (of the summary's sentences, or of the defect
+//! when there is one: `[Warning]` is the icon, notes are for the detail view), then, when the response has
 //! candidates that are not stale, `w.basic_candidates` with their letters (`A–C` for three or
 //! more consecutive ones, else `A, C`), and `w.basic_recommended` with the recommended letter.
 //! The first sentence ends at the first `.`/`!`/`?` outside a code span that a space or the end
-//! follows (or at `。`/`！`/`？`); leading bracketed notes (`[Warning]`, which the icon shows,
-//! `[a.md changed in storage …]`) are left out; at most 160 chars, `…` marking a cut.
+//! follows (or at `。`/`！`/`？`); bracketed text leading the sentences is left out; at most 160
+//! chars, `…` marking a cut.
 
 use std::fmt::{self, Display, Formatter, Write as _};
 
@@ -351,7 +358,7 @@ impl Display for BasicLine<'_> {
             r.severity().as_str(),
             r.status.as_str(),
             r.workflow_state.as_str(),
-            first_sentence(&r.summary, BASIC_SUMMARY_CHARS)
+            first_sentence(said(r), BASIC_SUMMARY_CHARS)
         )?;
         let ids: Vec<&str> = r.candidates.iter().filter(|c| !c.stale).map(|c| c.id.as_str()).collect();
         if !ids.is_empty() {
@@ -361,6 +368,17 @@ impl Display for BasicLine<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// What the one-line view takes its sentence from: a defect when there is one, else the
+/// summary's sentences (the icon shows `[Warning]`; notes are for the detail view). The summary
+/// itself before a render.
+fn said(r: &Response) -> &str {
+    match (&r.notes.defect, &r.sentences) {
+        (Some(defect), _) => defect,
+        (None, Some(sentences)) => sentences,
+        (None, None) => &r.summary,
     }
 }
 
