@@ -13,7 +13,7 @@
 //! | --- | --- | --- |
 //! | `stage-one` | `memo_replace` of the unique needle → `Success` with its compact preview | `memo_revert` after |
 //! | `stage-26` | 26 `memo_replace` calls, one per needle of `docs::spread_needles` (each with its preview) | `memo_revert` after |
-//! | `commit-26` | `memo_commit` → `Step::Persist`, the write into a map (the storage), `complete_persist(Saved)`, then `text()` | a fresh workspace with the 26 changes staged, before |
+//! | `commit-26` | `Workspace::run("memo_commit")` with a `MemoryStorage` (its `Step::Persist`: the write moves the text into the storage's map, then `complete_persist`), then `text()` | a fresh workspace with the 26 changes staged, and the storage, before |
 //!
 //! Every result is checked against a reference computed independently (line replacement on the
 //! generated text) before anything is timed; a wrong result stops the bench.
@@ -23,11 +23,10 @@ mod common;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use std::collections::HashMap;
     use std::hint::black_box;
     use std::time::{Duration, Instant};
 
-    use agentpad::{CallContext, Config, PersistResult, Response, Status, Step, Workspace};
+    use agentpad::{CallContext, Config, MemoryStorage, Response, Status, Step, Workspace};
     use criterion::{BenchmarkId, Criterion, SamplingMode};
     use serde_json::{json, Value};
 
@@ -38,12 +37,12 @@ mod native {
     pub const CHANGES: usize = 26;
     const SUMMARY: &str = "bench: 26 changes";
 
-    /// What a storage holds: text and version per path (`MemoryStorage`'s map, natively).
-    type Storage = HashMap<String, (String, String)>;
-
     /// A storage holding the generated document at version "v1" (as the workspace opened it).
-    fn storage_for(doc: &Doc) -> Storage {
-        HashMap::from([(PATH.to_string(), (doc.text.clone(), "v1".to_string()))])
+    /// Saves are not logged: the log would copy the text, which the JS storage does not.
+    fn storage_for(doc: &Doc) -> MemoryStorage {
+        let mut storage = MemoryStorage::new(&[(PATH, &doc.text)]);
+        storage.log_writes = false;
+        storage
     }
 
     /// One document's fixture: the arguments of every call and the expected texts.
@@ -148,25 +147,7 @@ mod native {
         match step {
             Step::Done(r) => r,
             Step::Persist(_) => panic!("{what}: asked to persist"),
-            #[allow(unreachable_patterns)]
-            // storage reads (a later API) are not expected here either
-            _ => panic!("{what}: asked for storage work"),
-        }
-    }
-
-    /// What `complete_persist` returns: a `Response`, or a further `Step` in the API that grew
-    /// storage reads and rollbacks. The bench accepts both so it follows the core's API.
-    trait IntoStep {
-        fn into_step(self) -> Step;
-    }
-    impl IntoStep for Step {
-        fn into_step(self) -> Step {
-            self
-        }
-    }
-    impl IntoStep for Response {
-        fn into_step(self) -> Step {
-            Step::Done(self)
+            Step::Load(_) => panic!("{what}: asked to load"),
         }
     }
 
@@ -200,42 +181,15 @@ mod native {
         (last.expect("at least one change"), failed)
     }
 
-    /// `memo_commit`, the writes (into `storage`), `complete_persist`, and the committed text —
-    /// what the JS shell does for a commit, natively.
-    fn commit(ws: &mut Workspace, storage: &mut Storage) -> (Response, String) {
-        let mut step = call(ws, "memo_commit", &json!({ "summary": SUMMARY }));
-        let mut writes = 0;
-        let response = loop {
-            let requests = match step {
-                Step::Done(r) => break r,
-                Step::Persist(requests) => requests,
-                #[allow(unreachable_patterns)]
-                _ => panic!("memo_commit asked for storage work other than writes"),
-            };
-            assert_eq!(writes, 0, "memo_commit asked to write twice (a rollback?)");
-            writes += 1;
-            let mut results = Vec::with_capacity(requests.len());
-            for req in requests {
-                match storage.get_mut(&req.path) {
-                    Some(entry) if entry.1 == req.expected_version => {
-                        let version = format!("v{}", entry.1[1..].parse::<u32>().unwrap_or(1) + 1);
-                        *entry = (req.text, version.clone());
-                        results.push(PersistResult::Saved {
-                            path: req.path,
-                            version,
-                        });
-                    }
-                    _ => results.push(PersistResult::Failed {
-                        path: req.path,
-                        error: "version mismatch".into(),
-                    }),
-                }
-            }
-            step = ws.complete_persist(results).into_step();
-        };
-        assert_eq!(
-            writes, 1,
-            "memo_commit did not ask to persist: {:?}: {}",
+    /// `memo_commit` run to its response with `storage` (`Workspace::run`: the persist step's
+    /// write, `complete_persist`), and the committed text — what the JS shell does for a
+    /// commit, natively.
+    fn commit(ws: &mut Workspace, storage: &mut MemoryStorage) -> (Response, String) {
+        let before = storage.version(PATH);
+        let response = ws.run("memo_commit", &json!({ "summary": SUMMARY }), &CallContext::default(), storage);
+        assert!(
+            storage.version(PATH) != before,
+            "memo_commit did not write: {:?}: {}",
             response.status, response.summary
         );
         let text = ws.text(None).expect("the document is open");
@@ -310,7 +264,7 @@ mod native {
             "{name}: commit-26 text() differs from the reference"
         );
         assert!(
-            storage[PATH] == (fx.many_expected.clone(), "v2".to_string()),
+            storage.text(PATH) == Some(fx.many_expected.as_str()) && storage.version(PATH).as_deref() == Some("v2"),
             "{name}: commit-26 stored text or version differs from the reference"
         );
         eprintln!(

@@ -40,19 +40,21 @@ pub trait Storage {
     /// Writes `request.text` to `request.path` if storage still holds `request.expected_version`
     /// there (`""`: no document may exist yet), and returns the new version. On any error
     /// nothing may have been written. `request.edits` is the same write as UTF-16 replacements,
-    /// for storages that merge live edits; a file storage ignores it.
-    fn save(&mut self, request: &PersistRequest) -> Result<String, StorageError>;
+    /// for storages that merge live edits; a file storage ignores it. The request is handed
+    /// over, so a storage that keeps the text keeps it without a copy.
+    fn save(&mut self, request: PersistRequest) -> Result<String, StorageError>;
 
     /// One [`Step::Persist`]: the writes in order, stopping at the first failure (later
     /// documents are left untouched), one result per write attempted. Override it to write a
     /// step as one transaction.
-    fn persist(&mut self, requests: &[PersistRequest]) -> Vec<PersistResult> {
+    fn persist(&mut self, requests: Vec<PersistRequest>) -> Vec<PersistResult> {
         let mut results = Vec::with_capacity(requests.len());
         for request in requests {
+            let path = request.path.clone();
             match self.save(request) {
-                Ok(version) => results.push(PersistResult::Saved { path: request.path.clone(), version }),
+                Ok(version) => results.push(PersistResult::Saved { path, version }),
                 Err(e) => {
-                    results.push(PersistResult::Failed { path: request.path.clone(), error: e.to_string() });
+                    results.push(PersistResult::Failed { path, error: e.to_string() });
                     break;
                 }
             }
@@ -292,7 +294,7 @@ impl Workspace {
             step = match step {
                 Step::Done(response) => return response,
                 Step::Persist(requests) => {
-                    let results = storage.persist(&requests);
+                    let results = storage.persist(requests);
                     self.complete_persist(results)
                 }
                 Step::Load(paths) => {

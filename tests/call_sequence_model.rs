@@ -579,24 +579,25 @@ impl Storage for Planned<'_> {
         self.storage.load(path)
     }
 
-    fn save(&mut self, request: &PersistRequest) -> Result<String, StorageError> {
+    fn save(&mut self, request: PersistRequest) -> Result<String, StorageError> {
         self.storage.save(request)
     }
 
-    fn persist(&mut self, requests: &[PersistRequest]) -> Vec<PersistResult> {
+    fn persist(&mut self, requests: Vec<PersistRequest>) -> Vec<PersistResult> {
         let fail_at = if self.steps.is_empty() { self.plan.commit } else { self.plan.restore };
         self.steps.push(requests.iter().map(|r| (r.path.clone(), r.text.clone())).collect());
         let mut results = Vec::new();
-        for (i, req) in requests.iter().enumerate() {
+        for (i, req) in requests.into_iter().enumerate() {
             if fail_at == Some(i) {
-                results.push(PersistResult::Failed { path: req.path.clone(), error: "disk full".into() });
+                results.push(PersistResult::Failed { path: req.path, error: "disk full".into() });
                 break;
             }
+            let path = req.path.clone();
             match self.storage.save(req) {
-                Ok(version) => results.push(PersistResult::Saved { path: req.path.clone(), version }),
+                Ok(version) => results.push(PersistResult::Saved { path, version }),
                 Err(e) => {
                     self.unplanned_failures.push(e.to_string());
-                    results.push(PersistResult::Failed { path: req.path.clone(), error: e.to_string() });
+                    results.push(PersistResult::Failed { path, error: e.to_string() });
                     break;
                 }
             }

@@ -8,7 +8,7 @@
 //! old_span_start to the end of the first old_span_end after it, markers kept on request).
 
 use agentpad::text::normalize_line_breaks;
-use agentpad::{CallContext, Config, Response, Status, Step, Workspace};
+use agentpad::{CallContext, Config, PersistRequest, PersistResult, Response, Status, Storage, StorageError, Stored, Workspace};
 use arbitrary::{Result, Unstructured};
 use serde_json::{json, Map, Value};
 
@@ -20,22 +20,30 @@ pub fn run(data: &[u8]) {
     let _ = run_inner(&mut u);
 }
 
-/// Runs one call on a workspace that is never asked to persist (no commit happens here without
-/// a host; a commit's writes are reported saved).
-pub fn call(ws: &mut Workspace, name: &str, args: &Value) -> Response {
-    let mut step = ws.call(name, args, &CallContext::default());
-    loop {
-        step = match step {
-            Step::Done(r) => {
-                check_response(&r);
-                return r;
-            }
-            Step::Persist(reqs) => ws.complete_persist(
-                reqs.into_iter().enumerate().map(|(i, q)| agentpad::PersistResult::Saved { path: q.path, version: format!("s{i}") }).collect(),
-            ),
-            Step::Load(paths) => ws.complete_load(paths.into_iter().map(|path| agentpad::LoadResult::Missing { path }).collect()),
-        }
+/// A storage that holds nothing and takes every write (reported saved as `s<i>`, i the write's
+/// index in its step): these harnesses check edits, not storage.
+struct Sink;
+
+impl Storage for Sink {
+    fn load(&mut self, _path: &str) -> std::result::Result<Option<Stored>, StorageError> {
+        Ok(None)
     }
+
+    fn save(&mut self, _request: PersistRequest) -> std::result::Result<String, StorageError> {
+        Ok("s0".into())
+    }
+
+    fn persist(&mut self, requests: Vec<PersistRequest>) -> Vec<PersistResult> {
+        requests.into_iter().enumerate().map(|(i, q)| PersistResult::Saved { path: q.path, version: format!("s{i}") }).collect()
+    }
+}
+
+/// Runs one call to its response (`Workspace::run`) with a storage that takes every write and
+/// holds nothing to load.
+pub fn call(ws: &mut Workspace, name: &str, args: &Value) -> Response {
+    let r = ws.run(name, args, &CallContext::default(), &mut Sink);
+    check_response(&r);
+    r
 }
 
 fn run_inner(u: &mut Unstructured) -> Result<()> {

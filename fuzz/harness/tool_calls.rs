@@ -12,12 +12,10 @@
 //!   (persistence enabled; both read back as a reload reads them);
 //! - after a successful `revert` / `discard`, every document's draft equals its committed text.
 
-use std::collections::BTreeMap;
-
 use agentpad::matching::line_key::LineKey;
 use agentpad::text::Text;
 use agentpad::tools::{ParamKind, Tool};
-use agentpad::{CallContext, Config, LoadResult, PersistMode, PersistResult, Response, Status, Step, Workspace};
+use agentpad::{CallContext, Config, LoadResult, MemoryStorage, Numbering, PersistMode, PersistRequest, PersistResult, Response, Status, Step, Storage, StorageError, Stored, Workspace};
 use arbitrary::{Result, Unstructured};
 use serde_json::{json, Map, Value};
 
@@ -34,12 +32,9 @@ pub fn run(data: &[u8]) {
 struct Host {
     ws: Workspace,
     mode: PersistMode,
-    /// path -> (raw text, version number); versions are never reused.
-    files: BTreeMap<String, (String, u64)>,
-    next_version: u64,
-    fail_next_save: bool,
-    failing_path: Option<String>,
-    fail_next_load: bool,
+    /// Versions are never reused (one counter for every path): a document deleted and written
+    /// again gets a version the workspace has not seen.
+    storage: MemoryStorage,
     now: f64,
     fingerprints: Vec<String>,
 }
@@ -62,33 +57,35 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
     let mut host = Host {
         ws: Workspace::new(config),
         mode,
-        files: BTreeMap::new(),
-        next_version: 1,
-        fail_next_save: false,
-        failing_path: None,
-        fail_next_load: false,
+        storage: MemoryStorage::with_numbering(&[], Numbering::Shared),
         now: 1_000.0,
         fingerprints: Vec::new(),
     };
     let docs = u.int_in_range(1..=2usize)?;
     for path in &PATHS[..docs] {
         let raw = gen::document(u)?;
-        let v = host.fresh_version();
-        host.ws.open(path, &raw, &format!("v{v}")).expect("open a small document");
+        let version = host.storage.write(path, &raw);
+        host.ws.open(path, &raw, &version).expect("open a small document");
         if std::env::var_os("AGENTPAD_FUZZ_TRACE").is_some() {
             let shown: String = raw.chars().map(|c| if c.is_ascii() { c.to_string() } else { c.escape_unicode().to_string() }).collect();
             eprintln!("open {path}: {} chars {shown:?}", raw.chars().count());
         }
-        host.files.insert(path.to_string(), (raw, v));
     }
     let steps = u.int_in_range(1..=24u8)?;
     for _ in 0..steps {
         match u.int_in_range(0..=24u8)? {
             0 => host.external_write(u)?,
             1 => host.external_delete(u)?,
-            2 => host.fail_next_save = true,
-            3 => host.failing_path = if host.failing_path.is_some() { None } else { Some(u.choose(&PATHS)?.to_string()) },
-            4 => host.fail_next_load = true,
+            2 => host.storage.fail_next_save = true,
+            3 => {
+                let failing = &mut host.storage.failing_paths;
+                if failing.is_empty() {
+                    failing.push(u.choose(&PATHS)?.to_string());
+                } else {
+                    failing.clear();
+                }
+            }
+            4 => host.storage.fail_next_load = true,
             5 => {
                 // A completion nothing waits for: refused with a response, nothing changes.
                 let step = if u.arbitrary()? {
@@ -106,12 +103,6 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
 }
 
 impl Host {
-    fn fresh_version(&mut self) -> u64 {
-        let v = self.next_version;
-        self.next_version += 1;
-        v
-    }
-
     fn draft(&self, path: &str) -> String {
         self.ws.draft(Some(path)).unwrap_or_default()
     }
@@ -126,89 +117,33 @@ impl Host {
 
     fn external_write(&mut self, u: &mut Unstructured) -> Result<()> {
         let path = u.choose(&PATHS)?.to_string();
-        let old = self.files.get(&path).map(|f| f.0.clone()).unwrap_or_default();
+        let old = self.storage.text(&path).unwrap_or_default().to_string();
         let raw = if u.ratio(3, 4)? { gen::mutate(u, &old)? } else { gen::document(u)? };
-        let v = self.fresh_version();
-        self.files.insert(path.clone(), (raw.clone(), v));
+        let version = self.storage.write(&path, &raw);
         if std::env::var_os("AGENTPAD_FUZZ_TRACE").is_some() {
             eprintln!("external write {path}: {} chars {raw:?}", raw.chars().count());
         }
-        self.ws.storage_changed(&path, Some(&raw), Some(&format!("v{v}")));
+        self.ws.storage_changed(&path, Some(&raw), Some(&version));
         Ok(())
     }
 
     fn external_delete(&mut self, u: &mut Unstructured) -> Result<()> {
         let path = u.choose(&PATHS)?.to_string();
-        self.files.remove(&path);
+        self.storage.remove(&path);
         self.ws.storage_changed(&path, None, None);
         Ok(())
     }
 
-    fn save(&mut self, path: String, text: String, expected_version: &str) -> PersistResult {
-        let current = self.files.get(&path).map_or(String::new(), |(_, v)| format!("v{v}"));
-        if std::mem::take(&mut self.fail_next_save) || self.failing_path.as_deref() == Some(path.as_str()) {
-            PersistResult::Failed { path, error: "disk full".into() }
-        } else if current != expected_version {
-            PersistResult::Failed { path, error: format!("version mismatch: expected {expected_version:?}, storage has {current:?}") }
-        } else {
-            let v = self.fresh_version();
-            self.files.insert(path.clone(), (text, v));
-            PersistResult::Saved { path, version: format!("v{v}") }
+    /// Performs storage steps until the workspace is done (`Workspace::drive` with the
+    /// in-memory storage), checking each response and which calls may persist.
+    fn drive(&mut self, step: Step, tool: Option<Tool>) -> Response {
+        let mut storage = Checked { storage: &mut self.storage, tool, mode: self.mode, steps: 0 };
+        let r = self.ws.drive(step, &mut storage);
+        check_response(&r);
+        if let Some(f) = &r.fingerprint {
+            self.fingerprints.push(f.clone());
         }
-    }
-
-    /// Performs storage steps until the workspace is done, checking each response.
-    fn drive(&mut self, mut step: Step, tool: Option<Tool>) -> Response {
-        let mut first = true;
-        loop {
-            step = match step {
-                Step::Done(r) => {
-                    check_response(&r);
-                    if let Some(f) = &r.fingerprint {
-                        self.fingerprints.push(f.clone());
-                    }
-                    return r;
-                }
-                Step::Persist(requests) => {
-                    if first {
-                        let allowed = match tool {
-                            Some(Tool::PersistAs) => true,
-                            Some(Tool::Commit | Tool::CommitAuto) => self.mode != PersistMode::Disabled,
-                            Some(t) => self.mode == PersistMode::Immediate && t.edits(),
-                            None => false,
-                        };
-                        assert!(allowed, "a persist step from {tool:?} in {:?} mode: {requests:?}", self.mode);
-                    }
-                    let mut results = Vec::new();
-                    for req in requests {
-                        let result = self.save(req.path, req.text, &req.expected_version);
-                        let failed = matches!(result, PersistResult::Failed { .. });
-                        results.push(result);
-                        if failed {
-                            break; // like the shell: no writes after a failure
-                        }
-                    }
-                    self.ws.complete_persist(results)
-                }
-                Step::Load(paths) => {
-                    let fail = std::mem::take(&mut self.fail_next_load);
-                    let results = paths
-                        .into_iter()
-                        .map(|path| {
-                            if fail {
-                                return LoadResult::Failed { path, error: "permission denied".into() };
-                            }
-                            match self.files.get(&path) {
-                                Some((text, v)) => LoadResult::Loaded { path, text: text.clone(), version: format!("v{v}") },
-                                None => LoadResult::Missing { path },
-                            }
-                        })
-                        .collect();
-                    self.ws.complete_load(results)
-                }
-            };
-            first = false;
-        }
+        r
     }
 
     /// Whenever the workspace holds storage's version of a document, it holds storage's text.
@@ -217,7 +152,7 @@ impl Host {
             return; // commits stay in memory: the committed text differs from storage on purpose
         }
         for path in self.ws.paths() {
-            let (Some(version), Some((raw, v))) = (self.ws.version(path), self.files.get(path)) else { continue };
+            let (Some(version), Some((raw, v))) = (self.ws.version(path), self.storage.files.get(path)) else { continue };
             if version != format!("v{v}") {
                 continue;
             }
@@ -417,4 +352,43 @@ pub fn check_response(r: &Response) {
         "an internal error reached the agent: {}",
         r.summary
     );
+}
+
+/// The harness's storage for one call: the in-memory storage, asserting that a call's first
+/// storage step is a persist step only where the tool and the persist mode allow one.
+struct Checked<'a> {
+    storage: &'a mut MemoryStorage,
+    tool: Option<Tool>,
+    mode: PersistMode,
+    /// Storage steps of this call so far.
+    steps: usize,
+}
+
+impl Storage for Checked<'_> {
+    fn load(&mut self, path: &str) -> std::result::Result<Option<Stored>, StorageError> {
+        self.storage.load(path)
+    }
+
+    fn save(&mut self, request: PersistRequest) -> std::result::Result<String, StorageError> {
+        self.storage.save(request)
+    }
+
+    fn persist(&mut self, requests: Vec<PersistRequest>) -> Vec<PersistResult> {
+        if self.steps == 0 {
+            let allowed = match self.tool {
+                Some(Tool::PersistAs) => true,
+                Some(Tool::Commit | Tool::CommitAuto) => self.mode != PersistMode::Disabled,
+                Some(t) => self.mode == PersistMode::Immediate && t.edits(),
+                None => false,
+            };
+            assert!(allowed, "a persist step from {:?} in {:?} mode: {requests:?}", self.tool, self.mode);
+        }
+        self.steps += 1;
+        self.storage.persist(requests)
+    }
+
+    fn load_all(&mut self, paths: &[String]) -> Vec<LoadResult> {
+        self.steps += 1;
+        self.storage.load_all(paths)
+    }
 }

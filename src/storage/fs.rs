@@ -221,7 +221,7 @@ impl Storage for FsStorage {
     /// [`StorageError::ChangedDuringSave`], [`StorageError::OutsideRoot`],
     /// [`StorageError::NotAFile`], [`StorageError::Io`]; the file is unchanged then. Cost: two
     /// reads of the file, one write and fsync, one rename.
-    fn save(&mut self, request: &PersistRequest) -> Result<String, StorageError> {
+    fn save(&mut self, request: PersistRequest) -> Result<String, StorageError> {
         let path = request.path.as_str();
         let io = |operation, source| StorageError::Io { path: path.to_string(), operation, source };
         let (target, exists) = self.locate(path)?;
@@ -288,23 +288,23 @@ mod tests {
     fn saves_over_the_expected_version_only_and_keeps_the_mode() {
         let dir = scratch("save");
         let mut s = FsStorage::new(&dir).unwrap();
-        let v1 = s.save(&request("docs/a.md", "one\n", "")).unwrap();
+        let v1 = s.save(request("docs/a.md", "one\n", "")).unwrap();
         assert_eq!(fs::read_to_string(dir.join("docs/a.md")).unwrap(), "one\n");
         assert_eq!(s.load("docs/a.md").unwrap(), Some(Stored { text: "one\n".into(), version: v1.clone() }));
-        let e = s.save(&request("docs/a.md", "two\n", "")).unwrap_err();
+        let e = s.save(request("docs/a.md", "two\n", "")).unwrap_err();
         assert!(matches!(&e, StorageError::VersionMismatch { found: Some(f), .. } if *f == v1), "{e}");
-        let e = s.save(&request("docs/a.md", "two\n", "xxh3:0000000000000000")).unwrap_err();
+        let e = s.save(request("docs/a.md", "two\n", "xxh3:0000000000000000")).unwrap_err();
         assert!(e.to_string().contains("expected xxh3:0000000000000000"), "{e}");
         assert_eq!(fs::read_to_string(dir.join("docs/a.md")).unwrap(), "one\n");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
             fs::set_permissions(dir.join("docs/a.md"), fs::Permissions::from_mode(0o640)).unwrap();
-            let v2 = s.save(&request("docs/a.md", "two\n", &v1)).unwrap();
+            let v2 = s.save(request("docs/a.md", "two\n", &v1)).unwrap();
             assert_ne!(v1, v2);
             assert_eq!(fs::metadata(dir.join("docs/a.md")).unwrap().permissions().mode() & 0o777, 0o640);
             fs::set_permissions(dir.join("docs/a.md"), fs::Permissions::from_mode(0o444)).unwrap();
-            let e = s.save(&request("docs/a.md", "three\n", &v2)).unwrap_err();
+            let e = s.save(request("docs/a.md", "three\n", &v2)).unwrap_err();
             assert!(matches!(e, StorageError::ReadOnly { mode: 0o444, .. }), "{e}");
         }
         let leftovers: Vec<_> = fs::read_dir(dir.join("docs")).unwrap().filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().ends_with(TEMP_SUFFIX)).collect();
@@ -342,7 +342,7 @@ mod tests {
             std::os::unix::fs::symlink(outside.join("secret"), dir.join("link")).unwrap();
             std::os::unix::fs::symlink(&outside, dir.join("away")).unwrap();
             assert!(matches!(s.load("link").unwrap_err(), StorageError::OutsideRoot { .. }));
-            let e = s.save(&request("away/new.md", "x", "")).unwrap_err();
+            let e = s.save(request("away/new.md", "x", "")).unwrap_err();
             assert!(matches!(e, StorageError::OutsideRoot { .. }), "{e}");
             assert!(!outside.join("new.md").exists());
             // A link inside the root is followed.

@@ -40,12 +40,15 @@ pub enum Numbering {
 /// assert!(storage.load("b.md")?.is_none());
 /// # Ok::<(), agentpad::StorageError>(())
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct MemoryStorage {
     /// Path → (raw text, version number).
     pub files: BTreeMap<String, (String, u64)>,
-    /// Every save performed, in order: (path, text).
+    /// Every save performed, in order: (path, text), while `log_writes` is on.
     pub writes: Vec<(String, String)>,
+    /// Whether saves are logged in `writes` (on by default; a benchmark turns it off: each
+    /// entry is a copy of the text).
+    pub log_writes: bool,
     /// The next save (of any path) fails with [`INJECTED_SAVE_ERROR`].
     pub fail_next_save: bool,
     /// Saves of these paths fail with [`INJECTED_SAVE_ERROR`] until removed.
@@ -55,6 +58,21 @@ pub struct MemoryStorage {
     pub numbering: Numbering,
     /// The last number [`Numbering::Shared`] gave.
     last_shared: u64,
+}
+
+impl Default for MemoryStorage {
+    fn default() -> Self {
+        MemoryStorage {
+            files: BTreeMap::new(),
+            writes: Vec::new(),
+            log_writes: true,
+            fail_next_save: false,
+            failing_paths: Vec::new(),
+            fail_next_load: false,
+            numbering: Numbering::PerPath,
+            last_shared: 0,
+        }
+    }
 }
 
 impl MemoryStorage {
@@ -120,18 +138,20 @@ impl Storage for MemoryStorage {
     /// Stores the text under the next version if the stored version is the expected one.
     /// Errors: [`StorageError::Injected`] as asked (`fail_next_save`, which it clears, or
     /// `failing_paths`), [`StorageError::VersionMismatch`]. O(size of the text).
-    fn save(&mut self, request: &PersistRequest) -> Result<String, StorageError> {
-        let path = &request.path;
-        if std::mem::take(&mut self.fail_next_save) || self.failing_paths.contains(path) {
-            return Err(StorageError::Injected { path: path.clone(), message: INJECTED_SAVE_ERROR.into() });
+    fn save(&mut self, request: PersistRequest) -> Result<String, StorageError> {
+        let PersistRequest { path, text, expected_version, .. } = request;
+        if std::mem::take(&mut self.fail_next_save) || self.failing_paths.contains(&path) {
+            return Err(StorageError::Injected { path, message: INJECTED_SAVE_ERROR.into() });
         }
-        let found = self.version(path);
-        if found.as_deref().unwrap_or("") != request.expected_version {
-            return Err(StorageError::VersionMismatch { path: path.clone(), expected: request.expected_version.clone(), found });
+        let found = self.version(&path);
+        if found.as_deref().unwrap_or("") != expected_version {
+            return Err(StorageError::VersionMismatch { path, expected: expected_version, found });
         }
-        let n = self.next_number(path);
-        self.files.insert(path.clone(), (request.text.clone(), n));
-        self.writes.push((path.clone(), request.text.clone()));
+        let n = self.next_number(&path);
+        if self.log_writes {
+            self.writes.push((path.clone(), text.clone()));
+        }
+        self.files.insert(path, (text, n));
         Ok(format!("v{n}"))
     }
 
