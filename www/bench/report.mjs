@@ -137,10 +137,12 @@ const SESSION_CHANGES = 26;
 const DIFF_WORKS = ["anchor-diff-1", "anchor-diff-10", "anchor-diff-1pct", "window"];
 /** The cold-start suite (www/bench/suites/coldstart.mjs). */
 const COLD_WORKS = ["cold-import-create", "cold-first-call", "cold-total"];
-const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS, ...DIFF_WORKS, ...COLD_WORKS];
+/** The first call on a text just taken (www/bench/suites/firstcall.mjs). */
+const FIRST_WORKS = ["first-after-open", "first-after-commit"];
+const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS, ...FIRST_WORKS, ...DIFF_WORKS, ...COLD_WORKS];
 const IMPL_ORDER = [
   "agentpad-wasm", "agentpad-wasm-200ms", "agentpad-memo_diff", "agentpad-call", "agentpad-diff", "agentpad-locate", "agentpad-locate-rope", "agentpad-find_exact", "agentpad-find_bytes",
-  "memmem", "similar", "indexOf", "indexOf+diff", "trim-lines", "slice-join", "replace×26", "createTwoFilesPatch", "diff-match-patch",
+  "memmem", "similar", "warm-call", "indexOf", "indexOf+diff", "trim-lines", "slice-join", "replace×26", "createTwoFilesPatch", "diff-match-patch",
 ];
 const WORK_TEXT = {
   "locate-unique": "locate unique needle (+ stage + compact preview in wasm)",
@@ -149,6 +151,8 @@ const WORK_TEXT = {
   "stage-one": "stage one change (unique needle) → Success with its compact preview (the wasm call of locate-unique, in the session suite with its native counterpart)",
   "stage-26": `stage ${SESSION_CHANGES} changes spread through the document, one call each, each with its preview`,
   "commit-26": `commit ${SESSION_CHANGES} staged changes, write through the storage, get the string back`,
+  "first-after-open": "the first `memo_replace` (unique needle, → Success with its preview) after `Workspace.create` opened the document: a fresh workspace per run, created untimed",
+  "first-after-commit": "the first `memo_replace` (unique needle) after a `memo_commit` of one change: a fresh workspace per run, the change staged and committed untimed",
   "anchor-diff-1": "unified diff (context 3) of the whole document, old → new: one small change (one word renamed in one line near the middle)",
   "cold-import-create": "cold start in a fresh `node` process: `await import(\"agentpad\")` + `Workspace.create` (the wasm read, compiled and instantiated; the document read and opened)",
   "cold-first-call": "cold start: the first call after that, `ws.call(\"memo_read\", { start_line: 1, end_line: 40 })`",
@@ -180,6 +184,7 @@ const IMPL_TEXT = {
   "agentpad-find_exact": "native `agentpad::matching::exact::find_exact` (char ranges)",
   "agentpad-find_bytes": "native `agentpad::matching::exact::find_bytes` (byte offsets over the rope's chunks)",
   memmem: "native `memchr::memmem::find_iter` on the flattened `String`, collecting every hit (the limit)",
+  "warm-call": "agentpad itself, warm: the same `memo_replace` on a workspace in the same state that has answered one such call before (revert between runs, untimed) — what the first call should cost",
   indexOf: "JS `indexOf`: unique — uniqueness check + slice + concatenation (V8 keeps the result as a lazy cons-string); all — a loop collecting every hit; " +
     `stage-26 — the unique case ${SESSION_CHANGES} times on the growing draft (no preview)`,
   "indexOf+diff": "JS `indexOf` uniqueness check + slice + `diff.createTwoFilesPatch` (context 3): the preview a user would build; " +
@@ -291,6 +296,14 @@ function memoryReport(records) {
   });
 }
 
+/** The first call after open and after commit ≤ 1 ms at 10 MB (wasm): nothing is built lazily. */
+function firstTargets(results) {
+  return results
+    .filter((r) => FIRST_WORKS.includes(r.work) && r.impl === "agentpad-wasm" && r.doc.endsWith("-10MB"))
+    .map((r) => ({ target: `${r.work.replace(/-/g, " ")} ≤ 1 ms (wasm), ${r.doc}`, from: "target: first call", value: r.median_ms, unit: "ms", limit: 1,
+      ok: r.correct !== false && r.median_ms !== null && r.median_ms <= 1, note: r.correct === false ? "wrong result" : "" }));
+}
+
 /** Cold start (target: first call ≤ 30 ms), strictly (from the import to the first answer) and
  * for the call alone. */
 function coldTargets(results) {
@@ -333,6 +346,7 @@ function targets(results, ratios, wasm) {
       ok: wrong.length === 0 && slowest !== null && slowest.median_ms <= 250, note: wrong.length ? `${wrong.length} wrong` : slowest ? slowest.work.slice("worst-".length) : "" });
   }
   out.push(...diffTargets(results, ratios));
+  out.push(...firstTargets(results));
   out.push(...coldTargets(results));
   if (wasm) out.push({ target: "wasm ≤ 200 KB gzipped", from: "target: size", value: wasm.gzip_bytes / 1024, unit: "KiB", limit: 200, ok: wasm.gzip_bytes <= 200 * 1024, note: "" });
   return out;
@@ -522,9 +536,35 @@ function summary(report, works) {
     }
     L.push("");
   }
+  L.push(...firstSummary(report));
   L.push(...diffSummary(report, works));
   L.push(...coldSummary(report));
   L.push(...memorySummary(report));
+  return L;
+}
+
+/** The first call on a text just taken, against a warm call and the JS string baseline. */
+function firstSummary(report) {
+  const { results, ratios } = report;
+  const rows = results.filter((r) => FIRST_WORKS.includes(r.work));
+  if (!rows.length) return [];
+  const cell = (r) => (!r ? "—" : r.correct === false ? `${ms(r.median_ms)} (wrong)` : `${ms(r.median_ms)} (min ${ms(r.min_ms)})`);
+  const rat = (work, doc, b) => {
+    const x = ratios.find((y) => y.work === work && y.doc === doc && y.a === "agentpad-wasm" && y.b === b);
+    return !x ? "—" : x.ratio === null ? `(${x.note})` : times(x.ratio);
+  };
+  const L = ["First call on a text the workspace just took (the flat text search runs on is made with the text: at open from the string handed over, at commit from the old one and the changes): " +
+    "ms, median (min). warm = agentpad's same call on a workspace that has answered one before; indexOf = the JS string baseline (uniqueness check + slice) on the same text. " +
+    "Ratios are first ÷ peer (< 1: the first call is faster).", ""];
+  L.push("| work | document | first call (wasm) | warm call (wasm) | indexOf (JS) | first ÷ warm | first ÷ indexOf |");
+  L.push("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+  for (const work of FIRST_WORKS) {
+    for (const doc of [...new Set(rows.filter((r) => r.work === work).map((r) => r.doc))].sort((a, b) => docOrder(report, a) - docOrder(report, b))) {
+      const get = (impl) => rows.find((r) => r.work === work && r.doc === doc && r.impl === impl);
+      L.push(`| ${work} | ${doc} | ${cell(get("agentpad-wasm"))} | ${cell(get("warm-call"))} | ${cell(get("indexOf"))} | ${rat(work, doc, "warm-call")} | ${rat(work, doc, "indexOf")} |`);
+    }
+  }
+  L.push("");
   return L;
 }
 
