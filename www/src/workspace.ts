@@ -262,6 +262,13 @@ export class Workspace {
   #freeWhenIdle = false;
   /** Per path, the last read failure told to the core, so that it is told once (see #syncExternalChanges). */
   readonly #unreadable = new Map<string, string>();
+  /**
+   * Every tool the configuration enables, as the core defines them: fixed for the workspace's
+   * life (it depends on the options only, never on the state), so it crosses the wasm boundary
+   * once instead of on every `tools()` — 13 KB of definitions a host asks for before each
+   * model request. Handed out as copies: a caller may change what it gets.
+   */
+  #enabledTools: ToolDefinition[] | undefined;
 
   private constructor(inner: WasmWorkspace, storage: StorageProvider, storageTimeoutMs: number, sink?: (record: DiagnosticRecord) => void) {
     this.#inner = inner;
@@ -729,12 +736,19 @@ export class Workspace {
   tools(options: ToolsOptions | AiSdkToolsOptions<unknown>): ToolFormatMap[ToolFormat][] | AiSdkTools<unknown> {
     const format = options?.format;
     const strict = options?.strict === true;
-    const defs = this.#live().toolDefinitions(options?.visibleOnly === true) as ToolDefinition[];
+    const defs = options?.visibleOnly === true ? (this.#live().toolDefinitions(true) as ToolDefinition[]) : this.#definitions();
     if (format === "ai-sdk") {
       const { jsonSchema, onResponse } = options as AiSdkToolsOptions<unknown>;
       return aiSdkTools(defs, jsonSchema, strict, this.#reporting(onResponse));
     }
     return toolsFor(format, defs, strict);
+  }
+
+  /** A copy of every enabled tool's definition (see #enabledTools). Cost: a structured clone of ~13 KB. */
+  #definitions(): ToolDefinition[] {
+    const live = this.#live(); // a freed workspace throws, cached or not
+    this.#enabledTools ??= live.toolDefinitions(false) as ToolDefinition[];
+    return structuredClone(this.#enabledTools);
   }
 
   /**
