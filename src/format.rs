@@ -37,8 +37,10 @@
 //!   en: ``- [B] line 45: `api.timeout: 30` ← recommended``, ``- [C] line 78: `cache.timeout: 30` (stale)``;
 //!   zh: ``- [B] 第 45 行：`api.timeout: 30` ← 推荐``, ``- [C] 第 78 行：`cache.timeout: 30`（已失效）``.
 //! - Content, Preview: a fenced block (three backticks, more when the text holds a run of them).
-//! - Pending changes: `- [{change_id}] {path} {line(n)}{w.colon}{code(old)} → {code(new)}{paren(delta)}`,
-//!   then `w.amended` when the change was amended (old and new clipped to 60 chars with `…`).
+//! - Pending changes: `- [{change_id}] {path} {line(n)}{places}{w.colon}{code(old)} → {code(new)}{paren(delta)}`,
+//!   then `w.amended` when the change was amended (old and new clipped to 60 chars with `…`);
+//!   `places` is `fill(w.places, n)` for a change of n > 1 places (a replace-all: line, old and
+//!   new are its first place's, delta counts them all), else nothing.
 //! - Task stack (docs/workflow.md#task-stack), shown when a task is active or one has finished: first the active
 //!   tasks, outermost first, `{two spaces × (depth − 1)}- [#{task_id}] {goal}{paren(word)}` where
 //!   `word` is `w.task_current` for the innermost active task and `task_status(status)` otherwise;
@@ -214,10 +216,11 @@ impl Display for Markdown<'_> {
             for c in &r.pending_changes {
                 writeln!(
                     f,
-                    "- [{}] {} {}{}{} → {}{}{}",
+                    "- [{}] {} {}{}{}{} → {}{}{}",
                     c.change_id,
                     one_line(&c.path),
                     w.line_no(c.line),
+                    if c.places.len() > 1 { fill(w.places, &c.places.len().to_string()) } else { String::new() },
                     w.colon,
                     code(&clip(&c.old_text)),
                     code(&clip(&c.new_text)),
@@ -649,6 +652,7 @@ flags: `SelectionPending`
             new_text: "[\"X\"]".into(),
             delta: 3,
             amended: true,
+            places: Vec::new(),
         });
         r.task_stack.push(crate::response::TaskView { task_id: "1".into(), goal: "启用实验性功能 X".into(), status: "Active".into(), depth: 1 });
         r.render(ZH_TABLE);

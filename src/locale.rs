@@ -83,6 +83,9 @@ pub struct Words {
     pub yes: &'static str,
     /// After a pending change that was merged with a later edit: ` amended` / `（已合并）`.
     pub amended: &'static str,
+    /// After the line of a pending change with several places (a replace-all): `, 3 places` /
+    /// `，共 3 处`.
+    pub places: &'static str,
     /// A session-log entry without a status yet (the export call itself).
     pub running: &'static str,
     /// Task statuses: `Active`, `Completed`, `Reverted` (en keeps the JSON values).
@@ -139,6 +142,7 @@ pub const EN: Words = Words {
     stale: "stale",
     yes: "yes",
     amended: " amended",
+    places: ", {} places",
     running: "(running)",
     task_active: "Active",
     task_completed: "Completed",
@@ -172,6 +176,7 @@ pub const ZH: Words = Words {
     stale: "已失效",
     yes: "是",
     amended: "（已合并）",
+    places: "，共 {} 处",
     running: "（进行中）",
     task_active: "进行中",
     task_completed: "已完成",

@@ -105,7 +105,8 @@ pub struct Candidate {
 }
 
 /// A pending change as reported (docs/responses.md#json-fields). `position` is a UTF-16 offset into the base text;
-/// `line` is 1-based in the base text; `delta` is in chars.
+/// `line` is 1-based in the base text; `delta` is in chars. `position`, `line`, `old_text` and
+/// `new_text` are its first place's; `delta` counts every place.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(rename = "PendingChange"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -118,6 +119,19 @@ pub struct PendingChangeView {
     pub new_text: String,
     pub delta: isize,
     pub amended: bool,
+    /// Every place of the change in base order: one for an edit, several for a replace-all.
+    pub places: Vec<PendingPlaceView>,
+}
+
+/// One place of a pending change: `position` (UTF-16) and `line` (1-based) in the base text.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "PendingPlace"))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PendingPlaceView {
+    pub position: usize,
+    pub line: usize,
+    pub old_text: String,
+    pub new_text: String,
 }
 
 /// An entry of the task stack (innermost last). Always present, empty until tasks exist.

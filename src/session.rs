@@ -55,21 +55,55 @@ impl fmt::Display for Letter {
     }
 }
 
-/// One staged edit, in base coordinates (chars).
+/// One place of a pending change: a replacement in base coordinates (chars).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub base_range: Range<usize>,
+    /// The base text of `base_range`.
+    pub old_text: String,
+    pub new_text: String,
+}
+
+impl Place {
+    /// Change in length, in chars. Cost: O(chars of `new_text`).
+    pub fn delta(&self) -> isize {
+        self.new_text.chars().count() as isize - self.base_range.len() as isize
+    }
+}
+
+/// What [`PendingChange::first_place`] gives for a change without places (none is ever kept).
+static NO_PLACE: Place = Place { base_range: 0..0, old_text: String::new(), new_text: String::new() };
+
+/// One staged edit under one letter: one place for an ordinary edit, several for a replace-all
+/// (docs/architecture.md#pending-changes). Places are in base order, at least one, and never
+/// overlap or touch one another nor the places of other changes — so the text between two
+/// places is never held by the change, however far apart they are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PendingChange {
     pub id: Letter,
     pub path: String,
-    pub base_range: Range<usize>,
-    pub old_text: String,
-    pub new_text: String,
+    pub places: Vec<Place>,
     pub amended: bool,
 }
 
 impl PendingChange {
-    /// Change in length, in chars.
+    /// Change in length of all its places, in chars. Cost: O(chars of the new texts).
     pub fn delta(&self) -> isize {
-        self.new_text.chars().count() as isize - self.base_range.len() as isize
+        self.places.iter().map(Place::delta).sum()
+    }
+
+    /// From the first place's base start to the last one's end: where the change lies (for
+    /// ordering and positions), never a text to read — it spans the gaps between places. O(1).
+    pub fn base_range(&self) -> Range<usize> {
+        match (self.places.first(), self.places.last()) {
+            (Some(a), Some(b)) => a.base_range.start..b.base_range.end,
+            _ => 0..0,
+        }
+    }
+
+    /// The first place: what a one-line view of the change shows. O(1).
+    pub fn first_place(&self) -> &Place {
+        self.places.first().unwrap_or(&NO_PLACE)
     }
 }
 
@@ -220,21 +254,40 @@ impl Session {
         self.docs.get_or_insert_with(path.to_string(), || DraftDoc { base: committed.clone(), draft: committed.rope().clone() })
     }
 
-    /// The pending changes of `path` as a change set against its base (sorted by base position),
-    /// and for each replacement the index of its change in `changes`. For an untouched path the
-    /// base length is taken as the furthest change end. Cost: O(k log k + chars of the new texts).
+    /// Every place of `path`'s pending changes in base order, as (index in `changes`, index in
+    /// its `places`). Cost: O(p log p) for p places.
+    fn places_in_base_order(&self, path: &str) -> Vec<(usize, usize)> {
+        let mut idx: Vec<(usize, usize, usize, usize)> = Vec::new();
+        for (i, c) in self.changes.iter().enumerate().filter(|(_, c)| c.path == path) {
+            idx.extend(c.places.iter().enumerate().map(|(j, p)| (p.base_range.start, p.base_range.end, i, j)));
+        }
+        crate::sort::sort_by_key(&mut idx, |&(start, end, _, _)| (start, end));
+        idx.into_iter().map(|(_, _, i, j)| (i, j)).collect()
+    }
+
+    /// The pending changes of `path` as a change set against its base (one replacement per
+    /// place, sorted by base position), and for each replacement the index of its change in
+    /// `changes` (a change of several places appears once per place). For an untouched path the
+    /// base length is taken as the furthest change end. Cost: O(p log p + chars of the new
+    /// texts) for p places.
     pub fn change_set(&self, path: &str) -> (ChangeSet, Vec<usize>) {
-        let mut idx: Vec<(usize, &PendingChange)> = self.changes.iter().enumerate().filter(|(_, c)| c.path == path).collect();
-        crate::sort::sort_by_key(&mut idx, |(_, c)| (c.base_range.start, c.base_range.end));
+        let (set, idx) = self.place_set(path);
+        (set, idx.into_iter().map(|(i, _)| i).collect())
+    }
+
+    /// [`Session::change_set`] with (change index, place index) per replacement.
+    fn place_set(&self, path: &str) -> (ChangeSet, Vec<(usize, usize)>) {
+        let idx = self.places_in_base_order(path);
         let base_len = match self.docs.get(path) {
             Some(doc) => doc.base.rope().len_chars(),
-            None => idx.iter().map(|(_, c)| c.base_range.end).max().unwrap_or(0),
+            None => self.changes.iter().filter(|c| c.path == path).map(|c| c.base_range().end).max().unwrap_or(0),
         };
         let mut set = ChangeSet::new(base_len);
         let mut kept = Vec::with_capacity(idx.len());
-        for (i, c) in idx {
-            match set.try_push(c.base_range.clone(), c.new_text.clone()) {
-                Ok(()) => kept.push(i),
+        for (i, j) in idx {
+            let Some(place) = self.changes.get(i).and_then(|c| c.places.get(j)) else { continue };
+            match set.try_push(place.base_range.clone(), place.new_text.clone()) {
+                Ok(()) => kept.push((i, j)),
                 // Only a caller that edited `changes` by hand can get here.
                 Err(e) => debug_assert!(false, "pending changes of {path} break the invariant: {e}"),
             }
@@ -242,89 +295,157 @@ impl Session {
         (set, kept)
     }
 
-    /// Pending changes of one path, sorted by base position, with their current draft ranges.
-    /// Cost: O(k log k).
+    /// Pending changes of one path, sorted by base position, each with its draft range from its
+    /// first place's start to its last place's end (where it lies, not what it holds).
+    /// Cost: O(p log p) for p places.
     pub fn changes_in_draft(&self, path: &str) -> Vec<(&PendingChange, Range<usize>)> {
-        let (set, idx) = self.change_set(path);
-        idx.into_iter().zip(set.draft_ranges()).filter_map(|(i, r)| Some((self.changes.get(i)?, r))).collect()
+        let mut out: Vec<(usize, Range<usize>)> = Vec::new();
+        for ((i, _), r) in self.places_in_draft_idx(path) {
+            match out.iter_mut().find(|(k, _)| *k == i) {
+                Some((_, hull)) => hull.end = hull.end.max(r.end),
+                None => out.push((i, r)),
+            }
+        }
+        out.into_iter().filter_map(|(i, r)| Some((self.changes.get(i)?, r))).collect()
     }
 
-    /// Stages "replace draft `range` of `path` with `new_text`". `path` must have been touched
-    /// (else `NotTouched`); `range` must lie inside the draft (the caller got it from a search).
-    /// Merges with every pending change the range overlaps or touches. Refuses a 27th letter,
-    /// and a range that is reversed or past the draft's end (`OutOfRange`). Cost: O(k log k +
-    /// log n) for k pending changes, plus the pending texts' lengths (the change set is derived
-    /// from `changes`).
+    /// Every place of `path`'s pending changes in base order, with its change and its current
+    /// draft range: what previews and the live context show. Cost: O(p log p) for p places.
+    pub fn places_in_draft(&self, path: &str) -> Vec<(&PendingChange, &Place, Range<usize>)> {
+        self.places_in_draft_idx(path)
+            .into_iter()
+            .filter_map(|((i, j), r)| {
+                let c = self.changes.get(i)?;
+                Some((c, c.places.get(j)?, r))
+            })
+            .collect()
+    }
+
+    fn places_in_draft_idx(&self, path: &str) -> Vec<((usize, usize), Range<usize>)> {
+        let (set, idx) = self.place_set(path);
+        idx.into_iter().zip(set.draft_ranges()).collect()
+    }
+
+    /// Stages "replace draft `range` of `path` with `new_text`": [`Session::stage_places`] with
+    /// one place.
     pub fn stage(&mut self, path: &str, range: Range<usize>, new_text: &str) -> Result<Staged, SessionError> {
-        let (set, idx) = self.change_set(path);
-        let touching = set.draft_touching(range.clone());
-        if touching.is_empty() && self.letters_used >= MAX_PENDING_CHANGES {
-            return Err(SessionError::TooManyChanges { limit: MAX_PENDING_CHANGES });
-        }
-        let Some(doc) = self.docs.get_mut(path) else {
+        self.stage_places(path, &[(range, new_text)])
+    }
+
+    /// Stages several replacements of `path` — draft ranges of the current draft, sorted, not
+    /// overlapping (they may touch) — as ONE pending change with a place each (a replace-all).
+    /// `path` must have been touched (else `NotTouched`); a range reversed, unsorted or past the
+    /// draft's end is `OutOfRange`. A pending change any of them overlaps or touches is merged
+    /// in whole (all its places; the earliest letter is kept, marked `amended`); replacements
+    /// and places that touch one another become one place; a place that ends up holding its base
+    /// text is dropped, and a change left without places is gone. Refuses a 27th letter.
+    /// Cost: O(p log p + log n per replacement) for p pending places, plus the texts of the
+    /// places it creates — never the text between them.
+    pub fn stage_places(&mut self, path: &str, edits: &[(Range<usize>, &str)]) -> Result<Staged, SessionError> {
+        let (set, idx) = self.place_set(path);
+        let Some(doc) = self.docs.get(path) else {
             return Err(SessionError::NotTouched { path: path.to_string() });
         };
         let draft_len = doc.draft.len_chars();
-        let edit = ChangeSet::try_from_replacements(draft_len, [Replacement { range: range.clone(), text: new_text.to_string() }])
-            .map_err(|_| SessionError::OutOfRange { path: path.to_string(), range: range.clone(), draft_len })?;
-        let new_len = edit.draft_range(0).map_or(0, |r| r.len());
-        let delta = new_len as isize - range.len() as isize;
-        // Base positions of the edit's ends; ends inside or touching a pending change go to
-        // that change's outer edge, so the merged change covers it whole.
-        let base_range = set.map_back_pos(range.start, Assoc::Before)..set.map_back_pos(range.end, Assoc::After);
-        let old_text = doc.base.rope().slice(base_range.clone()).to_string();
-        let staged = if touching.is_empty() {
-            if old_text == new_text {
-                return Ok(Staged { change: None, amended: false, draft_range: range, delta: 0 });
+        let edit = ChangeSet::try_from_replacements(
+            draft_len,
+            edits.iter().map(|(range, text)| Replacement { range: range.clone(), text: text.to_string() }),
+        )
+        .map_err(|_| {
+            let range = edits.first().map(|e| e.0.start).unwrap_or(0)..edits.last().map(|e| e.0.end).unwrap_or(0);
+            SessionError::OutOfRange { path: path.to_string(), range, draft_len }
+        })?;
+        let hull = match (edits.first(), edits.last()) {
+            (Some(a), Some(b)) => a.0.start..b.0.end,
+            _ => return Ok(Staged { change: None, amended: false, draft_range: 0..0, delta: 0 }),
+        };
+        let delta = edit.draft_len() as isize - draft_len as isize;
+        // The changes the edits touch join the new change whole.
+        let mut joined: Vec<usize> = Vec::new();
+        for (range, _) in edits {
+            for k in set.draft_touching(range.clone()) {
+                if let Some(&(i, _)) = idx.get(k) {
+                    if !joined.contains(&i) {
+                        joined.push(i);
+                    }
+                }
             }
-            let Some(id) = Letter::from_index(self.letters_used) else {
-                return Err(SessionError::TooManyChanges { limit: MAX_PENDING_CHANGES });
-            };
-            self.letters_used += 1;
-            self.changes.push(PendingChange {
-                id,
-                path: path.to_string(),
-                base_range,
-                old_text,
-                new_text: new_text.to_string(),
-                amended: false,
-            });
-            Staged { change: Some(id), amended: false, draft_range: range.clone(), delta }
-        } else {
-            let draft_of = |j: usize| set.draft_range(j).unwrap_or(range.clone());
-            let union = range.start.min(draft_of(touching.start).start)..range.end.max(draft_of(touching.end - 1).end);
-            let mut merged = doc.draft.slice(union.start..range.start).to_string();
-            merged.push_str(new_text);
-            merged.push_str(&doc.draft.slice(range.end..union.end).to_string());
-            let remove = idx.get(touching).unwrap_or_default();
-            let id = remove.iter().filter_map(|&i| self.changes.get(i)).map(|c| c.id).min().unwrap_or(Letter(b'A'));
+        }
+        if joined.is_empty() && self.letters_used >= MAX_PENDING_CHANGES {
+            return Err(SessionError::TooManyChanges { limit: MAX_PENDING_CHANGES });
+        }
+        // Draft intervals that become the new change: every edit and every place of a joined
+        // change. Those that overlap or touch form one place.
+        let mut spans: Vec<Range<usize>> = edits.iter().map(|(r, _)| r.clone()).collect();
+        for (k, (i, _)) in idx.iter().enumerate() {
+            if joined.contains(i) {
+                spans.extend(set.draft_range(k));
+            }
+        }
+        crate::sort::sort_by_key(&mut spans, |r| (r.start, r.end));
+        let mut groups: Vec<Range<usize>> = Vec::new();
+        for r in spans {
+            match groups.last_mut() {
+                Some(g) if r.start <= g.end => g.end = g.end.max(r.end),
+                _ => groups.push(r),
+            }
+        }
+        let mut places = Vec::with_capacity(groups.len());
+        let mut next_edit = edits.iter().peekable();
+        for g in groups {
+            let base_range = set.map_back_pos(g.start, Assoc::Before)..set.map_back_pos(g.end, Assoc::After);
+            let mut new_text = String::new();
+            let mut at = g.start;
+            while let Some((range, text)) = next_edit.next_if(|(r, _)| r.end <= g.end) {
+                push_slice(&mut new_text, &doc.draft, at..range.start);
+                new_text.push_str(text);
+                at = range.end;
+            }
+            push_slice(&mut new_text, &doc.draft, at..g.end);
+            let old_text = doc.base.rope().slice(base_range.clone()).to_string();
+            if old_text != new_text {
+                places.push(Place { base_range, old_text, new_text });
+            }
+        }
+        let amended = !joined.is_empty();
+        let id = match joined.iter().filter_map(|&i| self.changes.get(i)).map(|c| c.id).min() {
+            Some(id) => id,
+            None if places.is_empty() => return Ok(Staged { change: None, amended: false, draft_range: hull, delta: 0 }),
+            None => {
+                let Some(id) = Letter::from_index(self.letters_used) else {
+                    return Err(SessionError::TooManyChanges { limit: MAX_PENDING_CHANGES });
+                };
+                self.letters_used += 1;
+                id
+            }
+        };
+        if amended {
             self.changes = std::mem::take(&mut self.changes)
                 .into_iter()
                 .enumerate()
-                .filter(|(i, _)| !remove.contains(i))
+                .filter(|(i, _)| !joined.contains(i))
                 .map(|(_, c)| c)
                 .collect();
-            let change = if merged == old_text {
-                None // the edits cancel out: nothing is pending here any more
-            } else {
-                let at = self.changes.iter().position(|c| c.id > id).unwrap_or(self.changes.len());
-                self.changes.insert(
-                    at,
-                    PendingChange { id, path: path.to_string(), base_range, old_text, new_text: merged, amended: true },
-                );
-                Some(id)
-            };
-            Staged { change, amended: change.is_some(), draft_range: range.clone(), delta }
-        };
-        doc.draft.remove(range.clone());
-        doc.draft.insert(range.start, new_text);
+        }
+        // Merged edits that cancel out leave nothing pending there.
+        let change = (!places.is_empty()).then_some(id);
+        if change.is_some() {
+            let at = self.changes.iter().position(|c| c.id > id).unwrap_or(self.changes.len());
+            self.changes.insert(at, PendingChange { id, path: path.to_string(), places, amended });
+        }
+        if let Some(doc) = self.docs.get_mut(path) {
+            for (range, text) in edits.iter().rev() {
+                doc.draft.remove(range.clone());
+                doc.draft.insert(range.start, text);
+            }
+        }
         if let Some(sel) = &mut self.selection {
             sel.remap_through(path, &edit);
         }
-        if staged.change.is_some() {
-            self.last_staged = staged.change;
+        if change.is_some() {
+            self.last_staged = change;
         }
-        Ok(staged)
+        Ok(Staged { change, amended: amended && change.is_some(), draft_range: hull, delta })
     }
 
     /// Drops every pending change of `path` and its base and draft (the path is untouched
@@ -363,16 +484,18 @@ impl Session {
         if !self.docs.contains_key(path) {
             return Rebase::default();
         }
-        let (_, idx) = self.change_set(path);
         let mut conflicting = Vec::new();
-        for i in idx {
-            let Some(change) = self.changes.get_mut(i) else { continue };
-            let range = change.base_range.clone();
-            if external.touching(range.clone()).is_empty() {
-                // No external replacement at or inside: both ends map unambiguously.
-                change.base_range = external.map_pos(range.start, Assoc::After)..external.map_pos(range.end, Assoc::Before);
-            } else {
+        for (i, change) in self.changes.iter_mut().enumerate().filter(|(_, c)| c.path == path) {
+            // A change is kept or dropped whole: an external edit at one of its places
+            // conflicts with all of them (its letter is one edit).
+            if change.places.iter().any(|p| !external.touching(p.base_range.clone()).is_empty()) {
                 conflicting.push(i);
+                continue;
+            }
+            for place in &mut change.places {
+                // No external replacement at or inside: both ends map unambiguously.
+                let range = place.base_range.clone();
+                place.base_range = external.map_pos(range.start, Assoc::After)..external.map_pos(range.end, Assoc::Before);
             }
         }
         let (conflicts, kept): (Vec<_>, Vec<_>) =
@@ -406,25 +529,24 @@ impl Session {
     }
 
     /// Fingerprint of the draft of a touched path, derived from its base's fingerprint and its
-    /// pending changes in base order — O(k) for k changes instead of hashing the whole draft on
+    /// pending places in base order — O(p log p) for p places instead of hashing the whole draft on
     /// every call. Without changes it is the base's, so a reverted or emptied draft matches a
     /// fresh read. Two change sets giving the same text by different edits get different
     /// fingerprints: the worst that does is a conservative `StaleReference`.
     pub fn draft_fingerprint(&self, path: &str) -> Option<Fingerprint> {
         let doc = self.docs.get(path)?;
         let base = doc.base.fingerprint();
-        let mut changes: Vec<&PendingChange> = self.changes.iter().filter(|c| c.path == path).collect();
-        if changes.is_empty() {
+        let places = self.places_in_base_order(path);
+        if places.is_empty() {
             return Some(base);
         }
-        crate::sort::sort_by_key(&mut changes, |c| c.base_range.start);
         let mut h = Xxh3::new();
         h.update(&base.0.to_le_bytes());
-        for c in changes {
-            h.update(&(c.base_range.start as u64).to_le_bytes());
-            h.update(&(c.base_range.end as u64).to_le_bytes());
-            h.update(&(c.new_text.len() as u64).to_le_bytes());
-            h.update(c.new_text.as_bytes());
+        for p in places.into_iter().filter_map(|(i, j)| self.changes.get(i)?.places.get(j)) {
+            h.update(&(p.base_range.start as u64).to_le_bytes());
+            h.update(&(p.base_range.end as u64).to_le_bytes());
+            h.update(&(p.new_text.len() as u64).to_le_bytes());
+            h.update(p.new_text.as_bytes());
         }
         Some(Fingerprint(h.digest()))
     }
@@ -436,6 +558,15 @@ impl Session {
 
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
+    }
+}
+
+/// Appends `rope`'s chars `range` to `out`, chunk by chunk (no intermediate String).
+fn push_slice(out: &mut String, rope: &Rope, range: Range<usize>) {
+    if range.start < range.end {
+        for chunk in rope.slice(range).chunks() {
+            out.push_str(chunk);
+        }
     }
 }
 
@@ -457,16 +588,17 @@ mod tests {
     fn replay(s: &Session) -> String {
         let base = s.docs.get("a").unwrap().base.rope().to_string();
         let chars: Vec<char> = base.chars().collect();
-        let mut changes: Vec<&PendingChange> = s.changes.iter().collect();
-        changes.sort_by_key(|c| c.base_range.start);
+        let mut places: Vec<&Place> = s.changes.iter().flat_map(|c| &c.places).collect();
+        places.sort_by_key(|p| p.base_range.start);
         let mut out = String::new();
         let mut at = 0;
-        for c in changes {
-            assert!(c.base_range.start >= at, "changes overlap");
-            out.extend(&chars[at..c.base_range.start]);
-            assert_eq!(c.old_text, chars[c.base_range.clone()].iter().collect::<String>());
-            out.push_str(&c.new_text);
-            at = c.base_range.end;
+        for (i, p) in places.into_iter().enumerate() {
+            assert!(i == 0 || p.base_range.start > at, "places overlap or touch");
+            out.extend(&chars[at..p.base_range.start]);
+            assert_eq!(p.old_text, chars[p.base_range.clone()].iter().collect::<String>());
+            assert_ne!(p.old_text, p.new_text, "a no-op place was kept");
+            out.push_str(&p.new_text);
+            at = p.base_range.end;
         }
         out.extend(&chars[at..]);
         out
@@ -484,7 +616,7 @@ mod tests {
         // draft positions after the shorter "1" are mapped back to base positions
         let c = s.stage("a", 6..11, "3").unwrap();
         assert_eq!(c.change, Letter::parse("C"));
-        assert_eq!(s.changes[2].base_range, 8..13);
+        assert_eq!(s.changes[2].base_range(), 8..13);
         assert_eq!(replay(&s), "1 two 3 FOUR");
     }
 
@@ -497,7 +629,7 @@ mod tests {
         assert_eq!(m.change, Letter::parse("A"));
         assert!(m.amended);
         assert_eq!(s.changes.len(), 1);
-        assert_eq!(s.changes[0].old_text, "abc def ghi");
+        assert_eq!(s.changes[0].first_place().old_text, "abc def ghi");
         assert_eq!(draft(&s), "ABC_GHI");
         assert_eq!(replay(&s), draft(&s));
     }
@@ -622,11 +754,11 @@ mod tests {
         assert_eq!(r.kept, Letter::parse("A").into_iter().chain(Letter::parse("B")).collect::<Vec<_>>());
         assert_eq!(r.conflicts.len(), 1);
         assert_eq!(r.conflicts[0].id, Letter::parse("C").unwrap());
-        assert_eq!(r.conflicts[0].base_range, 23..30, "returned as it was");
+        assert_eq!(r.conflicts[0].base_range(), 23..30, "returned as it was");
         assert_eq!(draft(&s), "new line\nalpha BETA GAMMA! DELTA epsilon!");
         assert_eq!(replay(&s), draft(&s));
-        assert_eq!(s.changes[0].base_range, 15..19);
-        assert_eq!(s.changes[1].old_text, "delta");
+        assert_eq!(s.changes[0].base_range(), 15..19);
+        assert_eq!(s.changes[1].first_place().old_text, "delta");
         assert!(s.selection.is_none());
         assert_eq!(s.docs.get("a").unwrap().base.rope().to_string(), "new line\nalpha beta GAMMA! delta epsilon!");
         // Later edits stage against the new base.
@@ -666,6 +798,67 @@ mod tests {
         let reversed = 2..1;
         assert!(matches!(s.stage("a", reversed, "x"), Err(SessionError::OutOfRange { .. })));
         assert!(s.is_empty());
+    }
+
+    #[test]
+    fn places_stage_as_one_letter_holding_only_the_places() {
+        let mut s = session_with("x1 a x2 b x3 c");
+        s.stage("a", 3..4, "A").unwrap(); // A: the "a"
+        let all = s.stage_places("a", &[(0..2, "y1"), (5..7, "y2"), (10..12, "y3")]).unwrap();
+        assert_eq!((all.change, all.amended, all.delta), (Letter::parse("B"), false, 0));
+        assert_eq!(draft(&s), "y1 A y2 b y3 c");
+        assert_eq!(replay(&s), draft(&s));
+        let b = &s.changes[1];
+        assert_eq!(b.places.iter().map(|p| p.old_text.as_str()).collect::<Vec<_>>(), ["x1", "x2", "x3"]);
+        assert_eq!(b.base_range(), 0..12);
+        let in_draft: Vec<_> = s.places_in_draft("a").into_iter().map(|(c, _, r)| (c.id.to_string(), r)).collect();
+        assert_eq!(in_draft, [("B".into(), 0..2), ("A".into(), 3..4), ("B".into(), 5..7), ("B".into(), 10..12)]);
+        // An edit touching the second place joins it; the letter keeps all three.
+        let m = s.stage("a", 6..8, "Z!").unwrap();
+        assert_eq!((m.change, m.amended), (Letter::parse("B"), true));
+        assert_eq!(s.changes[1].places[1].old_text, "x2 ");
+        assert_eq!(s.changes[1].places[1].new_text, "yZ!");
+        // Restoring one place drops that place only.
+        s.stage("a", 0..2, "x1").unwrap();
+        assert_eq!(s.changes[1].places.len(), 2);
+        assert_eq!(draft(&s), "x1 A yZ!b y3 c");
+        assert_eq!(replay(&s), draft(&s));
+    }
+
+    #[test]
+    fn places_touching_a_pending_change_merge_it_and_touching_places_join() {
+        let mut s = session_with("aa bb aa cc aa");
+        s.stage("a", 9..11, "CC").unwrap(); // A
+        s.stage("a", 3..5, "BB").unwrap(); // B
+        // Places 0..1 and 1..2 touch (one place); 6..8 touches nothing; 11..14 touches A.
+        let r = s.stage_places("a", &[(0..1, "X"), (1..2, "_"), (6..8, "X"), (11..14, " X")]).unwrap();
+        assert_eq!((r.change, r.amended), (Letter::parse("A"), true));
+        assert_eq!(s.changes.iter().map(|c| (c.id.to_string(), c.places.len())).collect::<Vec<_>>(), [("A".into(), 3), ("B".into(), 1)]);
+        assert_eq!((s.changes[0].places[0].old_text.as_str(), s.changes[0].places[0].new_text.as_str()), ("aa", "X_"));
+        assert_eq!((s.changes[0].places[2].old_text.as_str(), s.changes[0].places[2].new_text.as_str()), ("cc aa", "CC X"));
+        assert_eq!(draft(&s), "X_ BB X CC X");
+        assert_eq!(replay(&s), draft(&s));
+        // Unsorted or out-of-range places are refused and change nothing.
+        let before = s.changes.clone();
+        assert!(matches!(s.stage_places("a", &[(5..6, "q"), (0..1, "q")]), Err(SessionError::OutOfRange { .. })));
+        assert!(matches!(s.stage_places("a", &[(0..99, "q")]), Err(SessionError::OutOfRange { .. })));
+        assert_eq!(s.changes, before);
+    }
+
+    #[test]
+    fn rebase_keeps_a_letter_whole_or_drops_it_whole() {
+        let mut s = session_with("k1 m k2 n k3.");
+        s.stage_places("a", &[(0..2, "K1"), (5..7, "K2"), (10..12, "K3")]).unwrap(); // A
+        // External edits between places are no conflict: every place moves.
+        let r = s.rebase("a", &Text::from_storage("k1 mm k2 N! k3."));
+        assert_eq!((r.kept.len(), r.conflicts.len()), (1, 0));
+        assert_eq!(draft(&s), "K1 mm K2 N! K3.");
+        assert_eq!(replay(&s), draft(&s));
+        // One at a place conflicts with the letter: all its places go.
+        let r = s.rebase("a", &Text::from_storage("k1 mm k2! N! k3."));
+        assert_eq!((r.kept.len(), r.conflicts.len()), (0, 1));
+        assert_eq!(r.conflicts[0].places.len(), 3);
+        assert_eq!(draft(&s), "k1 mm k2! N! k3.");
     }
 
     #[test]

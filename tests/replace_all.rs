@@ -15,18 +15,23 @@ fn lines(n: usize) -> String {
 fn a_replace_all_over_300_places_is_one_change_and_commits() {
     let doc = lines(300);
     let mut h = Host::new(&[("a.py", &doc)]);
-    // Other changes are pending first: the replace-all still needs only one more letter.
+    // Other changes are pending first, on the same lines but not touching the places: they keep
+    // their letters, and the replace-all needs only one more.
     for i in [100, 200] {
         let r = h.call("memo_replace", json!({"old_text": format!("item{i} ="), "new_text": format!("ITEM{i} =")}));
         assert_eq!(r.status, Status::Success, "{}", r.markdown);
     }
     let r = h.call("memo_replace", json!({"old_text": "old_name()", "new_text": "new_name()", "replace_all": true}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
-    assert!(r.summary.contains("change A (300 places; amended"), "{}", r.summary);
-    // The earlier changes lie inside the replaced range: they are merged into it (A keeps its
-    // letter), so one change remains.
+    assert!(r.summary.contains("change C (300 places)"), "{}", r.summary);
     let ids: Vec<&str> = r.pending_changes.iter().map(|c| c.change_id.as_str()).collect();
-    assert_eq!(ids, vec!["A"], "{}", r.markdown);
+    assert_eq!(ids, vec!["A", "B", "C"], "{}", r.markdown);
+    // One line per letter in the list, saying how many places; the JSON has each place.
+    let c = &r.pending_changes[2];
+    assert_eq!((c.places.len(), c.old_text.as_str(), c.delta), (300, "old_name()", 0));
+    assert_eq!(c.places[299].line, 300);
+    assert_eq!(r.markdown.matches("\n- [C] ").count(), 1, "{}", r.markdown);
+    assert!(r.markdown.contains("- [C] a.py line 1, 300 places: `old_name()` → `new_name()` (0)"), "{}", r.markdown);
     // The preview shows the places, not the whole range as one block.
     let preview = r.preview.clone().unwrap_or_default();
     assert!(preview.contains("+item1 = new_name()"), "{preview}");
@@ -35,6 +40,107 @@ fn a_replace_all_over_300_places_is_one_change_and_commits() {
     let r = h.call("memo_commit", json!({"summary": "rename old_name"}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(h.stored("a.py"), want);
+}
+
+#[test]
+fn a_replace_all_touching_pending_changes_merges_them_in_whole() {
+    let doc = lines(30);
+    let mut h = Host::new(&[("a.py", &doc)]);
+    for (old, new) in [("item10 = old", "item10 = OLD"), ("item3 =", "ITEM3 =")] {
+        let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+        assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    }
+    // A (item10) overlaps one place; B (item3) touches none.
+    let r = h.call("memo_replace", json!({"old_text": "_name()", "new_text": "_id()", "replace_all": true}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.contains("change A (30 places; amended"), "{}", r.summary);
+    let ids: Vec<(&str, usize)> = r.pending_changes.iter().map(|c| (c.change_id.as_str(), c.places.len())).collect();
+    assert_eq!(ids, vec![("A", 30), ("B", 1)], "{}", r.markdown);
+    let want = doc.replace("_name()", "_id()").replace("item10 = old", "item10 = OLD").replace("item3 =", "ITEM3 =");
+    assert_eq!(h.ws.draft(None).unwrap(), want);
+}
+
+/// Ten places, each between two plain lines: `call(old) 1` … `call(old) 10`.
+fn spread() -> String {
+    (1..=10).map(|i| format!("plain line {i}a\ncall(old) {i}\nplain line {i}b\n")).collect()
+}
+
+#[test]
+fn a_later_edit_overlapping_one_place_amends_the_letter_and_leaves_the_others() {
+    let doc = spread();
+    let mut h = Host::new(&[("a.txt", &doc)]);
+    h.call("memo_replace", json!({"old_text": "call(old)", "new_text": "call(new)", "replace_all": true}));
+    // Overlaps the 5th place (its `)` and what follows): merged into A.
+    let r = h.call("memo_replace", json!({"old_text": "new) 5\nplain", "new_text": "new, 5) 5\nPLAIN"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.contains("change A (amended"), "{}", r.summary);
+    assert_eq!(r.pending_changes.len(), 1, "{}", r.markdown);
+    let a = &r.pending_changes[0];
+    assert_eq!(a.places.len(), 10);
+    assert_eq!(a.places[4].old_text, "call(old) 5\nplain");
+    assert_eq!(a.places[4].new_text, "call(new, 5) 5\nPLAIN");
+    // An edit between two places touches neither: a letter of its own.
+    let r = h.call("memo_replace", json!({"old_text": "plain line 7b", "new_text": "line 7b"}));
+    assert!(r.summary.contains("change B"), "{}", r.summary);
+    // Restoring one place drops that place only: the letter keeps the other nine.
+    let r = h.call("memo_replace", json!({"old_text": "call(new) 2", "new_text": "call(old) 2"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    let a = r.pending_changes.iter().find(|c| c.change_id == "A").unwrap();
+    assert_eq!(a.places.len(), 9, "{}", r.markdown);
+    assert!(r.markdown.contains("- [A] a.txt line 2, 9 places: "), "{}", r.markdown);
+    let want = doc.replace("call(old)", "call(new)").replace("call(new) 2", "call(old) 2").replace("new) 5\nplain", "new, 5) 5\nPLAIN").replace("plain line 7b", "line 7b");
+    assert_eq!(h.ws.draft(None).unwrap(), want);
+    // Reverting drops the letter with every place.
+    let r = h.call("memo_revert", json!({"reason": "no"}));
+    assert!(r.summary.contains("dropped 2 pending changes"), "{}", r.summary);
+    assert_eq!(h.ws.draft(None).unwrap(), doc);
+}
+
+#[test]
+fn an_external_edit_between_two_places_is_kept_by_rebase() {
+    // With the places held as one range from the first to the last, this external edit lay
+    // inside it: a conflict, the replace-all dropped. Now it touches no place.
+    let doc = spread();
+    let mut h = Host::new(&[("a.txt", &doc)]);
+    h.call("memo_replace", json!({"old_text": "call(old)", "new_text": "call(new)", "replace_all": true}));
+    let theirs = doc.replace("plain line 5b", "their line 5b");
+    assert!(h.external_write("a.txt", &theirs));
+    let r = h.call("memo_rebase", json!({}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.contains("kept 1 pending change (A)"), "{}", r.summary);
+    assert_eq!(r.pending_changes[0].places.len(), 10);
+    let r = h.call("memo_commit", json!({"summary": "rename"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.stored("a.txt"), theirs.replace("call(old)", "call(new)"));
+}
+
+#[test]
+fn an_external_edit_at_one_place_conflicts_with_the_whole_letter() {
+    let doc = spread();
+    let mut h = Host::new(&[("a.txt", &doc)]);
+    h.call("memo_replace", json!({"old_text": "call(old)", "new_text": "call(new)", "replace_all": true}));
+    h.call("memo_replace", json!({"old_text": "plain line 1a", "new_text": "first line"}));
+    assert!(h.external_write("a.txt", &doc.replace("call(old) 8", "call(theirs) 8")));
+    let r = h.call("memo_rebase", json!({}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.contains("kept 1 pending change (B)") && r.summary.contains("[A] call(old) → call(new)"), "{}", r.summary);
+    assert_eq!(h.ws.draft(None).unwrap(), doc.replace("call(old) 8", "call(theirs) 8").replace("plain line 1a", "first line"));
+}
+
+#[test]
+fn auto_rebase_moves_every_place_through_a_co_editor_s_edit() {
+    let doc = spread();
+    let config = agentpad::Config { auto_rebase: true, ..agentpad::Config::default() };
+    let mut h = Host::with_config(&[("a.txt", &doc)], config);
+    h.call("memo_replace", json!({"old_text": "call(old)", "new_text": "call(new)", "replace_all": true}));
+    let theirs = format!("a new first line\n{}", doc.replace("plain line 3b\n", ""));
+    assert!(h.external_write("a.txt", &theirs));
+    let r = h.call("memo_read", json!({"start_line": 1, "end_line": 2}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.contains("moved onto it"), "{}", r.summary);
+    assert_eq!(h.ws.draft(None).unwrap(), theirs.replace("call(old)", "call(new)"));
+    let r = h.call("memo_preview", json!({"format": "stats"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
 }
 
 #[test]
@@ -95,4 +201,8 @@ fn memo_preview_shows_the_places_of_a_replace_all() {
         assert!(preview.contains("call(new) 20") && preview.contains("call(new) 60"), "{format}: {preview}");
         assert!(!preview.contains("plain line 30"), "{format}: lines far from every place are not shown: {preview}");
     }
+    // Stats: one change with its places, counting only what the places change.
+    let r = h.call("memo_preview", json!({"format": "stats"}));
+    let preview = r.preview.clone().unwrap_or_default();
+    assert!(preview.contains("line 20, col 1: +27/-27 chars in 3 places\ntotal: 1 change, +27/-27 chars"), "{preview}");
 }

@@ -7,29 +7,54 @@ use std::ops::Range;
 use agentpad::changeset::{Assoc, ChangeSet, MappedBack, Replacement};
 use agentpad::matching::MatchQuality;
 use agentpad::session::{
-    Letter, PendingChange, Selection, SelectionCandidate, SelectionKind, Session, SessionError, MAX_PENDING_CHANGES,
+    Letter, PendingChange, Place, Selection, SelectionCandidate, SelectionKind, Session, SessionError, MAX_PENDING_CHANGES,
 };
 use agentpad::text::Text;
 use proptest::prelude::*;
 use ropey::Rope;
 
-/// The base with every pending change applied, left to right; panics if two changes overlap,
-/// touch, or misreport their old text — the laws the session promises.
+/// The base with every place of every pending change applied, left to right; panics if two
+/// places (of one change or of two) overlap, touch, or misreport their old text, if a place is
+/// a no-op, or if a change has no place — the laws the session promises.
 fn replay(session: &Session, path: &str) -> String {
     let base: Vec<char> = session.docs.get(path).unwrap().base.rope().to_string().chars().collect();
-    let mut changes: Vec<&PendingChange> = session.changes.iter().filter(|c| c.path == path).collect();
-    changes.sort_by_key(|c| c.base_range.start);
+    let changes: Vec<&PendingChange> = session.changes.iter().filter(|c| c.path == path).collect();
+    assert!(changes.iter().all(|c| !c.places.is_empty()), "a change without places: {changes:?}");
+    for c in &changes {
+        assert!(c.places.windows(2).all(|w| w[0].base_range.end < w[1].base_range.start), "places of {} out of order: {c:?}", c.id);
+    }
+    let mut places: Vec<&Place> = changes.iter().flat_map(|c| &c.places).collect();
+    places.sort_by_key(|p| p.base_range.start);
     let mut out = String::new();
     let mut at = 0;
-    for (i, c) in changes.iter().enumerate() {
-        assert!(i == 0 || c.base_range.start > at, "changes overlap or touch: {changes:?}");
-        out.extend(&base[at..c.base_range.start]);
-        assert_eq!(c.old_text, base[c.base_range.clone()].iter().collect::<String>());
-        assert_ne!(c.old_text, c.new_text, "a no-op change was kept");
-        out.push_str(&c.new_text);
-        at = c.base_range.end;
+    for (i, p) in places.iter().enumerate() {
+        assert!(i == 0 || p.base_range.start > at, "places overlap or touch: {changes:?}");
+        out.extend(&base[at..p.base_range.start]);
+        assert_eq!(p.old_text, base[p.base_range.clone()].iter().collect::<String>());
+        assert_ne!(p.old_text, p.new_text, "a no-op place was kept");
+        out.push_str(&p.new_text);
+        at = p.base_range.end;
     }
     out.extend(&base[at..]);
+    out
+}
+
+/// Sorted draft ranges that do not overlap (they may touch), from raw (gap, len) numbers
+/// wrapped into a draft of `n` chars: the places a replace-all stages.
+fn places_in(n: usize, raw: &[(usize, usize, String)]) -> Vec<(Range<usize>, String)> {
+    let mut out = Vec::new();
+    let mut at = raw.first().map_or(0, |(gap, _, _)| gap % (n + 1));
+    for (i, (gap, len, text)) in raw.iter().enumerate() {
+        let start = if i == 0 { at } else { (at + gap % 12).min(n) };
+        let end = (start + len).min(n);
+        // Two insertions at one point, or one at the start of the previous place, are not what a
+        // search returns.
+        if out.last().is_some_and(|(r, _): &(Range<usize>, String)| r.start == start) {
+            continue;
+        }
+        out.push((start..end, text.clone()));
+        at = end;
+    }
     out
 }
 
@@ -176,6 +201,11 @@ const PATHS: [&str; 2] = ["p", "q"];
 enum Op {
     /// Replace draft `start..start+len` (wrapped into the draft) of a path.
     Stage { path: usize, start: usize, len: usize, text: String },
+    /// A replace-all: several draft ranges (see `places_in`) staged as one change.
+    StagePlaces { path: usize, places: Vec<(usize, usize, String)> },
+    /// The session ends: committed (the change sets applied to the bases become the committed
+    /// texts) or reverted (the committed texts stay); the next edit opens a new session.
+    End { commit: bool },
     /// Select candidates at draft ranges of a path.
     Select { path: usize, ranges: Vec<(usize, usize)> },
     Drop { path: usize },
@@ -188,6 +218,9 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         6 => (0usize..2, 0usize..200, 0usize..6, text)
             .prop_map(|(path, start, len, text)| Op::Stage { path, start, len, text }),
+        3 => (0usize..2, prop::collection::vec((0usize..200, 0usize..4, text), 1..8))
+            .prop_map(|(path, places)| Op::StagePlaces { path, places }),
+        1 => any::<bool>().prop_map(|commit| Op::End { commit }),
         1 => (0usize..2, prop::collection::vec((0usize..200, 0usize..5), 0..4))
             .prop_map(|(path, ranges)| Op::Select { path, ranges }),
         1 => (0usize..2).prop_map(|path| Op::Drop { path }),
@@ -212,11 +245,16 @@ fn check_path(session: &Session, path: &str, model: &Option<String>) -> Result<(
     prop_assert_eq!(replay(session, path), draft.clone());
     let base = session.docs.get(path).unwrap().base.rope().to_string();
     let (set, idx) = session.change_set(path);
-    prop_assert_eq!(idx.len(), session.changes.iter().filter(|c| c.path == path).count());
+    prop_assert_eq!(idx.len(), session.changes.iter().filter(|c| c.path == path).map(|c| c.places.len()).sum::<usize>());
     check_change_set(&set, &base, &draft)?;
     let d = chars(&draft);
-    for (c, r) in session.changes_in_draft(path) {
-        prop_assert_eq!(d[r].iter().collect::<String>(), c.new_text.clone());
+    for (_, place, r) in session.places_in_draft(path) {
+        prop_assert_eq!(d[r].iter().collect::<String>(), place.new_text.clone());
+    }
+    let hulls = session.changes_in_draft(path);
+    prop_assert_eq!(hulls.len(), session.changes.iter().filter(|c| c.path == path).count());
+    for (c, r) in hulls {
+        prop_assert_eq!(d[r.start..].iter().take(c.first_place().new_text.chars().count()).collect::<String>(), c.first_place().new_text.clone());
     }
     prop_assert!(session.draft_fingerprint(path).is_some());
     Ok(())
@@ -336,6 +374,64 @@ proptest! {
                         }
                     }
                 }
+                Op::StagePlaces { path, places } => {
+                    let name = PATHS[path];
+                    if model[path].is_none() {
+                        session.touch(name, &Text::from_storage(&committed[path]));
+                        model[path] = Some(committed[path].clone());
+                    }
+                    let draft = model[path].clone().unwrap();
+                    let places = places_in(draft.chars().count(), &places);
+                    let edits: Vec<(Range<usize>, &str)> = places.iter().map(|(r, t)| (r.clone(), t.as_str())).collect();
+                    let before: Vec<PendingChange> = session.changes.clone();
+                    match session.stage_places(name, &edits) {
+                        Ok(staged) => {
+                            let mut next = draft.clone();
+                            for (r, t) in places.iter().rev() {
+                                next = splice(&next, r.clone(), t);
+                            }
+                            model[path] = Some(next);
+                            prop_assert!(session.changes.len() <= before.len() + 1);
+                            if let Some(id) = staged.change {
+                                let c = session.changes.iter().find(|c| c.id == id).unwrap();
+                                if !staged.amended {
+                                    // Nothing merged in: the change holds its places, never the
+                                    // text between them (the old merged range did).
+                                    prop_assert!(before.iter().all(|b| b.id != id), "a new letter");
+                                    let held: usize = c.places.iter().map(|p| p.old_text.chars().count()).sum();
+                                    let replaced: usize = places.iter().map(|(r, _)| r.len()).sum();
+                                    prop_assert!(held <= replaced, "change {} holds {} chars for {} replaced: {:?}", id, held, replaced, c);
+                                    prop_assert!(c.places.len() <= places.len());
+                                } else {
+                                    // Merged: it keeps the earliest letter of what it joined, and
+                                    // every other change is as it was.
+                                    prop_assert!(before.iter().any(|b| b.id == id), "an earlier letter");
+                                    let joined: Vec<&PendingChange> = before.iter().filter(|b| !session.changes.contains(b)).collect();
+                                    prop_assert!(joined.iter().all(|b| b.id >= id));
+                                }
+                            }
+                        }
+                        Err(e) => {
+                            let refused = matches!(e, SessionError::TooManyChanges { limit: MAX_PENDING_CHANGES });
+                            prop_assert!(refused, "unexpected error {:?}", e);
+                            prop_assert_eq!(&session.changes, &before, "a refused stage changes nothing");
+                        }
+                    }
+                }
+                Op::End { commit } => {
+                    for (i, name) in PATHS.iter().enumerate() {
+                        if commit && model[i].is_some() {
+                            // What a commit writes: the change set applied to the base.
+                            let base = session.docs.get(*name).unwrap().base.rope().clone();
+                            let written = session.change_set(name).0.apply(&base).unwrap().to_string();
+                            prop_assert_eq!(Some(&written), model[i].as_ref());
+                            committed[i] = written;
+                        }
+                        model[i] = None;
+                    }
+                    session = Session::new(2);
+                    selected.clear();
+                }
                 Op::Select { path, ranges } => {
                     let name = PATHS[path];
                     let text = model[path].clone().unwrap_or_else(|| committed[path].clone());
@@ -396,11 +492,12 @@ proptest! {
                     for id in &rebase.kept {
                         let now = session.changes.iter().find(|c| c.id == *id).unwrap();
                         let was = previous.iter().find(|c| c.id == *id).unwrap();
-                        prop_assert_eq!(
-                            (&now.old_text, &now.new_text, now.amended),
-                            (&was.old_text, &was.new_text, was.amended)
-                        );
-                        prop_assert_eq!(nb[now.base_range.clone()].iter().collect::<String>(), now.old_text.clone());
+                        prop_assert_eq!(now.places.len(), was.places.len());
+                        prop_assert_eq!(now.amended, was.amended);
+                        for (p, w) in now.places.iter().zip(&was.places) {
+                            prop_assert_eq!((&p.old_text, &p.new_text), (&w.old_text, &w.new_text));
+                            prop_assert_eq!(nb[p.base_range.clone()].iter().collect::<String>(), p.old_text.clone());
+                        }
                     }
                     prop_assert_eq!(session.docs.get(name).unwrap().base.rope().to_string(), new_base);
                     // The new draft is the new base with the kept changes applied (replay, below).

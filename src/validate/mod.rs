@@ -533,6 +533,7 @@ flags: `SelectionPending`
             new_text: "b → c".into(),
             delta: -2,
             amended: true,
+            places: Vec::new(),
         });
         r.task_stack.push(TaskView { task_id: "1".into(), goal: "outer (x)".into(), status: "Active".into(), depth: 1 });
         r.task_stack.push(TaskView { task_id: "2".into(), goal: "inner".into(), status: "Completed".into(), depth: 2 });

@@ -102,7 +102,7 @@ impl Workspace {
     /// The pending changes of `path` as ranges of its base and draft (what a commit writes).
     pub(super) fn session_spans(&self, path: &str) -> Option<Vec<ChangeSpan>> {
         let s = self.session.as_ref()?;
-        Some(s.changes_in_draft(path).into_iter().map(|(c, draft)| ChangeSpan { base: c.base_range.clone(), draft }).collect())
+        Some(s.places_in_draft(path).into_iter().map(|(_, place, draft)| ChangeSpan { base: place.base_range.clone(), draft }).collect())
     }
 
     fn diff_summary(&self, v: &Version, max_chars: usize, expired: &mut dyn FnMut() -> bool) -> DiffSummary {

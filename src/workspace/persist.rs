@@ -173,12 +173,15 @@ impl Workspace {
     /// "3 changes in config.json: `timeout: 30` → `timeout: 60` ×3" — what the pending changes do.
     fn auto_summary(&self) -> String {
         let Some(s) = self.session.as_ref() else { return String::new() };
-        let Some(first) = s.changes.first() else { return String::new() };
+        let Some(first) = s.changes.first().map(|c| c.first_place()) else { return String::new() };
         let mut paths: Vec<&str> = s.changes.iter().map(|c| c.path.as_str()).collect();
         paths.dedup();
         let n = s.changes.len();
         let what = |t: &str| crate::text::clip(&t.trim().replace('\n', "⏎"), 40);
-        let same = s.changes.iter().all(|c| c.old_text == first.old_text && c.new_text == first.new_text);
+        // A replace-all's places count like changes here: `×3` says the edit was made 3 times.
+        let places = s.changes.iter().flat_map(|c| &c.places);
+        let same = places.clone().all(|p| p.old_text == first.old_text && p.new_text == first.new_text);
+        let times = places.count();
         let edit = if first.old_text.is_empty() {
             format!("add `{}`", what(&first.new_text))
         } else if first.new_text.is_empty() {
@@ -186,8 +189,8 @@ impl Workspace {
         } else {
             format!("`{}` → `{}`", what(&first.old_text), what(&first.new_text))
         };
-        let rest = if same && n > 1 {
-            format!(" ×{n}")
+        let rest = if same && times > 1 {
+            format!(" ×{times}")
         } else if n > 1 {
             format!(" and {} more", n - 1)
         } else {

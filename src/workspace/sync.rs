@@ -335,7 +335,7 @@ impl Workspace {
             let lost: Vec<String> = outcome
                 .conflicts
                 .iter()
-                .map(|c| format!("[{}] {} → {}", c.id, super::views::clip(&c.old_text), super::views::clip(&c.new_text)))
+                .map(|c| format!("[{}] {} → {}", c.id, super::views::clip(&c.first_place().old_text), super::views::clip(&c.first_place().new_text)))
                 .collect();
             summary.push_str(&format!(
                 " {} overlapped storage's change and {} dropped: {}.",

@@ -9,7 +9,7 @@ use super::Document;
 use crate::matching::CandidateQuality;
 use crate::changeset::ChangeSet;
 use crate::preview::{self, ChangeSpan, PreviewMode, PreviewOptions};
-use crate::response::{Candidate, PendingChangeView};
+use crate::response::{Candidate, PendingChangeView, PendingPlaceView};
 use crate::session::{Letter, Session};
 use crate::small_map::SmallMap;
 use crate::text;
@@ -40,23 +40,26 @@ pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, qua
 pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOptions) -> String {
     let Some(doc) = session.docs.get(path) else { return String::new() };
     let mut spans: Vec<ChangeSpan> = Vec::new();
-    for (c, draft) in session.changes_in_draft(path) {
-        // A change over several lines (a replace-all's range, merged edits) is shown as what
-        // differs inside it, so the lines between its places are not listed as changed. Stats
-        // count per change.
-        if opts.mode != PreviewMode::Stats && c.old_text.contains('\n') {
-            let inner = ChangeSet::diff(&Rope::from_str(&c.old_text), &Rope::from_str(&c.new_text));
+    // The letter of each span: a replace-all is previewed as one change with its places.
+    let mut change_of: Vec<usize> = Vec::new();
+    for (c, place, draft) in session.places_in_draft(path) {
+        // A place over several lines (merged edits) is shown as what differs inside it, so the
+        // lines between its edits are not listed as changed. Stats count per place.
+        if opts.mode != PreviewMode::Stats && place.old_text.contains('\n') {
+            let inner = ChangeSet::diff(&Rope::from_str(&place.old_text), &Rope::from_str(&place.new_text));
             for (r, d) in inner.replacements().iter().zip(inner.draft_ranges()) {
                 spans.push(ChangeSpan {
-                    base: c.base_range.start + r.range.start..c.base_range.start + r.range.end,
+                    base: place.base_range.start + r.range.start..place.base_range.start + r.range.end,
                     draft: draft.start + d.start..draft.start + d.end,
                 });
+                change_of.push(c.id.index());
             }
         } else {
-            spans.push(ChangeSpan { base: c.base_range.clone(), draft });
+            spans.push(ChangeSpan { base: place.base_range.clone(), draft });
+            change_of.push(c.id.index());
         }
     }
-    preview::render(doc.base.rope(), &doc.draft, &spans, path, opts)
+    preview::render_changes(doc.base.rope(), &doc.draft, &spans, &change_of, path, opts)
 }
 
 pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>) -> Vec<PendingChangeView> {
@@ -66,15 +69,27 @@ pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>
         .map(|c| {
             let base = session.docs.get(&c.path).map(|d| d.base.rope().clone()).or_else(|| docs.get(&c.path).map(|d| d.text.rope().clone()));
             let base = base.unwrap_or_default();
+            let first = c.first_place();
+            let places = c
+                .places
+                .iter()
+                .map(|p| PendingPlaceView {
+                    position: text::char_to_utf16(&base, p.base_range.start),
+                    line: text::line_of(&base, p.base_range.start),
+                    old_text: p.old_text.clone(),
+                    new_text: p.new_text.clone(),
+                })
+                .collect();
             PendingChangeView {
                 change_id: c.id.to_string(),
                 path: c.path.clone(),
-                position: text::char_to_utf16(&base, c.base_range.start),
-                line: text::line_of(&base, c.base_range.start),
-                old_text: c.old_text.clone(),
-                new_text: c.new_text.clone(),
+                position: text::char_to_utf16(&base, first.base_range.start),
+                line: text::line_of(&base, first.base_range.start),
+                old_text: first.old_text.clone(),
+                new_text: first.new_text.clone(),
                 delta: c.delta(),
                 amended: c.amended,
+                places,
             }
         })
         .collect()

@@ -8,7 +8,7 @@ use ropey::Rope;
 use super::{Edit, StageInfo};
 use crate::format::signed;
 use crate::matching::CandidateQuality;
-use crate::preview::{self, ChangeSpan};
+use crate::preview;
 use crate::response::{Response, Status};
 use crate::session::{Session, SessionError};
 use crate::text::{self, Text};
@@ -24,9 +24,9 @@ impl Workspace {
         self.stage_as(path, edits, info, false)
     }
 
-    /// [`Workspace::stage`]; with `one_change` the edits (a replace-all's places) are merged
-    /// into one pending change, and the preview still shows each place.
-    pub(super) fn stage_as(&mut self, path: &str, mut edits: Vec<Edit>, info: StageInfo, one_change: bool) -> Step {
+    /// [`Workspace::stage`]; with `one_change` the edits (a replace-all's places) become one
+    /// pending change with a place each (docs/architecture.md#pending-changes).
+    pub(super) fn stage_as(&mut self, path: &str, edits: Vec<Edit>, info: StageInfo, one_change: bool) -> Step {
         let p = self.config.tool_prefix.clone();
         let draft = self.draft_rope(path);
         if edits.iter().all(|e| draft.slice(e.range.clone()) == e.new_text.as_str()) {
@@ -35,14 +35,7 @@ impl Workspace {
             return Step::Done(self.finish(r, Some(path)));
         }
         let places = edits.len();
-        let mut place_spans = None;
-        if one_change && places > 1 {
-            let list: Vec<(Range<usize>, &str)> = edits.iter().map(|e| (e.range.clone(), e.new_text.as_str())).collect();
-            if let Some((range, new_text, spans)) = crate::workspace::replace_all::merge_places(&draft, &list) {
-                edits = vec![Edit { range, new_text }];
-                place_spans = Some(spans);
-            }
-        }
+        let one_change = one_change && places > 1;
         let committed = self.open_doc(path).text.clone();
         // Stage into a copy (ropes clone in O(1)); it replaces the real session only when every
         // edit was staged and this is not a preview.
@@ -54,27 +47,27 @@ impl Workspace {
         let mut delta = 0isize;
         let mut first_line = None;
         // What this call changes, as spans from the draft before it to the draft after it.
-        let mut call_spans = Vec::new();
-        for e in &edits {
-            let range = (e.range.start as isize + shift) as usize..(e.range.end as isize + shift) as usize;
-            match session.stage(path, range.clone(), &e.new_text) {
+        let list: Vec<(Range<usize>, &str)> = edits.iter().map(|e| (e.range.clone(), e.new_text.as_str())).collect();
+        let call_spans = crate::workspace::replace_all::call_spans(&draft, &list).unwrap_or_default();
+        // A replace-all's places are staged together, as one change; other edits one by one.
+        let batches: Vec<&[(Range<usize>, &str)]> = if one_change { vec![&list[..]] } else { list.chunks(1).collect() };
+        for batch in batches {
+            let shifted: Vec<(Range<usize>, &str)> =
+                batch.iter().map(|(r, t)| ((r.start as isize + shift) as usize..(r.end as isize + shift) as usize, *t)).collect();
+            match session.stage_places(path, &shifted) {
                 Ok(staged) => {
-                    if draft.slice(e.range.clone()) != e.new_text.as_str() {
-                        let new_len = e.new_text.chars().count();
-                        call_spans.push(ChangeSpan { base: e.range.clone(), draft: range.start..range.start + new_len });
-                    }
                     shift += staged.delta;
                     delta += staged.delta;
                     amended |= staged.amended;
                     letters.extend(staged.change);
-                    first_line.get_or_insert(range.start);
+                    first_line.get_or_insert(staged.draft_range.start);
                 }
                 Err(SessionError::TooManyChanges { limit }) => {
                     let r = Response::new(
                         Status::Blocked,
                         format!(
                             "This would need more than the {limit} pending changes (A–Z) one session can hold{}. Nothing was changed.",
-                            if edits.len() > 1 { format!(" ({} edits)", edits.len()) } else { String::new() }
+                            if edits.len() > 1 && !one_change { format!(" ({} edits)", edits.len()) } else { String::new() }
                         ),
                     )
                     .with_guidance(if self.is_visible(Tool::Commit) {
@@ -109,21 +102,20 @@ impl Workspace {
                 session.selection = None;
             }
         }
-        if let Some(spans) = place_spans {
-            call_spans = spans;
-        }
         crate::sort::sort_by(&mut letters, |a, b| a.cmp(b));
         letters.dedup();
         let new_draft = session.draft(path).cloned().unwrap_or_default();
         // The diff of what this call changed, draft before → draft after (memo_preview shows
         // every pending change against the committed text): a response stays the size of one
         // edit however many changes are pending, and its line numbers are the draft's.
-        let preview_text = preview::render(&draft, &new_draft, &call_spans, path, &self.preview_options(None, None));
+        // A replace-all is one change with its places (what `stats` counts).
+        let change_of: Vec<usize> = (0..call_spans.len()).map(|i| if one_change { 0 } else { i }).collect();
+        let preview_text = preview::render_changes(&draft, &new_draft, &call_spans, &change_of, path, &self.preview_options(None, None));
         let line = text::line_of(&new_draft, first_line.unwrap_or(0));
         let what = match (letters.as_slice(), amended) {
             ([], _) => "no change (this edit restores the committed text there)".to_string(),
-            ([id], false) if places > 1 && edits.len() == 1 => format!("change {id} ({places} places)"),
-            ([id], true) if places > 1 && edits.len() == 1 => format!("change {id} ({places} places; amended: merged with the pending changes it covers)"),
+            ([id], false) if one_change => format!("change {id} ({places} places)"),
+            ([id], true) if one_change => format!("change {id} ({places} places; amended: merged with the pending changes it touches)"),
             ([id], false) => format!("change {id}"),
             ([id], true) => format!("change {id} (amended: merged with an edit it touches)"),
             (ids, _) => format!(

@@ -328,7 +328,8 @@ export type ParsedCandidate = {
 
 /**
  * A pending change as reported (docs/responses.md#json-fields). `position` is a UTF-16 offset into the base text;
- * `line` is 1-based in the base text; `delta` is in chars.
+ * `line` is 1-based in the base text; `delta` is in chars. `position`, `line`, `old_text` and
+ * `new_text` are its first place's; `delta` counts every place.
  */
 export type PendingChange = {
   change_id: string;
@@ -339,6 +340,18 @@ export type PendingChange = {
   new_text: string;
   delta: number;
   amended: boolean;
+  /** Every place of the change in base order: one for an edit, several for a replace-all. */
+  places: Array<PendingPlace>;
+};
+
+/**
+ * One place of a pending change: `position` (UTF-16) and `line` (1-based) in the base text.
+ */
+export type PendingPlace = {
+  position: number;
+  line: number;
+  old_text: string;
+  new_text: string;
 };
 
 /**
