@@ -4,9 +4,9 @@
 //! lettered candidates, none gives the closest regions — and the same staging (edit/stage.rs),
 //! so they answer alike.
 //!
-//! Each step decides first, as plain data ([`outcome`]: what was found, staged, listed, or why
-//! not), then applies the state change, then words the outcome ([`words`], the one place the
-//! edit tools' answers are written).
+//! Each step decides first, as plain data (src/workspace/outcome.rs: what was found, staged,
+//! listed, or why not), then applies the state change, then words the outcome
+//! (src/workspace/words.rs, the one place the answers are written).
 
 use std::ops::Range;
 
@@ -22,17 +22,16 @@ use crate::response::Response;
 use crate::session::{Letter, Selection, SelectionKind};
 use crate::text::{self, normalize_line_breaks, Text};
 use crate::tools::{Args, Tool};
+use crate::workspace::outcome::{ChoiceArg, EditOutcome, LineChange, Needle, Note, Refusal, SpanEnd};
+use crate::workspace::words;
 use crate::workspace::{Step, Workspace};
-use outcome::{ChoiceArg, EditOutcome, LineChange, Needle, Note, Refusal, SpanEnd};
 
 mod choose;
 mod escapes;
 mod near_pick;
-pub(super) mod outcome;
 mod stage;
 #[cfg(test)]
 mod tests;
-pub(super) mod words;
 
 /// A located request of one of the search-based tools, before the choice.
 struct Search {

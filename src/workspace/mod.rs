@@ -29,6 +29,7 @@ mod edit;
 mod history_book;
 mod live;
 mod log;
+mod outcome;
 mod persist;
 pub use persist::PersistEdit;
 mod read;
@@ -38,6 +39,7 @@ mod replace_all;
 mod sync;
 mod views;
 mod visibility;
+mod words;
 
 pub use crate::response::LogEntry;
 pub use read::ReadLimits;

@@ -4,8 +4,8 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use super::edit::outcome::{ReadGutter, ReadOf, ReadOutcome, ReadReport};
-use super::edit::words::{self, Voice};
+use super::outcome::{ReadGutter, ReadOf, ReadOutcome, ReadReport};
+use super::words::{self, Voice};
 use super::Workspace;
 use crate::matching::line_key::LineKey;
 use crate::preview;
@@ -133,7 +133,7 @@ pub(super) enum Gutter<'a> {
 }
 
 /// Starts the marker that replaces the end of a clipped line.
-pub(in crate::workspace) const CLIP_MARK: &str = "⟪clipped: ";
+pub(super) const CLIP_MARK: &str = "⟪clipped: ";
 
 /// Lines `start..=end` (1-based) of `shown`, within `limits`: at most `limits.lines` lines and
 /// `limits.chars` chars of text (always at least one line), each line cut at

@@ -4,8 +4,8 @@
 //! module is optional, and tools that could only ever answer "nothing stored" would cost
 //! every request their schema.
 
-use super::edit::outcome::{MemoryOutcome, NothingFound};
-use super::edit::words::{self, Voice};
+use super::outcome::{MemoryOutcome, NothingFound};
+use super::words::{self, Voice};
 use super::Workspace;
 use crate::memory::{MemoryError, MemoryStore, TurnRecord};
 use crate::response::{MemoryHitView, MemoryView, Response};

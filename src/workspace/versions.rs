@@ -5,8 +5,8 @@
 use ropey::Rope;
 
 use super::read::{limited_lines, Gutter};
-use super::edit::outcome::{VersionOf, VersionOutcome, VersionRead};
-use super::edit::words::{self, Voice};
+use super::outcome::{VersionOf, VersionOutcome, VersionRead};
+use super::words::{self, Voice};
 use super::Workspace;
 use crate::live_context::{VersionKind, RING};
 use crate::response::Response;

@@ -7,8 +7,9 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use super::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, Refusal};
-use super::{words, Edit, Search, StageInfo};
+use crate::workspace::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, Refusal};
+use super::{Edit, Search, StageInfo};
+use crate::workspace::words;
 use crate::matching::recommend::{self, Hints};
 use crate::matching::{near, CandidateQuality, Match, MatchQuality};
 use crate::response::Candidate;

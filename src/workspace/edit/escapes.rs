@@ -6,8 +6,9 @@
 //! only where that is unambiguous; `match_quality` says `unescaped`. Several places, or a change
 //! the three-way apply refuses, are not guessed: the near misses answer instead.
 
-use super::outcome::Note;
-use super::{words, Edit, Search, StageInfo};
+use super::{Edit, Search, StageInfo};
+use crate::workspace::outcome::Note;
+use crate::workspace::words;
 use crate::matching::three_way::{count_escapes, merge_pick, unescape, Outcome};
 use crate::matching::{self, CandidateQuality};
 use crate::workspace::{Step, Workspace};

@@ -9,8 +9,9 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use super::outcome::{EditOutcome, Note, PickConflict, Refusal, ThereNow};
-use super::{words, Edit, StageInfo};
+use crate::workspace::outcome::{EditOutcome, Note, PickConflict, Refusal, ThereNow};
+use super::{Edit, StageInfo};
+use crate::workspace::words;
 use crate::matching::marks::is_mark;
 use crate::matching::near;
 use crate::matching::three_way::{self, ConflictReason, Outcome};

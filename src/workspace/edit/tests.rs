@@ -5,7 +5,8 @@ use ropey::Rope;
 
 use super::choose::{decide, near_report, Choice};
 use super::near_pick::{decide_pick, Pick};
-use super::outcome::*;
+use crate::workspace::outcome::*;
+use crate::workspace::words;
 use super::*;
 use crate::format::{Locale, RenderOptions};
 use crate::matching::gutter::GutterKind;

@@ -1,6 +1,6 @@
-//! What an edit tool decided, as plain data: what it found, what it staged, what it lists for
+//! What a tool call decided, as plain data: what it found, what it staged, what it lists for
 //! a choice, or why it refused — with the bad value and the limit. Deciding returns one of
-//! these and changes nothing; the caller applies the state change; src/workspace/edit/words.rs is
+//! these and changes nothing; the caller applies the state change; src/workspace/words.rs is
 //! the one place that turns an outcome into words (docs/architecture.md#the-path-of-a-tool-call).
 
 use std::ops::{Range, RangeInclusive};
@@ -16,7 +16,7 @@ use crate::tools::Tool;
 
 /// What one edit call came to.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum EditOutcome {
+pub enum EditOutcome {
     /// One edit (or a replace-all's places) staged, or shown with `preview_only`.
     Staged(Staged),
     /// Several places: lettered candidates wait for a choice; nothing staged.
@@ -29,7 +29,7 @@ pub(super) enum EditOutcome {
 
 /// The text a search looked for, as the answer names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Needle {
+pub enum Needle {
     OldText(String),
     /// The start marker of `memo_replace_span`, before any span was found.
     SpanStart(String),
@@ -38,7 +38,7 @@ pub(super) enum Needle {
 
 /// A fact the summary must carry besides the outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Note {
+pub enum Note {
     /// old_text had copied line-number gutters on every line; they were stripped.
     GuttersStripped(GutterKind),
     /// The same gutters were stripped from new_text.
@@ -59,7 +59,7 @@ pub(super) enum Note {
 
 /// Which end of a span.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum SpanEnd {
+pub enum SpanEnd {
     Start,
     End,
 }
@@ -84,7 +84,7 @@ impl SpanEnd {
 
 /// A staged (or previewed) edit.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Staged {
+pub struct Staged {
     pub tool: Tool,
     pub path: String,
     /// 1-based line of the first edit, in the draft after it.
@@ -104,7 +104,7 @@ pub(super) struct Staged {
 
 /// The pending changes one staging made or amended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum ChangeMade {
+pub enum ChangeMade {
     /// The edit restores the committed text there: no pending change is left.
     Restored,
     /// One pending change; `places` > 1 for a replace-all merged into one change.
@@ -115,7 +115,7 @@ pub(super) enum ChangeMade {
 
 /// Candidates listed for a choice; nothing staged.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Listing {
+pub struct Listing {
     pub why: ListReason,
     pub needle: Needle,
     pub path: String,
@@ -133,7 +133,7 @@ pub(super) struct Listing {
 
 /// Why candidates are listed instead of one being staged.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum ListReason {
+pub enum ListReason {
     /// Several places match (`quality` of the first).
     Several { quality: MatchQuality },
     /// `expected_occurrences` differs from the places found (at `lines`, at most 26).
@@ -146,7 +146,7 @@ pub(super) enum ListReason {
 
 /// The answer to a search that found nothing.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct NearMisses {
+pub struct NearMisses {
     pub needle: Needle,
     pub path: String,
     /// Only the text after `search_after` was searched.
@@ -162,7 +162,7 @@ pub(super) struct NearMisses {
 
 /// The closest region, offered as candidate A.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Offered {
+pub struct Offered {
     pub line: usize,
     pub similarity: f64,
     /// Candidates in all.
@@ -171,7 +171,7 @@ pub(super) struct Offered {
 
 /// What a near-miss candidate holds now, shown when its pick is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct ThereNow {
+pub struct ThereNow {
     pub letter: Letter,
     pub line: usize,
     pub text: String,
@@ -179,7 +179,7 @@ pub(super) struct ThereNow {
 
 /// Why nothing was changed. Each variant carries the bad value and, where there is one, the limit.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Refusal {
+pub enum Refusal {
     /// `expected_fingerprint` is not the draft's.
     DraftMoved { path: String, expected: String, now: String },
     /// `search_after` does not occur.
@@ -228,7 +228,7 @@ pub(super) enum Refusal {
 
 /// An argument that chooses among matches, with the value given.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum ChoiceArg {
+pub enum ChoiceArg {
     MatchId(String),
     ReplaceAll,
     ExpectedOccurrences(i64),
@@ -237,7 +237,7 @@ pub(super) enum ChoiceArg {
 
 /// A keyed line that is not what was read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum LineChange {
+pub enum LineChange {
     /// The line is past the `last` line of the draft.
     Gone { line: usize, last: usize },
     /// The line now holds `now` (key `now_key`), not the line of key `read`.
@@ -248,7 +248,7 @@ pub(super) enum LineChange {
 
 /// A near-miss pick the three-way apply refused.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct PickConflict {
+pub struct PickConflict {
     pub reason: ConflictReason,
     /// old_text's text where the change could not be applied.
     pub touched: String,
@@ -264,7 +264,7 @@ pub(super) struct PickConflict {
 
 /// What `memo_read` of the draft (or the committed text) came to.
 #[derive(Clone, Debug, PartialEq)]
-pub(in crate::workspace) enum ReadOutcome {
+pub enum ReadOutcome {
     Read(ReadReport),
     /// `start_line` is past the `lines` of the document.
     StartPastEnd { path: String, start: usize, lines: usize },
@@ -274,7 +274,7 @@ pub(in crate::workspace) enum ReadOutcome {
 
 /// The lines a read showed, and what the model must know about them.
 #[derive(Clone, Debug, PartialEq)]
-pub(in crate::workspace) struct ReadReport {
+pub struct ReadReport {
     pub path: String,
     /// 1-based lines shown, first and last.
     pub first: usize,
@@ -300,7 +300,7 @@ pub(in crate::workspace) struct ReadReport {
 
 /// Which text a read showed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::workspace) enum ReadOf {
+pub enum ReadOf {
     Committed,
     /// The draft, with this many pending changes in the document.
     Draft { pending: usize },
@@ -308,7 +308,7 @@ pub(in crate::workspace) enum ReadOf {
 
 /// How the read prefixed its lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::workspace) enum ReadGutter {
+pub enum ReadGutter {
     Keys,
     Numbers,
     Bare,
@@ -316,7 +316,7 @@ pub(in crate::workspace) enum ReadGutter {
 
 /// What `memo_read(version)` came to.
 #[derive(Clone, Debug, PartialEq)]
-pub(in crate::workspace) enum VersionOutcome {
+pub enum VersionOutcome {
     Read(VersionRead),
     /// `version` was passed with an argument (`arg`) that is for the current text.
     WithCurrentTextArg { arg: &'static str, version: String },
@@ -332,7 +332,7 @@ pub(in crate::workspace) enum VersionOutcome {
 
 /// The lines of a committed version a read showed.
 #[derive(Clone, Debug, PartialEq)]
-pub(in crate::workspace) struct VersionRead {
+pub struct VersionRead {
     pub path: String,
     pub version: String,
     pub of: VersionOf,
@@ -347,7 +347,7 @@ pub(in crate::workspace) struct VersionRead {
 
 /// Which committed text a version is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(in crate::workspace) enum VersionOf {
+pub enum VersionOf {
     /// The text the commit with this summary tried to save (its save failed).
     Failed { summary: String },
     /// As opened (`v0`).
@@ -362,7 +362,7 @@ pub(in crate::workspace) enum VersionOf {
 
 /// What `memo_recall_context` or `memo_search_memory` came to.
 #[derive(Clone, Debug, PartialEq)]
-pub(in crate::workspace) enum MemoryOutcome {
+pub enum MemoryOutcome {
     Recalled { turns: Vec<u32> },
     /// `recall` refused; `known` is the stored range (`None`: the store is empty).
     NotRecalled { error: crate::memory::MemoryError, known: Option<(u32, u32)> },
@@ -372,7 +372,7 @@ pub(in crate::workspace) enum MemoryOutcome {
 
 /// Why a memory search found nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::workspace) enum NothingFound {
+pub enum NothingFound {
     StoreEmpty,
     NoWords,
     /// No one of the `stored` turns holds a word of the query.

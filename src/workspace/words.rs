@@ -1,4 +1,4 @@
-//! The words of the edit tools' outcomes (src/workspace/edit/outcome.rs): status, summary, guidance
+//! The words of the edit tools' outcomes (src/workspace/outcome.rs): status, summary, guidance
 //! and the worded previews, in the configured locale. The one place they are written; deciding
 //! and changing state happen before, in edit.rs and edit/*.
 //!
@@ -11,8 +11,8 @@
 //! worded after its state change is applied, against the state it leaves.
 
 use super::outcome::*;
-use crate::workspace::views::{clip, plural, plural_es};
-use crate::workspace::Workspace;
+use super::views::{clip, plural, plural_es};
+use super::Workspace;
 use crate::format::{code, signed, Locale};
 use crate::matching::near;
 use crate::matching::three_way::ConflictReason;
@@ -24,7 +24,7 @@ use crate::workflow::PersistMode;
 
 /// What wording needs of the workspace: the locale, the tool prefix, the persist mode and
 /// which tools the state offers. Cost of each question: O(1).
-pub(in crate::workspace) struct Voice<'a> {
+pub struct Voice<'a> {
     ws: &'a Workspace,
 }
 
@@ -49,7 +49,7 @@ impl<'a> Voice<'a> {
 /// The response for `outcome`: status, summary, guidance, the worded preview and the warning.
 /// The caller adds the data (candidates, metrics, fingerprint, content) and finishes it.
 /// Cost: O(size of the words).
-pub(super) fn edit(outcome: &EditOutcome, v: &Voice) -> Response {
+pub fn edit(outcome: &EditOutcome, v: &Voice) -> Response {
     match outcome {
         EditOutcome::Staged(s) => staged(s, v),
         EditOutcome::Listed(l) => listed(l, v),
@@ -67,7 +67,7 @@ fn needle(n: &Needle) -> String {
 }
 
 /// One note as a sentence.
-pub(super) fn note(n: &Note) -> String {
+pub fn note(n: &Note) -> String {
     match n {
         Note::GuttersStripped(kind) => {
             format!("old_text had line-number gutters like {} on every line; they were stripped before searching.", kind.example())
@@ -96,7 +96,7 @@ pub(super) fn note(n: &Note) -> String {
 }
 
 /// The notes as sentences.
-pub(super) fn notes(notes: &[Note]) -> Vec<String> {
+pub fn notes(notes: &[Note]) -> Vec<String> {
     notes.iter().map(note).collect()
 }
 
@@ -496,7 +496,7 @@ fn pick_conflict(c: &PickConflict, p: &str) -> Response {
 // ---- reads --------------------------------------------------------------------------------
 
 /// The response for a `memo_read` outcome; the caller adds the content, fingerprint and length.
-pub(in crate::workspace) fn read(o: &ReadOutcome, v: &Voice) -> Response {
+pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     let r = match o {
         ReadOutcome::StartPastEnd { path, start, lines } => {
@@ -570,7 +570,7 @@ pub(in crate::workspace) fn read(o: &ReadOutcome, v: &Voice) -> Response {
             if more > 0 { format!(" and {more} more") } else { String::new() },
             r.line_chars,
             if n == 1 { "is" } else { "are" },
-            crate::workspace::read::CLIP_MARK,
+            super::read::CLIP_MARK,
             if n == 1 { "it" } else { "them" },
         ));
         let hint = format!("To change text past a clip, pass a unique piece of it as old_text to {p}_replace (a near miss shows what is there).");
@@ -585,7 +585,7 @@ pub(in crate::workspace) fn read(o: &ReadOutcome, v: &Voice) -> Response {
 }
 
 /// The response for a `memo_read(version)` outcome; the caller adds the content and length.
-pub(in crate::workspace) fn version(o: &VersionOutcome, v: &Voice) -> Response {
+pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     let path_arg = |path: &str, named: bool| if named { format!(", path=\"{path}\"") } else { String::new() };
     match o {
@@ -636,7 +636,7 @@ pub(in crate::workspace) fn version(o: &VersionOutcome, v: &Voice) -> Response {
 // ---- memory tools -------------------------------------------------------------------------
 
 /// The response for a memory tool's outcome; the caller adds the content and the memory view.
-pub(in crate::workspace) fn memory(o: &MemoryOutcome, v: &Voice) -> Response {
+pub fn memory(o: &MemoryOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     match o {
         MemoryOutcome::Recalled { turns } => Response::new(
