@@ -149,19 +149,21 @@ export interface PendingRange {
 }
 
 /**
- * The draft ranges of the pending changes of `path`: a change's `position` is a UTF-16 offset into
- * the base text, so in the draft it moves by the length differences of the changes before it. A
- * range is kept only when the draft holds exactly the change's new_text there.
+ * The draft ranges of the pending changes of `path`, one per place (a replace-all has several): a
+ * place's `position` is a UTF-16 offset into the base text, so in the draft it moves by the length
+ * differences of the places before it. A range is kept only when the draft holds exactly the
+ * place's new_text there.
  */
 export function pendingRanges(doc: Text, changes: readonly PendingChange[], path: string): PendingRange[] {
   const out: PendingRange[] = [];
   let shift = 0;
-  for (const c of [...changes].filter((x) => x.path === path).sort((a, b) => a.position - b.position)) {
+  const places = changes.filter((x) => x.path === path).flatMap((x) => x.places.map((p) => ({ ...p, id: x.change_id })));
+  for (const c of places.sort((a, b) => a.position - b.position)) {
     const from = c.position + shift;
     const to = from + c.new_text.length;
     shift += c.new_text.length - c.old_text.length;
     if (from < 0 || to > doc.length || doc.sliceString(from, to) !== c.new_text) continue;
-    out.push({ id: c.change_id, from, to, old_text: c.old_text });
+    out.push({ id: c.id, from, to, old_text: c.old_text });
   }
   return out;
 }

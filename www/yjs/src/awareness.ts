@@ -32,7 +32,15 @@ export interface AgentAwareness {
 
 /** The parts of an agentpad response this module reads (a `ToolResponse` fits). */
 export interface ResponseLike {
-  pending_changes?: readonly { change_id: string; path: string; position: number; old_text: string; new_text: string }[];
+  pending_changes?: readonly {
+    change_id: string;
+    path: string;
+    position: number;
+    old_text: string;
+    new_text: string;
+    /** Every place of the change (a replace-all has several); without it the change is its one place. */
+    places?: readonly { position: number; old_text: string; new_text: string }[];
+  }[];
   candidates?: readonly { id: string; context_start: number; context_end: number; recommended: boolean }[] | null;
 }
 
@@ -55,7 +63,9 @@ export function publishAgentState(
     for (const c of response.pending_changes ?? []) {
       if (c.path !== options.path) continue;
       // Start sticks to the text after it, end to the text before: typing at either edge stays outside.
-      ranges.push({ kind: "pending", id: c.change_id, from: rel(c.position, 0), to: rel(c.position + c.old_text.length, -1), replacement: c.new_text });
+      for (const p of c.places ?? [c]) {
+        ranges.push({ kind: "pending", id: c.change_id, from: rel(p.position, 0), to: rel(p.position + p.old_text.length, -1), replacement: p.new_text });
+      }
     }
     if (options.draft === options.committed) {
       for (const c of response.candidates ?? []) {

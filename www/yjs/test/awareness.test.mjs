@@ -64,3 +64,25 @@ test("a person sees the agent's pending change and candidates where they are now
   await waitFor(() => ytext.toString().startsWith("# config"), "the typing at the agent");
   assert.deepEqual(publish(staged), [], "stale positions are not published");
 });
+
+test("every place of a replace-all is published under its one letter", async (t) => {
+  const room = await connectHocuspocus({ url: server.url, room: "aw-all", WebSocketPolyfill: WebSocket });
+  t.after(() => room.destroy());
+  await room.storage.save("b.md", "x = old()\nkeep\ny = old()\nkeep\nz = old()\n", "");
+  const ws = await Workspace.create({ storage: room.storage, autoRebase: true });
+  t.after(() => ws.free());
+  const ytext = await room.storage.text("b.md");
+  const awareness = room.provider("b.md").awareness;
+  const p = await person(server.url, "aw-all", "b.md");
+  t.after(() => p.destroy());
+  const seen = () => resolveAgentRanges(p.provider.awareness, p.doc).filter((r) => r.kind === "pending");
+
+  const r = await ws.call("memo_replace", { old_text: "old()", new_text: "new()", replace_all: true });
+  assert.equal(r.status, "Success", r.markdown);
+  assert.equal(r.pending_changes.length, 1);
+  const published = publishAgentState(awareness, ytext, r, { path: "b.md", committed: ws.text("b.md"), draft: ws.draft("b.md") });
+  assert.deepEqual(published.map((x) => x.id), ["A", "A", "A"]);
+  await waitFor(() => seen().length === 3, "the three places in the person's awareness");
+  assert.deepEqual(seen().map((x) => p.text.toString().slice(x.from, x.to)), ["old()", "old()", "old()"]);
+  assert.deepEqual(seen().map((x) => x.replacement), ["new()", "new()", "new()"]);
+});
