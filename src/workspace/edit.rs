@@ -68,8 +68,7 @@ struct StageInfo {
     quality: Option<CandidateQuality>,
     preview_only: bool,
     chosen: Option<Letter>,
-    /// The notes, worded ([`words::note`]): staging (edit/stage.rs) appends them as they are.
-    notes: Vec<String>,
+    notes: Vec<Note>,
     warn: bool,
 }
 
@@ -419,7 +418,6 @@ impl Workspace {
             }
         }
         let range = lines_range(&draft, start.line, end.line, new.is_empty());
-        let notes = notes.iter().map(words::note).collect();
         let info = StageInfo { tool: Tool::ReplaceLines, quality: None, preview_only: args.bool("preview_only").unwrap_or(false), chosen: None, warn: false, notes };
         self.stage(path, vec![Edit { range, new_text: new }], info)
     }

@@ -1,11 +1,12 @@
-//! The words of the edit tools' outcomes (src/workspace/outcome.rs): status, summary, guidance
-//! and the worded previews, in the configured locale. The one place they are written; deciding
-//! and changing state happen before, in edit.rs and edit/*.
+//! The words of the tools' outcomes (src/workspace/outcome.rs) — the edit tools, `memo_read`
+//! of the draft and of a version, the memory tools: status, summary, guidance and the worded
+//! previews. The one place they are written; deciding and changing state happen before, in
+//! edit.rs and edit/*, read.rs, versions.rs, recall.rs.
 //!
 //! Summaries and guidance are English in every locale (docs/responses.md#locales-and-styles):
-//! they quote the model's own text, tool names and arguments, and only the fixed words around
-//! the data (headings, metric names) are translated, by format.rs. [`Voice::locale`] is passed
-//! in so a translation has one place to go.
+//! they quote the model's own text, tool names and arguments; the fixed words around them
+//! (headings, metric names, candidate lines) are translated where the response is rendered
+//! (src/locale.rs, format.rs). A translated summary would go here, behind [`Voice`].
 //!
 //! Guidance names only tools the state offers (docs/responses.md#statuses): an outcome is
 //! worded after its state change is applied, against the state it leaves.
@@ -13,7 +14,7 @@
 use super::outcome::*;
 use super::views::{clip, plural, plural_es};
 use super::Workspace;
-use crate::format::{code, signed, Locale};
+use crate::format::{code, signed};
 use crate::matching::near;
 use crate::matching::three_way::ConflictReason;
 use crate::matching::CandidateQuality;
@@ -22,8 +23,8 @@ use crate::session::Letter;
 use crate::tools::Tool;
 use crate::workflow::PersistMode;
 
-/// What wording needs of the workspace: the locale, the tool prefix, the persist mode and
-/// which tools the state offers. Cost of each question: O(1).
+/// What wording needs of the workspace: the tool prefix, the persist mode, which tools the
+/// state offers and how to save from it. Cost of each question: O(1).
 pub struct Voice<'a> {
     ws: &'a Workspace,
 }
@@ -31,10 +32,6 @@ pub struct Voice<'a> {
 impl<'a> Voice<'a> {
     pub fn of(ws: &'a Workspace) -> Voice<'a> {
         Voice { ws }
-    }
-
-    pub fn locale(&self) -> Locale {
-        self.ws.config.locale
     }
 
     fn prefix(&self) -> &str {
@@ -95,11 +92,6 @@ pub fn note(n: &Note) -> String {
     }
 }
 
-/// The notes as sentences.
-pub fn notes(notes: &[Note]) -> Vec<String> {
-    notes.iter().map(note).collect()
-}
-
 /// `summary` with each note appended as a sentence.
 fn with_notes(mut summary: String, notes: &[Note]) -> String {
     for n in notes {
@@ -119,7 +111,7 @@ fn staged(s: &Staged, v: &Voice) -> Response {
         ChangeMade::Restored => "no change (this edit restores the committed text there)".to_string(),
         ChangeMade::One { id, amended: false, places } if *places > 1 => format!("change {id} ({places} places)"),
         ChangeMade::One { id, amended: true, places } if *places > 1 => {
-            format!("change {id} ({places} places; amended: merged with the pending changes it covers)")
+            format!("change {id} ({places} places; amended: merged with the pending changes it touches)")
         }
         ChangeMade::One { id, amended: false, .. } => format!("change {id}"),
         ChangeMade::One { id, amended: true, .. } => format!("change {id} (amended: merged with an edit it touches)"),

@@ -9,7 +9,6 @@ use ropey::Rope;
 
 use crate::workspace::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, Refusal};
 use super::{Edit, Search, StageInfo};
-use crate::workspace::words;
 use crate::matching::recommend::{self, Hints};
 use crate::matching::{near, CandidateQuality, Match, MatchQuality};
 use crate::response::Candidate;
@@ -151,11 +150,11 @@ impl Workspace {
                 if select {
                     self.select(&search, &matches, SelectionKind::Matches, false);
                 }
-                let info = StageInfo { tool: search.tool, quality: Some(quality), preview_only: search.preview_only, chosen, notes: words::notes(&search.notes), warn };
+                let info = StageInfo { tool: search.tool, quality: Some(quality), preview_only: search.preview_only, chosen, notes: search.notes, warn };
                 self.stage(&search.path, vec![edit], info)
             }
             Choice::All { edits, quality } => {
-                let info = StageInfo { tool: search.tool, quality: Some(quality.into()), preview_only: search.preview_only, chosen: None, warn: search.warn, notes: words::notes(&search.notes) };
+                let info = StageInfo { tool: search.tool, quality: Some(quality.into()), preview_only: search.preview_only, chosen: None, warn: search.warn, notes: search.notes };
                 // One pending change however many places (docs/tools.md §memo_replace).
                 self.stage_as(&search.path, edits, info, true)
             }
@@ -306,7 +305,7 @@ impl Workspace {
                 return self.refuse(Refusal::StaleCandidate { letter }, Some(&path));
             }
             if let Some(c) = candidate.filter(|_| sel.is_some_and(|s| s.kind == SelectionKind::NearMisses)) {
-                let info = StageInfo { tool: search.tool, quality: Some(c.quality), preview_only: search.preview_only, chosen: Some(letter), notes: words::notes(&search.notes), warn: true };
+                let info = StageInfo { tool: search.tool, quality: Some(c.quality), preview_only: search.preview_only, chosen: Some(letter), notes: search.notes, warn: true };
                 return self.stage_near_miss(&path, letter, c.range, needle, &search.new_text, info);
             }
         }

@@ -8,7 +8,6 @@
 
 use super::{Edit, Search, StageInfo};
 use crate::workspace::outcome::Note;
-use crate::workspace::words;
 use crate::matching::three_way::{count_escapes, merge_pick, unescape, Outcome};
 use crate::matching::{self, CandidateQuality};
 use crate::workspace::{Step, Workspace};
@@ -35,8 +34,8 @@ impl Workspace {
         // characters is not unescaped a second time (`'\\n'` in code stays `'\\n'`).
         let region = draft.slice(m.range.clone()).to_string();
         let (Outcome::Merged(merged), _) = merge_pick(old, &search.new_text, &region) else { return None };
-        let mut notes = words::notes(&search.notes);
-        notes.push(words::note(&Note::EscapesRead));
+        let mut notes = search.notes.clone();
+        notes.push(Note::EscapesRead);
         let info = StageInfo {
             tool: search.tool,
             quality: Some(CandidateQuality::Unescaped(m.quality)),

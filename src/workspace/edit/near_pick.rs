@@ -11,7 +11,6 @@ use ropey::Rope;
 
 use crate::workspace::outcome::{EditOutcome, Note, PickConflict, Refusal, ThereNow};
 use super::{Edit, StageInfo};
-use crate::workspace::words;
 use crate::matching::marks::is_mark;
 use crate::matching::near;
 use crate::matching::three_way::{self, ConflictReason, Outcome};
@@ -97,7 +96,7 @@ impl Workspace {
             Pick::Stage { edit, quality, notes } => {
                 info.quality = Some(quality);
                 info.warn = true;
-                info.notes.extend(notes.iter().map(words::note));
+                info.notes.extend(notes);
                 self.stage(path, vec![edit], info)
             }
             Pick::Refuse(refusal) => {

@@ -17,6 +17,7 @@ use crate::matching::three_way::ConflictReason;
 use crate::matching::MatchQuality;
 use crate::response::{Response, Status};
 use crate::session::{Selection, SelectionCandidate, SelectionKind};
+use crate::text::Text;
 use crate::workspace::{Config, Workspace};
 
 fn letter(s: &str) -> Letter {
@@ -430,7 +431,6 @@ fn every_outcome_is_worded_in_both_locales() {
     for locale in [Locale::En, Locale::Zh] {
         let ws = Workspace::new(Config { locale, ..Config::default() });
         let voice = words::Voice::of(&ws);
-        assert_eq!(voice.locale(), locale);
         for outcome in every_outcome() {
             let mut r = words::edit(&outcome, &voice);
             assert_eq!(r.status, status_of(&outcome), "{outcome:?}");
@@ -564,4 +564,55 @@ fn a_read_names_what_ended_it_and_where_to_go_on() {
     assert!(r.summary.contains("Lines 1, 2, 3, 4, 5 and 1 more longer than 10000 chars are clipped"), "{}", r.summary);
     let g = r.guidance.unwrap_or_default();
     assert!(g.starts_with("Read on with memo_read(start_line=41).") && g.contains("memo_replace_lines"), "{g}");
+}
+
+// ---- staging ------------------------------------------------------------------------------
+
+fn edit_at(range: Range<usize>, new_text: &str) -> Edit {
+    Edit { range, new_text: new_text.into() }
+}
+
+#[test]
+fn a_staging_plan_names_the_changes_it_made() {
+    use super::stage::plan;
+    let committed = Text::from_storage("alpha beta gamma\n");
+    let draft = committed.rope().clone();
+    let fresh = || crate::session::Session::new(1);
+    assert_eq!(plan(fresh(), "a", &draft, &committed, &[edit_at(0..5, "alpha")], false, false).map(|p| p.change), Err(Refusal::SameText));
+    let one = plan(fresh(), "a", &draft, &committed, &[edit_at(0..5, "ALPHA!")], false, false).unwrap();
+    assert_eq!((one.change.clone(), one.delta, one.first), (ChangeMade::One { id: letter("A"), amended: false, places: 1 }, 1, 0));
+    assert_eq!(one.session.draft("a").map(|d| d.to_string()), Some("ALPHA! beta gamma\n".into()));
+    let two = [edit_at(0..5, "A"), edit_at(11..16, "G")];
+    assert_eq!(
+        plan(fresh(), "a", &draft, &committed, &two, false, false).map(|p| p.change),
+        Ok(ChangeMade::Several { ids: vec![letter("A"), letter("B")], edits: 2 })
+    );
+    assert_eq!(
+        plan(fresh(), "a", &draft, &committed, &two, true, false).map(|p| p.change),
+        Ok(ChangeMade::One { id: letter("A"), amended: false, places: 2 }),
+        "a replace-all's places are one change"
+    );
+    // Restoring the committed text drops the change; touching it amends it.
+    let after = one.session.draft("a").cloned().unwrap();
+    let restored = plan(one.session.clone(), "a", &after, &committed, &[edit_at(0..6, "alpha")], false, false).unwrap();
+    assert_eq!((restored.change, restored.delta), (ChangeMade::Restored, -1));
+    let amended = plan(one.session, "a", &after, &committed, &[edit_at(5..7, "? b")], false, false).unwrap();
+    assert_eq!(amended.change, ChangeMade::One { id: letter("A"), amended: true, places: 1 });
+}
+
+#[test]
+fn a_staging_plan_refuses_past_the_letters() {
+    use super::stage::plan;
+    let committed = Text::from_storage(&"x ".repeat(30));
+    let mut session = crate::session::Session::new(1);
+    let mut draft = committed.rope().clone();
+    for i in 0..26 {
+        let p = plan(session, "a", &draft, &committed, &[edit_at(i * 2..i * 2 + 1, "y")], false, false).unwrap();
+        session = p.session;
+        draft = session.draft("a").cloned().unwrap();
+    }
+    let refused = plan(session.clone(), "a", &draft, &committed, &[edit_at(56..57, "y")], false, false).map(|p| p.change);
+    assert_eq!(refused, Err(Refusal::TooManyChanges { limit: 26, edits: 1 }));
+    let refused = plan(session, "a", &draft, &committed, &[edit_at(54..55, "y"), edit_at(56..57, "y")], false, false).map(|p| p.change);
+    assert_eq!(refused, Err(Refusal::TooManyChanges { limit: 26, edits: 2 }));
 }
