@@ -435,7 +435,7 @@ BENCH_DIR="$TARGET_DIR/bench"
 bench_native() {
   say "cargo bench: native matching, session and diff benches (criterion; the first build takes a few minutes)"
   AGENTPAD_BENCH_OUT="$BENCH_DIR" CRITERION_HOME="$TARGET_DIR/criterion" \
-    cargo bench --bench matching --bench session --bench diff
+    cargo bench --features internals --bench matching --bench session --bench diff
 }
 
 bench_js() {

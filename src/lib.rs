@@ -1,17 +1,37 @@
 //! agentpad: the editing engine LLM agents use to change text safely.
 //!
 //! An agent's tool call is matched unambiguously, staged as a lettered pending change with a
-//! diff preview, and only saved on `commit`. The core is pure Rust with no I/O and no clock:
-//! [`Workspace::call`] takes a tool name and JSON arguments and returns a [`Response`] (JSON and
-//! Markdown for the model) or asks its host to persist texts ([`Step::Persist`]).
+//! diff preview, and only saved on `commit`. The core is pure Rust with no I/O and no clock
+//! (docs/architecture.md#sans-io-steps): [`Workspace::call`] takes a tool name and JSON
+//! arguments and returns a [`Step`] — [`Step::Done`] with the [`Response`] (JSON fields and
+//! Markdown for the model), or storage work for the host ([`Step::Persist`], [`Step::Load`]).
+//! [`Workspace::run`] does that work with a [`Storage`] ([`MemoryStorage`], or `FsStorage`
+//! on a folder with the `fs` feature) and returns the final response.
 //!
-//! Modules (docs/architecture.md#module-map): [`text`] (document model, positions), [`matching`],
-//! [`session`] (pending changes, selection), [`workflow`] (states, flags, modes), [`tasks`]
-//! (the task stack), [`history`] (compressing transcripts), [`live_context`] (the per-turn
-//! context block), [`memory`] (the memory store), [`preview`],
-//! [`response`] and [`format`] (data and its Markdown view), [`tools`] (registry, schemas,
-//! argument checking), [`workspace`] (dispatch). `wasm` is the JavaScript binding and only
-//! converts.
+//! ```
+//! use agentpad::{CallContext, Config, PersistResult, Step, Workspace};
+//! use serde_json::json;
+//!
+//! let mut ws = Workspace::new(Config::default());
+//! ws.open("config.json", "{ \"timeout\": 30 }\n", "v1")?;
+//! let ctx = CallContext::default();
+//! let Step::Done(r) = ws.call("memo_replace", &json!({"old_text": "30", "new_text": "60"}), &ctx) else { unreachable!() };
+//! assert!(r.markdown.contains("Staged change A"));
+//! // A commit asks the host to write; the host reports what storage did.
+//! let Step::Persist(writes) = ws.call("memo_commit", &json!({"summary": "longer timeout"}), &ctx) else { unreachable!() };
+//! assert_eq!(writes[0].text, "{ \"timeout\": 60 }\n");
+//! let saved = vec![PersistResult::Saved { path: writes[0].path.clone(), version: "v2".into() }];
+//! let Step::Done(r) = ws.complete_persist(saved) else { unreachable!() };
+//! assert_eq!(r.status, agentpad::Status::Success);
+//! # Ok::<(), agentpad::WorkspaceError>(())
+//! ```
+//!
+//! The public API (docs/decisions.md#a-small-public-api): the root items, and the modules
+//! [`response`] (the data of a response), [`tools`] (registry, schemas, argument checking),
+//! [`changeset`] (edits as data), [`text`] (document model, positions), [`validate`] (the
+//! Markdown contract), [`history`] (compressing transcripts), [`live_context`] (the per-turn
+//! context block), [`memory`] (the memory store), [`diagnostics`]. Everything else is internal.
+//! `wasm` (wasm32 only) is the JavaScript binding and only converts.
 //!
 //! No panic may reach JavaScript (on wasm a panic aborts and poisons the instance), so outside
 //! tests the lints below refuse `unwrap`, `expect`, `panic!`-like macros, and indexing or
@@ -35,38 +55,66 @@
     )
 )]
 
+// Callers in the crate's own tests (src/internal_tests.rs) name the crate as users do.
+#[cfg(test)]
+extern crate self as agentpad;
+
+// The public API (docs/decisions.md#a-small-public-api): the root re-exports below, and these
+// modules, whose items are the data a Rust user reads or builds.
 pub mod changeset;
 pub mod diagnostics;
-pub mod format;
 pub mod history;
 pub mod live_context;
-pub mod locale;
-pub mod matching;
 pub mod memory;
-pub mod outline;
-pub mod preview;
 pub mod response;
-pub mod session;
-pub mod small_map;
+pub mod text;
+pub mod tools;
+pub mod validate;
+
+// Internals. `matching` and `preview` are public only with the `internals` feature, which no
+// user build turns on: for the fuzz targets (fuzz/) and the benches of the algorithms
+// (benches/), which are separate crates. Nothing there is covered by semver.
+mod format;
+mod locale;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod matching;
+#[cfg(not(feature = "internals"))]
+mod matching;
+mod outline;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod preview;
+#[cfg(not(feature = "internals"))]
+mod preview;
+mod session;
+mod small_map;
 mod sort;
 mod storage;
-pub mod tasks;
-pub mod text;
-pub mod text_rules;
-pub mod tools;
+mod tasks;
+mod text_rules;
+mod workflow;
+mod workspace;
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod internal_tests;
 #[cfg(test)]
 mod typescript;
-pub mod workflow;
-pub mod validate;
-pub mod workspace;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use format::Locale;
+pub use format::{CandidateStyle, Locale};
+pub use matching::{CandidateQuality, MatchQuality, Tier};
+pub use matching::near::{DiffPiece, Difference, DifferenceLine, LineAt, NearMissView};
+pub use matching::recommend::Reason;
+pub use preview::{ChangeSpan, PreviewMode};
+pub use response::{Response, Status};
 #[cfg(feature = "fs")]
 pub use storage::FsStorage;
 pub use storage::{MemoryStorage, Numbering, OpenError, PathRule, Storage, StorageError, Stored};
-pub use response::{Response, Status};
 pub use workflow::{Flags, PersistMode, WorkflowState};
-pub use workspace::{CallContext, Config, LoadResult, PersistEdit, PersistRequest, PersistResult, Step, ToolState, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES};
+pub use workspace::{
+    CallContext, Config, Document, LoadResult, PersistEdit, PersistRequest, PersistResult, ReadLimits, Step, TaskReport, ToolState, Workspace,
+    WorkspaceError, MAX_DOCUMENT_BYTES,
+};

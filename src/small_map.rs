@@ -267,8 +267,11 @@ mod tests {
                     Op::Insert(k, v) => prop_assert_eq!(small.insert(k, v), model.insert(k, v)),
                     Op::Remove(k) => prop_assert_eq!(small.remove(&k), model.remove(&k)),
                     Op::GetOrInsert(k, v) => {
-                        *small.get_or_insert_with(k, || v) += 1;
-                        *model.entry(k).or_insert(v) += 1;
+                        // Wrapping: a generated value may be u16::MAX.
+                        let s = small.get_or_insert_with(k, || v);
+                        *s = s.wrapping_add(1);
+                        let m = model.entry(k).or_insert(v);
+                        *m = m.wrapping_add(1);
                     }
                     Op::Clear => {
                         small.clear();

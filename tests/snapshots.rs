@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use agentpad::format::{CandidateStyle, Locale};
+use agentpad::{CandidateStyle, Locale};
 use agentpad::{CallContext, Config, PersistMode, Response, Status, WorkflowState};
 use common::Host;
 use serde_json::{json, Value};

@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use agentpad::diagnostics::Category;
-use agentpad::format::CandidateStyle;
+use agentpad::CandidateStyle;
 use agentpad::validate::{self, Rule};
 use agentpad::{CallContext, Config, Locale, PersistMode, Response, Status, Step, WorkflowState};
 use common::{timeouts, Host};

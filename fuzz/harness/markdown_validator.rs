@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use agentpad::format::CandidateStyle;
+use agentpad::CandidateStyle;
 use agentpad::validate::{parse, validate};
 use agentpad::{Config, Locale, Workspace};
 use arbitrary::{Result, Unstructured};

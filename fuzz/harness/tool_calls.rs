@@ -44,7 +44,7 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
     let config = Config {
         persist_mode: mode,
         locale: if u.ratio(1, 4)? { agentpad::Locale::Zh } else { agentpad::Locale::En },
-        candidate_style: if u.arbitrary()? { agentpad::format::CandidateStyle::List } else { agentpad::format::CandidateStyle::Table },
+        candidate_style: if u.arbitrary()? { agentpad::CandidateStyle::List } else { agentpad::CandidateStyle::Table },
         near_match_threshold: *u.choose(&[0.8, 0.5, 0.95, 0.0, 1.0])?,
         max_preview_length: *u.choose(&[500, 40, 5, 1])?,
         max_task_depth: u.int_in_range(1..=3)?,

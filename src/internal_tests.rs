@@ -1,0 +1,20 @@
+//! Tests of internal modules (matching, session, preview) and the replay of the fuzz harnesses:
+//! their files stay in tests/ beside the other scenario and property tests, but they compile
+//! into the library's unit tests, where the modules they test are visible (they name the crate
+//! `agentpad`, as users do: src/lib.rs declares that name for tests). Cargo.toml keeps them out
+//! of the integration tests (`test = false`). Run one: `cargo test --lib matching_model`.
+
+#[path = "../tests/matching_model.rs"]
+mod matching_model;
+#[path = "../tests/near_model.rs"]
+mod near_model;
+#[path = "../tests/three_way_model.rs"]
+mod three_way_model;
+#[path = "../tests/reliability_core.rs"]
+mod reliability_core;
+#[path = "../tests/session_model.rs"]
+mod session_model;
+#[path = "../tests/preview_modes.rs"]
+mod preview_modes;
+#[path = "../tests/fuzz_regressions.rs"]
+mod fuzz_regressions;
