@@ -4,8 +4,9 @@ use crate::format::{fill, CandidateStyle};
 use crate::matching::recommend::Reason;
 
 use super::{ParsedCandidate, Rule, Section, Validator};
-use super::helpers::{code_span, is_blank, is_separator, l_yes, leading_code_span, quote, row_cells, whole};
-use super::words::{template, CANDIDATE_COLUMNS, LOCALES};
+use super::messages::quote;
+use super::scan::{code_span, is_blank, is_separator, leading_code_span, row_cells, whole};
+use super::words::{l_yes, template, CANDIDATE_COLUMNS, LOCALES};
 
 impl<'a> Validator<'a> {
     pub(super) fn candidates(&mut self, s: &Section<'a>) {

@@ -3,7 +3,8 @@
 use crate::response::Status;
 
 use super::{Rule, Validator};
-use super::helpers::{flag_list, quote, whole};
+use super::messages::{flag_list, quote};
+use super::scan::whole;
 use super::words::{state_flags, states_for, SEVERITIES, WARNING};
 
 impl<'a> Validator<'a> {

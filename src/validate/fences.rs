@@ -1,7 +1,8 @@
 //! Content and Preview: fenced code blocks only (item 7 of the layout).
 
 use super::{Kind, Rule, Section, Validator};
-use super::helpers::{fence_open, is_blank, is_fence_close, quote};
+use super::messages::quote;
+use super::scan::{fence_open, is_blank, is_fence_close};
 
 impl<'a> Validator<'a> {
     // Bounds: `i < s.body.len()` by the loop's condition, so `i + 1 ..` is a (possibly empty) tail.

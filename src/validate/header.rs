@@ -1,7 +1,8 @@
 //! The three header lines: status, state, flags (item 1 of the layout in the module documentation).
 
 use super::{Rule, Validator};
-use super::helpers::{backticked, header_form, heading_level, is_blank, quote};
+use super::messages::{header_form, quote};
+use super::scan::{backticked, heading_level, is_blank};
 use super::words::{flag_names, STATES, STATUSES};
 
 impl<'a> Validator<'a> {

@@ -3,7 +3,8 @@
 use crate::format::{fill, TASK_DONE, TASK_OPEN, TASK_REVERTED};
 
 use super::{Rule, Section, Validator};
-use super::helpers::{is_decimal, is_separator, quote, row_cells, signed_int, tree_line, whole, ANY_LEVEL};
+use super::messages::quote;
+use super::scan::{is_decimal, is_separator, row_cells, signed_int, whole};
 use super::words::{template, LOCALES, LOG_HEADER, STATUSES};
 
 impl<'a> Validator<'a> {
@@ -188,4 +189,26 @@ impl<'a> Validator<'a> {
             }
         }
     }
+}
+
+/// A thought-tree level after which any deeper line is accepted (after an unreadable line).
+const ANY_LEVEL: usize = 1 << 20;
+
+/// The level of a thought-tree task line (1 for `- ✅ goal`, 2 for `  └─ ✅ goal`, one more per
+/// `│  ` or three spaces before the branch), or `None` when the line is not of that shape.
+fn tree_line(line: &str) -> Option<usize> {
+    let (level, rest) = match line.strip_prefix("- ") {
+        Some(rest) => (1, rest),
+        None => {
+            let mut rest = line.strip_prefix("  ")?;
+            let mut level = 2;
+            while let Some(r) = rest.strip_prefix("│  ").or_else(|| rest.strip_prefix("   ")) {
+                rest = r;
+                level += 1;
+            }
+            (level, rest.strip_prefix("├─ ").or_else(|| rest.strip_prefix("└─ "))?)
+        }
+    };
+    let goal = [TASK_DONE, TASK_REVERTED, TASK_OPEN].iter().find_map(|m| rest.strip_prefix(m)?.strip_prefix(' '))?;
+    (!goal.trim().is_empty()).then_some(level)
 }

@@ -3,7 +3,8 @@
 use crate::format::Locale;
 
 use super::{Rule, Section, Validator};
-use super::helpers::{is_blank, is_separator, quote, row_cells, signed_int, whole};
+use super::messages::quote;
+use super::scan::{is_blank, is_separator, row_cells, signed_int, whole};
 use super::words::{LOCALES, METRIC_ROWS};
 
 impl<'a> Validator<'a> {

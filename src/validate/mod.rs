@@ -53,14 +53,16 @@ mod candidates;
 mod consistency;
 mod fences;
 mod header;
-mod helpers;
 mod lists;
+mod messages;
 mod metrics;
 mod overview;
+mod scan;
 mod sections;
 mod words;
 
-use helpers::{order_list, quote, split_lines};
+use messages::{order_list, quote};
+use scan::split_lines;
 
 // ---- the API ----------------------------------------------------------------------------------
 

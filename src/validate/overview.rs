@@ -1,7 +1,7 @@
 //! The Overview section: severity icon, summary and guidance (item 2 of the layout).
 
 use super::{Rule, Section, Validator};
-use super::helpers::quote;
+use super::messages::quote;
 use super::words::LOCALES;
 
 impl<'a> Validator<'a> {

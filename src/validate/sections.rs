@@ -3,7 +3,8 @@
 use crate::format::{Locale, Words};
 
 use super::{Kind, Rule, Section, Validator};
-use super::helpers::{fence_open, heading_level, is_blank, is_fence_close, known_list, push_body, quote};
+use super::messages::{known_list, quote};
+use super::scan::{fence_open, heading_level, is_blank, is_fence_close};
 use super::words::{LOCALES, SEVERITIES};
 
 impl<'a> Validator<'a> {
@@ -166,5 +167,13 @@ impl<'a> Validator<'a> {
 
     pub(super) fn end_line(&self, s: &Section<'a>) -> usize {
         s.body.last().map_or(s.line, |(n, _)| *n) + 1
+    }
+}
+
+/// Adds a body line to the current section, or to the lines before the first heading.
+fn push_body<'a>(sections: &mut [Section<'a>], before: &mut Vec<(usize, &'a str)>, n: usize, line: &'a str) {
+    match sections.last_mut() {
+        Some(s) => s.body.push((n, line)),
+        None => before.push((n, line)),
     }
 }

@@ -89,10 +89,15 @@ pub(super) fn states_for(status: Status) -> Option<&'static [WorkflowState]> {
 }
 
 
+/// `true` if `mark` is the `yes` word of `locale`.
+pub(super) fn l_yes(locale: Option<Locale>, mark: &str) -> bool {
+    locale.is_some_and(|l| l.words().yes == mark)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::helpers::row_cells;
+    use crate::validate::scan::row_cells;
 
     #[test]
     fn state_table_agrees_with_flags_derive() {

@@ -1,16 +1,5 @@
-//! Line, table, code-span and number scanning shared by the checkers.
-
-use crate::format::{Locale, Words, TASK_DONE, TASK_OPEN, TASK_REVERTED};
-
-use super::{Kind, Section};
-
-/// Adds a body line to the current section, or to the lines before the first heading.
-pub(super) fn push_body<'a>(sections: &mut [Section<'a>], before: &mut Vec<(usize, &'a str)>, n: usize, line: &'a str) {
-    match sections.last_mut() {
-        Some(s) => s.body.push((n, line)),
-        None => before.push((n, line)),
-    }
-}
+//! Reading the layout's lines: line breaks, blank lines, headings and fences (text_rules.rs's
+//! CommonMark rules), code spans, GFM table rows and the number forms.
 
 /// Lines split at CommonMark line endings (`\n`, `\r\n`, lone `\r`); blank lines at the end
 /// are dropped.
@@ -93,11 +82,6 @@ pub(super) fn code_span(cell: &str) -> Option<String> {
     Some(stripped.to_string())
 }
 
-/// `true` if `mark` is the `yes` word of `locale`.
-pub(super) fn l_yes(locale: Option<Locale>, mark: &str) -> bool {
-    locale.is_some_and(|l| l.words().yes == mark)
-}
-
 /// A code span at the start of `s`: its content (padding removed) and what follows it.
 // Bounds: `i < bytes.len()` by the loop's condition; `i + n` ends a run of `n` backticks that
 // starts at `i`, so it is ≤ the length and, after an ASCII byte, a char boundary.
@@ -150,28 +134,6 @@ pub(super) fn is_separator(line: &str, columns: usize) -> bool {
     row_cells(line).is_some_and(|c| c.len() == columns && c.iter().all(|x| x == "---"))
 }
 
-/// A thought-tree level after which any deeper line is accepted (after an unreadable line).
-pub(super) const ANY_LEVEL: usize = 1 << 20;
-
-/// The level of a thought-tree task line (1 for `- ✅ goal`, 2 for `  └─ ✅ goal`, one more per
-/// `│  ` or three spaces before the branch), or `None` when the line is not of that shape.
-pub(super) fn tree_line(line: &str) -> Option<usize> {
-    let (level, rest) = match line.strip_prefix("- ") {
-        Some(rest) => (1, rest),
-        None => {
-            let mut rest = line.strip_prefix("  ")?;
-            let mut level = 2;
-            while let Some(r) = rest.strip_prefix("│  ").or_else(|| rest.strip_prefix("   ")) {
-                rest = r;
-                level += 1;
-            }
-            (level, rest.strip_prefix("├─ ").or_else(|| rest.strip_prefix("└─ "))?)
-        }
-    };
-    let goal = [TASK_DONE, TASK_REVERTED, TASK_OPEN].iter().find_map(|m| rest.strip_prefix(m)?.strip_prefix(' '))?;
-    (!goal.trim().is_empty()).then_some(level)
-}
-
 /// A whole number in plain digits (`0`, `12`; no sign, no leading zeros).
 pub(super) fn whole(s: &str) -> Option<usize> {
     let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
@@ -203,39 +165,6 @@ pub(super) fn is_decimal(s: &str) -> bool {
     let (int, frac) = s.split_once('.').unwrap_or((s, "0"));
     !int.is_empty() && !frac.is_empty() && int.bytes().all(|b| b.is_ascii_digit()) && frac.bytes().all(|b| b.is_ascii_digit())
 }
-
-pub(super) fn header_form(key: &str) -> &'static str {
-    match key {
-        "status" => "status: `<Status>`",
-        "state" => "state: `<WorkflowState>`",
-        _ => "flags: `A`, `B` or flags: -",
-    }
-}
-
-pub(super) fn order_list(w: &Words) -> String {
-    Kind::ALL.iter().map(|k| k.word(w)).collect::<Vec<_>>().join(", ")
-}
-
-pub(super) fn known_list(w: &Words) -> String {
-    let mut forms = vec![format!("`### [OK|Warning|Fail] {}`", w.overview)];
-    forms.extend(Kind::ALL.iter().skip(1).map(|k| format!("`{}`", k.heading(w))));
-    forms.join(", ")
-}
-
-pub(super) fn flag_list(flags: &[String]) -> String {
-    if flags.is_empty() {
-        "`flags: -`".into()
-    } else {
-        flags.join(", ")
-    }
-}
-
-/// A found text for a message: quoted (control characters escaped), at most 80 chars.
-pub(super) fn quote(s: &str) -> String {
-    let clipped = crate::text_rules::clip(s, 80);
-    format!("{clipped:?}")
-}
-
 
 #[cfg(test)]
 mod tests {
