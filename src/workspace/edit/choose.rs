@@ -170,10 +170,9 @@ impl Workspace {
         let same = self.same_selection(&search, &matches);
         if !search.preview_only {
             if same {
-                if let Some(sel) = self.session.as_mut().and_then(|s| s.selection.as_mut()) {
-                    sel.awaiting_choice = true;
+                if let Some(session) = self.session.as_mut() {
                     // The letters stay; the replacement is the one given with this search.
-                    sel.new_text = search.new_text.clone();
+                    session.relist(&search.new_text);
                 }
             } else {
                 self.select(&search, &matches, SelectionKind::Matches, true);
@@ -280,7 +279,7 @@ impl Workspace {
 
     fn set_selection(&mut self, selection: Selection) {
         let mut session = self.take_session();
-        session.selection = Some(selection);
+        session.select(selection);
         self.session = Some(session);
     }
 
@@ -329,7 +328,12 @@ impl Workspace {
                 awaiting_choice: true,
             });
         }
-        let mut r = self.worded(&EditOutcome::NoMatch(report));
+        let outcome = EditOutcome::NoMatch(report);
+        let mut r = self.worded(&outcome);
+        if let EditOutcome::NoMatch(report) = outcome {
+            // The regions as data beside their text in the preview.
+            r.near_misses = report.regions;
+        }
         r.candidates = lettered.iter().enumerate().filter_map(|(i, n)| Letter::from_index(i).map(|id| candidate_view(&draft, id, &n.range, n.quality(), false, i))).collect();
         if !r.candidates.is_empty() {
             r.metrics.selection_count = Some(r.candidates.len());

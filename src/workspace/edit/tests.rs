@@ -616,3 +616,15 @@ fn a_staging_plan_refuses_past_the_letters() {
     let refused = plan(session, "a", &draft, &committed, &[edit_at(54..55, "y"), edit_at(56..57, "y")], false, false).map(|p| p.change);
     assert_eq!(refused, Err(Refusal::TooManyChanges { limit: 26, edits: 2 }));
 }
+
+#[test]
+fn a_no_match_carries_its_near_misses_as_data_and_as_their_text() {
+    let mut ws = Workspace::new(Config::default());
+    ws.open("a.yaml", "database:\n  host: db.local\n  timeout: 30\nretries: 5\n", "v1").unwrap();
+    let args = serde_json::json!({ "old_text": "timeout: 3O", "new_text": "timeout: 60" });
+    let crate::workspace::Step::Done(r) = ws.call("memo_replace", &args, &crate::workspace::CallContext::default()) else { panic!("not done") };
+    assert_eq!(r.status, Status::NoMatch);
+    assert_eq!(r.near_misses.first().and_then(|n| n.id.clone()), Some("A".to_string()));
+    assert_eq!((r.near_misses.len(), r.near_misses[0].line), (2, 3));
+    assert_eq!(r.preview.as_deref(), Some(crate::matching::near::render_near_misses(&r.near_misses).as_str()));
+}
