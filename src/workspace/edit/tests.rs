@@ -452,6 +452,39 @@ fn every_outcome_is_worded_in_both_locales() {
 }
 
 #[test]
+fn a_staged_edit_says_what_saves_it_in_every_persist_mode() {
+    use crate::workflow::PersistMode;
+    let staged = |preview_only| {
+        EditOutcome::Staged(Staged {
+            tool: Tool::Append,
+            path: "a.txt".into(),
+            line: 2,
+            change: ChangeMade::One { id: letter("A"), amended: false, places: 1 },
+            chosen: None,
+            quality: None,
+            delta: -4,
+            preview_only,
+            notes: Vec::new(),
+            warn: false,
+        })
+    };
+    for (mode, says) in [
+        (PersistMode::Manual, "Staged change A in a.txt at line 2 (-4 chars). Nothing is saved until commit."),
+        (PersistMode::Disabled, "Staged change A in a.txt at line 2 (-4 chars). Persistence is disabled: nothing is ever written to storage."),
+        (PersistMode::Immediate, "Staged change A in a.txt at line 2 (-4 chars)."),
+    ] {
+        let ws = Workspace::new(Config { persist_mode: mode, ..Config::default() });
+        let r = words::edit(&staged(false), &words::Voice::of(&ws));
+        assert_eq!((r.status, r.summary.as_str(), r.warned), (Status::Success, says, false), "{mode:?}");
+        // Immediate mode commits at once: the commit's answer says what comes next.
+        assert_eq!(r.guidance.as_deref().is_some_and(|g| !g.is_empty()), mode != PersistMode::Immediate, "{mode:?}");
+        let r = words::edit(&staged(true), &words::Voice::of(&ws));
+        assert_eq!(r.summary, "Preview only: this edit at a.txt line 2 would become change A; nothing was staged.");
+        assert_eq!(r.guidance.as_deref(), Some("Call memo_append again without preview_only to stage it."));
+    }
+}
+
+#[test]
 fn every_note_is_a_sentence() {
     for n in every_note() {
         let s = words::note(&n);
