@@ -173,6 +173,14 @@ impl Selection {
         }
     }
 
+    /// The selection after `changes` (a change set against the draft of `path`) were staged, as
+    /// a value: what [`Selection::remap_through`] does, taking and returning the selection (a
+    /// selection on another path comes back as it was). Cost: O(candidates · log k).
+    pub fn mapped(mut self, path: &str, changes: &ChangeSet) -> Selection {
+        self.remap_through(path, changes);
+        self
+    }
+
     /// Moves candidate ranges (draft positions of `path`) through `changes`, a change set
     /// against that draft: a candidate whose text a replacement changes — or that an insertion
     /// sits at the start of, or that is empty where a replacement starts
@@ -439,13 +447,38 @@ impl Session {
                 doc.draft.insert(range.start, text);
             }
         }
-        if let Some(sel) = &mut self.selection {
-            sel.remap_through(path, &edit);
-        }
+        self.selection = self.selection.take().map(|sel| sel.mapped(path, &edit));
         if change.is_some() {
             self.last_staged = change;
         }
         Ok(Staged { change, amended: amended && change.is_some(), draft_range: hull, delta })
+    }
+
+    /// Makes `selection` the live one (docs/architecture.md#pending-changes), replacing any
+    /// other: a search listed candidates or picked one of several. O(1).
+    pub fn select(&mut self, selection: Selection) {
+        self.selection = Some(selection);
+    }
+
+    /// A search listed the live selection's candidates again: it waits for a choice again, with
+    /// `new_text` as the replacement a pick will stage; its letters and ranges stay. Returns
+    /// false without a selection. O(chars of `new_text`).
+    pub fn relist(&mut self, new_text: &str) -> bool {
+        let Some(sel) = &mut self.selection else { return false };
+        sel.awaiting_choice = true;
+        sel.new_text = new_text.to_string();
+        true
+    }
+
+    /// What staging an edit of `path` ends: a pick from the selection (`chosen`) ends the wait
+    /// for a choice — the selection stays so later `match_id`s keep their letters — and any other
+    /// edit of its path ends the selection. An edit elsewhere leaves it. O(1).
+    pub fn staged_edit(&mut self, path: &str, chosen: bool) {
+        self.selection = match self.selection.take() {
+            Some(sel) if chosen => Some(Selection { awaiting_choice: false, ..sel }),
+            Some(sel) if sel.path == path => None,
+            other => other,
+        };
     }
 
     /// Drops every pending change of `path` and its base and draft (the path is untouched
@@ -859,6 +892,29 @@ mod tests {
         assert_eq!((r.kept.len(), r.conflicts.len()), (0, 1));
         assert_eq!(r.conflicts[0].places.len(), 3);
         assert_eq!(draft(&s), "k1 mm k2! N! k3.");
+    }
+
+    #[test]
+    fn the_selection_lives_through_picks_and_ends_with_other_edits_of_its_path() {
+        let mut s = session_with("t: 30\nt: 30\n");
+        let sel = Selection { awaiting_choice: true, ..selection_on("a", 0..5) };
+        s.select(sel);
+        assert!(s.relist("t: 60"));
+        assert_eq!(s.selection.as_ref().map(|x| (x.awaiting_choice, x.new_text.as_str())), Some((true, "t: 60")));
+        // A pick: staged, mapped, no longer awaiting, kept.
+        s.stage("a", 6..11, "t: 600").unwrap();
+        s.staged_edit("a", true);
+        let kept = s.selection.clone().unwrap();
+        assert!(!kept.awaiting_choice && kept.candidates[0].range == (0..5));
+        // An edit of another path leaves it; another edit of its path ends it.
+        s.staged_edit("b", false);
+        assert!(s.selection.is_some());
+        s.staged_edit("a", false);
+        assert!(s.selection.is_none() && !s.relist("x"));
+        // Mapping is a value: a selection on another path comes back unchanged.
+        let edit = ChangeSet::try_from_replacements(12, [Replacement { range: 0..1, text: "XX".into() }]).unwrap();
+        assert_eq!(selection_on("b", 2..3).mapped("a", &edit).candidates[0].range, 2..3);
+        assert_eq!(selection_on("a", 2..3).mapped("a", &edit).candidates[0].range, 3..4);
     }
 
     #[test]

@@ -72,14 +72,7 @@ pub(super) fn plan(mut session: Session, path: &str, draft: &Rope, committed: &T
             return Err(Refusal::TooLarge { path: path.to_string(), bytes, now, limit: MAX_DOCUMENT_BYTES });
         }
     }
-    if let Some(sel) = &mut session.selection {
-        if chosen {
-            sel.awaiting_choice = false;
-        } else if sel.path == path {
-            // An edit that did not come from the selection ends it.
-            session.selection = None;
-        }
-    }
+    session.staged_edit(path, chosen);
     crate::sort::sort_by(&mut letters, |a, b| a.cmp(b));
     letters.dedup();
     let change = match letters.as_slice() {
