@@ -80,12 +80,14 @@ mod locale;
 #[doc(hidden)]
 pub mod matching;
 #[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)] // what only the fuzz targets and benches call
 mod matching;
 mod outline;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod preview;
 #[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)] // what only the fuzz targets and benches call
 mod preview;
 mod session;
 mod small_map;

@@ -159,11 +159,14 @@ impl TaskStack {
         self.stack.last().and_then(|id| self.task(*id))
     }
 
-    pub fn all(&self) -> &[Task] {
+    /// Every task, finished ones included (the tests read it).
+    #[cfg(test)]
+    pub(crate) fn all(&self) -> &[Task] {
         &self.all
     }
 
-    pub fn depth(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn depth(&self) -> usize {
         self.stack.len()
     }
 
