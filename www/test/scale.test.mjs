@@ -152,9 +152,10 @@ test("a 50 MB document opens, edits (unique and multi-match), commits through Me
   assert.equal(r.status, "Success", r.markdown);
   const rare = doc.split("rare_token();").length - 1;
   assert.ok(rare > 5 && rare < 24, `${rare} rare tokens`);
-  // One change for the replace-all (merged with the earlier ones inside its range), one for
-  // the append, and the earlier ones outside its range.
+  // One change for the replace-all (with a place each; an earlier change it touches is merged
+  // into it), one for the append, and the earlier ones it does not touch.
   assert.ok(r.pending_changes.length >= 2 && r.pending_changes.length <= 4, `${r.pending_changes.length} pending changes`);
+  assert.equal(r.pending_changes.find((c) => c.places.length > 1)?.places.length, places, "the replace-all holds its places, not the text between them");
   r = await timed("commit", () => ws.call("memo_commit", { summary: "Scale test edits" }));
   assert.equal(r.status, "Success", r.markdown);
 
