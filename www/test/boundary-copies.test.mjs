@@ -48,3 +48,33 @@ test("a freed workspace refuses tools() even with the list kept", async () => {
   ws.free();
   assert.throws(() => ws.tools({ format: "mcp" }), /has been freed/);
 });
+
+test("the echo of the workspace's own save is not scanned again: its version is known", async () => {
+  // A document with a non-Latin-1 char: V8 scans such a string whole on every isWellFormed().
+  const text = "中文 line\n".repeat(2000) + "target\n";
+  const storage = new MemoryStorage({ "a.md": text });
+  const ws = await Workspace.create({ storage });
+  await ws.call("memo_replace", { old_text: "target", new_text: "done" });
+  assert.equal((await ws.call("memo_commit", { summary: "s" })).status, "Success");
+  const scanned = [];
+  const original = String.prototype.isWellFormed;
+  String.prototype.isWellFormed = function () {
+    if (this.length >= text.length - 10) scanned.push(this.length);
+    return original.call(this);
+  };
+  try {
+    // The save notified the watch: this call reads storage, sees its own version, and goes on.
+    const r = await ws.call("memo_read", { start_line: 1, end_line: 1 });
+    assert.equal(r.status, "Success");
+    assert.doesNotMatch(r.summary, /changed in storage|could not be read/);
+    assert.deepEqual(scanned, [], "no whole-document scan for a version the workspace holds");
+    // A change by someone else is still checked, and taken.
+    storage.write("a.md", text.replace("中文", "英文"));
+    const after = await ws.call("memo_read", { start_line: 1, end_line: 1 });
+    assert.equal(scanned.length > 0, true, "a new version's text is checked");
+    assert.match(after.summary, /changed in storage/);
+  } finally {
+    String.prototype.isWellFormed = original;
+    ws.free();
+  }
+});
