@@ -207,7 +207,7 @@ pub fn find_exact_layered(layers: &Layered<'_>, needle: &str, from: usize) -> Ve
 fn all_occurrences(hay: &[u8], finder: &Finder<'_>) -> Vec<usize> {
     let needle = finder.needle();
     if super::kmp::failure(needle).last().is_some_and(|&border| border > 0) {
-        return super::kmp::find_all(hay, needle);
+        return super::kmp::find_all_bytes(hay, needle);
     }
     let mut at = 0;
     std::iter::from_fn(move || {

@@ -195,6 +195,7 @@ fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<
 #[allow(clippy::indexing_slicing)]
 fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Vec<std::borrow::Cow<'r, str>>, Vec<u32>) {
     use std::borrow::Cow;
+    use std::collections::hash_map::Entry;
     use std::collections::HashMap;
     use std::hash::{BuildHasherDefault, Hasher};
     /// The keys are already hashes.
@@ -214,7 +215,10 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
         }
     }
     let wanted = line_count.saturating_sub(first_line);
-    let mut ids: HashMap<u64, Vec<u32>, BuildHasherDefault<Identity>> = HashMap::default();
+    // Hash → the first id with that hash; further ids with the same hash (a collision) in
+    // `more`. (One allocation per distinct line cost more than interning itself.)
+    let mut ids: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
+    let mut more: HashMap<u64, Vec<u32>, BuildHasherDefault<Identity>> = HashMap::default();
     let mut distinct: Vec<Cow<'r, str>> = Vec::new();
     let mut raw: Vec<u32> = Vec::with_capacity(wanted);
     // The last id seen per line length (mod 8): repetitive documents repeat a few lines, and a
@@ -226,14 +230,25 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
             raw.push(id);
             return;
         }
-        let bucket = ids.entry(xxhash_rust::xxh3::xxh3_64(text.as_bytes())).or_default();
-        let id = match bucket.iter().find(|&&id| distinct[id as usize] == text) {
-            Some(&id) => id,
-            None => {
-                let id = distinct.len() as u32;
+        let hash = xxhash_rust::xxh3::xxh3_64(text.as_bytes());
+        let next = distinct.len() as u32;
+        let id = match ids.entry(hash) {
+            Entry::Vacant(e) => {
+                e.insert(next);
                 distinct.push(text);
-                bucket.push(id);
-                id
+                next
+            }
+            Entry::Occupied(e) if distinct[*e.get() as usize] == text => *e.get(),
+            Entry::Occupied(_) => {
+                let bucket = more.entry(hash).or_default();
+                match bucket.iter().find(|&&id| distinct[id as usize] == text) {
+                    Some(&id) => id,
+                    None => {
+                        distinct.push(text);
+                        bucket.push(next);
+                        next
+                    }
+                }
             }
         };
         recent[slot] = Some(id);
@@ -304,7 +319,17 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
         .collect();
     let middle_skeletons: std::collections::HashSet<&[char]> =
         needle_skeletons.get(1..k.saturating_sub(1)).unwrap_or_default().iter().map(Vec::as_slice).collect();
+    // The lengths of the middle skeletons: most distinct lines have none of them, and a length
+    // is cheaper to look up than a skeleton is to hash.
+    let mut middle_lens = vec![false; middle_skeletons.iter().map(|s| s.len() + 1).max().unwrap_or(0)];
+    for s in &middle_skeletons {
+        if let Some(slot) = middle_lens.get_mut(s.len()) {
+            *slot = true;
+        }
+    }
     let (mut may_mid, mut may_first, mut may_last) = (vec![false; distinct.len()], vec![false; distinct.len()], vec![false; distinct.len()]);
+    // The middle skeletons some distinct line has: each must be somewhere for a match.
+    let mut middles_seen: std::collections::HashSet<&[char]> = std::collections::HashSet::new();
     let mut skel = Vec::new();
     for (d, text) in distinct.iter().enumerate() {
         if let [only] = needle_skeletons.as_slice() {
@@ -316,12 +341,27 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
         match needle_skeletons.as_slice() {
             [_] => {} // handled above
             [first, .., last] => {
-                may_mid[d] = middle_skeletons.contains(skel.as_slice());
+                let may_be_middle = middle_lens.get(skel.len()).copied().unwrap_or(false);
+                if let Some(&m) = middle_skeletons.get(skel.as_slice()).filter(|_| may_be_middle) {
+                    may_mid[d] = true;
+                    middles_seen.insert(m);
+                }
                 may_first[d] = skel.ends_with(first);
                 may_last[d] = skel.starts_with(last);
             }
             [] => {}
         }
+    }
+    // A needle line that no document line can be at any tier (its skeleton is nowhere): no
+    // match, whatever the order of the lines — decided per distinct line, before any work per
+    // line.
+    let possible = match needle_skeletons.as_slice() {
+        [_] => may_mid.contains(&true),
+        [_, .., _] => may_first.contains(&true) && may_last.contains(&true) && middles_seen.len() == middle_skeletons.len(),
+        [] => false,
+    };
+    if !possible {
+        return Vec::new();
     }
     // In a repetitive document the cost is per line, not per distinct line: a tier that
     // normalises the needle and every distinct line exactly as the tier before (`}`, blank

@@ -89,8 +89,13 @@ pub fn is_line_space(c: char) -> bool {
 
 /// True for a character no tier changes or looks through: the verbatim core of a needle, which
 /// must occur unchanged in the document wherever the needle matches at any tier.
+#[inline]
 pub fn is_stable(c: char) -> bool {
-    !c.is_whitespace() && fold_lookalike(c).is_none() && !matches!(c, '\'' | '"' | '-' | '.')
+    if c.is_ascii() {
+        // Most text: no ASCII char folds, so only whitespace and the four targets of folds.
+        return !c.is_ascii_whitespace() && c != '\u{0B}' && !matches!(c, '\'' | '"' | '-' | '.');
+    }
+    !c.is_whitespace() && fold_lookalike(c).is_none()
 }
 
 /// One line under a tier: the normalised text and, for each of its chars, the original char
@@ -307,6 +312,11 @@ mod tests {
         assert!(is_stable('x') && is_stable('中') && is_stable('('));
         for c in [' ', '\t', '\u{00A0}', '\u{2019}', '\'', '"', '-', '.', '\u{2026}'] {
             assert!(!is_stable(c), "{c:?}");
+        }
+        // The ASCII shortcut says what the general rule says.
+        for c in (0u8..128).map(char::from) {
+            let general = !c.is_whitespace() && fold_lookalike(c).is_none() && !matches!(c, '\'' | '"' | '-' | '.');
+            assert_eq!(is_stable(c), general, "{c:?}");
         }
     }
 

@@ -1,6 +1,7 @@
 //! Precise location (see the module doc of `near`): a semi-global alignment places the
 //! needle inside each candidate window, and the span is scored in its best version.
 
+use std::collections::HashMap;
 use std::ops::{Range, RangeInclusive};
 
 use ropey::Rope;
@@ -75,7 +76,15 @@ pub(super) fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> 
 /// shorter). An alignment may substitute a space for a needle char at an edge at no extra cost
 /// (`timeout: 3O` against `timeout: 3 # s` spans `timeout: 3 `); dropping it is then better, while
 /// whitespace the needle does have, inside (`…\n  Q` against `…\n   `), stays.
-pub(super) fn best_version(rope: &Rope, needle: &str, span: Range<usize>) -> Option<NearMiss> {
+///
+/// `scored` keeps the similarity of every text scored in this search: repetitive documents
+/// offer many spans of the same text, and a long one costs milliseconds to compare.
+pub(super) fn best_version(
+    rope: &Rope,
+    needle: &str,
+    span: Range<usize>,
+    scored: &mut HashMap<String, f64>,
+) -> Option<NearMiss> {
     let (first, last) = (needle.chars().next()?, needle.chars().next_back()?);
     let mut trimmed_start = span.start;
     if !first.is_whitespace() {
@@ -95,7 +104,15 @@ pub(super) fn best_version(rope: &Rope, needle: &str, span: Range<usize>) -> Opt
             if start >= end || best.as_ref().is_some_and(|b| b.range == (start..end)) {
                 continue;
             }
-            let similarity = similarity(needle, &rope.slice(start..end).to_string());
+            let text = rope.slice(start..end).to_string();
+            let similarity = match scored.get(&text) {
+                Some(&s) => s,
+                None => {
+                    let s = similarity(needle, &text);
+                    scored.insert(text, s);
+                    s
+                }
+            };
             if best.as_ref().map_or(true, |b| similarity > b.similarity) {
                 best = Some(NearMiss {
                     range: start..end,

@@ -274,14 +274,13 @@ pub(super) fn candidate_windows(
 
     let line_count = votes.len();
     let mut by_votes = TopScores::new(wanted);
-    let mut block_best = (0u16, 0usize);
-    for (s, &v) in votes.iter().enumerate() {
-        if v > block_best.0 {
-            block_best = (v, s);
-        }
-        if (s + 1) % k == 0 || s + 1 == line_count {
-            by_votes.offer(u32::from(block_best.0), block_best.1, 0);
-            block_best = (0, 0);
+    // The best start per block of k lines: most votes, the earliest on a tie. (Most lines have
+    // no vote: a block's maximum is found first, its position only when it has votes.)
+    for (b, block) in votes.chunks(k).enumerate() {
+        let best = block.iter().copied().max().unwrap_or(0);
+        if best > 0 {
+            let at = block.iter().position(|&v| v == best).unwrap_or(0);
+            by_votes.offer(u32::from(best), b * k + at, 0);
         }
     }
     let voted: Vec<usize> = by_votes.into_best().into_iter().map(|(s, _)| s).collect();

@@ -154,9 +154,10 @@ pub fn near_misses(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<
         .collect();
     crate::sort::sort_by_key(&mut spans, |r| (r.start, r.end));
     spans.dedup();
+    let mut scored = std::collections::HashMap::new();
     let mut found: Vec<NearMiss> = spans
         .into_iter()
-        .filter_map(|span| best_version(rope, needle, span))
+        .filter_map(|span| best_version(rope, needle, span, &mut scored))
         .filter(|n| n.similarity > 0.0)
         .collect();
     crate::sort::sort_by(&mut found, |a, b| {
