@@ -189,14 +189,15 @@ impl Workspace {
         fingerprint_refusal(path, args.str("expected_fingerprint"), &now).map(|r| self.refuse(r, Some(path)))
     }
 
-    /// Char offset where `search_after` ends, or a `NoMatch` naming the anchor.
-    fn anchor(&self, path: &str, draft: &Rope, args: &Args) -> Result<Option<usize>, Step> {
+    /// Char offset where `search_after` ends, or the refusal naming the anchor. Cost: one
+    /// exact search of the draft.
+    fn anchor(&self, path: &str, draft: &Rope, args: &Args) -> Result<Option<usize>, Refusal> {
         let Some(anchor) = args.str("search_after").map(|s| normalize_line_breaks(s).into_owned()) else {
             return Ok(None);
         };
         match matching::anchor_end(draft, Some(&anchor)) {
             Ok(at) => Ok(Some(at)),
-            Err(SearchError::AnchorNotFound { anchor }) => Err(self.refuse(Refusal::AnchorMissing { path: path.to_string(), anchor }, Some(path))),
+            Err(SearchError::AnchorNotFound { anchor }) => Err(Refusal::AnchorMissing { path: path.to_string(), anchor }),
         }
     }
 
@@ -257,7 +258,7 @@ impl Workspace {
         let draft = self.draft_rope(path);
         let anchor_end = match self.anchor(path, &draft, args) {
             Ok(a) => a,
-            Err(refused) => return refused,
+            Err(refusal) => return self.refuse(refusal, Some(path)),
         };
         let (base, changes) = self.layers(path);
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
@@ -314,7 +315,7 @@ impl Workspace {
         let draft = self.draft_rope(path);
         let anchor_end = match self.anchor(path, &draft, args) {
             Ok(a) => a,
-            Err(refused) => return refused,
+            Err(refusal) => return self.refuse(refusal, Some(path)),
         };
         let notes = lost_span_markers(&start, &end, keep_start, keep_end, &new);
         let mut search = Search {

@@ -223,7 +223,7 @@ pub enum Refusal {
     /// above it), not once.
     ElidedAnchorNotOnce { path: String, piece: String, count: usize, there: ThereNow },
     /// The three-way apply refused the change at a near-miss candidate.
-    PickConflict(PickConflict),
+    PickConflict(Box<PickConflict>),
 }
 
 /// An argument that chooses among matches, with the value given.

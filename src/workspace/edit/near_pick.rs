@@ -74,14 +74,14 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
                 .as_deref()
                 .filter(|_| !matches!(c.reason, ConflictReason::Placeholder { .. }))
                 .map(|p| near::describe_difference(&region, p));
-            Pick::Refuse(Refusal::PickConflict(PickConflict {
+            Pick::Refuse(Refusal::PickConflict(Box::new(PickConflict {
                 touched: needle.chars().skip(c.base_range.start).take(c.base_range.len()).collect(),
                 reason: c.reason,
                 quality: CandidateQuality::Similar(similarity),
                 there: ThereNow { letter, line: text::line_of(draft, range.start), text: region },
                 change: near::describe_difference(needle, new_text),
                 proposal,
-            }))
+            })))
         }
     }
 }

@@ -282,14 +282,14 @@ fn every_refusal() -> Vec<Refusal> {
         Refusal::TooLarge { path: "a.txt".into(), bytes: 200 << 20, now: 10, limit: 128 << 20 },
         Refusal::ElidedElsewhere { lines: (7, 9), there: there.clone() },
         Refusal::ElidedAnchorNotOnce { path: "a.txt".into(), piece: "host:".into(), count: 2, there: there.clone() },
-        Refusal::PickConflict(PickConflict {
+        Refusal::PickConflict(Box::new(PickConflict {
             reason: ConflictReason::Overlap,
             touched: "3O".into(),
             quality: CandidateQuality::Similar(0.9),
             there,
             change: "timeout:·[-3O-]{+60+}".into(),
             proposal: Some("timeout:·[-3-]{+6+}0".into()),
-        }),
+        })),
     ]
 }
 
