@@ -75,6 +75,7 @@ pub mod validate;
 // user build turns on: for the fuzz targets (fuzz/) and the benches of the algorithms
 // (benches/), which are separate crates. Nothing there is covered by semver.
 mod format;
+mod input;
 mod locale;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
@@ -107,6 +108,7 @@ mod typescript;
 pub mod wasm;
 
 pub use format::{CandidateStyle, Locale};
+pub use input::InputError;
 pub use matching::{CandidateQuality, MatchQuality, Tier};
 pub use matching::near::{DiffPiece, Difference, DifferenceLine, LineAt, NearMissView};
 pub use matching::recommend::Reason;
@@ -117,6 +119,6 @@ pub use storage::FsStorage;
 pub use storage::{MemoryStorage, Numbering, OpenError, PathRule, Storage, StorageError, Stored};
 pub use workflow::{Flags, PersistMode, WorkflowState};
 pub use workspace::{
-    CallContext, Config, Document, LoadResult, PersistEdit, PersistRequest, PersistResult, ReadLimits, Step, TaskReport, ToolState, Workspace,
+    CallContext, Config, ContentPart, Document, LiveContextBlock, LiveContextRequest, LoadResult, PersistEdit, PersistRequest, PersistResult, ReadLimits, Step, TaskReport, ToolState, Workspace,
     WorkspaceError, MAX_DOCUMENT_BYTES,
 };

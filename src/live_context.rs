@@ -23,6 +23,7 @@ use std::fmt::Write as _;
 use ropey::Rope;
 use serde::Serialize;
 
+use crate::input::InputError;
 use crate::format::TaskLines;
 use crate::locale::Locale;
 use crate::preview::ChangeSpan;
@@ -231,26 +232,27 @@ impl LiveContextOptions {
     /// or `{"age_ms": t}` —, `plan_hints`, `diff_deadline_ms`, `now_ms`); absent or `null` keys
     /// keep their defaults. Errors name the key, the value and what is allowed; unknown keys are
     /// refused so that a typo is not silently ignored.
-    pub fn from_json(v: &serde_json::Value) -> Result<LiveContextOptions, String> {
+    pub fn from_json(v: &serde_json::Value) -> Result<LiveContextOptions, InputError> {
+        const WHAT: &str = "live context options";
         let mut o = LiveContextOptions::default();
         let Some(map) = v.as_object() else {
-            return if v.is_null() { Ok(o) } else { Err(format!("live context options must be an object, got {v}")) };
+            return if v.is_null() { Ok(o) } else { Err(InputError::invalid(WHAT, "", "an object", v)) };
         };
         let count = |key: &str, v: &serde_json::Value, max: u64| {
-            v.as_u64().filter(|n| *n <= max).map(|n| n as usize).ok_or_else(|| format!("`{key}` must be a whole number from 0 to {max}, got {v}"))
+            v.as_u64().filter(|n| *n <= max).map(|n| n as usize).ok_or_else(|| InputError::invalid(WHAT, key, format!("a whole number from 0 to {max}"), v))
         };
         for (key, value) in map {
             if value.is_null() {
                 continue;
             }
             match key.as_str() {
-                "path" => o.path = Some(value.as_str().filter(|s| !s.is_empty()).ok_or_else(|| format!("`path` must be a non-empty string, got {value}"))?.to_string()),
+                "path" => o.path = Some(value.as_str().filter(|s| !s.is_empty()).ok_or_else(|| InputError::invalid(WHAT, "path", "a non-empty string", value))?.to_string()),
                 "max_document_chars" => o.max_document_chars = count(key, value, 10_000_000)?.max(1),
                 "recent_diffs" => o.recent_diffs = count(key, value, RING as u64)?,
                 "max_diff_chars" => o.max_diff_chars = count(key, value, u32::MAX as u64)?,
                 "plan_hints" => o.plan_hints = count(key, value, 100)?,
                 "diff_deadline_ms" | "now_ms" => {
-                    let n = value.as_f64().filter(|n| n.is_finite() && *n >= 0.0).ok_or_else(|| format!("`{key}` must be a finite number ≥ 0, got {value}"))?;
+                    let n = value.as_f64().filter(|n| n.is_finite() && *n >= 0.0).ok_or_else(|| InputError::invalid(WHAT, key.as_str(), "a finite number ≥ 0", value))?;
                     if key == "now_ms" {
                         o.now_ms = n;
                     } else {
@@ -259,9 +261,11 @@ impl LiveContextOptions {
                 }
                 "anchor" => o.anchor = Anchor::from_json(value)?,
                 _ => {
-                    return Err(format!(
-                        "unknown live context option `{key}`; the options are: path, max_document_chars, recent_diffs, max_diff_chars, anchor, plan_hints, diff_deadline_ms, now_ms"
-                    ))
+                    return Err(InputError::Unknown {
+                        what: "live context option",
+                        key: key.clone(),
+                        known: "the options are: path, max_document_chars, recent_diffs, max_diff_chars, anchor, plan_hints, diff_deadline_ms, now_ms".into(),
+                    })
                 }
             }
         }
@@ -270,21 +274,22 @@ impl LiveContextOptions {
 }
 
 impl Anchor {
-    fn from_json(v: &serde_json::Value) -> Result<Anchor, String> {
+    fn from_json(v: &serde_json::Value) -> Result<Anchor, InputError> {
         const ALLOWED: &str = "\"origin\", \"none\", {\"commits_back\": k} or {\"age_ms\": t}";
+        const WHAT: &str = "live context options";
         match v {
             serde_json::Value::String(s) if s == "origin" => Ok(Anchor::Origin),
             serde_json::Value::String(s) if s == "none" => Ok(Anchor::None),
             serde_json::Value::Object(m) if m.len() == 1 => {
                 if let Some(k) = m.get("commits_back") {
-                    k.as_u64().filter(|k| *k <= RING as u64).map(|k| Anchor::CommitsBack(k as usize)).ok_or_else(|| format!("`anchor.commits_back` must be a whole number from 0 to {RING}, got {k}"))
+                    k.as_u64().filter(|k| *k <= RING as u64).map(|k| Anchor::CommitsBack(k as usize)).ok_or_else(|| InputError::invalid(WHAT, "anchor.commits_back", format!("a whole number from 0 to {RING}"), k))
                 } else if let Some(t) = m.get("age_ms") {
-                    t.as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(Anchor::AgeMs).ok_or_else(|| format!("`anchor.age_ms` must be a finite number ≥ 0, got {t}"))
+                    t.as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(Anchor::AgeMs).ok_or_else(|| InputError::invalid(WHAT, "anchor.age_ms", "a finite number ≥ 0", t))
                 } else {
-                    Err(format!("`anchor` must be {ALLOWED}, got {v}"))
+                    Err(InputError::invalid(WHAT, "anchor", ALLOWED, v))
                 }
             }
-            _ => Err(format!("`anchor` must be {ALLOWED}, got {v}")),
+            _ => Err(InputError::invalid(WHAT, "anchor", ALLOWED, v)),
         }
     }
 }
@@ -293,13 +298,14 @@ impl EditorState {
     /// Reads `{path?, cursor?: {line, column}, selection?: {anchor: {line, column}, head: {line,
     /// column}}}` (1-based; columns in UTF-16 units). Shape errors only; positions are checked
     /// against the document by the workspace.
-    pub fn from_json(v: &serde_json::Value) -> Result<EditorState, String> {
-        let Some(map) = v.as_object() else { return Err(format!("editor state must be an object, got {v}")) };
-        let pos = |what: &str, v: &serde_json::Value| -> Result<LineCol, String> {
+    pub fn from_json(v: &serde_json::Value) -> Result<EditorState, InputError> {
+        const WHAT: &str = "editor state";
+        let Some(map) = v.as_object() else { return Err(InputError::invalid(WHAT, "", "an object", v)) };
+        let pos = |what: &str, v: &serde_json::Value| -> Result<LineCol, InputError> {
             let field = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).filter(|n| *n >= 1 && *n <= u32::MAX as u64).map(|n| n as usize);
             match (field("line"), field("column"), v.as_object().map(|m| m.len())) {
                 (Some(line), Some(column), Some(2)) => Ok(LineCol { line, column }),
-                _ => Err(format!("`{what}` must be {{\"line\": n, \"column\": n}} with whole numbers ≥ 1, got {v}")),
+                _ => Err(InputError::invalid(WHAT, what, "{\"line\": n, \"column\": n} with whole numbers ≥ 1", v)),
             }
         };
         let mut state = EditorState::default();
@@ -308,15 +314,15 @@ impl EditorState {
                 continue;
             }
             match key.as_str() {
-                "path" => state.path = Some(value.as_str().ok_or_else(|| format!("`path` must be a string, got {value}"))?.to_string()),
+                "path" => state.path = Some(value.as_str().ok_or_else(|| InputError::invalid(WHAT, "path", "a string", value))?.to_string()),
                 "cursor" => state.cursor = Some(pos("cursor", value)?),
                 "selection" => {
                     let (Some(a), Some(h)) = (value.get("anchor"), value.get("head")) else {
-                        return Err(format!("`selection` must be {{\"anchor\": {{line, column}}, \"head\": {{line, column}}}}, got {value}"));
+                        return Err(InputError::invalid(WHAT, "selection", "{\"anchor\": {line, column}, \"head\": {line, column}}", value));
                     };
                     state.selection = Some((pos("selection.anchor", a)?, pos("selection.head", h)?));
                 }
-                _ => return Err(format!("unknown editor state field `{key}`; the fields are: path, cursor, selection")),
+                _ => return Err(InputError::Unknown { what: "editor state field", key: key.clone(), known: "the fields are: path, cursor, selection".into() }),
             }
         }
         Ok(state)
@@ -921,13 +927,13 @@ mod tests {
             (json!({"recentDiffs": 1}), "unknown live context option `recentDiffs`"),
             (json!([]), "must be an object"),
         ] {
-            let e = LiveContextOptions::from_json(&bad).unwrap_err();
+            let e = LiveContextOptions::from_json(&bad).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");
         }
         let e = EditorState::from_json(&json!({"cursor": {"line": 2, "column": 3}, "selection": {"anchor": {"line": 1, "column": 1}, "head": {"line": 2, "column": 1}}})).unwrap();
         assert_eq!(e.cursor, Some(LineCol { line: 2, column: 3 }));
         assert_eq!(e.selection, Some((LineCol { line: 1, column: 1 }, LineCol { line: 2, column: 1 })));
-        assert!(EditorState::from_json(&json!({"cursor": {"line": 0, "column": 1}})).unwrap_err().contains("whole numbers ≥ 1"));
+        assert!(EditorState::from_json(&json!({"cursor": {"line": 0, "column": 1}})).unwrap_err().to_string().contains("whole numbers ≥ 1"));
         assert!(EditorState::from_json(&json!({"cursor": 3})).is_err());
         assert!(EditorState::from_json(&json!({"cursor": {"line": 1, "column": 1, "x": 1}})).is_err());
     }

@@ -81,7 +81,7 @@ pub struct TurnRecord {
 }
 
 /// One search result.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Hit {
     pub turn: u32,
     /// BM25F score (> 0); see the module docs.

@@ -76,6 +76,8 @@ impl fmt::Display for TaskError {
     }
 }
 
+impl std::error::Error for TaskError {}
+
 /// A task of the thought tree with its children, in creation order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TaskNode<'a> {

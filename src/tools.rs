@@ -461,6 +461,8 @@ impl fmt::Display for ArgError {
     }
 }
 
+impl std::error::Error for ArgError {}
+
 /// A short, bounded rendering of a JSON value for error messages.
 fn show(v: &Value) -> String {
     let kind = match v {

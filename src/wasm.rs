@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
 use crate::workspace::{CallContext, Config, LoadResult, PersistRequest, PersistResult, Step, Workspace};
-use crate::Response;
+use crate::{InputError, Response};
 
 /// Nesting deeper than this in tool arguments is refused (and stops cycles).
 const MAX_ARG_DEPTH: usize = 64;
@@ -135,6 +135,49 @@ fn js_error(e: impl std::fmt::Display) -> JsError {
     JsError::new(&format!("InvalidArguments: {e}"))
 }
 
+/// Reads the host's report of a persist step: `[{path, ok: true, version} | {path, ok: false,
+/// error}]`.
+fn persist_results(v: &Value) -> Result<Vec<PersistResult>, InputError> {
+    let items = v.as_array().ok_or_else(|| InputError::invalid("persist results", "", "an array", v))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let field = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_string);
+            let missing = |key, expected| InputError::Missing { what: format!("persist result {i}"), key, expected };
+            let path = field("path").ok_or_else(|| missing("path", "a string"))?;
+            match item.get("ok").and_then(Value::as_bool) {
+                Some(true) => Ok(PersistResult::Saved { path, version: field("version").ok_or_else(|| missing("version", "a string when `ok` is true"))? }),
+                Some(false) => Ok(PersistResult::Failed { path, error: field("error").unwrap_or_else(|| "unknown error".into()) }),
+                None => Err(missing("ok", "a boolean")),
+            }
+        })
+        .collect()
+}
+
+/// Reads the host's report of a load step: `[{path, ok: true, text, version} | {path, ok: true,
+/// text: null} (missing) | {path, ok: false, error}]`.
+fn load_results(v: &Value) -> Result<Vec<LoadResult>, InputError> {
+    let items = v.as_array().ok_or_else(|| InputError::invalid("load results", "", "an array", v))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let field = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_string);
+            let missing = |key, expected| InputError::Missing { what: format!("load result {i}"), key, expected };
+            let path = field("path").ok_or_else(|| missing("path", "a string"))?;
+            match item.get("ok").and_then(Value::as_bool) {
+                Some(true) => match field("text") {
+                    Some(text) => Ok(LoadResult::Loaded { path, text, version: field("version").ok_or_else(|| missing("version", "a string with a text"))? }),
+                    None => Ok(LoadResult::Missing { path }),
+                },
+                Some(false) => Ok(LoadResult::Failed { path, error: field("error").unwrap_or_else(|| "unknown error".into()) }),
+                None => Err(missing("ok", "a boolean")),
+            }
+        })
+        .collect()
+}
+
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 enum StepJs<'a> {
@@ -194,7 +237,7 @@ impl WasmWorkspace {
     pub fn complete_persist(&mut self, results: JsValue) -> JsValue {
         let parsed = js_to_json(&results, "results", 0)
             .map_err(|e| e.to_string())
-            .and_then(|v| PersistResult::list_from_json(&v));
+            .and_then(|v| persist_results(&v).map_err(|e| e.to_string()));
         let step = match parsed {
             Ok(results) => self.inner.complete_persist(results),
             // A malformed report counts as nothing written: the changes stay pending.
@@ -208,7 +251,7 @@ impl WasmWorkspace {
     pub fn complete_load(&mut self, results: JsValue) -> JsValue {
         let parsed = js_to_json(&results, "results", 0)
             .map_err(|e| e.to_string())
-            .and_then(|v| LoadResult::list_from_json(&v));
+            .and_then(|v| load_results(&v).map_err(|e| e.to_string()));
         let step = match parsed {
             Ok(results) => self.inner.complete_load(results),
             Err(e) => self.inner.complete_load(vec![LoadResult::Failed { path: String::new(), error: e }]),
@@ -319,53 +362,14 @@ impl WasmWorkspace {
     }
 
     /// The live context block (docs/workflow.md#live-context): `{ json, markdown,
-    /// content_parts }`. `options` has the snake_case keys of `LiveContextOptions::from_json`,
-    /// plus `editor_state` (set first, kept for later blocks) and `locale`. The deadline of its diffs runs on `Date.now()`.
+    /// content_parts }` (`Workspace::live_context_block`). `options` has the snake_case keys
+    /// of `LiveContextRequest::from_json`. The deadline of its diffs runs on `Date.now()`.
     #[wasm_bindgen(js_name = liveContext)]
     pub fn live_context(&mut self, options: JsValue, now_ms: f64) -> Result<JsValue, JsError> {
-        let mut v = js_to_json(&options, "options", 0).map_err(js_error)?;
-        let mut locale = self.inner.config().locale;
-        let mut editor = None;
-        if let Some(map) = v.as_object_mut() {
-            if let Some(state) = map.remove("editor_state").filter(|s| !s.is_null()) {
-                editor = Some(crate::live_context::EditorState::from_json(&state).map_err(js_error)?);
-            }
-            if let Some(l) = map.remove("locale").filter(|l| !l.is_null()) {
-                locale = l.as_str().and_then(crate::Locale::parse).ok_or_else(|| js_error(format!("`locale` must be \"en\" or \"zh\", got {l}")))?;
-            }
-            map.entry("now_ms").or_insert(Value::from(now_ms));
-        }
-        // Every option is read before the editor state is set, and a block that cannot be built
-        // puts the old state back: a refused call changes nothing.
-        let opts = crate::live_context::LiveContextOptions::from_json(&v).map_err(js_error)?;
-        let previous = self.inner.editor_state().clone();
-        if let Some(state) = editor {
-            self.inner.set_editor_state(state).map_err(js_error)?;
-        }
-        let ctx = match self.inner.live_context(&opts, &mut || js_sys::Date::now()) {
-            Ok(ctx) => ctx,
-            Err(e) => {
-                self.inner.restore_editor_state(previous);
-                return Err(js_error(e));
-            }
-        };
-        #[derive(Serialize)]
-        struct Part {
-            r#type: &'static str,
-            text: String,
-        }
-        #[derive(Serialize)]
-        struct Out<'a> {
-            json: &'a crate::live_context::LiveContext,
-            markdown: String,
-            content_parts: Vec<Part>,
-        }
-        let sections = ctx.sections(locale);
-        Ok(to_js(&Out {
-            json: &ctx,
-            markdown: sections.join("\n"),
-            content_parts: sections.into_iter().map(|text| Part { r#type: "text", text }).collect(),
-        }))
+        let v = js_to_json(&options, "options", 0).map_err(js_error)?;
+        let request = crate::workspace::LiveContextRequest::from_json(&v, now_ms).map_err(js_error)?;
+        let block = self.inner.live_context_block(request, &mut || js_sys::Date::now()).map_err(js_error)?;
+        Ok(to_js(&block))
     }
 
     /// Sets `{path?, cursor?, selection?}` for the live context; an Error names a bad position
@@ -387,13 +391,8 @@ impl WasmWorkspace {
     /// (`turn` defaults to one after the last); returns its turn number.
     #[wasm_bindgen(js_name = memoryAdd)]
     pub fn memory_add(&mut self, record: JsValue) -> Result<u32, JsError> {
-        let mut v = js_to_json(&record, "turn", 0).map_err(js_error)?;
-        if let Some(map) = v.as_object_mut() {
-            if map.get("turn").map_or(true, Value::is_null) {
-                map.insert("turn".into(), Value::from(self.inner.memory().next_turn()));
-            }
-        }
-        let record = crate::memory::TurnRecord::from_json(&v).map_err(js_error)?;
+        let v = js_to_json(&record, "turn", 0).map_err(js_error)?;
+        let record = self.inner.turn_from_json(&v).map_err(js_error)?;
         let turn = record.turn;
         self.inner.memory_add(record).map_err(js_error)?;
         Ok(turn)
@@ -431,14 +430,7 @@ impl WasmWorkspace {
     #[wasm_bindgen(js_name = memorySearch)]
     pub fn memory_search(&self, query: JsString, limit: u32) -> Result<JsValue, JsError> {
         let query = js_string(&query, "query").map_err(js_error)?;
-        #[derive(Serialize)]
-        struct Hit {
-            turn: u32,
-            score: f64,
-            snippet: String,
-        }
-        let hits: Vec<Hit> = self.inner.memory().search(&query, limit as usize).into_iter().map(|h| Hit { turn: h.turn, score: h.score, snippet: h.snippet }).collect();
-        Ok(to_js(&hits))
+        Ok(to_js(&self.inner.memory().search(&query, limit as usize)))
     }
 
     /// `{ mask, names }` of the current state and mode.

@@ -12,7 +12,7 @@
 mod common;
 
 use agentpad::live_context::{EditorState, LiveContextOptions};
-use agentpad::{Config, Response};
+use agentpad::{Config, LiveContextRequest, Response};
 use common::Host;
 use serde_json::{json, Map, Value};
 
@@ -279,23 +279,14 @@ fn run_live_case(root: &Value, case: &Value) -> Result<(), String> {
     let mut b = twin(root, case);
     let before = snapshot(&a, &pending_of(a.last.as_ref()));
     let result: Result<(), String> = if case["kind"] == "editor_state" {
-        EditorState::from_json(&case["state"]).and_then(|s| b.host.ws.set_editor_state(s).map_err(|e| e.to_string()))
+        EditorState::from_json(&case["state"]).map_err(|e| e.to_string()).and_then(|s| b.host.ws.set_editor_state(s).map_err(|e| e.to_string()))
     } else {
-        // What the JS binding does: both parts are read, then the state is set, then the block
-        // built; a block that cannot be built puts the old state back.
-        let mut options = case["live_options"].clone();
-        let state = options.as_object_mut().and_then(|m| m.remove("editor_state"));
-        let parsed = state.map(|s| EditorState::from_json(&s)).transpose().and_then(|s| Ok((s, LiveContextOptions::from_json(&options)?)));
-        parsed.and_then(|(state, opts)| {
-            let previous = b.host.ws.editor_state().clone();
-            if let Some(state) = state {
-                b.host.ws.set_editor_state(state).map_err(|e| e.to_string())?;
-            }
-            b.host.ws.live_context(&opts, &mut || 0.0).map(|_| ()).map_err(|e| {
-                b.host.ws.restore_editor_state(previous);
-                e.to_string()
-            })
-        })
+        // What the JS binding does (`Workspace::live_context_block`): every part is read, then
+        // the state is set, then the block built; a block that cannot be built puts the old
+        // state back.
+        LiveContextRequest::from_json(&case["live_options"], 0.0)
+            .map_err(|e| e.to_string())
+            .and_then(|request| b.host.ws.live_context_block(request, &mut || 0.0).map(|_| ()).map_err(|e| e.to_string()))
     };
     let mut problems = match result {
         Ok(()) => vec!["accepted".to_string()],

@@ -34,6 +34,8 @@ mod persist;
 pub use persist::PersistEdit;
 mod read;
 mod guidance;
+mod host;
+pub use host::{ContentPart, LiveContextBlock, LiveContextRequest};
 mod recall;
 mod replace_all;
 mod sync;
@@ -331,29 +333,6 @@ pub enum PersistResult {
     Failed { path: String, error: String },
 }
 
-impl PersistResult {
-    /// Reads the host's report: `[{path, ok: true, version} | {path, ok: false, error}]`.
-    pub fn list_from_json(v: &Value) -> Result<Vec<PersistResult>, String> {
-        let items = v.as_array().ok_or("persist results must be an array")?;
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let field = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_string);
-                let path = field("path").ok_or(format!("persist result {i} has no string `path`"))?;
-                match item.get("ok").and_then(Value::as_bool) {
-                    Some(true) => Ok(PersistResult::Saved {
-                        path,
-                        version: field("version").ok_or(format!("persist result {i} is ok but has no string `version`"))?,
-                    }),
-                    Some(false) => Ok(PersistResult::Failed { path, error: field("error").unwrap_or_else(|| "unknown error".into()) }),
-                    None => Err(format!("persist result {i} has no boolean `ok`")),
-                }
-            })
-            .collect()
-    }
-}
-
 /// What the storage read for one path of a [`Step::Load`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadResult {
@@ -368,32 +347,6 @@ impl LoadResult {
         match self {
             LoadResult::Loaded { path, .. } | LoadResult::Missing { path } | LoadResult::Failed { path, .. } => path,
         }
-    }
-
-    /// Reads the host's report: `[{path, ok: true, text, version} | {path, ok: true, text: null}
-    /// (missing) | {path, ok: false, error}]`.
-    pub fn list_from_json(v: &Value) -> Result<Vec<LoadResult>, String> {
-        let items = v.as_array().ok_or("load results must be an array")?;
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let field = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_string);
-                let path = field("path").ok_or(format!("load result {i} has no string `path`"))?;
-                match item.get("ok").and_then(Value::as_bool) {
-                    Some(true) => match field("text") {
-                        Some(text) => Ok(LoadResult::Loaded {
-                            path,
-                            text,
-                            version: field("version").ok_or(format!("load result {i} has a text but no string `version`"))?,
-                        }),
-                        None => Ok(LoadResult::Missing { path }),
-                    },
-                    Some(false) => Ok(LoadResult::Failed { path, error: field("error").unwrap_or_else(|| "unknown error".into()) }),
-                    None => Err(format!("load result {i} has no boolean `ok`")),
-                }
-            })
-            .collect()
     }
 }
 
