@@ -9,7 +9,7 @@ use ropey::Rope;
 
 use crate::workspace::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, Refusal};
 use super::{Edit, Search, StageInfo};
-use crate::matching::recommend::{self, Hints};
+use crate::matching::recommend::{self, Hints, Reason};
 use crate::matching::{near, CandidateQuality, Match, MatchQuality};
 use crate::response::Candidate;
 use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind, Session};
@@ -134,6 +134,36 @@ fn shown_prefix(stale: impl Iterator<Item = bool>, shown: usize) -> usize {
     len
 }
 
+/// `matches` as candidates lettered in document order (at most 26). Cost: O(matches).
+fn lettered(matches: &[Match]) -> Vec<SelectionCandidate> {
+    matches
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| {
+            Letter::from_index(i).map(|id| SelectionCandidate { id, range: m.range.clone(), quality: m.quality.into(), reindent: m.reindent.clone(), occurrence: i, stale: false })
+        })
+        .collect()
+}
+
+/// The candidates a listing shows — a prefix holding `shown` live ones — marked with the
+/// recommended one (by `hints`, among the live ones), and that one's index in `listing` with
+/// the reason (it may lie past the shown prefix). Pure. Cost: O(listing) plus
+/// [`recommend::recommend`].
+pub(super) fn show_listing(draft: &Rope, listing: &[SelectionCandidate], shown: usize, hints: &Hints) -> (Vec<Candidate>, Option<(usize, Reason)>) {
+    let prefix = shown_prefix(listing.iter().map(|c| c.stale), shown);
+    let mut candidates: Vec<Candidate> =
+        listing.iter().take(prefix).map(|c| candidate_view(draft, c.id, &c.range, c.quality, c.stale, c.occurrence)).collect();
+    // Candidates still current (not stale), by their index in `listing`.
+    let live: Vec<usize> = listing.iter().enumerate().filter(|(_, c)| !c.stale).map(|(i, _)| i).collect();
+    let ranges: Vec<Range<usize>> = live.iter().filter_map(|&i| listing.get(i)).map(|c| c.range.clone()).collect();
+    let recommended = recommend::recommend(draft, &ranges, hints).and_then(|r| Some((*live.get(r.index)?, r.reason)));
+    if let Some(c) = recommended.and_then(|(i, _)| candidates.get_mut(i)) {
+        c.recommended = true;
+        c.recommended_reason = recommended.map(|(_, reason)| reason);
+    }
+    (candidates, recommended)
+}
+
 impl Workspace {
     pub(super) fn choose(&mut self, search: Search, matches: Vec<Match>) -> Step {
         // Callers answer "no match" themselves, with the needle as searched; an empty list here
@@ -178,36 +208,20 @@ impl Workspace {
                 self.select(&search, &matches, SelectionKind::Matches, true);
             }
         }
-        // (letter, range, quality, stale, occurrence), from the selection when it is live.
-        let listing: Vec<(Letter, Range<usize>, CandidateQuality, bool, usize)> = match self.session.as_ref().and_then(|s| s.selection.as_ref()) {
-            Some(sel) if same || !search.preview_only => sel.candidates.iter().map(|c| (c.id, c.range.clone(), c.quality, c.stale, c.occurrence)).collect(),
-            _ => matches
-                .iter()
-                .enumerate()
-                .filter_map(|(i, m)| Letter::from_index(i).map(|l| (l, m.range.clone(), m.quality.into(), false, i)))
-                .collect(),
+        // From the selection when it is live, else the matches lettered in order.
+        let listing: Vec<SelectionCandidate> = match self.session.as_ref().and_then(|s| s.selection.as_ref()) {
+            Some(sel) if same || !search.preview_only => sel.candidates.clone(),
+            _ => lettered(&matches),
         };
-        let shown = if search.show_all { 26 } else { DEFAULT_CANDIDATES_SHOWN };
-        let prefix = shown_prefix(listing.iter().map(|l| l.3), shown);
-        let mut candidates: Vec<Candidate> =
-            listing.iter().take(prefix).map(|(id, range, q, stale, occ)| candidate_view(&draft, *id, range, *q, *stale, *occ)).collect();
-        // Candidates still current (not stale), by their index in `listing`.
-        let live: Vec<usize> = listing.iter().enumerate().filter(|(_, l)| !l.3).map(|(i, _)| i).collect();
-        let ranges: Vec<Range<usize>> = live.iter().filter_map(|&i| listing.get(i)).map(|l| l.1.clone()).collect();
         let goal = self.tasks.innermost().map(|t| t.goal.clone());
         let hints = Hints { anchor_end: search.anchor_end, focus: self.focus(&search.path), goal: goal.as_deref() };
-        let recommended = recommend::recommend(&draft, &ranges, &hints).and_then(|r| Some((*live.get(r.index)?, r.reason)));
+        let shown = if search.show_all { 26 } else { DEFAULT_CANDIDATES_SHOWN };
+        let (candidates, recommended) = show_listing(&draft, &listing, shown, &hints);
         if !search.preview_only {
-            self.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.0);
+            self.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.id);
         }
-        let mut recommended_letter = None;
-        if let Some((i, reason)) = recommended {
-            if let Some(c) = candidates.get_mut(i) {
-                c.recommended = true;
-                c.recommended_reason = Some(reason);
-                recommended_letter = Letter::parse(&c.id).map(|l| (l, reason));
-            }
-        }
+        // Recommended among the candidates shown.
+        let recommended_letter = recommended.filter(|(i, _)| candidates.get(*i).is_some()).and_then(|(i, reason)| Some((listing.get(i)?.id, reason)));
         let total = matches.len();
         let quality = matches.first().map(|m| m.quality);
         let outcome = Listing {
@@ -259,13 +273,7 @@ impl Workspace {
 
     /// Caches `found` as the live selection (letters in document order).
     fn select(&mut self, search: &Search, found: &[Match], kind: SelectionKind, awaiting: bool) {
-        let candidates = found
-            .iter()
-            .enumerate()
-            .filter_map(|(i, m)| {
-                Letter::from_index(i).map(|id| SelectionCandidate { id, range: m.range.clone(), quality: m.quality.into(), reindent: m.reindent.clone(), occurrence: i, stale: false })
-            })
-            .collect();
+        let candidates = lettered(found);
         self.set_selection(Selection {
             path: search.path.clone(),
             query: search.query.clone(),

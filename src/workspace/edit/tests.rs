@@ -189,6 +189,22 @@ fn a_match_id_picks_refuses_or_relists() {
 }
 
 #[test]
+fn a_listing_shows_five_live_candidates_and_marks_the_recommended_one() {
+    use super::choose::show_listing;
+    let draft = Rope::from_str(&"x = 1\n".repeat(8));
+    let ranges: Vec<(Range<usize>, bool)> = (0..8).map(|i| (i * 6..i * 6 + 5, i < 2)).collect();
+    let sel = selection(&ranges);
+    // The two stale ones (A, B) are listed where they fall but take no place.
+    let hints = crate::matching::recommend::Hints { anchor_end: Some(20), ..Default::default() };
+    let (shown, recommended) = show_listing(&draft, &sel.candidates, 5, &hints);
+    assert_eq!(shown.iter().map(|c| c.id.as_str()).collect::<String>(), "ABCDEFG");
+    assert_eq!(recommended, Some((4, Reason::AfterAnchor)), "E starts first after the anchor's end");
+    assert!(shown[4].recommended && shown.iter().filter(|c| c.recommended).count() == 1);
+    let (_, none) = show_listing(&draft, &sel.candidates, 5, &Default::default());
+    assert_eq!(none, None, "no hint: no clear winner among equal lines");
+}
+
+#[test]
 fn a_selection_pick_checks_path_letter_and_staleness() {
     let sel = selection(&[(0..5, false), (6..11, true)]);
     assert_eq!(
