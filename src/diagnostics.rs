@@ -12,6 +12,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::input::InputError;
 use crate::small_map::SmallSet;
 
 /// The four categories (docs/workflow.md#diagnostics).
@@ -53,8 +54,9 @@ impl Category {
     }
 
     /// A list like `AGENTPAD_DEBUG`'s: names separated by commas or spaces; `*` or `all`
-    /// for every category. Errors name the unknown entry and the known ones.
-    pub fn parse_list(s: &str) -> Result<SmallSet<Category>, String> {
+    /// for every category; each category once. Errors name the
+    /// unknown entry and the known ones. O(length of `s`).
+    pub fn parse_list(s: &str) -> Result<Vec<Category>, InputError> {
         let mut out = SmallSet::new();
         for part in s.split([',', ' ', ';']).map(str::trim).filter(|p| !p.is_empty()) {
             if part == "*" || part.eq_ignore_ascii_case("all") {
@@ -67,11 +69,15 @@ impl Category {
                 }
                 None => {
                     let known: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
-                    return Err(format!("unknown diagnostics category `{part}`; the categories are {} (or `all`)", known.join(", ")));
+                    return Err(InputError::Unknown {
+                        what: "diagnostics category",
+                        key: part.to_string(),
+                        known: format!("the categories are {} (or `all`)", known.join(", ")),
+                    });
                 }
             }
         }
-        Ok(out)
+        Ok(out.into_iter().collect())
     }
 }
 
@@ -208,7 +214,7 @@ mod tests {
         assert_eq!(Category::parse_list("MatchTrace, TextEdit.External").unwrap().len(), 2);
         assert_eq!(Category::parse_list("all").unwrap().len(), 4);
         assert!(Category::parse_list("").unwrap().is_empty());
-        let e = Category::parse_list("MatchTrace,Bogus").unwrap_err();
+        let e = Category::parse_list("MatchTrace,Bogus").unwrap_err().to_string();
         assert!(e.contains("`Bogus`") && e.contains("TextEdit.Schema"), "{e}");
     }
 

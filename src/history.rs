@@ -134,6 +134,10 @@ pub enum HistoryError {
     NotAnArray { got: String },
     /// A message (by index) that is not shaped as the format says.
     BadMessage { index: usize, why: String },
+    /// [`check`]: message `index` holds the result of the call `id`, which no earlier message makes.
+    ResultWithoutCall { index: usize, id: String },
+    /// [`check`]: the call `id` has no result after it.
+    CallWithoutResult { id: String },
 }
 
 impl fmt::Display for HistoryError {
@@ -141,9 +145,13 @@ impl fmt::Display for HistoryError {
         match self {
             HistoryError::NotAnArray { got } => write!(f, "messages must be an array of message objects, got {got}"),
             HistoryError::BadMessage { index, why } => write!(f, "message {index}: {why}"),
+            HistoryError::ResultWithoutCall { index, id } => write!(f, "message {index}: a result for `{id}` without its call before it"),
+            HistoryError::CallWithoutResult { id } => write!(f, "the call `{id}` has no result"),
         }
     }
 }
+
+impl std::error::Error for HistoryError {}
 
 /// Estimated tokens of a text: one per CJK character (they tokenize about one each), and about
 /// one per four other characters. Cost: O(n).
@@ -199,15 +207,15 @@ fn ids_in(msg: &Value, format: Format) -> (Vec<String>, Vec<String>) {
 
 /// Checks that every tool call has its result after it and every result has its call before
 /// it — what both APIs require. Returns the first problem.
-pub fn check(messages: &Value, format: Format) -> Result<(), String> {
-    let Some(list) = messages.as_array() else { return Err("messages must be an array".into()) };
+pub fn check(messages: &Value, format: Format) -> Result<(), HistoryError> {
+    let Some(list) = messages.as_array() else { return Err(HistoryError::NotAnArray { got: type_name(messages).into() }) };
     let mut open: BTreeSet<String> = BTreeSet::new();
     let mut answered: BTreeSet<String> = BTreeSet::new();
     for (i, m) in list.iter().enumerate() {
         let (calls, results) = ids_in(m, format);
         for r in results {
             if !open.remove(&r) {
-                return Err(format!("message {i}: a result for `{r}` without its call before it"));
+                return Err(HistoryError::ResultWithoutCall { index: i, id: r });
             }
             answered.insert(r);
         }
@@ -216,7 +224,7 @@ pub fn check(messages: &Value, format: Format) -> Result<(), String> {
         }
     }
     match open.into_iter().next() {
-        Some(id) => Err(format!("the call `{id}` has no result")),
+        Some(id) => Err(HistoryError::CallWithoutResult { id }),
         None => Ok(()),
     }
 }

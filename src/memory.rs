@@ -38,6 +38,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::input::InputError;
 use crate::small_map::SmallSet;
 use crate::text_rules::{clip_within, lower, word_runs, CharClass};
 
@@ -180,33 +181,34 @@ impl TurnRecord {
     /// empty); unknown fields are refused. Hand-written rather than derived: serde's
     /// deserialisation machinery would be the only user of it in the wasm build (~40 KB).
     /// Errors name the field and what it must be. O(size of the record).
-    pub fn from_json(v: &Value) -> Result<TurnRecord, String> {
-        let Some(map) = v.as_object() else { return Err(format!("a turn must be an object, got {}", short_json(v))) };
+    pub fn from_json(v: &Value) -> Result<TurnRecord, InputError> {
+        const WHAT: &str = "turn";
+        let Some(map) = v.as_object() else { return Err(InputError::invalid("a turn", "", "an object", v)) };
         if let Some(unknown) = map.keys().find(|k| !TURN_FIELDS.split(", ").any(|f| f == k.as_str())) {
-            return Err(format!("unknown field `{unknown}`, expected one of {TURN_FIELDS}"));
+            return Err(InputError::Unknown { what: "turn field", key: unknown.clone(), known: format!("the fields are: {TURN_FIELDS}") });
         }
-        let field = |name: &str| map.get(name).ok_or_else(|| format!("missing field `{name}`"));
-        let string = |name: &str| -> Result<String, String> {
-            let v = field(name)?;
-            v.as_str().map(str::to_string).ok_or_else(|| format!("field `{name}` must be a string, got {}", short_json(v)))
+        let field = |name: &'static str, expected: &'static str| map.get(name).ok_or(InputError::Missing { what: "a turn".into(), key: name, expected });
+        let string = |name: &'static str| -> Result<String, InputError> {
+            let v = field(name, "a string")?;
+            v.as_str().map(str::to_string).ok_or_else(|| InputError::invalid(WHAT, name, "a string", v))
         };
-        let strings = |name: &str| -> Result<Vec<String>, String> {
+        let strings = |name: &'static str| -> Result<Vec<String>, InputError> {
             match map.get(name) {
                 None => Ok(Vec::new()),
                 Some(Value::Array(items)) => items
                     .iter()
-                    .map(|i| i.as_str().map(str::to_string).ok_or_else(|| format!("field `{name}` must hold strings, got {}", short_json(i))))
+                    .map(|i| i.as_str().map(str::to_string).ok_or_else(|| InputError::invalid(WHAT, name, "an array of strings", i)))
                     .collect(),
-                Some(other) => Err(format!("field `{name}` must be an array of strings, got {}", short_json(other))),
+                Some(other) => Err(InputError::invalid(WHAT, name, "an array of strings", other)),
             }
         };
-        let turn = field("turn")?;
+        let turn = field("turn", "a whole number")?;
         let turn = turn
             .as_u64()
             .and_then(|t| u32::try_from(t).ok())
-            .ok_or_else(|| format!("field `turn` must be a whole number from 0 to {}, got {}", u32::MAX, short_json(turn)))?;
-        let at_ms = field("at_ms")?;
-        let at_ms = at_ms.as_f64().ok_or_else(|| format!("field `at_ms` must be a number, got {}", short_json(at_ms)))?;
+            .ok_or_else(|| InputError::invalid(WHAT, "turn", format!("a whole number from 0 to {}", u32::MAX), turn))?;
+        let at_ms = field("at_ms", "a number")?;
+        let at_ms = at_ms.as_f64().ok_or_else(|| InputError::invalid(WHAT, "at_ms", "a number", at_ms))?;
         Ok(TurnRecord {
             turn,
             at_ms,
@@ -553,14 +555,14 @@ mod tests {
         assert_eq!((ok.turn, ok.at_ms, ok.insights.len(), ok.tags.len()), (2, 5.0, 0, 0));
         for (bad, says) in [
             (json!([]), "a turn must be an object, got []"),
-            (json!({"turn": 1, "at_ms": 0, "summary": "s", "context": "c", "x": 1}), "unknown field `x`, expected one of turn, at_ms"),
-            (json!({"turn": 1, "at_ms": 0, "context": "c"}), "missing field `summary`"),
-            (json!({"turn": -1, "at_ms": 0, "summary": "s", "context": "c"}), "field `turn` must be a whole number from 0 to 4294967295, got -1"),
-            (json!({"turn": 1, "at_ms": "now", "summary": "s", "context": "c"}), "field `at_ms` must be a number"),
-            (json!({"turn": 1, "at_ms": 0, "summary": "s", "context": "c", "tags": [1]}), "field `tags` must hold strings, got 1"),
-            (json!({"turn": 1, "at_ms": 0, "summary": "s", "context": "c", "insights": "x"}), "field `insights` must be an array of strings"),
+            (json!({"turn": 1, "at_ms": 0, "summary": "s", "context": "c", "x": 1}), "unknown turn field `x`; the fields are: turn, at_ms"),
+            (json!({"turn": 1, "at_ms": 0, "context": "c"}), "a turn has no `summary` (a string)"),
+            (json!({"turn": -1, "at_ms": 0, "summary": "s", "context": "c"}), "`turn` must be a whole number from 0 to 4294967295, got -1"),
+            (json!({"turn": 1, "at_ms": "now", "summary": "s", "context": "c"}), "`at_ms` must be a number"),
+            (json!({"turn": 1, "at_ms": 0, "summary": "s", "context": "c", "tags": [1]}), "`tags` must be an array of strings, got 1"),
+            (json!({"turn": 1, "at_ms": 0, "summary": "s", "context": "c", "insights": "x"}), "`insights` must be an array of strings"),
         ] {
-            let e = TurnRecord::from_json(&bad).unwrap_err();
+            let e = TurnRecord::from_json(&bad).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");
         }
     }

@@ -211,6 +211,20 @@ pub enum SessionError {
     OutOfRange { path: String, range: Range<usize>, draft_len: usize },
 }
 
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::TooManyChanges { limit } => write!(f, "all {limit} change letters of this session are used; commit or revert first"),
+            SessionError::NotTouched { path } => write!(f, "`{path}` was staged before it was prepared for editing (a defect)"),
+            SessionError::OutOfRange { path, range, draft_len } => {
+                write!(f, "range {}..{} is outside the {draft_len} chars of the draft of `{path}` (a defect)", range.start, range.end)
+            }
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
 /// What a successful stage did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Staged {

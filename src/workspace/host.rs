@@ -102,6 +102,6 @@ impl Workspace {
                 map.insert("turn".into(), Value::from(self.memory.next_turn()));
             }
         }
-        TurnRecord::from_json(&v).map_err(|e| InputError::Invalid { what: "turn", key: String::new(), expected: e.to_string(), got: String::new() })
+        TurnRecord::from_json(&v)
     }
 }
