@@ -69,15 +69,29 @@ impl Workspace {
     pub(super) fn read(&mut self, path: &str, args: &Args) -> Response {
         let committed = args.str("view") == Some("committed");
         let rope = if committed { self.open_doc(path).text.rope().clone() } else { self.draft_rope(path) };
-        let last = text::visible_line_count(&rope);
+        let (outcome, content) = self.decide_read(path, &rope, committed, args);
+        let mut r = words::read(&outcome, &Voice::of(self));
+        let ReadOutcome::Read(report) = outcome else { return self.finish(r, None) };
+        if report.gutter == ReadGutter::Keys {
+            self.keys_shown_from(path, &rope);
+        }
+        r.content = content;
+        r.fingerprint = Some(if committed { self.open_doc(path).text.fingerprint() } else { self.draft_fingerprint(path) }.to_string());
+        r.metrics.new_length = Some(rope.len_chars());
+        self.finish(r, Some(path))
+    }
+
+    /// What `memo_read` of `rope` (the draft of `path`, or its committed text) comes to, with
+    /// the lines shown when it is read. Changes nothing. Cost: O(chars shown + lines · log n).
+    fn decide_read(&self, path: &str, rope: &Rope, committed: bool, args: &Args) -> (ReadOutcome, Option<String>) {
+        let last = text::visible_line_count(rope);
         let start = args.int("start_line").unwrap_or(1) as usize;
         let end = (args.int("end_line").map(|n| n as usize).unwrap_or(last)).min(last);
         if start > last {
-            let outcome = ReadOutcome::StartPastEnd { path: path.to_string(), start, lines: last };
-            return self.finish(words::read(&outcome, &Voice::of(self)), None);
+            return (ReadOutcome::StartPastEnd { path: path.to_string(), start, lines: last }, None);
         }
         if end < start {
-            return self.finish(words::read(&ReadOutcome::EndBeforeStart { start, end }, &Voice::of(self)), None);
+            return (ReadOutcome::EndBeforeStart { start, end }, None);
         }
         let keys = args.bool("line_keys").unwrap_or(false);
         let numbered = !keys && args.bool("line_numbers").unwrap_or(true);
@@ -86,19 +100,16 @@ impl Workspace {
         // A document that holds marker-like text of its own (`[[SEL#B]]` in a note about this
         // tool) would make its text read as a candidate: then nothing is marked, and the
         // summary gives the candidates' lines instead.
-        let own_markers = !marks.is_empty() && has_marker_text(&rope);
+        let own_markers = !marks.is_empty() && has_marker_text(rope);
         let unmarked: Vec<(Letter, usize)> = if own_markers {
             marks.drain(..).map(|(l, r)| (l, rope.char_to_line(r.start.min(rope.len_chars())) + 1)).collect()
         } else {
             Vec::new()
         };
-        let shown = overlay(&rope, &marks);
+        let shown = overlay(rope, &marks);
         let limits = self.config.read_limits;
-        let gutter = if keys { Gutter::Keys(&rope) } else if numbered { Gutter::Numbers } else { Gutter::None };
+        let gutter = if keys { Gutter::Keys(rope) } else if numbered { Gutter::Numbers } else { Gutter::None };
         let read = limited_lines(&shown, gutter, start, end, last, &limits);
-        if keys {
-            self.keys_shown_from(path, &rope);
-        }
         let report = ReadReport {
             path: path.to_string(),
             first: start,
@@ -114,11 +125,7 @@ impl Workspace {
             clipped: read.clipped.iter().map(|(line, _)| *line).collect(),
             line_chars: limits.line_chars,
         };
-        let mut r = words::read(&ReadOutcome::Read(report), &Voice::of(self));
-        r.content = Some(read.content);
-        r.fingerprint = Some(if committed { self.open_doc(path).text.fingerprint() } else { self.draft_fingerprint(path) }.to_string());
-        r.metrics.new_length = Some(rope.len_chars());
-        self.finish(r, Some(path))
+        (ReadOutcome::Read(report), Some(read.content))
     }
 }
 
