@@ -83,7 +83,7 @@ impl Workspace {
 
     /// What `memo_read` of `rope` (the draft of `path`, or its committed text) comes to, with
     /// the lines shown when it is read. Changes nothing. Cost: O(chars shown + lines · log n).
-    fn decide_read(&self, path: &str, rope: &Rope, committed: bool, args: &Args) -> (ReadOutcome, Option<String>) {
+    pub(super) fn decide_read(&self, path: &str, rope: &Rope, committed: bool, args: &Args) -> (ReadOutcome, Option<String>) {
         let last = text::visible_line_count(rope);
         let start = args.int("start_line").unwrap_or(1) as usize;
         let end = (args.int("end_line").map(|n| n as usize).unwrap_or(last)).min(last);

@@ -46,7 +46,7 @@ impl Workspace {
 
     /// What `memo_read(version)` comes to, with the lines shown and the version's length in
     /// chars when it is read. Changes nothing. Cost: O(RING) + the lines shown.
-    fn decide_version_read(&self, path: &str, version: &str, args: &Args) -> (VersionOutcome, Option<(String, usize)>) {
+    pub(super) fn decide_version_read(&self, path: &str, version: &str, args: &Args) -> (VersionOutcome, Option<(String, usize)>) {
         let path_arg = Some(path) != self.order.first().map(String::as_str);
         let current = self.timeline.current_seq(path);
         if let Some(arg) = ["line_keys", "view"].into_iter().find(|a| args.bool(a) == Some(true) || args.str(a).is_some()) {

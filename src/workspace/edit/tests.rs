@@ -398,6 +398,7 @@ fn every_outcome() -> Vec<EditOutcome> {
                 ]
             },
             offered: Some(Offered { line: 3, similarity: 0.9, count: 1 }),
+            stopped: None,
         }),
         EditOutcome::NoMatch(NearMisses {
             needle: Needle::SpanStart("zzz".into()),
@@ -407,6 +408,17 @@ fn every_outcome() -> Vec<EditOutcome> {
             notes: Vec::new(),
             regions: Vec::new(),
             offered: None,
+            stopped: None,
+        }),
+        EditOutcome::NoMatch(NearMisses {
+            needle: Needle::OldText("}\n\n}".into()),
+            path: "a.txt".into(),
+            after_anchor: false,
+            before_anchor: None,
+            notes: Vec::new(),
+            regions: Vec::new(),
+            offered: None,
+            stopped: Some(crate::matching::work::Stopped { candidates: 12, units: 90_000_001 }),
         }),
     ]);
     all
@@ -676,4 +688,50 @@ fn a_no_match_carries_its_near_misses_as_data_and_as_their_text() {
     assert_eq!(r.near_misses.first().and_then(|n| n.id.clone()), Some("A".to_string()));
     assert_eq!((r.near_misses.len(), r.near_misses[0].line), (2, 3));
     assert_eq!(r.preview.as_deref(), Some(crate::matching::near::render_near_misses(&r.near_misses).as_str()));
+}
+
+// ---- reads decide without changing anything -----------------------------------------------
+
+fn read_args(args: serde_json::Value) -> Args {
+    crate::tools::parse_call("memo", "memo_read", &args).unwrap().1
+}
+
+#[test]
+fn a_read_decides_its_lines_and_what_to_say_about_them() {
+    let mut ws = Workspace::new(Config::default());
+    ws.open("a.txt", "one\ntwo\nthree\n", "v1").unwrap();
+    ws.open("b.txt", "b\n", "v1").unwrap();
+    let rope = ws.draft_rope("a.txt");
+    let decide = |args| ws.decide_read("a.txt", &rope, false, &read_args(args));
+    assert_eq!(decide(serde_json::json!({ "start_line": 5 })), (ReadOutcome::StartPastEnd { path: "a.txt".into(), start: 5, lines: 3 }, None));
+    assert_eq!(decide(serde_json::json!({ "start_line": 3, "end_line": 2 })), (ReadOutcome::EndBeforeStart { start: 3, end: 2 }, None));
+    let (outcome, content) = decide(serde_json::json!({ "start_line": 2, "line_keys": true }));
+    let ReadOutcome::Read(report) = outcome else { panic!("{outcome:?}") };
+    assert_eq!((report.first, report.last_shown, report.lines, report.of, report.gutter), (2, 3, 3, ReadOf::Draft { pending: 0 }, ReadGutter::Keys));
+    assert_eq!(report.other_documents, Some((vec!["b.txt".to_string()], 0)), "no path named: the others are");
+    assert_eq!(report.fingerprint, Some(ws.draft_fingerprint("a.txt").to_string()));
+    assert_eq!(content.as_deref(), Some(format!("{}│ two\n{}│ three\n", LineKey::of(2, "two"), LineKey::of(3, "three")).as_str()));
+    let (outcome, _) = decide(serde_json::json!({ "path": "a.txt" }));
+    assert!(matches!(outcome, ReadOutcome::Read(ReadReport { other_documents: None, gutter: ReadGutter::Numbers, .. })));
+}
+
+#[test]
+fn a_version_read_decides_which_text_or_why_not() {
+    let mut ws = Workspace::new(Config::default());
+    ws.open("a.txt", "one\ntwo\n", "v1").unwrap();
+    let decide = |args: serde_json::Value| {
+        let version = args["version"].as_str().unwrap_or_default().to_string();
+        ws.decide_version_read("a.txt", &version, &read_args(args)).0
+    };
+    assert_eq!(decide(serde_json::json!({ "version": "3" })), VersionOutcome::NotAVersion { given: "3".into(), current: 0 });
+    assert_eq!(
+        decide(serde_json::json!({ "version": "v4" })),
+        VersionOutcome::NoSuchVersion { path: "a.txt".into(), version: "v4".into(), current: 0, path_arg: false }
+    );
+    assert_eq!(decide(serde_json::json!({ "version": "v0", "line_keys": true })), VersionOutcome::WithCurrentTextArg { arg: "line_keys", version: "v0".into() });
+    assert_eq!(
+        decide(serde_json::json!({ "version": "v0", "start_line": 9 })),
+        VersionOutcome::LinesNotInVersion { path: "a.txt".into(), version: "v0".into(), start: 9, end: 2, lines: 2 }
+    );
+    assert!(matches!(decide(serde_json::json!({ "version": "v0" })), VersionOutcome::Read(VersionRead { first: 1, last_shown: 2, stopped: false, .. })));
 }
