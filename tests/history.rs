@@ -3,26 +3,20 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use agentpad::history::{check, Format};
-use agentpad::{CallContext, Config, Status, Step, Workspace};
+use agentpad::{CallContext, Config, MemoryStorage, Status, Workspace};
 use serde_json::{json, Value};
 
-/// Runs `calls` with ids `c1`, `c2`, … and returns the OpenAI transcript an agent loop keeps.
+/// Runs `calls` with ids `c1`, `c2`, … (`Workspace::run`, with a storage holding the open
+/// documents as the workspace opened them) and returns the OpenAI transcript an agent loop keeps.
 fn run(ws: &mut Workspace, calls: &[(&str, Value)]) -> (Vec<Value>, Vec<agentpad::Response>) {
+    let open: Vec<(String, String)> = ws.paths().iter().map(|p| (p.clone(), ws.text(Some(p)).unwrap())).collect();
+    let mut storage = MemoryStorage::new(&open.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect::<Vec<_>>());
     let mut transcript = vec![json!({"role": "user", "content": "go"})];
     let mut responses = Vec::new();
     for (i, (tool, args)) in calls.iter().enumerate() {
         let id = format!("c{}", i + 1);
         let ctx = CallContext { tool_call_id: Some(id.clone()), now_ms: 0.0 };
-        let mut step = ws.call(tool, args, &ctx);
-        let r = loop {
-            step = match step {
-                Step::Done(r) => break r,
-                Step::Persist(reqs) => ws.complete_persist(
-                    reqs.into_iter().map(|q| agentpad::PersistResult::Saved { path: q.path, version: "v2".into() }).collect(),
-                ),
-                Step::Load(_) => panic!("no loads in this test"),
-            }
-        };
+        let r = ws.run(tool, args, &ctx, &mut storage);
         transcript.push(json!({"role": "assistant", "content": null, "tool_calls": [{"id": id, "type": "function", "function": {"name": tool, "arguments": args.to_string()}}]}));
         transcript.push(json!({"role": "tool", "tool_call_id": id, "content": r.markdown}));
         responses.push(r);
