@@ -158,6 +158,9 @@ pub struct NearMisses {
     pub regions: Vec<NearMissView>,
     /// The closest region offered as candidate A, when a choice can be set.
     pub offered: Option<Offered>,
+    /// Set when the search stopped at its work budget (matching::work): `regions` is then
+    /// empty, and nothing is known about where the text is.
+    pub stopped: Option<crate::matching::work::Stopped>,
 }
 
 /// The closest region, offered as candidate A.
@@ -356,6 +359,17 @@ pub enum VersionOf {
     Now,
     /// After the commit with this summary.
     After { summary: String },
+}
+
+/// The versions a commit saved, for its guidance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavedVersions {
+    /// Each saved document and the version it is now; the first is the one named for reading back.
+    pub now: Vec<(String, u64)>,
+    /// The first document's version before the commit.
+    pub before: u64,
+    /// Calls must name the first document (it is not the first opened).
+    pub path_arg: bool,
 }
 
 // ---- memory tools -------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 use ropey::Rope;
 
 use super::read::{limited_lines, Gutter};
-use super::outcome::{VersionOf, VersionOutcome, VersionRead};
+use super::outcome::{SavedVersions, VersionOf, VersionOutcome, VersionRead};
 use super::words::{self, Voice};
 use super::Workspace;
 use crate::live_context::{VersionKind, RING};
@@ -104,11 +104,12 @@ impl Workspace {
     /// before. Cost: O(documents).
     pub(super) fn committed_guidance(&self, paths: &[String]) -> Option<String> {
         let first = paths.first()?;
-        let p = &self.config.tool_prefix;
-        let now: Vec<String> = paths.iter().map(|path| format!("{path} is now v{}", self.timeline.current_seq(path))).collect();
-        let before = self.timeline.current_seq(first).saturating_sub(1);
-        let arg_path = if Some(first) == self.order.first() { String::new() } else { format!(", path=\"{first}\"") };
-        Some(format!("{}; {p}_read(version=\"v{before}\"{arg_path}) shows {first} as it was before.", now.join(", ")))
+        let saved = SavedVersions {
+            now: paths.iter().map(|path| (path.clone(), self.timeline.current_seq(path))).collect(),
+            before: self.timeline.current_seq(first).saturating_sub(1),
+            path_arg: Some(first) != self.order.first(),
+        };
+        Some(words::saved_versions(&saved, &Voice::of(self)))
     }
 }
 

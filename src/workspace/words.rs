@@ -158,6 +158,11 @@ fn staged(s: &Staged, v: &Voice) -> Response {
     }
 }
 
+/// The commit summary of an edit immediate mode saves at once.
+pub fn immediate_commit_summary(path: &str, line: usize) -> String {
+    format!("Edit at {path} line {line}")
+}
+
 // ---- listed -------------------------------------------------------------------------------
 
 fn listed(l: &Listing, v: &Voice) -> Response {
@@ -236,6 +241,9 @@ fn listed(l: &Listing, v: &Voice) -> Response {
 
 fn no_match(n: &NearMisses, v: &Voice) -> Response {
     let p = v.prefix();
+    if let Some(s) = n.stopped {
+        return search_stopped(n, s.candidates, v);
+    }
     let mut summary = format!(
         "{} was not found in {}: no exact match, and none with whitespace, indentation or look-alike characters ignored. Nothing was changed.",
         needle(&n.needle),
@@ -273,6 +281,22 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
         r.preview = Some(preview);
     }
     r
+}
+
+/// A search that reached its work budget (matching::work): nothing is known about where the
+/// text is, and the model is told what to send instead.
+fn search_stopped(n: &NearMisses, candidates: usize, v: &Voice) -> Response {
+    let p = v.prefix();
+    let summary = format!(
+        "The search for {} in {} stopped after {candidates} candidate{} without an answer: this document is too large or repetitive to search for it within one call's work limit. Nothing was changed.",
+        needle(&n.needle),
+        n.path,
+        if candidates == 1 { "" } else { "s" }
+    );
+    let guidance = format!(
+        "Send a shorter, more distinctive old_text copied exactly from {p}_read (a line or two that occur once), or replace by line numbers with {p}_replace_lines."
+    );
+    Response::new(Status::NoMatch, with_notes(summary, &n.notes)).with_guidance(guidance)
 }
 
 // ---- refused ------------------------------------------------------------------------------
@@ -623,6 +647,16 @@ pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
             })
         }
     }
+}
+
+/// A commit's guidance: the version each saved document is now, and how to read the first one
+/// as it was before (`memo_read(version)`).
+pub fn saved_versions(s: &SavedVersions, v: &Voice) -> String {
+    let p = v.prefix();
+    let now: Vec<String> = s.now.iter().map(|(path, seq)| format!("{path} is now v{seq}")).collect();
+    let first = s.now.first().map_or("", |(path, _)| path.as_str());
+    let path_arg = if s.path_arg { format!(", path=\"{first}\"") } else { String::new() };
+    format!("{}; {p}_read(version=\"v{}\"{path_arg}) shows {first} as it was before.", now.join(", "), s.before)
 }
 
 // ---- memory tools -------------------------------------------------------------------------

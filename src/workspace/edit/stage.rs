@@ -14,6 +14,7 @@ use crate::session::{Letter, Session, SessionError};
 use crate::text::{self, Text};
 use crate::workflow::PersistMode;
 use crate::workspace::views::pending_views;
+use crate::workspace::words;
 use crate::workspace::{Step, Workspace, MAX_DOCUMENT_BYTES};
 
 /// What staging edits into a copy of the session came to.
@@ -154,7 +155,7 @@ impl Workspace {
         if self.config.persist_mode == PersistMode::Immediate {
             // Immediate mode: the edit is saved at once; tasks stay open, since
             // one edit rarely finishes one.
-            let summary = format!("Edit at {path} line {line}");
+            let summary = words::immediate_commit_summary(path, line);
             let lead = crate::workspace::persist::Lead { summary: r.summary, preview: r.preview, warned: r.warned };
             return self.commit(&summary, false, Some(lead));
         }

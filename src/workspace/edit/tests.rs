@@ -690,6 +690,34 @@ fn a_no_match_carries_its_near_misses_as_data_and_as_their_text() {
     assert_eq!(r.preview.as_deref(), Some(crate::matching::near::render_near_misses(&r.near_misses).as_str()));
 }
 
+#[test]
+fn a_search_past_its_work_budget_says_it_stopped_and_what_to_send_instead() {
+    use crate::matching::work;
+    // Counted work, not time: 300 KB of `}` and blank lines against a 400-line needle cost
+    // about two million units; a budget of one million stops the search (matching::work).
+    let doc = "}\n\n".repeat(100_000);
+    let needle = format!("{}x", "}\n\n".repeat(200));
+    let call = |doc: &str, old: &str| {
+        let mut ws = Workspace::new(Config::default());
+        ws.open("a.txt", doc, "v1").unwrap();
+        let args = serde_json::json!({ "old_text": old, "new_text": "y" });
+        let crate::workspace::Step::Done(r) = ws.call("memo_replace", &args, &crate::workspace::CallContext::default()) else { panic!("not done") };
+        r
+    };
+    let r = work::with_search_budget(1_000_000, || call(&doc, &needle));
+    assert_eq!(r.status, Status::NoMatch);
+    assert!(r.summary.contains("stopped after") && r.summary.contains("Nothing was changed"), "{}", r.summary);
+    let guidance = r.guidance.clone().unwrap_or_default();
+    assert!(guidance.contains("memo_replace_lines") && guidance.contains("memo_read"), "{guidance}");
+    assert!(r.near_misses.is_empty() && r.preview.is_none() && r.candidates.is_empty());
+    // A near miss in an ordinary document spends a sliver of the same budget and is answered.
+    let r = work::with_search_budget(1_000_000, || call("database:\n  timeout: 30\n", "timeout: 3O"));
+    assert!(!r.summary.contains("stopped") && r.near_misses.len() == 1, "{}", r.summary);
+    // Under the real budget the large search completes: no match, nothing close.
+    let r = call(&doc, &needle);
+    assert!(!r.summary.contains("stopped") && r.status == Status::NoMatch, "{}", r.summary);
+}
+
 // ---- reads decide without changing anything -----------------------------------------------
 
 fn read_args(args: serde_json::Value) -> Args {
@@ -734,4 +762,16 @@ fn a_version_read_decides_which_text_or_why_not() {
         VersionOutcome::LinesNotInVersion { path: "a.txt".into(), version: "v0".into(), start: 9, end: 2, lines: 2 }
     );
     assert!(matches!(decide(serde_json::json!({ "version": "v0" })), VersionOutcome::Read(VersionRead { first: 1, last_shown: 2, stopped: false, .. })));
+}
+
+#[test]
+fn a_commit_names_the_versions_it_saved_and_how_to_read_the_one_before() {
+    let ws = Workspace::new(Config::default());
+    let saved = SavedVersions { now: vec![("b.md".into(), 3), ("c.md".into(), 1)], before: 2, path_arg: true };
+    assert_eq!(
+        words::saved_versions(&saved, &words::Voice::of(&ws)),
+        "b.md is now v3, c.md is now v1; memo_read(version=\"v2\", path=\"b.md\") shows b.md as it was before."
+    );
+    let saved = SavedVersions { path_arg: false, ..saved };
+    assert!(words::saved_versions(&saved, &words::Voice::of(&ws)).contains("memo_read(version=\"v2\") shows b.md"));
 }
