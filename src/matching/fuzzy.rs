@@ -125,6 +125,11 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
         }
         _ => by_line_ids(rope, first_line, line_count, &lines, &per_tier, from),
     };
+    // A search cut short by its budget (matching::work) may have found some of the matches of
+    // a tier, or missed a lower tier's: none of it is an answer.
+    if super::work::exhausted() {
+        return Vec::new();
+    }
     leftmost(found)
 }
 
@@ -168,6 +173,9 @@ fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<
     let mut best: Option<Tier> = None;
     let mut found: Vec<Match> = Vec::new();
     for i in windows {
+        if super::work::exhausted() {
+            return Vec::new();
+        }
         for (t, needle_norm) in Tier::ALL.iter().zip(per_tier) {
             if best.is_some_and(|b| *t > b) {
                 break;
@@ -258,6 +266,12 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
     let (chunks, mut chunk_start, _, _) = rope.chunks_at_byte(from_byte);
     let mut partial = String::new(); // a line that began in an earlier chunk
     'chunks: for chunk in chunks {
+        // The budget (matching::work): a unit a byte and a few a line; a stopped search
+        // interns no further (its caller sees the meter out and returns nothing).
+        super::work::charge((chunk.len() + 5 * memchr::memchr_iter(b'\n', chunk.as_bytes()).count()) as u64);
+        if super::work::exhausted() {
+            break;
+        }
         let skip = from_byte.saturating_sub(chunk_start).min(chunk.len());
         chunk_start += chunk.len();
         let mut rest = chunk.get(skip..).unwrap_or_default();
@@ -298,7 +312,7 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     use std::collections::HashMap;
     let k = lines.len();
     let (distinct, raw) = intern_lines(rope, first_line, line_count);
-    if raw.len() < k {
+    if raw.len() < k || super::work::exhausted() {
         return Vec::new();
     }
     // What a distinct line may be, at any tier: no tier changes a stable char or makes one, so
@@ -331,6 +345,7 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     // The middle skeletons some distinct line has: each must be somewhere for a match.
     let mut middles_seen: std::collections::HashSet<&[char]> = std::collections::HashSet::new();
     let mut skel = Vec::new();
+    super::work::charge(distinct.iter().map(|d| d.len() as u64).sum());
     for (d, text) in distinct.iter().enumerate() {
         if let [only] = needle_skeletons.as_slice() {
             // One needle line: a streamed search, so a 10 MB line's skeleton is never built.
@@ -370,6 +385,11 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     let mut previous: Option<Vec<(u64, usize)>> = None;
     let repetitive = raw.len() > 4 * distinct.len();
     for (t, needle_norm) in Tier::ALL.iter().zip(per_tier) {
+        // Each tier walks the line ids once or twice (the sequence, its KMP).
+        super::work::charge(4 * raw.len() as u64);
+        if super::work::exhausted() {
+            return Vec::new();
+        }
         if repetitive {
             let signature: Vec<(u64, usize)> = needle_norm
                 .iter()

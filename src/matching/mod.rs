@@ -44,6 +44,9 @@ pub use normalize::Tier;
 /// Applying a near-miss pick: only the change old_text → new_text, onto the region's own text.
 pub mod three_way;
 
+/// The work budget of one search: units counted, a search stopped past it.
+pub mod work;
+
 /// How a match was found: the tier, and whether copied gutters had to be stripped first.
 /// Reported to the model as `match_quality` (`exact`, `gutter`, `indentation`,
 /// `gutter+unicode`, …) so that a fuzzy match can never pass as an exact one.
@@ -184,6 +187,10 @@ pub struct Located {
     pub needle: String,
     /// The gutters stripped from the needle, when there were any.
     pub gutter: Option<gutter::Gutter>,
+    /// Set when the fuzzy steps stopped at their work budget ([`work::SEARCH_BUDGET`]) before
+    /// finding anything: `matches` is then empty without meaning that nothing matches. The
+    /// near-miss search of the same needle ([`near::search`]) answers with this stop.
+    pub stopped: Option<work::Stopped>,
 }
 
 impl Located {
@@ -211,7 +218,30 @@ pub fn locate_layered(layers: &exact::Layered<'_>, needle: &str, from: usize) ->
 /// The order of the steps, with the exact search supplied. No step keeps a match that cuts a
 /// character from its combining marks ([`marks`]): `cafe` is not in `café` written as `e` +
 /// U+0301, or replacing it would leave the accent on whatever comes next.
+///
+/// The fuzzy steps run under one [`work::SEARCH_BUDGET`]: past it they stop, and the result says
+/// so (`stopped`, no matches) rather than passing a partial search off as a complete one.
 fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> Vec<Match>) -> Located {
+    let (located, stopped) = work::metered(work::search_budget(), || {
+        let located = steps(rope, needle, from, exact);
+        (located, work::spent())
+    });
+    let (mut located, spent) = located;
+    // The near-miss search that follows is of the needle as searched last (without gutters
+    // when they were stripped).
+    near::remember_locate(rope, &located.needle, from, spent, stopped);
+    if let Some(s) = stopped {
+        // The exact step returns before any fuzzy work, so a stop means a fuzzy step was cut
+        // short: whatever the steps returned (a later step's matches included, which an
+        // unfinished earlier reading might have beaten) is not the answer.
+        located.matches.clear();
+        located.stopped = Some(s);
+    }
+    located
+}
+
+/// The steps of [`locate_with`], in order.
+fn steps(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> Vec<Match>) -> Located {
     let whole = |mut found: Vec<Match>| {
         found.retain(|m| !marks::splits_a_character(rope, &m.range));
         found
@@ -220,17 +250,17 @@ fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> V
     let fuzzy_find = |n: &str| whole(fuzzy::find(rope, n, from));
     let matches = exact(needle);
     if !matches.is_empty() {
-        return Located { matches, needle: needle.to_string(), gutter: None };
+        return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
     }
     // The needle as given, under the fuzzy tiers, before any reading that drops a prefix of
     // each line as a gutter: a YAML block `1: low` / `2: mid` copied without its indentation is
     // those lines, not `low` / `mid` wherever else they occur.
     let matches = fuzzy_find(needle);
     if !matches.is_empty() {
-        return Located { matches, needle: needle.to_string(), gutter: None };
+        return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
     }
     let Some(g) = gutter::strip(needle) else {
-        return Located { matches, needle: needle.to_string(), gutter: None };
+        return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
     };
     let mut matches = if g.text.is_empty() { Vec::new() } else { exact(&g.text) };
     if matches.is_empty() && !g.text.is_empty() {
@@ -239,7 +269,7 @@ fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> V
     for m in &mut matches {
         m.quality.gutter = true;
     }
-    Located { matches, needle: g.text.clone(), gutter: Some(g) }
+    Located { matches, needle: g.text.clone(), gutter: Some(g), stopped: None }
 }
 
 #[cfg(test)]
@@ -284,6 +314,39 @@ mod tests {
         let (hits, q) = found("one\n  two()\n", "   2│ two()  ");
         assert_eq!(hits, vec!["two()"]);
         assert_eq!(q.as_deref(), Some("gutter+trailing_whitespace"));
+    }
+
+    #[test]
+    fn the_fuzzy_steps_and_the_near_miss_search_share_one_budget() {
+        // Counted work: what the fuzzy steps of this search spend, then budgets just under and
+        // just over it.
+        let rope = Rope::from_str(&"}\n\n".repeat(100_000));
+        let needle = format!("{}x", "}\n\n".repeat(200));
+        let before = work::units_charged();
+        let whole = locate(&rope, &needle, 0);
+        let fuzzy = work::units_charged() - before;
+        assert!(whole.matches.is_empty() && whole.stopped.is_none());
+        assert!(fuzzy > 1_000_000, "{fuzzy}");
+        work::with_search_budget(fuzzy - 1, || {
+            let l = locate(&rope, &needle, 0);
+            let stopped = l.stopped.expect("the fuzzy steps stop");
+            assert!(l.matches.is_empty() && stopped.units > fuzzy - 1);
+            // The near-miss search of the same needle answers with that stop, unsearched.
+            let n = near::search(&rope, &needle, 0, 3);
+            assert_eq!((n.stopped, n.found.len()), (Some(stopped), 0));
+        });
+        work::with_search_budget(fuzzy + 1, || {
+            assert_eq!(locate(&rope, &needle, 0).stopped, None);
+            // What is left of the budget is too little for the near-miss pass.
+            let n = near::search(&rope, &needle, 0, 3);
+            assert!(n.stopped.is_some() && n.found.is_empty());
+        });
+        // A fuzzy match before the budget runs out stands.
+        work::with_search_budget(1_000, || {
+            let rope = Rope::from_str("fn a() {\n    x();\n}\n");
+            let l = locate(&rope, "fn a() {\nx();", 0);
+            assert_eq!((l.matches.len(), l.stopped), (1, None));
+        });
     }
 
     #[test]

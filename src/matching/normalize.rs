@@ -157,6 +157,7 @@ pub fn normalize_line(line: &str, tier: Tier) -> NormLine {
 pub fn normalize_each(line: impl Iterator<Item = char>, tier: Tier, emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>) -> Option<usize> {
     let (read, whole) = normalize_counted(line, tier, emit);
     NORMALIZED_CHARS.with(|n| n.set(n.get().saturating_add(read as u64)));
+    super::work::charge(2 * read as u64);
     whole
 }
 

@@ -153,6 +153,7 @@ impl AlignmentRow {
     #[allow(clippy::indexing_slicing)]
     fn of(needle: &[char], text: &[char], free_start: bool) -> AlignmentRow {
         let w = text.len();
+        crate::matching::work::charge((needle.len() * w) as u64);
         let mut cost: Vec<u32> = (0..=w)
             .map(|j| if free_start { 0 } else { j as u32 })
             .collect();

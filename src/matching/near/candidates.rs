@@ -387,6 +387,12 @@ fn scan<const VOTE: bool>(
     let mut best_end = 0usize;
     let mut hash = 0u64;
     for (base, bytes) in byte_chunks(rope, from_byte) {
+        // The budget (matching::work): a few units a byte, what the pass costs; past it the
+        // pass stops and the search says so.
+        crate::matching::work::charge(3 * bytes.len() as u64);
+        if crate::matching::work::exhausted() {
+            break;
+        }
         for (i, &b) in bytes.iter().enumerate() {
             let id = if b == b'\n' {
                 if one_line && best > 0 {

@@ -57,9 +57,12 @@ mod describe;
 mod similarity;
 mod view;
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use ropey::Rope;
+
+use super::work::{self, Stopped};
 
 pub use align::{ALIGN_CELL_LIMIT, EDGE_CHARS};
 pub use describe::{
@@ -116,6 +119,60 @@ pub fn two_decimals(similarity: f64) -> String {
     format!("{}.{:02}", hundredths / 100, hundredths % 100)
 }
 
+/// What [`search`] found: the closest regions, or where it stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NearSearch {
+    /// As [`near_misses`] finds them; empty when the search stopped.
+    pub found: Vec<NearMiss>,
+    /// Set when this search, or the fuzzy steps of the same needle just before it
+    /// ([`super::locate`]), stopped at the work budget ([`work::SEARCH_BUDGET`]): `found` is then
+    /// empty and means nothing.
+    pub stopped: Option<Stopped>,
+}
+
+thread_local! {
+    /// The last search of [`super::locate`] on this thread: what was searched, the units its
+    /// fuzzy steps spent, and their stop if they stopped.
+    static LAST_LOCATE: Cell<Option<(u64, u64, Option<Stopped>)>> = const { Cell::new(None) };
+}
+
+/// What a search was of: the needle, where it started, the document's length.
+fn search_key(rope: &Rope, needle: &str, from: usize) -> u64 {
+    let mut key = xxhash_rust::xxh3::xxh3_64(needle.as_bytes());
+    for n in [from, rope.len_chars(), rope.len_bytes()] {
+        key = xxhash_rust::xxh3::xxh3_64(&[key.to_le_bytes(), (n as u64).to_le_bytes()].concat());
+    }
+    key
+}
+
+/// Notes what the fuzzy steps of `needle` spent, and their stop: the near-miss search of the
+/// same needle spends only the rest of the budget, and after a stop answers with it instead of
+/// a list that would pass for complete.
+pub(super) fn remember_locate(rope: &Rope, needle: &str, from: usize, spent: u64, stopped: Option<Stopped>) {
+    LAST_LOCATE.with(|s| s.set(Some((search_key(rope, needle, from), spent, stopped))));
+}
+
+/// [`near_misses`] under the work budget of one search ([`work::SEARCH_BUDGET`]): the regions,
+/// or — when the search spent its budget, or the fuzzy steps of the same needle just stopped at
+/// theirs — nothing but where it stopped. Never a partial list.
+///
+/// Cost: that of [`near_misses`], at most about [`work::SEARCH_BUDGET`] units.
+pub fn search(rope: &Rope, needle: &str, from: usize, limit: usize) -> NearSearch {
+    let key = search_key(rope, needle, from);
+    let mut budget = work::search_budget();
+    if let Some((_, spent, stopped)) = LAST_LOCATE.with(|s| s.get()).filter(|l| l.0 == key) {
+        if let Some(stopped) = stopped {
+            return NearSearch { found: Vec::new(), stopped: Some(stopped) };
+        }
+        budget = budget.saturating_sub(spent);
+    }
+    let (found, stopped) = work::metered(budget, || regions(rope, needle, from, limit));
+    match stopped {
+        Some(s) => NearSearch { found: Vec::new(), stopped: Some(s) },
+        None => NearSearch { found, stopped: None },
+    }
+}
+
 /// The closest regions to `needle` that start at or after char `from`, best first (ties:
 /// document order), at most `limit`, never overlapping; regions with nothing in common with the
 /// needle (similarity 0) are left out. The text before `from` is not searched at all: a region
@@ -131,7 +188,15 @@ pub fn two_decimals(similarity: f64) -> String {
 /// [`ALIGN_CELL_LIMIT`] cells) and one bounded [`similarity`] per span. About 50 ms for a
 /// one-line needle and 80 ms for a five-line one on a 10 MB document of near-identical code
 /// lines (the worst case for the pass: half its bytes are hits), native, release build.
+///
+/// Unmetered: it always completes (see [`search`] for the call a tool answers with).
 pub fn near_misses(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss> {
+    work::metered(u64::MAX, || regions(rope, needle, from, limit)).0
+}
+
+/// [`near_misses`]' work, stopping early (with a partial list the callers discard) once the
+/// running meter is out.
+fn regions(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss> {
     let from = from.min(rope.len_chars());
     if needle.is_empty() || limit == 0 || from == rope.len_chars() {
         return Vec::new();
@@ -150,6 +215,7 @@ pub fn near_misses(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<
 
     let mut spans: Vec<Range<usize>> = windows
         .iter()
+        .take_while(|_| !work::exhausted())
         .flat_map(|w| spans_in_window(rope, &needle_chars, w))
         .collect();
     crate::sort::sort_by_key(&mut spans, |r| (r.start, r.end));
@@ -157,7 +223,11 @@ pub fn near_misses(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<
     let mut scored = std::collections::HashMap::new();
     let mut found: Vec<NearMiss> = spans
         .into_iter()
-        .filter_map(|span| best_version(rope, needle, span, &mut scored))
+        .take_while(|_| !work::exhausted())
+        .filter_map(|span| {
+            work::candidate();
+            best_version(rope, needle, span, &mut scored)
+        })
         .filter(|n| n.similarity > 0.0)
         .collect();
     crate::sort::sort_by(&mut found, |a, b| {

@@ -80,6 +80,7 @@ fn lcs_len<T: Copy + Ord>(a: &[T], b: &[T]) -> usize {
     }
     // Zero bits of `v` mark pattern positions used by the LCS so far.
     let mut v = vec![u64::MAX; words];
+    crate::matching::work::charge(2 * (text.len() * words) as u64);
     for item in text {
         let Ok(k) = alphabet.binary_search(item) else {
             continue;
@@ -116,7 +117,10 @@ pub(super) fn bounded_myers<T: Copy + Ord + std::hash::Hash>(a: &[T], b: &[T]) -
     }
     let edits = a.len() + b.len() - 2 * lcs_len(a, b);
     ((a.len() + b.len()).saturating_mul(edits) <= MYERS_STEPS)
-        .then(|| myers_replace_ops(a, b))
+        .then(|| {
+            crate::matching::work::charge(((a.len() + b.len()) * edits) as u64);
+            myers_replace_ops(a, b)
+        })
 }
 
 /// Common chars of two long texts (see [`similarity`]): a line diff where equal lines count

@@ -84,9 +84,10 @@ pub(super) fn decide(search: &Search, matches: &[Match], draft: &Rope, same: Opt
 
 /// The answer to a search of `needle` that found nothing in `draft`: the closest regions
 /// (lettered at or above `threshold`), offered as candidate A when `can_choose`. Returns the
-/// lettered regions too, for the selection. Pure. Cost: one [`near::near_misses`] search.
+/// lettered regions too, for the selection. Pure. Cost: one [`near::search`], within the work
+/// budget of one search (a stopped search gives no regions and says so).
 pub(super) fn near_report(search: &Search, draft: &Rope, needle: &str, threshold: f64, can_choose: bool) -> (NearMisses, Vec<near::NearMiss>) {
-    let near = near::near_misses(draft, needle, search.anchor_end.unwrap_or(0), NEAR_MISSES_SHOWN);
+    let near::NearSearch { found: near, stopped } = near::search(draft, needle, search.anchor_end.unwrap_or(0), NEAR_MISSES_SHOWN);
     let lettered: Vec<near::NearMiss> = near.iter().filter(|n| n.similarity >= threshold).cloned().collect();
     // Where the text occurs before the anchor, the anchor is what to fix.
     let before_anchor = search.anchor_end.filter(|_| !needle.is_empty()).and_then(|end| {
@@ -114,6 +115,7 @@ pub(super) fn near_report(search: &Search, draft: &Rope, needle: &str, threshold
         notes: if search.tool == crate::tools::Tool::ReplaceSpan { Vec::new() } else { search.notes.clone() },
         regions,
         offered,
+        stopped,
     };
     (report, lettered)
 }
