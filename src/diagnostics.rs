@@ -114,7 +114,7 @@ pub struct Record {
 
 /// The enabled categories and the records of calls not yet drained by the host.
 #[derive(Clone, Debug, Default)]
-pub struct Diagnostics {
+pub(crate) struct Diagnostics {
     enabled: SmallSet<Category>,
     records: Vec<Record>,
     /// Records of the call under way start here (they get its status when it ends).
