@@ -166,6 +166,8 @@ impl fmt::Display for SearchError {
     }
 }
 
+impl std::error::Error for SearchError {}
+
 /// Char offset just past the first occurrence of `anchor` (`search_after`: only matches starting
 /// there or later count); 0 without an anchor. Cost: O(n + m).
 pub fn anchor_end(rope: &Rope, anchor: Option<&str>) -> Result<usize, SearchError> {

@@ -297,7 +297,7 @@ impl Config {
     }
 
     /// What the Markdown views are rendered with.
-    pub fn render_options(&self) -> RenderOptions {
+    pub(crate) fn render_options(&self) -> RenderOptions {
         RenderOptions { locale: self.locale, candidate_style: self.candidate_style }
     }
 }
@@ -433,6 +433,15 @@ pub struct Workspace {
 }
 
 impl Workspace {
+    /// An empty workspace: no document open, state `Idle`. Cost: O(1).
+    ///
+    /// ```
+    /// use agentpad::{Config, Locale, PersistMode, Workspace, WorkflowState};
+    ///
+    /// let ws = Workspace::new(Config { locale: Locale::Zh, persist_mode: PersistMode::Immediate, ..Config::default() });
+    /// assert_eq!(ws.state(), WorkflowState::Idle);
+    /// assert!(ws.paths().is_empty());
+    /// ```
     pub fn new(config: Config) -> Workspace {
         let tasks = TaskStack::new(config.max_task_depth);
         Workspace {
@@ -621,7 +630,25 @@ impl Workspace {
     }
 
     /// Runs one tool call. Never panics on any input: bad input is a response with a clear status.
-    /// Cost: that of the tool, plus O(size of args) for the session log.
+    /// Cost: that of the tool, plus O(size of args) for the session log. Returns
+    /// [`Step::Done`], or storage work for the host ([`Step::Persist`], [`Step::Load`]);
+    /// [`Workspace::run`] does that work with a [`crate::Storage`].
+    ///
+    /// ```
+    /// use agentpad::{CallContext, Config, Status, Step, Workspace};
+    /// use serde_json::json;
+    ///
+    /// let mut ws = Workspace::new(Config::default());
+    /// ws.open("a.md", "timeout: 30\ntimeout: 30\n", "v1")?;
+    /// let ctx = CallContext::default();
+    /// // Two places match: nothing is staged, the candidates are lettered.
+    /// let Step::Done(r) = ws.call("memo_replace", &json!({"old_text": "30", "new_text": "60"}), &ctx) else { unreachable!() };
+    /// assert_eq!(r.status, Status::MultiMatch);
+    /// // A bad argument changes nothing and says why.
+    /// let Step::Done(r) = ws.call("memo_replace", &json!({"old_text": 30}), &ctx) else { unreachable!() };
+    /// assert_eq!(r.status, Status::InvalidArguments);
+    /// # Ok::<(), agentpad::WorkspaceError>(())
+    /// ```
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
         self.log.begin(name, args, ctx);
         self.last_now_ms = ctx.now_ms;
