@@ -266,16 +266,16 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
     let (chunks, mut chunk_start, _, _) = rope.chunks_at_byte(from_byte);
     let mut partial = String::new(); // a line that began in an earlier chunk
     'chunks: for chunk in chunks {
-        // The budget (matching::work): a unit a byte and a few a line; a stopped search
-        // interns no further (its caller sees the meter out and returns nothing).
-        super::work::charge((chunk.len() + 5 * memchr::memchr_iter(b'\n', chunk.as_bytes()).count()) as u64);
+        // The budget (matching::work): a unit a byte and a few a line, charged per chunk; a
+        // stopped search interns no further (its caller sees the meter out, returns nothing).
         if super::work::exhausted() {
             break;
         }
+        let lines_before = raw.len();
         let skip = from_byte.saturating_sub(chunk_start).min(chunk.len());
         chunk_start += chunk.len();
         let mut rest = chunk.get(skip..).unwrap_or_default();
-        while let Some(at) = memchr::memchr(b'\n', rest.as_bytes()) {
+        while let Some(at) = next_line_break(rest.as_bytes()) {
             let (line, after) = (rest.get(..at).unwrap_or_default(), rest.get(at + 1..).unwrap_or_default());
             let text = if partial.is_empty() {
                 Cow::Borrowed(line)
@@ -290,6 +290,7 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
             }
         }
         partial.push_str(rest);
+        super::work::charge((chunk.len() + 5 * (raw.len() - lines_before)) as u64);
     }
     // The last line (no break after it), and the open end past a document without a final
     // line break.
@@ -297,6 +298,17 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
         intern(Cow::Owned(std::mem::take(&mut partial)), &mut distinct, &mut raw);
     }
     (distinct, raw)
+}
+
+/// The offset of the first `\n` in `bytes`: the first 16 bytes by hand, then memchr. Lines in
+/// a repetitive document are often a byte or two (`}`, blank), where a memchr call costs more
+/// than the line (in wasm, without SIMD, several times more). Cost: O(offset).
+fn next_line_break(bytes: &[u8]) -> Option<usize> {
+    let head = bytes.get(..16).unwrap_or(bytes);
+    match head.iter().position(|&b| b == b'\n') {
+        Some(at) => Some(at),
+        None => memchr::memchr(b'\n', bytes.get(head.len()..).unwrap_or_default()).map(|at| at + head.len()),
+    }
 }
 
 /// The matches in document lines `first_line..line_count`, found without examining window by
