@@ -34,14 +34,4 @@ impl Workspace {
             _ => format!("{p}_revert(reason) drops the pending changes."),
         }
     }
-
-    /// ` (or call {p}_{tool})` when the state offers `tool`, else nothing: for guidance that
-    /// mentions an alternative only where it can be taken. Cost: O(1).
-    pub(super) fn or_call(&self, tool: Tool, args: &str) -> String {
-        if self.is_visible(tool) {
-            format!(" (or call {}{args})", self.tool_name(tool))
-        } else {
-            String::new()
-        }
-    }
 }

@@ -23,23 +23,44 @@ use crate::session::Letter;
 use crate::tools::Tool;
 use crate::workflow::PersistMode;
 
-/// What wording needs of the workspace: the tool prefix, the persist mode, which tools the
-/// state offers and how to save from it. Cost of each question: O(1).
-pub struct Voice<'a> {
-    ws: &'a Workspace,
+/// What wording needs to know of the state an outcome leaves, as plain data: the tool prefix,
+/// the persist mode, the tools the state offers and how to save from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Voice {
+    pub prefix: String,
+    pub persist_mode: PersistMode,
+    pub offered: Vec<Tool>,
+    /// How to save or drop the pending changes from this state, after "Check the preview, then
+    /// call " (src/workspace/guidance.rs).
+    pub save_or_drop: String,
 }
 
-impl<'a> Voice<'a> {
-    pub fn of(ws: &'a Workspace) -> Voice<'a> {
-        Voice { ws }
+impl Voice {
+    /// The voice of `ws` in its current state. Cost: O(tools).
+    pub fn of(ws: &Workspace) -> Voice {
+        Voice {
+            prefix: ws.config.tool_prefix.clone(),
+            persist_mode: ws.config.persist_mode,
+            offered: ws.visible_tools(),
+            save_or_drop: ws.save_or_drop("Check the preview, then call "),
+        }
     }
 
     fn prefix(&self) -> &str {
-        &self.ws.config.tool_prefix
+        &self.prefix
     }
 
     fn offers(&self, tool: Tool) -> bool {
-        self.ws.is_visible(tool)
+        self.offered.contains(&tool)
+    }
+
+    /// ` (or call memo_append)` when the state offers `tool`, else nothing.
+    fn or_call(&self, tool: Tool) -> String {
+        if self.offers(tool) {
+            format!(" (or call {})", tool.name(&self.prefix))
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -140,11 +161,10 @@ fn staged(s: &Staged, v: &Voice) -> Response {
         )
     } else {
         let staged = format!("Staged {what}{chosen} in {path} at line {line} ({} chars).", signed(s.delta));
-        let lead = "Check the preview, then call ";
-        match v.ws.config.persist_mode {
-            PersistMode::Manual => (format!("{staged} Nothing is saved until commit.{how}"), v.ws.save_or_drop(lead)),
+        match v.persist_mode {
+            PersistMode::Manual => (format!("{staged} Nothing is saved until commit.{how}"), v.save_or_drop.clone()),
             PersistMode::Disabled => {
-                (format!("{staged} Persistence is disabled: nothing is ever written to storage.{how}"), v.ws.save_or_drop(lead))
+                (format!("{staged} Persistence is disabled: nothing is ever written to storage.{how}"), v.save_or_drop.clone())
             }
             // The commit that follows answers with its own guidance.
             PersistMode::Immediate => (format!("{staged}{how}"), String::new()),
@@ -351,7 +371,7 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
                 .join(", ");
             invalid(
                 &format!("old_text is empty (an append), but {names} choose among matches of a text"),
-                format!("Pass the text to replace as old_text, or leave out {names} to append{}.", v.ws.or_call(Tool::Append, "")),
+                format!("Pass the text to replace as old_text, or leave out {names} to append{}.", v.or_call(Tool::Append)),
             )
         }
         Refusal::EmptySpanMarker { end } => invalid(

@@ -775,3 +775,16 @@ fn a_commit_names_the_versions_it_saved_and_how_to_read_the_one_before() {
     let saved = SavedVersions { path_arg: false, ..saved };
     assert!(words::saved_versions(&saved, &words::Voice::of(&ws)).contains("memo_read(version=\"v2\") shows b.md"));
 }
+
+#[test]
+fn guidance_names_only_tools_the_voice_offers() {
+    use crate::workflow::PersistMode;
+    let voice = |offered: Vec<Tool>| words::Voice { prefix: "nb".into(), persist_mode: PersistMode::Manual, offered, save_or_drop: "nb_revert(reason) drops the pending changes.".into() };
+    let guidance = |r: Refusal, v: &words::Voice| words::edit(&EditOutcome::Refused(r), v).guidance.unwrap_or_default();
+    let append = Refusal::AppendWithChoice { args: vec![ChoiceArg::ReplaceAll] };
+    assert!(guidance(append.clone(), &voice(vec![Tool::Append])).ends_with("to append (or call nb_append)."));
+    assert!(guidance(append, &voice(Vec::new())).ends_with("to append."));
+    let full = Refusal::TooManyChanges { limit: 26, edits: 1 };
+    assert!(guidance(full.clone(), &voice(vec![Tool::Commit])).starts_with("Call nb_commit(summary)"));
+    assert!(guidance(full, &voice(Vec::new())).starts_with("Drop the pending changes with nb_revert(reason)"));
+}
