@@ -297,6 +297,8 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
     while raw.len() < wanted {
         intern(Cow::Owned(std::mem::take(&mut partial)), &mut distinct, &mut raw);
     }
+    // A new distinct line costs a hash-table entry besides its bytes.
+    super::work::charge(50 * distinct.len() as u64);
     (distinct, raw)
 }
 
