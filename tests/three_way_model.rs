@@ -137,7 +137,7 @@ mod through_the_workspace {
             let target_start = current_lines[..first].iter().map(|l| l.chars().count() + 1).sum::<usize>();
             let target_end = target_start + current_lines[first..last].join("\n").chars().count();
             let pick = r.candidates.iter().max_by_key(|c| {
-                let (s, e) = (c.context_start as usize, c.context_end as usize);
+                let (s, e) = (c.context_start, c.context_end);
                 e.min(target_end).saturating_sub(s.max(target_start))
             });
             let pick = pick.unwrap();
