@@ -161,6 +161,7 @@ pub fn find_chars_layered(layers: &Layered<'_>, needle: &str) -> Vec<usize> {
             hits.push(layers.changes.map_pos(s, Assoc::After));
         }
     }
+    let base_count = hits.len();
     // (2) Occurrences overlapping a replacement's text in the draft (or spanning the point
     // where one deleted text).
     let draft_len = layers.draft.len_chars();
@@ -181,18 +182,23 @@ pub fn find_chars_layered(layers: &Layered<'_>, needle: &str) -> Vec<usize> {
             }
         }
     }
-    hits.sort_unstable();
-    hits.dedup();
-    // Greedy, left to right, non-overlapping: `match_indices`'s rule.
-    let mut out = Vec::with_capacity(hits.len());
+    // The base's hits are ascending (`map_pos` keeps order): only hits near replacements need
+    // sorting in.
+    if hits.len() > base_count {
+        hits.sort_unstable();
+        hits.dedup();
+    }
+    // Greedy, left to right, non-overlapping: `match_indices`'s rule — in place, since a million
+    // hits (a one-space needle in a page of blanks) made each extra copy cost page faults.
     let mut allowed = 0;
-    for h in hits {
-        if h >= allowed {
-            out.push(h);
+    hits.retain(|&h| {
+        let keep = h >= allowed;
+        if keep {
             allowed = h + m;
         }
-    }
-    out
+        keep
+    });
+    hits
 }
 
 /// [`find_exact`] on a layered draft: the same matches, found by [`find_chars_layered`].

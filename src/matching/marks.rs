@@ -11,6 +11,8 @@ use std::ops::Range;
 
 use ropey::Rope;
 
+use super::Match;
+
 /// Whether `c` extends the character before it. Cost: O(log 301), a binary search.
 pub fn is_mark(c: char) -> bool {
     let c = c as u32;
@@ -24,10 +26,85 @@ pub fn is_mark(c: char) -> bool {
 /// is a mark, or it starts on a mark that has a character before it on its line.
 /// Cost: O(log n) (two char lookups).
 pub fn splits_a_character(rope: &Rope, range: &Range<usize>) -> bool {
-    let len = rope.len_chars();
-    let mark_after = range.end < len && is_mark(rope.char(range.end));
-    let starts_on_mark = range.start > 0 && range.start < len && is_mark(rope.char(range.start)) && rope.char(range.start - 1) != '\n';
+    let mark_after = indexed_char(rope, range.end).is_some_and(is_mark);
+    let starts_on_mark = range.start > 0 && indexed_char(rope, range.start).is_some_and(is_mark) && indexed_char(rope, range.start - 1) != Some('\n');
     mark_after || starts_on_mark
+}
+
+/// The char at `i` through the rope's index (a tree descent, O(log n)); `None` past the end.
+/// Tests count these lookups: a search must not make one per match.
+fn indexed_char(rope: &Rope, i: usize) -> Option<char> {
+    #[cfg(test)]
+    tests::LOOKUPS.with(|n| n.set(n.get() + 1));
+    rope.get_char(i)
+}
+
+/// `found` without the matches that cut a character from its marks ([`splits_a_character`]),
+/// order kept. An all-ASCII rope holds no mark: nothing to look at (O(1), ropey keeps both
+/// counts). Otherwise a few matches are checked with the rope's index (O(log n) each), and many
+/// in one forward pass over the chunks ([`CharCursor`]) — a tree descent per match made a
+/// million matches cost most of a second. Cost: O(1), O(k log n) or O(n + k).
+pub fn retain_whole(rope: &Rope, found: &mut Vec<Match>) {
+    /// Below this many matches per 1,000 chunks of about 1 KB, per-match lookups are cheaper.
+    const SWEEP_PER_1000_CHUNKS: usize = 100;
+    if rope.len_bytes() == rope.len_chars() || found.is_empty() {
+        return;
+    }
+    if found.len() * 1000 < SWEEP_PER_1000_CHUNKS * (rope.len_bytes() / 1000 + 1) {
+        found.retain(|m| !splits_a_character(rope, &m.range));
+        return;
+    }
+    let len = rope.len_chars();
+    let mut cursor = CharCursor::new(rope);
+    found.retain(|m| {
+        let (start, end) = (m.range.start, m.range.end);
+        // The char before a start is looked up only when the start is a mark (rare): the cursor
+        // moves forward only.
+        let starts_on_mark = start > 0 && start < len && cursor.char_at(start).is_some_and(is_mark) && indexed_char(rope, start - 1) != Some('\n');
+        let mark_after = end < len && cursor.char_at(end).is_some_and(is_mark);
+        !(mark_after || starts_on_mark)
+    });
+}
+
+/// Chars of a rope read at ascending char offsets, walking its chunks once: O(n) for all reads
+/// together. A read behind the cursor (matches out of order) falls back to the rope's index.
+struct CharCursor<'a> {
+    rope: &'a Rope,
+    chunks: ropey::iter::Chunks<'a>,
+    chunk: &'a str,
+    /// Char offset of `chunk`'s start, and the cursor's place in it (byte, char offset).
+    chunk_char: usize,
+    at_byte: usize,
+    at_char: usize,
+    /// Chars in `chunk` (counted when it is entered).
+    chunk_chars: usize,
+}
+
+impl<'a> CharCursor<'a> {
+    fn new(rope: &'a Rope) -> CharCursor<'a> {
+        let mut chunks = rope.chunks();
+        let chunk = chunks.next().unwrap_or_default();
+        CharCursor { rope, chunks, chunk, chunk_char: 0, at_byte: 0, at_char: 0, chunk_chars: chunk.chars().count() }
+    }
+
+    /// The char at char offset `i`; `None` past the end.
+    fn char_at(&mut self, i: usize) -> Option<char> {
+        if i < self.chunk_char + self.at_char {
+            return indexed_char(self.rope, i);
+        }
+        while i >= self.chunk_char + self.chunk_chars {
+            self.chunk_char += self.chunk_chars;
+            self.chunk = self.chunks.next()?;
+            self.chunk_chars = self.chunk.chars().count();
+            (self.at_byte, self.at_char) = (0, 0);
+        }
+        let want = i - self.chunk_char;
+        let rest = self.chunk.get(self.at_byte..)?;
+        let (offset, c) = rest.char_indices().nth(want - self.at_char)?;
+        self.at_byte += offset;
+        self.at_char = want;
+        Some(c)
+    }
 }
 
 const MARKS: [(u32, u32); 301] = [
@@ -97,6 +174,68 @@ mod tests {
             assert!(!is_mark(c), "{c:?}");
         }
         assert!(MARKS.windows(2).all(|w| w[0].1 < w[1].0), "sorted, disjoint");
+    }
+
+    thread_local! {
+        /// Chars read through the rope's index on this thread ([`indexed_char`]).
+        pub static LOOKUPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    fn lookups() -> usize {
+        LOOKUPS.with(std::cell::Cell::get)
+    }
+
+    /// Every `width`-char window starting at each multiple of `step`, as exact matches.
+    fn windows(rope: &Rope, width: usize, step: usize) -> Vec<Match> {
+        (0..rope.len_chars().saturating_sub(width)).step_by(step).map(|s| Match::exact(s..s + width)).collect()
+    }
+
+    #[test]
+    fn retain_whole_agrees_with_the_per_match_check() {
+        // Marks after letters, opening a line, at chunk seams (the unit is not a chunk's divisor).
+        let rope = Rope::from_str(&"cafe\u{0301} x\n\u{0301}y 中\u{0308}z \u{1F44D}\u{1F3FD} ok\n".repeat(3000));
+        for (width, step) in [(1, 1), (2, 3), (4, 1), (7, 11), (3, 4000)] {
+            let found = windows(&rope, width, step);
+            let want: Vec<Match> = found.iter().filter(|m| !splits_a_character(&rope, &m.range)).cloned().collect();
+            let mut got = found.clone();
+            retain_whole(&rope, &mut got);
+            assert_eq!(got, want, "width {width}, step {step}");
+            assert!(got.len() < found.len(), "some windows cut a character");
+        }
+        // Out of order (not what a search gives, but still right): reads behind the cursor.
+        let mut backwards = windows(&rope, 2, 1);
+        backwards.reverse();
+        let want: Vec<Match> = backwards.iter().filter(|m| !splits_a_character(&rope, &m.range)).cloned().collect();
+        retain_whole(&rope, &mut backwards);
+        assert_eq!(backwards, want);
+    }
+
+    #[test]
+    fn many_matches_are_checked_in_one_pass_without_a_lookup_each() {
+        // A one-space needle in a page of non-ASCII lines: 180,000 matches. The old per-match
+        // check read 1–3 chars through the tree for each (a million lookups took most of a
+        // second); the pass reads through the index only before a start that is a mark.
+        let rope = Rope::from_str(&"  é  中文  \n".repeat(30_000));
+        let mut found: Vec<Match> = rope.chars().enumerate().filter(|&(_, c)| c == ' ').map(|(i, _)| Match::exact(i..i + 1)).collect();
+        let total = found.len();
+        assert_eq!(total, 180_000);
+        let before = lookups();
+        retain_whole(&rope, &mut found);
+        assert_eq!(found.len(), total, "no space cuts a character here");
+        assert_eq!(lookups() - before, 0, "no tree lookup per match");
+        // Starts on marks: one lookup each for the char before, none for the rest.
+        let marked = Rope::from_str(&"e\u{0301}\u{0301} ".repeat(50_000));
+        let mut found = windows(&marked, 1, 1);
+        let starts_on_marks = found.iter().filter(|m| is_mark(marked.char(m.range.start))).count();
+        let before = lookups();
+        retain_whole(&marked, &mut found);
+        assert_eq!(lookups() - before, starts_on_marks);
+        // An ASCII document holds no marks: nothing is read at all.
+        let ascii = Rope::from_str(&"    \n".repeat(100_000));
+        let mut found = windows(&ascii, 1, 1);
+        let before = lookups();
+        retain_whole(&ascii, &mut found);
+        assert_eq!((found.len(), lookups() - before), (ascii.len_chars() - 1, 0));
     }
 
     #[test]

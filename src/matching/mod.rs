@@ -245,7 +245,7 @@ fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> V
 /// The steps of [`locate_with`], in order.
 fn steps(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> Vec<Match>) -> Located {
     let whole = |mut found: Vec<Match>| {
-        found.retain(|m| !marks::splits_a_character(rope, &m.range));
+        marks::retain_whole(rope, &mut found);
         found
     };
     let exact = |n: &str| whole(exact(n));
