@@ -220,7 +220,7 @@ impl Display for Markdown<'_> {
                     c.change_id,
                     one_line(&c.path),
                     w.line_no(c.line),
-                    if c.places.len() > 1 { fill(w.places, &c.places.len().to_string()) } else { String::new() },
+                    if c.place_count > 1 { fill(w.places, &c.place_count.to_string()) } else { String::new() },
                     w.colon,
                     code(&clip(&c.old_text)),
                     code(&clip(&c.new_text)),
@@ -652,6 +652,7 @@ flags: `SelectionPending`
             new_text: "[\"X\"]".into(),
             delta: 3,
             amended: true,
+            place_count: 1,
             places: Vec::new(),
         });
         r.task_stack.push(crate::response::TaskView { task_id: "1".into(), goal: "启用实验性功能 X".into(), status: "Active".into(), depth: 1 });

@@ -119,9 +119,16 @@ pub struct PendingChangeView {
     pub new_text: String,
     pub delta: isize,
     pub amended: bool,
-    /// Every place of the change in base order: one for an edit, several for a replace-all.
+    /// How many places the change has: 1 for an edit, more for a replace-all.
+    pub place_count: usize,
+    /// Its places in base order, at most 1,000 (`MAX_PLACES_LISTED`; `place_count` counts them
+    /// all): every response carries them, so a replace-all over 200,000 lines does not cost
+    /// every later call 200,000 views.
     pub places: Vec<PendingPlaceView>,
 }
+
+/// Most places a pending change lists in [`PendingChangeView::places`].
+pub const MAX_PLACES_LISTED: usize = 1000;
 
 /// One place of a pending change: `position` (UTF-16) and `line` (1-based) in the base text.
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -28,7 +28,7 @@ fn a_replace_all_over_300_places_is_one_change_and_commits() {
     assert_eq!(ids, vec!["A", "B", "C"], "{}", r.markdown);
     // One line per letter in the list, saying how many places; the JSON has each place.
     let c = &r.pending_changes[2];
-    assert_eq!((c.places.len(), c.old_text.as_str(), c.delta), (300, "old_name()", 0));
+    assert_eq!((c.place_count, c.places.len(), c.old_text.as_str(), c.delta), (300, 300, "old_name()", 0));
     assert_eq!(c.places[299].line, 300);
     assert_eq!(r.markdown.matches("\n- [C] ").count(), 1, "{}", r.markdown);
     assert!(r.markdown.contains("- [C] a.py line 1, 300 places: `old_name()` → `new_name()` (0)"), "{}", r.markdown);
@@ -141,6 +141,21 @@ fn auto_rebase_moves_every_place_through_a_co_editor_s_edit() {
     assert_eq!(h.ws.draft(None).unwrap(), theirs.replace("call(old)", "call(new)"));
     let r = h.call("memo_preview", json!({"format": "stats"}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
+}
+
+#[test]
+fn a_replace_all_over_more_places_than_are_listed_counts_them_all() {
+    let doc = lines(1200);
+    let mut h = Host::new(&[("a.py", &doc)]);
+    let r = h.call("memo_replace", json!({"old_text": "old_name()", "new_text": "new_name()", "replace_all": true}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    let c = &r.pending_changes[0];
+    assert_eq!((c.place_count, c.places.len()), (1200, agentpad::response::MAX_PLACES_LISTED));
+    assert_eq!(c.places.last().map(|p| p.line), Some(1000));
+    assert!(r.markdown.contains("- [A] a.py line 1, 1200 places: "), "{}", r.markdown);
+    let r = h.call("memo_commit", json!({"summary": "rename"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.stored("a.py"), doc.replace("old_name()", "new_name()"));
 }
 
 #[test]

@@ -535,6 +535,7 @@ flags: `SelectionPending`
             new_text: "b → c".into(),
             delta: -2,
             amended: true,
+            place_count: 1,
             places: Vec::new(),
         });
         r.task_stack.push(TaskView { task_id: "1".into(), goal: "outer (x)".into(), status: "Active".into(), depth: 1 });

@@ -9,7 +9,7 @@ use super::Document;
 use crate::matching::CandidateQuality;
 use crate::changeset::ChangeSet;
 use crate::preview::{self, ChangeSpan, PreviewMode, PreviewOptions};
-use crate::response::{Candidate, PendingChangeView, PendingPlaceView};
+use crate::response::{Candidate, PendingChangeView, PendingPlaceView, MAX_PLACES_LISTED};
 use crate::session::{Letter, Session};
 use crate::small_map::SmallMap;
 use crate::text;
@@ -73,6 +73,7 @@ pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>
             let places = c
                 .places
                 .iter()
+                .take(MAX_PLACES_LISTED)
                 .map(|p| PendingPlaceView {
                     position: text::char_to_utf16(&base, p.base_range.start),
                     line: text::line_of(&base, p.base_range.start),
@@ -89,6 +90,7 @@ pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>
                 new_text: first.new_text.clone(),
                 delta: c.delta(),
                 amended: c.amended,
+                place_count: c.places.len(),
                 places,
             }
         })

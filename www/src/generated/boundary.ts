@@ -340,7 +340,13 @@ export type PendingChange = {
   new_text: string;
   delta: number;
   amended: boolean;
-  /** Every place of the change in base order: one for an edit, several for a replace-all. */
+  /** How many places the change has: 1 for an edit, more for a replace-all. */
+  place_count: number;
+  /**
+   * Its places in base order, at most 1,000 (`MAX_PLACES_LISTED`; `place_count` counts them
+   * all): every response carries them, so a replace-all over 200,000 lines does not cost
+   * every later call 200,000 views.
+   */
   places: Array<PendingPlace>;
 };
 
