@@ -176,6 +176,7 @@ fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<
         if super::work::exhausted() {
             return Vec::new();
         }
+        super::work::candidate();
         for (t, needle_norm) in Tier::ALL.iter().zip(per_tier) {
             if best.is_some_and(|b| *t > b) {
                 break;
@@ -399,11 +400,6 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     let mut previous: Option<Vec<(u64, usize)>> = None;
     let repetitive = raw.len() > 4 * distinct.len();
     for (t, needle_norm) in Tier::ALL.iter().zip(per_tier) {
-        // Each tier walks the line ids once or twice (the sequence, its KMP).
-        super::work::charge(4 * raw.len() as u64);
-        if super::work::exhausted() {
-            return Vec::new();
-        }
         if repetitive {
             let signature: Vec<(u64, usize)> = needle_norm
                 .iter()
@@ -414,6 +410,12 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
                 continue;
             }
             previous = Some(signature);
+        }
+        // Each tier walks the line ids once or twice (the sequence, its KMP): a
+        // tier skipped as the same as the one before costs only its signature.
+        super::work::charge(4 * raw.len() as u64);
+        if super::work::exhausted() {
+            return Vec::new();
         }
         let starts: Vec<usize> = if let [only] = needle_norm.as_slice() {
             if only.is_empty() {
@@ -477,6 +479,7 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
             if i < next_free {
                 continue;
             }
+            super::work::candidate();
             let hits: Vec<Match> = match_window(rope, first_line + i, *t, lines, needle_norm)
                 .into_iter()
                 .filter(|m| m.range.start >= from && found.last().map_or(true, |p| m.range.start >= p.range.end))

@@ -307,11 +307,15 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
 /// text is, and the model is told what to send instead.
 fn search_stopped(n: &NearMisses, candidates: usize, v: &Voice) -> Response {
     let p = v.prefix();
+    let after = match candidates {
+        0 => "before it reached a candidate".to_string(),
+        1 => "after 1 candidate".to_string(),
+        n => format!("after {n} candidates"),
+    };
     let summary = format!(
-        "The search for {} in {} stopped after {candidates} candidate{} without an answer: this document is too large or repetitive to search for it within one call's work limit. Nothing was changed.",
+        "The search for {} in {} stopped {after} without an answer: this document is too large or repetitive to search for it within one call's work limit. Nothing was changed.",
         needle(&n.needle),
-        n.path,
-        if candidates == 1 { "" } else { "s" }
+        n.path
     );
     let guidance = format!(
         "Send a shorter, more distinctive old_text copied exactly from {p}_read (a line or two that occur once), or replace by line numbers with {p}_replace_lines."

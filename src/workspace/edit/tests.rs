@@ -706,7 +706,7 @@ fn a_search_past_its_work_budget_says_it_stopped_and_what_to_send_instead() {
     };
     let r = work::with_search_budget(1_000_000, || call(&doc, &needle));
     assert_eq!(r.status, Status::NoMatch);
-    assert!(r.summary.contains("stopped after") && r.summary.contains("Nothing was changed"), "{}", r.summary);
+    assert!(r.summary.contains(" stopped ") && r.summary.contains("work limit") && r.summary.contains("Nothing was changed"), "{}", r.summary);
     let guidance = r.guidance.clone().unwrap_or_default();
     assert!(guidance.contains("memo_replace_lines") && guidance.contains("memo_read"), "{guidance}");
     assert!(r.near_misses.is_empty() && r.preview.is_none() && r.candidates.is_empty());
