@@ -159,8 +159,10 @@ pub struct SelectionCandidate {
 
 impl Selection {
     /// Moves candidate ranges through a staged edit that replaced draft `edited` with `new_len`
-    /// chars: later ones shift, touched ones become stale. Kept for callers that only know the
-    /// length; [`Selection::remap_through`] does the work. Cost: O(candidates + new_len).
+    /// chars: later ones shift, touched ones become stale. Kept for the model test, which checks
+    /// it against the original rule; [`Selection::remap_through`] does the work.
+    /// Cost: O(candidates + new_len).
+    #[cfg(test)]
     pub fn remap(&mut self, path: &str, edited: &Range<usize>, new_len: usize) {
         if path != self.path {
             return;
@@ -266,7 +268,8 @@ impl Session {
         Session { id, docs: SmallMap::new(), changes: Vec::new(), selection: None, last_staged: None, keys_shown: SmallMap::new(), letters_used: 0 }
     }
 
-    /// Letters still free in this session.
+    /// Letters still free in this session (the tests' view of the 26-letter limit).
+    #[cfg(test)]
     pub fn room(&self) -> usize {
         MAX_PENDING_CHANGES - self.letters_used
     }
@@ -351,7 +354,8 @@ impl Session {
     }
 
     /// Stages "replace draft `range` of `path` with `new_text`": [`Session::stage_places`] with
-    /// one place.
+    /// one place (the tests' shorthand: the workspace stages through `stage_places`).
+    #[cfg(test)]
     pub fn stage(&mut self, path: &str, range: Range<usize>, new_text: &str) -> Result<Staged, SessionError> {
         self.stage_places(path, &[(range, new_text)])
     }

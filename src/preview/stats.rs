@@ -1,0 +1,47 @@
+//! The `stats` preview: one line per change with the chars it puts in and takes out.
+
+use std::fmt::Write as _;
+
+use ropey::Rope;
+
+use super::ChangeSpan;
+
+/// `line 4, col 19: +5/-2 chars` for each change, then `total: 2 changes, +7/-3 chars`. The
+/// position is where the change starts in the draft (1-based line and column, columns in chars);
+/// `+N` counts the chars the change puts in, `-M` the chars it takes out. A change of several
+/// places (`change_of` names each span's change) is one line at its first place, summing its
+/// places, ending `in N places`. Cost: O(log n) per change + O(spans · log changes).
+pub(super) fn stats(draft: &Rope, spans: &[ChangeSpan], change_of: &[usize]) -> String {
+    struct Sum {
+        start: usize,
+        added: usize,
+        removed: usize,
+        places: usize,
+    }
+    // Changes in the order their first places come; a span without a change is its own.
+    let mut slot_of: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+    let mut sums: Vec<Sum> = Vec::new();
+    for (i, s) in spans.iter().enumerate() {
+        let id = change_of.get(i).copied().unwrap_or(usize::MAX - i);
+        let slot = *slot_of.entry(id).or_insert_with(|| {
+            sums.push(Sum { start: s.draft.start, added: 0, removed: 0, places: 0 });
+            sums.len() - 1
+        });
+        if let Some(sum) = sums.get_mut(slot) {
+            sum.added += s.draft.len();
+            sum.removed += s.base.len();
+            sum.places += 1;
+        }
+    }
+    let mut out = String::new();
+    for sum in &sums {
+        let line = draft.char_to_line(sum.start);
+        let col = sum.start - draft.line_to_char(line) + 1;
+        let in_places = if sum.places > 1 { format!(" in {} places", sum.places) } else { String::new() };
+        let _ = writeln!(out, "line {}, col {col}: +{}/-{} chars{in_places}", line + 1, sum.added, sum.removed);
+    }
+    let (added, removed) = sums.iter().fold((0, 0), |(a, r), s| (a + s.added, r + s.removed));
+    let n = sums.len();
+    let _ = writeln!(out, "total: {n} change{}, +{added}/-{removed} chars", if n == 1 { "" } else { "s" });
+    out
+}
