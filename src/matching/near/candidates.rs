@@ -249,6 +249,10 @@ pub(super) fn candidate_windows(
         scan::<true>
     };
     let Scan { dense_ends, votes } = scan(rope, from_byte, &grams, needle, &keys, wanted);
+    if crate::matching::work::exhausted() {
+        // The pass stopped at the budget: its peaks and votes are partial, and unused.
+        return Vec::new();
+    }
 
     let mut windows = Vec::new();
     let slack = needle_len / 2 + 8;
