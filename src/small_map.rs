@@ -170,10 +170,6 @@ impl<T: Ord> SmallSet<T> {
         Self::default()
     }
 
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
@@ -196,10 +192,6 @@ impl<T: Ord> SmallSet<T> {
         T: Borrow<Q>,
     {
         self.map.remove(value).is_some()
-    }
-
-    pub fn clear(&mut self) {
-        self.map.clear();
     }
 
     /// The values in order.
@@ -307,7 +299,7 @@ mod tests {
         assert_eq!(m.get("a.md"), Some(&1));
         assert_eq!(m.keys().map(String::as_str).collect::<Vec<_>>(), ["a.md", "b.md"]);
         let mut s: SmallSet<String> = ["z".to_string(), "a".to_string(), "z".to_string()].into_iter().collect();
-        assert_eq!(s.len(), 2);
+        assert_eq!(s.iter().count(), 2);
         assert!(s.contains("z"));
         assert!(!s.insert("a".into()));
         assert!(s.remove("a"));
