@@ -267,7 +267,14 @@ layer_not_run() {
   record "$1" 0 1 "not run: $2"
 }
 
-layer_cargo() { cargo test --tests; }
+# The integration and unit tests, then the doctests of the public API (`cargo test --tests` does not
+# run doctests). Both run; the layer fails if either does.
+layer_cargo() {
+  local rc=0
+  cargo test --tests || rc=$?
+  cargo test --doc || rc=$?
+  return "$rc"
+}
 
 ensure_clippy() {
   if cargo clippy --version >/dev/null 2>&1; then

@@ -416,3 +416,70 @@ fn literals_and_lifetimes_are_read_right() {
     assert_eq!(first_segments(&code, "crate::"), vec!["b".to_string()], "{code}");
     assert!(code.contains("<'a>"), "{code}");
 }
+
+// ---- file length ---------------------------------------------------------------------------
+
+/// A source file says one thing: at most this many lines before its tests (docs/architecture.md).
+const MAX_SOURCE_LINES: usize = 1_000;
+
+/// Lines of `text` before its first `#[cfg(test)]` item at the start of a line (all of it when
+/// there is none); a file that is itself a test module counts whole.
+fn lines_before_tests(text: &str) -> usize {
+    text.lines().take_while(|l| !l.starts_with("#[cfg(test)]")).count()
+}
+
+/// Files under `dir` (relative to the crate root) whose name ends in one of `exts`, skipping
+/// installed packages, build outputs and generated code.
+fn files_under(dir: &str, exts: &[&str]) -> Vec<(PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    let mut stack = vec![root.join(dir)];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&d) else { continue };
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+            if path.is_dir() {
+                if !["node_modules", "dist", "pkg", "generated", "target"].contains(&name.as_str()) {
+                    stack.push(path);
+                }
+            } else if exts.iter().any(|e| name.ends_with(e)) && !name.ends_with(".d.ts") {
+                let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+                out.push((path.strip_prefix(root).expect("under the crate").to_path_buf(), text));
+            }
+        }
+    }
+    out
+}
+
+fn too_long(files: &[(PathBuf, String)]) -> Vec<String> {
+    let mut long: Vec<String> = files
+        .iter()
+        .map(|(p, t)| (p, lines_before_tests(t)))
+        .filter(|(_, n)| *n > MAX_SOURCE_LINES)
+        .map(|(p, n)| format!("{} has {n} lines before its tests (at most {MAX_SOURCE_LINES})", p.display()))
+        .collect();
+    long.sort();
+    long
+}
+
+#[test]
+fn no_source_file_is_over_a_thousand_lines_before_its_tests() {
+    let mut files = files_under("src", &[".rs"]);
+    for dir in ["www/src", "www/playground/src", "www/mcp", "www/yjs/src", "www/yjs/bin", "bench/edits/src"] {
+        files.extend(files_under(dir, &[".ts", ".js", ".mjs"]));
+    }
+    assert!(files.len() > 50, "found only {} source files: is the layout still src/ and www/?", files.len());
+    let long = too_long(&files);
+    assert!(long.is_empty(), "split these along their seams:\n{}", long.join("\n"));
+}
+
+#[test]
+fn a_long_file_is_named_and_its_tests_do_not_count() {
+    let body = "fn f() {}\n".repeat(MAX_SOURCE_LINES);
+    let tests = format!("#[cfg(test)]\nmod tests {{\n{}}}\n", "// t\n".repeat(500));
+    let ok = files(&[("a.rs", &format!("{body}{tests}"))]);
+    assert!(too_long(&ok).is_empty());
+    let long = files(&[("b.rs", &format!("{body}fn g() {{}}\n"))]);
+    assert_eq!(too_long(&long), vec![format!("b.rs has {} lines before its tests (at most {MAX_SOURCE_LINES})", MAX_SOURCE_LINES + 1)]);
+}
