@@ -4,6 +4,8 @@
 //! change sets, and through a workspace over random sequences of edits, commits (also failed
 //! ones), external changes (with and without automatic rebase) and refreshes.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use agentpad::changeset::ChangeSet;
