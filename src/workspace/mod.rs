@@ -408,6 +408,9 @@ pub struct Workspace {
     unreported_conflict: bool,
     /// Said once, at the start of the next response's summary (e.g. a silent reload).
     notes: Vec<String>,
+    /// Paths reloaded from storage since the last response: a `match_id` given now refers to
+    /// letters shown over the text before it, so it is refused (docs/reliability.md).
+    reloaded_since_response: SmallSet<String>,
     tasks: TaskStack,
     log: log::SessionLog,
     /// The candidate the last listing recommended (`memo_commit_auto` stages it).
@@ -456,6 +459,7 @@ impl Workspace {
             exact_external: SmallMap::new(),
             unreported_conflict: false,
             notes: Vec::new(),
+            reloaded_since_response: SmallSet::new(),
             tasks,
             log: log::SessionLog::default(),
             recommended: None,
@@ -742,6 +746,7 @@ impl Workspace {
             }
             self.log.finish(r.status);
             self.notes.clear();
+            self.reloaded_since_response = SmallSet::new();
             let open = self.session.as_ref().map(|s| s.id);
             if let Some(delta) = self.history.finish(open, r, self.config.locale) {
                 // For the host (its compressHistory); the model is not told: it cannot act on it.

@@ -163,6 +163,7 @@ impl Workspace {
                 self.record_external(path, &doc);
                 self.docs.insert(path.to_string(), doc);
                 self.notes.push(format!("[{path} changed in storage (version {version}) and was reloaded; earlier reads of it are out of date.]"));
+                self.reloaded_since_response.insert(path.to_string());
             }
             None => {
                 if let Some(d) = self.docs.get_mut(path) {

@@ -266,11 +266,10 @@ impl Workspace {
         })
     }
 
-    /// Whether `path` was reloaded from storage after the last response (the reload's note,
-    /// pushed by `take_from_storage` in sync.rs, is still waiting to be said). Cost: O(notes).
+    /// Whether `path` was reloaded from storage after the last response (`take_from_storage` in
+    /// sync.rs records it; the end of each call forgets it). Cost: O(log reloaded paths).
     fn reloaded_since_last_response(&self, path: &str) -> bool {
-        let reload_note = format!("[{path} changed in storage (version ");
-        self.notes.iter().any(|n| n.starts_with(&reload_note) && n.contains(") and was reloaded"))
+        self.reloaded_since_response.contains(path)
     }
 
     /// Caches `found` as the live selection (letters in document order).
