@@ -648,6 +648,7 @@ flags: `SelectionPending`
             path: "config.json".into(),
             position: 50,
             line: 4,
+            base_line: 4,
             old_text: "[]".into(),
             new_text: "[\"X\"]".into(),
             delta: 3,

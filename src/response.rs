@@ -105,8 +105,9 @@ pub struct Candidate {
 }
 
 /// A pending change as reported (docs/responses.md#json-fields). `position` is a UTF-16 offset into the base text;
-/// `line` is 1-based in the base text; `delta` is in chars. `position`, `line`, `old_text` and
-/// `new_text` are its first place's; `delta` counts every place.
+/// `line` is 1-based in the draft (the numbering of everything the model reads), `base_line` the
+/// same place in the committed text; `delta` is in chars. `position`, `line`, `base_line`,
+/// `old_text` and `new_text` are its first place's; `delta` counts every place.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(rename = "PendingChange"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -115,6 +116,7 @@ pub struct PendingChangeView {
     pub path: String,
     pub position: usize,
     pub line: usize,
+    pub base_line: usize,
     pub old_text: String,
     pub new_text: String,
     pub delta: isize,
@@ -130,13 +132,15 @@ pub struct PendingChangeView {
 /// Most places a pending change lists in [`PendingChangeView::places`].
 pub const MAX_PLACES_LISTED: usize = 1000;
 
-/// One place of a pending change: `position` (UTF-16) and `line` (1-based) in the base text.
+/// One place of a pending change: `position` (UTF-16) in the base text, `line` (1-based) in the
+/// draft and `base_line` in the base text.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(rename = "PendingPlace"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PendingPlaceView {
     pub position: usize,
     pub line: usize,
+    pub base_line: usize,
     pub old_text: String,
     pub new_text: String,
 }

@@ -531,6 +531,7 @@ flags: `SelectionPending`
             path: "dir/a b.md".into(),
             position: 0,
             line: 1,
+            base_line: 1,
             old_text: "a".into(),
             new_text: "b → c".into(),
             delta: -2,

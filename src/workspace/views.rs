@@ -62,13 +62,29 @@ pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOption
     preview::render_changes(doc.base.rope(), &doc.draft, &spans, &change_of, path, opts)
 }
 
+/// The pending changes as reported: positions in the base text, lines in the draft (what every
+/// other line number the model reads counts) and in the base. Cost: O(p log p) for p places, plus
+/// O(log n) per place listed.
 pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>) -> Vec<PendingChangeView> {
+    // The draft start of each place, by (change, base start): places never overlap, so the pair
+    // names one place.
+    let mut draft_start: std::collections::BTreeMap<(usize, usize), usize> = std::collections::BTreeMap::new();
+    for path in session.docs.keys() {
+        for (c, place, draft) in session.places_in_draft(path) {
+            draft_start.insert((c.id.index(), place.base_range.start), draft.start);
+        }
+    }
     session
         .changes
         .iter()
         .map(|c| {
             let base = session.docs.get(&c.path).map(|d| d.base.rope().clone()).or_else(|| docs.get(&c.path).map(|d| d.text.rope().clone()));
             let base = base.unwrap_or_default();
+            let draft = session.draft(&c.path).cloned().unwrap_or_else(|| base.clone());
+            let draft_line = |base_start: usize| match draft_start.get(&(c.id.index(), base_start)) {
+                Some(&d) => text::line_of(&draft, d),
+                None => text::line_of(&base, base_start),
+            };
             let first = c.first_place();
             let places = c
                 .places
@@ -76,7 +92,8 @@ pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>
                 .take(MAX_PLACES_LISTED)
                 .map(|p| PendingPlaceView {
                     position: text::char_to_utf16(&base, p.base_range.start),
-                    line: text::line_of(&base, p.base_range.start),
+                    line: draft_line(p.base_range.start),
+                    base_line: text::line_of(&base, p.base_range.start),
                     old_text: p.old_text.clone(),
                     new_text: p.new_text.clone(),
                 })
@@ -85,7 +102,8 @@ pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>
                 change_id: c.id.to_string(),
                 path: c.path.clone(),
                 position: text::char_to_utf16(&base, first.base_range.start),
-                line: text::line_of(&base, first.base_range.start),
+                line: draft_line(first.base_range.start),
+                base_line: text::line_of(&base, first.base_range.start),
                 old_text: first.old_text.clone(),
                 new_text: first.new_text.clone(),
                 delta: c.delta(),

@@ -328,14 +328,16 @@ export type ParsedCandidate = {
 
 /**
  * A pending change as reported (docs/responses.md#json-fields). `position` is a UTF-16 offset into the base text;
- * `line` is 1-based in the base text; `delta` is in chars. `position`, `line`, `old_text` and
- * `new_text` are its first place's; `delta` counts every place.
+ * `line` is 1-based in the draft (the numbering of everything the model reads), `base_line` the
+ * same place in the committed text; `delta` is in chars. `position`, `line`, `base_line`,
+ * `old_text` and `new_text` are its first place's; `delta` counts every place.
  */
 export type PendingChange = {
   change_id: string;
   path: string;
   position: number;
   line: number;
+  base_line: number;
   old_text: string;
   new_text: string;
   delta: number;
@@ -351,11 +353,13 @@ export type PendingChange = {
 };
 
 /**
- * One place of a pending change: `position` (UTF-16) and `line` (1-based) in the base text.
+ * One place of a pending change: `position` (UTF-16) in the base text, `line` (1-based) in the
+ * draft and `base_line` in the base text.
  */
 export type PendingPlace = {
   position: number;
   line: number;
+  base_line: number;
   old_text: string;
   new_text: string;
 };
