@@ -329,14 +329,10 @@ fn suffix_to_line_end(base: &Rope, draft: &Rope, b: &Range<usize>, d: &Range<usi
     if ends_clean(base, b) && ends_clean(draft, d) {
         return 0;
     }
-    let mut n = 0;
-    for c in draft.chars_at(d.end) {
-        n += 1;
-        if c == '\n' {
-            break;
-        }
-    }
-    n
+    // To the end of d.end's line, its `\n` included (the rope's line index: O(log n), where walking
+    // the chars made a replace-all joining many lines quadratic in the line's length).
+    let next_line = (draft.char_to_line(d.end) + 1).min(draft.len_lines());
+    draft.line_to_char(next_line).saturating_sub(d.end)
 }
 
 /// Splits a region made of whole lines: `"a\nb\n"` → `["a", "b"]`, `"a"` → `["a"]`, `""` → `[]`.
