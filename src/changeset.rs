@@ -39,8 +39,9 @@ use std::fmt;
 use std::ops::Range;
 
 use ropey::Rope;
-use similar::algorithms::{myers, Capture, Replace};
 use similar::{DiffOp, DiffTag};
+
+use crate::text_rules::myers_ops;
 
 /// Which side of an edit a position sticks to when the edit sits exactly there (helix's `Assoc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -658,27 +659,6 @@ fn intern<'a>(ids: &mut LineIds<'a>, lines: &[&'a str]) -> Vec<u32> {
             *ids.entry(l).or_insert(next)
         })
         .collect()
-}
-
-/// Myers' edit script, uncompacted: similar 2.x's `Compact` hook (used by
-/// `capture_diff_slices`) can leave ops with inconsistent indices (mitsuhiko/similar#78, fixed in
-/// 3.1), which would misplace replacements. No deadline: the clock is never read.
-pub(crate) fn myers_ops<T: PartialEq>(a: &[T], b: &[T]) -> Vec<DiffOp> {
-    let mut capture = Capture::new();
-    match myers::diff(&mut capture, a, 0..a.len(), b, 0..b.len()) {
-        Ok(()) => capture.into_ops(),
-        Err(never) => match never {},
-    }
-}
-
-/// Myers' edit script with adjacent deletes and inserts joined into replaces (similar's
-/// `Replace` hook), but without its `Compact` step (see [`myers_ops`]).
-pub(crate) fn myers_replace_ops<T: PartialEq>(a: &[T], b: &[T]) -> Vec<DiffOp> {
-    let mut hook = Replace::new(Capture::new());
-    match myers::diff(&mut hook, a, 0..a.len(), b, 0..b.len()) {
-        Ok(()) => hook.into_inner().into_ops(),
-        Err(never) => match never {},
-    }
 }
 
 /// Consecutive non-equal ops merged: (old range, new range) of each changed run, in order.

@@ -386,13 +386,7 @@ pub fn rope_string(rope: &Rope) -> String {
     s
 }
 
-/// `s` cut to at most `max` chars, with `…` added when something was cut. Cost: O(max).
-pub fn clip(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        None => s.to_string(),
-        Some((at, _)) => format!("{}…", s.get(..at).unwrap_or_default()),
-    }
-}
+pub use crate::text_rules::clip;
 
 #[cfg(test)]
 mod tests {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use similar::DiffOp;
 
-use crate::changeset::myers_replace_ops;
+use crate::text_rules::myers_replace_ops;
 
 /// Most steps of the bit-parallel LCS ([`lcs_len`]: longer length × shorter length / 64) for a
 /// char-level comparison, ~1 ms: two texts of up to ~8,000 chars each. Longer texts are compared
