@@ -473,10 +473,7 @@ fn show(v: &Value) -> String {
         Value::Array(_) => "array",
         Value::Object(_) => "object",
     };
-    let mut text = v.to_string();
-    if text.chars().count() > 40 {
-        text = text.chars().take(40).collect::<String>() + "…";
-    }
+    let text = crate::text::clip(&v.to_string(), 40);
     format!("{kind} {text}")
 }
 

@@ -9,6 +9,7 @@ use super::words::{self, Voice};
 use super::Workspace;
 use crate::memory::{MemoryError, MemoryStore, TurnRecord};
 use crate::response::{MemoryHitView, MemoryView, Response};
+use crate::text_rules::one_line;
 
 /// Results `memo_search_memory` returns without a `limit`.
 pub const DEFAULT_SEARCH_LIMIT: usize = 5;
@@ -115,6 +116,3 @@ fn recall_text(t: &TurnRecord) -> String {
     out
 }
 
-fn one_line(s: &str) -> String {
-    s.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect()
-}

@@ -214,12 +214,7 @@ impl Difference {
         if let Some(n) = self.only_after_line {
             text.push_str(&format!("(differences after line {n})"));
         }
-        if text.chars().nth(MAX_DESCRIPTION_CHARS).is_none() {
-            return text;
-        }
-        let mut cut: String = text.chars().take(MAX_DESCRIPTION_CHARS - 1).collect();
-        cut.push('…');
-        cut
+        crate::text_rules::clip_within(&text, MAX_DESCRIPTION_CHARS)
     }
 }
 
