@@ -158,19 +158,13 @@ impl std::error::Error for HistoryError {}
 pub fn estimate_tokens(s: &str) -> usize {
     let (mut cjk, mut other) = (0usize, 0usize);
     for c in s.chars() {
-        if is_cjk(c) {
+        if crate::text_rules::is_wide(c) {
             cjk += 1;
         } else {
             other += 1;
         }
     }
     cjk + other.div_ceil(4)
-}
-
-/// CJK letters (the memory store's definition) and the CJK and full-width punctuation around
-/// them: each is about one token.
-fn is_cjk(c: char) -> bool {
-    crate::memory::is_cjk(c) || matches!(c as u32, 0x3000..=0x303F | 0xFF00..=0xFFEF)
 }
 
 /// One message's tool calls (OpenAI `tool_calls[].id`, Anthropic `tool_use` ids, …) and tool

@@ -35,7 +35,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::marks::is_mark;
-use crate::changeset::myers_ops;
+use crate::text_rules::{is_wide, myers_ops};
 
 /// Most tokens (both sides together, after trimming the common prefix and suffix) one diff of
 /// [`merge`] runs on.
@@ -611,11 +611,6 @@ pub fn tokens(text: &str) -> Vec<&str> {
         out.push(text.get(start..).unwrap_or_default());
     }
     out
-}
-
-/// CJK ideographs, kana, hangul and full-width forms: one token each.
-fn is_wide(c: char) -> bool {
-    matches!(c as u32, 0x1100..=0x11FF | 0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF)
 }
 
 /// The pieces of `text` around its elision marker lines ([`is_elision_line`]), without the
