@@ -2,10 +2,11 @@
 //! shown is a field of the response, rendered through `Display`.
 //!
 //! Layout, in this exact order: the `status:`/`state:`/`flags:` header lines; `### [OK|Warning|Fail]
-//! Overview` with `- summary:` and `- guidance:`; the `### [Metrics] Metrics` table; then, when
-//! present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
+//! Overview` with `- summary:` and `- guidance:`; the `### [Metrics] Metrics` table when it says
+//! something (a delta or a selection); then, when present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
 //! docs/decisions.md#responses), `### [Diff] Preview`,
-//! `### [Changes] Pending changes`, `### [Tasks] Task stack`, `### [Log] Session log`.
+//! `### [Changes] Pending changes` (unless the previous response carried the same list),
+//! `### [Tasks] Task stack`, `### [Log] Session log`.
 //!
 //! Every section is separated from the one before by one empty line; every line ends with `\n`.
 //! The heading words (`Overview`, `Metrics`, …), the metric header, the empty-guidance word and
@@ -183,16 +184,20 @@ impl Display for Markdown<'_> {
             _ => writeln!(f, "- guidance: {}", w.empty)?,
         }
 
-        writeln!(f, "\n### [Metrics] {}", w.metrics)?;
-        writeln!(f, "{}\n| --- | --- |", w.metric_header)?;
-        writeln!(f, "| delta | {} |", signed(r.metrics.delta))?;
-        match r.metrics.new_length {
-            Some(n) => writeln!(f, "| new_length | {n} |")?,
-            None => writeln!(f, "| new_length | - |")?,
-        }
-        match r.metrics.selection_count {
-            Some(n) => writeln!(f, "| selection_count | {n} |")?,
-            None => writeln!(f, "| selection_count | - |")?,
+        // A table of a zero delta, no selection and the length the summary or content already
+        // gives says nothing: only a change or a selection shows it (docs/responses.md#markdown-layout).
+        if r.metrics.delta != 0 || r.metrics.selection_count.is_some() {
+            writeln!(f, "\n### [Metrics] {}", w.metrics)?;
+            writeln!(f, "{}\n| --- | --- |", w.metric_header)?;
+            writeln!(f, "| delta | {} |", signed(r.metrics.delta))?;
+            match r.metrics.new_length {
+                Some(n) => writeln!(f, "| new_length | {n} |")?,
+                None => writeln!(f, "| new_length | - |")?,
+            }
+            match r.metrics.selection_count {
+                Some(n) => writeln!(f, "| selection_count | {n} |")?,
+                None => writeln!(f, "| selection_count | - |")?,
+            }
         }
 
         if !r.candidates.is_empty() {
@@ -211,7 +216,7 @@ impl Display for Markdown<'_> {
             writeln!(f, "\n### [Diff] {}", w.preview)?;
             fenced(f, preview)?;
         }
-        if !r.pending_changes.is_empty() {
+        if !r.pending_changes.is_empty() && !r.pending_said_before {
             writeln!(f, "\n### [Changes] {}", w.pending)?;
             for c in &r.pending_changes {
                 writeln!(
@@ -601,7 +606,11 @@ flags: `SelectionPending`
         let mut r = Response::new(Status::Success, "ok");
         r.render(ZH_TABLE);
         assert!(r.markdown.contains("### [OK] 概览\n- summary: ok\n- guidance: （留空）\n"));
-        assert!(r.markdown.contains("### [Metrics] 指标\n| 指标 | 值 |\n| --- | --- |\n"));
+        // A zero delta and no selection: no Metrics table.
+        assert!(!r.markdown.contains("### [Metrics]"), "{}", r.markdown);
+        r.metrics.delta = 3;
+        r.render(ZH_TABLE);
+        assert!(r.markdown.contains("### [Metrics] 指标\n| 指标 | 值 |\n| --- | --- |\n| delta | +3 |\n"), "{}", r.markdown);
         assert!(r.markdown.contains("flags: -\n"));
         let mut m = multi_match();
         m.render(ZH_TABLE);

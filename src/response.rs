@@ -289,6 +289,11 @@ pub struct Response {
     /// what the model reads, and a later render (after a defect is found) composes from these.
     #[serde(skip)]
     pub(crate) sentences: Option<String>,
+    /// The pending changes are those the previous response carried and this call neither
+    /// previews nor commits them: the Markdown leaves the list out (the model has read it), the
+    /// JSON keeps it (docs/responses.md#markdown-layout).
+    #[serde(skip)]
+    pub(crate) pending_said_before: bool,
     /// Compact diff of the pending changes of `path` (or what `preview_only` would stage); after
     /// `NoMatch`, the closest regions with what differs.
     pub preview: Option<String>,
@@ -346,6 +351,7 @@ impl Response {
             warned: false,
             notes: SummaryNotes::default(),
             sentences: None,
+            pending_said_before: false,
             preview: None,
             content: None,
             fingerprint: None,

@@ -50,3 +50,91 @@ fn summary_pending_list_and_stats_name_the_same_draft_line() {
     let list = pending_section(&stats).expect("a preview lists the pending changes");
     assert!(list.contains("- [A] steps.ts line 83:"), "{list}");
 }
+
+/// A 16-call session on a 120-function TypeScript module (480 lines): read, edits in several
+/// places (one above another, one amended, a multi-match and its choice, a miss), reads between
+/// them, previews and a commit. Returns every response's Markdown.
+fn session_16() -> Vec<Response> {
+    let mut h = Host::new(&[("steps.ts", &module(120))]);
+    let calls = [
+        ("memo_read", json!({"start_line": 1, "end_line": 40})),
+        ("memo_replace", json!({"old_text": "steps.length + 90;", "new_text": "steps.length + 900;"})),
+        ("memo_replace", json!({"old_text": "  return stepNumber;\n}\nexport function step3(", "new_text": "  return stepNumber;\n}\n// step three\nexport function step3("})),
+        ("memo_read", json!({"start_line": 355, "end_line": 370})),
+        ("memo_replace", json!({"old_text": "steps.length + 900;", "new_text": "steps.length + 9000;"})),
+        ("memo_replace", json!({"old_text": "return stepNumber;", "new_text": "return stepNumber * 2;"})),
+        ("memo_replace_selection", json!({"selection_id": "B"})),
+        ("memo_read", json!({"start_line": 1, "end_line": 12})),
+        ("memo_replace", json!({"old_text": "const stepCount = steps.size;", "new_text": "const stepCount = steps.length;"})),
+        ("memo_replace", json!({"old_text": "export function step100(", "new_text": "export function stepHundred("})),
+        ("memo_read", json!({"start_line": 395, "end_line": 410})),
+        ("memo_preview", json!({"format": "stats"})),
+        ("memo_replace", json!({"old_text": "steps.length + 50;", "new_text": "steps.length + 500;"})),
+        ("memo_read", json!({"start_line": 195, "end_line": 210})),
+        ("memo_preview", json!({})),
+        ("memo_commit", json!({"summary": "renumber steps"})),
+    ];
+    calls.iter().map(|(tool, args)| h.call(tool, args.clone())).collect()
+}
+
+/// The size of what the model reads in [`session_16`], per section (run with `--nocapture`).
+#[test]
+fn session_16_sizes() {
+    let rs = session_16();
+    assert_eq!(rs.len(), 16);
+    let total: usize = rs.iter().map(|r| r.markdown.chars().count()).sum();
+    let section = |heading: &str| -> usize {
+        rs.iter()
+            .map(|r| {
+                let Some(start) = r.markdown.find(heading) else { return 0 };
+                let rest = &r.markdown[start..];
+                rest[..rest.find("\n\n###").unwrap_or(rest.len())].chars().count()
+            })
+            .sum()
+    };
+    let (pending, metrics) = (section("### [Changes]"), section("### [Metrics]"));
+    eprintln!("session_16: {total} chars of Markdown; pending lists {pending}, metrics tables {metrics}");
+    for (i, r) in rs.iter().enumerate() {
+        eprintln!("  {:2}. {:?} {} chars: {}", i + 1, r.status, r.markdown.chars().count(), r.summary);
+    }
+    // Every call answered as scripted: the statuses are part of the scenario.
+    let statuses: Vec<Status> = rs.iter().map(|r| r.status).collect();
+    use Status::*;
+    assert_eq!(statuses, vec![Success, Success, Success, Success, Success, MultiMatch, Success, Success, NoMatch, Success, Success, Success, Success, Success, Success, Success]);
+}
+
+#[test]
+fn the_pending_list_is_shown_when_it_changed_or_was_asked_for() {
+    let mut h = Host::new(&[("steps.ts", &module(30))]);
+    let a = h.call("memo_replace", json!({"old_text": "steps.length + 20;", "new_text": "steps.length + 200;"}));
+    assert!(pending_section(&a).is_some_and(|l| l.contains("- [A] ")), "{}", a.markdown);
+    // A read, a miss and a refused call change nothing pending: the model has the list already.
+    let read = h.call("memo_read", json!({"start_line": 80, "end_line": 84}));
+    let miss = h.call("memo_replace", json!({"old_text": "no such text", "new_text": "x"}));
+    let bad = h.call("memo_replace", json!({"old_text": 3}));
+    for r in [&read, &miss, &bad] {
+        assert_eq!(pending_section(r), None, "{}", r.markdown);
+        // The JSON still carries it for the host.
+        assert_eq!(r.pending_changes.len(), 1);
+    }
+    // Staging changes it: listed again, with both.
+    let b = h.call("memo_replace", json!({"old_text": "steps.length + 3;", "new_text": "steps.length + 30;"}));
+    assert!(pending_section(&b).is_some_and(|l| l.contains("- [A] ") && l.contains("- [B] ")), "{}", b.markdown);
+    // A preview asks for it.
+    let p = h.call("memo_preview", json!({}));
+    assert!(pending_section(&p).is_some_and(|l| l.contains("- [B] ")), "{}", p.markdown);
+}
+
+#[test]
+fn metrics_are_shown_only_when_they_say_something() {
+    let mut h = Host::new(&[("steps.ts", &module(30))]);
+    let read = h.call("memo_read", json!({}));
+    assert!(!read.markdown.contains("### [Metrics]"), "{}", read.markdown);
+    let staged = h.call("memo_replace", json!({"old_text": "steps.length + 20;", "new_text": "steps.length + 200;"}));
+    assert!(staged.markdown.contains("| delta | +1 |"), "{}", staged.markdown);
+    let multi = h.call("memo_replace", json!({"old_text": "return stepNumber;", "new_text": "return 0;"}));
+    assert!(multi.markdown.contains("| selection_count | 30 |"), "{}", multi.markdown);
+    for r in [&read, &staged, &multi] {
+        agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
+    }
+}

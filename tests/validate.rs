@@ -256,7 +256,9 @@ impl Doc<'_> {
     }
 
     fn optional_headings(&self) -> Vec<usize> {
-        (0..self.lines.len()).filter(|&i| self.lines[i].starts_with("### [") && i > self.heading("Metrics").unwrap_or(0)).collect()
+        // After Metrics, or after the Overview when Metrics is left out.
+        let after = self.heading("Metrics").or(self.heading("OK")).or(self.heading("Warning")).or(self.heading("Fail")).unwrap_or(0);
+        (0..self.lines.len()).filter(|&i| self.lines[i].starts_with("### [") && i > after).collect()
     }
 
     fn replace_line(&self, i: usize, line: String) -> String {
@@ -420,7 +422,9 @@ fn mutations() -> Vec<Mutation> {
             l.drain(d.section(i));
             Some(Doc::text(&l))
         }),
-        ("Metrics section removed", Rule::MissingSection, |d| {
+        // Metrics is optional, but candidates need their selection_count.
+        ("Metrics section removed beside candidates", Rule::SelectionCount, |d| {
+            d.heading("Target")?;
             let i = d.heading("Metrics")?;
             let mut l = d.lines.clone();
             l.drain(d.section(i));

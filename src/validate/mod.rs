@@ -11,7 +11,7 @@
 //!    `- summary: …` and `- guidance: …` (`(empty)` / `（留空）` when there is none). The icon
 //!    agrees with the status: Success and NoOp are `[OK]`, or `[Warning]` with a summary starting
 //!    `[Warning]`; MultiMatch is `[Warning]`; everything else is `[Fail]`.
-//! 3. `### [Metrics] Metrics` with the table `| metric | value |`, `| --- | --- |` and exactly the rows
+//! 3. Optional: `### [Metrics] Metrics` with the table `| metric | value |`, `| --- | --- |` and exactly the rows
 //!    `delta` (`+3`, `-2`, `0`), `new_length` and `selection_count` (whole numbers), `-` for a
 //!    missing value.
 //! 4. Optional sections, each at most once and in this order: `[Target] Candidates`,
@@ -397,7 +397,8 @@ impl<'a> Validator<'a> {
             seen.push(kind);
             self.body(kind, s);
         }
-        for required in [Kind::Overview, Kind::Metrics] {
+        // Metrics is optional: a response shows it only when it says something (format.rs).
+        for required in [Kind::Overview] {
             if !seen.contains(&required) {
                 let at = sections.iter().find(|s| s.kind.is_some_and(|k| k > required)).map_or(self.lines.len() + 1, |s| s.line);
                 let found = self.lines.get(at - 1).map_or("the end of the response".to_string(), |l| quote(l));
@@ -654,7 +655,7 @@ flags: `SelectionPending`
     fn empty_and_garbage_inputs_report_missing_parts() {
         let mut r = rules("");
         r.sort_by_key(|r| r.as_str());
-        assert_eq!(r, vec![Rule::HeaderLine, Rule::HeaderLine, Rule::HeaderLine, Rule::MissingSection, Rule::MissingSection]);
+        assert_eq!(r, vec![Rule::HeaderLine, Rule::HeaderLine, Rule::HeaderLine, Rule::MissingSection]);
         let r = rules("hello");
         assert!(r.contains(&Rule::HeaderLine) && r.contains(&Rule::MissingSection), "{r:?}");
         let r = rules("### [OK] Overview\n");

@@ -411,6 +411,11 @@ pub struct Workspace {
     /// Paths reloaded from storage since the last response: a `match_id` given now refers to
     /// letters shown over the text before it, so it is refused (docs/reliability.md).
     reloaded_since_response: SmallSet<String>,
+    /// The pending changes the last response carried: a response with the same list leaves it
+    /// out of its Markdown unless the call previews or commits (docs/responses.md#markdown-layout).
+    pending_said: Vec<crate::response::PendingChangeView>,
+    /// The tool of the call under way (kept while its storage steps run), if the name is known.
+    call_tool: Option<Tool>,
     tasks: TaskStack,
     log: log::SessionLog,
     /// The candidate the last listing recommended (`memo_commit_auto` stages it).
@@ -460,6 +465,8 @@ impl Workspace {
             unreported_conflict: false,
             notes: Vec::new(),
             reloaded_since_response: SmallSet::new(),
+            pending_said: Vec::new(),
+            call_tool: None,
             tasks,
             log: log::SessionLog::default(),
             recommended: None,
@@ -655,6 +662,7 @@ impl Workspace {
     /// ```
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
         self.log.begin(name, args, ctx);
+        self.call_tool = Tool::from_name(&self.config.tool_prefix, name);
         self.last_now_ms = ctx.now_ms;
         self.diagnostics.begin();
         self.history.begin(self.session.as_ref().map(|s| s.id), ctx.tool_call_id.clone(), name, args);
@@ -739,6 +747,11 @@ impl Workspace {
     fn after_step(&mut self, step: &mut Step) {
         if let Step::Done(r) = step {
             self.forget_unsaved_creations();
+            let asked = matches!(self.call_tool, Some(Tool::Preview | Tool::Commit | Tool::CommitAuto));
+            r.pending_said_before = !asked && r.pending_changes == self.pending_said;
+            if !r.pending_said_before {
+                self.pending_said = r.pending_changes.clone();
+            }
             // The one render of the call: the data is final (the history delta below is JSON only).
             r.render(self.config.render_options());
             if self.diagnostics.enabled(Category::Schema) {
