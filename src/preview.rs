@@ -38,7 +38,6 @@ use std::fmt::Write as _;
 use std::ops::Range;
 
 use ropey::{Rope, RopeSlice};
-use similar::algorithms::{myers, Capture};
 use similar::{DiffOp, DiffTag};
 
 use crate::matching::near::MYERS_STEPS;
@@ -606,9 +605,7 @@ fn myers_ops<'a>(old: &Side<'a>, new: &Side<'a>, o: Range<usize>, n: Range<usize
         replace_all(ops);
         return;
     }
-    let mut capture = Capture::new();
-    myers::diff(&mut capture, &a[..], 0..a.len(), &b[..], 0..b.len()).unwrap_or_else(|never| match never {});
-    ops.extend(capture.into_ops().into_iter().map(|op| match op {
+    ops.extend(crate::text_rules::myers_ops(&a, &b).into_iter().map(|op| match op {
         DiffOp::Equal { old_index, new_index, len } => DiffOp::Equal { old_index: old_index + o.start, new_index: new_index + n.start, len },
         DiffOp::Delete { old_index, old_len, new_index } => DiffOp::Delete { old_index: old_index + o.start, old_len, new_index: new_index + n.start },
         DiffOp::Insert { old_index, new_index, new_len } => DiffOp::Insert { old_index: old_index + o.start, new_index: new_index + n.start, new_len },
