@@ -29,6 +29,7 @@ use crate::locale::Locale;
 use crate::preview::ChangeSpan;
 use crate::response::{TaskNodeView, TaskView};
 use crate::small_map::SmallMap;
+use crate::text_rules::{atx_heading, fence_open, one_line, Fence};
 
 /// Versions the timeline keeps (all documents together); older ones are dropped, except each
 /// document's text when it was opened (the default anchor).
@@ -713,10 +714,6 @@ impl LiveContext {
     }
 }
 
-fn one_line(s: &str) -> String {
-    s.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect()
-}
-
 /// A fenced block long enough for any backtick run inside, with notes for cut or coarse diffs.
 fn fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool, w: &Words) -> String {
     let ticks = "`".repeat(longest_backtick_run(body).max(2) + 1);
@@ -773,25 +770,21 @@ pub fn cap_patch(patch: String, max: usize) -> (String, usize) {
 pub fn heading_index(rope: &Rope, max_chars: usize) -> (Vec<Heading>, usize) {
     let mut out = Vec::new();
     let (mut used, mut omitted) = (0usize, 0usize);
-    let mut fence: Option<char> = None;
+    // CommonMark's headings and fences (src/text_rules.rs).
+    let mut fence: Option<Fence> = None;
     for_each_candidate(rope, |i, trimmed| {
-        let t = trimmed.trim_start();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            let c = if t.starts_with('`') { '`' } else { '~' };
-            fence = match fence {
-                Some(open) if open == c => None,
-                None => Some(c),
-                other => other,
-            };
+        if let Some(open) = fence {
+            if open.is_closed_by(trimmed) {
+                fence = None;
+            }
             return;
         }
+        fence = fence_open(trimmed);
         if fence.is_some() {
             return;
         }
-        let found = if let Some(rest) = trimmed.strip_prefix('#') {
-            let level = 1 + rest.bytes().take_while(|&c| c == b'#').count();
-            let text = rest.trim_start_matches('#');
-            (level <= 6 && (text.starts_with(' ') || text.is_empty())).then(|| (level, text.trim().trim_end_matches('#').trim()))
+        let found = if let Some(heading) = atx_heading(trimmed) {
+            Some(heading)
         } else if trimmed.starts_with('[') && trimmed.ends_with(']') && trimmed.len() > 2 && !trimmed.contains(' ') {
             Some((1, trimmed))
         } else {
