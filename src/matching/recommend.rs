@@ -34,6 +34,7 @@ use std::ops::Range;
 use ropey::Rope;
 
 use crate::outline;
+use crate::text_rules::{lower, word_runs, CharClass};
 
 /// What the workspace knows that can single out one candidate.
 #[derive(Clone, Debug, Default)]
@@ -330,51 +331,23 @@ const STOP_BIGRAMS: &[&str] = &[
     "需要", "进行",
 ];
 
-fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}'   // Hiragana, Katakana
-        | '\u{3400}'..='\u{4DBF}' // CJK Extension A
-        | '\u{4E00}'..='\u{9FFF}' // CJK Unified Ideographs
-        | '\u{AC00}'..='\u{D7AF}' // Hangul syllables
-        | '\u{F900}'..='\u{FAFF}' // CJK Compatibility Ideographs
-        | '\u{20000}'..='\u{2FFFF}')
-}
-
 /// Distinct words of `s`: lower-cased runs of (non-CJK) letters and digits of at least 2 chars
 /// that are not stop words, and bigrams of consecutive CJK chars (a lone CJK char is dropped).
 /// `_`, `.`, `-` and every other non-alphanumeric char separate words (`api_timeout` → `api`,
 /// `timeout`). Cost: O(len).
 pub(crate) fn words(s: &str) -> HashSet<String> {
+    let chars: Vec<char> = s.chars().collect();
     let mut out = HashSet::new();
-    let mut word = String::new();
-    let mut prev_cjk: Option<char> = None;
-    let flush = |word: &mut String, out: &mut HashSet<String>| {
-        if word.chars().count() >= 2 && !STOP_WORDS.contains(&word.as_str()) {
-            out.insert(std::mem::take(word));
+    for (class, _, run) in word_runs(&chars) {
+        if class == CharClass::Cjk {
+            out.extend(run.windows(2).map(|pair| pair.iter().collect::<String>()).filter(|b| !STOP_BIGRAMS.contains(&b.as_str())));
         } else {
-            word.clear();
-        }
-    };
-    for c in s.chars() {
-        if is_cjk(c) {
-            flush(&mut word, &mut out);
-            if let Some(p) = prev_cjk {
-                let bigram: String = [p, c].iter().collect();
-                if !STOP_BIGRAMS.contains(&bigram.as_str()) {
-                    out.insert(bigram);
-                }
-            }
-            prev_cjk = Some(c);
-        } else {
-            prev_cjk = None;
-            if c.is_alphanumeric() {
-                word.extend(c.to_lowercase());
-            } else {
-                flush(&mut word, &mut out);
+            let word = lower(run);
+            if word.chars().count() >= 2 && !STOP_WORDS.contains(&word.as_str()) {
+                out.insert(word);
             }
         }
     }
-    flush(&mut word, &mut out);
     out
 }
 
