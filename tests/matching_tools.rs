@@ -32,7 +32,8 @@ fn memo_replace_by_tier() {
             new: "fn b() {\n}",
             status: Success,
             quality: Some("trailing_whitespace"),
-            draft: Some("fn b() {\n}\n"),
+            // The line's own trailing whitespace stays: the model changed only `a`.
+            draft: Some("fn b() {  \n}\n"),
         },
         TierCase {
             name: "indentation, tabs stay tabs",
@@ -50,7 +51,8 @@ fn memo_replace_by_tier() {
             new: "say \"bye\" - ok",
             status: Success,
             quality: Some("unicode"),
-            draft: Some("say \"bye\" - ok\n"),
+            // The quotes and the dash the model kept are the document's own.
+            draft: Some("say \u{201C}bye\u{201D} \u{2014} ok\n"),
         },
         TierCase {
             name: "NBSP and full-width space",
@@ -68,7 +70,8 @@ fn memo_replace_by_tier() {
             new: "let x = 2;",
             status: Success,
             quality: Some("whitespace"),
-            draft: Some("let x = 2;\n"),
+            // The runs the model kept are the document's.
+            draft: Some("let  x =\t2;\n"),
         },
         TierCase {
             name: "copied gutters, stripped from new_text too",

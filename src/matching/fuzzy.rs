@@ -17,6 +17,7 @@ use ropey::Rope;
 
 use super::exact::find_bytes;
 use super::normalize::{indentation, is_line_space, is_stable, normalize_line, NormLine, Tier};
+use super::own_chars::{self, Swap};
 use super::stream;
 use super::{Match, MatchQuality};
 
@@ -45,6 +46,11 @@ pub struct Reindent {
     pub doc_tabs: Option<bool>,
     /// The first line of `new_text` continues a line mid-way: leave it as it is.
     pub skip_first_line: bool,
+    /// The needle as searched, and where the document writes parts of it otherwise (trailing
+    /// whitespace, look-alikes, whitespace runs): the parts `new_text` keeps are written in
+    /// the document's characters ([`own_chars`](super::own_chars)).
+    pub old_text: String,
+    pub swaps: Vec<Swap>,
 }
 
 impl Reindent {
@@ -67,9 +73,16 @@ impl Reindent {
         self.lines.iter().min_by_key(|(i, _)| (self.width(i) as isize - w).abs()).map_or(0, |(_, s)| *s)
     }
 
-    /// `new_text` re-indented line by line (never below column 0). Blank lines are kept as
-    /// they are. Cost: O(len · lines of old_text).
+    /// `new_text` in the document's characters where it keeps `old_text`, then re-indented
+    /// line by line (never below column 0). Blank lines are kept as they are. Cost: a char diff
+    /// of `old_text` and `new_text` ([`own_chars::apply`](super::own_chars::apply)) plus
+    /// O(len · lines of old_text).
     pub fn apply(&self, new_text: &str) -> String {
+        let own = own_chars::apply(&self.old_text, new_text, &self.swaps);
+        if self.lines.is_empty() {
+            return own;
+        }
+        let new_text = own.as_str();
         let mut out = String::with_capacity(new_text.len() + 16);
         for (n, line) in new_text.split('\n').enumerate() {
             if n > 0 {
@@ -130,7 +143,49 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
     if super::work::exhausted() {
         return Vec::new();
     }
-    leftmost(found)
+    let mut found = leftmost(found);
+    let last_has_text = per_tier.first().and_then(|t| t.last()).is_some_and(|l| !l.is_empty());
+    for m in &mut found {
+        in_own_style(rope, m, needle, last_has_text);
+    }
+    found
+}
+
+/// A match made to write `new_text` in the document's style: the trailing whitespace of its
+/// last line is part of it (when the needle's last line reaches that line's text), and the
+/// parts of the needle the document writes otherwise are recorded as swaps. Cost: O(match).
+fn in_own_style(rope: &Rope, m: &mut Match, needle: &str, last_has_text: bool) {
+    let Some(tier) = m.quality.tier else { return };
+    if last_has_text && m.range.end <= rope.len_chars() {
+        let rest = rope.chars_at(m.range.end).take_while(|&c| c != '\n');
+        let mut ws = 0usize;
+        let mut only_space = true;
+        for c in rest {
+            if !is_line_space(c) {
+                only_space = false;
+                break;
+            }
+            ws += 1;
+        }
+        if only_space {
+            m.range.end += ws;
+        }
+    }
+    let doc = slice(rope, &m.range);
+    let Some(swaps) = own_chars::swaps(needle, &doc, tier) else { return };
+    if swaps.is_empty() {
+        return;
+    }
+    let r = m.reindent.get_or_insert_with(|| Reindent {
+        lines: Vec::new(),
+        tab_width: DEFAULT_TAB_WIDTH,
+        doc_tabs: None,
+        skip_first_line: false,
+        old_text: String::new(),
+        swaps: Vec::new(),
+    });
+    r.old_text = needle.to_string();
+    r.swaps = swaps;
 }
 
 /// Windows overlap for multi-line needles: the leftmost of overlapping matches, as the exact
@@ -609,7 +664,7 @@ fn reindent(tier: Tier, lines: &[&str], doc: &[String], first_is_partial: bool) 
         paired.iter().zip(shifts).map(|((n, _), s)| (indentation(n).to_string(), s.unwrap_or(0))).collect();
     let doc_indents: Vec<&str> = doc.iter().map(|d| indentation(d)).filter(|i| !i.is_empty()).collect();
     let doc_tabs = if doc_indents.is_empty() { None } else { Some(doc_indents.iter().any(|i| i.contains('\t'))) };
-    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial })
+    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial, old_text: String::new(), swaps: Vec::new() })
 }
 
 /// Char range helper for tests and callers: the text a match covers.
@@ -660,7 +715,8 @@ mod tests {
         let doc = "v = 1  \nv  =  1\nv = 1 \n";
         let (hits, tier) = run(doc, "v = 1 \t");
         assert_eq!(tier, Some(Tier::TrailingWhitespace));
-        assert_eq!(hits, vec!["v = 1", "v = 1"]);
+        // A matched line's trailing whitespace is part of the match (`new_text` replaces it).
+        assert_eq!(hits, vec!["v = 1  ", "v = 1 "]);
     }
 
     #[test]
@@ -691,7 +747,7 @@ mod tests {
         let rope = Rope::from_str("class A:\n    def f(self):\n        return 1\n");
         let found = find(&rope, "def f(self):\n    return 1", 0);
         assert_eq!(found[0].replacement("def f(self):\n    return 2"), "    def f(self):\n        return 2");
-        let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false };
+        let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false, old_text: String::new(), swaps: Vec::new() };
         // A tab is as wide as the 4 spaces it becomes: lines keep their width, written as spaces.
         assert_eq!(r.apply("\ta\n\t\tb\n\n  \nc"), "    a\n        b\n\n  \nc");
         // One flattened nested line gets its depth back; extra lines take the last shift.
@@ -821,8 +877,29 @@ mod tests {
     }
 
     #[test]
+    fn replacements_keep_the_documents_trailing_whitespace_lookalikes_and_tabs() {
+        let rep = |doc: &str, old: &str, new: &str| {
+            let rope = Rope::from_str(doc);
+            let found = find(&rope, old, 0);
+            assert_eq!(found.len(), 1, "{doc:?} / {old:?}");
+            let m = &found[0];
+            let mut out = doc.to_string();
+            let (a, b) = (rope.char_to_byte(m.range.start), rope.char_to_byte(m.range.end));
+            out.replace_range(a..b, &m.replacement(new));
+            out
+        };
+        // A rewritten line takes its trailing whitespace with it; a kept one keeps it.
+        assert_eq!(rep("x\nalpha   \nbeta\t\ny", "alpha\nbeta", "ALPHA\nBETA"), "x\nALPHA\nBETA\ny");
+        assert_eq!(rep("x\nalpha   \nbeta\t\ny", "alpha\nbeta", "alpha\nbeta2"), "x\nalpha   \nbeta2\t\ny");
+        // Look-alikes the model kept are the document's; its own new text is its own.
+        assert_eq!(rep("say \u{201C}hi\u{201D} \u{2014} it\u{2019}s\n", "say \"hi\" - it's", "say \"hi\" - it's 'ok'"), "say \u{201C}hi\u{201D} \u{2014} it\u{2019}s 'ok'\n");
+        // Re-indentation and look-alikes together: tabs stay tabs, the dash stays a dash.
+        assert_eq!(rep("{\n\tif a {\n\t\tb(\u{2013}1);\n\t}\n}\n", "if a {\n    b(-1);\n}", "if a {\n    b(-1);\n    c();\n}"), "{\n\tif a {\n\t\tb(\u{2013}1);\n\t\tc();\n\t}\n}\n");
+    }
+
+    #[test]
     fn overlapping_windows_keep_the_leftmost() {
         let (hits, _) = run("}  \n}  \n}  \n", "}\n}");
-        assert_eq!(hits, vec!["}  \n}"]);
+        assert_eq!(hits, vec!["}  \n}  "]);
     }
 }

@@ -30,6 +30,7 @@ pub mod line_key;
 pub mod marks;
 pub mod near;
 pub mod normalize;
+pub mod own_chars;
 pub mod stream;
 pub mod recommend;
 
