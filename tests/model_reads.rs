@@ -138,3 +138,36 @@ fn metrics_are_shown_only_when_they_say_something() {
         agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
     }
 }
+
+/// Every response tells the model what to do next: no `(empty)` guidance.
+fn assert_guided(r: &Response) {
+    let g = r.guidance.as_deref().unwrap_or_default();
+    assert!(!g.trim().is_empty(), "no guidance:\n{}", r.markdown);
+    assert!(!r.markdown.contains("- guidance: (empty)") && !r.markdown.contains("- guidance: （留空）"), "{}", r.markdown);
+}
+
+#[test]
+fn no_response_shows_an_empty_guidance() {
+    let mut h = Host::new(&[("steps.ts", &module(5))]);
+    h.call("memo_replace", json!({"old_text": "steps.length + 2;", "new_text": "steps.length + 20;"}));
+    let reverted = h.call("memo_revert", json!({"reason": "not needed"}));
+    assert_eq!(reverted.status, Status::Success);
+    assert_guided(&reverted);
+    assert_guided(&h.call("memo_revert", json!({"reason": "again"})));
+    h.call("memo_begin_task", json!({"goal": "look around"}));
+    let done = h.call("memo_commit", json!({"summary": "nothing to change"}));
+    assert!(done.summary.contains("completed"), "{}", done.summary);
+    assert_guided(&done);
+    h.call("memo_begin_task", json!({"goal": "try"}));
+    let dropped = h.call("memo_revert", json!({"reason": "no"}));
+    assert!(dropped.summary.contains("reverted"), "{}", dropped.summary);
+    assert_guided(&dropped);
+    assert_guided(&h.call("memo_export_session", json!({})));
+    // The snapshots pin every status and state: none of them shows an empty guidance either.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("- guidance: (empty)") && !text.contains("- guidance: （留空）"), "{}", path.display());
+    }
+}

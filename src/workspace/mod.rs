@@ -869,7 +869,8 @@ impl Workspace {
 
     fn export_session(&self) -> Response {
         let n = self.log.len();
-        let mut r = Response::new(Status::Success, format!("Session log: {n} call{} (this one included).", plural(n)));
+        let mut r = Response::new(Status::Success, format!("Session log: {n} call{} (this one included).", plural(n)))
+            .with_guidance("Nothing was changed: the log lists the calls oldest first, to pick up where you left off.");
         r.session_log = Some(self.log.entries());
         self.finish(r, None)
     }
@@ -937,6 +938,10 @@ impl Workspace {
         }
         r.visible_tools = self.visible_tools().into_iter().map(|t| self.tool_name(t)).collect();
         r.next_actions = self.next_actions();
+        if r.guidance.as_deref().is_none_or(|g| g.trim().is_empty()) && !r.next_actions.is_empty() {
+            // Never an empty guidance: at least what the state offers next.
+            r.guidance = Some(format!("Next: {}.", r.next_actions.join(" or ")));
+        }
         r
     }
 

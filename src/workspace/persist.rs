@@ -71,7 +71,8 @@ impl Workspace {
                     let r = Response::new(
                         Status::Success,
                         format!("Task #{} completed: \"{}\" (there were no pending changes to save).", task.id, task.goal),
-                    );
+                    )
+                    .with_guidance(format!("Go on with the next step: {p}_begin_task(goal) for a new task, or {p}_replace to edit.", p = self.config.tool_prefix));
                     return Step::Done(self.finish(r, None));
                 }
             }
@@ -412,14 +413,17 @@ impl Workspace {
             self.take_from_storage(&path, storage);
         }
         self.unreported_conflict = false;
+        let p = &self.config.tool_prefix;
         let Some(session) = session else {
             let status = if task_note.is_empty() { Status::NoOp } else { Status::Success };
-            let r = Response::new(status, format!("There is no edit session to revert.{task_note}"));
+            let r = Response::new(status, format!("There is no edit session to revert.{task_note}"))
+                .with_guidance(format!("Nothing was pending; stage an edit with {p}_replace when you go on."));
             return self.finish(r, None);
         };
         let n = session.changes.len();
         let why = if reason.trim().is_empty() { String::new() } else { format!(" ({})", reason.trim().trim_end_matches('.')) };
-        let r = Response::new(Status::Success, format!("Reverted: dropped {n} pending change{}{why}.{task_note}", plural(n)));
+        let r = Response::new(Status::Success, format!("Reverted: dropped {n} pending change{}{why}.{task_note}", plural(n)))
+            .with_guidance(format!("The documents are their committed text again: {p}_read shows it before your next edit."));
         self.finish(r, None)
     }
 
