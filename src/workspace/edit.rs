@@ -300,9 +300,47 @@ impl Workspace {
             if let Some(staged) = self.replace_unescaped(&search, &old) {
                 return staged;
             }
-            return self.no_match(search, &located.needle);
+            let elsewhere = self.exactly_elsewhere(path, &old);
+            return match self.no_match(search, &located.needle) {
+                Step::Done(r) => Step::Done(self.naming_elsewhere(r, path, &elsewhere)),
+                step => step,
+            };
         }
         self.choose(search, located.matches)
+    }
+
+    /// The other open documents holding `old_text` exactly, with the line of the first
+    /// occurrence (at most 3): an old_text copied from the wrong document. Cost: O(size of the
+    /// other open documents), on the no-match path only.
+    fn exactly_elsewhere(&self, path: &str, old_text: &str) -> Vec<(String, usize)> {
+        let mut found = Vec::new();
+        for other in self.paths().iter().filter(|p| p.as_str() != path) {
+            let rope = self.draft_rope(other);
+            if let Some(&at) = matching::exact::find_bytes(&rope, old_text).first() {
+                found.push((other.clone(), rope.byte_to_line(at) + 1));
+                if found.len() == 3 {
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    /// A no-match answer whose guidance first names the documents that hold old_text exactly
+    /// (nothing is changed there: the model says which document it meant).
+    fn naming_elsewhere(&self, mut r: Response, path: &str, elsewhere: &[(String, usize)]) -> Response {
+        let Some((first, _)) = elsewhere.first() else { return r };
+        let places: Vec<String> = elsewhere.iter().map(|(p, line)| format!("{p} (line {line})")).collect();
+        let lead = format!(
+            "old_text occurs exactly in {}, not in {path}: if you meant that document, call {}_replace with path=\"{first}\" (nothing was changed there).",
+            places.join(", "),
+            self.config.tool_prefix
+        );
+        r.guidance = Some(match r.guidance.take() {
+            Some(g) if !g.trim().is_empty() => format!("{lead} {g}"),
+            _ => lead,
+        });
+        r
     }
 
     // ---- memo_replace_span -----------------------------------------------------------------

@@ -1,0 +1,53 @@
+//! Imperfect edits written in the document's own style, through the public API
+//! (docs/architecture.md#matching): indentation, look-alikes, trailing whitespace; an old_text
+//! from another open document; copied gutters.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use agentpad::Status;
+use common::Host;
+use serde_json::json;
+
+fn replaced(doc: &str, old: &str, new: &str) -> String {
+    let mut h = Host::new(&[("a.txt", doc)]);
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    h.ws.draft(None).unwrap()
+}
+
+#[test]
+fn kept_text_is_written_in_the_documents_characters() {
+    // Trailing whitespace: kept on the lines the model kept, gone with the line it rewrote.
+    assert_eq!(replaced("x\nalpha   \nbeta\t\ny\n", "alpha\nbeta", "ALPHA\nBETA"), "x\nALPHA\nBETA\ny\n");
+    assert_eq!(replaced("x\nalpha   \nbeta\t\ny\n", "alpha\nbeta", "alpha\nbeta = 2"), "x\nalpha   \nbeta = 2\t\ny\n");
+    // Look-alikes: the curly quotes and the dash stay; the model's new quote is its own.
+    assert_eq!(
+        replaced("It\u{2019}s \u{201C}done\u{201D} \u{2014} ok.\n", "It's \"done\" - ok.", "It's \"done\" - ok, 'really'."),
+        "It\u{2019}s \u{201C}done\u{201D} \u{2014} ok, 'really'.\n"
+    );
+    // Indentation: tabs stay tabs, and the block's inner nesting is kept.
+    assert_eq!(
+        replaced("fn f() {\n\tif a {\n\t\tb();\n\t}\n}\n", "if a {\n  b();\n}", "if a {\n  b();\n  if c {\n    d();\n  }\n}"),
+        "fn f() {\n\tif a {\n\t\tb();\n\t\tif c {\n\t\t\td();\n\t\t}\n\t}\n}\n"
+    );
+    // Two-space documents stay two-space when the model wrote four.
+    assert_eq!(
+        replaced("a:\n  b:\n    c: 1\n", "b:\n    c: 1", "b:\n    c: 2\n    d: 3"),
+        "a:\n  b:\n    c: 2\n    d: 3\n"
+    );
+}
+
+#[test]
+fn an_old_text_from_another_open_document_is_named_not_edited() {
+    let mut h = Host::new(&[("a.rs", "fn a() {}\n"), ("b.rs", "fn x() {}\nfn b() { 1 }\n")]);
+    let r = h.call("memo_replace", json!({"old_text": "fn b() { 1 }", "new_text": "fn b() { 2 }", "path": "a.rs"}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    let guidance = r.guidance.clone().unwrap_or_default();
+    assert!(guidance.contains("b.rs (line 2)") && guidance.contains("path=\"b.rs\""), "{guidance}");
+    assert_eq!(h.ws.draft(Some("a.rs")).unwrap(), "fn a() {}\n");
+    assert_eq!(h.ws.draft(Some("b.rs")).unwrap(), "fn x() {}\nfn b() { 1 }\n");
+    // Text found nowhere names no document.
+    let r = h.call("memo_replace", json!({"old_text": "fn zzz() { 9 }", "new_text": "x", "path": "a.rs"}));
+    assert!(!r.guidance.unwrap_or_default().contains("b.rs"));
+}
