@@ -51,3 +51,18 @@ fn an_old_text_from_another_open_document_is_named_not_edited() {
     let r = h.call("memo_replace", json!({"old_text": "fn zzz() { 9 }", "new_text": "x", "path": "a.rs"}));
     assert!(!r.guidance.unwrap_or_default().contains("b.rs"));
 }
+
+#[test]
+fn pipe_gutters_copied_on_every_line_are_stripped_unless_the_document_holds_them() {
+    let doc = "one\ntwo\nthree\n";
+    let mut h = Host::new(&[("a.txt", doc)]);
+    let r = h.call("memo_replace", json!({"old_text": "2 | two\n3 | three", "new_text": "2 | TWO\n3 | three"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), "one\nTWO\nthree\n");
+    // A document that holds the lines with their pipes is edited as text.
+    let table = "1 | a\n2 | b\n";
+    let mut h = Host::new(&[("t.md", table)]);
+    let r = h.call("memo_replace", json!({"old_text": "1 | a\n2 | b", "new_text": "1 | a\n2 | c"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), "1 | a\n2 | c\n");
+}

@@ -22,6 +22,8 @@ pub enum GutterKind {
     Colon,
     Tab,
     Arrow,
+    /// `12 | `: a number, spaces, a pipe (compiler diagnostics, `nl`-style listings).
+    Pipe,
 }
 
 impl GutterKind {
@@ -32,6 +34,7 @@ impl GutterKind {
             GutterKind::Colon => "colon",
             GutterKind::Tab => "tab",
             GutterKind::Arrow => "arrow",
+            GutterKind::Pipe => "pipe",
         }
     }
 
@@ -43,6 +46,7 @@ impl GutterKind {
             GutterKind::Colon => "`12: `",
             GutterKind::Tab => "`12<tab>`",
             GutterKind::Arrow => "`12→`",
+            GutterKind::Pipe => "`12 | `",
         }
     }
 }
@@ -91,6 +95,12 @@ fn parse_line(line: &str) -> Option<(GutterKind, usize, &str)> {
     }
     if let Some(rest) = after.strip_prefix('→') {
         return Some((GutterKind::Arrow, number, rest));
+    }
+    let spaced = after.trim_start_matches(' ');
+    if spaced.len() < after.len() {
+        if let Some(rest) = spaced.strip_prefix('|') {
+            return Some((GutterKind::Pipe, number, one_space(rest)?));
+        }
     }
     None
 }
@@ -167,6 +177,8 @@ mod tests {
             ("3: x\n4: y\n", GutterKind::Colon, "x\ny\n"),
             ("     9\tx\n    10\t\ty", GutterKind::Tab, "x\n\ty"),
             ("     1→x\n     2→  y", GutterKind::Arrow, "x\n  y"),
+            ("98 |     a\n99 | b\n100 |", GutterKind::Pipe, "    a\nb\n"),
+            (" 9 | x\n10 |  y", GutterKind::Pipe, "x\n y"),
         ];
         for (text, kind, stripped) in cases {
             let g = strip(text).unwrap_or_else(|| panic!("{text:?}"));
@@ -186,6 +198,8 @@ mod tests {
             "12#zzzz│ a",        // not a hash
             "",
             "1234567890│ a",     // not a line number
+            "12| a\n13| b",      // a pipe without the spaces before it: a table
+            "12 |a\n13 |b",      // no space after the pipe
         ] {
             assert_eq!(strip(text), None, "{text:?}");
         }
