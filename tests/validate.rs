@@ -410,10 +410,9 @@ fn mutations() -> Vec<Mutation> {
             let i = d.lines.iter().position(|l| l.starts_with("- guidance:"))?;
             Some(d.replace_line(i, "- guidance: ".into()))
         }),
+        // The workspace always gives guidance now: any guidance line becomes the other locale's marker.
         ("the other locale's empty marker", Rule::Locale, |d| {
             let i = d.lines.iter().position(|l| l.starts_with("- guidance:"))?;
-            let own = d.locale.words().empty;
-            d.lines[i].ends_with(own).then_some(())?;
             Some(d.replace_line(i, format!("- guidance: {}", d.other_locale().words().empty)))
         }),
         ("Overview section removed", Rule::MissingSection, |d| {
