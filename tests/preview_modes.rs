@@ -248,23 +248,18 @@ fn distant_changes_in_repeated_lines_still_patch_cleanly() {
 }
 
 #[test]
-fn only_the_changed_region_is_read() {
-    // A million-line document: the diff of one change costs what the change costs.
+fn a_diff_in_a_million_lines_shows_the_changed_region_with_its_real_line_numbers() {
+    // What the diff costs is measured in the benchmark (`cargo bench --features internals --bench
+    // diff`), never by a timer here; this checks the hunk a million-line document gives.
     let base: String = (0..1_000_000).map(|i| format!("line {i}\n")).collect();
     let b = Rope::from_str(&base);
     let at = b.line_to_char(500_000);
     let mut d = b.clone();
     d.insert(at, "new line\n");
     let spans = [ChangeSpan { base: at..at, draft: at..at + 9 }];
-    let start = std::time::Instant::now();
-    for _ in 0..100 {
-        let out = render(&b, &d, &spans, "big.md", &PreviewOptions { mode: PreviewMode::Diff, ..PreviewOptions::default() });
-        let expected = "--- a/big.md\n+++ b/big.md\n@@ -499998,6 +499998,7 @@\n line 499997\n line 499998\n line 499999\n+new line\n line 500000\n line 500001\n line 500002\n";
-        assert_eq!(out, expected);
-    }
-    // ~1 ms each in a debug build; a whole-document diff would take seconds each.
-    assert!(start.elapsed().as_secs() < 10, "100 diffs took {:?}", start.elapsed());
-    eprintln!("100 diffs of one change in a million lines: {:?}", start.elapsed());
+    let out = render(&b, &d, &spans, "big.md", &PreviewOptions { mode: PreviewMode::Diff, ..PreviewOptions::default() });
+    let expected = "--- a/big.md\n+++ b/big.md\n@@ -499998,6 +499998,7 @@\n line 499997\n line 499998\n line 499999\n+new line\n line 500000\n line 500001\n line 500002\n";
+    assert_eq!(out, expected);
 }
 
 
