@@ -171,3 +171,34 @@ fn no_response_shows_an_empty_guidance() {
         assert!(!text.contains("- guidance: (empty)") && !text.contains("- guidance: （留空）"), "{}", path.display());
     }
 }
+
+/// Candidates whose lines read the same say what tells them apart: the enclosing line, a Markdown
+/// heading, or the nearest line that differs between them.
+#[test]
+fn candidates_the_model_can_tell_apart() {
+    let mut h = Host::new(&[("steps.ts", &module(3))]);
+    let r = h.call("memo_replace", json!({"old_text": "  return stepNumber;", "new_text": "  return 0;"}));
+    assert_eq!(r.status, Status::MultiMatch, "{}", r.markdown);
+    let previews: Vec<&str> = r.candidates.iter().map(|c| c.preview.as_str()).collect();
+    for (i, p) in previews.iter().enumerate() {
+        assert!(p.starts_with("return stepNumber;") && p.contains(&format!("export function step{i}(")), "{previews:?}");
+    }
+
+    // The same enclosing function: the nearest line that differs.
+    let mut h = Host::new(&[("f.ts", "function f() {\n  a = 1;\n  x = 0;\n  b = 2;\n  x = 0;\n}\n")]);
+    let r = h.call("memo_replace", json!({"old_text": "x = 0;", "new_text": "x = 9;"}));
+    let previews: Vec<&str> = r.candidates.iter().map(|c| c.preview.as_str()).collect();
+    assert_eq!(previews.len(), 2);
+    assert!(previews[0].contains("a = 1;") && previews[1].contains("b = 2;"), "{previews:?}");
+
+    // Markdown: the heading each lies under.
+    let mut h = Host::new(&[("todo.md", "# Plan\n\n## Monday\n\n- [ ] call\n\n## Tuesday\n\n- [ ] call\n")]);
+    let r = h.call("memo_replace", json!({"old_text": "- [ ] call", "new_text": "- [x] call"}));
+    let previews: Vec<&str> = r.candidates.iter().map(|c| c.preview.as_str()).collect();
+    assert!(previews[0].contains("Monday") && previews[1].contains("Tuesday"), "{previews:?}");
+    // Previews that already differ are left as they are.
+    let mut h = Host::new(&[("a.yaml", "api:\n  timeout: 30\ncache:\n  timeout: 30\n")]);
+    let r = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
+    let previews: Vec<&str> = r.candidates.iter().map(|c| c.preview.as_str()).collect();
+    assert_eq!(previews, vec!["api.timeout: 30", "cache.timeout: 30"]);
+}

@@ -936,9 +936,12 @@ impl Workspace {
                 _ => pointer,
             });
         }
+        if let (Some(p), true) = (path, r.candidates.len() > 1) {
+            views::distinguish(&self.draft_rope(p), p, &mut r.candidates);
+        }
         r.visible_tools = self.visible_tools().into_iter().map(|t| self.tool_name(t)).collect();
         r.next_actions = self.next_actions();
-        if r.guidance.as_deref().is_none_or(|g| g.trim().is_empty()) && !r.next_actions.is_empty() {
+        if !r.guidance.as_deref().is_some_and(|g| !g.trim().is_empty()) && !r.next_actions.is_empty() {
             // Never an empty guidance: at least what the state offers next.
             r.guidance = Some(format!("Next: {}.", r.next_actions.join(" or ")));
         }

@@ -35,6 +35,86 @@ pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, qua
     }
 }
 
+/// How far [`distinguish`] looks for an enclosing line (up) or a line that differs (each way).
+const ENCLOSING_SCAN_LINES: usize = 200;
+const DIFFERING_SCAN_LINES: usize = 20;
+/// The most chars of the line that tells candidates apart.
+const TELL_APART_CHARS: usize = 60;
+
+/// Candidates whose previews read the same (three `stepNumber: steps.length,`) get what tells
+/// them apart after ` · `: the Markdown heading they lie under or the line enclosing them
+/// (`in export function step3(steps: Step[]) {`) when those differ, else the nearest line, above
+/// or below, that differs between all of them (`above: a = 1;`). Candidates with their own
+/// preview, and groups nothing within the scan tells apart, are left as they are.
+/// Cost: O(c log c) for c candidates, plus O(ENCLOSING_SCAN_LINES + DIFFERING_SCAN_LINES) lines
+/// read per candidate of a group.
+pub(super) fn distinguish(draft: &Rope, path: &str, candidates: &mut [Candidate]) {
+    let mut groups: std::collections::BTreeMap<String, Vec<usize>> = std::collections::BTreeMap::new();
+    for (i, c) in candidates.iter().enumerate() {
+        groups.entry(c.preview.clone()).or_default().push(i);
+    }
+    let markdown = [".md", ".markdown", ".mdx"].iter().any(|ext| path.to_ascii_lowercase().ends_with(ext));
+    for members in groups.values().filter(|m| m.len() > 1) {
+        let lines: Vec<usize> = members.iter().filter_map(|&i| candidates.get(i)).map(|c| c.line.saturating_sub(1)).collect();
+        let enclosing: Vec<Option<String>> = lines
+            .iter()
+            .map(|&l| if markdown { crate::outline::heading_path(draft, l).pop() } else { enclosing_line(draft, l) })
+            .collect();
+        let notes: Option<Vec<String>> = if enclosing.iter().all(Option::is_some) && all_distinct(&enclosing) {
+            Some(enclosing.into_iter().flatten().map(|e| format!("in {}", text::clip(&e, TELL_APART_CHARS))).collect())
+        } else {
+            nearest_differing(draft, &lines)
+        };
+        for (&i, note) in members.iter().zip(notes.into_iter().flatten()) {
+            if let Some(c) = candidates.get_mut(i) {
+                c.preview = format!("{} · {note}", c.preview);
+            }
+        }
+    }
+}
+
+/// The trimmed line of draft line `idx` (0-based), `None` past the end.
+fn trimmed_line(draft: &Rope, idx: usize) -> Option<String> {
+    (idx < draft.len_lines()).then(|| draft.line(idx).chars().take(1000).collect::<String>().trim().to_string())
+}
+
+/// The nearest line above `idx` indented less than it that is not blank or only closing
+/// brackets: the function, class or block it lies in. `None` for a line in column 0.
+fn enclosing_line(draft: &Rope, idx: usize) -> Option<String> {
+    let indent = |l: &str| l.chars().take_while(|c| *c == ' ' || *c == '\t').count();
+    let own: String = draft.get_line(idx)?.chars().take(1000).collect();
+    let own = indent(&own);
+    (idx.saturating_sub(ENCLOSING_SCAN_LINES)..idx).rev().find_map(|i| {
+        let l: String = draft.get_line(i)?.chars().take(1000).collect();
+        let t = l.trim();
+        let closing = t.chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
+        (!t.is_empty() && !closing && indent(&l) < own).then(|| t.to_string())
+    })
+}
+
+/// The nearest offset (1 above, 1 below, 2 above, …) at which the lines of all `lines` differ
+/// from one another, as `above: …` / `below: …` per line.
+fn nearest_differing(draft: &Rope, lines: &[usize]) -> Option<Vec<String>> {
+    for d in 1..=DIFFERING_SCAN_LINES {
+        for (above, word) in [(true, "above"), (false, "below")] {
+            let at: Vec<Option<String>> = lines
+                .iter()
+                .map(|&l| if above { l.checked_sub(d) } else { Some(l + d) })
+                .map(|i| i.and_then(|i| trimmed_line(draft, i)).filter(|t| !t.is_empty()))
+                .collect();
+            if at.iter().all(Option::is_some) && all_distinct(&at) {
+                return Some(at.into_iter().flatten().map(|t| format!("{word}: {}", text::clip(&t, TELL_APART_CHARS))).collect());
+            }
+        }
+    }
+    None
+}
+
+fn all_distinct(items: &[Option<String>]) -> bool {
+    let set: std::collections::BTreeSet<&Option<String>> = items.iter().collect();
+    set.len() == items.len()
+}
+
 /// The preview of every pending change of `path` against its committed text. Cost:
 /// O(k log k) for k pending changes plus the size of the rendered hunks.
 pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOptions) -> String {
