@@ -66,3 +66,25 @@ fn pipe_gutters_copied_on_every_line_are_stripped_unless_the_document_holds_them
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), "1 | a\n2 | c\n");
 }
+
+#[test]
+fn a_pick_whose_change_is_already_there_says_so_instead_of_refusing() {
+    let doc = "fn main() {\n    let timeout = 60;\n    let retries = 5;\n    run(timeout, retries);\n}\n";
+    let mut h = Host::new(&[("a.rs", doc)]);
+    let old = "    let timeout = 30;\n    let retries = 5;\n    run(timeout, retries);";
+    let new = "    let timeout = 60;\n    let retries = 5;\n    run(timeout, retries);";
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    assert!(!r.candidates.is_empty(), "{}", r.markdown);
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::NoOp, "{}", r.markdown);
+    assert!(r.summary.contains("already there"), "{}", r.summary);
+    assert_eq!(h.ws.draft(None).unwrap(), doc);
+    // A change that is not there yet, over drift it overlaps, is still refused.
+    let drifted = "fn main() {\n    let timeout = 45;\n    let retries = 5;\n    run(timeout, retries);\n}\n";
+    let mut h = Host::new(&[("a.rs", drifted)]);
+    h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), drifted);
+}

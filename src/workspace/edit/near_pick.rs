@@ -15,6 +15,7 @@ use crate::matching::marks::is_mark;
 use crate::matching::near;
 use crate::matching::three_way::{self, ConflictReason, Outcome};
 use crate::matching::CandidateQuality;
+use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::text;
 use crate::workspace::{Step, Workspace};
@@ -24,6 +25,9 @@ use crate::workspace::{Step, Workspace};
 pub(super) enum Pick {
     /// Stage `edit`: the change applied onto the candidate's text.
     Stage { edit: Edit, quality: CandidateQuality, notes: Vec<Note> },
+    /// The candidate already reads as the change would make it (the same change was made
+    /// there before): nothing to stage, and nothing for the model to retry.
+    AlreadyThere { letter: Letter, line: usize },
     Refuse(Refusal),
 }
 
@@ -68,6 +72,11 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
             }
             Pick::Stage { edit: Edit { range, new_text: m.text }, quality: CandidateQuality::Merged(similarity), notes }
         }
+        // Writing the change anyway would leave the text as it is: it is already there.
+        Outcome::Conflict(c) if c.reason == ConflictReason::Overlap && c.proposal.as_deref() == Some(region.as_str()) => {
+            Pick::AlreadyThere { letter, line: text::line_of(draft, range.start) }
+        }
+        Outcome::Merged(m) if m.text == region => Pick::AlreadyThere { letter, line: text::line_of(draft, range.start) },
         Outcome::Conflict(c) => {
             let proposal = c
                 .proposal
@@ -98,6 +107,14 @@ impl Workspace {
                 info.warn = true;
                 info.notes.extend(notes);
                 self.stage(path, vec![edit], info)
+            }
+            Pick::AlreadyThere { letter, line } => {
+                let r = Response::new(
+                    Status::NoOp,
+                    format!("Your change is already there: candidate {letter} in {path} (line {line}) already reads as new_text would make it. Nothing was staged."),
+                )
+                .with_guidance("Nothing to do for this change; go on with the next one.");
+                Step::Done(self.finish(r, Some(path)))
             }
             Pick::Refuse(refusal) => {
                 let quality = match &refusal {
