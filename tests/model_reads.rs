@@ -202,3 +202,27 @@ fn candidates_the_model_can_tell_apart() {
     let previews: Vec<&str> = r.candidates.iter().map(|c| c.preview.as_str()).collect();
     assert_eq!(previews, vec!["api.timeout: 30", "cache.timeout: 30"]);
 }
+
+/// The longest recorded scenario (`tests/fixtures/sessions/scripted-24.json`, 24 calls on one
+/// YAML file) replayed natively: every status as recorded, and the size of what the model reads
+/// (printed with `--nocapture`).
+#[test]
+fn scripted_24_sizes() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sessions/scripted-24.json");
+    let fx: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let docs: Vec<(String, String)> = fx["documents"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect();
+    let files: Vec<(&str, &str)> = docs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut h = Host::new(&files);
+    let (mut calls, mut total, mut pending, mut metrics) = (0, 0, 0, 0);
+    for step in fx["steps"].as_array().unwrap() {
+        let Some(tool) = step["tool"].as_str() else { continue };
+        let r = h.call(tool, step["args"].clone());
+        assert_eq!(serde_json::to_value(r.status).unwrap(), step["expect"]["status"], "{tool}: {}", r.markdown);
+        calls += 1;
+        total += r.markdown.chars().count();
+        pending += pending_section(&r).map_or(0, |s| s.chars().count());
+        metrics += r.markdown.find("### [Metrics]").map_or(0, |i| r.markdown[i..].split("\n\n").next().unwrap_or("").chars().count());
+    }
+    assert_eq!(calls, 24);
+    eprintln!("scripted-24: {total} chars of Markdown; pending lists {pending}, metrics tables {metrics}");
+}
