@@ -39,6 +39,17 @@ fn kept_text_is_written_in_the_documents_characters() {
 }
 
 #[test]
+fn a_line_after_blank_lines_keeps_its_own_depth_when_new_text_drops_a_line() {
+    // Four-space document, two-space old_text; new_text deletes `b()`, so `def g():` sits where
+    // old_text had a blank line: it keeps column 0, not the blank line's borrowed shift.
+    let doc = "class A:\n    def f(self):\n        a()\n        b()\n\n\ndef g():\n    pass\n";
+    assert_eq!(
+        replaced(doc, "  def f(self):\n    a()\n    b()\n\n\ndef g():", "  def f(self):\n    a()\n\n\ndef g():"),
+        "class A:\n    def f(self):\n        a()\n\n\ndef g():\n    pass\n"
+    );
+}
+
+#[test]
 fn an_old_text_from_another_open_document_is_named_not_edited() {
     let mut h = Host::new(&[("a.rs", "fn a() {}\n"), ("b.rs", "fn x() {}\nfn b() { 1 }\n")]);
     let r = h.call("memo_replace", json!({"old_text": "fn b() { 1 }", "new_text": "fn b() { 2 }", "path": "a.rs"}));
@@ -87,4 +98,52 @@ fn a_pick_whose_change_is_already_there_says_so_instead_of_refusing() {
     let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
     assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), drifted);
+}
+
+mod reindent_property {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn indent(unit: &str, depth: usize) -> String {
+        unit.repeat(depth)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        /// A block copied with another indent unit (2 or 4 spaces, or tabs) and at another
+        /// depth lands in the document's unit and depth, every line at its own level, lines the
+        /// model inserted (at a level the block has) included.
+        #[test]
+        fn reindented_new_text_keeps_relative_indentation(
+            steps in prop::collection::vec(0usize..3, 2..8),
+            doc_unit in prop::sample::select(vec!["\t", "  ", "    "]),
+            model_unit in prop::sample::select(vec!["\t", "  ", "    "]),
+            doc_base in 0usize..3,
+            model_base in 0usize..2,
+            insert_after in 0usize..8,
+        ) {
+            // Depths: each line at most one deeper than the one before.
+            let mut depths = vec![0usize];
+            for s in &steps {
+                let last = *depths.last().unwrap_or(&0);
+                depths.push(match s { 0 => last + 1, 1 => last, _ => last.saturating_sub(1) });
+            }
+            prop_assume!(doc_unit != model_unit || doc_base != model_base);
+            let line = |i: usize, unit: &str, base: usize, d: usize| format!("{}item_{i}();", indent(unit, base + d));
+            let block = |unit: &str, base: usize| -> Vec<String> { depths.iter().enumerate().map(|(i, &d)| line(i, unit, base, d)).collect() };
+            let doc_lines = block(doc_unit, doc_base);
+            let doc = format!("start();\n{}\nend();\n", doc_lines.join("\n"));
+            let old = block(model_unit, model_base).join("\n");
+            let at = insert_after.min(depths.len() - 1);
+            let d = depths[at];
+            let mut new_lines = block(model_unit, model_base);
+            new_lines.insert(at + 1, format!("{}added();", indent(model_unit, model_base + d)));
+            let mut want_lines = doc_lines.clone();
+            want_lines.insert(at + 1, format!("{}added();", indent(doc_unit, doc_base + d)));
+            let mut h = Host::new(&[("a.txt", doc.as_str())]);
+            let r = h.call("memo_replace", json!({"old_text": old, "new_text": new_lines.join("\n")}));
+            prop_assert_eq!(r.status, Status::Success, "{}", r.markdown);
+            prop_assert_eq!(h.ws.draft(None).unwrap(), format!("start();\n{}\nend();\n", want_lines.join("\n")));
+        }
+    }
 }

@@ -27,6 +27,8 @@ const MIN_TOKEN_CHARS: usize = 3;
 pub const MAX_TOKEN_HITS: usize = 50_000;
 /// Tab width assumed when a match does not show one (no nested line to compare).
 const DEFAULT_TAB_WIDTH: usize = 4;
+/// The indentation [`Reindent::lines`] records for a blank `old_text` line (no real one has it).
+const BLANK: &str = "\n";
 
 /// How `new_text` is re-indented for a match found with indentation ignored, so it lands at the
 /// document's depth and in its style (tabs stay tabs). Each line of `new_text` takes the shift of
@@ -70,7 +72,11 @@ impl Reindent {
             return *s;
         }
         let w = self.width(indent) as isize;
-        self.lines.iter().min_by_key(|(i, _)| (self.width(i) as isize - w).abs()).map_or(0, |(_, s)| *s)
+        let own = || self.lines.iter().filter(|(i, _)| i != BLANK);
+        if let Some((_, s)) = own().min_by_key(|(i, _)| (self.width(i) as isize - w).abs()) {
+            return *s;
+        }
+        self.lines.first().map_or(0, |(_, s)| *s)
     }
 
     /// `new_text` in the document's characters where it keeps `old_text`, then re-indented
@@ -660,8 +666,13 @@ fn reindent(tier: Tier, lines: &[&str], doc: &[String], first_is_partial: bool) 
             None => *s = Some(last),
         }
     }
-    let lines: Vec<(String, isize)> =
-        paired.iter().zip(shifts).map(|((n, _), s)| (indentation(n).to_string(), s.unwrap_or(0))).collect();
+    // A blank old_text line's shift is borrowed: it is stored under an indentation no line has
+    // (a line break), so a new_text line at its position does not take it as its own.
+    let lines: Vec<(String, isize)> = paired
+        .iter()
+        .zip(shifts)
+        .map(|((n, _), s)| (if blank(n) { BLANK.to_string() } else { indentation(n).to_string() }, s.unwrap_or(0)))
+        .collect();
     let doc_indents: Vec<&str> = doc.iter().map(|d| indentation(d)).filter(|i| !i.is_empty()).collect();
     let doc_tabs = if doc_indents.is_empty() { None } else { Some(doc_indents.iter().any(|i| i.contains('\t'))) };
     Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial, old_text: String::new(), swaps: Vec::new() })
