@@ -106,7 +106,7 @@ pub fn apply(old_text: &str, new_text: &str, swaps: &[Swap]) -> String {
         if r.is_empty() {
             let left = r.start.checked_sub(1).map(at);
             let right = (r.start < old.len()).then(|| at(r.start));
-            let line_end = old.get(r.start).is_none_or(|&c| c == '\n');
+            let line_end = old.get(r.start).map_or(true, |&c| c == '\n');
             if let (true, Some(Some(l))) = (line_end, left) {
                 // Trailing whitespace: at the end of the line the kept char is on, in new_text,
                 // when that line still ends where old_text's did.

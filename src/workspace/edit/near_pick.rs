@@ -76,7 +76,6 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
         Outcome::Conflict(c) if c.reason == ConflictReason::Overlap && c.proposal.as_deref() == Some(region.as_str()) => {
             Pick::AlreadyThere { letter, line: text::line_of(draft, range.start) }
         }
-        Outcome::Merged(m) if m.text == region => Pick::AlreadyThere { letter, line: text::line_of(draft, range.start) },
         Outcome::Conflict(c) => {
             let proposal = c
                 .proposal
