@@ -39,6 +39,14 @@ fn kept_text_is_written_in_the_documents_characters() {
 }
 
 #[test]
+fn a_document_without_a_final_line_break_keeps_it_absent() {
+    assert_eq!(replaced("q\nx = 1", "x = 1\n", "x = 2\n"), "q\nx = 2");
+    // Lines added after the last one: joined by breaks, none at the end.
+    assert_eq!(replaced("q\na", "a\n", "a\nb\n"), "q\na\nb");
+    assert_eq!(replaced("q\na", "a\n", "b\na\n"), "q\nb\na");
+}
+
+#[test]
 fn a_line_after_blank_lines_keeps_its_own_depth_when_new_text_drops_a_line() {
     // Four-space document, two-space old_text; new_text deletes `b()`, so `def g():` sits where
     // old_text had a blank line: it keeps column 0, not the blank line's borrowed shift.

@@ -53,6 +53,9 @@ pub struct Reindent {
     /// the document's characters ([`own_chars`](super::own_chars)).
     pub old_text: String,
     pub swaps: Vec<Swap>,
+    /// The match ends the document, which has no final line break, where the needle has one:
+    /// a final break of `new_text` is that absent one, not written.
+    pub drop_final_break: bool,
 }
 
 impl Reindent {
@@ -84,7 +87,10 @@ impl Reindent {
     /// of `old_text` and `new_text` ([`own_chars::apply`](super::own_chars::apply)) plus
     /// O(len · lines of old_text).
     pub fn apply(&self, new_text: &str) -> String {
-        let own = own_chars::apply(&self.old_text, new_text, &self.swaps);
+        let mut own = own_chars::apply(&self.old_text, new_text, &self.swaps);
+        if self.drop_final_break && own.ends_with('\n') {
+            own.pop();
+        }
         if self.lines.is_empty() {
             return own;
         }
@@ -178,8 +184,15 @@ fn in_own_style(rope: &Rope, m: &mut Match, needle: &str, last_has_text: bool) {
         }
     }
     let doc = slice(rope, &m.range);
-    let Some(swaps) = own_chars::swaps(needle, &doc, tier) else { return };
-    if swaps.is_empty() {
+    // A needle's final line break where the document has none (it ends the match) is the
+    // document's absent break: new_text keeping it adds no final line break.
+    let open_end = m.range.end == rope.len_chars() && needle.ends_with('\n') && needle.split('\n').count() == doc.split('\n').count() + 1;
+    let (needle, swaps) = match needle.strip_suffix('\n').filter(|_| open_end) {
+        Some(lines) => (lines, own_chars::swaps(lines, &doc, tier)),
+        None => (needle, own_chars::swaps(needle, &doc, tier)),
+    };
+    let Some(swaps) = swaps else { return };
+    if swaps.is_empty() && !open_end {
         return;
     }
     let r = m.reindent.get_or_insert_with(|| Reindent {
@@ -189,9 +202,11 @@ fn in_own_style(rope: &Rope, m: &mut Match, needle: &str, last_has_text: bool) {
         skip_first_line: false,
         old_text: String::new(),
         swaps: Vec::new(),
+        drop_final_break: false,
     });
     r.old_text = needle.to_string();
     r.swaps = swaps;
+    r.drop_final_break = open_end;
 }
 
 /// Windows overlap for multi-line needles: the leftmost of overlapping matches, as the exact
@@ -675,7 +690,7 @@ fn reindent(tier: Tier, lines: &[&str], doc: &[String], first_is_partial: bool) 
         .collect();
     let doc_indents: Vec<&str> = doc.iter().map(|d| indentation(d)).filter(|i| !i.is_empty()).collect();
     let doc_tabs = if doc_indents.is_empty() { None } else { Some(doc_indents.iter().any(|i| i.contains('\t'))) };
-    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial, old_text: String::new(), swaps: Vec::new() })
+    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial, old_text: String::new(), swaps: Vec::new(), drop_final_break: false })
 }
 
 /// Char range helper for tests and callers: the text a match covers.
@@ -758,7 +773,7 @@ mod tests {
         let rope = Rope::from_str("class A:\n    def f(self):\n        return 1\n");
         let found = find(&rope, "def f(self):\n    return 1", 0);
         assert_eq!(found[0].replacement("def f(self):\n    return 2"), "    def f(self):\n        return 2");
-        let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false, old_text: String::new(), swaps: Vec::new() };
+        let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false };
         // A tab is as wide as the 4 spaces it becomes: lines keep their width, written as spaces.
         assert_eq!(r.apply("\ta\n\t\tb\n\n  \nc"), "    a\n        b\n\n  \nc");
         // One flattened nested line gets its depth back; extra lines take the last shift.
@@ -809,6 +824,10 @@ mod tests {
         assert_eq!(hits, vec!["a\nb"]);
         // With the break present the exact tier finds it; without a needle break nothing changes.
         assert!(run("x = 1\n", "x = 2\n").0.is_empty());
+        // new_text keeping the break adds none: the document still ends without one.
+        let rope = Rope::from_str("y\nx = 1");
+        assert_eq!(find(&rope, "x = 1\n", 0)[0].replacement("x = 2\n"), "x = 2");
+        assert_eq!(find(&rope, "x = 1\n", 0)[0].replacement("x = 2\nz\n"), "x = 2\nz");
     }
 
     /// The linear scan over line ids finds exactly what examining every window finds, on
