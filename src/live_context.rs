@@ -1027,4 +1027,19 @@ mod tests {
         assert_eq!(t.newest_first(Some("a")).count(), 0, "the ring dropped a's versions");
         assert_eq!(text(t.anchor("a", Anchor::Origin, 0.0)), Some(("0".into(), 0)), "origins are kept");
     }
+
+    /// The outline's heading paths and the live context's heading index read the same headings:
+    /// a ``` line inside a ```` fence does not close it, an indented heading counts, four spaces
+    /// make code.
+    #[test]
+    fn outline_and_live_context_agree_on_headings() {
+        let doc = "# A\n````md\n```\n# not a heading\n```\n````\n  ## B ##\n    # code\n~~~\n# no\n~~~ x\n# still no\n~~~~\n### C#\n";
+        let rope = ropey::Rope::from_str(doc);
+        let (index, omitted) = heading_index(&rope, 10_000);
+        let got: Vec<(usize, usize, &str)> = index.iter().map(|h| (h.line, h.level, h.text.as_str())).collect();
+        assert_eq!((got, omitted), (vec![(1, 1, "A"), (7, 2, "B"), (14, 3, "C#")], 0));
+        let last = rope.len_lines() - 2;
+        assert_eq!(crate::outline::heading_path(&rope, last), vec!["# A", "## B", "### C#"]);
+        assert_eq!(crate::outline::heading_path(&rope, 3), vec!["# A"]);
+    }
 }

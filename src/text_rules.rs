@@ -345,19 +345,4 @@ mod tests {
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(committed == text, "{} is stale: AGENTPAD_WRITE_TS=1 cargo test --lib text_rules rewrites it", path.display());
     }
-
-    /// The outline's heading paths and the live context's heading index read the same headings:
-    /// a ``` line inside a ```` fence does not close it, an indented heading counts, four spaces
-    /// make code.
-    #[test]
-    fn outline_and_live_context_agree_on_headings() {
-        let doc = "# A\n````md\n```\n# not a heading\n```\n````\n  ## B ##\n    # code\n~~~\n# no\n~~~ x\n# still no\n~~~~\n### C#\n";
-        let rope = ropey::Rope::from_str(doc);
-        let (index, omitted) = crate::live_context::heading_index(&rope, 10_000);
-        let got: Vec<(usize, usize, &str)> = index.iter().map(|h| (h.line, h.level, h.text.as_str())).collect();
-        assert_eq!((got, omitted), (vec![(1, 1, "A"), (7, 2, "B"), (14, 3, "C#")], 0));
-        let last = rope.len_lines() - 2;
-        assert_eq!(crate::outline::heading_path(&rope, last), vec!["# A", "## B", "### C#"]);
-        assert_eq!(crate::outline::heading_path(&rope, 3), vec!["# A"]);
-    }
 }
