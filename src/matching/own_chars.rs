@@ -190,6 +190,7 @@ fn align(old: &[char], new: &[char]) -> Vec<Option<usize>> {
 }
 
 #[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 mod tests {
     use super::*;
     use proptest::prelude::*;

@@ -37,14 +37,15 @@ const TIERS = [
   // name, doc, old_text, new_text → status, match_quality, draft (undefined: unchanged)
   { name: "exact", doc: "a = 1\nb = 2\n", old: "a = 1", new: "a = 9", status: "Success", quality: "exact", draft: "a = 9\nb = 2\n" },
   {
-    // The range ends where the needle's last line ends: the tab after it is not part of it.
+    // A matched line's trailing whitespace belongs to the match and goes with the text around it
+    // that the model kept: both lines keep theirs (the model changed only the numbers).
     name: "trailing whitespace ignored",
     doc: "alpha = 1   \nbeta = 2\t\n",
     old: "alpha = 1\nbeta = 2",
     new: "alpha = 10\nbeta = 20",
     status: "Success",
     quality: "trailing_whitespace",
-    draft: "alpha = 10\nbeta = 20\t\n",
+    draft: "alpha = 10   \nbeta = 20\t\n",
   },
   {
     name: "indentation: new_text re-indented by the same offset (spaces)",
@@ -71,10 +72,11 @@ const TIERS = [
     new: 'say("bye")',
     status: "Success",
     quality: "unicode",
-    draft: 'say("hi")\nsay("bye")\n',
+    // The quotes the model kept are the document's own.
+    draft: 'say("hi")\nsay(“bye”)\n',
   },
   { name: "unicode: em dash", doc: "a — b\n", old: "a - b", new: "a + b", status: "Success", quality: "unicode", draft: "a + b\n" },
-  { name: "unicode: NBSP", doc: "x\u00a0= 1\n", old: "x = 1", new: "x = 2", status: "Success", quality: "unicode", draft: "x = 2\n" },
+  { name: "unicode: NBSP", doc: "x\u00a0= 1\n", old: "x = 1", new: "x = 2", status: "Success", quality: "unicode", draft: "x\u00a0= 2\n" },
   {
     name: "unicode: full-width space",
     doc: "名前\u3000太郎\n",
@@ -82,7 +84,7 @@ const TIERS = [
     new: "名前 花子",
     status: "Success",
     quality: "unicode",
-    draft: "名前 花子\n",
+    draft: "名前\u3000花子\n",
   },
   {
     name: "whitespace runs collapsed",
@@ -91,7 +93,7 @@ const TIERS = [
     new: "let x = 2;",
     status: "Success",
     quality: "whitespace",
-    draft: "let x = 2;\n",
+    draft: "let   x  =\t2;\n",
   },
   {
     name: "copied `  12│ ` gutters, stripped from new_text too",
