@@ -112,28 +112,42 @@ export function renderCandidateList(candidates: readonly Candidate[]): HTMLEleme
 }
 
 /**
- * A NoMatch's `preview`: the closest regions, each a header line (`[A] line 5, similarity 0.98 — …:`)
- * and the core's character-level account, where `[-x-]` is only in the model's text and `{+y+}`
- * only in the document. Shown with <del>/<ins>; the core did the diffing.
+ * A NoMatch's closest regions from the core's data (`near_misses`: header, then per differing
+ * line its pieces), never re-read from the Markdown; what is only in the model's text is <del>,
+ * what is only in the document <ins>. The core did the diffing.
  */
-export function renderNearMisses(preview: string): HTMLElement {
+export type NearMiss = AgentResponse["near_misses"][number];
+type NearMissLine = NearMiss["difference"]["lines"][number];
+
+/** Spaces and tabs made visible inside a differing piece, as the core's text shows them. */
+function visible(text: string): string {
+  return text.replace(/ /g, "·").replace(/\t/g, "→");
+}
+
+function lineLabel(l: NearMissLine): string {
+  if (l.at === "whole") return "";
+  if (l.at === "line") return `line ${l.line}: `;
+  return l.line === 0 ? "before line 1: " : `after line ${l.line}: `;
+}
+
+export function renderNearMisses(misses: readonly NearMiss[]): HTMLElement {
   const pre = h("pre", { class: "near-diff", "data-testid": "near-miss-preview", tabindex: 0, role: "region", "aria-label": "What differs" });
-  for (const line of preview.replace(/\n$/, "").split("\n")) {
-    if (/^(\[[A-Z]\] )?line \d+, similarity/.test(line)) {
-      const lettered = line.startsWith("[");
-      pre.append(h("span", { class: `nm-head${lettered ? " lettered" : ""}` }, line), "\n");
-      continue;
+  for (const n of misses) {
+    const head = `${n.id ? `[${n.id}] ` : ""}line ${n.line}, similarity ${(Math.floor(n.similarity * 100) / 100).toFixed(2)}`;
+    pre.append(h("span", { class: `nm-head${n.id ? " lettered" : ""}` }, head), "\n");
+    for (const l of n.difference.lines) {
+      const row = h("span", { class: "nm-line" }, lineLabel(l));
+      for (const p of l.pieces) {
+        if (p.kind === "same") row.append(p.text);
+        else if (p.kind === "omitted") row.append(`…(${p.chars})…`);
+        else {
+          const more = p.more > 0 ? `…+${p.more}` : "";
+          row.append(p.kind === "old_text" ? h("del", { title: "only in old_text" }, visible(p.text) + more) : h("ins", { title: "only in the document" }, visible(p.text) + more));
+        }
+      }
+      pre.append(row, "\n");
     }
-    const row = h("span", { class: "nm-line" });
-    let pos = 0;
-    for (const m of line.matchAll(/\[-(.*?)-\]|\{\+(.*?)\+\}/g)) {
-      const at = m.index ?? 0;
-      if (at > pos) row.append(line.slice(pos, at));
-      row.append(m[1] !== undefined ? h("del", { title: "only in old_text" }, m[1]) : h("ins", { title: "only in the document" }, m[2] ?? ""));
-      pos = at + m[0].length;
-    }
-    if (pos < line.length) row.append(line.slice(pos));
-    pre.append(row, "\n");
+    if (n.difference.only_after_line !== null) pre.append(h("span", { class: "nm-line" }, `(differences after line ${n.difference.only_after_line})`), "\n");
   }
   return pre;
 }

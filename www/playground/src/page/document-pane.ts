@@ -83,7 +83,8 @@ export function renderDocPanel(): void {
       h("h3", {}, "Candidates", note ? h("span", { class: "cand-note", "data-testid": "candidates-note" }, ` · ${note}`) : null),
       list,
     );
-    if (sel.differs) cands.append(h("h3", {}, "What differs"), renderNearMisses(sel.differs));
+    // (A link shared before near misses were data carries their text: nothing is shown for it.)
+    if (Array.isArray(sel.differs)) cands.append(h("h3", {}, "What differs"), renderNearMisses(sel.differs));
   }
   const lines = draft === "" ? 0 : docView.lines - (draft.endsWith("\n") ? 1 : 0);
   const changed = draft !== ws.text(app.path);

@@ -25,7 +25,7 @@ function adoptReplay(v: AdoptedReplay): void {
   app.path = r?.path && paths.includes(r.path) ? r.path : paths.includes(app.path) ? app.path : (paths[0] ?? app.path);
   app.selection =
     r && r.candidates.length > 0 && ws.state === "SelectionPending"
-      ? { path: app.path, draft: ws.draft(app.path), candidates: r.candidates, differs: r.status === "NoMatch" ? r.preview : null }
+      ? { path: app.path, draft: ws.draft(app.path), candidates: r.candidates, differs: r.status === "NoMatch" ? r.near_misses : null }
       : null;
   // The response's own preview only: a memo_preview here would be a call the transcript does not have.
   app.pending = r

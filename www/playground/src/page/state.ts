@@ -1,6 +1,7 @@
 // The page's state (one `app` object), its settings controls and the shared notices.
 import type { Workspace, ToolState } from "@agentpad/core";
 import type { AgentResponse, Candidate, CandidateStyle, Locale, PendingChange, PersistMode, ToolDefinition } from "../types";
+import type { NearMiss } from "../render";
 import { SAMPLES, type Sample } from "../samples";
 import type { PlaygroundStorage } from "../storage";
 import type { LiveView } from "../panes";
@@ -60,8 +61,8 @@ interface SelectionView {
   path: string;
   draft: string; // the draft the candidates' offsets index
   candidates: Candidate[];
-  /** A NoMatch's preview: the closest regions and what differs. */
-  differs: string | null;
+  /** A NoMatch's closest regions and what differs, as the core's data. */
+  differs: readonly NearMiss[] | null;
 }
 
 interface PendingView {

@@ -208,7 +208,7 @@ export async function run(tool: string, args: Record<string, unknown>): Promise<
         path: app.path,
         draft: ws.draft(app.path),
         candidates: r.candidates,
-        differs: r.status === "NoMatch" ? r.preview : null,
+        differs: r.status === "NoMatch" ? r.near_misses : null,
       };
     } else if (ws.state !== "SelectionPending") {
       app.selection = null;
