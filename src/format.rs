@@ -73,7 +73,7 @@ use crate::response::{Candidate, Response, SummaryNotes};
 // The words and fixed labels live in `locale` (views and the validator share them); their old
 // paths here stay valid.
 pub use crate::locale::{
-    fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, EN, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED, ZH,
+    fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED,
 };
 
 /// How candidates are shown: a table (default) or one line each (docs/responses.md#candidates).

@@ -43,7 +43,6 @@ mod views;
 mod visibility;
 mod words;
 
-pub use crate::response::LogEntry;
 pub use read::ReadLimits;
 
 /// A tool of the registry and whether the current state offers it ([`Workspace::tool_states`]).

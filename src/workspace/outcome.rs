@@ -392,3 +392,219 @@ pub enum NothingFound {
     /// No one of the `stored` turns holds a word of the query.
     NoTurnMatches { stored: usize },
 }
+
+// ---- keeping cache and storage in step: memo_diff, memo_refresh, memo_rebase, memo_discard --
+
+/// What a call about storage's text came to (src/workspace/sync.rs): a conflict reported, a
+/// diff, a rebase, a reload, a discard, or a read that failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SyncOutcome {
+    /// Storage changed under pending changes; the editing call `tool` was not run.
+    Conflict { documents: Vec<Conflicted>, tool: Tool },
+    /// `memo_diff`: no pending changes in `path`.
+    NoPendingChanges { path: String },
+    /// `memo_diff`: the `pending` changes of `path` against the committed text (the caller adds
+    /// the preview).
+    DraftDiff { path: String, pending: usize },
+    /// `memo_diff(against="storage")`: storage does not hold `path`; the draft has `draft_chars`.
+    NotInStorage { path: String, draft_chars: usize },
+    /// Storage's `version` of `path` is exactly the draft.
+    StorageIsDraft { path: String, version: String },
+    /// Storage's `version` against the draft (the caller adds the patch); `conflict`: storage
+    /// changed under pending changes of `path`.
+    StorageDiff { path: String, version: String, conflict: bool },
+    /// `memo_rebase`: storage made no change of `path` to rebase onto.
+    NothingToRebase { path: String },
+    /// `memo_rebase`: storage deleted `path`.
+    RebaseOntoDeleted { path: String },
+    /// `memo_rebase`: the changes `kept` moved onto storage's `version`; `dropped` overlapped it.
+    Rebased { path: String, version: String, kept: Vec<Letter>, dropped: Vec<DroppedChange> },
+    /// `memo_refresh`: storage no longer holds `path`; `conflict`: pending changes wait on it.
+    RefreshDeleted { path: String, conflict: bool },
+    /// `memo_refresh`: the text is storage's `version` already; nothing reloaded or dropped.
+    AlreadyInStep { path: String, version: String },
+    /// `memo_refresh`: reloaded storage's `version`, dropping `dropped` pending changes.
+    Reloaded { path: String, version: String, dropped: usize },
+    /// `memo_discard` while out of sync: `changes` dropped, the documents reloaded.
+    Discarded { changes: usize, reason: String, reloaded: Vec<ReloadedDocument>, task: Option<TaskEnded> },
+    /// Storage could not read `path`: `error`.
+    LoadFailed { path: String, error: String },
+}
+
+/// A document storage changed under pending changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflicted {
+    pub path: String,
+    /// Storage's version now; `None`: deleted.
+    pub version: Option<String>,
+    /// Pending changes of the document.
+    pub pending: usize,
+}
+
+/// A pending change a rebase dropped: its letter and its first place's old and new text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DroppedChange {
+    pub id: Letter,
+    pub old_text: String,
+    pub new_text: String,
+}
+
+/// A document a discard reloaded: the version storage holds (`None`: deleted there, the last
+/// text kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReloadedDocument {
+    pub path: String,
+    pub version: Option<String>,
+}
+
+/// The current task a commit completed or a revert abandoned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskEnded {
+    pub id: u32,
+    pub goal: String,
+}
+
+/// What storage did on its own, said once at the start of the next response's summary, or a
+/// state every response says while it lasts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateNote {
+    /// Reloaded at `version` (no pending changes).
+    Reloaded { path: String, version: String },
+    /// Deleted in storage; the text is kept.
+    Deleted { path: String },
+    /// Changed (`version`; `None`: deleted) while persistence is disabled: in-memory commits kept.
+    KeptInMemory { path: String, version: Option<String> },
+    /// Changed to `bytes` at `version`, over `limit`: not loaded, `kept` version kept.
+    TooLarge { path: String, version: String, bytes: usize, limit: usize, kept: String },
+    /// Changed but could not be read (`why`); the `kept` version is kept.
+    Unreadable { path: String, why: String, kept: String },
+    /// Storage changed under the pending changes of `paths` (said on every response while it lasts).
+    Conflict { paths: Vec<String> },
+    /// Persistence is disabled (said on every response whose summary does not say it).
+    ReadOnly,
+}
+
+// ---- ending a session: memo_commit, memo_revert, memo_persist_as, memo_create ---------------
+
+/// What a call that saves or drops pending changes came to (src/workspace/persist.rs).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PersistOutcome {
+    /// `memo_commit` with nothing pending completed the current task.
+    TaskCompleted(TaskEnded),
+    /// `memo_commit` with nothing pending.
+    NothingToCommit,
+    /// The draft of `path` is `bytes` long, over `limit`: never written.
+    DraftTooLarge { path: String, bytes: usize, limit: usize },
+    /// `memo_commit_auto` while a choice is pending and none is recommended.
+    NoneRecommended,
+    /// Saved (or, persistence disabled, applied in memory) `changes` changes of `delta` chars.
+    Committed(Committed),
+    /// A write failed: what failed, what was written back, what storage kept.
+    CommitFailed(CommitFailed),
+    /// `memo_revert` with no session; `task` abandoned all the same.
+    NothingToRevert { task: Option<TaskEnded> },
+    /// `memo_revert`: `changes` dropped.
+    Reverted { changes: usize, reason: String, task: Option<TaskEnded> },
+    /// `memo_persist_as` with `new_path` empty.
+    NewPathEmpty { path: String },
+    /// `memo_persist_as` with a `new_path` that is open.
+    NewPathOpen { path: String, new_path: String },
+    /// `memo_persist_as` with a `new_path` that would leave the storage.
+    NewPathUnsafe { path: String, new_path: String, why: UnsafePath },
+    /// `memo_persist_as` with persistence disabled.
+    PersistDisabled,
+    /// The draft of `path` saved as `new_path` at `version` (`chars` long); `pending` stay.
+    SavedAs { path: String, new_path: String, version: String, chars: usize, pending: usize },
+    /// Saving the draft of `path` as `new_path` failed: `error`.
+    SaveAsFailed { path: String, new_path: String, error: String },
+}
+
+/// A commit that saved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Committed {
+    pub changes: usize,
+    pub delta: isize,
+    /// The commit's summary, as given.
+    pub summary: String,
+    /// Persistence disabled: applied in memory only.
+    pub in_memory: bool,
+    pub task: Option<TaskEnded>,
+    /// What an immediate-mode edit staged, said before (its summary sentences).
+    pub lead: Option<String>,
+    /// The versions saved, for the guidance (`None`: nothing saved, e.g. no document).
+    pub saved: Option<SavedVersions>,
+}
+
+/// A commit whose writes failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommitFailed {
+    /// Each document not saved, with storage's error.
+    pub failures: Vec<(String, String)>,
+    /// Documents written and then written back, with the version they are at now.
+    pub restored: Vec<(String, String)>,
+    /// Documents written that could not be written back: committed after all.
+    pub kept_new: Vec<String>,
+    pub lead: Option<String>,
+}
+
+/// Why a model-given path must not reach the storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnsafePath {
+    ControlChar,
+    ParentSegment,
+    Absolute,
+}
+
+/// Why `memo_create` created nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CreateRefusal {
+    PathEmpty,
+    /// `path` is open already.
+    Exists { path: String },
+    Unsafe { path: String, why: UnsafePath },
+    TextEmpty,
+    /// `bytes` of text, over `limit`.
+    TooLarge { path: String, bytes: usize, limit: usize },
+}
+
+// ---- the session: waiting, memo_preview, tasks, the session log ----------------------------
+
+/// What a call about the session came to (src/workspace/mod.rs).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SessionOutcome {
+    /// A call while the workspace waits for storage.
+    Waiting,
+    /// A completion (`method`, step kind `kind`) nothing waits for; `what`: "write" or "read".
+    WrongCompletion { what: &'static str, method: &'static str, kind: &'static str },
+    /// `memo_preview`: no pending changes in `path`.
+    NothingToPreview { path: String },
+    /// `memo_preview`: `count` pending changes of `path` shown in `mode` (the caller adds them).
+    Previewed { path: String, count: usize, mode: &'static str },
+    /// `memo_begin_task` began task `id` at `depth`.
+    TaskBegun { id: u32, goal: String, depth: usize },
+    /// `memo_begin_task` refused: past the deepest nesting, not under the innermost task, no goal.
+    TaskRefused { error: crate::tasks::TaskError },
+    /// `memo_export_session`: the log of `calls` calls.
+    SessionLog { calls: usize },
+    /// `path` is not open (the error names the open documents).
+    NotOpen { error: crate::workspace::WorkspaceError },
+    /// A defect: `tool` was dispatched twice.
+    DispatchedTwice { tool: Tool },
+}
+
+/// `memo_replace` found nothing in its document, but old_text occurs exactly in others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExactlyElsewhere {
+    pub path: String,
+    /// The other documents, each with the line of its first occurrence (at most 3).
+    pub places: Vec<(String, usize)>,
+}
+
+/// A near-miss pick whose change is already there: candidate `letter` at `line` of `path`
+/// already reads as new_text would make it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AlreadyThere {
+    pub letter: Letter,
+    pub path: String,
+    pub line: usize,
+}

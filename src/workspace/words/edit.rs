@@ -1,19 +1,6 @@
-//! The words of the tools' outcomes (src/workspace/outcome.rs) — the edit tools, `memo_read`
-//! of the draft and of a version, the memory tools: status, summary, guidance and the worded
-//! previews. The one place they are written; deciding and changing state happen before, in
-//! edit.rs and edit/*, read.rs, versions.rs, recall.rs.
-//!
-//! Summaries and guidance are English in every locale (docs/responses.md#locales-and-styles):
-//! they quote the model's own text, tool names and arguments; the fixed words around them
-//! (headings, metric names, candidate lines) are translated where the response is rendered
-//! (src/locale.rs, format.rs). A translated summary would go here, behind [`Voice`].
-//!
-//! Guidance names only tools the state offers (docs/responses.md#statuses): an outcome is
-//! worded after its state change is applied, against the state it leaves.
+//! The edit tools' outcomes in words: staged, listed, no match, refused.
 
-use super::outcome::*;
-use super::views::{clip, plural, plural_es};
-use super::Workspace;
+use super::{invalid, letter_or_a, Voice};
 use crate::format::{code, signed};
 use crate::matching::near;
 use crate::matching::three_way::ConflictReason;
@@ -22,47 +9,9 @@ use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::tools::Tool;
 use crate::workflow::PersistMode;
+use crate::workspace::outcome::*;
+use crate::workspace::views::{clip, plural, plural_es};
 
-/// What wording needs to know of the state an outcome leaves, as plain data: the tool prefix,
-/// the persist mode, the tools the state offers and how to save from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Voice {
-    pub prefix: String,
-    pub persist_mode: PersistMode,
-    pub offered: Vec<Tool>,
-    /// How to save or drop the pending changes from this state, after "Check the preview, then
-    /// call " (src/workspace/guidance.rs).
-    pub save_or_drop: String,
-}
-
-impl Voice {
-    /// The voice of `ws` in its current state. Cost: O(tools).
-    pub fn of(ws: &Workspace) -> Voice {
-        Voice {
-            prefix: ws.config.tool_prefix.clone(),
-            persist_mode: ws.config.persist_mode,
-            offered: ws.visible_tools(),
-            save_or_drop: ws.save_or_drop("Check the preview, then call "),
-        }
-    }
-
-    fn prefix(&self) -> &str {
-        &self.prefix
-    }
-
-    fn offers(&self, tool: Tool) -> bool {
-        self.offered.contains(&tool)
-    }
-
-    /// ` (or call memo_append)` when the state offers `tool`, else nothing.
-    fn or_call(&self, tool: Tool) -> String {
-        if self.offers(tool) {
-            format!(" (or call {})", tool.name(&self.prefix))
-        } else {
-            String::new()
-        }
-    }
-}
 
 /// The response for `outcome`: status, summary, guidance, the worded preview and the warning.
 /// The caller adds the data (candidates, metrics, fingerprint, content) and finishes it.
@@ -325,10 +274,6 @@ fn search_stopped(n: &NearMisses, candidates: usize, v: &Voice) -> Response {
 
 // ---- refused ------------------------------------------------------------------------------
 
-/// `InvalidArguments` as every argument error reads (`Invalid call: …. Nothing was changed.`).
-fn invalid(what: &str, guidance: String) -> Response {
-    Response::new(Status::InvalidArguments, format!("Invalid call: {what}. Nothing was changed.")).with_guidance(guidance)
-}
 
 fn there_now(t: &ThereNow) -> String {
     format!("There now (candidate {}, line {}):\n{}\n", t.letter, t.line, t.text)
@@ -481,10 +426,6 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
     }
 }
 
-/// A letter as the answer names it; `A` when there is none.
-fn letter_or_a(letter: Option<Letter>) -> String {
-    letter.map_or("A".into(), |l| l.to_string())
-}
 
 fn line_change(c: &LineChange, path: &str) -> String {
     match c {
@@ -533,186 +474,29 @@ fn pick_conflict(c: &PickConflict, p: &str) -> Response {
     refused_pick(summary, preview, guidance)
 }
 
-// ---- reads --------------------------------------------------------------------------------
+// ---- near misses: already there, exactly elsewhere ------------------------------------------
 
-/// The response for a `memo_read` outcome; the caller adds the content, fingerprint and length.
-pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
-    let p = v.prefix();
-    let r = match o {
-        ReadOutcome::StartPastEnd { path, start, lines } => {
-            return invalid(&format!("argument `start_line` is {start} but {path} has {lines} line{}", plural(*lines)), format!("Pass a start_line from 1 to {lines}."))
-        }
-        ReadOutcome::EndBeforeStart { start, end } => {
-            return invalid(
-                &format!("argument `end_line` ({end}) is before `start_line` ({start})"),
-                "Pass end_line ≥ start_line, or leave it out to read to the end.".into(),
-            )
-        }
-        ReadOutcome::Read(r) => r,
-    };
-    let which = match r.of {
-        ReadOf::Committed => "committed text".to_string(),
-        ReadOf::Draft { pending: 0 } => "no pending changes".to_string(),
-        ReadOf::Draft { pending } => format!("draft with {pending} pending change{}", plural(pending)),
-    };
-    // The draft's fingerprint in the text too (the description promises it): an edit passes
-    // it as expected_fingerprint.
-    let fp = r.fingerprint.as_ref().map_or(String::new(), |f| format!("; fingerprint `{f}`"));
-    let (path, end) = (&r.path, r.last_shown);
-    let mut summary = format!("Read lines {}–{end} of {path} ({} lines, {which}{fp}).", r.first, r.lines);
-    if let Some((named, more)) = &r.other_documents {
-        let more_note = if *more > 0 { format!(" and {more} more") } else { String::new() };
-        summary.push_str(&format!(" Other open documents: {}{more_note} (pass `path` to read one).", named.join(", ")));
-    }
-    if let (Some(first), Some(last)) = (r.marked.first(), r.marked.last()) {
-        summary.push_str(&if r.marked.len() == 1 {
-            format!(" Candidate {first} is marked [[SEL#{first}]]…[[/SEL#{first}]]; the markers are not part of the text.")
-        } else {
-            format!(
-                " Candidates {} are marked [[SEL#{first}]]…[[/SEL#{first}]] to [[SEL#{last}]]…[[/SEL#{last}]]; the markers are not part of the text.",
-                r.marked.iter().map(Letter::to_string).collect::<Vec<_>>().join(", ")
-            )
-        });
-    }
-    if !r.unmarked.is_empty() {
-        let at: Vec<String> = r.unmarked.iter().map(|(l, line)| format!("{l} at line {line}")).collect();
-        summary.push_str(&format!(
-            " Candidates are not marked in this read because {path} itself contains text like `[[SEL#…]]`, which is part of the document: candidate {}.",
-            at.join(", ")
-        ));
-    }
-    let mut guidance = match r.gutter {
-        ReadGutter::Keys => Some(format!(
-            "Each line starts with its key (`12#a3f1│ `): pass keys to {p}_replace_lines(start_key, end_key, new_text). Keys and gutters are not part of the text."
-        )),
-        ReadGutter::Numbers => Some("The `  12│ ` gutters are not part of the text: leave them out of old_text.".to_string()),
-        ReadGutter::Bare => None,
-    };
-    if let Some((option, limit)) = r.stopped_by {
-        summary.push_str(&format!(
-            " The read stopped at line {end}: one read shows at most {limit} {} (option {option}).",
-            if option == "max_read_lines" { "lines" } else { "chars of text" }
-        ));
-        let on = format!("Read on with {p}_read(start_line={}).", end + 1);
-        guidance = Some(match guidance {
-            Some(g) => format!("{on} {g}"),
-            None => on,
-        });
-    }
-    if !r.clipped.is_empty() {
-        let n = r.clipped.len();
-        let lines: Vec<String> = r.clipped.iter().take(5).map(usize::to_string).collect();
-        let more = n.saturating_sub(lines.len());
-        summary.push_str(&format!(
-            " Line{} {}{} longer than {} chars {} clipped; the marker `{}…` that ends {} is not part of the text.",
-            plural(n),
-            lines.join(", "),
-            if more > 0 { format!(" and {more} more") } else { String::new() },
-            r.line_chars,
-            if n == 1 { "is" } else { "are" },
-            super::read::CLIP_MARK,
-            if n == 1 { "it" } else { "them" },
-        ));
-        let hint = format!("To change text past a clip, pass a unique piece of it as old_text to {p}_replace (a near miss shows what is there).");
-        guidance = Some(match guidance {
-            Some(g) => format!("{g} {hint}"),
-            None => hint,
-        });
-    }
-    let mut r = Response::new(Status::Success, summary);
-    r.guidance = guidance;
-    r
+/// A near-miss pick whose change is already made there: `NoOp`, nothing staged.
+pub fn already_there(a: &AlreadyThere, _v: &Voice) -> Response {
+    Response::new(
+        Status::NoOp,
+        format!(
+            "Your change is already there: candidate {} in {} (line {}) already reads as new_text would make it. Nothing was staged.",
+            a.letter, a.path, a.line
+        ),
+    )
+    .with_guidance("Nothing to do for this change; go on with the next one.")
 }
 
-/// The response for a `memo_read(version)` outcome; the caller adds the content and length.
-pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
-    let p = v.prefix();
-    let path_arg = |path: &str, named: bool| if named { format!(", path=\"{path}\"") } else { String::new() };
-    match o {
-        VersionOutcome::WithCurrentTextArg { arg, version } => invalid(
-            &format!("`version` reads an old version, but `{arg}` is for the current text"),
-            format!("Leave out `{arg}` to read version {version}, or leave out `version` to read the current text."),
-        ),
-        VersionOutcome::NotAVersion { given, current } => invalid(
-            &format!("argument `version` is {given:?}; a version looks like \"v3\""),
-            format!("Pass a version the live context or a commit named, from \"v0\" (as opened) to \"v{current}\" (now)."),
-        ),
-        VersionOutcome::NoSuchVersion { path, version, current, path_arg: named } => invalid(
-            &format!("{path} has no version {version} (it is at v{current})"),
-            format!("Read the committed text with {p}_read(view=\"committed\"{}).", path_arg(path, *named)),
-        ),
-        VersionOutcome::AgedOut { path, version, ring, oldest, path_arg: named } => {
-            let a = path_arg(path, *named);
-            invalid(
-                &format!("version {version} of {path} is no longer kept: the workspace keeps the last {ring} versions of all documents, and {path}'s oldest kept is v{oldest}"),
-                format!("Read v{oldest} with {p}_read(version=\"v{oldest}\"{a}), or the text when opened with {p}_read(version=\"v0\"{a})."),
-            )
-        }
-        VersionOutcome::LinesNotInVersion { path, version, start, end, lines } => invalid(
-            &format!("lines {start}–{end} are not in version {version} of {path} ({lines} line{})", plural(*lines)),
-            format!("Pass start_line and end_line from 1 to {lines}."),
-        ),
-        VersionOutcome::Read(r) => {
-            let what = match &r.of {
-                VersionOf::Failed { summary } => format!("the text commit \"{summary}\" tried to save"),
-                VersionOf::Opened => "as it was when opened".to_string(),
-                VersionOf::Now => "the committed text now".to_string(),
-                VersionOf::After { summary } => format!("after \"{summary}\""),
-            };
-            let (path, version) = (&r.path, &r.version);
-            Response::new(
-                Status::Success,
-                format!("Read lines {}–{} of {path} version {version} ({what}; {} lines). Read-only: edits apply to the draft.", r.first, r.last_shown, r.lines),
-            )
-            .with_guidance(if r.stopped {
-                format!("Read on with {p}_read(version=\"{version}\", start_line={}{}).", r.last_shown + 1, path_arg(path, r.path_arg))
-            } else {
-                format!("To bring text of it back, copy it into {p}_replace(old_text, new_text) on the current text.")
-            })
-        }
-    }
-}
-
-/// A commit's guidance: the version each saved document is now, and how to read the first one
-/// as it was before (`memo_read(version)`).
-pub fn saved_versions(s: &SavedVersions, v: &Voice) -> String {
-    let p = v.prefix();
-    let now: Vec<String> = s.now.iter().map(|(path, seq)| format!("{path} is now v{seq}")).collect();
-    let first = s.now.first().map_or("", |(path, _)| path.as_str());
-    let path_arg = if s.path_arg { format!(", path=\"{first}\"") } else { String::new() };
-    format!("{}; {p}_read(version=\"v{}\"{path_arg}) shows {first} as it was before.", now.join(", "), s.before)
-}
-
-// ---- memory tools -------------------------------------------------------------------------
-
-/// The response for a memory tool's outcome; the caller adds the content and the memory view.
-pub fn memory(o: &MemoryOutcome, v: &Voice) -> Response {
-    let p = v.prefix();
-    match o {
-        MemoryOutcome::Recalled { turns } => Response::new(
-            Status::Success,
-            format!("Recalled turn{} {} from the memory store.", plural(turns.len()), turns.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
-        )
-        .with_guidance(format!("The stored context is below; {p}_search_memory(query) finds other turns by keyword.")),
-        MemoryOutcome::NotRecalled { error, known } => {
-            let guidance = match known {
-                Some((lo, hi)) => format!("Ask for stored turns ({lo}..={hi}); {p}_search_memory(query) finds a turn by keyword."),
-                None => "The memory store is empty: the host stores a turn after each one; there is nothing to recall yet.".to_string(),
-            };
-            Response::new(Status::NoMatch, format!("Nothing recalled: {error}. Nothing was changed.")).with_guidance(guidance)
-        }
-        MemoryOutcome::Found { count, query } => {
-            Response::new(Status::Success, format!("{count} turn{} match \"{}\", best first.", plural(*count), crate::text::clip(query, 60)))
-                .with_guidance(format!("{p}_recall_context(turn_numbers) returns a turn's whole stored context."))
-        }
-        MemoryOutcome::NotFound { query, why } => {
-            let why = match why {
-                NothingFound::StoreEmpty => "the memory store is empty".to_string(),
-                NothingFound::NoWords => "the query has no words to look for".to_string(),
-                NothingFound::NoTurnMatches { stored } => format!("no stored turn ({stored} stored) contains any of its words"),
-            };
-            Response::new(Status::NoMatch, format!("No memory matches \"{}\": {why}.", crate::text::clip(query, 60)))
-                .with_guidance("Try other or fewer words (Chinese works too); the memory digest lists every stored turn's summary.")
-        }
-    }
+/// The sentence that leads a no-match answer's guidance when old_text occurs exactly in other
+/// documents; `None` when it occurs in none.
+pub fn exactly_elsewhere(e: &ExactlyElsewhere, v: &Voice) -> Option<String> {
+    let (first, _) = e.places.first()?;
+    let places: Vec<String> = e.places.iter().map(|(p, line)| format!("{p} (line {line})")).collect();
+    Some(format!(
+        "old_text occurs exactly in {}, not in {}: if you meant that document, call {}_replace with path=\"{first}\" (nothing was changed there).",
+        places.join(", "),
+        e.path,
+        v.prefix()
+    ))
 }

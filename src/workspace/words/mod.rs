@@ -1,0 +1,104 @@
+//! The words of the tools' outcomes (src/workspace/outcome.rs): status, summary, guidance and
+//! the worded previews, one module per family of outcomes — edit.rs (the edit tools), read.rs
+//! (`memo_read` of the draft and of a version, a commit's versions), memory.rs (the memory
+//! tools). The one place they are written; deciding and changing state happen before, in
+//! edit.rs and edit/*, read.rs, versions.rs, recall.rs.
+//!
+//! Summaries and guidance are English in every locale (docs/responses.md#locales-and-styles):
+//! they quote the model's own text, tool names and arguments; the fixed words around them
+//! (headings, metric names, candidate lines) are translated where the response is rendered
+//! (src/locale.rs, format.rs). A translated summary would go here, behind [`Voice`].
+//!
+//! Guidance names only tools the state offers (docs/responses.md#statuses): an outcome is
+//! worded after its state change is applied, against the state it leaves.
+
+mod edit;
+mod memory;
+mod persist;
+mod read;
+mod session;
+mod sync;
+
+pub use edit::{already_there, edit, exactly_elsewhere, immediate_commit_summary};
+#[cfg(test)]
+pub use edit::note;
+pub use memory::memory;
+pub use persist::{create_refused, created, persist};
+pub use read::{read, saved_versions, version};
+pub use session::session;
+pub use sync::{state_note, sync};
+
+use super::outcome::TaskEnded;
+use super::Workspace;
+use crate::response::{Response, Status};
+use crate::session::Letter;
+use crate::tools::Tool;
+use crate::workflow::PersistMode;
+
+/// What wording needs to know of the state an outcome leaves, as plain data: the tool prefix,
+/// the persist mode, the tools the state offers and how to save from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Voice {
+    pub prefix: String,
+    pub persist_mode: PersistMode,
+    pub offered: Vec<Tool>,
+    /// How to save or drop the pending changes from this state, after "Check the preview, then
+    /// call " (src/workspace/guidance.rs).
+    pub save_or_drop: String,
+}
+
+impl Voice {
+    /// The voice of `ws` in its current state. Cost: O(tools).
+    pub fn of(ws: &Workspace) -> Voice {
+        Voice {
+            prefix: ws.config.tool_prefix.clone(),
+            persist_mode: ws.config.persist_mode,
+            offered: ws.visible_tools(),
+            save_or_drop: ws.save_or_drop("Check the preview, then call "),
+        }
+    }
+
+    fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    fn offers(&self, tool: Tool) -> bool {
+        self.offered.contains(&tool)
+    }
+
+    /// ` (or call memo_append)` when the state offers `tool`, else nothing.
+    fn or_call(&self, tool: Tool) -> String {
+        if self.offers(tool) {
+            format!(" (or call {})", tool.name(&self.prefix))
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// `InvalidArguments` as every argument error reads (`Invalid call: …. Nothing was changed.`).
+fn invalid(what: &str, guidance: String) -> Response {
+    Response::new(Status::InvalidArguments, format!("Invalid call: {what}. Nothing was changed.")).with_guidance(guidance)
+}
+
+/// A letter as the answer names it; `A` when there is none.
+fn letter_or_a(letter: Option<Letter>) -> String {
+    letter.map_or("A".into(), |l| l.to_string())
+}
+
+/// ` Task #2 completed: "goal".` (`how`: completed, reverted), or nothing.
+fn task_note(task: Option<&TaskEnded>, how: &str) -> String {
+    task.map_or(String::new(), |t| format!(" Task #{} {how}: \"{}\".", t.id, t.goal))
+}
+
+/// ` (reason)` without its final period, or nothing for a blank reason.
+fn with_reason(reason: &str) -> String {
+    if reason.trim().is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", reason.trim().trim_end_matches('.'))
+    }
+}
+
+#[cfg(test)]
+mod tests;

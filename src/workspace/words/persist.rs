@@ -1,0 +1,160 @@
+//! Ending a session in words: `memo_commit`, `memo_commit_auto`, `memo_revert`,
+//! `memo_persist_as`, and `memo_create`'s refusals.
+
+use super::{invalid, saved_versions, task_note, with_reason, Voice};
+use crate::format::signed;
+use crate::response::{Response, Status};
+use crate::tools::Tool;
+use crate::workspace::outcome::*;
+use crate::workspace::views::plural;
+
+/// The response for a persist outcome; the caller adds the metrics, fingerprint and the
+/// immediate edit's preview. Cost: O(size of the words).
+pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
+    let p = v.prefix();
+    match o {
+        PersistOutcome::TaskCompleted(task) => Response::new(
+            Status::Success,
+            format!("Task #{} completed: \"{}\" (there were no pending changes to save).", task.id, task.goal),
+        )
+        .with_guidance(format!("Go on with the next step: {p}_begin_task(goal) for a new task, or {p}_replace to edit.")),
+        PersistOutcome::NothingToCommit => {
+            Response::new(Status::NoOp, "There are no pending changes to commit.").with_guidance(format!("Stage an edit with {p}_replace first."))
+        }
+        PersistOutcome::DraftTooLarge { path, bytes, limit } => Response::new(
+            Status::InvalidArguments,
+            format!(
+                "The draft of {path} is {bytes} bytes, over the limit of {limit} bytes ({} MiB) per document. Nothing was saved.",
+                limit / (1024 * 1024)
+            ),
+        )
+        .with_guidance(format!("Make {path} smaller with more edits, or {p}_revert(reason) to drop the pending changes.")),
+        PersistOutcome::NoneRecommended => {
+            Response::new(Status::Blocked, "No candidate is recommended, so there is nothing to choose automatically. Nothing was changed.")
+                .with_guidance(format!("Choose one with {p}_replace_selection(selection_id), or drop the session with {p}_revert(reason)."))
+        }
+        PersistOutcome::Committed(c) => {
+            let mode_note = if c.in_memory { " Persistence is disabled: the result stays in memory and is not written to storage." } else { "" };
+            let saved = format!(
+                "Committed {} change{} ({} chars): {}.{mode_note}{}",
+                c.changes,
+                plural(c.changes),
+                signed(c.delta),
+                c.summary.trim_end_matches('.'),
+                task_note(c.task.as_ref(), "completed")
+            );
+            let summary = match &c.lead {
+                Some(lead) => format!("{lead} {saved}"),
+                None => saved,
+            };
+            let mut r = Response::new(Status::Success, summary);
+            r.guidance = c.saved.as_ref().map(|s| saved_versions(s, v));
+            r
+        }
+        PersistOutcome::CommitFailed(f) => {
+            let what: Vec<String> = f.failures.iter().map(|(path, e)| format!("{path}: {e}")).collect();
+            let mut summary = format!("Could not save {}.", what.join("; "));
+            if !f.restored.is_empty() {
+                let restored: Vec<String> = f.restored.iter().map(|(path, version)| format!("{path} (now version {version})")).collect();
+                summary.push_str(&format!(
+                    " Nothing was committed: {} had been saved and {} restored.",
+                    restored.join(", "),
+                    if restored.len() == 1 { "was" } else { "were" }
+                ));
+            }
+            if !f.kept_new.is_empty() {
+                summary.push_str(&format!(
+                    " {} could not be restored: storage keeps the new text there, so {} committed after all.",
+                    f.kept_new.join(", "),
+                    if f.kept_new.len() == 1 { "that document is" } else { "those documents are" }
+                ));
+            }
+            summary.push_str(" The pending changes are kept whole.");
+            if let Some(lead) = &f.lead {
+                summary = format!("{lead} {summary}");
+            }
+            Response::new(Status::PersistFailure, summary).with_guidance(format!(
+                "Retry with {p}_commit(summary), compare with storage with {p}_diff(against=\"storage\"), save the draft elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard(reason)."
+            ))
+        }
+        PersistOutcome::NothingToRevert { task } => {
+            let status = if task.is_none() { Status::NoOp } else { Status::Success };
+            Response::new(status, format!("There is no edit session to revert.{}", task_note(task.as_ref(), "reverted")))
+                .with_guidance(format!("Nothing was pending; stage an edit with {p}_replace when you go on."))
+        }
+        PersistOutcome::Reverted { changes, reason, task } => Response::new(
+            Status::Success,
+            format!("Reverted: dropped {changes} pending change{}{}.{}", plural(*changes), with_reason(reason), task_note(task.as_ref(), "reverted")),
+        )
+        .with_guidance(format!("The documents are their committed text again: {p}_read shows it before your next edit.")),
+        PersistOutcome::NewPathEmpty { path } => {
+            invalid("`new_path` is empty", format!("Pass a new path that storage does not hold yet, e.g. \"{path}.recovered\"."))
+        }
+        PersistOutcome::NewPathOpen { path, new_path } => invalid(
+            &format!("`{new_path}` is already open"),
+            format!("Pass a new path that storage does not hold yet, e.g. \"{path}.recovered\"."),
+        ),
+        PersistOutcome::NewPathUnsafe { path, new_path, why } => invalid(
+            &format!("argument `new_path` {} {}", crate::text::clip(&format!("{new_path:?}"), 80), unsafe_path(*why)),
+            format!("Pass a new path inside the storage, relative like the document's own, e.g. \"{path}.recovered\"."),
+        ),
+        PersistOutcome::PersistDisabled => {
+            Response::new(Status::Blocked, "Persistence is disabled: nothing can be written to storage. Nothing was changed.")
+                .with_guidance(format!("The draft stays in memory; read it with {p}_read."))
+        }
+        PersistOutcome::SavedAs { path, new_path, version, chars, pending } => Response::new(
+            Status::Success,
+            format!(
+                "Saved the draft of {path} as {new_path} (version {version}, {chars} chars); {new_path} is now open. {path} still has {pending} pending change{}.",
+                plural(*pending)
+            ),
+        )
+        .with_guidance(if v.offers(Tool::Commit) {
+            format!("Retry saving {path} with {p}_commit(summary), or drop its changes with {p}_discard(reason) — the draft is safe in {new_path}.")
+        } else {
+            format!("The draft is safe in {new_path}; drop the changes of {path} with {p}_discard(reason). {}", v.save_or_drop)
+        }),
+        PersistOutcome::SaveAsFailed { path, new_path, error } => {
+            Response::new(Status::PersistFailure, format!("Could not save the draft of {path} as {new_path}: {error}. Nothing was changed."))
+                .with_guidance(format!("Try another new_path with {p}_persist_as, or {p}_diff(against=\"storage\") to compare."))
+        }
+    }
+}
+
+/// Why a path is refused, after the path: `holds a control character`.
+fn unsafe_path(why: UnsafePath) -> &'static str {
+    match why {
+        UnsafePath::ControlChar => "holds a control character",
+        UnsafePath::ParentSegment => "has a `..` segment that would leave the storage",
+        UnsafePath::Absolute => "is an absolute path",
+    }
+}
+
+/// The response for a refused `memo_create`: `InvalidArguments`, nothing changed.
+pub fn create_refused(r: &CreateRefusal, v: &Voice) -> Response {
+    let p = v.prefix();
+    match r {
+        CreateRefusal::PathEmpty => invalid("`path` is empty", "Pass the path of the new document, e.g. \"notes/todo.md\".".into()),
+        CreateRefusal::Exists { path } => invalid(
+            &format!("`{path}` already exists (it is open)"),
+            format!("Change it with {p}_replace(old_text, new_text, path=\"{path}\"), or pick another path for a new document."),
+        ),
+        CreateRefusal::Unsafe { path, why } => invalid(
+            &format!("argument `path` {} {}", crate::text::clip(&format!("{path:?}"), 80), unsafe_path(*why)),
+            "Pass a path inside the storage, relative like the open documents, e.g. \"notes/todo.md\".".into(),
+        ),
+        CreateRefusal::TextEmpty => invalid(
+            "`text` is empty",
+            "Pass the content of the new document as text (a document cannot be created empty).".into(),
+        ),
+        CreateRefusal::TooLarge { path, bytes, limit } => invalid(
+            &crate::workspace::WorkspaceError::TooLarge { path: path.clone(), bytes: *bytes, limit: *limit }.to_string(),
+            "Create a smaller document, and put the rest in another.".into(),
+        ),
+    }
+}
+
+/// The summary of a `memo_create` that staged the new document: `staged` is the append's.
+pub fn created(path: &str, staged: &str) -> String {
+    format!("New document {path} (not in storage yet): {staged}")
+}
