@@ -82,6 +82,8 @@ pub struct TurnRecord {
 }
 
 /// One search result.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "MemorySearchHit"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Hit {
     pub turn: u32,

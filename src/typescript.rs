@@ -51,6 +51,14 @@ fn visit_roots(v: &mut Collect) {
     v.visit::<crate::validate::Violation>();
     v.visit::<crate::validate::ParsedCandidate>();
     v.visit::<crate::history::HistoryDelta>();
+    v.visit::<crate::memory::Hit>();
+    // The binding's own shapes (src/workspace/host.rs): steps, the host's reports, results.
+    v.visit::<crate::workspace::StepView<'static>>();
+    v.visit::<crate::workspace::PersistReport>();
+    v.visit::<crate::workspace::LoadReport>();
+    v.visit::<crate::workspace::LiveContextBlock>();
+    v.visit::<crate::workspace::CompressedHistory<'static, ()>>();
+    v.visit::<crate::workspace::ValidationResult<'static>>();
 }
 
 /// Collects the declarations of the roots and everything they use, each once, by name (ts-rs
@@ -77,70 +85,102 @@ impl TypeVisitor for Collect {
 }
 
 /// `type X = { a: A, /** doc */ b: B, };` (ts-rs writes an object type on one line, its field
-/// docs between) as one field a line, each under its doc: the file is what a reader of the
-/// boundary reads. Anything else (a union, an alias) is returned as it is.
+/// docs between) as one field a line, each under its doc; a union of object types (an enum) as
+/// one member a line, each member's fields so too unless it fits on its line without docs. The
+/// file is what a reader of the boundary reads. Anything else (a union of strings, an alias) is
+/// returned as it is.
 fn one_field_a_line(decl: &str) -> String {
-    let Some((head, body)) = decl.split_once(" = {") else { return decl.to_string() };
-    let Some(body) = body.strip_suffix("};") else { return decl.to_string() };
-    // Split at the commas between fields: outside nested brackets, string literals and doc
-    // comments.
-    let (mut fields, mut field, mut depth, mut quoted, mut comment) = (Vec::new(), String::new(), 0i32, false, false);
-    for ch in body.chars() {
+    let Some((head, rhs)) = decl.split_once(" = ") else { return decl.to_string() };
+    let Some(members) = rhs.strip_suffix(';').and_then(|rhs| split_top(rhs, '|')) else { return decl.to_string() };
+    let objects: Option<Vec<Vec<&str>>> = members
+        .iter()
+        .map(|m| m.trim().strip_prefix('{').and_then(|m| m.strip_suffix('}')).and_then(|body| split_top(body, ',')))
+        .collect();
+    let Some(objects) = objects else { return decl.to_string() };
+    if let [fields] = objects.as_slice() {
+        return format!("{head} = {{
+{}}};", fields_a_line(fields, "  "));
+    }
+    let mut out = format!("{head} =\n");
+    for fields in &objects {
+        let inline: Vec<&str> = fields.iter().map(|f| f.trim()).filter(|f| !f.is_empty()).collect();
+        let one = format!("  | {{ {} }}", inline.join("; "));
+        if !one.contains("/*") && one.chars().count() <= 100 {
+            out.push_str(&one);
+            out.push('\n');
+        } else {
+            let _ = write!(out, "  | {{\n{}    }}\n", fields_a_line(fields, "      "));
+        }
+    }
+    out.pop();
+    out.push(';');
+    out
+}
+
+/// `s` cut at each `sep` outside brackets, string literals and doc comments; `None` when a
+/// bracket closes that `s` did not open (`s` is not one type, or not one object's fields).
+fn split_top(s: &str, sep: char) -> Option<Vec<&str>> {
+    let (mut parts, mut start, mut depth, mut quoted, mut comment) = (Vec::new(), 0, 0i32, false, false);
+    let mut prev = ' ';
+    for (i, ch) in s.char_indices() {
         if comment {
-            field.push(ch);
-            comment = !field.ends_with("*/");
-            continue;
-        }
-        if !quoted && ch == '*' && field.ends_with("/*") {
+            comment = !(prev == '*' && ch == '/');
+        } else if !quoted && prev == '/' && ch == '*' {
             comment = true;
-            field.push(ch);
-            continue;
-        }
-        match ch {
-            '"' => quoted = !quoted,
-            '{' | '[' | '(' | '<' if !quoted => depth += 1,
-            '}' | ']' | ')' | '>' if !quoted => depth -= 1,
-            ',' if !quoted && depth == 0 => {
-                fields.push(std::mem::take(&mut field));
-                continue;
+        } else {
+            match ch {
+                '"' => quoted = !quoted,
+                '{' | '[' | '(' | '<' if !quoted => depth += 1,
+                '}' | ']' | ')' | '>' if !quoted => depth -= 1,
+                c if c == sep && !quoted && depth == 0 => {
+                    parts.push(s.get(start..i)?);
+                    start = i + c.len_utf8();
+                }
+                _ => {}
             }
-            _ => {}
+            if depth < 0 {
+                return None;
+            }
         }
-        if depth < 0 {
-            // The body closed early: a union of object types, not one object.
-            return decl.to_string();
-        }
-        field.push(ch);
+        prev = ch;
     }
-    if !field.trim().is_empty() {
-        fields.push(field);
-    }
-    let mut out = format!("{head} = {{\n");
-    for f in &fields {
-        let f = f.trim();
+    parts.push(s.get(start..)?);
+    Some(parts)
+}
+
+/// The fields of an object type (as [`split_top`] cut them), one a line at `indent`, each
+/// under its doc comment.
+fn fields_a_line(fields: &[&str], indent: &str) -> String {
+    let mut out = String::new();
+    for f in fields.iter().map(|f| f.trim()).filter(|f| !f.is_empty()) {
         let (doc, field) = match f.strip_prefix("/**").and_then(|rest| rest.split_once("*/")) {
             Some((doc, field)) => (Some(doc), field.trim()),
             None => (None, f),
         };
         if let Some(doc) = doc {
-            let lines: Vec<&str> =
-                doc.lines().map(|l| l.trim().trim_start_matches('*').strip_prefix(' ').unwrap_or(l.trim().trim_start_matches('*'))).filter(|l| !l.is_empty()).collect();
+            let lines: Vec<&str> = doc
+                .lines()
+                .map(|l| {
+                    let l = l.trim().trim_start_matches('*');
+                    l.strip_prefix(' ').unwrap_or(l)
+                })
+                .filter(|l| !l.is_empty())
+                .collect();
             match lines.as_slice() {
                 [one] => {
-                    let _ = writeln!(out, "  /** {one} */");
+                    let _ = writeln!(out, "{indent}/** {one} */");
                 }
                 _ => {
-                    out.push_str("  /**\n");
+                    let _ = writeln!(out, "{indent}/**");
                     for l in lines {
-                        let _ = writeln!(out, "   * {l}");
+                        let _ = writeln!(out, "{indent} * {l}");
                     }
-                    out.push_str("   */\n");
+                    let _ = writeln!(out, "{indent} */");
                 }
             }
         }
-        let _ = writeln!(out, "  {field};");
+        let _ = writeln!(out, "{indent}{field};");
     }
-    out.push_str("};");
     out
 }
 
@@ -149,13 +189,38 @@ pub fn boundary() -> String {
     let mut out = header("the Rust types of what crosses the wasm boundary (src/wasm.rs)");
     out.push_str("import type { ObjectSchema } from \"../json-schema.js\";\n");
     out.push_str(&scalars());
+    out.push_str(&declarations(visit_roots));
+    out
+}
+
+/// The declarations of the types `roots` visits and of everything they use, sorted by name, a
+/// blank line before each.
+fn declarations(roots: impl FnOnce(&mut Collect)) -> String {
     // u64 (`seq`) crosses as a JS number: serde-wasm-bindgen writes numbers, not BigInts.
     let mut c = Collect { cfg: Config::new().with_large_int("number"), seen: HashSet::new(), decls: BTreeMap::new() };
-    visit_roots(&mut c);
+    roots(&mut c);
+    let mut out = String::new();
     for decl in c.decls.values() {
         out.push('\n');
         out.push_str(decl);
         out.push('\n');
+    }
+    out
+}
+
+/// The generated files whose committed text (`committed(name)`, `None` when absent) is not
+/// what the Rust renders (`rendered`), each named with its first differing line.
+pub fn stale(rendered: &[(&str, String)], committed: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, text) in rendered {
+        let Some(old) = committed(name) else {
+            out.push(format!("www/src/generated/{name} (missing)"));
+            continue;
+        };
+        if old != *text {
+            let line = old.lines().zip(text.lines()).position(|(a, b)| a != b).map_or_else(|| old.lines().count().min(text.lines().count()) + 1, |i| i + 1);
+            out.push(format!("www/src/generated/{name} (first difference at line {line})"));
+        }
     }
     out
 }
@@ -315,29 +380,64 @@ mod tests {
     #[test]
     fn typescript_matches_the_committed_generated_files() {
         let dir = generated_dir();
-        let write = std::env::var("AGENTPAD_WRITE_TS").is_ok_and(|v| v == "1");
-        let mut stale = Vec::new();
-        for (name, text) in files() {
-            let path = dir.join(name);
-            if write {
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(&path, &text).unwrap();
-                continue;
+        let rendered = files();
+        if std::env::var("AGENTPAD_WRITE_TS").is_ok_and(|v| v == "1") {
+            std::fs::create_dir_all(&dir).unwrap();
+            for (name, text) in &rendered {
+                std::fs::write(dir.join(name), text).unwrap();
             }
-            let committed = std::fs::read_to_string(&path).unwrap_or_default();
-            if committed != text {
-                let line = committed.lines().zip(text.lines()).position(|(a, b)| a != b).map_or_else(
-                    || committed.lines().count().min(text.lines().count()) + 1,
-                    |i| i + 1,
-                );
-                stale.push(format!("www/src/generated/{name} (first difference at line {line})"));
-            }
+            return;
         }
+        let stale = stale(&rendered, |name| std::fs::read_to_string(dir.join(name)).ok());
         assert!(
             stale.is_empty(),
             "the TypeScript generated from the Rust core is stale: {}.\nRegenerate with `{REGENERATE}` and commit the result.",
             stale.join(", ")
         );
+    }
+
+    // A planted rename: the same type before and after a field is renamed in Rust (by serde, as
+    // the binding serialises it), rendered the way boundary.ts is.
+    #[derive(serde::Serialize, TS)]
+    #[ts(rename = "Planted")]
+    struct Planted {
+        /// Whole messages removed.
+        messages_removed: usize,
+        sessions: Vec<u64>,
+    }
+
+    #[derive(serde::Serialize, TS)]
+    #[ts(rename = "Planted")]
+    struct PlantedRenamed {
+        /// Whole messages removed.
+        #[serde(rename = "removed")]
+        messages_removed: usize,
+        sessions: Vec<u64>,
+    }
+
+    #[test]
+    fn a_field_renamed_in_rust_makes_the_committed_file_stale() {
+        let committed = declarations(|c| c.visit::<Planted>());
+        let renamed = declarations(|c| c.visit::<PlantedRenamed>());
+        assert!(committed.contains("  messages_removed: number;\n") && renamed.contains("  removed: number;\n"), "{committed}\n{renamed}");
+        // Line 1 is blank, 2 opens the type, 3 is the doc: the field is line 4.
+        let found = stale(&[("boundary.ts", renamed)], |_| Some(committed.clone()));
+        assert_eq!(found, ["www/src/generated/boundary.ts (first difference at line 4)"]);
+        // The same text is not stale; an absent file is.
+        assert!(stale(&[("boundary.ts", committed.clone())], |_| Some(committed.clone())).is_empty());
+        assert_eq!(stale(&[("boundary.ts", committed)], |_| None), ["www/src/generated/boundary.ts (missing)"]);
+    }
+
+    /// Every shape the binding hands over or reads as data is declared: its steps, the host's
+    /// reports and the results of the methods that are not tool calls.
+    #[test]
+    fn the_binding_shapes_are_declared() {
+        let ts = boundary();
+        for name in ["Step", "PersistReport", "LoadReport", "LiveContext", "ContentPart", "CompressedHistory<M>", "ValidationResult", "MemorySearchHit", "MemoryTurn", "TaskReport", "ToolState", "Flags", "DiagnosticRecord"] {
+            assert!(ts.contains(&format!("export type {name} ")), "{name} is not declared");
+        }
+        // The reports are unions told apart by `ok`, as the binding reads them.
+        assert!(ts.contains("export type PersistReport =\n  | {\n      path: string;\n      ok: true;\n"), "{ts}");
     }
 
     /// www/src/types.ts's `ToolResponse` promises `candidates[0]`, `metrics.selection_count` and

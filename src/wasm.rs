@@ -15,8 +15,7 @@ use wasm_bindgen::JsCast;
 
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
-use crate::workspace::{CallContext, Config, LoadResult, PersistRequest, PersistResult, Step, Workspace};
-use crate::{InputError, Response};
+use crate::workspace::{CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, Step, StepView, ValidationResult, Workspace};
 
 /// Nesting deeper than this in tool arguments is refused (and stops cycles).
 const MAX_ARG_DEPTH: usize = 64;
@@ -135,63 +134,8 @@ fn js_error(e: impl std::fmt::Display) -> JsError {
     JsError::new(&format!("InvalidArguments: {e}"))
 }
 
-/// Reads the host's report of a persist step: `[{path, ok: true, version} | {path, ok: false,
-/// error}]`.
-fn persist_results(v: &Value) -> Result<Vec<PersistResult>, InputError> {
-    let items = v.as_array().ok_or_else(|| InputError::invalid("persist results", "", "an array", v))?;
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let field = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_string);
-            let missing = |key, expected| InputError::Missing { what: format!("persist result {i}"), key, expected };
-            let path = field("path").ok_or_else(|| missing("path", "a string"))?;
-            match item.get("ok").and_then(Value::as_bool) {
-                Some(true) => Ok(PersistResult::Saved { path, version: field("version").ok_or_else(|| missing("version", "a string when `ok` is true"))? }),
-                Some(false) => Ok(PersistResult::Failed { path, error: field("error").unwrap_or_else(|| "unknown error".into()) }),
-                None => Err(missing("ok", "a boolean")),
-            }
-        })
-        .collect()
-}
-
-/// Reads the host's report of a load step: `[{path, ok: true, text, version} | {path, ok: true,
-/// text: null} (missing) | {path, ok: false, error}]`.
-fn load_results(v: &Value) -> Result<Vec<LoadResult>, InputError> {
-    let items = v.as_array().ok_or_else(|| InputError::invalid("load results", "", "an array", v))?;
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let field = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_string);
-            let missing = |key, expected| InputError::Missing { what: format!("load result {i}"), key, expected };
-            let path = field("path").ok_or_else(|| missing("path", "a string"))?;
-            match item.get("ok").and_then(Value::as_bool) {
-                Some(true) => match field("text") {
-                    Some(text) => Ok(LoadResult::Loaded { path, text, version: field("version").ok_or_else(|| missing("version", "a string with a text"))? }),
-                    None => Ok(LoadResult::Missing { path }),
-                },
-                Some(false) => Ok(LoadResult::Failed { path, error: field("error").unwrap_or_else(|| "unknown error".into()) }),
-                None => Err(missing("ok", "a boolean")),
-            }
-        })
-        .collect()
-}
-
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-enum StepJs<'a> {
-    Done { response: &'a Response },
-    Persist { requests: &'a [PersistRequest] },
-    Load { paths: &'a [String] },
-}
-
 fn step_to_js(step: &Step) -> JsValue {
-    match step {
-        Step::Done(response) => to_js(&StepJs::Done { response }),
-        Step::Persist(requests) => to_js(&StepJs::Persist { requests }),
-        Step::Load(paths) => to_js(&StepJs::Load { paths }),
-    }
+    to_js(&StepView::of(step))
 }
 
 #[wasm_bindgen]
@@ -237,7 +181,7 @@ impl WasmWorkspace {
     pub fn complete_persist(&mut self, results: JsValue) -> JsValue {
         let parsed = js_to_json(&results, "results", 0)
             .map_err(|e| e.to_string())
-            .and_then(|v| persist_results(&v).map_err(|e| e.to_string()));
+            .and_then(|v| PersistReport::read_all(&v).map_err(|e| e.to_string()));
         let step = match parsed {
             Ok(results) => self.inner.complete_persist(results),
             // A malformed report counts as nothing written: the changes stay pending.
@@ -251,7 +195,7 @@ impl WasmWorkspace {
     pub fn complete_load(&mut self, results: JsValue) -> JsValue {
         let parsed = js_to_json(&results, "results", 0)
             .map_err(|e| e.to_string())
-            .and_then(|v| load_results(&v).map_err(|e| e.to_string()));
+            .and_then(|v| LoadReport::read_all(&v).map_err(|e| e.to_string()));
         let step = match parsed {
             Ok(results) => self.inner.complete_load(results),
             Err(e) => self.inner.complete_load(vec![LoadResult::Failed { path: String::new(), error: e }]),
@@ -346,19 +290,7 @@ impl WasmWorkspace {
             .ok_or_else(|| js_error(format!("format must be {}, got {format:?}", crate::history::Format::NAMES)))?;
         let messages = js_to_json(&messages, "messages", 0).map_err(js_error)?;
         let out = self.inner.compress_history(&messages, format).map_err(js_error)?;
-        #[derive(Serialize)]
-        struct Out<'a> {
-            messages: &'a Value,
-            messages_removed: usize,
-            tokens_saved: usize,
-            sessions: &'a [u64],
-        }
-        Ok(to_js(&Out {
-            messages: &out.messages,
-            messages_removed: out.delta.messages_removed,
-            tokens_saved: out.delta.tokens_saved,
-            sessions: &out.sessions,
-        }))
+        Ok(to_js(&CompressedHistory::of(&out)))
     }
 
     /// The live context block (docs/workflow.md#live-context): `{ json, markdown,
@@ -414,19 +346,21 @@ impl WasmWorkspace {
         self.inner.memory_import_value(&value).map_err(js_error)
     }
 
-    /// `{ digest, turns, records }`: the `[Turn N] …` lines, the count and every stored turn.
-    #[wasm_bindgen(js_name = memoryState)]
-    pub fn memory_state(&self) -> JsValue {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            digest: String,
-            records: &'a [crate::memory::TurnRecord],
-        }
-        let m = self.inner.memory();
-        to_js(&Out { digest: m.digest(), records: m.records() })
+    /// The `[Turn N] …` lines of every stored turn (what the live context shows). Cost:
+    /// O(size of the summaries); only the digest crosses, not the turns.
+    #[wasm_bindgen(js_name = memoryDigest)]
+    pub fn memory_digest(&self) -> String {
+        self.inner.memory().digest()
     }
 
-    /// Ranked hits `[{turn, score, snippet}]` for `query`.
+    /// Every stored turn, oldest first (`MemoryTurn[]`). Cost: a copy of every turn, contexts
+    /// included, into JS.
+    #[wasm_bindgen(js_name = memoryTurns)]
+    pub fn memory_turns(&self) -> JsValue {
+        to_js(self.inner.memory().records())
+    }
+
+    /// Ranked hits (`MemorySearchHit[]`) for `query`, at most `limit`.
     #[wasm_bindgen(js_name = memorySearch)]
     pub fn memory_search(&self, query: JsString, limit: u32) -> Result<JsValue, JsError> {
         let query = js_string(&query, "query").map_err(js_error)?;
@@ -467,37 +401,11 @@ pub fn document_too_large_message(path: String, bytes: f64) -> String {
     crate::WorkspaceError::TooLarge { path, bytes: bytes as usize, limit: crate::MAX_DOCUMENT_BYTES }.to_string()
 }
 
-/// What [`validate_markdown`] returns: the verdict, every violation, and what could be read.
-#[derive(Serialize)]
-struct ValidationJs<'a> {
-    valid: bool,
-    violations: &'a [crate::validate::Violation],
-    status: &'a str,
-    state: &'a str,
-    flags: &'a [String],
-    severity: &'a str,
-    summary: &'a str,
-    guidance: Option<&'a str>,
-    candidates: &'a [crate::validate::ParsedCandidate],
-    sections: &'a [String],
-}
-
 /// Checks a Markdown response against docs/responses.md#markdown-layout (the validator of
 /// `agentpad::validate`), for agent developers who store or rewrite responses.
 #[wasm_bindgen(js_name = validateMarkdown)]
 pub fn validate_markdown(markdown: JsString) -> Result<JsValue, JsError> {
     let markdown = js_string(&markdown, "markdown").map_err(js_error)?;
     let (parsed, violations) = crate::validate::parse(&markdown);
-    Ok(to_js(&ValidationJs {
-        valid: violations.is_empty(),
-        violations: &violations,
-        status: &parsed.status,
-        state: &parsed.state,
-        flags: &parsed.flags,
-        severity: &parsed.severity,
-        summary: &parsed.summary,
-        guidance: parsed.guidance.as_deref(),
-        candidates: &parsed.candidates,
-        sections: &parsed.sections,
-    }))
+    Ok(to_js(&ValidationResult::of(&parsed, &violations)))
 }

@@ -2,14 +2,16 @@
 //! the live context block of a request — its editor state set for the block and put back when
 //! the block cannot be built — and a memory turn numbered after the last when it has no number.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::{Workspace, WorkspaceError};
+use super::{LoadResult, PersistRequest, PersistResult, Step, Workspace, WorkspaceError};
 use crate::format::Locale;
 use crate::input::InputError;
 use crate::live_context::{EditorState, LiveContext, LiveContextOptions};
 use crate::memory::TurnRecord;
+use crate::validate::{Parsed, ParsedCandidate, Violation};
+use crate::Response;
 
 /// What [`Workspace::live_context_block`] builds a block from.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,10 +60,13 @@ pub struct ContentPart {
 /// A live context block: its data, its Markdown, and the same Markdown as one content part
 /// per section (docs/workflow.md#live-context).
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "LiveContext"))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LiveContextBlock {
     pub json: LiveContext,
+    /// The sections, one line break between them.
     pub markdown: String,
+    /// One text part per section: append them to the last user message's content.
     pub content_parts: Vec<ContentPart>,
 }
 
@@ -103,5 +108,288 @@ impl Workspace {
             }
         }
         TurnRecord::from_json(&v)
+    }
+}
+
+// What the wasm binding (src/wasm.rs) hands to JS or reads from it that is not a core type: the
+// JS side of a step, of the host's reports and of a few results. They live here, in native code,
+// so that src/typescript.rs renders their TypeScript (www/src/generated/boundary.ts) from the very
+// definitions the binding serialises: a field renamed here is renamed there, or the staleness test
+// fails. The binding is wasm32-only, hence the allows.
+
+/// What the core asks the shell for next: the JS side of a `Step`, tagged by `kind`.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "Step"))]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub(crate) enum StepView<'a> {
+    /// The call's response: nothing more to do.
+    Done { response: &'a Response },
+    /// Write these in order, stop at the first failure, then report every write attempted
+    /// (`PersistReport`).
+    Persist { requests: &'a [PersistRequest] },
+    /// Read these paths, then report each (`LoadReport`).
+    Load { paths: &'a [String] },
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl<'a> StepView<'a> {
+    /// A view of `step`, borrowing it. O(1).
+    pub fn of(step: &'a Step) -> StepView<'a> {
+        match step {
+            Step::Done(response) => StepView::Done { response },
+            Step::Persist(requests) => StepView::Persist { requests },
+            Step::Load(paths) => StepView::Load { paths },
+        }
+    }
+}
+
+/// `ok: true` and nothing else: tells a success report from a failure.
+fn only_true<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    match bool::deserialize(d)? {
+        true => Ok(true),
+        false => Err(serde::de::Error::custom("`ok` is false")),
+    }
+}
+
+/// `ok: false` and nothing else.
+fn only_false<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    match bool::deserialize(d)? {
+        false => Ok(false),
+        true => Err(serde::de::Error::custom("`ok` is true")),
+    }
+}
+
+/// The host's report of one write of a `persist` step (the JS side of `PersistResult`).
+#[cfg_attr(test, derive(ts_rs::TS, Serialize))]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum PersistReport {
+    Saved {
+        path: String,
+        #[serde(deserialize_with = "only_true")]
+        #[cfg_attr(test, ts(type = "true"))]
+        ok: bool,
+        /// The version storage holds now.
+        version: String,
+    },
+    Failed {
+        path: String,
+        #[serde(deserialize_with = "only_false")]
+        #[cfg_attr(test, ts(type = "false"))]
+        ok: bool,
+        /// Why the write failed, as the storage said.
+        error: String,
+    },
+}
+
+/// What a report that is neither shape is refused with: the shapes, said once.
+const PERSIST_REPORT_SHAPE: &str = "{ path, ok: true, version } or { path, ok: false, error }";
+const LOAD_REPORT_SHAPE: &str = "{ path, ok: true, text, version }, { path, ok: true, text: null } or { path, ok: false, error }";
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl PersistReport {
+    /// Reads the host's reports (a JSON array). Errors name the report, its value and the shapes
+    /// allowed. Cost: O(size of `v`).
+    pub fn read_all(v: &Value) -> Result<Vec<PersistResult>, InputError> {
+        read_reports(v, "persist results", PERSIST_REPORT_SHAPE, |r: PersistReport| {
+            Ok(match r {
+                PersistReport::Saved { path, version, .. } => PersistResult::Saved { path, version },
+                PersistReport::Failed { path, error, .. } => PersistResult::Failed { path, error },
+            })
+        })
+    }
+}
+
+/// The host's report of one read of a `load` step (the JS side of `LoadResult`): `text: null`
+/// when storage holds no such document.
+#[cfg_attr(test, derive(ts_rs::TS, Serialize))]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum LoadReport {
+    Read {
+        path: String,
+        #[serde(deserialize_with = "only_true")]
+        #[cfg_attr(test, ts(type = "true"))]
+        ok: bool,
+        /// The stored text (line endings and BOM as stored), or `null`: no such document.
+        text: Option<String>,
+        /// Its version; `null` only when `text` is.
+        version: Option<String>,
+    },
+    Failed {
+        path: String,
+        #[serde(deserialize_with = "only_false")]
+        #[cfg_attr(test, ts(type = "false"))]
+        ok: bool,
+        /// Why the read failed, as the storage said.
+        error: String,
+    },
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl LoadReport {
+    /// Reads the host's reports (a JSON array), as [`PersistReport::read_all`] does; a text
+    /// without a version is refused too. Cost: O(size of `v`).
+    pub fn read_all(v: &Value) -> Result<Vec<LoadResult>, InputError> {
+        read_reports(v, "load results", LOAD_REPORT_SHAPE, |r: LoadReport| match r {
+            LoadReport::Read { path, text: Some(text), version: Some(version), .. } => Ok(LoadResult::Loaded { path, text, version }),
+            LoadReport::Read { text: None, path, .. } => Ok(LoadResult::Missing { path }),
+            LoadReport::Read { text: Some(_), version: None, .. } => Err("a version with the text"),
+            LoadReport::Failed { path, error, .. } => Ok(LoadResult::Failed { path, error }),
+        })
+    }
+}
+
+/// Each item of the array `v` read as `R` and turned into `T`; the first that does not fit is
+/// refused with its index, its value and `shape` (or what `into` said).
+fn read_reports<R: serde::de::DeserializeOwned, T>(
+    v: &Value,
+    what: &'static str,
+    shape: &str,
+    into: impl Fn(R) -> Result<T, &'static str>,
+) -> Result<Vec<T>, InputError> {
+    let items = v.as_array().ok_or_else(|| InputError::invalid(what, "", "an array", v))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let bad = |expected: &str| InputError::invalid(what, format!("[{i}]"), expected, item);
+            R::deserialize(item).map_err(|_| bad(shape)).and_then(|r| into(r).map_err(bad))
+        })
+        .collect()
+}
+
+/// What `compressHistory` returns: the messages (of the caller's type `M`) with each ended
+/// session replaced, and what that saved (`history::Compressed`).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Serialize)]
+pub(crate) struct CompressedHistory<'a, M> {
+    pub messages: &'a [M],
+    /// Whole messages removed (a call message and its result message are two).
+    pub messages_removed: usize,
+    /// Estimated: one token per CJK character, one per four other characters.
+    pub tokens_saved: usize,
+    /// Ids of the sessions that were found and replaced.
+    pub sessions: &'a [u64],
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl<'a> CompressedHistory<'a, Value> {
+    /// A view of `c`, borrowing it. O(1).
+    pub fn of(c: &'a crate::history::Compressed) -> Self {
+        CompressedHistory {
+            // `compress` always returns an array (it refuses anything else as input).
+            messages: c.messages.as_array().map_or(&[], Vec::as_slice),
+            messages_removed: c.delta.messages_removed,
+            tokens_saved: c.delta.tokens_saved,
+            sessions: &c.sessions,
+        }
+    }
+}
+
+/// What `validateResponse` returns: the verdict, every violation, and what could be read
+/// (`validate::parse`).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Serialize)]
+pub(crate) struct ValidationResult<'a> {
+    /// No violation.
+    pub valid: bool,
+    pub violations: &'a [Violation],
+    /// The status as written in the header line.
+    pub status: &'a str,
+    pub state: &'a str,
+    /// Flag names as listed (empty for `flags: -`).
+    pub flags: &'a [String],
+    /// The Overview icon: `"OK"`, `"Warning"` or `"Fail"`.
+    pub severity: &'a str,
+    pub summary: &'a str,
+    /// `null` for the empty marker.
+    pub guidance: Option<&'a str>,
+    pub candidates: &'a [ParsedCandidate],
+    /// Heading lines of the optional sections, in order.
+    pub sections: &'a [String],
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl<'a> ValidationResult<'a> {
+    /// A view of what [`crate::validate::parse`] returned, borrowing it. O(1).
+    pub fn of(parsed: &'a Parsed, violations: &'a [Violation]) -> Self {
+        ValidationResult {
+            valid: violations.is_empty(),
+            violations,
+            status: &parsed.status,
+            state: &parsed.state,
+            flags: &parsed.flags,
+            severity: &parsed.severity,
+            summary: &parsed.summary,
+            guidance: parsed.guidance.as_deref(),
+            candidates: &parsed.candidates,
+            sections: &parsed.sections,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reports_read_as_the_generated_types_write_them() {
+        // Serialised from the same types boundary.ts is rendered from: a renamed field cannot
+        // leave the reader behind.
+        let saved = PersistReport::Saved { path: "a.md".into(), ok: true, version: "v2".into() };
+        let failed = PersistReport::Failed { path: "b.md".into(), ok: false, error: "disk full".into() };
+        let v = serde_json::to_value([&saved, &failed]).unwrap();
+        assert_eq!(v[0], json!({"path": "a.md", "ok": true, "version": "v2"}));
+        assert_eq!(
+            PersistReport::read_all(&v).unwrap(),
+            [PersistResult::Saved { path: "a.md".into(), version: "v2".into() }, PersistResult::Failed { path: "b.md".into(), error: "disk full".into() }]
+        );
+        let reads = [
+            LoadReport::Read { path: "a.md".into(), ok: true, text: Some("x\n".into()), version: Some("v1".into()) },
+            LoadReport::Read { path: "gone.md".into(), ok: true, text: None, version: None },
+            LoadReport::Failed { path: "c.md".into(), ok: false, error: "EACCES".into() },
+        ];
+        let v = serde_json::to_value(&reads).unwrap();
+        assert_eq!(v[1], json!({"path": "gone.md", "ok": true, "text": null, "version": null}));
+        assert_eq!(
+            LoadReport::read_all(&v).unwrap(),
+            [
+                LoadResult::Loaded { path: "a.md".into(), text: "x\n".into(), version: "v1".into() },
+                LoadResult::Missing { path: "gone.md".into() },
+                LoadResult::Failed { path: "c.md".into(), error: "EACCES".into() },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_report_of_neither_shape_is_refused_naming_it_and_the_shapes() {
+        let cases = [
+            // `ok` says success but the fields are a failure's, and the other way round.
+            json!([{"path": "a.md", "ok": true, "error": "x"}]),
+            json!([{"path": "a.md", "ok": false, "version": "v2"}]),
+            json!([{"path": "a.md", "version": "v2"}]),
+            json!([{"path": "a.md", "ok": "yes", "version": "v2"}]),
+            json!([{"ok": true, "version": "v2"}]),
+        ];
+        for v in cases {
+            let e = PersistReport::read_all(&v).unwrap_err().to_string();
+            assert!(e.starts_with("`[0]` must be { path, ok: true, version } or { path, ok: false, error }, got {"), "{v}: {e}");
+        }
+        let e = PersistReport::read_all(&json!([{"path": "a.md", "ok": true, "version": "v2"}, 7])).unwrap_err().to_string();
+        assert!(e.starts_with("`[1]` must be") && e.ends_with("got 7"), "{e}");
+        let e = PersistReport::read_all(&json!({"path": "a.md"})).unwrap_err().to_string();
+        assert!(e.starts_with("persist results must be an array, got {"), "{e}");
+        let e = LoadReport::read_all(&json!([{"path": "a.md", "ok": true, "text": "x", "version": null}])).unwrap_err().to_string();
+        assert!(e.starts_with("`[0]` must be a version with the text, got {"), "{e}");
+        let e = LoadReport::read_all(&json!([{"path": "a.md", "ok": false}])).unwrap_err().to_string();
+        assert!(e.contains("{ path, ok: true, text: null }"), "{e}");
     }
 }

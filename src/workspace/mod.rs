@@ -36,6 +36,9 @@ mod read;
 mod guidance;
 mod host;
 pub use host::{ContentPart, LiveContextBlock, LiveContextRequest};
+// The JS sides of steps and reports, for the binding (wasm32) and src/typescript.rs (tests).
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, ValidationResult};
 mod recall;
 mod replace_all;
 mod sync;

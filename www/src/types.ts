@@ -9,16 +9,14 @@ import type {
   DiagnosticCategory,
   DiagnosticRecord,
   LineCol,
-  LiveContextJson,
   MatchQuality,
+  MemorySearchHit,
   MemoryTurn,
   Metrics,
-  ParsedCandidate,
   ResponseData,
   Status,
   TextEdit,
   ToolDefinition,
-  Violation,
 } from "./generated/boundary.js";
 import type { ToolArgs, ToolName, ToolVerb } from "./generated/tool-args.js";
 import type { ObjectSchema } from "./json-schema.js";
@@ -27,6 +25,8 @@ export type { JsonSchema, JsonSchemaType, ObjectSchema } from "./json-schema.js"
 export type {
   AnchorDiff,
   Candidate,
+  CompressedHistory,
+  ContentPart,
   CurrentDocument,
   DiagnosticCategory,
   DiagnosticRecord,
@@ -38,9 +38,11 @@ export type {
   HistoryDelta,
   Letter,
   LineCol,
+  LiveContext,
   LiveContextJson,
   MatchQuality,
   MemoryHit,
+  MemorySearchHit,
   MemoryTurn,
   MemoryView,
   Metrics,
@@ -60,6 +62,7 @@ export type {
   TextEdit,
   ToolDefinition,
   ToolState,
+  ValidationResult,
   VersionKind,
   Violation,
   ViolationRule,
@@ -422,7 +425,7 @@ export interface MemoryStoreApi {
   /** The `[Turn N] summary` lines injected into prompts (also in the live context). */
   digest(): string;
   /** Keyword search (BM25F; CJK by character bigrams), best first. */
-  search(query: string, limit?: number): Array<{ turn: number; score: number; snippet: string }>;
+  search(query: string, limit?: number): MemorySearchHit[];
   /** Versioned JSON (`{"format":"agentpad-memory","version":1,"turns":[…]}`); import(export()) round-trips. */
   export(): string;
   /** Replaces the store by an export. Throws (changing nothing) on a malformed or foreign export. */
@@ -458,14 +461,6 @@ export interface LiveContextOptions {
   locale?: Locale;
 }
 
-/** `ws.liveContext()`: the block as data, as Markdown, and as content parts for the last user message. */
-export interface LiveContext {
-  json: LiveContextJson;
-  markdown: string;
-  /** One text part per section: append them to the last user message's content. */
-  content_parts: Array<{ type: "text"; text: string }>;
-}
-
 export interface CallOptions {
   /** The LLM's tool-call id, recorded in the session log. */
   toolCallId?: string;
@@ -484,22 +479,6 @@ export interface DiagnosticsOptions {
   sink: (record: DiagnosticRecord) => void;
 }
 
-/** What validateResponse() read and found. */
-export interface ValidationResult {
-  valid: boolean;
-  violations: Violation[];
-  status: string;
-  state: string;
-  flags: string[];
-  /** "OK" | "Warning" | "Fail" */
-  severity: string;
-  summary: string;
-  guidance: string | null;
-  candidates: ParsedCandidate[];
-  /** Heading lines of the optional sections, in order. */
-  sections: string[];
-}
-
 /**
  * The message shapes `ws.compressHistory()` reads and writes: OpenAI chat completions, OpenAI
  * Responses API input items, Anthropic messages, the AI SDK's `ModelMessage`s.
@@ -509,13 +488,3 @@ export type HistoryFormat = "openai" | "openai-responses" | "anthropic" | "ai-sd
 /** Every {@link HistoryFormat}, for checks at run time. */
 export const HISTORY_FORMATS: readonly HistoryFormat[] = ["openai", "openai-responses", "anthropic", "ai-sdk"];
 
-/** What `ws.compressHistory()` returns. */
-export interface CompressedHistory<M> {
-  messages: M[];
-  /** Whole messages removed (a call message and its result message are two). */
-  messages_removed: number;
-  /** Estimated: one token per CJK character, one per four other characters. */
-  tokens_saved: number;
-  /** Ids of the sessions that were found and replaced. */
-  sessions: number[];
-}

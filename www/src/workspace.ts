@@ -6,6 +6,9 @@ import { WasmWorkspace, documentTooLargeMessage } from "../pkg/agentpad.js";
 import { ensureWasm, messageOf } from "./loader.js";
 import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
 import { HISTORY_FORMATS } from "./types.js";
+// What the core asks for next and what the shell reports back: generated from the Rust the
+// binding serialises (src/workspace/host.rs), internal to the package.
+import type { LoadReport, MemorySearchHit, PersistReport, Step } from "./generated/boundary.js";
 import type {
   CallOptions,
   CallRest,
@@ -49,17 +52,6 @@ declare global {
 if (typeof Symbol.dispose !== "symbol") {
   Object.defineProperty(Symbol, "dispose", { value: Symbol.for("nodejs.dispose") });
 }
-
-/** What the core asks for next (src/wasm.rs `StepJs`); a write's `edits` are the same write as replacements. */
-type Step =
-  | { kind: "done"; response: ToolResponse }
-  | { kind: "persist"; requests: PersistRequest[] }
-  | { kind: "load"; paths: string[] };
-
-type PersistResult = { path: string; ok: true; version: string } | { path: string; ok: false; error: string };
-type LoadResult =
-  | { path: string; ok: true; text: string | null; version: string | null }
-  | { path: string; ok: false; error: string };
 
 /**
  * The largest document a Workspace holds: 134,217,728 bytes (128 MiB) of UTF-8 as storage holds
@@ -463,7 +455,9 @@ export class Workspace {
         if (!text.includes("\r") && text.charCodeAt(0) !== 0xfeff) this.#saved.set(path, text);
       }
     }
-    return step.response;
+    // The core keeps what ToolResponse narrows by status (a MultiMatch lists a candidate, its
+    // count and quality): src/typescript.rs tests it on every way to one.
+    return step.response as ToolResponse;
   }
 
   /** Writes in order and stops at the first failure: later documents are left untouched. */
@@ -471,7 +465,7 @@ export class Workspace {
     requests: PersistRequest[],
     written: Map<string, string>,
   ): Promise<Step> {
-    const results: PersistResult[] = [];
+    const results: PersistReport[] = [];
     for (const request of requests) {
       try {
         const saving = Promise.resolve().then(() => this.#storage.save(request.path, request.text, request.expected_version, request.edits));
@@ -488,7 +482,7 @@ export class Workspace {
   }
 
   async #load(paths: string[]): Promise<Step> {
-    const results: LoadResult[] = [];
+    const results: LoadReport[] = [];
     for (const path of paths) {
       try {
         const doc = checkLoaded(path, await this.#loadWithin(path));
@@ -662,11 +656,13 @@ export class Workspace {
             tags: t.tags ?? [],
           }),
         ),
-      turns: () => (live().memoryState() as { records: MemoryTurn[] }).records,
-      digest: () => (live().memoryState() as { digest: string }).digest,
+      // Each crosses the boundary alone: the digest is a few lines, the turns carry every
+      // stored context.
+      turns: () => live().memoryTurns() as MemoryTurn[],
+      digest: () => live().memoryDigest(),
       search: (query, limit = 5) => {
         if (typeof query !== "string") throw new TypeError(`agentpad: memory.search(query) needs a string, got ${typeof query}`);
-        return live().memorySearch(query, limit) as Array<{ turn: number; score: number; snippet: string }>;
+        return live().memorySearch(query, limit) as MemorySearchHit[];
       },
       export: () => live().memoryExport(),
       import: (json) => {

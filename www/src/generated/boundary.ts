@@ -52,6 +52,29 @@ export type Candidate = {
   match_quality: MatchQuality;
 };
 
+/**
+ * What `compressHistory` returns: the messages (of the caller's type `M`) with each ended
+ * session replaced, and what that saved (`history::Compressed`).
+ */
+export type CompressedHistory<M> = {
+  messages: Array<M>;
+  /** Whole messages removed (a call message and its result message are two). */
+  messages_removed: number;
+  /** Estimated: one token per CJK character, one per four other characters. */
+  tokens_saved: number;
+  /** Ids of the sessions that were found and replaced. */
+  sessions: Array<number>;
+};
+
+/**
+ * One text part of a block, as chat APIs take content parts.
+ */
+export type ContentPart = {
+  /** Always `"text"`. */
+  type: "text";
+  text: string;
+};
+
 export type CurrentDocument = {
   path: string;
   /** `draft` when pending changes exist (what the tools read and edit), else `committed`. */
@@ -168,6 +191,18 @@ export type LineCol = {
 };
 
 /**
+ * A live context block: its data, its Markdown, and the same Markdown as one content part
+ * per section (docs/workflow.md#live-context).
+ */
+export type LiveContext = {
+  json: LiveContextJson;
+  /** The sections, one line break between them. */
+  markdown: string;
+  /** One text part per section: append them to the last user message's content. */
+  content_parts: Array<ContentPart>;
+};
+
+/**
  * One block of live context: the data; the views are [`LiveContext::sections`] and
  * [`LiveContext::markdown`].
  */
@@ -188,6 +223,26 @@ export type LiveContextJson = {
 };
 
 /**
+ * The host's report of one read of a `load` step (the JS side of `LoadResult`): `text: null`
+ * when storage holds no such document.
+ */
+export type LoadReport =
+  | {
+      path: string;
+      ok: true;
+      /** The stored text (line endings and BOM as stored), or `null`: no such document. */
+      text: string | null;
+      /** Its version; `null` only when `text` is. */
+      version: string | null;
+    }
+  | {
+      path: string;
+      ok: false;
+      /** Why the read failed, as the storage said. */
+      error: string;
+    };
+
+/**
  * One `memo_search_memory` result: the turn, its BM25F score, its summary and a snippet around
  * the first match.
  */
@@ -195,6 +250,21 @@ export type MemoryHit = {
   turn: number;
   score: number;
   summary: string;
+  snippet: string;
+};
+
+/**
+ * One search result.
+ */
+export type MemorySearchHit = {
+  turn: number;
+  /** BM25F score (> 0); see the module docs. */
+  score: number;
+  /**
+   * At most [`SNIPPET_CHARS`] chars around the first matching term of the best-weighted field
+   * that matches (summary, then insights, tags, context); line breaks shown as spaces, `…`
+   * marks a cut.
+   */
   snippet: string;
 };
 
@@ -223,7 +293,9 @@ export type MemoryTurn = {
 /**
  * What a memory tool returned (docs/workflow.md#memory-store): whole turns, or ranked search hits.
  */
-export type MemoryView = { "kind": "recall", turns: Array<MemoryTurn>, } | { "kind": "search", query: string, hits: Array<MemoryHit>, };
+export type MemoryView =
+  | { "kind": "recall"; turns: Array<MemoryTurn> }
+  | { "kind": "search"; query: string; hits: Array<MemoryHit> };
 
 export type Metrics = {
   /** Change in length made by this call, in chars. */
@@ -302,7 +374,11 @@ export type NearMissLineAt = "whole" | "line" | "after";
  * `more`: further chars of a changed part left out (shown `…`). Texts are the texts' own
  * chars, whitespace as it is (the text for the model shows it as `·`, `→`, `⏎`).
  */
-export type NearMissPiece = { "kind": "same", text: string, } | { "kind": "omitted", chars: number, } | { "kind": "old_text", text: string, more: number, } | { "kind": "document", text: string, more: number, };
+export type NearMissPiece =
+  | { "kind": "same"; text: string }
+  | { "kind": "omitted"; chars: number }
+  | { "kind": "old_text"; text: string; more: number }
+  | { "kind": "document"; text: string; more: number };
 
 /**
  * One candidate. The `list` style only gives the letter, the line, the preview and the marks;
@@ -363,6 +439,23 @@ export type PendingPlace = {
   old_text: string;
   new_text: string;
 };
+
+/**
+ * The host's report of one write of a `persist` step (the JS side of `PersistResult`).
+ */
+export type PersistReport =
+  | {
+      path: string;
+      ok: true;
+      /** The version storage holds now. */
+      version: string;
+    }
+  | {
+      path: string;
+      ok: false;
+      /** Why the write failed, as the storage said. */
+      error: string;
+    };
 
 /**
  * What the shell must write: `text` in storage form (line endings and BOM restored), refused by
@@ -497,6 +590,14 @@ export type SessionLogEntry = {
 export type Status = "Success" | "NoMatch" | "MultiMatch" | "NoOp" | "PersistFailure" | "ExternalConflict" | "Exception" | "InvalidArguments" | "Blocked" | "StaleReference";
 
 /**
+ * What the core asks the shell for next: the JS side of a `Step`, tagged by `kind`.
+ */
+export type Step =
+  | { "kind": "done"; response: ResponseData }
+  | { "kind": "persist"; requests: Array<PersistRequest> }
+  | { "kind": "load"; paths: Array<string> };
+
+/**
  * An entry of the task stack (innermost last). Always present, empty until tasks exist.
  */
 export type TaskEntry = {
@@ -564,6 +665,29 @@ export type ToolState = {
   reason: string | null;
   /** What to do instead (that call's guidance). */
   guidance: string | null;
+};
+
+/**
+ * What `validateResponse` returns: the verdict, every violation, and what could be read
+ * (`validate::parse`).
+ */
+export type ValidationResult = {
+  /** No violation. */
+  valid: boolean;
+  violations: Array<Violation>;
+  /** The status as written in the header line. */
+  status: string;
+  state: string;
+  /** Flag names as listed (empty for `flags: -`). */
+  flags: Array<string>;
+  /** The Overview icon: `"OK"`, `"Warning"` or `"Fail"`. */
+  severity: string;
+  summary: string;
+  /** `null` for the empty marker. */
+  guidance: string | null;
+  candidates: Array<ParsedCandidate>;
+  /** Heading lines of the optional sections, in order. */
+  sections: Array<string>;
 };
 
 /**
