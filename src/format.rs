@@ -120,7 +120,7 @@ impl Response {
     /// data. The workspace calls it once, at the end of a call (docs/architecture.md#the-path-of-a-tool-call);
     /// rendering again (after a defect was noted) composes from the same sentences. Cost: O(size
     /// of the views).
-    pub fn render(&mut self, options: RenderOptions) {
+    pub(crate) fn render(&mut self, options: RenderOptions) {
         #[cfg(test)]
         RENDERS.with(|n| n.set(n.get() + 1));
         let sentences = self.sentences.get_or_insert_with(|| std::mem::take(&mut self.summary));

@@ -55,6 +55,10 @@
     )
 )]
 
+// Every type a public item hands out can be named by its user (a re-export above or a public
+// module); a type only the crate uses is handed out by crate-private items only.
+#![deny(unnameable_types)]
+
 // Callers in the crate's own tests (src/internal_tests.rs) name the crate as users do.
 #[cfg(test)]
 extern crate self as agentpad;
@@ -107,7 +111,7 @@ mod typescript;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use format::{CandidateStyle, Locale};
+pub use format::{CandidateStyle, Locale, Words};
 pub use input::InputError;
 pub use matching::{CandidateQuality, MatchQuality, Tier};
 pub use matching::near::{DiffPiece, Difference, DifferenceLine, LineAt, NearMissView};

@@ -1,8 +1,8 @@
 //! Response: what every tool call returns (docs/responses.md), and the records it carries (log
 //! entries, the history delta, task views). Plain data at the bottom of the module graph: it
 //! imports no view. The Markdown the model reads is a view over it ([`crate::format`]), filled in
-//! once at the end of a call by [`Response::render`] (defined there) so that JSON and Markdown
-//! can never say different things.
+//! once at the end of a call by `Response::render` (defined there, crate-private) so that JSON
+//! and Markdown can never say different things.
 
 use serde::Serialize;
 use serde_json::Value;

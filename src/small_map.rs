@@ -17,7 +17,7 @@ use std::borrow::Borrow;
 /// A map of a few entries in key order. Cost: `get`, `contains_key` O(log n); `insert` and
 /// `remove` O(n) (the entries after the key move); iteration O(n) in key order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SmallMap<K, V> {
+pub(crate) struct SmallMap<K, V> {
     entries: Vec<(K, V)>,
 }
 
@@ -30,10 +30,6 @@ impl<K, V> Default for SmallMap<K, V> {
 impl<K: Ord, V> SmallMap<K, V> {
     pub fn new() -> Self {
         Self::default()
-    }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -271,7 +267,7 @@ mod tests {
                     }
                 }
                 prop_assert!(small.entries.windows(2).all(|w| w[0].0 < w[1].0), "not sorted: {:?}", small.entries);
-                prop_assert_eq!(small.len(), model.len());
+                prop_assert_eq!(small.entries.len(), model.len());
                 let pairs: Vec<(u8, u16)> = small.iter().map(|(k, v)| (*k, *v)).collect();
                 let expected: Vec<(u8, u16)> = model.iter().map(|(k, v)| (*k, *v)).collect();
                 prop_assert_eq!(pairs, expected);

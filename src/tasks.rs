@@ -17,7 +17,7 @@ pub const TREE_ROOTS: usize = 10;
 
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TaskStatus {
+pub(crate) enum TaskStatus {
     Active,
     Completed,
     Reverted,
@@ -34,7 +34,7 @@ impl TaskStatus {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Task {
+pub(crate) struct Task {
     pub id: u32,
     pub goal: String,
     pub parent: Option<u32>,
@@ -80,7 +80,7 @@ impl std::error::Error for TaskError {}
 
 /// A task of the thought tree with its children, in creation order.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TaskNode<'a> {
+pub(crate) struct TaskNode<'a> {
     pub task: &'a Task,
     pub children: Vec<TaskNode<'a>>,
 }

@@ -36,7 +36,7 @@ pub struct NearMissView {
 impl NearMissView {
     /// The data of `miss`, a region of `draft` near `needle`, offered as `id` (or not). Cost:
     /// that of [`difference`] on the needle and the region's text, plus O(log n) offsets.
-    pub fn of(draft: &Rope, miss: &NearMiss, needle: &str, id: Option<String>) -> NearMissView {
+    pub(crate) fn of(draft: &Rope, miss: &NearMiss, needle: &str, id: Option<String>) -> NearMissView {
         let end = miss.range.end.min(draft.len_chars());
         let start = miss.range.start.min(end);
         let region = draft.slice(start..end).to_string();
