@@ -6,10 +6,12 @@
 //! a path it does not hold. Until then it exists only here: when its change is dropped (revert,
 //! discard) it is forgotten again ([`Workspace::forget_unsaved_creations`]).
 
-use super::{check_size, Document, Step, Workspace};
+use super::outcome::CreateRefusal;
+use super::words::{self, Voice};
+use super::{Document, Step, Workspace, MAX_DOCUMENT_BYTES};
 use crate::response::Status;
 use crate::text::Text;
-use crate::tools::{Args, Tool};
+use crate::tools::Args;
 
 impl Workspace {
     /// Stages the new document `path` with `text`. Refused (`InvalidArguments`, nothing
@@ -17,29 +19,10 @@ impl Workspace {
     /// an absolute path where the documents are relative — the rules of `memo_persist_as`),
     /// `text` is empty, or it is over the size limit. Cost: O(size of text).
     pub(super) fn create(&mut self, path: &str, text: &str) -> Step {
-        let p = self.config.tool_prefix.clone();
         let path = path.trim();
-        if path.is_empty() {
-            return Step::Done(self.invalid("`path` is empty", "Pass the path of the new document, e.g. \"notes/todo.md\".".into()));
-        }
-        if self.docs.contains_key(path) {
-            return Step::Done(self.invalid(
-                &format!("`{path}` already exists (it is open)"),
-                format!("Change it with {p}_replace(old_text, new_text, path=\"{path}\"), or pick another path for a new document."),
-            ));
-        }
-        let own = self.order.first().map_or("", String::as_str);
-        if let Some(why) = super::persist::unsafe_new_path(path, own) {
-            return Step::Done(self.invalid(
-                &format!("argument `path` {} {why}", crate::text::clip(&format!("{path:?}"), 80)),
-                "Pass a path inside the storage, relative like the open documents, e.g. \"notes/todo.md\".".into(),
-            ));
-        }
-        if text.is_empty() {
-            return Step::Done(self.invalid("`text` is empty", "Pass the content of the new document as text.".into()));
-        }
-        if let Err(e) = check_size(path, text.len()) {
-            return Step::Done(self.invalid(&e.to_string(), "Create a smaller document, and put the rest in another.".into()));
+        if let Some(refusal) = self.create_refusal(path, text) {
+            let r = words::create_refused(&refusal, &Voice::of(self));
+            return Step::Done(self.finish(r, None));
         }
         self.docs.insert(path.to_string(), Document { text: Text::from_storage(""), version: String::new() });
         self.order.push(path.to_string());
@@ -47,7 +30,7 @@ impl Workspace {
         let step = self.append(path, &Args::from_pairs(&[("text", text.to_string())]));
         match step {
             Step::Done(mut r) if r.status == Status::Success => {
-                r.summary = format!("New document {path} (not in storage yet): {}", r.summary);
+                r.summary = words::created(path, &r.summary);
                 Step::Done(r)
             }
             Step::Done(r) => {
@@ -57,6 +40,24 @@ impl Workspace {
             }
             // Immediate mode: written by this call.
             other => other,
+        }
+    }
+
+    /// Why `memo_create(path, text)` must create nothing, if it must. Cost: O(length of path).
+    fn create_refusal(&self, path: &str, text: &str) -> Option<CreateRefusal> {
+        let own = self.order.first().map_or("", String::as_str);
+        if path.is_empty() {
+            Some(CreateRefusal::PathEmpty)
+        } else if self.docs.contains_key(path) {
+            Some(CreateRefusal::Exists { path: path.to_string() })
+        } else if let Some(why) = super::persist::unsafe_new_path(path, own) {
+            Some(CreateRefusal::Unsafe { path: path.to_string(), why })
+        } else if text.is_empty() {
+            Some(CreateRefusal::TextEmpty)
+        } else if text.len() > MAX_DOCUMENT_BYTES {
+            Some(CreateRefusal::TooLarge { path: path.to_string(), bytes: text.len(), limit: MAX_DOCUMENT_BYTES })
+        } else {
+            None
         }
     }
 
@@ -87,15 +88,6 @@ impl Workspace {
                     session.drop_path(&path);
                 }
             }
-        }
-    }
-
-    /// `memo_create` in a response's words: the tool name under the prefix.
-    pub(super) fn create_hint(&self) -> String {
-        if self.is_visible(Tool::Create) {
-            format!(" To make a new document, call {}(path, text).", self.tool_name(Tool::Create))
-        } else {
-            String::new()
         }
     }
 }

@@ -22,7 +22,7 @@ use crate::response::Response;
 use crate::session::{Letter, Selection, SelectionKind};
 use crate::text::{self, normalize_line_breaks, Text};
 use crate::tools::{Args, Tool};
-use crate::workspace::outcome::{ChoiceArg, EditOutcome, LineChange, Needle, Note, Refusal, SpanEnd};
+use crate::workspace::outcome::{ChoiceArg, EditOutcome, ExactlyElsewhere, LineChange, Needle, Note, Refusal, SpanEnd};
 use crate::workspace::words;
 use crate::workspace::{Step, Workspace};
 
@@ -302,7 +302,7 @@ impl Workspace {
             }
             let elsewhere = self.exactly_elsewhere(path, &old);
             return match self.no_match(search, &located.needle) {
-                Step::Done(r) => Step::Done(self.naming_elsewhere(r, path, &elsewhere)),
+                Step::Done(r) => Step::Done(self.naming_elsewhere(r, path, elsewhere)),
                 step => step,
             };
         }
@@ -328,14 +328,9 @@ impl Workspace {
 
     /// A no-match answer whose guidance first names the documents that hold old_text exactly
     /// (nothing is changed there: the model says which document it meant).
-    fn naming_elsewhere(&self, mut r: Response, path: &str, elsewhere: &[(String, usize)]) -> Response {
-        let Some((first, _)) = elsewhere.first() else { return r };
-        let places: Vec<String> = elsewhere.iter().map(|(p, line)| format!("{p} (line {line})")).collect();
-        let lead = format!(
-            "old_text occurs exactly in {}, not in {path}: if you meant that document, call {}_replace with path=\"{first}\" (nothing was changed there).",
-            places.join(", "),
-            self.config.tool_prefix
-        );
+    fn naming_elsewhere(&self, mut r: Response, path: &str, places: Vec<(String, usize)>) -> Response {
+        let elsewhere = ExactlyElsewhere { path: path.to_string(), places };
+        let Some(lead) = words::exactly_elsewhere(&elsewhere, &words::Voice::of(self)) else { return r };
         r.guidance = Some(match r.guidance.take() {
             Some(g) if !g.trim().is_empty() => format!("{lead} {g}"),
             _ => lead,

@@ -61,7 +61,8 @@ pub struct ToolState {
 }
 
 use history_book::HistoryBook;
-use views::{guidance_for, pending_views, plural, render_preview};
+use outcome::{SessionOutcome, StateNote};
+use views::{guidance_for, pending_views, render_preview};
 
 /// Candidates listed by default (A–E, docs/responses.md#candidates); `show_all_matches` lists up to Z.
 pub const DEFAULT_CANDIDATES_SHOWN: usize = 5;
@@ -675,9 +676,7 @@ impl Workspace {
 
     fn dispatch(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
         if self.awaiting.is_some() {
-            let r = Response::new(Status::Blocked, "The workspace is waiting for the storage to finish a write or read.")
-                .with_guidance("The host must report it (completePersist / completeLoad) before the next call.");
-            return Step::Done(self.finish(r, None));
+            return Step::Done(self.session_worded(&SessionOutcome::Waiting, None));
         }
         let (tool, args) = match tools::parse_call(&self.config.tool_prefix, name, args) {
             Ok(parsed) => parsed,
@@ -710,10 +709,7 @@ impl Workspace {
         }
         let path = match self.resolve(args.str("path")) {
             Ok(p) => p,
-            Err(e) => {
-                let guidance = format!("Pass `path` as one of the open documents, or leave it out for the default.{}", self.create_hint());
-                return Step::Done(self.invalid(&e.to_string(), guidance));
-            }
+            Err(error) => return Step::Done(self.session_worded(&SessionOutcome::NotOpen { error }, None)),
         };
         match tool {
             Tool::Read => match args.str("version").map(str::to_string) {
@@ -738,9 +734,7 @@ impl Workspace {
             | Tool::ExportSession
             | Tool::RecallContext
             | Tool::SearchMemory
-            | Tool::Create => {
-                unreachable_tool(tool)
-            }
+            | Tool::Create => Step::Done(self.session_worded(&SessionOutcome::DispatchedTwice { tool }, None)),
         }
     }
 
@@ -790,16 +784,19 @@ impl Workspace {
     }
 
     /// A completion that does not answer what the workspace waits for: refused, nothing changes.
-    fn wrong_completion(&self, what: &str, method: &str, kind: &str) -> Step {
-        let r = Response::new(Status::InvalidArguments, format!("Invalid call: no {what} is waiting for the storage. Nothing was changed."))
-            .with_guidance(format!("Call {method} only after a step asked for it (kind \"{kind}\")."));
-        Step::Done(self.finish(r, None))
+    fn wrong_completion(&self, what: &'static str, method: &'static str, kind: &'static str) -> Step {
+        Step::Done(self.session_worded(&SessionOutcome::WrongCompletion { what, method, kind }, None))
     }
 
-    fn invalid(&self, summary: &str, guidance: String) -> Response {
-        let r = Response::new(Status::InvalidArguments, format!("Invalid call: {summary}. Nothing was changed."))
-            .with_guidance(guidance);
-        self.finish(r, None)
+    /// An argument error (`Invalid call: {what}. Nothing was changed.`), finished.
+    fn invalid(&self, what: &str, guidance: String) -> Response {
+        self.finish(words::invalid(what, guidance), None)
+    }
+
+    /// The response for a session outcome, worded against the current state and finished.
+    /// Cost: O(its words).
+    fn session_worded(&self, outcome: &SessionOutcome, path: Option<&str>) -> Response {
+        self.finish(words::session(outcome, &words::Voice::of(self)), path)
     }
 
     /// An `InvalidArguments` response for an argument the shell could not convert (e.g. an
@@ -825,18 +822,12 @@ impl Workspace {
 
     fn preview(&self, path: &str, args: &tools::Args) -> Response {
         let Some(session) = self.session.as_ref().filter(|s| s.changes.iter().any(|c| c.path == path)) else {
-            let r = Response::new(Status::NoOp, format!("No pending changes in {path}."))
-                .with_guidance(format!("Stage an edit with {}_replace first.", self.config.tool_prefix));
-            return self.finish(r, Some(path));
+            return self.session_worded(&SessionOutcome::NothingToPreview { path: path.to_string() }, Some(path));
         };
         let opts = self.preview_options(args.str("format"), args.int("context_lines"));
         let count = session.changes.iter().filter(|c| c.path == path).count();
-        let mut r = Response::new(Status::Success, format!("{count} pending change{} in {path} ({} preview).", plural(count), opts.mode.as_str()))
-            .with_guidance(if self.is_visible(Tool::Commit) {
-                format!("Call {p}_commit(summary) to save, or {p}_revert(reason) to drop them.", p = self.config.tool_prefix)
-            } else {
-                self.save_or_drop("")
-            });
+        let previewed = SessionOutcome::Previewed { path: path.to_string(), count, mode: opts.mode.as_str() };
+        let mut r = words::session(&previewed, &words::Voice::of(self));
         r.preview = Some(render_preview(session, path, &opts));
         let draft = self.draft_rope(path);
         r.metrics.new_length = Some(draft.len_chars());
@@ -847,34 +838,21 @@ impl Workspace {
     // ---- memo_begin_task / memo_export_session ---------------------------------------------
 
     fn begin_task(&mut self, goal: &str, parent: Option<&str>, now_ms: f64) -> Response {
-        let p = self.config.tool_prefix.clone();
         match self.tasks.begin(goal, parent, now_ms) {
             Ok(task) => {
                 let (id, depth, goal) = (task.id, task.depth, task.goal.clone());
-                let mut r = Response::new(Status::Success, format!("Task #{id} begun: \"{goal}\" (depth {depth})."))
-                    .with_guidance(if self.is_visible(Tool::Commit) {
-                        format!("Work on it; {p}_commit(summary) completes it, {p}_revert(reason) abandons it.")
-                    } else {
-                        format!("Work on it; a commit completes it, {p}_revert(reason) abandons it.")
-                    });
+                let mut r = self.session_worded(&SessionOutcome::TaskBegun { id, goal, depth }, None);
                 r.task_id = Some(id.to_string());
-                self.finish(r, None)
+                r
             }
-            Err(e @ crate::tasks::TaskError::TooDeep { .. }) => {
-                let r = Response::new(Status::Blocked, format!("Cannot begin the task: {e}. Nothing was changed."))
-                    .with_guidance(format!("Split the work: finish the current task with {p}_commit(summary) first, or do this step inside it without a new task."));
-                self.finish(r, None)
-            }
-            Err(e) => self.invalid(&e.to_string(), "Give a one-line goal; leave parent_task_id out to nest under the current task.".into()),
+            Err(error) => self.session_worded(&SessionOutcome::TaskRefused { error }, None),
         }
     }
 
     fn export_session(&self) -> Response {
-        let n = self.log.len();
-        let mut r = Response::new(Status::Success, format!("Session log: {n} call{} (this one included).", plural(n)))
-            .with_guidance("Nothing was changed: the log lists the calls oldest first, to pick up where you left off.");
+        let mut r = self.session_worded(&SessionOutcome::SessionLog { calls: self.log.len() }, None);
         r.session_log = Some(self.log.entries());
-        self.finish(r, None)
+        r
     }
 
     // ---- responses -------------------------------------------------------------------------
@@ -905,19 +883,15 @@ impl Workspace {
     fn finish(&self, mut r: Response, path: Option<&str>) -> Response {
         if self.config.persist_mode == PersistMode::Disabled && !r.summary.contains("Persistence is disabled") {
             // With PersistReadOnly the summary says that nothing is written.
-            r.notes.trail.push("[Read-only: persistence is disabled, results stay in memory.]".into());
+            r.notes.trail.push(words::state_note(&StateNote::ReadOnly, &self.config.tool_prefix));
         }
         // Notes said once go before the sentences (after `[Warning]`: the view puts it first).
         r.notes.lead.extend(self.notes.iter().cloned());
         // (ExternalConflict says it itself; a Blocked call's guidance already gives the way out.)
         if !self.conflicts.is_empty() && !matches!(r.status, Status::ExternalConflict | Status::Blocked) {
             // Every response says it while it lasts, not only the state and flags.
-            let paths: Vec<&str> = self.conflicts.keys().map(String::as_str).collect();
-            r.notes.lead.push(format!(
-                "[Storage changed under your pending changes in {}: compare with {p}_diff(against=\"storage\"), then {p}_rebase or {p}_refresh.]",
-                paths.join(", "),
-                p = self.config.tool_prefix
-            ));
+            let paths = self.conflicts.keys().cloned().collect();
+            r.notes.lead.push(words::state_note(&StateNote::Conflict { paths }, &self.config.tool_prefix));
         }
         r.workflow_state = self.state();
         r.flags = self.flags();
@@ -950,12 +924,6 @@ impl Workspace {
         r
     }
 
-}
-
-/// `dispatch` handles these tools before resolving a path; reaching here is a defect, answered
-/// without panicking.
-fn unreachable_tool(tool: Tool) -> Step {
-    Step::Done(Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice.")))
 }
 
 #[cfg(test)]

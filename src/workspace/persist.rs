@@ -9,13 +9,14 @@
 //! agent does not hear about. Only when a compensating write fails too does storage keep a new
 //! text; the response then says which documents were committed after all.
 
+use super::outcome::{CommitFailed, Committed, PersistOutcome, TaskEnded, UnsafePath};
 use super::views::plural;
+use super::words::{self, Voice};
 use super::{Awaiting, Document, PersistRequest, PersistResult, Step, Workspace};
 use serde_json::json;
 
 use crate::diagnostics::Category;
 use crate::live_context::VersionKind;
-use crate::format::signed;
 use crate::response::{Response, Status};
 use crate::tasks::TaskStatus;
 use crate::changeset::ChangeSet;
@@ -68,16 +69,12 @@ impl Workspace {
         let Some(session) = self.session.as_ref().filter(|s| !s.is_empty()) else {
             if auto_pop && lead.is_none() {
                 if let Some(task) = self.tasks.pop(TaskStatus::Completed, summary) {
-                    let r = Response::new(
-                        Status::Success,
-                        format!("Task #{} completed: \"{}\" (there were no pending changes to save).", task.id, task.goal),
-                    )
-                    .with_guidance(format!("Go on with the next step: {p}_begin_task(goal) for a new task, or {p}_replace to edit.", p = self.config.tool_prefix));
+                    let task = TaskEnded { id: task.id, goal: task.goal.clone() };
+                    let r = self.persisted(&PersistOutcome::TaskCompleted(task));
                     return Step::Done(self.finish(r, None));
                 }
             }
-            let r = Response::new(Status::NoOp, "There are no pending changes to commit.")
-                .with_guidance(format!("Stage an edit with {}_replace first.", self.config.tool_prefix));
+            let r = self.persisted(&PersistOutcome::NothingToCommit);
             return Step::Done(self.finish(r, None));
         };
         let mut texts = Vec::new();
@@ -88,12 +85,7 @@ impl Workspace {
                 // text can: such a draft is never written.
                 let bytes = doc.base.storage_len_of(&doc.draft);
                 if bytes > super::MAX_DOCUMENT_BYTES {
-                    let limit = super::MAX_DOCUMENT_BYTES;
-                    let r = Response::new(
-                        Status::InvalidArguments,
-                        format!("The draft of {p} is {bytes} bytes, over the limit of {limit} bytes ({} MiB) per document. Nothing was saved.", limit / (1024 * 1024)),
-                    )
-                    .with_guidance(format!("Make {p} smaller with more edits, or {}_revert(reason) to drop the pending changes.", self.config.tool_prefix));
+                    let r = self.persisted(&PersistOutcome::DraftTooLarge { path: p.clone(), bytes, limit: super::MAX_DOCUMENT_BYTES });
                     return Step::Done(self.finish(r, Some(p)));
                 }
                 let set = session.change_set(p).0;
@@ -154,11 +146,9 @@ impl Workspace {
     /// `memo_commit_auto`: a commit with a generated summary; while a choice is pending, the
     /// recommended candidate is staged first.
     pub(super) fn commit_auto(&mut self) -> Step {
-        let p = self.config.tool_prefix.clone();
         if self.state() == crate::WorkflowState::SelectionPending {
             let Some(letter) = self.recommended else {
-                let r = Response::new(Status::Blocked, "No candidate is recommended, so there is nothing to choose automatically. Nothing was changed.")
-                    .with_guidance(format!("Choose one with {p}_replace_selection(selection_id), or drop the session with {p}_revert(reason)."));
+                let r = self.persisted(&PersistOutcome::NoneRecommended);
                 return Step::Done(self.finish(r, None));
             };
             let args = crate::tools::Args::from_pairs(&[("selection_id", letter.to_string())]);
@@ -288,37 +278,23 @@ impl Workspace {
         self.session = None;
         self.persist_failures.clear();
         self.recommended = None;
-        let mode_note = if self.config.persist_mode == PersistMode::Disabled {
-            " Persistence is disabled: the result stays in memory and is not written to storage."
-        } else {
-            ""
+        let task = if commit.auto_pop { self.tasks.pop(TaskStatus::Completed, &commit.summary).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() }) } else { None };
+        let (lead, preview, warned) = match commit.lead {
+            Some(lead) => (Some(lead.summary), lead.preview, lead.warned),
+            None => (None, None, false),
         };
-        let task_note = if commit.auto_pop {
-            self.tasks
-                .pop(TaskStatus::Completed, &commit.summary)
-                .map(|t| format!(" Task #{} completed: \"{}\".", t.id, t.goal))
-                .unwrap_or_default()
-        } else {
-            String::new()
-        };
-        let saved = format!(
-            "Committed {} change{} ({} chars): {}.{mode_note}{task_note}",
-            commit.changes,
-            plural(commit.changes),
-            signed(commit.delta),
-            commit.summary.trim_end_matches('.')
-        );
-        let mut r = match commit.lead {
-            Some(lead) => {
-                let mut r = Response::new(Status::Success, format!("{} {saved}", lead.summary));
-                r.preview = lead.preview;
-                r.warned = lead.warned;
-                r
-            }
-            None => Response::new(Status::Success, saved),
-        };
+        let mut r = self.persisted(&PersistOutcome::Committed(Committed {
+            changes: commit.changes,
+            delta: commit.delta,
+            summary: commit.summary,
+            in_memory: self.config.persist_mode == PersistMode::Disabled,
+            task,
+            lead,
+            saved: self.saved_versions(&committed),
+        }));
+        r.preview = preview;
+        r.warned = warned;
         r.metrics.delta = commit.delta;
-        r.guidance = self.committed_guidance(&committed);
         if let Some(path) = &first_path {
             r.metrics.new_length = Some(self.open_doc(path).text.rope().len_chars());
             r.fingerprint = Some(self.open_doc(path).text.fingerprint().to_string());
@@ -337,7 +313,7 @@ impl Workspace {
                     if let Some(d) = self.docs.get_mut(path) {
                         d.version = version.clone();
                     }
-                    restored.push(format!("{path} (now version {version})"));
+                    restored.push((path.clone(), version.clone()));
                 }
                 _ => {
                     // Storage keeps the committed text: say so, and make it the committed text
@@ -360,7 +336,7 @@ impl Workspace {
         self.commit_failed(&commit, &failures, &restored, &kept_new)
     }
 
-    fn commit_failed(&mut self, commit: &CommitInFlight, failures: &[(String, String)], restored: &[String], kept_new: &[String]) -> Response {
+    fn commit_failed(&mut self, commit: &CommitInFlight, failures: &[(String, String)], restored: &[(String, String)], kept_new: &[String]) -> Response {
         for (path, error) in failures {
             self.persist_failures.insert(path.clone(), error.clone());
             if let Some((_, text)) = commit.texts.iter().find(|(p, _)| p == path) {
@@ -368,26 +344,12 @@ impl Workspace {
                 self.record_version(path, VersionKind::Failed, commit.summary.clone(), Some(error.clone()), text.rope().clone(), spans);
             }
         }
-        let p = &self.config.tool_prefix;
-        let what: Vec<String> = failures.iter().map(|(path, e)| format!("{path}: {e}")).collect();
-        let mut summary = format!("Could not save {}.", what.join("; "));
-        if !restored.is_empty() {
-            summary.push_str(&format!(" Nothing was committed: {} had been saved and {} restored.", restored.join(", "), if restored.len() == 1 { "was" } else { "were" }));
-        }
-        if !kept_new.is_empty() {
-            summary.push_str(&format!(
-                " {} could not be restored: storage keeps the new text there, so {} committed after all.",
-                kept_new.join(", "),
-                if kept_new.len() == 1 { "that document is" } else { "those documents are" }
-            ));
-        }
-        summary.push_str(" The pending changes are kept whole.");
-        if let Some(lead) = &commit.lead {
-            summary = format!("{} {summary}", lead.summary);
-        }
-        let mut r = Response::new(Status::PersistFailure, summary).with_guidance(format!(
-            "Retry with {p}_commit(summary), compare with storage with {p}_diff(against=\"storage\"), save the draft elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard(reason)."
-        ));
+        let mut r = self.persisted(&PersistOutcome::CommitFailed(CommitFailed {
+            failures: failures.to_vec(),
+            restored: restored.to_vec(),
+            kept_new: kept_new.to_vec(),
+            lead: commit.lead.as_ref().map(|l| l.summary.clone()),
+        }));
         r.preview = commit.lead.as_ref().and_then(|l| l.preview.clone());
         // The staged edit's `[Warning]` still leads the summary (the view writes it from the flag).
         r.warned = commit.lead.as_ref().is_some_and(|l| l.warned);
@@ -395,13 +357,14 @@ impl Workspace {
         self.finish(r, path.as_deref())
     }
 
+    /// The response for `outcome`, worded against the current state. Cost: O(its words).
+    fn persisted(&self, outcome: &PersistOutcome) -> Response {
+        words::persist(outcome, &Voice::of(self))
+    }
+
     /// `memo_revert`: drops every pending change; the current task is marked Reverted.
     pub(super) fn revert(&mut self, reason: &str) -> Response {
-        let task_note = self
-            .tasks
-            .pop(TaskStatus::Reverted, reason)
-            .map(|t| format!(" Task #{} reverted: \"{}\".", t.id, t.goal))
-            .unwrap_or_default();
+        let task = self.tasks.pop(TaskStatus::Reverted, reason).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() });
         self.persist_failures.clear();
         self.recommended = None;
         let session = self.session.take();
@@ -413,33 +376,29 @@ impl Workspace {
             self.take_from_storage(&path, storage);
         }
         self.unreported_conflict = false;
-        let p = &self.config.tool_prefix;
-        let Some(session) = session else {
-            let status = if task_note.is_empty() { Status::NoOp } else { Status::Success };
-            let r = Response::new(status, format!("There is no edit session to revert.{task_note}"))
-                .with_guidance(format!("Nothing was pending; stage an edit with {p}_replace when you go on."));
-            return self.finish(r, None);
+        let outcome = match session {
+            None => PersistOutcome::NothingToRevert { task },
+            Some(s) => PersistOutcome::Reverted { changes: s.changes.len(), reason: reason.to_string(), task },
         };
-        let n = session.changes.len();
-        let why = if reason.trim().is_empty() { String::new() } else { format!(" ({})", reason.trim().trim_end_matches('.')) };
-        let r = Response::new(Status::Success, format!("Reverted: dropped {n} pending change{}{why}.{task_note}", plural(n)))
-            .with_guidance(format!("The documents are their committed text again: {p}_read shows it before your next edit."));
+        let r = self.persisted(&outcome);
         self.finish(r, None)
     }
 
     /// `memo_persist_as`: writes the draft of `path` to `new_path`, which must not exist yet.
     pub(super) fn persist_as(&mut self, path: &str, new_path: &str) -> Step {
-        let p = self.config.tool_prefix.clone();
         let new_path = new_path.trim();
-        if new_path.is_empty() || self.docs.contains_key(new_path) {
-            let why = if new_path.is_empty() { "`new_path` is empty".to_string() } else { format!("`{new_path}` is already open") };
-            return Step::Done(self.invalid(&why, format!("Pass a new path that storage does not hold yet, e.g. \"{path}.recovered\".")));
-        }
-        if let Some(why) = unsafe_new_path(new_path, path) {
-            return Step::Done(self.invalid(
-                &format!("argument `new_path` {} {why}", crate::text::clip(&format!("{new_path:?}"), 80)),
-                format!("Pass a new path inside the storage, relative like the document's own, e.g. \"{path}.recovered\"."),
-            ));
+        let (path_, new_path_) = (path.to_string(), new_path.to_string());
+        let refused = if new_path.is_empty() {
+            Some(PersistOutcome::NewPathEmpty { path: path_ })
+        } else if self.docs.contains_key(new_path) {
+            Some(PersistOutcome::NewPathOpen { path: path_, new_path: new_path_ })
+        } else {
+            unsafe_new_path(new_path, path).map(|why| PersistOutcome::NewPathUnsafe { path: path_, new_path: new_path_, why })
+        };
+        if let Some(refused) = refused {
+            // An argument error, answered like every other one: on no document.
+            let r = self.persisted(&refused);
+            return Step::Done(self.finish(r, None));
         }
         // The draft's flat text from the committed one and the pending changes, as a commit
         // makes it: the new document is searched without building it first.
@@ -450,8 +409,7 @@ impl Workspace {
         let edits = edits_between(&Rope::new(), text.rope());
         let request = PersistRequest { path: new_path.to_string(), text: text.to_storage(), expected_version: String::new(), edits };
         if self.config.persist_mode == PersistMode::Disabled {
-            let r = Response::new(Status::Blocked, "Persistence is disabled: nothing can be written to storage. Nothing was changed.")
-                .with_guidance(format!("The draft stays in memory; read it with {p}_read."));
+            let r = self.persisted(&PersistOutcome::PersistDisabled);
             return Step::Done(self.finish(r, Some(path)));
         }
         self.awaiting = Some(Awaiting::PersistAs { path: path.to_string(), new_path: new_path.to_string(), text });
@@ -460,7 +418,6 @@ impl Workspace {
 
     fn persist_as_written(&mut self, path: &str, new_path: &str, text: Text, results: Vec<PersistResult>) -> Response {
         self.persistence_record("persist_as: write reported", None, || results_json(&results));
-        let p = self.config.tool_prefix.clone();
         match result_for(&results, new_path) {
             Some(PersistResult::Saved { version, .. }) => {
                 let version = version.clone();
@@ -468,15 +425,7 @@ impl Workspace {
                 self.docs.insert(new_path.to_string(), Document { text, version: version.clone() });
                 self.order.push(new_path.to_string());
                 let pending = self.pending_in(path);
-                let mut r = Response::new(
-                    Status::Success,
-                    format!("Saved the draft of {path} as {new_path} (version {version}, {chars} chars); {new_path} is now open. {path} still has {pending} pending change{}.", plural(pending)),
-                )
-                .with_guidance(if self.is_visible(crate::tools::Tool::Commit) {
-                    format!("Retry saving {path} with {p}_commit(summary), or drop its changes with {p}_discard(reason) — the draft is safe in {new_path}.")
-                } else {
-                    format!("The draft is safe in {new_path}; drop the changes of {path} with {p}_discard(reason). {}", self.save_or_drop("Call "))
-                });
+                let mut r = self.persisted(&PersistOutcome::SavedAs { path: path.to_string(), new_path: new_path.to_string(), version, chars, pending });
                 r.metrics.new_length = Some(chars);
                 self.finish(r, Some(new_path))
             }
@@ -485,8 +434,7 @@ impl Workspace {
                     Some(PersistResult::Failed { error, .. }) => error.clone(),
                     _ => "the host reported no result".to_string(),
                 };
-                let r = Response::new(Status::PersistFailure, format!("Could not save the draft of {path} as {new_path}: {error}. Nothing was changed."))
-                    .with_guidance(format!("Try another new_path with {p}_persist_as, or {p}_diff(against=\"storage\") to compare."));
+                let r = self.persisted(&PersistOutcome::SaveAsFailed { path: path.to_string(), new_path: new_path.to_string(), error });
                 self.finish(r, Some(path))
             }
         }
@@ -550,14 +498,14 @@ fn edits_between(old: &Rope, new: &Rope) -> Vec<PersistEdit> {
 /// Why a model-given `new_path` must not reach the storage: it climbs out with `..`, is absolute
 /// while the document's own path is not, or holds a control character (NUL included). Storage
 /// providers may check too; the core refuses first so every host gets the same answer.
-pub(super) fn unsafe_new_path(new_path: &str, own: &str) -> Option<&'static str> {
+pub(super) fn unsafe_new_path(new_path: &str, own: &str) -> Option<UnsafePath> {
     let absolute = |p: &str| p.starts_with('/') || p.starts_with('\\') || (p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) && p.as_bytes().get(1) == Some(&b':'));
     if new_path.chars().any(char::is_control) {
-        Some("holds a control character")
+        Some(UnsafePath::ControlChar)
     } else if new_path.split(['/', '\\']).any(|s| s == "..") {
-        Some("has a `..` segment that would leave the storage")
+        Some(UnsafePath::ParentSegment)
     } else if absolute(new_path) && !absolute(own) {
-        Some("is an absolute path")
+        Some(UnsafePath::Absolute)
     } else {
         None
     }

@@ -7,12 +7,14 @@
 //! summary says so). With pending changes it is a conflict: `OutOfSync` + `ExternalConflict`,
 //! commit blocked, and the next editing call reports `ExternalConflict` instead of running.
 
-use super::views::{plural, render_preview};
+use super::outcome::{Conflicted, DroppedChange, ReloadedDocument, StateNote, SyncOutcome, TaskEnded};
+use super::views::render_preview;
+use super::words::{self, Voice};
 use super::{Awaiting, Document, LoadResult, Step, Workspace};
 use crate::diagnostics::Category;
 use crate::preview::{self, PreviewMode, PreviewOptions};
 use serde_json::json;
-use crate::response::{Response, Status};
+use crate::response::Response;
 use crate::tasks::TaskStatus;
 use crate::text::Text;
 use crate::tools::Tool;
@@ -93,11 +95,8 @@ impl Workspace {
             "conflict: pending changes"
         };
         if self.in_memory_commits.contains(path) && self.pending_in(path) == 0 {
-            let version = storage.as_ref().map_or("deleted".to_string(), |d| format!("version {}", d.version));
-            self.notes.push(format!(
-                "[{path} changed in storage ({version}). Persistence is disabled, so your in-memory commits of it are kept and storage differs; {}_refresh takes storage's text.]",
-                self.config.tool_prefix
-            ));
+            let version = storage.as_ref().map(|d| d.version.clone());
+            self.note(StateNote::KeptInMemory { path: path.to_string(), version });
         } else if self.pending_in(path) == 0 {
             self.take_from_storage(path, storage);
         } else {
@@ -121,9 +120,7 @@ impl Workspace {
         }
         let known_version = doc.version.clone();
         let limit = super::MAX_DOCUMENT_BYTES;
-        self.notes.push(format!(
-            "[{path} changed in storage (version {version}) to {bytes} bytes, over the limit of {limit} bytes per document: it was not loaded. This workspace keeps its earlier text (version {known_version}) and any pending changes; saving {path} will fail until storage holds a smaller text.]"
-        ));
+        self.note(StateNote::TooLarge { path: path.to_string(), version: version.to_string(), bytes, limit, kept: known_version.clone() });
         self.external_record(path, &known_version, Some(version), &format!("refused: {bytes} bytes, over the limit of {limit}"));
         true
     }
@@ -135,9 +132,7 @@ impl Workspace {
     pub fn storage_unreadable(&mut self, path: &str, why: &str) -> bool {
         let Some(doc) = self.docs.get(path) else { return false };
         let known_version = doc.version.clone();
-        self.notes.push(format!(
-            "[{path} changed in storage but could not be read: {why}. Kept the earlier text (version {known_version}) and any pending changes; a commit of {path} may fail until storage holds readable text.]"
-        ));
+        self.note(StateNote::Unreadable { path: path.to_string(), why: why.to_string(), kept: known_version.clone() });
         self.external_record(path, &known_version, None, &format!("refused: {why}"));
         true
     }
@@ -162,14 +157,14 @@ impl Workspace {
                 let version = doc.version.clone();
                 self.record_external(path, &doc);
                 self.docs.insert(path.to_string(), doc);
-                self.notes.push(format!("[{path} changed in storage (version {version}) and was reloaded; earlier reads of it are out of date.]"));
+                self.note(StateNote::Reloaded { path: path.to_string(), version });
                 self.reloaded_since_response.insert(path.to_string());
             }
             None => {
                 if let Some(d) = self.docs.get_mut(path) {
                     d.version = String::new(); // a later save must create it anew
                 }
-                self.notes.push(format!("[{path} was deleted from storage; its text is kept here, and committing creates it again.]"));
+                self.note(StateNote::Deleted { path: path.to_string() });
             }
         }
     }
@@ -196,25 +191,12 @@ impl Workspace {
     /// the editing call `tool` was not run.
     pub(super) fn conflict_report(&mut self, tool: Tool) -> Response {
         self.unreported_conflict = false;
-        let p = self.config.tool_prefix.clone();
-        let what: Vec<String> = self
+        let documents = self
             .conflicts
             .iter()
-            .map(|(path, s)| {
-                let n = self.pending_in(path);
-                match s {
-                    Some(d) => format!("{path} (now version {}, {n} pending change{} of yours)", d.version, plural(n)),
-                    None => format!("{path} (deleted, {n} pending change{} of yours)", plural(n)),
-                }
-            })
+            .map(|(path, s)| Conflicted { path: path.clone(), version: s.as_ref().map(|d| d.version.clone()), pending: self.pending_in(path) })
             .collect();
-        let r = Response::new(
-            Status::ExternalConflict,
-            format!("Storage changed underneath your pending changes: {}. {} was not run.", what.join(", "), self.tool_name(tool)),
-        )
-        .with_guidance(format!(
-            "Compare with {p}_diff(against=\"storage\"); then {p}_rebase keeps your changes that do not overlap the external edit, or {p}_refresh / {p}_discard drops them."
-        ));
+        let r = self.synced(&SyncOutcome::Conflict { documents, tool });
         let path = self.conflicts.keys().next().cloned();
         self.finish(r, path.as_deref())
     }
@@ -223,11 +205,10 @@ impl Workspace {
     pub(super) fn diff(&mut self, path: &str, against_storage: bool) -> Step {
         if !against_storage {
             let Some(session) = self.session.as_ref().filter(|s| s.changes.iter().any(|c| c.path == path)) else {
-                let r = Response::new(Status::NoOp, format!("No pending changes in {path}: the draft is the committed text."));
+                let r = self.synced(&SyncOutcome::NoPendingChanges { path: path.to_string() });
                 return Step::Done(self.finish(r, Some(path)));
             };
-            let n = self.pending_in(path);
-            let mut r = Response::new(Status::Success, format!("Diff of {path}: {n} pending change{} against the committed text.", plural(n)));
+            let mut r = self.synced(&SyncOutcome::DraftDiff { path: path.to_string(), pending: self.pending_in(path) });
             let opts = PreviewOptions { mode: PreviewMode::Diff, ..self.preview_options(None, None) };
             r.preview = Some(render_preview(session, path, &opts));
             return Step::Done(self.finish(r, Some(path)));
@@ -247,31 +228,19 @@ impl Workspace {
     /// Storage's text (`a/`) against the draft (`b/`), whole-document (storage's change ranges
     /// are unknown).
     fn storage_diff(&self, path: &str, storage: Option<&Document>) -> Response {
-        let p = &self.config.tool_prefix;
         let draft = self.draft_rope(path).to_string();
         let Some(storage) = storage else {
-            let r = Response::new(Status::Success, format!("{path} does not exist in storage; your draft has {} chars.", draft.chars().count()))
-                .with_guidance(if self.is_visible(crate::tools::Tool::PersistAs) {
-                    format!("{p}_persist_as(new_path) saves the draft elsewhere; {p}_discard(reason) drops the changes.")
-                } else {
-                    format!("A commit creates it again; {p}_revert(reason) drops the changes.")
-                });
+            let r = self.synced(&SyncOutcome::NotInStorage { path: path.to_string(), draft_chars: draft.chars().count() });
             return self.finish(r, Some(path));
         };
         let stored = storage.text.rope().to_string();
         let patch = preview::unified_whole(&stored, &draft, &format!("storage/{path}"), &format!("draft/{path}"), preview::DEFAULT_CONTEXT_LINES);
         if patch.is_empty() {
-            let r = Response::new(Status::NoOp, format!("Storage (version {}) holds exactly your draft of {path}.", storage.version));
+            let r = self.synced(&SyncOutcome::StorageIsDraft { path: path.to_string(), version: storage.version.clone() });
             return self.finish(r, Some(path));
         }
-        let mut r = Response::new(Status::Success, format!("Storage (version {}) against your draft of {path} (`-` storage, `+` draft).", storage.version))
-            .with_guidance(if self.conflicts.contains_key(path) {
-                format!("{p}_rebase keeps your changes that do not overlap storage's; {p}_refresh takes storage's text and drops yours.")
-            } else if self.is_visible(crate::tools::Tool::Commit) {
-                format!("{p}_commit(summary) writes your draft over it.")
-            } else {
-                self.save_or_drop("To write your draft over it, call ")
-            });
+        let conflict = self.conflicts.contains_key(path);
+        let mut r = self.synced(&SyncOutcome::StorageDiff { path: path.to_string(), version: storage.version.clone(), conflict });
         r.preview = Some(patch);
         self.finish(r, Some(path))
     }
@@ -299,14 +268,12 @@ impl Workspace {
     /// `memo_rebase`: re-applies the pending changes of `path` that storage's change does not
     /// overlap onto storage's text; the others are dropped and listed.
     pub(super) fn rebase(&mut self, path: &str) -> Response {
-        let p = self.config.tool_prefix.clone();
         let Some(storage) = self.conflicts.get(path).cloned() else {
-            let r = Response::new(Status::NoOp, format!("{path} has no external change to rebase onto."));
+            let r = self.synced(&SyncOutcome::NothingToRebase { path: path.to_string() });
             return self.finish(r, Some(path));
         };
         let Some(storage) = storage else {
-            let r = Response::new(Status::Blocked, format!("{path} was deleted from storage: there is no text to rebase onto. Nothing was changed."))
-                .with_guidance(format!("Save your draft with {p}_persist_as(new_path), or {p}_discard(reason) to drop it."));
+            let r = self.synced(&SyncOutcome::RebaseOntoDeleted { path: path.to_string() });
             return self.finish(r, Some(path));
         };
         let exact = self.take_exact(path, &storage);
@@ -323,31 +290,12 @@ impl Workspace {
         if self.conflicts.is_empty() {
             self.unreported_conflict = false;
         }
-        let kept: Vec<String> = outcome.kept.iter().map(|l| l.to_string()).collect();
-        let mut summary = format!(
-            "Rebased {path} onto storage's version {version}: kept {} pending change{}{}.",
-            kept.len(),
-            plural(kept.len()),
-            if kept.is_empty() { String::new() } else { format!(" ({})", kept.join(", ")) }
-        );
-        let mut r = if outcome.conflicts.is_empty() {
-            Response::new(Status::Success, summary).with_guidance(format!("Check the preview, then {p}_commit(summary) to save."))
-        } else {
-            let lost: Vec<String> = outcome
-                .conflicts
-                .iter()
-                .map(|c| format!("[{}] {} → {}", c.id, super::views::clip(&c.first_place().old_text), super::views::clip(&c.first_place().new_text)))
-                .collect();
-            summary.push_str(&format!(
-                " {} overlapped storage's change and {} dropped: {}.",
-                lost.len(),
-                if lost.len() == 1 { "was" } else { "were" },
-                lost.join("; ")
-            ));
-            Response::new(Status::Success, summary)
-                .with_guidance(format!("Read {path} again and redo the dropped edits where they still apply, then {p}_commit(summary)."))
-                .warn()
-        };
+        let dropped = outcome
+            .conflicts
+            .iter()
+            .map(|c| DroppedChange { id: c.id, old_text: c.first_place().old_text.clone(), new_text: c.first_place().new_text.clone() })
+            .collect();
+        let mut r = self.synced(&SyncOutcome::Rebased { path: path.to_string(), version, kept: outcome.kept.clone(), dropped });
         if let Some(s) = &self.session {
             if s.changes.iter().any(|c| c.path == path) {
                 r.preview = Some(render_preview(s, path, &self.preview_options(None, None)));
@@ -414,14 +362,11 @@ impl Workspace {
                     if !self.open_doc(&path).version.is_empty() {
                         self.storage_changed(&path, None, None);
                     }
-                    if !self.conflicts.contains_key(&path) {
-                        let r = Response::new(Status::NoOp, format!("{path} no longer exists in storage; there is nothing to reload. Nothing was changed."))
-                            .with_guidance("Its last text is kept here; committing changes to it creates it again.");
-                        return self.finish(r, Some(&path));
+                    let conflict = self.conflicts.contains_key(&path);
+                    if conflict {
+                        self.unreported_conflict = false; // this response says it
                     }
-                    self.unreported_conflict = false; // this response says it
-                    let r = Response::new(Status::ExternalConflict, format!("{path} no longer exists in storage. Nothing was changed."))
-                        .with_guidance(format!("Save your draft elsewhere with {}_persist_as(new_path), or {}_discard(reason).", self.config.tool_prefix, self.config.tool_prefix));
+                    let r = self.synced(&SyncOutcome::RefreshDeleted { path: path.clone(), conflict });
                     return self.finish(r, Some(&path));
                 };
                 let unchanged = storage.version == self.open_doc(&path).version && storage.text.rope() == self.open_doc(&path).text.rope();
@@ -429,7 +374,7 @@ impl Workspace {
                 if unchanged && quiet && self.pending_in(&path) == 0 {
                     // Nothing to reload and nothing to drop: a pending choice stays (its ranges
                     // are still those of this text), as a NoOp promises.
-                    let r = Response::new(Status::NoOp, format!("{path} already matches storage (version {}); nothing to reload.", storage.version));
+                    let r = self.synced(&SyncOutcome::AlreadyInStep { path: path.clone(), version: storage.version.clone() });
                     return self.finish(r, Some(&path));
                 }
                 let dropped = self.drop_path_from_session(&path);
@@ -442,24 +387,16 @@ impl Workspace {
                 if self.conflicts.is_empty() {
                     self.unreported_conflict = false;
                 }
-                let r = if unchanged && dropped == 0 {
-                    Response::new(Status::NoOp, format!("{path} already matches storage (version {version}); nothing to reload."))
+                let r = self.synced(&if unchanged && dropped == 0 {
+                    SyncOutcome::AlreadyInStep { path: path.clone(), version }
                 } else {
-                    Response::new(
-                        Status::Success,
-                        format!("Reloaded {path} from storage (version {version}); dropped {dropped} pending change{}.", plural(dropped)),
-                    )
-                    .with_guidance(format!("Read it again with {}_read before editing.", self.config.tool_prefix))
-                };
+                    SyncOutcome::Reloaded { path: path.clone(), version, dropped }
+                });
                 self.finish(r, Some(&path))
             }
             LoadPurpose::Discard { reason, .. } => {
                 let n = self.session.as_ref().map_or(0, |s| s.changes.len());
-                let task_note = self
-                    .tasks
-                    .pop(TaskStatus::Reverted, &reason)
-                    .map(|t| format!(" Task #{} reverted: \"{}\".", t.id, t.goal))
-                    .unwrap_or_default();
+                let task = self.tasks.pop(TaskStatus::Reverted, &reason).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() });
                 if let Some(s) = self.session.take() {
                     self.history.end(s.id, crate::history::Outcome::Reverted { reason: reason.clone() });
                 }
@@ -471,7 +408,7 @@ impl Workspace {
                 for (path, storage) in read {
                     match storage {
                         Some(doc) => {
-                            reloaded.push(format!("{path} (version {})", doc.version));
+                            reloaded.push(ReloadedDocument { path: path.clone(), version: Some(doc.version.clone()) });
                             self.record_external(&path, &doc);
                             self.docs.insert(path, doc);
                         }
@@ -479,23 +416,28 @@ impl Workspace {
                             if let Some(d) = self.docs.get_mut(&path) {
                                 d.version = String::new();
                             }
-                            reloaded.push(format!("{path} (deleted in storage; its last text is kept)"));
+                            reloaded.push(ReloadedDocument { path, version: None });
                         }
                     }
                 }
-                let why = if reason.trim().is_empty() { String::new() } else { format!(" ({})", reason.trim().trim_end_matches('.')) };
-                let r = Response::new(
-                    Status::Success,
-                    format!("Discarded {n} pending change{}{why} and reloaded {} from storage.{task_note}", plural(n), reloaded.join(", ")),
-                );
+                let r = self.synced(&SyncOutcome::Discarded { changes: n, reason, reloaded, task });
                 self.finish(r, None)
             }
         }
     }
 
+    /// The response for `outcome`, worded against the current state. Cost: O(its words).
+    fn synced(&self, outcome: &SyncOutcome) -> Response {
+        words::sync(outcome, &Voice::of(self))
+    }
+
+    /// Says `note` once, at the start of the next response's summary.
+    pub(super) fn note(&mut self, note: StateNote) {
+        self.notes.push(words::state_note(&note, &self.config.tool_prefix));
+    }
+
     fn load_failed(&mut self, path: &str, error: &str) -> Response {
-        let r = Response::new(Status::Exception, format!("Could not read {path} from storage: {error}. Nothing was changed."))
-            .with_guidance("Check the storage, then call again.".to_string());
+        let r = self.synced(&SyncOutcome::LoadFailed { path: path.to_string(), error: error.to_string() });
         self.finish(r, Some(path))
     }
 }

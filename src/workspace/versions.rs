@@ -100,16 +100,14 @@ impl Workspace {
         (VersionOutcome::Read(read), Some((shown.content, rope.len_chars())))
     }
 
-    /// A commit's guidance: the version each saved document is now, and how to read the one
-    /// before. Cost: O(documents).
-    pub(super) fn committed_guidance(&self, paths: &[String]) -> Option<String> {
+    /// The versions a commit of `paths` saved, for its guidance (`None`: no path). Cost: O(documents).
+    pub(super) fn saved_versions(&self, paths: &[String]) -> Option<SavedVersions> {
         let first = paths.first()?;
-        let saved = SavedVersions {
+        Some(SavedVersions {
             now: paths.iter().map(|path| (path.clone(), self.timeline.current_seq(path))).collect(),
             before: self.timeline.current_seq(first).saturating_sub(1),
             path_arg: Some(first) != self.order.first(),
-        };
-        Some(words::saved_versions(&saved, &Voice::of(self)))
+        })
     }
 }
 

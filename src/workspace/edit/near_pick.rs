@@ -9,16 +9,15 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use crate::workspace::outcome::{EditOutcome, Note, PickConflict, Refusal, ThereNow};
+use crate::workspace::outcome::{AlreadyThere, EditOutcome, Note, PickConflict, Refusal, ThereNow};
 use super::{Edit, StageInfo};
 use crate::matching::marks::is_mark;
 use crate::matching::near;
 use crate::matching::three_way::{self, ConflictReason, Outcome};
 use crate::matching::CandidateQuality;
-use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::text;
-use crate::workspace::{Step, Workspace};
+use crate::workspace::{words, Step, Workspace};
 
 /// What picking a near-miss candidate comes to.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,11 +107,7 @@ impl Workspace {
                 self.stage(path, vec![edit], info)
             }
             Pick::AlreadyThere { letter, line } => {
-                let r = Response::new(
-                    Status::NoOp,
-                    format!("Your change is already there: candidate {letter} in {path} (line {line}) already reads as new_text would make it. Nothing was staged."),
-                )
-                .with_guidance("Nothing to do for this change; go on with the next one.");
+                let r = words::already_there(&AlreadyThere { letter, path: path.to_string(), line }, &words::Voice::of(self));
                 Step::Done(self.finish(r, Some(path)))
             }
             Pick::Refuse(refusal) => {

@@ -77,7 +77,7 @@ impl Voice {
 }
 
 /// `InvalidArguments` as every argument error reads (`Invalid call: …. Nothing was changed.`).
-fn invalid(what: &str, guidance: String) -> Response {
+pub fn invalid(what: &str, guidance: String) -> Response {
     Response::new(Status::InvalidArguments, format!("Invalid call: {what}. Nothing was changed.")).with_guidance(guidance)
 }
 
