@@ -59,6 +59,7 @@ fn visit_roots(v: &mut Collect) {
     v.visit::<crate::workspace::LiveContextBlock>();
     v.visit::<crate::workspace::CompressedHistory<'static, ()>>();
     v.visit::<crate::workspace::ValidationResult<'static>>();
+    v.visit::<crate::workspace::EditorStateInput>();
 }
 
 /// Collects the declarations of the roots and everything they use, each once, by name (ts-rs

@@ -110,6 +110,51 @@ fn memo_replace_by_tier() {
             // new_text's final break is the one old_text assumed: the document still has none.
             draft: Some("a\nx = 2"),
         },
+        TierCase {
+            name: "elided middle: the lines the placeholder stands for stay",
+            doc: "fn f() {\n    a();\n    b();\n    c();\n}\n",
+            old: "fn f() {\n    // ... existing code ...\n    c();\n}",
+            new: "fn f() {\n    // ... existing code ...\n    c();\n    d();\n}",
+            status: Success,
+            quality: Some("elided"),
+            draft: Some("fn f() {\n    a();\n    b();\n    c();\n    d();\n}\n"),
+        },
+        TierCase {
+            name: "elided middle with a bare ellipsis, new_text changing a piece",
+            doc: "class S:\n    def a(self):\n        pass\n\n    def b(self):\n        return 1\n",
+            old: "class S:\n    ...\n    def b(self):\n        return 1",
+            new: "class S:\n    ...\n    def b(self):\n        return 2",
+            status: Success,
+            quality: Some("elided"),
+            draft: Some("class S:\n    def a(self):\n        pass\n\n    def b(self):\n        return 2\n"),
+        },
+        TierCase {
+            name: "a placeholder line the document holds is text: exact",
+            doc: "def f():\n    ...\n",
+            old: "def f():\n    ...",
+            new: "def f():\n    return 1",
+            status: Success,
+            quality: Some("exact"),
+            draft: Some("def f():\n    return 1\n"),
+        },
+        TierCase {
+            name: "two elided regions are candidates, never a pick",
+            doc: "fn f() {\n    a();\n}\nfn f() {\n    b();\n}\n",
+            old: "fn f() {\n...\n}",
+            new: "fn g() {\n...\n}",
+            status: MultiMatch,
+            quality: Some("elided"),
+            draft: None,
+        },
+        TierCase {
+            name: "elided old_text, new_text without its placeholder: refused, never written",
+            doc: "fn f() {\n    a();\n    b();\n}\n",
+            old: "fn f() {\n    ...\n}",
+            new: "fn f() {\n    c();\n}",
+            status: InvalidArguments,
+            quality: None,
+            draft: None,
+        },
         TierCase { name: "needle at start", doc: "abc def", old: "abc", new: "X", status: Success, quality: Some("exact"), draft: Some("X def") },
         TierCase { name: "needle at end", doc: "abc def", old: "def", new: "X", status: Success, quality: Some("exact"), draft: Some("abc X") },
         TierCase { name: "overlapping occurrences", doc: "aaaa", old: "aaa", new: "b", status: Success, quality: Some("exact"), draft: Some("ba") },
@@ -455,29 +500,59 @@ fn json_candidates_carry_their_quality() {
     assert!(r.markdown.contains("| Quality |"));
 }
 
-/// An elided old_text (`...` for lines left out): the lines around the marker place the region
-/// (each once, in order), the elided lines stay, and only the change is applied. Pieces that
-/// occur more than once are refused.
+/// An elided old_text (`...` for lines left out) lands on call 1: the lines around the marker
+/// place the region (each once in it, in order), the elided lines stay, and the answer says how
+/// it was found. Candidates when two regions qualify; a pick keeps its own elided lines.
 #[test]
-fn near_miss_pick_of_an_elided_old_text_keeps_the_elided_lines() {
+fn an_elided_old_text_lands_on_call_one_and_keeps_the_elided_lines() {
     let doc = "fn f() {\n    let a = 1;\n    let b = 2;\n    let c = 3;\n    done(a, b, c);\n}\n\nfn g() {\n    done(0, 0, 0);\n}\n";
-    // A low threshold: the test is about the pick, not about how similar an elided text reads.
-    let config = || Config::from_json(&json!({"near_match_threshold": 0.5})).unwrap();
-    let mut h = Host::with_config(&[("a.rs", doc)], config());
+    let mut h = Host::new(&[("a.rs", doc)]);
     let old = "fn f() {\n    let a = 1;\n    ...\n    done(a, b, c);\n}";
     let new = "fn f() {\n    let a = 1;\n    ...\n    done(a, b, c);\n    log(a);\n}";
     let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
-    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
-    assert!(!r.candidates.is_empty(), "{}", r.markdown);
-    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
-    assert_eq!(r.status, Status::Success, "{}", r.markdown);
-    assert!(r.summary.contains("the lines your `...` stood for"), "{}", r.markdown);
+    assert_eq!((r.status, r.match_quality.as_deref()), (Status::Success, Some("elided")), "{}", r.markdown);
+    assert!(r.markdown.contains("the lines it stands for are kept as they are"), "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), doc.replace("    done(a, b, c);\n}", "    done(a, b, c);\n    log(a);\n}"));
 
-    // `}` alone around the marker occurs twice: no anchor, nothing staged.
-    let mut h = Host::with_config(&[("a.rs", doc)], config());
-    let old = "    let c = 3;\n    ...\n}";
-    let new = "    let c = 4;\n    ...\n}";
+    // `}` after the marker: the nearest one, which closes f (g's is further, and a region
+    // reaching it would hold `}` twice).
+    let mut h = Host::new(&[("a.rs", doc)]);
+    let r = h.call("memo_replace", json!({"old_text": "    let c = 3;\n    ...\n}", "new_text": "    let c = 4;\n    ...\n}"}));
+    assert_eq!((r.status, r.match_quality.as_deref()), (Status::Success, Some("elided")), "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), doc.replace("let c = 3", "let c = 4"));
+
+    // Two regions: candidates; the pick keeps the lines its own placeholder stands for, and a
+    // new new_text without the placeholder is refused.
+    let two = "fn f() {\n    one();\n}\nfn f() {\n    two();\n}\n";
+    let mut h = Host::new(&[("a.rs", two)]);
+    let r = h.call("memo_replace", json!({"old_text": "fn f() {\n...\n}", "new_text": "fn f() {\n...\n    last();\n}"}));
+    assert_eq!((r.status, r.candidates.len()), (Status::MultiMatch, 2), "{}", r.markdown);
+    let r = h.call("memo_replace_selection", json!({"selection_id": "B", "new_text": "fn f() {\n    last();\n}"}));
+    assert_eq!(r.status, Status::InvalidArguments, "{}", r.markdown);
+    assert!(r.summary.contains("Nothing was changed") && r.guidance.as_deref().unwrap().contains("full block"), "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), two);
+    let r = h.call("memo_replace_selection", json!({"selection_id": "B"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), "fn f() {\n    one();\n}\nfn f() {\n    two();\n    last();\n}\n");
+
+    // new_text that drops the placeholder would delete the lines it stands for: refused.
+    let mut h = Host::new(&[("a.rs", doc)]);
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": "fn f() {\n    done(a, b, c);\n}"}));
+    assert_eq!(r.status, Status::InvalidArguments, "{}", r.markdown);
+    assert!(r.summary.contains("would delete the lines left out"), "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), doc);
+}
+
+/// An elided old_text whose anchors are not in the document as written is no match; its near
+/// miss, picked, is refused when an anchor occurs nowhere (the pick keeps the same rule).
+#[test]
+fn near_miss_pick_of_an_elided_old_text_with_a_misremembered_anchor_is_refused() {
+    let doc = "fn f() {\n    let a = 1;\n    let b = 2;\n    let c = 3;\n    done(a, b, c);\n}\n\nfn g() {\n    done(0, 0, 0);\n}\n";
+    // A low threshold: the test is about the pick, not about how similar an elided text reads.
+    let config = Config::from_json(&json!({"near_match_threshold": 0.5})).unwrap();
+    let mut h = Host::with_config(&[("a.rs", doc)], config);
+    let old = "fn f() {\n    let a = 10;\n    ...\n    done(a, b, c);\n}";
+    let new = "fn f() {\n    let a = 10;\n    ...\n    done(a, b, c);\n    log(a);\n}";
     let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
     assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
     assert!(!r.candidates.is_empty(), "{}", r.markdown);

@@ -17,6 +17,7 @@ use ropey::Rope;
 
 use super::exact::find_bytes;
 use super::normalize::{indentation, is_line_space, is_stable, normalize_line, NormLine, Tier};
+use super::elide::{Elided, Unmapped};
 use super::own_chars::{self, Swap};
 use super::stream;
 use super::{Match, MatchQuality};
@@ -56,9 +57,28 @@ pub struct Reindent {
     /// The match ends the document, which has no final line break, where the needle has one:
     /// a final break of `new_text` is that absent one, not written.
     pub drop_final_break: bool,
+    /// An elided match ([`elide`](super::elide)): `new_text`'s marker lines are the lines the
+    /// markers of `old_text` stand for there. Nothing else applies then.
+    pub elided: Option<Box<Elided>>,
 }
 
 impl Reindent {
+    /// The way `new_text` is written at an elided match: its marker lines mapped back to the
+    /// lines they stand for there.
+    pub fn elided(e: Elided) -> Reindent {
+        Reindent { lines: Vec::new(), tab_width: DEFAULT_TAB_WIDTH, doc_tabs: None, skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: Some(Box::new(e)) }
+    }
+
+    /// Whether `new_text` can be written here: `Ok` except at an elided match whose markers it
+    /// cannot map ([`elide::check_new_text`](super::elide::check_new_text)). Cost: O(old_text +
+    /// new_text) at an elided match, O(1) elsewhere.
+    pub fn check(&self, new_text: &str) -> Result<(), Unmapped> {
+        match &self.elided {
+            Some(e) => super::elide::check_new_text(&e.old_text, new_text),
+            None => Ok(()),
+        }
+    }
+
     fn width(&self, ws: &str) -> usize {
         ws.chars().map(|c| if c == '\t' { self.tab_width } else { 1 }).sum()
     }
@@ -86,7 +106,15 @@ impl Reindent {
     /// line by line (never below column 0). Blank lines are kept as they are. Cost: a char diff
     /// of `old_text` and `new_text` ([`own_chars::apply`](super::own_chars::apply)) plus
     /// O(len · lines of old_text).
+    ///
+    /// At an elided match, `new_text` with its marker lines mapped ([`Elided::apply`]); a
+    /// `new_text` whose markers cannot be mapped must be refused before this
+    /// ([`elide::check_new_text`](super::elide::check_new_text)) — here it writes the region
+    /// as it is, never a marker as text.
     pub fn apply(&self, new_text: &str) -> String {
+        if let Some(e) = &self.elided {
+            return e.apply(new_text).or_else(|_| e.apply(&e.old_text)).unwrap_or_default();
+        }
         let mut own = own_chars::apply(&self.old_text, new_text, &self.swaps);
         if self.drop_final_break && own.ends_with('\n') {
             own.pop();
@@ -141,7 +169,7 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
     }
     let first_line = rope.char_to_line(from.min(rope.len_chars()));
     let per_tier: Vec<Vec<NormLine>> =
-        Tier::ALL.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
+        Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
     let windows = token_windows(rope, &lines)
         .map(|w| w.into_iter().filter(|&i| i >= first_line && i + k <= line_count).collect::<Vec<usize>>());
     let found = match windows {
@@ -203,6 +231,7 @@ fn in_own_style(rope: &Rope, m: &mut Match, needle: &str, last_has_text: bool) {
         old_text: String::new(),
         swaps: Vec::new(),
         drop_final_break: false,
+        elided: None,
     });
     r.old_text = needle.to_string();
     r.swaps = swaps;
@@ -253,7 +282,7 @@ fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<
             return Vec::new();
         }
         super::work::candidate();
-        for (t, needle_norm) in Tier::ALL.iter().zip(per_tier) {
+        for (t, needle_norm) in Tier::FUZZY.iter().zip(per_tier) {
             if best.is_some_and(|b| *t > b) {
                 break;
             }
@@ -475,7 +504,7 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     // skipped. Compared by a hash and length of each normalised line.
     let mut previous: Option<Vec<(u64, usize)>> = None;
     let repetitive = raw.len() > 4 * distinct.len();
-    for (t, needle_norm) in Tier::ALL.iter().zip(per_tier) {
+    for (t, needle_norm) in Tier::FUZZY.iter().zip(per_tier) {
         if repetitive {
             let signature: Vec<(u64, usize)> = needle_norm
                 .iter()
@@ -690,7 +719,7 @@ fn reindent(tier: Tier, lines: &[&str], doc: &[String], first_is_partial: bool) 
         .collect();
     let doc_indents: Vec<&str> = doc.iter().map(|d| indentation(d)).filter(|i| !i.is_empty()).collect();
     let doc_tabs = if doc_indents.is_empty() { None } else { Some(doc_indents.iter().any(|i| i.contains('\t'))) };
-    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial, old_text: String::new(), swaps: Vec::new(), drop_final_break: false })
+    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: None })
 }
 
 /// Char range helper for tests and callers: the text a match covers.
@@ -773,7 +802,7 @@ mod tests {
         let rope = Rope::from_str("class A:\n    def f(self):\n        return 1\n");
         let found = find(&rope, "def f(self):\n    return 1", 0);
         assert_eq!(found[0].replacement("def f(self):\n    return 2"), "    def f(self):\n        return 2");
-        let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false };
+        let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: None };
         // A tab is as wide as the 4 spaces it becomes: lines keep their width, written as spaces.
         assert_eq!(r.apply("\ta\n\t\tb\n\n  \nc"), "    a\n        b\n\n  \nc");
         // One flattened nested line gets its depth back; extra lines take the last shift.
@@ -878,7 +907,7 @@ mod tests {
             }
             let first_line = rope.char_to_line(from.min(rope.len_chars()));
             let per_tier: Vec<Vec<NormLine>> =
-                Tier::ALL.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
+                Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
             let every: Vec<usize> = (first_line..=line_count - k).collect();
             let windowed = leftmost(by_windows(&rope, every, &lines, &per_tier, from));
             let scanned = leftmost(by_line_ids(&rope, first_line, line_count, &lines, &per_tier, from));

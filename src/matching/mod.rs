@@ -6,11 +6,15 @@
 //! 1. [`exact`] — `memchr::memmem` over the rope's chunks;
 //! 2. the fuzzy tiers of [`fuzzy`] (trailing whitespace, indentation, Unicode look-alikes,
 //!    whitespace runs) on the needle as given;
-//! 3. copied gutters stripped ([`gutter`]) and the stripped needle searched exactly;
-//! 4. the fuzzy tiers on the stripped needle.
+//! 3. an elided needle ([`elide`]): its marker lines (`...`, `// ... existing code ...`) stand
+//!    for lines it left out, and the pieces around them, each found exactly and once, in
+//!    order and not far apart, place the region;
+//! 4. copied gutters stripped ([`gutter`]) and the stripped needle searched exactly;
+//! 5. the fuzzy tiers on the stripped needle.
 //!
-//! Steps 1 and 2 before 3 and 4: a reading that keeps every visible character of `old_text`
-//! beats one that drops a prefix as a gutter. Gutters are stripped only when every line carries
+//! Step 3 after 1 and 2: a document may hold a marker-like line (`...` is a Python statement),
+//! and then the needle as given is that text. Steps 1 and 2 before 4 and 5: a reading that
+//! keeps every visible character of `old_text` beats one that drops a prefix as a gutter. Gutters are stripped only when every line carries
 //! the same gutter shape *and* the document does not hold the lines as given: a YAML block
 //! `  1: low` / `  2: mid` copied without its indentation is found at the indentation tier, not
 //! as `low` / `mid` elsewhere. A one-line `60: 30 #  ` looks like a colon gutter, but in a
@@ -22,6 +26,7 @@
 //! closest regions and says what differs; [`recommend`] picks a clear winner among candidates,
 //! or nothing. All offsets are char offsets into the searched rope.
 
+pub mod elide;
 pub mod exact;
 pub mod fuzzy;
 pub mod gutter;
@@ -259,6 +264,10 @@ fn steps(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> Vec<Mat
     // each line as a gutter: a YAML block `1: low` / `2: mid` copied without its indentation is
     // those lines, not `low` / `mid` wherever else they occur.
     let matches = fuzzy_find(needle);
+    if !matches.is_empty() {
+        return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
+    }
+    let matches = whole(elide::find(rope, needle, &exact));
     if !matches.is_empty() {
         return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
     }

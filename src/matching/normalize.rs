@@ -12,21 +12,30 @@
 //! | `whitespace` | + the length of whitespace runs inside a line |
 //!
 //! Line breaks are never normalised away: every tier is line-based.
+//!
+//! One more tier normalises nothing: `elided` ([`elide`](super::elide)), an `old_text` whose
+//! marker lines (`...`, `// ... existing code ...`) stand for lines it left out.
 
 use std::fmt;
 use std::ops::ControlFlow;
 
-/// A fuzzy tier, in the order they are tried.
+/// A tier beyond the exact search, in the order they are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Tier {
     TrailingWhitespace,
     Indentation,
     Unicode,
     Whitespace,
+    /// Found by the pieces around its marker lines ([`elide`](super::elide)); nothing is
+    /// normalised.
+    Elided,
 }
 
 impl Tier {
-    pub const ALL: [Tier; 4] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Unicode, Tier::Whitespace];
+    /// Every tier, as reported in `match_quality`.
+    pub const ALL: [Tier; 5] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Unicode, Tier::Whitespace, Tier::Elided];
+    /// The tiers that normalise lines ([`fuzzy`](super::fuzzy)), in the order they are tried.
+    pub const FUZZY: [Tier; 4] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Unicode, Tier::Whitespace];
 
     /// The name reported as `match_quality`.
     pub fn as_str(self) -> &'static str {
@@ -35,6 +44,7 @@ impl Tier {
             Tier::Indentation => "indentation",
             Tier::Unicode => "unicode",
             Tier::Whitespace => "whitespace",
+            Tier::Elided => "elided",
         }
     }
 
@@ -45,19 +55,20 @@ impl Tier {
             Tier::Indentation => "indentation ignored",
             Tier::Unicode => "indentation and Unicode look-alikes (curly quotes, dashes, special spaces) ignored",
             Tier::Whitespace => "indentation, Unicode look-alikes and the width of whitespace runs ignored",
+            Tier::Elided => "found by the lines around your `...`; the lines it stands for are kept as they are",
         }
     }
 
     pub fn ignores_indentation(self) -> bool {
-        self >= Tier::Indentation
+        matches!(self, Tier::Indentation | Tier::Unicode | Tier::Whitespace)
     }
 
     fn folds_lookalikes(self) -> bool {
-        self >= Tier::Unicode
+        matches!(self, Tier::Unicode | Tier::Whitespace)
     }
 
     fn collapses_runs(self) -> bool {
-        self >= Tier::Whitespace
+        self == Tier::Whitespace
     }
 }
 
@@ -269,7 +280,7 @@ mod tests {
             seed ^= seed << 17;
             let len = (seed % 9) as usize;
             let line: String = (0..len).map(|i| alphabet[((seed >> (4 * i + 8)) % alphabet.len() as u64) as usize]).collect();
-            for tier in Tier::ALL {
+            for tier in Tier::FUZZY {
                 assert_eq!(normalize_line(&line, tier), reference(&line, tier), "{line:?} {tier}");
             }
         }

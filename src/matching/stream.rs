@@ -179,7 +179,7 @@ mod tests {
         for _ in 0..20_000 {
             let line: String = (0..next(12)).map(|_| alphabet[next(alphabet.len())]).collect();
             let want_src: String = (0..next(4)).map(|_| alphabet[next(alphabet.len())]).collect();
-            for tier in Tier::ALL {
+            for tier in Tier::FUZZY {
                 let norm = normalize_line(&line, tier);
                 let want = normalize_line(&want_src, tier).text;
                 assert_eq!(equals(line.chars(), tier, &want), norm.text == want, "{line:?} {want_src:?} {tier}");

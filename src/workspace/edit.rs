@@ -273,6 +273,11 @@ impl Workspace {
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
         let located = matching::locate_layered(&layers, &old, anchor_end.unwrap_or(0));
         self.match_trace("memo_replace", path, &draft, &old, anchor_end, &located.matches);
+        // Found by the lines around its placeholders: new_text's placeholders must map to the
+        // lines those stand for, or nothing is written (a placeholder is never text).
+        if let Some(Err(why)) = located.matches.first().and_then(|m| m.reindent.as_ref()).map(|r| r.check(&new)) {
+            return self.refuse(Refusal::ElidedNewText { path: path.to_string(), why }, Some(path));
+        }
         let mut notes = Vec::new();
         if let Some(g) = &located.gutter {
             notes.push(Note::GuttersStripped(g.kind));
@@ -418,6 +423,9 @@ impl Workspace {
         if sel.kind == SelectionKind::NearMisses {
             let info = StageInfo { tool: Tool::ReplaceSelection, warn: true, quality: Some(c.quality), preview_only, chosen: Some(c.id), notes: Vec::new() };
             return self.stage_near_miss(&sel.path, c.id, c.range, &sel.needle, &new, info);
+        }
+        if let Some(Err(why)) = c.reindent.as_ref().map(|r| r.check(&new)) {
+            return self.refuse(Refusal::ElidedNewText { path: sel.path.clone(), why }, Some(&sel.path));
         }
         let replacement = match &c.reindent {
             Some(r) => r.apply(&new),

@@ -335,6 +335,30 @@ impl<'a> ValidationResult<'a> {
     }
 }
 
+// The TypeScript of what `EditorState::from_json` reads; the test below reads one back through it.
+/// What the user's editor shows, as the host sets it (`setEditorState`, the `editorState` of
+/// `liveContext`). An absent field is left unset.
+#[cfg(test)]
+#[derive(Serialize, ts_rs::TS)]
+#[ts(rename = "EditorState")]
+pub(crate) struct EditorStateInput {
+    /// The active document (default: the default document).
+    #[ts(optional)]
+    pub path: Option<String>,
+    #[ts(optional)]
+    pub cursor: Option<crate::live_context::LineCol>,
+    #[ts(optional)]
+    pub selection: Option<EditorSelection>,
+}
+
+/// A selection as the host sets it: where it started and where the cursor is.
+#[cfg(test)]
+#[derive(Serialize, ts_rs::TS)]
+pub(crate) struct EditorSelection {
+    pub anchor: crate::live_context::LineCol,
+    pub head: crate::live_context::LineCol,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,5 +415,21 @@ mod tests {
         assert!(e.starts_with("`[0]` must be a version with the text, got {"), "{e}");
         let e = LoadReport::read_all(&json!([{"path": "a.md", "ok": false}])).unwrap_err().to_string();
         assert!(e.contains("{ path, ok: true, text: null }"), "{e}");
+    }
+
+    #[test]
+    fn the_editor_state_type_is_what_the_reader_reads() {
+        use crate::live_context::LineCol;
+        let at = |line, column| LineCol { line, column };
+        // Every field set: a field the reader does not know is refused, so a renamed one fails.
+        let input = EditorStateInput {
+            path: Some("a.md".into()),
+            cursor: Some(at(2, 3)),
+            selection: Some(EditorSelection { anchor: at(1, 1), head: at(2, 3) }),
+        };
+        let read = EditorState::from_json(&serde_json::to_value(&input).unwrap()).unwrap();
+        assert_eq!(read, EditorState { path: Some("a.md".into()), cursor: Some(at(2, 3)), selection: Some((at(1, 1), at(2, 3))) });
+        let empty = EditorStateInput { path: None, cursor: None, selection: None };
+        assert_eq!(EditorState::from_json(&serde_json::to_value(&empty).unwrap()).unwrap(), EditorState::default());
     }
 }

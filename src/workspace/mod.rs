@@ -39,6 +39,8 @@ pub use host::{ContentPart, LiveContextBlock, LiveContextRequest};
 // The JS sides of steps and reports, for the binding (wasm32) and src/typescript.rs (tests).
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
 pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, ValidationResult};
+#[cfg(test)]
+pub(crate) use host::EditorStateInput;
 mod recall;
 mod replace_all;
 mod sync;
@@ -95,7 +97,7 @@ pub struct Config {
     /// The document tools work on when no `path` is given; default: the first one opened.
     pub default_path: Option<String>,
     pub locale: Locale,
-    /// How the Markdown lists candidates: a table (default) or one line each (docs/responses.md#candidates).
+    /// How the Markdown lists candidates: one line each (default) or a table (docs/responses.md#candidates).
     pub candidate_style: CandidateStyle,
     /// Tool names are `{tool_prefix}_{verb}`; `memory_notebook` gives `memory_notebook_replace` and so on.
     pub tool_prefix: String,
@@ -127,7 +129,7 @@ impl Default for Config {
         Config {
             default_path: None,
             locale: Locale::En,
-            candidate_style: CandidateStyle::Table,
+            candidate_style: CandidateStyle::List,
             tool_prefix: "memo".into(),
             persist_mode: PersistMode::Manual,
             near_match_threshold: 0.8,
@@ -414,9 +416,9 @@ pub struct Workspace {
     /// Paths reloaded from storage since the last response: a `match_id` given now refers to
     /// letters shown over the text before it, so it is refused (docs/reliability.md).
     reloaded_since_response: SmallSet<String>,
-    /// The pending changes the last response carried: a response with the same list leaves it
-    /// out of its Markdown unless the call previews or commits (docs/responses.md#markdown-layout).
-    pending_said: Vec<crate::response::PendingChangeView>,
+    /// The pending list and task stack the model has: a response leaves them out of its Markdown
+    /// unless they changed or the call previews or commits (docs/responses.md#markdown-layout).
+    said: views::Said,
     /// The tool of the call under way (kept while its storage steps run), if the name is known.
     call_tool: Option<Tool>,
     tasks: TaskStack,
@@ -468,7 +470,7 @@ impl Workspace {
             unreported_conflict: false,
             notes: Vec::new(),
             reloaded_since_response: SmallSet::new(),
-            pending_said: Vec::new(),
+            said: views::Said::default(),
             call_tool: None,
             tasks,
             log: log::SessionLog::default(),
@@ -744,10 +746,7 @@ impl Workspace {
         if let Step::Done(r) = step {
             self.forget_unsaved_creations();
             let asked = matches!(self.call_tool, Some(Tool::Preview | Tool::Commit | Tool::CommitAuto));
-            r.pending_said_before = !asked && r.pending_changes == self.pending_said;
-            if !r.pending_said_before {
-                self.pending_said = r.pending_changes.clone();
-            }
+            self.said.mark(r, asked);
             // The one render of the call: the data is final (the history delta below is JSON only).
             r.render(self.config.render_options());
             if self.diagnostics.enabled(Category::Schema) {

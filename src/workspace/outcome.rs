@@ -225,6 +225,9 @@ pub enum Refusal {
     /// A line around an elided old_text's `...` occurs `count` times (1: only before the one
     /// above it), not once.
     ElidedAnchorNotOnce { path: String, piece: String, count: usize, there: ThereNow },
+    /// old_text was found by the lines around its placeholders (`...`), and new_text's
+    /// placeholders cannot be mapped to the lines those stand for (`why`).
+    ElidedNewText { path: String, why: crate::matching::elide::Unmapped },
     /// The three-way apply refused the change at a near-miss candidate.
     PickConflict(Box<PickConflict>),
 }

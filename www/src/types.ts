@@ -8,7 +8,7 @@ import type {
   Candidate,
   DiagnosticCategory,
   DiagnosticRecord,
-  LineCol,
+  EditorState,
   MatchQuality,
   MemorySearchHit,
   MemoryTurn,
@@ -31,6 +31,8 @@ export type {
   DiagnosticCategory,
   DiagnosticRecord,
   DiffSummary,
+  EditorSelection,
+  EditorState,
   EditorStateView,
   Flags,
   FuzzyTier,
@@ -430,14 +432,6 @@ export interface MemoryStoreApi {
   export(): string;
   /** Replaces the store by an export. Throws (changing nothing) on a malformed or foreign export. */
   import(json: string): void;
-}
-
-/** What the user's editor shows (the live context's editor state). */
-export interface EditorState {
-  /** The active document (default: the default document). */
-  path?: string;
-  cursor?: LineCol;
-  selection?: { anchor: LineCol; head: LineCol };
 }
 
 export interface LiveContextOptions {

@@ -9,6 +9,7 @@ use crate::workspace::outcome::*;
 use crate::workspace::words;
 use super::*;
 use crate::format::{Locale, RenderOptions};
+use crate::matching::elide::Unmapped;
 use crate::matching::gutter::GutterKind;
 use crate::matching::normalize::Tier;
 use crate::matching::recommend::Reason;
@@ -306,6 +307,10 @@ fn every_refusal() -> Vec<Refusal> {
             change: "timeout:·[-3O-]{+60+}".into(),
             proposal: Some("timeout:·[-3-]{+6+}0".into()),
         })),
+        Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Markers { old: 1, new: 0, line: "...".into() } },
+        Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Markers { old: 2, new: 1, line: "// ...".into() } },
+        Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::BlankLines { marker: 1 } },
+        Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Outside { marker: 2 } },
     ]
 }
 
@@ -333,6 +338,7 @@ fn refusal_kind(r: &Refusal) -> usize {
         Refusal::ElidedElsewhere { .. } => 18,
         Refusal::ElidedAnchorNotOnce { .. } => 19,
         Refusal::PickConflict(_) => 20,
+        Refusal::ElidedNewText { .. } => 21,
     }
 }
 
@@ -451,7 +457,7 @@ fn status_of(o: &EditOutcome) -> Status {
 fn every_refusal_variant_is_covered() {
     let mut kinds: Vec<usize> = every_refusal().iter().map(refusal_kind).collect();
     kinds.dedup();
-    assert_eq!(kinds, (0..21).collect::<Vec<_>>());
+    assert_eq!(kinds, (0..22).collect::<Vec<_>>());
 }
 
 #[test]

@@ -4,6 +4,7 @@ use super::{invalid, letter_or_a, Voice};
 use crate::format::{code, signed};
 use crate::matching::near;
 use crate::matching::three_way::ConflictReason;
+use crate::matching::elide::Unmapped;
 use crate::matching::CandidateQuality;
 use crate::response::{Response, Status};
 use crate::session::Letter;
@@ -422,6 +423,9 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
             there_now(there),
             full_block(p, true),
         ),
+        Refusal::ElidedNewText { path, why } => Response::new(Status::InvalidArguments, elided_new_text(path, why)).with_guidance(format!(
+            "Write new_text with one placeholder line for each of old_text's, in the same order (the lines they stand for stay as they are); or send the full block: call {p}_replace with old_text copied from {p}_read and new_text written out in full, with no placeholder lines."
+        )),
         Refusal::PickConflict(c) => pick_conflict(c, p),
     }
 }
@@ -440,6 +444,28 @@ fn line_change(c: &LineChange, path: &str) -> String {
 }
 
 /// A refused near-miss pick: `StaleReference`, nothing staged, what is there shown.
+/// Why new_text's placeholders cannot be mapped at an elided match in `path`.
+fn elided_new_text(path: &str, why: &Unmapped) -> String {
+    match why {
+        Unmapped::Markers { old, new: 0, line } => format!(
+            "Your old_text was found in {path} by the lines around its {old} placeholder line{} ({}), but your new_text has none: written as it is, it would delete the lines left out. Nothing was changed.",
+            plural(*old),
+            code(line)
+        ),
+        Unmapped::Markers { old, new, line } => format!(
+            "Your old_text was found in {path} by the lines around its {old} placeholder line{} ({}), but your new_text has {new}: which lines each of those stands for is unknown. Nothing was changed.",
+            plural(*old),
+            code(line)
+        ),
+        Unmapped::BlankLines { marker } => format!(
+            "Your new_text has fewer blank lines beside placeholder {marker} than your old_text: they may be among the lines it stands for in {path}. Nothing was changed."
+        ),
+        Unmapped::Outside { marker } => format!(
+            "Your new_text has text beyond its placeholder {marker}, where your old_text starts or ends with it: where in {path} that text goes is unknown. Nothing was changed."
+        ),
+    }
+}
+
 fn refused_pick(summary: String, preview: String, guidance: String) -> Response {
     let mut r = Response::new(Status::StaleReference, summary).with_guidance(guidance);
     r.preview = Some(preview);

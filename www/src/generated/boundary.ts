@@ -7,7 +7,7 @@ import type { ObjectSchema } from "../json-schema.js";
 export type Letter = "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | "I" | "J" | "K" | "L" | "M" | "N" | "O" | "P" | "Q" | "R" | "S" | "T" | "U" | "V" | "W" | "X" | "Y" | "Z";
 
 /** The fuzzy tiers, in the order they are tried when the exact search finds nothing. */
-export type FuzzyTier = "trailing_whitespace" | "indentation" | "unicode" | "whitespace";
+export type FuzzyTier = "trailing_whitespace" | "indentation" | "unicode" | "whitespace" | "elided";
 
 /**
  * How a text was found: `"exact"`, a {@link FuzzyTier}, `"gutter"` or `"gutter+<tier>"` when
@@ -145,6 +145,25 @@ export type DiffSummary = {
   omitted_lines: number;
   /** The diff ran past its deadline and is coarser than minimal (still correct). */
   coarse: boolean;
+};
+
+/**
+ * A selection as the host sets it: where it started and where the cursor is.
+ */
+export type EditorSelection = {
+  anchor: LineCol;
+  head: LineCol;
+};
+
+/**
+ * What the user's editor shows, as the host sets it (`setEditorState`, the `editorState` of
+ * `liveContext`). An absent field is left unset.
+ */
+export type EditorState = {
+  /** The active document (default: the default document). */
+  path?: string;
+  cursor?: LineCol;
+  selection?: EditorSelection;
 };
 
 export type EditorStateView = {

@@ -1,0 +1,394 @@
+//! The elided-middle tier (docs/architecture.md#matching): an `old_text` with lines left out
+//! under a marker line (`...`, `…`, `// ... existing code ...`, `# rest unchanged`,
+//! `<!-- ... -->`: [`is_elision_line`]) is found by the pieces of text around its markers.
+//!
+//! The pieces are anchors, and a marker never stretches over text the model did not mean:
+//! - each piece is found exactly; a piece after a marker starts a line, one before a marker
+//!   ends a line;
+//! - from each place of the first piece, each next piece is its nearest place after the one
+//!   before, at most [`MAX_ELIDED_LINES`] lines further down; the region, from the first piece
+//!   to the end of the last, must hold each piece exactly once and span at most half the
+//!   document (any region of up to [`SMALL_REGION_LINES`] lines is plausible);
+//! - several such regions are several matches (candidates), never a guess.
+//!
+//! The match is the whole region. `new_text` is written with each of its marker lines replaced
+//! by the document lines the marker at the same position stands for ([`Elided::apply`]), so
+//! they stay as they are. A `new_text` whose markers cannot be mapped ([`Unmapped`]) must never
+//! be written: [`check_new_text`] says so before anything is staged.
+
+use std::ops::Range;
+
+use ropey::Rope;
+
+use super::normalize::Tier;
+use super::three_way::is_elision_line;
+use super::{work, Match, MatchQuality};
+
+/// Lines one marker may stand for: a model leaves out what it read and did not change — a
+/// function body, a few methods — not hundreds of lines.
+pub const MAX_ELIDED_LINES: usize = 200;
+/// A region of up to this many lines is plausible in any document; a longer one may span at
+/// most half the document's lines.
+pub const SMALL_REGION_LINES: usize = 60;
+/// Work units charged per byte of one exact pass over the document (memmem runs at several
+/// bytes per nanosecond; see [`work`]).
+const BYTES_PER_UNIT: u64 = 4;
+
+/// The quality of an elided match: `match_quality` `elided`.
+pub const QUALITY: MatchQuality = MatchQuality { tier: Some(Tier::Elided), gutter: false };
+
+/// A text split at its marker lines.
+#[derive(Debug)]
+struct Split<'a> {
+    /// The lines between the markers (one group more than there are markers), without the
+    /// blank lines next to a marker.
+    groups: Vec<&'a [&'a str]>,
+    /// Per marker: the blank lines just before it and just after it.
+    blanks: Vec<(usize, usize)>,
+    /// The first marker line, as written.
+    first_marker: &'a str,
+}
+
+fn is_blank(line: &str) -> bool {
+    line.trim().is_empty()
+}
+
+/// `lines` split at their marker lines; `None` without one. Cost: O(lines).
+fn split<'a>(lines: &'a [&'a str]) -> Option<Split<'a>> {
+    let markers: Vec<usize> = lines.iter().enumerate().filter(|(_, l)| is_elision_line(l)).map(|(i, _)| i).collect();
+    let first_marker = lines.get(*markers.first()?).copied().unwrap_or_default();
+    let mut groups = Vec::with_capacity(markers.len() + 1);
+    let mut blanks = vec![(0, 0); markers.len()];
+    let mut start = 0;
+    for j in 0..=markers.len() {
+        let end = markers.get(j).copied().unwrap_or(lines.len());
+        let mut group = lines.get(start..end).unwrap_or_default();
+        if j > 0 {
+            let lead = group.iter().take_while(|l| is_blank(l)).count();
+            group = group.get(lead..).unwrap_or_default();
+            if let Some(b) = blanks.get_mut(j - 1) {
+                b.1 = lead;
+            }
+        }
+        if j < markers.len() {
+            let trail = group.iter().rev().take_while(|l| is_blank(l)).count();
+            group = group.get(..group.len() - trail).unwrap_or_default();
+            if let Some(b) = blanks.get_mut(j) {
+                b.0 = trail;
+            }
+        }
+        groups.push(group);
+        start = end + 1;
+    }
+    Some(Split { groups, blanks, first_marker })
+}
+
+/// One piece of an elided `old_text`: text the model did copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Piece {
+    text: String,
+    /// A marker comes before it: it starts a line.
+    starts_line: bool,
+    /// A marker comes after it: it ends a line.
+    ends_line: bool,
+}
+
+/// The pieces of `needle` around its markers, in order; `None` when it has no marker, no
+/// piece, or two markers with nothing but blank lines between them. Cost: O(needle).
+fn pieces(needle: &str) -> Option<Vec<Piece>> {
+    let lines: Vec<&str> = needle.split('\n').collect();
+    let s = split(&lines)?;
+    let last = s.groups.len() - 1;
+    let mut out = Vec::new();
+    for (j, g) in s.groups.iter().enumerate() {
+        if g.is_empty() {
+            if j != 0 && j != last {
+                return None;
+            }
+            continue;
+        }
+        out.push(Piece { text: g.join("\n"), starts_line: j > 0, ends_line: j < last });
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// What [`Elided::apply`] needs at one match: the document lines each marker of `old_text`
+/// stands for there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Elided {
+    /// The needle as searched.
+    pub old_text: String,
+    /// Per marker of `old_text`, in order: the lines it stands for, joined by `\n`; `None` for
+    /// no line (a marker before the first piece or after the last stands for none).
+    pub lines: Vec<Option<String>>,
+}
+
+/// Why a `new_text` cannot be written at an elided match: where its marker lines would go is
+/// not known, and a marker is never written as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unmapped {
+    /// `new_text` has `new` marker lines where `old_text` has `old` (`line`: the first marker
+    /// line of old_text).
+    Markers { old: usize, new: usize, line: String },
+    /// `new_text` has fewer blank lines beside its marker `marker` (1-based) than `old_text`:
+    /// those blank lines belong to what the marker stands for.
+    BlankLines { marker: usize },
+    /// `new_text` has text before its marker `marker` where `old_text` starts with it, or
+    /// after it where `old_text` ends with it: what that text follows or precedes is unknown.
+    Outside { marker: usize },
+}
+
+impl Elided {
+    /// `new_text` with each marker line replaced by the lines the marker at the same position
+    /// of `old_text` stands for (blank lines beside a marker, which `old_text` has too, are
+    /// part of them); `apply(old_text)` is the region as it is. Cost: O(old_text + new_text +
+    /// the lines).
+    pub fn apply(&self, new_text: &str) -> Result<String, Unmapped> {
+        map(&self.old_text, new_text, &self.lines)
+    }
+}
+
+/// Whether `new_text` can be written at an elided match of `old_text`: `Ok` when `old_text`
+/// has no marker line. Cost: O(old_text + new_text).
+pub fn check_new_text(old_text: &str, new_text: &str) -> Result<(), Unmapped> {
+    let markers = old_text.split('\n').filter(|l| is_elision_line(l)).count();
+    if markers == 0 {
+        return Ok(());
+    }
+    map(old_text, new_text, &vec![None; markers]).map(|_| ())
+}
+
+fn map(old_text: &str, new_text: &str, elided: &[Option<String>]) -> Result<String, Unmapped> {
+    let old_lines: Vec<&str> = old_text.split('\n').collect();
+    let new_lines: Vec<&str> = new_text.split('\n').collect();
+    let Some(old) = split(&old_lines) else { return Ok(new_text.to_string()) };
+    let markers = old.blanks.len();
+    let Some(new) = split(&new_lines).filter(|n| n.blanks.len() == markers) else {
+        let new = new_lines.iter().filter(|l| is_elision_line(l)).count();
+        return Err(Unmapped::Markers { old: markers, new, line: old.first_marker.trim().to_string() });
+    };
+    let open_start = old.groups.first().is_some_and(|g| g.is_empty());
+    let open_end = old.groups.last().is_some_and(|g| g.is_empty());
+    if open_start && new.groups.first().is_some_and(|g| !g.is_empty()) {
+        return Err(Unmapped::Outside { marker: 1 });
+    }
+    if open_end && new.groups.last().is_some_and(|g| !g.is_empty()) {
+        return Err(Unmapped::Outside { marker: markers });
+    }
+    let mut out: Vec<&str> = Vec::with_capacity(new_lines.len());
+    for (j, group) in new.groups.iter().enumerate() {
+        out.extend_from_slice(group);
+        let (Some(&(old_before, old_after)), Some(&(before, after))) = (old.blanks.get(j), new.blanks.get(j)) else { break };
+        if before < old_before || after < old_after {
+            return Err(Unmapped::BlankLines { marker: j + 1 });
+        }
+        // Blank lines new_text adds beside a marker are its own; those old_text has too
+        // belong to the lines the marker stands for.
+        let keep_before = if j == 0 && open_start { 0 } else { before - old_before };
+        let keep_after = if j + 1 == markers && open_end { 0 } else { after - old_after };
+        out.extend(std::iter::repeat("").take(keep_before));
+        if let Some(Some(lines)) = elided.get(j) {
+            out.push(lines);
+        }
+        out.extend(std::iter::repeat("").take(keep_after));
+    }
+    Ok(out.join("\n"))
+}
+
+/// Every region of `rope` that the elided `needle` describes (see the module doc), as matches of
+/// quality [`QUALITY`] carrying their [`Elided`] lines; empty when `needle` has no marker line
+/// or no region qualifies. `exact` is the exact tier's search (it alone says where a search
+/// may start: every region starts at a place it gives).
+///
+/// Cost: one exact search of the document per piece (charged to the work budget at a unit per
+/// [`BYTES_PER_UNIT`] bytes; the search stops, empty, once the budget is spent), then
+/// O(p · k · log n) for p places of the first piece and k pieces.
+pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Vec<Match> {
+    let Some(pieces) = pieces(needle) else { return Vec::new() };
+    let len = rope.len_chars();
+    let starts_line = |at: usize| at == 0 || rope.get_char(at - 1) == Some('\n');
+    let ends_line = |at: usize| at >= len || rope.get_char(at) == Some('\n');
+    // Each piece's places (char ranges, in order), where its line boundaries allow.
+    let mut places: Vec<Vec<Range<usize>>> = Vec::with_capacity(pieces.len());
+    for piece in &pieces {
+        work::charge(rope.len_bytes() as u64 / BYTES_PER_UNIT + piece.text.len() as u64);
+        if work::exhausted() {
+            return Vec::new();
+        }
+        let found: Vec<Range<usize>> = exact(&piece.text)
+            .into_iter()
+            .map(|m| m.range)
+            .filter(|r| (!piece.starts_line || starts_line(r.start)) && (!piece.ends_line || ends_line(r.end)))
+            .collect();
+        work::charge(found.len() as u64);
+        if found.is_empty() {
+            return Vec::new();
+        }
+        places.push(found);
+    }
+    let doc_lines = rope.len_lines();
+    let max_region_lines = SMALL_REGION_LINES.max(doc_lines / 2);
+    let mut out = Vec::new();
+    let Some((first, rest)) = places.split_first() else { return out };
+    for start in first {
+        work::charge(4 * pieces.len() as u64);
+        work::candidate();
+        if work::exhausted() {
+            return Vec::new();
+        }
+        if let Some(m) = region(rope, start, rest, &places, max_region_lines, needle) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The region whose first piece is at `start`, each next piece at its nearest place after the
+/// one before, or `None` when a marker would stand for more than [`MAX_ELIDED_LINES`] lines,
+/// the region is longer than `max_lines`, or it holds a piece more than once.
+fn region(rope: &Rope, start: &Range<usize>, rest: &[Vec<Range<usize>>], all: &[Vec<Range<usize>>], max_lines: usize, needle: &str) -> Option<Match> {
+    let mut chain = vec![start.clone()];
+    let mut end = start.end;
+    for places in rest {
+        // A piece after a marker starts a line after the one the piece before ends.
+        let i = places.partition_point(|r| r.start <= end);
+        let next = places.get(i)?;
+        let skipped = rope.char_to_line(next.start).saturating_sub(rope.char_to_line(end) + 1);
+        if skipped > MAX_ELIDED_LINES {
+            return None;
+        }
+        end = next.end;
+        chain.push(next.clone());
+    }
+    let span = start.start..end;
+    if rope.char_to_line(span.end.min(rope.len_chars())) - rope.char_to_line(span.start) + 1 > max_lines {
+        return None;
+    }
+    // Each piece once in the region: a second place of it inside would make the region
+    // another reading of the needle, or the needle a description of a longer region.
+    for places in all {
+        let from = places.partition_point(|r| r.start < span.start);
+        let to = places.partition_point(|r| r.end <= span.end);
+        if to.saturating_sub(from) != 1 {
+            return None;
+        }
+    }
+    // What each marker stands for here: the lines between the pieces around it.
+    let lines: Vec<&str> = needle.split('\n').collect();
+    let s = split(&lines)?;
+    let open_start = s.groups.first().is_some_and(|g| g.is_empty());
+    let mut elided = Vec::with_capacity(s.blanks.len());
+    if open_start {
+        elided.push(None);
+    }
+    for pair in chain.windows(2) {
+        if let [a, b] = pair {
+            // `a` ends at a line break, `b` starts after one.
+            let between = a.end + 1..b.start;
+            elided.push((!between.is_empty()).then(|| rope.slice(between.start..between.end - 1).to_string()));
+        }
+    }
+    elided.resize(s.blanks.len(), None);
+    Some(Match { range: span, quality: QUALITY, reindent: Some(super::fuzzy::Reindent::elided(Elided { old_text: needle.to_string(), lines: elided })) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matching::exact::find_exact;
+
+    fn found(doc: &str, needle: &str) -> Vec<String> {
+        let rope = Rope::from_str(doc);
+        find(&rope, needle, &|n| find_exact(&rope, n, 0)).iter().map(|m| rope.slice(m.range.clone()).to_string()).collect()
+    }
+
+    fn write(doc: &str, needle: &str, new_text: &str) -> Result<String, Unmapped> {
+        let rope = Rope::from_str(doc);
+        let found = find(&rope, needle, &|n| find_exact(&rope, n, 0));
+        let [m] = found.as_slice() else { panic!("{} matches of {needle:?}", found.len()) };
+        let r = m.reindent.as_ref().and_then(|r| r.elided.as_ref()).expect("an elided match carries its lines");
+        assert_eq!(r.apply(needle).as_deref(), Ok(rope.slice(m.range.clone()).to_string().as_str()), "apply(old_text) is the region");
+        let new = r.apply(new_text)?;
+        let mut out = doc.to_string();
+        let (a, b) = (rope.char_to_byte(m.range.start), rope.char_to_byte(m.range.end));
+        out.replace_range(a..b, &new);
+        Ok(out)
+    }
+
+    const DOC: &str = "fn a() {\n    one();\n    two();\n    three();\n}\n\nfn b() {\n    four();\n}\n";
+
+    #[test]
+    fn the_region_runs_from_the_first_piece_to_the_end_of_the_last() {
+        assert_eq!(found(DOC, "fn a() {\n    ...\n    three();\n}"), ["fn a() {\n    one();\n    two();\n    three();\n}"]);
+        // A fragment start and end are fine; the sides of a marker are whole lines.
+        assert_eq!(found(DOC, "a() {\n// ... existing code ...\n    thr"), ["a() {\n    one();\n    two();\n    thr"]);
+        // `two();` does not start a line (it follows indentation): not a piece after a marker.
+        assert!(found(DOC, "fn a() {\n...\ntwo();").is_empty());
+    }
+
+    #[test]
+    fn each_marker_style_is_a_marker() {
+        for marker in ["...", "…", "// ... existing code ...", "# ...", "/* ... */", "<!-- ... -->", "    // rest unchanged", "# rest unchanged"] {
+            let needle = format!("fn a() {{\n{marker}\n}}\n\nfn b() {{");
+            assert_eq!(found(DOC, &needle), ["fn a() {\n    one();\n    two();\n    three();\n}\n\nfn b() {"], "{marker}");
+        }
+    }
+
+    #[test]
+    fn the_kept_lines_stay_and_new_text_is_written_around_them() {
+        let out = write(DOC, "fn a() {\n    ...\n    three();\n}", "fn a() {\n    zero();\n    ...\n    three();\n    four();\n}");
+        assert_eq!(out.unwrap(), "fn a() {\n    zero();\n    one();\n    two();\n    three();\n    four();\n}\n\nfn b() {\n    four();\n}\n");
+        // Blank lines beside the marker in both texts belong to the elided lines; new ones stay.
+        let doc = "head\n\nx\ny\n\ntail\n";
+        assert_eq!(write(doc, "head\n\n...\n\ntail", "head\n\n...\n\ntail2").unwrap(), "head\n\nx\ny\n\ntail2\n");
+        assert_eq!(write(doc, "head\n...\ntail", "head\n...\n\ntail").unwrap(), "head\n\nx\ny\n\n\ntail\n");
+        // A marker that stands for no line at all, and one that new_text's first piece deletes.
+        assert_eq!(write("a\nb\nc\n", "a\n...\nb", "A\n...\nB").unwrap(), "A\nB\nc\n");
+        assert_eq!(write(DOC, "fn a() {\n...\n}", "...\n}").unwrap(), "    one();\n    two();\n    three();\n}\n\nfn b() {\n    four();\n}\n");
+        // A leading marker stands for nothing in the region.
+        assert_eq!(write(DOC, "...\n    four();\n}", "...\n    five();\n}").unwrap(), DOC.replace("four();\n}\n", "five();\n}\n"));
+    }
+
+    #[test]
+    fn unmappable_new_text_is_refused_never_written() {
+        let needle = "fn a() {\n    ...\n}";
+        assert_eq!(write(DOC, needle, "fn a() {\n}"), Err(Unmapped::Markers { old: 1, new: 0, line: "...".into() }));
+        assert_eq!(write(DOC, needle, "fn a() {\n...\nx\n...\n}"), Err(Unmapped::Markers { old: 1, new: 2, line: "...".into() }));
+        assert_eq!(write("a\n\nb\n", "a\n\n...\nb", "a\n...\nb"), Err(Unmapped::BlankLines { marker: 1 }));
+        assert_eq!(write(DOC, "...\n    four();\n}", "x\n...\n    four();\n}"), Err(Unmapped::Outside { marker: 1 }));
+        assert_eq!(check_new_text(needle, "fn a() {\n    // ... existing code ...\n}"), Ok(()));
+        assert_eq!(check_new_text("a\nb", "a\n...\nb"), Ok(()), "old_text without a marker: not this tier's");
+    }
+
+    #[test]
+    fn an_anchor_that_repeats_inside_the_region_or_a_far_one_is_no_region() {
+        // `}` after the marker: the nearest one closes fn a, once in the region.
+        assert_eq!(found(DOC, "fn a() {\n...\n}").len(), 1);
+        // `    two();` twice between the anchors: the nearest `four` region holds it twice.
+        let doc = "start\n    two();\nmid\n    two();\nend\n";
+        assert!(found(doc, "start\n...\n    two();\n...\nend").is_empty());
+        // Too many lines left out.
+        let tail = "y\n".repeat(2 * MAX_ELIDED_LINES);
+        let far = format!("start\n{}end\n{tail}", "x\n".repeat(MAX_ELIDED_LINES + 1));
+        assert!(found(&far, "start\n...\nend").is_empty());
+        let near = format!("start\n{}end\n{tail}", "x\n".repeat(MAX_ELIDED_LINES));
+        assert_eq!(found(&near, "start\n...\nend").len(), 1);
+        // More than half of a long document.
+        let half = format!("start\n{}end\n{}", "x\n".repeat(100), "y\n".repeat(90));
+        assert!(found(&half, "start\n...\nend").is_empty());
+    }
+
+    #[test]
+    fn several_regions_are_several_matches() {
+        let doc = "fn a() {\n    one();\n}\nfn a() {\n    two();\n}\n";
+        assert_eq!(found(doc, "fn a() {\n...\n}"), ["fn a() {\n    one();\n}", "fn a() {\n    two();\n}"]);
+    }
+
+    #[test]
+    fn no_marker_no_piece_or_empty_middle_is_not_this_tier() {
+        assert!(found(DOC, "fn a() {").is_empty());
+        assert!(found(DOC, "...\n\n// ...").is_empty());
+        assert!(found(DOC, "fn a() {\n...\n\n...\n}").is_empty());
+        assert!(found(DOC, "fn a() {\n    ...rest\n}").is_empty(), "a spread is not a marker");
+    }
+}
