@@ -2,11 +2,11 @@
 //! shown is a field of the response, rendered through `Display`.
 //!
 //! Layout, in this exact order: the `status:`/`state:`/`flags:` header lines; `### [OK|Warning|Fail]
-//! Overview` with `- summary:` and `- guidance:`; the `### [Metrics] Metrics` table when it says
-//! something (a delta or a selection); then, when present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
+//! Overview` with `- summary:` and `- guidance:` (the metrics are the JSON's only: the summary
+//! says the delta and the matches); then, when present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
 //! docs/decisions.md#responses), `### [Diff] Preview`,
-//! `### [Changes] Pending changes` (unless the previous response carried the same list),
-//! `### [Tasks] Task stack`, `### [Log] Session log`.
+//! `### [Changes] Pending changes` (when the model lacks it, see `workspace::views::Said`),
+//! `### [Tasks] Task stack` (when it changed), `### [Log] Session log`.
 //!
 //! Every section is separated from the one before by one empty line; every line ends with `\n`.
 //! The heading words (`Overview`, `Metrics`, …), the metric header, the empty-guidance word and
@@ -26,12 +26,12 @@
 //! Lines inside sections (`{w.field}` is a word of the locale; `line(n)` is `w.line` with `{}`
 //! replaced by `n`; `paren(x)` is `w.paren` with `{}` replaced by `x`; `code(x)` is a code span):
 //!
-//! - Candidates, `candidate_style = table` (default): the header [`CANDIDATE_TABLE_HEADER`]
+//! - Candidates, `candidate_style = table`: the header [`CANDIDATE_TABLE_HEADER`]
 //!   (`| Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |`),
 //!   the rule `| --- |` × 10, then one row per candidate: `Id`, `code(marker_start)`,
 //!   `code(marker_end)`, `code(preview)` (with `|` escaped `\|`), occurrence, context start and
 //!   end, line, `w.stale` / `w.yes` / `-` (stale wins over recommended), match quality.
-//! - Candidates, `candidate_style = list` (docs/responses.md#candidates): one line per candidate,
+//! - Candidates, `candidate_style = list` (default; docs/responses.md#candidates): one line per candidate,
 //!   `- [{id}] {line(n)}{w.colon}{code(preview)}{mark}{quality}` where `mark` is `paren(w.stale)`
 //!   for a stale candidate, else `w.arrow` + `w.recommended` for the recommended one, else
 //!   nothing; `quality` is ` · {match_quality}` unless it is `exact`.
@@ -39,7 +39,8 @@
 //!   zh: ``- [B] 第 45 行：`api.timeout: 30` ← 推荐``, ``- [C] 第 78 行：`cache.timeout: 30`（已失效）``.
 //! - Content, Preview: a fenced block (three backticks, more when the text holds a run of them).
 //! - Pending changes: `- [{change_id}] {path} {line(n)}{places}{w.colon}{code(old)} → {code(new)}{paren(delta)}`,
-//!   then `w.amended` when the change was amended (old and new clipped to 60 chars with `…`);
+//!   then `w.amended` when the change was amended; `{path} ` only when the changes span several
+//!   documents; old and new are [`change_snippets`] (where they differ, marked `⟦…⟧`);
 //!   `places` is `fill(w.places, n)` for a change of n > 1 places (a replace-all: line, old and
 //!   new are its first place's, delta counts them all), else nothing.
 //! - Task stack (docs/workflow.md#task-stack), shown when a task is active or one has finished: first the active
@@ -76,11 +77,13 @@ pub use crate::locale::{
     fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED,
 };
 
-/// How candidates are shown: a table (default) or one line each (docs/responses.md#candidates).
+/// How candidates are shown: one line each (default) or a table (docs/responses.md#candidates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum CandidateStyle {
-    #[default]
     Table,
+    /// The default: one line each, what the model needs to pick (the table's markers and
+    /// offsets are in the JSON).
+    #[default]
     List,
 }
 
@@ -184,21 +187,8 @@ impl Display for Markdown<'_> {
             _ => writeln!(f, "- guidance: {}", w.empty)?,
         }
 
-        // A table of a zero delta, no selection and the length the summary or content already
-        // gives says nothing: only a change or a selection shows it (docs/responses.md#markdown-layout).
-        if r.metrics.delta != 0 || r.metrics.selection_count.is_some() {
-            writeln!(f, "\n### [Metrics] {}", w.metrics)?;
-            writeln!(f, "{}\n| --- | --- |", w.metric_header)?;
-            writeln!(f, "| delta | {} |", signed(r.metrics.delta))?;
-            match r.metrics.new_length {
-                Some(n) => writeln!(f, "| new_length | {n} |")?,
-                None => writeln!(f, "| new_length | - |")?,
-            }
-            match r.metrics.selection_count {
-                Some(n) => writeln!(f, "| selection_count | {n} |")?,
-                None => writeln!(f, "| selection_count | - |")?,
-            }
-        }
+        // The metrics stay in the JSON: the summary says the delta and the match count, and the
+        // length is not needed to act (docs/responses.md#markdown-layout).
 
         if !r.candidates.is_empty() {
             writeln!(f, "\n### [Target] {}", w.candidates)?;
@@ -218,23 +208,27 @@ impl Display for Markdown<'_> {
         }
         if !r.pending_changes.is_empty() && !r.pending_said_before {
             writeln!(f, "\n### [Changes] {}", w.pending)?;
+            // The path when the changes span several documents; the summary names the one.
+            let first = r.pending_changes.first().map(|c| c.path.as_str());
+            let several = r.pending_changes.iter().any(|c| Some(c.path.as_str()) != first);
             for c in &r.pending_changes {
+                let (old, new) = change_snippets(&c.old_text, &c.new_text);
                 writeln!(
                     f,
-                    "- [{}] {} {}{}{}{} → {}{}{}",
+                    "- [{}] {}{}{}{}{} → {}{}{}",
                     c.change_id,
-                    one_line(&c.path),
+                    if several { format!("{} ", one_line(&c.path)) } else { String::new() },
                     w.line_no(c.line),
                     if c.place_count > 1 { fill(w.places, &c.place_count.to_string()) } else { String::new() },
                     w.colon,
-                    code(&clip(&c.old_text)),
-                    code(&clip(&c.new_text)),
+                    code(&old),
+                    code(&new),
                     fill(w.paren, &signed(c.delta)),
                     if c.amended { w.amended } else { "" }
                 )?;
             }
         }
-        if !r.task_stack.is_empty() || !r.task_tree.is_empty() {
+        if (!r.task_stack.is_empty() || !r.task_tree.is_empty()) && !r.tasks_said_before {
             writeln!(f, "\n### [Tasks] {}", w.tasks)?;
             write!(f, "{}", TaskLines { stack: &r.task_stack, tree: &r.task_tree, earlier: r.task_tree_earlier, words: w })?;
         }
@@ -460,9 +454,40 @@ fn one_line(s: &str) -> String {
     s.trim_end().replace("\r\n", "\n").replace(['\r', '\n'], " ⏎ ")
 }
 
-/// At most 60 chars, with `…` marking a cut.
-fn clip(s: &str) -> String {
-    crate::text::clip(&s.replace('\n', "⏎"), 60)
+/// Chars of the line kept before a change's first differing span, of its span, and after it.
+const SNIPPET_BEFORE: usize = 24;
+const SNIPPET_SPAN: usize = 40;
+const SNIPPET_AFTER: usize = 16;
+
+/// A pending change's old and new text as the list shows them: the part around where they
+/// differ. The text both share before the first difference is cut to its last line, indentation
+/// trimmed (an indented line's change no longer reads the same on both sides of the arrow), at
+/// most [`SNIPPET_BEFORE`] chars; then the differing spans between `⟦` and `⟧` (an insertion's
+/// old side is `⟦⟧`), the continuation lines' shared indentation trimmed, at most
+/// [`SNIPPET_SPAN`] chars; then the shared text after, to the end of its line, at most
+/// [`SNIPPET_AFTER`] chars. `…` marks a cut. Cost: O(len(old) + len(new)).
+pub fn change_snippets(old: &str, new: &str) -> (String, String) {
+    let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    if o == n {
+        return (crate::text::clip(old, SNIPPET_SPAN), crate::text::clip(new, SNIPPET_SPAN));
+    }
+    let prefix = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
+    let room = o.len().min(n.len()) - prefix;
+    let suffix = o.iter().rev().zip(n.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let shared_before: String = o.iter().take(prefix).collect();
+    let line = shared_before.rsplit('\n').next().unwrap_or_default();
+    let indent: String = line.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+    let line = line.trim_start_matches([' ', '\t']);
+    let cut = line.chars().count().saturating_sub(SNIPPET_BEFORE);
+    let before: String = if cut > 0 { std::iter::once('…').chain(line.chars().skip(cut)).collect() } else { line.to_string() };
+    let after_line: String = o.iter().skip(o.len() - suffix).take_while(|c| **c != '\n').collect();
+    let after = crate::text::clip(&after_line, SNIPPET_AFTER);
+    let span = |side: &[char], end: usize| -> String {
+        let mid: String = side.iter().take(end).skip(prefix).collect();
+        let mid = mid.replace(&format!("\n{indent}"), "\n");
+        format!("⟦{}⟧", crate::text::clip(&mid, SNIPPET_SPAN))
+    };
+    (format!("{before}{}{after}", span(&o, o.len() - suffix)), format!("{before}{}{after}", span(&n, n.len() - suffix)))
 }
 
 /// A Markdown code span that survives backticks inside (CommonMark: a longer fence).
@@ -539,6 +564,7 @@ fn longest_run(s: &str, c: char) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::locale::{EN, ZH};
     use crate::response::{Candidate, Status};
     use crate::workflow::{Flags, WorkflowState};
 
@@ -584,13 +610,6 @@ flags: `SelectionPending`
 - summary: Found 2 matches of `x` in a.md.
 - guidance: Call memo_replace with match_id.
 
-### [Metrics] Metrics
-| metric | value |
-| --- | --- |
-| delta | 0 |
-| new_length | 20 |
-| selection_count | 2 |
-
 ### [Target] Candidates
 | Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -606,11 +625,11 @@ flags: `SelectionPending`
         let mut r = Response::new(Status::Success, "ok");
         r.render(ZH_TABLE);
         assert!(r.markdown.contains("### [OK] 概览\n- summary: ok\n- guidance: （留空）\n"));
-        // A zero delta and no selection: no Metrics table.
-        assert!(!r.markdown.contains("### [Metrics]"), "{}", r.markdown);
+        // The metrics are the JSON's: the summary says the delta and the matches.
         r.metrics.delta = 3;
+        r.metrics.selection_count = Some(2);
         r.render(ZH_TABLE);
-        assert!(r.markdown.contains("### [Metrics] 指标\n| 指标 | 值 |\n| --- | --- |\n| delta | +3 |\n"), "{}", r.markdown);
+        assert!(!r.markdown.contains("### [Metrics]") && !r.markdown.contains("| delta |"), "{}", r.markdown);
         assert!(r.markdown.contains("flags: -\n"));
         let mut m = multi_match();
         m.render(ZH_TABLE);
@@ -667,10 +686,17 @@ flags: `SelectionPending`
         });
         r.task_stack.push(crate::response::TaskView { task_id: "1".into(), goal: "启用实验性功能 X".into(), status: "Active".into(), depth: 1 });
         r.render(ZH_TABLE);
-        assert!(r.markdown.contains("\n### [Changes] 待定变更\n- [A] config.json 第 4 行：`[]` → `[\"X\"]`（+3）（已合并）\n"), "{}", r.markdown);
+        // One document: its path is the summary's, not repeated on each line.
+        assert!(r.markdown.contains("\n### [Changes] 待定变更\n- [A] 第 4 行：`[⟦⟧]` → `[⟦\"X\"⟧]`（+3）（已合并）\n"), "{}", r.markdown);
         assert!(r.markdown.contains("\n### [Tasks] 任务栈\n- [#1] 启用实验性功能 X（当前）\n"), "{}", r.markdown);
         r.render(EN_TABLE);
-        assert!(r.markdown.contains("\n### [Changes] Pending changes\n- [A] config.json line 4: `[]` → `[\"X\"]` (+3) amended\n"), "{}", r.markdown);
+        assert!(r.markdown.contains("\n### [Changes] Pending changes\n- [A] line 4: `[⟦⟧]` → `[⟦\"X\"⟧]` (+3) amended\n"), "{}", r.markdown);
+        // Changes in several documents name theirs.
+        let mut b = r.pending_changes[0].clone();
+        (b.change_id, b.path) = ("B".into(), "b.json".into());
+        r.pending_changes.push(b);
+        r.render(EN_TABLE);
+        assert!(r.markdown.contains("- [A] config.json line 4: `[⟦⟧]`") && r.markdown.contains("- [B] b.json line 4: "), "{}", r.markdown);
         assert!(r.markdown.contains("\n### [Tasks] Task stack\n- [#1] 启用实验性功能 X (current)\n"), "{}", r.markdown);
     }
 
@@ -750,6 +776,30 @@ flags: `SelectionPending`
         r.content = Some("```\ncode\n```".into());
         r.render(EN_TABLE);
         assert!(r.markdown.contains("\n````\n```\ncode\n```\n````\n"));
+    }
+
+    #[test]
+    fn change_snippets_show_where_old_and_new_differ() {
+        let s = |o: &str, n: &str| change_snippets(o, n);
+        // An indented line: the indentation is trimmed, so the change is in view on both sides.
+        let indent = " ".repeat(24);
+        assert_eq!(
+            s(&format!("{indent}return compute_total(items, rate=0.5)"), &format!("{indent}return compute_total(items, rate=0.75)")),
+            ("…ute_total(items, rate=0.⟦⟧5)".to_string(), "…ute_total(items, rate=0.⟦7⟧5)".to_string())
+        );
+        // One changed character.
+        assert_eq!(s("x = 1;", "x = 2;"), ("x = ⟦1⟧;".to_string(), "x = ⟦2⟧;".to_string()));
+        // A line put in: the old side shows where, continuation lines lose the shared indentation.
+        assert_eq!(
+            s("  a();\n  b();\n", "  a();\n  c();\n    d();\n  b();\n"),
+            ("⟦⟧b();".to_string(), "⟦c();\n  d();\n⟧b();".to_string())
+        );
+        // A long span and a long tail are clipped, `…` marking the cuts.
+        let (o, n) = s("head ", &format!("head {} tail-that-goes-on-and-on", "z".repeat(80)));
+        assert_eq!(o, "head ⟦⟧");
+        assert!(n.starts_with("head ⟦zzz") && n.ends_with("…⟧") && n.chars().count() < 60, "{n}");
+        // Equal texts (a NoOp kept as a change) are shown clipped, unmarked.
+        assert_eq!(s("same", "same"), ("same".to_string(), "same".to_string()));
     }
 
     #[test]

@@ -114,7 +114,7 @@ impl Default for PreviewOptions {
 /// show every place as [`render`] does. Cost: [`render`]'s, plus O(spans · changes) for `stats`.
 pub fn render_changes(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize], path: &str, opts: &PreviewOptions) -> String {
     match opts.mode {
-        PreviewMode::Stats if !spans.is_empty() => stats(draft, spans, change_of),
+        PreviewMode::Stats if !spans.is_empty() => stats(base, draft, spans, change_of),
         _ => render(base, draft, spans, path, opts),
     }
 }
@@ -141,7 +141,7 @@ pub fn render(base: &Rope, draft: &Rope, spans: &[ChangeSpan], path: &str, opts:
             let (width, hunks) = gutter_hunks(base, draft, spans, 0);
             join_gutter_hunks(&hunks, width, opts.max_length)
         }
-        PreviewMode::Stats => stats(draft, spans, &(0..spans.len()).collect::<Vec<_>>()),
+        PreviewMode::Stats => stats(base, draft, spans, &(0..spans.len()).collect::<Vec<_>>()),
         PreviewMode::Diff => {
             let (old, new) = (Side::of_rope(base), Side::of_rope(draft));
             let blocks = line_blocks(base, draft, &old, &new, spans);

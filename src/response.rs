@@ -289,11 +289,15 @@ pub struct Response {
     /// what the model reads, and a later render (after a defect is found) composes from these.
     #[serde(skip)]
     pub(crate) sentences: Option<String>,
-    /// The pending changes are those the previous response carried and this call neither
-    /// previews nor commits them: the Markdown leaves the list out (the model has read it), the
+    /// The model has the pending list already (the previous lists and this call's summary say
+    /// it) and this call neither previews nor commits: the Markdown leaves the list out, the
     /// JSON keeps it (docs/responses.md#markdown-layout).
     #[serde(skip)]
     pub(crate) pending_said_before: bool,
+    /// The task stack and tree are those the last response that showed them carried, and this
+    /// call neither previews nor commits: the Markdown leaves them out, the JSON keeps them.
+    #[serde(skip)]
+    pub(crate) tasks_said_before: bool,
     /// Compact diff of the pending changes of `path` (or what `preview_only` would stage); after
     /// `NoMatch`, the closest regions with what differs.
     pub preview: Option<String>,
@@ -352,6 +356,7 @@ impl Response {
             notes: SummaryNotes::default(),
             sentences: None,
             pending_said_before: false,
+            tasks_said_before: false,
             preview: None,
             content: None,
             fingerprint: None,

@@ -41,100 +41,78 @@ fn summary_pending_list_and_stats_name_the_same_draft_line() {
     let a_view = r.pending_changes.iter().find(|c| c.change_id == "A").unwrap();
     assert_eq!((a_view.line, a_view.base_line), (83, 82));
     assert_eq!((a_view.places[0].line, a_view.places[0].base_line), (83, 82));
-    let list = pending_section(&r).expect("a staging response lists the pending changes");
-    assert!(list.contains("- [A] steps.ts line 83:"), "{list}");
-    assert!(!list.contains("line 82"), "{list}");
     let stats = h.call("memo_preview", json!({"format": "stats"}));
     let preview = stats.preview.as_deref().unwrap();
     assert!(preview.contains("line 83, col"), "{preview}");
+    // What differs is counted: `200` → `2000` puts in one char (`+1/-1` for one changed digit).
+    assert!(preview.contains("line 83, col 22: +2/-0 chars"), "{preview}");
     let list = pending_section(&stats).expect("a preview lists the pending changes");
-    assert!(list.contains("- [A] steps.ts line 83:"), "{list}");
-}
-
-/// A 16-call session on a 120-function TypeScript module (480 lines): read, edits in several
-/// places (one above another, one amended, a multi-match and its choice, a miss), reads between
-/// them, previews and a commit. Returns every response's Markdown.
-fn session_16() -> Vec<Response> {
-    let mut h = Host::new(&[("steps.ts", &module(120))]);
-    let calls = [
-        ("memo_read", json!({"start_line": 1, "end_line": 40})),
-        ("memo_replace", json!({"old_text": "steps.length + 90;", "new_text": "steps.length + 900;"})),
-        ("memo_replace", json!({"old_text": "  return stepNumber;\n}\nexport function step3(", "new_text": "  return stepNumber;\n}\n// step three\nexport function step3("})),
-        ("memo_read", json!({"start_line": 355, "end_line": 370})),
-        ("memo_replace", json!({"old_text": "steps.length + 900;", "new_text": "steps.length + 9000;"})),
-        ("memo_replace", json!({"old_text": "return stepNumber;", "new_text": "return stepNumber * 2;"})),
-        ("memo_replace_selection", json!({"selection_id": "B"})),
-        ("memo_read", json!({"start_line": 1, "end_line": 12})),
-        ("memo_replace", json!({"old_text": "const stepCount = steps.size;", "new_text": "const stepCount = steps.length;"})),
-        ("memo_replace", json!({"old_text": "export function step100(", "new_text": "export function stepHundred("})),
-        ("memo_read", json!({"start_line": 395, "end_line": 410})),
-        ("memo_preview", json!({"format": "stats"})),
-        ("memo_replace", json!({"old_text": "steps.length + 50;", "new_text": "steps.length + 500;"})),
-        ("memo_read", json!({"start_line": 195, "end_line": 210})),
-        ("memo_preview", json!({})),
-        ("memo_commit", json!({"summary": "renumber steps"})),
-    ];
-    calls.iter().map(|(tool, args)| h.call(tool, args.clone())).collect()
-}
-
-/// The size of what the model reads in [`session_16`], per section (run with `--nocapture`).
-#[test]
-fn session_16_sizes() {
-    let rs = session_16();
-    assert_eq!(rs.len(), 16);
-    let total: usize = rs.iter().map(|r| r.markdown.chars().count()).sum();
-    let section = |heading: &str| -> usize {
-        rs.iter()
-            .map(|r| {
-                let Some(start) = r.markdown.find(heading) else { return 0 };
-                let rest = &r.markdown[start..];
-                rest[..rest.find("\n\n###").unwrap_or(rest.len())].chars().count()
-            })
-            .sum()
-    };
-    let (pending, metrics) = (section("### [Changes]"), section("### [Metrics]"));
-    eprintln!("session_16: {total} chars of Markdown; pending lists {pending}, metrics tables {metrics}");
-    for (i, r) in rs.iter().enumerate() {
-        eprintln!("  {:2}. {:?} {} chars: {}", i + 1, r.status, r.markdown.chars().count(), r.summary);
-    }
-    // Every call answered as scripted: the statuses are part of the scenario.
-    let statuses: Vec<Status> = rs.iter().map(|r| r.status).collect();
-    use Status::*;
-    assert_eq!(statuses, vec![Success, Success, Success, Success, Success, MultiMatch, Success, Success, NoMatch, Success, Success, Success, Success, Success, Success, Success]);
+    // One document: the summary names it; the line shows where old and new differ.
+    assert!(list.contains("- [A] line 83: `steps.length + 20⟦⟧;` → `steps.length + 20⟦00⟧;` (+2) amended"), "{list}");
+    assert!(!list.contains("line 82") && !list.contains("steps.ts"), "{list}");
 }
 
 #[test]
-fn the_pending_list_is_shown_when_it_changed_or_was_asked_for() {
+fn the_pending_list_is_shown_when_it_says_something_new_or_was_asked_for() {
     let mut h = Host::new(&[("steps.ts", &module(30))]);
+    // Staging one change: the summary and the preview say it; no list.
     let a = h.call("memo_replace", json!({"old_text": "steps.length + 20;", "new_text": "steps.length + 200;"}));
-    assert!(pending_section(&a).is_some_and(|l| l.contains("- [A] ")), "{}", a.markdown);
-    // A read, a miss and a refused call change nothing pending: the model has the list already.
+    assert!(a.summary.contains("Staged change A") && a.preview.is_some(), "{}", a.markdown);
+    assert_eq!(pending_section(&a), None, "{}", a.markdown);
+    // A read, a miss and a refused call change nothing pending.
     let read = h.call("memo_read", json!({"start_line": 80, "end_line": 84}));
     let miss = h.call("memo_replace", json!({"old_text": "no such text", "new_text": "x"}));
     let bad = h.call("memo_replace", json!({"old_text": 3}));
-    for r in [&read, &miss, &bad] {
-        assert_eq!(pending_section(r), None, "{}", r.markdown);
-        // The JSON still carries it for the host.
-        assert_eq!(r.pending_changes.len(), 1);
-    }
-    // Staging changes it: listed again, with both.
     let b = h.call("memo_replace", json!({"old_text": "steps.length + 3;", "new_text": "steps.length + 30;"}));
-    assert!(pending_section(&b).is_some_and(|l| l.contains("- [A] ") && l.contains("- [B] ")), "{}", b.markdown);
-    // A preview asks for it.
+    for r in [&read, &miss, &bad, &b] {
+        assert_eq!(pending_section(r), None, "{}", r.markdown);
+    }
+    // The JSON always carries it for the host.
+    assert_eq!((read.pending_changes.len(), b.pending_changes.len()), (1, 2));
+    // A preview asks for it: every change.
     let p = h.call("memo_preview", json!({}));
-    assert!(pending_section(&p).is_some_and(|l| l.contains("- [B] ")), "{}", p.markdown);
+    assert!(pending_section(&p).is_some_and(|l| l.contains("- [A] ") && l.contains("- [B] ")), "{}", p.markdown);
+    // After a revert (its summary says nothing is pending), one staged change is again news
+    // the summary carries.
+    h.call("memo_revert", json!({"reason": "start over"}));
+    let c = h.call("memo_replace", json!({"old_text": "steps.length + 4;", "new_text": "steps.length + 40;"}));
+    assert_eq!(pending_section(&c), None, "{}", c.markdown);
 }
 
+/// The task stack is shown when it changed, and on a preview or commit.
 #[test]
-fn metrics_are_shown_only_when_they_say_something() {
+fn the_task_stack_is_shown_when_it_changed_or_was_asked_for() {
+    let tasks = |r: &Response| r.markdown.contains("### [Tasks]");
+    let mut h = Host::new(&[("steps.ts", &module(5))]);
+    let begun = h.call("memo_begin_task", json!({"goal": "renumber"}));
+    assert!(tasks(&begun), "{}", begun.markdown);
+    let read = h.call("memo_read", json!({"start_line": 1, "end_line": 4}));
+    let staged = h.call("memo_replace", json!({"old_text": "steps.length + 2;", "new_text": "steps.length + 20;"}));
+    for r in [&read, &staged] {
+        assert!(!tasks(r), "{}", r.markdown);
+        assert_eq!(r.task_stack.len(), 1, "the JSON keeps it");
+    }
+    let inner = h.call("memo_begin_task", json!({"goal": "inner"}));
+    assert!(inner.markdown.contains("  - [#2] inner (current)"), "{}", inner.markdown);
+    let p = h.call("memo_preview", json!({}));
+    assert!(tasks(&p), "{}", p.markdown);
+    let done = h.call("memo_commit", json!({"summary": "inner done"}));
+    assert!(tasks(&done), "{}", done.markdown);
+}
+
+/// The metrics are the JSON's: the summary says the delta and how many places match.
+#[test]
+fn metrics_stay_in_the_json() {
     let mut h = Host::new(&[("steps.ts", &module(30))]);
     let read = h.call("memo_read", json!({}));
-    assert!(!read.markdown.contains("### [Metrics]"), "{}", read.markdown);
     let staged = h.call("memo_replace", json!({"old_text": "steps.length + 20;", "new_text": "steps.length + 200;"}));
-    assert!(staged.markdown.contains("| delta | +1 |"), "{}", staged.markdown);
+    assert_eq!(staged.metrics.delta, 1);
+    assert!(staged.summary.contains("(+1 chars)"), "{}", staged.summary);
     let multi = h.call("memo_replace", json!({"old_text": "return stepNumber;", "new_text": "return 0;"}));
-    assert!(multi.markdown.contains("| selection_count | 30 |"), "{}", multi.markdown);
+    assert_eq!(multi.metrics.selection_count, Some(30));
+    assert!(multi.summary.contains("matches 30 places"), "{}", multi.summary);
     for r in [&read, &staged, &multi] {
+        assert!(!r.markdown.contains("### [Metrics]"), "{}", r.markdown);
         agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
     }
 }

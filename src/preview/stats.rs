@@ -7,11 +7,13 @@ use ropey::Rope;
 use super::ChangeSpan;
 
 /// `line 4, col 19: +5/-2 chars` for each change, then `total: 2 changes, +7/-3 chars`. The
-/// position is where the change starts in the draft (1-based line and column, columns in chars);
-/// `+N` counts the chars the change puts in, `-M` the chars it takes out. A change of several
-/// places (`change_of` names each span's change) is one line at its first place, summing its
-/// places, ending `in N places`. Cost: O(log n) per change + O(spans · log changes).
-pub(super) fn stats(draft: &Rope, spans: &[ChangeSpan], change_of: &[usize]) -> String {
+/// position is where the change starts in the draft (1-based line and column, columns in chars:
+/// the line the summary and the pending list name); `+N` counts the chars the change puts in, `-M` the chars it takes out — what differs,
+/// not the text around it that old_text and new_text share (one changed digit is `+1/-1`, not
+/// the whole line twice). A change of several places (`change_of` names each span's change) is
+/// one line at its first place, summing its places, ending `in N places`. Cost: O(log n) per
+/// change + O(spans · log changes) + O(size of the spans) to find what they share.
+pub(super) fn stats(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize]) -> String {
     struct Sum {
         start: usize,
         added: usize,
@@ -23,13 +25,14 @@ pub(super) fn stats(draft: &Rope, spans: &[ChangeSpan], change_of: &[usize]) -> 
     let mut sums: Vec<Sum> = Vec::new();
     for (i, s) in spans.iter().enumerate() {
         let id = change_of.get(i).copied().unwrap_or(usize::MAX - i);
+        let (shared_start, shared_end) = shared(base, draft, s);
         let slot = *slot_of.entry(id).or_insert_with(|| {
             sums.push(Sum { start: s.draft.start, added: 0, removed: 0, places: 0 });
             sums.len() - 1
         });
         if let Some(sum) = sums.get_mut(slot) {
-            sum.added += s.draft.len();
-            sum.removed += s.base.len();
+            sum.added += s.draft.len() - shared_start - shared_end;
+            sum.removed += s.base.len() - shared_start - shared_end;
             sum.places += 1;
         }
     }
@@ -44,4 +47,14 @@ pub(super) fn stats(draft: &Rope, spans: &[ChangeSpan], change_of: &[usize]) -> 
     let n = sums.len();
     let _ = writeln!(out, "total: {n} change{}, +{added}/-{removed} chars", if n == 1 { "" } else { "s" });
     out
+}
+
+/// The chars a span's base and draft text share at its start and at its end (not overlapping).
+/// Cost: O(length of the span).
+fn shared(base: &Rope, draft: &Rope, s: &ChangeSpan) -> (usize, usize) {
+    let (Some(b), Some(d)) = (base.get_slice(s.base.clone()), draft.get_slice(s.draft.clone())) else { return (0, 0) };
+    let start = b.chars().zip(d.chars()).take_while(|(x, y)| x == y).count();
+    let room = b.len_chars().min(d.len_chars()) - start;
+    let end = b.chars_at(b.len_chars()).reversed().zip(d.chars_at(d.len_chars()).reversed()).take(room).take_while(|(x, y)| x == y).count();
+    (start, end)
 }

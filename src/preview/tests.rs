@@ -105,7 +105,8 @@ fn every_mode_of_the_seed_example() {
     let compact_text = shown(SEED, &edit, PreviewMode::Compact, 3, 500);
     assert_eq!(compact_text, preview(SEED, &edit, 3));
     assert_eq!(shown(SEED, &edit, PreviewMode::Full, 3, 500), "   4│-    \"experimental\": []\n   4│+    \"experimental\": [\"X\"]\n");
-    assert_eq!(shown(SEED, &edit, PreviewMode::Stats, 3, 500), "line 4, col 5: +21/-18 chars\ntotal: 1 change, +21/-18 chars\n");
+    // What differs: `"X"` put in; the 18 chars old and new share are not counted.
+    assert_eq!(shown(SEED, &edit, PreviewMode::Stats, 3, 500), "line 4, col 5: +3/-0 chars\ntotal: 1 change, +3/-0 chars\n");
     let diff = "--- a/memo.md
 +++ b/memo.md
 @@ -1,6 +1,6 @@
@@ -177,7 +178,8 @@ fn whole_lines_deleted_and_inserted() {
 fn several_changes_give_several_hunks_and_one_stats_line_each() {
     let base: String = (1..=20).map(|i| format!("l{i}\n")).collect();
     let edits = [(find(&base, "l2\n"), "L2\n"), (find(&base, "l4\n"), ""), (find(&base, "l18"), "L18")];
-    let stats = "line 2, col 1: +3/-3 chars\nline 4, col 1: +0/-3 chars\nline 17, col 1: +3/-3 chars\ntotal: 3 changes, +6/-9 chars\n";
+    // One changed letter is +1/-1 (`l2` → `L2` shares `2⏎`).
+    let stats = "line 2, col 1: +1/-1 chars\nline 4, col 1: +0/-3 chars\nline 17, col 1: +1/-1 chars\ntotal: 3 changes, +2/-5 chars\n";
     assert_eq!(shown(&base, &edits, PreviewMode::Stats, 1, 500), stats);
     let diff = "--- a/memo.md
 +++ b/memo.md

@@ -9,7 +9,7 @@ use super::Document;
 use crate::matching::CandidateQuality;
 use crate::changeset::ChangeSet;
 use crate::preview::{self, ChangeSpan, PreviewMode, PreviewOptions};
-use crate::response::{Candidate, PendingChangeView, PendingPlaceView, MAX_PLACES_LISTED};
+use crate::response::{Candidate, PendingChangeView, PendingPlaceView, Response, TaskNodeView, TaskView, MAX_PLACES_LISTED};
 use crate::session::{Letter, Session};
 use crate::small_map::SmallMap;
 use crate::text;
@@ -232,5 +232,38 @@ pub(super) fn guidance_for(e: &ArgError, prefix: &str) -> String {
         ArgError::UnpairedSurrogate { arg, .. } => {
             format!("Remove the broken character from `{arg}` (copy the text again from {prefix}_read).")
         }
+    }
+}
+
+/// What earlier responses told the model, so that a list it has already is not repeated
+/// (docs/decisions.md#what-the-model-reads-is-said-once).
+#[derive(Debug, Default)]
+pub(super) struct Said {
+    /// The pending list as the model knows it: the last one listed, with each later call's
+    /// summarised change.
+    pending: Vec<PendingChangeView>,
+    /// The task stack, tree and left-out count last shown.
+    tasks: (Vec<TaskView>, Vec<TaskNodeView>, usize),
+}
+
+impl Said {
+    /// Marks what `r` need not show. The pending list is left out unless `asked` (a preview or a
+    /// commit) or something the model could not know changed: a change it knew is gone, or more
+    /// than one change is new or different (the summary and preview say the one a call staged;
+    /// line numbers that moved with it are not news). The task stack is left out when it equals
+    /// the one last shown, unless `asked`. Cost: O(p²) for p pending changes (p ≤ 26), plus the
+    /// size of the task views.
+    pub(super) fn mark(&mut self, r: &mut Response, asked: bool) {
+        let same = |a: &PendingChangeView, b: &PendingChangeView| {
+            (&a.change_id, &a.path, &a.old_text, &a.new_text, a.delta, a.amended, a.place_count)
+                == (&b.change_id, &b.path, &b.old_text, &b.new_text, b.delta, b.amended, b.place_count)
+        };
+        let gone = self.pending.iter().any(|k| !r.pending_changes.iter().any(|c| c.change_id == k.change_id));
+        let news = r.pending_changes.iter().filter(|c| !self.pending.iter().any(|k| same(k, c))).count();
+        r.pending_said_before = !asked && !gone && news <= 1;
+        self.pending = r.pending_changes.clone();
+        let tasks = (r.task_stack.clone(), r.task_tree.clone(), r.task_tree_earlier);
+        r.tasks_said_before = !asked && tasks == self.tasks;
+        self.tasks = tasks;
     }
 }
