@@ -76,6 +76,9 @@ use crate::response::{Candidate, Response, SummaryNotes};
 pub use crate::locale::{
     fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED,
 };
+// The tests walk both word tables.
+#[cfg(test)]
+use crate::locale::{EN, ZH};
 
 /// How candidates are shown: one line each (default) or a table (docs/responses.md#candidates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
