@@ -416,7 +416,9 @@ fn markdown_snapshots() {
 fn candidate_style_is_an_option() {
     let c = Config::from_json(&json!({"candidate_style": "list", "locale": "zh"})).unwrap();
     assert_eq!((c.candidate_style, c.locale), (CandidateStyle::List, Locale::Zh));
-    assert_eq!(Config::default().candidate_style, CandidateStyle::Table);
+    // One line each by default: what the model needs to pick (the table's markers and offsets
+    // are the JSON's).
+    assert_eq!(Config::default().candidate_style, CandidateStyle::List);
     let e = Config::from_json(&json!({"candidate_style": "rows"})).unwrap_err().to_string();
     assert_eq!(e, "option `candidate_style` must be \"table\" or \"list\", got \"rows\"");
     let e = Config::from_json(&json!({"candidate_styles": "list"})).unwrap_err().to_string();
