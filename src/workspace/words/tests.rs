@@ -1,0 +1,396 @@
+//! The words of the sync, persist, create and session outcomes on plain data: every variant is
+//! worded, in both locales' layouts, into a valid response with the status it promises, a
+//! summary naming the values it carries, and guidance that names only the tools the voice offers.
+
+use super::*;
+use crate::format::{Locale, RenderOptions};
+use crate::session::Letter;
+use crate::tasks::TaskError;
+use crate::workspace::outcome::*;
+use crate::workflow::{Flags, WorkflowState};
+use crate::workspace::WorkspaceError;
+
+fn letter(s: &str) -> Letter {
+    Letter::parse(s).unwrap_or_else(|| panic!("letter {s}"))
+}
+
+fn task() -> Option<TaskEnded> {
+    Some(TaskEnded { id: 2, goal: "raise the timeout".into() })
+}
+
+/// A voice offering `offered`, in manual mode, under the prefix `nb` (so a hard-coded `memo_`
+/// would show).
+fn voice(offered: Vec<Tool>) -> Voice {
+    Voice {
+        prefix: "nb".into(),
+        persist_mode: PersistMode::Manual,
+        offered,
+        save_or_drop: "nb_revert(reason) drops the pending changes.".into(),
+    }
+}
+
+fn every_sync_outcome() -> Vec<(SyncOutcome, Status)> {
+    vec![
+        (
+            SyncOutcome::Conflict {
+                documents: vec![
+                    Conflicted { path: "a.md".into(), version: Some("v7".into()), pending: 2 },
+                    Conflicted { path: "b.md".into(), version: None, pending: 1 },
+                ],
+                tool: Tool::Replace,
+            },
+            Status::ExternalConflict,
+        ),
+        (SyncOutcome::NoPendingChanges { path: "a.md".into() }, Status::NoOp),
+        (SyncOutcome::DraftDiff { path: "a.md".into(), pending: 3 }, Status::Success),
+        (SyncOutcome::NotInStorage { path: "a.md".into(), draft_chars: 41 }, Status::Success),
+        (SyncOutcome::StorageIsDraft { path: "a.md".into(), version: "v7".into() }, Status::NoOp),
+        (SyncOutcome::StorageDiff { path: "a.md".into(), version: "v7".into(), conflict: true }, Status::Success),
+        (SyncOutcome::StorageDiff { path: "a.md".into(), version: "v7".into(), conflict: false }, Status::Success),
+        (SyncOutcome::NothingToRebase { path: "a.md".into() }, Status::NoOp),
+        (SyncOutcome::RebaseOntoDeleted { path: "a.md".into() }, Status::Blocked),
+        (SyncOutcome::Rebased { path: "a.md".into(), version: "v7".into(), kept: vec![letter("A"), letter("C")], dropped: vec![] }, Status::Success),
+        (
+            SyncOutcome::Rebased {
+                path: "a.md".into(),
+                version: "v7".into(),
+                kept: vec![],
+                dropped: vec![DroppedChange { id: letter("B"), old_text: "timeout: 30".into(), new_text: "timeout: 60".into() }],
+            },
+            Status::Success,
+        ),
+        (SyncOutcome::RefreshDeleted { path: "a.md".into(), conflict: false }, Status::NoOp),
+        (SyncOutcome::RefreshDeleted { path: "a.md".into(), conflict: true }, Status::ExternalConflict),
+        (SyncOutcome::AlreadyInStep { path: "a.md".into(), version: "v7".into() }, Status::NoOp),
+        (SyncOutcome::Reloaded { path: "a.md".into(), version: "v7".into(), dropped: 1 }, Status::Success),
+        (
+            SyncOutcome::Discarded {
+                changes: 2,
+                reason: "wrong file.".into(),
+                reloaded: vec![ReloadedDocument { path: "a.md".into(), version: Some("v7".into()) }, ReloadedDocument { path: "b.md".into(), version: None }],
+                task: task(),
+            },
+            Status::Success,
+        ),
+        (SyncOutcome::LoadFailed { path: "a.md".into(), error: "EACCES".into() }, Status::Exception),
+    ]
+}
+
+/// Which variant, by an exhaustive match: a new variant does not compile until it is listed.
+fn sync_kind(o: &SyncOutcome) -> usize {
+    match o {
+        SyncOutcome::Conflict { .. } => 0,
+        SyncOutcome::NoPendingChanges { .. } => 1,
+        SyncOutcome::DraftDiff { .. } => 2,
+        SyncOutcome::NotInStorage { .. } => 3,
+        SyncOutcome::StorageIsDraft { .. } => 4,
+        SyncOutcome::StorageDiff { .. } => 5,
+        SyncOutcome::NothingToRebase { .. } => 6,
+        SyncOutcome::RebaseOntoDeleted { .. } => 7,
+        SyncOutcome::Rebased { .. } => 8,
+        SyncOutcome::RefreshDeleted { .. } => 9,
+        SyncOutcome::AlreadyInStep { .. } => 10,
+        SyncOutcome::Reloaded { .. } => 11,
+        SyncOutcome::Discarded { .. } => 12,
+        SyncOutcome::LoadFailed { .. } => 13,
+    }
+}
+
+fn committed(lead: Option<&str>, in_memory: bool) -> PersistOutcome {
+    PersistOutcome::Committed(Committed {
+        changes: 3,
+        delta: -4,
+        summary: "Raise the timeouts.".into(),
+        in_memory,
+        task: task(),
+        lead: lead.map(str::to_string),
+        saved: Some(SavedVersions { now: vec![("a.md".into(), 3), ("b.md".into(), 1)], before: 2, path_arg: false }),
+    })
+}
+
+fn every_persist_outcome() -> Vec<(PersistOutcome, Status)> {
+    vec![
+        (PersistOutcome::TaskCompleted(TaskEnded { id: 1, goal: "tidy".into() }), Status::Success),
+        (PersistOutcome::NothingToCommit, Status::NoOp),
+        (PersistOutcome::DraftTooLarge { path: "a.md".into(), bytes: 200 << 20, limit: 128 << 20 }, Status::InvalidArguments),
+        (PersistOutcome::NoneRecommended, Status::Blocked),
+        (committed(None, false), Status::Success),
+        (committed(Some("Staged change A in a.md at line 2 (+1 chars)."), true), Status::Success),
+        (
+            PersistOutcome::CommitFailed(CommitFailed {
+                failures: vec![("b.md".into(), "disk full".into())],
+                restored: vec![("a.md".into(), "v9".into())],
+                kept_new: vec!["c.md".into()],
+                lead: Some("Staged change A in a.md at line 2 (+1 chars).".into()),
+            }),
+            Status::PersistFailure,
+        ),
+        (PersistOutcome::NothingToRevert { task: None }, Status::NoOp),
+        (PersistOutcome::NothingToRevert { task: task() }, Status::Success),
+        (PersistOutcome::Reverted { changes: 2, reason: "wrong approach.".into(), task: task() }, Status::Success),
+        (PersistOutcome::NewPathEmpty { path: "a.md".into() }, Status::InvalidArguments),
+        (PersistOutcome::NewPathOpen { path: "a.md".into(), new_path: "b.md".into() }, Status::InvalidArguments),
+        (PersistOutcome::NewPathUnsafe { path: "a.md".into(), new_path: "../x.md".into(), why: UnsafePath::ParentSegment }, Status::InvalidArguments),
+        (PersistOutcome::PersistDisabled, Status::Blocked),
+        (PersistOutcome::SavedAs { path: "a.md".into(), new_path: "a.md.recovered".into(), version: "v1".into(), chars: 41, pending: 2 }, Status::Success),
+        (PersistOutcome::SaveAsFailed { path: "a.md".into(), new_path: "a.md.recovered".into(), error: "exists".into() }, Status::PersistFailure),
+    ]
+}
+
+fn persist_kind(o: &PersistOutcome) -> usize {
+    match o {
+        PersistOutcome::TaskCompleted(_) => 0,
+        PersistOutcome::NothingToCommit => 1,
+        PersistOutcome::DraftTooLarge { .. } => 2,
+        PersistOutcome::NoneRecommended => 3,
+        PersistOutcome::Committed(_) => 4,
+        PersistOutcome::CommitFailed(_) => 5,
+        PersistOutcome::NothingToRevert { .. } => 6,
+        PersistOutcome::Reverted { .. } => 7,
+        PersistOutcome::NewPathEmpty { .. } => 8,
+        PersistOutcome::NewPathOpen { .. } => 9,
+        PersistOutcome::NewPathUnsafe { .. } => 10,
+        PersistOutcome::PersistDisabled => 11,
+        PersistOutcome::SavedAs { .. } => 12,
+        PersistOutcome::SaveAsFailed { .. } => 13,
+    }
+}
+
+fn every_create_refusal() -> Vec<CreateRefusal> {
+    vec![
+        CreateRefusal::PathEmpty,
+        CreateRefusal::Exists { path: "a.md".into() },
+        CreateRefusal::Unsafe { path: "/etc/passwd".into(), why: UnsafePath::Absolute },
+        CreateRefusal::Unsafe { path: "a\u{7}.md".into(), why: UnsafePath::ControlChar },
+        CreateRefusal::TextEmpty,
+        CreateRefusal::TooLarge { path: "big.md".into(), bytes: 200 << 20, limit: 128 << 20 },
+    ]
+}
+
+fn every_session_outcome() -> Vec<(SessionOutcome, Status)> {
+    vec![
+        (SessionOutcome::Waiting, Status::Blocked),
+        (SessionOutcome::WrongCompletion { what: "write", method: "completePersist", kind: "persist" }, Status::InvalidArguments),
+        (SessionOutcome::NothingToPreview { path: "a.md".into() }, Status::NoOp),
+        (SessionOutcome::Previewed { path: "a.md".into(), count: 2, mode: "compact" }, Status::Success),
+        (SessionOutcome::TaskBegun { id: 3, goal: "raise the timeout".into(), depth: 2 }, Status::Success),
+        (SessionOutcome::TaskRefused { error: TaskError::TooDeep { goal: "deeper".into(), depth: 4, limit: 3 } }, Status::Blocked),
+        (SessionOutcome::TaskRefused { error: TaskError::EmptyGoal }, Status::InvalidArguments),
+        (SessionOutcome::SessionLog { calls: 7 }, Status::Success),
+        (SessionOutcome::NotOpen { error: WorkspaceError::NotOpen { path: "c.md".into(), open: vec!["a.md".into(), "b.md".into()] } }, Status::InvalidArguments),
+        (SessionOutcome::DispatchedTwice { tool: Tool::Commit }, Status::Exception),
+    ]
+}
+
+fn session_kind(o: &SessionOutcome) -> usize {
+    match o {
+        SessionOutcome::Waiting => 0,
+        SessionOutcome::WrongCompletion { .. } => 1,
+        SessionOutcome::NothingToPreview { .. } => 2,
+        SessionOutcome::Previewed { .. } => 3,
+        SessionOutcome::TaskBegun { .. } => 4,
+        SessionOutcome::TaskRefused { .. } => 5,
+        SessionOutcome::SessionLog { .. } => 6,
+        SessionOutcome::NotOpen { .. } => 7,
+        SessionOutcome::DispatchedTwice { .. } => 8,
+    }
+}
+
+fn every_state_note() -> Vec<StateNote> {
+    vec![
+        StateNote::Reloaded { path: "a.md".into(), version: "v7".into() },
+        StateNote::Deleted { path: "a.md".into() },
+        StateNote::KeptInMemory { path: "a.md".into(), version: Some("v7".into()) },
+        StateNote::KeptInMemory { path: "a.md".into(), version: None },
+        StateNote::TooLarge { path: "a.md".into(), version: "v7".into(), bytes: 200 << 20, limit: 128 << 20, kept: "v6".into() },
+        StateNote::Unreadable { path: "a.md".into(), why: "not a string".into(), kept: "v6".into() },
+        StateNote::Conflict { paths: vec!["a.md".into(), "b.md".into()] },
+        StateNote::ReadOnly,
+    ]
+}
+
+fn state_note_kind(n: &StateNote) -> usize {
+    match n {
+        StateNote::Reloaded { .. } => 0,
+        StateNote::Deleted { .. } => 1,
+        StateNote::KeptInMemory { .. } => 2,
+        StateNote::TooLarge { .. } => 3,
+        StateNote::Unreadable { .. } => 4,
+        StateNote::Conflict { .. } => 5,
+        StateNote::ReadOnly => 6,
+    }
+}
+
+/// `[0, 1, …, n-1]` when `kinds` lists every variant, in order.
+fn covered(mut kinds: Vec<usize>) -> Vec<usize> {
+    kinds.dedup();
+    kinds
+}
+
+#[test]
+fn every_variant_is_listed() {
+    assert_eq!(covered(every_sync_outcome().iter().map(|(o, _)| sync_kind(o)).collect()), (0..14).collect::<Vec<_>>());
+    assert_eq!(covered(every_persist_outcome().iter().map(|(o, _)| persist_kind(o)).collect()), (0..14).collect::<Vec<_>>());
+    assert_eq!(covered(every_session_outcome().iter().map(|(o, _)| session_kind(o)).collect()), (0..9).collect::<Vec<_>>());
+    assert_eq!(covered(every_state_note().iter().map(state_note_kind).collect()), (0..7).collect::<Vec<_>>());
+}
+
+/// Every `nb_tool` a text names, without its arguments.
+fn tools_named(text: &str) -> Vec<Tool> {
+    let mut named = Vec::new();
+    for (at, _) in text.match_indices("nb_") {
+        let rest = &text[at..];
+        let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let tool = Tool::from_name("nb", &rest[..end]).unwrap_or_else(|| panic!("{} names no tool: {text}", &rest[..end]));
+        named.push(tool);
+    }
+    named
+}
+
+/// Each worded outcome: the status it promises, a summary and (unless `bare`) guidance naming
+/// only offered tools, no unfilled template, and a valid response in both locales.
+fn check(what: &str, mut r: Response, status: Status, bare: bool, v: &Voice) {
+    assert_eq!(r.status, status, "{what}");
+    assert!(!r.summary.trim().is_empty() && !r.summary.contains("{}") && !r.summary.contains("``"), "{what}: {}", r.summary);
+    assert!(!r.summary.contains("memo_"), "{what}: the prefix is the voice's: {}", r.summary);
+    let guidance = r.guidance.clone().unwrap_or_default();
+    assert_eq!(guidance.trim().is_empty(), bare, "{what}: guidance {guidance:?}");
+    for tool in tools_named(&guidance) {
+        assert!(v.offered.contains(&tool), "{what}: the guidance names {tool:?}, which the voice does not offer: {guidance}");
+    }
+    if matches!(status, Status::InvalidArguments | Status::Blocked | Status::Exception | Status::PersistFailure) && r.summary.starts_with("Invalid") {
+        assert!(r.summary.ends_with("Nothing was changed."), "{what}: {}", r.summary);
+    }
+    // The state these statuses leave (the validator checks the pair); the rest leave any.
+    if matches!(status, Status::ExternalConflict | Status::PersistFailure) {
+        r.workflow_state = WorkflowState::OutOfSync;
+        r.flags = Flags::derive(WorkflowState::OutOfSync, PersistMode::Manual);
+        if status == Status::ExternalConflict {
+            r.flags = r.flags | Flags::EXTERNAL_CONFLICT;
+        }
+    }
+    for locale in [Locale::En, Locale::Zh] {
+        r.render(RenderOptions { locale, ..RenderOptions::default() });
+        if let Err(violations) = crate::validate::validate(&r.markdown) {
+            panic!("{what} in {locale:?}: {violations:?}\n{}", r.markdown);
+        }
+    }
+}
+
+#[test]
+fn every_sync_outcome_is_worded_in_both_locales() {
+    let v = voice(Tool::ALL.to_vec());
+    for (o, status) in every_sync_outcome() {
+        // A diff's answer without a next step gets the state's next actions when finished.
+        let bare = matches!(o, SyncOutcome::NoPendingChanges { .. } | SyncOutcome::DraftDiff { .. } | SyncOutcome::StorageIsDraft { .. } | SyncOutcome::NothingToRebase { .. } | SyncOutcome::AlreadyInStep { .. } | SyncOutcome::Discarded { .. });
+        check(&format!("{o:?}"), sync(&o, &v), status, bare, &v);
+    }
+}
+
+#[test]
+fn every_persist_and_create_outcome_is_worded_in_both_locales() {
+    let v = voice(Tool::ALL.to_vec());
+    for (o, status) in every_persist_outcome() {
+        check(&format!("{o:?}"), persist(&o, &v), status, false, &v);
+    }
+    for refusal in every_create_refusal() {
+        let r = create_refused(&refusal, &v);
+        assert!(r.summary.starts_with("Invalid call: "), "{}", r.summary);
+        check(&format!("{refusal:?}"), r, Status::InvalidArguments, false, &v);
+    }
+}
+
+#[test]
+fn every_session_outcome_is_worded_in_both_locales() {
+    let v = voice(Tool::ALL.to_vec());
+    for (o, status) in every_session_outcome() {
+        let bare = matches!(o, SessionOutcome::DispatchedTwice { .. });
+        check(&format!("{o:?}"), session(&o, &v), status, bare, &v);
+    }
+}
+
+#[test]
+fn a_near_miss_already_made_and_a_wrong_file_are_worded_in_both_locales() {
+    let v = voice(Tool::ALL.to_vec());
+    let there = AlreadyThere { letter: letter("B"), path: "a.md".into(), line: 12 };
+    let r = already_there(&there, &v);
+    assert!(r.summary.contains("candidate B in a.md (line 12)") && r.summary.ends_with("Nothing was staged."), "{}", r.summary);
+    check("AlreadyThere", r, Status::NoOp, false, &v);
+
+    let nowhere = ExactlyElsewhere { path: "a.md".into(), places: vec![] };
+    assert_eq!(exactly_elsewhere(&nowhere, &v), None);
+    let elsewhere = ExactlyElsewhere { path: "a.md".into(), places: vec![("b.md".into(), 4), ("c.md".into(), 9)] };
+    let lead = exactly_elsewhere(&elsewhere, &v).unwrap_or_default();
+    assert_eq!(
+        lead,
+        "old_text occurs exactly in b.md (line 4), c.md (line 9), not in a.md: if you meant that document, call nb_replace with path=\"b.md\" (nothing was changed there)."
+    );
+    let r = Response::new(Status::NoMatch, "old_text `x` was not found in a.md. Nothing was changed.").with_guidance(lead);
+    check("ExactlyElsewhere", r, Status::NoMatch, false, &v);
+}
+
+#[test]
+fn every_state_note_is_one_bracketed_sentence() {
+    for n in every_state_note() {
+        let s = state_note(&n, "nb");
+        assert!(s.starts_with('[') && s.ends_with(".]") && !s.contains("{}"), "{s}");
+        assert!(!s.contains("memo_"), "{s}");
+    }
+}
+
+#[test]
+fn guidance_follows_the_tools_the_voice_offers() {
+    // Without memo_commit (a choice pending, storage out of sync) the diff and the save-as say
+    // how to save from this state instead.
+    let without_commit = voice(Tool::ALL.iter().copied().filter(|t| *t != Tool::Commit).collect());
+    let diff = SyncOutcome::StorageDiff { path: "a.md".into(), version: "v7".into(), conflict: false };
+    assert_eq!(sync(&diff, &voice(Tool::ALL.to_vec())).guidance.as_deref(), Some("nb_commit(summary) writes your draft over it."));
+    assert_eq!(sync(&diff, &without_commit).guidance.as_deref(), Some("nb_revert(reason) drops the pending changes."));
+    let saved = PersistOutcome::SavedAs { path: "a.md".into(), new_path: "a.md.bak".into(), version: "v1".into(), chars: 3, pending: 1 };
+    let g = persist(&saved, &without_commit).guidance.unwrap_or_default();
+    assert!(g.ends_with("nb_revert(reason) drops the pending changes.") && !g.contains("nb_commit"), "{g}");
+    // Without memo_persist_as, a document gone from storage is recreated by a commit.
+    let gone = SyncOutcome::NotInStorage { path: "a.md".into(), draft_chars: 3 };
+    let without_save_as = voice(Tool::ALL.iter().copied().filter(|t| *t != Tool::PersistAs).collect());
+    assert_eq!(sync(&gone, &without_save_as).guidance.as_deref(), Some("A commit creates it again; nb_revert(reason) drops the changes."));
+    // A path not open mentions memo_create only when it is offered.
+    let not_open = SessionOutcome::NotOpen { error: WorkspaceError::NotOpen { path: "c.md".into(), open: vec!["a.md".into()] } };
+    assert!(session(&not_open, &voice(Tool::ALL.to_vec())).guidance.unwrap_or_default().contains("nb_create(path, text)"));
+    let without_create = voice(Tool::ALL.iter().copied().filter(|t| *t != Tool::Create).collect());
+    assert!(!session(&not_open, &without_create).guidance.unwrap_or_default().contains("nb_create"));
+}
+
+#[test]
+fn outcomes_name_their_values_and_limits() {
+    let v = voice(Tool::ALL.to_vec());
+    let s = persist(&PersistOutcome::DraftTooLarge { path: "a.md".into(), bytes: 200 << 20, limit: 128 << 20 }, &v).summary;
+    assert!(s.contains("209715200 bytes") && s.contains("134217728 bytes (128 MiB)"), "{s}");
+    let s = create_refused(&CreateRefusal::TooLarge { path: "big.md".into(), bytes: 200 << 20, limit: 128 << 20 }, &v).summary;
+    assert!(s.contains("`big.md` is 209715200 bytes") && s.contains("134217728 bytes"), "{s}");
+    let s = sync(&every_sync_outcome()[0].0, &v).summary;
+    assert_eq!(
+        s,
+        "Storage changed underneath your pending changes: a.md (now version v7, 2 pending changes of yours), b.md (deleted, 1 pending change of yours). nb_replace was not run."
+    );
+    // A commit: the change count, the delta, the summary without its period, the task, the lead.
+    let r = persist(&committed(Some("Staged change A."), true), &v);
+    assert_eq!(
+        r.summary,
+        "Staged change A. Committed 3 changes (-4 chars): Raise the timeouts. Persistence is disabled: the result stays in memory and is not written to storage. Task #2 completed: \"raise the timeout\"."
+    );
+    assert_eq!(r.guidance.as_deref(), Some("a.md is now v3, b.md is now v1; nb_read(version=\"v2\") shows a.md as it was before."));
+    let (o, _) = &every_persist_outcome()[6];
+    let s = persist(o, &v).summary;
+    assert!(s.contains("b.md: disk full") && s.contains("a.md (now version v9) had been saved and was restored") && s.contains("c.md could not be restored"), "{s}");
+    let s = sync(&SyncOutcome::Rebased { path: "a.md".into(), version: "v7".into(), kept: vec![], dropped: every_dropped() }, &v).summary;
+    assert!(s.ends_with("2 overlapped storage's change and were dropped: [B] timeout: 30 → timeout: 60; [C] x → y."), "{s}");
+    let s = sync(&every_sync_outcome()[15].0, &v).summary;
+    assert_eq!(s, "Discarded 2 pending changes (wrong file) and reloaded a.md (version v7), b.md (deleted in storage; its last text is kept) from storage. Task #2 reverted: \"raise the timeout\".");
+}
+
+fn every_dropped() -> Vec<DroppedChange> {
+    vec![
+        DroppedChange { id: letter("B"), old_text: "timeout: 30".into(), new_text: "timeout: 60".into() },
+        DroppedChange { id: letter("C"), old_text: "x".into(), new_text: "y".into() },
+    ]
+}
