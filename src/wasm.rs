@@ -324,7 +324,7 @@ impl WasmWorkspace {
     #[wasm_bindgen(js_name = memoryAdd)]
     pub fn memory_add(&mut self, record: JsValue) -> Result<u32, JsError> {
         let v = js_to_json(&record, "turn", 0).map_err(js_error)?;
-        let record = self.inner.turn_from_json(&v).map_err(js_error)?;
+        let record = self.inner.turn_from_json(v).map_err(js_error)?;
         let turn = record.turn;
         self.inner.memory_add(record).map_err(js_error)?;
         Ok(turn)

@@ -99,9 +99,9 @@ impl Workspace {
 
     /// A memory turn `{turn?, at_ms, summary, insights?, context, tags?}` (see
     /// [`TurnRecord::from_json`]); without `turn` (or with `null`) it is numbered after the
-    /// last stored turn. Errors name the field and what it must be. Cost: O(size of `v`).
-    pub fn turn_from_json(&self, v: &Value) -> Result<TurnRecord, InputError> {
-        let mut v = v.clone();
+    /// last stored turn. Errors name the field and what it must be. Takes `v` by value: a turn's
+    /// context can be large, and numbering it must not copy it. Cost: O(size of `v`).
+    pub fn turn_from_json(&self, mut v: Value) -> Result<TurnRecord, InputError> {
         if let Some(map) = v.as_object_mut() {
             if map.get("turn").map_or(true, Value::is_null) {
                 map.insert("turn".into(), Value::from(self.memory.next_turn()));
