@@ -53,27 +53,49 @@ pub enum Reason {
     AfterAnchor,
     NearFocus,
     GoalWords,
+    /// A near miss (after `NoMatch`) whose words and symbols are `old_text`'s: only whitespace
+    /// and line breaks differ (matching::near::clear_best).
+    WhitespaceOnly,
+    /// A near miss that differs from `old_text` in one word or symbol run only.
+    OneToken,
+    /// A near miss that differs from `old_text` only by whole lines `old_text` lacks.
+    AddedLines,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 3] = [Reason::AfterAnchor, Reason::NearFocus, Reason::GoalWords];
+    pub const ALL: [Reason; 6] = [
+        Reason::AfterAnchor,
+        Reason::NearFocus,
+        Reason::GoalWords,
+        Reason::WhitespaceOnly,
+        Reason::OneToken,
+        Reason::AddedLines,
+    ];
 
-    /// A stable machine-readable code: `after_anchor`, `near_focus`, `goal_words`.
+    /// A stable machine-readable code: `after_anchor`, `near_focus`, `goal_words`,
+    /// `whitespace_only`, `one_token`, `added_lines`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Reason::AfterAnchor => "after_anchor",
             Reason::NearFocus => "near_focus",
             Reason::GoalWords => "goal_words",
+            Reason::WhitespaceOnly => "whitespace_only",
+            Reason::OneToken => "one_token",
+            Reason::AddedLines => "added_lines",
         }
     }
 
     /// The short English phrase: "first match after search_after", "nearest to your last change
-    /// or the cursor", "shares most words with the task goal".
+    /// or the cursor", "shares most words with the task goal", and for a near miss what alone
+    /// differs from old_text.
     pub const fn en(self) -> &'static str {
         match self {
             Reason::AfterAnchor => "first match after search_after",
             Reason::NearFocus => "nearest to your last change or the cursor",
             Reason::GoalWords => "shares most words with the task goal",
+            Reason::WhitespaceOnly => "only whitespace and line breaks differ from your old_text",
+            Reason::OneToken => "only one word or symbol differs from your old_text",
+            Reason::AddedLines => "differs only by whole lines your old_text lacks",
         }
     }
 
@@ -83,6 +105,9 @@ impl Reason {
             Reason::AfterAnchor => "search_after 之后的第一个匹配",
             Reason::NearFocus => "最接近上次修改或光标",
             Reason::GoalWords => "基于上下文相关性",
+            Reason::WhitespaceOnly => "与你的 old_text 仅空白和换行不同",
+            Reason::OneToken => "与你的 old_text 仅一个词或符号不同",
+            Reason::AddedLines => "仅多出你的 old_text 没有的整行",
         }
     }
 }

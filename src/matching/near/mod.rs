@@ -53,6 +53,7 @@
 
 mod align;
 mod candidates;
+pub mod clear_best;
 mod describe;
 mod similarity;
 mod view;
