@@ -240,6 +240,9 @@ fn scalars() -> String {
          * line-number gutters were stripped first, or `\"similar:0.92\"` for a near miss offered after `NoMatch`.\n */"
     );
     let _ = writeln!(out, "export type MatchQuality = \"exact\" | FuzzyTier | \"gutter\" | `gutter+${{FuzzyTier}}` | `similar:${{string}}`;");
+    let _ = writeln!(out, "\n/** A diagnostics category's short name: `\"MatchTrace\"` for `\"TextEdit.MatchTrace\"`. */");
+    let short = crate::diagnostics::Category::ALL.iter().map(|c| c.as_str().strip_prefix("TextEdit.").unwrap_or(c.as_str()).to_string());
+    let _ = writeln!(out, "export type DiagnosticShortName = {};", quoted(&mut short.into_iter()));
     out
 }
 
@@ -434,7 +437,13 @@ mod tests {
     #[test]
     fn the_binding_shapes_are_declared() {
         let ts = boundary();
-        for name in ["Step", "PersistReport", "LoadReport", "LiveContext", "ContentPart", "CompressedHistory<M>", "ValidationResult", "MemorySearchHit", "MemoryTurn", "TaskReport", "ToolState", "Flags", "DiagnosticRecord"] {
+        // Each short name is one `Category::parse` reads.
+        for c in crate::diagnostics::Category::ALL {
+            let short = c.as_str().strip_prefix("TextEdit.").unwrap_or(c.as_str());
+            assert_eq!(crate::diagnostics::Category::parse(short), Some(c), "{short}");
+            assert!(ts.contains(&format!("\"{short}\"")), "{short} is not in DiagnosticShortName");
+        }
+        for name in ["Step", "PersistReport", "LoadReport", "LiveContext", "ContentPart", "CompressedHistory<M>", "ValidationResult", "MemorySearchHit", "MemoryTurn", "DiagnosticShortName", "EditorState", "TaskReport", "ToolState", "Flags", "DiagnosticRecord"] {
             assert!(ts.contains(&format!("export type {name} ")), "{name} is not declared");
         }
         // The reports are unions told apart by `ok`, as the binding reads them.

@@ -8,6 +8,7 @@ import type {
   Candidate,
   DiagnosticCategory,
   DiagnosticRecord,
+  DiagnosticShortName,
   EditorState,
   MatchQuality,
   MemorySearchHit,
@@ -30,6 +31,7 @@ export type {
   CurrentDocument,
   DiagnosticCategory,
   DiagnosticRecord,
+  DiagnosticShortName,
   DiffSummary,
   EditorSelection,
   EditorState,
@@ -468,7 +470,7 @@ export interface CallOptions {
 
 export interface DiagnosticsOptions {
   /** Categories to record (long or short names), or "all" (the default). */
-  categories?: (DiagnosticCategory | "MatchTrace" | "Persistence" | "External" | "Schema")[] | "all";
+  categories?: (DiagnosticCategory | DiagnosticShortName)[] | "all";
   /** Receives every record once its call has ended, oldest first. */
   sink: (record: DiagnosticRecord) => void;
 }

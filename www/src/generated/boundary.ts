@@ -15,6 +15,9 @@ export type FuzzyTier = "trailing_whitespace" | "indentation" | "unicode" | "whi
  */
 export type MatchQuality = "exact" | FuzzyTier | "gutter" | `gutter+${FuzzyTier}` | `similar:${string}`;
 
+/** A diagnostics category's short name: `"MatchTrace"` for `"TextEdit.MatchTrace"`. */
+export type DiagnosticShortName = "MatchTrace" | "Persistence" | "External" | "Schema";
+
 export type AnchorDiff = {
   path: string;
   /** `v0` (the text when opened), `v2`… */
