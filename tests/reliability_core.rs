@@ -200,3 +200,56 @@ fn fuzzy_work_on_repetitive_documents_stays_linear() {
         assert!(work <= bound, "{name}: {work} chars normalised for a {} B document and a {} B needle (bound {bound})", doc.len(), needle.len());
     }
 }
+
+/// A one-char old_text in a page of blanks used to collect every one of its matches (ten
+/// million at 10 MB, 1.2 s) to list five of them. The search now stops past 10,000 and says so,
+/// naming the limit; nothing is staged or selected, and the document is unchanged.
+#[test]
+fn a_text_found_in_too_many_places_is_refused_naming_the_limit_and_changes_nothing() {
+    let doc = "               \n".repeat(2_000); // 30,000 blanks
+    let mut host = Host::new(&[("a.txt", &doc)]);
+    let calls = [
+        ("memo_replace", json!({"old_text": " ", "new_text": "x"}), "old_text ` ` matches more than 10000 places"),
+        ("memo_replace_span", json!({"old_span_start": " ", "old_span_end": "\n", "new_text": "x"}), "old_span_start ` ` matches more than 10000 places"),
+        ("memo_replace", json!({"old_text": " ", "new_text": "x", "expected_occurrences": 30_000}), "matches more than 10000 places"),
+    ];
+    for (tool, args, says) in calls {
+        let r = host.call(tool, args);
+        assert_eq!(r.status.as_str(), "MultiMatch", "{tool}: {}", r.markdown);
+        assert!(r.summary.contains(says), "{tool}: {}", r.summary);
+        assert!(r.guidance.as_deref().is_some_and(|g| g.contains("search_after") && g.contains("longer")), "{tool}: {:?}", r.guidance);
+        assert!(r.candidates.is_empty(), "{tool}: no candidates");
+        assert_eq!(host.ws.draft(None).unwrap(), doc, "{tool}: nothing changed");
+        // Nothing was selected: there is no listing to pick from.
+        let r = host.call("memo_replace_selection", json!({"selection_id": "A"}));
+        assert_ne!(r.status.as_str(), "Success", "{}", r.markdown);
+    }
+    // replace_all stages up to 50,000 places, and refuses more, naming that limit.
+    let mut host = Host::new(&[("b.txt", &"a b\n".repeat(50_000))]);
+    let r = host.call("memo_replace", json!({"old_text": " ", "new_text": "_", "replace_all": true}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    assert!(r.summary.contains("50000 places"), "{}", r.summary);
+    let more = "ab".repeat(50_001);
+    let mut host = Host::new(&[("c.txt", &more)]);
+    let r = host.call("memo_replace", json!({"old_text": "a", "new_text": "_", "replace_all": true}));
+    assert_eq!(r.status.as_str(), "MultiMatch", "{}", r.markdown);
+    assert!(r.summary.contains("more than 50000 places") && r.summary.contains("replace_all"), "{}", r.summary);
+    assert_eq!(host.ws.draft(None).unwrap(), more, "nothing changed");
+}
+
+/// Span ends past the cap: the first 10,000 serve a start above them; starts spread past them
+/// get the whole search, so every start still pairs with its first end.
+#[test]
+fn span_ends_found_in_many_places_still_pair_with_each_start() {
+    let blanks = "        \n".repeat(3_000); // 24,000 blanks between the markers
+    let doc = format!("S1 end\n{blanks}S2 end\n");
+    let mut host = Host::new(&[("a.txt", &doc)]);
+    let r = host.call("memo_replace_span", json!({"old_span_start": "S1", "old_span_end": " ", "new_text": "T1 ", "keep_end": false}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    assert!(host.ws.draft(None).unwrap().starts_with("T1 end\n"), "the first end after the start");
+    let r = host.call("memo_revert", json!({"reason": "next"}));
+    assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
+    let r = host.call("memo_replace_span", json!({"old_span_start": "S", "old_span_end": " ", "new_text": "T "}));
+    assert_eq!(r.status.as_str(), "MultiMatch", "{}", r.markdown);
+    assert_eq!(r.candidates.len(), 2, "both starts pair with the end just after them: {}", r.markdown);
+}

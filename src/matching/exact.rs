@@ -126,26 +126,58 @@ pub struct Layered<'a> {
 }
 
 /// Char offsets in the draft of every non-overlapping occurrence of `needle` — the same set
-/// `str::match_indices` gives on the flattened draft. Occurrences are of two kinds, found
-/// separately and then taken greedily left to right: those inside unchanged base text (found in
-/// the base, mapped through the changes) and those overlapping a replacement (found in a window
-/// of `m-1` chars around it). Cost: O(n + m) the first time a base is searched (the flat copy),
-/// then O(n) memmem over the flat base plus O(k·m + size of the replacements) — no copy.
+/// `str::match_indices` gives on the flattened draft. Cost: [`find_chars_layered_upto`] without
+/// a cap: O(n + m) the first time a base is searched (its flat copy), then O(n) memmem over the
+/// flat base plus O(k·m + size of the replacements) — no copy.
 pub fn find_chars_layered(layers: &Layered<'_>, needle: &str) -> Vec<usize> {
+    find_chars_layered_upto(layers, needle, 0, usize::MAX).0
+}
+
+/// The first `cap` of [`find_chars_layered`]'s occurrences that start at or after draft char
+/// `from`, and whether there are more (`true`: the search stopped at `cap + 1`). Occurrences
+/// are of two kinds: those overlapping a replacement (found first, in a window of `m-1` chars
+/// around each) and those inside unchanged base text (found in the base one at a time, mapped
+/// through the changes); the two sorted streams are merged and taken greedily left to right,
+/// as `match_indices` takes them. Cost: O(k·m + size of the replacements), plus the base
+/// scanned up to the place where the search stops — O(n) without a cap, O(from + cap·gap) with
+/// one, so ten million hits of a one-char needle are never collected to list ten thousand.
+pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, cap: usize) -> (Vec<usize>, bool) {
     if needle.is_empty() {
-        return Vec::new();
+        return (Vec::new(), false);
     }
     let finder = Finder::new(needle.as_bytes());
     let m = needle.chars().count();
     let reps = layers.changes.replacements();
     let flat = layers.base.flat();
-    // (1) Occurrences in the base, overlapping ones included, whose inside no replacement
-    // touches: a replacement [a, b) spoils [s, s+m) when it overlaps it, an insertion at p
-    // when s < p < s+m.
-    let base_hits = base_char_offsets(layers.base, flat, all_occurrences(flat.as_bytes(), &finder).into_iter());
-    let mut hits = Vec::with_capacity(base_hits.len());
+    // (1) Occurrences overlapping a replacement's text in the draft (or spanning the point where
+    // one deleted text), sorted.
+    let mut near: Vec<usize> = Vec::new();
+    let draft_len = layers.draft.len_chars();
+    for d in layers.changes.draft_ranges() {
+        let lo = d.start.saturating_sub(m - 1);
+        let hi = (d.end + m - 1).min(draft_len);
+        let window = layers.draft.slice(lo..hi).to_string();
+        let mut chars_before = 0;
+        let mut last_byte = 0;
+        for b in occurrences(window.as_bytes(), &finder) {
+            // Match starts are char boundaries (the needle is UTF-8).
+            chars_before += window.get(last_byte..b).map_or(0, |t| t.chars().count());
+            last_byte = b;
+            let h = lo + chars_before;
+            let overlaps = if d.is_empty() { h < d.start && h + m > d.start } else { h < d.end && h + m > d.start };
+            if overlaps {
+                near.push(h);
+            }
+        }
+    }
+    near.sort_unstable();
+    near.dedup();
+    // (2) Occurrences in the base, overlapping ones included, whose inside no replacement
+    // touches (a replacement [a, b) spoils [s, s+m) when it overlaps it, an insertion at p when
+    // s < p < s+m), as draft offsets: ascending, since `map_pos` keeps order.
+    let mut to_char = CharsOf::new(layers.base, flat);
     let mut r = 0; // first replacement that may still spoil a hit (hits are sorted)
-    for s in base_hits {
+    let base = occurrences(flat.as_bytes(), &finder).map(move |b| to_char.at(b)).filter_map(move |s| {
         let e = s + m;
         while reps.get(r).is_some_and(|x| x.range.end <= s && !(x.range.is_empty() && x.range.start > s)) {
             r += 1;
@@ -157,93 +189,104 @@ pub fn find_chars_layered(layers: &Layered<'_>, needle: &str) -> Vec<usize> {
                 x.range.start < e && x.range.end > s
             }
         });
-        if !spoiled {
-            hits.push(layers.changes.map_pos(s, Assoc::After));
-        }
-    }
-    let base_count = hits.len();
-    // (2) Occurrences overlapping a replacement's text in the draft (or spanning the point
-    // where one deleted text).
-    let draft_len = layers.draft.len_chars();
-    for d in layers.changes.draft_ranges() {
-        let from = d.start.saturating_sub(m - 1);
-        let to = (d.end + m - 1).min(draft_len);
-        let window = layers.draft.slice(from..to).to_string();
-        let mut chars_before = 0;
-        let mut last_byte = 0;
-        for b in all_occurrences(window.as_bytes(), &finder) {
-            // Match starts are char boundaries (the needle is UTF-8).
-            chars_before += window.get(last_byte..b).map_or(0, |t| t.chars().count());
-            last_byte = b;
-            let h = from + chars_before;
-            let overlaps = if d.is_empty() { h < d.start && h + m > d.start } else { h < d.end && h + m > d.start };
-            if overlaps {
-                hits.push(h);
-            }
-        }
-    }
-    // The base's hits are ascending (`map_pos` keeps order): only hits near replacements need
-    // sorting in.
-    if hits.len() > base_count {
-        hits.sort_unstable();
-        hits.dedup();
-    }
-    // Greedy, left to right, non-overlapping: `match_indices`'s rule — in place, since a million
-    // hits (a one-space needle in a page of blanks) made each extra copy cost page faults.
-    let mut allowed = 0;
-    hits.retain(|&h| {
-        let keep = h >= allowed;
-        if keep {
-            allowed = h + m;
-        }
-        keep
+        (!spoiled).then(|| layers.changes.map_pos(s, Assoc::After))
     });
-    hits
+    // (3) Both streams merged, then greedy, left to right, non-overlapping: `match_indices`'s
+    // rule, applied from the start of the draft (so `from` never changes which ones count).
+    let mut near = near.into_iter().peekable();
+    let mut base = base.peekable();
+    let (mut hits, mut allowed, mut last) = (Vec::new(), 0usize, None);
+    loop {
+        let h = match (base.peek(), near.peek()) {
+            (Some(&b), Some(&n)) if n < b => near.next(),
+            (Some(_), _) => base.next(),
+            (None, _) => near.next(),
+        };
+        let Some(h) = h else { break };
+        if last == Some(h) || h < allowed {
+            continue;
+        }
+        last = Some(h);
+        allowed = h + m;
+        if h >= from {
+            if hits.len() == cap {
+                return (hits, true);
+            }
+            hits.push(h);
+        }
+    }
+    (hits, false)
 }
 
 /// [`find_exact`] on a layered draft: the same matches, found by [`find_chars_layered`].
 pub fn find_exact_layered(layers: &Layered<'_>, needle: &str, from: usize) -> Vec<Match> {
-    exact_matches(find_chars_layered(layers, needle), needle, from)
+    find_exact_layered_upto(layers, needle, from, usize::MAX).0
 }
 
-/// Byte offsets of every occurrence of the finder's needle in `hay`, overlapping ones included.
-/// A needle that can overlap itself (it has a border: `aa…a`, `}\n}`) may occur at every
-/// position, and restarting memmem after each hit would cost O(n·m); such needles are found by
-/// KMP in O(n + m). A needle without a border never overlaps itself: memmem, O(n + m) too.
-fn all_occurrences(hay: &[u8], finder: &Finder<'_>) -> Vec<usize> {
+/// The first `cap` matches of [`find_exact_layered`], and whether there are more. Cost:
+/// [`find_chars_layered_upto`].
+pub fn find_exact_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, cap: usize) -> (Vec<Match>, bool) {
+    let (starts, more) = find_chars_layered_upto(layers, needle, from, cap);
+    (exact_matches(starts, needle, from), more)
+}
+
+/// Byte offsets of every occurrence of the finder's needle in `hay`, overlapping ones included,
+/// one at a time. A needle that can overlap itself (it has a border: `aa…a`, `}\n}`) may occur
+/// at every position, and restarting memmem after each hit would cost O(n·m); such needles are
+/// found by KMP in O(n + m). A needle without a border never overlaps itself: memmem, O(n + m)
+/// too. Either way a caller that stops early pays only for the text up to where it stopped.
+fn occurrences<'a>(hay: &'a [u8], finder: &'a Finder<'a>) -> Box<dyn Iterator<Item = usize> + 'a> {
     let needle = finder.needle();
     if super::kmp::failure(needle).last().is_some_and(|&border| border > 0) {
-        return super::kmp::find_all_bytes(hay, needle);
+        return Box::new(super::kmp::BytesKmp::new(hay, needle));
     }
     let mut at = 0;
-    std::iter::from_fn(move || {
+    Box::new(std::iter::from_fn(move || {
         let hit = at + finder.find(hay.get(at..)?)?;
         at = hit + 1;
         Some(hit)
-    })
-    .collect()
+    }))
 }
 
-/// Base byte offsets (ascending) as char offsets: free for ASCII, a rope lookup each for a
-/// few, one counting sweep over `flat` for many.
-fn base_char_offsets(base: &Text, flat: &str, bytes: impl Iterator<Item = usize>) -> Vec<usize> {
-    let rope = base.rope();
-    if rope.len_bytes() == rope.len_chars() {
-        return bytes.collect();
+#[cfg(test)]
+fn all_occurrences(hay: &[u8], finder: &Finder<'_>) -> Vec<usize> {
+    occurrences(hay, finder).collect()
+}
+
+/// Base byte offsets (ascending) as char offsets, one at a time: free for ASCII; otherwise a
+/// rope lookup (O(log n)) for a hit far from the one before, and counting the chars in between
+/// for a near one — so sparse hits cost a lookup each and dense ones one sweep, O(n) in all.
+struct CharsOf<'a> {
+    rope: &'a Rope,
+    flat: &'a str,
+    ascii: bool,
+    /// The last offset converted, in bytes and chars.
+    byte: usize,
+    chars: usize,
+}
+
+impl<'a> CharsOf<'a> {
+    /// Past this many bytes from the previous hit, a rope lookup beats counting chars.
+    const SWEEP_BYTES: usize = 4096;
+
+    fn new(base: &'a Text, flat: &'a str) -> CharsOf<'a> {
+        let rope = base.rope();
+        CharsOf { rope, flat, ascii: rope.len_bytes() == rope.len_chars(), byte: 0, chars: 0 }
     }
-    let bytes: Vec<usize> = bytes.collect();
-    if bytes.len() * 1000 < 100 * (rope.len_bytes() / 1000 + 1) {
-        return bytes.into_iter().map(|b| rope.byte_to_char(b)).collect();
+
+    /// The char offset of byte offset `b` (a char boundary, at or after the previous one).
+    fn at(&mut self, b: usize) -> usize {
+        if self.ascii {
+            return b;
+        }
+        self.chars = if b - self.byte > Self::SWEEP_BYTES {
+            self.rope.byte_to_char(b)
+        } else {
+            self.chars + self.flat.get(self.byte..b).map_or(0, |t| t.chars().count())
+        };
+        self.byte = b;
+        self.chars
     }
-    let (mut at, mut chars) = (0, 0);
-    bytes
-        .into_iter()
-        .map(|b| {
-            chars += flat.get(at..b).map_or(0, |t| t.chars().count());
-            at = b;
-            chars
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -335,6 +378,35 @@ mod tests {
         let hay = "a".repeat(40_000);
         let finder = Finder::new(&hay.as_bytes()[..20_000]);
         assert_eq!(all_occurrences(hay.as_bytes(), &finder).len(), 20_001);
+    }
+
+    #[test]
+    fn a_capped_layered_search_is_the_prefix_of_the_whole_one() {
+        // A base past the lookup distance of `CharsOf` (sparse and dense hits, multibyte text),
+        // replacements on top, needles with and without borders, several caps and starts.
+        let unit = "中 ab  x\n".repeat(700) + &" ".repeat(9000) + "aaaa 😀 ab\n";
+        let base_text = unit.repeat(3);
+        let text = Text::from_storage(&base_text);
+        let len = text.rope().len_chars();
+        let mut set = ChangeSet::new(len);
+        for (at, cut, with) in [(5, 2, "  ab"), (7_000, 0, " a"), (12_000, 40, ""), (30_000, 3, "中 ab")] {
+            set.try_push(at..at + cut, with).unwrap();
+        }
+        let draft = set.apply(text.rope()).unwrap();
+        let flat = draft.to_string();
+        let layers = Layered { base: &text, changes: &set, draft: &draft };
+        for needle in [" ", "  ", "ab", "aa", "x\n中", "😀"] {
+            let all: Vec<usize> = flat.match_indices(needle).map(|(b, _)| flat[..b].chars().count()).collect();
+            assert_eq!(find_chars_layered(&layers, needle), all, "{needle:?}");
+            for from in [0, 6, 9_500, 29_999] {
+                let after: Vec<usize> = all.iter().copied().filter(|&h| h >= from).collect();
+                for cap in [0, 1, 25, 10_000, usize::MAX] {
+                    let (got, more) = find_chars_layered_upto(&layers, needle, from, cap);
+                    assert_eq!(got, after[..cap.min(after.len())], "{needle:?} from {from} cap {cap}");
+                    assert_eq!(more, after.len() > cap, "{needle:?} from {from} cap {cap}");
+                }
+            }
+        }
     }
 
     #[test]

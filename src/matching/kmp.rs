@@ -48,44 +48,72 @@ pub fn find_all<T: PartialEq>(text: &[T], pattern: &[T]) -> Vec<usize> {
     out
 }
 
-/// Whether `pattern` occurs in `text` (an empty pattern always does). Cost: O(text + pattern),
-/// stopping at the first occurrence.
 /// [`find_all`] for bytes: while no prefix of the pattern is matched, memchr skips to the next
 /// byte equal to its first. Same result; the same O(n + m) bound, and far fewer steps when that
 /// byte is rare in the text.
-// Bounds: `k < pattern.len()` between steps (a full match falls back through `fail`), `fail`
-// has a slot per pattern byte, and `i < text.len()` inside the loop.
-#[allow(clippy::indexing_slicing)]
 pub fn find_all_bytes(text: &[u8], pattern: &[u8]) -> Vec<usize> {
-    let Some(&first) = pattern.first() else {
+    if pattern.is_empty() {
         return (0..=text.len()).collect();
-    };
-    let fail = failure(pattern);
-    let mut out = Vec::new();
-    let (mut k, mut i) = (0usize, 0usize);
-    while i < text.len() {
-        if k == 0 {
-            match memchr::memchr(first, &text[i..]) {
-                Some(skip) => i += skip,
-                None => break,
-            }
-        }
-        let item = text[i];
-        while k > 0 && item != pattern[k] {
-            k = fail[k - 1];
-        }
-        if item == pattern[k] {
-            k += 1;
-        }
-        if k == pattern.len() {
-            out.push(i + 1 - k);
-            k = fail[k - 1];
-        }
-        i += 1;
     }
-    out
+    BytesKmp::new(text, pattern).collect()
 }
 
+/// The occurrences [`find_all_bytes`] finds, one at a time: a search that stops after its first
+/// k hits costs O(m + the text up to the k-th), not O(n). An empty pattern gives nothing.
+pub struct BytesKmp<'a> {
+    text: &'a [u8],
+    pattern: &'a [u8],
+    fail: Vec<usize>,
+    /// Pattern bytes matched so far, and the next text byte to read.
+    k: usize,
+    i: usize,
+}
+
+impl<'a> BytesKmp<'a> {
+    /// Cost: O(m) for the failure table.
+    pub fn new(text: &'a [u8], pattern: &'a [u8]) -> BytesKmp<'a> {
+        BytesKmp { text, pattern, fail: failure(pattern), k: 0, i: 0 }
+    }
+}
+
+impl Iterator for BytesKmp<'_> {
+    type Item = usize;
+
+    // Bounds: `k < pattern.len()` between steps (a full match falls back through `fail`), `fail`
+    // has a slot per pattern byte, and `i < text.len()` inside the loop.
+    #[allow(clippy::indexing_slicing)]
+    fn next(&mut self) -> Option<usize> {
+        let (text, pattern) = (self.text, self.pattern);
+        let &first = pattern.first()?;
+        while self.i < text.len() {
+            if self.k == 0 {
+                match memchr::memchr(first, &text[self.i..]) {
+                    Some(skip) => self.i += skip,
+                    None => {
+                        self.i = text.len();
+                        return None;
+                    }
+                }
+            }
+            let item = text[self.i];
+            while self.k > 0 && item != pattern[self.k] {
+                self.k = self.fail[self.k - 1];
+            }
+            if item == pattern[self.k] {
+                self.k += 1;
+            }
+            self.i += 1;
+            if self.k == pattern.len() {
+                self.k = self.fail[self.k - 1];
+                return Some(self.i - pattern.len());
+            }
+        }
+        None
+    }
+}
+
+/// Whether `pattern` occurs in `text` (an empty pattern always does). Cost: O(text + pattern),
+/// stopping at the first occurrence.
 pub fn contains<T: PartialEq + Copy>(text: &[T], pattern: &[T]) -> bool {
     contains_in(text.iter().copied(), pattern)
 }

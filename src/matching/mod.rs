@@ -223,6 +223,27 @@ pub fn locate_layered(layers: &exact::Layered<'_>, needle: &str, from: usize) ->
     locate_with(layers.draft, needle, from, |n| exact::find_exact_layered(layers, n, from))
 }
 
+/// [`locate_layered`] whose exact step keeps at most `cap` matches of `needle`, and whether it
+/// stopped there (`true`: more than `cap` places hold `needle` exactly; `matches` are the first
+/// `cap`). Only the needle as given is capped: the pieces an elided needle is placed by are
+/// searched whole. Cost: as [`locate_layered`], but the exact step stops at the cap
+/// ([`exact::find_chars_layered_upto`]).
+pub fn locate_layered_upto(layers: &exact::Layered<'_>, needle: &str, from: usize, cap: usize) -> (Located, bool) {
+    let capped = std::cell::Cell::new(false);
+    let located = locate_with(layers.draft, needle, from, |n| {
+        if n != needle {
+            return exact::find_exact_layered(layers, n, from);
+        }
+        let (found, more) = exact::find_exact_layered_upto(layers, n, from, cap);
+        capped.set(more);
+        found
+    });
+    // A capped exact step found matches, so it is the answer (the steps stop at the first
+    // that finds any).
+    let capped = capped.get() && !located.matches.is_empty();
+    (located, capped)
+}
+
 /// The order of the steps, with the exact search supplied. No step keeps a match that cuts a
 /// character from its combining marks ([`marks`]): `cafe` is not in `café` written as `e` +
 /// U+0301, or replacing it would leave the accent on whatever comes next.

@@ -271,7 +271,8 @@ impl Workspace {
         };
         let (base, changes) = self.layers(path);
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
-        let located = matching::locate_layered(&layers, &old, anchor_end.unwrap_or(0));
+        let replace_all = args.bool("replace_all").unwrap_or(false);
+        let (located, capped) = matching::locate_layered_upto(&layers, &old, anchor_end.unwrap_or(0), choose::match_cap(replace_all));
         self.match_trace("memo_replace", path, &draft, &old, anchor_end, &located.matches);
         // Found by the lines around its placeholders: new_text's placeholders must map to the
         // lines those stand for, or nothing is written (a placeholder is never text).
@@ -296,7 +297,7 @@ impl Workspace {
             match_id: args.str("match_id").and_then(Letter::parse),
             show_all: args.bool("show_all_matches").unwrap_or(false),
             preview_only,
-            replace_all: args.bool("replace_all").unwrap_or(false),
+            replace_all,
             expected: args.int("expected_occurrences").map(|n| n as usize),
             warn: located.gutter.is_some(),
             notes,
@@ -311,7 +312,7 @@ impl Workspace {
                 step => step,
             };
         }
-        self.choose(search, located.matches)
+        self.choose_upto(search, located.matches, capped)
     }
 
     /// The other open documents holding `old_text` exactly, with the line of the first
@@ -382,10 +383,13 @@ impl Workspace {
         };
         let (base, changes) = self.layers(path);
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
-        let starts = matching::locate_layered(&layers, &start, anchor_end.unwrap_or(0));
+        let (starts, capped) = matching::locate_layered_upto(&layers, &start, anchor_end.unwrap_or(0), choose::MATCH_CAP);
         self.match_trace("memo_replace_span", path, &draft, &start, anchor_end, &starts.matches);
         if starts.matches.is_empty() {
             return self.no_match(search, &starts.needle);
+        }
+        if capped {
+            return self.choose_upto(search, starts.matches, capped);
         }
         // The end marker is searched once, from the end of the first start marker; each start
         // takes the first of those matches that begins at or after its own end. (One search per
@@ -393,7 +397,13 @@ impl Workspace {
         // are the search's non-overlapping matches, so for an end marker that overlaps itself
         // (`aa` in `aaaa`) a start may skip to the next one of those.
         let first_end = starts.matches.iter().map(|s| s.range.end).min().unwrap_or(0);
-        let ends = matching::locate_layered(&layers, &end, first_end);
+        // The first MATCH_CAP ends serve every start that ends before the last of them (a
+        // heading and `\n`): the whole search only when some start lies past them.
+        let last_start_end = starts.matches.iter().map(|s| s.range.end).max().unwrap_or(0);
+        let (mut ends, more) = matching::locate_layered_upto(&layers, &end, first_end, choose::MATCH_CAP);
+        if more && ends.matches.last().is_some_and(|e| e.range.start < last_start_end) {
+            ends = matching::locate_layered(&layers, &end, first_end);
+        }
         let spans = pair_spans(&starts.matches, &ends.matches, keep_start, keep_end);
         if spans.is_empty() {
             let start_line = starts.matches.first().map_or(0, |m| text::line_of(&draft, m.range.start));

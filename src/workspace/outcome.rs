@@ -230,6 +230,10 @@ pub enum Refusal {
     ElidedNewText { path: String, why: crate::matching::elide::Unmapped },
     /// The three-way apply refused the change at a near-miss candidate.
     PickConflict(Box<PickConflict>),
+    /// More than `limit` places hold `needle` exactly: the search stopped counting there
+    /// (docs/reliability.md §Matching time and read size). `replace_all`: the limit is the
+    /// places one replace_all stages; otherwise the places a search collects to choose from.
+    TooManyPlaces { needle: Needle, path: String, limit: usize, replace_all: bool },
 }
 
 /// An argument that chooses among matches, with the value given.

@@ -20,6 +20,38 @@ use crate::workspace::{Step, Workspace, DEFAULT_CANDIDATES_SHOWN};
 /// Near misses shown after `NoMatch` (lettered only at or above the threshold).
 const NEAR_MISSES_SHOWN: usize = 3;
 
+/// Most exact matches a search collects to choose among (docs/reliability.md §Matching time and
+/// read size): a listing shows 26 letters at most, so past this many places the answer is
+/// "more than this many", asking for a longer old_text, and the search stops there instead
+/// of collecting ten million matches of a one-char needle (1.2 s at 10 MB).
+pub(super) const MATCH_CAP: usize = 10_000;
+
+/// Most places one `replace_all` stages: staging and previewing a place costs about a
+/// microsecond of wasm time, so this many stay within a call's 250 ms (docs/reliability.md
+/// §Matching time and read size). More are refused, naming this limit.
+pub(super) const MAX_REPLACE_ALL_PLACES: usize = 50_000;
+
+/// How many exact matches `search` collects before it stops: [`MAX_REPLACE_ALL_PLACES`] for a
+/// replace_all, else [`MATCH_CAP`]. Pure. Cost: O(1).
+pub(super) fn match_cap(replace_all: bool) -> usize {
+    if replace_all {
+        MAX_REPLACE_ALL_PLACES
+    } else {
+        MATCH_CAP
+    }
+}
+
+/// The answer to a search whose exact step stopped at its cap ([`match_cap`]): more places
+/// than can be chosen among or staged at once. `None` when it did not stop. Pure. Cost: O(1).
+pub(super) fn capped_refusal(search: &Search, capped: bool) -> Option<Refusal> {
+    capped.then(|| Refusal::TooManyPlaces {
+        needle: search.needle.clone(),
+        path: search.path.clone(),
+        limit: match_cap(search.replace_all),
+        replace_all: search.replace_all,
+    })
+}
+
 /// What a search's matches come to.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Choice {
@@ -167,6 +199,15 @@ pub(super) fn show_listing(draft: &Rope, listing: &[SelectionCandidate], shown: 
 }
 
 impl Workspace {
+    /// [`Workspace::choose`] for matches found with the cap of [`match_cap`]: `capped` (the
+    /// search stopped there) is refused by [`capped_refusal`], nothing staged or selected.
+    pub(super) fn choose_upto(&mut self, search: Search, matches: Vec<Match>, capped: bool) -> Step {
+        match capped_refusal(&search, capped) {
+            Some(refusal) => self.refuse(refusal, Some(&search.path)),
+            None => self.choose(search, matches),
+        }
+    }
+
     pub(super) fn choose(&mut self, search: Search, matches: Vec<Match>) -> Step {
         // Callers answer "no match" themselves, with the needle as searched; an empty list here
         // gets the same status rather than a panic.
@@ -364,5 +405,62 @@ impl Workspace {
         r.metrics.new_length = Some(draft.len_chars());
         r.fingerprint = Some(self.draft_fingerprint(&path).to_string());
         Step::Done(self.finish(r, Some(&path)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::changeset::ChangeSet;
+    use crate::matching::exact::Layered;
+    use crate::matching::locate_layered_upto;
+    use crate::text::Text;
+    use crate::tools::Tool;
+    use crate::workspace::outcome::Needle;
+
+    fn search(replace_all: bool) -> Search {
+        Search {
+            tool: Tool::Replace,
+            path: "a.txt".into(),
+            query: "replace\u{0}x\u{0}".into(),
+            needle: Needle::OldText("x".into()),
+            new_text: "y".into(),
+            anchor_end: None,
+            match_id: None,
+            show_all: false,
+            preview_only: false,
+            replace_all,
+            expected: None,
+            notes: Vec::new(),
+            warn: false,
+        }
+    }
+
+    /// What a search of `x` in `places` copies of `x ` comes to: (matches kept, stopped).
+    fn located(places: usize, replace_all: bool) -> (usize, bool) {
+        let text = Text::from_storage(&"x ".repeat(places));
+        let changes = ChangeSet::new(text.rope().len_chars());
+        let draft = text.rope().clone();
+        let layers = Layered { base: &text, changes: &changes, draft: &draft };
+        let (found, stopped) = locate_layered_upto(&layers, "x", 0, match_cap(replace_all));
+        (found.matches.len(), stopped)
+    }
+
+    #[test]
+    fn a_search_past_its_cap_stops_there_and_is_refused_as_more_than_the_cap() {
+        for (places, stops) in [(MATCH_CAP, false), (MATCH_CAP + 1, true), (30 * MATCH_CAP, true)] {
+            let (kept, stopped) = located(places, false);
+            assert_eq!((kept, stopped), (places.min(MATCH_CAP), stops), "{places} places");
+            let want = stops.then(|| Refusal::TooManyPlaces { needle: Needle::OldText("x".into()), path: "a.txt".into(), limit: MATCH_CAP, replace_all: false });
+            assert_eq!(capped_refusal(&search(false), stopped), want, "{places} places");
+        }
+        // replace_all stages up to its own limit, and is refused past it.
+        assert_eq!(located(MAX_REPLACE_ALL_PLACES, true), (MAX_REPLACE_ALL_PLACES, false));
+        let (kept, stopped) = located(MAX_REPLACE_ALL_PLACES + 1, true);
+        assert_eq!((kept, stopped), (MAX_REPLACE_ALL_PLACES, true));
+        assert_eq!(
+            capped_refusal(&search(true), stopped),
+            Some(Refusal::TooManyPlaces { needle: Needle::OldText("x".into()), path: "a.txt".into(), limit: MAX_REPLACE_ALL_PLACES, replace_all: true })
+        );
     }
 }

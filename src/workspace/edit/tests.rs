@@ -297,6 +297,8 @@ fn every_refusal() -> Vec<Refusal> {
         Refusal::NotPrepared { path: "a.txt".into() },
         Refusal::OutOfRange { path: "a.txt".into(), range: 5..9, draft_len: 4 },
         Refusal::TooLarge { path: "a.txt".into(), bytes: 200 << 20, now: 10, limit: 128 << 20 },
+        Refusal::TooManyPlaces { needle: Needle::OldText(" ".into()), path: "a.txt".into(), limit: 10_000, replace_all: false },
+        Refusal::TooManyPlaces { needle: Needle::SpanStart(" ".into()), path: "a.txt".into(), limit: 50_000, replace_all: true },
         Refusal::ElidedElsewhere { lines: (7, 9), there: there.clone() },
         Refusal::ElidedAnchorNotOnce { path: "a.txt".into(), piece: "host:".into(), count: 2, there: there.clone() },
         Refusal::PickConflict(Box::new(PickConflict {
@@ -335,10 +337,11 @@ fn refusal_kind(r: &Refusal) -> usize {
         Refusal::NotPrepared { .. } => 15,
         Refusal::OutOfRange { .. } => 16,
         Refusal::TooLarge { .. } => 17,
-        Refusal::ElidedElsewhere { .. } => 18,
-        Refusal::ElidedAnchorNotOnce { .. } => 19,
-        Refusal::PickConflict(_) => 20,
-        Refusal::ElidedNewText { .. } => 21,
+        Refusal::TooManyPlaces { .. } => 18,
+        Refusal::ElidedElsewhere { .. } => 19,
+        Refusal::ElidedAnchorNotOnce { .. } => 20,
+        Refusal::PickConflict(_) => 21,
+        Refusal::ElidedNewText { .. } => 22,
     }
 }
 
@@ -441,6 +444,7 @@ fn status_of(o: &EditOutcome) -> Status {
             Refusal::AnchorMissing { .. } | Refusal::SpanEndMissing { .. } => Status::NoMatch,
             Refusal::NoSelection | Refusal::TooManyChanges { .. } => Status::Blocked,
             Refusal::SameText => Status::NoOp,
+            Refusal::TooManyPlaces { .. } => Status::MultiMatch,
             Refusal::NotPrepared { .. } | Refusal::OutOfRange { .. } => Status::Exception,
             Refusal::DraftMoved { .. }
             | Refusal::StaleCandidate { .. }
@@ -457,7 +461,7 @@ fn status_of(o: &EditOutcome) -> Status {
 fn every_refusal_variant_is_covered() {
     let mut kinds: Vec<usize> = every_refusal().iter().map(refusal_kind).collect();
     kinds.dedup();
-    assert_eq!(kinds, (0..22).collect::<Vec<_>>());
+    assert_eq!(kinds, (0..23).collect::<Vec<_>>());
 }
 
 #[test]

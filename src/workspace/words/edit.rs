@@ -394,6 +394,21 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
             format!("Internal error: range {range:?} lies outside the {draft_len} chars of {path}'s draft. Nothing was changed."),
         )
         .with_guidance(format!("Read the document again with {p}_read and retry; please report this.")),
+        Refusal::TooManyPlaces { needle: n, path, limit, replace_all } => Response::new(
+            Status::MultiMatch,
+            if *replace_all {
+                format!("{} matches more than {limit} places in {path}, the most one replace_all stages. Nothing was staged.", needle(n))
+            } else {
+                format!("{} matches more than {limit} places in {path} (the search stopped counting there). Nothing was staged.", needle(n))
+            },
+        )
+        .with_guidance(if *replace_all {
+            format!("Use a longer old_text that matches only the places you mean (at most {limit}), and repeat the call for the rest.")
+        } else {
+            let arg = if matches!(n, Needle::OldText(_)) { "old_text" } else { "old_span_start" };
+            let lines = if v.offers(Tool::ReplaceLines) { format!(", or replace the lines by their keys with {p}_replace_lines") } else { String::new() };
+            format!("Make {arg} longer so it matches once (copy its whole line from {p}_read), add search_after with text just above the place{lines}.")
+        }),
         Refusal::TooLarge { path, bytes, now, limit } => Response::new(
             Status::InvalidArguments,
             format!(
