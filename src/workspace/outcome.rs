@@ -415,8 +415,9 @@ pub enum SyncOutcome {
     DraftDiff { path: String, pending: usize },
     /// `memo_diff(against="storage")`: storage does not hold `path`; the draft has `draft_chars`.
     NotInStorage { path: String, draft_chars: usize },
-    /// Storage's `version` of `path` is exactly the draft.
-    StorageIsDraft { path: String, version: String },
+    /// Storage's `version` of `path` is exactly the draft; `conflict`: storage changed under
+    /// pending changes of `path` (to exactly what they make).
+    StorageIsDraft { path: String, version: String, conflict: bool },
     /// Storage's `version` against the draft (the caller adds the patch); `conflict`: storage
     /// changed under pending changes of `path`.
     StorageDiff { path: String, version: String, conflict: bool },
@@ -524,6 +525,19 @@ pub enum PersistOutcome {
     SavedAs { path: String, new_path: String, version: String, chars: usize, pending: usize },
     /// Saving the draft of `path` as `new_path` failed: `error`.
     SaveAsFailed { path: String, new_path: String, error: String },
+}
+
+/// What the pending changes do, for a generated commit summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingSummary {
+    pub changes: usize,
+    /// The documents changed, in the order of their changes.
+    pub paths: Vec<String>,
+    /// The first change's first place.
+    pub old_text: String,
+    pub new_text: String,
+    /// Every place is that same edit, made this many times (more than once).
+    pub repeated: Option<usize>,
 }
 
 /// A commit that saved.

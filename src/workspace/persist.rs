@@ -9,8 +9,7 @@
 //! agent does not hear about. Only when a compensating write fails too does storage keep a new
 //! text; the response then says which documents were committed after all.
 
-use super::outcome::{CommitFailed, Committed, PersistOutcome, TaskEnded, UnsafePath};
-use super::views::plural;
+use super::outcome::{CommitFailed, Committed, PendingSummary, PersistOutcome, TaskEnded, UnsafePath};
 use super::words::{self, Voice};
 use super::{Awaiting, Document, PersistRequest, PersistResult, Step, Workspace};
 use serde_json::json;
@@ -161,33 +160,24 @@ impl Workspace {
         self.commit(&summary, true, None)
     }
 
-    /// "3 changes in config.json: `timeout: 30` → `timeout: 60` ×3" — what the pending changes do.
+    /// What the pending changes do, for `memo_commit_auto`'s summary (words::auto_summary:
+    /// "3 changes in config.json: `timeout: 30` → `timeout: 60` ×3").
     fn auto_summary(&self) -> String {
         let Some(s) = self.session.as_ref() else { return String::new() };
         let Some(first) = s.changes.first().map(|c| c.first_place()) else { return String::new() };
-        let mut paths: Vec<&str> = s.changes.iter().map(|c| c.path.as_str()).collect();
+        let mut paths: Vec<String> = s.changes.iter().map(|c| c.path.clone()).collect();
         paths.dedup();
-        let n = s.changes.len();
-        let what = |t: &str| crate::text::clip(&t.trim().replace('\n', "⏎"), 40);
         // A replace-all's places count like changes here: `×3` says the edit was made 3 times.
         let places = s.changes.iter().flat_map(|c| &c.places);
         let same = places.clone().all(|p| p.old_text == first.old_text && p.new_text == first.new_text);
         let times = places.count();
-        let edit = if first.old_text.is_empty() {
-            format!("add `{}`", what(&first.new_text))
-        } else if first.new_text.is_empty() {
-            format!("remove `{}`", what(&first.old_text))
-        } else {
-            format!("`{}` → `{}`", what(&first.old_text), what(&first.new_text))
-        };
-        let rest = if same && times > 1 {
-            format!(" ×{times}")
-        } else if n > 1 {
-            format!(" and {} more", n - 1)
-        } else {
-            String::new()
-        };
-        format!("{n} change{} in {}: {edit}{rest}", plural(n), paths.join(", "))
+        words::auto_summary(&PendingSummary {
+            changes: s.changes.len(),
+            paths,
+            old_text: first.old_text.clone(),
+            new_text: first.new_text.clone(),
+            repeated: (same && times > 1).then_some(times),
+        })
     }
 
     /// Finishes a write step with what the storage did (one result per request, in order; a

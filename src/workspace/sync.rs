@@ -172,7 +172,7 @@ impl Workspace {
     /// Records storage's text of `path` as an external version for the live context (nothing
     /// when it equals the committed text).
     pub(super) fn record_external(&mut self, path: &str, storage: &Document) {
-        let summary = format!("changed in storage (version {})", storage.version);
+        let summary = words::external_version(&storage.version);
         self.record_version(path, crate::live_context::VersionKind::External, summary, None, storage.text.rope().clone(), None);
     }
 
@@ -236,7 +236,8 @@ impl Workspace {
         let stored = storage.text.rope().to_string();
         let patch = preview::unified_whole(&stored, &draft, &format!("storage/{path}"), &format!("draft/{path}"), preview::DEFAULT_CONTEXT_LINES);
         if patch.is_empty() {
-            let r = self.synced(&SyncOutcome::StorageIsDraft { path: path.to_string(), version: storage.version.clone() });
+            let conflict = self.conflicts.contains_key(path);
+            let r = self.synced(&SyncOutcome::StorageIsDraft { path: path.to_string(), version: storage.version.clone(), conflict });
             return self.finish(r, Some(path));
         }
         let conflict = self.conflicts.contains_key(path);

@@ -23,10 +23,10 @@ pub use edit::{already_there, edit, exactly_elsewhere, immediate_commit_summary}
 #[cfg(test)]
 pub use edit::note;
 pub use memory::memory;
-pub use persist::{create_refused, created, persist};
+pub use persist::{auto_summary, create_refused, created, persist};
 pub use read::{read, saved_versions, version};
 pub use session::session;
-pub use sync::{state_note, sync};
+pub use sync::{external_version, state_note, sync};
 
 use super::outcome::TaskEnded;
 use super::Workspace;

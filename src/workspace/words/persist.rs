@@ -121,6 +121,24 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
     }
 }
 
+/// `memo_commit_auto`'s summary: "3 changes in config.json: `timeout: 30` → `timeout: 60` ×3".
+pub fn auto_summary(s: &PendingSummary) -> String {
+    let what = |t: &str| crate::text::clip(&t.trim().replace('\n', "⏎"), 40);
+    let edit = if s.old_text.is_empty() {
+        format!("add `{}`", what(&s.new_text))
+    } else if s.new_text.is_empty() {
+        format!("remove `{}`", what(&s.old_text))
+    } else {
+        format!("`{}` → `{}`", what(&s.old_text), what(&s.new_text))
+    };
+    let rest = match s.repeated {
+        Some(times) => format!(" ×{times}"),
+        None if s.changes > 1 => format!(" and {} more", s.changes - 1),
+        None => String::new(),
+    };
+    format!("{} change{} in {}: {edit}{rest}", s.changes, plural(s.changes), s.paths.join(", "))
+}
+
 /// Why a path is refused, after the path: `holds a control character`.
 fn unsafe_path(why: UnsafePath) -> &'static str {
     match why {

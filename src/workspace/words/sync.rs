@@ -32,7 +32,15 @@ pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
                 "Compare with {p}_diff(against=\"storage\"); then {p}_rebase keeps your changes that do not overlap the external edit, or {p}_refresh / {p}_discard drops them."
             ))
         }
-        SyncOutcome::NoPendingChanges { path } => Response::new(Status::NoOp, format!("No pending changes in {path}: the draft is the committed text.")),
+        SyncOutcome::NoPendingChanges { path } => {
+            let r = Response::new(Status::NoOp, format!("No pending changes in {path}: the draft is the committed text."));
+            // Without memo_replace (storage busy) the state's next actions say what to do.
+            if v.offers(Tool::Replace) {
+                r.with_guidance(format!("Nothing to compare: stage an edit in {path} with {p}_replace first."))
+            } else {
+                r
+            }
+        }
         SyncOutcome::DraftDiff { path, pending } => {
             Response::new(Status::Success, format!("Diff of {path}: {pending} pending change{} against the committed text.", plural(*pending)))
         }
@@ -45,8 +53,15 @@ pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
                 },
             )
         }
-        SyncOutcome::StorageIsDraft { path, version } => {
-            Response::new(Status::NoOp, format!("Storage (version {version}) holds exactly your draft of {path}."))
+        SyncOutcome::StorageIsDraft { path, version, conflict } => {
+            let r = Response::new(Status::NoOp, format!("Storage (version {version}) holds exactly your draft of {path}."));
+            // Comparing again tells nothing new: taking storage's text ends the conflict and
+            // loses nothing.
+            if *conflict && v.offers(Tool::Refresh) {
+                r.with_guidance(format!("Storage already holds your changes: {p}_refresh takes its text and ends the conflict, losing nothing."))
+            } else {
+                r
+            }
         }
         SyncOutcome::StorageDiff { path, version, conflict } => {
             Response::new(Status::Success, format!("Storage (version {version}) against your draft of {path} (`-` storage, `+` draft).")).with_guidance(
@@ -126,6 +141,11 @@ pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
                 .with_guidance("Check the storage, then call again.")
         }
     }
+}
+
+/// The live context's summary of a version storage made: `changed in storage (version v3)`.
+pub fn external_version(version: &str) -> String {
+    format!("changed in storage (version {version})")
 }
 
 /// A note said once at the start of the next summary (a conflict's, on every response while it

@@ -44,7 +44,8 @@ fn every_sync_outcome() -> Vec<(SyncOutcome, Status)> {
         (SyncOutcome::NoPendingChanges { path: "a.md".into() }, Status::NoOp),
         (SyncOutcome::DraftDiff { path: "a.md".into(), pending: 3 }, Status::Success),
         (SyncOutcome::NotInStorage { path: "a.md".into(), draft_chars: 41 }, Status::Success),
-        (SyncOutcome::StorageIsDraft { path: "a.md".into(), version: "v7".into() }, Status::NoOp),
+        (SyncOutcome::StorageIsDraft { path: "a.md".into(), version: "v7".into(), conflict: true }, Status::NoOp),
+        (SyncOutcome::StorageIsDraft { path: "a.md".into(), version: "v7".into(), conflict: false }, Status::NoOp),
         (SyncOutcome::StorageDiff { path: "a.md".into(), version: "v7".into(), conflict: true }, Status::Success),
         (SyncOutcome::StorageDiff { path: "a.md".into(), version: "v7".into(), conflict: false }, Status::Success),
         (SyncOutcome::NothingToRebase { path: "a.md".into() }, Status::NoOp),
@@ -282,7 +283,10 @@ fn every_sync_outcome_is_worded_in_both_locales() {
     let v = voice(Tool::ALL.to_vec());
     for (o, status) in every_sync_outcome() {
         // A diff's answer without a next step gets the state's next actions when finished.
-        let bare = matches!(o, SyncOutcome::NoPendingChanges { .. } | SyncOutcome::DraftDiff { .. } | SyncOutcome::StorageIsDraft { .. } | SyncOutcome::NothingToRebase { .. } | SyncOutcome::AlreadyInStep { .. } | SyncOutcome::Discarded { .. });
+        let bare = matches!(
+            o,
+            SyncOutcome::DraftDiff { .. } | SyncOutcome::StorageIsDraft { conflict: false, .. } | SyncOutcome::NothingToRebase { .. } | SyncOutcome::AlreadyInStep { .. } | SyncOutcome::Discarded { .. }
+        );
         check(&format!("{o:?}"), sync(&o, &v), status, bare, &v);
     }
 }
@@ -349,6 +353,13 @@ fn guidance_follows_the_tools_the_voice_offers() {
     let saved = PersistOutcome::SavedAs { path: "a.md".into(), new_path: "a.md.bak".into(), version: "v1".into(), chars: 3, pending: 1 };
     let g = persist(&saved, &without_commit).guidance.unwrap_or_default();
     assert!(g.ends_with("nb_revert(reason) drops the pending changes.") && !g.contains("nb_commit"), "{g}");
+    // Storage holding exactly the draft under a conflict: refresh loses nothing (when offered).
+    let same = SyncOutcome::StorageIsDraft { path: "a.md".into(), version: "v7".into(), conflict: true };
+    assert!(sync(&same, &voice(Tool::ALL.to_vec())).guidance.unwrap_or_default().starts_with("Storage already holds your changes: nb_refresh"));
+    assert_eq!(sync(&same, &voice(vec![Tool::Read])).guidance, None);
+    let nothing = SyncOutcome::NoPendingChanges { path: "b.md".into() };
+    assert_eq!(sync(&nothing, &voice(Tool::ALL.to_vec())).guidance.as_deref(), Some("Nothing to compare: stage an edit in b.md with nb_replace first."));
+    assert_eq!(sync(&nothing, &voice(vec![Tool::Read])).guidance, None);
     // Without memo_persist_as, a document gone from storage is recreated by a commit.
     let gone = SyncOutcome::NotInStorage { path: "a.md".into(), draft_chars: 3 };
     let without_save_as = voice(Tool::ALL.iter().copied().filter(|t| *t != Tool::PersistAs).collect());
@@ -384,8 +395,20 @@ fn outcomes_name_their_values_and_limits() {
     assert!(s.contains("b.md: disk full") && s.contains("a.md (now version v9) had been saved and was restored") && s.contains("c.md could not be restored"), "{s}");
     let s = sync(&SyncOutcome::Rebased { path: "a.md".into(), version: "v7".into(), kept: vec![], dropped: every_dropped() }, &v).summary;
     assert!(s.ends_with("2 overlapped storage's change and were dropped: [B] timeout: 30 → timeout: 60; [C] x → y."), "{s}");
-    let s = sync(&every_sync_outcome()[15].0, &v).summary;
+    let s = sync(&every_sync_outcome()[16].0, &v).summary;
     assert_eq!(s, "Discarded 2 pending changes (wrong file) and reloaded a.md (version v7), b.md (deleted in storage; its last text is kept) from storage. Task #2 reverted: \"raise the timeout\".");
+}
+
+#[test]
+fn a_generated_commit_summary_says_what_the_changes_do() {
+    let s = |changes, old: &str, new: &str, repeated| {
+        auto_summary(&PendingSummary { changes, paths: vec!["a.md".into(), "b.md".into()], old_text: old.into(), new_text: new.into(), repeated })
+    };
+    assert_eq!(s(1, "timeout: 30", "timeout: 60", Some(3)), "1 change in a.md, b.md: `timeout: 30` → `timeout: 60` ×3");
+    assert_eq!(s(3, "", "tail\nline", None), "3 changes in a.md, b.md: add `tail⏎line` and 2 more");
+    assert_eq!(s(2, "  gone ", "", None), "2 changes in a.md, b.md: remove `gone` and 1 more");
+    assert_eq!(s(1, "x", "y", None), "1 change in a.md, b.md: `x` → `y`");
+    assert_eq!(external_version("v3"), "changed in storage (version v3)");
 }
 
 fn every_dropped() -> Vec<DroppedChange> {
