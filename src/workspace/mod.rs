@@ -777,7 +777,7 @@ impl Workspace {
             serde_json::json!({ "violations": violations, "markdown": markdown })
         });
         r.flags = r.flags | Flags::SCHEMA_VIOLATION;
-        r.notes.defect = Some(format!("Response format does not match the spec (see the TextEdit.Schema record of {id})."));
+        r.notes.defect = Some(words::schema_defect(&id));
         // The only second render of a call: the answer must say it is defective.
         r.render(self.config.render_options());
     }
@@ -905,7 +905,7 @@ impl Workspace {
         (r.task_stack, r.task_tree, r.task_tree_earlier) = self.task_views();
         if self.diagnostics.is_on() {
             let cats: Vec<&str> = self.diagnostics.categories().map(Category::as_str).collect();
-            let pointer = format!("Diagnostics are on ({}): the records of this call are {}.", cats.join(", "), self.operation_id());
+            let pointer = words::diagnostics_pointer(&cats, &self.operation_id());
             r.guidance = Some(match r.guidance.take() {
                 Some(g) if !g.trim().is_empty() => format!("{g} {pointer}"),
                 _ => pointer,
@@ -918,7 +918,7 @@ impl Workspace {
         r.next_actions = self.next_actions();
         if !r.guidance.as_deref().is_some_and(|g| !g.trim().is_empty()) && !r.next_actions.is_empty() {
             // Never an empty guidance: at least what the state offers next.
-            r.guidance = Some(format!("Next: {}.", r.next_actions.join(" or ")));
+            r.guidance = Some(words::next_step(&r.next_actions));
         }
         r
     }

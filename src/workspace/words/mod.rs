@@ -25,7 +25,7 @@ pub use edit::note;
 pub use memory::memory;
 pub use persist::{auto_summary, create_refused, created, persist};
 pub use read::{read, saved_versions, version};
-pub use session::session;
+pub use session::{diagnostics_pointer, next_step, schema_defect, session};
 pub use sync::{external_version, state_note, sync};
 
 use super::outcome::TaskEnded;

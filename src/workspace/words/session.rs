@@ -7,6 +7,21 @@ use crate::tools::Tool;
 use crate::workspace::outcome::*;
 use crate::workspace::views::plural;
 
+/// The defect note of a response whose Markdown fails the validator (`id`: the call's records).
+pub fn schema_defect(id: &str) -> String {
+    format!("Response format does not match the spec (see the TextEdit.Schema record of {id}).")
+}
+
+/// What guidance ends with while diagnostics record `categories`: where this call's records are.
+pub fn diagnostics_pointer(categories: &[&str], id: &str) -> String {
+    format!("Diagnostics are on ({}): the records of this call are {id}.", categories.join(", "))
+}
+
+/// The guidance of an answer that has none of its own: what the state offers next.
+pub fn next_step(actions: &[String]) -> String {
+    format!("Next: {}.", actions.join(" or "))
+}
+
 /// The response for a session outcome; the caller adds the preview, log or task id.
 /// Cost: O(size of the words).
 pub fn session(o: &SessionOutcome, v: &Voice) -> Response {

@@ -411,6 +411,13 @@ fn a_generated_commit_summary_says_what_the_changes_do() {
     assert_eq!(external_version("v3"), "changed in storage (version v3)");
 }
 
+#[test]
+fn the_finishing_sentences_name_their_values() {
+    assert_eq!(next_step(&["nb_read()".into(), "nb_replace(old_text, new_text)".into()]), "Next: nb_read() or nb_replace(old_text, new_text).");
+    assert_eq!(diagnostics_pointer(&["MatchTrace", "Schema"], "op-4"), "Diagnostics are on (MatchTrace, Schema): the records of this call are op-4.");
+    assert_eq!(schema_defect("op-4"), "Response format does not match the spec (see the TextEdit.Schema record of op-4).");
+}
+
 fn every_dropped() -> Vec<DroppedChange> {
     vec![
         DroppedChange { id: letter("B"), old_text: "timeout: 30".into(), new_text: "timeout: 60".into() },
