@@ -114,6 +114,8 @@ pub fn small_difference(rope: &Rope, needle: &str, range: &Range<usize>) -> Opti
 struct Token {
     text: String,
     line: usize,
+    /// Char offset of its first char in the text tokenised.
+    at: usize,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -141,7 +143,7 @@ fn tokens(s: &str) -> Vec<Token> {
     let mut out: Vec<Token> = Vec::new();
     let mut line = 0;
     let mut prev = Kind::Space;
-    for c in s.chars() {
+    for (at, c) in s.chars().enumerate() {
         let k = kind(c);
         match k {
             Kind::Space => {
@@ -154,15 +156,16 @@ fn tokens(s: &str) -> Vec<Token> {
                     t.text.push(c);
                 }
             }
-            _ => out.push(Token { text: c.to_string(), line }),
+            _ => out.push(Token { text: c.to_string(), line, at }),
         }
         prev = k;
     }
     out
 }
 
-/// The region's whole lines widened by context lines, as tokens. `None` when it is too large.
-fn window(rope: &Rope, needle_lines: usize, range: &Range<usize>) -> Option<Vec<Token>> {
+/// The region's whole lines widened by context lines, as tokens, and which of them are the
+/// region's own. `None` when it is too large.
+fn window(rope: &Rope, needle_lines: usize, range: &Range<usize>) -> Option<(Vec<Token>, Range<usize>)> {
     let len = rope.len_chars();
     let start = range.start.min(len);
     let end = range.end.min(len).max(start);
@@ -177,9 +180,12 @@ fn window(rope: &Rope, needle_lines: usize, range: &Range<usize>) -> Option<Vec<
     if chars > 64 * 1024 {
         return None;
     }
-    let text = rope.slice(rope.line_to_char(from)..rope.line_to_char(to)).to_string();
+    let base = rope.line_to_char(from);
+    let text = rope.slice(base..rope.line_to_char(to)).to_string();
     let t = tokens(&text);
-    (t.len() <= 4 * MAX_NEEDLE_TOKENS).then_some(t)
+    let own_from = t.partition_point(|t| t.at + base < start);
+    let own_to = t.partition_point(|t| t.at + base < end);
+    (t.len() <= 4 * MAX_NEEDLE_TOKENS).then_some((t, own_from..own_to))
 }
 
 /// How many of `needle`'s tokens have no counterpart in `window`, counted as multisets.
@@ -208,12 +214,18 @@ struct Hunk {
 }
 
 fn classify(rope: &Rope, needle: &[Token], needle_lines: usize, range: &Range<usize>) -> Option<SmallDifference> {
-    let window = window(rope, needle_lines, range)?;
+    let (window, own) = window(rope, needle_lines, range)?;
     // One needle token missing at most: cheap to check before aligning.
     if needle.is_empty() || missing(needle, &window) > 1 {
         return None;
     }
-    let hunks = align(needle, &window)?;
+    let (hunks, span) = align(needle, &window)?;
+    // The context only completes the region: what is aligned must be mostly the region itself,
+    // else a region beside the place meant would be read as that place.
+    let shared = span.end.min(own.end).saturating_sub(span.start.max(own.start));
+    if 2 * shared < own.len() || own.is_empty() {
+        return None;
+    }
     let removed: usize = hunks.iter().map(|h| h.old.len()).sum();
     if needle.len() - removed < MIN_KEPT_TOKENS {
         return None;
@@ -221,7 +233,9 @@ fn classify(rope: &Rope, needle: &[Token], needle_lines: usize, range: &Range<us
     match hunks.as_slice() {
         [] => Some(SmallDifference::WhitespaceOnly),
         [h] if h.old.len() == 1 && h.new.len() == 1 => Some(SmallDifference::OneToken),
-        [h] if h.old.is_empty() && whole_lines(&window, &h.new) => Some(SmallDifference::AddedLines),
+        [h] if h.old.is_empty() && slides(&window, &h.new, &span).any(|at| whole_lines(&window, &at)) => {
+            Some(SmallDifference::AddedLines)
+        }
         _ => None,
     }
 }
@@ -235,7 +249,7 @@ fn classify(rope: &Rope, needle: &[Token], needle_lines: usize, range: &Range<us
 /// hunks (the walk back keeps a run of differences going while that stays optimal). Plain edit
 /// distance would rather substitute the needle's first tokens for the context before a line the
 /// document added than insert that line. Cost: O(n·m) time and memory.
-fn align(needle: &[Token], window: &[Token]) -> Option<Vec<Hunk>> {
+fn align(needle: &[Token], window: &[Token]) -> Option<(Vec<Hunk>, Range<usize>)> {
     let (n, m) = (needle.len(), window.len());
     if (n + 1).saturating_mul(m + 1) > MAX_ALIGN_CELLS {
         return None;
@@ -271,6 +285,7 @@ fn align(needle: &[Token], window: &[Token]) -> Option<Vec<Hunk>> {
     }
     let last = &cost[n * w..];
     let mut j = (0..=m).min_by_key(|&j| last[j])?;
+    let end = j;
     let at = |i: usize, j: usize| cost[i * w + j];
     // Walk back along an optimal path; a run of differing steps is one hunk, `open` holding its
     // end while it runs. In a run, another differing step is preferred when it is as good.
@@ -305,7 +320,24 @@ fn align(needle: &[Token], window: &[Token]) -> Option<Vec<Hunk>> {
         out.push(Hunk { old: 0..oe, new: j..ne });
     }
     out.reverse();
-    Some(out)
+    Some((out, j..end))
+}
+
+/// Where an inserted run `new` of `window` can sit with the same alignment, within the aligned
+/// `span`: `b c` inserted into `a b | c` is also `a | b c` (a diff places such a run anywhere
+/// among equal tokens; the whole-lines test must see every place). Cost: O(span).
+fn slides<'w>(window: &'w [Token], new: &Range<usize>, span: &Range<usize>) -> impl Iterator<Item = Range<usize>> + 'w {
+    let same = |x: usize, y: usize| window.get(x).zip(window.get(y)).is_some_and(|(p, q)| p.text == q.text);
+    let mut first = new.clone();
+    while first.start > span.start && same(first.start - 1, first.end - 1) {
+        first = first.start - 1..first.end - 1;
+    }
+    let mut last = new.clone();
+    while last.end < span.end && same(last.start, last.end) {
+        last = last.start + 1..last.end + 1;
+    }
+    let len = new.len();
+    (first.start..=last.start).map(move |s| s..s + len)
 }
 
 /// Whether `new` (window tokens) is exactly the tokens of at most [`MAX_ADDED_LINES`] whole
@@ -418,9 +450,17 @@ fn save(path: &str, config: &Config) {
     }
 
     #[test]
+    fn a_region_beside_the_place_meant_is_not_read_as_it() {
+        // The lines after the place meant: its context holds the place, the region does not.
+        let needle = "    let text = read(path);\n    let parsed = parse(&text);";
+        assert_eq!(small(DOC, "validate(&parsed);\n    parsed\n}", needle), None);
+        assert_eq!(small(DOC, "    let text = read(path);\n    let parsed = parse_config(&text);", needle), Some(SmallDifference::OneToken));
+    }
+
+    #[test]
     fn the_runner_up_must_be_clearly_worse() {
         let rope = Rope::from_str(DOC);
-        let needle = "    let parsed = parse(&text);";
+        let needle = "    let text = read(path);\n    let parsed = parse(&text);\n    validate(&parsed);";
         let found = super::super::near_misses(&rope, needle, 0, 3);
         assert!(recommend(&rope, needle, &found).is_some());
         // The same regions, the runner-up made as similar as the best: no recommendation.
