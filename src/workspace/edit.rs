@@ -6,7 +6,7 @@
 //!
 //! Each step decides first, as plain data (src/workspace/outcome.rs: what was found, staged,
 //! listed, or why not), then applies the state change, then words the outcome
-//! (src/workspace/words.rs, the one place the answers are written).
+//! (src/workspace/words/, the one place the answers are written).
 
 use std::ops::Range;
 

@@ -1,6 +1,6 @@
 //! What a tool call decided, as plain data: what it found, what it staged, what it lists for
 //! a choice, or why it refused — with the bad value and the limit. Deciding returns one of
-//! these and changes nothing; the caller applies the state change; src/workspace/words.rs is
+//! these and changes nothing; the caller applies the state change; src/workspace/words/ is
 //! the one place that turns an outcome into words (docs/architecture.md#the-path-of-a-tool-call).
 
 use std::ops::{Range, RangeInclusive};
