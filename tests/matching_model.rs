@@ -188,3 +188,95 @@ proptest! {
         }
     }
 }
+
+// ---- the elided-middle tier (src/matching/elide.rs) -------------------------------------------
+// In random documents full of repeated lines, a block copied with its middle left out under a
+// placeholder is found as exactly that block, or offered as candidates, or refused — never a
+// wider or another region; and what is written there is the block with only the model's change.
+
+mod elided {
+    use agentpad::matching::elide;
+    use agentpad::matching::locate;
+    use agentpad::matching::normalize::Tier;
+    use proptest::prelude::*;
+    use ropey::Rope;
+
+    /// Lines that repeat a lot (so anchors are often ambiguous), none of them a placeholder.
+    const LINES: [&str; 9] = ["fn f() {", "    x();", "}", "", "    let a = 1;", "...rest", "# note", "  }", "end"];
+    const MARKERS: [&str; 6] = ["...", "    // ... existing code ...", "# ...", "…", "/* ... */", "    // rest unchanged"];
+
+    /// The char range of lines `from..to` of `lines` (joined by `\n`), without the last line break.
+    fn block_range(lines: &[&str], from: usize, to: usize) -> std::ops::Range<usize> {
+        let start: usize = lines.iter().take(from).map(|l| l.chars().count() + 1).sum();
+        let len: usize = lines.get(from..to).unwrap_or_default().iter().map(|l| l.chars().count() + 1).sum::<usize>() - 1;
+        start..start + len
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn an_elided_block_is_found_as_itself_or_not_at_all(
+            picks in prop::collection::vec(0usize..LINES.len(), 4..60),
+            at in any::<prop::sample::Index>(),
+            sizes in (1usize..4, 0usize..8, 1usize..4),
+            marker in 0usize..MARKERS.len(),
+            change_first in any::<bool>(),
+        ) {
+            let lines: Vec<&str> = picks.iter().map(|&i| LINES[i]).collect();
+            let (head, middle, tail) = sizes;
+            prop_assume!(head + middle + tail <= lines.len());
+            let from = at.index(lines.len() - (head + middle + tail) + 1);
+            let (a, b, to) = (from + head, from + head + middle, from + head + middle + tail);
+            // Each side of the placeholder holds some text (else the block is not what it anchors).
+            prop_assume!(lines[from..a].iter().any(|l| !l.trim().is_empty()) && lines[b..to].iter().any(|l| !l.trim().is_empty()));
+            let doc = format!("{}\n", lines.join("\n"));
+            let mut needle_lines: Vec<&str> = lines[from..a].to_vec();
+            needle_lines.push(MARKERS[marker]);
+            needle_lines.extend_from_slice(&lines[b..to]);
+            let needle = needle_lines.join("\n");
+            // The model's change: a line added after the first line, or after the last.
+            let mut new_lines = needle_lines.clone();
+            let mut want_lines = lines.clone();
+            if change_first {
+                new_lines.insert(1, "ADDED");
+                want_lines.insert(from + 1, "ADDED");
+            } else {
+                new_lines.push("ADDED");
+                want_lines.insert(to, "ADDED");
+            }
+            let new_text = new_lines.join("\n");
+            let want = format!("{}\n", want_lines.join("\n"));
+
+            let rope = Rope::from_str(&doc);
+            let located = locate(&rope, &needle, 0);
+            let Some(quality) = located.quality() else { return Ok(()) };
+            // A needle the document holds with a placeholder-like line is another tier's.
+            prop_assume!(quality.tier == Some(Tier::Elided));
+            let block = block_range(&lines, from, to);
+            // Candidates never overlap one another.
+            for pair in located.matches.windows(2) {
+                prop_assert!(pair[0].range.end <= pair[1].range.start);
+            }
+            if located.matches.len() > 1 {
+                return Ok(()); // listed as candidates: nothing is written
+            }
+            let m = &located.matches[0];
+            if elide::unmapped(&located.matches, None, &new_text).is_some() {
+                return Ok(()); // refused: nothing is written
+            }
+            let reindent = m.reindent.as_ref().expect("an elided match carries its lines");
+            let e = reindent.elided.as_deref().expect("an elided match carries its lines");
+            if e.unsettled.is_none() && e.unsettled_first.is_none() {
+                prop_assert_eq!(m.range.clone(), block, "the one match is the block");
+            } else {
+                // Another reading is possible: the match is never wider than the block's lines.
+                prop_assert!(m.range.start >= block.start && m.range.end <= block.end, "{:?} within {:?}", m.range, block);
+            }
+            let written = m.replacement(&new_text);
+            let mut got = doc.clone();
+            got.replace_range(m.range.clone(), &written); // the alphabet is ASCII: chars are bytes
+            prop_assert_eq!(got, want, "needle {:?} new_text {:?}", needle, new_text);
+        }
+    }
+}

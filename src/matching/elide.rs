@@ -9,7 +9,13 @@
 //!   before, at most [`MAX_ELIDED_LINES`] lines further down; the region, from the first piece
 //!   to the end of the last, must hold each piece exactly once and span at most half the
 //!   document (any region of up to [`SMALL_REGION_LINES`] lines is plausible);
-//! - several such regions are several matches (candidates), never a guess.
+//! - several such regions are several matches (candidates), never a guess;
+//! - a piece that occurs again soon after its nearest place (another reading of the needle would
+//!   take that one, its region holding the piece twice) is unsettled: the match stands only for
+//!   a `new_text` that leaves that piece and all after it as they are — then every reading
+//!   writes the same document ([`Unmapped::Unsettled`] otherwise). So is a first piece that
+//!   occurs soon before its place: `new_text` must leave it as it is. (A reading whose first
+//!   two pieces both lie before the match, its third on the match's, is not looked for.)
 //!
 //! The match is the whole region. `new_text` is written with each of its marker lines replaced
 //! by the document lines the marker at the same position stands for ([`Elided::apply`]), so
@@ -121,6 +127,13 @@ pub struct Elided {
     /// Per marker of `old_text`, in order: the lines it stands for, joined by `\n`; `None` for
     /// no line (a marker before the first piece or after the last stands for none).
     pub lines: Vec<Option<String>>,
+    /// The first group of `old_text`'s lines (0: before its first marker) whose place here is
+    /// not the only one within [`MAX_ELIDED_LINES`]: `new_text` must leave it and every group
+    /// after it as they are.
+    pub unsettled: Option<usize>,
+    /// The group of the first piece, when that piece also occurs soon before its place here:
+    /// `new_text` must leave it (and any group before it) as it is.
+    pub unsettled_first: Option<usize>,
 }
 
 /// Why a `new_text` cannot be written at an elided match: where its marker lines would go is
@@ -136,6 +149,11 @@ pub enum Unmapped {
     /// `new_text` has text before its marker `marker` where `old_text` starts with it, or
     /// after it where `old_text` ends with it: what that text follows or precedes is unknown.
     Outside { marker: usize },
+    /// The lines after marker `marker` (the first is `line`) occur again within
+    /// [`MAX_ELIDED_LINES`] lines, and `new_text` changes them or what follows them (`before`:
+    /// the lines before it occur soon before, and `new_text` changes them): which place the
+    /// change is for is unclear.
+    Unsettled { marker: usize, line: String, before: bool },
 }
 
 impl Elided {
@@ -144,7 +162,12 @@ impl Elided {
     /// part of them); `apply(old_text)` is the region as it is. Cost: O(old_text + new_text +
     /// the lines).
     pub fn apply(&self, new_text: &str) -> Result<String, Unmapped> {
-        map(&self.old_text, new_text, &self.lines)
+        map(&self.old_text, new_text, &self.lines, (self.unsettled_first, self.unsettled))
+    }
+
+    /// Whether [`Elided::apply`] can write `new_text`. Cost: that of `apply`.
+    pub fn check(&self, new_text: &str) -> Result<(), Unmapped> {
+        self.apply(new_text).map(|_| ())
     }
 }
 
@@ -155,10 +178,32 @@ pub fn check_new_text(old_text: &str, new_text: &str) -> Result<(), Unmapped> {
     if markers == 0 {
         return Ok(());
     }
-    map(old_text, new_text, &vec![None; markers]).map(|_| ())
+    map(old_text, new_text, &vec![None; markers], (None, None)).map(|_| ())
 }
 
-fn map(old_text: &str, new_text: &str, elided: &[Option<String>]) -> Result<String, Unmapped> {
+/// Why `new_text` cannot be written at the elided `matches` of one search, if it cannot:
+/// checked at the match that would be staged (`pick`, an index into `matches`, or the only
+/// one), else — candidates to be listed — only that its markers map. `None` when the matches
+/// are not elided. Cost: that of one [`Elided::check`].
+pub fn unmapped(matches: &[Match], pick: Option<usize>, new_text: &str) -> Option<Unmapped> {
+    fn elided(m: &Match) -> Option<&Elided> {
+        m.reindent.as_ref().and_then(|r| r.elided.as_deref())
+    }
+    let staged = match pick {
+        Some(i) => matches.get(i),
+        None if matches.len() == 1 => matches.first(),
+        None => None,
+    };
+    let result = match (staged.and_then(elided), matches.first().and_then(elided)) {
+        (Some(e), _) => e.check(new_text),
+        (None, Some(e)) => check_new_text(&e.old_text, new_text),
+        (None, None) => Ok(()),
+    };
+    result.err()
+}
+
+/// [`Elided::apply`]; `unsettled`: [`Elided::unsettled_first`] and [`Elided::unsettled`].
+fn map(old_text: &str, new_text: &str, elided: &[Option<String>], unsettled: (Option<usize>, Option<usize>)) -> Result<String, Unmapped> {
     let old_lines: Vec<&str> = old_text.split('\n').collect();
     let new_lines: Vec<&str> = new_text.split('\n').collect();
     let Some(old) = split(&old_lines) else { return Ok(new_text.to_string()) };
@@ -174,6 +219,25 @@ fn map(old_text: &str, new_text: &str, elided: &[Option<String>]) -> Result<Stri
     }
     if open_end && new.groups.last().is_some_and(|g| !g.is_empty()) {
         return Err(Unmapped::Outside { marker: markers });
+    }
+    let first_line = |g: usize| old.groups.get(g).and_then(|l| l.first()).map_or(String::new(), |l| l.trim().to_string());
+    if let Some(g) = unsettled.1.filter(|&g| g > 0) {
+        // From the unsettled group on, new_text must read as old_text (blank lines beside the
+        // markers included), so that every reading writes the same document.
+        let same_groups = new.groups.get(g..) == old.groups.get(g..);
+        let same_blanks = new.blanks.get(g..) == old.blanks.get(g..) && new.blanks.get(g - 1).map(|b| b.1) == old.blanks.get(g - 1).map(|b| b.1);
+        if !(same_groups && same_blanks) {
+            return Err(Unmapped::Unsettled { marker: g, line: first_line(g), before: false });
+        }
+    }
+    if let Some(g) = unsettled.0 {
+        // Up to the unsettled first piece, the same (and the blank lines before the marker
+        // after it).
+        let same_groups = new.groups.get(..=g) == old.groups.get(..=g);
+        let same_blanks = new.blanks.get(..g) == old.blanks.get(..g) && new.blanks.get(g).map(|b| b.0) == old.blanks.get(g).map(|b| b.0);
+        if !(same_groups && same_blanks) {
+            return Err(Unmapped::Unsettled { marker: g + 1, line: first_line(g), before: true });
+        }
     }
     let mut out: Vec<&str> = Vec::with_capacity(new_lines.len());
     for (j, group) in new.groups.iter().enumerate() {
@@ -205,6 +269,11 @@ fn map(old_text: &str, new_text: &str, elided: &[Option<String>]) -> Result<Stri
 /// O(p · k · log n) for p places of the first piece and k pieces.
 pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Vec<Match> {
     let Some(pieces) = pieces(needle) else { return Vec::new() };
+    // The exact search gives non-overlapping places: a piece that can overlap itself (`}\n}`)
+    // may have places it does not list, so neither "nearest" nor "once" could be told.
+    if pieces.iter().any(|p| overlaps_itself(&p.text)) {
+        return Vec::new();
+    }
     let len = rope.len_chars();
     let starts_line = |at: usize| at == 0 || rope.get_char(at - 1) == Some('\n');
     let ends_line = |at: usize| at >= len || rope.get_char(at) == Some('\n');
@@ -243,23 +312,56 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
     out
 }
 
+/// Whether two places of `text` can overlap: a proper prefix of it is also a suffix (its
+/// border, by the KMP failure function). Cost: O(text).
+fn overlaps_itself(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut fail = vec![0usize; b.len()];
+    let mut k = 0;
+    for i in 1..b.len() {
+        while k > 0 && b.get(i) != b.get(k) {
+            k = fail.get(k - 1).copied().unwrap_or(0);
+        }
+        if b.get(i) == b.get(k) {
+            k += 1;
+        }
+        if let Some(f) = fail.get_mut(i) {
+            *f = k;
+        }
+    }
+    fail.last().is_some_and(|&k| k > 0)
+}
+
 /// The region whose first piece is at `start`, each next piece at its nearest place after the
 /// one before, or `None` when a marker would stand for more than [`MAX_ELIDED_LINES`] lines,
 /// the region is longer than `max_lines`, or it holds a piece more than once.
 fn region(rope: &Rope, start: &Range<usize>, rest: &[Vec<Range<usize>>], all: &[Vec<Range<usize>>], max_lines: usize, needle: &str) -> Option<Match> {
     let mut chain = vec![start.clone()];
     let mut end = start.end;
-    for places in rest {
+    // The first piece (index into `all`) with another place soon after its nearest one.
+    let mut unsettled = None;
+    for (n, places) in rest.iter().enumerate() {
         // A piece after a marker starts a line after the one the piece before ends.
         let i = places.partition_point(|r| r.start <= end);
         let next = places.get(i)?;
-        let skipped = rope.char_to_line(next.start).saturating_sub(rope.char_to_line(end) + 1);
-        if skipped > MAX_ELIDED_LINES {
+        let ends_on = rope.char_to_line(end);
+        let skipped = |r: &Range<usize>| rope.char_to_line(r.start).saturating_sub(ends_on + 1);
+        if skipped(next) > MAX_ELIDED_LINES {
             return None;
+        }
+        if unsettled.is_none() && places.get(i + 1).is_some_and(|r| skipped(r) <= MAX_ELIDED_LINES) {
+            unsettled = Some(n + 1);
         }
         end = next.end;
         chain.push(next.clone());
     }
+    // The first piece soon before its place too: a reading from there would reach the second
+    // piece's place as well.
+    let first = all.first().map_or(0, |p| p.partition_point(|r| r.start < start.start));
+    let unsettled_first = match (first.checked_sub(1).and_then(|i| all.first()?.get(i)), chain.get(1)) {
+        (Some(before), Some(second)) => rope.char_to_line(second.start).saturating_sub(rope.char_to_line(before.end) + 1) <= MAX_ELIDED_LINES,
+        _ => false,
+    };
     let span = start.start..end;
     if rope.char_to_line(span.end.min(rope.len_chars())) - rope.char_to_line(span.start) + 1 > max_lines {
         return None;
@@ -268,7 +370,7 @@ fn region(rope: &Rope, start: &Range<usize>, rest: &[Vec<Range<usize>>], all: &[
     // another reading of the needle, or the needle a description of a longer region.
     for places in all {
         let from = places.partition_point(|r| r.start < span.start);
-        let to = places.partition_point(|r| r.end <= span.end);
+        let to = places.partition_point(|r| r.start < span.end);
         if to.saturating_sub(from) != 1 {
             return None;
         }
@@ -289,7 +391,11 @@ fn region(rope: &Rope, start: &Range<usize>, rest: &[Vec<Range<usize>>], all: &[
         }
     }
     elided.resize(s.blanks.len(), None);
-    Some(Match { range: span, quality: QUALITY, reindent: Some(super::fuzzy::Reindent::elided(Elided { old_text: needle.to_string(), lines: elided })) })
+    // Pieces are the non-empty groups: piece n is group n, or n + 1 after a leading marker.
+    let unsettled = unsettled.map(|n| n + usize::from(open_start));
+    let unsettled_first = unsettled_first.then_some(usize::from(open_start));
+    let e = Elided { old_text: needle.to_string(), lines: elided, unsettled, unsettled_first };
+    Some(Match { range: span, quality: QUALITY, reindent: Some(super::fuzzy::Reindent::elided(e)) })
 }
 
 #[cfg(test)]
@@ -376,6 +482,43 @@ mod tests {
         // More than half of a long document.
         let half = format!("start\n{}end\n{}", "x\n".repeat(100), "y\n".repeat(90));
         assert!(found(&half, "start\n...\nend").is_empty());
+    }
+
+    #[test]
+    fn an_anchor_that_occurs_again_soon_after_is_settled_only_for_a_change_before_it() {
+        // `}` closes fn a and, a few lines later, fn b: a reading through fn b is possible too.
+        let needle = "fn a() {\n...\n}";
+        // A change before the `}`: every reading writes the same document.
+        assert_eq!(write(DOC, needle, "fn a(x: u8) {\n...\n}").unwrap(), DOC.replace("fn a()", "fn a(x: u8)"));
+        // A change at it or after it: which `}` is unclear.
+        assert_eq!(write(DOC, needle, "fn a() {\n...\n}\n// end of a"), Err(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false }));
+        assert_eq!(write(DOC, needle, "fn a() {\n...\n\n}"), Err(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false }));
+        // Past the next place, far enough away, the anchor is settled.
+        let far = format!("fn a() {{\n    x();\n}}\n{}}}\n", "y\n".repeat(MAX_ELIDED_LINES + 1));
+        assert_eq!(write(&far, needle, "fn a() {\n...\n}\n// end of a").unwrap(), far.replacen("}\n", "}\n// end of a\n", 1));
+        // The first piece also soon before its place: a change to it is unclear, one after not.
+        let doc = "start\nbody\nstart\nmore\nend\n";
+        assert_eq!(write(doc, "start\n...\nend", "start\n...\nEND").unwrap(), "start\nbody\nstart\nmore\nEND\n");
+        assert_eq!(write(doc, "start\n...\nend", "START\n...\nend"), Err(Unmapped::Unsettled { marker: 1, line: "start".into(), before: true }));
+        // Among the candidates of a listing, only the markers must map.
+        let rope = Rope::from_str(DOC);
+        let found = find(&rope, needle, &|n| find_exact(&rope, n, 0));
+        assert_eq!(unmapped(&found, None, "fn a() {\n...\n}\n// end of a"), Some(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false }));
+        let two = Rope::from_str("fn a() {\n}\nfn a() {\n}\n");
+        let found = find(&two, needle, &|n| find_exact(&two, n, 0));
+        assert_eq!(found.len(), 2);
+        assert_eq!(unmapped(&found, None, "fn a() {\n...\n}\n// end"), None);
+        assert_eq!(unmapped(&found, Some(0), "fn a() {\n...\n}\n// end"), Some(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false }));
+        assert_eq!(unmapped(&found, Some(1), "fn a() {\n...\n}\n// end"), None);
+        assert_eq!(unmapped(&found, None, "fn a() {\n}"), Some(Unmapped::Markers { old: 1, new: 0, line: "...".into() }));
+    }
+
+    #[test]
+    fn a_piece_that_can_overlap_itself_is_not_anchored() {
+        assert!(overlaps_itself("}\n}") && overlaps_itself("ab\nab") && overlaps_itself("aa"));
+        assert!(!overlaps_itself("    }\n}") && !overlaps_itself("fn a() {") && !overlaps_itself("x"));
+        // `x\nx` occurs at lines 1–2 and 2–3: which one the marker follows cannot be told.
+        assert!(found("x\nx\nx\ny\nend\n", "x\nx\n...\nend").is_empty());
     }
 
     #[test]

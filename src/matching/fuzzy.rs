@@ -70,11 +70,11 @@ impl Reindent {
     }
 
     /// Whether `new_text` can be written here: `Ok` except at an elided match whose markers it
-    /// cannot map ([`elide::check_new_text`](super::elide::check_new_text)). Cost: O(old_text +
-    /// new_text) at an elided match, O(1) elsewhere.
+    /// cannot map ([`Elided::check`]). Cost: O(old_text + new_text + the elided lines) at an
+    /// elided match, O(1) elsewhere.
     pub fn check(&self, new_text: &str) -> Result<(), Unmapped> {
         match &self.elided {
-            Some(e) => super::elide::check_new_text(&e.old_text, new_text),
+            Some(e) => e.check(new_text),
             None => Ok(()),
         }
     }
@@ -108,9 +108,8 @@ impl Reindent {
     /// O(len · lines of old_text).
     ///
     /// At an elided match, `new_text` with its marker lines mapped ([`Elided::apply`]); a
-    /// `new_text` whose markers cannot be mapped must be refused before this
-    /// ([`elide::check_new_text`](super::elide::check_new_text)) — here it writes the region
-    /// as it is, never a marker as text.
+    /// `new_text` whose markers cannot be mapped must be refused before this ([`Reindent::check`])
+    /// — here it writes the region as it is, never a marker as text.
     pub fn apply(&self, new_text: &str) -> String {
         if let Some(e) = &self.elided {
             return e.apply(new_text).or_else(|_| e.apply(&e.old_text)).unwrap_or_default();

@@ -276,7 +276,8 @@ impl Workspace {
         self.match_trace("memo_replace", path, &draft, &old, anchor_end, &located.matches);
         // Found by the lines around its placeholders: new_text's placeholders must map to the
         // lines those stand for, or nothing is written (a placeholder is never text).
-        if let Some(Err(why)) = located.matches.first().and_then(|m| m.reindent.as_ref()).map(|r| r.check(&new)) {
+        let pick = args.str("match_id").and_then(Letter::parse).map(Letter::index);
+        if let Some(why) = matching::elide::unmapped(&located.matches, pick, &new) {
             return self.refuse(Refusal::ElidedNewText { path: path.to_string(), why }, Some(path));
         }
         let mut notes = Vec::new();

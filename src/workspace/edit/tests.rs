@@ -313,6 +313,8 @@ fn every_refusal() -> Vec<Refusal> {
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Markers { old: 2, new: 1, line: "// ...".into() } },
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::BlankLines { marker: 1 } },
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Outside { marker: 2 } },
+        Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Unsettled { marker: 1, line: "}".into(), before: false } },
+        Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Unsettled { marker: 1, line: "fn a() {".into(), before: true } },
     ]
 }
 

@@ -438,9 +438,16 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
             there_now(there),
             full_block(p, true),
         ),
-        Refusal::ElidedNewText { path, why } => Response::new(Status::InvalidArguments, elided_new_text(path, why)).with_guidance(format!(
-            "Write new_text with one placeholder line for each of old_text's, in the same order (the lines they stand for stay as they are); or send the full block: call {p}_replace with old_text copied from {p}_read and new_text written out in full, with no placeholder lines."
-        )),
+        Refusal::ElidedNewText { path, why } => {
+            let first = match why {
+                Unmapped::Unsettled { before: false, .. } => "Extend old_text after that placeholder up to a line that occurs once there",
+                Unmapped::Unsettled { before: true, .. } => "Start old_text earlier, at a line that occurs once there",
+                _ => "Write new_text with one placeholder line for each of old_text's, in the same order (the lines they stand for stay as they are)",
+            };
+            Response::new(Status::InvalidArguments, elided_new_text(path, why)).with_guidance(format!(
+                "{first}; or send the full block: call {p}_replace with old_text copied from {p}_read and new_text written out in full, with no placeholder lines."
+            ))
+        }
         Refusal::PickConflict(c) => pick_conflict(c, p),
     }
 }
@@ -477,6 +484,13 @@ fn elided_new_text(path: &str, why: &Unmapped) -> String {
         ),
         Unmapped::Outside { marker } => format!(
             "Your new_text has text beyond its placeholder {marker}, where your old_text starts or ends with it: where in {path} that text goes is unknown. Nothing was changed."
+        ),
+        Unmapped::Unsettled { marker, line, before } => format!(
+            "The lines {} placeholder {marker} of your old_text ({}) occur more than once soon {} it in {path}, and your new_text changes them{}: which of them you mean is unclear. Nothing was changed.",
+            if *before { "before" } else { "after" },
+            code(&clip(line)),
+            if *before { "before" } else { "after" },
+            if *before { "" } else { " or what follows" },
         ),
     }
 }
