@@ -1,8 +1,9 @@
 //! Format: the Markdown views of a [`Response`] (docs/responses.md#markdown-layout). Views only: everything
 //! shown is a field of the response, rendered through `Display`.
 //!
-//! Layout, in this exact order: the `status:`/`state:`/`flags:` header lines; `### [OK|Warning|Fail]
-//! Overview` with `- summary:` and `- guidance:` (the metrics are the JSON's only: the summary
+//! Layout, in this exact order: the first line `### [OK|Warning|Fail] {status} · {state}` (then
+//! ` · flags: A, B` for flags the state does not imply: the one named like the state is), then
+//! `- summary:` and `- guidance:` (the metrics are the JSON's only: the summary
 //! says the delta and the matches); then, when present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
 //! docs/decisions.md#responses), `### [Diff] Preview`,
 //! `### [Changes] Pending changes` (when the model lacks it, see `workspace::views::Said`),
@@ -173,17 +174,14 @@ impl Display for Markdown<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let r = self.response;
         let w = self.options.locale.words();
-        writeln!(f, "status: `{}`", r.status.as_str())?;
-        writeln!(f, "state: `{}`", r.workflow_state.as_str())?;
-        let names = r.flags.names();
-        if names.is_empty() {
-            writeln!(f, "flags: -")?;
-        } else {
-            let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-            writeln!(f, "flags: {}", list.join(", "))?;
+        // One line for the severity, status and state; the flag named like the state is implied.
+        write!(f, "### [{}] {} · {}", r.severity().as_str(), r.status.as_str(), r.workflow_state.as_str())?;
+        let state = r.workflow_state.as_str();
+        let extra: Vec<&str> = r.flags.names().into_iter().filter(|n| *n != state).collect();
+        if !extra.is_empty() {
+            write!(f, " · flags: {}", extra.join(", "))?;
         }
-
-        writeln!(f, "\n### [{}] {}", r.severity().as_str(), w.overview)?;
+        writeln!(f)?;
         writeln!(f, "- summary: {}", one_line(&r.summary))?;
         match &r.guidance {
             Some(g) if !g.trim().is_empty() => writeln!(f, "- guidance: {}", one_line(g))?,
@@ -567,7 +565,6 @@ fn longest_run(s: &str, c: char) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::locale::{EN, ZH};
     use crate::response::{Candidate, Status};
     use crate::workflow::{Flags, WorkflowState};
 
@@ -605,11 +602,7 @@ mod tests {
     fn multi_match_markdown_en() {
         let mut r = multi_match();
         r.render(EN_TABLE);
-        let expected = "status: `MultiMatch`
-state: `SelectionPending`
-flags: `SelectionPending`
-
-### [Warning] Overview
+        let expected = "### [Warning] MultiMatch · SelectionPending
 - summary: Found 2 matches of `x` in a.md.
 - guidance: Call memo_replace with match_id.
 
@@ -627,13 +620,17 @@ flags: `SelectionPending`
     fn zh_headings_and_empty_guidance_follow_the_seed() {
         let mut r = Response::new(Status::Success, "ok");
         r.render(ZH_TABLE);
-        assert!(r.markdown.contains("### [OK] 概览\n- summary: ok\n- guidance: （留空）\n"));
+        // The first line is the same in every locale: severity, status, state.
+        assert!(r.markdown.starts_with("### [OK] Success · Idle\n- summary: ok\n- guidance: （留空）\n"), "{}", r.markdown);
         // The metrics are the JSON's: the summary says the delta and the matches.
         r.metrics.delta = 3;
         r.metrics.selection_count = Some(2);
         r.render(ZH_TABLE);
         assert!(!r.markdown.contains("### [Metrics]") && !r.markdown.contains("| delta |"), "{}", r.markdown);
-        assert!(r.markdown.contains("flags: -\n"));
+        // Flags the state does not imply are listed after it.
+        r.flags = crate::workflow::Flags::DIAGNOSTIC_HINT;
+        r.render(ZH_TABLE);
+        assert!(r.markdown.starts_with("### [OK] Success · Idle · flags: DiagnosticHint\n"), "{}", r.markdown);
         let mut m = multi_match();
         m.render(ZH_TABLE);
         assert!(m.markdown.contains("### [Target] 候选选区\n"));

@@ -53,6 +53,11 @@ pub struct ChangeSpan {
 /// Lines of context around each change in the compact preview.
 pub const DEFAULT_CONTEXT_LINES: usize = 3;
 
+/// Lines of context around the change a staging call shows (at most; a smaller
+/// `preview_context_lines` wins): the model wrote old_text, so the line above and below show
+/// where it landed; `memo_preview` shows [`DEFAULT_CONTEXT_LINES`].
+pub const STAGED_CONTEXT_LINES: usize = 1;
+
 /// Most chars of one rendered hunk (`max_preview_length`).
 pub const DEFAULT_MAX_PREVIEW_LENGTH: usize = 500;
 
@@ -115,8 +120,35 @@ impl Default for PreviewOptions {
 pub fn render_changes(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize], path: &str, opts: &PreviewOptions) -> String {
     match opts.mode {
         PreviewMode::Stats if !spans.is_empty() => stats(base, draft, spans, change_of),
+        PreviewMode::Compact | PreviewMode::Full => {
+            let narrowed: Vec<ChangeSpan> = spans.iter().map(|s| without_shared_lines(base, draft, s)).collect();
+            render(base, draft, &narrowed, path, opts)
+        }
         _ => render(base, draft, spans, path, opts),
     }
+}
+
+/// `s` without the whole lines its old and new text share at its start and at its end: an edit
+/// whose old_text and new_text repeat the lines around an inserted one shows the inserted line,
+/// not those lines removed and put back. Unchanged when nothing is shared or when nothing would
+/// be left. Cost: O(length of the span).
+fn without_shared_lines(base: &Rope, draft: &Rope, s: &ChangeSpan) -> ChangeSpan {
+    let (Some(b), Some(d)) = (base.get_slice(s.base.clone()), draft.get_slice(s.draft.clone())) else { return s.clone() };
+    let (b, d): (Vec<char>, Vec<char>) = (b.chars().collect(), d.chars().collect());
+    let shared = b.iter().zip(&d).take_while(|(x, y)| x == y).count();
+    // Cut after the last line break in the shared start: the lines before it are whole and equal.
+    let head = b.iter().take(shared).rposition(|c| *c == '\n').map_or(0, |i| i + 1);
+    let room = b.len().min(d.len()) - head;
+    let tail_shared = b.iter().rev().zip(d.iter().rev()).take(room).take_while(|(x, y)| x == y).count();
+    // The shared end counts from a line start: right after a line break inside the span, or at
+    // the span's start when that is a line start of the text.
+    let line_start_at = |k: usize| if k == 0 { s.base.start == 0 || base.get_char(s.base.start - 1) == Some('\n') } else { b.get(k - 1) == Some(&'\n') };
+    let tail = (0..=tail_shared).rev().find(|&t| b.len() - t >= head && line_start_at(b.len() - t)).unwrap_or(0);
+    let narrowed = ChangeSpan { base: s.base.start + head..s.base.end - tail, draft: s.draft.start + head..s.draft.end - tail };
+    if narrowed.base.is_empty() && narrowed.draft.is_empty() {
+        return s.clone();
+    }
+    narrowed
 }
 
 /// The pending changes `spans` (sorted by position, non-overlapping) of the document at `path`,

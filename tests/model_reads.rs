@@ -52,6 +52,61 @@ fn summary_pending_list_and_stats_name_the_same_draft_line() {
     assert!(!list.contains("line 82") && !list.contains("steps.ts"), "{list}");
 }
 
+/// A 16-call session on a 120-function TypeScript module (480 lines): read, edits in several
+/// places (one above another, one amended, a multi-match and its choice, a miss), reads between
+/// them, previews and a commit. Returns every response's Markdown.
+fn session_16() -> Vec<Response> {
+    let mut h = Host::new(&[("steps.ts", &module(120))]);
+    let calls = [
+        ("memo_read", json!({"start_line": 1, "end_line": 40})),
+        ("memo_replace", json!({"old_text": "steps.length + 90;", "new_text": "steps.length + 900;"})),
+        ("memo_replace", json!({"old_text": "  return stepNumber;\n}\nexport function step3(", "new_text": "  return stepNumber;\n}\n// step three\nexport function step3("})),
+        ("memo_read", json!({"start_line": 355, "end_line": 370})),
+        ("memo_replace", json!({"old_text": "steps.length + 900;", "new_text": "steps.length + 9000;"})),
+        ("memo_replace", json!({"old_text": "return stepNumber;", "new_text": "return stepNumber * 2;"})),
+        ("memo_replace_selection", json!({"selection_id": "B"})),
+        ("memo_read", json!({"start_line": 1, "end_line": 12})),
+        ("memo_replace", json!({"old_text": "const stepCount = steps.size;", "new_text": "const stepCount = steps.length;"})),
+        ("memo_replace", json!({"old_text": "export function step100(", "new_text": "export function stepHundred("})),
+        ("memo_read", json!({"start_line": 395, "end_line": 410})),
+        ("memo_preview", json!({"format": "stats"})),
+        ("memo_replace", json!({"old_text": "steps.length + 50;", "new_text": "steps.length + 500;"})),
+        ("memo_read", json!({"start_line": 195, "end_line": 210})),
+        ("memo_preview", json!({})),
+        ("memo_commit", json!({"summary": "renumber steps"})),
+    ];
+    calls.iter().map(|(tool, args)| h.call(tool, args.clone())).collect()
+}
+
+/// The size of what the model reads in [`session_16`], per section (run with `--nocapture`).
+#[test]
+fn session_16_sizes() {
+    let rs = session_16();
+    assert_eq!(rs.len(), 16);
+    let total: usize = rs.iter().map(|r| r.markdown.chars().count()).sum();
+    let section = |heading: &str| -> usize {
+        rs.iter()
+            .map(|r| {
+                let Some(start) = r.markdown.find(heading) else { return 0 };
+                let rest = &r.markdown[start..];
+                rest[..rest.find("\n\n###").unwrap_or(rest.len())].chars().count()
+            })
+            .sum()
+    };
+    let (pending, metrics) = (section("### [Changes]"), section("### [Metrics]"));
+    eprintln!("session_16: {total} chars of Markdown; pending lists {pending}, metrics tables {metrics}");
+    for (i, r) in rs.iter().enumerate() {
+        eprintln!("  {:2}. {:?} {} chars: {}", i + 1, r.status, r.markdown.chars().count(), r.summary);
+        if std::env::var_os("MODEL_READS_DUMP").is_some() {
+            eprintln!("{}\n-----", r.markdown);
+        }
+    }
+    // Every call answered as scripted: the statuses are part of the scenario.
+    let statuses: Vec<Status> = rs.iter().map(|r| r.status).collect();
+    use Status::*;
+    assert_eq!(statuses, vec![Success, Success, Success, Success, Success, MultiMatch, Success, Success, NoMatch, Success, Success, Success, Success, Success, Success, Success]);
+}
+
 #[test]
 fn the_pending_list_is_shown_when_it_says_something_new_or_was_asked_for() {
     let mut h = Host::new(&[("steps.ts", &module(30))]);

@@ -58,7 +58,7 @@ fn scenarios(config: Config) -> Vec<(String, Response)> {
     assert!(!r.pending_changes.is_empty() && r.preview.is_some());
     let r = run.call(&mut h, "fuzzy replace", "memo_replace", json!({"path": "small.md", "old_text": "  y   =   2", "new_text": "y = 20"}));
     assert_eq!(r.status, Status::Success);
-    assert_eq!(r.markdown.lines().nth(4), Some(if run.config.locale == Locale::Zh { "### [Warning] 概览" } else { "### [Warning] Overview" }));
+    assert_eq!(r.markdown.lines().next(), Some("### [Warning] Success · PersistPending"));
     let r = run.call(&mut h, "preview", "memo_preview", json!({"path": "small.md"}));
     assert!(r.preview.is_some());
     for format in ["full", "stats", "diff"] {
@@ -309,16 +309,18 @@ fn flag_order() -> Vec<&'static str> {
     vec!["SelectionPending", "PersistPending", "OutOfSync", "SchemaViolation", "PersistReadOnly", "ExternalConflict", "DiagnosticHint"]
 }
 
-fn flags_line(names: &[&str]) -> String {
+/// The first line for `d`'s response with `status`, `state` and the flags `listed` after them.
+fn first_line(d: &Doc, status: &str, state: &str, listed: &[&str]) -> String {
     let order = flag_order();
-    let mut names = names.to_vec();
+    let mut names = listed.to_vec();
     names.sort_by_key(|n| order.iter().position(|o| o == n));
-    names.dedup();
-    if names.is_empty() {
-        "flags: -".into()
-    } else {
-        format!("flags: {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
-    }
+    let flags = if names.is_empty() { String::new() } else { format!(" · flags: {}", names.join(", ")) };
+    format!("### [{}] {status} · {state}{flags}", d.r.severity().as_str())
+}
+
+/// The flags `d`'s first line lists: all but the one named like the state.
+fn listed_flags<'a>(d: &'a Doc) -> Vec<&'a str> {
+    d.r.flags.names().into_iter().filter(|n| *n != d.r.workflow_state.as_str()).collect()
 }
 
 fn required_flag(state: WorkflowState) -> Option<&'static str> {
@@ -333,30 +335,41 @@ fn required_flag(state: WorkflowState) -> Option<&'static str> {
 
 fn mutations() -> Vec<Mutation> {
     vec![
-        ("swap status and state lines", Rule::HeaderLine, |d| {
+        ("the seed's three header lines before the Overview", Rule::HeaderLine, |d| {
             let mut l = d.lines.clone();
-            l.swap(0, 1);
+            let head = ["status: `Success`".to_string(), "state: `Idle`".into(), "flags: -".into(), String::new()];
+            l.splice(0..0, head);
             Some(Doc::text(&l))
         }),
-        ("swap state and flags lines", Rule::HeaderLine, |d| {
-            let mut l = d.lines.clone();
-            l.swap(1, 2);
-            Some(Doc::text(&l))
+        ("state before status", Rule::UnknownStatus, |d| {
+            let (status, state) = (d.r.status.as_str(), d.r.workflow_state.as_str());
+            Some(d.replace_line(0, first_line(d, state, status, &listed_flags(d))))
         }),
-        ("unknown status", Rule::UnknownStatus, |d| Some(d.replace_line(0, "status: `Succeeded`".into()))),
-        ("unknown state", Rule::UnknownState, |d| Some(d.replace_line(1, "state: `Editing`".into()))),
+        ("unknown status", Rule::UnknownStatus, |d| Some(d.replace_line(0, first_line(d, "Succeeded", d.r.workflow_state.as_str(), &listed_flags(d))))),
+        ("unknown state", Rule::UnknownState, |d| Some(d.replace_line(0, first_line(d, d.r.status.as_str(), "Editing", &listed_flags(d))))),
         ("flag not in bit order or unknown", Rule::FlagList, |d| {
-            let mut names = d.r.flags.names();
+            let mut names = listed_flags(d);
+            let line = first_line(d, d.r.status.as_str(), d.r.workflow_state.as_str(), &[]);
             if names.len() >= 2 {
                 names.reverse();
-                Some(d.replace_line(2, format!("flags: {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))))
+                Some(d.replace_line(0, format!("{line} · flags: {}", names.join(", "))))
             } else {
-                Some(d.replace_line(2, "flags: `Dirty`".into()))
+                Some(d.replace_line(0, format!("{line} · flags: Dirty")))
             }
         }),
         ("repeated flag", Rule::FlagList, |d| {
-            let name = d.r.flags.names().first().copied()?;
-            Some(d.replace_line(2, format!("flags: `{name}`, `{name}`")))
+            let line = first_line(d, d.r.status.as_str(), d.r.workflow_state.as_str(), &[]);
+            Some(d.replace_line(0, format!("{line} · flags: DiagnosticHint, DiagnosticHint")))
+        }),
+        ("the implied flag listed", Rule::FlagList, |d| {
+            let state = d.r.workflow_state.as_str();
+            flag_order().contains(&state).then_some(())?;
+            let line = first_line(d, d.r.status.as_str(), state, &[]);
+            Some(d.replace_line(0, format!("{line} · flags: {state}")))
+        }),
+        ("flags without their key", Rule::FlagList, |d| {
+            let line = first_line(d, d.r.status.as_str(), d.r.workflow_state.as_str(), &[]);
+            Some(d.replace_line(0, format!("{line} · DiagnosticHint")))
         }),
         ("a flag the state forbids", Rule::StateFlags, |d| {
             let state = d.r.workflow_state;
@@ -365,25 +378,18 @@ fn mutations() -> Vec<Mutation> {
                 WorkflowState::Refreshing => "PersistPending",
                 _ => "ExternalConflict",
             };
-            let names: Vec<&str> = required_flag(state).into_iter().chain([forbidden]).collect();
-            Some(d.replace_line(2, flags_line(&names)))
-        }),
-        ("the state's required flag dropped", Rule::StateFlags, |d| {
-            let req = required_flag(d.r.workflow_state)?;
-            let names: Vec<&str> = d.r.flags.names().into_iter().filter(|n| *n != req).collect();
-            Some(d.replace_line(2, flags_line(&names)))
+            let names: Vec<&str> = required_flag(state).filter(|r| *r != state.as_str()).into_iter().chain([forbidden]).collect();
+            Some(d.replace_line(0, first_line(d, d.r.status.as_str(), state.as_str(), &names)))
         }),
         ("status with a state it cannot have", Rule::StatusState, |d| {
             // (MultiMatch may come with Idle: a preview_only listing selects nothing.)
             matches!(d.r.status, Status::MultiMatch | Status::ExternalConflict | Status::PersistFailure).then_some(())?;
-            let mut l = d.lines.clone();
-            l[1] = if d.r.status == Status::MultiMatch { "state: `Refreshing`".into() } else { "state: `Idle`".into() };
-            if d.r.status == Status::MultiMatch {
-                l[2] = "flags: `DiagnosticHint`".into();
-                return Some(Doc::text(&l));
-            }
-            l[2] = "flags: -".into();
-            Some(Doc::text(&l))
+            let line = if d.r.status == Status::MultiMatch {
+                first_line(d, d.r.status.as_str(), "Refreshing", &["DiagnosticHint"])
+            } else {
+                first_line(d, d.r.status.as_str(), "Idle", &[])
+            };
+            Some(d.replace_line(0, line))
         }),
         ("wrong severity icon", Rule::Severity, |d| {
             let i = d.heading("OK").or(d.heading("Warning")).or(d.heading("Fail"))?;
@@ -583,8 +589,8 @@ fn with_metrics_table(r: &Response) -> String {
         value(r.metrics.new_length),
         value(r.metrics.selection_count)
     );
-    let overview = md.find("\n### [").unwrap_or(0);
-    let at = md[overview + 1..].find("\n\n###").map_or(md.len(), |i| overview + 1 + i + 1);
+    // The Overview is the first section: the table goes before the next one.
+    let at = md.find("\n\n###").map_or(md.len(), |i| i + 1);
     format!("{}{table}{}", &md[..at], &md[at..])
 }
 
@@ -693,7 +699,7 @@ fn every_prefix_of_a_response_is_validated_without_panicking() {
 
 /// Pieces of the layout, in any order and number.
 const MARKDOWNISH: &str = concat!(
-    "(status: |state: |flags: |`|``|```|### \\[|OK\\] |Metrics|Target|Id|\\| |\\\\\\||---|- \\[|\\]",
+    "( · |flags: |Success|PersistPending|`|``|```|### \\[|OK\\] |Metrics|Target|Id|\\| |\\\\\\||---|- \\[|\\]",
     "|line |第 | 行：|[A-Z]|[0-9]|-|\n|\r| |→|←|（|）|\\(|\\))*"
 );
 

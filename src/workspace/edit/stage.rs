@@ -111,7 +111,10 @@ impl Workspace {
         // edit however many changes are pending, and its line numbers are the draft's.
         // A replace-all is one change with its places (what `stats` counts).
         let change_of: Vec<usize> = (0..plan.call_spans.len()).map(|i| if one_change { 0 } else { i }).collect();
-        let preview_text = preview::render_changes(&draft, &new_draft, &plan.call_spans, &change_of, path, &self.preview_options(None, None));
+        // One line of context: the model wrote old_text and sees where it landed (preview.rs).
+        let mut opts = self.preview_options(None, None);
+        opts.context_lines = opts.context_lines.min(preview::STAGED_CONTEXT_LINES);
+        let preview_text = preview::render_changes(&draft, &new_draft, &plan.call_spans, &change_of, path, &opts);
         let line = text::line_of(&new_draft, plan.first);
         let staged = Staged {
             tool: info.tool,
