@@ -506,7 +506,7 @@ export type PlanHint = {
 };
 
 /** Why a candidate is recommended. */
-export type RecommendReason = "after_anchor" | "near_focus" | "goal_words";
+export type RecommendReason = "after_anchor" | "near_focus" | "goal_words" | "whitespace_only" | "one_token" | "added_lines";
 
 /**
  * One tool call's result as JSON (docs/responses.md#json-fields): every field present, `null`
