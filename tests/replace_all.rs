@@ -30,8 +30,10 @@ fn a_replace_all_over_300_places_is_one_change_and_commits() {
     let c = &r.pending_changes[2];
     assert_eq!((c.place_count, c.places.len(), c.old_text.as_str(), c.delta), (300, 300, "old_name()", 0));
     assert_eq!(c.places[299].line, 300);
-    assert_eq!(r.markdown.matches("\n- [C] ").count(), 1, "{}", r.markdown);
-    assert!(r.markdown.contains("- [C] a.py line 1, 300 places: `old_name()` → `new_name()` (0)"), "{}", r.markdown);
+    // The list (on a preview: the staging response's summary says the change) has one line for it.
+    let list = h.call("memo_preview", json!({"format": "stats"})).markdown;
+    assert_eq!(list.matches("\n- [C] ").count(), 1, "{list}");
+    assert!(list.contains("- [C] line 1, 300 places: `⟦old⟧_name()` → `⟦new⟧_name()` (0)"), "{list}");
     // The preview shows the places, not the whole range as one block.
     let preview = r.preview.clone().unwrap_or_default();
     assert!(preview.contains("+item1 = new_name()"), "{preview}");
@@ -87,7 +89,8 @@ fn a_later_edit_overlapping_one_place_amends_the_letter_and_leaves_the_others() 
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     let a = r.pending_changes.iter().find(|c| c.change_id == "A").unwrap();
     assert_eq!(a.places.len(), 9, "{}", r.markdown);
-    assert!(r.markdown.contains("- [A] a.txt line 2, 9 places: "), "{}", r.markdown);
+    let list = h.call("memo_preview", json!({"format": "stats"})).markdown;
+    assert!(list.contains("- [A] line 2, 9 places: "), "{list}");
     let want = doc.replace("call(old)", "call(new)").replace("call(new) 2", "call(old) 2").replace("new) 5\nplain", "new, 5) 5\nPLAIN").replace("plain line 7b", "line 7b");
     assert_eq!(h.ws.draft(None).unwrap(), want);
     // Reverting drops the letter with every place.
@@ -152,7 +155,8 @@ fn a_replace_all_over_more_places_than_are_listed_counts_them_all() {
     let c = &r.pending_changes[0];
     assert_eq!((c.place_count, c.places.len()), (1200, agentpad::response::MAX_PLACES_LISTED));
     assert_eq!(c.places.last().map(|p| p.line), Some(1000));
-    assert!(r.markdown.contains("- [A] a.py line 1, 1200 places: "), "{}", r.markdown);
+    let list = h.call("memo_preview", json!({"format": "stats"})).markdown;
+    assert!(list.contains("- [A] line 1, 1200 places: "), "{list}");
     let r = h.call("memo_commit", json!({"summary": "rename"}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(h.stored("a.py"), doc.replace("old_name()", "new_name()"));
@@ -219,5 +223,6 @@ fn memo_preview_shows_the_places_of_a_replace_all() {
     // Stats: one change with its places, counting only what the places change.
     let r = h.call("memo_preview", json!({"format": "stats"}));
     let preview = r.preview.clone().unwrap_or_default();
-    assert!(preview.contains("line 20, col 1: +27/-27 chars in 3 places\ntotal: 1 change, +27/-27 chars"), "{preview}");
+    // (`call(old) 20` → `call(new) 20`: 3 chars differ per place.)
+    assert!(preview.contains("line 20, col 1: +9/-9 chars in 3 places\ntotal: 1 change, +9/-9 chars"), "{preview}");
 }

@@ -490,7 +490,8 @@ fn preview_formats_and_the_length_cap() {
     h.call("memo_replace", json!({"old_text": "line 2\n", "new_text": "LINE 2\n"}));
     h.call("memo_replace", json!({"old_text": "line 20\nline 21\nline 22\nline 23\n", "new_text": "gone\n"}));
     let stats = h.call("memo_preview", json!({"format": "stats"})).preview.unwrap();
-    assert!(stats.contains("+7/-7 chars") && stats.contains("total: 2 changes"), "{stats}");
+    // What differs: `line` → `LINE`, and four lines into `gone` (the final line break shared).
+    assert!(stats.contains("+4/-4 chars") && stats.contains("+4/-31 chars") && stats.contains("total: 2 changes"), "{stats}");
     let diff = h.call("memo_preview", json!({"format": "diff", "context_lines": 1})).preview.unwrap();
     assert!(diff.starts_with("--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@\n line 1\n-line 2\n+LINE 2\n… 1 more line\n@@ -19,6 +19,3 @@\n"), "{diff}");
     let full = h.call("memo_preview", json!({"format": "full"})).preview.unwrap();

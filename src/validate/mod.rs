@@ -315,7 +315,6 @@ struct Validator<'a> {
     status: Option<Status>,
     state: Option<WorkflowState>,
     /// Lines of the header values, for the consistency checks' reports.
-    status_line: usize,
     state_line: usize,
     flags_line: usize,
     flags_ok: bool,
@@ -347,7 +346,6 @@ impl<'a> Validator<'a> {
             locale: None,
             status: None,
             state: None,
-            status_line: 1,
             state_line: 1,
             flags_line: 1,
             flags_ok: false,
