@@ -60,6 +60,8 @@ fn visit_roots(v: &mut Collect) {
     v.visit::<crate::workspace::CompressedHistory<'static, ()>>();
     v.visit::<crate::workspace::ValidationResult<'static>>();
     v.visit::<crate::workspace::EditorStateInput>();
+    v.visit::<crate::workspace::ConfigInput>();
+    v.visit::<crate::workspace::LiveContextRequestInput>();
 }
 
 /// Collects the declarations of the roots and everything they use, each once, by name (ts-rs

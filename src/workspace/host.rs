@@ -359,6 +359,87 @@ pub(crate) struct EditorSelection {
     pub head: crate::live_context::LineCol,
 }
 
+// The options the shell hands the core, as the JSON its readers take (snake_case keys; the JS API
+// names them in camelCase and www/src/workspace.ts converts). Test-only: the tests below read one
+// with every field set back through `Config::from_json` and `LiveContextRequest::from_json`, which
+// refuse a key they do not know, so a key renamed on either side fails. Values are as loose as
+// JSON here; the JS API's own option types narrow them.
+
+/// The options `Workspace.create` hands the core. An absent field keeps its default.
+#[cfg(test)]
+#[derive(Serialize, ts_rs::TS)]
+#[ts(rename = "WorkspaceConfig")]
+pub(crate) struct ConfigInput {
+    #[ts(optional)]
+    pub default_path: Option<String>,
+    #[ts(optional)]
+    pub locale: Option<String>,
+    #[ts(optional)]
+    pub candidate_style: Option<String>,
+    #[ts(optional)]
+    pub tool_prefix: Option<String>,
+    #[ts(optional)]
+    pub persist_mode: Option<String>,
+    #[ts(optional)]
+    pub near_match_threshold: Option<f64>,
+    #[ts(optional)]
+    pub max_preview_length: Option<usize>,
+    #[ts(optional)]
+    pub max_task_depth: Option<usize>,
+    #[ts(optional)]
+    pub preview_mode: Option<String>,
+    #[ts(optional)]
+    pub preview_context_lines: Option<usize>,
+    #[ts(optional)]
+    pub memory: Option<bool>,
+    #[ts(optional)]
+    pub auto_rebase: Option<bool>,
+    #[ts(optional)]
+    pub max_read_lines: Option<usize>,
+    #[ts(optional)]
+    pub max_read_chars: Option<usize>,
+    #[ts(optional)]
+    pub max_read_line_chars: Option<usize>,
+}
+
+/// The options of one live context block as the shell hands them to the core. An absent field
+/// keeps its default.
+#[cfg(test)]
+#[derive(Serialize, ts_rs::TS)]
+#[ts(rename = "LiveContextRequest")]
+pub(crate) struct LiveContextRequestInput {
+    #[ts(optional)]
+    pub path: Option<String>,
+    #[ts(optional)]
+    pub editor_state: Option<EditorStateInput>,
+    #[ts(optional)]
+    pub max_document_chars: Option<usize>,
+    #[ts(optional)]
+    pub recent_diffs: Option<usize>,
+    #[ts(optional)]
+    pub max_diff_chars: Option<usize>,
+    #[ts(optional)]
+    pub anchor: Option<AnchorInput>,
+    #[ts(optional)]
+    pub plan_hints: Option<usize>,
+    #[ts(optional)]
+    pub diff_deadline_ms: Option<f64>,
+    #[ts(optional)]
+    pub locale: Option<String>,
+}
+
+/// Where the anchor diff starts.
+#[cfg(test)]
+#[derive(Serialize, ts_rs::TS)]
+#[ts(rename = "LiveContextAnchor")]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum AnchorInput {
+    Origin,
+    None,
+    CommitsBack(usize),
+    AgeMs(f64),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,5 +512,81 @@ mod tests {
         assert_eq!(read, EditorState { path: Some("a.md".into()), cursor: Some(at(2, 3)), selection: Some((at(1, 1), at(2, 3))) });
         let empty = EditorStateInput { path: None, cursor: None, selection: None };
         assert_eq!(EditorState::from_json(&serde_json::to_value(&empty).unwrap()).unwrap(), EditorState::default());
+    }
+
+    #[test]
+    fn the_workspace_config_type_is_what_config_reads() {
+        use crate::format::CandidateStyle;
+        use crate::{PersistMode, PreviewMode};
+        let input = ConfigInput {
+            default_path: Some("b.md".into()),
+            locale: Some("zh".into()),
+            candidate_style: Some("table".into()),
+            tool_prefix: Some("doc".into()),
+            persist_mode: Some("immediate".into()),
+            near_match_threshold: Some(0.5),
+            max_preview_length: Some(77),
+            max_task_depth: Some(9),
+            preview_mode: Some("diff".into()),
+            preview_context_lines: Some(7),
+            memory: Some(true),
+            auto_rebase: Some(true),
+            max_read_lines: Some(11),
+            max_read_chars: Some(12),
+            max_read_line_chars: Some(13),
+        };
+        let read = super::super::Config::from_json(&serde_json::to_value(&input).unwrap()).unwrap();
+        let default = super::super::Config::default();
+        let expected = super::super::Config {
+            default_path: Some("b.md".into()),
+            locale: Locale::Zh,
+            candidate_style: CandidateStyle::Table,
+            tool_prefix: "doc".into(),
+            persist_mode: PersistMode::Immediate,
+            near_match_threshold: 0.5,
+            max_preview_length: 77,
+            max_task_depth: 9,
+            preview_mode: PreviewMode::Diff,
+            preview_context_lines: 7,
+            memory: true,
+            auto_rebase: true,
+            read_limits: super::super::ReadLimits { lines: 11, chars: 12, line_chars: 13 },
+        };
+        assert_eq!(read, expected);
+        // Every value differs from its default: a field read into the wrong place shows.
+        assert!(expected.locale != default.locale && expected.candidate_style != default.candidate_style && expected.read_limits != default.read_limits);
+    }
+
+    #[test]
+    fn the_live_context_request_type_is_what_the_request_reads() {
+        use crate::live_context::{Anchor, LineCol};
+        let input = LiveContextRequestInput {
+            path: Some("a.md".into()),
+            editor_state: Some(EditorStateInput { path: None, cursor: Some(LineCol { line: 1, column: 2 }), selection: None }),
+            max_document_chars: Some(100),
+            recent_diffs: Some(1),
+            max_diff_chars: Some(50),
+            anchor: Some(AnchorInput::CommitsBack(2)),
+            plan_hints: Some(2),
+            diff_deadline_ms: Some(30.0),
+            locale: Some("zh".into()),
+        };
+        let read = LiveContextRequest::from_json(&serde_json::to_value(&input).unwrap(), 5.0).unwrap();
+        let options = LiveContextOptions {
+            path: Some("a.md".into()),
+            max_document_chars: 100,
+            recent_diffs: 1,
+            max_diff_chars: 50,
+            anchor: Anchor::CommitsBack(2),
+            plan_hints: 2,
+            diff_deadline_ms: 30.0,
+            now_ms: 5.0,
+        };
+        let state = EditorState { cursor: Some(LineCol { line: 1, column: 2 }), ..EditorState::default() };
+        assert_eq!(read, LiveContextRequest { options, editor_state: Some(state), locale: Some(Locale::Zh) });
+        for (anchor, expected) in [(AnchorInput::Origin, Anchor::Origin), (AnchorInput::None, Anchor::None), (AnchorInput::AgeMs(9.0), Anchor::AgeMs(9.0))] {
+            let v = serde_json::json!({ "anchor": serde_json::to_value(&anchor).unwrap() });
+            assert_eq!(LiveContextRequest::from_json(&v, 0.0).unwrap().options.anchor, expected);
+        }
     }
 }

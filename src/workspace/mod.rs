@@ -40,7 +40,7 @@ pub use host::{ContentPart, LiveContextBlock, LiveContextRequest};
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
 pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, ValidationResult};
 #[cfg(test)]
-pub(crate) use host::EditorStateInput;
+pub(crate) use host::{ConfigInput, EditorStateInput, LiveContextRequestInput};
 mod recall;
 mod replace_all;
 mod sync;

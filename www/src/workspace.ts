@@ -8,7 +8,7 @@ import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
 import { HISTORY_FORMATS } from "./types.js";
 // What the core asks for next and what the shell reports back: generated from the Rust the
 // binding serialises (src/workspace/host.rs), internal to the package.
-import type { LoadReport, MemorySearchHit, PersistReport, Step } from "./generated/boundary.js";
+import type { LiveContextRequest, LoadReport, MemorySearchHit, PersistReport, Step, WorkspaceConfig } from "./generated/boundary.js";
 import type {
   CallOptions,
   CallRest,
@@ -316,7 +316,7 @@ export class Workspace {
     const paths: string[] = options.paths ?? (await withTimeout(Promise.resolve().then(() => storage.list()), timeoutMs, "agentpad: storage.list()"));
     // The core's option names are snake_case; it checks every value (a bad one is an Error
     // naming the option and what is allowed).
-    const wasmOptions: Record<string, string | number | boolean> = {};
+    const wasmOptions: WorkspaceConfig = {};
     if (options.defaultPath !== undefined) wasmOptions.default_path = options.defaultPath;
     if (options.locale !== undefined) wasmOptions.locale = options.locale;
     if (options.candidateStyle !== undefined) wasmOptions.candidate_style = options.candidateStyle;
@@ -602,7 +602,7 @@ export class Workspace {
     }
     checkKeys(o, LIVE_CONTEXT_OPTIONS, "liveContext");
     const anchor = o.anchor;
-    const wasmOptions = {
+    const wasmOptions: LiveContextRequest = {
       path: o.path,
       editor_state: o.editorState,
       max_document_chars: o.maxDocumentChars,
@@ -654,7 +654,8 @@ export class Workspace {
             insights: t.insights ?? [],
             context: t.context,
             tags: t.tags ?? [],
-          }),
+            // The core reads a turn in the shape it stores one (an absent `turn` is numbered).
+          } satisfies Omit<MemoryTurn, "turn"> & { turn: number | undefined }),
         ),
       // Each crosses the boundary alone: the digest is a few lines, the turns carry every
       // stored context.

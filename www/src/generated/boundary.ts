@@ -225,6 +225,11 @@ export type LiveContext = {
 };
 
 /**
+ * Where the anchor diff starts.
+ */
+export type LiveContextAnchor = "origin" | "none" | { "commits_back": number } | { "age_ms": number };
+
+/**
  * One block of live context: the data; the views are [`LiveContext::sections`] and
  * [`LiveContext::markdown`].
  */
@@ -242,6 +247,22 @@ export type LiveContextJson = {
   task_stack: Array<TaskEntry>;
   task_tree: Array<TaskNode>;
   task_tree_earlier: number;
+};
+
+/**
+ * The options of one live context block as the shell hands them to the core. An absent field
+ * keeps its default.
+ */
+export type LiveContextRequest = {
+  path?: string;
+  editor_state?: EditorState;
+  max_document_chars?: number;
+  recent_diffs?: number;
+  max_diff_chars?: number;
+  anchor?: LiveContextAnchor;
+  plan_hints?: number;
+  diff_deadline_ms?: number;
+  locale?: string;
 };
 
 /**
@@ -734,3 +755,24 @@ export type Violation = {
 export type ViolationRule = "HeaderLine" | "UnknownStatus" | "UnknownState" | "FlagList" | "BlankLine" | "Overview" | "Locale" | "Severity" | "MetricsTable" | "MetricValue" | "UnknownSection" | "SectionOrder" | "MissingSection" | "CandidateHeader" | "CandidateRow" | "CandidateValue" | "CandidateMarker" | "Recommendation" | "SelectionCount" | "StateFlags" | "StatusState" | "Fence" | "SectionBody" | "StrayText";
 
 export type WorkflowState = "Idle" | "SelectionPending" | "PersistPending" | "OutOfSync" | "Refreshing";
+
+/**
+ * The options `Workspace.create` hands the core. An absent field keeps its default.
+ */
+export type WorkspaceConfig = {
+  default_path?: string;
+  locale?: string;
+  candidate_style?: string;
+  tool_prefix?: string;
+  persist_mode?: string;
+  near_match_threshold?: number;
+  max_preview_length?: number;
+  max_task_depth?: number;
+  preview_mode?: string;
+  preview_context_lines?: number;
+  memory?: boolean;
+  auto_rebase?: boolean;
+  max_read_lines?: number;
+  max_read_chars?: number;
+  max_read_line_chars?: number;
+};
