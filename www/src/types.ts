@@ -353,9 +353,9 @@ export interface WorkspaceOptions {
   persistMode?: PersistMode;
   locale?: Locale;
   /**
-   * How the Markdown lists candidates (docs/responses.md#markdown-layout): "table" (default:
-   * Id, MarkerStart, MarkerEnd, Preview, Occurrence, ContextStart, ContextEnd, Line, Recommended,
-   * Quality) or "list" (one line each, "- [B] line 45: `api.timeout: 30` ← recommended").
+   * How the Markdown lists candidates (docs/responses.md#markdown-layout): "list" (default: one
+   * line each, "- [B] line 45: `api.timeout: 30` ← recommended") or "table" (Id, MarkerStart,
+   * MarkerEnd, Preview, Occurrence, ContextStart, ContextEnd, Line, Recommended, Quality).
    */
   candidateStyle?: "table" | "list";
   /** Tool name prefix (default "memo"). */
