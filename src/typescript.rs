@@ -3,9 +3,10 @@
 //! committed files in `www/src/generated/` say something else.
 //!
 //! Two sources: the data types (a [`Response`] and what it holds, the live context, the tool
-//! definitions, diagnostics records …) derive `ts_rs::TS` in test builds only, so the shipped
-//! wasm carries nothing of this; the tool arguments are not Rust types but the registry
-//! ([`Tool::spec`]), rendered by [`tool_args`]. Regenerate with
+//! definitions, diagnostics records …, and the binding's own shapes in src/workspace/host.rs:
+//! steps, the host's reports, the options the shell hands over) derive `ts_rs::TS` in test
+//! builds only, so the shipped wasm carries nothing of this; the tool arguments are not Rust
+//! types but the registry ([`Tool::spec`]), rendered by [`tool_args`]. Regenerate with
 //! `AGENTPAD_WRITE_TS=1 cargo test --lib typescript`.
 
 // In wasm32 test builds (`wasm-pack test`) only the `TS` impls are used: the tests are native.
