@@ -465,7 +465,6 @@ fn line_change(c: &LineChange, path: &str) -> String {
     }
 }
 
-/// A refused near-miss pick: `StaleReference`, nothing staged, what is there shown.
 /// Why new_text's placeholders cannot be mapped at an elided match in `path`.
 fn elided_new_text(path: &str, why: &Unmapped) -> String {
     match why {
@@ -495,6 +494,7 @@ fn elided_new_text(path: &str, why: &Unmapped) -> String {
     }
 }
 
+/// A refused near-miss pick: `StaleReference`, nothing staged, what is there shown.
 fn refused_pick(summary: String, preview: String, guidance: String) -> Response {
     let mut r = Response::new(Status::StaleReference, summary).with_guidance(guidance);
     r.preview = Some(preview);
