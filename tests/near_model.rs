@@ -181,3 +181,80 @@ fn a_large_document_is_searched_without_scanning_every_offset() {
         "value_31338 = compute(366"
     );
 }
+
+// ---- the near-miss recommendation (matching/near/clear_best.rs)
+
+/// Words for blocks (letters only) and for the filler around them (digits only: no word, and few
+/// trigrams, in common with a block).
+const BLOCK_WORDS: &[&str] = &[
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+    "kilo", "lima",
+];
+const SWAP_WORDS: &[&str] = &["mike", "oscar", "papa", "romeo", "sierra", "tango"];
+
+/// A block of 4 to 6 lines of 5 to 7 block words, each line indented by 4 spaces.
+fn block() -> impl Strategy<Value = Vec<Vec<&'static str>>> {
+    prop::collection::vec(
+        prop::collection::vec(prop::sample::select(BLOCK_WORDS), 5..8),
+        4..7,
+    )
+}
+
+fn render(lines: &[Vec<&str>]) -> String {
+    lines
+        .iter()
+        .map(|l| format!("    {}", l.join(" ")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Filler lines of numbers.
+fn filler() -> impl Strategy<Value = String> {
+    prop::collection::vec(0u32..100_000, 1..12)
+        .prop_map(|ns| ns.iter().map(|n| format!("{n} {}\n", n * 7)).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Two copies of a block, each one word away from old_text (the same word, swapped for
+    /// different ones): both are as plausible, and nothing is recommended. One copy alone is.
+    #[test]
+    fn two_equally_plausible_regions_get_no_recommendation(
+        lines in block(),
+        line in any::<prop::sample::Index>(),
+        word in any::<prop::sample::Index>(),
+        swaps in (prop::sample::select(SWAP_WORDS), prop::sample::select(SWAP_WORDS)),
+        (head, mid, tail) in (filler(), filler(), filler()),
+    ) {
+        use agentpad::matching::near::clear_best::recommend;
+        let needle = render(&lines);
+        let at = line.index(lines.len());
+        let w = word.index(lines[at].len());
+        let copy = |swap: &'static str| {
+            let mut c = lines.clone();
+            c[at][w] = swap;
+            render(&c)
+        };
+        let (one, two) = (copy(swaps.0), copy(swaps.1));
+        let doc = format!("{head}{one}\n{mid}{two}\n{tail}");
+        let rope = Rope::from_str(&doc);
+        let found = near_misses(&rope, &needle, 0, 3);
+        prop_assert!(found.len() >= 2, "both copies are found: {found:?}");
+        prop_assert_eq!(recommend(&rope, &needle, &found), None);
+        // The same copy twice: no recommendation either.
+        let doc = format!("{head}{one}\n{mid}{one}\n{tail}");
+        let rope = Rope::from_str(&doc);
+        let found = near_misses(&rope, &needle, 0, 3);
+        prop_assert_eq!(recommend(&rope, &needle, &found), None);
+        // One copy: it is recommended, for its one word.
+        let doc = format!("{head}{one}\n{mid}");
+        let rope = Rope::from_str(&doc);
+        let found = near_misses(&rope, &needle, 0, 3);
+        prop_assert_eq!(
+            recommend(&rope, &needle, &found),
+            Some((0, agentpad::Reason::OneToken)),
+            "{:?}", found
+        );
+    }
+}

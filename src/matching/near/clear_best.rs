@@ -284,7 +284,10 @@ fn align(needle: &[Token], window: &[Token]) -> Option<(Vec<Hunk>, Range<usize>)
         }
     }
     let last = &cost[n * w..];
-    let mut j = (0..=m).min_by_key(|&j| last[j])?;
+    // The last of the best ends: a substitution of the needle's last token ties with its loss
+    // before free context, and is what happened.
+    let best = last.iter().min().copied()?;
+    let mut j = (0..=m).rev().find(|&j| last[j] == best)?;
     let end = j;
     let at = |i: usize, j: usize| cost[i * w + j];
     // Walk back along an optimal path; a run of differing steps is one hunk, `open` holding its
@@ -426,6 +429,13 @@ fn save(path: &str, config: &Config) {
     fn a_misremembered_phrase_is_not() {
         let needle = "fn save(path: &str, config: &Config) {\n    write(path, &serde_json::to_string(config));\n}";
         assert_eq!(rec(DOC, needle), None);
+    }
+
+    #[test]
+    fn a_misremembered_first_or_last_token_is_one_token() {
+        let doc = "x\nlet alpha = one + two;\ny\n";
+        assert_eq!(small(doc, "let alpha = one + two;", "lot alpha = one + two;"), Some(SmallDifference::OneToken));
+        assert_eq!(small(doc, "let alpha = one + two;", "let alpha = one + two!"), Some(SmallDifference::OneToken));
     }
 
     #[test]
