@@ -417,7 +417,9 @@ fn mutations() -> Vec<Mutation> {
             Some(d.replace_line(i, "- guidance: ".into()))
         }),
         // The workspace always gives guidance now: any guidance line becomes the other locale's marker.
+        // (Only where a later heading names the locale: the first line has no locale word.)
         ("the other locale's empty marker", Rule::Locale, |d| {
+            d.optional_headings().first()?;
             let i = d.lines.iter().position(|l| l.starts_with("- guidance:"))?;
             Some(d.replace_line(i, format!("- guidance: {}", d.other_locale().words().empty)))
         }),
