@@ -224,16 +224,16 @@ fn a_text_found_in_too_many_places_is_refused_naming_the_limit_and_changes_nothi
         let r = host.call("memo_replace_selection", json!({"selection_id": "A"}));
         assert_ne!(r.status.as_str(), "Success", "{}", r.markdown);
     }
-    // replace_all stages up to 50,000 places, and refuses more, naming that limit.
-    let mut host = Host::new(&[("b.txt", &"a b\n".repeat(50_000))]);
+    // replace_all stages up to 20,000 places, and refuses more, naming that limit.
+    let mut host = Host::new(&[("b.txt", &"a b\n".repeat(20_000))]);
     let r = host.call("memo_replace", json!({"old_text": " ", "new_text": "_", "replace_all": true}));
     assert_eq!(r.status.as_str(), "Success", "{}", r.markdown);
-    assert!(r.summary.contains("50000 places"), "{}", r.summary);
-    let more = "ab".repeat(50_001);
+    assert!(r.summary.contains("20000 places"), "{}", r.summary);
+    let more = "ab".repeat(20_001);
     let mut host = Host::new(&[("c.txt", &more)]);
     let r = host.call("memo_replace", json!({"old_text": "a", "new_text": "_", "replace_all": true}));
     assert_eq!(r.status.as_str(), "MultiMatch", "{}", r.markdown);
-    assert!(r.summary.contains("more than 50000 places") && r.summary.contains("replace_all"), "{}", r.summary);
+    assert!(r.summary.contains("more than 20000 places") && r.summary.contains("replace_all"), "{}", r.summary);
     assert_eq!(host.ws.draft(None).unwrap(), more, "nothing changed");
 }
 

@@ -24,7 +24,8 @@ pub(super) fn call_spans(draft: &Rope, places: &[(Range<usize>, &str)]) -> Optio
         }
         let new_len = new_text.chars().count();
         let draft_start = range.start.checked_add_signed(shift)?;
-        if draft.slice(range.clone()) != *new_text {
+        // Texts of other lengths differ: only same-length ones are compared (a rope slice each).
+        if new_len != range.len() || draft.slice(range.clone()) != *new_text {
             spans.push(ChangeSpan { base: range.clone(), draft: draft_start..draft_start + new_len });
         }
         shift += new_len as isize - range.len() as isize;

@@ -26,10 +26,11 @@ const NEAR_MISSES_SHOWN: usize = 3;
 /// of collecting ten million matches of a one-char needle (1.2 s at 10 MB).
 pub(super) const MATCH_CAP: usize = 10_000;
 
-/// Most places one `replace_all` stages: staging and previewing a place costs about a
-/// microsecond of wasm time, so this many stay within a call's 250 ms (docs/reliability.md
-/// §Matching time and read size). More are refused, naming this limit.
-pub(super) const MAX_REPLACE_ALL_PLACES: usize = 50_000;
+/// Most places one `replace_all` stages: staging and previewing a place costs about 5 µs of
+/// wasm time (the preview of each place most of it), so this many stay well within a call's
+/// 250 ms (docs/reliability.md §Matching time and read size). More are refused, naming this
+/// limit; the search stops counting past it.
+pub(super) const MAX_REPLACE_ALL_PLACES: usize = 20_000;
 
 /// How many exact matches `search` collects before it stops: [`MAX_REPLACE_ALL_PLACES`] for a
 /// replace_all, else [`MATCH_CAP`]. Pure. Cost: O(1).

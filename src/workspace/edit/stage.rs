@@ -39,17 +39,24 @@ pub(super) struct Plan {
 /// form (`committed`'s line ending and BOM; an edit that shrinks a document already above it
 /// passes). Pure. Cost: O(edits · log k) for k pending changes, plus the edits' text.
 pub(super) fn plan(mut session: Session, path: &str, draft: &Rope, committed: &Text, edits: &[Edit], one_change: bool, chosen: bool) -> Result<Plan, Refusal> {
-    if edits.iter().all(|e| draft.slice(e.range.clone()) == e.new_text.as_str()) {
+    let list: Vec<(Range<usize>, &str)> = edits.iter().map(|e| (e.range.clone(), e.new_text.as_str())).collect();
+    // The spans of what changes: none when every place already holds its new text (compared
+    // once per place, here and for the preview alike).
+    let call_spans = crate::workspace::replace_all::call_spans(draft, &list);
+    let same = match &call_spans {
+        Some(spans) => spans.is_empty(),
+        None => edits.iter().all(|e| draft.get_slice(e.range.clone()).is_some_and(|t| t == e.new_text.as_str())),
+    };
+    if same {
         return Err(Refusal::SameText);
     }
+    let call_spans = call_spans.unwrap_or_default();
     let places = edits.len();
     let one_change = one_change && places > 1;
     session.touch(path, committed);
     let (mut shift, mut delta, mut amended) = (0isize, 0isize, false);
     let mut letters: Vec<Letter> = Vec::new();
     let mut first = None;
-    let list: Vec<(Range<usize>, &str)> = edits.iter().map(|e| (e.range.clone(), e.new_text.as_str())).collect();
-    let call_spans = crate::workspace::replace_all::call_spans(draft, &list).unwrap_or_default();
     // A replace-all's places are staged together, as one change; other edits one by one.
     let batches: Vec<&[(Range<usize>, &str)]> = if one_change { vec![&list[..]] } else { list.chunks(1).collect() };
     for batch in batches {

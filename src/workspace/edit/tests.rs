@@ -298,7 +298,7 @@ fn every_refusal() -> Vec<Refusal> {
         Refusal::OutOfRange { path: "a.txt".into(), range: 5..9, draft_len: 4 },
         Refusal::TooLarge { path: "a.txt".into(), bytes: 200 << 20, now: 10, limit: 128 << 20 },
         Refusal::TooManyPlaces { needle: Needle::OldText(" ".into()), path: "a.txt".into(), limit: 10_000, replace_all: false },
-        Refusal::TooManyPlaces { needle: Needle::SpanStart(" ".into()), path: "a.txt".into(), limit: 50_000, replace_all: true },
+        Refusal::TooManyPlaces { needle: Needle::SpanStart(" ".into()), path: "a.txt".into(), limit: 20_000, replace_all: true },
         Refusal::ElidedElsewhere { lines: (7, 9), there: there.clone() },
         Refusal::ElidedAnchorNotOnce { path: "a.txt".into(), piece: "host:".into(), count: 2, there: there.clone() },
         Refusal::PickConflict(Box::new(PickConflict {

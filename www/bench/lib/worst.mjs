@@ -62,6 +62,39 @@ export const SHAPES = [
   }],
 ];
 
+/**
+ * Shapes whose text is found in very many places (docs/reliability.md §Matching time and read
+ * size): the search must stop counting instead of collecting every match, and a replace_all
+ * must stage its places in linear time or be refused past its place limit. Frozen like SHAPES
+ * (added later, with no native twin in benches/common/worst.rs: their native numbers are in
+ * docs/reliability.md). Each gives the call (`tool`, `args`) and `expect(response)` → the
+ * answer is right: a `MultiMatch` that says "more than N places" (nothing staged, nothing
+ * listed), or a `Success` staging every place.
+ */
+const tooMany = (r) => r?.status === "MultiMatch" && /matches more than \d+ places/.test(r.summary ?? "") && (r.candidates ?? []).length === 0;
+export const MANY_SHAPES = [
+  ["blank-one-char", "lines of blanks, old_text ` ` (one match per byte)", (bytes) => ({
+    text: fill(" ".repeat(63) + "\n", bytes),
+    tool: "memo_replace", args: { old_text: " ", new_text: "x" }, expect: tooMany,
+  })],
+  ["blank-span", "lines of blanks, a span from ` ` to ` `", (bytes) => ({
+    text: fill(" ".repeat(63) + "\n", bytes),
+    tool: "memo_replace_span", args: { old_span_start: " ", old_span_end: " ", new_text: "x" }, expect: tooMany,
+  })],
+  ["replace-all-every-line", "`let x=1;` lines, replace_all of `x=1` (a place every 9 bytes: 1.1 M at 10 MB)", (bytes) => ({
+    text: fill("let x=1;\n", bytes),
+    tool: "memo_replace", args: { old_text: "x=1", new_text: "x=2", replace_all: true }, expect: tooMany,
+  })],
+  ["replace-all-at-limit", "20,000 `let x=1;` lines among `let y=2;` ones, replace_all of `x=1` (the most one call stages)", (bytes) => {
+    const places = "let x=1;\n".repeat(20_000);
+    return {
+      text: places + fill("let y=2;\n", Math.max(9, bytes - places.length)),
+      tool: "memo_replace", args: { old_text: "x=1", new_text: "x=2", replace_all: true },
+      expect: (r) => r?.status === "Success" && /\(20000 places\)/.test(r.summary ?? ""),
+    };
+  }],
+];
+
 /** "1MB" → 1,000,000 (decimal, as the docs generator counts). */
 export function tierBytes(tier) {
   const m = /^(\d+)(KB|MB)$/.exec(tier);
