@@ -34,6 +34,9 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+mod complete;
+
+use complete::{completes, framed, Anchors};
 use super::marks::is_mark;
 use crate::text_rules::{is_wide, myers_ops};
 
@@ -154,8 +157,12 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
         }
     }
     // A pure insertion or deletion that could slide over equal text into the other side's
-    // change (`a` inserted next to `a`) has more than one reading: refuse rather than guess.
-    for (h, d) in intended.iter().flat_map(|h| drift.iter().map(move |d| (h, d))) {
+    // change (`a` inserted next to `a`) has more than one reading: the two are decided
+    // together, as one cluster (written only when the region already made that part of the
+    // change, see [`completes`]).
+    let mut joins: Vec<(usize, usize)> = Vec::new();
+    for (hi, di) in (0..intended.len()).flat_map(|h| (0..drift.len()).map(move |d| (h, d))) {
+        let (Some(h), Some(d)) = (intended.get(hi), drift.get(di)) else { continue };
         if conflicts(h, d) {
             continue; // decided by its cluster
         }
@@ -167,13 +174,10 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
             || meets_unseparated(&b, &t, d, &o, h)
             || chars_ambiguous(&base_text, &char_hunk(&b, &o, h), &char_hunk(&b, &t, d));
         if ambiguous {
-            return Outcome::Conflict(Conflict {
-                reason: ConflictReason::Overlap,
-                base_range: base_chars(&h.base),
-                proposal: Some(proposal(&b, &o, &t, &intended, &drift, &clusters)),
-            });
+            joins.push((hi, di));
         }
     }
+    let clusters = join(clusters, &joins);
     // An elided old_text is anchored by the lines around its markers: a difference anywhere
     // else means the region may not be where those lines are.
     if base.lines().any(is_elision_line) {
@@ -186,17 +190,36 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
         }
     }
     let mut text = String::new();
-    let (mut applied, mut kept, mut elided_kept) = (0, 0, 0);
+    let (mut applied, mut kept, mut elided_kept, mut already) = (0, 0, 0, 0);
+    let mut anchors: Option<Option<(Anchors, Anchors)>> = None;
+    // Drift-only clusters, and whether a completed cluster differed in more than whitespace.
+    let (mut kept_only, mut completed_words) = (0, false);
     let mut at = 0;
     for c in &clusters {
         text.push_str(&cat(&b, at..c.base.start));
         if c.ours.is_empty() {
+            kept_only += 1;
             kept += 1;
             elided_kept += usize::from(cat(&b, c.base.clone()).lines().any(is_elision_line));
             text.push_str(&c.version(&b, &t, &drift, false));
         } else if c.theirs.is_empty() {
             applied += 1;
             text.push_str(&c.version(&b, &o, &intended, true));
+        } else if let Some(ours) = framed(&mut anchors, base, theirs, ours, &base_chars(&c.base))
+            .then(|| completes(&cat(&b, c.base.clone()), &c.version(&b, &t, &drift, false), &c.version(&b, &o, &intended, true)))
+            .flatten()
+        {
+            // The region already made part of the change here (a misremembered token new_text
+            // spells as the document does, an escape new_text dropped as the document did):
+            // new_text's text for the cluster is the region's plus the rest of the change.
+            if ours.already {
+                kept += 1;
+                already += 1;
+            } else {
+                applied += 1;
+            }
+            completed_words |= !ours.blank;
+            text.push_str(&ours.text);
         } else {
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::Overlap,
@@ -207,6 +230,26 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
         at = c.base.end;
     }
     text.push_str(&cat(&b, at..b.len()));
+    if completed_words && kept_only > 0 {
+        // new_text holds part of the region's difference in its words but not the rest: the
+        // shared part may be a coincidence (an insertion both made next to each other), and
+        // read apart the two would give another text. Completing is for a region whose whole
+        // difference new_text holds (a misremembered token), or for whitespace (a reflow).
+        return Outcome::Conflict(Conflict {
+            reason: ConflictReason::Overlap,
+            base_range: 0..0,
+            proposal: Some(proposal(&b, &o, &t, &intended, &drift, &clusters)),
+        });
+    }
+    if applied == 0 && already > 0 {
+        // Nothing of the change is left to make: the region already reads as new_text would
+        // make it. That is not a merge; the caller tells the model the change is there.
+        return Outcome::Conflict(Conflict {
+            reason: ConflictReason::Overlap,
+            base_range: 0..0,
+            proposal: Some(proposal(&b, &o, &t, &intended, &drift, &clusters)),
+        });
+    }
     Outcome::Merged(Merged { text, kept, applied, elided_kept })
 }
 
@@ -276,6 +319,40 @@ fn clusters(intended: &[Hunk], drift: &[Hunk]) -> Vec<Cluster> {
     out
 }
 
+/// `clusters` with the clusters holding intended hunk `i` and drift hunk `d` of each pair of
+/// `pairs`, and every cluster between them, made one. Cost: O(clusters · pairs).
+fn join(clusters: Vec<Cluster>, pairs: &[(usize, usize)]) -> Vec<Cluster> {
+    if pairs.is_empty() {
+        return clusters;
+    }
+    let find = |ours: bool, i: usize| clusters.iter().position(|c| if ours { c.ours.contains(&i) } else { c.theirs.contains(&i) });
+    // with_next[k]: cluster k is joined with cluster k + 1.
+    let mut with_next = vec![false; clusters.len()];
+    for &(i, d) in pairs {
+        if let (Some(a), Some(b)) = (find(true, i), find(false, d)) {
+            for k in a.min(b)..a.max(b) {
+                if let Some(w) = with_next.get_mut(k) {
+                    *w = true;
+                }
+            }
+        }
+    }
+    let mut out: Vec<Cluster> = Vec::new();
+    let mut open = false;
+    for (k, c) in clusters.into_iter().enumerate() {
+        match out.last_mut() {
+            Some(last) if open => {
+                last.base = last.base.start.min(c.base.start)..last.base.end.max(c.base.end);
+                last.ours.extend(c.ours);
+                last.theirs.extend(c.theirs);
+            }
+            _ => out.push(c),
+        }
+        open = with_next.get(k).copied().unwrap_or(false);
+    }
+    out
+}
+
 /// What writing the intended change anyway would give: each cluster as the new text has it.
 fn proposal(b: &[&str], o: &[&str], t: &[&str], intended: &[Hunk], drift: &[Hunk], clusters: &[Cluster]) -> String {
     let mut text = String::new();
@@ -299,8 +376,10 @@ pub struct Reading {
     /// Copied line-number gutters were stripped from old_text (and from new_text, when it had
     /// them).
     pub gutters: bool,
-    /// old_text's escapes (`\n`, `\t`, `\"`…) were read as the characters, the region having
-    /// no backslash at all (and new_text's the same way).
+    /// old_text's escapes (`\n`, `\t`, `\"`…) were read as the characters: the region has
+    /// no backslash at all (new_text's read the same way), or it has backslashes and old_text
+    /// unescaped is closer to it (new_text's read the same way when that makes the smaller
+    /// change).
     pub unescaped: bool,
 }
 
@@ -309,8 +388,12 @@ pub struct Reading {
 /// stripped (from `new_text` too when it has them), and when `old_text` holds escapes where
 /// the region has no backslash at all, both texts are unescaped ([`unescape`]) — unless
 /// `new_text` holds more escapes than `old_text`, which is refused as
-/// [`ConflictReason::Escapes`]: the change may add real escapes.
-/// Cost: as [`merge`], plus O(n) for the readings.
+/// [`ConflictReason::Escapes`]: the change may add real escapes. When the region has
+/// backslashes of its own, `old_text` is unescaped only if that brings it closer to the region
+/// (one level of escaping too many: `\\n` for the document's `\n`), and `new_text` only if
+/// that makes the smaller change; new escapes of a kind `old_text` never used are refused.
+/// Cost: as [`merge`], plus O(n) for the readings and up to four char diffs of at most
+/// [`MAX_DISTANCE_CHARS`] chars, O(n·D).
 pub fn merge_pick(old_text: &str, new_text: &str, region: &str) -> (Outcome, Reading) {
     let mut reading = Reading::default();
     let (mut old, mut new) = (old_text.to_string(), new_text.to_string());
@@ -328,8 +411,74 @@ pub fn merge_pick(old_text: &str, new_text: &str, region: &str) -> (Outcome, Rea
         old = unescape(&old);
         new = unescape(&new);
         reading.unescaped = true;
+    } else if escapes > 0 {
+        // The region has backslashes of its own (code): old_text escaped once more than the
+        // document (`\\n` for its `\n`) when unescaping brings it closer to the region.
+        let unescaped_old = unescape(&old);
+        if let (Some(now), Some(then)) = (char_distance(&unescaped_old, region), char_distance(&old, region)) {
+            if now < then {
+                // new_text either escaped the same way or was written as the document reads:
+                // the reading that makes the smaller change.
+                let unescaped_new = unescape(&new);
+                let escaped_new = match (char_distance(&unescaped_old, &unescaped_new), char_distance(&unescaped_old, &new)) {
+                    (Some(a), Some(b)) => a < b,
+                    _ => false,
+                };
+                if escaped_new && !escape_kinds(&new).iter().all(|k| escape_kinds(&old).contains(k)) {
+                    // A kind of escape old_text never used: whether it is one is ambiguous.
+                    let outcome = Outcome::Conflict(Conflict { reason: ConflictReason::Escapes, base_range: 0..0, proposal: None });
+                    return (outcome, reading);
+                }
+                if escaped_new {
+                    new = unescaped_new;
+                }
+                old = unescaped_old;
+                reading.unescaped = true;
+            }
+        }
     }
     (merge(&old, &new, region), reading)
+}
+
+/// Most chars (both texts together, common prefix and suffix trimmed) [`char_distance`] diffs.
+const MAX_DISTANCE_CHARS: usize = 8_000;
+
+/// Chars deleted plus inserted by a shortest edit script from `a` to `b`; `None` past
+/// [`MAX_DISTANCE_CHARS`]. Cost: O((a + b)·D) after trimming the common prefix and suffix.
+fn char_distance(a: &str, b: &str) -> Option<usize> {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (a.get(prefix..).unwrap_or_default(), b.get(prefix..).unwrap_or_default());
+    let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
+    let (a, b) = (a.get(..a.len() - suffix).unwrap_or_default(), b.get(..b.len() - suffix).unwrap_or_default());
+    if a.len() + b.len() > MAX_DISTANCE_CHARS {
+        return None;
+    }
+    let mut d = 0;
+    for op in myers_ops(a, b) {
+        let (tag, x, y) = op.as_tag_tuple();
+        if tag != similar::DiffTag::Equal {
+            d += x.len() + y.len();
+        }
+    }
+    Some(d)
+}
+
+/// The chars after the backslash of each escape [`unescape`] would turn into a character.
+/// Cost: O(n).
+fn escape_kinds(text: &str) -> Vec<char> {
+    let mut kinds = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(k) = chars.next().filter(|k| "nrt\"'\\".contains(*k)) {
+                if !kinds.contains(&k) {
+                    kinds.push(k);
+                }
+            }
+        }
+    }
+    kinds
 }
 
 /// How many escapes [`unescape`] would turn into characters. Cost: O(n).
@@ -706,157 +855,4 @@ pub fn unescape(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn merged(base: &str, ours: &str, theirs: &str) -> String {
-        match merge(base, ours, theirs) {
-            Outcome::Merged(m) => m.text,
-            Outcome::Conflict(c) => panic!("conflict {c:?}"),
-        }
-    }
-
-    fn conflict(base: &str, ours: &str, theirs: &str) -> Conflict {
-        match merge(base, ours, theirs) {
-            Outcome::Merged(m) => panic!("merged {:?}", crate::text::clip(&m.text, 200)),
-            Outcome::Conflict(c) => c,
-        }
-    }
-
-    #[test]
-    fn tokens_concatenate_back_and_keep_marks_with_their_character() {
-        let text = "caf\u{65}\u{301} = 30;\n\t東京 x_1  \"y\"";
-        let t = tokens(text);
-        assert_eq!(t.concat(), text);
-        assert_eq!(t, ["caf\u{65}\u{301} ", "= ", "30", ";", "\n\t", "東", "京 ", "x_1  ", "\"", "y", "\""]);
-        assert_eq!(tokens("  a"), ["  ", "a"]);
-    }
-
-    #[test]
-    fn a_stale_line_keeps_the_earlier_edit() {
-        // An earlier edit made 30 → 45 on line 1; the model still remembers 30 and changes line 2.
-        let base = "timeout = 30\nretries = 3\n";
-        let ours = "timeout = 30\nretries = 5\n";
-        let theirs = "timeout = 45\nretries = 3\n";
-        assert_eq!(merged(base, ours, theirs), "timeout = 45\nretries = 5\n");
-        let Outcome::Merged(m) = merge(base, ours, theirs) else { panic!() };
-        assert_eq!((m.applied, m.kept), (1, 1));
-    }
-
-    #[test]
-    fn a_misremembered_token_is_not_injected() {
-        let base = "output = model.generate(args.promt)";
-        let ours = "output = model.generate(args.promt, max_tokens=256)";
-        let theirs = "output = model.generate(args.prompt)";
-        assert_eq!(merged(base, ours, theirs), "output = model.generate(args.prompt, max_tokens=256)");
-    }
-
-    #[test]
-    fn a_change_to_text_that_differs_is_refused_with_a_proposal() {
-        let base = "timeout = 30\n";
-        let ours = "timeout = 60\n";
-        let theirs = "timeout = 45\n";
-        let c = conflict(base, ours, theirs);
-        assert_eq!(c.reason, ConflictReason::Overlap);
-        assert_eq!(c.base_range, 10..12);
-        assert_eq!(c.proposal.as_deref(), Some("timeout = 60\n"));
-        // Touching counts: an insertion right after a token that differs is ambiguous.
-        let c = conflict("a b", "a bc", "a B");
-        assert_eq!(c.reason, ConflictReason::Overlap);
-    }
-
-    #[test]
-    fn the_same_change_on_both_sides_is_refused_and_copied_gutters_are_stripped_first() {
-        // Both sides deleted one space of two: the same text, yet together they delete both.
-        assert_eq!(conflict("a  b", "a b", "a b").reason, ConflictReason::Overlap);
-        // Copied gutters are not part of the change: new_text dropped them as the document does.
-        let base = "  12│ fn a() {}\n  13│ fn b() {}";
-        let ours = "fn a() {}\nfn b() {}\nfn c() {}";
-        let theirs = "fn a() {}\nfn b() {}";
-        assert_eq!(conflict(base, ours, theirs).reason, ConflictReason::Overlap);
-        let (Outcome::Merged(m), reading) = merge_pick(base, ours, theirs) else { panic!("gutters not stripped") };
-        assert_eq!(m.text, "fn a() {}\nfn b() {}\nfn c() {}");
-        assert!(reading.gutters && !reading.unescaped);
-        let (Outcome::Merged(m), _) = merge_pick(base, "  12│ fn a() {}\n  13│ fn b2() {}", theirs) else { panic!() };
-        assert_eq!(m.text, "fn a() {}\nfn b2() {}");
-    }
-
-    #[test]
-    fn over_escaped_old_text_is_read_as_the_characters_when_the_region_has_no_backslash() {
-        // new_text with real line breaks (the model fixed its escapes there, not in old_text).
-        let (Outcome::Merged(m), reading) = merge_pick("- a\\n- b\\n- c", "- a2\n- b\n- c", "- a\n- b\n- c") else { panic!() };
-        assert_eq!(m.text, "- a2\n- b\n- c");
-        assert!(reading.unescaped);
-        // new_text over-escaped the same way.
-        let (Outcome::Merged(m), _) = merge_pick(r#"say(\"hi\")\nend"#, r#"say(\"hello\")\nend"#, "say(\"hi\")\nend") else { panic!() };
-        assert_eq!(m.text, "say(\"hello\")\nend");
-        // More escapes in new_text than in old_text: it may add real ones. Refused.
-        let (Outcome::Conflict(c), _) = merge_pick("a\\nb", "a\\nb\\tc\\n", "a\nb") else { panic!() };
-        assert_eq!(c.reason, ConflictReason::Escapes);
-        // A region with backslashes of its own: no unescaping.
-        let (_, reading) = merge_pick("x = \"\\n\"", "x = \"\\t\"", "x = \"\\n\"  ");
-        assert!(!reading.unescaped);
-    }
-
-    #[test]
-    fn escapes_and_elisions_in_the_base_are_kept_as_the_document_has_them() {
-        let base = r#"greeting = \"Hello, \" + name\nreturn greeting"#;
-        let ours = r#"greeting = \"Hi, \" + name\nreturn greeting"#;
-        let theirs = "greeting = \"Hello, \" + name\nreturn greeting";
-        assert_eq!(merged(base, ours, theirs), "greeting = \"Hi, \" + name\nreturn greeting");
-        let base = "fn f() {\n    // ... existing code ...\n    done()\n}";
-        let ours = "fn f() {\n    // ... existing code ...\n    done()\n    log()\n}";
-        let theirs = "fn f() {\n    a()\n    b()\n    done()\n}";
-        assert_eq!(merged(base, ours, theirs), "fn f() {\n    a()\n    b()\n    done()\n    log()\n}");
-        let Outcome::Merged(m) = merge(base, ours, theirs) else { panic!() };
-        assert_eq!(m.elided_kept, 1);
-    }
-
-    #[test]
-    fn an_added_placeholder_or_escape_is_refused() {
-        let c = conflict("a()\nb()\n", "a()\n...\nc()\n", "a()\nb()\n");
-        assert_eq!(c.reason, ConflictReason::Placeholder { line: "...".into() });
-        let c = conflict(r#"x = \"a\"; y = 1"#, r#"x = \"a\"; y = \"b\\n\""#, "x = \"a\"; y = 1");
-        assert_eq!(c.reason, ConflictReason::Escapes);
-    }
-
-    #[test]
-    fn elided_pieces_are_the_lines_around_the_markers() {
-        assert_eq!(elided_pieces("a\nb\n...\n\nc\n    // ... existing code ...\nd"), ["a\nb", "c", "d"]);
-        assert!(elided_pieces("a\nb").is_empty());
-        // A difference outside the markers is refused: the anchors may have found the wrong place.
-        let c = conflict("x\n...\ny = 1\n", "x\n...\ny = 2\n", "x2\nq\ny = 1\n");
-        assert_eq!(c.reason, ConflictReason::ElidedAnchorsDiffer);
-    }
-
-    #[test]
-    fn an_insertion_that_could_slide_to_the_other_side_s_insertion_is_refused() {
-        // `=` inserted before or after `=`; `a` inserted before it: "=a=" or "a==".
-        assert_eq!(conflict("=", "==", "a=").reason, ConflictReason::Overlap);
-        // Inside one token: `30` → `3030` may insert `30` before it, where `=` was inserted.
-        assert_eq!(conflict("30", "3030", "=30").reason, ConflictReason::Overlap);
-        // Across a token boundary: `\n ` inserted before `\n` is ` \n` after it, where `a` went.
-        assert_eq!(conflict("\n", "\n \n", "\na").reason, ConflictReason::Overlap);
-        // Both slide: `=oo` after `foo` is `oo=` after `f`, and `f=` before it is `=f` after `f`.
-        assert_eq!(conflict("foo", "foo=oo", "f=foo").reason, ConflictReason::Overlap);
-        // A change that surely keeps its first char stays separate: `promt` → `prompt`.
-        assert_eq!(merged("x promt", "y promt", "x prompt"), "y prompt");
-    }
-
-    #[test]
-    fn elision_lines() {
-        for yes in ["...", "  …", "// ... existing code ...", "# ...", "<!-- ... -->", "[...]", "/* ... rest unchanged */", "    // rest unchanged", "# existing code here"] {
-            assert!(is_elision_line(yes), "{yes}");
-        }
-        for no in ["...rest,", "f(...)", "return ...args", "a...b", "// see above...", "rest unchanged", "// the parser keeps the rest unchanged when the input is empty"] {
-            assert!(!is_elision_line(no), "{no}");
-        }
-    }
-
-    #[test]
-    fn a_difference_too_large_is_refused() {
-        let big: String = (0..5000).map(|i| format!("w{i} ")).collect();
-        let c = conflict("x", &big, "x");
-        assert!(matches!(c.reason, ConflictReason::TooLarge { limit: MAX_DIFF_TOKENS, .. }), "{c:?}");
-    }
-}
+mod tests;
