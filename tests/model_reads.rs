@@ -259,3 +259,42 @@ fn scripted_24_sizes() {
     assert_eq!(calls, 24);
     eprintln!("scripted-24: {total} chars of Markdown; pending lists {pending}, metrics tables {metrics}");
 }
+
+/// The success text of Anthropic's reference str_replace for the same edit, as editbench's
+/// emulation writes it (bench/edits/src/peers/anthropic.mjs, common.mjs): `cat -n` of the lines
+/// from 4 above the edit to 4 below its last new line, between two fixed sentences.
+fn aq_success(path: &str, after: &str, at: usize, new_str: &str) -> String {
+    let line = after[..at].matches('\n').count();
+    let lines: Vec<&str> = after.split('\n').collect();
+    let start = line.saturating_sub(4);
+    let end = (line + 4 + new_str.matches('\n').count()).min(lines.len() - 1);
+    let snippet: Vec<String> = (start..=end).map(|i| format!("{:>6}\t{}", i + 1, lines[i])).collect();
+    format!(
+        "The file {path} has been edited. Here's the result of running `cat -n` on a snippet of {path}:\n{}\nReview the changes and make sure they are as expected. Edit the file again if necessary.",
+        snippet.join("\n")
+    )
+}
+
+/// A single staged edit reads no longer than the reference str_replace's answer for it, while
+/// it says more (the line, the old and new lines, that nothing is saved yet, what to do next).
+#[test]
+fn a_staged_edit_reads_no_longer_than_the_reference_str_replace() {
+    let doc = module(120);
+    let edits = [
+        ("steps.length + 90;", "steps.length + 900;"),
+        ("  return stepNumber;\n}\nexport function step3(", "  return stepNumber;\n}\n// step three\nexport function step3("),
+        ("export function step100(", "export function stepHundred("),
+        ("export function step0(steps: Step[]) {", "export function step0(steps: readonly Step[]) {"),
+    ];
+    for (old, new) in edits {
+        let mut h = Host::new(&[("steps.ts", &doc)]);
+        let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+        assert_eq!(r.status, Status::Success, "{}", r.markdown);
+        let at = doc.find(old).unwrap();
+        let after = doc.replacen(old, new, 1);
+        let aq = aq_success("steps.ts", &after, at, new);
+        let (ours, theirs) = (r.markdown.chars().count(), aq.chars().count());
+        eprintln!("staged edit {old:?}: agentpad {ours} chars, reference str_replace {theirs}");
+        assert!(ours <= theirs, "{ours} > {theirs}:\n{}\n---\n{aq}", r.markdown);
+    }
+}

@@ -7,7 +7,7 @@ use crate::workflow::{PersistMode, WorkflowState};
 
 impl Workspace {
     /// How to save or drop the pending changes from the current state, as one sentence:
-    /// `lead` (e.g. "Check the preview, then call ") goes before a commit when one is offered. While
+    /// `lead` (e.g. "Nothing is saved until ") goes before a commit when one is offered. While
     /// a choice is pending or storage changed underneath, it says what unblocks the commit
     /// instead. Cost: O(1).
     pub(super) fn save_or_drop(&self, lead: &str) -> String {
@@ -15,9 +15,9 @@ impl Workspace {
         if self.is_visible(Tool::Commit) {
             return match self.config.persist_mode {
                 PersistMode::Disabled => {
-                    format!("{lead}{p}_commit(summary) to apply the changes in memory, or {p}_revert(reason) to drop them.")
+                    format!("{lead}{p}_commit(summary) (in memory only: persistence is disabled); {p}_revert(reason) drops them.")
                 }
-                _ => format!("{lead}{p}_commit(summary) to save, or {p}_revert(reason) to drop all pending changes."),
+                _ => format!("{lead}{p}_commit(summary); {p}_revert(reason) drops all pending changes."),
             };
         }
         if !self.conflicts.is_empty() {

@@ -109,7 +109,7 @@ impl Workspace {
             );
         }
         let instead = match state {
-            WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop(""),
+            WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop("Call "),
             WorkflowState::SelectionPending => format!(
                 "Choose a candidate with {p}_replace_selection(selection_id) first, or drop the session with {p}_revert(reason)."
             ),

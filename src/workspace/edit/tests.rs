@@ -509,7 +509,7 @@ fn a_staged_edit_says_what_saves_it_in_every_persist_mode() {
         })
     };
     for (mode, says) in [
-        (PersistMode::Manual, "Staged change A in a.txt at line 2 (-4 chars). Nothing is saved until commit."),
+        (PersistMode::Manual, "Staged change A in a.txt at line 2 (-4 chars)."),
         (PersistMode::Disabled, "Staged change A in a.txt at line 2 (-4 chars). Persistence is disabled: nothing is ever written to storage."),
         (PersistMode::Immediate, "Staged change A in a.txt at line 2 (-4 chars)."),
     ] {

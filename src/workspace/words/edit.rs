@@ -112,7 +112,8 @@ fn staged(s: &Staged, v: &Voice) -> Response {
     } else {
         let staged = format!("Staged {what}{chosen} in {path} at line {line} ({} chars).", signed(s.delta));
         match v.persist_mode {
-            PersistMode::Manual => (format!("{staged} Nothing is saved until commit.{how}"), v.save_or_drop.clone()),
+            // The guidance says nothing is saved until a commit.
+            PersistMode::Manual => (format!("{staged}{how}"), v.save_or_drop.clone()),
             PersistMode::Disabled => {
                 (format!("{staged} Persistence is disabled: nothing is ever written to storage.{how}"), v.save_or_drop.clone())
             }

@@ -54,7 +54,7 @@ impl Voice {
             prefix: ws.config.tool_prefix.clone(),
             persist_mode: ws.config.persist_mode,
             offered: ws.visible_tools(),
-            save_or_drop: ws.save_or_drop("Check the preview, then call "),
+            save_or_drop: ws.save_or_drop("Nothing is saved until "),
         }
     }
 
