@@ -102,6 +102,11 @@ fn session_16_sizes() {
         }
     }
     // Every call answered as scripted: the statuses are part of the scenario.
+    // What the model reads stays at most this size: 19,162 chars before the smaller responses
+    // (status/state/flags lines, Metrics tables, a pending list on every staging, three lines of
+    // context on a staged edit), 11,034 after. A bound, not the exact count, so wording may move
+    // a little; growing back fails here.
+    assert!(total <= 11_100, "session_16 grew to {total} chars");
     let statuses: Vec<Status> = rs.iter().map(|r| r.status).collect();
     use Status::*;
     assert_eq!(statuses, vec![Success, Success, Success, Success, Success, MultiMatch, Success, Success, NoMatch, Success, Success, Success, Success, Success, Success, Success]);
