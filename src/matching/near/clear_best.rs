@@ -249,6 +249,9 @@ fn classify(rope: &Rope, needle: &[Token], needle_lines: usize, range: &Range<us
 /// hunks (the walk back keeps a run of differences going while that stays optimal). Plain edit
 /// distance would rather substitute the needle's first tokens for the context before a line the
 /// document added than insert that line. Cost: O(n·m) time and memory.
+// Bounds: `cost` has (n + 1)·w cells, w = m + 1; row i is `cost[i·w..(i + 1)·w]`; `a` has n and
+// `b` m items, indexed by i − 1 < n and j − 1 < m only where i, j ≥ 1.
+#[allow(clippy::indexing_slicing)]
 fn align(needle: &[Token], window: &[Token]) -> Option<(Vec<Hunk>, Range<usize>)> {
     let (n, m) = (needle.len(), window.len());
     if (n + 1).saturating_mul(m + 1) > MAX_ALIGN_CELLS {
@@ -349,8 +352,8 @@ fn whole_lines(window: &[Token], new: &Range<usize>) -> bool {
     let (Some(first), Some(last)) = (window.get(new.start), new.end.checked_sub(1).and_then(|i| window.get(i))) else {
         return false;
     };
-    let before_ok = new.start.checked_sub(1).and_then(|i| window.get(i)).is_none_or(|t| t.line < first.line);
-    let after_ok = window.get(new.end).is_none_or(|t| t.line > last.line);
+    let before_ok = new.start.checked_sub(1).and_then(|i| window.get(i)).map_or(true, |t| t.line < first.line);
+    let after_ok = window.get(new.end).map_or(true, |t| t.line > last.line);
     before_ok && after_ok && last.line - first.line < MAX_ADDED_LINES
 }
 
