@@ -103,6 +103,97 @@ fn the_property_separates_merging_from_writing_new_text() {
     assert_ne!(m.text, new_text, "verbatim new_text would revert the earlier edit");
 }
 
+mod on_one_line {
+    //! Token-level differences on the line of the change: documents of distinct words (so a
+    //! diff has one reading), an earlier edit or a misremembered word next to the intended
+    //! change on the same line.
+    use super::*;
+
+    const STEMS: &[&str] = &["alpha", "beta", "gamma", "delta", "omega", "theta", "kappa", "sigma"];
+
+    /// Lines of 3–6 words, each a stem and its own number: no word repeats.
+    fn lines() -> impl Strategy<Value = Vec<Vec<String>>> {
+        prop::collection::vec(prop::collection::vec(prop::sample::select(STEMS), 3..7), 1..5).prop_map(|ls| {
+            let mut k = 0;
+            ls.into_iter().map(|l| l.into_iter().map(|w| { k += 1; format!("{w}{k}") }).collect()).collect()
+        })
+    }
+
+    fn join(ls: &[Vec<String>]) -> String {
+        ls.iter().map(|l| l.join(" ")).collect::<Vec<_>>().join("\n")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        /// An earlier edit replaced one word; the model, from the stale text, replaces another
+        /// word of the same line: both land, or nothing does. Words apart (one word or more
+        /// between them) must land: a token-level merge keeps them apart.
+        #[test]
+        fn an_earlier_edit_on_the_changed_line_is_kept(
+            ls in lines(),
+            line in any::<prop::sample::Index>(),
+            at in any::<prop::sample::Index>(),
+            other in any::<prop::sample::Index>(),
+            earlier in "[A-Z]{2,4}",
+            intended in "[a-z]{2,4}q",
+        ) {
+            let li = line.index(ls.len());
+            let n = ls[li].len();
+            let (i, j) = (at.index(n), other.index(n));
+            prop_assume!(i != j);
+            let with = |edits: &[(usize, &str)]| {
+                let mut l2 = ls.clone();
+                for &(w, t) in edits {
+                    l2[li][w] = t.to_string();
+                }
+                join(&l2)
+            };
+            let (old_text, region) = (join(&ls), with(&[(i, &earlier)]));
+            let new_text = with(&[(j, &intended)]);
+            let expected = with(&[(i, &earlier), (j, &intended)]);
+            match merge(&old_text, &new_text, &region) {
+                Outcome::Merged(m) => prop_assert_eq!(&m.text, &expected, "old_text {:?} new_text {:?} region {:?}", old_text, new_text, region),
+                Outcome::Conflict(c) => prop_assert!(i.abs_diff(j) < 2, "refused words apart: {:?}\nold_text {:?} new_text {:?} region {:?}", c, old_text, new_text, region),
+            }
+        }
+
+        /// old_text misremembers one char of a word (the document's text is right); new_text is
+        /// the document's text with one word of that line changed — the misremembered one, as the
+        /// document spells it, or another. The result is new_text: the document plus only the
+        /// change (never the misremembered spelling written back).
+        #[test]
+        fn a_misremembered_word_is_not_written_back(
+            ls in lines(),
+            line in any::<prop::sample::Index>(),
+            at in any::<prop::sample::Index>(),
+            other in any::<prop::sample::Index>(),
+            drop in any::<prop::sample::Index>(),
+            same in any::<bool>(),
+        ) {
+            let li = line.index(ls.len());
+            let n = ls[li].len();
+            let i = at.index(n);
+            let j = if same { i } else { other.index(n) };
+            // Drop one letter of the stem that differs from its neighbours (so where it was is
+            // not in doubt) — a misremembered spelling.
+            let word: Vec<char> = ls[li][i].chars().collect();
+            let stem = word.iter().take_while(|c| c.is_alphabetic()).count();
+            let p = drop.index(stem);
+            prop_assume!(word.get(p.wrapping_sub(1)) != word.get(p) && word.get(p + 1) != word.get(p));
+            let mut stale = ls.clone();
+            stale[li][i] = word.iter().enumerate().filter(|&(k, _)| k != p).map(|(_, c)| c).collect();
+            let mut changed = ls.clone();
+            changed[li][j] = format!("{}Next", ls[li][j]);
+            let (old_text, region, new_text) = (join(&stale), join(&ls), join(&changed));
+            match merge(&old_text, &new_text, &region) {
+                Outcome::Merged(m) => prop_assert_eq!(&m.text, &new_text, "old_text {:?} region {:?}", old_text, region),
+                Outcome::Conflict(c) => prop_assert!(false, "refused: {:?}\nold_text {:?} new_text {:?} region {:?}", c, old_text, new_text, region),
+            }
+        }
+    }
+}
+
 mod through_the_workspace {
     //! The same property end to end: the stale old_text sent to memo_replace, the near-miss
     //! candidate on the target picked with memo_replace_selection (as an agent that knows the
