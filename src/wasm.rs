@@ -32,6 +32,10 @@ extern "C" {
     fn object_entries(obj: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn array_is_array(v: &JsValue) -> Result<bool, JsValue>;
+    // JSON.parse on the JS string itself: js_sys's takes a &str, which would copy the text to
+    // UTF-8 and back (twice the size of a memory export, for nothing).
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
+    fn json_parse(text: &JsString) -> Result<JsValue, JsValue>;
 }
 
 /// What a caught JS exception says.
@@ -335,13 +339,13 @@ impl WasmWorkspace {
         self.inner.memory().export()
     }
 
-    /// Replaces the memory store by an export; on error the store is unchanged.
+    /// Replaces the memory store by an export; on error the store is unchanged. The text is
+    /// parsed where it is (JS) and read once into the core. Cost: O(size of the export).
     #[wasm_bindgen(js_name = memoryImport)]
     pub fn memory_import(&mut self, json: JsString) -> Result<(), JsError> {
         // JSON.parse instead of serde_json's text parser: nothing else in the wasm build parses
         // JSON text, and leaving the parser out keeps the module smaller.
-        let parsed = js_sys::JSON::parse(&String::from(&json))
-            .map_err(|e| js_error(format!("malformed memory export: {}", e.as_string().or_else(|| js_sys::Error::from(e).message().as_string()).unwrap_or_default())))?;
+        let parsed = json_parse(&json).map_err(|e| js_error(format!("malformed memory export: {}", exception_message(&e))))?;
         let value = js_to_json(&parsed, "json", 0).map_err(js_error)?;
         self.inner.memory_import_value(&value).map_err(js_error)
     }

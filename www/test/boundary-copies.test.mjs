@@ -1,6 +1,8 @@
 // What crosses the wasm boundary once instead of on every call (www/src/workspace.ts): the tool
 // definitions, fixed for a workspace's life, are kept on the JS side — every `tools()` still hands
 // out its own copy, the same list as the core's, and a freed workspace still refuses.
+// A memory export is parsed where it is (JS) and read once into the core, its text never
+// round-tripped through UTF-8.
 // Run: node --test test/boundary-copies.test.mjs
 import assert from "node:assert/strict";
 import test from "node:test";
@@ -77,4 +79,22 @@ test("the echo of the workspace's own save is not scanned again: its version is 
     String.prototype.isWellFormed = original;
     ws.free();
   }
+});
+
+test("memory.import parses the export on the JS side: bad JSON is refused saying so, a lone surrogate is refused, not replaced", async () => {
+  const ws = await create();
+  ws.memory.add({ summary: "named the timeout", context: "timeout: 30 → 45", atMs: 1000 });
+  const exported = ws.memory.export();
+  const other = await create();
+  other.memory.import(exported);
+  assert.deepEqual(other.memory.turns(), ws.memory.turns());
+  assert.equal(other.memory.digest(), ws.memory.digest());
+  assert.throws(() => other.memory.import(exported.slice(0, -3)), /InvalidArguments: malformed memory export: .*JSON/);
+  // A lone surrogate inside a string of the export: the text stays as JS holds it until the
+  // core reads it, which refuses it with where it is (a UTF-8 round trip would have made it U+FFFD).
+  const lone = exported.replace("named the timeout", "named the \uD83D timeout");
+  assert.throws(() => other.memory.import(lone), /`json\.turns\[0\]\.summary` has an unpaired UTF-16 surrogate at UTF-16 offset 10/);
+  assert.equal(other.memory.digest(), ws.memory.digest(), "a refused import changes nothing");
+  ws.free();
+  other.free();
 });
