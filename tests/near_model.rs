@@ -258,3 +258,38 @@ proptest! {
         );
     }
 }
+
+/// Through the workspace: a `NoMatch` whose best near miss differs in one word marks it
+/// recommended with its reason, in the JSON and beside the candidate in the Markdown (which keeps
+/// the response contract), and picking it stages the change there; a second copy of the block
+/// takes the recommendation away.
+#[test]
+fn a_recommended_near_miss_is_explained_and_stages_in_one_pick() {
+    use agentpad::{CallContext, Config, MemoryStorage, Status, Workspace};
+    let block = "def load(path):\n    with open(path) as handle:\n        data = handle.read()\n    return parse_config(data)\n";
+    let attempt = serde_json::json!({
+        "old_text": "    with open(path) as handle:\n        data = handle.read()\n    return parse(data)",
+        "new_text": "    with open(path) as handle:\n        data = handle.read().strip()\n    return parse(data)",
+    });
+    let run = |doc: &str| {
+        let mut storage = MemoryStorage::new(&[("a.py", doc)]);
+        let mut ws = Workspace::new(Config::default());
+        ws.open_from(&mut storage, "a.py").unwrap();
+        let r = ws.run("memo_replace", &attempt, &CallContext::default(), &mut storage);
+        assert!(agentpad::validate::validate(&r.markdown).is_ok(), "{}", r.markdown);
+        (ws, storage, r)
+    };
+    let (mut ws, mut storage, r) = run(&format!("import os\n\n{block}"));
+    assert_eq!(r.status, Status::NoMatch);
+    let a = &r.candidates[0];
+    assert!(a.recommended, "{}", r.markdown);
+    assert_eq!(a.recommended_reason, Some(agentpad::Reason::OneToken));
+    assert!(r.markdown.contains("← recommended (only one word or symbol differs from your old_text)"), "{}", r.markdown);
+    let picked = ws.run("memo_replace_selection", &serde_json::json!({"selection_id": "A"}), &CallContext::default(), &mut storage);
+    assert_eq!(picked.status, Status::Success, "{}", picked.markdown);
+    assert!(ws.draft(None).unwrap().contains("data = handle.read().strip()\n    return parse_config(data)"));
+    // Two copies: equally plausible, nothing recommended.
+    let (_, _, r) = run(&format!("{block}\n{block}"));
+    assert_eq!(r.status, Status::NoMatch);
+    assert!(r.candidates.len() >= 2 && r.candidates.iter().all(|c| !c.recommended), "{}", r.markdown);
+}
