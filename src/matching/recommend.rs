@@ -26,6 +26,10 @@
 //!
 //! Fewer than two candidates: no recommendation (nothing to choose). Ranges are clamped to the
 //! rope; nothing here panics.
+//!
+//! Near misses after `NoMatch` are judged by what differs from `old_text` instead
+//! ([`crate::matching::near::clear_best`]: [`Reason::WhitespaceOnly`], [`Reason::OneToken`],
+//! [`Reason::AddedLines`]), one candidate included.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -486,6 +490,14 @@ cache:
         );
         assert_eq!(Reason::GoalWords.as_str(), "goal_words");
         assert_eq!(Reason::GoalWords.zh(), "基于上下文相关性");
+        // Every code distinct, every phrase free of parentheses (the candidate line wraps it in
+        // them, and the response check reads it back by them).
+        let codes: std::collections::HashSet<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(codes.len(), Reason::ALL.len());
+        for r in Reason::ALL {
+            assert!(!r.en().contains(['(', ')']) && !r.zh().contains(['（', '）']), "{r:?}");
+        }
+        assert_eq!(Reason::OneToken.as_str(), "one_token");
     }
 
     // ---- criterion 1: anchor
