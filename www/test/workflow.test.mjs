@@ -194,7 +194,8 @@ test("preview options: previewMode and previewContextLines shape staged previews
   const staged = await ws.call("memo_replace", { old_text: "line 6", new_text: "LINE 6" });
   assert.equal(staged.preview, "--- a/a.txt\n+++ b/a.txt\n@@ -5,3 +5,3 @@\n line 5\n-line 6\n+LINE 6\n line 7\n");
   const stats = await ws.call("memo_preview", { format: "stats" });
-  assert.match(stats.preview, /\+6\/-6 chars/);
+  // What differs: `line` → `LINE` (the ` 6` is shared).
+  assert.match(stats.preview, /\+4\/-4 chars/);
   await assert.rejects(open({ "a.txt": "x" }, { previewMode: "fancy" }), /previewMode/);
   ws.free();
 });
@@ -284,7 +285,7 @@ test("validateResponse: every response of a session is valid in both locales and
       assert.equal(v.state, r.workflow_state);
     }
     const multi = responses[1];
-    const broken = await validateResponse(multi.markdown.replace("state: `SelectionPending`", "state: `Idle`"));
+    const broken = await validateResponse(multi.markdown.replace("MultiMatch · SelectionPending", "MultiMatch · Refreshing"));
     assert.equal(broken.valid, false);
     assert.ok(broken.violations.some((v) => v.rule === "StateFlags"), JSON.stringify(broken.violations));
     ws.free();
