@@ -213,7 +213,7 @@ mod elided {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
 
         #[test]
         fn an_elided_block_is_found_as_itself_or_not_at_all(

@@ -164,7 +164,8 @@ pub fn line_of(u: &mut Unstructured, s: &str) -> Result<String> {
 /// A needle for `doc`: mostly a piece of it (so matches happen), sometimes changed the way an
 /// agent's copy differs (whitespace, indentation, look-alikes, copied gutters), sometimes junk.
 pub fn needle(u: &mut Unstructured, doc: &str) -> Result<String> {
-    match u.int_in_range(0..=10u8)? {
+    match u.int_in_range(0..=11u8)? {
+        11 => elided(u, doc),
         10 => near_miss(u, doc),
         0..=3 => substring(u, doc),
         4 => line_of(u, doc),
@@ -181,6 +182,23 @@ pub fn needle(u: &mut Unstructured, doc: &str) -> Result<String> {
         8 => letters(u, 6),
         _ => text(u, 30),
     }
+}
+
+/// Lines of `doc` with a run in the middle left out under a placeholder line (`...`,
+/// `// ... existing code ...`), as a model elides what it does not change; sometimes with a
+/// second placeholder or one at an edge.
+pub fn elided(u: &mut Unstructured, doc: &str) -> Result<String> {
+    const MARKERS: [&str; 6] = ["...", "    // ... existing code ...", "# ...", "\u{2026}", "<!-- ... -->", "// rest unchanged"];
+    let lines: Vec<&str> = doc.split('\n').collect();
+    let start = u.int_in_range(0..=lines.len() - 1)?;
+    let count = u.int_in_range(1..=(lines.len() - start).min(60))?;
+    let mut out: Vec<&str> = lines[start..start + count].to_vec();
+    for _ in 0..u.int_in_range(1..=2u8)? {
+        let from = u.int_in_range(0..=out.len())?;
+        let to = u.int_in_range(from..=out.len())?;
+        out.splice(from..to, [*u.choose(&MARKERS)?]);
+    }
+    Ok(out.join("\n"))
 }
 
 /// Above this many chars a text is not grown further: re-indenting and doubling spaces on every

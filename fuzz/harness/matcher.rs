@@ -5,7 +5,8 @@
 //!
 //! Invariants: no panic; every range is in bounds, sorted and non-overlapping; exact matches
 //! are exactly the needle's non-overlapping occurrences (`str::match_indices`) at or after the
-//! start that cut no character from its combining marks; no match of any tier cuts one; the layered search finds what a search of the flattened draft finds; similarity is in
+//! start that cut no character from its combining marks; no match of any tier cuts one; an
+//! elided match gives back its region for the needle itself; the layered search finds what a search of the flattened draft finds; similarity is in
 //! 0..=1 and 1 only for identical text.
 
 use agentpad::changeset::ChangeSet;
@@ -58,6 +59,10 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
                 assert_eq!(rope.slice(m.range.clone()).to_string(), needle, "an exact match that is not the needle");
             } else if m.quality == (MatchQuality { tier: None, gutter: true }) {
                 assert_eq!(rope.slice(m.range.clone()).to_string(), located.needle, "a gutter match that is not the stripped needle");
+            }
+            if m.quality.tier == Some(Tier::Elided) {
+                // The needle written back at its elided match is the region as it is.
+                assert_eq!(m.replacement(&needle), rope.slice(m.range.clone()).to_string(), "an elided match of {needle:?} that does not give back its region");
             }
             let _ = m.replacement("new\n  text");
         }

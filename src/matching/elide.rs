@@ -9,7 +9,9 @@
 //!   before, at most [`MAX_ELIDED_LINES`] lines further down; the region, from the first piece
 //!   to the end of the last, must hold each piece exactly once and span at most half the
 //!   document (any region of up to [`SMALL_REGION_LINES`] lines is plausible);
-//! - several such regions are several matches (candidates), never a guess;
+//! - several such regions are several matches (candidates), never a guess; a reading that
+//!   fails only for holding a piece twice may be the one the model meant (it left out a copy of
+//!   its own anchor), so when there is one, a single region is no answer either;
 //! - a piece that occurs again soon after its nearest place (another reading of the needle would
 //!   take that one, its region holding the piece twice) is unsettled: the match stands only for
 //!   a `new_text` that leaves that piece and all after it as they are — then every reading
@@ -36,7 +38,7 @@ pub const MAX_ELIDED_LINES: usize = 200;
 /// A region of up to this many lines is plausible in any document; a longer one may span at
 /// most half the document's lines.
 pub const SMALL_REGION_LINES: usize = 60;
-/// Work units charged per byte of one exact pass over the document (memmem runs at several
+/// Bytes of one exact pass over the document per work unit (memmem runs at several
 /// bytes per nanosecond; see [`work`]).
 const BYTES_PER_UNIT: u64 = 4;
 
@@ -259,14 +261,29 @@ fn map(old_text: &str, new_text: &str, elided: &[Option<String>], unsettled: (Op
     Ok(out.join("\n"))
 }
 
+/// Work units charged per place of a piece (a descent of the rope's index for its line and
+/// two char lookups for its line boundaries), per piece of each reading tried (binary
+/// searches), and per match built on top of the text it copies.
+const PLACE_UNITS: u64 = 400;
+const STEP_UNITS: u64 = 60;
+const MATCH_UNITS: u64 = 300;
+
+/// One place of a piece: its char range and the lines it starts and ends on.
+#[derive(Clone, Debug)]
+struct Place {
+    range: Range<usize>,
+    first_line: usize,
+    last_line: usize,
+}
+
 /// Every region of `rope` that the elided `needle` describes (see the module doc), as matches of
 /// quality [`QUALITY`] carrying their [`Elided`] lines; empty when `needle` has no marker line
 /// or no region qualifies. `exact` is the exact tier's search (it alone says where a search
 /// may start: every region starts at a place it gives).
 ///
-/// Cost: one exact search of the document per piece (charged to the work budget at a unit per
-/// [`BYTES_PER_UNIT`] bytes; the search stops, empty, once the budget is spent), then
-/// O(p · k · log n) for p places of the first piece and k pieces.
+/// Cost: one exact search of the document per piece, O(log n) per place found and O(k · log p)
+/// per place of the first piece (k pieces, p places), all charged to the work budget
+/// ([`work`]); past it the search stops, empty, and the caller reports the stop.
 pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Vec<Match> {
     let Some(pieces) = pieces(needle) else { return Vec::new() };
     // The exact search gives non-overlapping places: a piece that can overlap itself (`}\n}`)
@@ -274,40 +291,83 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
     if pieces.iter().any(|p| overlaps_itself(&p.text)) {
         return Vec::new();
     }
+    let lines: Vec<&str> = needle.split('\n').collect();
+    let Some(shape) = split(&lines) else { return Vec::new() };
+    let open_start = shape.groups.first().is_some_and(|g| g.is_empty());
     let len = rope.len_chars();
     let starts_line = |at: usize| at == 0 || rope.get_char(at - 1) == Some('\n');
     let ends_line = |at: usize| at >= len || rope.get_char(at) == Some('\n');
-    // Each piece's places (char ranges, in order), where its line boundaries allow.
-    let mut places: Vec<Vec<Range<usize>>> = Vec::with_capacity(pieces.len());
+    // Each piece's places, in order, where its line boundaries allow.
+    let mut places: Vec<Vec<Place>> = Vec::with_capacity(pieces.len());
     for piece in &pieces {
         work::charge(rope.len_bytes() as u64 / BYTES_PER_UNIT + piece.text.len() as u64);
         if work::exhausted() {
             return Vec::new();
         }
-        let found: Vec<Range<usize>> = exact(&piece.text)
-            .into_iter()
-            .map(|m| m.range)
-            .filter(|r| (!piece.starts_line || starts_line(r.start)) && (!piece.ends_line || ends_line(r.end)))
-            .collect();
-        work::charge(found.len() as u64);
+        let breaks = piece.text.matches('\n').count();
+        let mut found = Vec::new();
+        for m in exact(&piece.text) {
+            work::charge(PLACE_UNITS);
+            if work::exhausted() {
+                return Vec::new();
+            }
+            let r = m.range;
+            if (!piece.starts_line || starts_line(r.start)) && (!piece.ends_line || ends_line(r.end)) {
+                let first_line = rope.char_to_line(r.start);
+                found.push(Place { range: r, first_line, last_line: first_line + breaks });
+            }
+        }
         if found.is_empty() {
             return Vec::new();
         }
         places.push(found);
     }
-    let doc_lines = rope.len_lines();
-    let max_region_lines = SMALL_REGION_LINES.max(doc_lines / 2);
-    let mut out = Vec::new();
-    let Some((first, rest)) = places.split_first() else { return out };
-    for start in first {
-        work::charge(4 * pieces.len() as u64);
+    let max_lines = SMALL_REGION_LINES.max(rope.len_lines() / 2);
+    let mut readings = Vec::new();
+    let mut doubtful = false;
+    for start in places.first().map_or(&[][..], Vec::as_slice) {
+        work::charge(STEP_UNITS * 2 * pieces.len() as u64);
         work::candidate();
         if work::exhausted() {
             return Vec::new();
         }
-        if let Some(m) = region(rope, start, rest, &places, max_region_lines, needle) {
-            out.push(m);
+        match read(start, &places, max_lines) {
+            Read::Region(r) => readings.push(r),
+            Read::Twice => doubtful = true,
+            Read::Not => {}
         }
+    }
+    // Regions that overlap (one starts inside another's last piece) cannot be told apart as
+    // candidates either.
+    let overlapping = readings.windows(2).any(|w| matches!(w, [a, b] if b.span.start < a.span.end));
+    if (doubtful && readings.len() == 1) || overlapping {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(readings.len());
+    for reading in readings {
+        // What each marker stands for here: the lines between the pieces around it.
+        let mut elided = Vec::with_capacity(shape.blanks.len());
+        if open_start {
+            elided.push(None);
+        }
+        for pair in reading.chain.windows(2) {
+            if let [a, b] = pair {
+                // `a` ends at a line break, `b` starts after one.
+                let between = a.range.end + 1..b.range.start;
+                elided.push((!between.is_empty()).then(|| rope.slice(between.start..between.end - 1).to_string()));
+            }
+        }
+        elided.resize(shape.blanks.len(), None);
+        let copied = needle.len() + elided.iter().flatten().map(String::len).sum::<usize>();
+        work::charge(MATCH_UNITS + copied as u64);
+        // Pieces are the non-empty groups: piece n is group n, or n + 1 after a leading marker.
+        let e = Elided {
+            old_text: needle.to_string(),
+            lines: elided,
+            unsettled: reading.unsettled.map(|n| n + usize::from(open_start)),
+            unsettled_first: reading.unsettled_first.then_some(usize::from(open_start)),
+        };
+        out.push(Match { range: reading.span, quality: QUALITY, reindent: Some(super::fuzzy::Reindent::elided(e)) });
     }
     out
 }
@@ -332,70 +392,79 @@ fn overlaps_itself(text: &str) -> bool {
     fail.last().is_some_and(|&k| k > 0)
 }
 
-/// The region whose first piece is at `start`, each next piece at its nearest place after the
-/// one before, or `None` when a marker would stand for more than [`MAX_ELIDED_LINES`] lines,
-/// the region is longer than `max_lines`, or it holds a piece more than once.
-fn region(rope: &Rope, start: &Range<usize>, rest: &[Vec<Range<usize>>], all: &[Vec<Range<usize>>], max_lines: usize, needle: &str) -> Option<Match> {
-    let mut chain = vec![start.clone()];
-    let mut end = start.end;
-    // The first piece (index into `all`) with another place soon after its nearest one.
+/// A reading of the needle: its pieces' places, from a first piece's place on.
+struct Reading<'a> {
+    chain: Vec<&'a Place>,
+    span: Range<usize>,
+    /// The first piece (index) with another place soon after its nearest one.
+    unsettled: Option<usize>,
+    /// The first piece also occurs soon before its place.
+    unsettled_first: bool,
+}
+
+/// What the reading from one place of the first piece comes to.
+enum Read<'a> {
+    Region(Reading<'a>),
+    /// A region but for holding a piece twice.
+    Twice,
+    /// No region: a piece missing, a marker standing for too many lines, too long a region.
+    Not,
+}
+
+/// The reading whose first piece is at `start`, each next piece at its nearest place after the
+/// one before: a region, or why not. Cost: O(k · log p) for k pieces of at most p places.
+fn read<'a>(start: &'a Place, all: &'a [Vec<Place>], max_lines: usize) -> Read<'a> {
+    match reading(start, all, max_lines) {
+        Ok(Some(r)) => Read::Region(r),
+        Ok(None) => Read::Not,
+        Err(()) => Read::Twice,
+    }
+}
+
+/// [`read`]: `Ok(None)` for no region, `Err` for one holding a piece twice.
+fn reading<'a>(start: &'a Place, all: &'a [Vec<Place>], max_lines: usize) -> Result<Option<Reading<'a>>, ()> {
+    let mut chain = vec![start];
     let mut unsettled = None;
-    for (n, places) in rest.iter().enumerate() {
+    for (n, places) in all.iter().enumerate().skip(1) {
+        let Some(&prev) = chain.last() else { return Ok(None) };
         // A piece after a marker starts a line after the one the piece before ends.
-        let i = places.partition_point(|r| r.start <= end);
-        let next = places.get(i)?;
-        let ends_on = rope.char_to_line(end);
-        let skipped = |r: &Range<usize>| rope.char_to_line(r.start).saturating_sub(ends_on + 1);
+        let i = places.partition_point(|p| p.range.start <= prev.range.end);
+        let Some(next) = places.get(i) else { return Ok(None) };
+        let skipped = |p: &Place| p.first_line.saturating_sub(prev.last_line + 1);
         if skipped(next) > MAX_ELIDED_LINES {
-            return None;
+            return Ok(None);
         }
-        if unsettled.is_none() && places.get(i + 1).is_some_and(|r| skipped(r) <= MAX_ELIDED_LINES) {
-            unsettled = Some(n + 1);
+        if unsettled.is_none() && places.get(i + 1).is_some_and(|p| skipped(p) <= MAX_ELIDED_LINES) {
+            unsettled = Some(n);
         }
-        end = next.end;
-        chain.push(next.clone());
+        chain.push(next);
+    }
+    let Some(&last) = chain.last() else { return Ok(None) };
+    if last.last_line - start.first_line + 1 > max_lines {
+        return Ok(None);
+    }
+    let span = start.range.start..last.range.end;
+    // Each piece once in the region: a second place of it inside would make the region
+    // another reading of the needle, or the needle a description of a longer region. A place
+    // inside another piece's place (`}` in `}\n    x();`) is that piece's text.
+    for places in all {
+        let from = places.partition_point(|p| p.range.start < span.start);
+        let to = places.partition_point(|p| p.range.start < span.end);
+        let inside = places.get(from..to).unwrap_or_default();
+        let own = inside.iter().filter(|p| !chain.iter().any(|c| c.range != p.range && c.range.start <= p.range.start && p.range.end <= c.range.end)).count();
+        if own != 1 {
+            return Err(());
+        }
     }
     // The first piece soon before its place too: a reading from there would reach the second
     // piece's place as well.
-    let first = all.first().map_or(0, |p| p.partition_point(|r| r.start < start.start));
-    let unsettled_first = match (first.checked_sub(1).and_then(|i| all.first()?.get(i)), chain.get(1)) {
-        (Some(before), Some(second)) => rope.char_to_line(second.start).saturating_sub(rope.char_to_line(before.end) + 1) <= MAX_ELIDED_LINES,
+    let Some(firsts) = all.first() else { return Ok(None) };
+    let before = firsts.partition_point(|p| p.range.start < start.range.start).checked_sub(1).and_then(|i| firsts.get(i));
+    let unsettled_first = match (before, chain.get(1)) {
+        (Some(b), Some(second)) => second.first_line.saturating_sub(b.last_line + 1) <= MAX_ELIDED_LINES,
         _ => false,
     };
-    let span = start.start..end;
-    if rope.char_to_line(span.end.min(rope.len_chars())) - rope.char_to_line(span.start) + 1 > max_lines {
-        return None;
-    }
-    // Each piece once in the region: a second place of it inside would make the region
-    // another reading of the needle, or the needle a description of a longer region.
-    for places in all {
-        let from = places.partition_point(|r| r.start < span.start);
-        let to = places.partition_point(|r| r.start < span.end);
-        if to.saturating_sub(from) != 1 {
-            return None;
-        }
-    }
-    // What each marker stands for here: the lines between the pieces around it.
-    let lines: Vec<&str> = needle.split('\n').collect();
-    let s = split(&lines)?;
-    let open_start = s.groups.first().is_some_and(|g| g.is_empty());
-    let mut elided = Vec::with_capacity(s.blanks.len());
-    if open_start {
-        elided.push(None);
-    }
-    for pair in chain.windows(2) {
-        if let [a, b] = pair {
-            // `a` ends at a line break, `b` starts after one.
-            let between = a.end + 1..b.start;
-            elided.push((!between.is_empty()).then(|| rope.slice(between.start..between.end - 1).to_string()));
-        }
-    }
-    elided.resize(s.blanks.len(), None);
-    // Pieces are the non-empty groups: piece n is group n, or n + 1 after a leading marker.
-    let unsettled = unsettled.map(|n| n + usize::from(open_start));
-    let unsettled_first = unsettled_first.then_some(usize::from(open_start));
-    let e = Elided { old_text: needle.to_string(), lines: elided, unsettled, unsettled_first };
-    Some(Match { range: span, quality: QUALITY, reindent: Some(super::fuzzy::Reindent::elided(e)) })
+    Ok(Some(Reading { chain, span, unsettled, unsettled_first }))
 }
 
 #[cfg(test)]
@@ -496,10 +565,12 @@ mod tests {
         // Past the next place, far enough away, the anchor is settled.
         let far = format!("fn a() {{\n    x();\n}}\n{}}}\n", "y\n".repeat(MAX_ELIDED_LINES + 1));
         assert_eq!(write(&far, needle, "fn a() {\n...\n}\n// end of a").unwrap(), far.replacen("}\n", "}\n// end of a\n", 1));
-        // The first piece also soon before its place: a change to it is unclear, one after not.
-        let doc = "start\nbody\nstart\nmore\nend\n";
-        assert_eq!(write(doc, "start\n...\nend", "start\n...\nEND").unwrap(), "start\nbody\nstart\nmore\nEND\n");
-        assert_eq!(write(doc, "start\n...\nend", "START\n...\nend"), Err(Unmapped::Unsettled { marker: 1, line: "start".into(), before: true }));
+        // The first piece also soon before its place: the reading from there holds it twice, and
+        // may be the one meant (its `...` left out a copy of its own first line): no answer.
+        assert!(found("start\nbody\nstart\nmore\nend\n", "start\n...\nend").is_empty());
+        // Farther before, past what a marker may stand for, it is another region's.
+        let doc = format!("start\n{}start\nmore\nend\n", "x\n".repeat(MAX_ELIDED_LINES + 2));
+        assert_eq!(found(&doc, "start\n...\nend"), ["start\nmore\nend"]);
         // Among the candidates of a listing, only the markers must map.
         let rope = Rope::from_str(DOC);
         let found = find(&rope, needle, &|n| find_exact(&rope, n, 0));
