@@ -234,7 +234,8 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
         // new_text holds part of the region's difference in its words but not the rest: the
         // shared part may be a coincidence (an insertion both made next to each other), and
         // read apart the two would give another text. Completing is for a region whose whole
-        // difference new_text holds (a misremembered token), or for whitespace (a reflow).
+        // difference new_text holds (a misremembered token), or whose difference there is
+        // only whitespace (a reflow: new_text's breaks around its change are taken).
         return Outcome::Conflict(Conflict {
             reason: ConflictReason::Overlap,
             base_range: 0..0,

@@ -17,7 +17,7 @@ pub(super) struct Completed {
     pub(super) text: String,
     /// The region already reads as new_text does here.
     pub(super) already: bool,
-    /// The three texts differ only in whitespace.
+    /// The region differs from the base here only in what its whitespace runs hold (a reflow).
     pub(super) blank: bool,
 }
 
@@ -42,8 +42,19 @@ pub(super) fn completes(base: &str, theirs: &str, ours: &str) -> Option<Complete
         return None;
     }
     let chars = |s: &str| s.chars().collect::<Vec<char>>();
-    let words = |s: &str| s.split_whitespace().collect::<String>();
-    let blank = words(base) == words(theirs) && words(base) == words(ours);
+    // Each run of whitespace as one space: a reflow changes runs, never makes or removes one.
+    let runs = |s: &str| {
+        let mut out = String::new();
+        for c in s.chars() {
+            if !c.is_whitespace() {
+                out.push(c);
+            } else if !out.ends_with('\u{0}') {
+                out.push('\u{0}');
+            }
+        }
+        out
+    };
+    let blank = runs(base) == runs(theirs);
     forced(&chars(base), &chars(theirs), &chars(ours)).then(|| Completed { text: ours.to_string(), already: theirs == ours, blank })
 }
 
