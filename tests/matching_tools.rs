@@ -511,7 +511,7 @@ fn an_elided_old_text_lands_on_call_one_and_keeps_the_elided_lines() {
     let new = "fn f() {\n    let a = 1;\n    ...\n    done(a, b, c);\n    log(a);\n}";
     let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
     assert_eq!((r.status, r.match_quality.as_deref()), (Status::Success, Some("elided")), "{}", r.markdown);
-    assert!(r.markdown.contains("the lines it stands for are kept as they are"), "{}", r.markdown);
+    assert!(r.summary.contains("Found with the lines your `...` stands for kept as they are (match_quality `elided`)"), "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), doc.replace("    done(a, b, c);\n}", "    done(a, b, c);\n    log(a);\n}"));
 
     // `}` after the marker: the nearest one, which closes f (g's is further, and a region

@@ -260,8 +260,8 @@ fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> V
     // when they were stripped).
     near::remember_locate(rope, &located.needle, from, spent, stopped);
     if let Some(s) = stopped {
-        // The exact step returns before any fuzzy work, so a stop means a fuzzy step was cut
-        // short: whatever the steps returned (a later step's matches included, which an
+        // The exact step returns before any counted work, so a stop means a fuzzy or elided
+        // step was cut short: whatever the steps returned (a later step's matches included, which an
         // unfinished earlier reading might have beaten) is not the answer.
         located.matches.clear();
         located.stopped = Some(s);

@@ -55,7 +55,7 @@ impl Tier {
             Tier::Indentation => "indentation ignored",
             Tier::Unicode => "indentation and Unicode look-alikes (curly quotes, dashes, special spaces) ignored",
             Tier::Whitespace => "indentation, Unicode look-alikes and the width of whitespace runs ignored",
-            Tier::Elided => "found by the lines around your `...`; the lines it stands for are kept as they are",
+            Tier::Elided => "the lines your `...` stands for kept as they are",
         }
     }
 
