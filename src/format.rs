@@ -1,10 +1,9 @@
 //! Format: the Markdown views of a [`Response`] (docs/responses.md#markdown-layout). Views only: everything
 //! shown is a field of the response, rendered through `Display`.
 //!
-//! Layout, in this exact order: the first line `### [OK|Warning|Fail] {status} · {state}` (then
-//! ` · flags: A, B` for flags the state does not imply: the one named like the state is), then
-//! `- summary:` and `- guidance:` (the metrics are the JSON's only: the summary
-//! says the delta and the matches); then, when present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
+//! Layout, in this exact order: the `status:`/`state:`/`flags:` header lines; `### [OK|Warning|Fail]
+//! Overview` with `- summary:` and `- guidance:`; the `### [Metrics] Metrics` table when it says
+//! something (a delta or a selection); then, when present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
 //! docs/decisions.md#responses), `### [Diff] Preview`,
 //! `### [Changes] Pending changes` (when the model lacks it, see `workspace::views::Said`),
 //! `### [Tasks] Task stack` (when it changed), `### [Log] Session log`.
@@ -174,22 +173,38 @@ impl Display for Markdown<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let r = self.response;
         let w = self.options.locale.words();
-        // One line for the severity, status and state; the flag named like the state is implied.
-        write!(f, "### [{}] {} · {}", r.severity().as_str(), r.status.as_str(), r.workflow_state.as_str())?;
-        let state = r.workflow_state.as_str();
-        let extra: Vec<&str> = r.flags.names().into_iter().filter(|n| *n != state).collect();
-        if !extra.is_empty() {
-            write!(f, " · flags: {}", extra.join(", "))?;
+        writeln!(f, "status: `{}`", r.status.as_str())?;
+        writeln!(f, "state: `{}`", r.workflow_state.as_str())?;
+        let names = r.flags.names();
+        if names.is_empty() {
+            writeln!(f, "flags: -")?;
+        } else {
+            let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            writeln!(f, "flags: {}", list.join(", "))?;
         }
-        writeln!(f)?;
+
+        writeln!(f, "\n### [{}] {}", r.severity().as_str(), w.overview)?;
         writeln!(f, "- summary: {}", one_line(&r.summary))?;
         match &r.guidance {
             Some(g) if !g.trim().is_empty() => writeln!(f, "- guidance: {}", one_line(g))?,
             _ => writeln!(f, "- guidance: {}", w.empty)?,
         }
 
-        // The metrics stay in the JSON: the summary says the delta and the match count, and the
-        // length is not needed to act (docs/responses.md#markdown-layout).
+        // A table of a zero delta, no selection and the length the summary or content already
+        // gives says nothing: only a change or a selection shows it (docs/responses.md#markdown-layout).
+        if r.metrics.delta != 0 || r.metrics.selection_count.is_some() {
+            writeln!(f, "\n### [Metrics] {}", w.metrics)?;
+            writeln!(f, "{}\n| --- | --- |", w.metric_header)?;
+            writeln!(f, "| delta | {} |", signed(r.metrics.delta))?;
+            match r.metrics.new_length {
+                Some(n) => writeln!(f, "| new_length | {n} |")?,
+                None => writeln!(f, "| new_length | - |")?,
+            }
+            match r.metrics.selection_count {
+                Some(n) => writeln!(f, "| selection_count | {n} |")?,
+                None => writeln!(f, "| selection_count | - |")?,
+            }
+        }
 
         if !r.candidates.is_empty() {
             writeln!(f, "\n### [Target] {}", w.candidates)?;
@@ -602,9 +617,20 @@ mod tests {
     fn multi_match_markdown_en() {
         let mut r = multi_match();
         r.render(EN_TABLE);
-        let expected = "### [Warning] MultiMatch · SelectionPending
+        let expected = "status: `MultiMatch`
+state: `SelectionPending`
+flags: `SelectionPending`
+
+### [Warning] Overview
 - summary: Found 2 matches of `x` in a.md.
 - guidance: Call memo_replace with match_id.
+
+### [Metrics] Metrics
+| metric | value |
+| --- | --- |
+| delta | 0 |
+| new_length | 20 |
+| selection_count | 2 |
 
 ### [Target] Candidates
 | Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |
@@ -617,20 +643,19 @@ mod tests {
     }
 
     #[test]
-    fn zh_headings_and_empty_guidance_follow_the_seed() {
+    fn zh_headings_and_empty_guidance_follow_the_design() {
         let mut r = Response::new(Status::Success, "ok");
         r.render(ZH_TABLE);
-        // The first line is the same in every locale: severity, status, state.
-        assert!(r.markdown.starts_with("### [OK] Success · Idle\n- summary: ok\n- guidance: （留空）\n"), "{}", r.markdown);
-        // The metrics are the JSON's: the summary says the delta and the matches.
+        assert!(r.markdown.starts_with("status: `Success`\nstate: `Idle`\nflags: -\n\n### [OK] 概览\n- summary: ok\n- guidance: （留空）\n"), "{}", r.markdown);
+        // A zero delta and no selection: no Metrics table.
+        assert!(!r.markdown.contains("### [Metrics]"), "{}", r.markdown);
         r.metrics.delta = 3;
-        r.metrics.selection_count = Some(2);
         r.render(ZH_TABLE);
-        assert!(!r.markdown.contains("### [Metrics]") && !r.markdown.contains("| delta |"), "{}", r.markdown);
-        // Flags the state does not imply are listed after it.
+        assert!(r.markdown.contains("### [Metrics] 指标\n| 指标 | 值 |\n| --- | --- |\n| delta | +3 |\n| new_length | - |\n| selection_count | - |\n"), "{}", r.markdown);
+        // Flag values in backticks, in bit order.
         r.flags = crate::workflow::Flags::DIAGNOSTIC_HINT;
         r.render(ZH_TABLE);
-        assert!(r.markdown.starts_with("### [OK] Success · Idle · flags: DiagnosticHint\n"), "{}", r.markdown);
+        assert!(r.markdown.starts_with("status: `Success`\nstate: `Idle`\nflags: `DiagnosticHint`\n\n"), "{}", r.markdown);
         let mut m = multi_match();
         m.render(ZH_TABLE);
         assert!(m.markdown.contains("### [Target] 候选选区\n"));

@@ -246,7 +246,7 @@ fn no_match_says_what_to_do() {
     let r = h.call("memo_replace", json!({"old_text": "nothing like it", "new_text": "z"}));
     assert_eq!(r.status, Status::NoMatch);
     assert!(r.guidance.as_deref().unwrap().contains("memo_read"));
-    assert!(r.markdown.starts_with("### [Fail] NoMatch · Idle\n- summary: "), "{}", r.markdown);
+    assert!(r.markdown.starts_with("status: `NoMatch`\nstate: `Idle`\nflags: -\n\n### [Fail] Overview\n- summary: "), "{}", r.markdown);
     let anchor = h.call("memo_replace", json!({"old_text": "x", "new_text": "z", "search_after": "[missing]"}));
     assert_eq!(anchor.status, Status::NoMatch);
     assert!(anchor.summary.contains("search_after text `[missing]`"), "{}", anchor.summary);

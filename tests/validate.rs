@@ -58,7 +58,7 @@ fn scenarios(config: Config) -> Vec<(String, Response)> {
     assert!(!r.pending_changes.is_empty() && r.preview.is_some());
     let r = run.call(&mut h, "fuzzy replace", "memo_replace", json!({"path": "small.md", "old_text": "  y   =   2", "new_text": "y = 20"}));
     assert_eq!(r.status, Status::Success);
-    assert_eq!(r.markdown.lines().next(), Some("### [Warning] Success · PersistPending"));
+    assert_eq!(r.markdown.lines().nth(4), Some(if run.config.locale == Locale::Zh { "### [Warning] 概览" } else { "### [Warning] Overview" }));
     let r = run.call(&mut h, "preview", "memo_preview", json!({"path": "small.md"}));
     assert!(r.preview.is_some());
     for format in ["full", "stats", "diff"] {
@@ -309,18 +309,16 @@ fn flag_order() -> Vec<&'static str> {
     vec!["SelectionPending", "PersistPending", "OutOfSync", "SchemaViolation", "PersistReadOnly", "ExternalConflict", "DiagnosticHint"]
 }
 
-/// The first line for `d`'s response with `status`, `state` and the flags `listed` after them.
-fn first_line(d: &Doc, status: &str, state: &str, listed: &[&str]) -> String {
+fn flags_line(names: &[&str]) -> String {
     let order = flag_order();
-    let mut names = listed.to_vec();
+    let mut names = names.to_vec();
     names.sort_by_key(|n| order.iter().position(|o| o == n));
-    let flags = if names.is_empty() { String::new() } else { format!(" · flags: {}", names.join(", ")) };
-    format!("### [{}] {status} · {state}{flags}", d.r.severity().as_str())
-}
-
-/// The flags `d`'s first line lists: all but the one named like the state.
-fn listed_flags<'a>(d: &'a Doc) -> Vec<&'a str> {
-    d.r.flags.names().into_iter().filter(|n| *n != d.r.workflow_state.as_str()).collect()
+    names.dedup();
+    if names.is_empty() {
+        "flags: -".into()
+    } else {
+        format!("flags: {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+    }
 }
 
 fn required_flag(state: WorkflowState) -> Option<&'static str> {
@@ -335,41 +333,30 @@ fn required_flag(state: WorkflowState) -> Option<&'static str> {
 
 fn mutations() -> Vec<Mutation> {
     vec![
-        ("the seed's three header lines before the Overview", Rule::HeaderLine, |d| {
+        ("swap status and state lines", Rule::HeaderLine, |d| {
             let mut l = d.lines.clone();
-            let head = ["status: `Success`".to_string(), "state: `Idle`".into(), "flags: -".into(), String::new()];
-            l.splice(0..0, head);
+            l.swap(0, 1);
             Some(Doc::text(&l))
         }),
-        ("state before status", Rule::UnknownStatus, |d| {
-            let (status, state) = (d.r.status.as_str(), d.r.workflow_state.as_str());
-            Some(d.replace_line(0, first_line(d, state, status, &listed_flags(d))))
+        ("swap state and flags lines", Rule::HeaderLine, |d| {
+            let mut l = d.lines.clone();
+            l.swap(1, 2);
+            Some(Doc::text(&l))
         }),
-        ("unknown status", Rule::UnknownStatus, |d| Some(d.replace_line(0, first_line(d, "Succeeded", d.r.workflow_state.as_str(), &listed_flags(d))))),
-        ("unknown state", Rule::UnknownState, |d| Some(d.replace_line(0, first_line(d, d.r.status.as_str(), "Editing", &listed_flags(d))))),
+        ("unknown status", Rule::UnknownStatus, |d| Some(d.replace_line(0, "status: `Succeeded`".into()))),
+        ("unknown state", Rule::UnknownState, |d| Some(d.replace_line(1, "state: `Editing`".into()))),
         ("flag not in bit order or unknown", Rule::FlagList, |d| {
-            let mut names = listed_flags(d);
-            let line = first_line(d, d.r.status.as_str(), d.r.workflow_state.as_str(), &[]);
+            let mut names = d.r.flags.names();
             if names.len() >= 2 {
                 names.reverse();
-                Some(d.replace_line(0, format!("{line} · flags: {}", names.join(", "))))
+                Some(d.replace_line(2, format!("flags: {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))))
             } else {
-                Some(d.replace_line(0, format!("{line} · flags: Dirty")))
+                Some(d.replace_line(2, "flags: `Dirty`".into()))
             }
         }),
         ("repeated flag", Rule::FlagList, |d| {
-            let line = first_line(d, d.r.status.as_str(), d.r.workflow_state.as_str(), &[]);
-            Some(d.replace_line(0, format!("{line} · flags: DiagnosticHint, DiagnosticHint")))
-        }),
-        ("the implied flag listed", Rule::FlagList, |d| {
-            let state = d.r.workflow_state.as_str();
-            flag_order().contains(&state).then_some(())?;
-            let line = first_line(d, d.r.status.as_str(), state, &[]);
-            Some(d.replace_line(0, format!("{line} · flags: {state}")))
-        }),
-        ("flags without their key", Rule::FlagList, |d| {
-            let line = first_line(d, d.r.status.as_str(), d.r.workflow_state.as_str(), &[]);
-            Some(d.replace_line(0, format!("{line} · DiagnosticHint")))
+            let name = d.r.flags.names().first().copied()?;
+            Some(d.replace_line(2, format!("flags: `{name}`, `{name}`")))
         }),
         ("a flag the state forbids", Rule::StateFlags, |d| {
             let state = d.r.workflow_state;
@@ -378,18 +365,25 @@ fn mutations() -> Vec<Mutation> {
                 WorkflowState::Refreshing => "PersistPending",
                 _ => "ExternalConflict",
             };
-            let names: Vec<&str> = required_flag(state).filter(|r| *r != state.as_str()).into_iter().chain([forbidden]).collect();
-            Some(d.replace_line(0, first_line(d, d.r.status.as_str(), state.as_str(), &names)))
+            let names: Vec<&str> = required_flag(state).into_iter().chain([forbidden]).collect();
+            Some(d.replace_line(2, flags_line(&names)))
+        }),
+        ("the state's required flag dropped", Rule::StateFlags, |d| {
+            let req = required_flag(d.r.workflow_state)?;
+            let names: Vec<&str> = d.r.flags.names().into_iter().filter(|n| *n != req).collect();
+            Some(d.replace_line(2, flags_line(&names)))
         }),
         ("status with a state it cannot have", Rule::StatusState, |d| {
             // (MultiMatch may come with Idle: a preview_only listing selects nothing.)
             matches!(d.r.status, Status::MultiMatch | Status::ExternalConflict | Status::PersistFailure).then_some(())?;
-            let line = if d.r.status == Status::MultiMatch {
-                first_line(d, d.r.status.as_str(), "Refreshing", &["DiagnosticHint"])
-            } else {
-                first_line(d, d.r.status.as_str(), "Idle", &[])
-            };
-            Some(d.replace_line(0, line))
+            let mut l = d.lines.clone();
+            l[1] = if d.r.status == Status::MultiMatch { "state: `Refreshing`".into() } else { "state: `Idle`".into() };
+            if d.r.status == Status::MultiMatch {
+                l[2] = "flags: `DiagnosticHint`".into();
+                return Some(Doc::text(&l));
+            }
+            l[2] = "flags: -".into();
+            Some(Doc::text(&l))
         }),
         ("wrong severity icon", Rule::Severity, |d| {
             let i = d.heading("OK").or(d.heading("Warning")).or(d.heading("Fail"))?;
@@ -417,14 +411,20 @@ fn mutations() -> Vec<Mutation> {
             Some(d.replace_line(i, "- guidance: ".into()))
         }),
         // The workspace always gives guidance now: any guidance line becomes the other locale's marker.
-        // (Only where a later heading names the locale: the first line has no locale word.)
         ("the other locale's empty marker", Rule::Locale, |d| {
-            d.optional_headings().first()?;
             let i = d.lines.iter().position(|l| l.starts_with("- guidance:"))?;
             Some(d.replace_line(i, format!("- guidance: {}", d.other_locale().words().empty)))
         }),
         ("Overview section removed", Rule::MissingSection, |d| {
             let i = d.heading("OK").or(d.heading("Warning")).or(d.heading("Fail"))?;
+            let mut l = d.lines.clone();
+            l.drain(d.section(i));
+            Some(Doc::text(&l))
+        }),
+        // Metrics is optional, but candidates need their selection_count.
+        ("Metrics section removed beside candidates", Rule::SelectionCount, |d| {
+            d.heading("Target")?;
+            let i = d.heading("Metrics")?;
             let mut l = d.lines.clone();
             l.drain(d.section(i));
             Some(Doc::text(&l))
@@ -578,24 +578,6 @@ fn mutations() -> Vec<Mutation> {
     ]
 }
 
-/// `r`'s Markdown with the seed's Metrics table after the Overview section.
-fn with_metrics_table(r: &Response) -> String {
-    let md = &r.markdown;
-    let w = validate::validate(md).map(|p| p.locale).unwrap_or(Locale::En).words();
-    let value = |v: Option<usize>| v.map_or("-".to_string(), |n| n.to_string());
-    let delta = if r.metrics.delta > 0 { format!("+{}", r.metrics.delta) } else { r.metrics.delta.to_string() };
-    let table = format!(
-        "\n### [Metrics] {}\n{}\n| --- | --- |\n| delta | {delta} |\n| new_length | {} |\n| selection_count | {} |\n",
-        w.metrics,
-        w.metric_header,
-        value(r.metrics.new_length),
-        value(r.metrics.selection_count)
-    );
-    // The Overview is the first section: the table goes before the next one.
-    let at = md.find("\n\n###").map_or(md.len(), |i| i + 1);
-    format!("{}{table}{}", &md[..at], &md[at..])
-}
-
 fn format_paren(template: &str, value: &str) -> String {
     template.replacen("{}", value, 1)
 }
@@ -605,15 +587,9 @@ fn every_mutation_is_reported_with_its_rule() {
     let responses = all_responses();
     let mut applied = std::collections::BTreeMap::new();
     let mut failures = Vec::new();
-    for (label, r, markdown) in responses.iter().flat_map(|(label, r)| {
-        // The seed's Metrics table, which the formatter leaves to the JSON but the validator
-        // still reads (a response another writer made): inserted where the layout puts it.
-        let with_metrics = (r.metrics.delta != 0 || r.metrics.selection_count.is_some()).then(|| with_metrics_table(r));
-        std::iter::once((label.clone(), r, r.markdown.clone())).chain(with_metrics.map(|m| (format!("{label} + Metrics"), r, m)))
-    }) {
-        let label = &label;
-        let locale = validate::validate(&markdown).unwrap_or_else(|v| panic!("{label}: {v:?}\n{markdown}")).locale;
-        let doc = Doc { r, lines: markdown.lines().map(str::to_string).collect(), locale };
+    for (label, r) in &responses {
+        let locale = validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{label}: {v:?}")).locale;
+        let doc = Doc { r, lines: r.markdown.lines().map(str::to_string).collect(), locale };
         for (name, rule, mutate) in mutations() {
             let Some(mutated) = mutate(&doc) else { continue };
             *applied.entry(name).or_insert(0usize) += 1;
@@ -701,7 +677,7 @@ fn every_prefix_of_a_response_is_validated_without_panicking() {
 
 /// Pieces of the layout, in any order and number.
 const MARKDOWNISH: &str = concat!(
-    "( · |flags: |Success|PersistPending|`|``|```|### \\[|OK\\] |Metrics|Target|Id|\\| |\\\\\\||---|- \\[|\\]",
+    "(status: |state: |flags: |`|``|```|### \\[|OK\\] |Metrics|Target|Id|\\| |\\\\\\||---|- \\[|\\]",
     "|line |第 | 行：|[A-Z]|[0-9]|-|\n|\r| |→|←|（|）|\\(|\\))*"
 );
 

@@ -81,8 +81,8 @@ impl<'a> Validator<'a> {
                 ),
                 Some((_, Some(_))) => {}
                 Some((c, None)) => self.report(at, Rule::SelectionCount, format!("expected selection_count as a number when there are candidates, found {}", quote(c))),
-                // No Metrics table: the summary says how many places match (format.rs).
-                None => {}
+                // Metrics is optional, but not beside candidates: their count is what it says.
+                None => self.report(at, Rule::SelectionCount, "expected a Metrics table with selection_count when there are candidates, found none".to_string()),
             }
         }
     }

@@ -4,12 +4,20 @@ use crate::format::Words;
 
 use super::Kind;
 
+pub(super) fn header_form(key: &str) -> &'static str {
+    match key {
+        "status" => "status: `<Status>`",
+        "state" => "state: `<WorkflowState>`",
+        _ => "flags: `A`, `B` or flags: -",
+    }
+}
+
 pub(super) fn order_list(w: &Words) -> String {
     Kind::ALL.iter().map(|k| k.word(w)).collect::<Vec<_>>().join(", ")
 }
 
 pub(super) fn known_list(w: &Words) -> String {
-    let mut forms = vec!["`### [OK|Warning|Fail] <Status> · <WorkflowState>`".to_string()];
+    let mut forms = vec![format!("`### [OK|Warning|Fail] {}`", w.overview)];
     forms.extend(Kind::ALL.iter().skip(1).map(|k| format!("`{}`", k.heading(w))));
     forms.join(", ")
 }

@@ -4,14 +4,13 @@
 //!
 //! The layout, in order (each check is one [`Rule`]):
 //!
-//! 1. The first line is the Overview heading `### [OK|Warning|Fail] Status · State`, then
-//!    ` · flags: A, B` for the flags the state does not imply (the one named like the state,
-//!    `PersistPending` in PersistPending, is implied): known names only, in bit order, once each.
-//! 2. Then `- summary: …` and `- guidance: …` (`(empty)` / `（留空）` when there is none). The
-//!    locale is taken from the first heading or marker with a locale's words, and every later one
-//!    must use the same. The icon agrees with the status: Success and NoOp are `[OK]`, or
-//!    `[Warning]` with a summary starting `[Warning]`; MultiMatch is `[Warning]`; everything else
-//!    is `[Fail]`.
+//! 1. Three header lines: `status: \`X\``, `state: \`Y\``, `flags: \`A\`, \`B\`` or `flags: -`; known
+//!    names only, flags in bit order and not repeated.
+//! 2. A blank line, then `### [OK|Warning|Fail] Overview` (`概览` in `zh`: the locale is taken from
+//!    this heading and every later heading and table header must use the same one), then
+//!    `- summary: …` and `- guidance: …` (`(empty)` / `（留空）` when there is none). The icon
+//!    agrees with the status: Success and NoOp are `[OK]`, or `[Warning]` with a summary starting
+//!    `[Warning]`; MultiMatch is `[Warning]`; everything else is `[Fail]`.
 //! 3. Optional: `### [Metrics] Metrics` with the table `| metric | value |`, `| --- | --- |` and exactly the rows
 //!    `delta` (`+3`, `-2`, `0`), `new_length` and `selection_count` (whole numbers), `-` for a
 //!    missing value.
@@ -315,6 +314,7 @@ struct Validator<'a> {
     status: Option<Status>,
     state: Option<WorkflowState>,
     /// Lines of the header values, for the consistency checks' reports.
+    status_line: usize,
     state_line: usize,
     flags_line: usize,
     flags_ok: bool,
@@ -346,8 +346,9 @@ impl<'a> Validator<'a> {
             locale: None,
             status: None,
             state: None,
-            state_line: 1,
-            flags_line: 1,
+            status_line: 1,
+            state_line: 2,
+            flags_line: 3,
             flags_ok: false,
             overview_line: 0,
             recommended: None,
@@ -420,7 +421,11 @@ mod tests {
     use crate::matching::recommend::Reason;
     use crate::workflow::Flags;
 
-    const MULTI: &str = "### [Warning] MultiMatch · SelectionPending
+    const MULTI: &str = "status: `MultiMatch`
+state: `SelectionPending`
+flags: `SelectionPending`
+
+### [Warning] Overview
 - summary: Found 2 matches of `x` in a.md.
 - guidance: Call memo_replace with match_id.
 
@@ -650,14 +655,10 @@ mod tests {
     fn empty_and_garbage_inputs_report_missing_parts() {
         let mut r = rules("");
         r.sort_by_key(|r| r.as_str());
-        assert_eq!(r, vec![Rule::HeaderLine, Rule::MissingSection]);
+        assert_eq!(r, vec![Rule::HeaderLine, Rule::HeaderLine, Rule::HeaderLine, Rule::MissingSection]);
         let r = rules("hello");
         assert!(r.contains(&Rule::HeaderLine) && r.contains(&Rule::MissingSection), "{r:?}");
-        // The old heading word is no status, and the state is missing.
-        let r = rules("### [OK] Overview\n- summary: a\n- guidance: b\n");
-        assert!(r.contains(&Rule::HeaderLine) && r.contains(&Rule::UnknownStatus), "{r:?}");
-        // The three header lines of the seed's layout are text before the first heading.
-        let r = rules("status: `Success`\nstate: `Idle`\nflags: -\n\n### [OK] Success · Idle\n- summary: a\n- guidance: b\n");
+        let r = rules("### [OK] Overview\n");
         assert!(r.contains(&Rule::HeaderLine), "{r:?}");
     }
 
@@ -667,9 +668,9 @@ mod tests {
         let v = validate(&md).unwrap_err();
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].rule, Rule::CandidateHeader);
-        assert_eq!(v[0].line, 13);
+        assert_eq!(v[0].line, 17);
         assert!(v[0].message.contains("expected `Occurrence`, found \"Occurence\""), "{}", v[0].message);
-        assert!(v[0].to_string().starts_with("line 13: [CandidateHeader] expected"));
+        assert!(v[0].to_string().starts_with("line 17: [CandidateHeader] expected"));
     }
 
     #[test]
@@ -677,7 +678,7 @@ mod tests {
         // 20 000 recommended rows and a 20 000-name flag line: each reported (the validator's
         // cost is the benchmark's business, never a timer's).
         let row = "| A | `[[SEL#A]]` | `[[/SEL#A]]` | `x` | 0 | 0 | 1 | 1 | yes | exact |\n";
-        let mut md = MULTI.replace("SelectionPending\n", &format!("SelectionPending · flags: {}\n", vec!["DiagnosticHint"; 20_000].join(", ")));
+        let mut md = MULTI.replace("flags: `SelectionPending`", &format!("flags: {}", vec!["`SelectionPending`"; 20_000].join(", ")));
         md.push_str(&row.repeat(20_000));
         let v = validate(&md).unwrap_err();
         assert!(v.iter().filter(|v| v.rule == Rule::Recommendation).count() >= 19_999);
@@ -687,7 +688,11 @@ mod tests {
     #[test]
     fn headings_inside_fences_are_text() {
         let md = concat!(
-            "### [OK] Success · Idle\n",
+            "status: `Success`\n",
+            "state: `Idle`\n",
+            "flags: -\n",
+            "\n",
+            "### [OK] Overview\n",
             "- summary: ok\n",
             "- guidance: (empty)\n",
             "\n",

@@ -30,11 +30,14 @@ impl<'a> Validator<'a> {
             }
             if key == "summary" {
                 self.parsed.summary = value.to_string();
-            } else if let Some(marker) = LOCALES.into_iter().find(|o| o.words().empty == value) {
-                // The first locale word of a response (the first line has none): it sets the
-                // locale, and a later heading in the other one is reported there.
-                self.check_locale(n, &[marker], line, |w| format!("the empty marker `{}`", w.empty));
+            } else if value == w.empty {
                 self.parsed.guidance = None;
+            } else if let Some(other) = LOCALES.into_iter().find(|o| o.words().empty == value && !std::ptr::eq(o.words(), w)) {
+                self.report(
+                    n,
+                    Rule::Locale,
+                    format!("expected the empty marker `{}` (locale {}), found `{}` (locale {})", w.empty, self.parsed_locale().as_str(), value, other.as_str()),
+                );
             } else {
                 self.parsed.guidance = Some(value.to_string());
             }

@@ -45,6 +45,12 @@ pub(super) fn is_fence_close(line: &str, len: usize) -> bool {
     !line.starts_with(' ') && crate::text_rules::Fence { ch: '`', len, indent: 0 }.is_closed_by(line)
 }
 
+/// `` `Name` `` → `Name` (no backticks inside, not empty).
+pub(super) fn backticked(s: &str) -> Option<&str> {
+    let inner = s.strip_prefix('`')?.strip_suffix('`')?;
+    (!inner.is_empty() && !inner.contains('`')).then_some(inner)
+}
+
 /// The content of a cell that is one CommonMark code span (`` `a` ``, ``` `` a`b `` ```), with
 /// the one padding space each side removed; `None` if the cell is not exactly one code span.
 pub(super) fn code_span(cell: &str) -> Option<String> {

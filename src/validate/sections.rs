@@ -95,10 +95,8 @@ impl<'a> Validator<'a> {
             return None;
         };
         if kind == Kind::Overview {
-            // Its words are the status and state, the same in every locale (header.rs).
             self.parsed.severity = tag.to_string();
             self.overview_line = n;
-            return Some(kind);
         }
         let matched: Vec<Locale> = LOCALES.into_iter().filter(|l| kind.word(l.words()) == word).collect();
         let rule = if kind == Kind::Overview { Rule::Overview } else { Rule::UnknownSection };
