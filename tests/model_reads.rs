@@ -101,12 +101,13 @@ fn session_16_sizes() {
             eprintln!("{}\n-----", r.markdown);
         }
     }
+    // What the model reads stays at most this size: 19,162 chars before the smaller responses (a
+    // pending list on every staging, the task stack on every call, three lines of context on a
+    // staged edit, whole-line stats), 12,769 after with the layout's header (the status/state/flags
+    // lines, the Overview heading and the Metrics table when it says something). A bound, not
+    // the exact count, so wording may move a little; growing back fails here.
+    assert!(total <= 12_850, "session_16 grew to {total} chars");
     // Every call answered as scripted: the statuses are part of the scenario.
-    // What the model reads stays at most this size: 19,162 chars before the smaller responses
-    // (status/state/flags lines, Metrics tables, a pending list on every staging, three lines of
-    // context on a staged edit), 11,034 after. A bound, not the exact count, so wording may move
-    // a little; growing back fails here.
-    assert!(total <= 11_100, "session_16 grew to {total} chars");
     let statuses: Vec<Status> = rs.iter().map(|r| r.status).collect();
     use Status::*;
     assert_eq!(statuses, vec![Success, Success, Success, Success, Success, MultiMatch, Success, Success, NoMatch, Success, Success, Success, Success, Success, Success, Success]);
@@ -160,9 +161,10 @@ fn the_task_stack_is_shown_when_it_changed_or_was_asked_for() {
     assert!(tasks(&done), "{}", done.markdown);
 }
 
-/// The metrics are the JSON's: the summary says the delta and how many places match.
+/// The Metrics table (docs/responses.md#markdown-layout) shows only when it says something: a
+/// change (delta) or a selection; the summary says the same in words.
 #[test]
-fn metrics_stay_in_the_json() {
+fn metrics_table_only_when_it_says_something() {
     let mut h = Host::new(&[("steps.ts", &module(30))]);
     let read = h.call("memo_read", json!({}));
     let staged = h.call("memo_replace", json!({"old_text": "steps.length + 20;", "new_text": "steps.length + 200;"}));
@@ -171,8 +173,11 @@ fn metrics_stay_in_the_json() {
     let multi = h.call("memo_replace", json!({"old_text": "return stepNumber;", "new_text": "return 0;"}));
     assert_eq!(multi.metrics.selection_count, Some(30));
     assert!(multi.summary.contains("matches 30 places"), "{}", multi.summary);
+    assert!(!read.markdown.contains("### [Metrics]"), "{}", read.markdown);
+    assert!(staged.markdown.contains("\n### [Metrics] Metrics\n| metric | value |\n| --- | --- |\n| delta | +1 |\n"), "{}", staged.markdown);
+    assert!(staged.markdown.contains("| selection_count | - |\n"), "{}", staged.markdown);
+    assert!(multi.markdown.contains("| delta | 0 |\n") && multi.markdown.contains("| selection_count | 30 |\n"), "{}", multi.markdown);
     for r in [&read, &staged, &multi] {
-        assert!(!r.markdown.contains("### [Metrics]"), "{}", r.markdown);
         agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
     }
 }
@@ -280,8 +285,24 @@ fn aq_success(path: &str, after: &str, at: usize, new_str: &str) -> String {
     )
 }
 
-/// A single staged edit reads no longer than the reference str_replace's answer for it, while
-/// it says more (the line, the old and new lines, that nothing is saved yet, what to do next).
+/// What a response says beyond the fixed header of the layout (docs/responses.md#markdown-layout):
+/// the Markdown without the `status:`/`state:`/`flags:` lines, the Overview heading and the
+/// Metrics table, which every host parses and which stay whatever the edit.
+fn body_beyond_header(md: &str) -> String {
+    let from_summary = &md[md.find("- summary:").expect("an Overview")..];
+    match from_summary.find("\n### [Metrics]") {
+        Some(i) => {
+            let rest = &from_summary[i + 1..];
+            let end = rest.find("\n\n").map_or(rest.len(), |e| e + 1);
+            format!("{}{}", &from_summary[..i + 1], &rest[end..])
+        }
+        None => from_summary.to_string(),
+    }
+}
+
+/// A single staged edit's answer, beyond the fixed header every response carries, reads no
+/// longer than the reference str_replace's answer for it, while it says more (the line, the old
+/// and new lines, that nothing is saved yet, what to do next). The whole answer is printed too.
 #[test]
 fn a_staged_edit_reads_no_longer_than_the_reference_str_replace() {
     let doc = module(120);
@@ -298,8 +319,9 @@ fn a_staged_edit_reads_no_longer_than_the_reference_str_replace() {
         let at = doc.find(old).unwrap();
         let after = doc.replacen(old, new, 1);
         let aq = aq_success("steps.ts", &after, at, new);
-        let (ours, theirs) = (r.markdown.chars().count(), aq.chars().count());
-        eprintln!("staged edit {old:?}: agentpad {ours} chars, reference str_replace {theirs}");
+        agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
+        let (whole, ours, theirs) = (r.markdown.chars().count(), body_beyond_header(&r.markdown).chars().count(), aq.chars().count());
+        eprintln!("staged edit {old:?}: agentpad {ours} chars beyond the header ({whole} in all), reference str_replace {theirs}");
         assert!(ours <= theirs, "{ours} > {theirs}:\n{}\n---\n{aq}", r.markdown);
     }
 }
