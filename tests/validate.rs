@@ -343,6 +343,21 @@ fn mutations() -> Vec<Mutation> {
             l.swap(1, 2);
             Some(Doc::text(&l))
         }),
+        // The one-line form (`### [OK] Success · Idle` for the three lines and the Overview
+        // heading) is not the layout: the header lines are missing.
+        ("one first line instead of the header and the Overview heading", Rule::HeaderLine, |d| {
+            let mut l = d.lines.clone();
+            let state = d.r.workflow_state.as_str();
+            let extra: Vec<&str> = d.r.flags.names().into_iter().filter(|n| *n != state).collect();
+            let flags = if extra.is_empty() { String::new() } else { format!(" · flags: {}", extra.join(", ")) };
+            l.splice(0..5, [format!("### [{}] {} · {state}{flags}", d.r.severity().as_str(), d.r.status.as_str())]);
+            Some(Doc::text(&l))
+        }),
+        ("header lines without a blank line before the Overview", Rule::BlankLine, |d| {
+            let mut l = d.lines.clone();
+            l.remove(3);
+            Some(Doc::text(&l))
+        }),
         ("unknown status", Rule::UnknownStatus, |d| Some(d.replace_line(0, "status: `Succeeded`".into()))),
         ("unknown state", Rule::UnknownState, |d| Some(d.replace_line(1, "state: `Editing`".into()))),
         ("flag not in bit order or unknown", Rule::FlagList, |d| {
