@@ -246,10 +246,10 @@ test("OpenAI Chat Completions: a loop through the openai client edits and commit
   assert.deepEqual(Object.keys(results[0]).sort(), ["content", "role", "tool_call_id"]);
   assert.equal(results[0].role, "tool");
   assert.equal(results[0].tool_call_id, "call_1");
-  assert.match(results[0].content, /^### \[OK\] Success · /);
+  assert.match(results[0].content, /^status: `Success`/);
   // Malformed argument JSON from the model: an InvalidArguments result, not a throw.
   assert.equal(results[1].tool_call_id, "call_2");
-  assert.match(results[1].content, /InvalidArguments · [\s\S]*got string "\{\\"old_text\\": "/);
+  assert.match(results[1].content, /status: `InvalidArguments`[\s\S]*got string "\{\\"old_text\\": "/);
   // The SDK sent our result messages as they were.
   assert.deepEqual(requests[1].body.messages.at(-1), results[0]);
   assert.deepEqual(requests[2].body.messages.slice(-2), results.slice(1));
@@ -292,7 +292,7 @@ test("OpenAI Responses: function_call items in, function_call_output items out",
   assert.deepEqual(outputs.map((o) => [o.type, o.call_id]), [["function_call_output", "c1"], ["function_call_output", "c2"]]);
   assert.deepEqual(requests[1].body.input.at(-1), outputs[0]);
   const bad = await ws.runToolCall({ type: "function_call", call_id: "c9", name: "memo_replace", arguments: '{"old_text": ' }, { format: "openai-responses" });
-  assert.match(bad.output, /^### \[Fail\] InvalidArguments · /);
+  assert.match(bad.output, /status: `InvalidArguments`/);
   ws.free();
 });
 
@@ -335,7 +335,7 @@ test("Anthropic: tool_use blocks in, tool_result blocks with is_error out", asyn
     ["tool_result", "toolu_2", false],
     ["tool_result", "toolu_3", false],
   ]);
-  assert.match(results[0].content, /^### \[Fail\] NoMatch · /);
+  assert.match(results[0].content, /status: `NoMatch`/);
   assert.deepEqual(requests[2].body.messages.at(-1), { role: "user", content: results.slice(1) });
   assert.ok(ws.compressHistory(messages, { format: "anthropic" }).messages_removed > 0);
   // strict: the Anthropic tools say it too
@@ -370,7 +370,7 @@ test("AI SDK: generateText runs memo_replace then memo_commit on the SDK's mock 
   assert.equal(result.steps.length, 3);
   const outputs = result.steps.flatMap((s) => s.toolResults);
   assert.deepEqual(outputs.map((r) => r.toolName), ["memo_replace", "memo_commit"]);
-  assert.match(outputs[0].output, /^### \[OK\] Success · /);
+  assert.match(outputs[0].output, /^status: `Success`/);
   // The SDK handed the model our tools with the core's schemas.
   const sent = prompts[0].tools.find((t) => t.name === "memo_replace");
   assert.deepEqual(sent.inputSchema, ws.tools({ format: "json-schema" }).find((t) => t.name === "memo_replace").input_schema);
@@ -429,11 +429,11 @@ test("Gemini: functionCall parts in, functionResponse parts out, through @google
   assert.ok(declared.some((d) => d.name === "memo_replace" && d.parametersJsonSchema.type === "object"));
   assert.equal(parts[0].functionResponse.id, "g1");
   assert.equal(parts[0].functionResponse.name, "memo_replace");
-  assert.match(parts[0].functionResponse.response.output, /^### \[OK\] Success · /);
+  assert.match(parts[0].functionResponse.response.output, /^status: `Success`/);
   assert.ok(!("id" in parts[1].functionResponse), "no id when the call had none");
   // memo_revert after the commit: nothing to revert, reported as an error
   assert.ok("error" in parts[2].functionResponse.response || "output" in parts[2].functionResponse.response);
-  assert.equal("error" in parts[2].functionResponse.response, isErrorStatus(/^### \[\w+\] (\w+) · /.exec(Object.values(parts[2].functionResponse.response)[0])[1]));
+  assert.equal("error" in parts[2].functionResponse.response, isErrorStatus(/status: `(\w+)`/.exec(Object.values(parts[2].functionResponse.response)[0])[1]));
   assert.deepEqual(requests[1].body.contents.at(-1), { role: "user", parts: [parts[0]] });
   ws.free();
 });
@@ -456,7 +456,7 @@ test("MCP: a real client lists the tools and calls them through a server on the 
     const replaced = await client.callTool({ name: "memo_replace", arguments: REPLACE });
     assert.equal(replaced.isError, false);
     assert.equal(replaced.content[0].type, "text");
-    assert.match(replaced.content[0].text, /^### \[OK\] Success · /);
+    assert.match(replaced.content[0].text, /^status: `Success`/);
     assert.equal(replaced.structuredContent.markdown, replaced.content[0].text);
     const committed = await client.callTool({ name: "memo_commit", arguments: COMMIT });
     assert.equal(committed.isError, false);
@@ -477,9 +477,9 @@ test("runToolCall refuses a call object without its id, and an unknown format", 
   await assert.rejects(ws.runToolCall({ id: "x" }, { format: "ai-sdk" }), /unknown format "ai-sdk"/);
   // a custom (non-function) OpenAI tool call, or empty arguments
   const custom = await ws.runToolCall({ id: "c", type: "custom", custom: { name: "memo_read", input: "" } }, { format: "openai" });
-  assert.match(custom.content, /^### \[Fail\] InvalidArguments · /);
+  assert.match(custom.content, /status: `InvalidArguments`/);
   const empty = await ws.runToolCall(toolCall("c2", "memo_read", ""), { format: "openai" });
-  assert.match(empty.content, /^### \[OK\] Success · /);
+  assert.match(empty.content, /status: `Success`/);
   ws.free();
 });
 
@@ -490,7 +490,7 @@ test("onResponse hands the host each call's whole Response (runToolCall and the 
   await ws.runToolCall({ id: "c1", type: "function", function: { name: "memo_replace", arguments: JSON.stringify(REPLACE) } }, { format: "openai", onResponse });
   const tools = ws.tools({ format: "ai-sdk", jsonSchema, onResponse });
   const markdown = await tools.memo_commit.execute(COMMIT, { toolCallId: "c2" });
-  assert.match(markdown, /^### \[OK\] Success · /);
+  assert.match(markdown, /^status: `Success`/);
   assert.deepEqual(seen, [["Success", false], ["Success", true]], "the commit's Response says the session ended");
   await assert.rejects(ws.runToolCall({ id: "c3", type: "function", function: { name: "memo_read", arguments: "{}" } }, { format: "openai", onResponse: "log" }), /onResponse must be a function, got string/);
   assert.throws(() => ws.tools({ format: "ai-sdk", jsonSchema, onResponse: 1 }), /onResponse must be a function, got number/);

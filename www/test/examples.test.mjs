@@ -123,7 +123,7 @@ test("openai-chat.ts: the loop runs through the openai client against a scripted
   const sent = requests.map((r) => r.messages);
   checkRequests(sent, { isToolMessage: (m) => m.role === "tool" || m.tool_calls !== undefined });
   // The tool results the model read: the MultiMatch listed both places.
-  assert.match(sent[1].at(-1).content, /MultiMatch · [\s\S]*- \[B\] /);
+  assert.match(sent[1].at(-1).content, /status: `MultiMatch`[\s\S]*- \[B\] /);
   // One tool list for the whole loop, the pick included: a provider's prompt cache stays warm.
   assert.ok(requests[0].tools.some((t) => t.function.name === "memo_replace_selection"));
   for (const r of requests) assert.deepEqual(r.tools, requests[0].tools, "the same tools in every request");
@@ -157,7 +157,7 @@ test("anthropic.ts: the loop runs through the Anthropic client against a scripte
   const last = sent[1].at(-1);
   assert.equal(last.role, "user");
   assert.deepEqual(last.content.map((b) => b.type).slice(0, 2), ["tool_result", "text"]);
-  assert.match(last.content[0].content, /^### \[Warning\] MultiMatch · /);
+  assert.match(last.content[0].content, /status: `MultiMatch`/);
   assert.equal(last.content[0].is_error, false);
   // Turns still alternate after compression.
   for (const messages of sent) messages.forEach((m, i) => assert.equal(m.role, i % 2 === 0 ? "user" : "assistant"));

@@ -161,13 +161,13 @@ test("memo_replace: each tier gives its status, match_quality, [Warning] and dra
       const fuzzy = c.quality !== null && c.quality !== "exact";
       assert.equal(r.summary.startsWith("[Warning] "), fuzzy, `summary: ${r.summary}`);
       if (fuzzy) {
-        assert.match(r.markdown, /^### \[Warning\] /);
+        assert.match(r.markdown, /^### \[Warning\] Overview$/m);
         assert.ok(r.summary.includes(c.quality) || r.status === "MultiMatch", `the summary names the tier: ${r.summary}`);
       }
       if (c.status === "Success") {
         assert.equal(r.workflow_state, "PersistPending");
         assert.equal(r.pending_changes.length, 1);
-        if (!fuzzy) assert.match(r.markdown, /^### \[OK\] /);
+        if (!fuzzy) assert.match(r.markdown, /^### \[OK\] Overview$/m);
       }
       if (c.status === "MultiMatch") {
         assert.equal(r.workflow_state, "SelectionPending");
@@ -429,7 +429,7 @@ test("replace_span: keep_end keeps the end marker; a dropped start marker is a [
   assert.match(r.summary, /old_span_start/);
   assert.match(r.summary, /keep_start/);
   assert.doesNotMatch(r.summary, /old_span_end/, "the end marker is kept: no warning about it");
-  assert.match(r.markdown, /^### \[Warning\] /);
+  assert.match(r.markdown, /^### \[Warning\] Overview$/m);
   assert.equal(ws.draft(), "# Guide\nintro\n## Setup\nonly step\n## Usage\nrun it\n## Setup\nagain\n");
   ws.free();
 });

@@ -285,7 +285,7 @@ test("validateResponse: every response of a session is valid in both locales and
       assert.equal(v.state, r.workflow_state);
     }
     const multi = responses[1];
-    const broken = await validateResponse(multi.markdown.replace("MultiMatch · SelectionPending", "MultiMatch · Refreshing"));
+    const broken = await validateResponse(multi.markdown.replace("state: `SelectionPending`", "state: `Idle`"));
     assert.equal(broken.valid, false);
     assert.ok(broken.violations.some((v) => v.rule === "StateFlags"), JSON.stringify(broken.violations));
     ws.free();

@@ -1032,7 +1032,7 @@ test("token meter: a few calls and a commit → fewer messages and tokens after 
   assert.deepEqual(JSON.parse(calls[3].function.arguments), { old_text: "retries: 3", new_text: "retries: 5" });
   const results = m.before.filter((x) => x.role === "tool");
   assert.deepEqual(results.map((x) => x.tool_call_id), calls.map((c) => c.id));
-  assert.match(results[1].content, /^### \[Warning\] MultiMatch · /);
+  assert.match(results[1].content, /^status: `MultiMatch`/);
 
   const c = await clickAndWait(tid("quick-commit"));
   assert.equal(c.status, "Success");
