@@ -139,8 +139,9 @@ pub fn find_chars_layered(layers: &Layered<'_>, needle: &str) -> Vec<usize> {
 /// around each) and those inside unchanged base text (found in the base one at a time, mapped
 /// through the changes); the two sorted streams are merged and taken greedily left to right,
 /// as `match_indices` takes them. Cost: O(k·m + size of the replacements), plus the base
-/// scanned up to the place where the search stops — O(n) without a cap, O(from + cap·gap) with
-/// one, so ten million hits of a one-char needle are never collected to list ten thousand.
+/// scanned up to the place where the search stops — O(n) without a cap; with one, the stretch
+/// from `from` (from 0 for a needle that overlaps itself) to the `cap + 1`-th hit, so ten
+/// million hits of a one-char needle are never collected to list ten thousand.
 pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, cap: usize) -> (Vec<usize>, bool) {
     if needle.is_empty() {
         return (Vec::new(), false);
@@ -159,7 +160,7 @@ pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, 
         let window = layers.draft.slice(lo..hi).to_string();
         let mut chars_before = 0;
         let mut last_byte = 0;
-        for b in occurrences(window.as_bytes(), &finder) {
+        for b in occurrences(window.as_bytes(), &finder, 0) {
             // Match starts are char boundaries (the needle is UTF-8).
             chars_before += window.get(last_byte..b).map_or(0, |t| t.chars().count());
             last_byte = b;
@@ -175,9 +176,15 @@ pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, 
     // (2) Occurrences in the base, overlapping ones included, whose inside no replacement
     // touches (a replacement [a, b) spoils [s, s+m) when it overlaps it, an insertion at p when
     // s < p < s+m), as draft offsets: ascending, since `map_pos` keeps order.
-    let mut to_char = CharsOf::new(layers.base, flat);
+    // A needle that cannot overlap itself has no greedy choice to make: its occurrences before
+    // `from` change nothing, and the base is scanned from where `from` maps back to (m chars
+    // early, to be safe) — a `search_after` near the end of ten million hits skips them.
+    let bordered = super::kmp::failure(needle.as_bytes()).last().is_some_and(|&border| border > 0);
+    let skip_chars = if bordered { 0 } else { layers.changes.map_back_pos(from, Assoc::Before).saturating_sub(m).min(layers.base.rope().len_chars()) };
+    let skip_bytes = layers.base.rope().char_to_byte(skip_chars);
+    let mut to_char = CharsOf::new(layers.base, flat, skip_bytes, skip_chars);
     let mut r = 0; // first replacement that may still spoil a hit (hits are sorted)
-    let base = occurrences(flat.as_bytes(), &finder).map(move |b| to_char.at(b)).filter_map(move |s| {
+    let base = occurrences(flat.as_bytes(), &finder, skip_bytes).map(move |b| to_char.at(b)).filter_map(move |s| {
         let e = s + m;
         while reps.get(r).is_some_and(|x| x.range.end <= s && !(x.range.is_empty() && x.range.start > s)) {
             r += 1;
@@ -230,17 +237,52 @@ pub fn find_exact_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, 
     (exact_matches(starts, needle, from), more)
 }
 
-/// Byte offsets of every occurrence of the finder's needle in `hay`, overlapping ones included,
+/// The end markers a span's starts pair with when the exact search of the marker stopped at
+/// `cap` (`found`: its first `cap` whole occurrences from the first start on): each start that
+/// ends past the last of them (`start_ends`, ascending) takes the first whole occurrence at or
+/// after its end from an exact search continued there, `cap` at a time, and only the
+/// occurrences some start takes are kept — so ten million blanks between two headings are
+/// never collected. Returns `found` followed by those, in order; `None` for a needle that
+/// overlaps itself (each continued search would scan from the start: search it whole).
+/// Cost: O(draft after the first start + cap per continued search).
+pub fn continued_ends(layers: &Layered<'_>, needle: &str, start_ends: &[usize], mut found: Vec<Match>, cap: usize) -> Option<Vec<Match>> {
+    if super::kmp::failure(needle.as_bytes()).last().is_some_and(|&border| border > 0) {
+        return None;
+    }
+    let reached = found.last().map_or(0, |e| e.range.start);
+    let mut i = start_ends.partition_point(|&e| e <= reached);
+    while let Some(&from) = start_ends.get(i) {
+        let (mut batch, more) = find_exact_layered_upto(layers, needle, from, cap.max(1));
+        let Some(raw_last) = batch.last().map(|e| e.range.start) else { break };
+        super::marks::retain_whole(layers.draft, &mut batch);
+        // The starts this batch serves: those ending at or before its last occurrence.
+        let served = start_ends.get(i..).unwrap_or_default().iter().take_while(|&&e| e <= raw_last).count();
+        for &end in start_ends.get(i..i + served).unwrap_or_default() {
+            let k = batch.partition_point(|m| m.range.start < end);
+            if let Some(m) = batch.get(k).filter(|m| found.last().map_or(true, |l| l.range.start < m.range.start)) {
+                found.push(m.clone());
+            }
+        }
+        i += served;
+        if !more {
+            break;
+        }
+    }
+    Some(found)
+}
+
+/// Byte offsets of every occurrence of the finder's needle in `hay` at or after byte `from` (a
+/// char boundary; a bordered needle is always searched from 0), overlapping ones included,
 /// one at a time. A needle that can overlap itself (it has a border: `aa…a`, `}\n}`) may occur
 /// at every position, and restarting memmem after each hit would cost O(n·m); such needles are
 /// found by KMP in O(n + m). A needle without a border never overlaps itself: memmem, O(n + m)
 /// too. Either way a caller that stops early pays only for the text up to where it stopped.
-fn occurrences<'a>(hay: &'a [u8], finder: &'a Finder<'a>) -> Box<dyn Iterator<Item = usize> + 'a> {
+fn occurrences<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize) -> Box<dyn Iterator<Item = usize> + 'a> {
     let needle = finder.needle();
     if super::kmp::failure(needle).last().is_some_and(|&border| border > 0) {
         return Box::new(super::kmp::BytesKmp::new(hay, needle));
     }
-    let mut at = 0;
+    let mut at = from;
     Box::new(std::iter::from_fn(move || {
         let hit = at + finder.find(hay.get(at..)?)?;
         at = hit + 1;
@@ -250,7 +292,7 @@ fn occurrences<'a>(hay: &'a [u8], finder: &'a Finder<'a>) -> Box<dyn Iterator<It
 
 #[cfg(test)]
 fn all_occurrences(hay: &[u8], finder: &Finder<'_>) -> Vec<usize> {
-    occurrences(hay, finder).collect()
+    occurrences(hay, finder, 0).collect()
 }
 
 /// Base byte offsets (ascending) as char offsets, one at a time: free for ASCII; otherwise a
@@ -269,9 +311,10 @@ impl<'a> CharsOf<'a> {
     /// Past this many bytes from the previous hit, a rope lookup beats counting chars.
     const SWEEP_BYTES: usize = 4096;
 
-    fn new(base: &'a Text, flat: &'a str) -> CharsOf<'a> {
+    /// Offsets from byte `byte` on, which is char `chars`.
+    fn new(base: &'a Text, flat: &'a str, byte: usize, chars: usize) -> CharsOf<'a> {
         let rope = base.rope();
-        CharsOf { rope, flat, ascii: rope.len_bytes() == rope.len_chars(), byte: 0, chars: 0 }
+        CharsOf { rope, flat, ascii: rope.len_bytes() == rope.len_chars(), byte, chars }
     }
 
     /// The char offset of byte offset `b` (a char boundary, at or after the previous one).
@@ -398,7 +441,7 @@ mod tests {
         for needle in [" ", "  ", "ab", "aa", "x\n中", "😀"] {
             let all: Vec<usize> = flat.match_indices(needle).map(|(b, _)| flat[..b].chars().count()).collect();
             assert_eq!(find_chars_layered(&layers, needle), all, "{needle:?}");
-            for from in [0, 6, 9_500, 29_999] {
+            for from in [0, 5, 6, 7, 7_000, 7_001, 7_002, 9_500, 11_990, 12_000, 12_001, 29_999, 30_000, 30_002, 30_005, 40_000] {
                 let after: Vec<usize> = all.iter().copied().filter(|&h| h >= from).collect();
                 for cap in [0, 1, 25, 10_000, usize::MAX] {
                     let (got, more) = find_chars_layered_upto(&layers, needle, from, cap);
@@ -407,6 +450,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn continued_ends_give_each_start_its_first_end() {
+        // Starts spread among dense ends, with a replacement: every start gets the end a whole
+        // search gives it, whatever the cap.
+        let base_text = "S ab b\n".repeat(50) + &"b ".repeat(400) + "S\n" + &"b\n".repeat(30) + "S end";
+        let text = Text::from_storage(&base_text);
+        let mut set = ChangeSet::new(text.rope().len_chars());
+        set.try_push(700..704, "S b").unwrap();
+        let draft = set.apply(text.rope()).unwrap();
+        let layers = Layered { base: &text, changes: &set, draft: &draft };
+        let flat = draft.to_string();
+        let start_ends: Vec<usize> = flat.match_indices('S').map(|(b, _)| flat[..b].chars().count() + 1).collect();
+        for needle in ["b", "\n"] {
+            let all = find_exact_layered(&layers, needle, 0);
+            let want: Vec<Option<usize>> = start_ends.iter().map(|&e| all.iter().find(|m| m.range.start >= e).map(|m| m.range.start)).collect();
+            for cap in [1, 2, 5, 40] {
+                let (found, more) = find_exact_layered_upto(&layers, needle, start_ends[0], cap);
+                assert!(more);
+                let ends = continued_ends(&layers, needle, &start_ends, found, cap).unwrap();
+                assert!(ends.windows(2).all(|w| w[0].range.start < w[1].range.start), "{needle:?} cap {cap}");
+                let got: Vec<Option<usize>> = start_ends.iter().map(|&e| ends.iter().find(|m| m.range.start >= e).map(|m| m.range.start)).collect();
+                assert_eq!(got, want, "{needle:?} cap {cap}");
+            }
+        }
+        assert!(continued_ends(&layers, "bb", &start_ends, Vec::new(), 3).is_none(), "a bordered needle is searched whole");
     }
 
     #[test]

@@ -399,11 +399,14 @@ impl Workspace {
         // (`aa` in `aaaa`) a start may skip to the next one of those.
         let first_end = starts.matches.iter().map(|s| s.range.end).min().unwrap_or(0);
         // The first MATCH_CAP ends serve every start that ends before the last of them (a
-        // heading and `\n`): the whole search only when some start lies past them.
-        let last_start_end = starts.matches.iter().map(|s| s.range.end).max().unwrap_or(0);
+        // heading and `\n`); starts past them take theirs from the search continued there.
         let (mut ends, more) = matching::locate_layered_upto(&layers, &end, first_end, choose::MATCH_CAP);
-        if more && ends.matches.last().is_some_and(|e| e.range.start < last_start_end) {
-            ends = matching::locate_layered(&layers, &end, first_end);
+        if more {
+            let start_ends: Vec<usize> = starts.matches.iter().map(|s| s.range.end).collect();
+            ends.matches = match matching::exact::continued_ends(&layers, &end, &start_ends, ends.matches, choose::MATCH_CAP) {
+                Some(found) => found,
+                None => matching::locate_layered(&layers, &end, first_end).matches,
+            };
         }
         let spans = pair_spans(&starts.matches, &ends.matches, keep_start, keep_end);
         if spans.is_empty() {

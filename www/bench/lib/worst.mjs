@@ -81,6 +81,16 @@ export const MANY_SHAPES = [
     text: fill(" ".repeat(63) + "\n", bytes),
     tool: "memo_replace_span", args: { old_span_start: " ", old_span_end: " ", new_text: "x" }, expect: tooMany,
   })],
+  ["blank-search-after", "lines of blanks, old_text ` ` after a `MARK` line near the end (63 places after it)", (bytes) => ({
+    text: fill(" ".repeat(63) + "\n", bytes) + "MARK\n" + " ".repeat(63),
+    tool: "memo_replace", args: { old_text: " ", new_text: "x", search_after: "MARK" },
+    expect: (r) => r?.status === "MultiMatch" && /matches 63 places/.test(r.summary ?? ""),
+  })],
+  ["span-spread", "a start line, lines of blanks, another start: a span from `S` to ` `", (bytes) => ({
+    text: "S1\n" + fill(" ".repeat(63) + "\n", bytes) + "S2 \n",
+    tool: "memo_replace_span", args: { old_span_start: "S", old_span_end: " ", new_text: "T " },
+    expect: (r) => r?.status === "MultiMatch" && (r.candidates ?? []).length === 2,
+  })],
   ["replace-all-every-line", "`let x=1;` lines, replace_all of `x=1` (a place every 9 bytes: 1.1 M at 10 MB)", (bytes) => ({
     text: fill("let x=1;\n", bytes),
     tool: "memo_replace", args: { old_text: "x=1", new_text: "x=2", replace_all: true }, expect: tooMany,
