@@ -246,8 +246,14 @@ fn a_near_miss_pick_merges_or_refuses_with_what_is_there() {
         }
         other => panic!("{other:?}"),
     }
-    // The change is where the texts differ: refused, nothing staged.
+    // A misremembered value new_text replaces whole: the region's `30` holds nothing new_text
+    // lacks (src/matching/three_way/complete.rs), so new_text's value is written.
     match decide_pick(&draft, "a", letter("A"), 15..26, "timeout: 3O", "timeout: 60", None) {
+        Pick::Stage { edit, .. } => assert_eq!(edit.new_text, "timeout: 60"),
+        other => panic!("{other:?}"),
+    }
+    // The change is where the texts differ and writes the misremembered `O` back: refused.
+    match decide_pick(&draft, "a", letter("A"), 15..26, "timeout: 3O", "timeout: 3Os", None) {
         Pick::Refuse(Refusal::PickConflict(c)) => {
             assert_eq!(c.reason, ConflictReason::Overlap);
             assert_eq!(c.touched, "3O");
