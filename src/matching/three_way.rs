@@ -4,7 +4,8 @@
 //! `old_text` as the common base, like a three-way merge. Where the region differs from `old_text`
 //! (an earlier edit the model does not remember, a misremembered token, escapes, an elided
 //! middle, copied gutters) the region's text is kept; where the intended change touches such a
-//! difference there is no safe answer and the merge is refused ([`Outcome::Conflict`]).
+//! difference, new_text's text is written only when the region already made that part of the
+//! change ([`complete`]), else the merge is refused ([`Outcome::Conflict`]).
 //!
 //! Plain data in and out, no wording: the caller words the response.
 //!
@@ -16,13 +17,16 @@
 //! (Myers, from `similar`) give the *intended* hunks (base → new_text) and the *drift* hunks
 //! (base → region). Every hunk is a base token range and its replacement. Hunks that overlap
 //! or touch (share an end point: an insertion right next to a change is ambiguous) form a
-//! cluster; a cluster of one hunk applies it, and a cluster holding hunks of both sides is a
-//! conflict — even when both make the same change (two sides deleting one space each of `  `
-//! leave the same text, yet together delete both). Hunks that only meet at a token boundary
-//! conflict when no equal char separates their changes, or when a pure insertion or deletion
-//! could slide over equal text into the other change: either way the two readings would give
-//! different texts. Drift-only clusters keep the region's text. Because text outside the intended
-//! hunks is the region's own, the result is the region with only the intended change applied.
+//! cluster; a cluster of one hunk applies it. A cluster holding hunks of both sides takes
+//! new_text's text when the region's text there lies on a shortest char edit path to it, read
+//! so by every alignment ([`complete`]; with other drift kept, only where the region's
+//! difference is a reflow); else it is a conflict — even when both make the same change in a
+//! way that can be read twice (two sides deleting one space each of `  ` leave the same text,
+//! yet together delete both). Hunks that only meet at a token boundary are decided as one
+//! cluster when no equal char separates their changes, or when a pure insertion or deletion
+//! could slide over equal text into the other change: the two readings would give different
+//! texts. Drift-only clusters keep the region's text. Because text outside the intended hunks
+//! is the region's own, the result is the region with only the intended change applied.
 //!
 //! # Bounds
 //!
