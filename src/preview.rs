@@ -21,6 +21,7 @@
 //!
 //! [`render`] caps each hunk at [`PreviewOptions::max_length`] chars (`max_preview_length`):
 //! the hunk is cut at a line boundary and a marker line `… N more lines` says what was left out.
+//! A capped preview also shows at most [`MAX_HUNKS`] hunks and counts the rest.
 //!
 //! The `diff` mode prints what `similar`'s unified diff of the two whole texts (and `diff -u`)
 //! prints — byte for byte whenever the changes fall in one hunk, or no changed line could be
@@ -166,12 +167,12 @@ pub fn render(base: &Rope, draft: &Rope, spans: &[ChangeSpan], path: &str, opts:
     }
     match opts.mode {
         PreviewMode::Compact => {
-            let (width, hunks) = gutter_hunks(base, draft, spans, opts.context_lines);
-            join_gutter_hunks(&hunks, width, opts.max_length)
+            let hunks = gutter_hunks(base, draft, spans, opts.context_lines, opts.max_length);
+            join_gutter_hunks(&hunks, opts.max_length)
         }
         PreviewMode::Full => {
-            let (width, hunks) = gutter_hunks(base, draft, spans, 0);
-            join_gutter_hunks(&hunks, width, opts.max_length)
+            let hunks = gutter_hunks(base, draft, spans, 0, opts.max_length);
+            join_gutter_hunks(&hunks, opts.max_length)
         }
         PreviewMode::Stats => stats(base, draft, spans, &(0..spans.len()).collect::<Vec<_>>()),
         PreviewMode::Diff => {
@@ -200,179 +201,6 @@ pub fn unified_whole(old: &str, new: &str, old_label: &str, new_label: &str, con
     let whole = Group { base: 0..a.len(), draft: 0..b.len() };
     let m = changed_region(&a, &b, &whole, None);
     write_unified(&a, &b, &[(m.old, m.new)], context_lines, (old_label, new_label), 0)
-}
-
-// ---------------------------------------------------------------------------------------------
-// compact and full: line-number gutters
-
-/// A run of changed lines: whole lines of the base that become whole lines of the draft.
-struct Block {
-    base: Range<usize>,
-    draft: Range<usize>,
-}
-
-/// Width of the line-number column: at least 4. Cost: O(1).
-pub fn gutter_width(last_line: usize) -> usize {
-    last_line.to_string().len().max(4)
-}
-
-/// Writes `  12│ text` (marker `' '`, `'-'` or `'+'` after the bar). Cost: O(text).
-pub fn gutter_line(out: &mut String, width: usize, line: usize, marker: char, text: &str) {
-    let _ = writeln!(out, "{line:>width$}│{marker}{text}");
-}
-
-/// The compact preview of `spans` (sorted by position, non-overlapping) with `context` lines
-/// around each group of changed lines. Cost: O(size of the changed lines + context) plus
-/// O(log n) per change.
-pub fn compact(base: &Rope, draft: &Rope, spans: &[ChangeSpan], context: usize) -> String {
-    let (width, hunks) = gutter_hunks(base, draft, spans, context);
-    join_gutter_hunks(&hunks, width, 0)
-}
-
-/// The hunks of a gutter preview, each a list of rows ending in `\n`, and the gutter width.
-/// Cost: as [`compact`].
-fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], context: usize) -> (usize, Vec<Vec<String>>) {
-    let blocks = blocks(base, draft, spans);
-    let width = gutter_width(visible_line_count(draft).max(visible_line_count(base)));
-    let row = |line: usize, marker: char, text: &str| {
-        let mut s = String::new();
-        gutter_line(&mut s, width, line, marker, text);
-        s
-    };
-    let mut hunks: Vec<Vec<String>> = Vec::new();
-    let mut shown_until: Option<usize> = None; // next draft line (0-based) not yet printed
-    for (i, b) in blocks.iter().enumerate() {
-        let first = draft.char_to_line(b.draft.start);
-        let from = first.saturating_sub(context);
-        let from = match shown_until {
-            Some(next) if from <= next => next, // close to the previous hunk: continue it
-            _ => {
-                hunks.push(Vec::new());
-                from
-            }
-        };
-        let Some(rows) = hunks.last_mut() else { break };
-        for l in from..first {
-            rows.push(row(l + 1, ' ', &crate::text::line_text(draft, l)));
-        }
-        let base_first = base.char_to_line(b.base.start);
-        for (k, line) in lines_of(&base.slice(b.base.clone()).to_string()).iter().enumerate() {
-            rows.push(row(base_first + k + 1, '-', line));
-        }
-        let new_region = draft.slice(b.draft.clone()).to_string();
-        let new_lines = lines_of(&new_region);
-        for (k, line) in new_lines.iter().enumerate() {
-            rows.push(row(first + k + 1, '+', line));
-        }
-        let after = first + new_lines.len();
-        let next_first = blocks.get(i + 1).map(|n| draft.char_to_line(n.draft.start));
-        let until = match next_first {
-            Some(nf) if nf <= after + 2 * context => nf, // the next hunk's context joins this one
-            _ => (after + context).min(visible_line_count(draft)),
-        };
-        for l in after..until {
-            rows.push(row(l + 1, ' ', &crate::text::line_text(draft, l)));
-        }
-        shown_until = Some(until);
-    }
-    (width, hunks)
-}
-
-/// Gutter hunks separated by `─` rules, each capped at `max_length` chars (0: no cap).
-fn join_gutter_hunks(hunks: &[Vec<String>], width: usize, max_length: usize) -> String {
-    let mut out = String::new();
-    for (i, rows) in hunks.iter().enumerate() {
-        if i > 0 {
-            out.push_str(&"─".repeat(width + 24));
-            out.push('\n');
-        }
-        push_capped(&mut out, rows, max_length);
-    }
-    out
-}
-
-/// Appends a hunk's rows (each ending in `\n`) while they fit in `max_length` chars, then
-/// `… N more lines` for the N rows left out. The first row is always shown, cut to
-/// `max_length` chars and `…` when it alone is longer. `max_length` 0: every row.
-fn push_capped(out: &mut String, rows: &[String], max_length: usize) {
-    let mut used = 0;
-    let mut shown = 0;
-    for row in rows {
-        let len = row.chars().count();
-        if max_length != 0 && used + len > max_length {
-            if shown == 0 {
-                // (its line break does not count against it)
-                if row.trim_end_matches('\n').chars().count() <= max_length {
-                    out.push_str(row);
-                } else {
-                    out.extend(row.chars().take(max_length));
-                    out.push_str("…\n");
-                }
-                shown = 1;
-            }
-            break;
-        }
-        out.push_str(row);
-        used += len;
-        shown += 1;
-    }
-    let left = rows.len() - shown;
-    if left > 0 {
-        let _ = writeln!(out, "… {left} more line{}", if left == 1 { "" } else { "s" });
-    }
-}
-
-/// Groups changes that share a draft line and widens each group to whole lines, identically in
-/// base and draft (the text around a group is the same in both).
-fn blocks(base: &Rope, draft: &Rope, spans: &[ChangeSpan]) -> Vec<Block> {
-    let mut out: Vec<Block> = Vec::new();
-    for s in spans {
-        let line_start = draft.line_to_char(draft.char_to_line(s.draft.start));
-        let prefix = s.draft.start - line_start;
-        let suffix = suffix_to_line_end(base, draft, &s.base, &s.draft, prefix);
-        let block = Block {
-            // (a prefix holding an earlier change of the same line is merged below; its start
-            // is then unused, hence saturating)
-            base: s.base.start.saturating_sub(prefix)..(s.base.end + suffix),
-            draft: line_start..(s.draft.end + suffix),
-        };
-        match out.last_mut() {
-            Some(prev) if block.draft.start < prev.draft.end => {
-                // Shares a line with the previous group: one block covering both, ending where
-                // this change's block ends on either side.
-                prev.base.end = block.base.end;
-                prev.draft.end = block.draft.end;
-            }
-            _ => out.push(block),
-        }
-    }
-    out
-}
-
-/// How many chars after a change to include so that both sides end on a line boundary (or at
-/// the end of the text). `prefix` chars before the change on its line are part of the block.
-/// The text after the change is the same in base and draft.
-fn suffix_to_line_end(base: &Rope, draft: &Rope, b: &Range<usize>, d: &Range<usize>, prefix: usize) -> usize {
-    // A side ends on a boundary when its block so far is empty or ends with a line break.
-    let ends_clean = |rope: &Rope, r: &Range<usize>| {
-        (prefix == 0 && r.is_empty()) || (r.end > 0 && r.end > r.start.saturating_sub(prefix) && rope.char(r.end - 1) == '\n')
-    };
-    if ends_clean(base, b) && ends_clean(draft, d) {
-        return 0;
-    }
-    // To the end of d.end's line, its `\n` included (the rope's line index: O(log n), where walking
-    // the chars made a replace-all joining many lines quadratic in the line's length).
-    let next_line = (draft.char_to_line(d.end) + 1).min(draft.len_lines());
-    draft.line_to_char(next_line).saturating_sub(d.end)
-}
-
-/// Splits a region made of whole lines: `"a\nb\n"` → `["a", "b"]`, `"a"` → `["a"]`, `""` → `[]`.
-fn lines_of(region: &str) -> Vec<&str> {
-    if region.is_empty() {
-        return Vec::new();
-    }
-    let body = region.strip_suffix('\n').unwrap_or(region);
-    body.split('\n').collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -955,7 +783,8 @@ fn hunk_range(range: Range<usize>) -> String {
 }
 
 /// The unified diff of `regions` (the rest being equal): `similar`'s compaction, grouping and
-/// layout, each hunk capped at `max_length` chars (0: no cap). Empty when nothing differs.
+/// layout, each hunk capped at `max_length` chars and at most [`MAX_HUNKS`] hunks, then
+/// `… N more hunks` (0: no cap). Empty when nothing differs.
 /// Cost: O(regions' Myers + what is printed + lines slid along).
 fn write_unified(
     old: &Side,
@@ -968,9 +797,11 @@ fn write_unified(
     let mut ops = diff_ops(old, new, regions);
     compact_ops(old, new, &mut ops);
     let mut out = String::new();
-    for hunk in group_ops(merge_runs(ops), context) {
+    let hunks = group_ops(merge_runs(ops), context);
+    let shown = if max_length == 0 { hunks.len() } else { hunks.len().min(MAX_HUNKS) };
+    for hunk in &hunks[..shown] {
         let mut rows = Vec::new();
-        for op in &hunk {
+        for op in hunk {
             let (tag, o, n) = op.as_tag_tuple();
             let mut push = |tag: char, line: Line| {
                 let mut row = String::new();
@@ -999,10 +830,16 @@ fn write_unified(
         rows.insert(0, header);
         push_capped(&mut out, &rows, max_length);
     }
+    if shown < hunks.len() {
+        let _ = writeln!(out, "… {} more hunks", hunks.len() - shown);
+    }
     out
 }
 
+mod gutter;
 mod stats;
+pub use gutter::{compact, gutter_line, gutter_width, MAX_HUNKS};
+use gutter::{gutter_hunks, join_gutter_hunks, push_capped};
 use stats::stats;
 
 #[cfg(test)]

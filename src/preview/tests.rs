@@ -310,3 +310,23 @@ fn stats_count_a_change_of_several_places_once() {
         assert_eq!(render_changes(&base, &draft, &spans, &[3, 3], "p", &opts), render(&base, &draft, &spans, "p", &opts));
     }
 }
+
+#[test]
+fn a_capped_preview_shows_its_first_hunks_and_counts_the_rest() {
+    // 25 changes ten lines apart: 25 hunks in every mode but stats.
+    let base: String = (0..250).map(|i| format!("line {i}\n")).collect();
+    let edits: Vec<(Range<usize>, &str)> = (0..25).map(|k| (find(&base, &format!("line {}\n", k * 10)), "changed\n")).collect();
+    for mode in [PreviewMode::Compact, PreviewMode::Full] {
+        let capped = shown(&base, &edits, mode, 1, DEFAULT_MAX_PREVIEW_LENGTH);
+        assert_eq!(capped.matches("│+changed").count(), MAX_HUNKS, "{mode:?}\n{capped}");
+        assert!(capped.ends_with(&format!("… {} more changed places\n", 25 - MAX_HUNKS)), "{mode:?}\n{capped}");
+        // No cap: every hunk, no marker.
+        let whole = shown(&base, &edits, mode, 1, 0);
+        assert_eq!(whole.matches("│+changed").count(), 25, "{mode:?}");
+        assert!(!whole.contains("more changed place"));
+    }
+    let capped = shown(&base, &edits, PreviewMode::Diff, 1, DEFAULT_MAX_PREVIEW_LENGTH);
+    assert_eq!(capped.matches("\n+changed").count(), MAX_HUNKS, "{capped}");
+    assert!(capped.ends_with(&format!("… {} more hunks\n", 25 - MAX_HUNKS)), "{capped}");
+    assert_eq!(shown(&base, &edits, PreviewMode::Diff, 1, 0).matches("\n+changed").count(), 25);
+}
