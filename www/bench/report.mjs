@@ -463,7 +463,7 @@ function worstCase(results) {
   const rows = results.filter((r) => r.work.startsWith("worst-"));
   if (rows.length === 0) return [];
   const L = ["## worst case", ""];
-  L.push("One memo_replace whose old_text matches nowhere, on the adversarial shapes of www/bench/lib/worst.mjs (the same inputs natively, FNV-1a checked): every step runs — exact, the fuzzy tiers, gutters, the near-miss search. Target: ≤ 250 ms in wasm up to 10 MB (docs/reliability.md §Matching time and read size).", "");
+  L.push("One memo_replace on the adversarial shapes of www/bench/lib/worst.mjs (old_text that matches nowhere, or in more places than the cap) (the same inputs natively, FNV-1a checked): for a no-match every step runs — exact, the fuzzy tiers, gutters, the near-miss search. Target: ≤ 250 ms in wasm up to 10 MB (docs/reliability.md §Matching time and read size).", "");
   L.push("| tier | shape | wasm median ms | wasm max ms | native median ms | wasm ÷ native | correct |");
   L.push("| --- | --- | ---: | ---: | ---: | ---: | --- |");
   const tiers = [...new Set(rows.map((r) => r.doc))];
