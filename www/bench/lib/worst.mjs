@@ -103,6 +103,19 @@ export const MANY_SHAPES = [
       expect: (r) => r?.status === "Success" && /\(20000 places\)/.test(r.summary ?? ""),
     };
   }],
+  // The elided-middle tier (an old_text with `...` lines): every anchor occurs everywhere, so
+  // each reading is ambiguous; the answer lists or refuses, never a write (added with the tier).
+  ["elided-two-anchors", "one 3-line function repeated, old_text its first and last line around `...`", (bytes) => ({
+    text: fill("fn a() {\n    x();\n}\n", bytes),
+    tool: "memo_replace", args: { old_text: "fn a() {\n    ...\n}", new_text: "fn b() {\n    ...\n}" },
+    expect: (r) => r?.status !== "Success" && r?.status !== "Exception",
+  })],
+  ["elided-many-pieces", "the same, old_text 50 of its lines with `...` between each", (bytes) => ({
+    text: fill("fn a() {\n    x();\n}\n", bytes),
+    tool: "memo_replace",
+    args: { old_text: Array(50).fill("    x();").join("\n...\n"), new_text: Array(50).fill("    y();").join("\n...\n") },
+    expect: (r) => r?.status !== "Success" && r?.status !== "Exception",
+  })],
 ];
 
 /** "1MB" → 1,000,000 (decimal, as the docs generator counts). */
