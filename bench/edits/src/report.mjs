@@ -95,6 +95,35 @@ export function renderReport(report, mats, casesById) {
   L.push(`Categories: ${cats.map((c) => `${c} ${report.categories[c].title}`).join("; ")}.`);
   L.push("");
 
+  // Computed from this run, never a fixed list: every category where a peer lands more than an
+  // agentpad variant, on call 1 or within 2 calls, with the peer's BAD writes there.
+  const variants = tools.filter((t) => t.key.startsWith("agentpad"));
+  const ahead = [];
+  for (const [field, when] of [["s1", "on call 1"], ["s2", "within 2 calls"]]) {
+    for (const c of cats) {
+      for (const peer of tools) {
+        if (peer.key.startsWith("agentpad") || !peer.summary.per_category[c]) continue;
+        const p = peer.summary.per_category[c];
+        const behind = variants.filter((v) => v.summary.per_category[c] && v.summary.per_category[c][field] < p[field]);
+        if (behind.length) ahead.push(`| ${c} | ${when} | ${esc(peer.key)} ${p[field]}/${p.n} (BAD ${p.bad}) | ${behind.map((v) => `${esc(v.key)} ${v.summary.per_category[c][field]}/${p.n}`).join(", ")} |`);
+      }
+    }
+  }
+  if (variants.length) {
+    L.push("## Where a peer lands more than agentpad");
+    L.push("");
+    if (ahead.length) {
+      L.push("Why, category by category: docs/editbench.md#where-a-peer-still-lands-more.");
+      L.push("");
+      L.push("| category | when | peer (its BAD writes there) | agentpad |");
+      L.push("| --- | --- | --- | --- |");
+      L.push(...ahead);
+    } else {
+      L.push("Nowhere in this run.");
+    }
+    L.push("");
+  }
+
   const ap = tools.find((t) => t.key === "agentpad");
   if (ap) {
     L.push("## agentpad's BAD results and their causes");
