@@ -799,7 +799,7 @@ fn write_unified(
     let mut out = String::new();
     let hunks = group_ops(merge_runs(ops), context);
     let shown = if max_length == 0 { hunks.len() } else { hunks.len().min(MAX_HUNKS) };
-    for hunk in &hunks[..shown] {
+    for hunk in hunks.iter().take(shown) {
         let mut rows = Vec::new();
         for op in hunk {
             let (tag, o, n) = op.as_tag_tuple();

@@ -162,7 +162,7 @@ impl Selection {
     /// chars: later ones shift, touched ones become stale. Kept for the model test, which checks
     /// it against the original rule; [`Selection::remap_through`] does the work.
     /// Cost: O(candidates + new_len).
-    #[cfg(test)]
+    #[cfg(all(test, not(target_arch = "wasm32")))]
     pub fn remap(&mut self, path: &str, edited: &Range<usize>, new_len: usize) {
         if path != self.path {
             return;
