@@ -42,7 +42,6 @@ use ropey::{Rope, RopeSlice};
 use similar::{DiffOp, DiffTag};
 
 use crate::matching::near::MYERS_STEPS;
-use crate::text::visible_line_count;
 
 /// Where one pending change sits in the base and in the draft (char ranges).
 #[derive(Clone, Debug, PartialEq, Eq)]
