@@ -21,8 +21,24 @@ const BLOCK_BYTES: usize = 64 * 1024;
 /// is found in the later block; `allowed` keeps the greedy left-to-right order of a flat search.
 pub fn find_bytes(rope: &Rope, needle: &str) -> Vec<usize> {
     let mut hits = Vec::new();
-    scan(rope, needle, |block_at, at| hits.push(block_at + at));
+    scan(rope, needle, |block_at, at| {
+        hits.push(block_at + at);
+        true
+    });
     hits
+}
+
+/// The byte offset of the first occurrence of `needle` (empty: none), for callers that only ask
+/// whether or where it first occurs (a `search_after` anchor, another document holding the
+/// text): the scan stops there instead of collecting every hit. Cost: O(bytes up to the first
+/// hit + m).
+pub fn find_first_byte(rope: &Rope, needle: &str) -> Option<usize> {
+    let mut first = None;
+    scan(rope, needle, |block_at, at| {
+        first = Some(block_at + at);
+        false
+    });
+    first
 }
 
 /// Char offsets of the same occurrences as [`find_bytes`]. In an ASCII document they are the
@@ -66,7 +82,8 @@ pub fn find_chars(rope: &Rope, needle: &str) -> Vec<usize> {
 
 /// The block search behind [`find_bytes`]: `on_hit(block_at, at)` for each match at byte
 /// `block_at + at`, left to right.
-fn scan(rope: &Rope, needle: &str, mut on_hit: impl FnMut(usize, usize)) {
+/// `on_hit(block_at, at)` returns whether to go on; `false` ends the scan.
+fn scan(rope: &Rope, needle: &str, mut on_hit: impl FnMut(usize, usize) -> bool) {
     let needle = needle.as_bytes();
     let m = needle.len();
     if m == 0 {
@@ -81,17 +98,23 @@ fn scan(rope: &Rope, needle: &str, mut on_hit: impl FnMut(usize, usize)) {
     let mut block: Vec<u8> = Vec::with_capacity(block_bytes + 1024);
     // Offset of block[0] in the whole text.
     let mut block_at = 0usize;
+    // Whether to go on after searching `block`.
     let mut search = |block: &[u8], block_at: usize| {
         let from = allowed.saturating_sub(block_at).min(block.len());
         for at in finder.find_iter(block.get(from..).unwrap_or_default()) {
-            on_hit(block_at, from + at);
+            if !on_hit(block_at, from + at) {
+                return false;
+            }
             allowed = block_at + from + at + m;
         }
+        true
     };
     for chunk in rope.chunks() {
         block.extend_from_slice(chunk.as_bytes());
         if block.len() >= block_bytes {
-            search(&block, block_at);
+            if !search(&block, block_at) {
+                return;
+            }
             // Keep the last m-1 bytes: a match starting there ends in the next block.
             let keep = (m - 1).min(block.len());
             let cut = block.len() - keep;
@@ -99,7 +122,7 @@ fn scan(rope: &Rope, needle: &str, mut on_hit: impl FnMut(usize, usize)) {
             block_at += cut;
         }
     }
-    search(&block, block_at);
+    let _ = search(&block, block_at);
 }
 
 /// Every exact, non-overlapping occurrence of `needle` that starts at or after char `from`, as
@@ -366,6 +389,22 @@ mod tests {
         let ascii = Rope::from_str(&"plain x = 1\n".repeat(30_000));
         let want: Vec<usize> = find_bytes(&ascii, "x = 1").into_iter().map(|b| ascii.byte_to_char(b)).collect();
         assert_eq!(find_chars(&ascii, "x = 1"), want);
+    }
+
+    #[test]
+    fn the_first_hit_is_str_finds_wherever_it_falls() {
+        // First hits before, across and after block boundaries, in the last partial block, and none.
+        let filler = "abc ".repeat(3 * BLOCK_BYTES / 4);
+        for at in [0, 5, BLOCK_BYTES - 3, BLOCK_BYTES, 2 * BLOCK_BYTES + 1, filler.len() - 2] {
+            let mut hay = filler.clone();
+            hay.insert_str(at, "NEEDLE");
+            hay.push_str("NEEDLE");
+            let rope = Rope::from_str(&hay);
+            assert_eq!(find_first_byte(&rope, "NEEDLE"), hay.find("NEEDLE"), "at {at}");
+            assert_eq!(find_first_byte(&rope, "NEEDLE"), find_bytes(&rope, "NEEDLE").first().copied());
+        }
+        assert_eq!(find_first_byte(&Rope::from_str(&filler), "NEEDLE"), None);
+        assert_eq!(find_first_byte(&Rope::from_str(&filler), ""), None);
     }
 
     #[test]

@@ -175,12 +175,12 @@ impl fmt::Display for SearchError {
 impl std::error::Error for SearchError {}
 
 /// Char offset just past the first occurrence of `anchor` (`search_after`: only matches starting
-/// there or later count); 0 without an anchor. Cost: O(n + m).
+/// there or later count); 0 without an anchor. Cost: O(bytes up to the anchor + m).
 pub fn anchor_end(rope: &Rope, anchor: Option<&str>) -> Result<usize, SearchError> {
     match anchor {
         None | Some("") => Ok(0),
-        Some(anchor) => match exact::find_bytes(rope, anchor).first() {
-            Some(&at) => Ok(rope.byte_to_char(at + anchor.len())),
+        Some(anchor) => match exact::find_first_byte(rope, anchor) {
+            Some(at) => Ok(rope.byte_to_char(at + anchor.len())),
             None => Err(SearchError::AnchorNotFound { anchor: anchor.to_string() }),
         },
     }

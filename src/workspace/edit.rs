@@ -323,7 +323,7 @@ impl Workspace {
         let mut found = Vec::new();
         for other in self.paths().iter().filter(|p| p.as_str() != path) {
             let rope = self.draft_rope(other);
-            if let Some(&at) = matching::exact::find_bytes(&rope, old_text).first() {
+            if let Some(at) = matching::exact::find_first_byte(&rope, old_text) {
                 found.push((other.clone(), rope.byte_to_line(at) + 1));
                 if found.len() == 3 {
                     break;

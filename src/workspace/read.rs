@@ -235,7 +235,7 @@ pub(super) fn overlay(rope: &Rope, marks: &[(Letter, Range<usize>)]) -> Rope {
 /// Whether `rope` holds text that looks like a candidate marker (`[[SEL#` or `[[/SEL#`).
 /// Cost: O(n) (memmem).
 fn has_marker_text(rope: &Rope) -> bool {
-    ["[[SEL#", "[[/SEL#"].iter().any(|m| !crate::matching::exact::find_bytes(rope, m).is_empty())
+    ["[[SEL#", "[[/SEL#"].iter().any(|m| crate::matching::exact::find_first_byte(rope, m).is_some())
 }
 
 /// How many other open documents a read without `path` names (the rest are counted).
