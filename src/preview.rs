@@ -128,6 +128,73 @@ pub fn render_changes(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of
     }
 }
 
+/// A preview of every pending change for `memo_preview` (docs/responses.md#previews), and
+/// whether it shows every change whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labelled {
+    pub text: String,
+    /// No cap cut a hunk or left hunks out: every change is in `text` (never for `stats`).
+    pub whole: bool,
+}
+
+/// [`render_changes`] with each hunk of `compact`, `full` and `diff` labelled by the letters
+/// of the changes it shows, in the order they appear (`change_of[i]` is the letter index of
+/// `spans[i]`): a label line `── [C] [B]` starts a gutter hunk (in place of the `─` rule), and
+/// a unified hunk's header ends with it (`@@ -4,7 +4,8 @@ [C] [B]`, where `diff -u` puts the
+/// function). The model then has the letters the per-change tools take without a list that
+/// repeats the diff. Cost: [`render_changes`]'s, plus O(spans · hunks) for the `diff` labels.
+pub fn render_labelled(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize], path: &str, opts: &PreviewOptions) -> Labelled {
+    let letters = |idx: &mut dyn Iterator<Item = usize>| -> String {
+        let mut seen: Vec<usize> = Vec::new();
+        for i in idx {
+            if let Some(&c) = change_of.get(i) {
+                if !seen.contains(&c) {
+                    seen.push(c);
+                }
+            }
+        }
+        let named: Vec<String> = seen.iter().map(|&c| crate::session::Letter::from_index(c).map_or_else(|| format!("#{}", c + 1), |l| l.to_string())).map(|l| format!("[{l}]")).collect();
+        named.join(" ")
+    };
+    if spans.is_empty() {
+        return Labelled { text: String::new(), whole: true };
+    }
+    match opts.mode {
+        PreviewMode::Stats => Labelled { text: render_changes(base, draft, spans, change_of, path, opts), whole: false },
+        PreviewMode::Compact | PreviewMode::Full => {
+            let narrowed: Vec<ChangeSpan> = spans.iter().map(|s| without_shared_lines(base, draft, s)).collect();
+            let context = if opts.mode == PreviewMode::Compact { opts.context_lines } else { 0 };
+            let hunks = gutter_hunks(base, draft, &narrowed, context, opts.max_length);
+            let labels: Vec<String> = hunks.spans.iter().map(|held| format!("── {}", letters(&mut held.iter().copied()))).collect();
+            let (text, whole) = join_gutter_hunks(&hunks, opts.max_length, Some(&labels));
+            Labelled { text, whole }
+        }
+        PreviewMode::Diff => {
+            // The draft lines each change touches, what it shows narrowed to what differs.
+            let lines: Vec<Range<usize>> = spans
+                .iter()
+                .map(|s| {
+                    let n = without_shared_lines(base, draft, s);
+                    let first = draft.char_to_line(n.draft.start);
+                    let last = if n.draft.is_empty() { first } else { draft.char_to_line(n.draft.end - 1) };
+                    first..last + 1
+                })
+                .collect();
+            let label = |hunk: Range<usize>| {
+                // An empty range (lines only removed, no context) sits before its line.
+                let hunk = hunk.start..hunk.end.max(hunk.start + 1);
+                letters(&mut lines.iter().enumerate().filter(|(_, l)| l.start < hunk.end && hunk.start < l.end).map(|(i, _)| i))
+            };
+            let (old, new) = (Side::of_rope(base), Side::of_rope(draft));
+            let blocks = line_blocks(base, draft, &old, &new, spans);
+            let middles = changed_regions(&old, &new, blocks, opts.context_lines);
+            let files = (format!("a/{path}"), format!("b/{path}"));
+            let (text, whole) = write_unified(&old, &new, &middles, opts.context_lines, (&files.0, &files.1), opts.max_length, &label);
+            Labelled { text, whole }
+        }
+    }
+}
+
 /// `s` without the whole lines its old and new text share at its start and at its end: an edit
 /// whose old_text and new_text repeat the lines around an inserted one shows the inserted line,
 /// not those lines removed and put back. Unchanged when nothing is shared or when nothing would
@@ -167,11 +234,11 @@ pub fn render(base: &Rope, draft: &Rope, spans: &[ChangeSpan], path: &str, opts:
     match opts.mode {
         PreviewMode::Compact => {
             let hunks = gutter_hunks(base, draft, spans, opts.context_lines, opts.max_length);
-            join_gutter_hunks(&hunks, opts.max_length)
+            join_gutter_hunks(&hunks, opts.max_length, None).0
         }
         PreviewMode::Full => {
             let hunks = gutter_hunks(base, draft, spans, 0, opts.max_length);
-            join_gutter_hunks(&hunks, opts.max_length)
+            join_gutter_hunks(&hunks, opts.max_length, None).0
         }
         PreviewMode::Stats => stats(base, draft, spans, &(0..spans.len()).collect::<Vec<_>>()),
         PreviewMode::Diff => {
@@ -179,7 +246,7 @@ pub fn render(base: &Rope, draft: &Rope, spans: &[ChangeSpan], path: &str, opts:
             let blocks = line_blocks(base, draft, &old, &new, spans);
             let middles = changed_regions(&old, &new, blocks, opts.context_lines);
             let labels = (format!("a/{path}"), format!("b/{path}"));
-            write_unified(&old, &new, &middles, opts.context_lines, (&labels.0, &labels.1), opts.max_length)
+            write_unified(&old, &new, &middles, opts.context_lines, (&labels.0, &labels.1), opts.max_length, &|_| String::new()).0
         }
     }
 }
@@ -199,7 +266,7 @@ pub fn unified_whole(old: &str, new: &str, old_label: &str, new_label: &str, con
     let (a, b) = (Side::Strs(split_lines(old)), Side::Strs(split_lines(new)));
     let whole = Group { base: 0..a.len(), draft: 0..b.len() };
     let m = changed_region(&a, &b, &whole, None);
-    write_unified(&a, &b, &[(m.old, m.new)], context_lines, (old_label, new_label), 0)
+    write_unified(&a, &b, &[(m.old, m.new)], context_lines, (old_label, new_label), 0, &|_| String::new()).0
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -792,10 +859,12 @@ fn write_unified(
     context: usize,
     labels: (&str, &str),
     max_length: usize,
-) -> String {
+    hunk_label: &dyn Fn(Range<usize>) -> String,
+) -> (String, bool) {
     let mut ops = diff_ops(old, new, regions);
     compact_ops(old, new, &mut ops);
     let mut out = String::new();
+    let mut whole = true;
     let hunks = group_ops(merge_runs(ops), context);
     let shown = if max_length == 0 { hunks.len() } else { hunks.len().min(MAX_HUNKS) };
     for hunk in hunks.iter().take(shown) {
@@ -821,18 +890,23 @@ fn write_unified(
         if out.is_empty() {
             let _ = writeln!(out, "--- {}\n+++ {}", labels.0, labels.1);
         }
+        // The section heading after `@@` (as git's function context): the hunk's changes.
+        let label = hunk_label(first.new_range().start..last.new_range().end);
         let header = format!(
-            "@@ -{} +{} @@\n",
+            "@@ -{} +{} @@{}{label}\n",
             hunk_range(first.old_range().start..last.old_range().end),
-            hunk_range(first.new_range().start..last.new_range().end)
+            hunk_range(first.new_range().start..last.new_range().end),
+            if label.is_empty() { "" } else { " " },
         );
         rows.insert(0, header);
-        push_capped(&mut out, &rows, max_length);
+        // The label is not the diff's text: the cap counts without it, as for a gutter hunk.
+        let cap = if max_length == 0 || label.is_empty() { max_length } else { max_length + label.chars().count() + 1 };
+        whole &= push_capped(&mut out, &rows, cap);
     }
     if shown < hunks.len() {
         let _ = writeln!(out, "… {} more hunks", hunks.len() - shown);
     }
-    out
+    (out, whole && shown == hunks.len())
 }
 
 mod gutter;

@@ -234,6 +234,18 @@ pub struct HistoryDelta {
     pub tokens_saved: usize,
 }
 
+/// The notes a response says in full only once per edit session (docs/responses.md#said-once),
+/// as data: which of them this response says, and whether one must be said again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OnceNotes {
+    /// A read's `The `  12│ ` gutters are not part of the text…`.
+    pub gutters: bool,
+    /// A staging's `Nothing is saved until memo_commit(summary)…`.
+    pub save: bool,
+    /// An old_text carrying gutters was refused: the next read says the gutter note again.
+    pub gutters_again: bool,
+}
+
 /// What a summary says besides its own sentences, as data: the view renders it as
 /// `[Fail] {defect} [Warning] {lead…} {sentences} {trail…}` ([`crate::format::SummaryLine`]), so
 /// nothing is spliced into the sentences or parsed back out of them.
@@ -298,6 +310,15 @@ pub struct Response {
     /// call neither previews nor commits: the Markdown leaves them out, the JSON keeps them.
     #[serde(skip)]
     pub(crate) tasks_said_before: bool,
+    /// The notes said in full once per edit session that this response says, or asks to be said
+    /// again (workspace::views::Said remembers them; docs/responses.md#said-once).
+    #[serde(skip)]
+    pub(crate) once: OnceNotes,
+    /// Every pending change is shown, lettered, in this response's preview (a `memo_preview`
+    /// that nothing capped, of the only document with changes): the Markdown leaves the pending
+    /// list out, the JSON keeps it.
+    #[serde(skip)]
+    pub(crate) pending_in_preview: bool,
     /// Compact diff of the pending changes of `path` (or what `preview_only` would stage); after
     /// `NoMatch`, the closest regions with what differs.
     pub preview: Option<String>,
@@ -357,6 +378,8 @@ impl Response {
             sentences: None,
             pending_said_before: false,
             tasks_said_before: false,
+            once: OnceNotes::default(),
+            pending_in_preview: false,
             preview: None,
             content: None,
             fingerprint: None,

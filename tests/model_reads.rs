@@ -130,8 +130,11 @@ fn the_pending_list_is_shown_when_it_says_something_new_or_was_asked_for() {
     }
     // The JSON always carries it for the host.
     assert_eq!((read.pending_changes.len(), b.pending_changes.len()), (1, 2));
-    // A preview asks for it: every change.
+    // A preview asks for it: every change, lettered in the diff when it shows them all, listed
+    // with the stats.
     let p = h.call("memo_preview", json!({}));
+    assert!(pending_section(&p).is_none() && p.markdown.contains("── [B]") && p.markdown.contains("── [A]"), "{}", p.markdown);
+    let p = h.call("memo_preview", json!({"format": "stats"}));
     assert!(pending_section(&p).is_some_and(|l| l.contains("- [A] ") && l.contains("- [B] ")), "{}", p.markdown);
     // After a revert (its summary says nothing is pending), one staged change is again news
     // the summary carries.
@@ -324,4 +327,122 @@ fn a_staged_edit_reads_no_longer_than_the_reference_str_replace() {
         eprintln!("staged edit {old:?}: agentpad {ours} chars beyond the header ({whole} in all), reference str_replace {theirs}");
         assert!(ours <= theirs, "{ours} > {theirs}:\n{}\n---\n{aq}", r.markdown);
     }
+}
+
+/// A `memo_preview` that shows every pending change letters each hunk with its changes (the
+/// letters the per-change tools take) and leaves out the pending list that would repeat the diff;
+/// a capped preview, the stats and changes in another document keep the list.
+#[test]
+fn a_preview_that_shows_every_change_letters_its_hunks_instead_of_listing_them() {
+    let staged = |h: &mut Host| {
+        for (old, new) in [("steps.length + 20;", "steps.length + 200;"), ("steps.length + 3;", "steps.length + 30;"), ("steps.length + 4;", "steps.length + 40;")] {
+            let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+            assert_eq!(r.status, Status::Success, "{}", r.markdown);
+        }
+    };
+    let mut h = Host::new(&[("steps.ts", &module(30))]);
+    staged(&mut h);
+    // B (line 14) and C (line 18) share a hunk, in the order they appear; A (line 82) has its own.
+    let compact = h.call("memo_preview", json!({}));
+    assert_eq!(pending_section(&compact), None, "{}", compact.markdown);
+    assert!(compact.preview.as_deref().unwrap().starts_with("── [B] [C]\n"), "{}", compact.markdown);
+    assert!(compact.markdown.contains("\n── [A]\n"), "{}", compact.markdown);
+    assert_eq!(compact.pending_changes.len(), 3, "the JSON keeps the list");
+    let full = h.call("memo_preview", json!({"format": "full"}));
+    assert_eq!(pending_section(&full), None, "{}", full.markdown);
+    assert!(["── [B]\n", "── [C]\n", "── [A]\n"].iter().all(|l| full.markdown.contains(l)), "{}", full.markdown);
+    let diff = h.call("memo_preview", json!({"format": "diff"}));
+    assert_eq!(pending_section(&diff), None, "{}", diff.markdown);
+    assert!(diff.markdown.contains(" @@ [B] [C]\n") && diff.markdown.contains(" @@ [A]\n"), "{}", diff.markdown);
+    let stats = h.call("memo_preview", json!({"format": "stats"}));
+    assert!(pending_section(&stats).is_some(), "{}", stats.markdown);
+
+    // A preview the cap cuts does not show every change: the list stays.
+    let config = agentpad::Config { max_preview_length: 80, ..agentpad::Config::default() };
+    let mut h = Host::with_config(&[("steps.ts", &module(30))], config);
+    staged(&mut h);
+    let capped = h.call("memo_preview", json!({}));
+    assert!(capped.markdown.contains("more line"), "{}", capped.markdown);
+    assert!(pending_section(&capped).is_some_and(|l| l.contains("- [A] ")), "{}", capped.markdown);
+
+    // Changes in another document are not in this preview: the list stays.
+    let mut h = Host::new(&[("steps.ts", &module(30)), ("b.ts", &module(2))]);
+    staged(&mut h);
+    let other = h.call("memo_replace", json!({"path": "b.ts", "old_text": "steps.length + 1;", "new_text": "steps.length + 10;"}));
+    assert_eq!(other.status, Status::Success, "{}", other.markdown);
+    let p = h.call("memo_preview", json!({}));
+    assert!(pending_section(&p).is_some_and(|l| l.contains("b.ts")), "{}", p.markdown);
+}
+
+/// The notes a model needs once are said once per edit session (docs/responses.md#said-once):
+/// what a read's gutters are, and that nothing is saved until a commit. After that a read names
+/// the next call and a staging how to save or drop, in short. A note said inside an edit session
+/// is said again in the next one (a host's history compression summarises an ended session's
+/// calls away); an old_text refused with gutters in it brings the gutter note back.
+#[test]
+fn notes_the_model_needs_once_are_said_once_per_edit_session() {
+    const GUTTERS: &str = "The `  12│ ` gutters are not part of the text: leave them out of old_text.";
+    const SAVE: &str = "Nothing is saved until memo_commit(summary); memo_revert(reason) drops all pending changes.";
+    const SHORT_SAVE: &str = "memo_commit(summary) saves, memo_revert(reason) drops all.";
+    let guidance = |r: &Response| r.guidance.clone().unwrap_or_default();
+    let mut h = Host::new(&[("steps.ts", &module(30))]);
+    let a = h.call("memo_replace", json!({"old_text": "steps.length + 20;", "new_text": "steps.length + 200;"}));
+    assert_eq!(guidance(&a), SAVE);
+    let b = h.call("memo_replace", json!({"old_text": "steps.length + 3;", "new_text": "steps.length + 30;"}));
+    assert_eq!(guidance(&b), SHORT_SAVE);
+    let first = h.call("memo_read", json!({"start_line": 1, "end_line": 4}));
+    assert_eq!(guidance(&first), GUTTERS);
+    let again = h.call("memo_read", json!({"start_line": 5, "end_line": 8}));
+    assert_eq!(guidance(&again), "Edit with memo_replace(old_text, new_text).");
+    // An old_text refused with copied gutters in it: the next read says the note again.
+    let miss = h.call("memo_replace", json!({"old_text": "  5│ nothing like this\nplain line", "new_text": "x"}));
+    assert_eq!(miss.status, Status::NoMatch, "{}", miss.markdown);
+    assert!(guidance(&miss).contains("without the line-number gutters"), "{}", miss.markdown);
+    assert_eq!(guidance(&h.call("memo_read", json!({"start_line": 1, "end_line": 2}))), GUTTERS);
+    assert_ne!(guidance(&h.call("memo_read", json!({"start_line": 1, "end_line": 2}))), GUTTERS);
+    // Committed: both notes were said in the session that ended; the next session says them.
+    h.call("memo_commit", json!({"summary": "renumber"}));
+    let c = h.call("memo_replace", json!({"old_text": "steps.length + 5;", "new_text": "steps.length + 50;"}));
+    assert_eq!(guidance(&c), SAVE);
+    assert_eq!(guidance(&h.call("memo_read", json!({"start_line": 1, "end_line": 2}))), GUTTERS);
+    h.call("memo_revert", json!({"reason": "not this"}));
+    // Read outside any session: the model keeps that call, so the note is not said again.
+    assert_eq!(guidance(&h.call("memo_read", json!({"start_line": 1, "end_line": 2}))), GUTTERS);
+    h.call("memo_replace", json!({"old_text": "steps.length + 6;", "new_text": "steps.length + 60;"}));
+    assert_eq!(guidance(&h.call("memo_read", json!({"start_line": 1, "end_line": 2}))), "Edit with memo_replace(old_text, new_text).");
+}
+
+/// With one document open the summaries leave its path out (the model knows which); with
+/// several they name it.
+#[test]
+fn summaries_name_the_document_only_when_several_are_open() {
+    let mut one = Host::new(&[("steps.ts", &module(30))]);
+    let mut two = Host::new(&[("steps.ts", &module(30)), ("b.ts", &module(2))]);
+    let calls = [
+        ("memo_read", json!({"path": "steps.ts", "start_line": 1, "end_line": 4})),
+        ("memo_replace", json!({"path": "steps.ts", "old_text": "steps.length + 20;", "new_text": "steps.length + 200;"})),
+        ("memo_replace", json!({"path": "steps.ts", "old_text": "return stepNumber;", "new_text": "return 0;"})),
+        ("memo_replace", json!({"path": "steps.ts", "old_text": "const stepCount = steps.size;", "new_text": "x"})),
+        ("memo_preview", json!({"path": "steps.ts"})),
+    ];
+    for (tool, args) in calls {
+        let (r1, r2) = (one.call(tool, args.clone()), two.call(tool, args));
+        assert!(!r1.summary.contains("steps.ts"), "{}", r1.summary);
+        assert!(r2.summary.contains("steps.ts"), "{}", r2.summary);
+    }
+    let staged = one.call("memo_replace", json!({"old_text": "steps.length + 21;", "new_text": "steps.length + 210;"}));
+    assert!(staged.summary.starts_with("Staged change B at line 86 (+1 chars)."), "{}", staged.summary);
+}
+
+/// Near misses that read the same are one entry naming their lines, under one legend.
+#[test]
+fn near_misses_that_read_the_same_are_said_once() {
+    let mut h = Host::new(&[("steps.ts", &module(3))]);
+    let r = h.call("memo_replace", json!({"old_text": "const stepCount = steps.size;", "new_text": "x"}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    assert_eq!(r.near_misses.len(), 3, "the JSON keeps each region");
+    let preview = r.preview.as_deref().unwrap();
+    assert!(preview.contains("lines 2, 6, 10, similarity 0.73:\nconst·step[-Count-]{+Number+}·=·steps.[-size;-]{+len+}\n"), "{preview}");
+    assert_eq!(preview.matches("[-only in yours-] {+only in the document+}").count(), 1, "{preview}");
+    assert_eq!(preview.matches("const·step").count(), 1, "{preview}");
 }

@@ -127,7 +127,7 @@ fn a_read_of_a_million_lines_stops_at_the_limit_and_says_where_to_read_on() {
     let content = r.content.clone().unwrap_or_default();
     assert!(content.len() < 40_000, "a read of a million empty lines returned {} bytes", content.len());
     assert_eq!(content.lines().count(), 2_000);
-    assert!(r.summary.contains("Read lines 1–2000 of empty-lines.txt (1000000 lines"), "{}", r.summary);
+    assert!(r.summary.contains("Read lines 1–2000 of 1000000 ("), "{}", r.summary);
     assert!(r.summary.contains("at most 2000 lines (option max_read_lines)"), "{}", r.summary);
     let guidance = r.guidance.clone().unwrap_or_default();
     assert!(guidance.starts_with("Read on with memo_read(start_line=2001)."), "{guidance}");

@@ -493,7 +493,7 @@ fn preview_formats_and_the_length_cap() {
     // What differs: `line` → `LINE`, and four lines into `gone` (the final line break shared).
     assert!(stats.contains("+4/-4 chars") && stats.contains("+4/-31 chars") && stats.contains("total: 2 changes"), "{stats}");
     let diff = h.call("memo_preview", json!({"format": "diff", "context_lines": 1})).preview.unwrap();
-    assert!(diff.starts_with("--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@\n line 1\n-line 2\n+LINE 2\n… 1 more line\n@@ -19,6 +19,3 @@\n"), "{diff}");
+    assert!(diff.starts_with("--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@ [A]\n line 1\n-line 2\n+LINE 2\n… 1 more line\n@@ -19,6 +19,3 @@ [B]\n"), "{diff}");
     let full = h.call("memo_preview", json!({"format": "full"})).preview.unwrap();
     assert!(full.contains("  20│-line 20") && full.contains("… "), "the 40-char cap cuts the long hunk: {full}");
     assert!(full.contains("more lines"), "{full}");

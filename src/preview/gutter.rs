@@ -21,6 +21,8 @@ pub(super) struct Hunks {
     rows: Vec<Vec<String>>,
     width: usize,
     more_places: usize,
+    /// The indices of the spans each hunk shows, in order.
+    pub(super) spans: Vec<Vec<usize>>,
 }
 
 
@@ -28,6 +30,8 @@ pub(super) struct Hunks {
 struct Block {
     base: Range<usize>,
     draft: Range<usize>,
+    /// The spans it holds (indices into the spans given).
+    spans: Vec<usize>,
 }
 
 /// Width of the line-number column: at least 4. Cost: O(1).
@@ -44,7 +48,7 @@ pub fn gutter_line(out: &mut String, width: usize, line: usize, marker: char, te
 /// around each group of changed lines. Cost: O(size of the changed lines + context) plus
 /// O(log n) per change.
 pub fn compact(base: &Rope, draft: &Rope, spans: &[ChangeSpan], context: usize) -> String {
-    join_gutter_hunks(&gutter_hunks(base, draft, spans, context, 0), 0)
+    join_gutter_hunks(&gutter_hunks(base, draft, spans, context, 0), 0, None).0
 }
 
 /// The hunks of a gutter preview, each a list of rows ending in `\n`, and the gutter width.
@@ -59,6 +63,7 @@ pub(super) fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], cont
         s
     };
     let mut hunks: Vec<Vec<String>> = Vec::new();
+    let mut hunk_spans: Vec<Vec<usize>> = Vec::new();
     let mut shown_until: Option<usize> = None; // next draft line (0-based) not yet printed
     for (i, b) in blocks.iter().enumerate() {
         let first = draft.char_to_line(b.draft.start);
@@ -67,12 +72,16 @@ pub(super) fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], cont
             Some(next) if from <= next => next, // close to the previous hunk: continue it
             _ => {
                 if max_length != 0 && hunks.len() == MAX_HUNKS {
-                    return Hunks { rows: hunks, width, more_places: blocks.len() - i };
+                    return Hunks { rows: hunks, width, more_places: blocks.len() - i, spans: hunk_spans };
                 }
                 hunks.push(Vec::new());
+                hunk_spans.push(Vec::new());
                 from
             }
         };
+        if let Some(held) = hunk_spans.last_mut() {
+            held.extend(&b.spans);
+        }
         let Some(rows) = hunks.last_mut() else { break };
         for l in from..first {
             rows.push(row(l + 1, ' ', &crate::text::line_text(draft, l)));
@@ -97,33 +106,42 @@ pub(super) fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], cont
         }
         shown_until = Some(until);
     }
-    Hunks { rows: hunks, width, more_places: 0 }
+    Hunks { rows: hunks, width, more_places: 0, spans: hunk_spans }
 }
 
 /// Gutter hunks separated by `─` rules, each capped at `max_length` chars (0: no cap), then
-/// `… N more changed places` when hunks were left out.
-pub(super) fn join_gutter_hunks(hunks: &Hunks, max_length: usize) -> String {
+/// `… N more changed places` when hunks were left out; with `labels`, each hunk starts with its
+/// label line (`── [C]`) in place of the rule. Also says whether every hunk is shown whole.
+pub(super) fn join_gutter_hunks(hunks: &Hunks, max_length: usize, labels: Option<&[String]>) -> (String, bool) {
     let mut out = String::new();
+    let mut whole = hunks.more_places == 0;
     for (i, rows) in hunks.rows.iter().enumerate() {
-        if i > 0 {
-            out.push_str(&"─".repeat(hunks.width + 24));
-            out.push('\n');
+        match labels.and_then(|l| l.get(i)) {
+            Some(label) => {
+                out.push_str(label);
+                out.push('\n');
+            }
+            None if i > 0 => {
+                out.push_str(&"─".repeat(hunks.width + 24));
+                out.push('\n');
+            }
+            None => {}
         }
-        push_capped(&mut out, rows, max_length);
+        whole &= push_capped(&mut out, rows, max_length);
     }
     if hunks.more_places > 0 {
         let n = hunks.more_places;
         let _ = writeln!(out, "… {n} more changed place{}", if n == 1 { "" } else { "s" });
     }
-    out
+    (out, whole)
 }
 
 /// Appends a hunk's rows (each ending in `\n`) while they fit in `max_length` chars, then
 /// `… N more lines` for the N rows left out. The first row is always shown, cut to
-/// `max_length` chars and `…` when it alone is longer. `max_length` 0: every row.
-pub(super) fn push_capped(out: &mut String, rows: &[String], max_length: usize) {
-    let mut used = 0;
-    let mut shown = 0;
+/// `max_length` chars and `…` when it alone is longer. `max_length` 0: every row. Says whether
+/// every row was shown whole.
+pub(super) fn push_capped(out: &mut String, rows: &[String], max_length: usize) -> bool {
+    let (mut used, mut shown, mut cut) = (0, 0, false);
     for row in rows {
         let len = row.chars().count();
         if max_length != 0 && used + len > max_length {
@@ -134,6 +152,7 @@ pub(super) fn push_capped(out: &mut String, rows: &[String], max_length: usize) 
                 } else {
                     out.extend(row.chars().take(max_length));
                     out.push_str("…\n");
+                    cut = true;
                 }
                 shown = 1;
             }
@@ -147,13 +166,14 @@ pub(super) fn push_capped(out: &mut String, rows: &[String], max_length: usize) 
     if left > 0 {
         let _ = writeln!(out, "… {left} more line{}", if left == 1 { "" } else { "s" });
     }
+    left == 0 && !cut
 }
 
 /// Groups changes that share a draft line and widens each group to whole lines, identically in
 /// base and draft (the text around a group is the same in both).
 fn blocks(base: &Rope, draft: &Rope, spans: &[ChangeSpan]) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
-    for s in spans {
+    for (i, s) in spans.iter().enumerate() {
         let line_start = draft.line_to_char(draft.char_to_line(s.draft.start));
         let prefix = s.draft.start - line_start;
         let suffix = suffix_to_line_end(base, draft, &s.base, &s.draft, prefix);
@@ -162,6 +182,7 @@ fn blocks(base: &Rope, draft: &Rope, spans: &[ChangeSpan]) -> Vec<Block> {
             // is then unused, hence saturating)
             base: s.base.start.saturating_sub(prefix)..(s.base.end + suffix),
             draft: line_start..(s.draft.end + suffix),
+            spans: vec![i],
         };
         match out.last_mut() {
             Some(prev) if block.draft.start < prev.draft.end => {
@@ -169,6 +190,7 @@ fn blocks(base: &Rope, draft: &Rope, spans: &[ChangeSpan]) -> Vec<Block> {
                 // this change's block ends on either side.
                 prev.base.end = block.base.end;
                 prev.draft.end = block.draft.end;
+                prev.spans.push(i);
             }
             _ => out.push(block),
         }

@@ -115,10 +115,12 @@ fn all_distinct(items: &[Option<String>]) -> bool {
     set.len() == items.len()
 }
 
-/// The preview of every pending change of `path` against its committed text. Cost:
+/// The preview of every pending change of `path` against its committed text, each hunk
+/// labelled with its changes' letters (preview::render_labelled), and whether it shows every
+/// pending change of the session whole: then the pending list would repeat it. Cost:
 /// O(k log k) for k pending changes plus the size of the rendered hunks.
-pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOptions) -> String {
-    let Some(doc) = session.docs.get(path) else { return String::new() };
+pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOptions) -> preview::Labelled {
+    let Some(doc) = session.docs.get(path) else { return preview::Labelled { text: String::new(), whole: false } };
     let mut spans: Vec<ChangeSpan> = Vec::new();
     // The letter of each span: a replace-all is previewed as one change with its places.
     let mut change_of: Vec<usize> = Vec::new();
@@ -139,7 +141,9 @@ pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOption
             change_of.push(c.id.index());
         }
     }
-    preview::render_changes(doc.base.rope(), &doc.draft, &spans, &change_of, path, opts)
+    let mut shown = preview::render_labelled(doc.base.rope(), &doc.draft, &spans, &change_of, path, opts);
+    shown.whole &= session.changes.iter().all(|c| c.path == path);
+    shown
 }
 
 /// The pending changes as reported: positions in the base text, lines in the draft (what every
@@ -244,6 +248,33 @@ pub(super) struct Said {
     pending: Vec<PendingChangeView>,
     /// The task stack, tree and left-out count last shown.
     tasks: (Vec<TaskView>, Vec<TaskNodeView>, usize),
+    /// Where the model read the gutter note and the save note last (docs/responses.md#said-once).
+    gutters: Option<Heard>,
+    save: Option<Heard>,
+}
+
+/// Where a note said once was read: outside an edit session (a host's history compression keeps
+/// those calls) or in the session of this id (its calls are summarised away when it ends;
+/// docs/workflow.md#history-compression).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Heard {
+    Outside,
+    In(String),
+}
+
+impl Heard {
+    fn of(session: Option<&str>) -> Heard {
+        session.map_or(Heard::Outside, |s| Heard::In(s.to_string()))
+    }
+
+    /// The model still has what was said here while `session` is open.
+    fn holds(heard: &Option<Heard>, session: Option<&str>) -> bool {
+        match heard {
+            Some(Heard::Outside) => true,
+            Some(Heard::In(s)) => Some(s.as_str()) == session,
+            None => false,
+        }
+    }
 }
 
 impl Said {
@@ -260,10 +291,27 @@ impl Said {
         };
         let gone = self.pending.iter().any(|k| !r.pending_changes.iter().any(|c| c.change_id == k.change_id));
         let news = r.pending_changes.iter().filter(|c| !self.pending.iter().any(|k| same(k, c))).count();
-        r.pending_said_before = !asked && !gone && news <= 1;
+        // A preview that shows every change lettered says the list (docs/responses.md#previews).
+        r.pending_said_before = (!asked && !gone && news <= 1) || r.pending_in_preview;
         self.pending = r.pending_changes.clone();
         let tasks = (r.task_stack.clone(), r.task_tree.clone(), r.task_tree_earlier);
         r.tasks_said_before = !asked && tasks == self.tasks;
         self.tasks = tasks;
+        let session = r.session_id.as_deref();
+        if r.once.gutters {
+            self.gutters = Some(Heard::of(session));
+        }
+        if r.once.gutters_again {
+            self.gutters = None;
+        }
+        if r.once.save {
+            self.save = Some(Heard::of(session));
+        }
+    }
+
+    /// The model has the gutter note of a read, and the save note of a staging, while `session`
+    /// (the open edit session's id, `s3`) is open. Cost: O(1).
+    pub(super) fn knows(&self, session: Option<&str>) -> (bool, bool) {
+        (Heard::holds(&self.gutters, session), Heard::holds(&self.save, session))
     }
 }

@@ -52,23 +52,35 @@ impl NearMissView {
     }
 }
 
-/// The `NoMatch` preview of `misses`: per region a header (`[A] line 5, similarity 0.92 — …:`,
-/// the letter only for an offered one) and its [`Difference::render`] text. Cost: O(output),
-/// each difference at most ~600 chars.
+/// The `NoMatch` preview of `misses`: the legend `[-only in yours-] {+only in the document+}`
+/// once, then per region a header (`[A] line 5, similarity 0.92:`, the letter only for an
+/// offered one) and its [`Difference::render`] text. Regions not offered whose similarity and
+/// difference read the same are one entry naming all their lines (`lines 2, 6, 10, …`), at the
+/// place of the first. Cost: O(output) plus O(m²) comparisons for m misses (m is small), each
+/// difference at most ~600 chars.
 pub fn render_near_misses(misses: &[NearMissView]) -> String {
-    let mut preview = String::new();
-    for (i, n) in misses.iter().enumerate() {
-        if i > 0 {
-            preview.push('\n');
+    // (header lines, similarity, rendered difference) per entry, in order.
+    let mut entries: Vec<(Option<&str>, Vec<usize>, String, String)> = Vec::new();
+    for n in misses {
+        let (similarity, text) = (two_decimals(n.similarity), n.difference.render());
+        let same = entries.iter_mut().find(|(id, _, sim, t)| id.is_none() && n.id.is_none() && *sim == similarity && *t == text);
+        match same {
+            Some((_, lines, _, _)) => lines.push(n.line),
+            None => entries.push((n.id.as_deref(), vec![n.line], similarity, text)),
         }
-        let label = n.id.as_ref().map_or(String::new(), |l| format!("[{l}] "));
-        preview.push_str(&format!(
-            "{label}line {}, similarity {} — [-only in yours-] {{+only in the document+}}:\n",
-            n.line,
-            two_decimals(n.similarity)
-        ));
-        preview.push_str(&n.difference.render());
+    }
+    let mut preview = String::new();
+    if !entries.is_empty() {
+        preview.push_str("[-only in yours-] {+only in the document+}\n");
+    }
+    for (id, lines, similarity, text) in entries {
         preview.push('\n');
+        let label = id.map_or(String::new(), |l| format!("[{l}] "));
+        let at = match lines.as_slice() {
+            [one] => format!("line {one}"),
+            many => format!("lines {}", many.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
+        };
+        preview.push_str(&format!("{label}{at}, similarity {similarity}:\n{text}\n"));
     }
     preview
 }
@@ -92,16 +104,34 @@ mod tests {
         assert_eq!(first.difference, difference(needle, "timeout: 30"));
         let preview = render_near_misses(&views);
         assert!(
-            preview.starts_with(
-                "[A] line 2, similarity 0.90 — [-only in yours-] {+only in the document+}:\ntimeout:·3[-O-]{+0+}\n"
-            ),
+            preview.starts_with("[-only in yours-] {+only in the document+}\n\n[A] line 2, similarity 0.90:\ntimeout:·3[-O-]{+0+}\n"),
             "{preview}"
         );
-        assert_eq!(preview.matches("line ").count(), views.len());
+        assert_eq!(preview.matches("only in yours").count(), 1, "the legend once: {preview}");
+        assert_eq!(preview.matches("line").count(), views.len(), "{preview}");
         // UTF-16 offsets: a char outside the BMP before the region counts two.
         let draft = Rope::from_str("🚀\nretries: 4\n");
         let found = super::super::near_misses(&draft, "retries: 3", 0, 1);
         let view = NearMissView::of(&draft, &found[0], "retries: 3", None);
         assert_eq!((view.line, view.start, view.end, view.id), (2, 3, 13, None));
+    }
+
+    #[test]
+    fn regions_that_read_the_same_are_one_entry_naming_their_lines() {
+        let draft = Rope::from_str("a = steps.len;\nx\na = steps.len;\ny\na = steps.len;\nb = steps.len;\n");
+        let needle = "a = steps.size;";
+        let found = super::super::near_misses(&draft, needle, 0, 4);
+        let views: Vec<NearMissView> = found.iter().map(|n| NearMissView::of(&draft, n, needle, None)).collect();
+        assert!(views.len() >= 3, "{views:?}");
+        let preview = render_near_misses(&views);
+        assert!(preview.contains("lines 1, 3, 5, similarity "), "{preview}");
+        assert_eq!(preview.matches("a·=·steps.").count(), 1, "one entry for the three equal regions: {preview}");
+        assert_eq!(preview.matches("only in yours").count(), 1, "{preview}");
+        // An offered region keeps its own entry: its letter is what the model picks.
+        let mut offered = views.clone();
+        offered[0].id = Some("A".into());
+        let preview = render_near_misses(&offered);
+        assert!(preview.contains("[A] line 1, similarity "), "{preview}");
+        assert!(preview.contains("lines 3, 5, similarity "), "{preview}");
     }
 }

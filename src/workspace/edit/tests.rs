@@ -797,7 +797,7 @@ fn a_commit_names_the_versions_it_saved_and_how_to_read_the_one_before() {
 #[test]
 fn guidance_names_only_tools_the_voice_offers() {
     use crate::workflow::PersistMode;
-    let voice = |offered: Vec<Tool>| words::Voice { prefix: "nb".into(), persist_mode: PersistMode::Manual, offered, save_or_drop: "nb_revert(reason) drops the pending changes.".into() };
+    let voice = |offered: Vec<Tool>| words::Voice { prefix: "nb".into(), persist_mode: PersistMode::Manual, offered, save_or_drop: "nb_revert(reason) drops the pending changes.".into(), one_document: true, heard: Default::default() };
     let guidance = |r: Refusal, v: &words::Voice| words::edit(&EditOutcome::Refused(r), v).guidance.unwrap_or_default();
     let append = Refusal::AppendWithChoice { args: vec![ChoiceArg::ReplaceAll] };
     assert!(guidance(append.clone(), &voice(vec![Tool::Append])).ends_with("to append (or call nb_append)."));

@@ -82,10 +82,11 @@ fn staged(s: &Staged, v: &Voice) -> Response {
         ChangeMade::Restored => "no change (this edit restores the committed text there)".to_string(),
         ChangeMade::One { id, amended: false, places } if *places > 1 => format!("change {id} ({places} places)"),
         ChangeMade::One { id, amended: true, places } if *places > 1 => {
-            format!("change {id} ({places} places; amended: merged with the pending changes it touches)")
+            format!("change {id} ({places} places; amended)")
         }
         ChangeMade::One { id, amended: false, .. } => format!("change {id}"),
-        ChangeMade::One { id, amended: true, .. } => format!("change {id} (amended: merged with an edit it touches)"),
+        // (an existing letter: the edit touched that change and is merged into it)
+        ChangeMade::One { id, amended: true, .. } => format!("change {id} (amended)"),
         ChangeMade::Several { ids, edits } => {
             format!("changes {} ({edits} edits)", ids.iter().map(Letter::to_string).collect::<Vec<_>>().join(", "))
         }
@@ -106,13 +107,20 @@ fn staged(s: &Staged, v: &Voice) -> Response {
     let chosen = s.chosen.map_or(String::new(), |l| format!(" (candidate {l})"));
     let (summary, guidance) = if s.preview_only {
         (
-            format!("Preview only: this edit{chosen} at {path} line {line} would become {what}; nothing was staged.{how}"),
+            format!(
+                "Preview only: this edit{chosen} at {}line {line} would become {what}; nothing was staged.{how}",
+                if v.one_document { String::new() } else { format!("{path} ") }
+            ),
             format!("Call {} again without preview_only to stage it.", s.tool.name(p)),
         )
     } else {
-        let staged = format!("Staged {what}{chosen} in {path} at line {line} ({} chars).", signed(s.delta));
+        let staged = format!("Staged {what}{chosen}{} at line {line} ({} chars).", v.in_path(path), signed(s.delta));
         match v.persist_mode {
-            // The guidance says nothing is saved until a commit.
+            // The guidance says nothing is saved until a commit, once per edit session
+            // (docs/responses.md#said-once); then only how to save or drop.
+            PersistMode::Manual if v.heard.save && v.offers(Tool::Commit) => {
+                (format!("{staged}{how}"), format!("{p}_commit(summary) saves, {p}_revert(reason) drops all."))
+            }
             PersistMode::Manual => (format!("{staged}{how}"), v.save_or_drop.clone()),
             PersistMode::Disabled => {
                 (format!("{staged} Persistence is disabled: nothing is ever written to storage.{how}"), v.save_or_drop.clone())
@@ -121,7 +129,8 @@ fn staged(s: &Staged, v: &Voice) -> Response {
             PersistMode::Immediate => (format!("{staged}{how}"), String::new()),
         }
     };
-    let r = Response::new(Status::Success, with_notes(summary, &s.notes)).with_guidance(guidance);
+    let mut r = Response::new(Status::Success, with_notes(summary, &s.notes)).with_guidance(guidance);
+    r.once.save = !s.preview_only && v.persist_mode == PersistMode::Manual && !v.heard.save && v.offers(Tool::Commit);
     if s.warn {
         r.warn()
     } else {
@@ -141,7 +150,7 @@ fn listed(l: &Listing, v: &Voice) -> Response {
     let (status, mut summary) = match &l.why {
         ListReason::Several { quality } => {
             let fuzzy = quality.describe().map_or(String::new(), |d| format!(" (not exactly: {d})"));
-            (Status::MultiMatch, format!("{} matches {} places in {}{fuzzy}; nothing was staged.", needle(&l.needle), l.total, l.path))
+            (Status::MultiMatch, format!("{} matches {} places{}{fuzzy}; nothing was staged.", needle(&l.needle), l.total, v.in_path(&l.path)))
         }
         ListReason::ExpectedOccurrences { expected, found, lines } => (
             Status::StaleReference,
@@ -175,10 +184,12 @@ fn listed(l: &Listing, v: &Voice) -> Response {
         summary.push_str(&format!(" Recommended: {id} ({reason})."));
     }
     if l.hidden > 0 {
+        // Past 26 places show_all_matches cannot list them all either; the guidance says to
+        // make the text longer.
         summary.push_str(&format!(
             " {} more not shown{}.",
             l.hidden,
-            if l.total > 26 { " (only A–Z can be listed)" } else { "; pass show_all_matches=true to list them" }
+            if l.total > 26 { "" } else { "; pass show_all_matches=true to list them" }
         ));
     }
     let (first, last) = (letter_or_a(l.first), letter_or_a(l.last));
@@ -216,15 +227,17 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
         return search_stopped(n, s.candidates, v);
     }
     let mut summary = format!(
-        "{} was not found in {}: no exact match, and none with whitespace, indentation or look-alike characters ignored. Nothing was changed.",
+        "{} was not found{}, not even with whitespace, indentation or look-alike characters ignored. Nothing was changed.",
         needle(&n.needle),
-        n.path
+        v.in_path(&n.path)
     );
     if n.after_anchor {
         summary.push_str(" (Only the text after search_after was searched.)");
     }
     summary = with_notes(summary, &n.notes);
     let preview = near::render_near_misses(&n.regions);
+    // Refused with copied gutters in it: the guidance and the next read say what gutters are.
+    let gutters = n.notes.iter().any(|k| matches!(k, Note::GuttersStripped(_))) || carries_gutters(&n.needle);
     let guidance = if let Some(o) = &n.offered {
         summary.push_str(&format!(
             " The closest region (line {}, similarity {}) is offered as candidate A{}.",
@@ -237,8 +250,10 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
         )
     } else if n.regions.is_empty() {
         format!("Call {p}_read to see the current text and copy it exactly (without the line-number gutters).")
-    } else {
+    } else if gutters {
         format!("The closest regions are shown with what differs; copy the text exactly from {p}_read (without the line-number gutters).")
+    } else {
+        format!("The regions below show what differs; copy the text exactly from {p}_read.")
     };
     let guidance = match n.before_anchor {
         Some(line) => format!(
@@ -248,10 +263,20 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
         None => guidance,
     };
     let mut r = Response::new(Status::NoMatch, summary).with_guidance(guidance);
+    r.once.gutters_again = gutters;
     if !preview.is_empty() {
         r.preview = Some(preview);
     }
     r
+}
+
+/// Some line of the text starts with a read's gutter (`  12│ `), as a copied one does.
+fn carries_gutters(n: &Needle) -> bool {
+    let gutter = |line: &str| line.trim_start().split_once('│').is_some_and(|(num, _)| !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()));
+    match n {
+        Needle::OldText(t) | Needle::SpanStart(t) => t.lines().any(gutter),
+        Needle::Span { start, end } => start.lines().chain(end.lines()).any(gutter),
+    }
 }
 
 /// A search that reached its work budget (matching::work): nothing is known about where the

@@ -45,6 +45,18 @@ pub struct Voice {
     /// How to save or drop the pending changes from this state, after "Check the preview, then
     /// call " (src/workspace/guidance.rs).
     pub save_or_drop: String,
+    /// Only one document is open: summaries leave its path out (the pending list does too).
+    pub one_document: bool,
+    /// The model has the gutter note of a read and the save note of a staging from this edit
+    /// session or from before any (docs/responses.md#said-once): they are said short.
+    pub heard: Heard,
+}
+
+/// Which notes said once the model has (docs/responses.md#said-once).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Heard {
+    pub gutters: bool,
+    pub save: bool,
 }
 
 impl Voice {
@@ -55,6 +67,22 @@ impl Voice {
             persist_mode: ws.config.persist_mode,
             offered: ws.visible_tools(),
             save_or_drop: ws.save_or_drop("Nothing is saved until "),
+            one_document: ws.order.len() == 1,
+            heard: {
+                let session = ws.session.as_ref().map(|s| format!("s{}", s.id));
+                let (gutters, save) = ws.said.knows(session.as_deref());
+                Heard { gutters, save }
+            },
+        }
+    }
+
+    /// `" in {path}"` when several documents are open, else nothing: with one, the model knows
+    /// which.
+    fn in_path(&self, path: &str) -> String {
+        if self.one_document {
+            String::new()
+        } else {
+            format!(" in {path}")
         }
     }
 

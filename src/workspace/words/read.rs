@@ -3,6 +3,7 @@
 use super::{invalid, Voice};
 use crate::response::{Response, Status};
 use crate::session::Letter;
+use crate::tools::Tool;
 use crate::workspace::outcome::*;
 use crate::workspace::views::plural;
 
@@ -21,16 +22,22 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
         }
         ReadOutcome::Read(r) => r,
     };
+    // What the lines are of: the committed text, or the draft when it holds pending changes
+    // (how many the model knows from its stagings; the JSON has them).
     let which = match r.of {
-        ReadOf::Committed => "committed text".to_string(),
-        ReadOf::Draft { pending: 0 } => "no pending changes".to_string(),
-        ReadOf::Draft { pending } => format!("draft with {pending} pending change{}", plural(pending)),
+        ReadOf::Committed => Some("committed text"),
+        ReadOf::Draft { pending: 0 } => None,
+        ReadOf::Draft { .. } => Some("draft"),
     };
     // The draft's fingerprint in the text too (the description promises it): an edit passes
     // it as expected_fingerprint.
-    let fp = r.fingerprint.as_ref().map_or(String::new(), |f| format!("; fingerprint `{f}`"));
+    let fp = r.fingerprint.as_ref().map(|f| format!("fingerprint `{f}`"));
     let (path, end) = (&r.path, r.last_shown);
-    let mut summary = format!("Read lines {}–{end} of {path} ({} lines, {which}{fp}).", r.first, r.lines);
+    // `of 481` with one document open (the model knows which), else `of a.md (481 lines; …)`.
+    let (of, count) = if v.one_document { (r.lines.to_string(), None) } else { (path.clone(), Some(format!("{} line{}", r.lines, plural(r.lines)))) };
+    let about: Vec<String> = count.into_iter().chain(which.map(str::to_string)).chain(fp).collect();
+    let about = if about.is_empty() { String::new() } else { format!(" ({})", about.join("; ")) };
+    let mut summary = format!("Read lines {}–{end} of {of}{about}.", r.first);
     if let Some((named, more)) = &r.other_documents {
         let more_note = if *more > 0 { format!(" and {more} more") } else { String::new() };
         summary.push_str(&format!(" Other open documents: {}{more_note} (pass `path` to read one).", named.join(", ")));
@@ -56,9 +63,13 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
         ReadGutter::Keys => Some(format!(
             "Each line starts with its key (`12#a3f1│ `): pass keys to {p}_replace_lines(start_key, end_key, new_text). Keys and gutters are not part of the text."
         )),
-        ReadGutter::Numbers => Some("The `  12│ ` gutters are not part of the text: leave them out of old_text.".to_string()),
-        ReadGutter::Bare => None,
+        // Said once per edit session (docs/responses.md#said-once); then the next call.
+        ReadGutter::Numbers if !v.heard.gutters => Some(GUTTER_NOTE.to_string()),
+        ReadGutter::Numbers if v.offers(Tool::Replace) => Some(format!("Edit with {p}_replace(old_text, new_text).")),
+        ReadGutter::Numbers if v.offers(Tool::ReplaceSelection) => Some(format!("Choose a candidate with {p}_replace_selection(selection_id).")),
+        ReadGutter::Numbers | ReadGutter::Bare => None,
     };
+    let said_gutters = guidance.as_deref() == Some(GUTTER_NOTE);
     if let Some((option, limit)) = r.stopped_by {
         summary.push_str(&format!(
             " The read stopped at line {end}: one read shows at most {limit} {} (option {option}).",
@@ -92,8 +103,12 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     }
     let mut r = Response::new(Status::Success, summary);
     r.guidance = guidance;
+    r.once.gutters = said_gutters;
     r
 }
+
+/// What a read's gutters are, said on the first read of an edit session (docs/responses.md#said-once).
+const GUTTER_NOTE: &str = "The `  12│ ` gutters are not part of the text: leave them out of old_text.";
 
 /// The response for a `memo_read(version)` outcome; the caller adds the content and length.
 pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
@@ -148,8 +163,12 @@ pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
 /// as it was before (`memo_read(version)`).
 pub fn saved_versions(s: &SavedVersions, v: &Voice) -> String {
     let p = v.prefix();
-    let now: Vec<String> = s.now.iter().map(|(path, seq)| format!("{path} is now v{seq}")).collect();
     let first = s.now.first().map_or("", |(path, _)| path.as_str());
     let path_arg = if s.path_arg { format!(", path=\"{first}\"") } else { String::new() };
+    if let ([(_, seq)], true) = (s.now.as_slice(), v.one_document) {
+        // One document: the model knows which.
+        return format!("It is now v{seq}; {p}_read(version=\"v{}\"{path_arg}) shows it as it was before.", s.before);
+    }
+    let now: Vec<String> = s.now.iter().map(|(path, seq)| format!("{path} is now v{seq}")).collect();
     format!("{}; {p}_read(version=\"v{}\"{path_arg}) shows {first} as it was before.", now.join(", "), s.before)
 }

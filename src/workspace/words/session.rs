@@ -37,8 +37,10 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
             Response::new(Status::NoOp, format!("No pending changes in {path}.")).with_guidance(format!("Stage an edit with {p}_replace first."))
         }
         SessionOutcome::Previewed { path, count, mode } => {
-            Response::new(Status::Success, format!("{count} pending change{} in {path} ({mode} preview).", plural(*count))).with_guidance(
-                if v.offers(Tool::Commit) {
+            Response::new(Status::Success, format!("{count} pending change{}{} ({mode} preview).", plural(*count), v.in_path(path))).with_guidance(
+                if v.offers(Tool::Commit) && v.heard.save {
+                    format!("{p}_commit(summary) saves, {p}_revert(reason) drops all.")
+                } else if v.offers(Tool::Commit) {
                     format!("Call {p}_commit(summary) to save, or {p}_revert(reason) to drop them.")
                 } else {
                     v.save_or_drop.clone()

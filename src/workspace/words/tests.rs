@@ -26,6 +26,8 @@ fn voice(offered: Vec<Tool>) -> Voice {
         persist_mode: PersistMode::Manual,
         offered,
         save_or_drop: "nb_revert(reason) drops the pending changes.".into(),
+        one_document: false,
+        heard: Default::default(),
     }
 }
 
