@@ -31,7 +31,7 @@ export const MODE_HINT: Record<PersistMode, string> = {
   disabled: "in memory only",
 };
 export const LOCALES: readonly Locale[] = ["en", "zh"];
-export const CANDIDATE_STYLES: readonly CandidateStyle[] = ["table", "list"];
+export const CANDIDATE_STYLES: readonly CandidateStyle[] = ["list", "table"];
 /** The `lang` of the Markdown views (the core's zh words are Simplified Chinese). */
 export const LANG: Record<Locale, string> = { en: "en", zh: "zh-Hans" };
 
@@ -76,7 +76,8 @@ export const app = {
   storage: null as PlaygroundStorage | null,
   persistMode: "manual" as PersistMode,
   locale: "en" as Locale,
-  candidateStyle: "table" as CandidateStyle,
+  // The core's default (docs/responses.md#candidates).
+  candidateStyle: "list" as CandidateStyle,
   memory: false,
   sample: SAMPLES[0] as Sample,
   path: "",

@@ -263,7 +263,7 @@ export function currentOptions(): TranscriptOptions {
 export function applyOptions(o: TranscriptOptions): void {
   app.persistMode = PERSIST_MODES.find((m) => m === o.persistMode) ?? "manual";
   app.locale = LOCALES.find((l) => l === o.locale) ?? "en";
-  app.candidateStyle = CANDIDATE_STYLES.find((c) => c === o.candidateStyle) ?? "table";
+  app.candidateStyle = CANDIDATE_STYLES.find((c) => c === o.candidateStyle) ?? "list";
   app.memory = o.memory === true;
   modeSelect.value = app.persistMode;
   localeSelect.value = app.locale;
