@@ -1,7 +1,9 @@
 // One cold start (spawned by suites/coldstart.mjs in a fresh `node`, so the wasm is read, compiled
 // and instantiated for real): import the package, Workspace.create on a MemoryStorage holding one
 // generated document, then the first call, then a second one (warm, for comparison). Prints one
-// JSON line with the times in ms (performance.now(), whose origin is this process's start).
+// JSON line with the times in ms (performance.now(), whose origin is this process's start) and
+// the process's CPU time over the same span (every thread: V8 compiles the wasm on its own
+// threads), which a loaded machine inflates less than the wall time.
 //
 //   node www/bench/children/coldstart.mjs KIND-SIZE
 
@@ -13,6 +15,7 @@ const doc = generate(kind, size);
 const PATH = "doc.md";
 const ARGS = { start_line: 1, end_line: 40 };
 
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const { MemoryStorage, Workspace } = await import("@agentpad/core");
 const t1 = performance.now();
@@ -20,6 +23,7 @@ const ws = await Workspace.create({ storage: new MemoryStorage({ [PATH]: doc.tex
 const t2 = performance.now();
 const first = await ws.call("memo_read", ARGS);
 const t3 = performance.now();
+const cpu3 = process.cpuUsage(cpu0);
 const second = await ws.call("memo_read", ARGS);
 const t4 = performance.now();
 const expected = doc.text.split("\n").slice(0, 40);
@@ -34,6 +38,7 @@ console.log(JSON.stringify({
   import_create_ms: t2 - t0,
   first_call_ms: t3 - t2,
   total_ms: t3 - t0,
+  total_cpu_ms: (cpu3.user + cpu3.system) / 1000,
   second_call_ms: t4 - t3,
   ok,
   detail: `memo_read ${first.status}, ${first.content?.length ?? 0} chars of content`,

@@ -11,8 +11,9 @@
 //
 // Runs: AGENTPAD_BENCH_COLD_RUNS (default 9, at least 7). Document: AGENTPAD_BENCH_COLD_DOC
 // (default code-10KB: the start-up cost, not the document's). Every record also carries the
-// child's Node start-up (before the script ran), the import alone, the create alone and a second
-// (warm) call, as medians in `parts_ms`.
+// child's Node start-up (before the script ran), the import alone, the create alone, a second
+// (warm) call and the CPU time of the child (every thread) from the import to the first answer,
+// as medians in `parts_ms`.
 
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -44,9 +45,10 @@ export async function run({ log }) {
   for (let i = 0; i < RUNS; i++) runs.push(child());
   const ok = runs.every((r) => r.ok);
   const parts = {};
-  for (const k of ["boot_ms", "import_ms", "create_ms", "first_call_ms", "second_call_ms"]) parts[k] = Number(median(runs.map((r) => r[k])).toPrecision(4));
+  for (const k of ["boot_ms", "import_ms", "create_ms", "first_call_ms", "second_call_ms", "total_cpu_ms"]) parts[k] = Number(median(runs.map((r) => r[k])).toPrecision(4));
   const detail = `${RUNS} fresh node processes; medians: node start-up ${parts.boot_ms.toFixed(0)} ms (not counted), import ${parts.import_ms.toFixed(1)} ms, ` +
-    `create ${parts.create_ms.toFixed(1)} ms, first call ${parts.first_call_ms.toFixed(1)} ms, second (warm) call ${parts.second_call_ms.toFixed(2)} ms; ${runs[0].detail}`;
+    `create ${parts.create_ms.toFixed(1)} ms, first call ${parts.first_call_ms.toFixed(1)} ms, second (warm) call ${parts.second_call_ms.toFixed(2)} ms, CPU time to the first answer ${parts.total_cpu_ms.toFixed(1)} ms ` +
+    `(fastest ${Math.min(...runs.map((r) => r.total_cpu_ms)).toFixed(1)}); ${runs[0].detail}`;
   return WORKS.map(([work, key]) => {
     const samples = runs.map((r) => r[key]);
     return {
