@@ -330,3 +330,43 @@ fn a_capped_preview_shows_its_first_hunks_and_counts_the_rest() {
     assert!(capped.ends_with(&format!("… {} more hunks\n", 25 - MAX_HUNKS)), "{capped}");
     assert_eq!(shown(&base, &edits, PreviewMode::Diff, 1, 0).matches("\n+changed").count(), 25);
 }
+
+/// `render_labelled` over `edits` lettered by `letters` (letter indices, one per edit).
+fn labelled(base: &str, edits: &[(Range<usize>, &str)], letters: &[usize], mode: PreviewMode, ctx: usize, max: usize) -> Labelled {
+    let (base, draft, spans) = build(base, edits);
+    render_labelled(&base, &draft, &spans, letters, "memo.md", &PreviewOptions { mode, context_lines: ctx, max_length: max })
+}
+
+#[test]
+fn each_hunk_is_labelled_with_its_changes_in_the_order_they_appear() {
+    let base: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    // C on line 2 and A on line 4 share a hunk; B deletes line 20 (a pure deletion) far below.
+    let edits = [(find(&base, "line 2\n"), "LINE 2\n"), (find(&base, "line 4\n"), "LINE 4\n"), (find(&base, "line 20\n"), "")];
+    let letters = [2, 0, 1];
+    let c = labelled(&base, &edits, &letters, PreviewMode::Compact, 1, 0);
+    assert!(c.whole && c.text.starts_with("── [C] [A]\n   1│ line 1\n   2│-line 2\n"), "{}", c.text);
+    assert!(c.text.contains("\n── [B]\n  19│ line 19\n  20│-line 20\n"), "{}", c.text);
+    assert!(!c.text.contains("─────"), "the labels stand where the rules were: {}", c.text);
+    let full = labelled(&base, &edits, &letters, PreviewMode::Full, 0, 0);
+    assert_eq!(full.text.matches("── [").count(), 3, "no context: three hunks: {}", full.text);
+    assert!(full.text.contains("── [B]\n  20│-line 20\n"), "{}", full.text);
+    // Unified: the label ends the hunk header; without context the deletion's hunk is B's.
+    for ctx in [0, 1, 3] {
+        let d = labelled(&base, &edits, &letters, PreviewMode::Diff, ctx, 0);
+        assert!(d.whole, "{}", d.text);
+        assert!(d.text.contains(" @@ [B]\n"), "context {ctx}: {}", d.text);
+        let headers: Vec<&str> = d.text.lines().filter(|l| l.starts_with("@@")).collect();
+        assert!(headers.iter().all(|h| h.ends_with(']')), "context {ctx}: {headers:?}");
+        // Without the labels it is the plain diff.
+        let plain = shown(&base, &edits, PreviewMode::Diff, ctx, 0);
+        let unlabelled: String = d.text.lines().map(|l| if l.starts_with("@@") { format!("{} @@\n", l.split(" @@").next().unwrap()) } else { format!("{l}\n") }).collect();
+        assert_eq!(unlabelled, plain, "context {ctx}");
+    }
+    // A cut hunk, or hunks left out, is not the whole of the changes; stats never say it.
+    assert!(!labelled(&base, &edits, &letters, PreviewMode::Compact, 1, 30).whole);
+    assert!(!labelled(&base, &edits, &letters, PreviewMode::Diff, 1, 30).whole);
+    assert!(!labelled(&base, &edits, &letters, PreviewMode::Stats, 1, 0).whole);
+    let many: Vec<(Range<usize>, &str)> = (0..12).map(|i| (find(&base, &format!("line {}\n", 2 * i + 3)), "x\n")).collect();
+    let capped = labelled(&base, &many, &(0..12).collect::<Vec<_>>(), PreviewMode::Full, 0, 500);
+    assert!(!capped.whole && capped.text.contains("more changed place"), "{}", capped.text);
+}
