@@ -47,7 +47,7 @@ test("memo_read(version) reads what a commit named; the read's fingerprint guard
   const { ws } = await open({ "a.md": "x = 1\n" });
   await ws.call("memo_replace", { old_text: "x = 1", new_text: "x = 2" });
   let r = await ws.call("memo_commit", { summary: "x to 2" }, { toolCallId: "c1" });
-  assert.equal(r.guidance, 'a.md is now v1; memo_read(version="v0") shows a.md as it was before.');
+  assert.equal(r.guidance, 'It is now v1; memo_read(version="v0") shows it as it was before.');
   assert.ok(!r.markdown.includes("[History:") && !r.markdown.includes("(empty)"), r.markdown);
   assert.ok(r.history_delta, "the host still gets history_delta");
   r = await ws.call("memo_read", { version: "v0" });
