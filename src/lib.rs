@@ -99,6 +99,7 @@ mod small_map;
 mod sort;
 mod storage;
 mod tasks;
+mod text_index;
 mod text_rules;
 mod workflow;
 mod workspace;

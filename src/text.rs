@@ -13,6 +13,7 @@ use ropey::Rope;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::changeset::ChangeSet;
+use crate::text_index::{BlockGrams, ByteEdit};
 
 /// The line-break style a document had in storage, restored when it is written back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
@@ -121,6 +122,8 @@ pub struct Text {
     /// the text — the string storage handed over at open and reload, the old flat text with the
     /// changes applied at commit — so no call pays for building it; built on first use only
     /// after [`Text::forget_flat`]. Costs one more copy of the text while the `Text` lives.
+    /// With it, made with it, the trigram block index search uses to skip most of it
+    /// (src/text_index.rs; absent when the flat text was built on first use).
     flat: FlatCache,
     /// Computed once when the text is made: every response carries a fingerprint, and hashing
     /// 10 MB per call would dominate an edit.
@@ -152,11 +155,12 @@ impl Text {
     }
 
     /// A text whose normalised content is `flat`: the rope is built from it, the fingerprint
-    /// hashed over it, and it is kept as the flat text. Cost: O(n).
+    /// hashed over it, and it is kept as the flat text with its block index. Cost: O(n).
     fn from_flat(flat: String, line_ending: LineEnding, bom: bool) -> Text {
         let rope = Rope::from_str(&flat);
         let fingerprint = fingerprint_of_str(&flat);
-        Text { rope, line_ending, bom, fingerprint, flat: FlatCache::built(flat) }
+        let grams = BlockGrams::build(flat.as_bytes());
+        Text { rope, line_ending, bom, fingerprint, flat: FlatCache::built(flat, grams) }
     }
 
     /// A text with the same storage form as `self` but other content (a draft being committed).
@@ -175,27 +179,42 @@ impl Text {
 
     /// [`Text::with_rope`] for `draft`, which is `changes` applied to this text: the new flat
     /// text is this one's with the changes applied (one copy, ranges found through the rope), so
-    /// the first search after a commit finds it built. A `changes` or `draft` that does not fit
-    /// this text (checked by lengths) falls back to copying `draft` out of its rope. Cost: O(n)
-    /// bytes copied + O(k·log n) for k changes, and O(n) for the fingerprint.
+    /// the first search after a commit finds it built, and its block index is this one's with
+    /// the blocks the changes touch hashed again. A `changes` or `draft` that does not fit
+    /// this text (checked by lengths) falls back to copying `draft` out of its rope and indexing
+    /// it whole. Cost: O(n) bytes copied + O(k·log n) for k changes, O(n) for the fingerprint,
+    /// and O(n / 4 KB + bytes changed) for the index (O(n) when this text had none).
     pub fn committed(&self, draft: Rope, changes: &ChangeSet) -> Text {
         let applied = changes.apply_flat(&self.rope, self.flat()).ok();
-        let mut flat = match applied {
-            Some(s) if changes.draft_len() == draft.len_chars() && s.len() == draft.len_bytes() => s,
-            _ => rope_string(&draft),
+        let (mut flat, mut fits) = match applied {
+            Some(s) if changes.draft_len() == draft.len_chars() && s.len() == draft.len_bytes() => (s, true),
+            _ => (rope_string(&draft), false),
         };
         let mut bom = self.bom;
         if !bom && flat.starts_with(BOM) {
             // As `with_rope`: the leading U+FEFF is the BOM a reload would read.
             flat.replace_range(..BOM.len_utf8(), "");
             bom = true;
+            fits = false;
         }
+        let grams = match &self.flat.grams {
+            Some(old) if fits => {
+                // `apply_flat` succeeded: every range is in the rope, so `char_to_byte` is in bounds.
+                let edits: Vec<ByteEdit> = changes
+                    .replacements()
+                    .iter()
+                    .map(|r| ByteEdit { old: self.rope.char_to_byte(r.range.start)..self.rope.char_to_byte(r.range.end), new_len: r.text.len() })
+                    .collect();
+                old.updated(flat.as_bytes(), &edits)
+            }
+            _ => BlockGrams::build(flat.as_bytes()),
+        };
         let mut rope = draft;
         if bom && !self.bom {
             rope.remove(0..1);
         }
         let fingerprint = fingerprint_of_str(&flat);
-        Text { rope, line_ending: self.line_ending, bom, fingerprint, flat: FlatCache::built(flat) }
+        Text { rope, line_ending: self.line_ending, bom, fingerprint, flat: FlatCache::built(flat, grams) }
     }
 
     /// The bytes to write back: the remembered line ending and BOM restored, copied from the
@@ -234,12 +253,24 @@ impl Text {
     /// The normalised text as one string. Cost: O(1), except after [`Text::forget_flat`]: O(n)
     /// the first time (for this text and its clones).
     pub fn flat(&self) -> &str {
-        self.flat.0.get_or_init(|| rope_string(&self.rope).into_boxed_str())
+        self.flat.text.get_or_init(|| rope_string(&self.rope).into_boxed_str())
+    }
+
+    /// [`Text::flat`] and its block index, when it was made with it (not after
+    /// [`Text::forget_flat`]: the exact search then scans the whole text). Cost: as `flat`.
+    pub(crate) fn flat_and_grams(&self) -> (&str, Option<&BlockGrams>) {
+        (self.flat(), self.flat.grams.as_deref())
     }
 
     /// Whether the flat text is built (for tests and diagnostics). Cost: O(1).
     pub fn has_flat(&self) -> bool {
-        self.flat.0.get().is_some()
+        self.flat.text.get().is_some()
+    }
+
+    /// Whether the flat text's block index is there, and the bytes it holds (for tests and
+    /// diagnostics). Cost: O(1).
+    pub fn flat_index_bytes(&self) -> Option<usize> {
+        self.flat.grams.as_deref().map(BlockGrams::heap_bytes)
     }
 
     /// Lets go of this handle on the flat text: its memory is freed once no clone holds it, and
@@ -268,19 +299,29 @@ impl Text {
 /// [`Text::flat`]'s storage: shared between clones of a text; empty only after
 /// [`Text::forget_flat`] until used again.
 #[derive(Clone, Default)]
-struct FlatCache(Arc<OnceLock<Box<str>>>);
+struct FlatCache {
+    text: Arc<OnceLock<Box<str>>>,
+    /// The block index of `text`, made with it; `None` after `forget_flat`, also once `text`
+    /// is built again on first use (a failed commit's old text: searched by scanning).
+    grams: Option<Arc<BlockGrams>>,
+}
 
 impl FlatCache {
-    /// Holding `flat` already. `into_boxed_str` reallocates only when the string has spare
-    /// capacity (the strings made here are allocated at their final size).
-    fn built(flat: String) -> FlatCache {
-        FlatCache(Arc::new(OnceLock::from(flat.into_boxed_str())))
+    /// Holding `flat` already, and its index. `into_boxed_str` reallocates only when the string
+    /// has spare capacity (the strings made here are allocated at their final size).
+    fn built(flat: String, grams: BlockGrams) -> FlatCache {
+        FlatCache { text: Arc::new(OnceLock::from(flat.into_boxed_str())), grams: Some(Arc::new(grams)) }
     }
 }
 
 impl fmt::Debug for FlatCache {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "FlatCache({})", if self.0.get().is_some() { "built" } else { "empty" })
+        let state = match (self.text.get().is_some(), self.grams.is_some()) {
+            (true, true) => "built, indexed",
+            (true, false) => "built",
+            _ => "empty",
+        };
+        write!(f, "FlatCache({state})")
     }
 }
 

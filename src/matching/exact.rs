@@ -7,6 +7,7 @@ use ropey::Rope;
 use super::Match;
 use crate::changeset::{Assoc, ChangeSet};
 use crate::text::Text;
+use crate::text_index::BlockGrams;
 
 /// The rope is searched in blocks of about this many bytes, copied from its chunks: memmem runs
 /// near its flat-string speed on blocks this size, while per-chunk searches (ropey's chunks are
@@ -172,7 +173,7 @@ pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, 
     let finder = Finder::new(needle.as_bytes());
     let m = needle.chars().count();
     let reps = layers.changes.replacements();
-    let flat = layers.base.flat();
+    let (flat, grams) = layers.base.flat_and_grams();
     // (1) Occurrences overlapping a replacement's text in the draft (or spanning the point where
     // one deleted text), sorted.
     let mut near: Vec<usize> = Vec::new();
@@ -183,7 +184,7 @@ pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, 
         let window = layers.draft.slice(lo..hi).to_string();
         let mut chars_before = 0;
         let mut last_byte = 0;
-        for b in occurrences(window.as_bytes(), &finder, 0) {
+        for b in occurrences(window.as_bytes(), &finder, 0, None) {
             // Match starts are char boundaries (the needle is UTF-8).
             chars_before += window.get(last_byte..b).map_or(0, |t| t.chars().count());
             last_byte = b;
@@ -207,7 +208,7 @@ pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, 
     let skip_bytes = layers.base.rope().char_to_byte(skip_chars);
     let mut to_char = CharsOf::new(layers.base, flat, skip_bytes, skip_chars);
     let mut r = 0; // first replacement that may still spoil a hit (hits are sorted)
-    let base = occurrences(flat.as_bytes(), &finder, skip_bytes).map(move |b| to_char.at(b)).filter_map(move |s| {
+    let base = occurrences(flat.as_bytes(), &finder, skip_bytes, grams).map(move |b| to_char.at(b)).filter_map(move |s| {
         let e = s + m;
         while reps.get(r).is_some_and(|x| x.range.end <= s && !(x.range.is_empty() && x.range.start > s)) {
             r += 1;
@@ -300,11 +301,48 @@ pub fn continued_ends(layers: &Layered<'_>, needle: &str, start_ends: &[usize], 
 /// at every position, and restarting memmem after each hit would cost O(n·m); such needles are
 /// found by KMP in O(n + m). A needle without a border never overlaps itself: memmem, O(n + m)
 /// too. Either way a caller that stops early pays only for the text up to where it stopped.
-fn occurrences<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize) -> Box<dyn Iterator<Item = usize> + 'a> {
+///
+/// With `grams`, the index of `hay` (src/text_index.rs), only the blocks whose trigrams hold the
+/// needle's are searched — the same occurrences, from a few KB instead of the whole text
+/// (docs/performance.md#the-first-call-on-a-text-just-taken). Needles under 3 bytes, bordered
+/// ones longer than [`KMP_PER_RUN_MAX`], and needles most blocks may hold scan the whole text.
+fn occurrences<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize, grams: Option<&'a BlockGrams>) -> Box<dyn Iterator<Item = usize> + 'a> {
+    occurrences_with(hay, finder, from, grams, true)
+}
+
+/// [`occurrences`]; `scan_if_dense: false` searches the candidate runs even when they cover
+/// most of the text (for the index's tests, on texts of a few blocks).
+fn occurrences_with<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize, grams: Option<&'a BlockGrams>, scan_if_dense: bool) -> Box<dyn Iterator<Item = usize> + 'a> {
     let needle = finder.needle();
-    if super::kmp::failure(needle).last().is_some_and(|&border| border > 0) {
+    let bordered = super::kmp::failure(needle).last().is_some_and(|&border| border > 0);
+    let from = if bordered { 0 } else { from };
+    let runs = grams
+        .filter(|_| !bordered || needle.len() <= KMP_PER_RUN_MAX)
+        .and_then(|g| g.candidates(hay.len(), needle, from))
+        .filter(|c| !(scan_if_dense && c.most_blocks()));
+    if let Some(runs) = runs {
+        let reach = needle.len() - 1;
+        return Box::new(runs.flat_map(move |run| {
+            // Occurrences starting in the run lie in run.start .. run.end + m − 1.
+            let piece = hay.get(run.start..run.end.saturating_add(reach).min(hay.len())).unwrap_or_default();
+            let hits: Box<dyn Iterator<Item = usize> + 'a> =
+                if bordered { Box::new(super::kmp::BytesKmp::new(piece, needle)) } else { memmem_from(piece, finder, from.saturating_sub(run.start)) };
+            hits.map(move |h| run.start + h).take_while(move |&h| h < run.end)
+        }));
+    }
+    if bordered {
         return Box::new(super::kmp::BytesKmp::new(hay, needle));
     }
+    memmem_from(hay, finder, from)
+}
+
+/// A bordered needle is searched by KMP in each candidate run of the index, which builds its
+/// failure table per run: O(m) each, so only short needles take that path.
+const KMP_PER_RUN_MAX: usize = 256;
+
+/// Every occurrence at or after `from` of a needle that cannot overlap itself, by memmem
+/// restarted after each hit.
+fn memmem_from<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize) -> Box<dyn Iterator<Item = usize> + 'a> {
     let mut at = from;
     Box::new(std::iter::from_fn(move || {
         let hit = at + finder.find(hay.get(at..)?)?;
@@ -315,7 +353,14 @@ fn occurrences<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize) -> Box<dy
 
 #[cfg(test)]
 fn all_occurrences(hay: &[u8], finder: &Finder<'_>) -> Vec<usize> {
-    occurrences(hay, finder, 0).collect()
+    occurrences(hay, finder, 0, None).collect()
+}
+
+/// [`occurrences`] for the index's tests: with and without `grams`, the same offsets.
+#[cfg(test)]
+pub(crate) fn occurrences_in(hay: &[u8], needle: &[u8], from: usize, grams: Option<&BlockGrams>) -> Vec<usize> {
+    let finder = Finder::new(needle);
+    occurrences_with(hay, &finder, from, grams, false).collect()
 }
 
 /// Base byte offsets (ascending) as char offsets, one at a time: free for ASCII; otherwise a
