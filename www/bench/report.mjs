@@ -588,7 +588,8 @@ function coldSummary(report) {
   for (const doc of [...new Set(rows.map((r) => r.doc))]) {
     const get = (w) => rows.find((r) => r.doc === doc && r.work === w);
     const p = get("cold-total")?.parts_ms ?? {};
-    const parts = `node start-up ${ms(p.boot_ms)}, import ${ms(p.import_ms)}, create ${ms(p.create_ms)}, first call ${ms(p.first_call_ms)}, second (warm) call ${ms(p.second_call_ms)}`;
+    const parts = `node start-up ${ms(p.boot_ms)}, import ${ms(p.import_ms)}, create ${ms(p.create_ms)}, first call ${ms(p.first_call_ms)}, second (warm) call ${ms(p.second_call_ms)}` +
+      (p.total_cpu_ms === undefined ? "" : `, CPU time to the first answer (every thread) ${ms(p.total_cpu_ms)}`);
     L.push(`| ${doc} | ${cell(get("cold-import-create"))} | ${cell(get("cold-first-call"))} | ${cell(get("cold-total"))} | ${parts} |`);
   }
   L.push("");
