@@ -10,14 +10,16 @@
 //! | `diff` | a unified diff, as `diff -u` prints it, with `context_lines` lines of context |
 //!
 //! ```text
-//!  565│   "features": {
-//!  566│     "stable": ["A", "B", "C"],
-//!  567│-    "experimental": []
-//!  567│+    "experimental": ["X"]
-//!  568│   }
+//! 565│   "features": {
+//! 566│     "stable": ["A", "B", "C"],
+//! 567│-    "experimental": []
+//! 567│+    "experimental": ["X"]
+//! 568│   }
 //! ```
-//! Context and `+` lines carry draft line numbers, `-` lines base line numbers (they coincide for
-//! the first change). Hunks further apart than twice the context are separated by a `─` rule.
+//! Every number is a draft line number: a `-` line carries the draft line where it stood (that of
+//! the `+` line at the same offset; for lines only removed, the line now after them). Each
+//! hunk's gutter is as wide as the largest number it shows. Hunks further apart than twice the
+//! context are separated by a `─` rule.
 //!
 //! [`render`] caps each hunk at [`PreviewOptions::max_length`] chars (`max_preview_length`):
 //! the hunk is cut at a line boundary and a marker line `… N more lines` says what was left out.

@@ -18,7 +18,7 @@ fn example_flow_1_enable_experimental_feature() {
     let mut h = Host::new(&[("config.json", CONFIG_JSON)]);
     let read = h.call("memo_read", json!({}));
     assert_eq!(read.status, Status::Success);
-    assert!(read.content.as_deref().unwrap().contains("   4│     \"experimental\": []\n"));
+    assert!(read.content.as_deref().unwrap().contains("\n4│     \"experimental\": []\n"));
 
     let r = h.call("memo_replace", json!({"old_text": "\"experimental\": []", "new_text": "\"experimental\": [\"X\"]"}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
@@ -30,7 +30,7 @@ fn example_flow_1_enable_experimental_feature() {
     assert_eq!(r.pending_changes[0].change_id, "A");
     assert_eq!(r.pending_changes[0].line, 4);
     let preview = r.preview.as_deref().unwrap();
-    assert!(preview.contains("   4│-    \"experimental\": []\n   4│+    \"experimental\": [\"X\"]\n"), "{preview}");
+    assert!(preview.contains("\n4│-    \"experimental\": []\n4│+    \"experimental\": [\"X\"]\n"), "{preview}");
     assert!(r.markdown.contains("### [Diff] Preview"));
     // nothing is saved before commit
     assert_eq!(h.stored("config.json"), CONFIG_JSON);
@@ -152,7 +152,7 @@ fn empty_old_text_appends_and_preview_only_changes_nothing() {
     let p = h.call("memo_replace", json!({"old_text": "", "new_text": "- one\n", "preview_only": true}));
     assert_eq!(p.status, Status::Success);
     assert!(p.summary.starts_with("Preview only"));
-    assert!(p.preview.as_deref().unwrap().contains("   2│+- one\n"));
+    assert!(p.preview.as_deref().unwrap().contains("\n2│+- one\n"));
     assert_eq!(p.workflow_state, WorkflowState::Idle);
     assert_eq!(h.ws.draft(None).unwrap(), "# Notes\n");
     let a = h.call("memo_replace", json!({"old_text": "", "new_text": "- one\n"}));
@@ -330,7 +330,7 @@ fn only_line_feeds_number_lines() {
     // U+2028, NEL, VT and FF are characters inside a line, as in editors and `str::lines`.
     let mut h = Host::new(&[("a", "one\u{2028}still one\u{85}\u{0B}\u{0C}\ntwo\n")]);
     let r = h.call("memo_read", json!({}));
-    assert_eq!(r.content.as_deref(), Some("   1│ one\u{2028}still one\u{85}\u{0B}\u{0C}\n   2│ two\n"));
+    assert_eq!(r.content.as_deref(), Some("1│ one\u{2028}still one\u{85}\u{0B}\u{0C}\n2│ two\n"));
     let k = h.call("memo_read", json!({"line_keys": true})).content.unwrap();
     assert_eq!(k.lines().count(), 2, "{k}");
 }

@@ -254,7 +254,7 @@ fn editor_state_is_checked_and_reported() {
     // The active document is the one shown, and a small one is shown whole.
     assert_eq!(ctx.current_document.path, "a.md");
     assert!(ctx.current_document.complete);
-    assert_eq!(ctx.current_document.text, "   1│ # Title\n   2│ hello wörld 😀 end\n");
+    assert_eq!(ctx.current_document.text, "1│ # Title\n2│ hello wörld 😀 end\n");
 }
 
 #[test]

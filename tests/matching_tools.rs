@@ -415,7 +415,7 @@ fn near_miss_offers_a_candidate_that_stages_in_one_step() {
     assert!(c.match_quality.starts_with("similar:0."), "{}", c.match_quality);
     assert_eq!(c.line, 3);
     assert!(r.preview.as_deref().unwrap().contains("[A] line 3"), "{}", r.markdown);
-    assert!(r.content.as_deref().unwrap().contains("   3│   timeout: 30"), "small documents are shown whole: {}", r.markdown);
+    assert!(r.content.as_deref().unwrap().contains("\n3│   timeout: 30\n"), "small documents are shown whole: {}", r.markdown);
     assert!(r.guidance.as_deref().unwrap().contains("memo_replace_selection(selection_id=\"A\")"));
     assert_eq!(h.ws.draft(None).unwrap(), doc, "nothing is applied on similarity alone");
     // The change (3O → 60) is where the candidate differs (30), and new_text spells the whole

@@ -226,10 +226,22 @@ proptest! {
                     left += n.parse::<usize>().unwrap();
                 } else if !line.starts_with('\\') {
                     shown += 1;
-                    prop_assert!(line.ends_with('…') || whole.lines().any(|w| w == line), "{:?} is not a line of\n{}", line, whole);
+                    // A gutter row may be narrower than uncapped: its hunk's gutter is as wide
+                    // as the largest number it shows.
+                    let same = |w: &str| if mode == PreviewMode::Diff { w == line } else { w.trim_start() == line.trim_start() };
+                    prop_assert!(line.ends_with('…') || whole.lines().any(same), "{:?} is not a line of\n{}", line, whole);
                 }
             }
             prop_assert_eq!(shown + left, whole_rows, "{}\n--- capped at {} ---\n{}", whole, max, capped);
+            if mode != PreviewMode::Diff {
+                // Each hunk's whole rows: one bar column, and no padding beyond the widest number.
+                for hunk in capped.split(|c| c == '─').filter(|h| !h.trim().is_empty()) {
+                    let numbers: Vec<&str> = hunk.lines().filter(|l| !l.ends_with('…')).filter_map(|l| l.split_once('│')).map(|(n, _)| n).filter(|n| !n.is_empty()).collect();
+                    let widths: std::collections::HashSet<usize> = numbers.iter().map(|n| n.len()).collect();
+                    prop_assert!(widths.len() <= 1, "bars not aligned in\n{}", hunk);
+                    prop_assert!(numbers.is_empty() || numbers.iter().any(|n| !n.starts_with(' ')), "padded beyond its widest number:\n{}", hunk);
+                }
+            }
             if whole.lines().all(|l| l.chars().count() < max) && whole.chars().count() <= max {
                 prop_assert_eq!(&capped, &whole);
             }

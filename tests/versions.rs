@@ -25,7 +25,7 @@ fn the_version_a_commit_names_can_be_read() {
     for (version, text, what) in [("v0", "x = 1", "as it was when opened"), ("v1", "x = 2", "after \"x to 2\""), ("v2", "x = 3", "the committed text now")] {
         let r = h.call("memo_read", json!({"version": version}));
         assert_eq!(r.status, Status::Success, "{version}: {}", r.markdown);
-        assert_eq!(r.content.as_deref(), Some(format!("   1│ {text}\n").as_str()), "{version}");
+        assert_eq!(r.content.as_deref(), Some(format!("1│ {text}\n").as_str()), "{version}");
         assert!(r.summary.contains(what) && r.summary.contains("Read-only"), "{version}: {}", r.summary);
     }
     assert_eq!(h.ws.draft(None).unwrap(), "x = 4\n", "reading a version changes nothing");
@@ -39,7 +39,7 @@ fn the_version_a_commit_names_can_be_read() {
     assert_eq!(r.status, Status::InvalidArguments, "{}", r.markdown);
     // Another document's versions are its own: b.md was never committed.
     let r = h.call("memo_read", json!({"version": "v0", "path": "b.md"}));
-    assert_eq!(r.content.as_deref(), Some("   1│ b\n"), "{}", r.markdown);
+    assert_eq!(r.content.as_deref(), Some("1│ b\n"), "{}", r.markdown);
 }
 
 #[test]
@@ -59,9 +59,9 @@ fn an_aged_out_version_says_what_is_kept() {
     assert!(guidance.contains(&format!("memo_read(version=\"v{oldest}\")")) && guidance.contains("memo_read(version=\"v0\")"), "{guidance}");
     // What the guidance offers works.
     let r = h.call("memo_read", json!({"version": format!("v{oldest}")}));
-    assert_eq!(r.content.as_deref(), Some(format!("   1│ n = {oldest}\n").as_str()), "{}", r.markdown);
+    assert_eq!(r.content.as_deref(), Some(format!("1│ n = {oldest}\n").as_str()), "{}", r.markdown);
     let r = h.call("memo_read", json!({"version": "v0"}));
-    assert_eq!(r.content.as_deref(), Some("   1│ n = 0\n"), "{}", r.markdown);
+    assert_eq!(r.content.as_deref(), Some("1│ n = 0\n"), "{}", r.markdown);
 }
 
 #[test]
@@ -75,6 +75,6 @@ fn the_live_context_names_versions_memo_read_opens() {
     for id in named {
         let r = h.call("memo_read", json!({"version": id}));
         assert_eq!(r.status, Status::Success, "{}", r.markdown);
-        assert_eq!(r.content.as_deref(), Some("   1│ two\n"));
+        assert_eq!(r.content.as_deref(), Some("1│ two\n"));
     }
 }

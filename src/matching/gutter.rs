@@ -5,7 +5,7 @@
 //!
 //! | kind | example | from |
 //! | --- | --- | --- |
-//! | `box` | `  12│ text` | `memo_read` |
+//! | `box` | `12│ text`, ` 9│ text` | `memo_read` (right-aligned to the block's widest number) |
 //! | `line_key` | `12#a3f1│ text` | `memo_read(line_keys=true)` |
 //! | `colon` | `12: text` | many viewers |
 //! | `tab` | `    12\ttext` | `cat -n` |
@@ -41,7 +41,7 @@ impl GutterKind {
     /// An example of the gutter, for messages.
     pub fn example(self) -> &'static str {
         match self {
-            GutterKind::Box => "`  12│ `",
+            GutterKind::Box => "`12│ `",
             GutterKind::LineKey => "`12#a3f1│ `",
             GutterKind::Colon => "`12: `",
             GutterKind::Tab => "`12<tab>`",
@@ -201,6 +201,36 @@ mod tests {
             "12| a\n13| b",      // a pipe without the spaces before it: a table
             "12 |a\n13 |b",      // no space after the pipe
         ] {
+            assert_eq!(strip(text), None, "{text:?}");
+        }
+    }
+
+    /// A read or preview right-aligns its numbers to the widest one of the block (1 to 7 digits
+    /// here), where they used to be 4 wide: a copied block is stripped the same either way, its
+    /// first number kept, and new_text's gutters of any width go too.
+    #[test]
+    fn box_gutters_of_every_block_width_and_the_old_four_wide_form_are_recognised() {
+        for width in 1..=7u32 {
+            // Lines crossing into `width` digits (7–9 for one digit), and an empty line.
+            let last = 10usize.pow(width) - 1;
+            let first = if width == 1 { 7 } else { 10usize.pow(width - 1) - 2 };
+            let lines: Vec<String> = (first..=last.min(first + 3)).map(|n| if n == first + 1 { String::new() } else { format!("  line {n}") }).collect();
+            let mut copied = String::new();
+            for (k, text) in lines.iter().enumerate() {
+                crate::preview::gutter_line(&mut copied, crate::preview::gutter_width(last.min(first + 3)), first + k, ' ', text);
+            }
+            assert_eq!(copied.lines().map(|l| l.find('│')).collect::<std::collections::HashSet<_>>().len(), 1, "one bar column: {copied}");
+            let g = strip(&copied).unwrap_or_else(|| panic!("{copied:?}"));
+            assert_eq!((g.kind, g.first_line, g.text), (GutterKind::Box, first, lines.join("\n") + "\n"), "{copied:?}");
+            let new_text = copied.replace("line", "LINE");
+            assert_eq!(strip_kind(&new_text, GutterKind::Box), Some(lines.join("\n").replace("line", "LINE") + "\n"), "{new_text:?}");
+        }
+        // The old four-wide form, and a copy of part of a wider block.
+        let old = "   9│ a\n  10│ b\n  11│";
+        assert_eq!(strip(old).map(|g| (g.kind, g.first_line, g.text)), Some((GutterKind::Box, 9, "a\nb\n".to_string())));
+        assert_eq!(strip(" 99│ a\n100│ b").map(|g| (g.first_line, g.text)), Some((99, "a\nb".to_string())));
+        // Still refused as a gutter: no space after the bar, numbers not consecutive, one line without.
+        for text in ["9│a\n10│b", " 9│ a\n11│ b", " 9│ a\nb"] {
             assert_eq!(strip(text), None, "{text:?}");
         }
     }

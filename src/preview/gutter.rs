@@ -15,11 +15,11 @@ use crate::text::visible_line_count;
 /// hunks, not a response of megabytes; `memo_preview(preview_mode="stats")` lists every change.
 pub const MAX_HUNKS: usize = 10;
 
-/// The hunks of a gutter preview: each a list of rows ending in `\n`, the gutter width, and
-/// how many changed places (blocks of changed lines) were left out past [`MAX_HUNKS`].
+/// The hunks of a gutter preview: each a list of numbered rows, and how many changed places
+/// (blocks of changed lines) were left out past [`MAX_HUNKS`]. A hunk's gutter width is chosen
+/// when it is written, once the cap has said which rows it shows.
 pub(super) struct Hunks {
-    rows: Vec<Vec<String>>,
-    width: usize,
+    rows: Vec<Vec<Row>>,
     more_places: usize,
     /// The indices of the spans each hunk shows, in order.
     pub(super) spans: Vec<Vec<usize>>,
@@ -34,12 +34,16 @@ struct Block {
     spans: Vec<usize>,
 }
 
-/// Width of the line-number column: at least 4. Cost: O(1).
-pub fn gutter_width(last_line: usize) -> usize {
-    last_line.to_string().len().max(4)
+/// Width of the line-number column of a block of numbered lines: the digits of the largest
+/// number the block shows (lines 1–40: 2, 355–370: 3), so that its bars line up without padding
+/// every gutter to a fixed width the model pays for on every later turn (docs/decisions.md
+/// "Gutters as wide as their block"). Cost: O(1).
+pub fn gutter_width(largest_line: usize) -> usize {
+    largest_line.max(1).ilog10() as usize + 1
 }
 
-/// Writes `  12│ text` (marker `' '`, `'-'` or `'+'` after the bar). Cost: O(text).
+/// Writes `12│ text` right-aligned to `width` (marker `' '`, `'-'` or `'+'` after the bar).
+/// Cost: O(text).
 pub fn gutter_line(out: &mut String, width: usize, line: usize, marker: char, text: &str) {
     let _ = writeln!(out, "{line:>width$}│{marker}{text}");
 }
@@ -51,20 +55,24 @@ pub fn compact(base: &Rope, draft: &Rope, spans: &[ChangeSpan], context: usize) 
     join_gutter_hunks(&gutter_hunks(base, draft, spans, context, 0), 0, None).0
 }
 
-/// The hunks of a gutter preview, each a list of rows ending in `\n`, and the gutter width.
+/// Length of the `─` rule between two hunks: one length whatever the hunks' gutter widths.
+const RULE_CHARS: usize = 24;
+
+/// One numbered row of a hunk before its width is known: line number, marker, text.
+type Row = (usize, char, String);
+
+/// The hunks of a gutter preview, each a list of numbered rows. Context and `+` lines carry their draft line numbers; a `-` line carries the draft line
+/// where it stood — the number its replacement line at the same offset has, or for lines only
+/// removed the draft line now after them — so every number the model reads counts the draft's
+/// lines (docs/decisions.md "One line numbering"), as a staging preview's does.
 /// Cost: as [`compact`].
 /// `max_length` 0: every hunk; otherwise at most [`MAX_HUNKS`] (the rows of the rest are not built).
 pub(super) fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], context: usize, max_length: usize) -> Hunks {
     let blocks = blocks(base, draft, spans);
-    let width = gutter_width(visible_line_count(draft).max(visible_line_count(base)));
-    let row = |line: usize, marker: char, text: &str| {
-        let mut s = String::new();
-        gutter_line(&mut s, width, line, marker, text);
-        s
-    };
-    let mut hunks: Vec<Vec<String>> = Vec::new();
+    let mut hunks: Vec<Vec<Row>> = Vec::new();
     let mut hunk_spans: Vec<Vec<usize>> = Vec::new();
     let mut shown_until: Option<usize> = None; // next draft line (0-based) not yet printed
+    let mut more_places = 0;
     for (i, b) in blocks.iter().enumerate() {
         let first = draft.char_to_line(b.draft.start);
         let from = first.saturating_sub(context);
@@ -72,7 +80,8 @@ pub(super) fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], cont
             Some(next) if from <= next => next, // close to the previous hunk: continue it
             _ => {
                 if max_length != 0 && hunks.len() == MAX_HUNKS {
-                    return Hunks { rows: hunks, width, more_places: blocks.len() - i, spans: hunk_spans };
+                    more_places = blocks.len() - i;
+                    break;
                 }
                 hunks.push(Vec::new());
                 hunk_spans.push(Vec::new());
@@ -84,16 +93,15 @@ pub(super) fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], cont
         }
         let Some(rows) = hunks.last_mut() else { break };
         for l in from..first {
-            rows.push(row(l + 1, ' ', &crate::text::line_text(draft, l)));
+            rows.push((l + 1, ' ', crate::text::line_text(draft, l)));
         }
-        let base_first = base.char_to_line(b.base.start);
         for (k, line) in lines_of(&base.slice(b.base.clone()).to_string()).iter().enumerate() {
-            rows.push(row(base_first + k + 1, '-', line));
+            rows.push((first + k + 1, '-', line.to_string()));
         }
         let new_region = draft.slice(b.draft.clone()).to_string();
         let new_lines = lines_of(&new_region);
         for (k, line) in new_lines.iter().enumerate() {
-            rows.push(row(first + k + 1, '+', line));
+            rows.push((first + k + 1, '+', line.to_string()));
         }
         let after = first + new_lines.len();
         let next_first = blocks.get(i + 1).map(|n| draft.char_to_line(n.draft.start));
@@ -102,16 +110,17 @@ pub(super) fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], cont
             _ => (after + context).min(visible_line_count(draft)),
         };
         for l in after..until {
-            rows.push(row(l + 1, ' ', &crate::text::line_text(draft, l)));
+            rows.push((l + 1, ' ', crate::text::line_text(draft, l)));
         }
         shown_until = Some(until);
     }
-    Hunks { rows: hunks, width, more_places: 0, spans: hunk_spans }
+    Hunks { rows: hunks, more_places, spans: hunk_spans }
 }
 
-/// Gutter hunks separated by `─` rules, each capped at `max_length` chars (0: no cap), then
-/// `… N more changed places` when hunks were left out; with `labels`, each hunk starts with its
-/// label line (`── [C]`) in place of the rule. Also says whether every hunk is shown whole.
+/// Gutter hunks separated by `─` rules, each capped at `max_length` chars (0: no cap) with its
+/// gutter as wide as the largest number it shows ([`hunk_rows`]), then `… N more changed
+/// places` when hunks were left out; with `labels`, each hunk starts with its label line
+/// (`── [C]`) in place of the rule. Also says whether every hunk is shown whole.
 pub(super) fn join_gutter_hunks(hunks: &Hunks, max_length: usize, labels: Option<&[String]>) -> (String, bool) {
     let mut out = String::new();
     let mut whole = hunks.more_places == 0;
@@ -122,12 +131,22 @@ pub(super) fn join_gutter_hunks(hunks: &Hunks, max_length: usize, labels: Option
                 out.push('\n');
             }
             None if i > 0 => {
-                out.push_str(&"─".repeat(hunks.width + 24));
+                out.push_str(&"─".repeat(RULE_CHARS));
                 out.push('\n');
             }
             None => {}
         }
-        whole &= push_capped(&mut out, rows, max_length);
+        let (width, shown) = hunk_rows(rows, max_length);
+        let written: Vec<String> = rows
+            .iter()
+            .take(shown)
+            .map(|(line, marker, text)| {
+                let mut s = String::new();
+                gutter_line(&mut s, width, *line, *marker, text);
+                s
+            })
+            .collect();
+        whole &= push_rows(&mut out, &written, rows.len() - shown, max_length);
     }
     if hunks.more_places > 0 {
         let n = hunks.more_places;
@@ -136,33 +155,63 @@ pub(super) fn join_gutter_hunks(hunks: &Hunks, max_length: usize, labels: Option
     (out, whole)
 }
 
+/// A hunk's gutter width and how many of its rows the cap `max_length` lets it show (0: all):
+/// the rows that fit at the width of the largest number among them. Found at the widest width,
+/// then at the (narrower or equal) width of what that shows, where more rows can fit — up to the
+/// first whose number would not. Cost: O(chars of the rows).
+fn hunk_rows(rows: &[Row], max_length: usize) -> (usize, usize) {
+    let digits_of = |rows: &[Row]| gutter_width(rows.iter().map(|r| r.0).max().unwrap_or(1));
+    let widest = digits_of(rows);
+    if max_length == 0 {
+        return (widest, rows.len());
+    }
+    let texts: Vec<usize> = rows.iter().map(|r| r.2.chars().count()).collect();
+    // `12│-text\n`: the number, the bar, the marker, the text and the line break.
+    let fitting = |width: usize| rows_fitting(texts.iter().map(|t| width + 3 + t), max_length);
+    let width = digits_of(rows.get(..fitting(widest)).unwrap_or(rows));
+    let wider = rows.iter().position(|r| gutter_width(r.0) > width).unwrap_or(rows.len());
+    (width, fitting(width).min(wider))
+}
+
+/// How many rows of these lengths (in chars, line break included) fit in `max_length` chars
+/// (0: all): those that fit, and always the first. Cost: O(rows shown).
+fn rows_fitting(lens: impl Iterator<Item = usize>, max_length: usize) -> usize {
+    let mut used = 0;
+    let mut shown = 0;
+    for len in lens {
+        if max_length != 0 && used + len > max_length {
+            return shown.max(1);
+        }
+        used += len;
+        shown += 1;
+    }
+    shown
+}
+
 /// Appends a hunk's rows (each ending in `\n`) while they fit in `max_length` chars, then
 /// `… N more lines` for the N rows left out. The first row is always shown, cut to
 /// `max_length` chars and `…` when it alone is longer. `max_length` 0: every row. Says whether
 /// every row was shown whole.
 pub(super) fn push_capped(out: &mut String, rows: &[String], max_length: usize) -> bool {
-    let (mut used, mut shown, mut cut) = (0, 0, false);
-    for row in rows {
-        let len = row.chars().count();
-        if max_length != 0 && used + len > max_length {
-            if shown == 0 {
-                // (its line break does not count against it)
-                if row.trim_end_matches('\n').chars().count() <= max_length {
-                    out.push_str(row);
-                } else {
-                    out.extend(row.chars().take(max_length));
-                    out.push_str("…\n");
-                    cut = true;
-                }
-                shown = 1;
-            }
-            break;
+    let shown = rows_fitting(rows.iter().map(|r| r.chars().count()), max_length);
+    push_rows(out, rows.get(..shown).unwrap_or(rows), rows.len() - shown, max_length)
+}
+
+/// Appends `rows` (they fit in `max_length` chars, bar the first, which is cut to `max_length`
+/// chars and `…` when it alone is longer), then `… N more lines` when `left` rows were left
+/// out. Says whether every row was shown whole.
+fn push_rows(out: &mut String, rows: &[String], left: usize, max_length: usize) -> bool {
+    let mut cut = false;
+    for (k, row) in rows.iter().enumerate() {
+        // (a first row's line break does not count against the cap)
+        if max_length == 0 || k > 0 || row.trim_end_matches('\n').chars().count() <= max_length {
+            out.push_str(row);
+        } else {
+            out.extend(row.chars().take(max_length));
+            out.push_str("…\n");
+            cut = true;
         }
-        out.push_str(row);
-        used += len;
-        shown += 1;
     }
-    let left = rows.len() - shown;
     if left > 0 {
         let _ = writeln!(out, "… {left} more line{}", if left == 1 { "" } else { "s" });
     }

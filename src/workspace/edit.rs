@@ -470,7 +470,7 @@ impl Workspace {
             let from = start.line.min(last).saturating_sub(2).max(1);
             let to = (end.line + 2).min(last);
             let mut r = self.worded(&EditOutcome::Refused(Refusal::LinesChanged { path: path.to_string(), changes, shown: from..=to }));
-            r.content = Some(super::read::keyed_lines(&draft, &draft, from, to.max(from), last));
+            r.content = Some(super::read::keyed_lines(&draft, &draft, from, to.max(from)));
             self.keys_shown_from(path, &draft);
             return Step::Done(self.finish(r, Some(path)));
         }

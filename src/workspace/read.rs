@@ -1,5 +1,6 @@
 //! `memo_read`: the document with gutters, optionally line keys, and its fingerprint.
 
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use ropey::Rope;
@@ -109,7 +110,7 @@ impl Workspace {
         let shown = overlay(rope, &marks);
         let limits = self.config.read_limits;
         let gutter = if keys { Gutter::Keys(rope) } else if numbered { Gutter::Numbers } else { Gutter::None };
-        let read = limited_lines(&shown, gutter, start, end, last, &limits);
+        let read = limited_lines(&shown, gutter, start, end, &limits);
         let report = ReadReport {
             path: path.to_string(),
             first: start,
@@ -133,7 +134,7 @@ impl Workspace {
 #[derive(Clone, Copy)]
 pub(super) enum Gutter<'a> {
     None,
-    /// `  12│ `
+    /// `12│ `
     Numbers,
     /// `12#a3f1│ `, keyed by the lines of this text (the shown text may hold markers).
     Keys(&'a Rope),
@@ -144,15 +145,11 @@ pub(super) const CLIP_MARK: &str = "⟪clipped: ";
 
 /// Lines `start..=end` (1-based) of `shown`, within `limits`: at most `limits.lines` lines and
 /// `limits.chars` chars of text (always at least one line), each line cut at
-/// `limits.line_chars` with `⟪clipped: N more chars⟫`. Cost: O(chars shown + lines · log n):
-/// a clipped line is never copied whole.
-pub(super) fn limited_lines(shown: &Rope, gutter: Gutter<'_>, start: usize, end: usize, last: usize, limits: &ReadLimits) -> Shown {
-    let width = match gutter {
-        Gutter::Keys(_) => last.to_string().len(),
-        _ => preview::gutter_width(last),
-    };
-    let mut content = String::new();
-    let (mut chars, mut last_line, mut stopped_by, mut clipped) = (0usize, start.saturating_sub(1), None, Vec::new());
+/// `limits.line_chars` with `⟪clipped: N more chars⟫`; gutters as wide as the last number shown.
+/// Cost: O(chars shown + lines · log n): a clipped line is never copied whole.
+pub(super) fn limited_lines(shown: &Rope, gutter: Gutter<'_>, start: usize, end: usize, limits: &ReadLimits) -> Shown {
+    let mut rows: Vec<String> = Vec::new();
+    let (mut chars, mut stopped_by, mut clipped) = (0usize, None, Vec::new());
     for l in (start - 1)..end {
         if l + 1 - start >= limits.lines {
             stopped_by = Some(("max_read_lines", limits.lines));
@@ -171,25 +168,30 @@ pub(super) fn limited_lines(shown: &Rope, gutter: Gutter<'_>, start: usize, end:
             clipped.push((l + 1, len - keep));
             text.push_str(&format!("{CLIP_MARK}{} more chars⟫", len - keep));
         }
+        rows.push(text);
+    }
+    let last_line = start - 1 + rows.len();
+    // The width is known once the last line shown is: the rows are numbered after the loop.
+    let width = preview::gutter_width(last_line);
+    let mut content = String::new();
+    for (k, text) in rows.iter().enumerate() {
+        let l = start - 1 + k;
         match gutter {
             Gutter::None => {
-                content.push_str(&text);
+                content.push_str(text);
                 content.push('\n');
             }
-            Gutter::Numbers => preview::gutter_line(&mut content, width, l + 1, ' ', &text),
-            Gutter::Keys(keyed) => {
-                let key = LineKey::of(l + 1, &text::line_text(keyed, l));
-                content.push_str(&format!("{:>width$}#{:04x}│ {text}\n", key.line, key.hash));
-            }
+            Gutter::Numbers => preview::gutter_line(&mut content, width, l + 1, ' ', text),
+            Gutter::Keys(keyed) => push_keyed(&mut content, width, LineKey::of(l + 1, &text::line_text(keyed, l)), text),
         }
-        last_line = l + 1;
     }
     Shown { content, last_line, stopped_by, clipped }
 }
 
-/// Lines `start..=end` (1-based) with `  12│ ` gutters, or bare. Cost: O(size of the lines).
-pub(super) fn numbered_lines(rope: &Rope, start: usize, end: usize, last: usize, numbered: bool) -> String {
-    let width = preview::gutter_width(last);
+/// Lines `start..=end` (1-based) with `12│ ` gutters as wide as `end`, or bare. Cost: O(size
+/// of the lines).
+pub(super) fn numbered_lines(rope: &Rope, start: usize, end: usize, numbered: bool) -> String {
+    let width = preview::gutter_width(end);
     let mut content = String::new();
     for l in (start - 1)..end {
         let line = text::line_text(rope, l);
@@ -204,16 +206,20 @@ pub(super) fn numbered_lines(rope: &Rope, start: usize, end: usize, last: usize,
 }
 
 /// Lines `start..=end` (1-based) of `shown` prefixed with the keys of the same lines of `text`
-/// (`shown` is `text`, possibly with selection markers inside lines): `  12#a3f1│ text`.
-pub(super) fn keyed_lines(shown: &Rope, text: &Rope, start: usize, end: usize, last: usize) -> String {
-    let width = last.to_string().len();
+/// (`shown` is `text`, possibly with selection markers inside lines): `12#a3f1│ text`, the
+/// keys right-aligned to the width of `end`. Cost: O(size of the lines).
+pub(super) fn keyed_lines(shown: &Rope, text: &Rope, start: usize, end: usize) -> String {
+    let width = preview::gutter_width(end);
     let mut content = String::new();
     for l in (start - 1)..end {
-        let key = LineKey::of(l + 1, &text::line_text(text, l));
-        let line = text::line_text(shown, l);
-        content.push_str(&format!("{:>width$}#{:04x}│ {line}\n", key.line, key.hash));
+        push_keyed(&mut content, width, LineKey::of(l + 1, &text::line_text(text, l)), &text::line_text(shown, l));
     }
     content
+}
+
+/// Writes `12#a3f1│ text`, the line number right-aligned to `width`. Cost: O(text).
+fn push_keyed(out: &mut String, width: usize, key: LineKey, text: &str) {
+    let _ = writeln!(out, "{:>width$}#{:04x}│ {text}", key.line, key.hash);
 }
 
 /// `rope` with `[[SEL#X]]` before and `[[/SEL#X]]` after each marked range (char ranges, not

@@ -86,7 +86,7 @@ impl Workspace {
             return (VersionOutcome::LinesNotInVersion { path: path.to_string(), version: version.to_string(), start, end, lines: last }, None);
         }
         let gutter = if args.bool("line_numbers").unwrap_or(true) { Gutter::Numbers } else { Gutter::None };
-        let shown = limited_lines(&rope, gutter, start, end, last, &self.config.read_limits);
+        let shown = limited_lines(&rope, gutter, start, end, &self.config.read_limits);
         let read = VersionRead {
             path: path.to_string(),
             version: version.to_string(),

@@ -401,7 +401,7 @@ impl Workspace {
         // Small documents are shown whole (a failed match shows what is there).
         if draft.len_chars() < self.config.max_preview_length.saturating_mul(4) {
             let last = text::visible_line_count(&draft);
-            r.content = Some(crate::workspace::read::numbered_lines(&draft, 1, last, last, true));
+            r.content = Some(crate::workspace::read::numbered_lines(&draft, 1, last, true));
         }
         r.metrics.new_length = Some(draft.len_chars());
         r.fingerprint = Some(self.draft_fingerprint(&path).to_string());

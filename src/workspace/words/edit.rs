@@ -270,7 +270,7 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
     r
 }
 
-/// Some line of the text starts with a read's gutter (`  12│ `), as a copied one does.
+/// Some line of the text starts with a read's gutter (`12│ `, `  12│ `), as a copied one does.
 fn carries_gutters(n: &Needle) -> bool {
     let gutter = |line: &str| line.trim_start().split_once('│').is_some_and(|(num, _)| !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()));
     match n {

@@ -108,7 +108,7 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
 }
 
 /// What a read's gutters are, said on the first read of an edit session (docs/responses.md#said-once).
-const GUTTER_NOTE: &str = "The `  12│ ` gutters are not part of the text: leave them out of old_text.";
+const GUTTER_NOTE: &str = "The `12│ ` gutters are not part of the text: leave them out of old_text.";
 
 /// The response for a `memo_read(version)` outcome; the caller adds the content and length.
 pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
