@@ -31,7 +31,7 @@ test("the live context follows commits, failed saves and external changes", asyn
   assert.match(json.recent_diffs[2].patch, /^--- a\/config.yaml\n\+\+\+ b\/config.yaml\n@@ -1,4 \+1,4 @@\n # service\n name: orders\n-timeout: 30\n\+timeout: 60\n/);
   assert.match(json.recent_diffs[2].time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   assert.equal(json.anchor_diff.from_version, "v0");
-  assert.equal(json.current_document.text, "   1│ # service\n   2│ name: orders\n   3│ timeout: 60\n   4│ retries: 3\n   5│ owner: ops\n");
+  assert.equal(json.current_document.text, "1│ # service\n2│ name: orders\n3│ timeout: 60\n4│ retries: 3\n5│ owner: ops\n");
   assert.deepEqual(json.editor_state.cursor, { line: 3, column: 1 });
   assert.equal(json.task_tree[0].goal, "raise the timeout");
   assert.deepEqual(json.plan_hints[0], { ...json.plan_hints[0], tool: "memo_read", status: "Success" });

@@ -1,7 +1,8 @@
-// The diff view: the core's own diff text — a preview (`  12│-old`, `  12│+new`,
-// `  11│ ctx`) or memo_diff's unified diff (`---`/`+++`, `@@ … @@`, `-`/`+`/` ` lines) — in a
-// read-only CodeMirror 6 editor, each line decorated by its first mark. The page runs no diff
-// algorithm of its own: it only classifies the lines the core wrote, so it cannot disagree with it.
+// The diff view: the core's own diff text — a preview (`12│-old`, `12│+new`, `11│ ctx`,
+// right-aligned to each hunk's widest number) or memo_diff's unified diff (`---`/`+++`,
+// `@@ … @@`, `-`/`+`/` ` lines) — in a read-only CodeMirror 6 editor, each line decorated by its
+// first mark. The page runs no diff algorithm of its own: it only classifies the lines the core
+// wrote, so it cannot disagree with it.
 
 import { EditorState, RangeSetBuilder, type Extension } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, keymap, type DecorationSet, type ViewUpdate } from "@codemirror/view";
@@ -29,7 +30,7 @@ const lineDeco: Record<DiffLineKind, Decoration> = Object.fromEntries(
 ) as Record<DiffLineKind, Decoration>;
 const gutterMark = Decoration.mark({ class: "dl-gutter" });
 
-/** Line decorations (and the core's `  12│` gutter dimmed) for the visible lines only. */
+/** Line decorations (and the core's `12│` gutter dimmed) for the visible lines only. */
 const diffLines = ViewPlugin.fromClass(
   class {
     decorations: DecorationSet;
