@@ -61,10 +61,11 @@ const RULE_CHARS: usize = 24;
 /// One numbered row of a hunk before its width is known: line number, marker, text.
 type Row = (usize, char, String);
 
-/// The hunks of a gutter preview, each a list of numbered rows. Context and `+` lines carry their draft line numbers; a `-` line carries the draft line
-/// where it stood — the number its replacement line at the same offset has, or for lines only
-/// removed the draft line now after them — so every number the model reads counts the draft's
-/// lines (docs/decisions.md "One line numbering"), as a staging preview's does.
+/// The hunks of a gutter preview, each a list of numbered rows. Context and `+` lines carry
+/// their draft line numbers; a `-` line carries the draft line where it stood — the number its
+/// replacement line at the same offset has, or for lines only removed the draft line now after
+/// them — so every number the model reads counts the draft's lines (docs/decisions.md "One line
+/// numbering"), as a staging preview's does.
 /// Cost: as [`compact`].
 /// `max_length` 0: every hunk; otherwise at most [`MAX_HUNKS`] (the rows of the rest are not built).
 pub(super) fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], context: usize, max_length: usize) -> Hunks {
