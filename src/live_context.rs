@@ -392,7 +392,7 @@ pub struct CurrentDocument {
     pub complete: bool,
     /// The line the window is centred on (the last edit, else the cursor), if any.
     pub focus_line: Option<usize>,
-    /// The shown lines with `  12│ ` gutters, as `memo_read` prints them.
+    /// The shown lines with `12│ ` gutters, as `memo_read` prints them.
     pub text: String,
     /// Markdown headings (and `[section]` lines) of a windowed document.
     pub headings: Vec<Heading>,

@@ -238,7 +238,7 @@ pub struct HistoryDelta {
 /// as data: which of them this response says, and whether one must be said again.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OnceNotes {
-    /// A read's `The `  12│ ` gutters are not part of the text…`.
+    /// A read's `The `12│ ` gutters are not part of the text…`.
     pub gutters: bool,
     /// A staging's `Nothing is saved until memo_commit(summary)…`.
     pub save: bool,
@@ -322,7 +322,7 @@ pub struct Response {
     /// Compact diff of the pending changes of `path` (or what `preview_only` would stage); after
     /// `NoMatch`, the closest regions with what differs.
     pub preview: Option<String>,
-    /// `memo_read`: the requested lines with gutters (`  12│ `, or `12#a3f1│ ` with line keys);
+    /// `memo_read`: the requested lines with gutters (`12│ `, or `12#a3f1│ ` with line keys);
     /// a `NoMatch` on a small document: the whole document.
     pub content: Option<String>,
     /// Fingerprint (16 hex digits) of the draft the call read or edited.

@@ -103,11 +103,11 @@ const SPECS: [ToolSpec; 20] = [
     ToolSpec {
         tool: Tool::Read,
         verb: "read",
-        description: "Read the document (the draft, with pending changes applied) with line-number gutters like `  12│ `. Returns its fingerprint. With line_keys=true each line is prefixed with a key like `12#a3f1│ ` for memo_replace_lines.",
+        description: "Read the document (the draft, with pending changes applied) with line-number gutters like `12│ `. Returns its fingerprint. With line_keys=true each line is prefixed with a key like `12#a3f1│ ` for memo_replace_lines.",
         params: &[
             Param { name: "start_line", kind: ParamKind::Integer { min: 1 }, required: false, description: "First line to show (1-based)." },
             Param { name: "end_line", kind: ParamKind::Integer { min: 1 }, required: false, description: "Last line to show (inclusive)." },
-            Param { name: "line_numbers", kind: ParamKind::Boolean, required: false, description: "Show the `  12│ ` gutters (default true). Gutters copied into old_text are not part of the text." },
+            Param { name: "line_numbers", kind: ParamKind::Boolean, required: false, description: "Show the `12│ ` gutters (default true). Gutters copied into old_text are not part of the text." },
             Param { name: "line_keys", kind: ParamKind::Boolean, required: false, description: "Prefix each line with its key `12#a3f1│ ` (line number and a hash of the line) for memo_replace_lines." },
             Param { name: "view", kind: ParamKind::OneOf(&["draft", "committed"]), required: false, description: "`draft` (default: committed text plus pending changes) or `committed`." },
             Param { name: "version", kind: ParamKind::String, required: false, description: "Read an earlier committed version instead, read-only: an id the live context or a commit named, like \"v2\" (\"v0\": as opened)." },

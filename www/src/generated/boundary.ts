@@ -93,7 +93,7 @@ export type CurrentDocument = {
   complete: boolean;
   /** The line the window is centred on (the last edit, else the cursor), if any. */
   focus_line: number | null;
-  /** The shown lines with `  12│ ` gutters, as `memo_read` prints them. */
+  /** The shown lines with `12│ ` gutters, as `memo_read` prints them. */
   text: string;
   /** Markdown headings (and `[section]` lines) of a windowed document. */
   headings: Array<Heading>;
@@ -567,7 +567,7 @@ export type ResponseData = {
    */
   preview: string | null;
   /**
-   * `memo_read`: the requested lines with gutters (`  12│ `, or `12#a3f1│ ` with line keys);
+   * `memo_read`: the requested lines with gutters (`12│ `, or `12#a3f1│ ` with line keys);
    * a `NoMatch` on a small document: the whole document.
    */
   content: string | null;

@@ -36,7 +36,7 @@ export type ToolName = `memo_${ToolVerb}`;
 export interface ToolArgs {
   /**
    * Read the document (the draft, with pending changes applied) with line-number gutters like
-   * `  12│ `. Returns its fingerprint. With line_keys=true each line is prefixed with a key like
+   * `12│ `. Returns its fingerprint. With line_keys=true each line is prefixed with a key like
    * `12#a3f1│ ` for memo_replace_lines.
    */
   read: {
@@ -45,7 +45,7 @@ export interface ToolArgs {
     /** Last line to show (inclusive). A whole number ≥ 1. */
     end_line?: number;
     /**
-     * Show the `  12│ ` gutters (default true). Gutters copied into old_text are not part of the
+     * Show the `12│ ` gutters (default true). Gutters copied into old_text are not part of the
      * text.
      */
     line_numbers?: boolean;
