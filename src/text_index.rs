@@ -3,7 +3,7 @@
 //! `memmem` over a few KB instead of reading all 10 MB from memory on the first call after an
 //! open or a commit, when the text is out of the CPU caches.
 //!
-//! The text's bytes are split into blocks of [`MIN_BLOCK`]..=[`BLOCK`] bytes (byte ranges; the
+//! The text's bytes are split into blocks of [`MIN_BLOCK`]..=[`MAX_BLOCK`] bytes (byte ranges; the
 //! boundaries need not be char boundaries). Each block keeps a bitmap of the hashes of the byte
 //! trigrams that START in `[start, end + W)`, [`W`] a fixed window. A needle of m ≥ 3 bytes asks
 //! for the hashes of its trigrams at offsets `0 ..= min(W, m − 3)`: a block whose bitmap lacks
@@ -21,15 +21,20 @@
 //! holds blocks 64g..64g + 64 of bucket h), so a query reads only its ≤ W rows — 32 × 40 words
 //! at 10 MB, about 10 KB — instead of one cache line per block (2,500 at 10 MB: 100–200 µs
 //! measured natively with block-major bitmaps, against a few µs). Memory: 2^12 bits per block
-//! of 2–4 KB (1.25 MB per 10 MB when built whole). Built with the flat text at open and reload
-//! ([`BlockGrams::build`]); at a commit only the blocks whose bytes (or window) a change touches
-//! are hashed again ([`BlockGrams::updated`]); the others keep their bits, copied as bit ranges
-//! of the rows to their shifted block numbers.
+//! of 2–8 KB: 1.25 MB per 10 MB when built whole, 2.5 MB at most. Built with the flat text at
+//! open and reload ([`BlockGrams::build`]); at a commit only the blocks whose bytes (or window)
+//! a change touches are hashed again ([`BlockGrams::updated`]); the others keep their bits —
+//! the rows copied whole when every block keeps its number (the usual commit), bit ranges of
+//! them moved to the new numbers otherwise.
 
 use std::ops::Range;
 
-/// The largest block, in bytes; a text is split into `ceil(len / BLOCK)` even blocks.
+/// The block a text is split into: `ceil(len / BLOCK)` even blocks of at most this many bytes.
 pub(crate) const BLOCK: usize = 4096;
+/// The largest block a commit leaves: a run of blocks an edit touched is split again into as
+/// many blocks as it had while they stay under this size, so that the other blocks keep their
+/// numbers (their bits are then copied word by word).
+pub(crate) const MAX_BLOCK: usize = 2 * BLOCK;
 /// The smallest block, except in a text of one block: a re-split run shorter than this takes in
 /// a neighbour, so that commits never leave a crumble of tiny blocks (memory grows per block).
 pub(crate) const MIN_BLOCK: usize = BLOCK / 2;
@@ -237,7 +242,12 @@ impl BlockGrams {
                     return None;
                 }
                 let first = starts.len();
-                push_split(&mut starts, new_start, new_end);
+                let len = new_end - new_start;
+                if (run.len() * MIN_BLOCK..=run.len() * MAX_BLOCK).contains(&len) {
+                    push_pieces(&mut starts, new_start, new_end, run.len());
+                } else {
+                    push_split(&mut starts, new_start, new_end);
+                }
                 fresh.extend(first..starts.len());
                 shift = new_end as isize - old_end as isize;
                 placed += edits_in(edits, self, &run).count();
@@ -255,13 +265,30 @@ impl BlockGrams {
         if placed != edits.len() || self.len.checked_add_signed(shift)? != text.len() {
             return None;
         }
-        let mut out = BlockGrams::empty(text.len(), starts);
-        for h in 0..BUCKETS {
-            let (old, new) = (self.row(h), out.rows.get_mut(h * out.stride..(h + 1) * out.stride).unwrap_or_default());
-            for (from, to) in &kept {
-                copy_bits(new, *to, old, from.start, from.len());
+        let mut out = if starts.len() == blocks && kept.iter().all(|(from, to)| from.start == *to) {
+            // The usual commit: each run split again into as many blocks as it had, so every
+            // kept block keeps its number: the old rows with the rebuilt blocks' bits cleared.
+            let mut keep = vec![u64::MAX; self.stride];
+            for &b in &fresh {
+                if let Some(word) = keep.get_mut(b / 64) {
+                    *word &= !(1 << (b % 64));
+                }
             }
-        }
+            let mut rows = self.rows.clone();
+            for row in rows.chunks_exact_mut(self.stride.max(1)) {
+                row.iter_mut().zip(&keep).for_each(|(word, keep)| *word &= keep);
+            }
+            BlockGrams { len: text.len(), starts, stride: self.stride, rows }
+        } else {
+            let mut out = BlockGrams::empty(text.len(), starts);
+            for h in 0..BUCKETS {
+                let (old, new) = (self.row(h), out.rows.get_mut(h * out.stride..(h + 1) * out.stride).unwrap_or_default());
+                for (from, to) in &kept {
+                    copy_bits(new, *to, old, from.start, from.len());
+                }
+            }
+            out
+        };
         let mut group = Group::default();
         for b in fresh {
             let bitmap = bitmap_of(text, out.start_of(b), out.end_of(b));
@@ -319,8 +346,12 @@ impl BlockGrams {
 /// Appends to `starts` the starts of `from..to` split into `ceil(len / BLOCK)` even blocks
 /// (none when empty): each of MIN_BLOCK..=BLOCK bytes when the span has at least MIN_BLOCK.
 fn push_split(starts: &mut Vec<usize>, from: usize, to: usize) {
+    push_pieces(starts, from, to, to.saturating_sub(from).div_ceil(BLOCK));
+}
+
+/// Appends to `starts` the starts of `from..to` split into `pieces` even blocks.
+fn push_pieces(starts: &mut Vec<usize>, from: usize, to: usize, pieces: usize) {
     let len = to.saturating_sub(from);
-    let pieces = len.div_ceil(BLOCK);
     // In u64: `p * len` passes 2^32 on wasm32 for a 128 MiB span.
     starts.extend((0..pieces).map(|p| from + ((p as u64 * len as u64) / pieces as u64) as usize));
 }
@@ -493,7 +524,7 @@ impl Iterator for Candidates<'_> {
 #[cfg(test)]
 impl BlockGrams {
     /// What must hold of an index of `text`: it covers exactly the text in ascending, non-empty
-    /// blocks of MIN_BLOCK..=BLOCK bytes (one shorter block only when it is the whole text), and
+    /// blocks of MIN_BLOCK..=MAX_BLOCK bytes (one shorter block only when it is the whole text), and
     /// each bitmap is the one its block's bytes give. `Err` names the first thing that does not.
     pub(crate) fn check(&self, text: &[u8]) -> Result<(), String> {
         if self.len != text.len() {
@@ -509,8 +540,8 @@ impl BlockGrams {
             let end = self.end_of(i);
             let size = end.checked_sub(start).ok_or(format!("block {i} ends at {end} before its start {start}"))?;
             let alone = self.starts.len() == 1;
-            if size == 0 || size > BLOCK || (size < MIN_BLOCK && !alone) {
-                return Err(format!("block {i} ({start}..{end}) has {size} bytes, outside {MIN_BLOCK}..={BLOCK}"));
+            if size == 0 || size > MAX_BLOCK || (size < MIN_BLOCK && !alone) {
+                return Err(format!("block {i} ({start}..{end}) has {size} bytes, outside {MIN_BLOCK}..={MAX_BLOCK}"));
             }
             if self.bitmap(i) != bitmap_of(text, start, end) {
                 return Err(format!("block {i} ({start}..{end}): its bits are not its bytes'"));

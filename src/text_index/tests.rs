@@ -332,3 +332,4 @@ fn a_unique_needle_reads_few_blocks() {
     assert!(bytes <= 2 * BLOCK, "{runs:?}");
 }
 
+
