@@ -723,7 +723,7 @@ test("back to en + candidates table: the Detail view's candidates table has the 
   // The read before it, as the history keeps it: its Basic line.
   const earlier = await page.$$eval(`${tid("basic-history")} li`, (ls) => ls.map((l) => l.textContent));
   assert.equal(earlier.length, 1);
-  assert.match(earlier[0], /^#1\[OK\] Success · Idle · Read lines 10–12 of timeouts\.yaml/);
+  assert.match(earlier[0], /^#1\[OK\] Success · Idle · Read lines 10–12 of 90 \(fingerprint `/);
   assert.deepEqual(problems, []);
 });
 
