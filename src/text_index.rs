@@ -5,21 +5,26 @@
 //!
 //! The text's bytes are split into blocks of [`MIN_BLOCK`]..=[`MAX_BLOCK`] bytes (byte ranges; the
 //! boundaries need not be char boundaries). Each block keeps a bitmap of the hashes of the byte
-//! trigrams that START in `[start, end + W)`, [`W`] a fixed window. A needle of m ≥ 3 bytes asks
-//! for the hashes of its trigrams at offsets `0 ..= min(W, m − 3)`: a block whose bitmap lacks
-//! one of them holds no occurrence starting inside it.
+//! trigrams that START in `[start, end + W)` at an EVEN distance from `start` ([`W`] a fixed
+//! window; every other start, so building hashes half the text's trigrams). A needle of
+//! m ≥ 4 bytes asks for the hashes of its trigrams at offsets `0 ..= min(W, m − 3)`, in two
+//! classes — the even offsets and the odd ones: a block that holds neither class whole holds no
+//! occurrence starting inside it.
 //!
-//! Why no occurrence is missed: an occurrence starting at `s` in block `[start, end)` holds, for
-//! each offset `i ≤ min(W, m − 3)`, the trigram at `s + i`; it starts at or after `start`,
-//! before `end + W` (as `s ≤ end − 1` and `i ≤ W`), and ends inside the text
-//! (`s + i + 3 ≤ s + m ≤ n`). So it is one of the block's trigrams and its hash bit is set. The
-//! occurrence itself lies in `[start, end + m − 1)`, the range a candidate block is searched
-//! over. The bounds are tight: one more query offset, or one byte less of window in the
-//! bitmaps, loses occurrences that start in a block's last byte (the tests plant both).
+//! Why no occurrence is missed: an occurrence starting at `s` in block `[start, end)`, with
+//! `r = (s − start) mod 2`, holds for each offset `i ≤ min(W, m − 3)` with `i ≡ r (mod 2)` the
+//! trigram at `p = s + i`: `p − start` is even, `p ≥ start`, `p < end + W` (as `s ≤ end − 1`
+//! and `i ≤ W`), and it ends inside the text (`p + 3 ≤ s + m ≤ n`). So the whole class `r` is in
+//! the block's bitmap (and the class is not empty: it holds `i = r ≤ 1 ≤ m − 3`). The distance
+//! is counted from the block's start, not from the text's, so a block moved by an odd number of
+//! bytes at a commit keeps its bitmap. The occurrence itself lies in `[start, end + m − 1)`, the
+//! range a candidate block is searched over. The bounds are tight: one more query offset, or one
+//! byte less of window in the bitmaps, loses occurrences that start in a block's last byte (the
+//! tests plant both).
 //!
 //! Layout: transposed. Per hash bucket a bitset over the blocks (row-major, `rows[h·stride + g]`
 //! holds blocks 64g..64g + 64 of bucket h), so a query reads only its ≤ W rows — 32 × 40 words
-//! at 10 MB, about 10 KB — instead of one cache line per block (2,500 at 10 MB: 100–200 µs
+//! at 10 MB, about 10 KB, twice: one AND per class — instead of one cache line per block (2,500 at 10 MB: 100–200 µs
 //! measured natively with block-major bitmaps, against a few µs). Memory: 2^12 bits per block
 //! of 2–8 KB: 1.25 MB per 10 MB when built whole, 2.5 MB at most. Built with the flat text at
 //! open and reload ([`BlockGrams::build`]); at a commit only the blocks whose bytes (or window)
@@ -84,11 +89,12 @@ fn bucket(tri: u32) -> usize {
     (tri.wrapping_mul(0x9E37_79B1) >> (32 - BITS_LOG2)) as usize
 }
 
-/// Sets the bit of every trigram starting in `bytes` (the last two bytes start none). Eight
-/// starts at a time from one 8-byte load and the two bytes after it; the trigram at `p` is
+/// Sets the bit of every trigram starting at an EVEN offset of `bytes` (0, 2, 4, …; the last two
+/// bytes start none): half the hashing of every trigram, see the module notes. Four starts at a
+/// time from one 8-byte load and the two bytes after it; the trigram at `p` is
 /// `bytes[p] | bytes[p+1] << 8 | bytes[p+2] << 16` either way.
 #[inline]
-fn add_trigrams(bitmap: &mut Bitmap, bytes: &[u8]) {
+fn add_even_trigrams(bitmap: &mut Bitmap, bytes: &[u8]) {
     let mut set = |tri: u64| {
         let h = bucket(tri as u32 & 0x00FF_FFFF);
         // `h >> 6` < WORDS (bucket < 2^BITS_LOG2): the check compiles away.
@@ -101,28 +107,28 @@ fn add_trigrams(bitmap: &mut Bitmap, bytes: &[u8]) {
         let (Some(eight), Some(&b8), Some(&b9)) = (ten.get(..8).and_then(|s| <[u8; 8]>::try_from(s).ok()), ten.get(8), ten.get(9)) else { break };
         let low = u64::from_le_bytes(eight);
         let high = low >> 16 | u64::from(b8) << 48 | u64::from(b9) << 56;
-        for k in 0..6 {
-            set(low >> (8 * k));
-        }
+        set(low);
+        set(low >> 16);
+        set(low >> 32);
         set(high >> 32);
-        set(high >> 40);
         p += 8;
     }
     let rest = bytes.get(p..).unwrap_or_default();
-    // Starts left over (the last chunk without two bytes after it, and the remainder).
-    for window in rest.windows(3) {
+    // Starts left over (the last chunk without two bytes after it, and the remainder); `p` is
+    // even, so the even offsets of `rest` are those of `bytes`.
+    for window in rest.windows(3).step_by(2) {
         if let &[a, b, c] = window {
             set(u64::from(a) | u64::from(b) << 8 | u64::from(c) << 16);
         }
     }
 }
 
-/// The bitmap of block `start..end` of `text`: trigrams starting in `[start, end + W)`, i.e.
-/// the bytes `[start, end + W + 2)` clipped to the text.
+/// The bitmap of block `start..end` of `text`: trigrams starting in `[start, end + W)` an even
+/// distance from `start`, i.e. from the bytes `[start, end + W + 2)` clipped to the text.
 fn bitmap_of(text: &[u8], start: usize, end: usize) -> Bitmap {
     let mut bitmap = [0; WORDS];
     let cover_end = end.saturating_add(W + 2).min(text.len());
-    add_trigrams(&mut bitmap, text.get(start..cover_end).unwrap_or_default());
+    add_even_trigrams(&mut bitmap, text.get(start..cover_end).unwrap_or_default());
     bitmap
 }
 
@@ -319,24 +325,33 @@ impl BlockGrams {
     /// The byte ranges where `needle` may START at or after byte `from`, ascending and disjoint:
     /// runs of adjacent blocks that hold all the needle's query buckets. An occurrence starting
     /// in `range` lies in `range.start .. min(range.end + m − 1, len)`. `None` when the index
-    /// cannot rule anything out: a needle under 3 bytes, or a `hay_len` that is not the length
-    /// of the text it was built for. Cost: O(W · blocks / 64) word ANDs (the query's rows).
+    /// cannot rule anything out: a needle under 4 bytes (its odd class would be empty), or a
+    /// `hay_len` that is not the length of the text it was built for. Cost: O(W · blocks / 64)
+    /// word ANDs (the query's rows).
     pub(crate) fn candidates(&self, hay_len: usize, needle: &[u8], from: usize) -> Option<Candidates<'_>> {
-        if needle.len() < 3 || hay_len != self.len {
+        if needle.len() < 4 || hay_len != self.len {
             return None;
         }
-        let mut query = [0u64; WORDS];
-        // Trigrams at offsets 0 ..= min(W, m − 3): the bytes needle[..min(W + 3, m)].
-        add_trigrams(&mut query, needle.get(..needle.len().min(W + 3))?);
-        let mut blocks: Vec<u64> = vec![u64::MAX; self.stride];
-        for (w, &bits) in query.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let h = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                blocks.iter_mut().zip(self.row(h)).for_each(|(have, &row)| *have &= row);
+        // Trigrams at offsets 0 ..= min(W, m − 3): the bytes needle[..min(W + 3, m)]; the even
+        // offsets in one class, the odd ones in the other.
+        let head = needle.get(..needle.len().min(W + 3))?;
+        let holding = |bytes: &[u8]| -> Vec<u64> {
+            let mut query = [0u64; WORDS];
+            add_even_trigrams(&mut query, bytes);
+            let mut blocks: Vec<u64> = vec![u64::MAX; self.stride];
+            for (w, &bits) in query.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let h = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    blocks.iter_mut().zip(self.row(h)).for_each(|(have, &row)| *have &= row);
+                }
             }
-        }
+            blocks
+        };
+        // A block is a candidate when it holds either class whole.
+        let mut blocks = holding(head);
+        blocks.iter_mut().zip(holding(head.get(1..)?)).for_each(|(even, odd)| *even |= odd);
         // From the block that holds `from` on.
         let block = self.starts.partition_point(|&s| s <= from).saturating_sub(1);
         Some(Candidates { grams: self, blocks, block })

@@ -304,7 +304,7 @@ pub fn continued_ends(layers: &Layered<'_>, needle: &str, start_ends: &[usize], 
 ///
 /// With `grams`, the index of `hay` (src/text_index.rs), only the blocks whose trigrams hold the
 /// needle's are searched — the same occurrences, from a few KB instead of the whole text
-/// (docs/performance.md#the-first-call-on-a-text-just-taken). Needles under 3 bytes, bordered
+/// (docs/performance.md#the-first-call-on-a-text-just-taken). Needles under 4 bytes, bordered
 /// ones longer than [`KMP_PER_RUN_MAX`], and needles most blocks may hold scan the whole text.
 fn occurrences<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize, grams: Option<&'a BlockGrams>) -> Box<dyn Iterator<Item = usize> + 'a> {
     occurrences_with(hay, finder, from, grams, true)

@@ -273,13 +273,13 @@ fn transpose_and_bit_copies_are_the_naive_ones() {
 
 #[test]
 fn trigram_bits_are_those_of_each_window() {
-    // Eight starts per load in the bulk, one window at a time in the tail: the same bits.
+    // Four starts per load in the bulk, every other window in the tail: the same bits.
     for len in 0..40 {
         let bytes: Vec<u8> = (0..len).map(|i| (i * 37 % 251) as u8).collect();
         let mut fast = [0u64; super::WORDS];
-        super::add_trigrams(&mut fast, &bytes);
+        super::add_even_trigrams(&mut fast, &bytes);
         let mut naive = [0u64; super::WORDS];
-        for w in bytes.windows(3) {
+        for w in bytes.windows(3).step_by(2) {
             let h = super::bucket(u32::from(w[0]) | u32::from(w[1]) << 8 | u32::from(w[2]) << 16);
             naive[h / 64] |= 1 << (h % 64);
         }
