@@ -192,3 +192,117 @@ proptest! {
         }
     }
 }
+
+/// Text whose blocks differ (src/text_index.rs rules blocks out only then): stretches of many
+/// different chars, one-byte and multibyte, and lines repeated from a few, so needles occur
+/// once, twice or many times, across block edges too.
+fn indexed_text_strategy() -> impl Strategy<Value = String> {
+    let diverse = prop_oneof![8 => proptest::char::range('!', '~'), 1 => Just('é'), 1 => proptest::char::range('一', '龥'), 1 => Just('😀'), 1 => Just('\n')];
+    let line = prop_oneof![Just("let total = items.len();\n"), Just("    x.push(y);\n"), Just("aaaa aaaa\n"), Just("中文 行\n")];
+    let piece = prop_oneof![
+        3 => proptest::collection::vec(diverse, 1..3000).prop_map(|v| v.into_iter().collect::<String>()),
+        1 => (line, 1usize..80).prop_map(|(l, n)| l.repeat(n)),
+    ];
+    // Half of them twice over: each needle then occurs at least twice, at other distances from
+    // the block edges in each half, and missing one of the two would stage an ambiguous edit.
+    (proptest::collection::vec(piece, 1..16), any::<bool>()).prop_map(|(v, twice)| v.concat().repeat(if twice { 2 } else { 1 }))
+}
+
+/// One step of a search-heavy history.
+#[derive(Clone, Debug)]
+enum SearchOp {
+    /// `memo_replace` of the substring of the draft at (start, len) in chars: unique → staged,
+    /// repeated → refused as ambiguous.
+    One(usize, usize),
+    /// The same with `replace_all`: every occurrence.
+    All(usize, usize),
+    /// `One` for a needle that starts `back` bytes before the edge of index block `block` as a
+    /// text of this size is split when opened (even blocks of at most 4 KB): occurrences in a
+    /// block's last bytes reach into the next one.
+    Edge(usize, usize, usize),
+    Commit,
+}
+
+fn search_op_strategy() -> impl Strategy<Value = SearchOp> {
+    let len = prop_oneof![2 => 3usize..12, 2 => 12usize..60, 1 => 60usize..5000];
+    prop_oneof![
+        3 => (any::<usize>(), len.clone()).prop_map(|(a, n)| SearchOp::One(a, n)),
+        3 => (any::<usize>(), 1usize..5, len.clone()).prop_map(|(b, back, n)| SearchOp::Edge(b, back, n)),
+        2 => (any::<usize>(), len).prop_map(|(a, n)| SearchOp::All(a, n)),
+        2 => Just(SearchOp::Commit),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Through the workspace, on texts of several index blocks, across commits (each updating
+    /// the committed text's block index): a needle the draft holds once is staged where a
+    /// `String` model has it, one it holds more than once is never staged as if unique, and
+    /// `replace_all` replaces exactly `str::replace`'s occurrences.
+    #[test]
+    fn searches_through_the_block_index_agree_with_a_string_model(
+        raw in indexed_text_strategy(),
+        ops in proptest::collection::vec(search_op_strategy(), 1..12),
+    ) {
+        let mut host = Host::new(&[("a", raw.as_str())]);
+        let mut model = host.ws.draft(Some("a")).unwrap();
+        let mut committed = model.clone();
+        let mut serial = 0;
+        for op in ops {
+            serial += 1;
+            let pick = |a: usize, n: usize| -> String {
+                let chars: Vec<char> = model.chars().collect();
+                let start = a % chars.len().max(1);
+                chars[start..(start + n).min(chars.len())].iter().collect()
+            };
+            let op = match op {
+                SearchOp::Edge(block, back, n) => {
+                    let bytes = model.len();
+                    let blocks = bytes.div_ceil(4096).max(1);
+                    let mut at = ((block % blocks) * bytes / blocks).saturating_sub(back);
+                    while !model.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    SearchOp::One(model[..at].chars().count(), n)
+                }
+                other => other,
+            };
+            match op {
+                SearchOp::One(a, n) | SearchOp::All(a, n) => {
+                    let needle = pick(a, n);
+                    if needle.trim().chars().count() < 3 {
+                        continue;
+                    }
+                    let all = matches!(op, SearchOp::All(..));
+                    let with = format!("⟨{serial}⟩");
+                    let r = host.call("memo_replace", json!({"old_text": needle, "new_text": with, "replace_all": all}));
+                    let count = model.matches(needle.as_str()).count();
+                    if all {
+                        prop_assert_eq!(r.status, agentpad::Status::Success, "replace_all of {:?} ({} places)", needle, count);
+                        model = model.replace(needle.as_str(), &with);
+                    } else if count == 1 {
+                        prop_assert_eq!(r.status, agentpad::Status::Success, "unique {:?}", needle);
+                        model = model.replacen(needle.as_str(), &with, 1);
+                    } else {
+                        prop_assert_ne!(r.status, agentpad::Status::Success, "{:?} occurs {} times: never staged as unique", needle, count);
+                        if host.ws.state() == agentpad::WorkflowState::SelectionPending {
+                            // The candidates it offers block a commit: drop the session.
+                            host.call("memo_revert", json!({"reason": "r"}));
+                            model = committed.clone();
+                        }
+                    }
+                }
+                SearchOp::Edge(..) => {}
+                SearchOp::Commit => {
+                    let r = host.call("memo_commit", json!({"summary": "s"}));
+                    prop_assert!(matches!(r.status, agentpad::Status::Success | agentpad::Status::NoOp), "commit: {}", r.markdown);
+                    prop_assert_eq!(host.ws.text(Some("a")).unwrap(), model.clone(), "committed");
+                    committed = model.clone();
+                    prop_assert!(host.ws.document("a").unwrap().text.flat_index_bytes().is_some(), "a committed text comes with its index");
+                }
+            }
+            prop_assert_eq!(host.ws.draft(Some("a")).unwrap(), model.clone(), "after {:?}", op);
+        }
+    }
+}
