@@ -122,8 +122,9 @@ pub struct Text {
     /// the text — the string storage handed over at open and reload, the old flat text with the
     /// changes applied at commit — so no call pays for building it; built on first use only
     /// after [`Text::forget_flat`]. Costs one more copy of the text while the `Text` lives.
-    /// With it, made with it, the trigram block index search uses to skip most of it
-    /// (src/text_index.rs; absent when the flat text was built on first use).
+    /// Beside it, made with it: the trigram block index the exact search asks first, so that it
+    /// reads a few KB of the text instead of all of it (src/text_index.rs; absent when the flat
+    /// text was built on first use).
     flat: FlatCache,
     /// Computed once when the text is made: every response carries a fingerprint, and hashing
     /// 10 MB per call would dominate an edit.
