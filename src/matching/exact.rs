@@ -401,6 +401,10 @@ impl<'a> CharsOf<'a> {
 }
 
 #[cfg(test)]
+#[path = "exact/index_tests.rs"]
+mod index_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
