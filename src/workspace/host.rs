@@ -340,14 +340,11 @@ impl<'a> ValidationResult<'a> {
 /// `liveContext`). An absent field is left unset.
 #[cfg(test)]
 #[derive(Serialize, ts_rs::TS)]
-#[ts(rename = "EditorState")]
+#[ts(rename = "EditorState", optional_fields)]
 pub(crate) struct EditorStateInput {
     /// The active document (default: the default document).
-    #[ts(optional)]
     pub path: Option<String>,
-    #[ts(optional)]
     pub cursor: Option<crate::live_context::LineCol>,
-    #[ts(optional)]
     pub selection: Option<EditorSelection>,
 }
 
@@ -368,37 +365,22 @@ pub(crate) struct EditorSelection {
 /// The options `Workspace.create` hands the core. An absent field keeps its default.
 #[cfg(test)]
 #[derive(Serialize, ts_rs::TS)]
-#[ts(rename = "WorkspaceConfig")]
+#[ts(rename = "WorkspaceConfig", optional_fields)]
 pub(crate) struct ConfigInput {
-    #[ts(optional)]
     pub default_path: Option<String>,
-    #[ts(optional)]
     pub locale: Option<String>,
-    #[ts(optional)]
     pub candidate_style: Option<String>,
-    #[ts(optional)]
     pub tool_prefix: Option<String>,
-    #[ts(optional)]
     pub persist_mode: Option<String>,
-    #[ts(optional)]
     pub near_match_threshold: Option<f64>,
-    #[ts(optional)]
     pub max_preview_length: Option<usize>,
-    #[ts(optional)]
     pub max_task_depth: Option<usize>,
-    #[ts(optional)]
     pub preview_mode: Option<String>,
-    #[ts(optional)]
     pub preview_context_lines: Option<usize>,
-    #[ts(optional)]
     pub memory: Option<bool>,
-    #[ts(optional)]
     pub auto_rebase: Option<bool>,
-    #[ts(optional)]
     pub max_read_lines: Option<usize>,
-    #[ts(optional)]
     pub max_read_chars: Option<usize>,
-    #[ts(optional)]
     pub max_read_line_chars: Option<usize>,
 }
 
@@ -406,25 +388,16 @@ pub(crate) struct ConfigInput {
 /// keeps its default.
 #[cfg(test)]
 #[derive(Serialize, ts_rs::TS)]
-#[ts(rename = "LiveContextRequest")]
+#[ts(rename = "LiveContextRequest", optional_fields)]
 pub(crate) struct LiveContextRequestInput {
-    #[ts(optional)]
     pub path: Option<String>,
-    #[ts(optional)]
     pub editor_state: Option<EditorStateInput>,
-    #[ts(optional)]
     pub max_document_chars: Option<usize>,
-    #[ts(optional)]
     pub recent_diffs: Option<usize>,
-    #[ts(optional)]
     pub max_diff_chars: Option<usize>,
-    #[ts(optional)]
     pub anchor: Option<AnchorInput>,
-    #[ts(optional)]
     pub plan_hints: Option<usize>,
-    #[ts(optional)]
     pub diff_deadline_ms: Option<f64>,
-    #[ts(optional)]
     pub locale: Option<String>,
 }
 
