@@ -18,3 +18,16 @@ mod session_model;
 mod preview_modes;
 #[path = "../tests/fuzz_regressions.rs"]
 mod fuzz_regressions;
+
+/// Proptest's configuration for a property test file included here: `cases` cases, failures kept
+/// in and replayed from `seeds` (the file's committed `tests/<name>.proptest-regressions`). By
+/// default proptest resolves a file included through src/ to `tests/<name>.txt`, and the
+/// committed seeds would never run.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn seeded(seeds: &'static str, cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(seeds))),
+        ..proptest::test_runner::Config::default()
+    }
+}

@@ -63,7 +63,7 @@ fn edit() -> impl Strategy<Value = (usize, usize, String)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/session_model.proptest-regressions"))), ..ProptestConfig::default() })]
+    #![proptest_config(agentpad::internal_tests::seeded("tests/session_model.proptest-regressions", 400))]
 
     #[test]
     fn staged_edits_keep_the_draft_equal_to_the_replayed_model(
@@ -261,7 +261,7 @@ fn check_path(session: &Session, path: &str, model: &Option<String>) -> Result<(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/session_model.proptest-regressions"))), ..ProptestConfig::default() })]
+    #![proptest_config(agentpad::internal_tests::seeded("tests/session_model.proptest-regressions", 300))]
 
     #[test]
     fn change_sets_agree_with_the_string_model(

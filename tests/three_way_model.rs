@@ -32,7 +32,7 @@ fn splice(s: &str, r: std::ops::Range<usize>, with: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 10000, failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/three_way_model.proptest-regressions"))), ..ProptestConfig::default() })]
+    #![proptest_config(agentpad::internal_tests::seeded("tests/three_way_model.proptest-regressions", 10000))]
 
     #[test]
     fn result_is_the_current_text_plus_only_the_intended_change_or_a_refusal(
@@ -124,7 +124,7 @@ mod on_one_line {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/three_way_model.proptest-regressions"))), ..ProptestConfig::default() })]
+        #![proptest_config(agentpad::internal_tests::seeded("tests/three_way_model.proptest-regressions", 3000))]
 
         /// An earlier edit replaced one word; the model, from the stale text, replaces another
         /// word of the same line: both land, or nothing does. Words apart (one word or more
@@ -213,7 +213,7 @@ mod through_the_workspace {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 1000, max_global_rejects: 100000, failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct("tests/three_way_model.proptest-regressions"))), ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { max_global_rejects: 100000, ..agentpad::internal_tests::seeded("tests/three_way_model.proptest-regressions", 1000) })]
 
         #[test]
         fn a_picked_near_miss_writes_the_current_text_plus_only_the_change_or_nothing(
