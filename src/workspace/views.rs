@@ -249,29 +249,29 @@ pub(super) struct Said {
     /// The task stack, tree and left-out count last shown.
     tasks: (Vec<TaskView>, Vec<TaskNodeView>, usize),
     /// Where the model read the gutter note and the save note last (docs/responses.md#said-once).
-    gutters: Option<Heard>,
-    save: Option<Heard>,
+    gutters: Option<HeardWhere>,
+    save: Option<HeardWhere>,
 }
 
 /// Where a note said once was read: outside an edit session (a host's history compression keeps
 /// those calls) or in the session of this id (its calls are summarised away when it ends;
 /// docs/workflow.md#history-compression).
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Heard {
+enum HeardWhere {
     Outside,
     In(String),
 }
 
-impl Heard {
-    fn of(session: Option<&str>) -> Heard {
-        session.map_or(Heard::Outside, |s| Heard::In(s.to_string()))
+impl HeardWhere {
+    fn of(session: Option<&str>) -> HeardWhere {
+        session.map_or(HeardWhere::Outside, |s| HeardWhere::In(s.to_string()))
     }
 
     /// The model still has what was said here while `session` is open.
-    fn holds(heard: &Option<Heard>, session: Option<&str>) -> bool {
+    fn holds(heard: &Option<HeardWhere>, session: Option<&str>) -> bool {
         match heard {
-            Some(Heard::Outside) => true,
-            Some(Heard::In(s)) => Some(s.as_str()) == session,
+            Some(HeardWhere::Outside) => true,
+            Some(HeardWhere::In(s)) => Some(s.as_str()) == session,
             None => false,
         }
     }
@@ -299,19 +299,19 @@ impl Said {
         self.tasks = tasks;
         let session = r.session_id.as_deref();
         if r.once.gutters {
-            self.gutters = Some(Heard::of(session));
+            self.gutters = Some(HeardWhere::of(session));
         }
         if r.once.gutters_again {
             self.gutters = None;
         }
         if r.once.save {
-            self.save = Some(Heard::of(session));
+            self.save = Some(HeardWhere::of(session));
         }
     }
 
     /// The model has the gutter note of a read, and the save note of a staging, while `session`
     /// (the open edit session's id, `s3`) is open. Cost: O(1).
     pub(super) fn knows(&self, session: Option<&str>) -> (bool, bool) {
-        (Heard::holds(&self.gutters, session), Heard::holds(&self.save, session))
+        (HeardWhere::holds(&self.gutters, session), HeardWhere::holds(&self.save, session))
     }
 }
