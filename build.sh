@@ -305,10 +305,11 @@ ensure_clippy() {
 }
 
 # The no-panic lints that src/lib.rs denies outside tests (unwrap, expect, panic!, indexing and
-# slicing without a proof), on the core as built natively and for wasm: one check per target.
+# slicing without a proof), on the core as built natively (with `fs`, so FsStorage is checked
+# too) and for wasm: one check per target.
 layer_lint() {
   local passed=0 failed=0
-  if cargo clippy --lib; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  if cargo clippy --lib --features fs; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   if cargo clippy --lib --target "$WASM_TARGET"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   echo "lint: $passed passed, $failed failed"
 }
