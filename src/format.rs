@@ -3,7 +3,7 @@
 //!
 //! Layout, in this exact order: the `status:`/`state:`/`flags:` header lines; `### [OK|Warning|Fail]
 //! Overview` with `- summary:` and `- guidance:`; the `### [Metrics] Metrics` table when it says
-//! something (a delta or a selection); then, when present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
+//! something (a delta the summary does not state, or a selection); then, when present, `### [Target] Candidates`, `### [Text] Content` (the text `memo_read` returns;
 //! docs/decisions.md#responses), `### [Diff] Preview`,
 //! `### [Changes] Pending changes` (when the model lacks it, see `workspace::views::Said`),
 //! `### [Tasks] Task stack` (when it changed), `### [Log] Session log`.
@@ -191,8 +191,9 @@ impl Display for Markdown<'_> {
         }
 
         // A table of a zero delta, no selection and the length the summary or content already
-        // gives says nothing: only a change or a selection shows it (docs/responses.md#markdown-layout).
-        if r.metrics.delta != 0 || r.metrics.selection_count.is_some() {
+        // gives says nothing, nor one whose delta a staging's summary states: a commit or a
+        // selection shows it (docs/responses.md#markdown-layout).
+        if (r.metrics.delta != 0 && !r.delta_in_summary) || r.metrics.selection_count.is_some() {
             writeln!(f, "\n### [Metrics] {}", w.metrics)?;
             writeln!(f, "{}\n| --- | --- |", w.metric_header)?;
             writeln!(f, "| delta | {} |", signed(r.metrics.delta))?;

@@ -319,6 +319,10 @@ pub struct Response {
     /// list out, the JSON keeps it.
     #[serde(skip)]
     pub(crate) pending_in_preview: bool,
+    /// The summary states the delta of the one change this call staged (`(+4 chars)`): the
+    /// Markdown leaves the Metrics table out, the JSON keeps `metrics`.
+    #[serde(skip)]
+    pub(crate) delta_in_summary: bool,
     /// Compact diff of the pending changes of `path` (or what `preview_only` would stage); after
     /// `NoMatch`, the closest regions with what differs.
     pub preview: Option<String>,
@@ -380,6 +384,7 @@ impl Response {
             tasks_said_before: false,
             once: OnceNotes::default(),
             pending_in_preview: false,
+            delta_in_summary: false,
             preview: None,
             content: None,
             fingerprint: None,

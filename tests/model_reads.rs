@@ -169,9 +169,11 @@ fn session_16_sizes() {
     // notes are said once (docs/responses.md#said-once), a preview that shows every change
     // letters its hunks instead of listing them, equal near misses are one entry and one open
     // document is not named, 11,053 once every gutter is as wide as the largest number of its
-    // block (`40│`, not `  40│`; 3,564 → 3,369 o200k tokens). A bound, not the exact count, so
-    // wording may move a little (~1 %); growing back fails here.
-    assert!(total <= 11_170, "session_16 grew to {total} chars");
+    // block (`40│`, not `  40│`; 3,564 → 3,369 o200k tokens), 10,155 once a staging leaves out
+    // the Metrics table its summary repeats (3,081 tokens: bench/edits/test/model-tokens.test.mjs
+    // holds the token count to half of the 6,222 first measured). A bound, not the exact count,
+    // so wording may move a little (~1 %); growing back fails here.
+    assert!(total <= 10_260, "session_16 grew to {total} chars");
     // Every call answered as scripted: the statuses are part of the scenario.
     let statuses: Vec<Status> = rs.iter().map(|r| r.status).collect();
     use Status::*;
@@ -229,23 +231,31 @@ fn the_task_stack_is_shown_when_it_changed_or_was_asked_for() {
     assert!(tasks(&done), "{}", done.markdown);
 }
 
-/// The Metrics table (docs/responses.md#markdown-layout) shows only when it says something: a
-/// change (delta) or a selection; the summary says the same in words.
+/// The Metrics table (docs/responses.md#markdown-layout) shows only when it says something the
+/// summary does not: on a multi-match (the selection) and a commit, not on a read or a staging,
+/// whose summary states the delta. The JSON carries `metrics` on every response.
 #[test]
 fn metrics_table_only_when_it_says_something() {
     let mut h = Host::new(&[("steps.ts", &module(30))]);
     let read = h.call("memo_read", json!({}));
     let staged = h.call("memo_replace", json!({"old_text": "steps.length + 20;", "new_text": "steps.length + 200;"}));
     assert_eq!(staged.metrics.delta, 1);
+    assert_eq!(staged.metrics.new_length, Some(module(30).chars().count() + 1));
     assert!(staged.summary.contains("(+1 chars)"), "{}", staged.summary);
+    let trial = h.call("memo_replace", json!({"old_text": "steps.length + 21;", "new_text": "steps.length + 210;", "preview_only": true}));
+    let done = h.call("memo_commit", json!({"summary": "renumber"}));
     let multi = h.call("memo_replace", json!({"old_text": "return stepNumber;", "new_text": "return 0;"}));
     assert_eq!(multi.metrics.selection_count, Some(30));
     assert!(multi.summary.contains("matches 30 places"), "{}", multi.summary);
     assert!(!read.markdown.contains("### [Metrics]"), "{}", read.markdown);
-    assert!(staged.markdown.contains("\n### [Metrics] Metrics\n| metric | value |\n| --- | --- |\n| delta | +1 |\n"), "{}", staged.markdown);
-    assert!(staged.markdown.contains("| selection_count | - |\n"), "{}", staged.markdown);
+    assert!(!staged.markdown.contains("### [Metrics]"), "{}", staged.markdown);
     assert!(multi.markdown.contains("| delta | 0 |\n") && multi.markdown.contains("| selection_count | 30 |\n"), "{}", multi.markdown);
-    for r in [&read, &staged, &multi] {
+    // A preview_only trial's summary does not state its delta: the table does.
+    assert!(!trial.summary.contains("chars)"), "{}", trial.summary);
+    assert!(trial.markdown.contains("\n### [Metrics] Metrics\n| metric | value |\n| --- | --- |\n| delta | +1 |\n"), "{}", trial.markdown);
+    assert!(done.markdown.contains("\n### [Metrics] Metrics\n| metric | value |\n| --- | --- |\n| delta | +1 |\n"), "{}", done.markdown);
+    assert!(done.markdown.contains("| selection_count | - |\n"), "{}", done.markdown);
+    for r in [&read, &staged, &multi, &trial, &done] {
         agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
     }
 }
@@ -353,24 +363,13 @@ fn aq_success(path: &str, after: &str, at: usize, new_str: &str) -> String {
     )
 }
 
-/// What a response says beyond the fixed header of the layout (docs/responses.md#markdown-layout):
-/// the Markdown without the `status:`/`state:`/`flags:` lines, the Overview heading and the
-/// Metrics table, which every host parses and which stay whatever the edit.
-fn body_beyond_header(md: &str) -> String {
-    let from_summary = &md[md.find("- summary:").expect("an Overview")..];
-    match from_summary.find("\n### [Metrics]") {
-        Some(i) => {
-            let rest = &from_summary[i + 1..];
-            let end = rest.find("\n\n").map_or(rest.len(), |e| e + 1);
-            format!("{}{}", &from_summary[..i + 1], &rest[end..])
-        }
-        None => from_summary.to_string(),
-    }
-}
-
-/// A single staged edit's answer, beyond the fixed header every response carries, reads no
-/// longer than the reference str_replace's answer for it, while it says more (the line, the old
-/// and new lines, that nothing is saved yet, what to do next). The whole answer is printed too.
+/// A single staged edit's whole answer, header included, reads no longer than the reference
+/// str_replace's answer for it, while it says more (the change's letter and line, the old and
+/// new lines, that nothing is saved yet, what to do next). Before the Metrics table left
+/// stagings (its delta is the summary's) the header alone made two of these longer.
+/// Where the reference's window is cut short by the start of the file (an edit on line 1 shows
+/// 5 lines, not 9) the whole answer is longer, by the fixed header lines; what follows the
+/// header is still shorter there.
 #[test]
 fn a_staged_edit_reads_no_longer_than_the_reference_str_replace() {
     let doc = module(120);
@@ -388,9 +387,12 @@ fn a_staged_edit_reads_no_longer_than_the_reference_str_replace() {
         let after = doc.replacen(old, new, 1);
         let aq = aq_success("steps.ts", &after, at, new);
         agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
-        let (whole, ours, theirs) = (r.markdown.chars().count(), body_beyond_header(&r.markdown).chars().count(), aq.chars().count());
-        eprintln!("staged edit {old:?}: agentpad {ours} chars beyond the header ({whole} in all), reference str_replace {theirs}");
-        assert!(ours <= theirs, "{ours} > {theirs}:\n{}\n---\n{aq}", r.markdown);
+        let (ours, theirs) = (r.markdown.chars().count(), aq.chars().count());
+        let below_header = r.markdown[r.markdown.find("- summary:").expect("an Overview")..].chars().count();
+        eprintln!("staged edit {old:?}: agentpad {ours} chars ({below_header} below the header), reference str_replace {theirs}");
+        assert!(below_header <= theirs, "{below_header} > {theirs}:\n{}\n---\n{aq}", r.markdown);
+        let window_cut = doc[..at].matches('\n').count() < 4;
+        assert!(window_cut || ours <= theirs, "{ours} > {theirs}:\n{}\n---\n{aq}", r.markdown);
     }
 }
 
@@ -448,7 +450,7 @@ fn a_preview_that_shows_every_change_letters_its_hunks_instead_of_listing_them()
 fn notes_the_model_needs_once_are_said_once_per_edit_session() {
     const GUTTERS: &str = "The `12│ ` gutters are not part of the text: leave them out of old_text.";
     const SAVE: &str = "Nothing is saved until memo_commit(summary); memo_revert(reason) drops all pending changes.";
-    const SHORT_SAVE: &str = "memo_commit(summary) saves, memo_revert(reason) drops all.";
+    const SHORT_SAVE: &str = "Save with memo_commit(summary).";
     let guidance = |r: &Response| r.guidance.clone().unwrap_or_default();
     let mut h = Host::new(&[("steps.ts", &module(30))]);
     let a = h.call("memo_replace", json!({"old_text": "steps.length + 20;", "new_text": "steps.length + 200;"}));

@@ -119,7 +119,7 @@ fn staged(s: &Staged, v: &Voice) -> Response {
             // The guidance says nothing is saved until a commit, once per edit session
             // (docs/responses.md#said-once); then only how to save or drop.
             PersistMode::Manual if v.heard.save && v.offers(Tool::Commit) => {
-                (format!("{staged}{how}"), format!("{p}_commit(summary) saves, {p}_revert(reason) drops all."))
+                (format!("{staged}{how}"), format!("Save with {p}_commit(summary)."))
             }
             PersistMode::Manual => (format!("{staged}{how}"), v.save_or_drop.clone()),
             PersistMode::Disabled => {
@@ -131,6 +131,8 @@ fn staged(s: &Staged, v: &Voice) -> Response {
     };
     let mut r = Response::new(Status::Success, with_notes(summary, &s.notes)).with_guidance(guidance);
     r.once.save = !s.preview_only && v.persist_mode == PersistMode::Manual && !v.heard.save && v.offers(Tool::Commit);
+    // The staged summary says `(+4 chars)`: a Metrics table would repeat it at every edit.
+    r.delta_in_summary = !s.preview_only;
     if s.warn {
         r.warn()
     } else {
