@@ -517,3 +517,30 @@ fn near_misses_that_read_the_same_are_said_once() {
     assert_eq!(preview.matches("[-only in yours-] {+only in the document+}").count(), 1, "{preview}");
     assert_eq!(preview.matches("const·step").count(), 1, "{preview}");
 }
+
+/// In immediate mode an edit is saved as it is staged: the answer says the change and its delta
+/// once (`Staged change A at line 2 (+1 chars). Saved.`, not a second `Committed 1 change (+1
+/// chars): …`) and, as a staging's answer, leaves out the Metrics table. A save that carries
+/// more than the call's change (one kept from a failed save) says what the commit saved.
+#[test]
+fn an_edit_saved_at_once_says_its_change_once() {
+    let config = agentpad::Config { persist_mode: agentpad::PersistMode::Immediate, ..agentpad::Config::default() };
+    let mut h = Host::with_config(&[("a.ts", "let a = 1;\nlet b = 2;\n")], config);
+    let r = h.call("memo_replace", json!({"old_text": "let b = 2;", "new_text": "let b = 20;"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(r.summary, "Staged change A at line 2 (+1 chars). Saved.");
+    assert_eq!((r.metrics.delta, h.stored("a.ts")), (1, "let a = 1;\nlet b = 20;\n"));
+    assert!(!r.markdown.contains("### [Metrics]"), "{}", r.markdown);
+    h.fail_next_save = true;
+    let failed = h.call("memo_replace", json!({"old_text": "let a = 1;", "new_text": "let a = 10;"}));
+    assert_eq!(failed.status, Status::PersistFailure, "{}", failed.markdown);
+    assert!(failed.summary.starts_with("Staged change A at line 1 (+1 chars). Could not save"), "{}", failed.summary);
+    let both = h.call("memo_replace", json!({"old_text": "let b = 20;", "new_text": "let b = 200;"}));
+    assert_eq!(both.status, Status::Success, "{}", both.markdown);
+    assert!(both.summary.starts_with("Staged change B at line 2 (+1 chars). Committed 2 changes (+2 chars):"), "{}", both.summary);
+    assert!(both.markdown.contains("| delta | +2 |\n"), "{}", both.markdown);
+    assert_eq!(h.stored("a.ts"), "let a = 10;\nlet b = 200;\n");
+    for r in [&r, &failed, &both] {
+        agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
+    }
+}

@@ -43,12 +43,18 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
                 c.summary.trim_end_matches('.'),
                 task_note(c.task.as_ref(), "completed")
             );
+            // An edit saved at once (immediate mode): its staging summary already says the one
+            // change and its delta; the commit adds that it is saved (the guidance names the
+            // version). With more changes saved (kept from a failed save) the commit says them.
+            let alone = c.changes == 1 && !c.in_memory;
             let summary = match &c.lead {
+                Some(lead) if alone => format!("{lead} Saved.{}", task_note(c.task.as_ref(), "completed")),
                 Some(lead) => format!("{lead} {saved}"),
                 None => saved,
             };
             let mut r = Response::new(Status::Success, summary);
             r.guidance = c.saved.as_ref().map(|s| saved_versions(s, v));
+            r.delta_in_summary = c.lead.is_some() && alone;
             r
         }
         PersistOutcome::CommitFailed(f) => {

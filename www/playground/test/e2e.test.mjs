@@ -576,7 +576,7 @@ test("workflow: persist mode immediate recreates the workspace; a replace is sav
   assert.doesNotMatch(await page.locator(tid("doc-meta")).textContent(), /modified/, "saved, not a draft");
   wf = await workflowPanel();
   assert.equal(wf.pending, 0);
-  assert.match(wf.summary, /Committed 1 change/);
+  assert.match(wf.summary, /Staged change A at line \d+ \(\+\d+ chars\)\. Saved\./);
   assert.equal(await text("storage-version"), "v2");
   assert.match(await page.locator(tid("pending-changes")).textContent(), /No pending changes/);
 
