@@ -17,9 +17,9 @@ export const VERSION = version;
 /**
  * The SDK validates a call's arguments against the registered schema before the handler runs,
  * and answers a mismatch with a bare error text. agentpad checks every argument itself and
- * answers `InvalidArguments` with what to fix, the tools to call next and the whole Response as
- * structuredContent (and the call is in the session log): so the schema is advertised as the
- * core defines it, and the check is left to agentpad.
+ * answers `InvalidArguments` with what to fix and the tools to call next (and the call is in the
+ * session log): so the schema is advertised as the core defines it, and the check is left to
+ * agentpad.
  * @type {import("@modelcontextprotocol/server").jsonSchemaValidator}
  */
 const agentpadValidates = {
@@ -37,6 +37,11 @@ const agentpadValidates = {
  *   disabling them after each call (`notifications/tools/list_changed`). Default false: every tool
  *   the configuration enables is listed all the time — the list a client caches never changes,
  *   and a call the state does not offer gets agentpad's `Blocked` answer saying what to do instead.
+ * @property {boolean} [structuredContent] Add the whole Response (status, workflow_state,
+ *   candidates, …) to each result as `structuredContent`, for clients that are programs. Default
+ *   false: a result is the Markdown only, because some clients (Claude Code) hand the model
+ *   `JSON.stringify(structuredContent)` instead of the text, 4–5 times its tokens, and others
+ *   forward both (docs/decisions.md#mcp-results-carry-the-markdown-only).
  * @property {(line: string) => void} [log] Where notes go (default: stderr).
  * @property {{ url: string, room: string, token?: string }} [collab] Serve the documents of a
  *   Hocuspocus room instead of a folder (`dir` is then unused): the team's open documents, edited
@@ -64,7 +69,8 @@ const agentpadValidates = {
  * @returns {Promise<AgentpadServer>}
  */
 export async function createAgentpadServer(options) {
-  const { dir, extensions, persistMode, locale, toolPrefix, visibleOnly = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  const { dir, extensions, persistMode, locale, toolPrefix, visibleOnly = false, structuredContent = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  if (typeof structuredContent !== "boolean") throw new TypeError(`agentpad-mcp: option structuredContent must be a boolean, got ${JSON.stringify(structuredContent)}`);
   const workspaceOptions = {
     ...(persistMode === undefined ? {} : { persistMode }),
     ...(locale === undefined ? {} : { locale }),
@@ -141,6 +147,22 @@ export async function createAgentpadServer(options) {
     }
   };
 
+  /**
+   * One tools/call: the Markdown as text content; with `structuredContent`, the Response too
+   * (handed over by onResponse: the "mcp" result format carries the Markdown only).
+   * @param {string} name
+   * @param {unknown} args
+   */
+  const runCall = async (name, args) => {
+    /** @type {import("@agentpad/core").ToolResponse | undefined} */
+    let response;
+    const result = await workspace.runToolCall(
+      { name, arguments: /** @type {Record<string, unknown>} */ (args ?? {}) },
+      structuredContent ? { format: "mcp", onResponse: (r) => (response = r) } : { format: "mcp" },
+    );
+    return response === undefined ? result : { ...result, structuredContent: /** @type {import("@agentpad/core").ToolResponse & Record<string, unknown>} */ (response) };
+  };
+
   // The enabled tools (the same in every state); toolStates() says which the state offers now.
   const offered = new Map(workspace.toolStates().map((s) => [s.definition.name, s.available]));
   for (const { name, description, input_schema } of workspace.tools({ format: "json-schema" })) {
@@ -148,7 +170,7 @@ export async function createAgentpadServer(options) {
       name,
       { description, inputSchema: fromJsonSchema(input_schema, agentpadValidates) },
       async (args) => {
-        const call = workspace.runToolCall({ name, arguments: /** @type {Record<string, unknown>} */ (args ?? {}) }, { format: "mcp" });
+        const call = runCall(name, args);
         running.add(call);
         try {
           return await call;

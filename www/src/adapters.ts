@@ -261,11 +261,10 @@ export async function runToolCall(call: CallFn, toolCall: unknown, format: ToolC
     case "mcp": {
       const c = object(toolCall, "MCP tools/call params ({ name, arguments })") as Partial<McpToolCall>;
       const r = await call(typeof c.name === "string" ? c.name : "", c.arguments ?? {});
-      const result: McpCallToolResult = {
-        content: [{ type: "text", text: r.markdown }],
-        structuredContent: r as ToolResponse & Record<string, unknown>,
-        isError: isErrorStatus(r.status),
-      };
+      // No structuredContent: a client that forwards it would hand the model the Response as
+      // JSON instead of (or beside) the Markdown
+      // (docs/decisions.md#mcp-results-carry-the-markdown-only). onResponse gives a host the Response.
+      const result: McpCallToolResult = { content: [{ type: "text", text: r.markdown }], isError: isErrorStatus(r.status) };
       return result;
     }
     case "gemini": {

@@ -266,10 +266,17 @@ export interface McpToolCall {
   arguments?: { [key: string]: unknown };
 }
 
-/** MCP `CallToolResult`: the Markdown as text content, the Response as structuredContent. */
+/**
+ * MCP `CallToolResult`: the Markdown as text content and `isError`. `runToolCall` leaves
+ * `structuredContent` out: clients disagree on which channel reaches the model (some forward only
+ * `JSON.stringify(structuredContent)`, some only `content`, some both), and the Response as JSON
+ * is several times the Markdown's tokens, paid again on every later turn
+ * (docs/decisions.md#mcp-results-carry-the-markdown-only). A host serving programs that want the
+ * Response sets it from `runToolCall`'s `onResponse` (as `@agentpad/mcp --structured-content` does).
+ */
 export type McpCallToolResult = {
   content: Array<{ type: "text"; text: string }>;
-  structuredContent: ToolResponse & { [key: string]: unknown };
+  structuredContent?: ToolResponse & { [key: string]: unknown };
   isError: boolean;
 };
 

@@ -438,11 +438,12 @@ test("Gemini: functionCall parts in, functionResponse parts out, through @google
   ws.free();
 });
 
-test("MCP: a real client lists the tools and calls them through a server on the in-memory transport", async () => {
+test("MCP: a real client lists the tools and calls them through a server on the in-memory transport; a result is the Markdown only", async () => {
   const { storage, ws } = await workspace();
   const server = new Server({ name: "agentpad-test", version: "0.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: ws.tools({ format: "mcp" }) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => ws.runToolCall(request.params, { format: "mcp" }));
+  const statusOf = (result) => /^status: `(\w+)`\n/.exec(result.content[0].text)?.[1];
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "test-client", version: "0.0.0" });
@@ -452,18 +453,19 @@ test("MCP: a real client lists the tools and calls them through a server on the 
     assert.deepEqual(tools.map((t) => t.name), ws.tools({ format: "json-schema" }).map((t) => t.name));
     const missing = await client.callTool({ name: "memo_replace", arguments: { old_text: "nowhere", new_text: "x" } });
     assert.equal(missing.isError, true);
-    assert.equal(missing.structuredContent.status, "NoMatch");
+    assert.equal(statusOf(missing), "NoMatch");
+    assert.equal(missing.structuredContent, undefined);
     const replaced = await client.callTool({ name: "memo_replace", arguments: REPLACE });
     assert.equal(replaced.isError, false);
     assert.equal(replaced.content[0].type, "text");
     assert.match(replaced.content[0].text, /^status: `Success`/);
-    assert.equal(replaced.structuredContent.markdown, replaced.content[0].text);
+    assert.equal(replaced.structuredContent, undefined, "the Markdown only: no second copy as JSON");
     const committed = await client.callTool({ name: "memo_commit", arguments: COMMIT });
     assert.equal(committed.isError, false);
     assert.equal(storage.read("notes.md"), EDITED);
     const unknown = await client.callTool({ name: "memo_nope", arguments: {} });
     assert.equal(unknown.isError, true);
-    assert.equal(unknown.structuredContent.status, "InvalidArguments");
+    assert.equal(statusOf(unknown), "InvalidArguments");
   } finally {
     await client.close();
     ws.free();
@@ -493,6 +495,14 @@ test("onResponse hands the host each call's whole Response (runToolCall and the 
   assert.match(markdown, /^status: `Success`/);
   assert.deepEqual(seen, [["Success", false], ["Success", true]], "the commit's Response says the session ended");
   await assert.rejects(ws.runToolCall({ id: "c3", type: "function", function: { name: "memo_read", arguments: "{}" } }, { format: "openai", onResponse: "log" }), /onResponse must be a function, got string/);
+  // The "mcp" result is the Markdown only; onResponse is how a host gets the Response (e.g. to set
+  // structuredContent for a client that is a program, as @agentpad/mcp --structured-content does).
+  let response;
+  const mcp = await ws.runToolCall({ name: "memo_replace", arguments: { old_text: "no such text", new_text: "x" } }, { format: "mcp", onResponse: (r) => (response = r) });
+  assert.deepEqual(Object.keys(mcp).sort(), ["content", "isError"]);
+  assert.equal(response.status, "NoMatch");
+  assert.equal(mcp.isError, true);
+  assert.equal(mcp.content[0].text, response.markdown);
   assert.throws(() => ws.tools({ format: "ai-sdk", jsonSchema, onResponse: 1 }), /onResponse must be a function, got number/);
   ws.free();
 });

@@ -33,6 +33,11 @@ Options:
                           tool is a protocol error -32602 "Tool … disabled"); by default every
                           tool is listed all the time and a call the state does not allow is
                           answered Blocked, saying what to do instead
+  --structured-content    add the whole response as JSON (structuredContent: status,
+                          workflow_state, candidates, …) to each result, for clients that are
+                          programs; by default a result is the Markdown only (some clients
+                          give the model the JSON instead of the text, at several times the
+                          tokens)
   -h, --help              show this help
   -v, --version           show the version
 
@@ -58,6 +63,7 @@ try {
       locale: { type: "string" },
       "tool-prefix": { type: "string" },
       "visible-only": { type: "boolean" },
+      "structured-content": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -118,6 +124,7 @@ try {
     locale: /** @type {"en" | "zh" | undefined} */ (locale),
     toolPrefix: values["tool-prefix"],
     visibleOnly: values["visible-only"] === true,
+    structuredContent: values["structured-content"] === true,
   });
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);

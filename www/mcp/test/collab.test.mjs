@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { connectHocuspocusNode, startCollabServer } from "@agentpad/yjs/server";
+import { statusOf } from "./helpers.mjs";
 
 const BIN = fileURLToPath(new URL("../bin/agentpad-mcp.js", import.meta.url));
 
@@ -40,12 +41,12 @@ test("--collab: the agent's commit reaches the person's document and keeps their
   t.after(() => client.close());
   await client.connect(transport);
   const staged = await client.callTool({ name: "memo_replace", arguments: { old_text: "- ship it", new_text: "- ship it on Friday" } });
-  assert.equal(staged.structuredContent.status, "Success", staged.content[0].text);
+  assert.equal(statusOf(staged), "Success", staged.content[0].text);
   // The person types at the top between the agent's two calls: rebased over, not a conflict.
   text.doc.transact(() => text.insert(0, "# Plan\n"), "person");
   await new Promise((r) => setTimeout(r, 100));
   const committed = await client.callTool({ name: "memo_commit", arguments: { summary: "date" } });
-  assert.equal(committed.structuredContent.status, "Success", committed.content[0].text);
+  assert.equal(statusOf(committed), "Success", committed.content[0].text);
   assert.match(committed.content[0].text, /moved onto it/);
   await waitFor(() => text.toString() === "# Plan\n- write docs\n- ship it on Friday\n", "the commit in the person's document");
   assert.match(stderr, /room team at ws:\/\/127\.0\.0\.1:\d+/);

@@ -43,3 +43,47 @@ export function listChangedWatcher(client) {
 
 /** Tool names of a tools/list result, sorted. */
 export const namesOf = (list) => list.tools.map((t) => t.name).sort();
+
+/**
+ * The text a tools/call result carries (its one text content block). Without --structured-content
+ * it is all the result says, so the tests read the facts from it, as the model does.
+ */
+export function textOf(result) {
+  const blocks = result.content.filter((c) => c.type === "text");
+  if (blocks.length !== 1) throw new Error(`expected one text block, got ${JSON.stringify(result.content)}`);
+  return blocks[0].text;
+}
+
+/** A header line of the Markdown (`status: \`X\``, `state: \`Y\``): its value; throws when absent. */
+function headerValue(result, key) {
+  const m = new RegExp(`^${key}: \`(\\w+)\`$`, "m").exec(textOf(result));
+  if (m === null) throw new Error(`no ${key} line in:\n${textOf(result)}`);
+  return m[1];
+}
+
+/** The status the Markdown header states (`status: \`MultiMatch\``). */
+export const statusOf = (result) => headerValue(result, "status");
+
+/** The workflow state the Markdown header states (`state: \`PersistPending\``). */
+export const stateOf = (result) => headerValue(result, "state");
+
+/** The overview's `- summary:` line. */
+export function summaryOf(result) {
+  const m = /^- summary: (.*)$/m.exec(textOf(result));
+  if (m === null) throw new Error(`no summary line in:\n${textOf(result)}`);
+  return m[1];
+}
+
+/** The candidate letters of the `### [Target] …` section (`- [A] line 2: …`), in order; [] when there is none. */
+export function candidateLetters(result) {
+  const lines = textOf(result).split("\n");
+  const start = lines.findIndex((l) => l.startsWith("### [Target] "));
+  if (start < 0) return [];
+  const letters = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith("### ")) break;
+    const m = /^- \[([A-Z]+)\] /.exec(line);
+    if (m !== null) letters.push(m[1]);
+  }
+  return letters;
+}

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import test from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { NOTES, tempFolder } from "./helpers.mjs";
+import { NOTES, candidateLetters, statusOf, tempFolder } from "./helpers.mjs";
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL("../bin/agentpad-mcp.js", import.meta.url));
@@ -38,11 +38,12 @@ test("MCP Inspector CLI: tools/call answers a MultiMatch, and an immediate-mode 
   const folder = tempFolder();
   try {
     const multi = await inspect(["--dir", folder.dir], "tools/call", "--tool-name", "memo_replace", "--tool-arg", "path=notes.md", "old_text=foo", "new_text=bar");
-    assert.equal(multi.structuredContent.status, "MultiMatch");
-    assert.deepEqual(multi.structuredContent.candidates.map((c) => c.id), ["A", "B", "C"]);
+    assert.equal(statusOf(multi), "MultiMatch");
+    assert.deepEqual(candidateLetters(multi), ["A", "B", "C"]);
+    assert.equal(multi.structuredContent, undefined, "the Markdown only by default");
     assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES, "nothing written by a MultiMatch");
     const staged = await inspect(["--dir", folder.dir, "--persist-mode", "immediate"], "tools/call", "--tool-name", "memo_replace", "--tool-arg", "path=notes.md", "old_text=beta foo", "new_text=beta bar");
-    assert.equal(staged.structuredContent.status, "Success", JSON.stringify(staged));
+    assert.equal(statusOf(staged), "Success", JSON.stringify(staged));
     assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES.replace("beta foo", "beta bar"));
   } finally {
     folder.cleanup();

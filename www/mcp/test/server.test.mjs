@@ -7,7 +7,7 @@ import { Client, ProtocolError } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { NodeFsStorage } from "@agentpad/core";
 import { createAgentpadServer } from "../server.js";
-import { NOTES, listChangedWatcher, namesOf, tempFolder } from "./helpers.mjs";
+import { NOTES, candidateLetters, listChangedWatcher, namesOf, stateOf, statusOf, summaryOf, tempFolder, textOf } from "./helpers.mjs";
 
 /** A server on a fresh temporary folder and a connected client. */
 async function connect(options = {}) {
@@ -64,9 +64,8 @@ test("visibleOnly: replace → candidates → select → commit changes the file
     let changed = listChanged.next();
     const multi = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } });
     assert.equal(multi.isError, false);
-    assert.equal(multi.structuredContent.status, "MultiMatch");
-    assert.equal(multi.structuredContent.candidates.length, 3);
-    assert.deepEqual(multi.structuredContent.candidates.map((c) => c.id), ["A", "B", "C"]);
+    assert.equal(statusOf(multi), "MultiMatch");
+    assert.deepEqual(candidateLetters(multi), ["A", "B", "C"]);
     assert.equal(multi.content[0].type, "text");
     assert.match(multi.content[0].text, /MultiMatch/);
     assert.match(multi.content[0].text, /beta foo/);
@@ -77,8 +76,8 @@ test("visibleOnly: replace → candidates → select → commit changes the file
     changed = listChanged.next();
     const staged = await client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "B" } });
     assert.equal(staged.isError, false, staged.content[0].text);
-    assert.equal(staged.structuredContent.status, "Success");
-    assert.equal(staged.structuredContent.workflow_state, "PersistPending");
+    assert.equal(statusOf(staged), "Success");
+    assert.equal(stateOf(staged), "PersistPending");
     assert.equal(readFileSync(file, "utf8"), NOTES, "nothing written before the commit");
     await changed;
     assert.ok(namesOf(await client.listTools()).includes("memo_commit"));
@@ -86,7 +85,7 @@ test("visibleOnly: replace → candidates → select → commit changes the file
     changed = listChanged.next();
     const committed = await client.callTool({ name: "memo_commit", arguments: { summary: "foo → bar on the beta line" } });
     assert.equal(committed.isError, false, committed.content[0].text);
-    assert.equal(committed.structuredContent.status, "Success");
+    assert.equal(statusOf(committed), "Success");
     assert.equal(readFileSync(file, "utf8"), "# Notes\nalpha foo\nbeta bar\ngamma foo\n");
     await changed;
     assert.ok(!namesOf(await client.listTools()).includes("memo_replace_selection"));
@@ -95,12 +94,12 @@ test("visibleOnly: replace → candidates → select → commit changes the file
   }
 });
 
-test("a NoMatch is an isError result with the Response as structuredContent", async () => {
+test("a NoMatch is an isError result whose Markdown says NoMatch", async () => {
   const { client, done } = await connect();
   try {
     const r = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "not in the text", new_text: "x" } });
     assert.equal(r.isError, true);
-    assert.equal(r.structuredContent.status, "NoMatch");
+    assert.equal(statusOf(r), "NoMatch");
     assert.match(r.content[0].text, /NoMatch/);
   } finally {
     await done();
@@ -112,8 +111,8 @@ test("wrong arguments are agentpad's InvalidArguments (the SDK leaves the check 
   try {
     const r = await client.callTool({ name: "memo_replace", arguments: { old_text: 5 } });
     assert.equal(r.isError, true);
-    assert.equal(r.structuredContent.status, "InvalidArguments");
-    assert.match(r.structuredContent.summary, /old_text/);
+    assert.equal(statusOf(r), "InvalidArguments");
+    assert.match(summaryOf(r), /old_text/);
   } finally {
     await done();
   }
@@ -139,14 +138,14 @@ test("a file added to the folder after the start is served; memo_create makes on
     assert.match(r.content[0].text, /added after start/);
 
     r = await client.callTool({ name: "memo_create", arguments: { path: "docs/new.md", text: "# New\n" } });
-    assert.equal(r.structuredContent.status, "Success", r.content[0].text);
+    assert.equal(statusOf(r), "Success", r.content[0].text);
     assert.ok(!existsSync(join(folder.dir, "docs", "new.md")), "nothing is written before the commit");
     r = await client.callTool({ name: "memo_commit", arguments: { summary: "add docs/new.md" } });
-    assert.equal(r.structuredContent.status, "Success", r.content[0].text);
+    assert.equal(statusOf(r), "Success", r.content[0].text);
     assert.equal(readFileSync(join(folder.dir, "docs", "new.md"), "utf8"), "# New\n");
     // An existing file is refused, and nothing changes on disk.
     r = await client.callTool({ name: "memo_create", arguments: { path: "notes.md", text: "x" } });
-    assert.equal(r.structuredContent.status, "InvalidArguments", r.content[0].text);
+    assert.equal(statusOf(r), "InvalidArguments", r.content[0].text);
     assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES);
   } finally {
     await done();
@@ -159,7 +158,7 @@ test("paths outside the folder are refused; nothing is written there", async () 
     for (const path of ["../x", "../notes.md", "/etc/passwd"]) {
       const r = await client.callTool({ name: "memo_read", arguments: { path } });
       assert.equal(r.isError, true, path);
-      assert.equal(r.structuredContent.status, "InvalidArguments", path);
+      assert.equal(statusOf(r), "InvalidArguments", path);
     }
     const r = await client.callTool({ name: "memo_replace", arguments: { path: "../x", old_text: "foo", new_text: "bar" } });
     assert.equal(r.isError, true);
@@ -191,13 +190,51 @@ test("by default every enabled tool is listed in every state; one the state does
     assert.deepEqual(namesOf(idle), enabled);
     const r = await client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "A" } });
     assert.equal(r.isError, true);
-    assert.equal(r.structuredContent.status, "Blocked");
+    assert.equal(statusOf(r), "Blocked");
     const multi = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } });
-    assert.equal(multi.structuredContent.status, "MultiMatch");
+    assert.equal(statusOf(multi), "MultiMatch");
     assert.deepEqual(await client.listTools(), idle, "the listed tools are byte-identical after a state change");
   } finally {
     await done();
   }
+});
+
+test("by default a result is the Markdown only: no structuredContent, for any status", async () => {
+  const { client, done } = await connect();
+  try {
+    const multi = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } });
+    const staged = await client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "A" } });
+    const none = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "absent", new_text: "x" } });
+    for (const [r, status] of [[multi, "MultiMatch"], [staged, "Success"], [none, "NoMatch"]]) {
+      assert.equal(r.structuredContent, undefined, `${status}: ${JSON.stringify(r.structuredContent)?.slice(0, 80)}`);
+      assert.equal(r.content.length, 1);
+      assert.ok(textOf(r).startsWith(`status: \`${status}\`\n`), textOf(r));
+      assert.equal(r.isError, status === "NoMatch");
+    }
+  } finally {
+    await done();
+  }
+});
+
+test("structuredContent: true adds the whole Response (status, workflow_state, candidates) beside the Markdown", async () => {
+  const { client, done } = await connect({ structuredContent: true });
+  try {
+    const multi = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } });
+    assert.equal(multi.structuredContent.status, "MultiMatch");
+    assert.equal(multi.structuredContent.workflow_state, "SelectionPending");
+    assert.deepEqual(multi.structuredContent.candidates.map((c) => c.id), ["A", "B", "C"]);
+    assert.equal(multi.structuredContent.markdown, textOf(multi), "the text content is the Response's Markdown");
+    const staged = await client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "B" } });
+    assert.equal(staged.structuredContent.status, "Success");
+    assert.equal(staged.structuredContent.workflow_state, "PersistPending");
+    assert.deepEqual(staged.structuredContent.candidates, []);
+    const none = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "absent", new_text: "x" } });
+    assert.equal(none.isError, true);
+    assert.equal(none.structuredContent.status, "NoMatch");
+  } finally {
+    await done();
+  }
+  await assert.rejects(createAgentpadServer({ dir: "/nonexistent-agentpad-dir", structuredContent: "yes" }), /structuredContent must be a boolean, got "yes"/);
 });
 
 test("options reach the workspace: tool prefix, locale; a bad one is refused before the folder is read", async () => {
@@ -206,7 +243,7 @@ test("options reach the workspace: tool prefix, locale; a bad one is refused bef
     const names = namesOf(await client.listTools());
     assert.ok(names.includes("pad_replace") && !names.includes("memo_replace"));
     const r = await client.callTool({ name: "pad_read", arguments: { path: "notes.md" } });
-    assert.equal(r.structuredContent.status, "Success");
+    assert.equal(statusOf(r), "Success");
   } finally {
     await done();
   }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { NOTES, listChangedWatcher, namesOf, tempFolder } from "./helpers.mjs";
+import { NOTES, candidateLetters, listChangedWatcher, namesOf, statusOf, tempFolder } from "./helpers.mjs";
 
 const BIN = fileURLToPath(new URL("../bin/agentpad-mcp.js", import.meta.url));
 
@@ -29,21 +29,22 @@ test("over stdio: replace → candidates → select → commit changes the file 
 
     const multi = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } });
     assert.equal(multi.isError, false);
-    assert.equal(multi.structuredContent.status, "MultiMatch");
-    assert.equal(multi.structuredContent.candidates.length, 3);
+    assert.equal(statusOf(multi), "MultiMatch");
+    assert.deepEqual(candidateLetters(multi), ["A", "B", "C"]);
+    assert.equal(multi.structuredContent, undefined, "the Markdown only by default");
     assert.match(multi.content[0].text, /MultiMatch/);
     assert.deepEqual(await client.listTools(), before, "the list is the same in every state");
     assert.equal(listChanged.count, 0, "no tools/list_changed: nothing changed");
 
     const staged = await client.callTool({ name: "memo_replace_selection", arguments: { selection_id: "C" } });
-    assert.equal(staged.structuredContent.status, "Success", staged.content[0].text);
+    assert.equal(statusOf(staged), "Success", staged.content[0].text);
     const committed = await client.callTool({ name: "memo_commit", arguments: { summary: "foo → bar on the gamma line" } });
-    assert.equal(committed.structuredContent.status, "Success", committed.content[0].text);
+    assert.equal(statusOf(committed), "Success", committed.content[0].text);
     assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), "# Notes\nalpha foo\nbeta foo\ngamma bar\n");
 
     const none = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "absent text", new_text: "x" } });
     assert.equal(none.isError, true);
-    assert.equal(none.structuredContent.status, "NoMatch");
+    assert.equal(statusOf(none), "NoMatch");
     const outside = await client.callTool({ name: "memo_read", arguments: { path: "../x" } });
     assert.equal(outside.isError, true);
 
@@ -102,10 +103,39 @@ test("stdout carries only JSON-RPC; the server exits 0 when stdin ends", async (
     }
     const byId = Object.fromEntries(lines.map((l) => JSON.parse(l)).filter((m) => m.id !== undefined).map((m) => [m.id, m]));
     assert.ok(byId[2].result.tools.some((t) => t.name === "memo_replace_selection"));
-    assert.equal(byId[3].result.structuredContent.status, "MultiMatch");
+    // On the wire, by default: the Markdown as text and isError, nothing else.
+    assert.deepEqual(Object.keys(byId[3].result).sort(), ["content", "isError"]);
+    assert.match(byId[3].result.content[0].text, /^status: `MultiMatch`\n/);
     assert.ok(!lines.some((l) => l.includes('"notifications/tools/list_changed"')), "the stable list never changes");
     assert.match(run.stderr(), /the client closed the connection; shutting down/);
     assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES);
+  } finally {
+    folder.cleanup();
+  }
+});
+
+test("--structured-content: each result carries the Response as structuredContent beside the Markdown", async () => {
+  const folder = tempFolder();
+  try {
+    const run = spawnBin(folder.dir, ["--structured-content"]);
+    send(run.child, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
+    await waitFor(() => run.stdout().includes('"id":1'), "the initialize response");
+    send(run.child, { jsonrpc: "2.0", method: "notifications/initialized" });
+    send(run.child, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } } });
+    await waitFor(() => run.stdout().includes('"id":2'), "the tools/call response");
+    run.child.stdin.end();
+    const { code } = await run.exited;
+    assert.equal(code, 0, run.stderr());
+    const result = run.stdout().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l)).find((m) => m.id === 2).result;
+    assert.equal(result.structuredContent.status, "MultiMatch");
+    assert.equal(result.structuredContent.workflow_state, "SelectionPending");
+    assert.deepEqual(result.structuredContent.candidates.map((c) => c.id), ["A", "B", "C"]);
+    assert.equal(result.content[0].text, result.structuredContent.markdown);
   } finally {
     folder.cleanup();
   }
@@ -131,6 +161,7 @@ test("usage: --help on stdout (exit 0); bad usage on stderr (exit 2)", () => {
   assert.equal(help.status, 0);
   assert.match(help.stdout, /Usage: agentpad-mcp --dir <folder>/);
   assert.match(help.stdout, /"mcpServers"/);
+  assert.match(help.stdout, /--structured-content +add the whole response/);
   for (const args of [[], ["--dir"], ["--dir", "/nonexistent-agentpad-dir"], ["--dir", ".", "--persist-mode", "sometimes"], ["--dir", ".", "--locale", "fr"], ["--dir", ".", "--tool-prefix", "a-b"], ["--bogus"], ["--dir", ".", "extra"]]) {
     const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);

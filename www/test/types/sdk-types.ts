@@ -62,10 +62,14 @@ export async function results(): Promise<void> {
   const block: Anthropic.ContentBlockParam = await ws.runToolCall(toolUse, { format: "anthropic" });
   const part: Part = await ws.runToolCall(geminiCall, { format: "gemini" });
   const mcpResult: CallToolResult = await ws.runToolCall(mcpRequest.params, { format: "mcp" });
-  const structured: ToolResponse = (await ws.runToolCall(mcpRequest.params, { format: "mcp" })).structuredContent;
+  // The "mcp" result is the Markdown only; a host gets the Response from onResponse.
+  let structured: ToolResponse | undefined;
+  await ws.runToolCall(mcpRequest.params, { format: "mcp", onResponse: (r) => (structured = r) });
+  // @ts-expect-error: runToolCall leaves structuredContent out
+  const absent: ToolResponse = (await ws.runToolCall(mcpRequest.params, { format: "mcp" })).structuredContent;
   const ours: OpenAIToolResult = await ws.runToolCall(chatCall, { format: "openai" });
   const isError: boolean = (await ws.runToolCall(toolUse, { format: "anthropic" })).is_error;
-  void [chatResult, chatMessage, output, input, toolResult, block, part, mcpResult, structured, ours, isError];
+  void [chatResult, chatMessage, output, input, toolResult, block, part, mcpResult, structured, absent, ours, isError];
   // @ts-expect-error: an Anthropic block is not an OpenAI tool call
   await ws.runToolCall(toolUse, { format: "openai" });
   // @ts-expect-error: the result type follows the format
