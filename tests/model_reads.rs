@@ -544,3 +544,26 @@ fn an_edit_saved_at_once_says_its_change_once() {
         agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
     }
 }
+
+/// A near miss recommended as candidate A (clearly the region meant) is the one region the
+/// `NoMatch` preview shows: the weaker regions, not offered, would only distract from it. The
+/// JSON `near_misses` keeps them all; with no recommendation the preview shows them too.
+#[test]
+fn a_recommended_near_miss_is_previewed_alone() {
+    let doc = "def load(path):\n    with open(path, encoding=\"utf-8\") as handle:\n        data = handle.read()\n    return parse_config(data)\n\n\ndef save(path, data):\n    with open(path, \"w\", encoding=\"utf-8\") as handle:\n        handle.write(dump(data))\n";
+    let mut h = Host::new(&[("io.py", doc)]);
+    let r = h.call("memo_replace", json!({"old_text": "        data = handle.read()\n    return parse(data)", "new_text": "        data = handle.read().strip()\n    return parse(data)"}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    assert!(r.candidates.first().is_some_and(|c| c.recommended), "{}", r.markdown);
+    let preview = r.preview.as_deref().unwrap_or_default();
+    assert!(preview.contains("[A] line 3, similarity 0.93:"), "{preview}");
+    assert_eq!(preview.matches("similarity").count(), 1, "only the recommended region: {preview}");
+    assert!(r.near_misses.len() > 1, "the JSON keeps every region: {:?}", r.near_misses);
+    agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
+    // No recommendation (nothing close enough to offer): every region is shown.
+    let far = h.call("memo_replace", json!({"old_text": "    handle.close()\n    return None", "new_text": "x"}));
+    assert_eq!(far.status, Status::NoMatch, "{}", far.markdown);
+    assert!(far.candidates.iter().all(|c| !c.recommended), "{}", far.markdown);
+    let shown = far.preview.as_deref().unwrap_or_default().matches("similarity").count();
+    assert!(shown > 1 && shown == far.near_misses.len(), "{}", far.markdown);
+}

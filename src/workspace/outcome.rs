@@ -170,6 +170,10 @@ pub struct Offered {
     pub similarity: f64,
     /// Candidates in all.
     pub count: usize,
+    /// One of them is recommended, clearly the region meant (matching/near/clear_best.rs): the
+    /// preview shows the offered regions only, since the weaker ones would only distract (the
+    /// JSON `near_misses` keeps them all).
+    pub recommended: bool,
 }
 
 /// What a near-miss candidate holds now, shown when its pick is refused.

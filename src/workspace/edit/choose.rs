@@ -138,6 +138,8 @@ pub(super) fn near_report(search: &Search, draft: &Rope, needle: &str, threshold
         line: text::line_of(draft, best.range.start),
         similarity: best.similarity,
         count: lettered.len(),
+        // Set by the caller once the recommendation is known.
+        recommended: false,
     });
     let report = NearMisses {
         needle: search.needle.clone(),
@@ -362,7 +364,7 @@ impl Workspace {
         let draft = self.draft_rope(&path);
         // A preview sets no choice, and OutOfSync hides it.
         let can_choose = !search.preview_only && self.persist_failures.is_empty() && self.conflicts.is_empty();
-        let (report, lettered) = near_report(&search, &draft, needle, self.config.near_match_threshold, can_choose);
+        let (mut report, lettered) = near_report(&search, &draft, needle, self.config.near_match_threshold, can_choose);
         if !lettered.is_empty() && !search.preview_only {
             let candidates = lettered
                 .iter()
@@ -383,6 +385,9 @@ impl Workspace {
         let recommended = near::clear_best::recommend(&draft, needle, &lettered).filter(|_| can_choose);
         if !lettered.is_empty() && !search.preview_only {
             self.recommended = recommended.and_then(|(i, _)| Letter::from_index(i));
+        }
+        if let Some(offered) = report.offered.as_mut() {
+            offered.recommended = recommended.is_some();
         }
         let outcome = EditOutcome::NoMatch(report);
         let mut r = self.worded(&outcome);

@@ -237,7 +237,13 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
         summary.push_str(" (Only the text after search_after was searched.)");
     }
     summary = with_notes(summary, &n.notes);
-    let preview = near::render_near_misses(&n.regions);
+    // With a recommended candidate, the regions not offered would only distract from it.
+    let preview = if n.offered.as_ref().is_some_and(|o| o.recommended) {
+        let offered: Vec<near::NearMissView> = n.regions.iter().filter(|r| r.id.is_some()).cloned().collect();
+        near::render_near_misses(&offered)
+    } else {
+        near::render_near_misses(&n.regions)
+    };
     // Refused with copied gutters in it: the guidance and the next read say what gutters are.
     let gutters = n.notes.iter().any(|k| matches!(k, Note::GuttersStripped(_))) || carries_gutters(&n.needle);
     let guidance = if let Some(o) = &n.offered {
