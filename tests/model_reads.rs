@@ -567,3 +567,24 @@ fn a_recommended_near_miss_is_previewed_alone() {
     let shown = far.preview.as_deref().unwrap_or_default().matches("similarity").count();
     assert!(shown > 1 && shown == far.near_misses.len(), "{}", far.markdown);
 }
+
+/// A reflowed old_text (the same words, other line breaks) is recommended as candidate A for
+/// "only whitespace and line breaks" differing: its character diff would say no more, so the
+/// `NoMatch` answer has no preview. The JSON `near_misses` keeps the region and its difference.
+#[test]
+fn a_reflowed_near_miss_is_not_diffed_character_by_character() {
+    let doc = "# Notes\n\nThe parser keeps every comment and blank line so that\na round trip writes the file back byte for byte.\n\n## Next\n";
+    let mut h = Host::new(&[("notes.md", doc)]);
+    let reflowed = "The parser keeps every comment and blank line\nso that a round trip writes the file back byte for byte.";
+    let r = h.call("memo_replace", json!({"old_text": reflowed, "new_text": reflowed.replace("byte for byte", "unchanged")}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    let a = r.candidates.first().expect("candidate A");
+    assert!(a.recommended && a.recommended_reason.is_some_and(|w| w.as_str() == "whitespace_only"), "{}", r.markdown);
+    assert_eq!(r.preview, None, "{}", r.markdown);
+    assert!(!r.markdown.contains("### [Diff]"), "{}", r.markdown);
+    assert!(r.near_misses.first().is_some_and(|n| !n.difference.lines.is_empty()), "{:?}", r.near_misses);
+    agentpad::validate::validate(&r.markdown).unwrap_or_else(|v| panic!("{v:?}\n{}", r.markdown));
+    let staged = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(staged.status, Status::Success, "{}", staged.markdown);
+    assert!(h.ws.draft(None).unwrap().contains("writes the file back unchanged."), "{}", staged.markdown);
+}

@@ -170,10 +170,11 @@ pub struct Offered {
     pub similarity: f64,
     /// Candidates in all.
     pub count: usize,
-    /// One of them is recommended, clearly the region meant (matching/near/clear_best.rs): the
-    /// preview shows the offered regions only, since the weaker ones would only distract (the
-    /// JSON `near_misses` keeps them all).
-    pub recommended: bool,
+    /// Why one of them is recommended, clearly the region meant (matching/near/clear_best.rs):
+    /// the preview then shows the offered regions only, since the weaker ones would only
+    /// distract, and none when only whitespace and line breaks differ, which the candidate's
+    /// reason says (the JSON `near_misses` keeps every region and its difference).
+    pub recommended: Option<crate::matching::recommend::Reason>,
 }
 
 /// What a near-miss candidate holds now, shown when its pick is refused.

@@ -139,7 +139,7 @@ pub(super) fn near_report(search: &Search, draft: &Rope, needle: &str, threshold
         similarity: best.similarity,
         count: lettered.len(),
         // Set by the caller once the recommendation is known.
-        recommended: false,
+        recommended: None,
     });
     let report = NearMisses {
         needle: search.needle.clone(),
@@ -387,7 +387,7 @@ impl Workspace {
             self.recommended = recommended.and_then(|(i, _)| Letter::from_index(i));
         }
         if let Some(offered) = report.offered.as_mut() {
-            offered.recommended = recommended.is_some();
+            offered.recommended = recommended.map(|(_, reason)| reason);
         }
         let outcome = EditOutcome::NoMatch(report);
         let mut r = self.worded(&outcome);

@@ -414,7 +414,7 @@ fn every_outcome() -> Vec<EditOutcome> {
                     NearMissView::of(&draft, &miss(19..26, 0.42), "timeout: 3O", None),
                 ]
             },
-            offered: Some(Offered { line: 3, similarity: 0.9, count: 1, recommended: false }),
+            offered: Some(Offered { line: 3, similarity: 0.9, count: 1, recommended: None }),
             stopped: None,
         }),
         EditOutcome::NoMatch(NearMisses {

@@ -3,6 +3,7 @@
 use super::{invalid, letter_or_a, Voice};
 use crate::format::{code, signed};
 use crate::matching::near;
+use crate::matching::recommend::Reason;
 use crate::matching::three_way::ConflictReason;
 use crate::matching::elide::Unmapped;
 use crate::matching::CandidateQuality;
@@ -237,12 +238,15 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
         summary.push_str(" (Only the text after search_after was searched.)");
     }
     summary = with_notes(summary, &n.notes);
-    // With a recommended candidate, the regions not offered would only distract from it.
-    let preview = if n.offered.as_ref().is_some_and(|o| o.recommended) {
-        let offered: Vec<near::NearMissView> = n.regions.iter().filter(|r| r.id.is_some()).cloned().collect();
-        near::render_near_misses(&offered)
-    } else {
-        near::render_near_misses(&n.regions)
+    // With a recommended candidate, the regions not offered would only distract from it; a
+    // reflowed one's character diff says no more than its reason (whitespace only).
+    let preview = match n.offered.as_ref().and_then(|o| o.recommended) {
+        Some(Reason::WhitespaceOnly) => String::new(),
+        Some(_) => {
+            let offered: Vec<near::NearMissView> = n.regions.iter().filter(|r| r.id.is_some()).cloned().collect();
+            near::render_near_misses(&offered)
+        }
+        None => near::render_near_misses(&n.regions),
     };
     // Refused with copied gutters in it: the guidance and the next read say what gutters are.
     let gutters = n.notes.iter().any(|k| matches!(k, Note::GuttersStripped(_))) || carries_gutters(&n.needle);
