@@ -311,6 +311,8 @@ layer_lint() {
   local passed=0 failed=0
   if cargo clippy --lib --features fs; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   if cargo clippy --lib --target "$WASM_TARGET"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  # Tests and benches too (deny-by-default lints, and benches that `./build.sh test` never builds).
+  if cargo clippy --all-targets --features fs,internals; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   echo "lint: $passed passed, $failed failed"
 }
 

@@ -3,6 +3,11 @@
 //! into the library's unit tests, where the modules they test are visible (they name the crate
 //! `agentpad`, as users do: src/lib.rs declares that name for tests). Cargo.toml keeps them out
 //! of the integration tests (`test = false`). Run one: `cargo test --lib matching_model`.
+//!
+//! Three of them declare `mod common;` (tests/common, the test host), each its own copy, as in
+//! a test crate of its own: clippy's `duplicate_mod` would have them share one, which their
+//! files cannot name from both places.
+#![allow(clippy::duplicate_mod)]
 
 #[path = "../tests/matching_model.rs"]
 mod matching_model;

@@ -66,7 +66,7 @@ mod tests {
             let mut desc = items.clone();
             sort_by(&mut desc, |a, b| b.0.cmp(&a.0));
             let mut std_desc = items;
-            std_desc.sort_by(|a, b| b.0.cmp(&a.0));
+            std_desc.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
             assert_eq!(desc, std_desc, "len {len}, descending");
         }
     }

@@ -235,7 +235,7 @@ proptest! {
             prop_assert_eq!(shown + left, whole_rows, "{}\n--- capped at {} ---\n{}", whole, max, capped);
             if mode != PreviewMode::Diff {
                 // Each hunk's whole rows: one bar column, and no padding beyond the widest number.
-                for hunk in capped.split(|c| c == '─').filter(|h| !h.trim().is_empty()) {
+                for hunk in capped.split('─').filter(|h| !h.trim().is_empty()) {
                     let numbers: Vec<&str> = hunk.lines().filter(|l| !l.ends_with('…')).filter_map(|l| l.split_once('│')).map(|(n, _)| n).filter(|n| !n.is_empty()).collect();
                     let widths: std::collections::HashSet<usize> = numbers.iter().map(|n| n.len()).collect();
                     prop_assert!(widths.len() <= 1, "bars not aligned in\n{}", hunk);

@@ -2,7 +2,7 @@
 //! harness (`www/bench/suites/diff.mjs`) — the same documents, the same edit sets
 //! (`common/edits.rs`, a port of the suite's `EDITS`), the same labels and context.
 //!
-//! Shared by `benches/diff.rs` (alone: `cargo bench --bench diff`) and `benches/session.rs`,
+//! Shared by `benches/diff.rs` (alone: `cargo bench --features internals --bench diff`) and `benches/session.rs`,
 //! which runs them after its own, so that `./build.sh bench` (`cargo bench --bench matching
 //! --bench session`) includes them. Documents: `AGENTPAD_BENCH_DIFF_DOCS` (the JS suite's
 //! variable), by default the JS suite's documents of 1 MB and more but markdown-1MB

@@ -511,7 +511,8 @@ fn save(path: &str, config: &Config) {
         let rope = Rope::from_str("abc\n");
         assert_eq!(small_difference(&rope, "", &(0..3)), None);
         assert_eq!(small_difference(&rope, "abc def ghi jkl", &(50..90)), None);
-        let found = vec![NearMiss { range: 7..2, similarity: 0.95 }];
+        // A reversed range, on purpose: a bad region must not panic.
+        let found = vec![NearMiss { range: std::ops::Range { start: 7, end: 2 }, similarity: 0.95 }];
         assert_eq!(recommend(&rope, "abc def ghi jkl", &found), None);
     }
 }
