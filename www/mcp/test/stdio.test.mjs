@@ -70,6 +70,18 @@ function spawnBin(dir, extra = []) {
 
 const send = (child, message) => child.stdin.write(`${JSON.stringify(message)}\n`);
 
+/** The MCP handshake as a raw client sends it: initialize (id 1), then initialized. */
+async function initialize(run) {
+  send(run.child, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+  });
+  await waitFor(() => run.stdout().includes('"id":1'), "the initialize response");
+  send(run.child, { jsonrpc: "2.0", method: "notifications/initialized" });
+}
+
 async function waitFor(predicate, what) {
   for (let i = 0; i < 200; i++) {
     if (predicate()) return;
@@ -82,14 +94,7 @@ test("stdout carries only JSON-RPC; the server exits 0 when stdin ends", async (
   const folder = tempFolder();
   try {
     const run = spawnBin(folder.dir);
-    send(run.child, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-    });
-    await waitFor(() => run.stdout().includes('"id":1'), "the initialize response");
-    send(run.child, { jsonrpc: "2.0", method: "notifications/initialized" });
+    await initialize(run);
     send(run.child, { jsonrpc: "2.0", id: 2, method: "tools/list" });
     send(run.child, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } } });
     await waitFor(() => run.stdout().includes('"id":3'), "the tools/call response");
@@ -118,14 +123,7 @@ test("--structured-content: each result carries the Response as structuredConten
   const folder = tempFolder();
   try {
     const run = spawnBin(folder.dir, ["--structured-content"]);
-    send(run.child, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-    });
-    await waitFor(() => run.stdout().includes('"id":1'), "the initialize response");
-    send(run.child, { jsonrpc: "2.0", method: "notifications/initialized" });
+    await initialize(run);
     send(run.child, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } } });
     await waitFor(() => run.stdout().includes('"id":2'), "the tools/call response");
     run.child.stdin.end();
