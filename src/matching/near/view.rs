@@ -58,7 +58,7 @@ impl NearMissView {
 /// difference read the same are one entry naming all their lines (`lines 2, 6, 10, …`), at the
 /// place of the first. Cost: O(output) plus O(m²) comparisons for m misses (m is small), each
 /// difference at most ~600 chars.
-pub fn render_near_misses(misses: &[NearMissView]) -> String {
+pub fn render_near_misses<'a>(misses: impl IntoIterator<Item = &'a NearMissView>) -> String {
     // (header lines, similarity, rendered difference) per entry, in order.
     let mut entries: Vec<(Option<&str>, Vec<usize>, String, String)> = Vec::new();
     for n in misses {

@@ -118,11 +118,8 @@ fn staged(s: &Staged, v: &Voice) -> Response {
         let staged = format!("Staged {what}{chosen}{} at line {line} ({} chars).", v.in_path(path), signed(s.delta));
         match v.persist_mode {
             // The guidance says nothing is saved until a commit, once per edit session
-            // (docs/responses.md#said-once); then only how to save or drop.
-            PersistMode::Manual if v.heard.save && v.offers(Tool::Commit) => {
-                (format!("{staged}{how}"), format!("Save with {p}_commit(summary)."))
-            }
-            PersistMode::Manual => (format!("{staged}{how}"), v.save_or_drop.clone()),
+            // (docs/responses.md#said-once); then only how to save.
+            PersistMode::Manual => (format!("{staged}{how}"), v.save_short().unwrap_or_else(|| v.save_or_drop.clone())),
             PersistMode::Disabled => {
                 (format!("{staged} Persistence is disabled: nothing is ever written to storage.{how}"), v.save_or_drop.clone())
             }
@@ -242,10 +239,7 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
     // reflowed one's character diff says no more than its reason (whitespace only).
     let preview = match n.offered.as_ref().and_then(|o| o.recommended) {
         Some(Reason::WhitespaceOnly) => String::new(),
-        Some(_) => {
-            let offered: Vec<near::NearMissView> = n.regions.iter().filter(|r| r.id.is_some()).cloned().collect();
-            near::render_near_misses(&offered)
-        }
+        Some(_) => near::render_near_misses(n.regions.iter().filter(|r| r.id.is_some())),
         None => near::render_near_misses(&n.regions),
     };
     // Refused with copied gutters in it: the guidance and the next read say what gutters are.

@@ -76,6 +76,12 @@ impl Voice {
         }
     }
 
+    /// The save note in short, once the model has it in full (docs/responses.md#said-once):
+    /// `Save with memo_commit(summary).` when a commit is offered. Cost: O(tools).
+    fn save_short(&self) -> Option<String> {
+        (self.heard.save && self.offers(Tool::Commit)).then(|| format!("Save with {}_commit(summary).", self.prefix()))
+    }
+
     /// `" in {path}"` when several documents are open, else nothing: with one, the model knows
     /// which.
     fn in_path(&self, path: &str) -> String {

@@ -38,8 +38,8 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
         }
         SessionOutcome::Previewed { path, count, mode } => {
             Response::new(Status::Success, format!("{count} pending change{}{} ({mode} preview).", plural(*count), v.in_path(path))).with_guidance(
-                if v.offers(Tool::Commit) && v.heard.save {
-                    format!("Save with {p}_commit(summary).")
+                if let Some(short) = v.save_short() {
+                    short
                 } else if v.offers(Tool::Commit) {
                     format!("Call {p}_commit(summary) to save, or {p}_revert(reason) to drop them.")
                 } else {
