@@ -142,6 +142,10 @@ pub enum ListReason {
     ReplaceAllNotExact { quality: MatchQuality, found: usize },
     /// `match_id` names a candidate of a listing of text storage has since replaced.
     ListingReloaded { letter: Letter },
+    /// The one exact match starts (`at_start`) or ends inside a word or number of the
+    /// document: `token` (line `line`), which the needle cuts; the pick would leave `written`
+    /// where `there` is (the match with the cut words whole).
+    CutsToken { line: usize, token: String, at_start: bool, there: String, written: String },
 }
 
 /// The answer to a search that found nothing.
@@ -273,6 +277,9 @@ pub struct PickConflict {
     pub change: String,
     /// What the change applied anyway would make of the text there, as a difference view.
     pub proposal: Option<String>,
+    /// The line the conflict is on, as new_text has it and as the text there has it (when
+    /// both are short enough to show).
+    pub clash: Option<(String, String)>,
 }
 
 // ---- reads: memo_read of the draft or of a committed version ------------------------------

@@ -27,21 +27,21 @@ const MAX_COMPLETE_CELLS: usize = 40_000;
 /// Most steps of one uniqueness count of [`completes`] (n·m·m).
 const MAX_UNIQUE_STEPS: usize = 8_000_000;
 
-/// `ours` when the region's `theirs` lies on a shortest edit path from `base` to `ours`
-/// (d(base, theirs) + d(theirs, ours) = d(base, ours), d counting chars deleted plus inserted): every unit the region added is in `ours` and every unit it removed is gone from
-/// `ours`, so writing `ours` keeps all of the region's difference and adds only the rest of
-/// the change. The alignment must be the only one (one longest common subsequence of base
-/// and ours, and of base and theirs), or both must remove one base char in every alignment:
-/// otherwise (`foo` → `o`: which `o` stays?) the region's difference may be read as lying
-/// elsewhere and the change as not touching it, which gives another text. In chars: a token replaced by a longer one (`(` → `( `) is no
-/// path through its deletion. `None` otherwise, when the
-/// region equals the base, or past [`MAX_COMPLETE_CELLS`].
+/// `ours` when the region already made part of the change here: it wrote what `ours` writes,
+/// or it lies on a shortest edit path from `base` to `ours` (d(base, theirs) + d(theirs, ours)
+/// = d(base, ours)): every unit it added is in `ours`, every unit it removed is gone from
+/// `ours`, so writing `ours` keeps all of its difference and adds only the rest of the change.
+/// Counted in chars, read one way only (by chars, or with each run of blanks as one unit):
+/// one longest common subsequence of base and ours, and of base and theirs, or a base unit both remove in every alignment — otherwise
+/// (`foo` → `o`: which `o` stays?) the region's difference may be read as lying elsewhere.
+/// And, unless the region changed only whitespace (a reflow), counted in tokens ([`units`]), or — for words only — with `ours`
+/// holding the region's text whole: `1` → `16` there and `1` → `6` in `ours` is refused.
+/// `None` otherwise, when the region equals the base, or past [`MAX_COMPLETE_CELLS`].
 /// Cost: O(b·t + b·o + t·o) plus O(b·o·o + b·t·t) for the uniqueness counts.
 pub(super) fn completes(base: &str, theirs: &str, ours: &str) -> Option<Completed> {
     if theirs == base {
         return None;
     }
-    let chars = |s: &str| s.chars().collect::<Vec<char>>();
     // Each run of whitespace as one space: a reflow changes runs, never makes or removes one.
     let runs = |s: &str| {
         let mut out = String::new();
@@ -55,7 +55,127 @@ pub(super) fn completes(base: &str, theirs: &str, ours: &str) -> Option<Complete
         out
     };
     let blank = runs(base) == runs(theirs);
-    forced(&chars(base), &chars(theirs), &chars(ours)).then(|| Completed { text: ours.to_string(), already: theirs == ours, blank })
+    let done = Completed { text: ours.to_string(), already: theirs == ours, blank };
+    if theirs == ours {
+        // Both sides wrote the same text here (a typo only in old_text, new_text spelt as the
+        // document is): however the two are aligned, the result is that text.
+        return Some(done);
+    }
+    // On a char path, read one way: by chars, or with a run of blanks as one unit (which
+    // space of two the region dropped is no question).
+    let chars = |s: &str| s.chars().collect::<Vec<char>>();
+    let (bc, tc, oc) = (chars(base), chars(theirs), chars(ours));
+    if !on_path(&bc, &tc, &oc) || !(forced(&bc, &tc, &oc) || forced(&fine(base), &fine(theirs), &fine(ours))) {
+        return None;
+    }
+    if blank {
+        // A reflow: whitespace is all it changed.
+        return Some(done);
+    }
+    // And token by token: `1` → `16` there and `1` → `6` in new_text change one number two
+    // ways, though `16` lies on a char path from `1` to `6`.
+    let (b, t, o) = (units(base), units(theirs), units(ours));
+    if on_path(&b, &t, &o) {
+        return Some(done);
+    }
+    // Or, for words only, new_text holds the region's text whole and adds to it (`cmps` there
+    // `comps`, new_text `compsNext`): the rename keeps what the document wrote. A number both
+    // change is never completed: a value is not a word to extend.
+    let numeric = changed_units(&b, &t).chain(changed_units(&b, &o)).any(|u| u.starts_with(|c: char| c.is_ascii_digit()));
+    let holds = Lcs::new(&tc, &oc, MAX_COMPLETE_CELLS).is_some_and(|l| l.at(0, 0) as usize == tc.len());
+    (!numeric && holds).then_some(done)
+}
+
+/// Whether `t` lies on a shortest edit path from `b` to `o` (any alignment).
+/// Cost: O(b·t + t·o + b·o).
+fn on_path<T: PartialEq>(b: &[T], t: &[T], o: &[T]) -> bool {
+    let (Some(bt), Some(to), Some(bo)) = (Lcs::new(b, t, MAX_COMPLETE_CELLS), Lcs::new(t, o, MAX_COMPLETE_CELLS), Lcs::new(b, o, MAX_COMPLETE_CELLS)) else { return false };
+    bt.indel() + to.indel() == bo.indel()
+}
+
+/// `text` as chars, each run of spaces and tabs one unit. Cost: O(n).
+fn fine(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        let blank = c == ' ' || c == '\t';
+        if let Some(s) = start.filter(|_| !blank) {
+            out.push(text.get(s..i).unwrap_or_default());
+            start = None;
+        }
+        if blank {
+            start.get_or_insert(i);
+        } else {
+            out.push(text.get(i..i + c.len_utf8()).unwrap_or_default());
+        }
+    }
+    if let Some(s) = start {
+        out.push(text.get(s..).unwrap_or_default());
+    }
+    out
+}
+
+/// The units of `a` that `b` does not hold (as multisets), and of `b` that `a` does not.
+/// Cost: O(u log u).
+fn changed_units<'s>(a: &[&'s str], b: &[&'s str]) -> impl Iterator<Item = &'s str> {
+    let (mut x, mut y) = (a.to_vec(), b.to_vec());
+    x.sort_unstable();
+    y.sort_unstable();
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while let (Some(p), Some(q)) = (x.get(i), y.get(j)) {
+        match p.cmp(q) {
+            std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+            std::cmp::Ordering::Less => {
+                out.push(*p);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(*q);
+                j += 1;
+            }
+        }
+    }
+    out.extend(x.get(i..).unwrap_or_default());
+    out.extend(y.get(j..).unwrap_or_default());
+    out.into_iter()
+}
+
+/// `text` cut into the units a token conflict is judged on: runs of letters, digits and `_`
+/// (a CJK character alone), runs of spaces and tabs, and any other character alone; combining
+/// marks stay with the character before them. Cost: O(n).
+pub(super) fn units(text: &str) -> Vec<&str> {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Kind {
+        Word,
+        Blank,
+        Other,
+    }
+    let kind = |c: char| {
+        if !crate::text_rules::is_wide(c) && (c.is_alphanumeric() || c == '_') {
+            Kind::Word
+        } else if c == ' ' || c == '\t' {
+            Kind::Blank
+        } else {
+            Kind::Other
+        }
+    };
+    let mut out = Vec::new();
+    let (mut start, mut prev): (usize, Option<Kind>) = (0, None);
+    for (i, c) in text.char_indices() {
+        if i > 0 && super::is_mark(c) {
+            continue;
+        }
+        let k = kind(c);
+        if prev.is_some() && !(prev == Some(k) && k != Kind::Other) {
+            out.push(text.get(start..i).unwrap_or_default());
+            start = i;
+        }
+        prev = Some(k);
+    }
+    if start < text.len() {
+        out.push(text.get(start..).unwrap_or_default());
+    }
+    out
 }
 
 /// Whether `t` lies on a shortest edit path from `b` to `o`, both alignments from `b` being

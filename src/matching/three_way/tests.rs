@@ -60,8 +60,8 @@ fn a_change_to_text_that_differs_is_refused_with_a_proposal() {
 
 #[test]
 fn the_same_change_on_both_sides_is_refused_and_copied_gutters_are_stripped_first() {
-    // Both sides deleted one space of two: the same text, yet together they delete both.
-    assert_eq!(conflict("a  b", "a b", "a b").reason, ConflictReason::Overlap);
+    // Both sides deleted one space of two: they agree on the text, which is written once.
+    assert_eq!(merged("a  b\nx = 1", "a b\nx = 2", "a b\nx = 1"), "a b\nx = 2");
     // Copied gutters are not part of the change: new_text dropped them as the document does
     // (so even unstripped, the region lies on new_text's path: it is completed, not refused).
     let base = "  12│ fn a() {}\n  13│ fn b() {}";
@@ -167,8 +167,6 @@ fn a_change_that_does_not_hold_the_region_s_difference_is_still_refused() {
     assert_eq!(conflict("a b", "a bc", "a B").reason, ConflictReason::Overlap);
     // Which `o` stays is not known (`foo` → `o`), and the region dropped one of them.
     assert!(matches!(merge("=aa==foo)", "o)", "=aa==fo)a"), Outcome::Conflict(_)));
-    // The same space deleted on both sides of `  `: which one is not known.
-    assert_eq!(conflict("a  b", "a b", "a b").reason, ConflictReason::Overlap);
     // Around a `=` the region may have kept either of: refused, not guessed.
     assert!(matches!(merge("\na=aaa  = =", " =", "\na=aaa  =,"), Outcome::Conflict(_)));
 }
@@ -221,4 +219,44 @@ fn a_difference_too_large_is_refused() {
     let big: String = (0..5000).map(|i| format!("w{i} ")).collect();
     let c = conflict("x", &big, "x");
     assert!(matches!(c.reason, ConflictReason::TooLarge { limit: MAX_DIFF_TOKENS, .. }), "{c:?}");
+}
+
+#[test]
+fn one_token_changed_two_ways_is_a_conflict_even_on_a_char_path() {
+    // The document has 16 where old_text remembers 1; new_text sets 6. `16` lies on a char
+    // path from `1` to `6`, yet the number was changed two ways: the other writer's 16 stays.
+    for (base, ours, theirs) in [
+        ("  max: 1\n  min: 2", "  max: 6\n  min: 2", "  max: 16\n  min: 2"),
+        ("retries = 3\nbackoff = 2", "retries = 5\nbackoff = 2", "retries = 35\nbackoff = 2"),
+        ("version = \"2.1.0\"", "version = \"2.0.0\"", "version = \"2.10.0\""),
+        ("timeout = 30", "timeout = 3000", "timeout = 300"),
+        ("limit = 1", "limit = 162", "limit = 16"),
+    ] {
+        assert_eq!(conflict(base, ours, theirs).reason, ConflictReason::Overlap, "{base:?} -> {ours:?} over {theirs:?}");
+    }
+    // A misremembered word new_text moves away: the document's `...extra` is not rewritten.
+    let base = "f(a, ...extras)\ng(b)";
+    let ours = "f(a)\ng(b, ...extras)";
+    let theirs = "f(a, ...extra)\ng(b)";
+    assert!(matches!(merge(base, ours, theirs), Outcome::Conflict(_)));
+    // Controls: drift elsewhere on the line, whitespace drift, a word new_text extends whole.
+    assert_eq!(merged("max: 1 # cap", "max: 6 # cap", "max: 1 # the cap"), "max: 6 # the cap");
+    assert_eq!(merged("max:  1\nmin: 2", "max:  1\nmin: 3", "max: 1\nmin: 2"), "max: 1\nmin: 3");
+    assert_eq!(merged("let cmps = 1;", "let compsNext = 1;", "let comps = 1;"), "let compsNext = 1;");
+    // new_text writing the number as the document has it: completed.
+    assert_eq!(merged("max: 1", "max: 16\nmin: 2", "max: 16"), "max: 16\nmin: 2");
+}
+
+#[test]
+fn units_split_words_blanks_and_symbols() {
+    assert_eq!(complete::units("max:  16,x_1 e\u{301}"), ["max", ":", "  ", "16", ",", "x_1", " ", "e\u{301}"]);
+    assert_eq!(complete::units("東京"), ["東", "京"]);
+}
+
+#[test]
+fn a_typo_only_in_old_text_that_new_text_spells_as_the_document_does_is_a_clean_merge() {
+    // An extra space in old_text at the changed value: both sides drop it.
+    assert_eq!(merged("retries: 3\ntimeout:  30", "retries: 3\ntimeout: 60", "retries: 3\ntimeout: 30"), "retries: 3\ntimeout: 60");
+    // A misspelt key next to the change.
+    assert_eq!(merged("databse.timeout: 30", "database.timeout: 60", "database.timeout: 30"), "database.timeout: 60");
 }

@@ -8,6 +8,7 @@ use std::ops::Range;
 use ropey::Rope;
 
 use crate::workspace::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, Refusal};
+use super::near_pick::{decide_pick, Pick};
 use super::{Edit, Search, StageInfo};
 use crate::matching::recommend::{self, Hints, Reason};
 use crate::matching::{near, CandidateQuality, Match, MatchQuality};
@@ -109,10 +110,51 @@ pub(super) fn decide(search: &Search, matches: &[Match], draft: &Rope, same: Opt
         return Choice::All { edits, quality };
     }
     if let [m] = matches {
+        if m.quality.is_exact() {
+            if let Some(cut) = token_cut(draft, &m.range, &search.new_text) {
+                return Choice::List(cut);
+            }
+        }
         let edit = Edit { range: m.range.clone(), new_text: m.replacement(&search.new_text) };
         return Choice::One { edit, quality: m.quality.into(), chosen: None, select: false, warn: search.warn || !m.quality.is_exact() };
     }
     Choice::List(ListReason::Several { quality })
+}
+
+/// Most chars of the document's word a [`token_cut`] extends a match over, on each side.
+const MAX_CUT_WORD: usize = 64;
+
+/// [`ListReason::CutsToken`] when exact match `range` of `draft` starts or ends inside a word or
+/// number (letters, digits and `_`; CJK has no such boundaries): `max: 1` inside the
+/// document's `max: 16` is not the text the model meant, and writing `max: 6` over it would
+/// leave `max: 66`. `None` when both edges fall on word boundaries. Pure. Cost: O(edges ·
+/// [`MAX_CUT_WORD`] · log n).
+pub(super) fn token_cut(draft: &Rope, range: &Range<usize>, new_text: &str) -> Option<ListReason> {
+    let word = |c: Option<char>| c.is_some_and(|c| !crate::text_rules::is_wide(c) && (c.is_alphanumeric() || c == '_'));
+    let at = |i: usize| draft.get_char(i);
+    if range.is_empty() {
+        return None;
+    }
+    let before = range.start.checked_sub(1).and_then(at);
+    let cuts_start = word(before) && word(at(range.start));
+    let cuts_end = word(at(range.end)) && word(range.end.checked_sub(1).and_then(at));
+    if !cuts_start && !cuts_end {
+        return None;
+    }
+    // The word around a cut edge, whole (within MAX_CUT_WORD chars of the edge each way).
+    let word_around = |edge: usize| {
+        let lo = (edge.saturating_sub(MAX_CUT_WORD)..edge).rev().take_while(|&i| word(at(i))).last().unwrap_or(edge);
+        let hi = (edge..edge.saturating_add(MAX_CUT_WORD).min(draft.len_chars())).take_while(|&i| word(at(i))).last().map_or(edge, |i| i + 1);
+        lo..hi
+    };
+    let (s, e) = (
+        if cuts_start { word_around(range.start).start } else { range.start },
+        if cuts_end { word_around(range.end).end } else { range.end },
+    );
+    let token = draft.slice(if cuts_start { word_around(range.start) } else { word_around(range.end) }).to_string();
+    let written = format!("{}{new_text}{}", draft.slice(s..range.start), draft.slice(range.end..e));
+    let line = text::line_of(draft, if cuts_start { range.start } else { range.end });
+    Some(ListReason::CutsToken { line, token, at_start: cuts_start, there: draft.slice(s..e).to_string(), written })
 }
 
 /// The answer to a search of `needle` that found nothing in `draft`: the closest regions
@@ -262,7 +304,14 @@ impl Workspace {
         let goal = self.tasks.innermost().map(|t| t.goal.clone());
         let hints = Hints { anchor_end: search.anchor_end, focus: self.focus(&search.path), goal: goal.as_deref() };
         let shown = if search.show_all { 26 } else { DEFAULT_CANDIDATES_SHOWN };
-        let (candidates, recommended) = show_listing(&draft, &listing, shown, &hints);
+        let (mut candidates, mut recommended) = show_listing(&draft, &listing, shown, &hints);
+        if matches!(why, ListReason::CutsToken { .. }) {
+            // A match cutting a word is the model's to confirm, never recommended.
+            recommended = None;
+            for c in &mut candidates {
+                (c.recommended, c.recommended_reason) = (false, None);
+            }
+        }
         if !search.preview_only {
             self.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.id);
         }
@@ -382,7 +431,11 @@ impl Workspace {
             });
         }
         // A near miss that is clearly the region meant (matching/near/clear_best.rs), with why.
-        let recommended = near::clear_best::recommend(&draft, needle, &lettered).filter(|_| can_choose);
+        // Never a region whose pick would be refused (docs/decisions.md#recommendation).
+        let recommended = near::clear_best::recommend(&draft, needle, &lettered).filter(|_| can_choose).filter(|(i, _)| {
+            let (Some(n), Some(letter)) = (lettered.get(*i), Letter::from_index(*i)) else { return false };
+            matches!(decide_pick(&draft, &path, letter, n.range.clone(), needle, &search.new_text, Some(n.quality())), Pick::Stage { .. })
+        });
         if !lettered.is_empty() && !search.preview_only {
             self.recommended = recommended.and_then(|(i, _)| Letter::from_index(i));
         }

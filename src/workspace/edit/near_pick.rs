@@ -81,7 +81,12 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
                 .as_deref()
                 .filter(|_| !matches!(c.reason, ConflictReason::Placeholder { .. }))
                 .map(|p| near::describe_difference(&region, p));
+            let clash = (c.reason == ConflictReason::Overlap && !c.base_range.is_empty())
+                .then(|| Some((line_at(new_text, map_pos(needle, new_text, c.base_range.start)?), line_at(&region, map_pos(needle, &region, c.base_range.start)?))))
+                .flatten()
+                .filter(|(yours, there)| yours != there && yours.chars().count().max(there.chars().count()) <= MAX_CLASH_LINE);
             Pick::Refuse(Refusal::PickConflict(Box::new(PickConflict {
+                clash,
                 touched: needle.chars().skip(c.base_range.start).take(c.base_range.len()).collect(),
                 reason: c.reason,
                 quality: CandidateQuality::Similar(similarity),
@@ -91,6 +96,36 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
             })))
         }
     }
+}
+
+/// Longest line a pick conflict quotes as `yours: … · there: …`.
+const MAX_CLASH_LINE: usize = 120;
+
+/// Most chars (both texts) [`map_pos`] diffs.
+const MAX_MAP_CHARS: usize = 8_000;
+
+/// Char `pos` of `a` carried to `b` through a char diff (a position inside a changed run goes to
+/// that run's start in `b`); `None` past [`MAX_MAP_CHARS`]. Cost: O((a + b)·D).
+fn map_pos(a: &str, b: &str, pos: usize) -> Option<usize> {
+    let (x, y): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if x.len() + y.len() > MAX_MAP_CHARS {
+        return None;
+    }
+    for op in crate::text_rules::myers_ops(&x, &y) {
+        let (tag, old, new) = op.as_tag_tuple();
+        if old.contains(&pos) || (old.is_empty() && old.start == pos && tag != similar::DiffTag::Equal) {
+            return Some(if tag == similar::DiffTag::Equal { new.start + (pos - old.start) } else { new.start });
+        }
+    }
+    Some(y.len())
+}
+
+/// The line of `text` holding char `pos`, trimmed. Cost: O(n).
+fn line_at(text: &str, pos: usize) -> String {
+    let before: String = text.chars().take(pos).collect();
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = text.get(start..).unwrap_or_default();
+    line.split('\n').next().unwrap_or_default().trim().to_string()
 }
 
 impl Workspace {

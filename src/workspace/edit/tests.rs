@@ -246,10 +246,16 @@ fn a_near_miss_pick_merges_or_refuses_with_what_is_there() {
         }
         other => panic!("{other:?}"),
     }
-    // A misremembered value new_text replaces whole: the region's `30` holds nothing new_text
-    // lacks (src/matching/three_way/complete.rs), so new_text's value is written.
+    // A value the region has as `30`, old_text as `3O` and new_text as `60`: one token changed
+    // two ways (src/matching/three_way/complete.rs), though `30` lies on a char path from `3O`
+    // to `60`. Refused, quoting both lines.
     match decide_pick(&draft, "a", letter("A"), 15..26, "timeout: 3O", "timeout: 60", None) {
-        Pick::Stage { edit, .. } => assert_eq!(edit.new_text, "timeout: 60"),
+        Pick::Refuse(Refusal::PickConflict(c)) => assert_eq!(c.clash, Some(("timeout: 60".to_string(), "timeout: 30".to_string()))),
+        other => panic!("{other:?}"),
+    }
+    // The same with a word new_text writes whole over the region's: `locl` is `local` there.
+    match decide_pick(&draft, "a", letter("A"), 0..14, "host: db.locl", "host: db.localhost", None) {
+        Pick::Stage { edit, .. } => assert_eq!(edit.new_text, "host: db.localhost"),
         other => panic!("{other:?}"),
     }
     // The change is where the texts differ and writes the misremembered `O` back: refused.
@@ -314,6 +320,7 @@ fn every_refusal() -> Vec<Refusal> {
             there,
             change: "timeout:·[-3O-]{+60+}".into(),
             proposal: Some("timeout:·[-3-]{+6+}0".into()),
+            clash: Some(("timeout: 60".into(), "timeout: 30".into())),
         })),
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Markers { old: 1, new: 0, line: "...".into() } },
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Markers { old: 2, new: 1, line: "// ...".into() } },

@@ -12,6 +12,7 @@ use crate::session::Letter;
 use crate::tools::Tool;
 use crate::workflow::PersistMode;
 use crate::workspace::outcome::*;
+use crate::text_rules::one_line;
 use crate::workspace::views::{clip, plural, plural_es};
 
 
@@ -179,6 +180,18 @@ fn listed(l: &Listing, v: &Voice) -> Response {
                 needle(&l.needle)
             ),
         ),
+        ListReason::CutsToken { line, token, at_start, there, written } => (
+            Status::StaleReference,
+            format!(
+                "{} {} inside {} on line {line}{}; nothing was staged. Picking it writes {} where {} is.",
+                needle(&l.needle),
+                if *at_start { "starts" } else { "ends" },
+                code(token),
+                v.in_path(&l.path),
+                code(&clip(&one_line(written))),
+                code(&clip(&one_line(there)))
+            ),
+        ),
     };
     if let Some((id, reason)) = l.recommended {
         summary.push_str(&format!(" Recommended: {id} ({reason})."));
@@ -203,6 +216,10 @@ fn listed(l: &Listing, v: &Voice) -> Response {
         ListReason::ListingReloaded { .. } => {
             format!("Check the candidates below and call again with the match_id of the one you mean (or {p}_replace_selection).")
         }
+        ListReason::CutsToken { there, .. } => format!(
+            "Call {p}_replace again with old_text holding the whole word as the document has it ({}), or {p}_replace_selection(selection_id=\"A\") if that is what you mean.",
+            code(&clip(&one_line(there)))
+        ),
         ListReason::Several { .. } if v.offers(Tool::ReplaceSelection) => format!(
             "Call {p}_replace_selection(selection_id=\"{first}\"–\"{last}\") to stage one (or repeat the call with match_id), or make the text longer so it matches once."
         ),
@@ -547,7 +564,10 @@ fn pick_conflict(c: &PickConflict, p: &str) -> Response {
         ConflictReason::ElidedAnchorsDiffer => "differs from your old_text outside its `...` lines, so it may not be the place those lines describe".to_string(),
         ConflictReason::TooLarge { tokens, limit } => format!("differs from your change in {tokens} tokens, more than the {limit} a three-way apply compares"),
     };
-    let summary = format!("Candidate {letter} (line {line}, {}) {why}. Nothing was staged.", c.quality);
+    let mut summary = format!("Candidate {letter} (line {line}, {}) {why}. Nothing was staged.", c.quality);
+    if let Some((yours, there)) = &c.clash {
+        summary.push_str(&format!(" yours: {} · there: {}", code(yours), code(there)));
+    }
     let mut preview = format!("Your change (old_text → new_text), [-removed-] {{+added+}}:\n{}\n\n{}", c.change, there_now(&c.there));
     if let Some(proposal) = &c.proposal {
         preview.push_str(&format!("\nYour change applied there anyway would make, [-removed-] {{+added+}}:\n{proposal}\n"));
