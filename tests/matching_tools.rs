@@ -157,7 +157,9 @@ fn memo_replace_by_tier() {
         },
         TierCase { name: "needle at start", doc: "abc def", old: "abc", new: "X", status: Success, quality: Some("exact"), draft: Some("X def") },
         TierCase { name: "needle at end", doc: "abc def", old: "def", new: "X", status: Success, quality: Some("exact"), draft: Some("abc X") },
-        TierCase { name: "overlapping occurrences", doc: "aaaa", old: "aaa", new: "b", status: Success, quality: Some("exact"), draft: Some("ba") },
+        TierCase { name: "overlapping occurrences", doc: "a-a-a-a", old: "a-a-a", new: "b", status: Success, quality: Some("exact"), draft: Some("b-a") },
+        // One exact match ending inside a word of the document: a candidate to confirm.
+        TierCase { name: "a match that cuts a word", doc: "aaaa", old: "aaa", new: "b", status: StaleReference, quality: Some("exact"), draft: None },
         TierCase { name: "one-line document", doc: "only", old: "only", new: "one", status: Success, quality: Some("exact"), draft: Some("one") },
         TierCase { name: "empty document", doc: "", old: "x", new: "y", status: NoMatch, quality: None, draft: None },
         TierCase { name: "needle longer than document", doc: "ab", old: "abc\nabc", new: "y", status: NoMatch, quality: None, draft: None },
@@ -418,9 +420,15 @@ fn near_miss_offers_a_candidate_that_stages_in_one_step() {
     assert!(r.content.as_deref().unwrap().contains("\n3│   timeout: 30\n"), "small documents are shown whole: {}", r.markdown);
     assert!(r.guidance.as_deref().unwrap().contains("memo_replace_selection(selection_id=\"A\")"));
     assert_eq!(h.ws.draft(None).unwrap(), doc, "nothing is applied on similarity alone");
-    // The change (3O → 60) is where the candidate differs (30), and new_text spells the whole
-    // token: the pick stages new_text's `60` there (the near-miss pick's cluster completion).
+    // The change (3O → 60) is where the candidate differs (30): one token changed two ways.
+    // The pick is refused, quoting both, and nothing is recommended that would be.
+    assert!(!c.recommended, "{}", r.markdown);
     let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
+    assert!(r.summary.contains("yours: `timeout: 60` · there: `timeout: 30`"), "{}", r.summary);
+    assert_eq!(h.ws.draft(None).unwrap(), doc);
+    // Sent as the document has it, it stages.
+    let r = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), "database:\n  host: db.local\n  timeout: 60\nretries: 5\n");
 }
@@ -604,4 +612,40 @@ fn the_escape_tier_reads_escapes_as_characters_when_that_is_unambiguous() {
     let r = h.call("memo_replace", json!({"old_text": old, "new_text": "x"}));
     assert_ne!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), twice);
+}
+
+#[test]
+fn an_indentation_match_re_indents_only_the_lines_the_change_touches() {
+    // A Makefile recipe: tab then six spaces on its continuation lines; old_text sent with
+    // spaces. Only the changed first line takes the re-indentation.
+    let doc = "all: build\n\nbuild:\n\tgcc -o app main.c \\\n\t      util.c \\\n\t      io.c\n";
+    let mut h = Host::new(&[("Makefile", doc)]);
+    let old = "build:\n    gcc -o app main.c \\\n          util.c \\\n          io.c";
+    let new = "build:\n    gcc -O2 -o app main.c \\\n          util.c \\\n          io.c\n    strip app";
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(r.match_quality.as_deref(), Some("indentation"));
+    h.call("memo_commit", json!({"summary": "O2"}));
+    assert_eq!(h.stored("Makefile"), "all: build\n\nbuild:\n\tgcc -O2 -o app main.c \\\n\t      util.c \\\n\t      io.c\n\tstrip app\n");
+}
+
+#[test]
+fn nfc_and_nfd_are_one_tier_and_land_in_the_document_s_form() {
+    // (document, old_text, new_text, the document afterwards)
+    let cases = [
+        // NFD document, NFC old_text: found on the first call; the kept é stays decomposed, and
+        // so does the é new_text adds.
+        ("title: Cafe\u{301} de Flore\ncity: Paris\n", "title: Caf\u{e9} de Flore\ncity: Paris", "title: Caf\u{e9} de Flore\ncity: Montr\u{e9}al", "title: Cafe\u{301} de Flore\ncity: Montre\u{301}al\n"),
+        // NFC document, NFD old_text: the kept é is the document's own.
+        ("name = \"Jos\u{e9}\"\nage = 40\n", "name = \"Jose\u{301}\"\nage = 40", "name = \"Jose\u{301}\"\nage = 41", "name = \"Jos\u{e9}\"\nage = 41\n"),
+    ];
+    for (doc, old, new, after) in cases {
+        let mut h = Host::new(&[("a.toml", doc)]);
+        let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+        assert_eq!(r.status, Status::Success, "{}", r.markdown);
+        assert_eq!(r.match_quality.as_deref(), Some("normalization"));
+        assert!(r.summary.starts_with("[Warning]"), "never silent: {}", r.summary);
+        h.call("memo_commit", json!({"summary": "s"}));
+        assert_eq!(h.stored("a.toml"), after);
+    }
 }

@@ -16,7 +16,7 @@ use std::ops::Range;
 use ropey::Rope;
 
 use super::exact::find_bytes;
-use super::normalize::{indentation, is_line_space, is_stable, normalize_line, NormLine, Tier};
+use super::normalize::{decomposes, indentation, is_line_space, is_stable, normalize_line, NormLine, Tier};
 use super::elide::{Elided, Unmapped};
 use super::own_chars::{self, Swap};
 use super::stream;
@@ -60,13 +60,20 @@ pub struct Reindent {
     /// An elided match ([`elide`](super::elide)): `new_text`'s marker lines are the lines the
     /// markers of `old_text` stand for there. Nothing else applies then.
     pub elided: Option<Box<Elided>>,
+    /// Per needle line: the line and the document's indentation where it matched. A `new_text`
+    /// line the change keeps as it is takes that indentation verbatim: only changed lines are
+    /// re-indented (a Makefile recipe's `\t      ` continuation stays as it is).
+    pub kept_indents: Vec<(String, String)>,
+    /// The document writes accents decomposed (NFD) where the needle had them composed: the
+    /// replacement is decomposed as well.
+    pub decompose: bool,
 }
 
 impl Reindent {
     /// The way `new_text` is written at an elided match: its marker lines mapped back to the
     /// lines they stand for there.
     pub fn elided(e: Elided) -> Reindent {
-        Reindent { lines: Vec::new(), tab_width: DEFAULT_TAB_WIDTH, doc_tabs: None, skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: Some(Box::new(e)) }
+        Reindent { lines: Vec::new(), tab_width: DEFAULT_TAB_WIDTH, doc_tabs: None, skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: Some(Box::new(e)), kept_indents: Vec::new(), decompose: false }
     }
 
     /// Whether `new_text` can be written here: `Ok` except at an elided match whose markers it
@@ -77,6 +84,34 @@ impl Reindent {
             Some(e) => e.check(new_text),
             None => Ok(()),
         }
+    }
+
+    /// Per `new_text` line: the document's indentation when the line is a needle line the
+    /// change keeps as it is (equal lines of a line diff, read as the needle was searched).
+    /// Cost: a line diff of the needle and `new_text`, O((a + b)·D) in lines.
+    fn kept_lines(&self, new_text: &str) -> Vec<Option<&str>> {
+        let new_lines: Vec<&str> = new_text.split('\n').collect();
+        let mut kept = vec![None; new_lines.len()];
+        if self.kept_indents.is_empty() {
+            return kept;
+        }
+        // The needle in the document's own characters, as new_text now is.
+        let searched: String = self.kept_indents.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>().join("\n");
+        let own = if self.swaps.is_empty() { searched } else { own_chars::apply(&self.old_text, &searched, &self.swaps) };
+        let old_lines: Vec<&str> = own.split('\n').collect();
+        if old_lines.len() != self.kept_indents.len() {
+            return kept;
+        }
+        for op in crate::text_rules::myers_ops(&old_lines, &new_lines) {
+            if let similar::DiffOp::Equal { old_index, new_index, len } = op {
+                for k in 0..len {
+                    if let (Some(slot), Some((_, indent))) = (kept.get_mut(new_index + k), self.kept_indents.get(old_index + k)) {
+                        *slot = Some(indent.as_str());
+                    }
+                }
+            }
+        }
+        kept
     }
 
     fn width(&self, ws: &str) -> usize {
@@ -118,10 +153,18 @@ impl Reindent {
         if self.drop_final_break && own.ends_with('\n') {
             own.pop();
         }
+        if self.decompose {
+            let mut nfd = String::with_capacity(own.len() + 8);
+            for c in own.chars() {
+                unicode_normalization::char::decompose_canonical(c, |d| nfd.push(d));
+            }
+            own = nfd;
+        }
         if self.lines.is_empty() {
             return own;
         }
         let new_text = own.as_str();
+        let kept = self.kept_lines(new_text);
         let mut out = String::with_capacity(new_text.len() + 16);
         for (n, line) in new_text.split('\n').enumerate() {
             if n > 0 {
@@ -129,6 +172,12 @@ impl Reindent {
             }
             if (n == 0 && self.skip_first_line) || line.chars().all(is_line_space) {
                 out.push_str(line);
+                continue;
+            }
+            if let Some(indent) = kept.get(n).copied().flatten() {
+                // A line the change keeps: as the document indents it.
+                out.push_str(indent);
+                out.push_str(line.strip_prefix(indentation(line)).unwrap_or(line));
                 continue;
             }
             let indent = indentation(line);
@@ -231,10 +280,15 @@ fn in_own_style(rope: &Rope, m: &mut Match, needle: &str, last_has_text: bool) {
         swaps: Vec::new(),
         drop_final_break: false,
         elided: None,
+        kept_indents: Vec::new(),
+        decompose: false,
     });
     r.old_text = needle.to_string();
     r.swaps = swaps;
     r.drop_final_break = open_end;
+    // A document in decomposed form (accents as combining marks, none precomposed) where the
+    // needle was not: what new_text adds is written decomposed too.
+    r.decompose = tier.ignores_normalization() && doc.chars().any(super::marks::is_mark) && !doc.chars().any(decomposes) && needle.chars().any(decomposes);
 }
 
 /// Windows overlap for multi-line needles: the leftmost of overlapping matches, as the exact
@@ -440,7 +494,7 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     // tiers normalise only the lines that pass (in a 10 MB file, a handful).
     let skeleton = |text: &str, into: &mut Vec<char>| {
         into.clear();
-        into.extend(text.chars().filter(|&c| is_stable(c)));
+        into.extend(stable_chars(text.chars()));
     };
     let needle_skeletons: Vec<Vec<char>> = lines
         .iter()
@@ -468,7 +522,7 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     for (d, text) in distinct.iter().enumerate() {
         if let [only] = needle_skeletons.as_slice() {
             // One needle line: a streamed search, so a 10 MB line's skeleton is never built.
-            may_mid[d] = super::kmp::contains_in(text.chars().filter(|&c| is_stable(c)), only);
+            may_mid[d] = super::kmp::contains_in(stable_chars(text.chars()), only);
             continue;
         }
         skeleton(text, &mut skel);
@@ -598,13 +652,42 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     Vec::new()
 }
 
+/// The chars of `text` no tier changes ([`is_stable`]), less a base char a combining mark
+/// follows (at the `normalization` tier `e` + U+0301 reads as `é`, which is not stable).
+/// Cost: O(n).
+fn stable_chars(text: impl Iterator<Item = char>) -> impl Iterator<Item = char> {
+    let mut chars = text.peekable();
+    std::iter::from_fn(move || loop {
+        let c = chars.next()?;
+        if is_stable(c) && !chars.peek().is_some_and(|&n| super::marks::is_mark(n)) {
+            return Some(c);
+        }
+    })
+}
+
+/// The runs of `line` made of [`stable_chars`] only (possibly empty). Cost: O(n).
+fn stable_runs(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let stable = is_stable(c) && !chars.peek().is_some_and(|&(_, n)| super::marks::is_mark(n));
+        if !stable {
+            out.push(line.get(start..i).unwrap_or_default());
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(line.get(start..).unwrap_or_default());
+    out
+}
+
 /// Window starts (document line indexes) around hits of the needle's longest stable token, or
 /// `None` when every line must be examined.
 fn token_windows(rope: &Rope, lines: &[&str]) -> Option<Vec<usize>> {
     let (line_no, token) = lines
         .iter()
         .enumerate()
-        .flat_map(|(j, l)| l.split(|c: char| !is_stable(c)).map(move |t| (j, t)))
+        .flat_map(|(j, l)| stable_runs(l).into_iter().map(move |t| (j, t)))
         .max_by_key(|(_, t)| t.chars().count())?;
     if token.chars().count() < MIN_TOKEN_CHARS {
         return None;
@@ -718,7 +801,8 @@ fn reindent(tier: Tier, lines: &[&str], doc: &[String], first_is_partial: bool) 
         .collect();
     let doc_indents: Vec<&str> = doc.iter().map(|d| indentation(d)).filter(|i| !i.is_empty()).collect();
     let doc_tabs = if doc_indents.is_empty() { None } else { Some(doc_indents.iter().any(|i| i.contains('\t'))) };
-    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: None })
+    let kept_indents = paired.iter().map(|(n, d)| (n.to_string(), indentation(d).to_string())).collect();
+    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: None, kept_indents, decompose: false })
 }
 
 /// Char range helper for tests and callers: the text a match covers.
@@ -801,7 +885,7 @@ mod tests {
         let rope = Rope::from_str("class A:\n    def f(self):\n        return 1\n");
         let found = find(&rope, "def f(self):\n    return 1", 0);
         assert_eq!(found[0].replacement("def f(self):\n    return 2"), "    def f(self):\n        return 2");
-        let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: None };
+        let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: None, kept_indents: Vec::new(), decompose: false };
         // A tab is as wide as the 4 spaces it becomes: lines keep their width, written as spaces.
         assert_eq!(r.apply("\ta\n\t\tb\n\n  \nc"), "    a\n        b\n\n  \nc");
         // One flattened nested line gets its depth back; extra lines take the last shift.

@@ -8,6 +8,7 @@
 //! | --- | --- |
 //! | `trailing_whitespace` | whitespace at the end of each line |
 //! | `indentation` | + whitespace at the start of each line (`new_text` is re-indented) |
+//! | `normalization` | + the Unicode normalisation form: `é` as one character or as `e` + U+0301 |
 //! | `unicode` | + look-alikes: curly quotes, dashes, NBSP and other spaces, `…`, zero-width chars |
 //! | `whitespace` | + the length of whitespace runs inside a line |
 //!
@@ -24,6 +25,8 @@ use std::ops::ControlFlow;
 pub enum Tier {
     TrailingWhitespace,
     Indentation,
+    /// NFC and NFD alike: every character read in its canonical decomposition.
+    Normalization,
     Unicode,
     Whitespace,
     /// Found by the pieces around its marker lines ([`elide`](super::elide)); nothing is
@@ -33,15 +36,16 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, as reported in `match_quality`.
-    pub const ALL: [Tier; 5] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Unicode, Tier::Whitespace, Tier::Elided];
+    pub const ALL: [Tier; 6] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Normalization, Tier::Unicode, Tier::Whitespace, Tier::Elided];
     /// The tiers that normalise lines ([`fuzzy`](super::fuzzy)), in the order they are tried.
-    pub const FUZZY: [Tier; 4] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Unicode, Tier::Whitespace];
+    pub const FUZZY: [Tier; 5] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Normalization, Tier::Unicode, Tier::Whitespace];
 
     /// The name reported as `match_quality`.
     pub fn as_str(self) -> &'static str {
         match self {
             Tier::TrailingWhitespace => "trailing_whitespace",
             Tier::Indentation => "indentation",
+            Tier::Normalization => "normalization",
             Tier::Unicode => "unicode",
             Tier::Whitespace => "whitespace",
             Tier::Elided => "elided",
@@ -53,6 +57,7 @@ impl Tier {
         match self {
             Tier::TrailingWhitespace => "trailing whitespace ignored",
             Tier::Indentation => "indentation ignored",
+            Tier::Normalization => "indentation and the Unicode normalization form (é as one character or e + accent) ignored",
             Tier::Unicode => "indentation and Unicode look-alikes (curly quotes, dashes, special spaces) ignored",
             Tier::Whitespace => "indentation, Unicode look-alikes and the width of whitespace runs ignored",
             Tier::Elided => "the lines your `...` stands for kept as they are",
@@ -60,7 +65,12 @@ impl Tier {
     }
 
     pub fn ignores_indentation(self) -> bool {
-        matches!(self, Tier::Indentation | Tier::Unicode | Tier::Whitespace)
+        matches!(self, Tier::Indentation | Tier::Normalization | Tier::Unicode | Tier::Whitespace)
+    }
+
+    /// Whether the tier reads every character in its canonical decomposition.
+    pub fn ignores_normalization(self) -> bool {
+        matches!(self, Tier::Normalization | Tier::Unicode | Tier::Whitespace)
     }
 
     fn folds_lookalikes(self) -> bool {
@@ -104,9 +114,17 @@ pub fn is_line_space(c: char) -> bool {
 pub fn is_stable(c: char) -> bool {
     if c.is_ascii() {
         // Most text: no ASCII char folds, so only whitespace and the four targets of folds.
+        // (A letter an accent may follow is still stable: the decomposition keeps it.)
         return !c.is_ascii_whitespace() && c != '\u{0B}' && !matches!(c, '\'' | '"' | '-' | '.');
     }
-    !c.is_whitespace() && fold_lookalike(c).is_none()
+    !c.is_whitespace() && fold_lookalike(c).is_none() && !super::marks::is_mark(c) && !decomposes(c)
+}
+
+/// Whether `c` has a canonical decomposition (`é`, `Å`, Hangul syllables). Cost: a table lookup.
+pub fn decomposes(c: char) -> bool {
+    let mut same = true;
+    unicode_normalization::char::decompose_canonical(c, |d| same &= d == c);
+    !same
 }
 
 /// One line under a tier: the normalised text and, for each of its chars, the original char
@@ -213,6 +231,15 @@ fn normalize_counted(line: impl Iterator<Item = char>, tier: Tier, mut emit: imp
         };
         let flow = match folded {
             Some(s) => s.chars().try_for_each(&mut one),
+            None if tier.ignores_normalization() && !c.is_ascii() => {
+                let mut flow = ControlFlow::Continue(());
+                unicode_normalization::char::decompose_canonical(c, |d| {
+                    if flow.is_continue() {
+                        flow = one(d);
+                    }
+                });
+                flow
+            }
             None => one(c),
         };
         if flow.is_break() {

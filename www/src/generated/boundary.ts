@@ -7,7 +7,7 @@ import type { ObjectSchema } from "../json-schema.js";
 export type Letter = "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H" | "I" | "J" | "K" | "L" | "M" | "N" | "O" | "P" | "Q" | "R" | "S" | "T" | "U" | "V" | "W" | "X" | "Y" | "Z";
 
 /** The fuzzy tiers, in the order they are tried when the exact search finds nothing. */
-export type FuzzyTier = "trailing_whitespace" | "indentation" | "unicode" | "whitespace" | "elided";
+export type FuzzyTier = "trailing_whitespace" | "indentation" | "normalization" | "unicode" | "whitespace" | "elided";
 
 /**
  * How a text was found: `"exact"`, a {@link FuzzyTier}, `"gutter"` or `"gutter+<tier>"` when
