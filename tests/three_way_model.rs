@@ -275,3 +275,4 @@ mod through_the_workspace {
         }
     }
 }
+

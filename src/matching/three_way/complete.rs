@@ -31,8 +31,7 @@ const MAX_UNIQUE_STEPS: usize = 8_000_000;
 /// or it lies on a shortest edit path from `base` to `ours` (d(base, theirs) + d(theirs, ours)
 /// = d(base, ours)): every unit it added is in `ours`, every unit it removed is gone from
 /// `ours`, so writing `ours` keeps all of its difference and adds only the rest of the change.
-/// Counted in chars, read one way only (by chars, or with each run of blanks as one unit):
-/// one longest common subsequence of base and ours, and of base and theirs, or a base unit both remove in every alignment — otherwise
+/// Counted in chars, read one way only: one longest common subsequence of base and ours, and of base and theirs, or a base unit both remove in every alignment — otherwise
 /// (`foo` → `o`: which `o` stays?) the region's difference may be read as lying elsewhere.
 /// And, unless the region changed only whitespace (a reflow), counted in tokens ([`units`]), or — for words only — with `ours`
 /// holding the region's text whole: `1` → `16` there and `1` → `6` in `ours` is refused.
@@ -61,11 +60,10 @@ pub(super) fn completes(base: &str, theirs: &str, ours: &str) -> Option<Complete
         // document is): however the two are aligned, the result is that text.
         return Some(done);
     }
-    // On a char path, read one way: by chars, or with a run of blanks as one unit (which
-    // space of two the region dropped is no question).
+    // On a char path, read one way.
     let chars = |s: &str| s.chars().collect::<Vec<char>>();
     let (bc, tc, oc) = (chars(base), chars(theirs), chars(ours));
-    if !on_path(&bc, &tc, &oc) || !(forced(&bc, &tc, &oc) || forced(&fine(base), &fine(theirs), &fine(ours))) {
+    if !forced(&bc, &tc, &oc) {
         return None;
     }
     if blank {
@@ -91,28 +89,6 @@ pub(super) fn completes(base: &str, theirs: &str, ours: &str) -> Option<Complete
 fn on_path<T: PartialEq>(b: &[T], t: &[T], o: &[T]) -> bool {
     let (Some(bt), Some(to), Some(bo)) = (Lcs::new(b, t, MAX_COMPLETE_CELLS), Lcs::new(t, o, MAX_COMPLETE_CELLS), Lcs::new(b, o, MAX_COMPLETE_CELLS)) else { return false };
     bt.indel() + to.indel() == bo.indel()
-}
-
-/// `text` as chars, each run of spaces and tabs one unit. Cost: O(n).
-fn fine(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices() {
-        let blank = c == ' ' || c == '\t';
-        if let Some(s) = start.filter(|_| !blank) {
-            out.push(text.get(s..i).unwrap_or_default());
-            start = None;
-        }
-        if blank {
-            start.get_or_insert(i);
-        } else {
-            out.push(text.get(i..i + c.len_utf8()).unwrap_or_default());
-        }
-    }
-    if let Some(s) = start {
-        out.push(text.get(s..).unwrap_or_default());
-    }
-    out
 }
 
 /// The units of `a` that `b` does not hold (as multisets), and of `b` that `a` does not.

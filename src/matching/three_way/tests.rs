@@ -255,8 +255,11 @@ fn units_split_words_blanks_and_symbols() {
 
 #[test]
 fn a_typo_only_in_old_text_that_new_text_spells_as_the_document_does_is_a_clean_merge() {
-    // An extra space in old_text at the changed value: both sides drop it.
-    assert_eq!(merged("retries: 3\ntimeout:  30", "retries: 3\ntimeout: 60", "retries: 3\ntimeout: 30"), "retries: 3\ntimeout: 60");
+    // Both sides dropped one space of two: they agree on the text there, written once.
+    assert_eq!(merged("retries:  3\ntimeout: 30", "retries: 3\ntimeout: 60", "retries: 3\ntimeout: 30"), "retries: 3\ntimeout: 60");
+    // Not when the change does more than the region there: which space each dropped decides
+    // the text (one or none), so it is refused.
+    assert!(matches!(merge("a\n  =", "a\n ", "a\n ="), Outcome::Conflict(_)));
     // A misspelt key next to the change.
     assert_eq!(merged("databse.timeout: 30", "database.timeout: 60", "database.timeout: 30"), "database.timeout: 60");
 }

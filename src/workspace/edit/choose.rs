@@ -110,7 +110,8 @@ pub(super) fn decide(search: &Search, matches: &[Match], draft: &Rope, same: Opt
         return Choice::All { edits, quality };
     }
     if let [m] = matches {
-        if m.quality.is_exact() {
+        // replace_all means every place as written, as it does with several.
+        if m.quality.is_exact() && !search.replace_all {
             if let Some(cut) = token_cut(draft, &m.range, &search.new_text) {
                 return Choice::List(cut);
             }
