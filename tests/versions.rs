@@ -78,3 +78,53 @@ fn the_live_context_names_versions_memo_read_opens() {
         assert_eq!(r.content.as_deref(), Some("1│ two\n"));
     }
 }
+
+/// Bytes of `rope`'s chunks that `other` does not share: chunks at another address are another
+/// copy in memory (a rope edit copies only the chunks it touches; the rest stay shared).
+fn unshared_bytes(rope: &ropey::Rope, other: &ropey::Rope) -> usize {
+    let shared: std::collections::HashSet<usize> = other.chunks().map(|c| c.as_ptr() as usize).collect();
+    rope.chunks().filter(|c| !shared.contains(&(c.as_ptr() as usize))).map(str::len).sum()
+}
+
+/// About `bytes` of distinct lines; line `i` of version `k` is `k: {i} …`.
+fn lines_of(k: usize, bytes: usize) -> String {
+    let mut s = String::with_capacity(bytes + 100);
+    let mut i = 0;
+    while s.len() < bytes {
+        s.push_str(&format!("{k}: line {i} of a document that is rewritten whole {}\n", "-".repeat(40)));
+        i += 1;
+    }
+    s
+}
+
+#[test]
+fn an_external_one_line_change_shares_the_unchanged_text() {
+    let text = lines_of(0, 1 << 20);
+    let mut h = Host::new(&[("a.md", &text)]);
+    let mut previous = h.ws.document("a.md").unwrap().text.rope().clone();
+    for i in 1..=3 {
+        // Another program changes one line; the workspace takes it (no pending changes).
+        let stored = h.stored("a.md").to_string();
+        let changed = stored.replacen(&format!("0: line {} of", i * 1000), &format!("0: line {} (changed {i}) of", i * 1000), 1);
+        assert!(h.external_write("a.md", &changed));
+        let doc = &h.ws.document("a.md").unwrap().text;
+        assert_eq!(doc.rope().to_string(), changed, "the reloaded text is storage's");
+        assert_eq!(doc.flat(), changed, "and so is the flat text search runs on");
+        let copied = unshared_bytes(doc.rope(), &previous);
+        assert!(copied < 8 * 1024, "change {i}: {copied} of {} bytes are a new copy", changed.len());
+        previous = doc.rope().clone();
+    }
+    // A refresh of a text changed behind the workspace's back is taken the same way.
+    let stored = h.stored("a.md").to_string();
+    h.write("a.md", &stored.replacen("0: line 5000 of", "0: line 5000 (refreshed) of", 1));
+    let r = h.call("memo_refresh", json!({}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    let doc = &h.ws.document("a.md").unwrap().text;
+    assert!(doc.flat().contains("line 5000 (refreshed) of"));
+    assert!(unshared_bytes(doc.rope(), &previous) < 8 * 1024, "a refresh copies the whole text");
+    // The versions read back as they were.
+    let r = h.call("memo_read", json!({"version": "v2", "start_line": 2001, "end_line": 2001}));
+    assert_eq!(r.content.as_deref(), Some("2001│ 0: line 2000 (changed 2) of a document that is rewritten whole ----------------------------------------\n"), "{}", r.markdown);
+    let r = h.call("memo_read", json!({"version": "v0", "start_line": 1001, "end_line": 1001}));
+    assert!(r.content.as_deref().unwrap_or_default().contains("1001│ 0: line 1000 of"), "{}", r.markdown);
+}

@@ -253,7 +253,7 @@ fn a_passed_deadline_gives_a_coarser_but_correct_diff() {
 }
 
 fn diff_str(old: &str, new: &str, limits: DiffLimits) -> ChangeSet {
-    diff_with(&Rope::from_str(old), &Rope::from_str(new), limits, &mut || false).0
+    diff_with(old, new, limits, &mut || false).0
 }
 
 fn assert_diff_law(old: &str, new: &str, limits: DiffLimits) -> ChangeSet {
@@ -304,6 +304,26 @@ fn diff_is_exact_under_every_limit() {
             assert_diff_law(&old, &new, limits);
         }
     }
+}
+
+#[test]
+fn the_common_prefix_and_suffix_end_between_chars_and_blocks() {
+    // é and è share their first UTF-8 byte (C3), 中 and 丰 their first two: the byte-wise
+    // prefix and suffix are cut back to whole chars, at block edges too.
+    let full = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS };
+    for pad in [0, 1, 254, 255, 256, 257, 511, 600] {
+        let x = "x".repeat(pad);
+        for (a, b) in [("é", "è"), ("中", "丰"), ("😀", "😁"), ("a", ""), ("", "é")] {
+            assert_diff_law(&format!("{x}{a}"), &format!("{x}{b}"), full);
+            assert_diff_law(&format!("{a}{x}"), &format!("{b}{x}"), full);
+            assert_diff_law(&format!("{x}\n{a}\n{x}"), &format!("{x}\n{b}\n{x}"), full);
+        }
+    }
+    assert_eq!(common_prefix(b"abc", b"abc"), 3);
+    assert_eq!(common_suffix(&[7; 300], &[7; 700]), 300);
+    assert_eq!(common_prefix(&[7; 700], &[7; 300]), 300);
+    let cs = diff_str(&format!("{}é\n", "x\n".repeat(300)), &format!("{}è\n", "x\n".repeat(300)), full);
+    assert_eq!(cs.replacements(), &[Replacement { range: 600..601, text: "è".into() }]);
 }
 
 #[test]
