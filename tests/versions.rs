@@ -113,6 +113,8 @@ fn an_external_one_line_change_shares_the_unchanged_text() {
         let copied = unshared_bytes(doc.rope(), &previous);
         assert!(copied < 8 * 1024, "change {i}: {copied} of {} bytes are a new copy", changed.len());
         previous = doc.rope().clone();
+        // What the kept versions cost is measured the same way: the line each change replaced.
+        assert!(h.ws.versions_bytes() < 8 * 1024 * i, "change {i}: the versions cost {} bytes", h.ws.versions_bytes());
     }
     // A refresh of a text changed behind the workspace's back is taken the same way.
     let stored = h.stored("a.md").to_string();
@@ -127,4 +129,66 @@ fn an_external_one_line_change_shares_the_unchanged_text() {
     assert_eq!(r.content.as_deref(), Some("2001│ 0: line 2000 (changed 2) of a document that is rewritten whole ----------------------------------------\n"), "{}", r.markdown);
     let r = h.call("memo_read", json!({"version": "v0", "start_line": 1001, "end_line": 1001}));
     assert!(r.content.as_deref().unwrap_or_default().contains("1001│ 0: line 1000 of"), "{}", r.markdown);
+}
+
+#[test]
+fn versions_are_bounded_by_bytes_as_well_as_count() {
+    // Three external rewrites of a 24 MiB document: each version holds a whole text that the
+    // next does not share, and three of them are more than the versions may hold.
+    const MIB: usize = 1 << 20;
+    let mut h = Host::new(&[("big.md", &lines_of(0, 24 * MIB)), ("small.md", "s = 0\n")]);
+    for k in 1..=3 {
+        assert!(h.external_write("big.md", &lines_of(k, 24 * MIB)));
+    }
+    assert!(h.ws.versions_bytes() <= agentpad::live_context::VERSION_BYTES, "{} bytes kept", h.ws.versions_bytes());
+    let r = h.call("memo_read", json!({"version": "v1", "path": "big.md", "end_line": 1}));
+    assert_eq!(r.status, Status::InvalidArguments, "v1 is still kept: {}", r.markdown);
+    assert!(r.summary.contains("no longer kept") && r.summary.contains("MiB"), "{}", r.summary);
+    assert!(r.summary.contains("big.md's oldest kept is v2"), "{}", r.summary);
+    let guidance = r.guidance.clone().unwrap_or_default();
+    assert!(guidance.contains("memo_read(version=\"v2\")"), "{guidance}");
+    // What is kept reads back, and the text when opened is always kept.
+    let r = h.call("memo_read", json!({"version": "v2", "path": "big.md", "end_line": 1}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.content.as_deref().unwrap_or_default().starts_with("1│ 2: line 0 of"), "{}", r.markdown);
+    let r = h.call("memo_read", json!({"version": "v0", "path": "big.md", "end_line": 1}));
+    assert!(r.content.as_deref().unwrap_or_default().starts_with("1│ 0: line 0 of"), "{}", r.markdown);
+    // Small changes cost little: 32 more commits of another document push the big versions out
+    // by count, as before.
+    for i in 1..=RING {
+        h.call("memo_replace", json!({"path": "small.md", "old_text": format!("s = {}", i - 1), "new_text": format!("s = {i}")}));
+        let r = h.call("memo_commit", json!({"summary": format!("s to {i}")}));
+        assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    }
+    let r = h.call("memo_read", json!({"version": "v1", "path": "small.md"}));
+    assert_eq!(r.content.as_deref(), Some("1│ s = 1\n"), "{}", r.markdown);
+}
+
+#[test]
+fn a_created_document_has_a_first_version_like_any_other() {
+    let mut h = Host::new(&[("a.md", "a\n")]);
+    let r = h.call("memo_create", json!({"path": "new.md", "text": "hello\n"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    // Before its commit, v0 is what storage holds: nothing.
+    let r = h.call("memo_read", json!({"version": "v0", "path": "new.md"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    let r = h.call("memo_commit", json!({"summary": "new notes"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    let guidance = r.guidance.clone().unwrap_or_default();
+    assert!(guidance.contains("memo_read(version=\"v0\""), "{guidance}");
+    // What the commit's guidance offers works: v0 is the empty text before the creation.
+    let r = h.call("memo_read", json!({"version": "v0", "path": "new.md"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.contains("memo_create"), "{}", r.summary);
+    assert!(!r.content.as_deref().unwrap_or_default().contains("hello"), "{}", r.markdown);
+    let r = h.call("memo_read", json!({"version": "v1", "path": "new.md"}));
+    assert_eq!(r.content.as_deref(), Some("1│ hello\n"), "{}", r.markdown);
+    // A creation reverted and forgotten leaves no v0 behind: the document opened later from
+    // storage starts from storage's text.
+    h.call("memo_create", json!({"path": "gone.md", "text": "draft\n"}));
+    h.call("memo_revert", json!({"reason": "not needed"}));
+    h.write("gone.md", "stored\n");
+    h.ws.open("gone.md", "stored\n", "v1").unwrap();
+    let r = h.call("memo_read", json!({"version": "v0", "path": "gone.md"}));
+    assert_eq!(r.content.as_deref(), Some("1│ stored\n"), "{}", r.markdown);
 }
