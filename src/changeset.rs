@@ -470,9 +470,14 @@ impl ChangeSet {
     }
 
     /// [`ChangeSet::diff`] of two texts held as strings (a document's flat text and storage's
-    /// new text), without copying them out of ropes first. Cost: as `diff`.
-    pub fn diff_str(old: &str, new: &str) -> ChangeSet {
-        diff_with(old, new, DEFAULT_LIMITS, &mut || false).0
+    /// new text), without copying them out of ropes first — when what lies between their
+    /// common prefix and suffix (whole lines) comes to at most `max_bytes` on both sides
+    /// together. Past that the line diff is not run (it costs about four times building a rope
+    /// of the text: 2 s natively at 128 MiB) and the middle is one replacement: still correct,
+    /// coarser, and the flag returned is `true`. Cost: O(n) for the prefix, suffix and char
+    /// count, and as `diff` for a middle of at most `max_bytes`.
+    pub fn diff_str_within(old: &str, new: &str, max_bytes: usize) -> (ChangeSet, bool) {
+        diff_with(old, new, DiffLimits { line_diff_bytes: max_bytes, ..DEFAULT_LIMITS }, &mut || false)
     }
 
     /// [`ChangeSet::diff`] under a deadline: `expired` is asked before each Myers run (line
@@ -491,12 +496,15 @@ pub const MYERS_LINES: usize = 8_000;
 /// Largest changed hunk (chars of both sides) [`ChangeSet::diff`] refines to chars: ≤ 4·10⁶ steps.
 pub const REFINE_CHARS: usize = 2_000;
 
-const DEFAULT_LIMITS: DiffLimits = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS };
+const DEFAULT_LIMITS: DiffLimits = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS, line_diff_bytes: usize::MAX };
 
 #[derive(Clone, Copy, Debug)]
 struct DiffLimits {
     myers_lines: usize,
     refine_chars: usize,
+    /// Most bytes of the two middles (after the common prefix and suffix) the line diff runs
+    /// on; a larger middle is one replacement.
+    line_diff_bytes: usize,
 }
 
 /// Length of the longest common prefix of `a` and `b` in bytes: blocks compared whole
@@ -594,6 +602,12 @@ fn diff_with(old_s: &str, new_s: &str, limits: DiffLimits, expired: &mut dyn FnM
     let new_mid = &new_s[pre_bytes..new_s.len() - suf_bytes];
     if old_mid.is_empty() && new_mid.is_empty() {
         return (set, false);
+    }
+    if old_mid.len() + new_mid.len() > limits.line_diff_bytes {
+        let end = pre_chars + old_mid.chars().count();
+        let r = set.try_push(pre_chars..end, new_mid);
+        debug_assert!(r.is_ok(), "diff produced a bad replacement: {r:?}");
+        return (set, true);
     }
     // 2. Interned lines, diffed.
     let (old_lines, old_strs) = Lines::new(old_mid);

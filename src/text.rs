@@ -100,6 +100,14 @@ pub fn normalize_line_breaks(s: &str) -> Cow<'_, str> {
 
 const BOM: char = '\u{FEFF}';
 
+/// Most bytes (old and new together) between the first and last changed line of an external
+/// change that [`Text::reloaded`] diffs by lines: a 4 MB document rewritten whole, in about
+/// 40 ms natively. Past it the line diff would cost about four times building a rope of the
+/// text (2 s at 128 MiB), so the text between is taken as one replacement — the text before
+/// and after it is still shared — and a version kept of it costs that text, which the byte
+/// bound on versions counts (docs/decisions.md#versions-are-bounded-by-bytes-too).
+pub const RELOAD_DIFF_BYTES: usize = 8 << 20;
+
 /// 64-bit hash of a text's normalised content, shown as 16 hex digits. Agents pass it back as
 /// `expected_fingerprint` to prove they edit what they read (an optimistic lock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -150,17 +158,19 @@ impl Text {
     /// Storage's new text `raw` of the document that held this text (an external change, a
     /// reload): the text [`Text::from_storage_string`] gives, made as an edit of this one
     /// (docs/workflow.md#live-context). The change set from this text to the new one is the diff
-    /// of the two flat texts ([`ChangeSet::diff_str`]); the rope is this rope with it applied, so
-    /// it shares every chunk the change does not touch and a version kept of each text costs
-    /// only what changed; the block index is this one's with the touched blocks hashed again.
-    /// `raw` becomes the flat text without a copy. Returns the change set too (an automatic
-    /// rebase maps pending changes through it). Cost: O(n) to normalise, fingerprint and find
-    /// the common prefix and suffix, the diff of what lies between them (see
-    /// [`ChangeSet::diff`]: O(n) for one changed region), O(k·log n + chars inserted) to apply
-    /// k replacements, O(n / 4 KB + bytes changed) for the index (O(n) when this text had none).
-    pub fn reloaded(&self, raw: String) -> (Text, ChangeSet) {
+    /// of the two flat texts ([`ChangeSet::diff_str_within`]: the line diff when the text
+    /// between the first and last changed line is at most [`RELOAD_DIFF_BYTES`] on both sides,
+    /// else that text as one replacement); the rope is this rope with it applied, so it shares
+    /// every chunk the change does not touch and a version kept of each text costs only what
+    /// changed; the block index is this one's with the touched blocks hashed again. `raw`
+    /// becomes the flat text without a copy. Returns the change set too when it is the line
+    /// diff (an automatic rebase maps pending changes through it). Cost: O(n) to normalise,
+    /// fingerprint, find the common prefix and suffix and apply a replacement of the middle;
+    /// the line diff of a middle of at most [`RELOAD_DIFF_BYTES`] (about 40 ms natively);
+    /// O(n / 4 KB + bytes changed) for the index (O(n) when this text had none).
+    pub fn reloaded(&self, raw: String) -> (Text, Option<ChangeSet>) {
         let (flat, line_ending, bom) = normalised(raw);
-        let changes = ChangeSet::diff_str(self.flat(), &flat);
+        let (changes, coarse) = ChangeSet::diff_str_within(self.flat(), &flat, RELOAD_DIFF_BYTES);
         let applied = changes.apply(&self.rope).ok().filter(|r| r.len_bytes() == flat.len());
         let fingerprint = fingerprint_of_str(&flat);
         let (rope, grams) = match (applied, &self.flat.grams) {
@@ -169,7 +179,8 @@ impl Text {
             // Not reached (the diff is exact): the new text alone, as at open.
             (None, _) => (Rope::from_str(&flat), BlockGrams::build(flat.as_bytes())),
         };
-        (Text { rope, line_ending, bom, fingerprint, flat: FlatCache::built(flat, grams) }, changes)
+        let text = Text { rope, line_ending, bom, fingerprint, flat: FlatCache::built(flat, grams) };
+        (text, (!coarse).then_some(changes))
     }
 
     /// `changes` of this text as byte edits of its flat text (for the block index). A range

@@ -113,7 +113,8 @@ proptest! {
         prop_assert_eq!(reloaded.rope(), fresh.rope());
         prop_assert_eq!((reloaded.has_bom(), reloaded.line_ending()), (fresh.has_bom(), fresh.line_ending()));
         prop_assert_eq!(reloaded.to_storage(), fresh.to_storage());
-        prop_assert_eq!(&changes.apply(old.rope()).unwrap(), reloaded.rope());
+        // Small texts are always diffed by lines: the change set is there.
+        prop_assert_eq!(&changes.expect("the line diff").apply(old.rope()).unwrap(), reloaded.rope());
         prop_assert!(reloaded.flat_index_bytes().is_some(), "a reloaded text comes with its index");
     }
 

@@ -132,6 +132,26 @@ fn an_external_one_line_change_shares_the_unchanged_text() {
 }
 
 #[test]
+fn changes_far_apart_in_a_large_document_still_share_the_text_around_them() {
+    // Two lines 10 MiB apart: past `RELOAD_DIFF_BYTES` the text between them is taken whole
+    // (not diffed by lines), the text before and after is still shared.
+    const MIB: usize = 1 << 20;
+    let text = lines_of(0, 12 * MIB);
+    let mut h = Host::new(&[("big.md", &text)]);
+    let before = h.ws.document("big.md").unwrap().text.rope().clone();
+    let (first, last) = ("0: line 10000 of", "0: line 115000 of");
+    let apart = text.find(last).unwrap() - text.find(first).unwrap();
+    assert!(2 * apart > agentpad::text::RELOAD_DIFF_BYTES, "the text between is not diffed by lines");
+    let changed = text.replacen(first, "0: line 10000 (changed) of", 1).replacen(last, "0: line 115000 (changed) of", 1);
+    assert!(h.external_write("big.md", &changed));
+    let doc = &h.ws.document("big.md").unwrap().text;
+    assert_eq!(doc.flat(), changed);
+    assert_eq!(doc.rope(), &changed.as_str());
+    let copied = unshared_bytes(doc.rope(), &before);
+    assert!(copied.abs_diff(apart) < 16 * 1024, "{copied} bytes copied: the {apart} between the two changes, not more");
+}
+
+#[test]
 fn versions_are_bounded_by_bytes_as_well_as_count() {
     // Three external rewrites of a 24 MiB document: each version holds a whole text that the
     // next does not share, and three of them are more than the versions may hold.
@@ -140,6 +160,7 @@ fn versions_are_bounded_by_bytes_as_well_as_count() {
     for k in 1..=3 {
         assert!(h.external_write("big.md", &lines_of(k, 24 * MIB)));
     }
+    assert_eq!(h.ws.document("big.md").unwrap().text.flat(), lines_of(3, 24 * MIB), "taken whole, and right");
     assert!(h.ws.versions_bytes() <= agentpad::live_context::VERSION_BYTES, "{} bytes kept", h.ws.versions_bytes());
     let r = h.call("memo_read", json!({"version": "v1", "path": "big.md", "end_line": 1}));
     assert_eq!(r.status, Status::InvalidArguments, "v1 is still kept: {}", r.markdown);

@@ -42,7 +42,8 @@ impl Workspace {
     }
 
     /// The text `raw` as the stored document `path` at `version`, with the change from the
-    /// committed text to it when `path` is open: made as an edit of the committed text
+    /// committed text to it when `path` is open and the change is the line diff of the two
+    /// (not one replacement of a large middle): made as an edit of the committed text
     /// ([`Text::reloaded`]), so the two share every chunk the change does not touch and keeping
     /// both as versions costs only what changed (docs/workflow.md#live-context). A `String`
     /// handed over becomes the flat text without a copy. Cost: as `Text::reloaded` (O(n) for
@@ -52,7 +53,7 @@ impl Workspace {
         match self.docs.get(path) {
             Some(doc) => {
                 let (text, changes) = doc.text.reloaded(raw.into());
-                (Document { text, version }, Some(changes))
+                (Document { text, version }, changes)
             }
             None => (Document { text: Text::from_storage_string(raw.into()), version }, None),
         }
