@@ -465,6 +465,8 @@ bench_native() {
   say "cargo bench: native matching, session and diff benches (criterion; the first build takes a few minutes)"
   AGENTPAD_BENCH_OUT="$BENCH_DIR" CRITERION_HOME="$TARGET_DIR/criterion" \
     cargo bench --features internals --bench matching --bench session --bench diff
+  say "cargo bench: bytes held by kept versions, 40 external changes and 40 commits of 4 MB (benches/versions_memory.rs)"
+  AGENTPAD_BENCH_OUT="$BENCH_DIR" cargo bench --features internals --bench versions_memory
 }
 
 bench_js() {

@@ -466,7 +466,18 @@ impl ChangeSet {
     /// Coarser pieces are still correct (`apply(old, diff) == new`); they only cover more text.
     /// Memory O(n). The clock is never read (no deadline).
     pub fn diff(old: &Rope, new: &Rope) -> ChangeSet {
-        diff_with(old, new, DEFAULT_LIMITS, &mut || false).0
+        diff_with(&old.to_string(), &new.to_string(), DEFAULT_LIMITS, &mut || false).0
+    }
+
+    /// [`ChangeSet::diff`] of two texts held as strings (a document's flat text and storage's
+    /// new text), without copying them out of ropes first — when what lies between their
+    /// common prefix and suffix (whole lines) comes to at most `max_bytes` on both sides
+    /// together. Past that the line diff is not run (it costs about four times building a rope
+    /// of the text: 2 s natively at 128 MiB) and the middle is one replacement: still correct,
+    /// coarser, and the flag returned is `true`. Cost: O(n) for the prefix, suffix and char
+    /// count, and as `diff` for a middle of at most `max_bytes`.
+    pub fn diff_str_within(old: &str, new: &str, max_bytes: usize) -> (ChangeSet, bool) {
+        diff_with(old, new, DiffLimits { line_diff_bytes: max_bytes, ..DEFAULT_LIMITS }, &mut || false)
     }
 
     /// [`ChangeSet::diff`] under a deadline: `expired` is asked before each Myers run (line
@@ -475,7 +486,7 @@ impl ChangeSet {
     /// correct (`apply(old, diff) == new`). The caller owns the clock: the core never reads one.
     /// Cost: as `diff`, stopping early; the overshoot past the deadline is at most one piece.
     pub fn diff_until(old: &Rope, new: &Rope, expired: &mut dyn FnMut() -> bool) -> (ChangeSet, bool) {
-        diff_with(old, new, DEFAULT_LIMITS, expired)
+        diff_with(&old.to_string(), &new.to_string(), DEFAULT_LIMITS, expired)
     }
 }
 
@@ -485,13 +496,37 @@ pub const MYERS_LINES: usize = 8_000;
 /// Largest changed hunk (chars of both sides) [`ChangeSet::diff`] refines to chars: ≤ 4·10⁶ steps.
 pub const REFINE_CHARS: usize = 2_000;
 
-const DEFAULT_LIMITS: DiffLimits = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS };
+const DEFAULT_LIMITS: DiffLimits = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS, line_diff_bytes: usize::MAX };
 
 #[derive(Clone, Copy, Debug)]
 struct DiffLimits {
     myers_lines: usize,
     refine_chars: usize,
+    /// Most bytes of the two middles (after the common prefix and suffix) the line diff runs
+    /// on; a larger middle is one replacement.
+    line_diff_bytes: usize,
 }
+
+/// Length of the longest common prefix of `a` and `b` in bytes: blocks compared whole
+/// (`memcmp`), then bytes inside the first block that differs. Cost: O(prefix).
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    // Equal blocks are equally long, so a short last block counts only when both texts end
+    // there; the count is clamped to the shorter text for that case.
+    let same = (a.chunks(AFFIX_BLOCK).zip(b.chunks(AFFIX_BLOCK)).take_while(|(x, y)| x == y).count() * AFFIX_BLOCK).min(a.len()).min(b.len());
+    let (a, b) = (a.get(same..).unwrap_or_default(), b.get(same..).unwrap_or_default());
+    same + a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Length of the longest common suffix of `a` and `b` in bytes, as [`common_prefix`] from the
+/// end. Cost: O(suffix).
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let same = (a.rchunks(AFFIX_BLOCK).zip(b.rchunks(AFFIX_BLOCK)).take_while(|(x, y)| x == y).count() * AFFIX_BLOCK).min(a.len()).min(b.len());
+    let (a, b) = (a.get(..a.len() - same).unwrap_or_default(), b.get(..b.len() - same).unwrap_or_default());
+    same + a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count()
+}
+
+/// The block [`common_prefix`] and [`common_suffix`] compare at once.
+const AFFIX_BLOCK: usize = 256;
 
 /// Bytes taken by the first `n` chars of `s` (all of `s` if shorter).
 fn byte_len_of_chars(s: &str, n: usize) -> usize {
@@ -538,24 +573,19 @@ impl<'a> Lines<'a> {
 // cut points are char boundaries (cuts move only to just after a `\n`); `nv[n]` slices the new
 // side by a run `myers_ops` made over `nv`.
 #[allow(clippy::indexing_slicing, clippy::string_slice)]
-fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits, expired: &mut dyn FnMut() -> bool) -> (ChangeSet, bool) {
-    let (old_s, new_s) = (old.to_string(), new.to_string());
-    let mut set = ChangeSet::new(old.len_chars());
-    // 1. Common prefix and suffix (equal chars have equal byte lengths on both sides).
-    let (mut pre_chars, mut pre_bytes) = (0usize, 0usize);
-    for (a, b) in old_s.chars().zip(new_s.chars()) {
-        if a != b {
-            break;
-        }
-        pre_chars += 1;
-        pre_bytes += a.len_utf8();
+fn diff_with(old_s: &str, new_s: &str, limits: DiffLimits, expired: &mut dyn FnMut() -> bool) -> (ChangeSet, bool) {
+    let mut set = ChangeSet::new(old_s.chars().count());
+    // 1. Common prefix and suffix in whole chars: the equal bytes (compared a block at a time),
+    // cut back to a char boundary — the chars before it are equal, the one after differs.
+    let mut pre_bytes = common_prefix(old_s.as_bytes(), new_s.as_bytes());
+    while !old_s.is_char_boundary(pre_bytes) {
+        pre_bytes -= 1;
     }
-    let mut suf_bytes = 0usize;
-    for (a, b) in old_s[pre_bytes..].chars().rev().zip(new_s[pre_bytes..].chars().rev()) {
-        if a != b {
-            break;
-        }
-        suf_bytes += a.len_utf8();
+    let mut pre_chars = old_s[..pre_bytes].chars().count();
+    let (old_rest, new_rest) = (&old_s.as_bytes()[pre_bytes..], &new_s.as_bytes()[pre_bytes..]);
+    let mut suf_bytes = common_suffix(old_rest, new_rest);
+    while !old_s.is_char_boundary(old_s.len() - suf_bytes) {
+        suf_bytes -= 1;
     }
     // Cut whole lines only, so the middle starts and ends at line boundaries on both sides and
     // the line diff sees whole lines ("three\n" + "four\n" is an insertion after "three\n", not
@@ -572,6 +602,12 @@ fn diff_with(old: &Rope, new: &Rope, limits: DiffLimits, expired: &mut dyn FnMut
     let new_mid = &new_s[pre_bytes..new_s.len() - suf_bytes];
     if old_mid.is_empty() && new_mid.is_empty() {
         return (set, false);
+    }
+    if old_mid.len() + new_mid.len() > limits.line_diff_bytes {
+        let end = pre_chars + old_mid.chars().count();
+        let r = set.try_push(pre_chars..end, new_mid);
+        debug_assert!(r.is_ok(), "diff produced a bad replacement: {r:?}");
+        return (set, true);
     }
     // 2. Interned lines, diffed.
     let (old_lines, old_strs) = Lines::new(old_mid);

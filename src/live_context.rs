@@ -3,10 +3,11 @@
 //! the chat history.
 //!
 //! Two parts live here, both pure:
-//! - [`Timeline`]: the versions of each document the workspace went through (commits, failed
-//!   commits, external changes) in a bounded ring, with each document's text when it was opened.
-//!   Texts are ropes: a version shares all unchanged chunks with its neighbours, so holding
-//!   [`RING`] versions of a 10 MB document costs only what changed between them.
+//! - [`Timeline`] (timeline.rs): the versions of each document the workspace went through
+//!   (commits, failed commits, external changes) in a ring bounded by count and bytes, with each
+//!   document's text when it was opened. Texts are ropes, each an edit of the one before: a
+//!   version shares all unchanged chunks with its neighbours, so holding [`RING`] versions of a
+//!   10 MB document costs only what changed between them.
 //! - [`LiveContext`]: the data of one block (built by the workspace, `src/workspace/live.rs`)
 //!   and its views — [`LiveContext::sections`] (the Markdown, one string per section: the
 //!   "content parts") and [`LiveContext::markdown`].
@@ -17,7 +18,6 @@
 //! (the memory store's accumulated summaries) and `## Tasks` (the task stack). A section with nothing to say
 //! is left out, except Current Document and Editor State.
 
-use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 use ropey::Rope;
@@ -26,140 +26,11 @@ use serde::Serialize;
 use crate::input::InputError;
 use crate::format::TaskLines;
 use crate::locale::Locale;
-use crate::preview::ChangeSpan;
 use crate::response::{TaskNodeView, TaskView};
-use crate::small_map::SmallMap;
 use crate::text_rules::{atx_heading, fence_open, one_line, Fence};
 
-/// Versions the timeline keeps (all documents together); older ones are dropped, except each
-/// document's text when it was opened (the default anchor).
-pub const RING: usize = 32;
-
-/// What made a version.
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum VersionKind {
-    /// A successful `memo_commit` (or an immediate-mode save).
-    Commit,
-    /// A commit whose save failed (`is_error`): `after` is what it tried to write; the
-    /// document stayed at `before`.
-    Failed,
-    /// Storage changed the document (another program, a refresh).
-    External,
-}
-
-/// One entry of the timeline.
-#[derive(Clone, Debug)]
-pub struct Version {
-    pub path: String,
-    /// Per document: 1 for the first version after opening (`v1`), …; a failed commit shares
-    /// the number the next version will have.
-    pub seq: u64,
-    /// When it happened (ms since the epoch, the shell's clock).
-    pub at_ms: f64,
-    pub kind: VersionKind,
-    /// The commit summary, or what happened.
-    pub summary: String,
-    /// The save error of a failed commit.
-    pub error: Option<String>,
-    pub before: Rope,
-    pub after: Rope,
-    /// The changed ranges, when known (a commit's pending changes); `None`: diff the texts.
-    pub spans: Option<Vec<ChangeSpan>>,
-}
-
-impl Version {
-    /// `v3`, or `v3-failed` for a commit that could not be saved.
-    pub fn version_id(&self) -> String {
-        match self.kind {
-            VersionKind::Failed => format!("v{}-failed", self.seq),
-            _ => format!("v{}", self.seq),
-        }
-    }
-}
-
-/// The versions of the open documents: a ring of the last [`RING`], and each document's text
-/// when it was opened (`v0`).
-#[derive(Clone, Debug, Default)]
-pub struct Timeline {
-    versions: VecDeque<Version>,
-    origins: SmallMap<String, Rope>,
-    seq: SmallMap<String, u64>,
-}
-
-impl Timeline {
-    /// Remembers `text` as `path`'s `v0` the first time the document is opened. O(1) (the rope
-    /// is shared).
-    pub fn opened(&mut self, path: &str, text: &Rope) {
-        self.origins.get_or_insert_with(path.to_string(), || text.clone());
-    }
-
-    /// Records a version, numbering it (`version.seq` is set here); the oldest is dropped beyond
-    /// [`RING`]. A failed commit does not use up a version number. O(1) amortised.
-    pub fn record(&mut self, mut version: Version) {
-        let counter = self.seq.get_or_insert_with(version.path.clone(), || 0);
-        version.seq = *counter + 1;
-        if version.kind != VersionKind::Failed {
-            *counter = version.seq;
-        }
-        self.versions.push_back(version);
-        while self.versions.len() > RING {
-            self.versions.pop_front();
-        }
-    }
-
-    /// Every version held, newest first (`path`: only that document's). O(RING).
-    pub fn newest_first<'a>(&'a self, path: Option<&'a str>) -> impl Iterator<Item = &'a Version> + 'a {
-        self.versions.iter().rev().filter(move |v| path.map_or(true, |p| v.path == p))
-    }
-
-    /// `path`'s text when it was opened.
-    pub fn origin(&self, path: &str) -> Option<&Rope> {
-        self.origins.get(path)
-    }
-
-    /// The number of `path`'s current committed version (0 before any commit).
-    pub fn current_seq(&self, path: &str) -> u64 {
-        self.seq.get(path).copied().unwrap_or(0)
-    }
-
-    /// The older text [`Anchor`] names for `path`, with its version number and time (None when
-    /// unknown: the text when opened). `None` when the anchor is off or the document unknown.
-    /// O(RING).
-    pub fn anchor<'a>(&'a self, path: &'a str, anchor: Anchor, now_ms: f64) -> Option<AnchorPoint<'a>> {
-        let origin = || self.origins.get(path).map(|rope| AnchorPoint { rope, seq: 0, at_ms: None });
-        let mut saved = self.newest_first(Some(path)).filter(|v| v.kind != VersionKind::Failed);
-        match anchor {
-            Anchor::None => None,
-            Anchor::Origin => origin(),
-            Anchor::CommitsBack(k) => {
-                // The text before the k-th newest version; the origin when there are fewer.
-                match saved.nth(k.saturating_sub(1)) {
-                    Some(v) if k > 0 => Some(AnchorPoint { rope: &v.before, seq: v.seq - 1, at_ms: None }),
-                    _ if k == 0 => None,
-                    _ => origin(),
-                }
-            }
-            Anchor::AgeMs(age) => {
-                // The newest version made at or before `now - age`: the text as it was then.
-                let then = now_ms - age;
-                match saved.find(|v| v.at_ms <= then) {
-                    Some(v) => Some(AnchorPoint { rope: &v.after, seq: v.seq, at_ms: Some(v.at_ms) }),
-                    None => origin(),
-                }
-            }
-        }
-    }
-}
-
-/// An anchor text found by [`Timeline::anchor`].
-#[derive(Debug)]
-pub struct AnchorPoint<'a> {
-    pub rope: &'a Rope,
-    pub seq: u64,
-    pub at_ms: Option<f64>,
-}
+mod timeline;
+pub use timeline::{AnchorPoint, Timeline, Version, VersionKind, RING, VERSION_BYTES};
 
 /// Which older text the anchor diff compares with now (e.g. the text as it was an hour ago).
 #[derive(Clone, Copy, Debug, PartialEq)]

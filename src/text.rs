@@ -100,6 +100,14 @@ pub fn normalize_line_breaks(s: &str) -> Cow<'_, str> {
 
 const BOM: char = '\u{FEFF}';
 
+/// Most bytes (old and new together) between the first and last changed line of an external
+/// change that [`Text::reloaded`] diffs by lines: a 4 MB document rewritten whole, in about
+/// 40 ms natively. Past it the line diff would cost about four times building a rope of the
+/// text (2 s at 128 MiB), so the text between is taken as one replacement — the text before
+/// and after it is still shared — and a version kept of it costs that text, which the byte
+/// bound on versions counts (docs/decisions.md#versions-are-bounded-by-bytes-too).
+pub const RELOAD_DIFF_BYTES: usize = 8 << 20;
+
 /// 64-bit hash of a text's normalised content, shown as 16 hex digits. Agents pass it back as
 /// `expected_fingerprint` to prove they edit what they read (an optimistic lock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -142,17 +150,47 @@ impl Text {
     /// [`Text::from_storage`] taking the string: without a CR it becomes the flat text as it is
     /// (a leading BOM is moved out in place), so opening 10 MB costs the rope and the
     /// fingerprint, not a second copy. Cost: O(n).
-    pub fn from_storage_string(mut raw: String) -> Text {
-        let bom = raw.starts_with(BOM);
-        if bom {
-            raw.replace_range(..BOM.len_utf8(), "");
-        }
-        let line_ending = LineEnding::detect(&raw);
-        let flat = match normalize_line_breaks(&raw) {
-            Cow::Borrowed(_) => raw,
-            Cow::Owned(normalised) => normalised,
-        };
+    pub fn from_storage_string(raw: String) -> Text {
+        let (flat, line_ending, bom) = normalised(raw);
         Text::from_flat(flat, line_ending, bom)
+    }
+
+    /// Storage's new text `raw` of the document that held this text (an external change, a
+    /// reload): the text [`Text::from_storage_string`] gives, made as an edit of this one
+    /// (docs/workflow.md#live-context). The change set from this text to the new one is the diff
+    /// of the two flat texts ([`ChangeSet::diff_str_within`]: the line diff when the text
+    /// between the first and last changed line is at most [`RELOAD_DIFF_BYTES`] on both sides,
+    /// else that text as one replacement); the rope is this rope with it applied, so it shares
+    /// every chunk the change does not touch and a version kept of each text costs only what
+    /// changed; the block index is this one's with the touched blocks hashed again. `raw`
+    /// becomes the flat text without a copy. Returns the change set too when it is the line
+    /// diff (an automatic rebase maps pending changes through it). Cost: O(n) to normalise,
+    /// fingerprint, find the common prefix and suffix and apply a replacement of the middle;
+    /// the line diff of a middle of at most [`RELOAD_DIFF_BYTES`] (about 40 ms natively);
+    /// O(n / 4 KB + bytes changed) for the index (O(n) when this text had none).
+    pub fn reloaded(&self, raw: String) -> (Text, Option<ChangeSet>) {
+        let (flat, line_ending, bom) = normalised(raw);
+        let (changes, coarse) = ChangeSet::diff_str_within(self.flat(), &flat, RELOAD_DIFF_BYTES);
+        let applied = changes.apply(&self.rope).ok().filter(|r| r.len_bytes() == flat.len());
+        let fingerprint = fingerprint_of_str(&flat);
+        let (rope, grams) = match (applied, &self.flat.grams) {
+            (Some(rope), Some(old)) => (rope, old.updated(flat.as_bytes(), &self.byte_edits(&changes))),
+            (Some(rope), None) => (rope, BlockGrams::build(flat.as_bytes())),
+            // Not reached (the diff is exact): the new text alone, as at open.
+            (None, _) => (Rope::from_str(&flat), BlockGrams::build(flat.as_bytes())),
+        };
+        let text = Text { rope, line_ending, bom, fingerprint, flat: FlatCache::built(flat, grams) };
+        (text, (!coarse).then_some(changes))
+    }
+
+    /// `changes` of this text as byte edits of its flat text (for the block index). A range
+    /// past the end (a change set of another text) is clamped to it: the index then sees edits
+    /// that do not add up to the new text's length and is built afresh, never wrong. Cost:
+    /// O(k·log n).
+    fn byte_edits(&self, changes: &ChangeSet) -> Vec<ByteEdit> {
+        let byte = |c: usize| self.rope.try_char_to_byte(c).unwrap_or(self.rope.len_bytes());
+        changes.replacements().iter().map(|r| ByteEdit { old: byte(r.range.start)..byte(r.range.end), new_len: r.text.len() })
+            .collect()
     }
 
     /// A text whose normalised content is `flat`: the rope is built from it, the fingerprint
@@ -199,15 +237,7 @@ impl Text {
             fits = false;
         }
         let grams = match &self.flat.grams {
-            Some(old) if fits => {
-                // `apply_flat` succeeded: every range is in the rope, so `char_to_byte` is in bounds.
-                let edits: Vec<ByteEdit> = changes
-                    .replacements()
-                    .iter()
-                    .map(|r| ByteEdit { old: self.rope.char_to_byte(r.range.start)..self.rope.char_to_byte(r.range.end), new_len: r.text.len() })
-                    .collect();
-                old.updated(flat.as_bytes(), &edits)
-            }
+            Some(old) if fits => old.updated(flat.as_bytes(), &self.byte_edits(changes)),
             _ => BlockGrams::build(flat.as_bytes()),
         };
         let mut rope = draft;
@@ -324,6 +354,33 @@ impl fmt::Debug for FlatCache {
         };
         write!(f, "FlatCache({state})")
     }
+}
+
+/// Storage's text as [`Text`] keeps it: the BOM dropped (and reported), line breaks
+/// normalised to LF in place when there is no CR (the string is kept), the dominant line
+/// ending detected. Cost: O(n).
+fn normalised(mut raw: String) -> (String, LineEnding, bool) {
+    let bom = raw.starts_with(BOM);
+    if bom {
+        raw.replace_range(..BOM.len_utf8(), "");
+    }
+    let line_ending = LineEnding::detect(&raw);
+    let flat = match normalize_line_breaks(&raw) {
+        Cow::Borrowed(_) => raw,
+        Cow::Owned(normalised) => normalised,
+    };
+    (flat, line_ending, bom)
+}
+
+/// The bytes of `rope`'s chunks that `other` does not share — held at another address, so a
+/// copy of their own in memory. A rope edit copies only the chunks (~1 KB each) it touches and
+/// shares the rest with the rope it was made from; a rope built from a string shares nothing.
+/// What a kept version costs is measured with it (docs/workflow.md#live-context). Cost: O(c·log c)
+/// for the c chunks of both ropes, one vector of c words.
+pub fn unshared_bytes(rope: &Rope, other: &Rope) -> usize {
+    let mut shared: Vec<usize> = other.chunks().map(|c| c.as_ptr() as usize).collect();
+    shared.sort_unstable();
+    rope.chunks().filter(|c| shared.binary_search(&(c.as_ptr() as usize)).is_err()).map(str::len).sum()
 }
 
 /// See [`Fingerprint`]. Cost: O(n), streaming over the rope's chunks (no copy).

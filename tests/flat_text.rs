@@ -94,6 +94,30 @@ proptest! {
         }
     }
 
+    /// Storage's new text taken as an edit of the old one (an external change, a reload): the
+    /// same text as opening it afresh — rope, flat text, fingerprint, storage form — and the
+    /// change set returned leads from the old rope to the new one.
+    #[test]
+    fn a_reloaded_text_is_the_text_opened_afresh(
+        raw in text_strategy(60),
+        cuts in proptest::collection::vec((0usize..80, 0usize..5, text_strategy(8)), 0..7),
+        other in text_strategy(40),
+        rewrite in any::<bool>(),
+    ) {
+        let old = Text::from_storage(&raw);
+        // A few replacements of the stored text, or another text altogether.
+        let new_raw = if rewrite { other } else { change_set(raw.chars().count(), &cuts).apply_str(&raw).unwrap() };
+        let (reloaded, changes) = old.reloaded(new_raw.clone());
+        let fresh = Text::from_storage(&new_raw);
+        assert_consistent(&reloaded, "reloaded");
+        prop_assert_eq!(reloaded.rope(), fresh.rope());
+        prop_assert_eq!((reloaded.has_bom(), reloaded.line_ending()), (fresh.has_bom(), fresh.line_ending()));
+        prop_assert_eq!(reloaded.to_storage(), fresh.to_storage());
+        // Small texts are always diffed by lines: the change set is there.
+        prop_assert_eq!(&changes.expect("the line diff").apply(old.rope()).unwrap(), reloaded.rope());
+        prop_assert!(reloaded.flat_index_bytes().is_some(), "a reloaded text comes with its index");
+    }
+
     /// A change set that does not fit (another base) falls back to the draft's own text.
     #[test]
     fn a_change_set_that_does_not_fit_falls_back_to_the_draft(raw in text_strategy(30), other in text_strategy(30)) {
@@ -221,6 +245,9 @@ enum SearchOp {
     /// block's last bytes reach into the next one.
     Edge(usize, usize, usize),
     Commit,
+    /// Another program replaces the committed text's substring at (start, len) in chars (taken
+    /// as an edit of the committed text, its block index updated), when nothing is pending.
+    External(usize, usize),
 }
 
 fn search_op_strategy() -> impl Strategy<Value = SearchOp> {
@@ -230,6 +257,7 @@ fn search_op_strategy() -> impl Strategy<Value = SearchOp> {
         3 => (any::<usize>(), 1usize..5, len.clone()).prop_map(|(b, back, n)| SearchOp::Edge(b, back, n)),
         2 => (any::<usize>(), len).prop_map(|(a, n)| SearchOp::All(a, n)),
         2 => Just(SearchOp::Commit),
+        1 => (any::<usize>(), 0usize..300).prop_map(|(a, n)| SearchOp::External(a, n)),
     ]
 }
 
@@ -299,6 +327,20 @@ proptest! {
                     }
                 }
                 SearchOp::Edge(..) => {}
+                SearchOp::External(a, n) => {
+                    if model != committed {
+                        continue; // pending changes: a conflict, not a reload
+                    }
+                    let chars: Vec<char> = committed.chars().collect();
+                    let start = a % chars.len().max(1);
+                    let end = (start + n).min(chars.len());
+                    let stored: String = chars[..start].iter().chain(format!("«{serial}»").chars().collect::<Vec<_>>().iter()).chain(chars[end..].iter()).collect();
+                    host.external_write("a", &stored);
+                    model = stored.clone();
+                    committed = stored;
+                    prop_assert_eq!(host.ws.text(Some("a")).unwrap(), model.clone(), "reloaded");
+                    prop_assert!(host.ws.document("a").unwrap().text.flat_index_bytes().is_some(), "a reloaded text comes with its index");
+                }
                 SearchOp::Commit => {
                     let r = host.call("memo_commit", json!({"summary": "s"}));
                     prop_assert!(matches!(r.status, agentpad::Status::Success | agentpad::Status::NoOp), "commit: {}", r.markdown);

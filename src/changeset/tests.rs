@@ -253,7 +253,7 @@ fn a_passed_deadline_gives_a_coarser_but_correct_diff() {
 }
 
 fn diff_str(old: &str, new: &str, limits: DiffLimits) -> ChangeSet {
-    diff_with(&Rope::from_str(old), &Rope::from_str(new), limits, &mut || false).0
+    diff_with(old, new, limits, &mut || false).0
 }
 
 fn assert_diff_law(old: &str, new: &str, limits: DiffLimits) -> ChangeSet {
@@ -274,7 +274,7 @@ fn assert_diff_law(old: &str, new: &str, limits: DiffLimits) -> ChangeSet {
 
 #[test]
 fn diff_finds_small_char_edits() {
-    let full = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS };
+    let full = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS, line_diff_bytes: usize::MAX };
     let cs = assert_diff_law("one 中文\ntwo 😀\nthree\n", "one 中文\ntwo 🎉\nthree\nfour\n", full);
     assert_eq!(
         cs.replacements(),
@@ -292,9 +292,10 @@ fn diff_finds_small_char_edits() {
 fn diff_is_exact_under_every_limit() {
     let mut rng = Rng(12345);
     let limit_sets = [
-        DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS },
-        DiffLimits { myers_lines: 4, refine_chars: 6 },
-        DiffLimits { myers_lines: 0, refine_chars: 0 },
+        DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS, line_diff_bytes: usize::MAX },
+        DiffLimits { myers_lines: 4, refine_chars: 6, line_diff_bytes: usize::MAX },
+        DiffLimits { myers_lines: 0, refine_chars: 0, line_diff_bytes: usize::MAX },
+        DiffLimits { myers_lines: 0, refine_chars: 0, line_diff_bytes: 0 },
     ];
     for _ in 0..1500 {
         let old = rng.text(30);
@@ -307,10 +308,30 @@ fn diff_is_exact_under_every_limit() {
 }
 
 #[test]
+fn the_common_prefix_and_suffix_end_between_chars_and_blocks() {
+    // é and è share their first UTF-8 byte (C3), 中 and 丰 their first two: the byte-wise
+    // prefix and suffix are cut back to whole chars, at block edges too.
+    let full = DiffLimits { myers_lines: MYERS_LINES, refine_chars: REFINE_CHARS, line_diff_bytes: usize::MAX };
+    for pad in [0, 1, 254, 255, 256, 257, 511, 600] {
+        let x = "x".repeat(pad);
+        for (a, b) in [("é", "è"), ("中", "丰"), ("😀", "😁"), ("a", ""), ("", "é")] {
+            assert_diff_law(&format!("{x}{a}"), &format!("{x}{b}"), full);
+            assert_diff_law(&format!("{a}{x}"), &format!("{b}{x}"), full);
+            assert_diff_law(&format!("{x}\n{a}\n{x}"), &format!("{x}\n{b}\n{x}"), full);
+        }
+    }
+    assert_eq!(common_prefix(b"abc", b"abc"), 3);
+    assert_eq!(common_suffix(&[7; 300], &[7; 700]), 300);
+    assert_eq!(common_prefix(&[7; 700], &[7; 300]), 300);
+    let cs = diff_str(&format!("{}é\n", "x\n".repeat(300)), &format!("{}è\n", "x\n".repeat(300)), full);
+    assert_eq!(cs.replacements(), &[Replacement { range: 600..601, text: "è".into() }]);
+}
+
+#[test]
 fn anchors_split_a_long_text_at_unique_lines() {
     let old: String = (0..50).map(|i| format!("line {i}\n")).collect();
     let new = old.replace("line 3\n", "line three\n").replace("line 40\n", "");
-    let cs = assert_diff_law(&old, &new, DiffLimits { myers_lines: 10, refine_chars: 0 });
+    let cs = assert_diff_law(&old, &new, DiffLimits { myers_lines: 10, refine_chars: 0, line_diff_bytes: usize::MAX });
     assert_eq!(cs.len(), 2, "two hunks, not one covering everything: {cs:?}");
     assert_eq!(unique_anchors(&[1, 2, 3, 2], &[3, 1, 2, 4]).len(), 1, "2 is not unique in a");
     let lis = unique_anchors(&[1, 2, 3, 4], &[1, 3, 2, 4]);

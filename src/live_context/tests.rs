@@ -93,6 +93,7 @@ fn anchors_by_count_and_age() {
         before: r(before),
         after: r(after),
         spans: None,
+        bytes: 0,
     };
     t.opened("a", &r("0"));
     t.opened("a", &r("ignored: opened twice"));
@@ -119,6 +120,41 @@ fn anchors_by_count_and_age() {
     assert_eq!(t.newest_first(None).count(), RING);
     assert_eq!(t.newest_first(Some("a")).count(), 0, "the ring dropped a's versions");
     assert_eq!(text(t.anchor("a", Anchor::Origin, 0.0)), Some(("0".into(), 0)), "origins are kept");
+}
+
+/// A version costs the text its change replaced (a failed commit: the text it tried to save),
+/// measured by the chunks its two ropes share: an edit of a rope shares all but the chunks it
+/// touched, a rope built anew shares nothing.
+#[test]
+fn a_version_costs_what_its_change_replaced() {
+    let version = |kind: VersionKind, before: &Rope, after: &Rope| Version {
+        path: "a".into(),
+        seq: 0,
+        at_ms: 0.0,
+        kind,
+        summary: String::new(),
+        error: None,
+        before: before.clone(),
+        after: after.clone(),
+        spans: None,
+        bytes: 0,
+    };
+    let text: String = (0..5000).map(|i| format!("line {i}\n")).collect();
+    let base = Rope::from_str(&text);
+    let mut edited = base.clone();
+    edited.insert(20_000, "one more line\n");
+    let mut t = Timeline::default();
+    t.record(version(VersionKind::Commit, &base, &edited));
+    let small = t.bytes();
+    assert!(small > 0 && small < 4096, "an edit copies the chunk it touches, not the text: {small}");
+    t.record(version(VersionKind::External, &edited, &Rope::from_str(&text)));
+    assert_eq!(t.bytes() - small, edited.len_bytes(), "a rope built anew replaced all of it");
+    let tried = Rope::from_str(&text);
+    t.record(version(VersionKind::Failed, &base, &tried));
+    assert_eq!(t.newest_first(None).next().map(|v| v.bytes), Some(tried.len_bytes()), "a failed commit costs what it tried to save");
+    assert_eq!(t.bytes(), t.newest_first(None).map(|v| v.bytes).sum::<usize>());
+    t.forget("a");
+    assert_eq!((t.bytes(), t.newest_first(None).count(), t.current_seq("a")), (0, 0, 0));
 }
 
 /// The outline's heading paths and the live context's heading index read the same headings:

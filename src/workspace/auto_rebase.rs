@@ -20,19 +20,28 @@ impl Workspace {
     /// action for the diagnostics record; `None` (nothing changed) when the option is off, the
     /// document was deleted, a conflict on it is already pending, or a change overlaps.
     /// `steps`: the external change as the shell saw it, in order (each step UTF-16 edits of the
-    /// text before it). Cost: O(steps' edits · log n) to compose them, O(n) to check them against
-    /// storage's text (or the diff's cost without them), and O(n) for the new draft.
-    pub(super) fn auto_rebase(&mut self, path: &str, storage: Option<&Document>, steps: Option<&[Vec<PersistEdit>]>) -> Option<&'static str> {
+    /// text before it). `diffed`: the change from the committed text to storage's, which
+    /// reading storage's text computed ([`Text::reloaded`](crate::text::Text::reloaded)); used
+    /// instead of diffing again when the session's base is that committed text. Cost: O(steps'
+    /// edits · log n) to compose them, O(n) to check them against storage's text (or the diff's
+    /// cost without them and without `diffed`), and O(n) for the new draft.
+    pub(super) fn auto_rebase(&mut self, path: &str, storage: Option<&Document>, steps: Option<&[Vec<PersistEdit>]>, diffed: Option<&ChangeSet>) -> Option<&'static str> {
         if !self.config.auto_rebase || self.conflicts.contains_key(path) {
             return None;
         }
         let storage = storage?;
         let session = self.session.as_ref()?;
-        let base = session.docs.get(path)?.base.rope();
+        let base_text = &session.docs.get(path)?.base;
+        let base = base_text.rope();
         let exact = steps.and_then(|s| compose_steps(base, s)).filter(|(_, now)| now == storage.text.rope());
-        let (external, how) = match exact {
-            Some((set, _)) => (set, "rebased: no overlap with the pending changes (the exact change)"),
-            None => (ChangeSet::diff(base, storage.text.rope()), "rebased: no overlap with the pending changes (a diff of the texts)"),
+        // The diff already made, when it starts from this base (same content: same fingerprint
+        // and length).
+        let committed = self.docs.get(path).map(|d| d.text.fingerprint());
+        let diffed = diffed.filter(|set| committed == Some(base_text.fingerprint()) && set.base_len() == base.len_chars());
+        let (external, how) = match (exact, diffed) {
+            (Some((set, _)), _) => (set, "rebased: no overlap with the pending changes (the exact change)"),
+            (None, Some(set)) => (set.clone(), "rebased: no overlap with the pending changes (a diff of the texts)"),
+            (None, None) => (ChangeSet::diff(base, storage.text.rope()), "rebased: no overlap with the pending changes (a diff of the texts)"),
         };
         let had_choice = session.selection.as_ref().is_some_and(|s| s.path == path);
         let mut trial = session.clone();

@@ -25,6 +25,8 @@ impl Workspace {
             return Step::Done(self.finish(r, None));
         }
         self.docs.insert(path.to_string(), Document { text: Text::from_storage(""), version: String::new() });
+        // Its `v0` is the empty text before it, as for a document opened empty.
+        self.timeline.created(path);
         self.order.push(path.to_string());
         self.created.insert(path.to_string());
         let step = self.append(path, &Args::from_pairs(&[("text", text.to_string())]));
@@ -82,6 +84,7 @@ impl Workspace {
                 || self.conflicts.contains_key(&path);
             if !held {
                 self.created.remove(&path);
+                self.timeline.forget(&path);
                 self.docs.remove(&path);
                 self.order.retain(|p| p != &path);
                 if let Some(session) = &mut self.session {

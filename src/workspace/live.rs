@@ -96,7 +96,7 @@ impl Workspace {
             return;
         }
         let at_ms = self.last_now_ms;
-        self.timeline.record(Version { path: path.to_string(), seq: 0, at_ms, kind, summary, error, before, after, spans });
+        self.timeline.record(Version { path: path.to_string(), seq: 0, at_ms, kind, summary, error, before, after, spans, bytes: 0 });
     }
 
     /// The pending changes of `path` as ranges of its base and draft (what a commit writes).

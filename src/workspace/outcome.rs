@@ -346,8 +346,9 @@ pub enum VersionOutcome {
     NotAVersion { given: String, current: u64 },
     /// The document never had `version`; it is at `current`.
     NoSuchVersion { path: String, version: String, current: u64, path_arg: bool },
-    /// `version` aged out of the ring of `ring` versions; the oldest kept is `oldest`.
-    AgedOut { path: String, version: String, ring: usize, oldest: u64, path_arg: bool },
+    /// `version` aged out of the ring of `ring` versions costing at most `bytes` together
+    /// (docs/workflow.md#live-context); the oldest kept is `oldest`.
+    AgedOut { path: String, version: String, ring: usize, bytes: usize, oldest: u64, path_arg: bool },
     /// Lines `start`–`end` are not among the `lines` of the version.
     LinesNotInVersion { path: String, version: String, start: usize, end: usize, lines: usize },
 }
@@ -374,6 +375,8 @@ pub enum VersionOf {
     Failed { summary: String },
     /// As opened (`v0`).
     Opened,
+    /// Before `memo_create` made the document (`v0`): empty.
+    Created,
     /// The committed text now.
     Now,
     /// After the commit with this summary.

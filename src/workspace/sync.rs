@@ -11,6 +11,7 @@ use super::outcome::{Conflicted, DroppedChange, ReloadedDocument, StateNote, Syn
 use super::views::render_preview;
 use super::words::{self, Voice};
 use super::{Awaiting, Document, LoadResult, Step, Workspace};
+use crate::changeset::ChangeSet;
 use crate::diagnostics::Category;
 use crate::preview::{self, PreviewMode, PreviewOptions};
 use serde_json::json;
@@ -40,10 +41,22 @@ impl Workspace {
         self.storage_changed_with_edits(path, raw, version, None)
     }
 
-    /// The text `raw` as a stored document at `version`: a `String` handed over becomes its flat
-    /// text without a copy (see [`Text::from_storage_string`]). Cost: O(n).
-    fn stored(raw: impl Into<String>, version: &str) -> Document {
-        Document { text: Text::from_storage_string(raw.into()), version: version.to_string() }
+    /// The text `raw` as the stored document `path` at `version`, with the change from the
+    /// committed text to it when `path` is open and the change is the line diff of the two
+    /// (not one replacement of a large middle): made as an edit of the committed text
+    /// ([`Text::reloaded`]), so the two share every chunk the change does not touch and keeping
+    /// both as versions costs only what changed (docs/workflow.md#live-context). A `String`
+    /// handed over becomes the flat text without a copy. Cost: as `Text::reloaded` (O(n) for
+    /// one changed region); O(n) for a path not open.
+    fn stored(&self, path: &str, raw: impl Into<String>, version: &str) -> (Document, Option<ChangeSet>) {
+        let version = version.to_string();
+        match self.docs.get(path) {
+            Some(doc) => {
+                let (text, changes) = doc.text.reloaded(raw.into());
+                (Document { text, version }, changes)
+            }
+            None => (Document { text: Text::from_storage_string(raw.into()), version }, None),
+        }
     }
 
     /// [`Workspace::storage_changed`], with the change itself when the shell knows it exactly
@@ -78,12 +91,15 @@ impl Workspace {
             return false;
         }
         // Read only now: the echo of a save, or a change already reported, never builds a text.
-        let storage = match (raw, reported) {
-            (Some(raw), Some(version)) => Some(Self::stored(raw, version)),
-            _ => None,
+        let (storage, change) = match (raw, reported) {
+            (Some(raw), Some(version)) => {
+                let (doc, change) = self.stored(path, raw, version);
+                (Some(doc), change)
+            }
+            _ => (None, None),
         };
         let pending = self.pending_in(path) > 0 && !self.in_memory_commits.contains(path);
-        if let Some(action) = if pending { self.auto_rebase(path, storage.as_ref(), steps) } else { None } {
+        if let Some(action) = if pending { self.auto_rebase(path, storage.as_ref(), steps, change.as_ref()) } else { None } {
             self.external_record(path, &known_version, new_version.as_deref(), action);
             return true;
         }
@@ -333,7 +349,7 @@ impl Workspace {
                     return self.load_failed(path, &error);
                 }
                 // The string is taken, not copied: it becomes the document's flat text.
-                Some(LoadResult::Loaded { text, version, .. }) => read.push((path.clone(), Some(Self::stored(std::mem::take(text), version)))),
+                Some(LoadResult::Loaded { text, version, .. }) => read.push((path.clone(), Some(self.stored(path, std::mem::take(text), version).0))),
                 Some(LoadResult::Missing { .. }) => read.push((path.clone(), None)),
                 Some(LoadResult::Failed { error, .. }) => return self.load_failed(path, error),
                 None => return self.load_failed(path, "the host reported no result"),

@@ -1,6 +1,7 @@
 //! `memo_read(version="v3")`: a committed version the live context or a commit response named,
 //! read-only, from the version ring (docs/workflow.md#live-context: the last 32 versions of all
-//! documents and each document's text when opened, `v0`).
+//! documents, up to 64 MiB of text their changes replaced, and each document's text when opened,
+//! `v0` — for a document `memo_create` made, the empty text before it).
 
 use ropey::Rope;
 
@@ -8,7 +9,7 @@ use super::read::{limited_lines, Gutter};
 use super::outcome::{SavedVersions, VersionOf, VersionOutcome, VersionRead};
 use super::words::{self, Voice};
 use super::Workspace;
-use crate::live_context::{VersionKind, RING};
+use crate::live_context::{VersionKind, RING, VERSION_BYTES};
 use crate::response::Response;
 use crate::text;
 use crate::tools::Args;
@@ -30,7 +31,8 @@ impl Workspace {
     /// `memo_read` of version `version` of `path`: its text with gutters (start_line, end_line
     /// and line_numbers as for the draft; the read limits apply). `InvalidArguments` naming the
     /// value when it is no version id, when `path` never had that version, or when it aged out
-    /// of the ring (saying which versions are still kept). Cost: O(RING) + the lines shown.
+    /// of the ring, by count or by bytes (saying which versions are still kept). Cost: O(RING) +
+    /// the lines shown.
     pub(super) fn read_version(&mut self, path: &str, version: &str, args: &Args) -> Response {
         let (outcome, shown) = self.decide_version_read(path, version, args);
         let mut r = words::version(&outcome, &Voice::of(self));
@@ -61,7 +63,8 @@ impl Workspace {
                 .find(|v| v.seq == seq && v.kind == VersionKind::Failed)
                 .map(|v| (v.after.clone(), VersionOf::Failed { summary: v.summary.clone() }))
         } else if seq == 0 {
-            self.timeline.origin(path).map(|r| (r.clone(), VersionOf::Opened))
+            let of = if self.timeline.was_created(path) { VersionOf::Created } else { VersionOf::Opened };
+            self.timeline.origin(path).map(|r| (r.clone(), of))
         } else if seq == current {
             Some((self.open_doc(path).text.rope().clone(), VersionOf::Now))
         } else {
@@ -77,7 +80,7 @@ impl Workspace {
             }
             let kept = self.timeline.newest_first(Some(&path)).filter(|v| v.kind != VersionKind::Failed).map(|v| v.seq);
             let oldest = kept.min().unwrap_or(current);
-            return (VersionOutcome::AgedOut { path, version, ring: RING, oldest, path_arg }, None);
+            return (VersionOutcome::AgedOut { path, version, ring: RING, bytes: VERSION_BYTES, oldest, path_arg }, None);
         };
         let last = text::visible_line_count(&rope);
         let start = args.int("start_line").unwrap_or(1) as usize;
@@ -98,6 +101,12 @@ impl Workspace {
             path_arg,
         };
         (VersionOutcome::Read(read), Some((shown.content, rope.len_chars())))
+    }
+
+    /// What the kept versions cost together in bytes: the text their changes replaced, which
+    /// no newer text shares (docs/workflow.md#live-context; for tests and diagnostics). O(1).
+    pub fn versions_bytes(&self) -> usize {
+        self.timeline.bytes()
     }
 
     /// The versions a commit of `paths` saved, for its guidance (`None`: no path). Cost: O(documents).

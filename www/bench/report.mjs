@@ -545,6 +545,27 @@ function summary(report, works) {
   L.push(...diffSummary(report, works));
   L.push(...coldSummary(report));
   L.push(...memorySummary(report));
+  L.push(...versionsMemorySummary(report));
+  return L;
+}
+
+/** benches/versions_memory.rs's readings (native-versions-memory.json); empty when it did not run. */
+function nativeVersionsMemory(dir, since) {
+  const file = path.join(dir, "native-versions-memory.json");
+  return existsSync(file) && statSync(file).mtimeMs >= since ? readJson(file) : [];
+}
+
+/** What kept versions cost: bytes held after 40 one-line external changes and after 40 commits. */
+function versionsMemorySummary(report) {
+  const rows = report.versions_memory ?? [];
+  if (!rows.length) return [];
+  const mb = (x) => `${(x / 1e6).toFixed(1)} MB`;
+  const L = ["Versions memory (benches/versions_memory.rs, native, a counting global allocator; MB = 10⁶ bytes): the bytes held after opening a " +
+    `${mb(rows[0].doc_bytes)} document and after ${rows[0].changes} one-line changes, and the peak between.`, ""];
+  L.push("| work | opened | after the changes | grown | peak | the versions' cost as counted (`versions_bytes`) | ms per change |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+  const kb = (x) => (x == null ? "—" : `${(x / 1e3).toFixed(1)} KB`);
+  for (const r of rows) L.push(`| ${r.work} | ${mb(r.opened_bytes)} | ${mb(r.after_bytes)} | **${mb(r.grown_bytes)}** | ${mb(r.peak_bytes)} | ${kb(r.versions_bytes)} | ${r.ms_per_change.toFixed(2)} |`);
+  L.push("");
   return L;
 }
 
@@ -787,6 +808,7 @@ const report = {
   docs_match: docsMatch,
   diff_native: { docs: diffDocs.filter((d) => native.has(d.name)).map((d) => d.name), edits_checked: ndiff.edits.length },
   memory: memoryReport(memory),
+  versions_memory: nativeVersionsMemory(opts.out, opts.since),
   session_needles_match: needlesMatch,
   wasm,
   results,

@@ -591,12 +591,13 @@ fn every_version_outcome() -> Vec<(VersionOutcome, Status)> {
     vec![
         (VersionOutcome::Read(read(VersionOf::Failed { summary: "Bump".into() }, true)), Status::Success),
         (VersionOutcome::Read(read(VersionOf::Opened, false)), Status::Success),
+        (VersionOutcome::Read(read(VersionOf::Created, false)), Status::Success),
         (VersionOutcome::Read(read(VersionOf::Now, false)), Status::Success),
         (VersionOutcome::Read(read(VersionOf::After { summary: "Bump".into() }, false)), Status::Success),
         (VersionOutcome::WithCurrentTextArg { arg: "line_keys", version: "v2".into() }, Status::InvalidArguments),
         (VersionOutcome::NotAVersion { given: "3".into(), current: 4 }, Status::InvalidArguments),
         (VersionOutcome::NoSuchVersion { path: "b.md".into(), version: "v9".into(), current: 4, path_arg: false }, Status::InvalidArguments),
-        (VersionOutcome::AgedOut { path: "b.md".into(), version: "v1".into(), ring: 32, oldest: 3, path_arg: true }, Status::InvalidArguments),
+        (VersionOutcome::AgedOut { path: "b.md".into(), version: "v1".into(), ring: 32, bytes: 64 << 20, oldest: 3, path_arg: true }, Status::InvalidArguments),
         (VersionOutcome::LinesNotInVersion { path: "b.md".into(), version: "v2".into(), start: 12, end: 9, lines: 9 }, Status::InvalidArguments),
     ]
 }

@@ -127,10 +127,11 @@ pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
             &format!("{path} has no version {version} (it is at v{current})"),
             format!("Read the committed text with {p}_read(view=\"committed\"{}).", path_arg(path, *named)),
         ),
-        VersionOutcome::AgedOut { path, version, ring, oldest, path_arg: named } => {
+        VersionOutcome::AgedOut { path, version, ring, bytes, oldest, path_arg: named } => {
             let a = path_arg(path, *named);
+            let mib = bytes >> 20;
             invalid(
-                &format!("version {version} of {path} is no longer kept: the workspace keeps the last {ring} versions of all documents, and {path}'s oldest kept is v{oldest}"),
+                &format!("version {version} of {path} is no longer kept: the workspace keeps the last {ring} versions of all documents, up to {mib} MiB of text their changes replaced, and {path}'s oldest kept is v{oldest}"),
                 format!("Read v{oldest} with {p}_read(version=\"v{oldest}\"{a}), or the text when opened with {p}_read(version=\"v0\"{a})."),
             )
         }
@@ -142,6 +143,7 @@ pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
             let what = match &r.of {
                 VersionOf::Failed { summary } => format!("the text commit \"{summary}\" tried to save"),
                 VersionOf::Opened => "as it was when opened".to_string(),
+                VersionOf::Created => format!("empty: before {p}_create made it"),
                 VersionOf::Now => "the committed text now".to_string(),
                 VersionOf::After { summary } => format!("after \"{summary}\""),
             };
