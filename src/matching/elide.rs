@@ -29,8 +29,10 @@ use std::ops::Range;
 use ropey::Rope;
 
 use super::normalize::Tier;
-use super::three_way::is_elision_line;
 use super::{work, Match, MatchQuality};
+
+mod markers;
+pub use markers::{elided_pieces, is_elision_line};
 
 /// Lines one marker may stand for: a model leaves out what it read and did not change — a
 /// function body, a few methods — not hundreds of lines.

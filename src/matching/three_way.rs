@@ -42,6 +42,7 @@ mod complete;
 
 use complete::{completes, framed, Anchors};
 use super::marks::is_mark;
+pub use super::elide::{elided_pieces, is_elision_line};
 use crate::text_rules::{is_wide, myers_ops};
 
 /// Most tokens (both sides together, after trimming the common prefix and suffix) one diff of
@@ -765,65 +766,6 @@ pub fn tokens(text: &str) -> Vec<&str> {
         out.push(text.get(start..).unwrap_or_default());
     }
     out
-}
-
-/// The pieces of `text` around its elision marker lines ([`is_elision_line`]), without the
-/// blank lines at their edges; empty when `text` has no marker line. Each piece is an anchor:
-/// the text the model did copy. Cost: O(n).
-pub fn elided_pieces(text: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    if !lines.iter().any(|l| is_elision_line(l)) {
-        return Vec::new();
-    }
-    let mut pieces = Vec::new();
-    for group in lines.split(|l| is_elision_line(l)) {
-        let start = group.iter().position(|l| !l.trim().is_empty());
-        let end = group.iter().rposition(|l| !l.trim().is_empty());
-        if let (Some(a), Some(b)) = (start, end) {
-            pieces.push(group.get(a..=b).unwrap_or_default().join("\n"));
-        }
-    }
-    pieces
-}
-
-/// Whether `line` is an elision marker a model writes for text it left out: `...`, `…`,
-/// `[...]`, or a comment made of one (`// ... existing code ...`, `# ...`, `<!-- ... -->`).
-/// A spread like `...rest` or a statement like `f(...)` is not one.
-pub fn is_elision_line(line: &str) -> bool {
-    let mut s = line.trim();
-    let mut commented = false;
-    for lead in ["//", "#", "/*", "<!--", "--", ";", "*"] {
-        if let Some(rest) = s.strip_prefix(lead) {
-            s = rest.trim();
-            commented = true;
-            break;
-        }
-    }
-    for tail in ["*/", "-->"] {
-        if let Some(rest) = s.strip_suffix(tail) {
-            s = rest.trim();
-        }
-    }
-    let s = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')).unwrap_or(s);
-    if commented && is_elision_phrase(s) {
-        return true;
-    }
-    let Some(rest) = s.strip_prefix("...").or_else(|| s.strip_prefix('…')) else { return false };
-    let rest = rest.trim_end_matches(['.', '…']);
-    if rest.is_empty() {
-        return true;
-    }
-    // `... existing code ...`: words after a space, ending in an ellipsis or not.
-    rest.starts_with(' ') && rest.len() <= 60 && rest.chars().all(|c| c.is_alphanumeric() || " -_,'()".contains(c))
-}
-
-/// A short comment that says code was left out without an ellipsis: `rest unchanged`,
-/// `existing code here`, `rest of the file`, `remaining code unchanged`.
-fn is_elision_phrase(s: &str) -> bool {
-    let lower = s.to_lowercase();
-    let words = lower.split_whitespace().count();
-    let said = ["unchanged", "existing code", "rest of the", "rest of code", "remaining code", "code omitted", "omitted for brevity"];
-    (1..=6).contains(&words) && said.iter().any(|p| lower.contains(p)) && lower.chars().all(|c| c.is_alphanumeric() || " .…,:;'()-_".contains(c))
 }
 
 /// Whether the region's `found` is `expected` with its escapes turned into the characters
