@@ -32,6 +32,7 @@ use super::normalize::Tier;
 use super::{work, Match, MatchQuality};
 
 mod markers;
+pub mod sketch;
 pub use markers::{elided_pieces, is_elision_line};
 
 /// Lines one marker may stand for: a model leaves out what it read and did not change — a
@@ -158,6 +159,12 @@ pub enum Unmapped {
     /// the lines before it occur soon before, and `new_text` changes them): which place the
     /// change is for is unclear.
     Unsettled { marker: usize, line: String, before: bool },
+    /// old_text has no placeholder, and which of its lines placeholder `marker` (1-based,
+    /// `line`) of new_text stands for cannot be told: `near`, a new line beside it that may
+    /// rewrite an old line or be an added one, or an anchor that also occurs among the lines it
+    /// would stand for; `None` for two placeholders with no line of old_text between them
+    /// ([`sketch::expand`]).
+    Sketch { marker: usize, line: String, near: Option<String> },
 }
 
 impl Elided {

@@ -1,0 +1,186 @@
+//! Placeholder lines (docs/architecture.md#matching, docs/responses.md): a lazy sketch lands
+//! like an apply model's, a placeholder line never reaches a document, and a document's own
+//! `...` line is content. Realistic fixtures: a TypeScript class, a Go file with tabs, a Python
+//! module, a Makefile, prose.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use agentpad::Status;
+use common::Host;
+use serde_json::json;
+
+const TS: &str = "\
+import { Clock } from './clock';
+
+export class LruCache<K, V> {
+  private map = new Map<K, V>();
+  private hits = 0;
+
+  constructor(private limit: number, private clock: Clock) {}
+
+  get(key: K): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+      this.hits++;
+    }
+    return v;
+  }
+
+  set(key: K, value: V): void {
+    this.map.set(key, value);
+    if (this.map.size > this.limit) {
+      const oldest = this.map.keys().next().value;
+      this.map.delete(oldest as K);
+    }
+  }
+
+  stats(): { size: number; hits: number } {
+    return { size: this.map.size, hits: this.hits };
+  }
+}
+";
+
+const GO: &str = "\
+package store
+
+import (
+\t\"errors\"
+\t\"sync\"
+)
+
+var ErrMissing = errors.New(\"missing\")
+
+type Store struct {
+\tmu   sync.Mutex
+\tdata map[string][]byte
+}
+
+func (s *Store) Get(key string) ([]byte, error) {
+\ts.mu.Lock()
+\tdefer s.mu.Unlock()
+\tv, ok := s.data[key]
+\tif !ok {
+\t\treturn nil, ErrMissing
+\t}
+\treturn v, nil
+}
+
+func (s *Store) Put(key string, v []byte) {
+\ts.mu.Lock()
+\tdefer s.mu.Unlock()
+\ts.data[key] = v
+}
+";
+
+const PY: &str = "\
+import json
+from pathlib import Path
+
+
+class Settings:
+    def __init__(self, path: Path):
+        self.path = path
+        self.values = {}
+
+    def load(self):
+        text = self.path.read_text()
+        self.values = json.loads(text)
+        return self.values
+
+    def get(self, key, default=None):
+        return self.values.get(key, default)
+";
+
+const MAKEFILE: &str = "\
+CC ?= cc
+CFLAGS = -O2 -Wall
+
+build: main.o util.o
+\t$(CC) $(CFLAGS) -o app main.o util.o
+\t@echo built
+
+clean:
+\trm -f *.o app
+";
+
+/// memo_replace on a host with `doc`; the status, the summary and the draft after.
+fn replace(doc: &str, old: &str, new: &str) -> (Status, String, String) {
+    let mut h = Host::new(&[("a.txt", doc)]);
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    (r.status, format!("{}\n{}", r.summary, r.guidance.unwrap_or_default()), h.ws.draft(None).unwrap())
+}
+
+fn lines(doc: &str, from: &str, to: &str) -> String {
+    let a = doc.find(from).unwrap();
+    let b = doc[a..].find(to).unwrap() + a + to.len();
+    doc[a..b].to_string()
+}
+
+/// old_text copied whole, only new_text lazy: each placeholder is written as the lines of
+/// old_text it stands for, on the first call, and said so.
+#[test]
+fn a_sketch_against_a_whole_old_text_lands_with_the_lines_its_placeholders_stand_for() {
+    // TypeScript: the return line rewritten after the placeholder.
+    let old = lines(TS, "  get(key: K)", "    return v;\n  }");
+    let new = "  get(key: K): V | undefined {\n    // ... existing code ...\n    return v ?? this.fallback(key);\n  }";
+    let (status, said, draft) = replace(TS, &old, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, TS.replace("    return v;\n  }\n\n  set", "    return v ?? this.fallback(key);\n  }\n\n  set"));
+    assert!(said.contains("placeholder line of your new_text was written as the lines of your old_text it stands for"), "{said}");
+
+    // Go with tabs: a line added before the return, the placeholder standing for the top.
+    let old = lines(GO, "func (s *Store) Get", "\treturn v, nil\n}");
+    let new = "func (s *Store) Get(key string) ([]byte, error) {\n\t// ...\n\tmetrics.Hit(key)\n\treturn v, nil\n}";
+    let (status, said, draft) = replace(GO, &old, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, GO.replace("\t}\n\treturn v, nil", "\t}\n\tmetrics.Hit(key)\n\treturn v, nil"));
+
+    // Python: two placeholders in a class, a method rewritten between them.
+    let old = lines(PY, "class Settings:", "default)");
+    let new = "class Settings:\n    # ... existing code ...\n\n    def load(self):\n        text = self.path.read_text(encoding=\"utf-8\")\n        # rest unchanged\n\n    def get(self, key, default=None):\n        return self.values.get(key, default)";
+    let (status, said, draft) = replace(PY, &old, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, PY.replace("read_text()", "read_text(encoding=\"utf-8\")"));
+
+    // A Makefile: a recipe line added at the end of a rule.
+    let old = lines(MAKEFILE, "build:", "@echo built");
+    let new = "build: main.o util.o\n\t# ...\n\t@echo built\n\tstrip app";
+    let (status, said, draft) = replace(MAKEFILE, &old, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, MAKEFILE.replace("@echo built\n", "@echo built\n\tstrip app\n"));
+}
+
+/// Where what a placeholder stands for cannot be told, nothing is written — and never the
+/// placeholder line.
+#[test]
+fn a_sketch_that_cannot_be_mapped_is_refused_and_never_written() {
+    let old = lines(TS, "  get(key: K)", "    return v;\n  }");
+    // `let v` beside the placeholder's first line `const v`: a rewrite or an added line?
+    let new = "  get(key: K): V | undefined {\n    let v = this.map.get(key);\n    // ... existing code ...\n  }";
+    let (status, said, draft) = replace(TS, &old, new);
+    assert_eq!(status, Status::InvalidArguments, "{said}");
+    assert!(said.contains("is unclear") && said.contains("Nothing was changed"), "{said}");
+    assert_eq!(draft, TS);
+    // Two placeholders with a new line between them and no line of old_text.
+    let new = "  get(key: K): V | undefined {\n    // ...\n    this.clock.tick();\n    // ...\n  }";
+    let (status, said, draft) = replace(TS, &old, new);
+    assert_eq!(status, Status::InvalidArguments, "{said}");
+    assert_eq!(draft, TS);
+}
+
+/// A near miss of a sketch's old_text (a typo in it), picked: the placeholder is filled from
+/// old_text and only the change is applied there.
+#[test]
+fn a_sketch_with_a_misremembered_old_text_lands_on_the_pick() {
+    let old = lines(TS, "  get(key: K)", "    return v;\n  }").replace("this.hits++", "this.hit++");
+    let new = "  get(key: K): V | undefined {\n    // ... existing code ...\n    return v ?? this.fallback(key);\n  }";
+    let mut h = Host::new(&[("a.ts", TS)]);
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), TS.replace("    return v;\n  }\n\n  set", "    return v ?? this.fallback(key);\n  }\n\n  set"));
+}
