@@ -184,3 +184,61 @@ fn a_sketch_with_a_misremembered_old_text_lands_on_the_pick() {
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), TS.replace("    return v;\n  }\n\n  set", "    return v ?? this.fallback(key);\n  }\n\n  set"));
 }
+
+/// A document's own placeholder-like line (`... and then it poured.`, `* Unchanged: lexer`, a
+/// Python `...` body) copied with a slip in it is that line, not a placeholder: the change to
+/// it is never dropped for the document's line, and never answered NoOp.
+#[test]
+fn a_document_s_own_placeholder_like_line_is_content() {
+    let prose = "The sky went dark over the hills.\nWe waited by the gate for an hour.\n... and then it poured.\nNobody had brought a coat.\n";
+    let notes = "Release notes\n\n* Changed: parser\n* Unchanged: lexer\n* Removed: old cli\n";
+    let py = "class Proto:\n    def read(self) -> bytes:\n        ...\n\n    def write(self, data: bytes) -> int:\n        ...\n";
+    let cases = [
+        (prose, "We waited by the gate for an hour.\n... and then it pored.\nNobody had brought a coat.", "We waited by the gate for an hour.\n... and then it rained for days.\nNobody had brought a coat."),
+        (prose, "We waited by the gate for an hour.\n... and then it pored.", "We waited by the gate for an hour.\n... and then it poured!"),
+        (notes, "* Changed: parser\n* Unchanged: lexr\n* Removed: old cli", "* Changed: parser\n* Unchanged: lexer, tokens\n* Removed: old cli"),
+        (py, "    def read(self) -> bytes:\n        ....\n\n    def write(self, data: bytes) -> int:", "    def read(self) -> bytes:\n        return b''\n\n    def write(self, data: bytes) -> int:"),
+    ];
+    for (doc, old, new) in cases {
+        let mut h = Host::new(&[("a.txt", doc)]);
+        let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+        assert_ne!(r.status, Status::NoOp, "{old:?}: {}", r.markdown);
+        assert_ne!(r.status, Status::Success, "{old:?}: {}", r.markdown);
+        // Whatever any candidate pick stages is the change, or nothing is staged.
+        for letter in ["A", "B", "C"].iter().take(r.candidates.len()) {
+            let mut h = Host::new(&[("a.txt", doc)]);
+            h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+            let p = h.call("memo_replace_selection", json!({"selection_id": letter}));
+            let draft = h.ws.draft(None).unwrap();
+            assert_ne!(p.status, Status::NoOp, "{old:?} pick {letter}: {}", p.markdown);
+            if p.status == Status::Success {
+                let want = doc.replacen(&old.replace("pored", "poured").replace("lexr", "lexer").replace("....", "..."), new, 1);
+                assert_eq!(draft, want, "{old:?} pick {letter}: {}", p.markdown);
+            } else {
+                assert_eq!(draft, doc, "{old:?} pick {letter}: {}", p.markdown);
+            }
+        }
+    }
+}
+
+/// The pick of a near miss whose old_text holds the document's own placeholder-like line,
+/// with a slip elsewhere: the line is content, and a change to it lands as a change.
+#[test]
+fn a_change_to_a_document_s_own_placeholder_like_line_lands_on_the_pick() {
+    let prose = "The sky went dark over the hills.\nWe waited by the gate for an hour.\n... and then it poured.\nNobody had brought a coat.\n";
+    let mut h = Host::new(&[("a.txt", prose)]);
+    let old = "We waited by the gate for an hour!\n... and then it poured.\nNobody had brought a coat.";
+    let new = "We waited by the gate for an hour!\n... and then it rained for days.\nNobody had brought a coat.";
+    let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), prose.replace("it poured.", "it rained for days."));
+    // A placeholder added elsewhere by that new_text is still never written.
+    let mut h = Host::new(&[("a.txt", prose)]);
+    let new = "We waited by the gate for an hour!\n... and then it poured.\n// ... rest unchanged ...";
+    h.call("memo_replace", json!({"old_text": old, "new_text": new}));
+    let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
+    assert_ne!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(h.ws.draft(None).unwrap(), prose);
+}

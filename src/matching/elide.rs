@@ -303,6 +303,7 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
     let lines: Vec<&str> = needle.split('\n').collect();
     let Some(shape) = split(&lines) else { return Vec::new() };
     let open_start = shape.groups.first().is_some_and(|g| g.is_empty());
+    let marker_lines: Vec<&str> = lines.iter().copied().filter(|l| is_elision_line(l)).collect();
     let len = rope.len_chars();
     let starts_line = |at: usize| at == 0 || rope.get_char(at - 1) == Some('\n');
     let ends_line = |at: usize| at >= len || rope.get_char(at) == Some('\n');
@@ -367,6 +368,12 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
             }
         }
         elided.resize(shape.blanks.len(), None);
+        // A marker standing for a line the document holds there as written, or for one
+        // placeholder-like line of the document's own, is that line (content: `... and then
+        // it poured.`, a Python `...` body) copied with a slip, not a placeholder: no reading.
+        if marker_lines.iter().zip(&elided).any(|(m, e)| is_literal(m, e.as_deref())) {
+            return Vec::new();
+        }
         let copied = needle.len() + elided.iter().flatten().map(String::len).sum::<usize>();
         work::charge(MATCH_UNITS + copied as u64);
         // Pieces are the non-empty groups: piece n is group n, or n + 1 after a leading marker.
@@ -379,6 +386,36 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
         out.push(Match { range: reading.span, quality: QUALITY, reindent: Some(super::fuzzy::Reindent::elided(e)) });
     }
     out
+}
+
+/// Whether `marker`, a placeholder-like line of old_text standing for the document's `lines`
+/// (`None`: no line), is the document's own line rather than a placeholder: the lines are
+/// one line that looks like a placeholder too, or one of them is the marker as written and
+/// the marker says more than an ellipsis. Cost: O(lines).
+fn is_literal(marker: &str, lines: Option<&str>) -> bool {
+    let Some(lines) = lines else { return false };
+    let mut kept = lines.split('\n').filter(|l| !is_blank(l));
+    let (first, second) = (kept.next(), kept.next());
+    if let (Some(only), None) = (first, second) {
+        if is_elision_line(only) {
+            return true;
+        }
+    }
+    marker.chars().any(char::is_alphabetic) && lines.split('\n').any(|l| l.trim() == marker.trim())
+}
+
+/// Whether `old_text` has placeholder-like lines and `region` (the document's text it was
+/// matched to) holds each of them: as written, or as a placeholder-like line of its own
+/// written mostly alike (`... and then it pored.` for `... and then it poured.`). Then they
+/// are content, not placeholders (docs/architecture.md#three-way-apply). Cost: O(old_text ·
+/// region) on its placeholder-like lines only.
+pub fn held_by(old_text: &str, region: &str) -> bool {
+    let mut markers = old_text.split('\n').filter(|l| is_elision_line(l)).peekable();
+    if markers.peek().is_none() {
+        return false;
+    }
+    let own: Vec<&str> = region.split('\n').filter(|l| is_elision_line(l)).collect();
+    markers.all(|m| region.split('\n').any(|l| l.trim() == m.trim()) || own.iter().any(|l| sketch::pairs_alike(l, m) >= 0.6))
 }
 
 /// Whether two places of `text` can overlap: a proper prefix of it is also a suffix (its

@@ -133,11 +133,15 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
     let base_chars = |r: &Range<usize>| char_at(r.start)..char_at(r.end);
 
     let clusters = clusters(&intended, &drift);
+    // Placeholder-like lines of the base that the region holds are content (elide::held_by).
+    let placeholders = !super::elide::held_by(base, theirs);
     // Placeholders first: an elision marker added by the new text is never written.
     for h in &intended {
         let added: String = cat(&o, h.new.clone());
         let before: String = cat(&b, h.base.clone());
-        if let Some(line) = added.lines().find(|l| is_elision_line(l) && !before.lines().any(|x| x.trim() == l.trim())) {
+        // A rewrite of such a content line is content too; one added elsewhere is not.
+        let rewrites_content = !placeholders && before.lines().any(is_elision_line);
+        if let Some(line) = added.lines().find(|l| is_elision_line(l) && !before.lines().any(|x| x.trim() == l.trim()) && !rewrites_content) {
             let proposal = Some(proposal(&b, &o, &t, &intended, &drift, &clusters));
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::Placeholder { line: line.trim().to_string() },
@@ -185,7 +189,7 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
     let clusters = join(clusters, &joins);
     // An elided old_text is anchored by the lines around its markers: a difference anywhere
     // else means the region may not be where those lines are.
-    if base.lines().any(is_elision_line) {
+    if placeholders && base.lines().any(is_elision_line) {
         if let Some(c) = clusters.iter().find(|c| !c.theirs.is_empty() && !cat(&b, c.base.clone()).lines().any(is_elision_line)) {
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::ElidedAnchorsDiffer,

@@ -168,7 +168,7 @@ fn head(line: &str) -> &str {
 
 /// Dice's coefficient of the char pairs of two trimmed lines, 0..=1. Cost: O(a · b) on
 /// pairs of lines (short).
-fn pairs_alike(a: &str, b: &str) -> f64 {
+pub(super) fn pairs_alike(a: &str, b: &str) -> f64 {
     let pairs = |s: &str| {
         let c: Vec<char> = s.trim().chars().collect();
         c.windows(2).map(|w| (w.first().copied(), w.get(1).copied())).collect::<Vec<_>>()
