@@ -242,3 +242,53 @@ fn a_change_to_a_document_s_own_placeholder_like_line_lands_on_the_pick() {
     assert_ne!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(h.ws.draft(None).unwrap(), prose);
 }
+
+/// A Python module of `n` small functions.
+fn module(n: usize) -> String {
+    let mut s = String::from("import os\n\n");
+    for i in 0..n {
+        s.push_str(&format!("def step_{i}(x):\n    y = x + {i}\n    return y * 2\n\n\n"));
+    }
+    s.push_str("if __name__ == \"__main__\":\n    main()\n");
+    s
+}
+
+/// Class- and file-sized sketches: a placeholder may stand for hundreds of lines, and a region
+/// may be most of the file, when its anchors each occur once in it.
+#[test]
+fn class_and_file_sized_sketches_land() {
+    let doc = module(120);
+    // A region of the whole file, one placeholder standing for about 600 lines.
+    let old = "import os\n\n# ... existing code ...\n\nif __name__ == \"__main__\":\n    main()";
+    let new = "import os\nimport sys\n\n# ... existing code ...\n\nif __name__ == \"__main__\":\n    main(sys.argv)";
+    let (status, said, draft) = replace(&doc, old, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, doc.replace("import os\n", "import os\nimport sys\n").replace("main()\n", "main(sys.argv)\n"));
+    // Two regions of one sketch far apart.
+    let old = "def step_3(x):\n    y = x + 3\n# ...\ndef step_110(x):\n    y = x + 110";
+    let new = "def step_3(x):\n    y = x + 30\n# ...\ndef step_110(x):\n    y = x + 1100";
+    let (status, said, draft) = replace(&doc, old, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, doc.replace("x + 3\n", "x + 30\n").replace("x + 110\n", "x + 1100\n"));
+}
+
+/// Pieces are whole lines: one that starts and ends with `}` cannot overlap itself on a line.
+/// And an anchor that recurs soon after is no doubt when the next piece rules the recurrence
+/// out.
+#[test]
+fn whole_line_pieces_and_recurring_anchors_the_next_piece_rules_out() {
+    let go = "func f(x int) int {\n\tif x > 0 {\n\t\tx--\n\t} else {\n\t\tx++\n\t}\n\treturn x\n}\n\nfunc g() {\n\th()\n}\n";
+    let old = "func f(x int) int {\n...\n\t} else {\n\t\tx++\n\t}\n...\n}";
+    let new = "func f(x int) int {\n...\n\t} else {\n\t\tx += 2\n\t}\n...\n}";
+    let (status, said, draft) = replace(go, old, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, go.replace("x++", "x += 2"));
+    // `}` closes a and b; `    two();` after it lies before b's `}`, so the reading through
+    // b's `}` has no place for it: the change after a's `}` is a's.
+    let rs = "fn a() {\n    one();\n}\nfn b() {\n    two();\n}\nfn c() {\n    three();\n}\n";
+    let old = "fn a() {\n    ...\n}\n...\n    two();";
+    let new = "fn a() {\n    ...\n}\n// a ends here\n...\n    two();";
+    let (status, said, draft) = replace(rs, old, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, rs.replace("}\nfn b", "}\n// a ends here\nfn b"));
+}
