@@ -153,6 +153,28 @@ fn a_sketch_against_a_whole_old_text_lands_with_the_lines_its_placeholders_stand
     assert_eq!(draft, MAKEFILE.replace("@echo built\n", "@echo built\n\tstrip app\n"));
 }
 
+/// Class sketches: a new method after the placeholder closes with its own `}` (not the one
+/// of the method before it), and a field added before a placeholder that stands for the rest
+/// of the class keeps the class's blank line once.
+#[test]
+fn class_sketches_keep_every_line_the_placeholder_stands_for() {
+    let class = lines(TS, "export class", "hits: this.hits };\n  }\n}");
+    let new = "export class LruCache<K, V> {\n  // ... existing code ...\n\n  clear(): void {\n    this.map.clear();\n  }\n\n  stats(): { size: number; hits: number } {\n    return { size: this.map.size, hits: this.hits };\n  }\n}";
+    let (status, said, draft) = replace(TS, &class, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, TS.replace("  stats()", "  clear(): void {\n    this.map.clear();\n  }\n\n  stats()"));
+    let new = "export class LruCache<K, V> {\n  private map = new Map<K, V>();\n  private hits = 0;\n  private misses = 0;\n\n  // Rest of the code remains the same\n}";
+    let (status, said, draft) = replace(TS, &class, new);
+    assert_eq!(status, Status::Success, "{said}");
+    assert_eq!(draft, TS.replace("  private hits = 0;\n", "  private hits = 0;\n  private misses = 0;\n"));
+    // A Go function whose last line changed and the file's end left out: the placeholder at
+    // the end stands for the rest, not a second copy of it.
+    let new = "package store\n\n// ... existing code ...\n\t}\n\treturn v, nil // cached\n}\n\nfunc (s *Store) Put(key string, v []byte) {\n// ... existing code ...";
+    let (status, said, draft) = replace(GO, GO.trim_end(), new);
+    assert!(status == Status::Success || status == Status::InvalidArguments, "{said}");
+    assert!(draft == GO || draft == GO.replace("\treturn v, nil\n", "\treturn v, nil // cached\n"), "{draft}");
+}
+
 /// Where what a placeholder stands for cannot be told, nothing is written — and never the
 /// placeholder line.
 #[test]

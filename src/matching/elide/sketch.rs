@@ -7,15 +7,21 @@
 //!
 //! A line of new_text is a placeholder when it looks like one ([`is_elision_line`]) and
 //! old_text holds no such line (a line old_text holds is content, wherever it is). The lines
-//! of old_text and new_text are diffed (Myers; a placeholder equals nothing). The lines both
-//! hold are anchors. Each run of changed lines holding one placeholder stands between two
-//! anchors (or an end): the placeholder is the old lines there, less those that the new lines
-//! beside it rewrite — a new line right after a placeholder rewrites the old line it lines up
-//! with when it starts with the same word and keeps at least half of its words
-//! (`return v;` → `return v ?? null;`), and is an added line when it starts with another word
-//! and keeps less than half; anything between is not guessed. Refused as well: two
-//! placeholders with no anchor between them, and a placeholder whose lines hold a copy of the
-//! anchor next to it (another reading of the sketch would take that copy).
+//! of old_text and new_text are diffed (Myers; a placeholder equals nothing, nor does a line
+//! with no letter or digit — a blank line or `}` says nothing about where it is — except in
+//! the lines the two texts start and end with). Each run of changed lines holding one
+//! placeholder stands between two anchors (or an end). New lines beside the placeholder line
+//! up with the old lines from the anchor on: the same line, or a rewrite of it (the same head
+//! — `return`, `this.map.set` — at least half its words and most of its char pairs kept:
+//! `return v;` → `return v ?? null;`); the rest are added lines, and the placeholder is the
+//! old lines between. A block the added lines open is closed by its own `}` (a new method
+//! after a placeholder), and blank lines beside the placeholder that the old lines start or
+//! end with are those lines. Not guessed, refused: an added line that copies one of the old
+//! lines the placeholder would stand for, or rewrites one near its edge, or is not clearly
+//! added (another head, few of the edge line's words, not written alike); two placeholders
+//! with no anchor between them; an anchor that recurs among the lines a placeholder would
+//! stand for. A property test (sketches of random edits with random stretches left out)
+//! checks that a filled sketch is the intended text or nothing.
 //!
 //! # Bounds
 //!
@@ -35,7 +41,7 @@ pub const MAX_SKETCH_LINES: usize = 6_000;
 /// `new_text` with each of its placeholder lines (those `old_text` does not hold) replaced by
 /// the lines of `old_text` it stands for; `Ok(None)` when `new_text` has no such line.
 /// Cost: O(old + new) plus one line diff of at most [`MAX_SKETCH_LINES`] lines.
-pub fn expand(old_text: &str, new_text: &str) -> Result<Option<String>, Unmapped> {
+pub fn expand<'a>(old_text: &'a str, new_text: &'a str) -> Result<Option<String>, Unmapped> {
     let old: Vec<&str> = old_text.split('\n').collect();
     let new: Vec<&str> = new_text.split('\n').collect();
     let held: std::collections::HashSet<&str> = old.iter().map(|l| l.trim()).collect();
@@ -47,16 +53,18 @@ pub fn expand(old_text: &str, new_text: &str) -> Result<Option<String>, Unmapped
         let line = new.get(at).filter(|l| is_marker(l)).or_else(|| markers.get(marker.saturating_sub(1)).and_then(|&m| new.get(m)));
         Unmapped::Sketch { marker, line: line.map_or(String::new(), |l| l.trim().to_string()), near: near.map(|n| n.trim().to_string()) }
     };
-    // Lines as ids; each placeholder its own id, equal to nothing.
+    // The texts' common first and last lines are anchors as they are; between them, lines as
+    // ids: each placeholder, and each line of new_text with no letter or digit (a blank
+    // line, `}`: it says nothing about where it is), its own id, equal to nothing.
+    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count().min(first);
+    let suffix = old.get(prefix..).unwrap_or_default().iter().rev().zip(new.get(prefix..).unwrap_or_default().iter().rev()).take_while(|(a, b)| a == b).count();
     let mut ids: HashMap<&str, u32> = HashMap::new();
-    let oi: Vec<u32> = old.iter().map(|&l| { let next = ids.len() as u32; *ids.entry(l).or_insert(next) }).collect();
-    let ni: Vec<u32> = new
-        .iter()
-        .enumerate()
-        .map(|(i, &l)| if markers.contains(&i) { u32::MAX - i as u32 } else { let next = ids.len() as u32; *ids.entry(l).or_insert(next) })
-        .collect();
-    let prefix = oi.iter().zip(&ni).take_while(|(a, b)| a == b).count().min(first);
-    let suffix = oi.get(prefix..).unwrap_or_default().iter().rev().zip(ni.get(prefix..).unwrap_or_default().iter().rev()).take_while(|(a, b)| a == b).count();
+    let mut intern = |l: &'a str| {
+        let next = ids.len() as u32;
+        *ids.entry(l).or_insert(next)
+    };
+    let oi: Vec<u32> = old.iter().map(|&l| intern(l)).collect();
+    let ni: Vec<u32> = new.iter().enumerate().map(|(i, &l)| if markers.contains(&i) || trivial(l) { u32::MAX - i as u32 } else { intern(l) }).collect();
     let (oe, ne) = (oi.len() - suffix, ni.len() - suffix);
     if (oe - prefix) + (ne - prefix) > MAX_SKETCH_LINES {
         return Err(refuse(first, None));
@@ -76,6 +84,31 @@ pub fn expand(old_text: &str, new_text: &str) -> Result<Option<String>, Unmapped
         }
     }
     runs.push((true, oe..oi.len(), ne..ni.len()));
+    // The last text common to both ends may start with lines like `}` that close a block new
+    // lines after a placeholder open (a new method's `}` taken for the old one): those lines
+    // are the block's when that balances it, and the old ones join what the placeholder
+    // stands for.
+    for k in 0..runs.len().saturating_sub(1) {
+        let (Some(run), Some(next)) = (runs.get(k), runs.get(k + 1)) else { continue };
+        let Some(&m) = markers.iter().rev().find(|&&m| run.2.contains(&m)) else { continue };
+        if run.0 || !next.0 {
+            continue;
+        }
+        let after = new.get(m + 1..run.2.end).unwrap_or_default();
+        if after.is_empty() || balanced(after) {
+            continue;
+        }
+        let closing = new.get(next.2.clone()).unwrap_or_default().iter().take_while(|l| trivial(l)).count();
+        let Some(take) = (1..=closing).find(|&i| balanced(new.get(m + 1..run.2.end + i).unwrap_or_default())) else { continue };
+        if let Some(r) = runs.get_mut(k) {
+            r.1.end += take;
+            r.2.end += take;
+        }
+        if let Some(r) = runs.get_mut(k + 1) {
+            r.1.start += take;
+            r.2.start += take;
+        }
+    }
     let mut out: Vec<&str> = Vec::with_capacity(old.len() + new.len());
     for (k, (equal, o, n)) in runs.iter().enumerate() {
         if *equal {
@@ -92,32 +125,46 @@ pub fn expand(old_text: &str, new_text: &str) -> Result<Option<String>, Unmapped
         };
         let (before, after) = (new.get(n.start..*m).unwrap_or_default(), new.get(m + 1..n.end).unwrap_or_default());
         let (mut lo, mut hi) = (o.start, o.end);
-        // New lines before the placeholder rewrite the old lines they line up with, then add.
-        let mut rest = before;
-        while let Some((x, tail)) = rest.split_first() {
-            if lo < hi && rewrites(line(&old, lo), x) {
-                lo += 1;
-                rest = tail;
-            } else {
+        // New lines before the placeholder rewrite (or are) the old lines they line up with,
+        // from the anchor on; those after it, back from the next anchor; the rest are added.
+        let mut paired = 0;
+        while let (Some(x), true) = (before.get(paired), lo < hi) {
+            if !pairs(line(&old, lo), x) {
                 break;
             }
+            lo += 1;
+            paired += 1;
         }
-        if let Some(x) = rest.iter().find(|x| lo < hi && !adds(line(&old, lo), x)) {
-            return Err(refuse(*m, Some(x)));
+        // A block the added lines open is closed by its own `}`, not the old one it looks like.
+        while paired > 0 && !balanced(before.get(paired..).unwrap_or_default()) && before.get(paired - 1).is_some_and(|l| trivial(l)) {
+            paired -= 1;
+            lo -= 1;
         }
-        let mut rest = after;
-        while let Some((y, head)) = rest.split_last() {
-            if hi > lo && rewrites(line(&old, hi - 1), y) {
-                hi -= 1;
-                rest = head;
-            } else {
+        let added_before = before.get(paired..).unwrap_or_default();
+        let mut paired = 0;
+        while let (Some(y), true) = (after.len().checked_sub(paired + 1).and_then(|i| after.get(i)), hi > lo) {
+            if !pairs(line(&old, hi - 1), y) {
                 break;
             }
+            hi -= 1;
+            paired += 1;
         }
-        if let Some(y) = rest.iter().find(|y| hi > lo && !adds(line(&old, hi - 1), y)) {
-            return Err(refuse(*m, Some(y)));
+        while paired > 0 && !balanced(after.get(..after.len() - paired).unwrap_or_default()) && after.get(after.len() - paired).is_some_and(|l| trivial(l)) {
+            paired -= 1;
+            hi += 1;
         }
+        let added_after = after.get(..after.len() - paired).unwrap_or_default();
+        let paired_before = before.get(..before.len() - added_before.len()).unwrap_or_default();
+        let paired_after = after.get(added_after.len()..).unwrap_or_default();
         let stands_for = old.get(lo..hi).unwrap_or_default();
+        // Blank lines beside the placeholder that the lines it stands for start or end with
+        // are those lines, not more.
+        let blanks = |l: &mut dyn Iterator<Item = &&str>| l.take_while(|l| l.trim().is_empty()).count();
+        let added_before = added_before.get(..added_before.len() - blanks(&mut added_before.iter().rev()).min(blanks(&mut stands_for.iter()))).unwrap_or_default();
+        let added_after = added_after.get(blanks(&mut added_after.iter()).min(blanks(&mut stands_for.iter().rev()))..).unwrap_or_default();
+        if let Some(l) = unclear(added_before, stands_for, true).or_else(|| unclear(added_after, stands_for, false)) {
+            return Err(refuse(*m, Some(l)));
+        }
         // The anchors beside the run: a copy of one among the lines the placeholder stands
         // for would be another reading of the sketch.
         let prev = runs.get(k.wrapping_sub(1)).and_then(|r| old.get(r.1.clone())).and_then(|l| l.iter().rev().find(|l| !l.trim().is_empty()));
@@ -125,11 +172,68 @@ pub fn expand(old_text: &str, new_text: &str) -> Result<Option<String>, Unmapped
         if let Some(anchor) = [prev, next].into_iter().flatten().find(|a| stands_for.contains(a)) {
             return Err(refuse(*m, Some(anchor)));
         }
-        out.extend(before);
+        out.extend(paired_before);
+        out.extend(added_before);
         out.extend(stands_for);
-        out.extend(after);
+        out.extend(added_after);
+        out.extend(paired_after);
     }
     Ok(Some(out.join("\n")))
+}
+
+/// Old lines next to a placeholder's edge that an added line is compared with (a rewrite of
+/// one of them is no added line).
+const NEAR_LINES: usize = 20;
+
+/// The first of the `added` lines beside a placeholder (`first`: before it) that may be one
+/// of the lines it stands for, `stands_for`, rather than an added line: a copy of one of them
+/// (a `}` or blank line only outside a block the added lines open and close), a rewrite of
+/// one near the edge, or a line not clearly added beside the edge line. Cost: O(added ·
+/// (stands_for + [`NEAR_LINES`])).
+fn unclear<'a>(added: &[&'a str], stands_for: &[&str], first: bool) -> Option<&'a str> {
+    let edge = if first { stands_for.first() } else { stands_for.last() }.copied()?;
+    let block = added.iter().any(|l| !trivial(l)) && balanced(added);
+    let near: Vec<&str> = if first { stands_for.iter().take(NEAR_LINES).copied().collect() } else { stands_for.iter().rev().take(NEAR_LINES).copied().collect() };
+    added.iter().copied().find(|l| {
+        if trivial(l) {
+            return !block && stands_for.contains(l);
+        }
+        stands_for.contains(l) || near.iter().any(|o| rewrites(o, l)) || !adds(edge, l)
+    })
+}
+
+/// Whether new line `now` lines up with old line `was`: the same line, or a rewrite of it.
+fn pairs(was: &str, now: &str) -> bool {
+    was == now || rewrites(was, now)
+}
+
+/// Whether a line has no letter or digit (blank, `}`, `);`). Cost: O(line).
+fn trivial(line: &str) -> bool {
+    !line.chars().any(char::is_alphanumeric)
+}
+
+/// Whether the brackets of `lines` are balanced, none closed before it is opened. Cost:
+/// O(lines).
+fn balanced(lines: &[&str]) -> bool {
+    let mut depth = [0i64; 3];
+    for c in lines.iter().flat_map(|l| l.chars()) {
+        let (i, d) = match c {
+            '{' => (0, 1),
+            '}' => (0, -1),
+            '(' => (1, 1),
+            ')' => (1, -1),
+            '[' => (2, 1),
+            ']' => (2, -1),
+            _ => continue,
+        };
+        if let Some(x) = depth.get_mut(i) {
+            *x += d;
+            if *x < 0 {
+                return false;
+            }
+        }
+    }
+    depth == [0, 0, 0]
 }
 
 /// Line `i` of `v` (empty past the end: ranges come from a diff over `v`).
@@ -166,18 +270,15 @@ fn head(line: &str) -> &str {
     t.get(..end).unwrap_or_default()
 }
 
-/// Dice's coefficient of the char pairs of two trimmed lines, 0..=1. Cost: O(a · b) on
-/// pairs of lines (short).
-pub(super) fn pairs_alike(a: &str, b: &str) -> f64 {
+/// The char pairs of two trimmed lines: how many they share (each pair counted once per
+/// occurrence), and how many each has. Cost: O(a · b) on pairs of lines (short).
+fn shared_pairs(a: &str, b: &str) -> (usize, usize, usize) {
     let pairs = |s: &str| {
         let c: Vec<char> = s.trim().chars().collect();
         c.windows(2).map(|w| (w.first().copied(), w.get(1).copied())).collect::<Vec<_>>()
     };
     let (pa, mut pb) = (pairs(a), pairs(b));
-    let total = pa.len() + pb.len();
-    if total == 0 {
-        return 1.0;
-    }
+    let (na, nb) = (pa.len(), pb.len());
     let mut shared = 0;
     for p in &pa {
         if let Some(i) = pb.iter().position(|q| q == p) {
@@ -185,7 +286,25 @@ pub(super) fn pairs_alike(a: &str, b: &str) -> f64 {
             shared += 1;
         }
     }
-    2.0 * shared as f64 / total as f64
+    (shared, na, nb)
+}
+
+/// Dice's coefficient of the char pairs of two trimmed lines, 0..=1.
+pub(super) fn pairs_alike(a: &str, b: &str) -> f64 {
+    let (shared, na, nb) = shared_pairs(a, b);
+    if na + nb == 0 {
+        return 1.0;
+    }
+    2.0 * shared as f64 / (na + nb) as f64
+}
+
+/// The share of `was`'s char pairs that `now` keeps, 0..=1.
+fn pairs_kept(was: &str, now: &str) -> f64 {
+    let (shared, na, _) = shared_pairs(was, now);
+    if na == 0 {
+        return 0.0;
+    }
+    shared as f64 / na as f64
 }
 
 /// The share of `was`'s words that `now` keeps (1 for a line without words that `now`
@@ -200,9 +319,10 @@ fn kept(was: &str, now: &str) -> f64 {
 }
 
 /// Whether new line `now` rewrites old line `was`: the same head, at least half of its words
-/// kept.
+/// and most of its char pairs kept (`if !ok {` → `if (ready) {` is another line); a line
+/// without letters or digits (`}`) rewrites none.
 fn rewrites(was: &str, now: &str) -> bool {
-    !was.trim().is_empty() && head(was) == head(now) && kept(was, now) >= 0.5
+    !trivial(was) && head(was) == head(now) && kept(was, now) >= 0.5 && pairs_kept(was, now) >= 0.6
 }
 
 /// Whether new line `now`, beside the old line `was`, is an added line: another head, less
@@ -235,6 +355,84 @@ mod tests {
         // No placeholder, or a placeholder-like line old_text holds: nothing to do.
         assert_eq!(expand(GET, GET), Ok(None));
         assert_eq!(expand("def f():\n    ...\n", "def f(x):\n    ...\n"), Ok(None));
+    }
+
+    /// Sketches of random edits (a line rewritten, added or deleted) to realistic texts, with
+    /// random unchanged stretches left out under a placeholder: each is filled to exactly the
+    /// intended text, or refused — never anything else.
+    #[test]
+    fn a_filled_sketch_is_the_intended_text_or_nothing() {
+        let docs = [
+            GET,
+            "package store\n\nfunc (s *Store) Get(key string) ([]byte, error) {\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\tv, ok := s.data[key]\n\tif !ok {\n\t\treturn nil, ErrMissing\n\t}\n\treturn v, nil\n}\n\nfunc (s *Store) Put(key string, v []byte) {\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\ts.data[key] = v\n}",
+            "class Settings:\n    def __init__(self, path):\n        self.path = path\n        self.values = {}\n\n    def load(self):\n        text = self.path.read_text()\n        self.values = json.loads(text)\n        return self.values\n\n    def get(self, key, default=None):\n        return self.values.get(key, default)",
+            "build: main.o util.o\n\t$(CC) $(CFLAGS) -o app main.o util.o\n\t@echo built\n\nclean:\n\trm -f *.o app",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n.max(1) as u64) as usize
+        };
+        let (mut landed, mut refused) = (0, 0);
+        for case in 0..6000 {
+            let Some(doc) = docs.get(case % docs.len()) else { continue };
+            let old: Vec<&str> = doc.split('\n').collect();
+            let at = next(old.len());
+            let kind = next(4);
+            let mut new: Vec<String> = old.iter().map(|l| l.to_string()).collect();
+            // Lines the sketch must show: the changed one, or both sides of a deletion (a
+            // deletion next to a placeholder says nothing).
+            let mut changed = at..at + 1;
+            match kind {
+                0 if !trivial(old.get(at).copied().unwrap_or_default()) => {
+                    if let Some(l) = new.get_mut(at) {
+                        l.push_str(" // changed");
+                    }
+                }
+                1 => new.insert(at, "    audit(\"step\");".to_string()),
+                2 => {
+                    for (k, l) in ["    if (ready) {", "        flush();", "    }"].iter().enumerate() {
+                        new.insert(at + k, l.to_string());
+                    }
+                    changed = at..at + 3;
+                }
+                _ => {
+                    if new.len() > 3 {
+                        new.remove(at);
+                        changed = at.saturating_sub(1)..at + 1;
+                    }
+                }
+            }
+            let intended = new.join("\n");
+            // Leave out one or two stretches of lines that are not the changed one (line
+            // indices of `new` kept beside the sketch's lines; `None` for a placeholder).
+            let mut sketch: Vec<(Option<usize>, String)> = new.iter().cloned().enumerate().map(|(i, l)| (Some(i), l)).collect();
+            for _ in 0..1 + next(2) {
+                let len = sketch.len();
+                let from = next(len);
+                let to = (from + 1 + next(6)).min(len);
+                let Some(stretch) = sketch.get(from..to) else { continue };
+                if stretch.iter().any(|(i, _)| i.map_or(true, |i| changed.contains(&i))) {
+                    continue;
+                }
+                sketch.splice(from..to, [(None, "    // ... existing code ...".to_string())]);
+            }
+            let sketch: Vec<String> = sketch.into_iter().map(|(_, l)| l).collect();
+            let sketch = sketch.join("\n");
+            match expand(doc, &sketch) {
+                Ok(Some(filled)) => {
+                    assert_eq!(filled, intended, "case {case}: sketch\n{sketch}");
+                    landed += 1;
+                }
+                Ok(None) => assert_eq!(sketch, intended),
+                Err(_) => refused += 1,
+            }
+        }
+        // Most land: the rule is not "refuse everything".
+        assert!(landed > 2 * refused, "landed {landed}, refused {refused}");
+        eprintln!("sketches: landed {landed}, refused {refused}");
     }
 
     #[test]
