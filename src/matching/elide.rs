@@ -4,17 +4,22 @@
 //!
 //! The pieces are anchors, and a marker never stretches over text the model did not mean:
 //! - each piece is found exactly; a piece after a marker starts a line, one before a marker
-//!   ends a line;
+//!   ends a line; a piece that could overlap itself (compared as lines where it is whole
+//!   lines) is no anchor;
 //! - from each place of the first piece, each next piece is its nearest place after the one
 //!   before, at most [`MAX_ELIDED_LINES`] lines further down; the region, from the first piece
-//!   to the end of the last, must hold each piece exactly once and span at most half the
-//!   document (any region of up to [`SMALL_REGION_LINES`] lines is plausible);
+//!   to the end of the last, must hold each piece exactly once (it may be most of the file:
+//!   a file-sized sketch);
+//! - a marker that would stand for one placeholder-like line of the document, or for its own
+//!   words as the document writes them, is that line: no reading ([`held_by`] says the same
+//!   for a near miss's region);
 //! - several such regions are several matches (candidates), never a guess; a reading that
 //!   fails only for holding a piece twice may be the one the model meant (it left out a copy of
 //!   its own anchor), so when there is one, a single region is no answer either;
-//! - a piece that occurs again soon after its nearest place (another reading of the needle would
-//!   take that one, its region holding the piece twice) is unsettled: the match stands only for
-//!   a `new_text` that leaves that piece and all after it as they are — then every reading
+//! - a piece that occurs again soon after its nearest place, where a reading through that
+//!   place goes on to the pieces after it (its region would hold the piece twice), is
+//!   unsettled: the match stands only for a `new_text` that leaves that piece and all after it
+//!   as they are — then every reading
 //!   writes the same document ([`Unmapped::Unsettled`] otherwise). So is a first piece that
 //!   occurs soon before its place: `new_text` must leave it as it is. (A reading whose first
 //!   two pieces both lie before the match, its third on the match's, is not looked for.)
@@ -29,15 +34,16 @@ use std::ops::Range;
 use ropey::Rope;
 
 use super::normalize::Tier;
-use super::three_way::is_elision_line;
 use super::{work, Match, MatchQuality};
 
+mod markers;
+pub mod sketch;
+pub use markers::{elided_pieces, is_elision_line};
+
 /// Lines one marker may stand for: a model leaves out what it read and did not change — a
-/// function body, a few methods — not hundreds of lines.
-pub const MAX_ELIDED_LINES: usize = 200;
-/// A region of up to this many lines is plausible in any document; a longer one may span at
-/// most half the document's lines.
-pub const SMALL_REGION_LINES: usize = 60;
+/// function body, the methods of a class, most of a file in a file-sized sketch. It also
+/// bounds "soon after" for an anchor that occurs again ([`Elided::unsettled`]).
+pub const MAX_ELIDED_LINES: usize = 5_000;
 /// Bytes of one exact pass over the document per work unit (memmem runs at several
 /// bytes per nanosecond; see [`work`]).
 const BYTES_PER_UNIT: u64 = 4;
@@ -156,6 +162,12 @@ pub enum Unmapped {
     /// the lines before it occur soon before, and `new_text` changes them): which place the
     /// change is for is unclear.
     Unsettled { marker: usize, line: String, before: bool },
+    /// old_text has no placeholder, and which of its lines placeholder `marker` (1-based,
+    /// `line`) of new_text stands for cannot be told: `near`, a new line beside it that may
+    /// rewrite an old line or be an added one, or an anchor that also occurs among the lines it
+    /// would stand for; `None` for two placeholders with no line of old_text between them
+    /// ([`sketch::expand`]).
+    Sketch { marker: usize, line: String, near: Option<String> },
 }
 
 impl Elided {
@@ -288,12 +300,13 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
     let Some(pieces) = pieces(needle) else { return Vec::new() };
     // The exact search gives non-overlapping places: a piece that can overlap itself (`}\n}`)
     // may have places it does not list, so neither "nearest" nor "once" could be told.
-    if pieces.iter().any(|p| overlaps_itself(&p.text)) {
+    if pieces.iter().any(|p| if p.starts_line && p.ends_line { lines_overlap_themselves(&p.text) } else { overlaps_itself(&p.text) }) {
         return Vec::new();
     }
     let lines: Vec<&str> = needle.split('\n').collect();
     let Some(shape) = split(&lines) else { return Vec::new() };
     let open_start = shape.groups.first().is_some_and(|g| g.is_empty());
+    let marker_lines: Vec<&str> = lines.iter().copied().filter(|l| is_elision_line(l)).collect();
     let len = rope.len_chars();
     let starts_line = |at: usize| at == 0 || rope.get_char(at - 1) == Some('\n');
     let ends_line = |at: usize| at >= len || rope.get_char(at) == Some('\n');
@@ -322,7 +335,6 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
         }
         places.push(found);
     }
-    let max_lines = SMALL_REGION_LINES.max(rope.len_lines() / 2);
     let mut readings = Vec::new();
     let mut doubtful = false;
     for start in places.first().map_or(&[][..], Vec::as_slice) {
@@ -331,7 +343,7 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
         if work::exhausted() {
             return Vec::new();
         }
-        match read(start, &places, max_lines) {
+        match read(start, &places) {
             Read::Region(r) => readings.push(r),
             Read::Twice => doubtful = true,
             Read::Not => {}
@@ -358,6 +370,12 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
             }
         }
         elided.resize(shape.blanks.len(), None);
+        // A marker standing for a line the document holds there as written, or for one
+        // placeholder-like line of the document's own, is that line (content: `... and then
+        // it poured.`, a Python `...` body) copied with a slip, not a placeholder: no reading.
+        if marker_lines.iter().zip(&elided).any(|(m, e)| is_literal(m, e.as_deref())) {
+            return Vec::new();
+        }
         let copied = needle.len() + elided.iter().flatten().map(String::len).sum::<usize>();
         work::charge(MATCH_UNITS + copied as u64);
         // Pieces are the non-empty groups: piece n is group n, or n + 1 after a leading marker.
@@ -372,17 +390,67 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
     out
 }
 
-/// Whether two places of `text` can overlap: a proper prefix of it is also a suffix (its
-/// border, by the KMP failure function). Cost: O(text).
-fn overlaps_itself(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut fail = vec![0usize; b.len()];
+/// Whether `marker`, a placeholder-like line of old_text standing for the document's `lines`
+/// (`None`: no line), is the document's own line rather than a placeholder: the lines are
+/// one line that looks like a placeholder too, or one of them is the marker as written and
+/// the marker says more than an ellipsis. Cost: O(lines).
+fn is_literal(marker: &str, lines: Option<&str>) -> bool {
+    let Some(lines) = lines else { return false };
+    let mut kept = lines.split('\n').filter(|l| !is_blank(l));
+    let (first, second) = (kept.next(), kept.next());
+    if let (Some(only), None) = (first, second) {
+        if is_elision_line(only) {
+            return true;
+        }
+    }
+    marker.chars().any(char::is_alphabetic) && lines.split('\n').any(|l| l.trim() == marker.trim())
+}
+
+/// Whether `old_text` has placeholder-like lines and `region` (the document's text it was
+/// matched to) holds each of them: as written, or as a placeholder-like line of its own
+/// written mostly alike (`... and then it pored.` for `... and then it poured.`). Then they
+/// are content, not placeholders (docs/architecture.md#three-way-apply). Cost: O(old_text ·
+/// region) on its placeholder-like lines only.
+pub fn held_by(old_text: &str, region: &str) -> bool {
+    let mut markers = old_text.split('\n').filter(|l| is_elision_line(l)).peekable();
+    if markers.peek().is_none() {
+        return false;
+    }
+    let own: Vec<&str> = region.split('\n').filter(|l| is_elision_line(l)).collect();
+    markers.all(|m| region.split('\n').any(|l| l.trim() == m.trim()) || own.iter().any(|l| sketch::pairs_alike(l, m) >= 0.6))
+}
+
+/// Whether a reading whose piece is at `from` goes on through `rest`: each next piece has a
+/// place after the one before, within [`MAX_ELIDED_LINES`]. Cost: O(k · log p).
+fn goes_on(from: &Place, rest: &[Vec<Place>]) -> bool {
+    let mut prev = from;
+    for places in rest {
+        let i = places.partition_point(|p| p.range.start <= prev.range.end);
+        match places.get(i) {
+            Some(next) if next.first_line.saturating_sub(prev.last_line + 1) <= MAX_ELIDED_LINES => prev = next,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Whether two places of a piece of whole lines can overlap: its first lines are also its
+/// last lines (`}` / `}`), compared as lines — `} else {` … `}` starts with `}` but not with
+/// the line `}` (a border of its lines, by the KMP failure function). Cost: O(text).
+fn lines_overlap_themselves(text: &str) -> bool {
+    border(&text.split('\n').collect::<Vec<_>>())
+}
+
+/// Whether a proper prefix of `items` is also a suffix (the KMP failure function). Cost: O(n)
+/// comparisons.
+fn border<T: PartialEq>(items: &[T]) -> bool {
+    let mut fail = vec![0usize; items.len()];
     let mut k = 0;
-    for i in 1..b.len() {
-        while k > 0 && b.get(i) != b.get(k) {
+    for i in 1..items.len() {
+        while k > 0 && items.get(i) != items.get(k) {
             k = fail.get(k - 1).copied().unwrap_or(0);
         }
-        if b.get(i) == b.get(k) {
+        if items.get(i) == items.get(k) {
             k += 1;
         }
         if let Some(f) = fail.get_mut(i) {
@@ -390,6 +458,12 @@ fn overlaps_itself(text: &str) -> bool {
         }
     }
     fail.last().is_some_and(|&k| k > 0)
+}
+
+/// Whether two places of `text` can overlap: a proper prefix of it is also a suffix (its
+/// border, by the KMP failure function). Cost: O(text).
+fn overlaps_itself(text: &str) -> bool {
+    border(text.as_bytes())
 }
 
 /// A reading of the needle: its pieces' places, from a first piece's place on.
@@ -407,14 +481,14 @@ enum Read<'a> {
     Region(Reading<'a>),
     /// A region but for holding a piece twice.
     Twice,
-    /// No region: a piece missing, a marker standing for too many lines, too long a region.
+    /// No region: a piece missing, a marker standing for too many lines.
     Not,
 }
 
 /// The reading whose first piece is at `start`, each next piece at its nearest place after the
 /// one before: a region, or why not. Cost: O(k · log p) for k pieces of at most p places.
-fn read<'a>(start: &'a Place, all: &'a [Vec<Place>], max_lines: usize) -> Read<'a> {
-    match reading(start, all, max_lines) {
+fn read<'a>(start: &'a Place, all: &'a [Vec<Place>]) -> Read<'a> {
+    match reading(start, all) {
         Ok(Some(r)) => Read::Region(r),
         Ok(None) => Read::Not,
         Err(()) => Read::Twice,
@@ -422,7 +496,7 @@ fn read<'a>(start: &'a Place, all: &'a [Vec<Place>], max_lines: usize) -> Read<'
 }
 
 /// [`read`]: `Ok(None)` for no region, `Err` for one holding a piece twice.
-fn reading<'a>(start: &'a Place, all: &'a [Vec<Place>], max_lines: usize) -> Result<Option<Reading<'a>>, ()> {
+fn reading<'a>(start: &'a Place, all: &'a [Vec<Place>]) -> Result<Option<Reading<'a>>, ()> {
     let mut chain = vec![start];
     let mut unsettled = None;
     for (n, places) in all.iter().enumerate().skip(1) {
@@ -434,15 +508,15 @@ fn reading<'a>(start: &'a Place, all: &'a [Vec<Place>], max_lines: usize) -> Res
         if skipped(next) > MAX_ELIDED_LINES {
             return Ok(None);
         }
-        if unsettled.is_none() && places.get(i + 1).is_some_and(|p| skipped(p) <= MAX_ELIDED_LINES) {
+        // Another place soon after is a doubt only when the reading through it goes on: the
+        // pieces after it each have a place after it (a lone `}` whose next piece lies before
+        // the next `}` is settled).
+        if unsettled.is_none() && places.get(i + 1).is_some_and(|p| skipped(p) <= MAX_ELIDED_LINES && goes_on(p, all.get(n + 1..).unwrap_or_default())) {
             unsettled = Some(n);
         }
         chain.push(next);
     }
     let Some(&last) = chain.last() else { return Ok(None) };
-    if last.last_line - start.first_line + 1 > max_lines {
-        return Ok(None);
-    }
     let span = start.range.start..last.range.end;
     // Each piece once in the region: a second place of it inside would make the region
     // another reading of the needle, or the needle a description of a longer region. A place
@@ -548,9 +622,9 @@ mod tests {
         assert!(found(&far, "start\n...\nend").is_empty());
         let near = format!("start\n{}end\n{tail}", "x\n".repeat(MAX_ELIDED_LINES));
         assert_eq!(found(&near, "start\n...\nend").len(), 1);
-        // More than half of a long document.
+        // More than half of a long document: a file-sized sketch.
         let half = format!("start\n{}end\n{}", "x\n".repeat(100), "y\n".repeat(90));
-        assert!(found(&half, "start\n...\nend").is_empty());
+        assert_eq!(found(&half, "start\n...\nend").len(), 1);
     }
 
     #[test]

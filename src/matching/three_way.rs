@@ -42,6 +42,7 @@ mod complete;
 
 use complete::{completes, framed, Anchors};
 use super::marks::is_mark;
+pub use super::elide::{elided_pieces, is_elision_line};
 use crate::text_rules::{is_wide, myers_ops};
 
 /// Most tokens (both sides together, after trimming the common prefix and suffix) one diff of
@@ -132,11 +133,15 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
     let base_chars = |r: &Range<usize>| char_at(r.start)..char_at(r.end);
 
     let clusters = clusters(&intended, &drift);
+    // Placeholder-like lines of the base that the region holds are content (elide::held_by).
+    let placeholders = !super::elide::held_by(base, theirs);
     // Placeholders first: an elision marker added by the new text is never written.
     for h in &intended {
         let added: String = cat(&o, h.new.clone());
         let before: String = cat(&b, h.base.clone());
-        if let Some(line) = added.lines().find(|l| is_elision_line(l) && !before.lines().any(|x| x.trim() == l.trim())) {
+        // A rewrite of such a content line is content too; one added elsewhere is not.
+        let rewrites_content = !placeholders && before.lines().any(is_elision_line);
+        if let Some(line) = added.lines().find(|l| is_elision_line(l) && !before.lines().any(|x| x.trim() == l.trim()) && !rewrites_content) {
             let proposal = Some(proposal(&b, &o, &t, &intended, &drift, &clusters));
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::Placeholder { line: line.trim().to_string() },
@@ -184,7 +189,7 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
     let clusters = join(clusters, &joins);
     // An elided old_text is anchored by the lines around its markers: a difference anywhere
     // else means the region may not be where those lines are.
-    if base.lines().any(is_elision_line) {
+    if placeholders && base.lines().any(is_elision_line) {
         if let Some(c) = clusters.iter().find(|c| !c.theirs.is_empty() && !cat(&b, c.base.clone()).lines().any(is_elision_line)) {
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::ElidedAnchorsDiffer,
@@ -765,65 +770,6 @@ pub fn tokens(text: &str) -> Vec<&str> {
         out.push(text.get(start..).unwrap_or_default());
     }
     out
-}
-
-/// The pieces of `text` around its elision marker lines ([`is_elision_line`]), without the
-/// blank lines at their edges; empty when `text` has no marker line. Each piece is an anchor:
-/// the text the model did copy. Cost: O(n).
-pub fn elided_pieces(text: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    if !lines.iter().any(|l| is_elision_line(l)) {
-        return Vec::new();
-    }
-    let mut pieces = Vec::new();
-    for group in lines.split(|l| is_elision_line(l)) {
-        let start = group.iter().position(|l| !l.trim().is_empty());
-        let end = group.iter().rposition(|l| !l.trim().is_empty());
-        if let (Some(a), Some(b)) = (start, end) {
-            pieces.push(group.get(a..=b).unwrap_or_default().join("\n"));
-        }
-    }
-    pieces
-}
-
-/// Whether `line` is an elision marker a model writes for text it left out: `...`, `…`,
-/// `[...]`, or a comment made of one (`// ... existing code ...`, `# ...`, `<!-- ... -->`).
-/// A spread like `...rest` or a statement like `f(...)` is not one.
-pub fn is_elision_line(line: &str) -> bool {
-    let mut s = line.trim();
-    let mut commented = false;
-    for lead in ["//", "#", "/*", "<!--", "--", ";", "*"] {
-        if let Some(rest) = s.strip_prefix(lead) {
-            s = rest.trim();
-            commented = true;
-            break;
-        }
-    }
-    for tail in ["*/", "-->"] {
-        if let Some(rest) = s.strip_suffix(tail) {
-            s = rest.trim();
-        }
-    }
-    let s = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')).unwrap_or(s);
-    if commented && is_elision_phrase(s) {
-        return true;
-    }
-    let Some(rest) = s.strip_prefix("...").or_else(|| s.strip_prefix('…')) else { return false };
-    let rest = rest.trim_end_matches(['.', '…']);
-    if rest.is_empty() {
-        return true;
-    }
-    // `... existing code ...`: words after a space, ending in an ellipsis or not.
-    rest.starts_with(' ') && rest.len() <= 60 && rest.chars().all(|c| c.is_alphanumeric() || " -_,'()".contains(c))
-}
-
-/// A short comment that says code was left out without an ellipsis: `rest unchanged`,
-/// `existing code here`, `rest of the file`, `remaining code unchanged`.
-fn is_elision_phrase(s: &str) -> bool {
-    let lower = s.to_lowercase();
-    let words = lower.split_whitespace().count();
-    let said = ["unchanged", "existing code", "rest of the", "rest of code", "remaining code", "code omitted", "omitted for brevity"];
-    (1..=6).contains(&words) && said.iter().any(|p| lower.contains(p)) && lower.chars().all(|c| c.is_alphanumeric() || " .…,:;'()-_".contains(c))
 }
 
 /// Whether the region's `found` is `expected` with its escapes turned into the characters

@@ -288,6 +288,18 @@ impl Workspace {
                 notes.push(Note::NewTextGuttersStripped);
             }
         }
+        // A lazy sketch: new_text's placeholders where old_text has none are written as the
+        // lines of old_text they stand for, or nothing is (a placeholder is never text).
+        if located.matches.first().map_or(true, |m| m.quality != matching::elide::QUALITY) {
+            match fill_placeholders(&located.needle, &new, located.matches.is_empty()) {
+                Ok(Some((filled, note))) => {
+                    new = filled;
+                    notes.push(note);
+                }
+                Ok(None) => {}
+                Err(why) => return self.refuse(Refusal::ElidedNewText { path: path.to_string(), why }, Some(path)),
+            }
+        }
         let search = Search {
             tool: Tool::Replace,
             path: path.to_string(),
@@ -300,7 +312,7 @@ impl Workspace {
             preview_only,
             replace_all,
             expected: args.int("expected_occurrences").map(|n| n as usize),
-            warn: located.gutter.is_some(),
+            warn: located.gutter.is_some() || notes.iter().any(|n| matches!(n, Note::PlaceholdersFilled { .. })),
             notes,
         };
         if located.matches.is_empty() {
@@ -429,13 +441,27 @@ impl Workspace {
             Err(Refusal::StaleCandidate { letter }) => return self.refuse(Refusal::StaleCandidate { letter }, Some(&sel.path)),
             Err(refusal) => return self.refuse(refusal, None),
         };
-        let new = match args.str("new_text") {
+        let mut new = match args.str("new_text") {
             Some(t) => normalize_line_breaks(t).into_owned(),
             None => sel.new_text.clone(),
         };
         let preview_only = args.bool("preview_only").unwrap_or(false);
+        let mut notes = Vec::new();
+        // A new new_text may be a lazy sketch of the candidate's old_text (the selection's was
+        // filled when it was searched).
+        let elided = c.reindent.as_ref().is_some_and(|r| r.elided.is_some());
+        if !elided && args.str("new_text").is_some() {
+            match fill_placeholders(&sel.needle, &new, sel.kind == SelectionKind::NearMisses) {
+                Ok(Some((filled, note))) => {
+                    new = filled;
+                    notes.push(note);
+                }
+                Ok(None) => {}
+                Err(why) => return self.refuse(Refusal::ElidedNewText { path: sel.path.clone(), why }, Some(&sel.path)),
+            }
+        }
         if sel.kind == SelectionKind::NearMisses {
-            let info = StageInfo { tool: Tool::ReplaceSelection, warn: true, quality: Some(c.quality), preview_only, chosen: Some(c.id), notes: Vec::new() };
+            let info = StageInfo { tool: Tool::ReplaceSelection, warn: true, quality: Some(c.quality), preview_only, chosen: Some(c.id), notes };
             return self.stage_near_miss(&sel.path, c.id, c.range, &sel.needle, &new, info);
         }
         if let Some(Err(why)) = c.reindent.as_ref().map(|r| r.check(&new)) {
@@ -445,7 +471,7 @@ impl Workspace {
             Some(r) => r.apply(&new),
             None => new,
         };
-        let info = StageInfo { tool: Tool::ReplaceSelection, warn: !c.quality.is_exact(), quality: Some(c.quality), preview_only, chosen: Some(c.id), notes: Vec::new() };
+        let info = StageInfo { tool: Tool::ReplaceSelection, warn: !c.quality.is_exact() || !notes.is_empty(), quality: Some(c.quality), preview_only, chosen: Some(c.id), notes };
         self.stage(&sel.path, vec![Edit { range: c.range, new_text: replacement }], info)
     }
 
@@ -497,6 +523,23 @@ impl Workspace {
         let info = StageInfo { tool: Tool::Append, quality: None, preview_only: args.bool("preview_only").unwrap_or(false), chosen: None, notes: Vec::new(), warn: false };
         self.stage(path, vec![Edit { range: end..end, new_text: arg_text(args, "text") }], info)
     }
+}
+
+/// `new_text` with its placeholder lines (those `old_text` does not hold) written as the
+/// lines of `old_text` they stand for, and the note saying so; `Ok(None)` when it has none.
+/// Not for an `old_text` with placeholder-like lines of its own that was not found
+/// (`unmatched`): those may be placeholders, whose mapping the near-miss pick decides.
+/// Cost: [`matching::elide::sketch::expand`].
+fn fill_placeholders(old_text: &str, new_text: &str, unmatched: bool) -> Result<Option<(String, Note)>, matching::elide::Unmapped> {
+    if unmatched && old_text.split('\n').any(matching::elide::is_elision_line) {
+        return Ok(None);
+    }
+    let filled = matching::elide::sketch::expand(old_text, new_text)?;
+    Ok(filled.map(|f| {
+        let held: std::collections::HashSet<&str> = old_text.split('\n').map(str::trim).collect();
+        let count = new_text.split('\n').filter(|l| matching::elide::is_elision_line(l) && !held.contains(&l.trim())).count();
+        (f, Note::PlaceholdersFilled { count })
+    }))
 }
 
 /// The candidate `memo_replace_selection` picks: the one at `index` of `sel`, when `path`

@@ -55,6 +55,9 @@ pub enum Note {
     PickGuttersIgnored,
     /// A near-miss pick kept the text there where it differs from old_text.
     KeptAsIs { places: usize, elided: bool },
+    /// new_text's placeholder lines (old_text had none) were written as the lines of
+    /// old_text they stand for (src/matching/elide/sketch.rs).
+    PlaceholdersFilled { count: usize },
 }
 
 /// Which end of a span.

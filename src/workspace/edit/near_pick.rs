@@ -39,7 +39,8 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
     // What the candidate holds, shown when the pick is refused before any merge.
     let there = ThereNow { letter, line: text::line_of(draft, range.start), text: draft.slice(range.clone()).to_string() };
     let pieces = three_way::elided_pieces(needle);
-    if !pieces.is_empty() {
+    // Placeholder-like lines the candidate holds are its content, copied (src/matching/elide.rs).
+    if !pieces.is_empty() && !crate::matching::elide::held_by(needle, &there.text) {
         // The lines around `...` place the region: each must occur once, in order, and the
         // region they span must be the candidate's.
         match elided_region(draft, &pieces) {

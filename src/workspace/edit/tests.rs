@@ -328,6 +328,8 @@ fn every_refusal() -> Vec<Refusal> {
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Outside { marker: 2 } },
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Unsettled { marker: 1, line: "}".into(), before: false } },
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Unsettled { marker: 1, line: "fn a() {".into(), before: true } },
+        Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Sketch { marker: 1, line: "// ...".into(), near: Some("let v = 1;".into()) } },
+        Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Sketch { marker: 2, line: "// ...".into(), near: None } },
     ]
 }
 
@@ -370,6 +372,7 @@ fn every_note() -> Vec<Note> {
         Note::PickEscapesRead,
         Note::PickGuttersIgnored,
         Note::KeptAsIs { places: 2, elided: true },
+        Note::PlaceholdersFilled { count: 2 },
     ]
 }
 

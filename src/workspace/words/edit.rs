@@ -62,6 +62,13 @@ pub fn note(n: &Note) -> String {
             plural(*places),
             if *elided { ", the lines your `...` stood for among them" } else { "" }
         ),
+        Note::PlaceholdersFilled { count } => format!(
+            "The {count} placeholder line{} of your new_text {} written as the lines of your old_text {} for{}: check the preview.",
+            plural(*count),
+            if *count == 1 { "was" } else { "were" },
+            if *count == 1 { "it stands" } else { "they stand" },
+            if *count == 1 { "" } else { ", in order" }
+        ),
     }
 }
 
@@ -491,6 +498,7 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
             let first = match why {
                 Unmapped::Unsettled { before: false, .. } => "Extend old_text after that placeholder up to a line that occurs once there",
                 Unmapped::Unsettled { before: true, .. } => "Start old_text earlier, at a line that occurs once there",
+                Unmapped::Sketch { .. } => "Keep the unchanged line of old_text just before and just after each placeholder line in new_text, and write out each line you change",
                 _ => "Write new_text with one placeholder line for each of old_text's, in the same order (the lines they stand for stay as they are)",
             };
             Response::new(Status::InvalidArguments, elided_new_text(path, why)).with_guidance(format!(
@@ -539,6 +547,15 @@ fn elided_new_text(path: &str, why: &Unmapped) -> String {
             code(&clip(line)),
             if *before { "before" } else { "after" },
             if *before { "" } else { " or what follows" },
+        ),
+        Unmapped::Sketch { marker, line, near: Some(near) } => format!(
+            "Your new_text has placeholder line {} (placeholder {marker}) where your old_text has none, and which lines of your old_text it stands for is unclear at {}: it may stand for that line or not. Nothing was changed in {path}: a placeholder is never written as text.",
+            code(&clip(line)),
+            code(&clip(near))
+        ),
+        Unmapped::Sketch { marker, line, near: None } => format!(
+            "Your new_text has placeholder line {} (placeholder {marker}) where your old_text has none, with no line of your old_text between it and the placeholder before it: which lines each stands for is unclear. Nothing was changed in {path}: a placeholder is never written as text.",
+            code(&clip(line))
         ),
     }
 }
