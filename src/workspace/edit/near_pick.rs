@@ -52,12 +52,23 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
             Err((piece, count)) => return Pick::Refuse(Refusal::ElidedAnchorNotOnce { path: path.to_string(), piece, count, there }),
         }
     }
-    let region = draft.slice(range.clone()).to_string();
+    let mut region = draft.slice(range.clone()).to_string();
     let similarity = match quality {
         Some(CandidateQuality::Similar(s) | CandidateQuality::Merged(s)) => s,
         _ => near::similarity(needle, &region),
     };
-    let (outcome, reading) = three_way::merge_pick(needle, new_text, &region);
+    let (mut outcome, mut reading) = three_way::merge_pick(needle, new_text, &region);
+    if let Outcome::Merged(m) = &outcome {
+        // A region cut next to a word of the document (`  timeout: ` before its `300`) must
+        // not glue the change onto it (`23300`): the word is taken into the region and the
+        // change merged again, where it meets what is really there.
+        let wider = glued(draft, &range, &m.text);
+        if wider != range {
+            range = wider;
+            region = draft.slice(range.clone()).to_string();
+            (outcome, reading) = three_way::merge_pick(needle, new_text, &region);
+        }
+    }
     match outcome {
         Outcome::Merged(m) => {
             let mut notes = Vec::new();
@@ -238,6 +249,29 @@ fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -
         }
     }
     start..end.max(start)
+}
+
+/// `range` widened over the word of `rope` right before or after it when `text` written there
+/// would join that word where the range's own text did not (a word char on both sides of the
+/// edge now, not before). Cost: O(word length · log n).
+fn glued(rope: &ropey::Rope, range: &Range<usize>, text: &str) -> Range<usize> {
+    let word = |c: Option<char>| c.is_some_and(|c| !crate::text_rules::is_wide(c) && (c.is_alphanumeric() || c == '_'));
+    let at = |i: usize| rope.get_char(i);
+    let (mut start, mut end) = (range.start, range.end);
+    let (first, last) = (text.chars().next(), text.chars().next_back());
+    let was_first = (range.start < range.end).then(|| at(range.start)).flatten();
+    let was_last = range.end.checked_sub(1).filter(|&i| i >= range.start).and_then(at);
+    if word(last) && word(at(end)) && !word(was_last) {
+        while word(at(end)) {
+            end += 1;
+        }
+    }
+    if word(first) && start > 0 && word(at(start - 1)) && !word(was_first) {
+        while start > 0 && word(at(start - 1)) {
+            start -= 1;
+        }
+    }
+    start..end
 }
 
 /// `range` widened so it cuts no character from its combining marks: a start on a mark moves
