@@ -9,7 +9,7 @@
 #
 # Every step installs what a fresh machine lacks (rustup target, the pinned wasm-bindgen-cli, wasm-pack,
 # Debian chromium + chromium-driver, npm packages from the committed lockfiles, wasm-opt among them)
-# and skips what is already there. Environment: PORT (serve, default 5173), CARGO_TARGET_DIR, FUZZ_SECONDS (fuzz).
+# and skips what is already there. Environment: PORT (serve, default 5173), CARGO_TARGET_DIR, FUZZ_SECONDS and RETRY_CASES (fuzz: the retry_model property test, default 10000 cases).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -603,6 +603,12 @@ run_fuzz() {
   fi
   FUZZ_SUMMARY=()
   FUZZ_CRASH_FILES=()
+  if [ -z "${1:-}" ]; then
+    # The retrying-model property test at the issue's scale (docs/decisions.md#no-dead-ends-for-a-model-that-retries);
+    # cargo test runs it with 512 cases.
+    say "retry_model: ${RETRY_CASES:-10000} cases (release)"
+    (cd "$ROOT" && PROPTEST_CASES="${RETRY_CASES:-10000}" cargo test --release --test retry_model)
+  fi
   ensure_fuzz_toolchain
   ensure_cargo_fuzz
   mkdir -p "$log_dir"

@@ -26,6 +26,31 @@ use crate::text::{Fingerprint, Text};
 /// Letters A–Z: at most this many pending changes per session.
 pub const MAX_PENDING_CHANGES: usize = 26;
 
+/// The staged searches a workspace remembers ([`remember_sent`]).
+pub const SENT_KEPT: usize = 32;
+
+/// Adds `entry` to `log` (the searches whose edits were staged, the latest last, so the same
+/// call sent again is known: docs/workflow.md#visible-tools); the oldest is forgotten past
+/// [`SENT_KEPT`]. O(SENT_KEPT).
+pub fn remember_sent(log: &mut Vec<Sent>, entry: Sent) {
+    log.retain(|e| *e != entry);
+    if log.len() >= SENT_KEPT {
+        log.remove(0);
+    }
+    log.push(entry);
+}
+
+/// A search whose edit was staged ([`remember_sent`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sent {
+    pub path: String,
+    pub query: String,
+    /// new_text as the call sent it.
+    pub new_text: String,
+    /// What was written in its place (new_text re-indented by a tolerant tier).
+    pub written: String,
+}
+
 /// A letter naming a pending change or a candidate: `A`..=`Z`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Letter(u8);
@@ -131,6 +156,9 @@ pub struct Selection {
     /// True from a MultiMatch until one candidate is staged: the workflow is `SelectionPending`.
     /// The selection stays cached afterwards so later `match_id`s keep their letters.
     pub awaiting_choice: bool,
+    /// The candidates staged by a pick (in pick order): the same search sent again is answered
+    /// with the change a pick made, not a new listing (docs/workflow.md#visible-tools).
+    pub picked: Vec<Letter>,
 }
 
 /// Where a selection's candidates came from.
@@ -267,6 +295,8 @@ impl Session {
     pub fn new(id: u64) -> Session {
         Session { id, docs: SmallMap::new(), changes: Vec::new(), selection: None, last_staged: None, keys_shown: SmallMap::new(), letters_used: 0 }
     }
+
+
 
     /// Letters still free in this session (the tests' view of the 26-letter limit).
     #[cfg(test)]
@@ -493,9 +523,12 @@ impl Session {
     /// What staging an edit of `path` ends: a pick from the selection (`chosen`) ends the wait
     /// for a choice — the selection stays so later `match_id`s keep their letters — and any other
     /// edit of its path ends the selection. An edit elsewhere leaves it. O(1).
-    pub fn staged_edit(&mut self, path: &str, chosen: bool) {
+    pub fn staged_edit(&mut self, path: &str, chosen: Option<Letter>) {
         self.selection = match self.selection.take() {
-            Some(sel) if chosen => Some(Selection { awaiting_choice: false, ..sel }),
+            Some(mut sel) if chosen.is_some() => {
+                sel.picked.extend(chosen);
+                Some(Selection { awaiting_choice: false, ..sel })
+            }
             Some(sel) if sel.path == path => None,
             other => other,
         };
@@ -733,6 +766,7 @@ mod tests {
                 })
                 .collect(),
             awaiting_choice: true,
+            picked: Vec::new(),
         });
         s.stage("a", 0..5, "timeout: 60").unwrap();
         let sel = s.selection.as_ref().unwrap();
@@ -758,6 +792,7 @@ mod tests {
                 stale: false,
             }],
             awaiting_choice: false,
+            picked: Vec::new(),
         }
     }
 
@@ -923,13 +958,14 @@ mod tests {
         assert_eq!(s.selection.as_ref().map(|x| (x.awaiting_choice, x.new_text.as_str())), Some((true, "t: 60")));
         // A pick: staged, mapped, no longer awaiting, kept.
         s.stage("a", 6..11, "t: 600").unwrap();
-        s.staged_edit("a", true);
+        s.staged_edit("a", Letter::from_index(0));
         let kept = s.selection.clone().unwrap();
         assert!(!kept.awaiting_choice && kept.candidates[0].range == (0..5));
+        assert_eq!(kept.picked, vec![Letter(b'A')], "the pick is remembered: the same search again is that change");
         // An edit of another path leaves it; another edit of its path ends it.
-        s.staged_edit("b", false);
+        s.staged_edit("b", None);
         assert!(s.selection.is_some());
-        s.staged_edit("a", false);
+        s.staged_edit("a", None);
         assert!(s.selection.is_none() && !s.relist("x"));
         // Mapping is a value: a selection on another path comes back unchanged.
         let edit = ChangeSet::try_from_replacements(12, [Replacement { range: 0..1, text: "XX".into() }]).unwrap();

@@ -9,6 +9,7 @@ use std::fmt;
 
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+use crate::workflow::PersistMode;
 
 /// Every tool, in registry order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,7 +215,7 @@ const SPECS: [ToolSpec; 20] = [
     ToolSpec {
         tool: Tool::Commit,
         verb: "commit",
-        description: "Apply all pending changes of all documents and save them, all or nothing. Ends the edit session and completes the current task; the summary is what the history keeps.",
+        description: "Apply all pending changes of all documents and save them, all or nothing. Ends the edit session (candidates still waiting for a choice are dropped) and completes the current task; the summary is what the history keeps.",
         params: &[
             Param { name: "summary", kind: ParamKind::String, required: true, description: "One line saying what the changes do." },
             Param { name: "auto_pop_task", kind: ParamKind::Boolean, required: false, description: "Complete and pop the current task (default true)." },
@@ -223,7 +224,7 @@ const SPECS: [ToolSpec; 20] = [
     ToolSpec {
         tool: Tool::CommitAuto,
         verb: "commit_auto",
-        description: "Commit with a generated summary. While candidates are pending it first stages the recommended one (refused when none is recommended).",
+        description: "Commit with a generated summary. While candidates are pending it first stages the recommended one; with none recommended it saves the pending changes and drops the candidates.",
         params: &[],
     },
     ToolSpec {
@@ -380,11 +381,31 @@ impl Tool {
     }
 
     pub fn definition(self, prefix: &str) -> ToolDefinition {
-        ToolDefinition {
-            name: self.name(prefix),
-            description: self.spec().description.replace("memo_", &format!("{prefix}_")),
-            input_schema: self.input_schema(),
-        }
+        self.definition_in(prefix, PersistMode::Manual)
+    }
+
+    /// [`Tool::definition`] as a workspace in `mode` describes it: in immediate mode the tools
+    /// that stage or commit say that every edit is saved as it is made
+    /// (docs/workflow.md#persist-modes). O(size of the description and schema).
+    pub fn definition_in(self, prefix: &str, mode: PersistMode) -> ToolDefinition {
+        let description = match (mode, self.immediate_description()) {
+            (PersistMode::Immediate, Some(d)) => d,
+            _ => self.spec().description,
+        };
+        ToolDefinition { name: self.name(prefix), description: description.replace("memo_", &format!("{prefix}_")), input_schema: self.input_schema() }
+    }
+
+    /// The description in immediate mode, for the tools whose manual-mode one speaks of
+    /// staging until a commit. O(1).
+    fn immediate_description(self) -> Option<&'static str> {
+        Some(match self {
+            Tool::Replace => "Replace a piece of text. Exact matches first; only if there is none, whitespace, indentation and look-alike differences are tolerated and the response says so ([Warning], match_quality). One match: the edit is saved at once (this workspace saves every edit as it is made) and the response shows its diff. Several: you get lettered candidates A–E; call again with match_id to save one. None: the closest regions and what differs. Empty old_text appends new_text at the end.",
+            Tool::Append => "Append text at the end of the document (saved at once, like every edit here). The text is added as given: start it with a line break to begin a new line.",
+            Tool::Create => "Create a new document at path with text as its content; it is saved at once, like every edit here. Refused when the path is already open or leaves the storage.",
+            Tool::ReplaceSelection => "Save one candidate of the current selection (the lettered list from the last memo_replace or memo_replace_span, including close matches offered after NoMatch); every edit here is saved at once.",
+            Tool::Commit => "Every edit here is saved as it is made, so there is nothing to apply: completes the current task (the summary is what the history keeps), and after a failed save retries it.",
+            _ => return None,
+        })
     }
 }
 

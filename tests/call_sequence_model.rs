@@ -779,6 +779,22 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
                 if conflict_first(unrep, &r)? {
                     return unchanged(&before, h, m, &r);
                 }
+                if r.status == Status::StaleReference && r.summary.contains("is no longer open") {
+                    // A letter for a search listed before, whose listing an edit, commit or revert
+                    // ended: never a position in today's matches; they are listed anew, A first
+                    // (docs/workflow.md#visible-tools).
+                    stat("match_id of an ended listing");
+                    let draft = m.docs[&path].draft.clone();
+                    let shown: Vec<(String, usize, usize, bool)> = r
+                        .candidates
+                        .iter()
+                        .map(|c| (c.id.clone(), utf16_to_byte(&draft, c.context_start), utf16_to_byte(&draft, c.context_end), c.stale))
+                        .collect();
+                    law!(shown.iter().enumerate().all(|(i, c)| c.0 == ((b'A' + i as u8) as char).to_string() && draft.get(c.1..c.2) == Some(needle.as_str())), "the new listing: {}", r.markdown);
+                    let len = (r.candidates.len() < 5).then_some(r.candidates.len());
+                    m.sel = Some(SelM { path: path.clone(), needle, new_text, awaiting: true, fuzzy: false, shown, len });
+                    return Ok(());
+                }
                 if idx >= occ.len().min(26) {
                     stat("match_id out of range");
                     law!(r.status == Status::InvalidArguments, "match_id {letter} of {} matches gave {:?}", occ.len(), r.status);
@@ -1005,7 +1021,15 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
             if conflict_first(unrep, &r)? {
                 return unchanged(&before, h, m, &r);
             }
-            let runs = matches!(state, WorkflowState::Idle | WorkflowState::PersistPending) || (state == WorkflowState::OutOfSync && m.conflicts.is_empty());
+            // With candidates open, a commit saves what is pending and drops them
+            // (docs/workflow.md#visible-tools); with nothing pending it is blocked there.
+            let runs = matches!(state, WorkflowState::Idle | WorkflowState::PersistPending)
+                || (state == WorkflowState::OutOfSync && m.conflicts.is_empty())
+                || (state == WorkflowState::SelectionPending && k > 0);
+            if state == WorkflowState::SelectionPending && k > 0 {
+                m.sel = None;
+                stat("commit with candidates open");
+            }
             if !runs {
                 law!(r.status == Status::Blocked, "commit in {state:?} (conflicts {:?}) gave {:?}", m.conflicts, r.status);
                 return unchanged(&before, h, m, &r);

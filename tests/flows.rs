@@ -72,9 +72,13 @@ fn example_flow_2_three_timeouts_by_letter() {
     }
     let lines: Vec<usize> = h.call("memo_preview", json!({})).pending_changes.iter().map(|c| c.line).collect();
     assert_eq!(lines, vec![12, 45, 78]);
-    // a letter already staged is stale and cannot be chosen again
+    // the same call again is already staged: nothing new (docs/workflow.md#visible-tools)
     let again = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": "A"}));
-    assert_ne!(again.status, Status::Success);
+    assert!(again.summary.contains("already staged as change A"), "{}", again.markdown);
+    assert_eq!(again.pending_changes.len(), 3);
+    // a letter already staged is stale for another edit
+    let other = h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 90", "match_id": "A"}));
+    assert_eq!(other.status, Status::StaleReference, "{}", other.markdown);
 
     let c = h.call("memo_commit", json!({"summary": "Set every timeout to 60 seconds"}));
     assert_eq!(c.status, Status::Success, "{}", c.markdown);
@@ -260,7 +264,8 @@ fn immediate_and_disabled_modes() {
     assert_eq!(r.status, Status::Success);
     assert_eq!(r.workflow_state, WorkflowState::Idle);
     assert_eq!(h.stored("a"), "x = 2\n");
-    assert!(!r.visible_tools.contains(&"memo_commit".to_string()));
+    // commit is offered (it has nothing to save), commit_auto is not
+    assert!(!r.visible_tools.contains(&"memo_commit_auto".to_string()));
 
     let config = Config { persist_mode: PersistMode::Disabled, ..Config::default() };
     let mut h = Host::with_config(&[("a", "x = 1\n")], config);

@@ -192,6 +192,7 @@ fn selection(path: &str, ranges: &[Range<usize>]) -> Selection {
             })
             .collect(),
         awaiting_choice: true,
+        picked: Vec::new(),
     }
 }
 

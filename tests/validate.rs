@@ -78,12 +78,14 @@ fn scenarios(config: Config) -> Vec<(String, Response)> {
     assert_eq!(r.status, Status::MultiMatch);
     assert_eq!(r.candidates.iter().filter(|c| c.recommended).count(), 1, "{}", r.markdown);
     run.call(&mut h, "read with selection", "memo_read", json!({"start_line": 10, "end_line": 14}));
-    let r = run.call(&mut h, "blocked", "memo_commit", json!({"summary": "x"}));
+    let r = run.call(&mut h, "blocked", "memo_append", json!({"text": "x"}));
     assert_eq!(r.status, Status::Blocked);
     run.call(&mut h, "choose", "memo_replace_selection", json!({"selection_id": "A"}));
     let r = run.call(&mut h, "multimatch with stale", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
     assert!(r.candidates.iter().any(|c| c.stale), "{}", r.markdown);
-    let r = run.call(&mut h, "stale candidate", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": "A"}));
+    let r = run.call(&mut h, "already staged", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": "A"}));
+    assert!(r.summary.contains("already staged"), "{}", r.markdown);
+    let r = run.call(&mut h, "stale candidate", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 90", "match_id": "A"}));
     assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
     run.call(&mut h, "expected occurrences", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "expected_occurrences": 5}));
     run.call(&mut h, "show all", "memo_replace", json!({"old_text": "value", "new_text": "v", "show_all_matches": true}));

@@ -6,7 +6,7 @@
 mod common;
 
 use agentpad::tools::Tool;
-use agentpad::{CallContext, Config, PersistMode, PersistResult, Status, Step, Workspace, WorkflowState};
+use agentpad::{CallContext, Config, LoadResult, PersistMode, PersistResult, Status, Step, Workspace, WorkflowState};
 use common::Host;
 use serde_json::json;
 
@@ -194,9 +194,12 @@ fn visibility_matrix_per_state() {
     }
     h.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
     let sel = names(&h);
-    for t in [Replace, ReplaceSelection, Discard, Refresh, Diff, CommitAuto] {
+    for t in [Replace, ReplaceSelection, Discard, Refresh, Diff] {
         assert!(sel.contains(&t), "SelectionPending shows {t:?}");
     }
+    // Nothing pending and none recommended: commit and commit_auto could not succeed
+    // (tests/retries.rs covers when they can).
+    assert!(!sel.contains(&CommitAuto), "SelectionPending hides CommitAuto with nothing to save or take");
     for t in [Append, Commit, Rebase, PersistAs] {
         assert!(!sel.contains(&t), "SelectionPending hides {t:?}");
     }
@@ -217,9 +220,11 @@ fn visibility_matrix_per_state() {
 }
 
 #[test]
-fn immediate_mode_hides_commit_and_disabled_mode_is_read_only() {
-    let h = Host::with_config(&[("a", "x\n")], mode(PersistMode::Immediate));
-    assert!(!visible(&h).contains(&Tool::Commit));
+fn immediate_mode_commits_nothing_and_disabled_mode_is_read_only() {
+    // Immediate mode: a commit answers that every edit is saved already (docs/workflow.md#persist-modes).
+    let mut h = Host::with_config(&[("a", "x\n")], mode(PersistMode::Immediate));
+    assert!(visible(&h).contains(&Tool::Commit) && !visible(&h).contains(&Tool::CommitAuto));
+    assert_eq!(h.call("memo_commit", json!({"summary": "s"})).status, Status::NoOp);
     let mut h = Host::with_config(&[("a", "x = 1\n")], mode(PersistMode::Disabled));
     for state_call in [json!({}), json!({"old_text": "1", "new_text": "2"})] {
         let name = if state_call.as_object().unwrap().is_empty() { "memo_read" } else { "memo_replace" };
@@ -355,7 +360,10 @@ fn a_failed_restore_is_reported_as_committed_after_all() {
     ]);
     let Step::Persist(rollback) = step else { panic!("expected compensating writes, got {step:?}") };
     assert_eq!((rollback[0].path.as_str(), rollback[0].text.as_str(), rollback[0].expected_version.as_str()), ("a", "a = 1\n", "v2"));
-    let Step::Done(r) = ws.complete_persist(vec![PersistResult::Failed { path: "a".into(), error: "gone".into() }]) else { panic!() };
+    // Storage is read again for the document that failed (docs/workflow.md#saving): unchanged.
+    let Step::Load(paths) = ws.complete_persist(vec![PersistResult::Failed { path: "a".into(), error: "gone".into() }]) else { panic!() };
+    assert_eq!(paths, vec!["b".to_string()]);
+    let Step::Done(r) = ws.complete_load(vec![LoadResult::Loaded { path: "b".into(), text: "b = 1\n".into(), version: "v1".into() }]) else { panic!() };
     assert_eq!(r.status, Status::PersistFailure);
     assert!(r.summary.contains("a could not be restored"), "{}", r.summary);
     assert_eq!(ws.text(Some("a")).unwrap(), "a = 2\n", "the workspace says what storage holds");

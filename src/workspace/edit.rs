@@ -29,6 +29,7 @@ use crate::workspace::{Step, Workspace};
 mod choose;
 mod escapes;
 mod near_pick;
+mod repeat;
 mod stage;
 #[cfg(test)]
 mod tests;
@@ -316,6 +317,14 @@ impl Workspace {
             notes,
         };
         if located.matches.is_empty() {
+            // The same edit sent again after it was staged (docs/workflow.md#visible-tools).
+            let holding = self.session.as_ref().and_then(|s| repeat::holding_change(s, path, &old, &search.new_text));
+            if let Some(id) = holding.or_else(|| self.picked_before(&search, search.match_id)) {
+                return self.already_staged(&search, id);
+            }
+            if let Some(again) = self.sent_again(&search, &[]) {
+                return self.answer_again(again);
+            }
             if let Some(staged) = self.replace_unescaped(&search, &old) {
                 return staged;
             }
@@ -324,6 +333,9 @@ impl Workspace {
                 Step::Done(r) => Step::Done(self.naming_elsewhere(r, path, elsewhere)),
                 step => step,
             };
+        }
+        if let Some(again) = self.sent_again(&search, &located.matches) {
+            return self.answer_again(again);
         }
         self.choose_upto(search, located.matches, capped)
     }

@@ -425,6 +425,14 @@ pub struct Workspace {
     log: log::SessionLog,
     /// The candidate the last listing recommended (`memo_commit_auto` stages it).
     recommended: Option<crate::session::Letter>,
+    /// The searches whose edits were staged, latest last: the same call sent again is answered
+    /// "already staged" (docs/workflow.md#visible-tools).
+    sent: Vec<crate::session::Sent>,
+    /// The searches (path, query) that listed candidates, latest last (at most 32): a `match_id`
+    /// for one of them whose listing is no longer open (an edit, commit or revert ended it) is
+    /// refused and the current matches listed, never taken as a position in today's matches
+    /// (docs/workflow.md#visible-tools).
+    listed: Vec<(String, String)>,
     /// Records for the host's debugging (docs/workflow.md#diagnostics); off unless enabled.
     diagnostics: Diagnostics,
     /// History compression (docs/workflow.md#history-compression): per open session, its calls'
@@ -475,6 +483,8 @@ impl Workspace {
             tasks,
             log: log::SessionLog::default(),
             recommended: None,
+            sent: Vec::new(),
+            listed: Vec::new(),
             diagnostics: Diagnostics::default(),
             history: HistoryBook::default(),
             in_memory_commits: Default::default(),

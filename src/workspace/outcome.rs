@@ -25,6 +25,18 @@ pub enum EditOutcome {
     NoMatch(NearMisses),
     /// Nothing changed, and why.
     Refused(Refusal),
+    /// The edit is a pending change already (the same call sent again): nothing new staged.
+    AlreadyStaged(AlreadyStaged),
+}
+
+/// An edit sent again after it was staged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AlreadyStaged {
+    pub path: String,
+    /// The pending change that holds it; `None`: it is in the committed text (saved).
+    pub id: Option<Letter>,
+    /// Its 1-based draft line.
+    pub line: usize,
 }
 
 /// The text a search looked for, as the answer names it.
@@ -149,6 +161,8 @@ pub enum ListReason {
     /// document: `token` (line `line`), which the needle cuts; the pick would leave `written`
     /// where `there` is (the match with the cut words whole).
     CutsToken { line: usize, token: String, at_start: bool, there: String, written: String },
+    /// `match_id` names a candidate of an earlier listing that is no longer open.
+    ListingEnded { letter: Letter },
 }
 
 /// The answer to a search that found nothing.
@@ -521,8 +535,6 @@ pub enum PersistOutcome {
     NothingToCommit,
     /// The draft of `path` is `bytes` long, over `limit`: never written.
     DraftTooLarge { path: String, bytes: usize, limit: usize },
-    /// `memo_commit_auto` while a choice is pending and none is recommended.
-    NoneRecommended,
     /// Saved (or, persistence disabled, applied in memory) `changes` changes of `delta` chars.
     Committed(Committed),
     /// A write failed: what failed, what was written back, what storage kept.
@@ -572,6 +584,8 @@ pub struct Committed {
     pub lead: Option<String>,
     /// The versions saved, for the guidance (`None`: nothing saved, e.g. no document).
     pub saved: Option<SavedVersions>,
+    /// Candidates that waited for a choice, dropped by the commit (first and last letter).
+    pub dropped: Option<(Letter, Letter)>,
 }
 
 /// A commit whose writes failed.
@@ -584,6 +598,12 @@ pub struct CommitFailed {
     /// Documents written that could not be written back: committed after all.
     pub kept_new: Vec<String>,
     pub lead: Option<String>,
+    /// Candidates that waited for a choice, dropped by the commit (first and last letter).
+    pub dropped: Option<(Letter, Letter)>,
+    /// Failed documents storage holds another version of than the one the save expected (read
+    /// again after the failure), with that version (`None`: deleted): a retry would fail the
+    /// same way, so the answer offers what resolves it (docs/workflow.md#saving).
+    pub changed: Vec<(String, Option<String>)>,
 }
 
 /// Why a model-given path must not reach the storage.

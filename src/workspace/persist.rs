@@ -11,7 +11,7 @@
 
 use super::outcome::{CommitFailed, Committed, PendingSummary, PersistOutcome, TaskEnded, UnsafePath};
 use super::words::{self, Voice};
-use super::{Awaiting, Document, PersistRequest, PersistResult, Step, Workspace};
+use super::{Awaiting, Document, LoadResult, PersistRequest, PersistResult, Step, Workspace};
 use serde_json::json;
 
 use crate::diagnostics::Category;
@@ -21,6 +21,7 @@ use crate::tasks::TaskStatus;
 use crate::changeset::ChangeSet;
 use crate::text::{char_to_utf16, Text};
 use ropey::Rope;
+use crate::session::Letter;
 use crate::workflow::PersistMode;
 
 /// A commit whose writes the shell is performing.
@@ -38,6 +39,9 @@ pub(super) struct CommitInFlight {
     auto_pop: bool,
     /// What an immediate-mode edit staged, reported with the outcome.
     lead: Option<Lead>,
+    /// The candidates that waited for a choice when the commit began (first and last letter
+    /// still stageable): the commit dropped them (docs/workflow.md#visible-tools).
+    dropped: Option<(Letter, Letter)>,
 }
 
 /// The staging an immediate-mode commit reports before its outcome: the edit's summary
@@ -47,6 +51,15 @@ pub(super) struct Lead {
     pub summary: String,
     pub preview: Option<String>,
     pub warned: bool,
+}
+
+/// A commit whose writes failed, waiting for storage to be read again before its answer
+/// ([`Workspace::commit_failed`]).
+#[derive(Clone, Debug)]
+pub(super) struct FailedSave {
+    outcome: CommitFailed,
+    /// What an immediate-mode edit staged: its preview and warning lead the answer.
+    lead: Option<Lead>,
 }
 
 /// Compensating writes after a failed multi-document commit.
@@ -92,14 +105,18 @@ impl Workspace {
                 sets.push(set);
             }
         }
+        let (changes, delta) = (session.changes.len(), session.changes.iter().map(|c| c.delta()).sum());
+        // An edit saved at once (immediate mode) keeps the listing it may have come from.
+        let dropped = if lead.is_none() { self.drop_waiting_candidates() } else { None };
         let commit = CommitInFlight {
             summary: summary.to_string(),
-            changes: session.changes.len(),
-            delta: session.changes.iter().map(|c| c.delta()).sum(),
+            changes,
+            delta,
             texts,
             sets,
             auto_pop,
             lead,
+            dropped,
         };
         self.forget_replaced_flats(&commit.texts);
         if self.config.persist_mode == PersistMode::Disabled {
@@ -127,6 +144,20 @@ impl Workspace {
         Step::Persist(requests)
     }
 
+    /// Ends a wait for a choice: the candidates are dropped (the selection goes), and the first
+    /// and last letter that could still be staged are returned for the answer to name. `None`
+    /// when no choice was pending. Cost: O(candidates).
+    fn drop_waiting_candidates(&mut self) -> Option<(Letter, Letter)> {
+        let session = self.session.as_mut()?;
+        let sel = session.selection.as_ref().filter(|s| s.awaiting_choice)?;
+        let mut live = sel.candidates.iter().filter(|c| !c.stale).map(|c| c.id);
+        let first = live.next();
+        let last = live.next_back().or(first);
+        session.selection = None;
+        self.recommended = None;
+        first.zip(last)
+    }
+
     /// The committed texts `texts` replace keep their flat copies only until the commit is
     /// decided, and are searched again only if it fails: let go of them now, so a 10 MB
     /// document's old flat text is free before the write's string is made instead of the two
@@ -145,11 +176,9 @@ impl Workspace {
     /// `memo_commit_auto`: a commit with a generated summary; while a choice is pending, the
     /// recommended candidate is staged first.
     pub(super) fn commit_auto(&mut self) -> Step {
-        if self.state() == crate::WorkflowState::SelectionPending {
-            let Some(letter) = self.recommended else {
-                let r = self.persisted(&PersistOutcome::NoneRecommended);
-                return Step::Done(self.finish(r, None));
-            };
+        // With none recommended (offered only when changes are pending), the commit saves them
+        // and drops the candidates, as memo_commit does (docs/workflow.md#visible-tools).
+        if let Some(letter) = self.recommended.filter(|_| self.state() == crate::WorkflowState::SelectionPending) {
             let args = crate::tools::Args::from_pairs(&[("selection_id", letter.to_string())]);
             match self.replace_selection(None, &args) {
                 Step::Done(r) if r.status == Status::Success => {}
@@ -194,7 +223,7 @@ impl Workspace {
     fn persist_completed(&mut self, results: Vec<PersistResult>) -> Step {
         match self.awaiting.take() {
             Some(Awaiting::Commit(commit)) => self.commit_written(commit, results),
-            Some(Awaiting::Rollback(rollback)) => Step::Done(self.rollback_written(rollback, results)),
+            Some(Awaiting::Rollback(rollback)) => self.rollback_written(rollback, results),
             Some(Awaiting::PersistAs { path, new_path, text }) => Step::Done(self.persist_as_written(&path, &new_path, text, results)),
             other => {
                 self.awaiting = other;
@@ -228,7 +257,7 @@ impl Workspace {
             return Step::Done(self.commit_succeeded(commit, written));
         }
         if written.is_empty() {
-            return Step::Done(self.commit_failed(&commit, &failures, &[], &[]));
+            return self.commit_failed(&commit, &failures, &[], &[]);
         }
         // Write the old texts back, expecting the versions the commit just produced.
         let requests = written
@@ -265,9 +294,20 @@ impl Workspace {
             self.record_version(&path, VersionKind::Commit, commit.summary.clone(), None, text.rope().clone(), spans);
             self.docs.insert(path, Document { text, version });
         }
+        // Immediate mode: the save of one edit ends the session, not the listing it was picked
+        // from — its letters keep naming the places the model read (ranges in the draft, which is
+        // the committed text now), and a wait for a choice goes on (docs/workflow.md#persist-modes).
+        let kept = commit.lead.as_ref().and(self.session.as_ref()).and_then(|s| s.selection.clone());
         self.session = None;
+        if let Some(selection) = kept {
+            let mut session = crate::session::Session::new(self.next_session_id);
+            self.next_session_id += 1;
+            session.select(selection);
+            self.session = Some(session);
+        } else {
+            self.recommended = None;
+        }
         self.persist_failures.clear();
-        self.recommended = None;
         let task = if commit.auto_pop { self.tasks.pop(TaskStatus::Completed, &commit.summary).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() }) } else { None };
         let (lead, preview, warned) = match commit.lead {
             Some(lead) => (Some(lead.summary), lead.preview, lead.warned),
@@ -281,6 +321,7 @@ impl Workspace {
             task,
             lead,
             saved: self.saved_versions(&committed),
+            dropped: commit.dropped,
         }));
         r.preview = preview;
         r.warned = warned;
@@ -292,7 +333,7 @@ impl Workspace {
         self.finish(r, first_path.as_deref())
     }
 
-    fn rollback_written(&mut self, rollback: RollbackInFlight, results: Vec<PersistResult>) -> Response {
+    fn rollback_written(&mut self, rollback: RollbackInFlight, results: Vec<PersistResult>) -> Step {
         self.persistence_record("commit: compensating writes reported", None, || results_json(&results));
         let RollbackInFlight { commit, failures, written } = rollback;
         let mut restored = Vec::new();
@@ -326,7 +367,12 @@ impl Workspace {
         self.commit_failed(&commit, &failures, &restored, &kept_new)
     }
 
-    fn commit_failed(&mut self, commit: &CommitInFlight, failures: &[(String, String)], restored: &[(String, String)], kept_new: &[String]) -> Response {
+    /// A commit some of whose writes failed: the drafts are kept, and storage is read again for
+    /// the failed documents ([`Step::Load`]) before the answer, so that a save refused because
+    /// storage changed underneath (within a watcher's debounce, before the workspace heard of
+    /// it) is answered with what resolves it rather than a retry that fails the same way
+    /// (docs/workflow.md#saving). [`Workspace::reread_after_failed_save`] answers.
+    fn commit_failed(&mut self, commit: &CommitInFlight, failures: &[(String, String)], restored: &[(String, String)], kept_new: &[String]) -> Step {
         for (path, error) in failures {
             self.persist_failures.insert(path.clone(), error.clone());
             if let Some((_, text)) = commit.texts.iter().find(|(p, _)| p == path) {
@@ -334,16 +380,62 @@ impl Workspace {
                 self.record_version(path, VersionKind::Failed, commit.summary.clone(), Some(error.clone()), text.rope().clone(), spans);
             }
         }
-        let mut r = self.persisted(&PersistOutcome::CommitFailed(CommitFailed {
-            failures: failures.to_vec(),
-            restored: restored.to_vec(),
-            kept_new: kept_new.to_vec(),
-            lead: commit.lead.as_ref().map(|l| l.summary.clone()),
-        }));
-        r.preview = commit.lead.as_ref().and_then(|l| l.preview.clone());
+        let failed = FailedSave {
+            outcome: CommitFailed {
+                failures: failures.to_vec(),
+                restored: restored.to_vec(),
+                kept_new: kept_new.to_vec(),
+                lead: commit.lead.as_ref().map(|l| l.summary.clone()),
+                dropped: commit.dropped,
+                changed: Vec::new(),
+            },
+            lead: commit.lead.clone(),
+        };
+        let paths: Vec<String> = failures.iter().map(|(p, _)| p.clone()).filter(|p| self.docs.contains_key(p)).collect();
+        if paths.is_empty() {
+            return Step::Done(self.failed_save_answer(failed));
+        }
+        self.awaiting = Some(Awaiting::Load(super::sync::LoadPurpose::AfterFailedSave(Box::new(failed))));
+        Step::Load(paths)
+    }
+
+    /// What storage holds now for the documents a commit failed to save (`results` of the read
+    /// [`Workspace::commit_failed`] asked for): a version other than the one the save expected
+    /// is an external change like any other (a conflict with the pending changes, or moved onto
+    /// with automatic rebase), and the answer names it. A read that fails leaves the failure
+    /// as it was. Cost: O(size of the texts read).
+    pub(super) fn reread_after_failed_save(&mut self, failed: FailedSave, results: Vec<LoadResult>) -> Response {
+        let FailedSave { mut outcome, lead } = failed;
+        for result in results {
+            let (path, raw, version) = match result {
+                LoadResult::Loaded { path, text, version } => (path, Some(text), Some(version)),
+                LoadResult::Missing { path } => (path, None, None),
+                LoadResult::Failed { .. } => continue,
+            };
+            let Some(doc) = self.docs.get(&path).filter(|_| outcome.failures.iter().any(|(p, _)| *p == path)) else { continue };
+            let moved = match &version {
+                Some(v) => *v != doc.version,
+                None => !doc.version.is_empty(),
+            };
+            if moved && self.storage_changed_with_edits(&path, raw, version.as_deref(), None) {
+                outcome.changed.push((path, version));
+            }
+        }
+        if !outcome.changed.is_empty() {
+            // This answer says it: the next editing call runs.
+            self.unreported_conflict = false;
+        }
+        self.failed_save_answer(FailedSave { outcome, lead })
+    }
+
+    /// The `PersistFailure` answer of a failed commit, finished.
+    fn failed_save_answer(&mut self, failed: FailedSave) -> Response {
+        let FailedSave { outcome, lead } = failed;
+        let path = outcome.failures.first().map(|(p, _)| p.clone());
+        let mut r = self.persisted(&PersistOutcome::CommitFailed(outcome));
+        r.preview = lead.as_ref().and_then(|l| l.preview.clone());
         // The staged edit's `[Warning]` still leads the summary (the view writes it from the flag).
-        r.warned = commit.lead.as_ref().is_some_and(|l| l.warned);
-        let path = failures.first().map(|(p, _)| p.clone());
+        r.warned = lead.as_ref().is_some_and(|l| l.warned);
         self.finish(r, path.as_deref())
     }
 

@@ -29,6 +29,9 @@ pub(super) enum LoadPurpose {
     Discard { reason: String, paths: Vec<String> },
     /// `memo_diff(against="storage")` when storage's text is not known yet.
     Diff { path: String },
+    /// A commit's writes failed: what storage holds now for those documents, before the answer
+    /// (docs/workflow.md#saving).
+    AfterFailedSave(Box<super::persist::FailedSave>),
 }
 
 impl Workspace {
@@ -336,9 +339,11 @@ impl Workspace {
     }
 
     fn loaded(&mut self, purpose: LoadPurpose, results: Vec<LoadResult>) -> Response {
-        let paths = match &purpose {
-            LoadPurpose::Refresh { path } | LoadPurpose::Diff { path } => vec![path.clone()],
-            LoadPurpose::Discard { paths, .. } => paths.clone(),
+        let paths = match purpose {
+            LoadPurpose::Refresh { ref path } | LoadPurpose::Diff { ref path } => vec![path.clone()],
+            LoadPurpose::Discard { ref paths, .. } => paths.clone(),
+            // A read that fails here leaves the save's failure as it was.
+            LoadPurpose::AfterFailedSave(failed) => return self.reread_after_failed_save(*failed, results),
         };
         let mut read = Vec::new();
         let mut results = results;
@@ -440,6 +445,7 @@ impl Workspace {
                 let r = self.synced(&SyncOutcome::Discarded { changes: n, reason, reloaded, task });
                 self.finish(r, None)
             }
+            LoadPurpose::AfterFailedSave(failed) => self.reread_after_failed_save(*failed, Vec::new()),
         }
     }
 

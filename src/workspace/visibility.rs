@@ -14,6 +14,7 @@ impl Workspace {
         let state = self.state();
         let conflict = !self.conflicts.is_empty();
         let manual_commit = self.config.persist_mode != PersistMode::Immediate;
+        let pending = self.session.as_ref().is_some_and(|s| !s.changes.is_empty());
         match (tool, state) {
             // Nothing while storage is being read.
             (_, Refreshing) => false,
@@ -29,13 +30,21 @@ impl Workspace {
             (Tool::Create, s) => matches!(s, Idle | PersistPending),
             // Nothing to compare while nothing is pending and storage agrees.
             (Tool::Diff, s) => s != Idle,
-            (Tool::Commit, Idle | PersistPending) => manual_commit,
+            // In immediate mode a commit has nothing to save (edits are saved as they are made):
+            // it answers so, and completes the current task like a commit with nothing pending.
+            (Tool::Commit, Idle | PersistPending) => true,
             // After a failed save, committing again is the retry; after an external change it
             // would overwrite what storage got, so it is blocked until refresh/rebase/discard.
             // (In immediate mode too: there it is the only way to retry the save.)
             (Tool::Commit, OutOfSync) => !conflict,
-            (Tool::Commit, SelectionPending) => false,
-            (Tool::CommitAuto, Idle | PersistPending | SelectionPending) => manual_commit,
+            // Unpicked candidates never stand between a model and its commit: it saves the
+            // pending changes and drops the candidates (docs/workflow.md#visible-tools). With
+            // nothing pending there is nothing to save; a choice or a revert ends the wait.
+            (Tool::Commit, SelectionPending) => pending,
+            (Tool::CommitAuto, Idle | PersistPending) => manual_commit,
+            // Offered only when it can succeed: it stages the recommended candidate, or with
+            // none recommended saves what is pending and drops the candidates.
+            (Tool::CommitAuto, SelectionPending) => manual_commit && (pending || self.recommended.is_some()),
             (Tool::CommitAuto, OutOfSync) => false,
             (Tool::Rebase, _) => conflict,
             (Tool::PersistAs, s) => s == OutOfSync,
@@ -62,12 +71,12 @@ impl Workspace {
     /// it) stays put for a whole loop. A call the state does not allow is answered `Blocked` with
     /// what to call instead. O(tools).
     pub fn enabled_tool_definitions(&self) -> Vec<ToolDefinition> {
-        Tool::ALL.into_iter().filter(|t| self.is_enabled(*t)).map(|t| t.definition(&self.config.tool_prefix)).collect()
+        Tool::ALL.into_iter().filter(|t| self.is_enabled(*t)).map(|t| t.definition_in(&self.config.tool_prefix, self.config.persist_mode)).collect()
     }
 
     /// Definitions of the visible tools, for LLM SDKs.
     pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
-        self.visible_tools().into_iter().map(|t| t.definition(&self.config.tool_prefix)).collect()
+        self.visible_tools().into_iter().map(|t| t.definition_in(&self.config.tool_prefix, self.config.persist_mode)).collect()
     }
 
     /// Every tool of the registry, in [`Tool::ALL`] order, with whether the current state offers
@@ -77,7 +86,7 @@ impl Workspace {
         Tool::ALL
             .into_iter()
             .map(|tool| {
-                let definition = tool.definition(&self.config.tool_prefix);
+                let definition = tool.definition_in(&self.config.tool_prefix, self.config.persist_mode);
                 if self.is_visible(tool) {
                     ToolState { definition, available: true, reason: None, guidance: None }
                 } else {
@@ -138,11 +147,14 @@ impl Workspace {
         let p = &self.config.tool_prefix;
         match self.state() {
             WorkflowState::Idle => vec![format!("{p}_read()"), format!("{p}_replace(old_text, new_text)")],
-            WorkflowState::SelectionPending => vec![
-                format!("{p}_replace_selection(selection_id)"),
-                format!("{p}_replace(old_text, new_text, match_id)"),
-                format!("{p}_revert(reason)"),
-            ],
+            WorkflowState::SelectionPending => {
+                let mut v = vec![format!("{p}_replace_selection(selection_id)"), format!("{p}_replace(old_text, new_text, match_id)")];
+                if self.is_visible(Tool::Commit) {
+                    v.push(format!("{p}_commit(summary)"));
+                }
+                v.push(format!("{p}_revert(reason)"));
+                v
+            }
             WorkflowState::PersistPending => {
                 let mut v = vec![format!("{p}_commit(summary)"), format!("{p}_revert(reason)"), format!("{p}_preview()")];
                 if self.config.persist_mode == PersistMode::Immediate {

@@ -71,7 +71,9 @@ test("003 5.1: a single match stages in manual mode and saves at once in immedia
   const i = await immediate.ws.call("memo_replace", { old_text: "foo", new_text: "bar" });
   assert.deepEqual([i.status, i.workflow_state], ["Success", "Idle"]);
   assert.equal(immediate.storage.read("a.txt"), "bar\n");
-  assert.ok(!immediate.ws.tools({ format: "anthropic", visibleOnly: true }).some((t) => t.name === "memo_commit"));
+  // memo_commit is offered: it has nothing to save (every edit is saved) and says so, not an error.
+  assert.ok(immediate.ws.tools({ format: "anthropic", visibleOnly: true }).some((t) => t.name === "memo_commit"));
+  assert.equal((await immediate.ws.call("memo_commit", { summary: "done" })).status, "NoOp");
   assert.ok(!immediate.ws.tools({ format: "anthropic" }).some((t) => t.name === "memo_commit_auto"), "immediate mode never offers commit_auto");
   manual.ws.free();
   immediate.ws.free();

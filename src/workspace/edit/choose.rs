@@ -13,7 +13,7 @@ use super::{Edit, Search, StageInfo};
 use crate::matching::recommend::{self, Hints, Reason};
 use crate::matching::{near, CandidateQuality, Match, MatchQuality};
 use crate::response::Candidate;
-use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind, Session};
+use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind, Sent, Session};
 use crate::text;
 use crate::workspace::views::candidate_view;
 use crate::workspace::{Step, Workspace, DEFAULT_CANDIDATES_SHOWN};
@@ -264,13 +264,24 @@ impl Workspace {
         let same = self.same_selection(&search, &matches);
         let reloaded = !same && search.match_id.is_some() && self.reloaded_since_last_response(&search.path);
         let live = self.session.as_ref().and_then(|s| s.selection.as_ref()).filter(|_| same);
+        // A letter read from a listing that is no longer open (an edit, commit or revert ended
+        // it): the current matches are lettered anew, so it is never taken as a position in them.
+        let ended = self.listed.iter().any(|(p, q)| *p == search.path && *q == search.query);
+        if let (Some(letter), true, false, None) = (search.match_id, ended, reloaded, live) {
+            return self.list(search, matches, ListReason::ListingEnded { letter });
+        }
         match decide(&search, &matches, &draft, live, reloaded) {
             Choice::One { edit, quality, chosen, select, warn } => {
                 if select {
                     self.select(&search, &matches, SelectionKind::Matches, false);
                 }
+                let sent = Sent { path: search.path.clone(), query: search.query.clone(), new_text: search.new_text.clone(), written: edit.new_text.clone() };
                 let info = StageInfo { tool: search.tool, quality: Some(quality), preview_only: search.preview_only, chosen, notes: search.notes, warn };
-                self.stage(&search.path, vec![edit], info)
+                let step = self.stage(&search.path, vec![edit], info);
+                if !search.preview_only {
+                    self.remember_sent(sent, &step);
+                }
+                step
             }
             Choice::All { edits, quality } => {
                 let info = StageInfo { tool: search.tool, quality: Some(quality.into()), preview_only: search.preview_only, chosen: None, warn: search.warn, notes: search.notes };
@@ -278,6 +289,11 @@ impl Workspace {
                 self.stage_as(&search.path, edits, info, true)
             }
             Choice::List(why) => self.list(search, matches, why),
+            // A letter picked before, sent again with the same edit: that change holds it.
+            Choice::Refuse(Refusal::StaleCandidate { letter }) => match self.picked_before(&search, Some(letter)) {
+                Some(id) => self.already_staged(&search, id),
+                None => self.refuse(Refusal::StaleCandidate { letter }, Some(&search.path)),
+            },
             Choice::Refuse(refusal) => self.refuse(refusal, Some(&search.path)),
         }
     }
@@ -377,10 +393,17 @@ impl Workspace {
             kind,
             candidates,
             awaiting_choice: awaiting,
+            picked: Vec::new(),
         });
     }
 
     fn set_selection(&mut self, selection: Selection) {
+        let listed = (selection.path.clone(), selection.query.clone());
+        self.listed.retain(|l| *l != listed);
+        if self.listed.len() >= 32 {
+            self.listed.remove(0);
+        }
+        self.listed.push(listed);
         let mut session = self.take_session();
         session.select(selection);
         self.session = Some(session);
@@ -404,7 +427,10 @@ impl Workspace {
             let sel = self.session.as_ref().and_then(|s| s.selection.as_ref()).filter(|sel| sel.path == path && sel.query == search.query);
             let candidate = sel.and_then(|sel| sel.candidates.iter().find(|c| c.id == letter)).cloned();
             if candidate.as_ref().is_some_and(|c| c.stale) {
-                return self.refuse(Refusal::StaleCandidate { letter }, Some(&path));
+                return match self.picked_before(&search, Some(letter)) {
+                    Some(id) => self.already_staged(&search, id),
+                    None => self.refuse(Refusal::StaleCandidate { letter }, Some(&path)),
+                };
             }
             if let Some(c) = candidate.filter(|_| sel.is_some_and(|s| s.kind == SelectionKind::NearMisses)) {
                 let info = StageInfo { tool: search.tool, quality: Some(c.quality), preview_only: search.preview_only, chosen: Some(letter), notes: search.notes, warn: true };
@@ -429,6 +455,7 @@ impl Workspace {
                 kind: SelectionKind::NearMisses,
                 candidates,
                 awaiting_choice: true,
+                picked: Vec::new(),
             });
         }
         // A near miss that is clearly the region meant (matching/near/clear_best.rs), with why.

@@ -33,12 +33,12 @@ pub(super) struct Plan {
 
 /// Stages `edits` — draft ranges of `path` in document order, not overlapping — into
 /// `session` (a copy; the workspace's is untouched), all or nothing; with `one_change` (and
-/// more than one edit) they become one pending change with a place each. `chosen`: the edit
-/// came from the selection. Refused when the edits change nothing, would need more letters than
+/// more than one edit) they become one pending change with a place each. `chosen`: the
+/// selection's candidate the edit came from. Refused when the edits change nothing, would need more letters than
 /// a session has, or would make the document larger than [`MAX_DOCUMENT_BYTES`] in storage
 /// form (`committed`'s line ending and BOM; an edit that shrinks a document already above it
 /// passes). Pure. Cost: O(edits · log k) for k pending changes, plus the edits' text.
-pub(super) fn plan(mut session: Session, path: &str, draft: &Rope, committed: &Text, edits: &[Edit], one_change: bool, chosen: bool) -> Result<Plan, Refusal> {
+pub(super) fn plan(mut session: Session, path: &str, draft: &Rope, committed: &Text, edits: &[Edit], one_change: bool, chosen: Option<Letter>) -> Result<Plan, Refusal> {
     let list: Vec<(Range<usize>, &str)> = edits.iter().map(|e| (e.range.clone(), e.new_text.as_str())).collect();
     // The spans of what changes: none when every place already holds its new text (compared
     // once per place, here and for the preview alike).
@@ -107,7 +107,7 @@ impl Workspace {
         // Stage into a copy (ropes clone in O(1)); it replaces the real session only when every
         // edit was staged and this is not a preview.
         let session = self.session.clone().unwrap_or_else(|| Session::new(self.next_session_id));
-        let plan = match plan(session, path, &draft, &committed, &edits, one_change, info.chosen.is_some()) {
+        let plan = match plan(session, path, &draft, &committed, &edits, one_change, info.chosen) {
             Ok(plan) => plan,
             Err(refusal) => return self.refuse(refusal, Some(path)),
         };

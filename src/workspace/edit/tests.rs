@@ -71,6 +71,7 @@ fn selection(ranges: &[(Range<usize>, bool)]) -> Selection {
             })
             .collect(),
         awaiting_choice: true,
+        picked: Vec::new(),
     }
 }
 
@@ -404,12 +405,15 @@ fn every_outcome() -> Vec<EditOutcome> {
     let mut all: Vec<EditOutcome> = every_refusal().into_iter().map(EditOutcome::Refused).collect();
     all.extend([
         EditOutcome::Staged(staged(ChangeMade::Restored, false)),
+        EditOutcome::AlreadyStaged(AlreadyStaged { path: "a.txt".into(), id: Some(letter("B")), line: 6 }),
+        EditOutcome::AlreadyStaged(AlreadyStaged { path: "a.txt".into(), id: None, line: 6 }),
         EditOutcome::Staged(staged(ChangeMade::One { id: letter("A"), amended: true, places: 3 }, false)),
         EditOutcome::Staged(staged(ChangeMade::Several { ids: vec![letter("A"), letter("B")], edits: 2 }, true)),
         EditOutcome::Listed(listing(ListReason::Several { quality: MatchQuality { tier: Some(Tier::Indentation), gutter: true } })),
         EditOutcome::Listed(listing(ListReason::ExpectedOccurrences { expected: 1, found: 30, lines: vec![1, 2] })),
         EditOutcome::Listed(listing(ListReason::ReplaceAllNotExact { quality: MatchQuality { tier: Some(Tier::Unicode), gutter: false }, found: 30 })),
         EditOutcome::Listed(listing(ListReason::ListingReloaded { letter: letter("C") })),
+        EditOutcome::Listed(listing(ListReason::ListingEnded { letter: letter("C") })),
         EditOutcome::NoMatch(NearMisses {
             needle: Needle::OldText("timeout: 3O".into()),
             path: "a.txt".into(),
@@ -454,7 +458,8 @@ fn every_outcome() -> Vec<EditOutcome> {
 /// The status each outcome must get.
 fn status_of(o: &EditOutcome) -> Status {
     match o {
-        EditOutcome::Staged(_) => Status::Success,
+        EditOutcome::Staged(_) | EditOutcome::AlreadyStaged(AlreadyStaged { id: Some(_), .. }) => Status::Success,
+        EditOutcome::AlreadyStaged(_) => Status::NoOp,
         EditOutcome::Listed(Listing { why: ListReason::Several { .. } | ListReason::ReplaceAllNotExact { .. }, .. }) => Status::MultiMatch,
         EditOutcome::Listed(_) => Status::StaleReference,
         EditOutcome::NoMatch(_) => Status::NoMatch,
@@ -668,25 +673,25 @@ fn a_staging_plan_names_the_changes_it_made() {
     let committed = Text::from_storage("alpha beta gamma\n");
     let draft = committed.rope().clone();
     let fresh = || crate::session::Session::new(1);
-    assert_eq!(plan(fresh(), "a", &draft, &committed, &[edit_at(0..5, "alpha")], false, false).map(|p| p.change), Err(Refusal::SameText));
-    let one = plan(fresh(), "a", &draft, &committed, &[edit_at(0..5, "ALPHA!")], false, false).unwrap();
+    assert_eq!(plan(fresh(), "a", &draft, &committed, &[edit_at(0..5, "alpha")], false, None).map(|p| p.change), Err(Refusal::SameText));
+    let one = plan(fresh(), "a", &draft, &committed, &[edit_at(0..5, "ALPHA!")], false, None).unwrap();
     assert_eq!((one.change.clone(), one.delta, one.first), (ChangeMade::One { id: letter("A"), amended: false, places: 1 }, 1, 0));
     assert_eq!(one.session.draft("a").map(|d| d.to_string()), Some("ALPHA! beta gamma\n".into()));
     let two = [edit_at(0..5, "A"), edit_at(11..16, "G")];
     assert_eq!(
-        plan(fresh(), "a", &draft, &committed, &two, false, false).map(|p| p.change),
+        plan(fresh(), "a", &draft, &committed, &two, false, None).map(|p| p.change),
         Ok(ChangeMade::Several { ids: vec![letter("A"), letter("B")], edits: 2 })
     );
     assert_eq!(
-        plan(fresh(), "a", &draft, &committed, &two, true, false).map(|p| p.change),
+        plan(fresh(), "a", &draft, &committed, &two, true, None).map(|p| p.change),
         Ok(ChangeMade::One { id: letter("A"), amended: false, places: 2 }),
         "a replace-all's places are one change"
     );
     // Restoring the committed text drops the change; touching it amends it.
     let after = one.session.draft("a").cloned().unwrap();
-    let restored = plan(one.session.clone(), "a", &after, &committed, &[edit_at(0..6, "alpha")], false, false).unwrap();
+    let restored = plan(one.session.clone(), "a", &after, &committed, &[edit_at(0..6, "alpha")], false, None).unwrap();
     assert_eq!((restored.change, restored.delta), (ChangeMade::Restored, -1));
-    let amended = plan(one.session, "a", &after, &committed, &[edit_at(5..7, "? b")], false, false).unwrap();
+    let amended = plan(one.session, "a", &after, &committed, &[edit_at(5..7, "? b")], false, None).unwrap();
     assert_eq!(amended.change, ChangeMade::One { id: letter("A"), amended: true, places: 1 });
 }
 
@@ -697,13 +702,13 @@ fn a_staging_plan_refuses_past_the_letters() {
     let mut session = crate::session::Session::new(1);
     let mut draft = committed.rope().clone();
     for i in 0..26 {
-        let p = plan(session, "a", &draft, &committed, &[edit_at(i * 2..i * 2 + 1, "y")], false, false).unwrap();
+        let p = plan(session, "a", &draft, &committed, &[edit_at(i * 2..i * 2 + 1, "y")], false, None).unwrap();
         session = p.session;
         draft = session.draft("a").cloned().unwrap();
     }
-    let refused = plan(session.clone(), "a", &draft, &committed, &[edit_at(56..57, "y")], false, false).map(|p| p.change);
+    let refused = plan(session.clone(), "a", &draft, &committed, &[edit_at(56..57, "y")], false, None).map(|p| p.change);
     assert_eq!(refused, Err(Refusal::TooManyChanges { limit: 26, edits: 1 }));
-    let refused = plan(session, "a", &draft, &committed, &[edit_at(54..55, "y"), edit_at(56..57, "y")], false, false).map(|p| p.change);
+    let refused = plan(session, "a", &draft, &committed, &[edit_at(54..55, "y"), edit_at(56..57, "y")], false, None).map(|p| p.change);
     assert_eq!(refused, Err(Refusal::TooManyChanges { limit: 26, edits: 2 }));
 }
 

@@ -25,7 +25,21 @@ pub fn edit(outcome: &EditOutcome, v: &Voice) -> Response {
         EditOutcome::Listed(l) => listed(l, v),
         EditOutcome::NoMatch(n) => no_match(n, v),
         EditOutcome::Refused(r) => refused(r, v),
+        EditOutcome::AlreadyStaged(a) => already_staged(a, v),
     }
+}
+
+/// The same edit sent again: `Success` (it is staged), nothing new; the guidance says how to
+/// save from here.
+fn already_staged(a: &AlreadyStaged, v: &Voice) -> Response {
+    let Some(id) = a.id else {
+        // Saved already (a commit, or immediate mode): there is nothing to do.
+        return Response::new(Status::NoOp, format!("This edit is already made{} at line {}; nothing was staged.", v.in_path(&a.path), a.line))
+            .with_guidance("Nothing to do for this change; go on with the next one.");
+    };
+    let summary = format!("This edit is already staged as change {id}{} at line {}; nothing new was staged.", v.in_path(&a.path), a.line);
+    let guidance = v.save_short().unwrap_or_else(|| v.save_or_drop.clone());
+    Response::new(Status::Success, summary).with_guidance(guidance)
 }
 
 fn needle(n: &Needle) -> String {
@@ -179,6 +193,13 @@ fn listed(l: &Listing, v: &Voice) -> Response {
                 quality.describe().unwrap_or_default()
             ),
         ),
+        ListReason::ListingEnded { letter } => (
+            Status::StaleReference,
+            format!(
+                "match_id {letter} names a candidate of an earlier listing that is no longer open (an edit, commit or revert since ended it); nothing was staged. The current matches of {} are listed below.",
+                needle(&l.needle)
+            ),
+        ),
         ListReason::ListingReloaded { letter } => (
             Status::StaleReference,
             format!(
@@ -220,12 +241,14 @@ fn listed(l: &Listing, v: &Voice) -> Response {
         ListReason::ReplaceAllNotExact { .. } => {
             format!("Copy old_text exactly from {p}_read to replace all, or stage the candidates one by one with match_id.")
         }
-        ListReason::ListingReloaded { .. } => {
-            format!("Check the candidates below and call again with the match_id of the one you mean (or {p}_replace_selection).")
-        }
+        ListReason::ListingReloaded { .. } | ListReason::ListingEnded { .. } => format!(
+            "Check the candidates below and call again with the match_id of the one you mean{}.",
+            if v.offers(Tool::ReplaceSelection) { format!(" (or {p}_replace_selection)") } else { String::new() }
+        ),
         ListReason::CutsToken { there, .. } => format!(
-            "Call {p}_replace again with old_text holding the whole word as the document has it ({}), or {p}_replace_selection(selection_id=\"A\") if that is what you mean.",
-            code(&clip(&one_line(there)))
+            "Call {p}_replace again with old_text holding the whole word as the document has it ({}), or {} if that is what you mean.",
+            code(&clip(&one_line(there))),
+            if v.offers(Tool::ReplaceSelection) { format!("{p}_replace_selection(selection_id=\"A\")") } else { "match_id=\"A\"".to_string() }
         ),
         ListReason::Several { .. } if v.offers(Tool::ReplaceSelection) => format!(
             "Call {p}_replace_selection(selection_id=\"{first}\"–\"{last}\") to stage one (or repeat the call with match_id), or make the text longer so it matches once."

@@ -4,6 +4,7 @@
 use super::{invalid, saved_versions, task_note, with_reason, Voice};
 use crate::format::signed;
 use crate::response::{Response, Status};
+use crate::session::Letter;
 use crate::tools::Tool;
 use crate::workspace::outcome::*;
 use crate::workspace::views::plural;
@@ -18,6 +19,13 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
             format!("Task #{} completed: \"{}\" (there were no pending changes to save).", task.id, task.goal),
         )
         .with_guidance(format!("Go on with the next step: {p}_begin_task(goal) for a new task, or {p}_replace to edit.")),
+        // Immediate mode saves every edit as it is made: a commit has nothing left to do, and
+        // says so without an error (docs/workflow.md#persist-modes).
+        PersistOutcome::NothingToCommit if v.persist_mode == crate::workflow::PersistMode::Immediate => Response::new(
+            Status::NoOp,
+            "There is nothing to commit: in immediate mode every edit is saved as it is made.",
+        )
+        .with_guidance(format!("Go on editing with {p}_replace; each edit is saved at once.")),
         PersistOutcome::NothingToCommit => {
             Response::new(Status::NoOp, "There are no pending changes to commit.").with_guidance(format!("Stage an edit with {p}_replace first."))
         }
@@ -29,10 +37,6 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
             ),
         )
         .with_guidance(format!("Make {path} smaller with more edits, or {p}_revert(reason) to drop the pending changes.")),
-        PersistOutcome::NoneRecommended => {
-            Response::new(Status::Blocked, "No candidate is recommended, so there is nothing to choose automatically. Nothing was changed.")
-                .with_guidance(format!("Choose one with {p}_replace_selection(selection_id), or drop the session with {p}_revert(reason)."))
-        }
         PersistOutcome::Committed(c) => {
             let mode_note = if c.in_memory { " Persistence is disabled: the result stays in memory and is not written to storage." } else { "" };
             let saved = format!(
@@ -51,7 +55,7 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
                 Some(lead) if alone => format!("{lead} Saved.{}", task_note(c.task.as_ref(), "completed")),
                 Some(lead) => format!("{lead} {saved}"),
                 None => saved,
-            };
+            } + &dropped_note(c.dropped);
             let mut r = Response::new(Status::Success, summary);
             r.guidance = c.saved.as_ref().map(|s| saved_versions(s, v));
             r.delta_in_summary = c.lead.is_some() && alone;
@@ -75,13 +79,32 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
                     if f.kept_new.len() == 1 { "that document is" } else { "those documents are" }
                 ));
             }
+            if !f.changed.is_empty() {
+                let now: Vec<String> = f
+                    .changed
+                    .iter()
+                    .map(|(path, version)| match version {
+                        Some(version) => format!("{path} is at version {version} there now"),
+                        None => format!("{path} was deleted there"),
+                    })
+                    .collect();
+                summary.push_str(&format!(" Storage changed underneath since it was read: {}.", now.join(", ")));
+            }
             summary.push_str(" The pending changes are kept whole.");
+            summary.push_str(&dropped_note(f.dropped));
             if let Some(lead) = &f.lead {
                 summary = format!("{lead} {summary}");
             }
-            Response::new(Status::PersistFailure, summary).with_guidance(format!(
-                "Retry with {p}_commit(summary), compare with storage with {p}_diff(against=\"storage\"), save the draft elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard(reason)."
-            ))
+            // A retry that would fail the same way is not offered: what storage holds now is
+            // compared, rebased onto or reloaded first (the state says which it allows).
+            let guidance = if v.offers(Tool::Commit) {
+                format!(
+                    "Retry with {p}_commit(summary), compare with storage with {p}_diff(against=\"storage\"), save the draft elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard(reason)."
+                )
+            } else {
+                v.save_or_drop.clone()
+            };
+            Response::new(Status::PersistFailure, summary).with_guidance(guidance)
         }
         PersistOutcome::NothingToRevert { task } => {
             let status = if task.is_none() { Status::NoOp } else { Status::Success };
@@ -124,6 +147,16 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
             Response::new(Status::PersistFailure, format!("Could not save the draft of {path} as {new_path}: {error}. Nothing was changed."))
                 .with_guidance(format!("Try another new_path with {p}_persist_as, or {p}_diff(against=\"storage\") to compare."))
         }
+    }
+}
+
+/// ` The open candidates A–C were dropped.` when a commit ended a wait for a choice, else
+/// nothing (docs/workflow.md#visible-tools).
+fn dropped_note(dropped: Option<(Letter, Letter)>) -> String {
+    match dropped {
+        Some((a, b)) if a == b => format!(" The open candidate {a} was dropped."),
+        Some((a, b)) => format!(" The open candidates {a}–{b} were dropped."),
+        None => String::new(),
     }
 }
 

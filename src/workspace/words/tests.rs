@@ -108,6 +108,7 @@ fn committed(lead: Option<&str>, in_memory: bool) -> PersistOutcome {
         task: task(),
         lead: lead.map(str::to_string),
         saved: Some(SavedVersions { now: vec![("a.md".into(), 3), ("b.md".into(), 1)], before: 2, path_arg: false }),
+        dropped: lead.is_none().then(|| (Letter::from_index(0), Letter::from_index(2))).and_then(|(a, b)| a.zip(b)),
     })
 }
 
@@ -116,7 +117,6 @@ fn every_persist_outcome() -> Vec<(PersistOutcome, Status)> {
         (PersistOutcome::TaskCompleted(TaskEnded { id: 1, goal: "tidy".into() }), Status::Success),
         (PersistOutcome::NothingToCommit, Status::NoOp),
         (PersistOutcome::DraftTooLarge { path: "a.md".into(), bytes: 200 << 20, limit: 128 << 20 }, Status::InvalidArguments),
-        (PersistOutcome::NoneRecommended, Status::Blocked),
         (committed(None, false), Status::Success),
         (committed(Some("Staged change A in a.md at line 2 (+1 chars)."), true), Status::Success),
         (
@@ -125,6 +125,19 @@ fn every_persist_outcome() -> Vec<(PersistOutcome, Status)> {
                 restored: vec![("a.md".into(), "v9".into())],
                 kept_new: vec!["c.md".into()],
                 lead: Some("Staged change A in a.md at line 2 (+1 chars).".into()),
+                dropped: None,
+                changed: Vec::new(),
+            }),
+            Status::PersistFailure,
+        ),
+        (
+            PersistOutcome::CommitFailed(CommitFailed {
+                failures: vec![("a.md".into(), "version mismatch".into())],
+                restored: Vec::new(),
+                kept_new: Vec::new(),
+                lead: None,
+                dropped: Letter::from_index(0).zip(Letter::from_index(1)),
+                changed: vec![("a.md".into(), Some("v4".into()))],
             }),
             Status::PersistFailure,
         ),
@@ -145,17 +158,16 @@ fn persist_kind(o: &PersistOutcome) -> usize {
         PersistOutcome::TaskCompleted(_) => 0,
         PersistOutcome::NothingToCommit => 1,
         PersistOutcome::DraftTooLarge { .. } => 2,
-        PersistOutcome::NoneRecommended => 3,
-        PersistOutcome::Committed(_) => 4,
-        PersistOutcome::CommitFailed(_) => 5,
-        PersistOutcome::NothingToRevert { .. } => 6,
-        PersistOutcome::Reverted { .. } => 7,
-        PersistOutcome::NewPathEmpty { .. } => 8,
-        PersistOutcome::NewPathOpen { .. } => 9,
-        PersistOutcome::NewPathUnsafe { .. } => 10,
-        PersistOutcome::PersistDisabled => 11,
-        PersistOutcome::SavedAs { .. } => 12,
-        PersistOutcome::SaveAsFailed { .. } => 13,
+        PersistOutcome::Committed(_) => 3,
+        PersistOutcome::CommitFailed(_) => 4,
+        PersistOutcome::NothingToRevert { .. } => 5,
+        PersistOutcome::Reverted { .. } => 6,
+        PersistOutcome::NewPathEmpty { .. } => 7,
+        PersistOutcome::NewPathOpen { .. } => 8,
+        PersistOutcome::NewPathUnsafe { .. } => 9,
+        PersistOutcome::PersistDisabled => 10,
+        PersistOutcome::SavedAs { .. } => 11,
+        PersistOutcome::SaveAsFailed { .. } => 12,
     }
 }
 
@@ -233,7 +245,7 @@ fn covered(mut kinds: Vec<usize>) -> Vec<usize> {
 #[test]
 fn every_variant_is_listed() {
     assert_eq!(covered(every_sync_outcome().iter().map(|(o, _)| sync_kind(o)).collect()), (0..14).collect::<Vec<_>>());
-    assert_eq!(covered(every_persist_outcome().iter().map(|(o, _)| persist_kind(o)).collect()), (0..14).collect::<Vec<_>>());
+    assert_eq!(covered(every_persist_outcome().iter().map(|(o, _)| persist_kind(o)).collect()), (0..13).collect::<Vec<_>>());
     assert_eq!(covered(every_session_outcome().iter().map(|(o, _)| session_kind(o)).collect()), (0..9).collect::<Vec<_>>());
     assert_eq!(covered(every_state_note().iter().map(state_note_kind).collect()), (0..7).collect::<Vec<_>>());
 }
@@ -392,9 +404,13 @@ fn outcomes_name_their_values_and_limits() {
         "Staged change A. Committed 3 changes (-4 chars): Raise the timeouts. Persistence is disabled: the result stays in memory and is not written to storage. Task #2 completed: \"raise the timeout\"."
     );
     assert_eq!(r.guidance.as_deref(), Some("a.md is now v3, b.md is now v1; nb_read(version=\"v2\") shows a.md as it was before."));
-    let (o, _) = &every_persist_outcome()[6];
+    let (o, _) = &every_persist_outcome()[5];
     let s = persist(o, &v).summary;
     assert!(s.contains("b.md: disk full") && s.contains("a.md (now version v9) had been saved and was restored") && s.contains("c.md could not be restored"), "{s}");
+    // Storage changed underneath the save: said with its version; the candidates dropped.
+    let (o, _) = &every_persist_outcome()[6];
+    let s = persist(o, &v).summary;
+    assert!(s.contains("a.md is at version v4 there now") && s.ends_with("The open candidates A–B were dropped."), "{s}");
     let s = sync(&SyncOutcome::Rebased { path: "a.md".into(), version: "v7".into(), kept: vec![], dropped: every_dropped() }, &v).summary;
     assert!(s.ends_with("2 overlapped storage's change and were dropped: [B] timeout: 30 → timeout: 60; [C] x → y."), "{s}");
     let s = sync(&every_sync_outcome()[16].0, &v).summary;

@@ -228,7 +228,8 @@ export interface ToolArgs {
   };
   /**
    * Apply all pending changes of all documents and save them, all or nothing. Ends the edit session
-   * and completes the current task; the summary is what the history keeps.
+   * (candidates still waiting for a choice are dropped) and completes the current task; the summary
+   * is what the history keeps.
    */
   commit: {
     /** One line saying what the changes do. */
@@ -238,7 +239,7 @@ export interface ToolArgs {
   };
   /**
    * Commit with a generated summary. While candidates are pending it first stages the recommended
-   * one (refused when none is recommended).
+   * one; with none recommended it saves the pending changes and drops the candidates.
    */
   commit_auto: Record<string, never>;
   /**
