@@ -151,7 +151,7 @@ fn edit(r: &mut Rng, doc: &str) -> Option<Edit> {
 /// What the model sends: old_text perturbed one way, and new_text made from it by the same
 /// token change. `None` when the perturbation does not apply to this edit.
 fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static str, String)> {
-    let mut token = e.token.clone();
+    let (mut token, mut nth) = (e.token.clone(), e.nth);
     let (old, name) = match r.below(9) {
         0 => (e.old.clone(), "exact"),
         1 => {
@@ -164,7 +164,11 @@ fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static
         2 => {
             // The changed token itself misremembered: a digit or letter more.
             token = format!("{}{}", e.token, if e.token.chars().all(|c| c.is_ascii_digit()) { "0" } else { "s" });
-            (replace_token(&e.old, &e.token, e.nth, &token)?, "token drift")
+            let drifted = replace_token(&e.old, &e.token, e.nth, &token)?;
+            // The drifted token's own rank: the model changes the one it remembers there.
+            let &(at, _) = tokens(&e.old).iter().filter(|(_, t)| *t == e.token).nth(e.nth)?;
+            nth = tokens(&drifted).iter().filter(|(a, t)| *a < at && *t == token).count();
+            (drifted, "token drift")
         }
         3 => (e.old.replace('\n', " "), "reflow"),
         4 => {
@@ -192,7 +196,7 @@ fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static
     if old == e.old && name != "exact" {
         return None;
     }
-    let new = replace_token(&old, &token, e.nth, &e.with)?;
+    let new = replace_token(&old, &token, nth, &e.with)?;
     Some((old, new, name, token))
 }
 

@@ -48,7 +48,7 @@ fn a_replace_all_over_300_places_is_one_change_and_commits() {
 fn a_replace_all_touching_pending_changes_merges_them_in_whole() {
     let doc = lines(30);
     let mut h = Host::new(&[("a.py", &doc)]);
-    for (old, new) in [("item10 = old", "item10 = OLD"), ("item3 =", "ITEM3 =")] {
+    for (old, new) in [("item10 = old_name", "item10 = OLD_name"), ("item3 =", "ITEM3 =")] {
         let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
         assert_eq!(r.status, Status::Success, "{}", r.markdown);
     }

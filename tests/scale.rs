@@ -166,7 +166,9 @@ const PIECES: &[&str] = &[
     "é",            // precomposed
 ];
 
-const MARKER: &str = "EDIT_HERE_7f3a";
+// Bracketed: a word next to it in a piece is not cut by the edit (one exact match cutting a word
+// is a candidate to confirm, docs/architecture.md#matching).
+const MARKER: &str = "⟦EDIT_HERE_7f3a⟧";
 
 fn eol_of(style: usize) -> &'static str {
     ["\n", "\r\n", "\r"][style]

@@ -281,6 +281,7 @@ mod tests {
             };
             match folded {
                 Some(s) => s.chars().for_each(&mut push),
+                None if tier.ignores_normalization() => unicode_normalization::char::decompose_canonical(c, &mut push),
                 None => push(c),
             }
         }

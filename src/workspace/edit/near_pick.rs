@@ -52,7 +52,13 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
             Err((piece, count)) => return Pick::Refuse(Refusal::ElidedAnchorNotOnce { path: path.to_string(), piece, count, there }),
         }
     }
+    // A region never cuts a word of the document (`port: 3` of its `port: 30`).
     let mut region = draft.slice(range.clone()).to_string();
+    let whole = glued(draft, &range, &region);
+    if whole != range {
+        range = whole;
+        region = draft.slice(range.clone()).to_string();
+    }
     let similarity = match quality {
         Some(CandidateQuality::Similar(s) | CandidateQuality::Merged(s)) => s,
         _ => near::similarity(needle, &region),
@@ -251,9 +257,9 @@ fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -
     start..end.max(start)
 }
 
-/// `range` widened over the word of `rope` right before or after it when `text` written there
-/// would join that word where the range's own text did not (a word char on both sides of the
-/// edge now, not before). Cost: O(word length · log n).
+/// `range` widened over the word of `rope` right before or after it when the range cuts that
+/// word, or `text` written there would join it (a word char on both sides of the edge).
+/// Cost: O(word length · log n).
 fn glued(rope: &ropey::Rope, range: &Range<usize>, text: &str) -> Range<usize> {
     let word = |c: Option<char>| c.is_some_and(|c| !crate::text_rules::is_wide(c) && (c.is_alphanumeric() || c == '_'));
     let at = |i: usize| rope.get_char(i);
@@ -261,12 +267,12 @@ fn glued(rope: &ropey::Rope, range: &Range<usize>, text: &str) -> Range<usize> {
     let (first, last) = (text.chars().next(), text.chars().next_back());
     let was_first = (range.start < range.end).then(|| at(range.start)).flatten();
     let was_last = range.end.checked_sub(1).filter(|&i| i >= range.start).and_then(at);
-    if word(last) && word(at(end)) && !word(was_last) {
+    if (word(last) || word(was_last)) && word(at(end)) {
         while word(at(end)) {
             end += 1;
         }
     }
-    if word(first) && start > 0 && word(at(start - 1)) && !word(was_first) {
+    if (word(first) || word(was_first)) && start > 0 && word(at(start - 1)) {
         while start > 0 && word(at(start - 1)) {
             start -= 1;
         }
