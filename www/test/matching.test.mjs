@@ -143,7 +143,9 @@ const TIERS = [
   { name: "needle at the start", doc: "abc def", old: "abc", new: "X", status: "Success", quality: "exact", draft: "X def" },
   { name: "needle at the end", doc: "abc def", old: "def", new: "X", status: "Success", quality: "exact", draft: "abc X" },
   { name: "needle is the whole document", doc: "abc\n", old: "abc\n", new: "xyz\n", status: "Success", quality: "exact", draft: "xyz\n" },
-  { name: "overlapping occurrences: aaa in aaaa", doc: "aaaa", old: "aaa", new: "b", status: "Success", quality: "exact", draft: "ba" },
+  { name: "overlapping occurrences: a-a-a in a-a-a-a", doc: "a-a-a-a", old: "a-a-a", new: "b", status: "Success", quality: "exact", draft: "b-a" },
+  // One exact match ending inside a word of the document: a candidate to confirm, nothing staged.
+  { name: "a match that cuts a word: aaa in aaaa", doc: "aaaa", old: "aaa", new: "b", status: "StaleReference", quality: "exact", draft: "aaaa" },
   { name: "one-line document", doc: "only", old: "only", new: "one", status: "Success", quality: "exact", draft: "one" },
   { name: "empty document", doc: "", old: "x", new: "y", status: "NoMatch", quality: null, draft: undefined },
   { name: "needle longer than the document", doc: "ab", old: "abc\nabc", new: "y", status: "NoMatch", quality: null, draft: undefined },

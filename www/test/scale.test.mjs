@@ -273,7 +273,9 @@ const PIECES = [
   "plain words", " ", "\t", "\t\tindented", "\0", "nul\0inside", "😀", "👩\u200D💻", "🇯🇵", "中文字符",
   "日本語テキスト", "한국어", "e\u0301", "a\u0308\u0332", "\uFEFF", "\u200B", "\u00A0", "\u2028", "trailing   ", "é",
 ];
-const MARKER = "EDIT_HERE_7f3a";
+// Bracketed: a word next to it in a piece is not cut by the edit (one exact match cutting a word
+// is a candidate to confirm, docs/architecture.md#matching).
+const MARKER = "⟦EDIT_HERE_7f3a⟧";
 const NEW_TEXT = "new\tline\nwith 中文 and 😀\0 e\u0301";
 const APPENDED = "\nappended 👩\u200D💻\n";
 

@@ -8,7 +8,13 @@ use std::ops::Range;
 /// on first use, kept in `cache`). Cost: O(b·(t + o)) once, then O(t + o).
 pub(super) fn framed(cache: &mut Option<Option<(Anchors, Anchors)>>, base: &str, theirs: &str, ours: &str, r: &Range<usize>) -> bool {
     let tables = cache.get_or_insert_with(|| Some((Anchors::new(base, theirs)?, Anchors::new(base, ours)?)));
-    tables.as_ref().is_some_and(|(t, o)| t.frames(r) && o.frames(r))
+    // And no char inside that new_text surely keeps where the region surely does not: the
+    // token diff may have cut the cluster elsewhere than the chars do (`, a,x` → `,b,`: the
+    // first `,` is new_text's, though its token `, ` was not), and completing would write back
+    // what the region removed. Blanks aside: a reflow changes them.
+    tables.as_ref().is_some_and(|(t, o)| {
+        t.frames(r) && o.frames(r) && !r.clone().any(|i| o.b.get(i).is_some_and(|c| !c.is_whitespace()) && o.fixed(i) && !t.fixed(i))
+    })
 }
 
 /// A cluster's text as new_text has it, when the region's text lies on a shortest edit path
