@@ -265,10 +265,9 @@ fn no_match_near_misses(v: Variant) -> String {
     let doc = "database:\n  host: db.local\n  timeout: 30\nretries: 5\n";
     let mut run = Run::new(&[("a.yaml", doc)], v, PersistMode::Manual);
     run.call("memo_replace", json!({"old_text": "timeout: 3O", "new_text": "timeout: 60"}), Status::NoMatch, WorkflowState::SelectionPending);
-    // The change (3O → 60) is where the candidate differs (30): the region lies on new_text's
-    // edit path (a misremembered character), so the pick completes it (src/matching/three_way.rs).
-    run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::Success, WorkflowState::PersistPending);
-    run.quiet("memo_revert", json!({"reason": "the next pick starts from the text as opened"}));
+    // The change (3O → 60) is where the candidate differs (30): one token changed two ways, so
+    // the pick is refused, quoting both lines (src/matching/three_way/complete.rs).
+    run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::StaleReference, WorkflowState::SelectionPending);
     // A misremembered line away from the change: only the change is applied (three-way).
     run.call("memo_replace", json!({"old_text": "host: db.locl\n  timeout: 30", "new_text": "host: db.locl\n  timeout: 60"}), Status::NoMatch, WorkflowState::SelectionPending);
     run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::Success, WorkflowState::PersistPending);

@@ -563,7 +563,10 @@ test("workflow: persist mode immediate recreates the workspace; a replace is sav
   let wf = await workflowPanel();
   assert.equal(wf.mode, "immediate");
   assert.equal(wf.state, "Idle");
-  assert.ok(wf.hidden.includes("memo_commit"), "nothing to commit by hand in immediate mode");
+  // memo_commit stays offered: it answers that every edit is already saved (and is the retry
+  // after a failed save); commit_auto has nothing to pick.
+  assert.ok(!wf.hidden.includes("memo_commit"), "memo_commit is offered in immediate mode");
+  assert.ok(wf.hidden.includes("memo_commit_auto"), "nothing for commit_auto in immediate mode");
   let lines = await documentLines();
   assert.ok(lines.some((l) => l.text === "version: 4"), "the document text is kept");
 
