@@ -63,6 +63,13 @@ pub fn is_wide(c: char) -> bool {
 
 // ---- words ------------------------------------------------------------------------------------
 
+/// A char of an identifier or number: a letter or digit outside CJK, or `_`. Where such chars
+/// meet, a token goes on: a match or region edge between two of them cuts a word, and the
+/// three-way apply's tokens run over them. Cost: O(1).
+pub fn is_word_char(c: char) -> bool {
+    !is_wide(c) && (c.is_alphanumeric() || c == '_')
+}
+
 /// What a character is to a word tokeniser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CharClass {

@@ -64,7 +64,7 @@ use std::panic::{self, AssertUnwindSafe};
 
 use agentpad::response::PendingChangeView;
 use agentpad::{CallContext, MemoryStorage, PersistRequest, PersistResult, Response, Status, Step, Storage, StorageError, Stored, WorkflowState};
-use common::{utf16_to_byte, Host};
+use common::{cuts_a_word, utf16_to_byte, Host};
 use serde_json::{json, Value};
 
 /// A law: on failure the step returns its message (the runner adds the seed and the step).
@@ -1285,16 +1285,6 @@ law!(r.status == if noop { Status::NoOp } else { Status::Success }, "refresh (ex
 fn conflict_first(unreported: bool, r: &Response) -> Result<bool, String> {
     law!(unreported == (r.status == Status::ExternalConflict), "unreported conflict: {unreported}, but the editing call gave {:?}: {}", r.status, r.summary);
     Ok(unreported)
-}
-
-/// Whether `needle` at byte `at` of `text` starts or ends inside a word or number of it
-/// (letters, digits, `_`; CJK has no word boundaries): the one exact match is then a
-/// candidate to confirm (docs/architecture.md#matching).
-fn cuts_a_word(text: &str, at: usize, needle: &str) -> bool {
-    let word = |c: Option<char>| c.is_some_and(|c| (c as u32) < 0x2E80 && (c.is_alphanumeric() || c == '_'));
-    let before = text[..at].chars().next_back();
-    let after = text[at + needle.len()..].chars().next();
-    (word(before) && word(needle.chars().next())) || (word(after) && word(needle.chars().next_back()))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -309,7 +309,7 @@ proptest! {
                     if all {
                         prop_assert_eq!(r.status, agentpad::Status::Success, "replace_all of {:?} ({} places)", needle, count);
                         model = model.replace(needle.as_str(), &with);
-                    } else if count == 1 && cuts_a_word(&model, &needle) {
+                    } else if count == 1 && model.find(needle.as_str()).is_some_and(|at| common::cuts_a_word(&model, at, &needle)) {
                         // One match cutting a word of the document: a candidate to confirm.
                         prop_assert_eq!(r.status, agentpad::Status::StaleReference, "unique {:?} cuts a word", needle);
                         host.call("memo_revert", json!({"reason": "r"}));
@@ -352,14 +352,4 @@ proptest! {
             prop_assert_eq!(host.ws.draft(Some("a")).unwrap(), model.clone(), "after {:?}", op);
         }
     }
-}
-
-/// Whether the one occurrence of `needle` in `text` starts or ends inside a word or number
-/// (letters, digits, `_`; CJK has no word boundaries): it is then listed to confirm, not staged.
-fn cuts_a_word(text: &str, needle: &str) -> bool {
-    let Some(at) = text.find(needle) else { return false };
-    let word = |c: Option<char>| c.is_some_and(|c| (c as u32) < 0x2E80 && (c.is_alphanumeric() || c == '_'));
-    let before = text[..at].chars().next_back();
-    let after = text[at + needle.len()..].chars().next();
-    (word(before) && word(needle.chars().next())) || (word(after) && word(needle.chars().next_back()))
 }

@@ -88,7 +88,7 @@ proptest! {
                             choice = Some((needle, new));
                         }
                         // One match cutting a word of the document: listed to confirm.
-                        Status::StaleReference if draft.matches(needle.as_str()).count() == 1 && cuts_a_word(&draft, &needle) => {
+                        Status::StaleReference if draft.matches(needle.as_str()).count() == 1 && draft.find(needle.as_str()).is_some_and(|at| common::cuts_a_word(&draft, at, &needle)) => {
                             choice = Some((needle, new));
                         }
                         // blocked while out of sync is fine: nothing may change
@@ -178,14 +178,4 @@ proptest! {
             }
         }
     }
-}
-
-/// Whether the one occurrence of `needle` in `text` starts or ends inside a word or number
-/// (letters, digits, `_`; CJK has no word boundaries): it is then listed to confirm, not staged.
-fn cuts_a_word(text: &str, needle: &str) -> bool {
-    let Some(at) = text.find(needle) else { return false };
-    let word = |c: Option<char>| c.is_some_and(|c| (c as u32) < 0x2E80 && (c.is_alphanumeric() || c == '_'));
-    let before = text[..at].chars().next_back();
-    let after = text[at + needle.len()..].chars().next();
-    (word(before) && word(needle.chars().next())) || (word(after) && word(needle.chars().next_back()))
 }

@@ -740,7 +740,7 @@ fn hunks(a: &[u32], b: &[u32]) -> Result<Vec<Hunk>, usize> {
 /// `fn` would otherwise be aligned space to space). Leading blanks of the text are a token.
 /// Cost: O(n) (plus a binary search per char at or above U+0300).
 pub fn tokens(text: &str) -> Vec<&str> {
-    let word = |c: char| !is_wide(c) && (c.is_alphanumeric() || c == '_');
+    let word = crate::text_rules::is_word_char;
     let blank = |c: char| c == ' ' || c == '\t';
     let mut out = Vec::new();
     let mut start = 0;

@@ -104,3 +104,13 @@ pub fn utf16_to_byte(s: &str, u: usize) -> usize {
     }
     s.len()
 }
+
+/// Whether `needle` at byte `at` of `text` starts or ends inside a word or number (letters, digits, `_`; CJK has no word
+/// boundaries): one exact match that does is listed to confirm, not staged
+/// (docs/architecture.md#matching).
+pub fn cuts_a_word(text: &str, at: usize, needle: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| (c as u32) < 0x2E80 && (c.is_alphanumeric() || c == '_'));
+    let before = text[..at].chars().next_back();
+    let after = text[at + needle.len()..].chars().next();
+    (word(before) && word(needle.chars().next())) || (word(after) && word(needle.chars().next_back()))
+}

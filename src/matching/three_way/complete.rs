@@ -133,7 +133,7 @@ pub(super) fn units(text: &str) -> Vec<&str> {
         Other,
     }
     let kind = |c: char| {
-        if !crate::text_rules::is_wide(c) && (c.is_alphanumeric() || c == '_') {
+        if crate::text_rules::is_word_char(c) {
             Kind::Word
         } else if c == ' ' || c == '\t' {
             Kind::Blank

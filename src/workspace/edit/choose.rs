@@ -131,7 +131,7 @@ const MAX_CUT_WORD: usize = 64;
 /// leave `max: 66`. `None` when both edges fall on word boundaries. Pure. Cost: O(edges ·
 /// [`MAX_CUT_WORD`] · log n).
 pub(super) fn token_cut(draft: &Rope, range: &Range<usize>, new_text: &str) -> Option<ListReason> {
-    let word = |c: Option<char>| c.is_some_and(|c| !crate::text_rules::is_wide(c) && (c.is_alphanumeric() || c == '_'));
+    let word = |c: Option<char>| c.is_some_and(crate::text_rules::is_word_char);
     let at = |i: usize| draft.get_char(i);
     if range.is_empty() {
         return None;

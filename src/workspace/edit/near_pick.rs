@@ -261,7 +261,7 @@ fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -
 /// word, or `text` written there would join it (a word char on both sides of the edge).
 /// Cost: O(word length · log n).
 fn glued(rope: &ropey::Rope, range: &Range<usize>, text: &str) -> Range<usize> {
-    let word = |c: Option<char>| c.is_some_and(|c| !crate::text_rules::is_wide(c) && (c.is_alphanumeric() || c == '_'));
+    let word = |c: Option<char>| c.is_some_and(crate::text_rules::is_word_char);
     let at = |i: usize| rope.get_char(i);
     let (mut start, mut end) = (range.start, range.end);
     let (first, last) = (text.chars().next(), text.chars().next_back());
