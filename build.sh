@@ -10,7 +10,7 @@
 # Every step installs what a fresh machine lacks (rustup target, the pinned wasm-bindgen-cli, wasm-pack,
 # Debian chromium + chromium-driver, npm packages from the committed lockfiles, wasm-opt among them)
 # and skips what is already there. Environment: PORT (serve, default 5173), CARGO_TARGET_DIR, FUZZ_SECONDS, RETRY_CASES and
-# NEVER_WRONG_CASES (fuzz: the retry_model and never_wrong property tests, default 10000 and 100000 cases).
+# NEVER_WRONG_CASES (fuzz: the retry_model and never_wrong property tests, default 100000 cases each).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -606,9 +606,9 @@ run_fuzz() {
   FUZZ_CRASH_FILES=()
   if [ -z "${1:-}" ]; then
     # The retrying-model property test at the issue's scale (docs/decisions.md#no-dead-ends-for-a-model-that-retries);
-    # cargo test runs it with 512 cases.
-    say "retry_model: ${RETRY_CASES:-10000} cases (release)"
-    (cd "$ROOT" && PROPTEST_CASES="${RETRY_CASES:-10000}" cargo test --release --test retry_model)
+    # cargo test runs 10,000 cases; here ten times as many.
+    say "retry_model: ${RETRY_CASES:-100000} cases (release)"
+    (cd "$ROOT" && PROPTEST_CASES="${RETRY_CASES:-100000}" cargo test --release --test retry_model)
     # The never-wrong generator (docs/decisions.md#a-near-miss-pick-completes-what-the-region-already-changed):
     # cargo test runs 10,000 cases; here ten times as many.
     say "never_wrong: ${NEVER_WRONG_CASES:-100000} cases (release)"
