@@ -608,7 +608,7 @@ run_fuzz() {
     # The retrying-model property test at the scale (docs/decisions.md#no-dead-ends-for-a-model-that-retries);
     # cargo test runs 10,000 cases; here ten times as many.
     say "retry_model: ${RETRY_CASES:-100000} cases (release)"
-    (cd "$ROOT" && PROPTEST_CASES="${RETRY_CASES:-100000}" cargo test --release --test retry_model)
+    (cd "$ROOT" && PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-$RANDOM$RANDOM}" PROPTEST_CASES="${RETRY_CASES:-100000}" cargo test --release --test retry_model)
     # The never-wrong generator (docs/decisions.md#a-near-miss-pick-completes-what-the-region-already-changed):
     # cargo test runs 10,000 cases; here ten times as many.
     say "never_wrong: ${NEVER_WRONG_CASES:-100000} cases (release)"

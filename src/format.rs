@@ -69,12 +69,12 @@
 
 use std::fmt::{self, Display, Formatter, Write as _};
 
-use crate::response::{Candidate, Response, SummaryNotes};
+use crate::response::{Candidate, Response, Status, SummaryNotes};
 
 // The words and fixed labels live in `locale` (views and the validator share them); their old
 // paths here stay valid.
 pub use crate::locale::{
-    fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED,
+    chars_delta, fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED,
 };
 // The tests walk both word tables.
 #[cfg(test)]
@@ -190,10 +190,11 @@ impl Display for Markdown<'_> {
             _ => writeln!(f, "- guidance: {}", w.empty)?,
         }
 
-        // A table of a zero delta, no selection and the length the summary or content already
-        // gives says nothing, nor one whose delta a staging's summary states: a commit or a
-        // selection shows it (docs/responses.md#markdown-layout).
-        if (r.metrics.delta != 0 && !r.delta_in_summary) || r.metrics.selection_count.is_some() {
+        // A table of a zero delta and the length the summary or content already gives says
+        // nothing, nor one whose delta a staging's summary states, nor one beside candidates
+        // (their list counts them; nothing changed): a commit shows it
+        // (docs/responses.md#markdown-layout). The JSON keeps every metric.
+        if r.metrics.delta != 0 && !r.delta_in_summary && !matches!(r.status, Status::MultiMatch | Status::NoMatch) {
             writeln!(f, "\n### [Metrics] {}", w.metrics)?;
             writeln!(f, "{}\n| --- | --- |", w.metric_header)?;
             writeln!(f, "| delta | {} |", signed(r.metrics.delta))?;
@@ -625,13 +626,6 @@ flags: `SelectionPending`
 ### [Warning] Overview
 - summary: Found 2 matches of `x` in a.md.
 - guidance: Call memo_replace with match_id.
-
-### [Metrics] Metrics
-| metric | value |
-| --- | --- |
-| delta | 0 |
-| new_length | 20 |
-| selection_count | 2 |
 
 ### [Target] Candidates
 | Id | MarkerStart | MarkerEnd | Preview | Occurrence | ContextStart | ContextEnd | Line | Recommended | Quality |

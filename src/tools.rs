@@ -26,6 +26,7 @@ pub enum Tool {
     Commit,
     CommitAuto,
     Revert,
+    Undo,
     Discard,
     Refresh,
     Rebase,
@@ -100,7 +101,7 @@ const MATCH_ID: Param = Param {
 const PREVIEW_ONLY: Param =
     Param { name: "preview_only", kind: ParamKind::Boolean, required: false, description: "Show what would be staged without staging it." };
 
-const SPECS: [ToolSpec; 20] = [
+const SPECS: [ToolSpec; 21] = [
     ToolSpec {
         tool: Tool::Read,
         verb: "read",
@@ -118,7 +119,7 @@ const SPECS: [ToolSpec; 20] = [
     ToolSpec {
         tool: Tool::Replace,
         verb: "replace",
-        description: "Replace a piece of text. Exact matches first; only if there is none, whitespace, indentation and look-alike differences are tolerated and the response says so ([Warning], match_quality). One match: the edit is staged as a lettered pending change with a diff preview (nothing is saved until memo_commit). Several: you get lettered candidates A–E; call again with match_id to stage one. None: the closest regions and what differs. Empty old_text appends new_text at the end.",
+        description: "Replace a piece of text. Exact matches first; only if there is none, whitespace, indentation and look-alike differences are tolerated and the response says so ([Warning], match_quality). One match: the edit is staged as a lettered pending change with a diff preview (nothing is saved until memo_commit). Several: you get lettered candidates A–E; stage one with memo_replace_selection(selection_id). None: the closest regions and what differs, as candidates picked the same way. Empty old_text appends new_text at the end.",
         params: &[
             Param { name: "old_text", kind: ParamKind::String, required: true, description: "The text to replace, copied from the document without line-number gutters. Empty: append." },
             Param { name: "new_text", kind: ParamKind::String, required: true, description: "The text to put in its place." },
@@ -234,6 +235,16 @@ const SPECS: [ToolSpec; 20] = [
         params: &[Param { name: "reason", kind: ParamKind::String, required: true, description: "Why the changes are dropped." }],
     },
     ToolSpec {
+        tool: Tool::Undo,
+        verb: "undo",
+        description: "Undo the document's last commit, or bring back an earlier version whole, as a new commit saved at once (checked against storage like any commit). Only with no pending changes: memo_revert drops those.",
+        params: &[
+            Param { name: "version", kind: ParamKind::String, required: false, description: "Restore this version instead, like \"v2\" (\"v0\": as opened); default: the version before the last commit." },
+            Param { name: "summary", kind: ParamKind::String, required: false, description: "One line for the history; default: which commit was undone." },
+            PATH,
+        ],
+    },
+    ToolSpec {
         tool: Tool::Discard,
         verb: "discard",
         description: "Drop all pending changes (like memo_revert). When storage is out of sync it also reloads the affected documents from storage.",
@@ -301,7 +312,7 @@ const SPECS: [ToolSpec; 20] = [
 pub const MAX_RECALL_TURNS: usize = 10;
 
 impl Tool {
-    pub const ALL: [Tool; 20] = [
+    pub const ALL: [Tool; 21] = [
         Tool::Read,
         Tool::Replace,
         Tool::ReplaceSpan,
@@ -314,6 +325,7 @@ impl Tool {
         Tool::Commit,
         Tool::CommitAuto,
         Tool::Revert,
+        Tool::Undo,
         Tool::Discard,
         Tool::Refresh,
         Tool::Rebase,
@@ -328,7 +340,15 @@ impl Tool {
     pub fn edits(self) -> bool {
         matches!(
             self,
-            Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceSelection | Tool::ReplaceLines | Tool::Append | Tool::Create | Tool::Commit | Tool::CommitAuto
+            Tool::Replace
+                | Tool::ReplaceSpan
+                | Tool::ReplaceSelection
+                | Tool::ReplaceLines
+                | Tool::Append
+                | Tool::Create
+                | Tool::Commit
+                | Tool::CommitAuto
+                | Tool::Undo
         )
     }
 
@@ -399,7 +419,7 @@ impl Tool {
     /// staging until a commit. O(1).
     fn immediate_description(self) -> Option<&'static str> {
         Some(match self {
-            Tool::Replace => "Replace a piece of text. Exact matches first; only if there is none, whitespace, indentation and look-alike differences are tolerated and the response says so ([Warning], match_quality). One match: the edit is saved at once (this workspace saves every edit as it is made) and the response shows its diff. Several: you get lettered candidates A–E; call again with match_id to save one. None: the closest regions and what differs. Empty old_text appends new_text at the end.",
+            Tool::Replace => "Replace a piece of text. Exact matches first; only if there is none, whitespace, indentation and look-alike differences are tolerated and the response says so ([Warning], match_quality). One match: the edit is saved at once (this workspace saves every edit as it is made) and the response shows its diff. Several: you get lettered candidates A–E; save one with memo_replace_selection(selection_id). None: the closest regions and what differs, as candidates picked the same way. Empty old_text appends new_text at the end.",
             Tool::Append => "Append text at the end of the document (saved at once, like every edit here). The text is added as given: start it with a line break to begin a new line.",
             Tool::Create => "Create a new document at path with text as its content; it is saved at once, like every edit here. Refused when the path is already open or leaves the storage.",
             Tool::ReplaceSelection => "Save one candidate of the current selection (the lettered list from the last memo_replace or memo_replace_span, including close matches offered after NoMatch); every edit here is saved at once.",

@@ -82,7 +82,7 @@ fn example_flow_2_three_timeouts_by_letter() {
 
     let c = h.call("memo_commit", json!({"summary": "Set every timeout to 60 seconds"}));
     assert_eq!(c.status, Status::Success, "{}", c.markdown);
-    assert!(c.summary.contains("3 changes (0 chars)"), "{}", c.summary);
+    assert!(c.summary.contains("3 changes (±0 chars)"), "{}", c.summary);
     assert_eq!(h.stored("timeouts.yaml"), text.replace("timeout: 30", "timeout: 60"));
 }
 

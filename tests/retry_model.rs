@@ -339,8 +339,12 @@ impl Run {
                     // The same call again is already staged: nothing new, no candidates.
                     let pending = r.pending_changes.iter().map(|c| (c.change_id.clone(), c.new_text.clone())).collect::<Vec<_>>();
                     let again = self.call("memo_replace", args)?;
-                    prop_assert_eq!(again.status, Status::Success, "the same edit again\n{}", again.markdown);
-                    prop_assert!(again.candidates.is_empty() && again.summary.contains("already staged"), "{}", again.markdown);
+                    // "already staged as change A" (Success); where the change was merged with
+                    // another edit at its place so that it no longer reads as this edit alone,
+                    // "already made" (NoOp) says the same: nothing new, nothing to pick.
+                    let told = (again.status == Status::Success && again.summary.contains("already staged"))
+                        || (again.status == Status::NoOp && again.summary.contains("already made"));
+                    prop_assert!(told && again.candidates.is_empty(), "the same edit again\n{}", again.markdown);
                     let now = again.pending_changes.iter().map(|c| (c.change_id.clone(), c.new_text.clone())).collect::<Vec<_>>();
                     prop_assert_eq!(now, pending, "a repeated edit staged something");
                 }
@@ -463,8 +467,14 @@ fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(DEFAULT_CASES)
 }
 
+/// A fixed seed, so `cargo test` runs the same 10,000 sequences every time (a red CI names a
+/// case, not a dice roll); `PROPTEST_RNG_SEED=N` runs others (`./build.sh fuzz` picks one).
+fn seed() -> u64 {
+    std::env::var("PROPTEST_RNG_SEED").ok().and_then(|n| n.parse().ok()).unwrap_or(0x5eed_2026)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), rng_seed: proptest::test_runner::RngSeed::Fixed(seed()), ..ProptestConfig::default() })]
 
     #[test]
     fn a_model_that_retries_never_gets_stuck_nor_writes_what_it_did_not_ask(

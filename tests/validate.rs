@@ -438,14 +438,6 @@ fn mutations() -> Vec<Mutation> {
             l.drain(d.section(i));
             Some(Doc::text(&l))
         }),
-        // Metrics is optional, but candidates need their selection_count.
-        ("Metrics section removed beside candidates", Rule::SelectionCount, |d| {
-            d.heading("Target")?;
-            let i = d.heading("Metrics")?;
-            let mut l = d.lines.clone();
-            l.drain(d.section(i));
-            Some(Doc::text(&l))
-        }),
         ("Metrics heading in the other locale", Rule::Locale, |d| {
             let i = d.heading("Metrics")?;
             Some(d.replace_line(i, format!("### [Metrics] {}", d.other_locale().words().metrics)))
@@ -555,10 +547,15 @@ fn mutations() -> Vec<Mutation> {
             let at = line.find('`')?;
             Some(d.replace_line(h + 1, format!("- [A] {}", &line[at..])))
         }),
+        // Metrics is optional beside candidates, but a selection_count it gives must count them.
         ("selection_count missing with candidates", Rule::SelectionCount, |d| {
-            d.heading("Target")?;
-            let i = d.lines.iter().position(|l| l.starts_with("| selection_count |"))?;
-            Some(d.replace_line(i, "| selection_count | - |".into()))
+            let target = d.heading("Target")?;
+            d.heading("Metrics").is_none().then_some(())?;
+            let w = d.locale.words();
+            let mut l = d.lines.clone();
+            let table = [format!("### [Metrics] {}", w.metrics), w.metric_header.to_string(), "| --- | --- |".into(), "| delta | 0 |".into(), "| new_length | - |".into(), "| selection_count | - |".into(), String::new()];
+            l.splice(target..target, table);
+            Some(Doc::text(&l))
         }),
         ("fence never closed", Rule::Fence, |d| {
             let h = d.heading("Text").or(d.heading("Diff"))?;

@@ -68,7 +68,7 @@ impl<'a> Validator<'a> {
                 self.report(self.state_line, Rule::StatusState, format!("expected state {} with status {}, found {}", names.join(" or "), status.as_str(), state.as_str()));
             }
         }
-        // selection_count with candidates.
+        // selection_count, when a Metrics table gives it beside candidates.
         if !self.parsed.candidates.is_empty() {
             let count = self.parsed.metrics.iter().find(|(k, _)| k == "selection_count").map(|(_, v)| v.clone());
             let live = self.parsed.candidates.iter().filter(|c| !c.stale).count();
@@ -81,8 +81,9 @@ impl<'a> Validator<'a> {
                 ),
                 Some((_, Some(_))) => {}
                 Some((c, None)) => self.report(at, Rule::SelectionCount, format!("expected selection_count as a number when there are candidates, found {}", quote(c))),
-                // Metrics is optional, but not beside candidates: their count is what it says.
-                None => self.report(at, Rule::SelectionCount, "expected a Metrics table with selection_count when there are candidates, found none".to_string()),
+                // Metrics is optional beside candidates too: their list counts them
+                // (docs/responses.md#markdown-layout); when it is there it must agree.
+                None => {}
             }
         }
     }

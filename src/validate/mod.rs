@@ -148,7 +148,7 @@ pub enum Rule {
     CandidateMarker,
     /// More than one candidate recommended.
     Recommendation,
-    /// `selection_count` missing (`-`) although there are candidates, or below the live ones.
+    /// `selection_count` given as `-` beside candidates, or below the live ones.
     SelectionCount,
     /// The state's required flag missing, or a flag the state does not allow.
     StateFlags,

@@ -31,6 +31,7 @@ mod escapes;
 mod near_pick;
 mod repeat;
 mod stage;
+mod undo;
 #[cfg(test)]
 mod tests;
 

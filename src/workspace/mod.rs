@@ -737,6 +737,7 @@ impl Workspace {
             Tool::Diff => self.diff(&path, args.str("against") == Some("storage")),
             Tool::Refresh => self.refresh(&path),
             Tool::Rebase => Step::Done(self.rebase(&path)),
+            Tool::Undo => self.undo(&path, &args),
             Tool::PersistAs => self.persist_as(&path, args.str("new_path").unwrap_or_default()),
             Tool::Commit
             | Tool::CommitAuto

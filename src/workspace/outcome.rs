@@ -667,3 +667,27 @@ pub struct AlreadyThere {
     pub path: String,
     pub line: usize,
 }
+
+/// `memo_undo` when it commits nothing (docs/workflow.md#undo).
+#[derive(Clone, Debug, PartialEq)]
+pub enum UndoOutcome {
+    /// No commit of `path` is kept to undo: none since it was opened (it is at `current`), or
+    /// the ring no longer holds it.
+    NothingToUndo { path: String, current: u64, path_arg: bool },
+    /// `path` changed outside the workspace (version `now`) after its last commit `commit`
+    /// (`summary`): undoing that commit whole would drop the outside change too.
+    ChangedSince { path: String, commit: u64, summary: String, now: u64, path_arg: bool },
+    /// The committed text of `path` already reads as `version`.
+    AlreadyThere { path: String, version: String },
+    /// The version asked for cannot be read (not a version id, never existed, aged out).
+    Version(VersionOutcome),
+}
+
+/// `memo_undo` restored `path` to `version`: the lead of the commit that saves it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Undone {
+    pub path: String,
+    pub version: String,
+    /// The commit undone (its version and summary) when no version was named.
+    pub undone: Option<(u64, String)>,
+}

@@ -50,37 +50,12 @@ impl Workspace {
     /// chars when it is read. Changes nothing. Cost: O(RING) + the lines shown.
     pub(super) fn decide_version_read(&self, path: &str, version: &str, args: &Args) -> (VersionOutcome, Option<(String, usize)>) {
         let path_arg = Some(path) != self.order.first().map(String::as_str);
-        let current = self.timeline.current_seq(path);
         if let Some(arg) = ["line_keys", "view"].into_iter().find(|a| args.bool(a) == Some(true) || args.str(a).is_some()) {
             return (VersionOutcome::WithCurrentTextArg { arg, version: version.to_string() }, None);
         }
-        let Some((seq, failed)) = parse_version(version) else {
-            return (VersionOutcome::NotAVersion { given: text::clip(version, 40), current }, None);
-        };
-        let found: Option<(Rope, VersionOf)> = if failed {
-            self.timeline
-                .newest_first(Some(path))
-                .find(|v| v.seq == seq && v.kind == VersionKind::Failed)
-                .map(|v| (v.after.clone(), VersionOf::Failed { summary: v.summary.clone() }))
-        } else if seq == 0 {
-            let of = if self.timeline.was_created(path) { VersionOf::Created } else { VersionOf::Opened };
-            self.timeline.origin(path).map(|r| (r.clone(), of))
-        } else if seq == current {
-            Some((self.open_doc(path).text.rope().clone(), VersionOf::Now))
-        } else {
-            self.timeline
-                .newest_first(Some(path))
-                .find(|v| v.seq == seq && v.kind != VersionKind::Failed)
-                .map(|v| (v.after.clone(), VersionOf::After { summary: v.summary.clone() }))
-        };
-        let Some((rope, of)) = found else {
-            let (path, version) = (path.to_string(), version.to_string());
-            if seq > current || failed || seq == 0 {
-                return (VersionOutcome::NoSuchVersion { path, version, current, path_arg }, None);
-            }
-            let kept = self.timeline.newest_first(Some(&path)).filter(|v| v.kind != VersionKind::Failed).map(|v| v.seq);
-            let oldest = kept.min().unwrap_or(current);
-            return (VersionOutcome::AgedOut { path, version, ring: RING, bytes: VERSION_BYTES, oldest, path_arg }, None);
+        let (rope, of) = match self.version_text(path, version) {
+            Ok(found) => found,
+            Err(missing) => return (missing, None),
         };
         let last = text::visible_line_count(&rope);
         let start = args.int("start_line").unwrap_or(1) as usize;
@@ -101,6 +76,43 @@ impl Workspace {
             path_arg,
         };
         (VersionOutcome::Read(read), Some((shown.content, rope.len_chars())))
+    }
+
+    /// The text of version `version` of `path` (an id like `v3` or `v3-failed`) and which text it
+    /// is. Errors, as the outcome that says so: `NotAVersion` when it is no version id,
+    /// `NoSuchVersion` when `path` never had it, `AgedOut` when the ring no longer keeps it (by
+    /// count or by bytes). Cost: O(RING) (the rope is shared, not copied).
+    pub(super) fn version_text(&self, path: &str, version: &str) -> Result<(Rope, VersionOf), VersionOutcome> {
+        let path_arg = Some(path) != self.order.first().map(String::as_str);
+        let current = self.timeline.current_seq(path);
+        let Some((seq, failed)) = parse_version(version) else {
+            return Err(VersionOutcome::NotAVersion { given: text::clip(version, 40), current });
+        };
+        let found: Option<(Rope, VersionOf)> = if failed {
+            self.timeline
+                .newest_first(Some(path))
+                .find(|v| v.seq == seq && v.kind == VersionKind::Failed)
+                .map(|v| (v.after.clone(), VersionOf::Failed { summary: v.summary.clone() }))
+        } else if seq == 0 {
+            let of = if self.timeline.was_created(path) { VersionOf::Created } else { VersionOf::Opened };
+            self.timeline.origin(path).map(|r| (r.clone(), of))
+        } else if seq == current {
+            Some((self.open_doc(path).text.rope().clone(), VersionOf::Now))
+        } else {
+            self.timeline
+                .newest_first(Some(path))
+                .find(|v| v.seq == seq && v.kind != VersionKind::Failed)
+                .map(|v| (v.after.clone(), VersionOf::After { summary: v.summary.clone() }))
+        };
+        found.ok_or_else(|| {
+            let (path, version) = (path.to_string(), version.to_string());
+            if seq > current || failed || seq == 0 {
+                return VersionOutcome::NoSuchVersion { path, version, current, path_arg };
+            }
+            let kept = self.timeline.newest_first(Some(&path)).filter(|v| v.kind != VersionKind::Failed).map(|v| v.seq);
+            let oldest = kept.min().unwrap_or(current);
+            VersionOutcome::AgedOut { path, version, ring: RING, bytes: VERSION_BYTES, oldest, path_arg }
+        })
     }
 
     /// What the kept versions cost together in bytes: the text their changes replaced, which

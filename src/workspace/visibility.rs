@@ -47,6 +47,8 @@ impl Workspace {
             (Tool::CommitAuto, SelectionPending) => manual_commit && (pending || self.recommended.is_some()),
             (Tool::CommitAuto, OutOfSync) => false,
             (Tool::Rebase, _) => conflict,
+            // An undo is a commit of its own: only with nothing pending and storage in step.
+            (Tool::Undo, s) => s == Idle,
             (Tool::PersistAs, s) => s == OutOfSync,
         }
     }
@@ -127,6 +129,9 @@ impl Workspace {
             ),
             _ if tool == Tool::Rebase => format!("Nothing to rebase onto: storage has not changed underneath pending changes. {}", self.save_or_drop("To save them, call ")),
             _ if tool == Tool::PersistAs => format!("Saving has not failed, so there is nothing to recover. {}", self.save_or_drop("To save to the document's own path, call ")),
+            _ if tool == Tool::Undo && state == WorkflowState::PersistPending => format!(
+                "An undo restores committed versions: first save the pending changes with {p}_commit(summary), or drop them with {p}_revert(reason)."
+            ),
             _ if tool == Tool::Diff => format!("Nothing to compare: there are no pending changes. {p}_read shows the text."),
             WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
                 "Edits are saved as they are made in immediate mode; there is nothing to commit.".to_string()

@@ -1,7 +1,7 @@
 //! The edit tools' outcomes in words: staged, listed, no match, refused.
 
 use super::{invalid, letter_or_a, Voice};
-use crate::format::{code, signed};
+use crate::format::{chars_delta, code};
 use crate::matching::near;
 use crate::matching::recommend::Reason;
 use crate::matching::three_way::ConflictReason;
@@ -137,7 +137,7 @@ fn staged(s: &Staged, v: &Voice) -> Response {
             format!("Call {} again without preview_only to stage it.", s.tool.name(p)),
         )
     } else {
-        let staged = format!("Staged {what}{chosen}{} at line {line} ({} chars).", v.in_path(path), signed(s.delta));
+        let staged = format!("Staged {what}{chosen}{} at line {line} ({}).", v.in_path(path), chars_delta(s.delta));
         match v.persist_mode {
             // The guidance says nothing is saved until a commit, once per edit session
             // (docs/responses.md#said-once); then only how to save.
@@ -251,7 +251,7 @@ fn listed(l: &Listing, v: &Voice) -> Response {
             if v.offers(Tool::ReplaceSelection) { format!("{p}_replace_selection(selection_id=\"A\")") } else { "match_id=\"A\"".to_string() }
         ),
         ListReason::Several { .. } if v.offers(Tool::ReplaceSelection) => format!(
-            "Call {p}_replace_selection(selection_id=\"{first}\"–\"{last}\") to stage one (or repeat the call with match_id), or make the text longer so it matches once."
+            "Call {p}_replace_selection(selection_id=\"{first}\"–\"{last}\") to stage one, or make the text longer so it matches once."
         ),
         // No choice is pending (a preview, or storage out of sync): only match_id stages one.
         ListReason::Several { .. } => {

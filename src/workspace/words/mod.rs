@@ -23,7 +23,7 @@ pub use edit::{already_there, edit, exactly_elsewhere, immediate_commit_summary}
 #[cfg(test)]
 pub use edit::note;
 pub use memory::memory;
-pub use persist::{auto_summary, create_refused, created, persist};
+pub use persist::{auto_summary, create_refused, created, persist, undo, undo_summary, undone};
 pub use read::{read, saved_versions, version};
 pub use session::{diagnostics_pointer, next_step, schema_defect, session};
 pub use sync::{external_version, state_note, sync};

@@ -2,7 +2,7 @@
 //! `memo_persist_as`, and `memo_create`'s refusals.
 
 use super::{invalid, saved_versions, task_note, with_reason, Voice};
-use crate::format::signed;
+use crate::format::chars_delta;
 use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::tools::Tool;
@@ -40,10 +40,10 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
         PersistOutcome::Committed(c) => {
             let mode_note = if c.in_memory { " Persistence is disabled: the result stays in memory and is not written to storage." } else { "" };
             let saved = format!(
-                "Committed {} change{} ({} chars): {}.{mode_note}{}",
+                "Committed {} change{} ({}): {}.{mode_note}{}",
                 c.changes,
                 plural(c.changes),
-                signed(c.delta),
+                chars_delta(c.delta),
                 c.summary.trim_end_matches('.'),
                 task_note(c.task.as_ref(), "completed")
             );
@@ -214,4 +214,50 @@ pub fn create_refused(r: &CreateRefusal, v: &Voice) -> Response {
 /// The summary of a `memo_create` that staged the new document: `staged` is the append's.
 pub fn created(path: &str, staged: &str) -> String {
     format!("New document {path} (not in storage yet): {staged}")
+}
+
+/// `memo_undo` when it commits nothing. Cost: O(size of the words).
+pub fn undo(o: &UndoOutcome, v: &Voice) -> Response {
+    let p = v.prefix();
+    let path_arg = |path: &str, named: bool| if named { format!("path=\"{path}\"") } else { String::new() };
+    match o {
+        UndoOutcome::NothingToUndo { path, current, path_arg: named } => {
+            let a = path_arg(path, *named);
+            let sep = if a.is_empty() { "" } else { ", " };
+            Response::new(Status::NoOp, format!("There is no commit of {path} to undo: none is kept since it was opened (it is at v{current}). Nothing was changed."))
+                .with_guidance(format!("To restore an earlier version whole, call {p}_undo(version=\"v0\"{sep}{a}) (v0: as opened)."))
+        }
+        UndoOutcome::ChangedSince { path, commit, summary, now, path_arg: named } => {
+            let a = path_arg(path, *named);
+            let sep = if a.is_empty() { "" } else { ", " };
+            let before = commit.saturating_sub(1);
+            Response::new(
+                Status::StaleReference,
+                format!("{path} changed outside the workspace (v{now}) after your last commit v{commit} (\"{summary}\"): undoing it whole would drop that change too. Nothing was changed."),
+            )
+            .with_guidance(format!(
+                "Read {path} with {p}_read({a}) and edit back what you want undone, or call {p}_undo(version=\"v{before}\"{sep}{a}) to restore v{before} whole (dropping the outside change as well)."
+            ))
+        }
+        UndoOutcome::AlreadyThere { path, version } => {
+            Response::new(Status::NoOp, format!("{path} already reads as {version}; nothing was changed.")).with_guidance(format!("Go on with {p}_read or {p}_replace."))
+        }
+        UndoOutcome::Version(o) => super::version(o, v),
+    }
+}
+
+/// The lead sentence of the commit `memo_undo` makes. O(summary).
+pub fn undone(u: &Undone) -> String {
+    match &u.undone {
+        Some((seq, summary)) => format!("Undid v{seq} (\"{summary}\"): {} reads as {} again.", u.path, u.version),
+        None => format!("Restored {} to {}.", u.path, u.version),
+    }
+}
+
+/// The history line of an undo commit when the model gave none. O(summary).
+pub fn undo_summary(u: &Undone) -> String {
+    match &u.undone {
+        Some((seq, summary)) => format!("Undo v{seq}: {summary}"),
+        None => format!("Restore {} to {}", u.path, u.version),
+    }
 }

@@ -20,6 +20,7 @@ export type ToolVerb =
   | "commit"
   | "commit_auto"
   | "revert"
+  | "undo"
   | "discard"
   | "refresh"
   | "rebase"
@@ -68,9 +69,9 @@ export interface ToolArgs {
    * Replace a piece of text. Exact matches first; only if there is none, whitespace, indentation
    * and look-alike differences are tolerated and the response says so ([Warning], match_quality).
    * One match: the edit is staged as a lettered pending change with a diff preview (nothing is
-   * saved until memo_commit). Several: you get lettered candidates A–E; call again with match_id to
-   * stage one. None: the closest regions and what differs. Empty old_text appends new_text at the
-   * end.
+   * saved until memo_commit). Several: you get lettered candidates A–E; stage one with
+   * memo_replace_selection(selection_id). None: the closest regions and what differs, as candidates
+   * picked the same way. Empty old_text appends new_text at the end.
    */
   replace: {
     /** The text to replace, copied from the document without line-number gutters. Empty: append. */
@@ -249,6 +250,22 @@ export interface ToolArgs {
   revert: {
     /** Why the changes are dropped. */
     reason: string;
+  };
+  /**
+   * Undo the document's last commit, or bring back an earlier version whole, as a new commit saved
+   * at once (checked against storage like any commit). Only with no pending changes: memo_revert
+   * drops those.
+   */
+  undo: {
+    /**
+     * Restore this version instead, like "v2" ("v0": as opened); default: the version before the
+     * last commit.
+     */
+    version?: string;
+    /** One line for the history; default: which commit was undone. */
+    summary?: string;
+    /** Document to work on; defaults to the workspace's default document. */
+    path?: string;
   };
   /**
    * Drop all pending changes (like memo_revert). When storage is out of sync it also reloads the
