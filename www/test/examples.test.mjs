@@ -336,6 +336,49 @@ test("ai-sdk.ts: two commits, text beside every call; generateText accepts each 
   ws.free();
 });
 
+// The fourth history format has no example file: the same loop on the Responses API, as a host
+// writes it with the openai client (the output items go back as input, each function_call is
+// answered by runToolCall's function_call_output), a reasoning item before every call.
+test("openai-responses: two commits through the openai client's Responses API; each compressed input is valid", async () => {
+  const { storage, ws } = await workspace();
+  const response = (output) => ({ id: "resp_1", object: "response", created_at: 1, model: "gpt-test", status: "completed", output, usage: null });
+  const { fetch, requests } = mockFetch([
+    ...TWO_SESSIONS.map(([text, name, args], i) =>
+      response([
+        { type: "reasoning", id: `rs_${i}`, summary: [] },
+        { type: "message", id: `msg_${i}`, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] },
+        { type: "function_call", id: `fc_${i}`, call_id: `call_${i}`, name, arguments: JSON.stringify(args), status: "completed" },
+      ]),
+    ),
+    response([{ type: "message", id: "msg_end", role: "assistant", status: "completed", content: [{ type: "output_text", text: ANSWER, annotations: [] }] }]),
+  ]);
+  const compressions = checkCompressions(ws, (before, after) => {
+    noNewNulls(before, after);
+    assertAnswered(after, (m) => (m.type === "function_call" ? [m.call_id] : []), (m) => (m.type === "function_call_output" ? [m.call_id] : []));
+    // A reasoning item is kept only before what it produced, a message or a call (the API
+    // refuses one without its following item).
+    after.forEach((m, i) => m.type === "reasoning" && assert.ok(["message", "function_call"].includes(after[i + 1]?.type), `reasoning item ${i} is followed by what it produced`));
+  });
+  const client = new OpenAI({ apiKey: "test", fetch, maxRetries: 0 });
+  let input = [{ role: "user", content: "Tune the service." }];
+  let answer;
+  for (let turn = 0; turn < 10 && answer === undefined; turn++) {
+    const r = await client.responses.create({ model: "gpt-test", input: [...input, { role: "user", content: ws.liveContext().content_parts.map((p) => ({ type: "input_text", text: p.text })) }], tools: ws.tools({ format: "openai-responses" }) });
+    input.push(...r.output);
+    const calls = r.output.filter((item) => item.type === "function_call");
+    if (calls.length === 0) answer = r.output_text;
+    let sessionEnded = false;
+    for (const call of calls) input.push(await ws.runToolCall(call, { format: "openai-responses", onResponse: (res) => (sessionEnded ||= res.history_delta !== null) }));
+    if (sessionEnded) input = ws.compressHistory(input, { format: "openai-responses" }).messages;
+  }
+  assert.equal(answer, ANSWER);
+  assert.equal(storage.read("service.conf"), TWICE_EDITED);
+  assert.deepEqual(compressions, [[1], [2]]);
+  // The request without its live-context message: the history as the loop keeps it.
+  checkTwoSessions(requests.map((r) => r.input.slice(0, -1)), { isToolMessage: (m) => m.type === "function_call" || m.type === "function_call_output" });
+  ws.free();
+});
+
 /** Every call answered by a later result, every result after its call (both APIs refuse the rest). */
 function assertAnswered(messages, callsOf, resultsOf) {
   const open = new Set();
