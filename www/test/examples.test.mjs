@@ -3,7 +3,9 @@
 // would see them (`tsc --strict`, "agentpad" resolved to this package's dist/*.d.ts) and compiled
 // to a temp folder inside the package (so "agentpad" and the SDKs resolve as they do for the
 // sources); then each example's `run` drives a scripted model through the real SDK client (a
-// mocked fetch; MockLanguageModelV3 for the AI SDK): a MultiMatch, a pick, a commit, an answer.
+// mocked fetch; MockLanguageModelV3 for the AI SDK): a MultiMatch, a pick, a commit, an answer;
+// then two edit sessions with the model's text beside every call, compressed after each commit
+// (and the same on the Responses API, which has no example file).
 // Run: node --test test/examples.test.mjs (needs the built package: tsc -p .)
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -201,8 +203,8 @@ test("ai-sdk.ts: generateText runs each step on MockLanguageModelV3", async () =
 // accepts. The AI SDK checks every `messages` array generateText gets against its ModelMessage
 // schema (and the compressed arrays are checked here with its exported modelMessageSchema); the
 // OpenAI and Anthropic SDKs ship no runtime schema of a request, so their messages are held to
-// their types (the examples type-check above) and to what the APIs refuse: a kept message changed
-// (a null where a key was absent), a call without its result, Anthropic turns not alternating.
+// their types (the examples type-check above) and to what the APIs refuse: a null the host never
+// wrote, a call without its result, Anthropic turns not alternating.
 const TWO_SESSIONS = [
   ["Editing.", "memo_replace", { old_text: "retry_timeout = 30", new_text: "retry_timeout = 60" }],
   ["Saving.", "memo_commit", { summary: SUMMARY }],
