@@ -149,6 +149,7 @@ build_package() {
   say "tsc: www/src -> www/dist"
   rm -rf www/dist
   (cd www && ./node_modules/.bin/tsc -p .)
+  (cd www && node scripts/strip-private-marker.mjs dist)
   # The session `agentpad replay --sample` runs: one of the recorded flows, shipped in dist/.
   cp tests/fixtures/sessions/scenario-2-multi-match.json www/dist/sample-transcript.json
   say "rolldown: www/dist/node.js -> www/dist/agentpad.node.js (the Node entry as one module)"

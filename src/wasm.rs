@@ -120,8 +120,15 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
                 Some(k) => js_string(k, &if at.is_empty() { "name of an argument".to_string() } else { format!("{at} (a key)") })?,
                 None => return Err(not_json("a non-string key")),
             };
+            // A key set to `undefined` is absent, as JSON.stringify has it: SDKs build messages
+            // with `providerOptions: undefined`, and a `null` in its place is what their schemas
+            // refuse (docs/workflow.md#history-compression).
+            let value = pair.get(1);
+            if value.is_undefined() {
+                continue;
+            }
             let child = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
-            let value = js_to_json(&pair.get(1), &child, depth + 1)?;
+            let value = js_to_json(&value, &child, depth + 1)?;
             map.insert(key, value);
         }
         return Ok(Value::Object(map));

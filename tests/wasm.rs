@@ -126,3 +126,28 @@ fn refresh_asks_the_host_to_load_and_an_external_change_conflicts() {
     assert_eq!(ws.text(None).unwrap(), "x = 1\nz = 0\n");
     assert_eq!(ws.version("a.txt".into()).as_deref(), Some("v2"));
 }
+
+#[wasm_bindgen_test]
+fn compress_history_leaves_a_key_set_to_undefined_absent() {
+    // The AI SDK's assistant message when the model wrote text beside a tool call: its parts
+    // carry `providerOptions: undefined`; a null there fails the SDK's ModelMessage schema.
+    let mut ws = ws_with("x = 1\n");
+    ws.call("memo_replace".into(), obj(&[("old_text", "x = 1".into()), ("new_text", "x = 2".into())]), Some("t0".into()), 0.0);
+    ws.call("memo_commit".into(), obj(&[("summary", "s".into())]), Some("t1".into()), 0.0);
+    ws.complete_persist(Array::of1(&obj(&[("path", "a.txt".into()), ("ok", true.into()), ("version", "v2".into())])).into());
+    let text = obj(&[("type", "text".into()), ("text", "Editing.".into()), ("providerOptions", JsValue::UNDEFINED)]);
+    let call = |id: &str| obj(&[("type", "tool-call".into()), ("toolCallId", id.into()), ("toolName", "memo_replace".into()), ("input", obj(&[])), ("providerOptions", JsValue::UNDEFINED)]);
+    let result = |id: &str| obj(&[("type", "tool-result".into()), ("toolCallId", id.into()), ("toolName", "memo_replace".into()), ("output", obj(&[("type", "text".into()), ("value", "ok".into())]))]);
+    let messages = Array::new();
+    messages.push(&obj(&[("role", "user".into()), ("content", "go".into())]));
+    messages.push(&obj(&[("role", "assistant".into()), ("content", Array::of2(&text, &call("t0")).into())]));
+    messages.push(&obj(&[("role", "tool".into()), ("content", Array::of1(&result("t0")).into())]));
+    messages.push(&obj(&[("role", "assistant".into()), ("content", Array::of1(&call("t1")).into())]));
+    messages.push(&obj(&[("role", "tool".into()), ("content", Array::of1(&result("t1")).into())]));
+    let out = ws.compress_history(messages.into(), "ai-sdk".into()).ok().unwrap();
+    assert_eq!(Array::from(&get(&out, &["sessions"])).length(), 1, "the session was found");
+    let kept = Array::from(&get(&out, &["messages"])).get(1);
+    let part = Array::from(&get(&kept, &["content"])).get(0);
+    assert_eq!(get(&part, &["text"]).as_string().unwrap(), "Editing.");
+    assert!(!Reflect::has(&part, &JsValue::from_str("providerOptions")).unwrap(), "absent, not null");
+}

@@ -3,8 +3,8 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type * as AgentpadTypes from "@agentpad/core";
 import {
+  BrowserStorage,
   MemoryStorage,
   NodeFsStorage,
   Workspace,
@@ -191,9 +191,13 @@ check("use after dispose is a clear error", /freed/.test(message), message);
     await rm(dir, { recursive: true, force: true });
   }
 }
-// The Node entry's types do not declare the browser-only provider.
-// @ts-expect-error: BrowserStorage is exported by the browser entry only
-type NoBrowserStorageHere = AgentpadTypes.BrowserStorage;
+// Both entries export the same names (docs/decisions.md#one-set-of-names-in-every-entry): the
+// Node entry's BrowserStorage is the real class, and needs an IndexedDB passed in.
+{
+  let refused = "";
+  await BrowserStorage.open("agentpad").catch((err: Error) => (refused = err.message));
+  check("the Node entry's BrowserStorage rejects clearly without an IndexedDB", /IndexedDB is not available here/.test(refused), refused);
+}
 
 console.log(`consumer-main: ${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 ? 0 : 1;

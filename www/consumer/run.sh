@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Consumer test: a fresh project installs the packed tarball (npm pack), compiles main.ts with
 # tsc --strict and runs it on plain Node ESM; esm-check.mjs imports the package from plain JS;
+# types-matrix.mjs compiles the documentation's snippets under each moduleResolution × TypeScript;
 # `npx agentpad replay` runs the package's bin; mcp-check.mjs runs the companion package
 # @agentpad/mcp (www/mcp) installed next to it; a second project installs the MCP tarball alone.
 # Usage: www/consumer/run.sh target/npm/agentpad-core-<version>.tgz [target/npm/agentpad-mcp-<version>.tgz]
@@ -23,7 +24,10 @@ trap 'rm -rf "$work"' EXIT
 cp "$here/package.json" "$here/tsconfig.json" "$here/main.ts" "$here/esm-check.mjs" "$here/mcp-check.mjs" "$work/"
 cd "$work"
 echo "consumer: installing $tarball in $work"
-npm install --no-audit --no-fund --loglevel=error "$tarball" typescript@~5.9.3 @types/node@~20.19.8
+# The TypeScript matrix (types-matrix.mjs) needs the oldest 5.x and TypeScript 7 (the Go port,
+# published as @typescript/native-preview; a dev build, pinned) beside the current 5.9.
+npm install --no-audit --no-fund --loglevel=error "$tarball" typescript@~5.9.3 @types/node@~20.19.8 \
+  typescript-5.0@npm:typescript@5.0.4 @typescript/native-preview@7.0.0-dev.20260707.2
 echo "consumer: tsc --strict"
 ./node_modules/.bin/tsc -p . --strict
 
@@ -48,6 +52,8 @@ run() {
 }
 run consumer-main node dist/main.js
 run consumer-esm node esm-check.mjs
+# The documentation's snippets under node16 / nodenext / bundler × TypeScript 5.0 / 5.9 / 7.
+run consumer-types node "$here/types-matrix.mjs" "$work"
 # The package's bin, as `npx agentpad` finds it in a project that installed the package: a
 # built-in transcript replays as recorded (exit 0), one changed response is reported (exit 1).
 cli_check() {

@@ -1,9 +1,16 @@
-// A StorageProvider on IndexedDB, with cross-tab change notifications (browser entry only).
+// A StorageProvider on IndexedDB, with cross-tab change notifications. Both entries export it
+// (Node has no IndexedDB of its own: pass one, e.g. fake-indexeddb).
 import type { StorageChange, StorageProvider } from "./types.js";
+
+/**
+ * The DOM lib's `IDBFactory` in a project that has that lib, `unknown` in one that has not (a
+ * Node project): the declaration compiles in both.
+ */
+export type IndexedDBFactory = typeof globalThis extends { indexedDB: infer F } ? F : unknown;
 
 export interface BrowserStorageOptions {
   /** The IndexedDB factory to use (default: `globalThis.indexedDB`), e.g. fake-indexeddb in tests. */
-  indexedDB?: IDBFactory;
+  indexedDB?: IndexedDBFactory;
 }
 
 /** One object store, records keyed by `path`. */

@@ -6,4 +6,6 @@ import { setWasmLoader } from "./loader.js";
 setWasmLoader(() => init({ module_or_path: new URL("../pkg/agentpad_bg.wasm", import.meta.url) }));
 
 export * from "./index.js";
-export { BrowserStorage, type BrowserStorageOptions } from "./browser-storage.js";
+export { BrowserStorage, type BrowserStorageOptions, type IndexedDBFactory } from "./browser-storage.js";
+// The Node entry's names too, so an import type-checks whichever entry a resolver picks.
+export { NodeFsStorage, type NodeFsStorageOptions } from "./node-fs-storage-browser.js";

@@ -28,3 +28,6 @@ setWasmLoader(async () => {
 
 export * from "./index.js";
 export { NodeFsStorage, type NodeFsStorageOptions } from "./node-fs-storage.js";
+// The browser entry's names too, so an import type-checks whichever entry a resolver picks
+// (docs/decisions.md#one-set-of-names-in-every-entry); in Node it needs an IndexedDB passed in.
+export { BrowserStorage, type BrowserStorageOptions, type IndexedDBFactory } from "./browser-storage.js";

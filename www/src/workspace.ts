@@ -43,10 +43,16 @@ import type {
 
 // Node 20 has Symbol.dispose (= Symbol.for("nodejs.dispose")); older browsers may not. Define it the
 // way Node does, only when absent, so `using ws = ...` (native or compiled by TypeScript) finds it.
-// The declaration lets the shipped .d.ts compile without lib "esnext.disposable" or @types/node.
+// The declarations let the shipped .d.ts, and a user's `using ws = await Workspace.create(…)`,
+// compile without lib "esnext.disposable" or @types/node (TypeScript 7 loads no @types by
+// default); they match the lib's and @types/node's, so they merge with either
+// (docs/decisions.md#one-set-of-names-in-every-entry).
 declare global {
   interface SymbolConstructor {
     readonly dispose: unique symbol;
+  }
+  interface Disposable {
+    [Symbol.dispose](): void;
   }
 }
 if (typeof Symbol.dispose !== "symbol") {

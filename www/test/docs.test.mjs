@@ -19,6 +19,7 @@ import { join, relative } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { TOOLS_DOC, generateToolsDoc } from "../scripts/gen-tools-doc.mjs";
+import { snippets } from "../scripts/snippets.mjs";
 
 const www = fileURLToPath(new URL("..", import.meta.url));
 const root = join(www, "..");
@@ -31,27 +32,6 @@ const DOCS = [
     .sort()
     .map((f) => `docs/${f}`),
 ];
-
-/** The TypeScript blocks of a Markdown file: { name, line, mode, code }. */
-export function snippets(file, markdown) {
-  const out = [];
-  const lines = markdown.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,}|~{3,})\s*(ts|typescript)\b/.exec(lines[i]);
-    if (!open) continue;
-    let j = i + 1;
-    while (j < lines.length && !lines[j].startsWith(open[1])) j++;
-    let k = i - 1;
-    while (k >= 0 && lines[k].trim() === "") k--;
-    const marker = k >= 0 ? /^<!--\s*snippet:\s*([a-z-]+)/.exec(lines[k].trim()) : null;
-    const mode = marker ? marker[1] : "run";
-    assert.ok(["run", "compile-only", "browser"].includes(mode), `${file}:${k + 1}: unknown snippet mode "${mode}"`);
-    const name = `${file.replace(/[^A-Za-z0-9]+/g, "_")}_L${i + 1}`;
-    out.push({ file, name, line: i + 1, mode, code: lines.slice(i + 1, j).join("\n") + "\n" });
-    i = j;
-  }
-  return out;
-}
 
 const ALL = DOCS.flatMap((f) => snippets(f, readFileSync(join(root, f), "utf8")));
 

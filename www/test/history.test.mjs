@@ -182,3 +182,63 @@ for (const name of ["openai-chat", "anthropic-messages"]) {
     ws.free();
   });
 }
+
+// Hosts build messages as objects, and SDKs leave optional keys set to `undefined` (the AI SDK's
+// `providerOptions: undefined` on every part it returns). Such a key is absent, as JSON has it:
+// compression must not turn it into a `null`, which the AI SDK's ModelMessage schema refuses on
+// the next generateText ("Invalid prompt: The messages do not match the ModelMessage[] schema").
+test("a key set to undefined stays absent in every format (no null the SDK would refuse)", async () => {
+  const ws = await Workspace.create({ storage: new MemoryStorage({ "a.md": "x = 1\n" }) });
+  const replace = await ws.call("memo_replace", { old_text: "x = 1", new_text: "x = 2" }, { toolCallId: "c1" });
+  const commit = await ws.call("memo_commit", { summary: "x to 2" }, { toolCallId: "c2" });
+  assert.notEqual(commit.history_delta, null);
+  const u = undefined;
+  // Per format: the model wrote text beside each call; every optional key is present and undefined.
+  const transcripts = {
+    openai: [
+      { role: "user", content: "go", name: u },
+      { role: "assistant", content: "Editing.", refusal: u, tool_calls: [{ id: "c1", type: "function", function: { name: "memo_replace", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: replace.markdown },
+      { role: "assistant", content: "Saving.", audio: u, tool_calls: [{ id: "c2", type: "function", function: { name: "memo_commit", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c2", content: commit.markdown },
+    ],
+    "openai-responses": [
+      { role: "user", content: "go", type: u },
+      { type: "message", role: "assistant", id: u, content: [{ type: "output_text", text: "Editing.", annotations: [], logprobs: u }] },
+      { type: "function_call", call_id: "c1", name: "memo_replace", arguments: "{}", id: u, status: u },
+      { type: "function_call_output", call_id: "c1", output: replace.markdown, id: u },
+      { type: "function_call", call_id: "c2", name: "memo_commit", arguments: "{}", id: u },
+      { type: "function_call_output", call_id: "c2", output: commit.markdown, status: u },
+    ],
+    anthropic: [
+      { role: "user", content: [{ type: "text", text: "go", cache_control: u }] },
+      { role: "assistant", content: [{ type: "text", text: "Editing.", citations: u }, { type: "tool_use", id: "c1", name: "memo_replace", input: {}, cache_control: u }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: replace.markdown, is_error: u }] },
+      { role: "assistant", content: [{ type: "text", text: "Saving.", citations: u }, { type: "tool_use", id: "c2", name: "memo_commit", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "c2", content: commit.markdown }, { type: "text", text: "next", cache_control: u }] },
+    ],
+    "ai-sdk": [
+      { role: "user", content: "go", providerOptions: u },
+      { role: "assistant", content: [{ type: "text", text: "Editing.", providerOptions: u }, { type: "tool-call", toolCallId: "c1", toolName: "memo_replace", input: {}, providerExecuted: u, providerOptions: u }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "memo_replace", output: { type: "text", value: replace.markdown }, providerOptions: u }] },
+      { role: "assistant", content: [{ type: "text", text: "Saving.", providerOptions: u }, { type: "tool-call", toolCallId: "c2", toolName: "memo_commit", input: {}, providerOptions: u }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c2", toolName: "memo_commit", output: { type: "text", value: commit.markdown } }] },
+    ],
+  };
+  for (const [format, messages] of Object.entries(transcripts)) {
+    const out = ws.compressHistory(messages, { format });
+    assert.deepEqual(out.sessions, [1], `${format}: the session was found`);
+    const nulls = [];
+    const walk = (v, at) => {
+      if (v === null) nulls.push(at);
+      else if (typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`);
+    };
+    walk(out.messages, "messages");
+    assert.deepEqual(nulls, [], `${format}: a key that was undefined came back as null`);
+    // What is kept is what the host had, with its undefined keys absent (JSON's reading of it).
+    assert.equal(JSON.stringify(out.messages[0]), JSON.stringify(messages[0]), `${format}: the user message as it was`);
+    assert.ok(JSON.stringify(out.messages).includes("Editing."), `${format}: the assistant's text is kept`);
+    if (format === "ai-sdk") assertValid(out.messages, format); // the AI SDK's own modelMessageSchema
+  }
+  ws.free();
+});

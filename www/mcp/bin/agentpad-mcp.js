@@ -149,8 +149,17 @@ server.server.onclose = () => void shutdown("the client closed the connection");
 process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
+// What the persist mode means for a client that starts one server per call (the MCP Inspector's
+// --cli does): staged edits live in this process only (www/mcp/README.md#first-contact).
+const MODE_NOTES = {
+  manual: "persist mode manual: changes are saved on memo_commit; staged edits live in this process only",
+  immediate: "persist mode immediate: every edit is saved at once",
+  disabled: "persist mode disabled: nothing is saved",
+};
+
 await server.connect(new StdioServerTransport());
+// One line, on stderr (stdout is the protocol): what is served, from where, and when it is written.
 process.stderr.write(
   `agentpad-mcp ${VERSION}: serving ${paths.length} document${paths.length === 1 ? "" : "s"} from ${collab === undefined ? storage.dir : `room ${collab.room} at ${collab.url}`}` +
-    `${skipped.length > 0 ? ` (${skipped.length} skipped)` : ""} on stdio\n`,
+    `${skipped.length > 0 ? ` (${skipped.length} skipped)` : ""} on stdio; ${MODE_NOTES[persistMode ?? "manual"]}\n`,
 );

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
 import { fileURLToPath } from "node:url";
@@ -16,8 +17,11 @@ const INSPECTOR = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/i
 
 /** One inspector run: `--cli node <bin> <server args> --method <method> …`; its stdout as JSON. */
 async function inspect(serverArgs, method, ...rest) {
+  // cwd: the inspector looks for "../package.json" relative to the working directory and then
+  // imports it relative to itself; from www/mcp (npm test) it would find www/package.json and fail.
   const { stdout } = await run(process.execPath, [INSPECTOR, "--cli", process.execPath, BIN, ...serverArgs, "--method", method, ...rest], {
     timeout: 30_000,
+    cwd: tmpdir(),
   });
   return JSON.parse(stdout.slice(stdout.indexOf("{")));
 }
@@ -45,6 +49,27 @@ test("MCP Inspector CLI: tools/call answers a MultiMatch, and an immediate-mode 
     const staged = await inspect(["--dir", folder.dir, "--persist-mode", "immediate"], "tools/call", "--tool-name", "memo_replace", "--tool-arg", "path=notes.md", "old_text=beta foo", "new_text=beta bar");
     assert.equal(statusOf(staged), "Success", JSON.stringify(staged));
     assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES.replace("beta foo", "beta bar"));
+  } finally {
+    folder.cleanup();
+  }
+});
+
+// The README's first-contact note (README.md#first-contact): every `--cli` run is a new server
+// process, so an edit staged by one run is gone for the next, and the commit has nothing to save.
+// With --persist-mode immediate each run's edit is on disk when the run ends.
+test("MCP Inspector CLI: a commit in its own --cli run finds nothing staged (each run is a fresh server), as the README says", async () => {
+  const folder = tempFolder();
+  try {
+    const staged = await inspect(["--dir", folder.dir], "tools/call", "--tool-name", "memo_replace", "--tool-arg", "path=notes.md", "old_text=beta foo", "new_text=beta bar");
+    assert.equal(statusOf(staged), "Success", JSON.stringify(staged));
+    const commit = await inspect(["--dir", folder.dir], "tools/call", "--tool-name", "memo_commit", "--tool-arg", "summary=beta");
+    assert.equal(statusOf(commit), "NoOp", JSON.stringify(commit));
+    assert.match(commit.content[0].text, /no pending changes/i);
+    assert.equal(readFileSync(join(folder.dir, "notes.md"), "utf8"), NOTES, "the staged edit died with its server");
+    const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
+    assert.match(readme, /## First contact/);
+    assert.match(readme, /each `--cli` call starts a fresh server/);
+    assert.match(readme, /--persist-mode immediate --method tools\/call/);
   } finally {
     folder.cleanup();
   }

@@ -154,6 +154,31 @@ test("SIGINT: the server shuts down and exits 0", async () => {
   }
 });
 
+// Someone trying the server by hand (the MCP Inspector's --cli starts a fresh server per call)
+// needs to see which folder it serves and when files are written: one stderr line on start.
+test("on start: one stderr line names the folder and the persist mode; stdout stays empty", async () => {
+  const folder = tempFolder();
+  try {
+    for (const [extra, mode] of [
+      [[], /; persist mode manual: changes are saved on memo_commit; staged edits live in this process only$/],
+      [["--persist-mode", "immediate"], /; persist mode immediate: every edit is saved at once$/],
+      [["--persist-mode", "disabled"], /; persist mode disabled: nothing is saved$/],
+    ]) {
+      const run = spawnBin(folder.dir, extra);
+      await waitFor(() => run.stderr().includes("on stdio"), "the server to start");
+      run.child.stdin.end();
+      assert.equal((await run.exited).code, 0, run.stderr());
+      const lines = run.stderr().split("\n").filter((l) => l.startsWith("agentpad-mcp "));
+      assert.equal(lines.length, 1, run.stderr());
+      assert.ok(lines[0].includes(`from ${folder.dir} (1 skipped) on stdio`), lines[0]);
+      assert.match(lines[0], mode);
+      assert.equal(run.stdout(), "", "nothing but the protocol on stdout");
+    }
+  } finally {
+    folder.cleanup();
+  }
+});
+
 test("usage: --help on stdout (exit 0); bad usage on stderr (exit 2)", () => {
   const help = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8" });
   assert.equal(help.status, 0);
