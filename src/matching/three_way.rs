@@ -38,6 +38,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+mod blank;
 mod complete;
 
 use complete::{completes, framed, Anchors};
@@ -229,6 +230,11 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
             }
             completed_words |= !ours.blank;
             text.push_str(&ours.text);
+        } else if let Some(both) = blank::apart(&cat(&b, c.base.clone()), &c.version(&b, &t, &drift, false), &c.version(&b, &o, &intended, true)) {
+            // The region differs here only in blanks (a reflow): the change, in its breaks.
+            applied += 1;
+            kept += 1;
+            text.push_str(&both);
         } else {
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::Overlap,
