@@ -534,6 +534,24 @@ fn a_one_line_paragraph_sent_hard_wrapped_lands_without_the_model_s_breaks() {
 }
 
 #[test]
+fn a_json_string_sent_decoded_or_doubled_lands_with_the_document_s_escapes() {
+    let doc = "{\"msg\":\"He said \\\"hi\\\"\\nbye\",\"path\":\"C:\\\\tmp\"}\n";
+    // (old_text, new_text, the document afterwards): decoded (real quote, line break,
+    // backslash), then doubled (`\\\"`).
+    let cases = [
+        ("\"msg\":\"He said \"hi\"\nbye\"", "\"msg\":\"He said \"hello\"\nbye\"", doc.replace("hi", "hello")),
+        ("He said \"hi\"\nbye", "He said \"hi\"\nbye\nnow", doc.replace("bye", "bye\\nnow")),
+        ("\"path\":\"C:\\tmp\"", "\"path\":\"D:\\tmp\\x\"", doc.replace("C:\\\\tmp", "D:\\\\tmp\\\\x")),
+        ("He said \\\\\\\"hi\\\\\\\"\\\\nbye", "He said \\\\\\\"hello\\\\\\\"\\\\nbye", doc.replace("hi", "hello")),
+    ];
+    for (old, new, want) in cases {
+        let got = lands(doc, old, new).unwrap_or_else(|r| panic!("{old:?}: nothing landed\n{r}"));
+        assert_eq!(got, want, "{old:?} -> {new:?}");
+        assert!(serde_json::from_str::<serde_json::Value>(&got).is_ok(), "not JSON: {got}");
+    }
+}
+
+#[test]
 fn every_offered_candidate_is_pickable_and_lands_in_the_document_s_form() {
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
     let (from, cases) = match env("OFFERED_PICKABLE_SEED") {

@@ -63,6 +63,9 @@ pub enum Note {
     EscapesRead,
     /// A near-miss pick read old_text's and new_text's escapes as characters.
     PickEscapesRead,
+    /// A near-miss pick read the document's escapes as the characters old_text has, and wrote
+    /// the change with them (src/matching/three_way/decoded.rs).
+    PickDocumentEscapesRead,
     /// A near-miss pick did not take old_text's gutters as text.
     PickGuttersIgnored,
     /// A near-miss pick kept the text there where it differs from old_text.

@@ -371,6 +371,7 @@ fn every_note() -> Vec<Note> {
         Note::LineKeysStripped,
         Note::EscapesRead,
         Note::PickEscapesRead,
+        Note::PickDocumentEscapesRead,
         Note::PickGuttersIgnored,
         Note::KeptAsIs { places: 2, elided: true },
         Note::PlaceholdersFilled { count: 2 },

@@ -70,6 +70,9 @@ pub fn note(n: &Note) -> String {
         Note::PickEscapesRead => {
             "The escapes in your old_text (\\n, \\t, \\\") were read as the characters the document has there, and those in new_text the same way.".into()
         }
+        Note::PickDocumentEscapesRead => {
+            "The document writes escapes (\\n, \\\", \\\\) where your old_text has the characters: your change was made on the text they stand for and written with the document's escapes.".into()
+        }
         Note::PickGuttersIgnored => "The line-number gutters of your old_text were not taken as text.".into(),
         Note::KeptAsIs { places, elided } => format!(
             "Where the text there differs from your old_text ({places} place{}{}) it was kept as it is.",
