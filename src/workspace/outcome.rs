@@ -199,6 +199,18 @@ pub struct Offered {
     /// distract, and none when only whitespace and line breaks differ, which the candidate's
     /// reason says (the JSON `near_misses` keeps every region and its difference).
     pub recommended: Option<crate::matching::recommend::Reason>,
+    /// The candidates whose pick is refused (docs/decisions.md#offered-candidates-are-pickable):
+    /// the answer says so now, rather than the pick after it.
+    pub refused: Vec<RefusedPick>,
+}
+
+/// A near-miss candidate whose pick would be refused, and the line where the change meets
+/// text the document changed (new_text's, the document's) when short enough to show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RefusedPick {
+    pub letter: Letter,
+    pub line: usize,
+    pub clash: Option<(String, String)>,
 }
 
 /// What a near-miss candidate holds now, shown when its pick is refused.
