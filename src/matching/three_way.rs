@@ -45,7 +45,7 @@ mod decoded;
 use complete::{completes, framed, Anchors};
 use super::marks::is_mark;
 pub use super::elide::{elided_pieces, is_elision_line};
-use crate::text_rules::{is_wide, myers_ops};
+use crate::text_rules::myers_ops;
 
 /// Most tokens (both sides together, after trimming the common prefix and suffix) one diff of
 /// [`merge`] runs on.
