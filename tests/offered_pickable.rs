@@ -431,17 +431,21 @@ fn check(seed: u64, seen: &mut Seen) -> Result<(), String> {
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let (kind, doc) = document(&mut r);
     let Some(e) = edit(&mut r, kind, &doc) else {
-        return Ok(seen.count("no edit", false));
+        seen.count("no edit", false);
+        return Ok(());
     };
     let Some(at) = doc.find(e.old.as_str()) else {
-        return Ok(seen.count("no edit", false));
+        seen.count("no edit", false);
+        return Ok(());
     };
     if doc.matches(e.old.as_str()).count() > 1 {
-        return Ok(seen.count("repeated text", false));
+        seen.count("repeated text", false);
+        return Ok(());
     }
     let intended = format!("{}{}{}", &doc[..at], e.new, &doc[at + e.old.len()..]);
     let Some((old, new, family, sent)) = perturb(&mut r, kind, &e) else {
-        return Ok(seen.count("not applicable", false));
+        seen.count("not applicable", false);
+        return Ok(());
     };
     let fail = |what: &str, got: &str| {
         format!("seed {seed} ({family}, {kind:?}): {what}\nold_text {old:?}\nnew_text {new:?}\ngot      {got:?}\nintended {intended:?}\ndoc      {doc:?}")
