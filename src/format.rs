@@ -608,6 +608,7 @@ mod tests {
                 context_end: at + 1,
                 recommended: i == 1,
                 recommended_reason: None,
+                pick_refused: false,
                 stale: false,
                 match_quality: "exact".into(),
             });

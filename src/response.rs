@@ -97,6 +97,10 @@ pub struct Candidate {
     pub recommended: bool,
     /// Why it is recommended (`after_anchor`, `near_focus`, `goal_words`); `None` otherwise.
     pub recommended_reason: Option<crate::matching::recommend::Reason>,
+    /// A near miss whose pick is refused (the change meets text the document changed), as the
+    /// summary says: offered to show where the text is, not to be picked
+    /// (docs/decisions.md#offered-candidates-are-pickable).
+    pub pick_refused: bool,
     pub stale: bool,
     /// How this candidate was found: `exact`, a fuzzy tier (`indentation`, `gutter+unicode`, …)
     /// or, for a near miss offered after `NoMatch`, `similar:0.92`.

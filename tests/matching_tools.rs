@@ -418,11 +418,13 @@ fn near_miss_offers_a_candidate_that_stages_in_one_step() {
     assert_eq!(c.line, 3);
     assert!(r.preview.as_deref().unwrap().contains("[A] line 3"), "{}", r.markdown);
     assert!(r.content.as_deref().unwrap().contains("\n3│   timeout: 30\n"), "small documents are shown whole: {}", r.markdown);
-    assert!(r.guidance.as_deref().unwrap().contains("memo_replace_selection(selection_id=\"A\")"));
     assert_eq!(h.ws.draft(None).unwrap(), doc, "nothing is applied on similarity alone");
     // The change (3O → 60) is where the candidate differs (30): one token changed two ways.
-    // The pick is refused, quoting both, and nothing is recommended that would be.
+    // The offer says the pick is refused, quoting both, the guidance does not send the model
+    // to it, and nothing is recommended that would be; the pick (made anyway) is refused.
     assert!(!c.recommended, "{}", r.markdown);
+    assert!(c.pick_refused && r.summary.contains("yours: `timeout: 60` · there: `timeout: 30`"), "{}", r.markdown);
+    assert!(!r.guidance.as_deref().unwrap().contains("memo_replace_selection"), "{}", r.markdown);
     let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
     assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
     assert!(r.summary.contains("yours: `timeout: 60` · there: `timeout: 30`"), "{}", r.summary);

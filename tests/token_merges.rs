@@ -36,6 +36,8 @@ fn a_number_the_document_changed_is_not_overwritten_by_a_pick() {
         assert_eq!(r.status, Status::NoMatch, "{old:?}\n{}", r.markdown);
         let a = r.candidates.first().unwrap_or_else(|| panic!("no candidate for {old:?}\n{}", r.markdown));
         assert!(!a.recommended, "a pick that would be refused is recommended: {old:?}\n{}", r.markdown);
+        // The offer says so, quoting the same lines, before any pick.
+        assert!(a.pick_refused && r.summary.contains("so picking it is refused") && r.summary.contains(shown), "{old:?}: the offer does not say its pick is refused\n{}", r.markdown);
         let before = draft(&mut h);
         let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
         assert_eq!(r.status, Status::StaleReference, "{old:?} -> {new:?} was merged:\n{}", r.markdown);

@@ -38,12 +38,14 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+mod blank;
 mod complete;
+mod decoded;
 
 use complete::{completes, framed, Anchors};
 use super::marks::is_mark;
 pub use super::elide::{elided_pieces, is_elision_line};
-use crate::text_rules::{is_wide, myers_ops};
+use crate::text_rules::myers_ops;
 
 /// Most tokens (both sides together, after trimming the common prefix and suffix) one diff of
 /// [`merge`] runs on.
@@ -229,6 +231,11 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
             }
             completed_words |= !ours.blank;
             text.push_str(&ours.text);
+        } else if let Some(both) = blank::apart(&cat(&b, c.base.clone()), &c.version(&b, &t, &drift, false), &c.version(&b, &o, &intended, true)) {
+            // The region differs here only in blanks (a reflow): the change, in its breaks.
+            applied += 1;
+            kept += 1;
+            text.push_str(&both);
         } else {
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::Overlap,
@@ -391,6 +398,9 @@ pub struct Reading {
     /// unescaped is closer to it (new_text's read the same way when that makes the smaller
     /// change).
     pub unescaped: bool,
+    /// The region's escapes were read as the characters old_text has, and the change written
+    /// with them ([`decoded::merge_decoded`]).
+    pub decoded: bool,
 }
 
 /// [`merge`] for a near-miss pick of `old_text`, after two readings that are not part of the
@@ -402,8 +412,10 @@ pub struct Reading {
 /// backslashes of its own, `old_text` is unescaped only if that brings it closer to the region
 /// (one level of escaping too many: `\\n` for the document's `\n`), and `new_text` only if
 /// that makes the smaller change; new escapes of a kind `old_text` never used are refused.
-/// Cost: as [`merge`], plus O(n) for the readings and up to four char diffs of at most
-/// [`MAX_DISTANCE_CHARS`] chars, O(n·D).
+/// The other way round, a region writing escapes where `old_text` has the characters (closer
+/// to it decoded) is merged decoded and written back with its escapes
+/// ([`decoded::merge_decoded`]). Cost: as [`merge`] (twice for an escaped region), plus O(n)
+/// for the readings and up to six char diffs of at most [`MAX_DISTANCE_CHARS`] chars, O(n·D).
 pub fn merge_pick(old_text: &str, new_text: &str, region: &str) -> (Outcome, Reading) {
     let mut reading = Reading::default();
     let (mut old, mut new) = (old_text.to_string(), new_text.to_string());
@@ -446,6 +458,14 @@ pub fn merge_pick(old_text: &str, new_text: &str, region: &str) -> (Outcome, Rea
                 reading.unescaped = true;
             }
         }
+    }
+    // The region writes escapes where old_text has the characters (a JSON string): the change
+    // is made on what they stand for and written with the region's escapes, never as raw
+    // characters inside its string.
+    let closer = |decoded: &str| matches!((char_distance(&old, decoded), char_distance(&old, region)), (Some(now), Some(then)) if now < then);
+    if let Some(m) = decoded::merge_decoded(&old, &new, region, closer) {
+        reading.decoded = true;
+        return (Outcome::Merged(m), reading);
     }
     (merge(&old, &new, region), reading)
 }

@@ -521,6 +521,7 @@ flags: `SelectionPending`
                 context_end: i * 10 + 1,
                 recommended,
                 recommended_reason: recommended.then_some(crate::matching::recommend::Reason::GoalWords),
+                pick_refused: false,
                 stale,
                 match_quality: quality.into(),
             });

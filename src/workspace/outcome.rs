@@ -63,6 +63,9 @@ pub enum Note {
     EscapesRead,
     /// A near-miss pick read old_text's and new_text's escapes as characters.
     PickEscapesRead,
+    /// A near-miss pick read the document's escapes as the characters old_text has, and wrote
+    /// the change with them (src/matching/three_way/decoded.rs).
+    PickDocumentEscapesRead,
     /// A near-miss pick did not take old_text's gutters as text.
     PickGuttersIgnored,
     /// A near-miss pick kept the text there where it differs from old_text.
@@ -196,6 +199,18 @@ pub struct Offered {
     /// distract, and none when only whitespace and line breaks differ, which the candidate's
     /// reason says (the JSON `near_misses` keeps every region and its difference).
     pub recommended: Option<crate::matching::recommend::Reason>,
+    /// The candidates whose pick is refused (docs/decisions.md#offered-candidates-are-pickable):
+    /// the answer says so now, rather than the pick after it.
+    pub refused: Vec<RefusedPick>,
+}
+
+/// A near-miss candidate whose pick would be refused, and the line where the change meets
+/// text the document changed (new_text's, the document's) when short enough to show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RefusedPick {
+    pub letter: Letter,
+    pub line: usize,
+    pub clash: Option<(String, String)>,
 }
 
 /// What a near-miss candidate holds now, shown when its pick is refused.

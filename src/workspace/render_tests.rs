@@ -78,6 +78,7 @@ fn a_response_that_fails_the_validator_is_flagged_and_recorded() {
         context_end: 1,
         recommended: false,
         recommended_reason: None,
+        pick_refused: false,
         stale: false,
         match_quality: "exact".into(),
     });

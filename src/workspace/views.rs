@@ -30,6 +30,7 @@ pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, qua
         context_end: text::char_to_utf16(draft, range.end),
         recommended: false,
         recommended_reason: None,
+        pick_refused: false,
         stale,
         match_quality: quality.to_string(),
     }

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use crate::workspace::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, Refusal};
+use crate::workspace::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, RefusedPick, Refusal};
 use super::near_pick::{decide_pick, Pick};
 use super::{Edit, Search, StageInfo};
 use crate::matching::recommend::{self, Hints, Reason};
@@ -181,8 +181,9 @@ pub(super) fn near_report(search: &Search, draft: &Rope, needle: &str, threshold
         line: text::line_of(draft, best.range.start),
         similarity: best.similarity,
         count: lettered.len(),
-        // Set by the caller once the recommendation is known.
+        // Set by the caller once the picks are decided.
         recommended: None,
+        refused: Vec::new(),
     });
     let report = NearMisses {
         needle: search.needle.clone(),
@@ -458,17 +459,35 @@ impl Workspace {
                 picked: Vec::new(),
             });
         }
+        // What picking each candidate comes to, decided now: an offer says which picks are
+        // refused (docs/decisions.md#offered-candidates-are-pickable).
+        let refused: Vec<RefusedPick> = lettered
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| {
+                let letter = Letter::from_index(i)?;
+                match decide_pick(&draft, &path, letter, n.range.clone(), needle, &search.new_text, Some(n.quality())) {
+                    Pick::Refuse(refusal) => {
+                        let clash = match refusal {
+                            Refusal::PickConflict(c) => c.clash,
+                            _ => None,
+                        };
+                        Some(RefusedPick { letter, line: text::line_of(&draft, n.range.start), clash })
+                    }
+                    Pick::Stage { .. } | Pick::AlreadyThere { .. } => None,
+                }
+            })
+            .collect();
+        let pickable = |i: usize| Letter::from_index(i).is_some_and(|l| refused.iter().all(|r| r.letter != l));
         // A near miss that is clearly the region meant (matching/near/clear_best.rs), with why.
         // Never a region whose pick would be refused (docs/decisions.md#recommendation).
-        let recommended = near::clear_best::recommend(&draft, needle, &lettered).filter(|_| can_choose).filter(|(i, _)| {
-            let (Some(n), Some(letter)) = (lettered.get(*i), Letter::from_index(*i)) else { return false };
-            matches!(decide_pick(&draft, &path, letter, n.range.clone(), needle, &search.new_text, Some(n.quality())), Pick::Stage { .. })
-        });
+        let recommended = near::clear_best::recommend(&draft, needle, &lettered).filter(|_| can_choose).filter(|(i, _)| pickable(*i));
         if !lettered.is_empty() && !search.preview_only {
             self.recommended = recommended.and_then(|(i, _)| Letter::from_index(i));
         }
         if let Some(offered) = report.offered.as_mut() {
             offered.recommended = recommended.map(|(_, reason)| reason);
+            offered.refused = refused.clone();
         }
         let outcome = EditOutcome::NoMatch(report);
         let mut r = self.worded(&outcome);
@@ -477,6 +496,9 @@ impl Workspace {
             r.near_misses = report.regions;
         }
         r.candidates = lettered.iter().enumerate().filter_map(|(i, n)| Letter::from_index(i).map(|id| candidate_view(&draft, id, &n.range, n.quality(), false, i))).collect();
+        for c in &mut r.candidates {
+            c.pick_refused = refused.iter().any(|p| p.letter.to_string() == c.id);
+        }
         if let Some((c, reason)) = recommended.and_then(|(i, reason)| Some((r.candidates.get_mut(i)?, reason))) {
             c.recommended = true;
             c.recommended_reason = Some(reason);

@@ -81,6 +81,9 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
             if reading.unescaped {
                 notes.push(Note::PickEscapesRead);
             }
+            if reading.decoded {
+                notes.push(Note::PickDocumentEscapesRead);
+            }
             if reading.gutters {
                 notes.push(Note::PickGuttersIgnored);
             }

@@ -371,6 +371,7 @@ fn every_note() -> Vec<Note> {
         Note::LineKeysStripped,
         Note::EscapesRead,
         Note::PickEscapesRead,
+        Note::PickDocumentEscapesRead,
         Note::PickGuttersIgnored,
         Note::KeptAsIs { places: 2, elided: true },
         Note::PlaceholdersFilled { count: 2 },
@@ -428,7 +429,7 @@ fn every_outcome() -> Vec<EditOutcome> {
                     NearMissView::of(&draft, &miss(19..26, 0.42), "timeout: 3O", None),
                 ]
             },
-            offered: Some(Offered { line: 3, similarity: 0.9, count: 1, recommended: None }),
+            offered: Some(Offered { line: 3, similarity: 0.9, count: 2, recommended: None, refused: vec![RefusedPick { letter: letter("B"), line: 9, clash: Some(("max: 6".into(), "max: 16".into())) }] }),
             stopped: None,
         }),
         EditOutcome::NoMatch(NearMisses {

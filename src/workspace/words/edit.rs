@@ -70,6 +70,9 @@ pub fn note(n: &Note) -> String {
         Note::PickEscapesRead => {
             "The escapes in your old_text (\\n, \\t, \\\") were read as the characters the document has there, and those in new_text the same way.".into()
         }
+        Note::PickDocumentEscapesRead => {
+            "The document writes escapes (\\n, \\\", \\\\) where your old_text has the characters: your change was made on the text they stand for and written with the document's escapes.".into()
+        }
         Note::PickGuttersIgnored => "The line-number gutters of your old_text were not taken as text.".into(),
         Note::KeptAsIs { places, elided } => format!(
             "Where the text there differs from your old_text ({places} place{}{}) it was kept as it is.",
@@ -298,9 +301,19 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
             near::two_decimals(o.similarity),
             if o.count > 1 { format!("; {} candidates in all", o.count) } else { String::new() }
         ));
-        format!(
-            "If candidate A is the place you meant, call {p}_replace_selection(selection_id=\"A\") to apply your change there (only what differs between your old_text and new_text, onto its text); otherwise copy the text exactly from {p}_read (without the line-number gutters)."
-        )
+        // Said now, not by the pick after it (docs/decisions.md#offered-candidates-are-pickable).
+        for r in &o.refused {
+            summary.push_str(&refused_pick_offered(r));
+        }
+        let first = (0..o.count).filter_map(Letter::from_index).find(|l| o.refused.iter().all(|r| r.letter != *l));
+        match first {
+            Some(l) => format!(
+                "If candidate {l} is the place you meant, call {p}_replace_selection(selection_id=\"{l}\") to apply your change there (only what differs between your old_text and new_text, onto its text); otherwise copy the text exactly from {p}_read (without the line-number gutters)."
+            ),
+            None => format!(
+                "Call {p}_replace again with old_text copied exactly from the text there ({p}_read, without the line-number gutters) and new_text made from that text."
+            ),
+        }
     } else if n.regions.is_empty() {
         format!("Call {p}_read to see the current text and copy it exactly (without the line-number gutters).")
     } else if gutters {
@@ -321,6 +334,21 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
         r.preview = Some(preview);
     }
     r
+}
+
+/// The sentence saying that picking near-miss candidate `r` is refused, quoting the line where
+/// the change meets text the document changed when there is one.
+fn refused_pick_offered(r: &RefusedPick) -> String {
+    match &r.clash {
+        Some((yours, there)) => format!(
+            " Candidate {} (line {}) differs from your old_text right where your change is, so picking it is refused: yours: {} · there: {}.",
+            r.letter,
+            r.line,
+            code(yours),
+            code(there)
+        ),
+        None => format!(" Picking candidate {} (line {}) is refused: your change cannot be applied to its text as it is.", r.letter, r.line),
+    }
 }
 
 /// Some line of the text starts with a read's gutter (`12│ `, `  12│ `), as a copied one does.

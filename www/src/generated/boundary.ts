@@ -47,6 +47,12 @@ export type Candidate = {
   recommended: boolean;
   /** Why it is recommended (`after_anchor`, `near_focus`, `goal_words`); `None` otherwise. */
   recommended_reason: RecommendReason | null;
+  /**
+   * A near miss whose pick is refused (the change meets text the document changed), as the
+   * summary says: offered to show where the text is, not to be picked
+   * (docs/decisions.md#offered-candidates-are-pickable).
+   */
+  pick_refused: boolean;
   stale: boolean;
   /**
    * How this candidate was found: `exact`, a fuzzy tier (`indentation`, `gutter+unicode`, …)

@@ -1,0 +1,119 @@
+//! A cluster whose region differs from the base only in blanks (a reflow: the document wraps a
+//! paragraph the model sent as one line, or the other way round) applies the change and keeps
+//! the document's line breaks: docs/decisions.md#offered-candidates-are-pickable. Plain data,
+//! no wording.
+
+use std::ops::Range;
+
+use crate::text_rules::myers_ops;
+
+/// Most chars (all three texts) [`apart`] diffs: a cluster is a few tokens; a larger one stays
+/// a conflict.
+const MAX_APART_CHARS: usize = 4_000;
+
+/// A char hunk: base chars `base` replaced by `text`.
+struct CharHunk {
+    base: Range<usize>,
+    text: String,
+}
+
+/// `ours`' change and `theirs`' blank difference (spaces, tabs, line breaks: the only
+/// difference between `base` and `theirs`) applied together, when no char of one hunk lies
+/// inside the other's: `morning·` → `morningNext·` with the region's `morning⏎` gives
+/// `morningNext⏎`. A hunk of the change that meets one of the region's holds no blank, so it
+/// cannot slide over the region's: one reading. `None` when the region differs in more than
+/// blanks, a hunk of the change overlaps one of the region's or meets it holding blanks, both
+/// insert at one point, or past [`MAX_APART_CHARS`]. Cost: two char diffs, O((b + t + o)·D).
+pub(super) fn apart(base: &str, theirs: &str, ours: &str) -> Option<String> {
+    let blank = |c: &char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    let words = |s: &str| s.chars().filter(|c| !blank(c)).collect::<String>();
+    if theirs == base || words(theirs) != words(base) {
+        return None;
+    }
+    let b: Vec<char> = base.chars().collect();
+    if b.len() + theirs.chars().count() + ours.chars().count() > MAX_APART_CHARS {
+        return None;
+    }
+    let drift = char_hunks(&b, theirs);
+    let intended = char_hunks(&b, ours);
+    for i in &intended {
+        for d in &drift {
+            let overlap = match (i.base.is_empty(), d.base.is_empty()) {
+                (true, true) => i.base.start == d.base.start,
+                (true, false) => d.base.start < i.base.start && i.base.start < d.base.end,
+                (false, true) => i.base.start < d.base.start && d.base.start < i.base.end,
+                (false, false) => i.base.start < d.base.end && d.base.start < i.base.end,
+            };
+            // A change that meets the region's blanks holds none itself: it cannot slide
+            // over them, so it has one place (`⏎` → `a` beside an added `⏎` has two).
+            let meets = i.base.start == d.base.end || d.base.start == i.base.end;
+            let blanks = i.text.chars().any(|c| blank(&c))
+                || b.get(i.base.clone()).unwrap_or_default().iter().any(blank);
+            if overlap || (meets && blanks) {
+                return None;
+            }
+        }
+    }
+    // Base order; at one start an insertion first (it lies before the run the other replaces).
+    let mut all: Vec<&CharHunk> = intended.iter().chain(&drift).collect();
+    all.sort_by_key(|h| (h.base.start, h.base.end));
+    let mut out = String::new();
+    let mut at = 0;
+    for h in all {
+        out.extend(b.get(at..h.base.start)?);
+        out.push_str(&h.text);
+        at = h.base.end;
+    }
+    out.extend(b.get(at..)?);
+    Some(out)
+}
+
+/// The non-equal runs of a char diff of `base` → `side`. Cost: O((b + s)·D).
+fn char_hunks(base: &[char], side: &str) -> Vec<CharHunk> {
+    let s: Vec<char> = side.chars().collect();
+    let mut out: Vec<CharHunk> = Vec::new();
+    let mut open = false;
+    for op in myers_ops(base, &s) {
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
+            open &= o.is_empty();
+            continue;
+        }
+        let text: String = s.get(n).unwrap_or_default().iter().collect();
+        match out.last_mut() {
+            Some(last) if open => {
+                last.base.end = o.end;
+                last.text.push_str(&text);
+            }
+            _ => out.push(CharHunk { base: o, text }),
+        }
+        open = true;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apart;
+
+    #[test]
+    fn a_change_next_to_a_reflowed_break_keeps_the_break() {
+        assert_eq!(
+            apart("morning across", "morning\nacross", "morningNext across").as_deref(),
+            Some("morningNext\nacross")
+        );
+        assert_eq!(
+            apart("morning\nacross", "morning across", "morningNext\nacross").as_deref(),
+            Some("morningNext across")
+        );
+        assert_eq!(
+            apart("one two three", "one two\nthree", "one 2 three").as_deref(),
+            Some("one 2\nthree")
+        );
+        // More than blanks differ, or the change lies inside the region's blank run: no reading.
+        assert_eq!(apart("a b", "a c", "a d"), None);
+        assert_eq!(apart("a  b", "a\nb", "a x b"), None);
+        // A change of blanks beside the region's: two readings (`a⏎` or `⏎a`).
+        assert_eq!(apart("\n", "\n\n", "a"), None);
+    }
+}
