@@ -240,9 +240,10 @@ fn scalars() -> String {
     let _ = writeln!(
         out,
         "\n/**\n * How a text was found: `\"exact\"`, a {{@link FuzzyTier}}, `\"gutter\"` or `\"gutter+<tier>\"` when\n \
-         * line-number gutters were stripped first, or `\"similar:0.92\"` for a near miss offered after `NoMatch`.\n */"
+         * line-number gutters were stripped first, `\"elided+<tier>\"` for an old_text with placeholders whose\n \
+         * lines around them were found through a tier, or `\"similar:0.92\"` for a near miss offered after `NoMatch`.\n */"
     );
-    let _ = writeln!(out, "export type MatchQuality = \"exact\" | FuzzyTier | \"gutter\" | `gutter+${{FuzzyTier}}` | `similar:${{string}}`;");
+    let _ = writeln!(out, "export type MatchQuality = \"exact\" | FuzzyTier | \"gutter\" | `gutter+${{FuzzyTier}}` | `elided+${{FuzzyTier}}` | `similar:${{string}}`;");
     let _ = writeln!(out, "\n/** A diagnostics category's short name: `\"MatchTrace\"` for `\"TextEdit.MatchTrace\"`. */");
     let short = crate::diagnostics::Category::ALL.iter().map(|c| c.as_str().strip_prefix("TextEdit.").unwrap_or(c.as_str()).to_string());
     let _ = writeln!(out, "export type DiagnosticShortName = {};", quoted(&mut short.into_iter()));

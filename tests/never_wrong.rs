@@ -2,7 +2,8 @@
 //! code, prose with accents and curly quotes, CJK), a random intended edit, and a
 //! perturbation of the kind models send applied to old_text (drift at the changed token, drift
 //! elsewhere, reflow, normalisation form, look-alikes, lost indentation, copied gutters, an
-//! elided middle). What the call stages, or a pick of the candidate it recommends, equals the
+//! elided middle, an elided middle whose pieces lost or doubled their indentation or have a
+//! word misremembered). What the call stages, or a pick of the candidate it recommends, equals the
 //! intended result, or nothing is staged; a pick of another candidate (a place the model
 //! chooses) makes the intended change there and nothing else.
 //!
@@ -152,7 +153,12 @@ fn edit(r: &mut Rng, doc: &str) -> Option<Edit> {
 /// token change. `None` when the perturbation does not apply to this edit.
 fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static str, String)> {
     let (mut token, mut nth) = (e.token.clone(), e.nth);
-    let (old, name) = match r.below(9) {
+    // The elided families share one draw, so a seed's family among the others stays as it was.
+    let family = match r.below(9) {
+        8 => 8 + r.below(3),
+        f => f,
+    };
+    let (old, name) = match family {
         0 => (e.old.clone(), "exact"),
         1 => {
             // Drift elsewhere: another word with a letter dropped.
@@ -185,12 +191,66 @@ fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static
             let first = doc[..doc.find(e.old.as_str())?].matches('\n').count() + 1;
             (e.old.lines().enumerate().map(|(i, l)| format!("{:>3}│ {l}", first + i)).collect::<Vec<_>>().join("\n"), "gutters")
         }
-        _ => {
+        8 => {
             let lines: Vec<&str> = e.old.lines().collect();
             if lines.len() < 3 || lines[1].contains(e.token.as_str()) {
                 return None;
             }
             (format!("{}\n...\n{}", lines[0], lines[2..].join("\n")), "elided")
+        }
+        9 => {
+            // Elided, its pieces' indentation drifted: lost, or twice as wide.
+            let lines: Vec<&str> = e.old.lines().collect();
+            if lines.len() < 3 || lines[1].contains(e.token.as_str()) {
+                return None;
+            }
+            let wide = r.below(2) == 0;
+            let drift = |l: &str| {
+                if wide {
+                    format!("{}{l}", &l[..l.len() - l.trim_start().len()])
+                } else {
+                    l.trim_start().to_string()
+                }
+            };
+            let kept: Vec<String> = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != 1)
+                .map(|(_, l)| drift(l))
+                .collect();
+            (
+                format!(
+                    "{}\n    // ... existing code ...\n{}",
+                    kept[0],
+                    kept[1..].join("\n")
+                ),
+                "elided indentation",
+            )
+        }
+        _ => {
+            // Elided, a word of an unchanged anchor line misremembered (a letter dropped).
+            let lines: Vec<&str> = e.old.lines().collect();
+            if lines.len() < 3 || lines[1].contains(e.token.as_str()) {
+                return None;
+            }
+            let sketch = format!("{}\n...\n{}", lines[0], lines[2..].join("\n"));
+            let toks = tokens(&sketch);
+            let &(at, t) = toks
+                .iter()
+                .filter(|(_, t)| {
+                    *t != e.token && t.chars().count() > 3 && sketch.matches(*t).count() == 1
+                })
+                .nth(r.below(4))?;
+            let cut = t.char_indices().nth(1)?.0;
+            (
+                format!(
+                    "{}{}{}",
+                    &sketch[..at + cut],
+                    &t[cut + t[cut..].chars().next()?.len_utf8()..],
+                    &sketch[at + t.len()..]
+                ),
+                "elided token drift",
+            )
         }
     };
     if old == e.old && name != "exact" {
@@ -265,8 +325,23 @@ fn no_answer_stages_anything_but_the_intended_edit() {
     println!("never_wrong: {cases} cases by family: {families:?}");
     // Every family the generator has must have been tried.
     if cases >= 1_000 {
-        for f in ["exact", "drift elsewhere", "token drift", "reflow", "normalization", "look-alikes", "indentation", "gutters", "elided"] {
-            assert!(families.get(f).copied().unwrap_or(0) > 0, "family {f} never ran: {families:?}");
+        for f in [
+            "exact",
+            "drift elsewhere",
+            "token drift",
+            "reflow",
+            "normalization",
+            "look-alikes",
+            "indentation",
+            "gutters",
+            "elided",
+            "elided indentation",
+            "elided token drift",
+        ] {
+            assert!(
+                families.get(f).copied().unwrap_or(0) > 0,
+                "family {f} never ran: {families:?}"
+            );
         }
     }
     assert!(failures.is_empty(), "{} wrong writes in {cases} cases; the first:\n{}", failures.len(), failures.first().map_or("", String::as_str));

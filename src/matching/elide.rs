@@ -3,9 +3,11 @@
 //! `<!-- ... -->`: [`is_elision_line`]) is found by the pieces of text around its markers.
 //!
 //! The pieces are anchors, and a marker never stretches over text the model did not mean:
-//! - each piece is found exactly; a piece after a marker starts a line, one before a marker
-//!   ends a line; a piece that could overlap itself (compared as lines where it is whole
-//!   lines) is no anchor;
+//! - each piece is found exactly, else through the fuzzy tiers as a whole needle is
+//!   ([`find_tolerant`], [`drift`]: then old_text must read as the whole region through one
+//!   tier, and new_text is written in the document's form); a piece after a marker starts a
+//!   line, one before a marker ends a line; a piece that could overlap itself (compared as
+//!   lines where it is whole lines) is no anchor;
 //! - from each place of the first piece, each next piece is its nearest place after the one
 //!   before, at most [`MAX_ELIDED_LINES`] lines further down; the region, from the first piece
 //!   to the end of the last, must hold each piece exactly once (it may be most of the file:
@@ -36,6 +38,7 @@ use ropey::Rope;
 use super::normalize::Tier;
 use super::{work, Match, MatchQuality};
 
+pub mod drift;
 mod markers;
 pub mod sketch;
 pub use markers::{elided_pieces, is_elision_line};
@@ -49,7 +52,11 @@ pub const MAX_ELIDED_LINES: usize = 5_000;
 const BYTES_PER_UNIT: u64 = 4;
 
 /// The quality of an elided match: `match_quality` `elided`.
-pub const QUALITY: MatchQuality = MatchQuality { tier: Some(Tier::Elided), gutter: false };
+pub const QUALITY: MatchQuality = MatchQuality {
+    tier: Some(Tier::Elided),
+    gutter: false,
+    elided: false,
+};
 
 /// A text split at its marker lines.
 #[derive(Debug)]
@@ -142,6 +149,10 @@ pub struct Elided {
     /// The group of the first piece, when that piece also occurs soon before its place here:
     /// `new_text` must leave it (and any group before it) as it is.
     pub unsettled_first: Option<usize>,
+    /// How the mapped `new_text` is written in the document's form, when a piece was found
+    /// only through a fuzzy tier ([`find_tolerant`]): the re-indentation and own characters of
+    /// old_text's match over the region. `None`: as it is.
+    pub own: Option<Box<super::fuzzy::Reindent>>,
 }
 
 /// Why a `new_text` cannot be written at an elided match: where its marker lines would go is
@@ -176,7 +187,16 @@ impl Elided {
     /// part of them); `apply(old_text)` is the region as it is. Cost: O(old_text + new_text +
     /// the lines).
     pub fn apply(&self, new_text: &str) -> Result<String, Unmapped> {
-        map(&self.old_text, new_text, &self.lines, (self.unsettled_first, self.unsettled))
+        let mapped = map(
+            &self.old_text,
+            new_text,
+            &self.lines,
+            (self.unsettled_first, self.unsettled),
+        )?;
+        Ok(match &self.own {
+            Some(own) => own.apply(&mapped),
+            None => mapped,
+        })
     }
 
     /// Whether [`Elided::apply`] can write `new_text`. Cost: that of `apply`.
@@ -297,53 +317,138 @@ struct Place {
 /// per place of the first piece (k pieces, p places), all charged to the work budget
 /// ([`work`]); past it the search stops, empty, and the caller reports the stop.
 pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Vec<Match> {
-    let Some(pieces) = pieces(needle) else { return Vec::new() };
+    find_tolerant(rope, needle, exact, &|_| Vec::new())
+}
+
+/// [`find`], with each piece that has no exact place searched as a whole needle is: through
+/// the fuzzy tiers (`fuzzy`, [`fuzzy::find`](super::fuzzy::find): its lowest tier that finds
+/// it). A region one of whose pieces was found that way is a match only when old_text, its
+/// markers written as the lines they stand for there, reads as the whole region through one
+/// fuzzy tier ([`drift::own_form`]): that tier is the match's quality (`elided+indentation`),
+/// and `new_text` is written in the document's form as at a whole needle's fuzzy match
+/// (docs/decisions.md, drifted pieces). Cost: [`find`], plus a fuzzy search per such piece and
+/// one of old_text over each region.
+pub fn find_tolerant(
+    rope: &Rope,
+    needle: &str,
+    exact: &dyn Fn(&str) -> Vec<Match>,
+    fuzzy: &dyn Fn(&str) -> Vec<Match>,
+) -> Vec<Match> {
+    let Some(pieces) = pieces(needle) else {
+        return Vec::new();
+    };
     // The exact search gives non-overlapping places: a piece that can overlap itself (`}\n}`)
     // may have places it does not list, so neither "nearest" nor "once" could be told.
     if pieces.iter().any(|p| if p.starts_line && p.ends_line { lines_overlap_themselves(&p.text) } else { overlaps_itself(&p.text) }) {
         return Vec::new();
     }
-    let lines: Vec<&str> = needle.split('\n').collect();
-    let Some(shape) = split(&lines) else { return Vec::new() };
-    let open_start = shape.groups.first().is_some_and(|g| g.is_empty());
-    let marker_lines: Vec<&str> = lines.iter().copied().filter(|l| is_elision_line(l)).collect();
-    let len = rope.len_chars();
-    let starts_line = |at: usize| at == 0 || rope.get_char(at - 1) == Some('\n');
-    let ends_line = |at: usize| at >= len || rope.get_char(at) == Some('\n');
-    // Each piece's places, in order, where its line boundaries allow.
+    let mut drifted = false;
     let mut places: Vec<Vec<Place>> = Vec::with_capacity(pieces.len());
     for piece in &pieces {
         work::charge(rope.len_bytes() as u64 / BYTES_PER_UNIT + piece.text.len() as u64);
         if work::exhausted() {
             return Vec::new();
         }
-        let breaks = piece.text.matches('\n').count();
-        let mut found = Vec::new();
-        for m in exact(&piece.text) {
-            work::charge(PLACE_UNITS);
-            if work::exhausted() {
-                return Vec::new();
-            }
-            let r = m.range;
-            if (!piece.starts_line || starts_line(r.start)) && (!piece.ends_line || ends_line(r.end)) {
-                let first_line = rope.char_to_line(r.start);
-                found.push(Place { range: r, first_line, last_line: first_line + breaks });
-            }
-        }
+        let mut found = piece_places(rope, piece, exact(&piece.text).into_iter().map(|m| m.range));
         if found.is_empty() {
+            found = piece_places(rope, piece, fuzzy(&piece.text).into_iter().map(|m| m.range));
+            drifted = true;
+        }
+        if work::exhausted() || found.is_empty() {
             return Vec::new();
         }
         places.push(found);
     }
-    let mut readings = Vec::new();
-    let mut doubtful = false;
-    for start in places.first().map_or(&[][..], Vec::as_slice) {
-        work::charge(STEP_UNITS * 2 * pieces.len() as u64);
-        work::candidate();
+    let Some(regions) = regions(rope, needle, &places) else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(regions.len());
+    for (span, mut e) in regions {
+        let mut quality = QUALITY;
+        if drifted {
+            // The pieces as the model wrote them, the lines between as the document has them:
+            // the whole region must read so through one tier, or it is no match.
+            let region = rope.slice(span.clone()).to_string();
+            let Some(own) = e
+                .apply(needle)
+                .ok()
+                .and_then(|full| drift::own_form(&region, &full))
+            else {
+                return Vec::new();
+            };
+            quality = MatchQuality {
+                tier: own.quality.tier,
+                gutter: false,
+                elided: true,
+            };
+            e.own = own.reindent.map(Box::new);
+        }
+        out.push(Match {
+            range: span,
+            quality,
+            reindent: Some(super::fuzzy::Reindent::elided(e)),
+        });
+    }
+    out
+}
+
+/// The places among `found` (char ranges of `piece`'s text) where its line boundaries allow:
+/// after a marker it starts a line, before one it ends a line. Cost: O(log n) per place,
+/// charged.
+fn piece_places(
+    rope: &Rope,
+    piece: &Piece,
+    found: impl Iterator<Item = Range<usize>>,
+) -> Vec<Place> {
+    let len = rope.len_chars();
+    let starts_line = |at: usize| at == 0 || rope.get_char(at - 1) == Some('\n');
+    let ends_line = |at: usize| at >= len || rope.get_char(at) == Some('\n');
+    // Every tier is line-based: a place has the piece's lines.
+    let breaks = piece.text.matches('\n').count();
+    let mut out = Vec::new();
+    for r in found {
+        work::charge(PLACE_UNITS);
         if work::exhausted() {
             return Vec::new();
         }
-        match read(start, &places) {
+        if (!piece.starts_line || starts_line(r.start)) && (!piece.ends_line || ends_line(r.end)) {
+            let first_line = rope.char_to_line(r.start);
+            out.push(Place {
+                range: r,
+                first_line,
+                last_line: first_line + breaks,
+            });
+        }
+    }
+    out
+}
+
+/// The regions the pieces' `places` give (see the module doc), each with the [`Elided`] lines
+/// its markers stand for; `None` for no answer (no region, one that is doubtful, regions that
+/// overlap, a marker that is the document's own line). Cost: O(k · log p) per place of the
+/// first piece, charged, plus the lines copied.
+fn regions(
+    rope: &Rope,
+    needle: &str,
+    places: &[Vec<Place>],
+) -> Option<Vec<(Range<usize>, Elided)>> {
+    let lines: Vec<&str> = needle.split('\n').collect();
+    let shape = split(&lines)?;
+    let open_start = shape.groups.first().is_some_and(|g| g.is_empty());
+    let marker_lines: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| is_elision_line(l))
+        .collect();
+    let mut readings = Vec::new();
+    let mut doubtful = false;
+    for start in places.first().map_or(&[][..], Vec::as_slice) {
+        work::charge(STEP_UNITS * 2 * places.len() as u64);
+        work::candidate();
+        if work::exhausted() {
+            return None;
+        }
+        match read(start, places) {
             Read::Region(r) => readings.push(r),
             Read::Twice => doubtful = true,
             Read::Not => {}
@@ -353,7 +458,7 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
     // candidates either.
     let overlapping = readings.windows(2).any(|w| matches!(w, [a, b] if b.span.start < a.span.end));
     if (doubtful && readings.len() == 1) || overlapping {
-        return Vec::new();
+        return None;
     }
     let mut out = Vec::with_capacity(readings.len());
     for reading in readings {
@@ -373,8 +478,12 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
         // A marker standing for a line the document holds there as written, or for one
         // placeholder-like line of the document's own, is that line (content: `... and then
         // it poured.`, a Python `...` body) copied with a slip, not a placeholder: no reading.
-        if marker_lines.iter().zip(&elided).any(|(m, e)| is_literal(m, e.as_deref())) {
-            return Vec::new();
+        if marker_lines
+            .iter()
+            .zip(&elided)
+            .any(|(m, e)| is_literal(m, e.as_deref()))
+        {
+            return None;
         }
         let copied = needle.len() + elided.iter().flatten().map(String::len).sum::<usize>();
         work::charge(MATCH_UNITS + copied as u64);
@@ -384,10 +493,11 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
             lines: elided,
             unsettled: reading.unsettled.map(|n| n + usize::from(open_start)),
             unsettled_first: reading.unsettled_first.then_some(usize::from(open_start)),
+            own: None,
         };
-        out.push(Match { range: reading.span, quality: QUALITY, reindent: Some(super::fuzzy::Reindent::elided(e)) });
+        out.push((reading.span, e));
     }
-    out
+    Some(out)
 }
 
 /// Whether `marker`, a placeholder-like line of old_text standing for the document's `lines`
@@ -656,6 +766,81 @@ mod tests {
         assert_eq!(unmapped(&found, Some(0), "fn a() {\n...\n}\n// end"), Some(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false }));
         assert_eq!(unmapped(&found, Some(1), "fn a() {\n...\n}\n// end"), None);
         assert_eq!(unmapped(&found, None, "fn a() {\n}"), Some(Unmapped::Markers { old: 1, new: 0, line: "...".into() }));
+    }
+
+    /// Pieces with drifted indentation are found through the fuzzy tiers; the match writes
+    /// new_text in the document's form, and the tier's other places of a piece (`}` at any
+    /// depth) are places for the elided rules.
+    #[test]
+    fn a_piece_found_through_a_tier_is_written_in_the_document_s_form() {
+        let doc = "func f() {\n\tx := 1\n\tif a {\n\t\tb()\n\t}\n\treturn x\n}\n";
+        let rope = Rope::from_str(doc);
+        let tolerant = |n: &str| {
+            find_tolerant(&rope, n, &|n| find_exact(&rope, n, 0), &|n| {
+                crate::matching::fuzzy::find(&rope, n, 0)
+            })
+        };
+        let elided = |m: &Match| {
+            m.reindent
+                .as_ref()
+                .and_then(|r| r.elided.clone())
+                .expect("an elided match carries its lines")
+        };
+        let needle = "func f() {\n    x := 1\n    // ...\n    return x\n}";
+        let found = tolerant(needle);
+        let [m] = found.as_slice() else {
+            panic!("{} matches", found.len())
+        };
+        assert_eq!(m.quality.to_string(), "elided+indentation");
+        let e = elided(m);
+        assert_eq!(
+            e.apply(needle).as_deref(),
+            Ok(doc.trim_end()),
+            "apply(old_text) is the region"
+        );
+        assert_eq!(
+            e.apply("func f() {\n    x := 2\n    // ...\n    return x\n}")
+                .as_deref(),
+            Ok(doc.trim_end().replace("x := 1", "x := 2").as_str())
+        );
+        assert_eq!(
+            e.apply("func f() {\n    x := 1\n    // ...\n    log(x)\n    return x\n}")
+                .as_deref(),
+            Ok(doc
+                .trim_end()
+                .replace("\treturn x", "\tlog(x)\n\treturn x")
+                .as_str())
+        );
+        // Found exactly, the pieces need no tier: the plain elided quality.
+        assert_eq!(
+            tolerant("func f() {\n\tx := 1\n\t// ...\n\treturn x\n}")
+                .first()
+                .map(|m| m.quality),
+            Some(QUALITY)
+        );
+        // `    }` is the `if`'s `\t}` and, soon after, the function's `}` at this tier: a change
+        // before it writes the same document either way; one at it is unsettled.
+        let needle = "func f() {\n    x := 1\n    // ...\n    }";
+        let found = tolerant(needle);
+        let [m] = found.as_slice() else {
+            panic!("{} matches", found.len())
+        };
+        let e = elided(m);
+        assert_eq!(
+            e.apply("func f() {\n    x := 2\n    // ...\n    }")
+                .as_deref(),
+            Ok("func f() {\n\tx := 2\n\tif a {\n\t\tb()\n\t}")
+        );
+        assert_eq!(
+            e.check("func f() {\n    x := 1\n    // ...\n    c()\n    }"),
+            Err(Unmapped::Unsettled {
+                marker: 1,
+                line: "}".into(),
+                before: false
+            })
+        );
+        // Without the tiers (find), nothing.
+        assert!(find(&rope, needle, &|n| find_exact(&rope, n, 0)).is_empty());
     }
 
     #[test]

@@ -707,7 +707,11 @@ fn token_windows(rope: &Rope, lines: &[&str]) -> Option<Vec<usize>> {
 /// ([`stream`](super::stream)): O(chars examined) time, no copy of a long line.
 fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[NormLine]) -> Vec<Match> {
     let k = needle.len();
-    let quality = MatchQuality { tier: Some(tier), gutter: false };
+    let quality = MatchQuality {
+        tier: Some(tier),
+        gutter: false,
+        elided: false,
+    };
     let line_start = rope.line_to_char(i.min(rope.len_lines()));
     let (Some(needle_first), Some(needle_last)) = (needle.first(), needle.last()) else { return Vec::new() };
     if let [n] = needle {

@@ -7,8 +7,8 @@
 //! 2. the fuzzy tiers of [`fuzzy`] (trailing whitespace, indentation, Unicode look-alikes,
 //!    whitespace runs) on the needle as given;
 //! 3. an elided needle ([`elide`]): its marker lines (`...`, `// ... existing code ...`) stand
-//!    for lines it left out, and the pieces around them, each found exactly and once, in
-//!    order and not far apart, place the region;
+//!    for lines it left out, and the pieces around them, each found once, in order and not far
+//!    apart (exactly, else through the fuzzy tiers as a whole needle), place the region;
 //! 4. copied gutters stripped ([`gutter`]) and the stripped needle searched exactly;
 //! 5. the fuzzy tiers on the stripped needle.
 //!
@@ -61,10 +61,17 @@ pub struct MatchQuality {
     /// `None`: exact.
     pub tier: Option<Tier>,
     pub gutter: bool,
+    /// Found by the pieces around old_text's placeholder lines ([`elide`]), some of them only
+    /// through `tier` (a fuzzy tier): `elided+indentation`.
+    pub elided: bool,
 }
 
 impl MatchQuality {
-    pub const EXACT: MatchQuality = MatchQuality { tier: None, gutter: false };
+    pub const EXACT: MatchQuality = MatchQuality {
+        tier: None,
+        gutter: false,
+        elided: false,
+    };
 
     pub fn is_exact(self) -> bool {
         self == MatchQuality::EXACT
@@ -73,6 +80,9 @@ impl MatchQuality {
 
 impl fmt::Display for MatchQuality {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let (true, Some(t)) = (self.elided, self.tier) {
+            return write!(f, "elided+{}", t.as_str());
+        }
         match (self.gutter, self.tier) {
             (false, None) => f.write_str("exact"),
             (true, None) => f.write_str("gutter"),
@@ -85,6 +95,13 @@ impl fmt::Display for MatchQuality {
 impl MatchQuality {
     /// What was looked through to find the match, for summaries; `None` when exact.
     pub fn describe(self) -> Option<String> {
+        if let (true, Some(t)) = (self.elided, self.tier) {
+            return Some(format!(
+                "{} and, in the lines around it, {}",
+                Tier::Elided.describe(),
+                t.describe()
+            ));
+        }
         match (self.gutter, self.tier) {
             (false, None) => None,
             (true, None) => Some("line-number gutters stripped".into()),
@@ -288,7 +305,8 @@ fn steps(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> Vec<Mat
     if !matches.is_empty() {
         return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
     }
-    let matches = whole(elide::find(rope, needle, &exact));
+    // Its pieces as whole needles are read: exactly, else through the fuzzy tiers.
+    let matches = whole(elide::find_tolerant(rope, needle, &exact, &fuzzy_find));
     if !matches.is_empty() {
         return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
     }
@@ -385,8 +403,24 @@ mod tests {
     #[test]
     fn quality_names() {
         assert_eq!(MatchQuality::EXACT.to_string(), "exact");
-        assert_eq!(MatchQuality { tier: Some(Tier::Unicode), gutter: false }.to_string(), "unicode");
-        assert_eq!(MatchQuality { tier: None, gutter: true }.to_string(), "gutter");
+        assert_eq!(
+            MatchQuality {
+                tier: Some(Tier::Unicode),
+                gutter: false,
+                elided: false
+            }
+            .to_string(),
+            "unicode"
+        );
+        assert_eq!(
+            MatchQuality {
+                tier: None,
+                gutter: true,
+                elided: false
+            }
+            .to_string(),
+            "gutter"
+        );
     }
 
     #[test]

@@ -292,7 +292,9 @@ impl Workspace {
         }
         // A lazy sketch: new_text's placeholders where old_text has none are written as the
         // lines of old_text they stand for, or nothing is (a placeholder is never text).
-        if located.matches.first().map_or(true, |m| m.quality != matching::elide::QUALITY) {
+        if located.matches.first().map_or(true, |m| {
+            m.reindent.as_ref().map_or(true, |r| r.elided.is_none())
+        }) {
             match fill_placeholders(&located.needle, &new, located.matches.is_empty()) {
                 Ok(Some((filled, note))) => {
                     new = filled;

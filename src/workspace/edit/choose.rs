@@ -162,9 +162,33 @@ pub(super) fn token_cut(draft: &Rope, range: &Range<usize>, new_text: &str) -> O
 /// (lettered at or above `threshold`), offered as candidate A when `can_choose`. Returns the
 /// lettered regions too, for the selection. Pure. Cost: one [`near::search`], within the work
 /// budget of one search (a stopped search gives no regions and says so).
-pub(super) fn near_report(search: &Search, draft: &Rope, needle: &str, threshold: f64, can_choose: bool) -> (NearMisses, Vec<near::NearMiss>) {
-    let near::NearSearch { found: near, stopped } = near::search(draft, needle, search.anchor_end.unwrap_or(0), NEAR_MISSES_SHOWN);
-    let lettered: Vec<near::NearMiss> = near.iter().filter(|n| n.similarity >= threshold).cloned().collect();
+pub(super) fn near_report(
+    search: &Search,
+    draft: &Rope,
+    needle: &str,
+    threshold: f64,
+    can_choose: bool,
+) -> (NearMisses, Vec<near::NearMiss>) {
+    let near::NearSearch {
+        found: near,
+        stopped,
+    } = near::search(
+        draft,
+        needle,
+        search.anchor_end.unwrap_or(0),
+        NEAR_MISSES_SHOWN,
+    );
+    let mut lettered: Vec<near::NearMiss> = near
+        .iter()
+        .filter(|n| n.similarity >= threshold)
+        .cloned()
+        .collect();
+    // A candidate of an elided old_text is lettered only where its pieces place the region: a
+    // pick elsewhere would be refused (an offered candidate is stageable, or not offered).
+    if !lettered.is_empty() {
+        let placed = super::near_pick::elided_placement(draft, needle);
+        lettered.retain(|n| super::near_pick::placeable(draft, needle, &placed, &n.range));
+    }
     // Where the text occurs before the anchor, the anchor is what to fix.
     let before_anchor = search.anchor_end.filter(|_| !needle.is_empty()).and_then(|end| {
         let head = draft.slice(..end.min(draft.len_chars())).to_string();

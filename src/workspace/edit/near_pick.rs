@@ -11,6 +11,7 @@ use ropey::Rope;
 
 use crate::workspace::outcome::{AlreadyThere, EditOutcome, Note, PickConflict, Refusal, ThereNow};
 use super::{Edit, StageInfo};
+use crate::matching::elide::drift;
 use crate::matching::marks::is_mark;
 use crate::matching::near;
 use crate::matching::three_way::{self, ConflictReason, Outcome};
@@ -37,21 +38,57 @@ pub(super) enum Pick {
 pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range<usize>, needle: &str, new_text: &str, quality: Option<CandidateQuality>) -> Pick {
     let mut range = whole_characters(draft, snap_to_needle_lines(draft, range, needle));
     // What the candidate holds, shown when the pick is refused before any merge.
-    let there = ThereNow { letter, line: text::line_of(draft, range.start), text: draft.slice(range.clone()).to_string() };
-    let pieces = three_way::elided_pieces(needle);
+    let there = ThereNow {
+        letter,
+        line: text::line_of(draft, range.start),
+        text: draft.slice(range.clone()).to_string(),
+    };
+    let elsewhere = |r: &Range<usize>, there: ThereNow| {
+        let lines = (
+            text::line_of(draft, r.start),
+            text::line_of(draft, r.end.saturating_sub(1).max(r.start)),
+        );
+        Pick::Refuse(Refusal::ElidedElsewhere { lines, there })
+    };
+    // old_text and new_text with their markers written as the lines they stand for, when a
+    // piece was placed only through a tier or at its near miss (src/matching/elide/drift.rs).
+    let mut expanded: Option<(String, String)> = None;
     // Placeholder-like lines the candidate holds are its content, copied (src/matching/elide.rs).
-    if !pieces.is_empty() && !crate::matching::elide::held_by(needle, &there.text) {
-        // The lines around `...` place the region: each must occur once, in order, and the
-        // region they span must be the candidate's.
-        match elided_region(draft, &pieces) {
-            Ok(r) if r.start < range.end && range.start < r.end => range = r,
-            Ok(r) => {
-                let lines = (text::line_of(draft, r.start), text::line_of(draft, r.end.saturating_sub(1).max(r.start)));
-                return Pick::Refuse(Refusal::ElidedElsewhere { lines, there });
+    if !crate::matching::elide::held_by(needle, &there.text) {
+        // The lines around `...` place the region, and it must be the candidate's.
+        match elided_placement(draft, needle) {
+            Placed::NotElided => {}
+            Placed::Exact(r) if overlaps(&r, &range) => range = r,
+            Placed::Drifted(r, e) if overlaps(&r, &range) => {
+                // Only the change is merged onto the region: old_text and new_text with their
+                // markers written as the lines they stand for there.
+                let old_full = e.apply(needle).unwrap_or_default();
+                match e.apply(new_text) {
+                    Ok(new_full) => expanded = Some((old_full, new_full)),
+                    Err(why) => {
+                        return Pick::Refuse(Refusal::ElidedNewText {
+                            path: path.to_string(),
+                            why,
+                        })
+                    }
+                }
+                range = r;
             }
-            Err((piece, count)) => return Pick::Refuse(Refusal::ElidedAnchorNotOnce { path: path.to_string(), piece, count, there }),
+            Placed::Exact(r) | Placed::Drifted(r, _) => return elsewhere(&r, there),
+            Placed::NotOnce(piece, count) => {
+                return Pick::Refuse(Refusal::ElidedAnchorNotOnce {
+                    path: path.to_string(),
+                    piece,
+                    count,
+                    there,
+                })
+            }
         }
     }
+    let (needle, new_text) = match &expanded {
+        Some((old, new)) => (old.as_str(), new.as_str()),
+        None => (needle, new_text),
+    };
     // A region never cuts a word of the document (`port: 3` of its `port: 30`).
     let mut region = draft.slice(range.clone()).to_string();
     let whole = glued(draft, &range, &region);
@@ -178,6 +215,61 @@ impl Workspace {
             }
         }
     }
+}
+
+/// Where the pieces of an elided old_text place the region a pick of it is merged onto.
+pub(super) enum Placed {
+    /// old_text has no placeholder line.
+    NotElided,
+    /// Each piece found exactly, once in the draft, in order ([`elided_region`]).
+    Exact(Range<usize>),
+    /// A piece written nowhere as it is, placed through a tier or at its clear-best near miss
+    /// ([`drift::near_region`]), with the lines the markers stand for there.
+    Drifted(Range<usize>, crate::matching::elide::Elided),
+    /// No region: the first piece that is not once in the draft, and how often it occurs.
+    NotOnce(String, usize),
+}
+
+/// [`Placed`] for `needle` in `draft`. Cost: [`elided_region`], and when a piece occurs
+/// nowhere, [`drift::near_region`].
+pub(super) fn elided_placement(draft: &Rope, needle: &str) -> Placed {
+    let pieces = three_way::elided_pieces(needle);
+    if pieces.is_empty() {
+        return Placed::NotElided;
+    }
+    match elided_region(draft, &pieces) {
+        Ok(r) => Placed::Exact(r),
+        // A piece written nowhere as it is may have drifted (its indentation, a misremembered
+        // token): placed as the elided tier places pieces, through the tolerant readings.
+        Err((piece, 0)) => match drift::near_region(draft, needle) {
+            Some((r, e)) => Placed::Drifted(r, e),
+            None => Placed::NotOnce(piece, 0),
+        },
+        Err((piece, count)) => Placed::NotOnce(piece, count),
+    }
+}
+
+/// Whether a pick of the near miss at `range` can be placed for `needle` ([`decide_pick`]):
+/// always when old_text has no placeholder line or the region holds them as content, else
+/// when its pieces place a region over it ([`elided_placement`], computed once as `placed`).
+/// A candidate that cannot is not offered: a pick of it would be refused. Cost: O(region).
+pub(super) fn placeable(draft: &Rope, needle: &str, placed: &Placed, range: &Range<usize>) -> bool {
+    let range = whole_characters(draft, snap_to_needle_lines(draft, range.clone(), needle));
+    match placed {
+        Placed::NotElided => true,
+        Placed::Exact(r) | Placed::Drifted(r, _) => {
+            overlaps(r, &range)
+                || crate::matching::elide::held_by(needle, &draft.slice(range).to_string())
+        }
+        Placed::NotOnce(..) => {
+            crate::matching::elide::held_by(needle, &draft.slice(range).to_string())
+        }
+    }
+}
+
+/// Whether two char ranges share a char.
+fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
+    a.start < b.end && b.start < a.end
 }
 
 /// The draft range from the first piece of an elided old_text to the end of its last, each

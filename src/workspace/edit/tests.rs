@@ -30,7 +30,15 @@ fn exact(range: Range<usize>) -> Match {
 }
 
 fn fuzzy(range: Range<usize>) -> Match {
-    Match { range, quality: MatchQuality { tier: Some(Tier::Whitespace), gutter: false }, reindent: None }
+    Match {
+        range,
+        quality: MatchQuality {
+            tier: Some(Tier::Whitespace),
+            gutter: false,
+            elided: false,
+        },
+        reindent: None,
+    }
 }
 
 fn search(old: &str, new: &str) -> Search {
@@ -406,15 +414,57 @@ fn every_outcome() -> Vec<EditOutcome> {
     let mut all: Vec<EditOutcome> = every_refusal().into_iter().map(EditOutcome::Refused).collect();
     all.extend([
         EditOutcome::Staged(staged(ChangeMade::Restored, false)),
-        EditOutcome::AlreadyStaged(AlreadyStaged { path: "a.txt".into(), id: Some(letter("B")), line: 6 }),
-        EditOutcome::AlreadyStaged(AlreadyStaged { path: "a.txt".into(), id: None, line: 6 }),
-        EditOutcome::Staged(staged(ChangeMade::One { id: letter("A"), amended: true, places: 3 }, false)),
-        EditOutcome::Staged(staged(ChangeMade::Several { ids: vec![letter("A"), letter("B")], edits: 2 }, true)),
-        EditOutcome::Listed(listing(ListReason::Several { quality: MatchQuality { tier: Some(Tier::Indentation), gutter: true } })),
-        EditOutcome::Listed(listing(ListReason::ExpectedOccurrences { expected: 1, found: 30, lines: vec![1, 2] })),
-        EditOutcome::Listed(listing(ListReason::ReplaceAllNotExact { quality: MatchQuality { tier: Some(Tier::Unicode), gutter: false }, found: 30 })),
-        EditOutcome::Listed(listing(ListReason::ListingReloaded { letter: letter("C") })),
-        EditOutcome::Listed(listing(ListReason::ListingEnded { letter: letter("C") })),
+        EditOutcome::AlreadyStaged(AlreadyStaged {
+            path: "a.txt".into(),
+            id: Some(letter("B")),
+            line: 6,
+        }),
+        EditOutcome::AlreadyStaged(AlreadyStaged {
+            path: "a.txt".into(),
+            id: None,
+            line: 6,
+        }),
+        EditOutcome::Staged(staged(
+            ChangeMade::One {
+                id: letter("A"),
+                amended: true,
+                places: 3,
+            },
+            false,
+        )),
+        EditOutcome::Staged(staged(
+            ChangeMade::Several {
+                ids: vec![letter("A"), letter("B")],
+                edits: 2,
+            },
+            true,
+        )),
+        EditOutcome::Listed(listing(ListReason::Several {
+            quality: MatchQuality {
+                tier: Some(Tier::Indentation),
+                gutter: true,
+                elided: false,
+            },
+        })),
+        EditOutcome::Listed(listing(ListReason::ExpectedOccurrences {
+            expected: 1,
+            found: 30,
+            lines: vec![1, 2],
+        })),
+        EditOutcome::Listed(listing(ListReason::ReplaceAllNotExact {
+            quality: MatchQuality {
+                tier: Some(Tier::Unicode),
+                gutter: false,
+                elided: false,
+            },
+            found: 30,
+        })),
+        EditOutcome::Listed(listing(ListReason::ListingReloaded {
+            letter: letter("C"),
+        })),
+        EditOutcome::Listed(listing(ListReason::ListingEnded {
+            letter: letter("C"),
+        })),
         EditOutcome::NoMatch(NearMisses {
             needle: Needle::OldText("timeout: 3O".into()),
             path: "a.txt".into(),

@@ -11,9 +11,10 @@ export type FuzzyTier = "trailing_whitespace" | "indentation" | "normalization" 
 
 /**
  * How a text was found: `"exact"`, a {@link FuzzyTier}, `"gutter"` or `"gutter+<tier>"` when
- * line-number gutters were stripped first, or `"similar:0.92"` for a near miss offered after `NoMatch`.
+ * line-number gutters were stripped first, `"elided+<tier>"` for an old_text with placeholders whose
+ * lines around them were found through a tier, or `"similar:0.92"` for a near miss offered after `NoMatch`.
  */
-export type MatchQuality = "exact" | FuzzyTier | "gutter" | `gutter+${FuzzyTier}` | `similar:${string}`;
+export type MatchQuality = "exact" | FuzzyTier | "gutter" | `gutter+${FuzzyTier}` | `elided+${FuzzyTier}` | `similar:${string}`;
 
 /** A diagnostics category's short name: `"MatchTrace"` for `"TextEdit.MatchTrace"`. */
 export type DiagnosticShortName = "MatchTrace" | "Persistence" | "External" | "Schema";
