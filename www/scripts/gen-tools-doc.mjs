@@ -58,6 +58,14 @@ const EXAMPLES = {
   memo_commit: { setup: stage, args: { summary: "Rename the service to billing" }, note: "with one change staged" },
   memo_commit_auto: { setup: stage, args: {}, note: "with one change staged" },
   memo_revert: { setup: stage, args: { reason: "Wrong service" }, note: "with one change staged" },
+  memo_undo: {
+    setup: async (call) => {
+      await stage(call);
+      await call("memo_commit", { summary: "Rename the service to billing" });
+    },
+    args: {},
+    note: "after one change was committed",
+  },
   memo_discard: { setup: stage, args: { reason: "Start over" }, note: "with one change staged" },
   memo_refresh: {
     setup: async (call, ctx) => {

@@ -43,7 +43,7 @@ test("000 A.2: three timeouts changed by letter, one commit", async () => {
   }
   const done = await ws.call("memo_commit", { summary: "all timeouts to 60 s" });
   assert.equal(done.status, "Success");
-  assert.match(done.summary, /Committed 3 changes \(0 chars\)/);
+  assert.match(done.summary, /Committed 3 changes \(±0 chars\)/);
   assert.equal(storage.read("t.yaml"), TIMEOUTS.replaceAll("timeout: 30", "timeout: 60"));
   ws.free();
 });
