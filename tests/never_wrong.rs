@@ -153,7 +153,7 @@ fn edit(r: &mut Rng, doc: &str) -> Option<Edit> {
 /// token change. `None` when the perturbation does not apply to this edit.
 fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static str, String)> {
     let (mut token, mut nth) = (e.token.clone(), e.nth);
-    // The elided families share one draw, so a seed's family among the others stays as it was.
+    // The elided families share one draw, so every other case keeps the family it had.
     let family = match r.below(9) {
         8 => 8 + r.below(3),
         f => f,
