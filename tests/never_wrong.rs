@@ -189,6 +189,11 @@ fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static
         6 => (e.old.lines().map(str::trim_start).collect::<Vec<_>>().join("\n"), "indentation"),
         7 => {
             let first = doc[..doc.find(e.old.as_str())?].matches('\n').count() + 1;
+            // A gutter number equal to the token counts in its rank: the model changes the
+            // token it means, not the gutter's.
+            let &(at, _) = tokens(&e.old).iter().filter(|(_, t)| *t == e.token).nth(e.nth)?;
+            let line = e.old[..at].matches('\n').count();
+            nth += (0..=line).filter(|i| (first + i).to_string() == e.token).count();
             (e.old.lines().enumerate().map(|(i, l)| format!("{:>3}│ {l}", first + i)).collect::<Vec<_>>().join("\n"), "gutters")
         }
         8 => {
@@ -254,6 +259,12 @@ fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static
         }
     };
     if old == e.old && name != "exact" {
+        return None;
+    }
+    // A perturbed old_text the document holds as written names that place, not the one meant:
+    // which edit was intended is then unknowable (a reflowed `harbour window ` that occurs on
+    // another line as it is), so the case says nothing.
+    if old != e.old && doc.contains(old.as_str()) {
         return None;
     }
     let new = replace_token(&old, &token, nth, &e.with)?;
