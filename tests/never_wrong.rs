@@ -14,29 +14,9 @@
 mod common;
 
 use agentpad::Status;
+use common::random_text::{replace_token, tokens, Rng};
 use common::Host;
 use serde_json::json;
-
-/// xorshift64*: the generator's only source of randomness, so a seed replays a case.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-    fn num(&mut self) -> String {
-        [1, 2, 3, 5, 8, 10, 16, 30, 60, 100, 250, 300, 1024][self.below(13)].to_string()
-    }
-}
 
 const WORDS: &[&str] = &["alpha", "render", "buffer", "timeout", "worker", "queue", "parser", "config", "stream", "cache", "handler", "client"];
 const PROSE: &[&str] = &["the", "river", "café", "naïve", "résumé", "quietly", "north", "garden", "letters", "morning", "station", "window", "“quoted”", "it’s", "harbour"];
@@ -105,32 +85,6 @@ struct Edit {
     token: String,
     nth: usize,
     with: String,
-}
-
-/// `text` with its `nth` token equal to `token` replaced by `with`.
-fn replace_token(text: &str, token: &str, nth: usize, with: &str) -> Option<String> {
-    let &(at, t) = tokens(text).iter().filter(|(_, t)| *t == token).nth(nth)?;
-    Some(format!("{}{with}{}", &text[..at], &text[at + t.len()..]))
-}
-
-fn tokens(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in line.char_indices() {
-        let word = c.is_alphanumeric() && (c as u32) < 0x2E80;
-        match (word, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push((s, &line[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, &line[s..]));
-    }
-    out
 }
 
 fn edit(r: &mut Rng, doc: &str) -> Option<Edit> {

@@ -2,6 +2,8 @@
 //! `Workspace::run` as the TypeScript shell drives its storage.
 #![allow(dead_code)]
 
+pub mod random_text;
+
 use std::ops::{Deref, DerefMut};
 
 use agentpad::{CallContext, Config, MemoryStorage, Response, Step, Workspace};
