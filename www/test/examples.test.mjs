@@ -100,6 +100,18 @@ function checkRequests(sent, { isToolMessage }) {
   assert.match(all(3), new RegExp(`\\[Edit session #1 committed\\]\\nSummary: ${SUMMARY}\\nChanges: 1 replacement`));
 }
 
+/** A Messages API response of the scripted model. */
+const anthropicMessage = (content, stop_reason) => ({
+  id: "msg_1",
+  type: "message",
+  role: "assistant",
+  model: "claude-test",
+  content,
+  stop_reason,
+  stop_sequence: null,
+  usage: { input_tokens: 1, output_tokens: 1 },
+});
+
 test("the examples type-check under tsc --strict as a user's project", () => {
   assert.equal(compile.status, 0, `tsc -p examples failed:\n${compile.stdout}${compile.stderr}`);
 });
@@ -136,19 +148,9 @@ test("openai-chat.ts: the loop runs through the openai client against a scripted
 test("anthropic.ts: the loop runs through the Anthropic client against a scripted model", async () => {
   const { run } = await example("anthropic");
   const { storage, ws } = await workspace();
-  const message = (content, stop_reason) => ({
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-test",
-    content,
-    stop_reason,
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1 },
-  });
   const { fetch, requests } = mockFetch([
-    ...CALLS.map(([name, input], i) => message([{ type: "text", text: "Editing." }, { type: "tool_use", id: `toolu_${i}`, name, input }], "tool_use")),
-    message([{ type: "text", text: ANSWER }], "end_turn"),
+    ...CALLS.map(([name, input], i) => anthropicMessage([{ type: "text", text: "Editing." }, { type: "tool_use", id: `toolu_${i}`, name, input }], "tool_use")),
+    anthropicMessage([{ type: "text", text: ANSWER }], "end_turn"),
   ]);
   const answer = await run({ client: new Anthropic({ apiKey: "test", fetch, maxRetries: 0 }), workspace: ws, prompt: "Set retry_timeout to 60." });
   assert.equal(answer, ANSWER);
@@ -278,19 +280,9 @@ test("openai-chat.ts: two commits, text beside every call; each compressed histo
 test("anthropic.ts: two commits, text beside every call; each compressed history is a valid request", async () => {
   const { run } = await example("anthropic");
   const { storage, ws } = await workspace();
-  const message = (content, stop_reason) => ({
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-test",
-    content,
-    stop_reason,
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1 },
-  });
   const { fetch, requests } = mockFetch([
-    ...TWO_SESSIONS.map(([text, name, input], i) => message([{ type: "text", text }, { type: "tool_use", id: `toolu_${i}`, name, input }], "tool_use")),
-    message([{ type: "text", text: ANSWER }], "end_turn"),
+    ...TWO_SESSIONS.map(([text, name, input], i) => anthropicMessage([{ type: "text", text }, { type: "tool_use", id: `toolu_${i}`, name, input }], "tool_use")),
+    anthropicMessage([{ type: "text", text: ANSWER }], "end_turn"),
   ]);
   const blocks = (m) => (Array.isArray(m.content) ? m.content : []);
   const compressions = checkCompressions(ws, (before, after) => {
