@@ -14,7 +14,7 @@
 mod common;
 
 use agentpad::Status;
-use common::random_text::{replace_token, tokens, Rng};
+use common::random_text::{drop_letter, replace_token, tokens, Rng};
 use common::Host;
 use serde_json::json;
 
@@ -116,10 +116,7 @@ fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static
         0 => (e.old.clone(), "exact"),
         1 => {
             // Drift elsewhere: another word with a letter dropped.
-            let toks = tokens(&e.old);
-            let &(at, t) = toks.iter().filter(|(_, t)| *t != e.token && t.chars().count() > 3 && e.old.matches(*t).count() == 1).nth(r.below(4))?;
-            let cut = t.char_indices().nth(1)?.0;
-            (format!("{}{}{}", &e.old[..at + cut], &t[cut + t[cut..].chars().next()?.len_utf8()..], &e.old[at + t.len()..]), "drift elsewhere")
+            (drop_letter(r, &e.old, &e.token)?, "drift elsewhere")
         }
         2 => {
             // The changed token itself misremembered: a digit or letter more.
@@ -193,23 +190,7 @@ fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static
                 return None;
             }
             let sketch = format!("{}\n...\n{}", lines[0], lines[2..].join("\n"));
-            let toks = tokens(&sketch);
-            let &(at, t) = toks
-                .iter()
-                .filter(|(_, t)| {
-                    *t != e.token && t.chars().count() > 3 && sketch.matches(*t).count() == 1
-                })
-                .nth(r.below(4))?;
-            let cut = t.char_indices().nth(1)?.0;
-            (
-                format!(
-                    "{}{}{}",
-                    &sketch[..at + cut],
-                    &t[cut + t[cut..].chars().next()?.len_utf8()..],
-                    &sketch[at + t.len()..]
-                ),
-                "elided token drift",
-            )
+            (drop_letter(r, &sketch, &e.token)?, "elided token drift")
         }
     };
     if old == e.old && name != "exact" {

@@ -16,7 +16,7 @@
 mod common;
 
 use agentpad::{Response, Status};
-use common::random_text::{replace_token, tokens, Rng};
+use common::random_text::{drop_letter, replace_token, tokens, Rng};
 use common::Host;
 use serde_json::json;
 
@@ -283,22 +283,7 @@ fn perturb(r: &mut Rng, kind: Kind, e: &Edit) -> Option<(String, String, &'stati
         "escapes doubled" => e.old.replace('\\', "\\\\"),
         "hard-wrapped" => wrap(&e.old, 30 + r.below(40)),
         "one line" => e.old.replace('\n', " "),
-        "drift elsewhere" => {
-            let toks = tokens(&e.old);
-            let &(at, t) = toks
-                .iter()
-                .filter(|(_, t)| {
-                    *t != e.token && t.chars().count() > 3 && e.old.matches(*t).count() == 1
-                })
-                .nth(r.below(4))?;
-            let cut = t.char_indices().nth(1)?.0;
-            format!(
-                "{}{}{}",
-                &e.old[..at + cut],
-                &t[cut + t[cut..].chars().next()?.len_utf8()..],
-                &e.old[at + t.len()..]
-            )
-        }
+        "drift elsewhere" => drop_letter(r, &e.old, &e.token)?,
         "token drift" => {
             token = format!(
                 "{}{}",

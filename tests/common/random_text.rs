@@ -49,3 +49,13 @@ pub fn tokens(line: &str) -> Vec<(usize, &str)> {
     }
     out
 }
+
+/// `text` with one letter (its second) dropped from a word other than `token`: one of the first
+/// four words of more than three chars that occur once in it, the drift a model makes elsewhere
+/// in what it remembers. `None` when there is no such word. Cost: O(text · words).
+pub fn drop_letter(r: &mut Rng, text: &str, token: &str) -> Option<String> {
+    let toks = tokens(text);
+    let &(at, t) = toks.iter().filter(|(_, t)| *t != token && t.chars().count() > 3 && text.matches(*t).count() == 1).nth(r.below(4))?;
+    let cut = t.char_indices().nth(1)?.0;
+    Some(format!("{}{}{}", &text[..at + cut], &t[cut + t[cut..].chars().next()?.len_utf8()..], &text[at + t.len()..]))
+}

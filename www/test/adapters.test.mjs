@@ -16,6 +16,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import Ajv from "ajv";
 import OpenAI from "openai";
 import { MemoryStorage, Workspace, isErrorStatus, strictSchema } from "@agentpad/core";
+import { anthropicMessage } from "./lib/scripted-model.mjs";
 
 const NOTES = "# Notes\n- status: draft\n- owner: ana\n";
 const EDITED = "# Notes\n- status: final\n- owner: ana\n";
@@ -298,16 +299,7 @@ test("OpenAI Responses: function_call items in, function_call_output items out",
 
 test("Anthropic: tool_use blocks in, tool_result blocks with is_error out", async () => {
   const { storage, ws } = await workspace();
-  const message = (content, stop_reason = "tool_use") => ({
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-test",
-    content,
-    stop_reason,
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1 },
-  });
+  const message = anthropicMessage;
   const use = (id, name, input) => ({ type: "tool_use", id, name, input });
   const { fetch, requests } = mockFetch([
     message([{ type: "text", text: "Editing." }, use("toolu_1", "memo_replace", { old_text: "status: gone", new_text: "x" })]),

@@ -18,6 +18,7 @@ import { modelMessageSchema } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import OpenAI from "openai";
 import { MemoryStorage, Workspace } from "@agentpad/core";
+import { anthropicMessage } from "./lib/scripted-model.mjs";
 
 const www = fileURLToPath(new URL("..", import.meta.url));
 const CONF = "# Service\n\ntimeout = 30\nretry_timeout = 30\n";
@@ -99,18 +100,6 @@ function checkRequests(sent, { isToolMessage }) {
   assert.ok(!sent[3].some(isToolMessage), "no tool call or result left after the commit");
   assert.match(all(3), new RegExp(`\\[Edit session #1 committed\\]\\nSummary: ${SUMMARY}\\nChanges: 1 replacement`));
 }
-
-/** A Messages API response of the scripted model. */
-const anthropicMessage = (content, stop_reason) => ({
-  id: "msg_1",
-  type: "message",
-  role: "assistant",
-  model: "claude-test",
-  content,
-  stop_reason,
-  stop_sequence: null,
-  usage: { input_tokens: 1, output_tokens: 1 },
-});
 
 test("the examples type-check under tsc --strict as a user's project", () => {
   assert.equal(compile.status, 0, `tsc -p examples failed:\n${compile.stdout}${compile.stderr}`);
