@@ -23,7 +23,8 @@ CHROMIUM=/usr/bin/chromium
 CHROMEDRIVER_BIN=/usr/bin/chromedriver
 LOG_DIR="$TARGET_DIR/test-logs"
 
-say() { printf '==> %s\n' "$*"; }
+# Each step says how far into the run it starts (minutes:seconds), so a slow layer shows in the log.
+say() { printf '==> [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 die() {
   printf 'build.sh: error: %s\n' "$*" >&2
   exit 1
@@ -218,6 +219,7 @@ TOTAL_PASSED=0
 TOTAL_FAILED=0
 LAYER_LINES=()
 declare -A LAYER_TOTAL=()
+declare -A LAYER_SECONDS=()
 
 # Sums cargo's and wasm-bindgen-test's "test result: ok. N passed; M failed" lines.
 counts_cargo() {
@@ -244,10 +246,11 @@ record() {
   TOTAL_PASSED=$((TOTAL_PASSED + passed))
   TOTAL_FAILED=$((TOTAL_FAILED + failed))
   LAYER_TOTAL[$name]=$((passed + failed))
+  local took="${LAYER_SECONDS[$name]:+ in ${LAYER_SECONDS[$name]} s}"
   if [ "$failed" -eq 0 ]; then
-    LAYER_LINES+=("  ok      $name: $passed passed, $failed failed${note:+ ($note)}")
+    LAYER_LINES+=("  ok      $name: $passed passed, $failed failed$took${note:+ ($note)}")
   else
-    LAYER_LINES+=("  FAILED  $name: $passed passed, $failed failed${note:+ ($note)}")
+    LAYER_LINES+=("  FAILED  $name: $passed passed, $failed failed$took${note:+ ($note)}")
   fi
 }
 
@@ -257,7 +260,7 @@ record() {
 run_layer() {
   local name="$1" parser="$2"
   shift 2
-  local log="$LOG_DIR/$name.log" rc counts passed failed
+  local log="$LOG_DIR/$name.log" rc counts passed failed started=$SECONDS
   say "test $name"
   set +e
   (
@@ -267,6 +270,7 @@ run_layer() {
   rc=${PIPESTATUS[0]}
   set -e
   counts="$($parser "$log" || true)"
+  LAYER_SECONDS[$name]=$((SECONDS - started))
   if [ -z "$counts" ]; then
     record "$name" 0 1 "no test counts in the output; runner exit code $rc; log: ${log#"$ROOT"/}"
     return

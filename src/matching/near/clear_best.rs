@@ -215,11 +215,22 @@ struct Hunk {
 
 fn classify(rope: &Rope, needle: &[Token], needle_lines: usize, range: &Range<usize>) -> Option<SmallDifference> {
     let (window, own) = window(rope, needle_lines, range)?;
+    // The context may lend a token that makes a region's own one-word difference read as a
+    // larger one (its repeated words aligned across the line before): the region alone is
+    // tried too, so a copy of a block differing by one word is never missed as a rival.
+    classify_in(needle, &window, own.clone()).or_else(|| {
+        let alone = window.get(own.clone())?;
+        classify_in(needle, alone, 0..alone.len())
+    })
+}
+
+/// [`classify`] on a window of tokens, `own` being the region's.
+fn classify_in(needle: &[Token], window: &[Token], own: Range<usize>) -> Option<SmallDifference> {
     // One needle token missing at most: cheap to check before aligning.
-    if needle.is_empty() || missing(needle, &window) > 1 {
+    if needle.is_empty() || missing(needle, window) > 1 {
         return None;
     }
-    let (hunks, span) = align(needle, &window)?;
+    let (hunks, span) = align(needle, window)?;
     // The context only completes the region: what is aligned must be mostly the region itself,
     // else a region beside the place meant would be read as that place.
     let shared = span.end.min(own.end).saturating_sub(span.start.max(own.start));
@@ -233,7 +244,7 @@ fn classify(rope: &Rope, needle: &[Token], needle_lines: usize, range: &Range<us
     match hunks.as_slice() {
         [] => Some(SmallDifference::WhitespaceOnly),
         [h] if h.old.len() == 1 && h.new.len() == 1 => Some(SmallDifference::OneToken),
-        [h] if h.old.is_empty() && slides(&window, &h.new, &span).any(|at| whole_lines(&window, &at)) => {
+        [h] if h.old.is_empty() && slides(window, &h.new, &span).any(|at| whole_lines(window, &at)) => {
             Some(SmallDifference::AddedLines)
         }
         _ => None,

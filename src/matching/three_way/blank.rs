@@ -49,7 +49,7 @@ pub(super) fn apart(base: &str, theirs: &str, ours: &str) -> Option<String> {
             let meets = i.base.start == d.base.end || d.base.start == i.base.end;
             let blanks = i.text.chars().any(|c| blank(&c))
                 || b.get(i.base.clone()).unwrap_or_default().iter().any(blank);
-            if overlap || (meets && blanks) {
+            if overlap || (meets && blanks) || slides_past(&b, d, i) {
                 return None;
             }
         }
@@ -66,6 +66,48 @@ pub(super) fn apart(base: &str, theirs: &str, ours: &str) -> Option<String> {
     }
     out.extend(b.get(at..)?);
     Some(out)
+}
+
+/// Whether the region's pure insertion or deletion `d` could lie on either side of the change
+/// `i`: equal chars around it let the diff place it anywhere along a run (one space of `··`
+/// deleted, `a` inserted between them, reads as `·a` or as `a·`). Cost: O(run length).
+fn slides_past(b: &[char], d: &CharHunk, i: &CharHunk) -> bool {
+    let (lo, hi) = if d.text.is_empty() {
+        // A deletion of b[s..e] moves right while b[s] == b[e], left while b[s-1] == b[e-1].
+        let (mut s, mut e) = (d.base.start, d.base.end);
+        while s > 0 && b.get(s - 1).is_some() && b.get(s - 1) == b.get(e - 1) {
+            s -= 1;
+            e -= 1;
+        }
+        let lo = s;
+        let (mut s, mut e) = (d.base.start, d.base.end);
+        while b.get(e).is_some() && b.get(s) == b.get(e) {
+            s += 1;
+            e += 1;
+        }
+        (lo, e)
+    } else if d.base.is_empty() {
+        // An insertion of t at p moves right while b[p] == t[0] (t rotates), left likewise.
+        let t: Vec<char> = d.text.chars().collect();
+        let mut r = t.clone();
+        let mut p = d.base.start;
+        while !r.is_empty() && b.get(p).is_some() && b.get(p) == r.first() {
+            r.rotate_left(1);
+            p += 1;
+        }
+        let hi = p;
+        let mut r = t;
+        let mut p = d.base.start;
+        while !r.is_empty() && p > 0 && b.get(p - 1).is_some() && b.get(p - 1) == r.last() {
+            r.rotate_right(1);
+            p -= 1;
+        }
+        (p, hi)
+    } else {
+        return false;
+    };
+    let len = d.base.len();
+    lo + len <= i.base.start && i.base.end + len <= hi
 }
 
 /// The non-equal runs of a char diff of `base` → `side`. Cost: O((b + s)·D).
@@ -115,5 +157,9 @@ mod tests {
         assert_eq!(apart("a  b", "a\nb", "a x b"), None);
         // A change of blanks beside the region's: two readings (`a⏎` or `⏎a`).
         assert_eq!(apart("\n", "\n\n", "a"), None);
+        // One of two blanks deleted, a word inserted between them: `·a` or `a·`.
+        assert_eq!(apart("  ", " ", " a "), None);
+        assert_eq!(apart("x  y", "x y", "x a y"), None);
+        assert_eq!(apart("x  y", "x   y", "x a y"), None);
     }
 }
