@@ -233,8 +233,8 @@ impl Display for Markdown<'_> {
                 let (old, new) = change_snippets(&c.old_text, &c.new_text);
                 writeln!(
                     f,
-                    "- [{}] {}{}{}{}{} → {}{}{}",
-                    c.change_id,
+                    "- {} · {}{}{}{}{} → {}{}{}",
+                    fill(w.change, &c.change_id),
                     if several { format!("{} ", one_line(&c.path)) } else { String::new() },
                     w.line_no(c.line),
                     if c.place_count > 1 { fill(w.places, &c.place_count.to_string()) } else { String::new() },
@@ -708,16 +708,16 @@ flags: `SelectionPending`
         r.task_stack.push(crate::response::TaskView { task_id: "1".into(), goal: "启用实验性功能 X".into(), status: "Active".into(), depth: 1 });
         r.render(ZH_TABLE);
         // One document: its path is the summary's, not repeated on each line.
-        assert!(r.markdown.contains("\n### [Changes] 待定变更\n- [A] 第 4 行：`[⟦⟧]` → `[⟦\"X\"⟧]`（+3）（已合并）\n"), "{}", r.markdown);
+        assert!(r.markdown.contains("\n### [Changes] 待定变更\n- 变更 A · 第 4 行：`[⟦⟧]` → `[⟦\"X\"⟧]`（+3）（已合并）\n"), "{}", r.markdown);
         assert!(r.markdown.contains("\n### [Tasks] 任务栈\n- [#1] 启用实验性功能 X（当前）\n"), "{}", r.markdown);
         r.render(EN_TABLE);
-        assert!(r.markdown.contains("\n### [Changes] Pending changes\n- [A] line 4: `[⟦⟧]` → `[⟦\"X\"⟧]` (+3) amended\n"), "{}", r.markdown);
+        assert!(r.markdown.contains("\n### [Changes] Pending changes\n- change A · line 4: `[⟦⟧]` → `[⟦\"X\"⟧]` (+3) amended\n"), "{}", r.markdown);
         // Changes in several documents name theirs.
         let mut b = r.pending_changes[0].clone();
         (b.change_id, b.path) = ("B".into(), "b.json".into());
         r.pending_changes.push(b);
         r.render(EN_TABLE);
-        assert!(r.markdown.contains("- [A] config.json line 4: `[⟦⟧]`") && r.markdown.contains("- [B] b.json line 4: "), "{}", r.markdown);
+        assert!(r.markdown.contains("- change A · config.json line 4: `[⟦⟧]`") && r.markdown.contains("- change B · b.json line 4: "), "{}", r.markdown);
         assert!(r.markdown.contains("\n### [Tasks] Task stack\n- [#1] 启用实验性功能 X (current)\n"), "{}", r.markdown);
     }
 

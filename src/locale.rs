@@ -81,6 +81,11 @@ pub struct Words {
     pub stale: &'static str,
     /// The table's `Recommended` cell of the recommended candidate: `yes` / `是`.
     pub yes: &'static str,
+    /// A pending change by its letter, in the pending list and the preview's hunk labels:
+    /// `change {}` / `变更 {}` — never `[A]`, which is a candidate's (docs/responses.md#letters).
+    pub change: &'static str,
+    /// Between the letters of one preview label (`change C, B`).
+    pub letters_and: &'static str,
     /// After a pending change that was merged with a later edit: ` amended` / `（已合并）`.
     pub amended: &'static str,
     /// After the line of a pending change with several places (a replace-all): `, 3 places` /
@@ -141,6 +146,8 @@ pub const EN: Words = Words {
     reason: Reason::en,
     stale: "stale",
     yes: "yes",
+    change: "change {}",
+    letters_and: ", ",
     amended: " amended",
     places: ", {} places",
     running: "(running)",
@@ -175,6 +182,8 @@ pub const ZH: Words = Words {
     reason: Reason::zh,
     stale: "已失效",
     yes: "是",
+    change: "变更 {}",
+    letters_and: "、",
     amended: "（已合并）",
     places: "，共 {} 处",
     running: "（进行中）",

@@ -141,11 +141,11 @@ pub struct Labelled {
 
 /// [`render_changes`] with each hunk of `compact`, `full` and `diff` labelled by the letters
 /// of the changes it shows, in the order they appear (`change_of[i]` is the letter index of
-/// `spans[i]`): a label line `── [C] [B]` starts a gutter hunk (in place of the `─` rule), and
-/// a unified hunk's header ends with it (`@@ -4,7 +4,8 @@ [C] [B]`, where `diff -u` puts the
+/// `spans[i]`), in `words`' form: a label line `── change C, B` starts a gutter hunk (in place
+/// of the `─` rule), and a unified hunk's header ends with it (`@@ -4,7 +4,8 @@ change C, B`, where `diff -u` puts the
 /// function). The model then has the letters the per-change tools take without a list that
 /// repeats the diff. Cost: [`render_changes`]'s, plus O(spans · hunks) for the `diff` labels.
-pub fn render_labelled(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize], path: &str, opts: &PreviewOptions) -> Labelled {
+pub fn render_labelled(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize], path: &str, opts: &PreviewOptions, words: &crate::locale::Words) -> Labelled {
     let letters = |idx: &mut dyn Iterator<Item = usize>| -> String {
         let mut seen: Vec<usize> = Vec::new();
         for i in idx {
@@ -155,8 +155,8 @@ pub fn render_labelled(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_o
                 }
             }
         }
-        let named: Vec<String> = seen.iter().map(|&c| crate::session::Letter::from_index(c).map_or_else(|| format!("#{}", c + 1), |l| l.to_string())).map(|l| format!("[{l}]")).collect();
-        named.join(" ")
+        let named: Vec<String> = seen.iter().map(|&c| crate::session::Letter::from_index(c).map_or_else(|| format!("#{}", c + 1), |l| l.to_string())).collect();
+        crate::locale::fill(words.change, &named.join(words.letters_and))
     };
     if spans.is_empty() {
         return Labelled { text: String::new(), whole: true };

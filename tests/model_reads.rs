@@ -48,7 +48,7 @@ fn summary_pending_list_and_stats_name_the_same_draft_line() {
     assert!(preview.contains("line 83, col 22: +2/-0 chars"), "{preview}");
     let list = pending_section(&stats).expect("a preview lists the pending changes");
     // One document: the summary names it; the line shows where old and new differ.
-    assert!(list.contains("- [A] line 83: `steps.length + 20⟦⟧;` → `steps.length + 20⟦00⟧;` (+2) amended"), "{list}");
+    assert!(list.contains("- change A · line 83: `steps.length + 20⟦⟧;` → `steps.length + 20⟦00⟧;` (+2) amended"), "{list}");
     assert!(!list.contains("line 82") && !list.contains("steps.ts"), "{list}");
 }
 
@@ -81,12 +81,12 @@ fn gutters_are_as_wide_as_the_largest_number_of_their_block() {
     assert!(b.markdown.contains("\n 98│   const stepNumber = steps.length + 24;\n 99│-  return stepNumber;\n 99│+  return stepNumber * 2;\n100│ }\n"), "{}", b.markdown);
     // memo_preview: each lettered hunk has its own width.
     let p = h.call("memo_preview", json!({})).preview.unwrap();
-    for hunk in p.split("── [").skip(1) {
+    for hunk in p.split("── change ").skip(1) {
         let rows = gutter_rows(hunk);
         let width = rows.iter().map(|(n, _)| n.trim().len()).max().unwrap();
         assert!(rows.iter().all(|(n, _)| n.len() == width), "{hunk}");
     }
-    assert!(p.contains("── [A]\n 7│") && p.contains("── [B]\n 96│"), "{p}");
+    assert!(p.contains("── change A\n 7│") && p.contains("── change B\n 96│"), "{p}");
 }
 
 /// In memo_preview, a hunk below a change that added lines numbers its removed lines in the
@@ -98,7 +98,7 @@ fn a_preview_hunk_below_an_added_line_shows_no_number_twice() {
     h.call("memo_replace", json!({"old_text": "  return stepNumber;\n}\nexport function step3(", "new_text": "  return stepNumber;\n}\n// step three\nexport function step3("}));
     let staged = h.call("memo_replace", json!({"old_text": "steps.length + 50;", "new_text": "steps.length + 500;"}));
     for p in [h.call("memo_preview", json!({})).preview.unwrap(), h.call("memo_preview", json!({"format": "full"})).preview.unwrap()] {
-        let hunk = p.split("── [B]").nth(1).unwrap_or_else(|| panic!("{p}"));
+        let hunk = p.split("── change B").nth(1).unwrap_or_else(|| panic!("{p}"));
         let rows = gutter_rows(hunk);
         let (mut plus, mut rest): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
         for (n, t) in &rows {
@@ -200,9 +200,9 @@ fn the_pending_list_is_shown_when_it_says_something_new_or_was_asked_for() {
     // A preview asks for it: every change, lettered in the diff when it shows them all, listed
     // with the stats.
     let p = h.call("memo_preview", json!({}));
-    assert!(pending_section(&p).is_none() && p.markdown.contains("── [B]") && p.markdown.contains("── [A]"), "{}", p.markdown);
+    assert!(pending_section(&p).is_none() && p.markdown.contains("── change B") && p.markdown.contains("── change A"), "{}", p.markdown);
     let p = h.call("memo_preview", json!({"format": "stats"}));
-    assert!(pending_section(&p).is_some_and(|l| l.contains("- [A] ") && l.contains("- [B] ")), "{}", p.markdown);
+    assert!(pending_section(&p).is_some_and(|l| l.contains("- change A · ") && l.contains("- change B · ")), "{}", p.markdown);
     // After a revert (its summary says nothing is pending), one staged change is again news
     // the summary carries.
     h.call("memo_revert", json!({"reason": "start over"}));
@@ -413,15 +413,15 @@ fn a_preview_that_shows_every_change_letters_its_hunks_instead_of_listing_them()
     // B (line 14) and C (line 18) share a hunk, in the order they appear; A (line 82) has its own.
     let compact = h.call("memo_preview", json!({}));
     assert_eq!(pending_section(&compact), None, "{}", compact.markdown);
-    assert!(compact.preview.as_deref().unwrap().starts_with("── [B] [C]\n"), "{}", compact.markdown);
-    assert!(compact.markdown.contains("\n── [A]\n"), "{}", compact.markdown);
+    assert!(compact.preview.as_deref().unwrap().starts_with("── change B, C\n"), "{}", compact.markdown);
+    assert!(compact.markdown.contains("\n── change A\n"), "{}", compact.markdown);
     assert_eq!(compact.pending_changes.len(), 3, "the JSON keeps the list");
     let full = h.call("memo_preview", json!({"format": "full"}));
     assert_eq!(pending_section(&full), None, "{}", full.markdown);
-    assert!(["── [B]\n", "── [C]\n", "── [A]\n"].iter().all(|l| full.markdown.contains(l)), "{}", full.markdown);
+    assert!(["── change B\n", "── change C\n", "── change A\n"].iter().all(|l| full.markdown.contains(l)), "{}", full.markdown);
     let diff = h.call("memo_preview", json!({"format": "diff"}));
     assert_eq!(pending_section(&diff), None, "{}", diff.markdown);
-    assert!(diff.markdown.contains(" @@ [B] [C]\n") && diff.markdown.contains(" @@ [A]\n"), "{}", diff.markdown);
+    assert!(diff.markdown.contains(" @@ change B, C\n") && diff.markdown.contains(" @@ change A\n"), "{}", diff.markdown);
     let stats = h.call("memo_preview", json!({"format": "stats"}));
     assert!(pending_section(&stats).is_some(), "{}", stats.markdown);
 
@@ -431,7 +431,7 @@ fn a_preview_that_shows_every_change_letters_its_hunks_instead_of_listing_them()
     staged(&mut h);
     let capped = h.call("memo_preview", json!({}));
     assert!(capped.markdown.contains("more line"), "{}", capped.markdown);
-    assert!(pending_section(&capped).is_some_and(|l| l.contains("- [A] ")), "{}", capped.markdown);
+    assert!(pending_section(&capped).is_some_and(|l| l.contains("- change A · ")), "{}", capped.markdown);
 
     // Changes in another document are not in this preview: the list stays.
     let mut h = Host::new(&[("steps.ts", &module(30)), ("b.ts", &module(2))]);

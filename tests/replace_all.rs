@@ -32,8 +32,8 @@ fn a_replace_all_over_300_places_is_one_change_and_commits() {
     assert_eq!(c.places[299].line, 300);
     // The list (on a preview: the staging response's summary says the change) has one line for it.
     let list = h.call("memo_preview", json!({"format": "stats"})).markdown;
-    assert_eq!(list.matches("\n- [C] ").count(), 1, "{list}");
-    assert!(list.contains("- [C] line 1, 300 places: `⟦old⟧_name()` → `⟦new⟧_name()` (0)"), "{list}");
+    assert_eq!(list.matches("\n- change C · ").count(), 1, "{list}");
+    assert!(list.contains("- change C · line 1, 300 places: `⟦old⟧_name()` → `⟦new⟧_name()` (0)"), "{list}");
     // The preview shows the places, not the whole range as one block.
     let preview = r.preview.clone().unwrap_or_default();
     assert!(preview.contains("+item1 = new_name()"), "{preview}");
@@ -90,7 +90,7 @@ fn a_later_edit_overlapping_one_place_amends_the_letter_and_leaves_the_others() 
     let a = r.pending_changes.iter().find(|c| c.change_id == "A").unwrap();
     assert_eq!(a.places.len(), 9, "{}", r.markdown);
     let list = h.call("memo_preview", json!({"format": "stats"})).markdown;
-    assert!(list.contains("- [A] line 2, 9 places: "), "{list}");
+    assert!(list.contains("- change A · line 2, 9 places: "), "{list}");
     let want = doc.replace("call(old)", "call(new)").replace("call(new) 2", "call(old) 2").replace("new) 5\nplain", "new, 5) 5\nPLAIN").replace("plain line 7b", "line 7b");
     assert_eq!(h.ws.draft(None).unwrap(), want);
     // Reverting drops the letter with every place.
@@ -126,7 +126,7 @@ fn an_external_edit_at_one_place_conflicts_with_the_whole_letter() {
     assert!(h.external_write("a.txt", &doc.replace("call(old) 8", "call(theirs) 8")));
     let r = h.call("memo_rebase", json!({}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
-    assert!(r.summary.contains("kept 1 pending change (B)") && r.summary.contains("[A] call(old) → call(new)"), "{}", r.summary);
+    assert!(r.summary.contains("kept 1 pending change (B)") && r.summary.contains("change A: call(old) → call(new)"), "{}", r.summary);
     assert_eq!(h.ws.draft(None).unwrap(), doc.replace("call(old) 8", "call(theirs) 8").replace("plain line 1a", "first line"));
 }
 
@@ -156,7 +156,7 @@ fn a_replace_all_over_more_places_than_are_listed_counts_them_all() {
     assert_eq!((c.place_count, c.places.len()), (1200, agentpad::response::MAX_PLACES_LISTED));
     assert_eq!(c.places.last().map(|p| p.line), Some(1000));
     let list = h.call("memo_preview", json!({"format": "stats"})).markdown;
-    assert!(list.contains("- [A] line 1, 1200 places: "), "{list}");
+    assert!(list.contains("- change A · line 1, 1200 places: "), "{list}");
     let r = h.call("memo_commit", json!({"summary": "rename"}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert_eq!(h.stored("a.py"), doc.replace("old_name()", "new_name()"));

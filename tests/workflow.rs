@@ -282,7 +282,7 @@ fn flow_5_4_external_conflict_then_diff_rebase_and_commit() {
     assert!(patch.contains("-gamma = 9") && patch.contains("+gamma = 2"), "{patch}");
     let r = h.call("memo_rebase", json!({}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
-    assert!(r.summary.starts_with("[Warning]") && r.summary.contains("[B]"), "B overlapped: {}", r.summary);
+    assert!(r.summary.starts_with("[Warning]") && r.summary.contains("change B:"), "B overlapped: {}", r.summary);
     assert_eq!(h.ws.draft(None).unwrap(), "title\n\nalpha = 2\nbeta = 1\ngamma = 9\ndelta = 1\n");
     assert_eq!(r.workflow_state, WorkflowState::PersistPending);
     let ok = h.call("memo_commit", json!({"summary": "alpha"}));
@@ -501,7 +501,7 @@ fn preview_formats_and_the_length_cap() {
     // What differs: `line` → `LINE`, and four lines into `gone` (the final line break shared).
     assert!(stats.contains("+4/-4 chars") && stats.contains("+4/-31 chars") && stats.contains("total: 2 changes"), "{stats}");
     let diff = h.call("memo_preview", json!({"format": "diff", "context_lines": 1})).preview.unwrap();
-    assert!(diff.starts_with("--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@ [A]\n line 1\n-line 2\n+LINE 2\n… 1 more line\n@@ -19,6 +19,3 @@ [B]\n"), "{diff}");
+    assert!(diff.starts_with("--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@ change A\n line 1\n-line 2\n+LINE 2\n… 1 more line\n@@ -19,6 +19,3 @@ change B\n"), "{diff}");
     let full = h.call("memo_preview", json!({"format": "full"})).preview.unwrap();
     assert!(full.contains("\n20│-line 20\n") && full.contains("… "), "the 40-char cap cuts the long hunk: {full}");
     assert!(full.contains("more lines"), "{full}");

@@ -341,7 +341,7 @@ fn a_capped_preview_shows_its_first_hunks_and_counts_the_rest() {
 /// `render_labelled` over `edits` lettered by `letters` (letter indices, one per edit).
 fn labelled(base: &str, edits: &[(Range<usize>, &str)], letters: &[usize], mode: PreviewMode, ctx: usize, max: usize) -> Labelled {
     let (base, draft, spans) = build(base, edits);
-    render_labelled(&base, &draft, &spans, letters, "memo.md", &PreviewOptions { mode, context_lines: ctx, max_length: max })
+    render_labelled(&base, &draft, &spans, letters, "memo.md", &PreviewOptions { mode, context_lines: ctx, max_length: max }, &crate::locale::EN)
 }
 
 #[test]
@@ -351,19 +351,19 @@ fn each_hunk_is_labelled_with_its_changes_in_the_order_they_appear() {
     let edits = [(find(&base, "line 2\n"), "LINE 2\n"), (find(&base, "line 4\n"), "LINE 4\n"), (find(&base, "line 20\n"), "")];
     let letters = [2, 0, 1];
     let c = labelled(&base, &edits, &letters, PreviewMode::Compact, 1, 0);
-    assert!(c.whole && c.text.starts_with("── [C] [A]\n1│ line 1\n2│-line 2\n"), "{}", c.text);
-    assert!(c.text.contains("\n── [B]\n19│ line 19\n20│-line 20\n"), "{}", c.text);
+    assert!(c.whole && c.text.starts_with("── change C, A\n1│ line 1\n2│-line 2\n"), "{}", c.text);
+    assert!(c.text.contains("\n── change B\n19│ line 19\n20│-line 20\n"), "{}", c.text);
     assert!(!c.text.contains("─────"), "the labels stand where the rules were: {}", c.text);
     let full = labelled(&base, &edits, &letters, PreviewMode::Full, 0, 0);
-    assert_eq!(full.text.matches("── [").count(), 3, "no context: three hunks: {}", full.text);
-    assert!(full.text.contains("── [B]\n20│-line 20\n"), "{}", full.text);
+    assert_eq!(full.text.matches("── change ").count(), 3, "no context: three hunks: {}", full.text);
+    assert!(full.text.contains("── change B\n20│-line 20\n"), "{}", full.text);
     // Unified: the label ends the hunk header; without context the deletion's hunk is B's.
     for ctx in [0, 1, 3] {
         let d = labelled(&base, &edits, &letters, PreviewMode::Diff, ctx, 0);
         assert!(d.whole, "{}", d.text);
-        assert!(d.text.contains(" @@ [B]\n"), "context {ctx}: {}", d.text);
+        assert!(d.text.contains(" @@ change B\n"), "context {ctx}: {}", d.text);
         let headers: Vec<&str> = d.text.lines().filter(|l| l.starts_with("@@")).collect();
-        assert!(headers.iter().all(|h| h.ends_with(']')), "context {ctx}: {headers:?}");
+        assert!(headers.iter().all(|h| h.contains(" @@ change ")), "context {ctx}: {headers:?}");
         // Without the labels it is the plain diff.
         let plain = shown(&base, &edits, PreviewMode::Diff, ctx, 0);
         let unlabelled: String = d.text.lines().map(|l| if l.starts_with("@@") { format!("{} @@\n", l.split(" @@").next().unwrap()) } else { format!("{l}\n") }).collect();
@@ -412,7 +412,7 @@ fn each_hunk_is_as_wide_as_its_largest_number() {
     assert_eq!(shown(&small, &edit, PreviewMode::Compact, 2, 0), " 8│ l8\n 9│ l9\n10│-l10\n10│+L10\n11│ l11\n12│ l12\n");
     // The labelled preview of memo_preview too.
     let l = labelled(&base, &edits, &[0, 1, 2], PreviewMode::Compact, 1, 0);
-    assert!(l.text.contains("── [B]\n 9│ line 9\n") && l.text.contains("── [C]\n 99│ line 99\n"), "{}", l.text);
+    assert!(l.text.contains("── change B\n 9│ line 9\n") && l.text.contains("── change C\n 99│ line 99\n"), "{}", l.text);
 }
 
 #[test]

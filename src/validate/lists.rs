@@ -8,7 +8,7 @@ use super::scan::{is_decimal, is_separator, row_cells, signed_int, whole};
 use super::words::{template, LOCALES, LOG_HEADER, STATUSES};
 
 impl<'a> Validator<'a> {
-    /// ``- [A] path line 4: `old` → `new` (+3)``, then ` amended` (format.rs; the words are
+    /// ``- change A · path line 4: `old` → `new` (+3)``, then ` amended` (format.rs; the words are
     /// the locale's). The path is free text, so only the letter, the arrow and the end are
     /// checked.
     pub(super) fn pending(&mut self, s: &Section<'a>) {
@@ -17,9 +17,12 @@ impl<'a> Validator<'a> {
         let mut any = false;
         while let Some((n, line)) = self.next_line(s, &mut at) {
             any = true;
+            let (change_before, change_after) = template(w.change);
             let rest = line
-                .strip_prefix("- [")
-                .and_then(|r| r.split_once("] "))
+                .strip_prefix("- ")
+                .and_then(|r| r.strip_prefix(change_before))
+                .and_then(|r| r.split_once(" · "))
+                .and_then(|(id, rest)| Some((id.strip_suffix(change_after)?, rest)))
                 .filter(|(id, rest)| !id.is_empty() && id.bytes().all(|b| b.is_ascii_uppercase()) && rest.contains(" → "))
                 .map(|(_, rest)| rest.strip_suffix(w.amended).unwrap_or(rest));
             let (open, close) = template(w.paren);
@@ -30,7 +33,7 @@ impl<'a> Validator<'a> {
                 self.report(
                     n,
                     Rule::SectionBody,
-                    format!("expected a pending change `- [A] path {before}N{after}{}`old` → `new`{paren}` (then `{}` if amended), found {}", w.colon, w.amended.trim(), quote(line)),
+                    format!("expected a pending change `- {} · path {before}N{after}{}`old` → `new`{paren}` (then `{}` if amended), found {}", fill(w.change, "A"), w.colon, w.amended.trim(), quote(line)),
                 );
             }
         }

@@ -838,7 +838,7 @@ impl Workspace {
         let count = session.changes.iter().filter(|c| c.path == path).count();
         let previewed = SessionOutcome::Previewed { path: path.to_string(), count, mode: opts.mode.as_str() };
         let mut r = words::session(&previewed, &words::Voice::of(self));
-        let shown = render_preview(session, path, &opts);
+        let shown = render_preview(session, path, &opts, self.config.locale.words());
         (r.preview, r.pending_in_preview) = (Some(shown.text), shown.whole);
         let draft = self.draft_rope(path);
         r.metrics.new_length = Some(draft.len_chars());

@@ -229,7 +229,7 @@ impl Workspace {
             };
             let mut r = self.synced(&SyncOutcome::DraftDiff { path: path.to_string(), pending: self.pending_in(path) });
             let opts = PreviewOptions { mode: PreviewMode::Diff, ..self.preview_options(None, None) };
-            r.preview = Some(render_preview(session, path, &opts).text);
+            r.preview = Some(render_preview(session, path, &opts, self.config.locale.words()).text);
             return Step::Done(self.finish(r, Some(path)));
         }
         match self.conflicts.get(path) {
@@ -318,7 +318,7 @@ impl Workspace {
         let mut r = self.synced(&SyncOutcome::Rebased { path: path.to_string(), version, kept: outcome.kept.clone(), dropped });
         if let Some(s) = &self.session {
             if s.changes.iter().any(|c| c.path == path) {
-                r.preview = Some(render_preview(s, path, &self.preview_options(None, None)).text);
+                r.preview = Some(render_preview(s, path, &self.preview_options(None, None), self.config.locale.words()).text);
             }
         }
         r.fingerprint = Some(self.draft_fingerprint(path).to_string());

@@ -120,7 +120,7 @@ fn all_distinct(items: &[Option<String>]) -> bool {
 /// labelled with its changes' letters (preview::render_labelled), and whether it shows every
 /// pending change of the session whole: then the pending list would repeat it. Cost:
 /// O(k log k) for k pending changes plus the size of the rendered hunks.
-pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOptions) -> preview::Labelled {
+pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOptions, words: &crate::locale::Words) -> preview::Labelled {
     let Some(doc) = session.docs.get(path) else { return preview::Labelled { text: String::new(), whole: false } };
     let mut spans: Vec<ChangeSpan> = Vec::new();
     // The letter of each span: a replace-all is previewed as one change with its places.
@@ -142,7 +142,7 @@ pub(super) fn render_preview(session: &Session, path: &str, opts: &PreviewOption
             change_of.push(c.id.index());
         }
     }
-    let mut shown = preview::render_labelled(doc.base.rope(), &doc.draft, &spans, &change_of, path, opts);
+    let mut shown = preview::render_labelled(doc.base.rope(), &doc.draft, &spans, &change_of, path, opts, words);
     shown.whole &= session.changes.iter().all(|c| c.path == path);
     shown
 }

@@ -130,7 +130,7 @@ fn staged(s: &Staged, v: &Voice) -> Response {
         }
         None => String::new(),
     };
-    let chosen = s.chosen.map_or(String::new(), |l| format!(" (candidate {l})"));
+    let chosen = s.chosen.map_or(String::new(), |l| format!(" from candidate {l}"));
     let (summary, guidance) = if s.preview_only {
         (
             format!(

@@ -90,7 +90,7 @@ pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
             if dropped.is_empty() {
                 return Response::new(Status::Success, summary).with_guidance(format!("Check the preview, then {p}_commit(summary) to save."));
             }
-            let lost: Vec<String> = dropped.iter().map(|c| format!("[{}] {} → {}", c.id, clip(&c.old_text), clip(&c.new_text))).collect();
+            let lost: Vec<String> = dropped.iter().map(|c| format!("change {}: {} → {}", c.id, clip(&c.old_text), clip(&c.new_text))).collect();
             summary.push_str(&format!(
                 " {} overlapped storage's change and {} dropped: {}.",
                 lost.len(),

@@ -412,7 +412,7 @@ fn outcomes_name_their_values_and_limits() {
     let s = persist(o, &v).summary;
     assert!(s.contains("a.md is at version v4 there now") && s.ends_with("The open candidates A–B were dropped."), "{s}");
     let s = sync(&SyncOutcome::Rebased { path: "a.md".into(), version: "v7".into(), kept: vec![], dropped: every_dropped() }, &v).summary;
-    assert!(s.ends_with("2 overlapped storage's change and were dropped: [B] timeout: 30 → timeout: 60; [C] x → y."), "{s}");
+    assert!(s.ends_with("2 overlapped storage's change and were dropped: change B: timeout: 30 → timeout: 60; change C: x → y."), "{s}");
     let s = sync(&every_sync_outcome()[16].0, &v).summary;
     assert_eq!(s, "Discarded 2 pending changes (wrong file) and reloaded a.md (version v7), b.md (deleted in storage; its last text is kept) from storage. Task #2 reverted: \"raise the timeout\".");
 }
