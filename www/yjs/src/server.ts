@@ -80,7 +80,8 @@ function syncUpdate(message: Uint8Array): Uint8Array | undefined {
   if (type !== 0 && type !== 4) return undefined; // Sync, SyncReply
   const step = decoding.readVarUint(d);
   if (step !== 1 && step !== 2) return undefined; // step 2, update
-  return decoding.readVarUint8Array(d);
+  const update = decoding.readVarUint8Array(d);
+  return update.length === 2 && update[0] === 0 && update[1] === 0 ? undefined : update; // empty: nothing to keep
 }
 
 const locked = new Set<string>();
