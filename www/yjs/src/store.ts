@@ -151,7 +151,8 @@ export class FileStore {
     }
     const segments: Segment[] = [];
     const prefix = `${base}.`;
-    for (const entry of (await readdir(this.directory)).filter((f) => f.startsWith(prefix) && f.endsWith(".ylog"))) {
+    const entries = await readdir(this.directory, { withFileTypes: true });
+    for (const entry of entries.filter((e) => e.isFile() && e.name.startsWith(prefix) && e.name.endsWith(".ylog")).map((e) => e.name)) {
       const n = Number(entry.slice(prefix.length, -".ylog".length));
       if (!Number.isInteger(n)) continue;
       const seg = new Segment(join(this.directory, entry), n);
