@@ -165,6 +165,11 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
       // Replayed updates or a legacy file: write a snapshot now, so logs never pile up across restarts.
       if (r.logged > 0 || r.legacy) await store.compact(documentName, document).catch(() => {});
     },
+    async afterLoadDocument({ documentName, document }) {
+      // A failure during load was reported before the document was listed: publish it now.
+      const status = store.status(documentName);
+      if (status !== undefined) document.awareness.setLocalState({ [STORE_STATUS_FIELD]: statusOf(status, documentName) });
+    },
     async beforeHandleMessage({ connection, update, documentName }) {
       // A read-only connection's writes are never applied: never logged either.
       const payload = connection.readOnly ? undefined : syncUpdate(update);

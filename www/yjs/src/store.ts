@@ -261,6 +261,11 @@ export class FileStore {
     this.#onStatus(name, undefined);
   }
 
+  /** The document's store failure, if its store is failing now. */
+  status(name: string): StoreStatus | undefined {
+    return this.#docs.get(name)?.status;
+  }
+
   /** Whether the document is loaded here. */
   has(name: string): boolean {
     return this.#docs.has(name);
