@@ -3,6 +3,7 @@
 // folder (docs/co-editing.md §The server). `serve` prints one line `ready ws://host:port` on
 // stdout when it listens and logs to stderr; it stops on SIGINT/SIGTERM after writing every open
 // document's snapshot.
+import { existsSync } from "node:fs";
 import { readdir, readFile, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
@@ -165,6 +166,7 @@ async function exportFiles(): Promise<number> {
   const room = needRoom();
   const to = resolve(needFolder());
   const dir = needDir();
+  if (!existsSync(dir)) throw new Error(`no such folder: ${dir}`);
   const storage = new YjsStorage({ index: await readDocument(dir, room), open: (path) => readDocument(dir, `${room}/${path}`) });
   let failed = 0;
   const paths = await storage.list();

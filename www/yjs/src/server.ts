@@ -4,6 +4,7 @@
 import { mkdir, open, readFile, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import * as decoding from "lib0/decoding";
+import * as Y from "yjs";
 import { Server } from "@hocuspocus/server";
 import type { Extension } from "@hocuspocus/server";
 import { FileStore, documentBase, type StoreStatus } from "./store.js";
@@ -73,7 +74,7 @@ function isAck(message: Uint8Array): boolean {
 }
 
 /** The update a Hocuspocus sync message carries (sync step 2 or update), if it is one. */
-function syncUpdate(message: Uint8Array): Uint8Array | undefined {
+function syncUpdate(message: Uint8Array): { step: number; update: Uint8Array } | undefined {
   const d = decoding.createDecoder(message);
   decoding.readVarString(d); // document name
   const type = decoding.readVarUint(d);
@@ -81,7 +82,7 @@ function syncUpdate(message: Uint8Array): Uint8Array | undefined {
   const step = decoding.readVarUint(d);
   if (step !== 1 && step !== 2) return undefined; // step 2, update
   const update = decoding.readVarUint8Array(d);
-  return update.length === 2 && update[0] === 0 && update[1] === 0 ? undefined : update; // empty: nothing to keep
+  return update.length === 2 && update[0] === 0 && update[1] === 0 ? undefined : { step, update }; // empty: nothing to keep
 }
 
 const locked = new Set<string>();
@@ -170,12 +171,15 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
       const status = store.status(documentName);
       if (status !== undefined) document.awareness.setLocalState({ [STORE_STATUS_FIELD]: statusOf(status, documentName) });
     },
-    async beforeHandleMessage({ connection, update, documentName }) {
+    async beforeHandleMessage({ connection, update, documentName, document }) {
       // A read-only connection's writes are never applied: never logged either.
       const payload = connection.readOnly ? undefined : syncUpdate(update);
       if (payload === undefined) return;
+      // A reconnecting client's sync step 2 often holds nothing new: not logged again (checked
+      // once per connection; per keystroke the check would cost more than the write).
+      if (payload.step === 1 && Y.snapshotContainsUpdate(Y.snapshot(document), payload.update)) return;
       gateAcks(connection);
-      const written = store.append(documentName, payload); // retried until it succeeds
+      const written = store.append(documentName, payload.update); // retried until it succeeds
       durable.set(connection, Promise.all([durable.get(connection), written]).then(() => {}));
     },
     async onStoreDocument({ documentName, document }) {
