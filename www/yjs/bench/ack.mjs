@@ -4,7 +4,7 @@
 // provider has no unsynced change left). What durable acknowledgement costs shows here
 // (docs/co-editing.md §What stored means). Measures, asserts nothing.
 //
-//   node www/yjs/bench/ack.mjs [--commits 300] [--dir <folder>]
+//   node www/yjs/bench/ack.mjs [--commits 300] [--dir <folder>] [--no-fsync]
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,13 +14,13 @@ import { parseArgs } from "node:util";
 import { Workspace } from "@agentpad/core";
 import { connectHocuspocusNode } from "@agentpad/yjs/server";
 
-const { values } = parseArgs({ options: { commits: { type: "string", default: "300" }, dir: { type: "string" } } });
+const { values } = parseArgs({ options: { commits: { type: "string", default: "300" }, dir: { type: "string" }, "no-fsync": { type: "boolean" } } });
 const COMMITS = Number(values.commits);
 const cli = fileURLToPath(new URL("../dist/server-cli.js", import.meta.url));
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 const dir = values.dir ?? (await mkdtemp(join(tmpdir(), "agentpad-yjs-ack-")));
-const child = spawn(process.execPath, [cli, "--port", "0", "--dir", join(dir, "docs")], { stdio: ["ignore", "pipe", "ignore"] });
+const child = spawn(process.execPath, [cli, "--port", "0", "--dir", join(dir, "docs"), ...(values["no-fsync"] ? ["--no-fsync"] : [])], { stdio: ["ignore", "pipe", "ignore"] });
 let killed = false;
 const kill = () => {
   if (killed) return;
