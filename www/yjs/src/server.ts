@@ -46,8 +46,19 @@ export interface CollabServerOptions {
   fsync?: boolean;
   /** One line per connection, disconnection, load, store and failure (default: none). */
   log?: (line: string) => void;
-  /** More extensions (e.g. @hocuspocus/extension-redis to run several instances). */
-  extensions?: Extension[];
+  /**
+   * More Hocuspocus extensions (e.g. @hocuspocus/extension-redis to run several instances).
+   * Typed as objects: Hocuspocus 3's declarations do not compile in a strict NodeNext project,
+   * so this package's types never import them (docs/decisions.md#hocuspocus-server-3-on-node-20).
+   */
+  extensions?: object[];
+}
+
+/** The running Hocuspocus `Server` (typed loosely, see `extensions`). */
+export interface HocuspocusServer {
+  /** The Hocuspocus instance: its `documents` are the loaded documents. */
+  hocuspocus: { documents: Map<string, Y.Doc>; getDocumentsCount(): number };
+  destroy(): Promise<void>;
 }
 
 export interface CollabServer {
@@ -56,7 +67,7 @@ export interface CollabServer {
   url: string;
   /** Writes every open document's snapshot, closes every connection, releases the folder. */
   destroy(): Promise<void>;
-  server: Server;
+  server: HocuspocusServer;
   /** The folder's files. */
   store: FileStore;
 }
@@ -202,7 +213,7 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
     quiet: true,
     stopOnSignals: false,
     debounce: options.debounce ?? 2_000,
-    extensions: [files, ...(options.extensions ?? [])],
+    extensions: [files, ...((options.extensions ?? []) as Extension[])],
     ...(authenticate === undefined
       ? {}
       : {
