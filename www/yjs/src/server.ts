@@ -190,7 +190,12 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
       // once per connection; per keystroke the check would cost more than the write).
       if (payload.step === 1 && Y.snapshotContainsUpdate(Y.snapshot(document), payload.update)) return;
       gateAcks(connection);
-      const written = store.append(documentName, payload.update); // retried until it succeeds
+      // Retried until it succeeds; rejected only for a document no longer loaded here: then it
+      // is never acknowledged (the client keeps it and sends it again on its next connection).
+      const written = store.append(documentName, payload.update).catch((err: Error) => {
+        log(`not acknowledged: an update of ${documentName}: ${err.message}`);
+        return new Promise<void>(() => {});
+      });
       durable.set(connection, Promise.all([durable.get(connection), written]).then(() => {}));
     },
     async onStoreDocument({ documentName, document }) {
