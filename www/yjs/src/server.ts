@@ -173,7 +173,7 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
     async onLoadDocument({ documentName, document }) {
       const started = performance.now();
       const r = await store.load(documentName, document);
-      log(`loaded ${documentName} (${r.snapshotBytes} bytes${r.legacy ? " from a legacy file" : ""}, ${r.logged} logged updates) in ${(performance.now() - started).toFixed(1)} ms`);
+      log(`loaded ${documentName} (${r.snapshotBytes} bytes${r.legacy ? " from a legacy file" : ""}, ${r.logged} logged update${r.logged === 1 ? "" : "s"}) in ${(performance.now() - started).toFixed(1)} ms`);
       // Replayed updates or a legacy file: write a snapshot now, so logs never pile up across restarts.
       if (r.logged > 0 || r.legacy) await store.compact(documentName, document).catch(() => {});
     },

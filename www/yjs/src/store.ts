@@ -314,7 +314,8 @@ export class FileStore {
         state.legacy = false;
       }
       if (state.status?.what === "snapshot") this.#ok(name, state);
-      this.#log(`stored ${name} (${update.length} bytes, ${old.reduce((n, s) => n + s.updates.length, 0)} logged updates compacted) in ${(performance.now() - started).toFixed(1)} ms`);
+      const compacted = old.reduce((n, s) => n + s.updates.length, 0);
+      this.#log(`stored ${name} (${update.length} bytes, ${compacted} logged update${compacted === 1 ? "" : "s"} compacted) in ${(performance.now() - started).toFixed(1)} ms`);
     };
     const p = run();
     state.compacting = p.catch(() => {});

@@ -60,5 +60,5 @@ test("every acknowledged change survives kill -9 of the server, with no snapshot
   const again = await connectHocuspocusNode({ url: server.url, room: "team" });
   closers.push(() => again.destroy());
   assert.deepEqual(await again.storage.list(), ["plan.md"], "the index survived too");
-  assert.match(server.stderr(), /loaded team\/plan\.md \(0 bytes, \d+ logged updates\)/, "the log line says the log brought it back");
+  assert.match(server.stderr(), /loaded team\/plan\.md \(0 bytes, \d+ logged updates?\)/, "the log line says the log brought it back");
 });

@@ -25,8 +25,8 @@ async function scratch(t) {
     docs,
     lines,
     closers,
-    async start() {
-      const s = await startCollabServer({ directory: docs, debounce: 30, log: (l) => lines.push(l) });
+    async start(options = {}) {
+      const s = await startCollabServer({ directory: docs, debounce: 30, log: (l) => lines.push(l), ...options });
       servers.push(s);
       return s;
     },
@@ -117,4 +117,23 @@ test("a store that fails is reported to the clients, retried, and loses nothing"
   const fresh = await person(server.url, "team", "blocked.md");
   s.closers.push(() => fresh.destroy());
   assert.equal(fresh.text.toString(), "acknowledged while snapshots fail\ntyped while the disk refuses\n");
+});
+
+test("a read-only client's write is neither applied nor logged: a restart does not bring it in", async (t) => {
+  const s = await scratch(t);
+  const authenticate = (token) => (token === "reader" ? "read-only" : undefined);
+  let server = await s.start({ authenticate });
+  const writer = await person(server.url, "team", "ro.md", { token: "writer" });
+  writer.type(0, "written by the writer\n");
+  await waitFor(() => unacked(writer.provider) === 0, "the writer's line acknowledged");
+  const reader = await person(server.url, "team", "ro.md", { token: "reader" });
+  reader.type(0, "typed on a read-only token\n");
+  await new Promise((r) => setTimeout(r, 200));
+  writer.destroy();
+  reader.destroy();
+  await server.destroy();
+  server = await s.start({ authenticate });
+  const fresh = await person(server.url, "team", "ro.md", { token: "writer" });
+  s.closers.push(() => fresh.destroy());
+  assert.equal(fresh.text.toString(), "written by the writer\n");
 });
