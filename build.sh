@@ -492,6 +492,8 @@ run_bench() {
   bench_js
   say "node: co-editing load, 20 agents + 5 people on 3 documents for 30 s (www/yjs/bench/load.mjs)"
   node www/yjs/bench/load.mjs --out "$BENCH_DIR"
+  say "node: co-editing chaos, 3 agents + 2 people for 60 s, the server SIGKILLed at random moments (www/yjs/bench/chaos.mjs)"
+  node www/yjs/bench/chaos.mjs --seconds 60 --out "$BENCH_DIR"
   say "report: merging the native, wasm and JS results"
   echo
   node www/bench/report.mjs --out "$BENCH_DIR" --criterion "$TARGET_DIR/criterion" --since "$since" \

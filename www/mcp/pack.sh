@@ -24,7 +24,7 @@ own="$(node -p 'require(process.argv[1]).version' "$here/package.json")"
 }
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/agentpad-mcp-pack.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
-cp -R "$here/package.json" "$here/README.md" "$here/server.js" "$here/bin" "$here/../../LICENSE-MIT" "$here/../../LICENSE-APACHE" "$scratch/"
+cp -R "$here/package.json" "$here/README.md" "$here/server.js" "$here/stdio.js" "$here/bin" "$here/../../LICENSE-MIT" "$here/../../LICENSE-APACHE" "$scratch/"
 (cd "$scratch" && npm pkg set "dependencies.@agentpad/core=$version" && npm pack --silent --pack-destination "$out" >/dev/null)
 tarball="$out/agentpad-mcp-$version.tgz"
 [ -f "$tarball" ] || {

@@ -5,8 +5,8 @@
 
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { VERSION, createAgentpadServer } from "../server.js";
+import { stdioTransport } from "../stdio.js";
 
 const USAGE = `Usage: agentpad-mcp --dir <folder> [options]
        agentpad-mcp --collab <ws-url> --room <name> [--token <token>] [options]
@@ -157,7 +157,8 @@ const MODE_NOTES = {
   disabled: "persist mode disabled: nothing is saved",
 };
 
-await server.connect(new StdioServerTransport());
+// Oversized messages are answered with an error instead of closing the connection (stdio.js).
+await server.connect(stdioTransport());
 // One line, on stderr (stdout is the protocol): what is served, from where, and when it is written.
 process.stderr.write(
   `agentpad-mcp ${VERSION}: serving ${paths.length} document${paths.length === 1 ? "" : "s"} from ${collab === undefined ? storage.dir : `room ${collab.room} at ${collab.url}`}` +

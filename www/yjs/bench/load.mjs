@@ -43,7 +43,11 @@ let seed = 20261125;
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
 
 const dir = await mkdtemp(join(tmpdir(), "agentpad-yjs-load-"));
-const child = spawn(process.execPath, [cli, "--port", "0", "--dir", join(dir, "docs")], { stdio: ["ignore", "pipe", "inherit"] });
+const child = spawn(process.execPath, [cli, "--port", "0", "--dir", join(dir, "docs")], { stdio: ["ignore", "pipe", "pipe"] });
+// The server logs every connection and store; only failures matter here.
+child.stderr.on("data", (d) => {
+  for (const line of String(d).split("\n")) if (/FAILED|Error/.test(line)) process.stderr.write(`server: ${line}\n`);
+});
 let killed = false;
 const killChild = () => {
   if (killed || child.exitCode !== null) return;

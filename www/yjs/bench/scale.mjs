@@ -67,9 +67,9 @@ try {
     "redis-server to listen",
     5000,
   );
-  const docs = join(dir, "docs");
   for (const name of NAMES) {
-    servers.push(await startCollabServer({ directory: docs, debounce: 200, extensions: [new Redis({ host: "127.0.0.1", port: redisPort, identifier: `instance-${name}` })] }));
+    // One folder per instance: a server's log and snapshots are its own (it locks the folder).
+    servers.push(await startCollabServer({ directory: join(dir, `docs-${name}`), debounce: 200, extensions: [new Redis({ host: "127.0.0.1", port: redisPort, identifier: `instance-${name}` })] }));
   }
   const [a, ...others] = servers;
   const room = await connectHocuspocusNode({ url: a.url, room: "scale" });
