@@ -158,7 +158,8 @@ export async function runCase(tool, c, mat, variant = "oracle") {
         }
       }
       if (c.must_refuse) break;
-      const unique = tool.dryRun ? (x) => tool.dryRun(session.current(), x) : undefined;
+      // Only a tool that called the needle ambiguous makes the model check its own matcher.
+      const unique = tool.dryRun && ASKS.test(r.message) ? (x) => tool.dryRun(session.current(), x) : undefined;
       const retry = exactRetry(c, mat.current, mat.expected, tool.granularity, unique);
       if (!retry) break;
       if ((quotes(r.message, retry, c.attempt) || holdsText(c)) && calls + 1 <= MAX_CALLS) {

@@ -1,8 +1,9 @@
 // The benchmark runner:
-//   node src/run.mjs --out <dir> [--smoke] [--version v1] [--tools AQ,agentpad] [--playground-url URL]
+//   node src/run.mjs --out <dir> [--smoke] [--version v1|v2] [--tools AQ,agentpad] [--playground-url URL]
 // Verifies the frozen cases against MANIFEST.json, runs the fidelity suites, runs every case with
-// every tool under the same agent policy, and writes <dir>/editbench.md and editbench.json
-// (editbench-smoke.* with --smoke: 2 cases per category). A peer whose fidelity suite fails is
+// every tool under the same agent policy, and writes <dir>/editbench-<version>.md and .json
+// (editbench-<version>-smoke.* with --smoke: 2 cases per category). v2 is the test set, v1 (dev)
+// the development set. A peer whose fidelity suite fails is
 // reported and left out of the run.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -192,7 +193,8 @@ async function main() {
   const only = opt("--tools", null)?.split(",") ?? null;
   const { report, mats, casesById } = await runBench({ version: opt("--version", "v1"), smoke, only, playgroundUrl: opt("--playground-url", "http://127.0.0.1:5173/") });
   mkdirSync(out, { recursive: true });
-  const stem = smoke ? "editbench-smoke" : "editbench";
+  const version = opt("--version", "v1");
+  const stem = `editbench-${version}${smoke ? "-smoke" : ""}`;
   writeFileSync(join(out, `${stem}.json`), JSON.stringify(report, null, 1));
   writeFileSync(join(out, `${stem}.md`), renderReport(report, mats, casesById));
   for (const t of report.tools) {
