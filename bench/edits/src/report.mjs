@@ -18,6 +18,7 @@ const CAUSES = {
   R: ["a near-miss candidate was staged in a document that holds no such text", "never offer near-miss candidates below the anchors' own similarity"],
   S: ["a near-miss candidate was staged although the needle's middle does not exist", "as R"],
   T: ["the count check did not refuse", "refuse when expected_occurrences differs"],
+  V: ["empty old_text: agentpad appends new_text at the end of the file (its documented contract); the case expects a refusal, since an empty old_text does not say where", "a contract decision, not a matcher fix: refuse an empty old_text on a non-empty file, or keep appending"],
 };
 
 function pathOf(res) {
