@@ -38,13 +38,12 @@ export function renderReport(report, mats, casesById) {
   const tools = report.tools;
   const cats = Object.keys(report.categories);
   const casesRun = report.cases_run;
-  const headline = tools.filter((t) => !t.upper_bound);
   L.push(`**editbench ${report.label}** — ${casesRun} cases, ${cats.length} categories`);
   L.push("");
   L.push(`| tool | call 1 | ≤ 2 calls | ≤ 3 calls | BAD | calls / landed edit | tokens / landed edit | field mix, ≤ 2 calls |`);
   L.push(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
   const order = [...tools].sort((a, b) => b.summary.l2_rate - a.summary.l2_rate || a.summary.bad - b.summary.bad);
-  for (const t of order.filter((x) => !x.upper_bound)) {
+  for (const t of order.filter((x) => !x.upper_bound && !x.footnote)) {
     const s = t.summary;
     const name = t.key.startsWith("agentpad") ? `**${t.label}**` : t.label;
     L.push(`| ${esc(name)} | ${pct(s.l1_rate)} | ${pct(s.l2_rate)} | ${pct(s.l3_rate)} | ${s.bad} | ${num(s.calls_per_landed, 2)} | ${num(s.tokens_per_landed, 0)} | ${pct(s.l2_weighted)} |`);
@@ -53,12 +52,15 @@ export function renderReport(report, mats, casesById) {
   L.push(
     `Document set: ${report.label}, cases/${report.version}. A case lands when the whole resulting document equals the expected one (EXACT) or is still valid and means the same (EQUIV: Python by its parser, YAML and JSON by their data, other files line by line with the indentation exact); a must-refuse case lands when nothing is written; an ambiguous-copy case (the text cannot tell which copy) lands when the tool asks, or guesses the target. BAD = any other write. Field mix: the categories weighted by the share of each kind of edit measured on real edits (${cats.map((c) => `${c} ${(100 * report.field_mix[c]).toFixed(1)}`).join(", ")} %). Conditions: agentpad runs \`memo_replace\` with persistMode "immediate" (a pick is saved at once, as a peer saves on its one call), takes the recommended candidate or re-reads when none is recommended, and gets \`search_after\` (the anchor line) in duplicate cases; Codex gets the same anchor as \`@@\` context; Roo apply_diff and Zed+hint get the target line as a line hint; every other peer runs its shipped defaults with no hint. Retries: 1 call when the error quotes the text, when the model already holds it (mechanical slips) or as a line-hinted retry for tools that take one; otherwise a re-read and an exact retry (2 calls); retries are widened until unique under the tool's own matcher. Wrong-count cases count only for tools that take a count (agentpad, Roo edit_file). Tokens: every response the model was shown (gpt-tokenizer, o200k_base), over the landed edits. Method: docs/editbench.md.`,
   );
+  for (const t of tools.filter((x) => x.footnote)) {
+    L.push("");
+    L.push(`Not in the table: ${esc(t.label)} (${esc(t.footnote)}) lands ${pct(t.summary.l1_rate)} on call 1, ${pct(t.summary.l2_rate)} within 2 calls, ${pct(t.summary.l3_rate)} within 3, ${t.summary.bad} BAD.`);
+  }
   const ub = tools.find((t) => t.upper_bound);
   if (ub) {
     L.push("");
     L.push(`Upper bound, not a result: ${esc(ub.label)} lands ${pct(ub.summary.l1_rate)} on call 1, ${pct(ub.summary.l2_rate)} within 2 calls, ${pct(ub.summary.l3_rate)} within 3, ${ub.summary.bad} BAD.`);
   }
-  void headline;
   L.push("");
   L.push(`# editbench: does an imperfect edit land in the right place, in one step?`);
   L.push("");

@@ -146,6 +146,7 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
       key: v.key,
       label: v.label ?? `${v.key}: ${v.tool.name}`,
       upper_bound: v.upperBound === true,
+      footnote: v.tool.footnote ?? null,
       ms: performance.now() - t,
       summary: summarize(rows, mix),
       results: rows.map(({ c, r }) => ({ id: c.id, category: c.category, outcome: r.outcome, bad_kind: r.bad_kind ?? null, collateral: r.collateral, calls: r.calls, landed_at: r.landed_at, tokens: r.tokens, steps: r.steps, output: outputRef(r.doc, mats.get(c.id)), transcript: r.transcript })),

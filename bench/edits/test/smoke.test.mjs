@@ -63,6 +63,8 @@ describe("smoke run (40 cases)", () => {
     const table = lines.slice(4, lines.indexOf("", 4));
     assert.ok(table.some((l) => l.includes("agentpad (recommended pick)")));
     assert.ok(!table.some((l) => l.includes("oracle")), "the answer key stays out of the headline");
+    assert.ok(!table.some((l) => l.startsWith("| CL: ")), "a deleted matcher is a footnote, not a row");
+    assert.match(md, /Not in the table: CL: /);
     assert.match(md, /persistMode "immediate"/);
     assert.match(md, /search_after/);
     assert.match(md, /## Fidelity suites/);
