@@ -504,10 +504,11 @@ run_bench() {
     --wasm "$ROOT/www/pkg/agentpad_bg.wasm"
   echo
   say "report: ${BENCH_DIR#"$ROOT"/}/report.md and report.json"
-  say "editbench: agentpad and ten peers on the frozen edit cases (bench/edits)"
+  say "editbench: agentpad and ten peers on the frozen edit cases (bench/edits): v2 (test), then v1 (dev)"
   npm_install "$ROOT/bench/edits"
-  node bench/edits/src/run.mjs --out "$BENCH_DIR"
-  say "report: ${BENCH_DIR#"$ROOT"/}/editbench.md and editbench.json"
+  node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v2
+  node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v1
+  say "report: ${BENCH_DIR#"$ROOT"/}/editbench-v2.md and editbench-v1.md (and .json)"
 }
 
 # --------------------------------------------------------------------- fuzz ---

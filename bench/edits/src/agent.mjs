@@ -1,12 +1,19 @@
 // The simulated agent: one mechanical policy for every tool, at most 3 calls per case.
+//   0. a case with a prelude first makes the agent's own earlier edits through the tool (not
+//      counted: every tool makes them the same way);
 //   1. send the attempt (duplicate cases carry the tool's own disambiguation, when it has one);
-//   2. candidates (agentpad): pick one — the oracle's (the candidate on the target) or the tool's
-//      recommended one — for 1 call;
-//   3. an error whose text quotes the exact current text the retry needs (after removing the
-//      model's own attempt and line-number gutters from it): retry with that text, 1 call;
-//   4. any other error: re-read the document and retry with exact text, 2 calls;
+//   2. candidates (agentpad): pick one — the tool's recommended one, or the oracle's (the
+//      candidate on the target, an upper bound that reads the answer key) — for 1 call;
+//   3. ambiguous-copy cases (the text cannot tell which copy is meant): a tool that asks (names
+//      several places and writes nothing) has landed; a guess is scored like any write;
+//   4. a retry the model can make without re-reading, 1 call: the error quotes the exact text;
+//      or the model already holds the text (its slip was mechanical: whitespace, gutters,
+//      escapes, look-alikes, elisions, a needle too short to be unique); or the error names a
+//      line and the tool takes a line hint (the attempt again, with the hint);
+//   5. any other error: re-read the document and retry with exact text, 2 calls;
 //   stop at 3 calls, on a landed edit, or on the first BAD (a BAD is never recovered). A
-//   must-refuse case gets no retry: an error is its right answer.
+//   must-refuse case gets no retry: an error is its right answer. Retries are widened until
+//   unique under the tool's own matcher (a dry run of the peer), not just exactly.
 // Every response the model is shown is counted with one tokenizer (gpt-tokenizer, o200k_base).
 import { countTokens } from "gpt-tokenizer";
 import { classify, landed } from "./score.mjs";
@@ -19,7 +26,7 @@ export const MAX_CALLS = 3;
  * tool), widened line by line until unique, and the same span of the expected document. The
  * model sees no "\r" and no BOM, so neither is in it. null when there is no single target.
  */
-export function exactRetry(c, current, expected, granularity) {
+export function exactRetry(c, current, expected, granularity, unique = () => true) {
   if (c.must_refuse || c.target.length !== 1) return null;
   let a = c.target[0].start;
   let b = c.target[0].end;
@@ -32,14 +39,41 @@ export function exactRetry(c, current, expected, granularity) {
     a = lineStart(a);
     b = lineEnd(Math.max(a, b - 1));
   }
-  while (count(current, current.slice(a, b)) > 1 && (a > 0 || b < current.length)) {
+  const delta = expected.length - current.length;
+  const clean = (s) => s.replace(/\r/g, "").replace(/^\uFEFF/, "");
+  const at = () => ({ old_text: clean(current.slice(a, b)), new_text: clean(expected.slice(a, b + delta)) });
+  while ((count(current, current.slice(a, b)) > 1 || !unique(at())) && (a > 0 || b < current.length)) {
     if (a > 0) a = lineStart(a - 1);
     if (b < current.length) b = lineEnd(b + 1);
   }
-  const delta = expected.length - current.length;
-  const clean = (s) => s.replace(/\r/g, "").replace(/^\uFEFF/, "");
-  return { old_text: clean(current.slice(a, b)), new_text: clean(expected.slice(a, b + delta)) };
+  return at();
 }
+
+/**
+ * Perturbations the model can undo from what its context already holds: it read the file, and its
+ * slip was mechanical. Stale, misremembered and foreign text (L, Q, R, S, U, Y's near miss) needs
+ * a re-read.
+ */
+const HELD = new Set(["B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "M", "N", "O", "P", "X"]);
+export const holdsText = (c) => HELD.has(c.category) || c.perturbation?.model === "long-exact";
+
+/**
+ * Does the text say which copy is meant? Not when the attempt, indentation ignored, matches two or
+ * more places and no hint is given: then asking is the right answer.
+ */
+export function ambiguousCopy(c, current) {
+  if (c.must_refuse || c.disambiguation || c.target.length !== 1) return false;
+  const want = c.attempt.old_text.replace(/\r/g, "").split("\n").map((l) => l.trim());
+  if (want.length < 2 || want.every((l) => l === "")) return false;
+  const lines = current.replace(/\r/g, "").split("\n").map((l) => l.trim());
+  let n = 0;
+  for (let i = 0; i + want.length <= lines.length; i++) if (want.every((l, k) => lines[i + k] === l)) n++;
+  return n >= 2;
+}
+
+/** A response that names several places and writes nothing: the tool asks which one. */
+const ASKS = /multiple (occurrences|matches|locations)|appears \d+ times|found \d+ times/i;
+const asks = (r) => (r.kind === "candidates" ? r.candidates.length >= 2 && !r.candidates.some((k) => k.recommended) : r.kind === "error" && ASKS.test(r.message));
 
 const GUTTER = /^[ \t]*\d+(?:#[0-9a-f]+)?(?:\t|[ \t]*[│|→:][ \t]?)/;
 
@@ -50,6 +84,12 @@ export function quotes(message, retry, attempt) {
   if (attempt.old_text) m = m.split(attempt.old_text).join("");
   const stripped = m.split("\n").map((l) => l.replace(GUTTER, "")).join("\n");
   return m.includes(retry.old_text) || stripped.includes(retry.old_text);
+}
+
+/** The target's first line (1-based) when the tool takes a line hint and its error names lines. */
+function lineHint(r, c, current, tool) {
+  if (tool.hint !== "line" || r.kind !== "error" || !/line/i.test(r.message) || !/\d/.test(r.message) || c.target.length !== 1) return null;
+  return current.slice(0, c.target[0].start).split("\n").length;
 }
 
 /** The candidate whose span overlaps the target most (offsets in the LF, BOM-less draft). */
@@ -79,7 +119,9 @@ export function oraclePick(candidates, c, current) {
  * tokens of every response shown, the steps and the final document.
  */
 export async function runCase(tool, c, mat, variant = "oracle") {
-  const session = await tool.open(mat.current, mat.name);
+  const session = await tool.open(mat.opened ?? mat.current, mat.name);
+  for (const e of c.prelude ?? []) await session.edit(e, undefined);
+  const ambiguous = ambiguousCopy(c, mat.current);
   const steps = [];
   let calls = 0;
   let tokens = 0;
@@ -95,6 +137,10 @@ export async function runCase(tool, c, mat, variant = "oracle") {
     let r = await session.edit(c.attempt, c.disambiguation);
     shown("edit", r.message, 1, r.kind, r.status ? { status: r.status, quality: r.quality } : {});
     for (;;) {
+      if (ambiguous && asks(r)) {
+        const final = session.current();
+        return { outcome: final === mat.current ? "ASKED" : "BAD", bad_kind: final === mat.current ? undefined : "wrong-place", collateral: false, calls, landed_at: final === mat.current ? calls : null, tokens, steps, doc: final, transcript: session.steps };
+      }
       if (r.kind === "applied") {
         verdict = classify(c, mat.current, mat.expected, session.current());
         if (landed(verdict.outcome)) {
@@ -112,11 +158,19 @@ export async function runCase(tool, c, mat, variant = "oracle") {
         }
       }
       if (c.must_refuse) break;
-      const retry = exactRetry(c, mat.current, mat.expected, tool.granularity);
+      // Only a tool that called the needle ambiguous makes the model check its own matcher.
+      const unique = tool.dryRun && ASKS.test(r.message) ? (x) => tool.dryRun(session.current(), x) : undefined;
+      const retry = exactRetry(c, mat.current, mat.expected, tool.granularity, unique);
       if (!retry) break;
-      if (quotes(r.message, retry, c.attempt) && calls + 1 <= MAX_CALLS) {
+      if ((quotes(r.message, retry, c.attempt) || holdsText(c)) && calls + 1 <= MAX_CALLS) {
         r = await session.edit(retry, undefined);
-        shown("informed retry", r.message, 1, r.kind);
+        shown(holdsText(c) ? "self-fixed retry" : "informed retry", r.message, 1, r.kind);
+        continue;
+      }
+      const line = lineHint(r, c, mat.current, tool);
+      if (line && calls + 1 <= MAX_CALLS && !steps.some((x) => x.action === "line-hinted retry")) {
+        r = await session.edit(c.attempt, { hint_line: line });
+        shown("line-hinted retry", r.message, 1, r.kind);
         continue;
       }
       if (calls + 2 <= MAX_CALLS) {

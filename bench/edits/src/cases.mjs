@@ -10,36 +10,50 @@ import { applySplices, count, sha256, similarity } from "./text.mjs";
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const DOCS_DIR = join(ROOT, "docs");
 export const CASES_DIR = (version = "v1") => join(ROOT, "cases", version);
+/** v1 (dev) reads docs/; a later set has its own pool, docs-<version>/, sharing no file with v1. */
+export const docsDir = (version = "v1") => (version === "v1" ? DOCS_DIR : join(ROOT, `docs-${version}`));
 
 const docCache = new Map();
-export function readDoc(name) {
-  if (!docCache.has(name)) docCache.set(name, readFileSync(join(DOCS_DIR, name), "utf8"));
-  return docCache.get(name);
+export function readDoc(name, dir = DOCS_DIR) {
+  const key = join(dir, name);
+  if (!docCache.has(key)) docCache.set(key, readFileSync(key, "utf8"));
+  return docCache.get(key);
 }
 
-export function listDocs() {
-  return readdirSync(DOCS_DIR).filter((n) => n !== "SOURCES.tsv").sort();
+export function listDocs(dir = DOCS_DIR) {
+  return readdirSync(dir).filter((n) => n !== "SOURCES.tsv").sort();
 }
 
-/** `{ stored, current, expected, targetText }` of a case, whole documents. */
+/** Replaces the one occurrence of `old_text` (a prelude edit is exact and unique by construction). */
+const applyExact = (doc, e) => {
+  const at = doc.indexOf(e.old_text);
+  return doc.slice(0, at) + e.new_text + doc.slice(at + e.old_text.length);
+};
+
+/**
+ * `{ stored, opened, current, expected, name }` of a case, whole documents. `opened` is what the
+ * tool is given; a case with a `prelude` (the agent's own earlier edits, made through the tool
+ * before the measured attempt) is scored against `current`, the document after the prelude.
+ */
 export function materialize(c) {
-  const stored = c.doc_text ?? readDoc(c.doc);
-  const current = applySplices(stored, c.setup ?? []);
+  const stored = c.doc_text ?? readDoc(c.doc, c.doc_dir ? join(ROOT, c.doc_dir) : DOCS_DIR);
+  const opened = applySplices(stored, c.setup ?? []);
+  const current = (c.prelude ?? []).reduce(applyExact, opened);
   const expected = applySplices(current, c.expected);
-  return { stored, current, expected, name: c.doc ?? c.doc_name };
+  return { stored, opened, current, expected, name: c.doc ?? c.doc_name };
 }
 
 /** Every case of a version, in category order. */
 export function loadCases(version = "v1") {
   const dir = CASES_DIR(version);
   return readdirSync(dir)
-    .filter((f) => /^[A-T]\.json$/.test(f))
+    .filter((f) => /^[A-Z]\.json$/.test(f))
     .sort()
     .flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")));
 }
 
 /** Perturbation models whose attempt is meant to match the document exactly. */
-const EXACT_MODELS = new Set(["none", "stale-adjacent", "last-lines", "cjk", "astral", "bom-file", "mid-line-fragment", "duplicate", "right-count", "wrong-count"]);
+const EXACT_MODELS = new Set(["none", "long-exact", "same-text", "stale-adjacent", "last-lines", "cjk", "astral", "bom-file", "mid-line-fragment", "duplicate", "right-count", "wrong-count"]);
 
 /** Problems with one case ([] when it is sound). */
 export function validateCase(c) {
@@ -57,10 +71,15 @@ export function validateCase(c) {
   if (!c.must_refuse && expected === current) bad.push("the expected document equals the current one");
   const { old_text: oldText, new_text: newText } = c.attempt;
   if (typeof oldText !== "string" || typeof newText !== "string") bad.push("attempt texts must be strings");
-  if (oldText === newText) bad.push("old_text equals new_text");
-  if (oldText === "") bad.push("old_text is empty");
-  const exact = count(current, oldText);
   const model = c.perturbation?.model ?? "none";
+  // Two v2 categories exist to send exactly these attempts; everywhere else they are a mistake.
+  if (oldText === newText && model !== "same-text") bad.push("old_text equals new_text");
+  if (oldText === "" && model !== "empty-old") bad.push("old_text is empty");
+  for (const [i, e] of (c.prelude ?? []).entries()) {
+    const opened = applySplices(c.doc_text ?? readDoc(c.doc, c.doc_dir ? join(ROOT, c.doc_dir) : DOCS_DIR), c.setup ?? []);
+    if (i === 0 && count(opened, e.old_text) !== 1) bad.push("the prelude edit is not exact and unique");
+  }
+  const exact = count(current, oldText);
   const wantExact = EXACT_MODELS.has(model) || c.exact_ok === true || (c.source !== "generated" && ["A", "K", "T", "O", "P"].includes(c.category));
   if (c.category === "K") {
     if (exact < 2) bad.push(`a duplicate case needs old_text at least twice, found ${exact}`);
@@ -88,9 +107,9 @@ export function validateCase(c) {
 /** The manifest of a version: sha256 of every case file and every document. */
 export function manifestOf(version = "v1", dir = CASES_DIR(version)) {
   const files = {};
-  for (const f of readdirSync(dir).filter((f) => /^[A-T]\.json$/.test(f)).sort()) files[f] = sha256(readFileSync(join(dir, f)));
+  for (const f of readdirSync(dir).filter((f) => /^[A-Z]\.json$/.test(f)).sort()) files[f] = sha256(readFileSync(join(dir, f)));
   const docs = {};
-  for (const d of listDocs()) docs[d] = sha256(readFileSync(join(DOCS_DIR, d)));
+  for (const d of listDocs(docsDir(version))) docs[d] = sha256(readFileSync(join(docsDir(version), d)));
   return { files, docs };
 }
 

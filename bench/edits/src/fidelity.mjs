@@ -18,6 +18,8 @@ import * as zed from "./peers/zed.mjs";
 const e = (old_text, new_text, extra = {}) => ({ old_text, new_text, ...extra });
 const FIVE_TARGETS = ["one", "two", "three", "four", "five"].map((n) => `function ${n}() {\n    return "target";\n}\n`).join("\n");
 
+const HUNDRED = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+
 export const FIDELITY = {
   AQ: {
     mod: anthropic,
@@ -75,6 +77,9 @@ export const FIDELITY = {
       { name: "tab-based indentation", doc: "\tfunction test() {\n\t\treturn true;\n\t}\n", attempt: e("\tfunction test() {\n\t\treturn true;\n\t}", "\tfunction test() {\n\t\treturn false;\n\t}"), doc_out: "\tfunction test() {\n\t\treturn false;\n\t}\n" },
       { name: "deletion with a line-number prefix", doc: "line1\nline2\nline3\n", attempt: e("1 | line1\n2 | line2", "1 | line1"), doc_out: "line1\nline3\n" },
       { name: "no match below 100% is an error", doc: "function a() {}\n", attempt: e("function b() {}", "function c() {}"), error: /No sufficiently similar match found.*needs 100%/ },
+      // The error text drives the model's retry, so its window is a fact too.
+      { name: "without :start_line: the error shows lines 1…n+39 as Original Content (source)", doc: HUNDRED, attempt: e("line 90 changed", "line 90 again"), error: /Original Content:\n1 \| line 1\n[\s\S]*\n40 \| line 40$/ },
+      { name: "with :start_line: the error shows 40 lines either side of the hint (source)", doc: HUNDRED, attempt: e("line 90 changed", "line 90 again"), ctx: { disambiguation: { hint_line: 90 } }, error: /Original Content:\n50 \| line 50\n[\s\S]*\n100 \| line 100(\n101 \| )?$/ },
     ],
   },
   "RO-e": {

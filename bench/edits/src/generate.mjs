@@ -5,8 +5,9 @@
 // It never imports agentpad (test/generator.test.mjs checks the import graph).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CASES_DIR, listDocs, manifestOf, readDoc, validateCase } from "./cases.mjs";
+import { CASES_DIR, docsDir, listDocs, manifestOf, readDoc, validateCase } from "./cases.mjs";
 import { CATEGORIES, generators } from "./gen/categories.mjs";
+import { CATEGORIES_V2, generatorsV2 } from "./gen/categories-v2.mjs";
 import { HANDWRITTEN } from "./gen/handwritten.mjs";
 import { allIndexes, rng } from "./text.mjs";
 
@@ -41,14 +42,26 @@ function handCase(h, i) {
   return { ...base, target: [{ start: at, end: at + find.length }], expected: [{ start: at, end: at + find.length, text: repl }] };
 }
 
+/**
+ * What each version is made of. v1 (dev) is the development set: its documents in docs/ and the
+ * hand-written cases. v2 (test) was written after the engine freeze: its own documents
+ * (docs-v2/), no hand-written case (those reconstruct v1's reports), more categories.
+ */
+export const VERSIONS = {
+  v1: { categories: CATEGORIES, gens: (docs) => generators(docs), hand: true, seed: 20261125 },
+  v2: { categories: CATEGORIES_V2, gens: (docs) => generatorsV2(docs, { cjkPool: ["zh-authored-faq.md", "ja-authored-changelog.md", "md-ip-address-readme.md"] }), hand: false, docDir: "docs-v2", seed: 20261202 },
+};
+
 /** Every case of the version, by category, validated. */
-export function generate(seed) {
-  const names = listDocs();
-  const docs = Object.fromEntries(names.map((n) => [n, readDoc(n)]));
-  const gens = generators(docs);
-  const hand = HANDWRITTEN.map(handCase);
+export function generate(seed, version = "v1") {
+  const spec0 = VERSIONS[version];
+  const dir = docsDir(version);
+  const names = listDocs(dir);
+  const docs = Object.fromEntries(names.map((n) => [n, readDoc(n, dir)]));
+  const gens = spec0.gens(docs);
+  const hand = spec0.hand ? HANDWRITTEN.map(handCase) : [];
   const out = {};
-  for (const [cat, spec] of Object.entries(CATEGORIES)) {
+  for (const [cat, spec] of Object.entries(spec0.categories)) {
     const mine = hand.filter((c) => c.category === cat);
     const list = [...mine];
     const r = rng(seed ^ (cat.charCodeAt(0) * 0x9e3779b1));
@@ -67,6 +80,7 @@ export function generate(seed) {
         title: spec.title,
         patterns: spec.patterns,
         source: "generated",
+        ...(spec0.docDir ? { doc_dir: spec0.docDir } : {}),
         ...body,
         perturbation: { ...body.perturbation, seed: drawSeed },
       };
@@ -87,9 +101,9 @@ function main() {
   const args = process.argv.slice(2);
   const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
   const version = opt("--version", "v1");
-  const seed = Number(opt("--seed", "20261125"));
+  const seed = Number(opt("--seed", String(VERSIONS[version].seed)));
   const dir = CASES_DIR(version);
-  const byCat = generate(seed);
+  const byCat = generate(seed, version);
   const files = Object.fromEntries(Object.entries(byCat).map(([cat, list]) => [`${cat}.json`, JSON.stringify(list, null, 1) + "\n"]));
   if (args.includes("--check")) {
     const differing = Object.entries(files).filter(([f, text]) => !existsSync(join(dir, f)) || readFileSync(join(dir, f), "utf8") !== text);

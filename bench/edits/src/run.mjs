@@ -1,24 +1,25 @@
 // The benchmark runner:
-//   node src/run.mjs --out <dir> [--smoke] [--version v1] [--tools AQ,agentpad] [--playground-url URL]
+//   node src/run.mjs --out <dir> [--smoke] [--version v1|v2] [--tools AQ,agentpad] [--playground-url URL]
 // Verifies the frozen cases against MANIFEST.json, runs the fidelity suites, runs every case with
-// every tool under the same agent policy, and writes <dir>/editbench.md and editbench.json
-// (editbench-smoke.* with --smoke: 2 cases per category). A peer whose fidelity suite fails is
+// every tool under the same agent policy, and writes <dir>/editbench-<version>.md and .json
+// (editbench-<version>-smoke.* with --smoke: 2 cases per category). v2 is the test set, v1 (dev)
+// the development set. A peer whose fidelity suite fails is
 // reported and left out of the run.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { runCase } from "./agent.mjs";
 import { loadCases, materialize, verifyManifest } from "./cases.mjs";
-import { CATEGORIES } from "./gen/categories.mjs";
+import { VERSIONS } from "./generate.mjs";
 import { runFidelity } from "./fidelity.mjs";
 import { renderReport } from "./report.mjs";
 import { landed } from "./score.mjs";
 import { PEERS, agentpadTool, peerTools } from "./tools.mjs";
 
 /** The fixed smoke subset: per category the first generated case and the first hand-written one (or the second generated). */
-export function smokeSubset(cases) {
+export function smokeSubset(cases, categories = VERSIONS.v1.categories) {
   const out = [];
-  for (const cat of Object.keys(CATEGORIES)) {
+  for (const cat of Object.keys(categories)) {
     const mine = cases.filter((c) => c.category === cat);
     const gen = mine.filter((c) => c.source === "generated");
     const hand = mine.filter((c) => c.source !== "generated");
@@ -30,15 +31,18 @@ export function smokeSubset(cases) {
 /**
  * Field-mix weights: the shares measured on real SEARCH blocks (exact 86 %, whitespace-only
  * 1.4 %, near-miss or stale about 6 %, hallucinated or wrong file 4.9 %); the remaining 1.7 % is
- * spread evenly over the categories that measurement could not see.
+ * spread evenly over the categories that measurement could not see. Where a set has sequential
+ * stale cases (U), the stale share is split between L and U.
  */
-export const FIELD_MIX = (() => {
+export function fieldMix(categories) {
   const w = { A: 0.86, R: 0.049, L: 0.03, Q: 0.03 };
+  if ("U" in categories) w.L = w.U = 0.015;
   for (const c of ["B", "C", "D", "E", "I"]) w[c] = 0.014 / 5;
-  const rest = Object.keys(CATEGORIES).filter((c) => !(c in w));
+  const rest = Object.keys(categories).filter((c) => !(c in w));
   for (const c of rest) w[c] = 0.017 / rest.length;
   return w;
-})();
+}
+export const FIELD_MIX = fieldMix(VERSIONS.v1.categories);
 
 /** A share link of the playground: the case's document and agentpad's calls, `#t=` deflate-raw base64url. */
 export function shareLink(base, title, name, doc, steps) {
@@ -54,7 +58,7 @@ export function shareLink(base, title, name, doc, steps) {
   return `${base}#t=${enc}`;
 }
 
-function summarize(rows) {
+function summarize(rows, mix) {
   const per = {};
   const tot = { n: 0, edits: 0, refuse_n: 0, s1: 0, s2: 0, s3: 0, landed: 0, exact1: 0, bad: 0, wrong_place: 0, corrupted: 0, refuse_violated: 0, refuse_ok: 0, fail: 0, collateral: 0, calls_landed: 0, tokens_landed: 0, tokens_all: 0 };
   for (const { c, r } of rows) {
@@ -87,8 +91,8 @@ function summarize(rows) {
   }
   const cats = Object.keys(per);
   const macro = (k) => cats.reduce((s, c) => s + per[c][k] / per[c].n, 0) / cats.length;
-  const wsum = cats.reduce((s, c) => s + FIELD_MIX[c], 0);
-  const weighted = (k) => cats.reduce((s, c) => s + (FIELD_MIX[c] * per[c][k]) / per[c].n, 0) / wsum;
+  const wsum = cats.reduce((s, c) => s + mix[c], 0);
+  const weighted = (k) => cats.reduce((s, c) => s + (mix[c] * per[c][k]) / per[c].n, 0) / wsum;
   return {
     per_category: per,
     ...tot,
@@ -100,6 +104,7 @@ function summarize(rows) {
     l2_macro: macro("s2"),
     l1_weighted: weighted("s1"),
     l2_weighted: weighted("s2"),
+    l3_weighted: weighted("s3"),
     bad_weighted: weighted("bad"),
     calls_per_landed: tot.landed ? tot.calls_landed / tot.landed : null,
     tokens_per_landed: tot.landed ? tot.tokens_landed / tot.landed : null,
@@ -113,20 +118,26 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
   const t0 = performance.now();
   const manifest = verifyManifest(version);
   const all = loadCases(version);
-  const cases = smoke ? smokeSubset(all) : all;
+  const categories = VERSIONS[version].categories;
+  const mix = fieldMix(categories);
+  const cases = smoke ? smokeSubset(all, categories) : all;
   const fidelity = runFidelity();
   const failedPeers = new Set(fidelity.filter((f) => !f.ok).map((f) => f.peer));
   const variants = [
     ...peerTools().map((t) => ({ key: t.key, tool: t, variant: "oracle" })),
-    { key: "agentpad", tool: agentpadTool(), variant: "oracle", label: "agentpad (oracle pick)" },
-    { key: "agentpad-rec", tool: agentpadTool(), variant: "recommended", label: "agentpad (recommended pick)" },
-  ].filter((v) => !failedPeers.has(v.key) && (!only || only.includes(v.key) || (v.key === "agentpad-rec" && only.includes("agentpad"))));
+    // The headline row takes the recommended candidate (re-reads when none is); the oracle reads
+    // the answer key, so it is reported apart, as an upper bound.
+    { key: "agentpad", tool: agentpadTool(), variant: "recommended", label: "agentpad (recommended pick)" },
+    { key: "agentpad-oracle", tool: agentpadTool(), variant: "oracle", label: "agentpad (oracle pick: upper bound, reads the answer key)", upperBound: true },
+  ].filter((v) => !failedPeers.has(v.key) && (!only || only.includes(v.key) || (v.key === "agentpad-oracle" && only.includes("agentpad"))));
   const mats = new Map(cases.map((c) => [c.id, materialize(c)]));
   const tools = [];
   for (const v of variants) {
     const t = performance.now();
     const rows = [];
     for (const c of cases) {
+      // A wrong stated count can only be refused by a tool that takes a count.
+      if (c.category === "T" && c.must_refuse && !v.tool.takesCount) continue;
       const mat = mats.get(c.id);
       const r = await runCase(v.tool, c, mat, v.variant);
       rows.push({ c, r });
@@ -134,12 +145,14 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
     tools.push({
       key: v.key,
       label: v.label ?? `${v.key}: ${v.tool.name}`,
+      upper_bound: v.upperBound === true,
+      footnote: v.tool.footnote ?? null,
       ms: performance.now() - t,
-      summary: summarize(rows),
+      summary: summarize(rows, mix),
       results: rows.map(({ c, r }) => ({ id: c.id, category: c.category, outcome: r.outcome, bad_kind: r.bad_kind ?? null, collateral: r.collateral, calls: r.calls, landed_at: r.landed_at, tokens: r.tokens, steps: r.steps, output: outputRef(r.doc, mats.get(c.id)), transcript: r.transcript })),
     });
   }
-  const ap = tools.find((t) => t.key === "agentpad");
+  const ap = tools.find((t) => t.key === "agentpad-oracle") ?? tools.find((t) => t.key === "agentpad");
   const caseRows = cases.map((c) => {
     const mat = mats.get(c.id);
     const steps = ap?.results.find((x) => x.id === c.id)?.transcript ?? [{ tool: "memo_replace", args: c.attempt }];
@@ -151,7 +164,7 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
       doc: mat.name,
       must_refuse: c.must_refuse,
       perturbation: c.perturbation,
-      share_link: shareLink(playgroundUrl, c.id, mat.name, mat.current, steps),
+      share_link: shareLink(playgroundUrl, c.id, mat.name, mat.opened ?? mat.current, steps),
     };
   });
   const report = {
@@ -159,8 +172,9 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
     smoke,
     manifest: { generator: manifest.generator, seed: manifest.seed, cases: manifest.cases, frozen_at: manifest.frozen_at },
     cases_run: cases.length,
-    categories: CATEGORIES,
-    field_mix: FIELD_MIX,
+    label: version === "v1" ? "v1 (dev)" : `${version} (test)`,
+    categories,
+    field_mix: mix,
     peers: PEERS.map((p) => ({ key: p.key, name: p.name, source: p.source, granularity: p.granularity, hint: p.hint ?? null })),
     fidelity,
     failed_peers: [...failedPeers],
@@ -180,12 +194,13 @@ async function main() {
   const only = opt("--tools", null)?.split(",") ?? null;
   const { report, mats, casesById } = await runBench({ version: opt("--version", "v1"), smoke, only, playgroundUrl: opt("--playground-url", "http://127.0.0.1:5173/") });
   mkdirSync(out, { recursive: true });
-  const stem = smoke ? "editbench-smoke" : "editbench";
+  const version = opt("--version", "v1");
+  const stem = `editbench-${version}${smoke ? "-smoke" : ""}`;
   writeFileSync(join(out, `${stem}.json`), JSON.stringify(report, null, 1));
   writeFileSync(join(out, `${stem}.md`), renderReport(report, mats, casesById));
   for (const t of report.tools) {
     const s = t.summary;
-    console.log(`${t.key.padEnd(13)} call 1 ${(100 * s.l1_rate).toFixed(1)}%  ≤2 calls ${(100 * s.l2_rate).toFixed(1)}%  BAD ${s.bad}  ${(t.ms / 1000).toFixed(1)} s`);
+    console.log(`${t.key.padEnd(15)} call 1 ${(100 * s.l1_rate).toFixed(1)}%  ≤2 ${(100 * s.l2_rate).toFixed(1)}%  ≤3 ${(100 * s.l3_rate).toFixed(1)}%  BAD ${s.bad}  field ≤2 ${(100 * s.l2_weighted).toFixed(1)}%  ${(t.ms / 1000).toFixed(1)} s`);
   }
   console.log(`fidelity: ${report.fidelity.filter((f) => f.ok).length}/${report.fidelity.length} facts hold`);
   console.log(`${report.cases_run} cases in ${(report.ms / 1000).toFixed(1)} s -> ${join(out, `${stem}.md`)}, ${stem}.json`);

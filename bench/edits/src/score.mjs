@@ -1,24 +1,64 @@
 // Scoring on whole documents. A tool's output document is compared with the expected one:
 //   EXACT  — byte for byte;
-//   EQUIV  — the differences lie inside the target and vanish once whitespace style (indent
-//            characters, trailing spaces, runs of spaces) and look-alike characters are folded;
+//   EQUIV  — the differences lie inside the target, and the result is still valid and means the
+//            same, judged by the document's language: Python by its parser (ast.dump), YAML and
+//            JSON by the data they load to, everything else (Makefiles included) line by line with
+//            the indentation kept exactly and only whitespace after it, and look-alike characters,
+//            folded (Markdown and plain text may also re-wrap an unindented paragraph);
 //   BAD    — anything else that wrote: a change outside the target ("wrong-place"), a change inside
 //            it beyond EQUIV ("corrupted": lost or injected tokens, a reverted earlier edit, a
 //            literal "\n"), or any write in a must-refuse case ("refuse-violated");
 //   NOOP   — the document is unchanged.
 // COLLATERAL is a separate flag: bytes outside the target changed only by line endings, tab
 // expansion, the BOM or the final newline; it does not make a result BAD.
-import { expandTabs, foldLookalikes } from "./text.mjs";
+import { spawnSync } from "node:child_process";
+import { isDeepStrictEqual } from "node:util";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { langOf } from "./gen/ops.mjs";
+import { expandTabs, foldLookalikes, sha256 } from "./text.mjs";
+
+const SAME_MEANING = join(dirname(fileURLToPath(import.meta.url)), "same-meaning.py");
+const meaningCache = new Map();
+
+/** "same" | "differ" | "invalid" | "unknown" (see same-meaning.py); JSON is judged here. */
+export function sameMeaning(lang, expected, result) {
+  if (lang === "json") {
+    let want;
+    try {
+      want = JSON.parse(expected);
+    } catch {
+      return "unknown";
+    }
+    try {
+      return isDeepStrictEqual(JSON.parse(result), want) ? "same" : "differ";
+    } catch {
+      return "invalid";
+    }
+  }
+  const key = sha256(`${lang}\0${expected}\0${result}`);
+  if (!meaningCache.has(key)) {
+    const r = spawnSync("python3", [SAME_MEANING], { input: JSON.stringify({ lang, expected, result }), encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`same-meaning.py failed: ${r.stderr}`);
+    meaningCache.set(key, r.stdout.trim());
+  }
+  return meaningCache.get(key);
+}
 
 /** What a whole-file normaliser may do to bytes outside the edit without it being a wrong edit. */
 export function collateralNormal(s) {
   return expandTabs(s.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n")).replace(/\n+$/, "");
 }
 
-/** Whitespace style (indentation, trailing spaces, runs, line wrapping) and look-alikes folded. */
-export function styleNormal(s) {
-  return foldLookalikes(s).replace(/\s+/g, " ").trim();
+/** Whitespace after the indentation (runs, trailing) and look-alikes folded; the indentation kept. */
+export function lineNormal(line) {
+  if (line.trim() === "") return "";
+  const ind = line.match(/^[ \t]*/)[0];
+  return ind + foldLookalikes(line.slice(ind.length)).replace(/\s+/g, " ").trim();
 }
+
+/** A paragraph's words, for prose where a line break inside a paragraph means a space. */
+const proseNormal = (s) => foldLookalikes(s).replace(/\s+/g, " ").trim();
 
 function commonPrefix(a, b) {
   const n = Math.min(a.length, b.length);
@@ -69,6 +109,8 @@ export function classify(c, current, expected, result) {
   if (result === current) return { outcome: "NOOP", collateral: false };
   if (c.must_refuse) return { outcome: "BAD", bad_kind: "refuse-violated", collateral: false };
   if (result === expected) return { outcome: "EXACT", collateral: false };
+  const lang = langOf(c.doc ?? c.doc_name ?? "");
+  const inside = (exp, d) => equivalent(lang, expected, result, exp, d);
   const spans = expectedSpans(c);
   const raw = difference(expected, result);
   if (within(spans, raw.from, raw.to)) return { outcome: inside(expected, raw) ? "EQUIV" : "BAD", bad_kind: inside(expected, raw) ? undefined : "corrupted", collateral: false };
@@ -84,16 +126,33 @@ export function classify(c, current, expected, result) {
   return { outcome: "BAD", bad_kind: "wrong-place", collateral: false };
 }
 
-/** Do the expected and resulting texts of a difference agree once style is folded? */
-function inside(expected, d) {
+/**
+ * Is a difference inside the target harmless? Python and YAML ask their parsers about the whole
+ * documents, JSON is parsed here; where the expected document does not parse (a fragment) or the
+ * language has no parser, the lines around the difference are compared with `lineNormal`.
+ */
+function equivalent(lang, wholeExpected, wholeResult, expected, d) {
   // Widen to whole lines so an indentation difference is judged on the lines it affects.
   const from = expected.lastIndexOf("\n", d.from - 1) + 1;
   const nl = expected.indexOf("\n", d.to);
   const to = nl === -1 ? expected.length : nl;
-  const exp = expected.slice(from, to);
-  const got = expected.slice(from, d.from) + d.got + expected.slice(d.to, to);
-  return styleNormal(exp) === styleNormal(got);
+  const expText = expected.slice(from, to);
+  const gotText = expected.slice(from, d.from) + d.got + expected.slice(d.to, to);
+  // Tokens lost or injected are never the same meaning; this also spares the parser most calls.
+  if (proseNormal(expText) !== proseNormal(gotText)) return false;
+  if (["py", "yml", "json"].includes(lang)) {
+    const verdict = sameMeaning(lang, wholeExpected, wholeResult);
+    if (verdict !== "unknown") return verdict === "same";
+  }
+  const exp = expText.replace(/\r/g, "").split("\n");
+  const got = gotText.replace(/\r/g, "").split("\n");
+  // A final newline added or dropped at the end of the file changes nothing.
+  if (to === expected.length) for (const ls of [exp, got]) while (ls.length > 1 && ls[ls.length - 1].trim() === "") ls.pop();
+  if (exp.length === got.length && exp.every((l, i) => lineNormal(l) === lineNormal(got[i]))) return true;
+  // Re-wrapped prose: only unindented Markdown or text lines, where a break inside a paragraph reads as a space.
+  const flat = (ls) => ls.every((l) => !/^[ \t]/.test(l) && l.trim() !== "");
+  return ["md", "txt"].includes(lang) && flat(exp) && flat(got);
 }
 
-/** "landed": EXACT or EQUIV. */
-export const landed = (outcome) => outcome === "EXACT" || outcome === "EQUIV";
+/** "landed": EXACT or EQUIV, or ASKED (an ambiguous-copy case where the tool asked which copy). */
+export const landed = (outcome) => outcome === "EXACT" || outcome === "EQUIV" || outcome === "ASKED";

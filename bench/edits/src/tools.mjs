@@ -26,8 +26,8 @@ export const PEERS = [
   { key: "CX", name: "Codex apply_patch", source: "openai/codex@7116353 codex-rs/apply-patch/src/{seek_sequence.rs,lib.rs}", mod: codex, granularity: "line", hint: "anchor" },
   { key: "AI", name: "Aider editblock", source: "Aider-AI/aider@5dc9490 (2026-05) aider/coders/editblock_coder.py", mod: aider, granularity: "line" },
   { key: "RO-d", name: "Roo Code apply_diff", source: "RooCodeInc/Roo-Code@cb83656 (2026-04) src/core/diff/strategies/multi-search-replace.ts", mod: rooDiff, granularity: "line", hint: "line" },
-  { key: "RO-e", name: "Roo Code edit_file", source: "RooCodeInc/Roo-Code@cb83656 (2026-04) src/core/tools/EditFileTool.ts", mod: rooEdit, granularity: "substring" },
-  { key: "CL", name: "Cline legacy replace_in_file matcher", source: "cline/cline@1f31738b32^ apps/vscode/src/core/assistant-message/diff.ts (constructNewFileContentV1)", mod: cline, granularity: "line" },
+  { key: "RO-e", name: "Roo Code edit_file", source: "RooCodeInc/Roo-Code@cb83656 (2026-04) src/core/tools/EditFileTool.ts", mod: rooEdit, granularity: "substring", takesCount: true },
+  { key: "CL", name: "Cline legacy replace_in_file matcher", source: "cline/cline@1f31738b32^ apps/vscode/src/core/assistant-message/diff.ts (constructNewFileContentV1)", mod: cline, granularity: "line", footnote: "a matcher Cline has since deleted as unused; Cline's current editor is CL-sdk" },
   { key: "CL-sdk", name: "Cline SDK editor (exact, unique)", source: "cline/cline@21cb8d2 (2026-08) sdk/packages/core/src/extensions/tools/executors/editor.ts", mod: clineSdk, granularity: "substring" },
   { key: "ZD", name: "Zed edit agent (streaming fuzzy matcher)", source: "zed-industries/zed crates/agent/src/edit_agent (behaviour only; GPL-3.0, no code followed)", mod: zed, granularity: "line" },
   { key: "ZD+hint", name: "Zed edit_file with a line hint (duplicates only)", source: "zed-industries/zed crates/agent edit_file line hint, 200-line tolerance (behaviour only)", mod: { apply: zed.applyWithHint }, granularity: "line", hint: "line" },
@@ -43,6 +43,12 @@ function peerTool(peer) {
     key: peer.key,
     name: peer.name,
     granularity: peer.granularity,
+    hint: peer.hint,
+    takesCount: peer.takesCount === true,
+    footnote: peer.footnote,
+    // The peers are pure functions, so the agent can ask whether a retry would be unique under the
+    // tool's own matcher (a model widens its needle until the tool stops calling it ambiguous).
+    dryRun: (doc, attempt) => !/multiple (occurrences|matches|locations)|appears \d+ times|found \d+ times/i.test(peer.mod.apply(doc, attempt, { path: "dry-run" }).message ?? ""),
     async open(doc, path) {
       let cur = doc;
       return {
@@ -69,6 +75,8 @@ export function agentpadTool() {
     key: "agentpad",
     name: "agentpad (memo_replace)",
     granularity: "substring",
+    hint: "anchor",
+    takesCount: true,
     async open(doc, path) {
       const storage = new MemoryStorage({ [path]: doc });
       const ws = await Workspace.create({ storage, persistMode: "immediate" });

@@ -1,6 +1,8 @@
 // Copies the benchmark's documents from packages installed on the machine into bench/edits/docs/
 // and writes docs/SOURCES.tsv (file, origin, package@version, licence, sha256, transformation).
-// Run once by hand (`node tools/collect-docs.mjs`); the copied files are committed, so the
+// Run once by hand (`node tools/collect-docs.mjs [--set v2]`; v2's documents go to docs-v2/, a
+// separate pool so that the test set shares no file with the development set); the copied files
+// are committed, so the
 // benchmark never depends on what a machine has installed. Each licence is read from the
 // package's own metadata (package.json, Cargo.toml, Python METADATA/PKG-INFO, Debian copyright);
 // a file whose licence is copyleft or unknown is refused.
@@ -10,7 +12,9 @@ import { basename, dirname, join } from "node:path";
 import { homedir } from "node:os";
 
 const HERE = dirname(new URL(import.meta.url).pathname);
-const OUT = join(HERE, "..", "docs");
+const SET = process.argv.includes("--set") ? process.argv[process.argv.indexOf("--set") + 1] : "v1";
+const OUT = join(HERE, "..", SET === "v1" ? "docs" : `docs-${SET}`);
+const WWW = join(HERE, "..", "..", "..", "www", "node_modules");
 const CARGO = join(homedir(), ".cargo/registry/src", readdirSync(join(homedir(), ".cargo/registry/src"))[0]);
 const NPM = "/usr/lib/node_modules/npm/node_modules";
 const PY = "/usr/lib/python3/dist-packages";
@@ -90,7 +94,55 @@ const LIST = [
   ["ja-authored-notes.md", "authored"],
 ];
 
-const ALLOWED = /^\(?(MIT|ISC|BSD|Apache|PSF|Python|0BSD|Unlicense|Zlib|CC0)/i;
+// The test set's documents: none is a file of v1 (nor another version of one), chosen for the
+// same kinds (tab and space JavaScript, Python, Rust with CRLF, Markdown with typographic
+// punctuation, YAML, JSON, CJK) plus the kinds v1 lacked: HTML with entities and a Makefile.
+const LIST_V2 = [
+  ["js-tab-hono-context.js", `${WWW}/hono/dist/context.js`],
+  ["js-tab-hono-request.js", `${WWW}/hono/dist/request.js`],
+  ["js-tab-hono-trie-node.js", `${WWW}/hono/dist/router/trie-router/node.js`],
+  ["js-tab-hono-ssg.js", `${WWW}/hono/dist/helper/ssg/ssg.js`],
+  ["js-tab-hono-client.js", `${WWW}/hono/dist/client/client.js`],
+  ["js-tab-extend.js", `${WWW}/extend/index.js`],
+  ["js-tab-side-channel-list.js", `${WWW}/side-channel-list/index.js`],
+  ["js-fs-minipass.js", `${NPM}/fs-minipass/lib/index.js`],
+  ["js-ignore-walk.js", `${NPM}/ignore-walk/lib/index.js`],
+  ["js-npm-pick-manifest.js", `${NPM}/npm-pick-manifest/lib/index.js`],
+  ["js-write-file-atomic.js", `${NPM}/write-file-atomic/lib/index.js`],
+  ["js-negotiator-media-type.js", `${NPM}/negotiator/lib/mediaType.js`],
+  ["py-xmltodict.py", `${PY}/xmltodict.py`],
+  ["py-toml-decoder.py", `${PY}/toml/decoder.py`],
+  ["py-toml-encoder.py", `${PY}/toml/encoder.py`],
+  ["py-jwt-api-jws.py", `${PY}/jwt/api_jws.py`],
+  ["py-pygments-html-formatter.py", `${PY}/pygments/formatters/html.py`],
+  ["py-pyparsing-results.py", `${PY}/pyparsing/results.py`],
+  ["rs-crlf-generic-array.rs", `${CARGO}/generic-array-0.14.7/src/lib.rs`],
+  ["rs-crlf-generic-array-sequence.rs", `${CARGO}/generic-array-0.14.7/src/sequence.rs`],
+  ["rs-crlf-nu-ansi-term.rs", `${CARGO}/nu-ansi-term-0.50.3/src/ansi.rs`],
+  ["rs-crlf-crc32fast.rs", `${CARGO}/crc32fast-1.5.0/src/lib.rs`, "crlf"],
+  ["rs-hex.rs", `${CARGO}/hex-0.4.3/src/lib.rs`],
+  ["rs-httpdate-date.rs", `${CARGO}/httpdate-1.0.3/src/date.rs`],
+  ["rs-equivalent.rs", `${CARGO}/equivalent-1.0.2/src/lib.rs`],
+  ["md-ip-address-readme.md", `${WWW}/ip-address/README.md`],
+  ["md-rustversion-readme.md", `${CARGO}/rustversion-1.0.23/README.md`],
+  ["md-aho-corasick-readme.md", `${CARGO}/aho-corasick-1.1.5/README.md`],
+  ["md-node-querystring.md", "/usr/share/doc/nodejs/api/querystring.md"],
+  ["md-node-tty.md", "/usr/share/doc/nodejs/api/tty.md"],
+  ["md-node-timers.md", "/usr/share/doc/nodejs/api/timers.md"],
+  ["yml-aho-corasick-ci.yml", `${CARGO}/aho-corasick-1.1.5/.github/workflows/ci.yml`],
+  ["yml-byteorder-ci.yml", `${CARGO}/byteorder-1.5.0/.github/workflows/ci.yml`],
+  ["yml-http-ci.yml", `${CARGO}/http-1.5.0/.github/workflows/ci.yml`],
+  ["yml-httparse-ci.yml", `${CARGO}/httparse-1.10.1/.github/workflows/ci.yml`],
+  ["json-protobuf-type.json", `${WWW}/protobufjs/google/protobuf/type.json`],
+  ["json-binary-extensions.json", `${NPM}/binary-extensions/binary-extensions.json`],
+  ["mk-bzip2.mk", `${CARGO}/bzip2-sys-0.1.13+1.0.8/bzip2-1.0.8/Makefile`, "", "bzip2 licence (BSD-style; LICENSE beside the Makefile)"],
+  ["mk-xz-dos.mk", `${CARGO}/lzma-sys-0.1.20/xz-5.2/dos/Makefile`, "", "0BSD-equivalent public domain (xz COPYING)"],
+  ["html-authored-release-notes.html", "authored"],
+  ["zh-authored-faq.md", "authored"],
+  ["ja-authored-changelog.md", "authored"],
+];
+
+const ALLOWED = /^\(?(MIT|ISC|BSD|Apache|PSF|Python|0BSD|Unlicense|Zlib|CC0|bzip2)/i;
 const COPYLEFT = /GPL|AGPL|LGPL|MPL|EPL|CDDL|copyleft/i;
 
 /** { pkg, version, licence } from the nearest package metadata above `file`. */
@@ -104,7 +156,7 @@ function metadata(file) {
     return { pkg: `${name}@${version} (crates.io)`, licence };
   }
   if (file.startsWith(PY)) {
-    const top = file.slice(PY.length + 1).split("/")[0];
+    const top = file.slice(PY.length + 1).split("/")[0].replace(/\.py$/, "");
     const infos = readdirSync(PY).filter((d) => /\.(dist|egg)-info$/.test(d));
     const aliases = { yaml: "PyYAML", jwt: "PyJWT" };
     const want = (aliases[top] ?? top).toLowerCase();
@@ -130,7 +182,7 @@ function metadata(file) {
       const p = JSON.parse(readFileSync(pj, "utf8"));
       if (p.name && p.version) {
         const licence = typeof p.license === "string" ? p.license : p.license?.type;
-        return { pkg: `${p.name}@${p.version} (npm, bundled with Debian npm)`, licence };
+        return { pkg: `${p.name}@${p.version} (npm${file.startsWith(NPM) ? ", bundled with Debian npm" : ""})`, licence };
       }
     }
     dir = dirname(dir);
@@ -140,14 +192,18 @@ function metadata(file) {
 
 mkdirSync(OUT, { recursive: true });
 const rows = [["file", "origin", "package", "licence", "sha256", "transformation"].join("\t")];
-for (const [name, origin, transform = ""] of LIST) {
+const CHOSEN = SET === "v1" ? LIST : LIST_V2;
+for (const [name, origin, transform = "", licenceOverride] of CHOSEN) {
   if (origin === "authored") {
     const bytes = readFileSync(join(OUT, name));
     const sha = createHash("sha256").update(bytes).digest("hex");
     rows.push([name, "written for this benchmark", "agentpad (this repository)", "MIT OR Apache-2.0", sha, "none (authored)"].join("\t"));
     continue;
   }
-  const { pkg, licence } = metadata(origin);
+  const meta = metadata(origin);
+  const pkg = meta.pkg;
+  // A file vendored inside a crate carries its own upstream licence, stated by hand.
+  const licence = licenceOverride ?? meta.licence;
   if (!licence || COPYLEFT.test(licence) || !ALLOWED.test(licence)) {
     throw new Error(`${origin}: licence ${JSON.stringify(licence)} is not an allowed permissive licence`);
   }
@@ -166,5 +222,5 @@ for (const [name, origin, transform = ""] of LIST) {
   console.log(`${name}\t${bytes.length}\t${licence}`);
 }
 writeFileSync(join(OUT, "SOURCES.tsv"), rows.join("\n") + "\n");
-console.log(`${LIST.length} documents`);
+console.log(`${CHOSEN.length} documents`);
 void basename;

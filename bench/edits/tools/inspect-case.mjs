@@ -2,8 +2,9 @@ import { loadCases, materialize } from "../src/cases.mjs";
 import { runCase } from "../src/agent.mjs";
 import { peerTools, agentpadTool } from "../src/tools.mjs";
 import { createPatch } from "diff";
-const [key, id, variant = "oracle"] = process.argv.slice(2);
-const c = loadCases("v1").find(x => x.id === id);
+// node tools/inspect-case.mjs <tool> <case id> [recommended|oracle] [v1|v2]: one tool on one case.
+const [key, id, variant = "recommended", version = "v1"] = process.argv.slice(2);
+const c = loadCases(version).find(x => x.id === id);
 const tool = [...peerTools(), agentpadTool()].find(t => t.key === key);
 const mat = materialize(c);
 const r = await runCase(tool, c, mat, variant);

@@ -60,7 +60,8 @@ export const CATEGORIES = {
   T: { n: 10, patterns: [10], title: "replace_all with expected_occurrences" },
 };
 
-export function generators(docs) {
+/** `cjkPool`: the documents the CJK and astral cases draw from (each set names its own). */
+export function generators(docs, { cjkPool = ["zh-authored-guide.md", "ja-authored-notes.md", "md-node-url.md"] } = {}) {
   const names = Object.keys(docs);
   const lf = names.filter((n) => !isCrlf(docs[n]));
   const code = lf.filter((n) => ["js", "py", "rs", "yml"].includes(langOf(n)));
@@ -503,8 +504,7 @@ export function generators(docs) {
     O(r) {
       const mode = r.pick(["cjk", "cjk", "astral", "nfd-needle", "bom"]);
       if (mode === "cjk" || mode === "astral") {
-        const pool = ["zh-authored-guide.md", "ja-authored-notes.md", "md-node-url.md"];
-        const doc = r.pick(pool);
+        const doc = r.pick(cjkPool);
         const text = docs[doc];
         const re = mode === "cjk" ? /[\u4e00-\u9fff\u3040-\u30ff]/ : /[\u{10000}-\u{10ffff}]/u;
         const region = pickRegion(text, r, { len: r.int(1, 3), accept: (g) => re.test(g.text), maxLineLen: 500 });

@@ -18,11 +18,13 @@ export function langOf(name) {
   if (name.endsWith(".js") || name.endsWith(".go")) return "js";
   if (name.endsWith(".yml") || name.endsWith(".yaml")) return "yml";
   if (name.endsWith(".json")) return "json";
+  if (name.endsWith(".html")) return "html";
+  if (name.endsWith(".mk") || /(^|\/)Makefile$/.test(name)) return "make";
   return "txt";
 }
 
 export const commentFor = (lang) =>
-  ({ js: "// editbench: checked", rs: "// editbench: checked", py: "# editbench: checked", yml: "# editbench: checked" })[lang] ??
+  ({ js: "// editbench: checked", rs: "// editbench: checked", py: "# editbench: checked", yml: "# editbench: checked", make: "# editbench: checked", html: "<!-- editbench: checked -->" })[lang] ??
   "Editbench note: this was checked.";
 
 /** Identifier-like tokens of a line (not keywords), with their offsets. */

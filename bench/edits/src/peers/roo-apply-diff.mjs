@@ -108,8 +108,10 @@ export function apply(doc, attempt, { path, disambiguation }) {
     }
   }
   if (best.score < 1) {
-    const ctxLo = Math.max(0, (best.index >= 0 ? best.index : 0) - 40);
-    const ctxHi = Math.min(lines.length, (best.index >= 0 ? best.index : 0) + n + 40);
+    // Roo's window is anchored on the hint, not on the best match: startLine (0 without a hint)
+    // − 1 − 40 to endLine (startLine + n − 1) + 40, so without a hint lines 1…n+39.
+    const ctxLo = Math.max(0, startLine - 1 - 40);
+    const ctxHi = Math.min(lines.length, startLine + n - 1 + 40);
     const pct = Math.floor(best.score * 100);
     return error(
       `No sufficiently similar match found${startLine ? ` at line: ${startLine}` : ""} (${pct}% similar, needs 100%)\n\nDebug Info:\n- Similarity Score: ${pct}%\n- Required Threshold: 100%\n- Search Range: ${startLine ? `starting at line ${startLine}` : "start to end"}\n- Tried both standard and aggressive line number stripping\n- Tip: Use the read_file tool to get the latest content of the file before attempting to use the apply_diff tool again, as the file content may have changed\n\nSearch Content:\n${search}\n\nBest Match Found:\n${best.index >= 0 ? numbered(best.content, best.index + 1) : "(no match)"}\n\nOriginal Content:\n${numbered(lines.slice(ctxLo, ctxHi).join("\n"), ctxLo + 1)}`,

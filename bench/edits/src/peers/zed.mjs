@@ -3,7 +3,8 @@
 // buffer lines are compared trimmed; an alignment cost is minimised where a query line paired
 // with a buffer line costs nothing when equal, 1 when fuzzy-equal (normalised Levenshtein ≥ 0.8,
 // after a length check) and 13 otherwise, skipping a buffer line costs 3 and skipping a query line
-// 10; the match may start at any buffer line; every end with the best cost is kept and accepted
+// 10 (on equal cost: skip a query line, then a buffer line, then pair); the match may start at
+// any buffer line; every end with the best cost is kept and accepted
 // when its paired (diagonal) steps are at least 0.8 of max(query lines, buffer lines spanned);
 // the range is whole lines; several accepted ranges are an ambiguity error naming their lines;
 // new_text is re-indented by the difference between the first matched buffer line's indentation
@@ -35,13 +36,15 @@ export function matchRanges(buffer, query) {
     step[i][0] = 2;
     for (let j = 1; j <= n; j++) {
       const eq = q[i - 1] === b[j - 1] ? 0 : fuzzyEqual(q[i - 1], b[j - 1]) ? 1 : 13;
+      // On equal cost Zed takes the first of (up, left, diagonal): skipping a query line wins,
+      // then skipping a buffer line, and pairing the lines only when it is strictly cheaper.
       let best = cost[i - 1][j - 1] + eq;
       let s = 1;
-      if (cost[i][j - 1] + 3 < best) {
+      if (cost[i][j - 1] + 3 <= best) {
         best = cost[i][j - 1] + 3;
         s = 3;
       }
-      if (cost[i - 1][j] + 10 < best) {
+      if (cost[i - 1][j] + 10 <= best) {
         best = cost[i - 1][j] + 10;
         s = 2;
       }
