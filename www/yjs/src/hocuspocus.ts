@@ -31,8 +31,16 @@ export interface Room {
   provider(path: string): HocuspocusProvider | undefined;
   /** The provider of the index doc. */
   indexProvider: HocuspocusProvider;
-  /** Destroys the providers and the socket. */
-  destroy(): void;
+  /**
+   * Waits (at most `timeoutMs`, default 5,000) until the server has acknowledged every local
+   * change, then destroys the providers and the socket. Resolves with the documents whose
+   * changes it had not acknowledged by then — dropped with this process unless another client
+   * holds them (docs/co-editing.md §Stored); empty when nothing is lost. Destroys at once when
+   * nothing is waiting.
+   */
+  destroy(options?: { timeoutMs?: number }): Promise<{ unstored: string[] }>;
+  /** Whether the server gave this connection read-only access (the scope of its token). */
+  readonly readOnly: boolean;
 }
 
 /** Resolves once `provider` has synced, rejects after `ms` or on a failed authentication. */
@@ -75,11 +83,49 @@ export async function connectHocuspocus(options: ConnectOptions): Promise<Room> 
     return provider;
   };
   const indexProvider = open(room);
-  const destroy = () => {
+  const teardown = () => {
     for (const p of providers.values()) p.destroy();
     indexProvider.destroy();
     socket.destroy();
   };
+  // What the server has not acknowledged: the index and each document (docs/co-editing.md §Stored).
+  const waiting = (path?: string): string[] => {
+    const out = indexProvider.hasUnsyncedChanges ? [room] : [];
+    for (const [p, provider] of providers) {
+      if ((path === undefined || p === path) && provider.hasUnsyncedChanges) out.push(`${room}/${p}`);
+    }
+    return out;
+  };
+  const connected = () => (socket.status as string) === "connected";
+  /** Resolves once `done()` holds (checked on every unsyncedChanges event), or false after `ms`. */
+  const until = (done: () => boolean, ms: number, waitOffline: boolean): Promise<boolean> => {
+    if (done()) return Promise.resolve(true);
+    if (!waitOffline && !connected()) return Promise.resolve(false);
+    const all = [indexProvider, ...providers.values()];
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!done()) return;
+        finish(true);
+      };
+      const timer = setTimeout(() => finish(false), ms);
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        for (const p of all) p.off("unsyncedChanges", check);
+        resolve(ok);
+      };
+      for (const p of all) p.on("unsyncedChanges", check);
+    });
+  };
+  const readOnlyReason = (path: string): string | undefined => {
+    const p = providers.get(path);
+    for (const [name, provider] of [[room, indexProvider], [`${room}/${path}`, p]] as const) {
+      if (provider?.authorizedScope === "readonly") {
+        return `the server gave this connection read-only access to "${name}" (the scope of its token), so it would never take the write`;
+      }
+    }
+    return undefined;
+  };
+  const destroy = teardown;
   try {
     await synced(indexProvider, room, ms);
   } catch (err) {
@@ -94,17 +140,33 @@ export async function connectHocuspocus(options: ConnectOptions): Promise<Room> 
       await synced(provider, `${room}/${path}`, ms);
       return provider.document;
     },
+    whenStored: (path, ackMs) => until(() => waiting(path).length === 0, ackMs, false),
+    isStored: (path) => waiting(path).length === 0,
+    readOnly: readOnlyReason,
   };
   const storage = new YjsStorage(documents);
+  let destroyed: Promise<{ unstored: string[] }> | undefined;
   return {
     storage,
     documents,
     socket,
     indexProvider,
     provider: (path) => providers.get(path),
-    destroy() {
-      storage.destroy();
-      destroy();
+    get readOnly() {
+      return indexProvider.authorizedScope === "readonly";
+    },
+    destroy(options) {
+      const end = () => {
+        const unstored = waiting();
+        storage.destroy();
+        teardown();
+        return { unstored };
+      };
+      // Nothing waiting: torn down before this returns, as callers that do not await expect.
+      if (destroyed === undefined && waiting().length === 0) destroyed = Promise.resolve(end());
+      // While offline it waits too: the socket reconnects on its own (delay / maxDelay).
+      destroyed ??= until(() => waiting().length === 0, options?.timeoutMs ?? 5_000, true).then(end);
+      return destroyed;
     },
   };
 }
