@@ -14,8 +14,13 @@ export interface ConnectOptions {
   token?: string;
   /** Node 20 has no global WebSocket: pass `ws`'s WebSocket. Browsers need nothing. */
   WebSocketPolyfill?: unknown;
-  /** Milliseconds to wait for each document's first sync; default 10,000. */
+  /**
+   * Milliseconds to wait for each document's first sync; default 10,000. `Infinity`: wait for as
+   * long as it takes (the socket keeps reconnecting; follow it with `onStatus`).
+   */
   syncTimeoutMs?: number;
+  /** Called with the socket's status ("connecting", "connected", "disconnected") from the start, before the first sync too. */
+  onStatus?: (status: string) => void;
   /** Reconnect delays (ms) of the socket; defaults 100 / 100 / 2,000. */
   delay?: number;
   minDelay?: number;
@@ -47,7 +52,7 @@ export interface Room {
 function synced(provider: HocuspocusProvider, name: string, ms: number): Promise<void> {
   if (provider.synced) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Hocuspocus: "${name}" did not sync within ${ms} ms (is the server up?)`)), ms);
+    const timer = ms === Infinity ? undefined : setTimeout(() => reject(new Error(`Hocuspocus: "${name}" did not sync within ${ms} ms (is the server up?)`)), ms);
     provider.on("synced", () => {
       clearTimeout(timer);
       resolve();
@@ -76,6 +81,8 @@ export async function connectHocuspocus(options: ConnectOptions): Promise<Room> 
     minDelay: options.minDelay ?? 100,
     maxDelay: options.maxDelay ?? 2_000,
   });
+  const onStatus = options.onStatus;
+  if (onStatus !== undefined) socket.on("status", ({ status }: { status: string }) => onStatus(status));
   const providers = new Map<string, HocuspocusProvider>();
   const open = (name: string): HocuspocusProvider => {
     const provider = new HocuspocusProvider({ name, document: new Y.Doc(), websocketProvider: socket, token: options.token ?? null });
