@@ -482,7 +482,7 @@ export class Workspace {
       try {
         const saving = Promise.resolve().then(() => this.#storage.save(request.path, request.text, request.expected_version, request.edits));
         const { version, stored } = checkSaved(request.path, await withTimeout(saving, this.#storageTimeoutMs, `storage.save(${JSON.stringify(request.path)})`));
-        results.push(stored ? { path: request.path, ok: true, version } : { path: request.path, ok: true, version, stored: false });
+        results.push({ path: request.path, ok: true, version, ...(stored ? {} : { stored: false as const }) });
         written.set(request.path, request.text);
         this.#remoteSteps.delete(request.path); // the core's text is storage's now
       } catch (err) {
