@@ -574,7 +574,7 @@ impl Session {
         for (i, change) in self.changes.iter_mut().enumerate().filter(|(_, c)| c.path == path) {
             // A change is kept or dropped whole: an external edit at one of its places
             // conflicts with all of them (its letter is one edit).
-            if change.places.iter().any(|p| overlaps(external, &p.base_range)) {
+            if change.places.iter().any(|p| external.overlaps_pending(&p.base_range)) {
                 conflicting.push(i);
                 continue;
             }
@@ -645,18 +645,6 @@ impl Session {
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
     }
-}
-
-/// Whether an external change overlaps a pending place's base `range`: a replacement inside or
-/// touching it, except a pure insertion exactly at either edge of a non-empty range, which stays
-/// outside — the rule of the Y.RelativePositions a person's editor highlights the change with
-/// (docs/co-editing.md §Awareness): its start maps after such an insertion, its end before.
-/// An insertion at an empty place (the agent's own insertion point) is ambiguous: an overlap.
-/// Cost: O(log k + touching).
-fn overlaps(external: &ChangeSet, range: &Range<usize>) -> bool {
-    let reps = external.replacements();
-    let at_edge = |r: &Replacement| r.range.is_empty() && !range.is_empty() && (r.range.start == range.start || r.range.start == range.end);
-    reps.get(external.touching(range.clone())).unwrap_or(&[]).iter().any(|r| !at_edge(r))
 }
 
 /// Appends `rope`'s chars `range` to `out`, chunk by chunk (no intermediate String).

@@ -26,7 +26,7 @@ async function setup(t) {
   await room.storage.save("plan.md", "one\ntwo\n", "");
   const ws = await Workspace.create({ storage: room.storage });
   t.after(() => ws.free());
-  return { ...s, room, ws };
+  return Object.assign(s, { room, ws }); // one object: a restarted server is the one killed after
 }
 
 test("a commit the server has not acknowledged says so; after the restart the next call says it is stored, and it is", async (t) => {
