@@ -241,6 +241,17 @@ impl ChangeSet {
         from..to.max(from)
     }
 
+    /// Whether this external change overlaps a pending change's base `range`: a replacement
+    /// inside or touching it, except a pure insertion exactly at either edge of a non-empty
+    /// range, which stays outside — the rule of the Y.RelativePositions a person's editor
+    /// highlights the change with (docs/co-editing.md §Automatic rebase): its start maps after
+    /// such an insertion, its end before. An insertion at an empty range (an insertion point)
+    /// is ambiguous: an overlap. Cost: O(log k + touching).
+    pub fn overlaps_pending(&self, range: &Range<usize>) -> bool {
+        let at_edge = |r: &Replacement| r.range.is_empty() && !range.is_empty() && (r.range.start == range.start || r.range.start == range.end);
+        self.replacements.get(self.touching(range.clone())).unwrap_or(&[]).iter().any(|r| !at_edge(r))
+    }
+
     /// Indices of the replacements whose draft range (their new text) overlaps or touches the
     /// draft range `range`. Cost: O(log k).
     pub fn draft_touching(&self, range: Range<usize>) -> Range<usize> {

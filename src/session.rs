@@ -574,7 +574,7 @@ impl Session {
         for (i, change) in self.changes.iter_mut().enumerate().filter(|(_, c)| c.path == path) {
             // A change is kept or dropped whole: an external edit at one of its places
             // conflicts with all of them (its letter is one edit).
-            if change.places.iter().any(|p| !external.touching(p.base_range.clone()).is_empty()) {
+            if change.places.iter().any(|p| external.overlaps_pending(&p.base_range)) {
                 conflicting.push(i);
                 continue;
             }
@@ -837,18 +837,18 @@ mod tests {
         s.stage("a", 23..30, "EPS").unwrap(); // C
         s.selection = Some(selection_on("a", 0..5));
         // Storage: a line above, "gamma" rewritten, "epsilon" changed right where C edits.
-        let new_base = Text::from_storage("new line\nalpha beta GAMMA! delta epsilon!");
+        let new_base = Text::from_storage("new line\nalpha beta GAMMA! delta epsi-lon");
         let r = s.rebase("a", &new_base);
         assert_eq!(r.kept, Letter::parse("A").into_iter().chain(Letter::parse("B")).collect::<Vec<_>>());
         assert_eq!(r.conflicts.len(), 1);
         assert_eq!(r.conflicts[0].id, Letter::parse("C").unwrap());
         assert_eq!(r.conflicts[0].base_range(), 23..30, "returned as it was");
-        assert_eq!(draft(&s), "new line\nalpha BETA GAMMA! DELTA epsilon!");
+        assert_eq!(draft(&s), "new line\nalpha BETA GAMMA! DELTA epsi-lon");
         assert_eq!(replay(&s), draft(&s));
         assert_eq!(s.changes[0].base_range(), 15..19);
         assert_eq!(s.changes[1].first_place().old_text, "delta");
         assert!(s.selection.is_none());
-        assert_eq!(s.docs.get("a").unwrap().base.rope().to_string(), "new line\nalpha beta GAMMA! delta epsilon!");
+        assert_eq!(s.docs.get("a").unwrap().base.rope().to_string(), "new line\nalpha beta GAMMA! delta epsi-lon");
         // Later edits stage against the new base.
         s.stage("a", 0..3, "NEW").unwrap();
         assert_eq!(replay(&s), draft(&s));
@@ -856,7 +856,7 @@ mod tests {
 
     #[test]
     fn an_external_edit_touching_a_change_is_a_conflict() {
-        for storage in ["abc def!", "abcdef", "abc def ghi"] {
+        for storage in ["abc dXef", "abcdef", "abc de"] {
             let mut s = session_with("abc def");
             s.stage("a", 4..7, "DEF").unwrap();
             let r = s.rebase("a", &Text::from_storage(storage));
@@ -868,6 +868,17 @@ mod tests {
         s.stage("a", 4..7, "DEF").unwrap();
         let r = s.rebase("a", &Text::from_storage("abcX def"));
         assert_eq!((r.kept.len(), draft(&s).as_str()), (1, "abcX DEF"), "one char away is not touching");
+        // An insertion right at either edge stays outside (the highlight's rule).
+        for (storage, want) in [("abc def!", "abc DEF!"), ("abc >def", "abc >DEF")] {
+            let mut s = session_with("abc def");
+            s.stage("a", 4..7, "DEF").unwrap();
+            let r = s.rebase("a", &Text::from_storage(storage));
+            assert_eq!((r.kept.len(), draft(&s).as_str()), (1, want), "{storage}");
+        }
+        // An insertion at the agent's own insertion point is ambiguous: a conflict.
+        let mut s = session_with("abc def");
+        s.stage("a", 3..3, "!").unwrap();
+        assert_eq!(s.rebase("a", &Text::from_storage("abc? def")).conflicts.len(), 1);
     }
 
     #[test]
@@ -943,10 +954,10 @@ mod tests {
         assert_eq!(draft(&s), "K1 mm K2 N! K3.");
         assert_eq!(replay(&s), draft(&s));
         // One at a place conflicts with the letter: all its places go.
-        let r = s.rebase("a", &Text::from_storage("k1 mm k2! N! k3."));
+        let r = s.rebase("a", &Text::from_storage("k1 mm k!2 N! k3."));
         assert_eq!((r.kept.len(), r.conflicts.len()), (0, 1));
         assert_eq!(r.conflicts[0].places.len(), 3);
-        assert_eq!(draft(&s), "k1 mm k2! N! k3.");
+        assert_eq!(draft(&s), "k1 mm k!2 N! k3.");
     }
 
     #[test]

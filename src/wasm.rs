@@ -190,11 +190,18 @@ impl WasmWorkspace {
     /// Reports the writes of a `persist` step; returns the next step.
     #[wasm_bindgen(js_name = completePersist)]
     pub fn complete_persist(&mut self, results: JsValue) -> JsValue {
-        let parsed = js_to_json(&results, "results", 0)
-            .map_err(|e| e.to_string())
-            .and_then(|v| PersistReport::read_all(&v).map_err(|e| e.to_string()));
+        let parsed = js_to_json(&results, "results", 0).map_err(|e| e.to_string()).and_then(|v| {
+            let results = PersistReport::read_all(&v).map_err(|e| e.to_string())?;
+            Ok((results, PersistReport::unstored(&v)))
+        });
         let step = match parsed {
-            Ok(results) => self.inner.complete_persist(results),
+            Ok((results, unstored)) => {
+                // Before the commit is worded: its response says it is not stored yet.
+                for path in &unstored {
+                    self.inner.storage_unstored(path);
+                }
+                self.inner.complete_persist(results)
+            }
             // A malformed report counts as nothing written: the changes stay pending.
             Err(e) => self.inner.complete_persist(vec![PersistResult::Failed { path: String::new(), error: e }]),
         };
@@ -246,6 +253,18 @@ impl WasmWorkspace {
     #[wasm_bindgen(js_name = storageUnreadable)]
     pub fn storage_unreadable(&mut self, path: String, why: String) -> bool {
         self.inner.storage_unreadable(&path, &why)
+    }
+
+    /// Storage now holds every save of `path` where it is kept (it reported `stored: false`
+    /// before): the next response says so once. Returns whether `path` was waiting.
+    #[wasm_bindgen(js_name = storageStored)]
+    pub fn storage_stored(&mut self, path: String) -> bool {
+        self.inner.storage_stored(&path)
+    }
+
+    /// The paths whose last save storage has not acknowledged yet (docs/co-editing.md §Stored).
+    pub fn unstored(&self) -> Vec<String> {
+        self.inner.unstored()
     }
 
     /// The storage version held for `path`, or undefined when it is not open.

@@ -75,8 +75,11 @@ impl Flags {
     pub const PERSIST_READ_ONLY: Flags = Flags(1 << 4);
     pub const EXTERNAL_CONFLICT: Flags = Flags(1 << 5);
     pub const DIAGNOSTIC_HINT: Flags = Flags(1 << 6);
+    /// A commit is applied in storage's local copy but not yet acknowledged where it is kept
+    /// (docs/co-editing.md §Stored). Set in any state while it lasts.
+    pub const NOT_STORED: Flags = Flags(1 << 7);
 
-    const NAMES: [&'static str; 7] = [
+    const NAMES: [&'static str; 8] = [
         "SelectionPending",
         "PersistPending",
         "OutOfSync",
@@ -84,6 +87,7 @@ impl Flags {
         "PersistReadOnly",
         "ExternalConflict",
         "DiagnosticHint",
+        "NotStored",
     ];
 
     pub fn mask(self) -> u32 {

@@ -48,7 +48,7 @@ impl<'a> Validator<'a> {
                 }
             }
             for f in &flags {
-                if Some(f.as_str()) != required && !optional.contains(&f.as_str()) && f != "PersistReadOnly" {
+                if Some(f.as_str()) != required && !optional.contains(&f.as_str()) && f != "PersistReadOnly" && f != "NotStored" {
                     let mut allowed: Vec<&str> = required.into_iter().chain(optional.iter().copied()).collect();
                     if !allowed.contains(&"PersistReadOnly") {
                         allowed.push("PersistReadOnly");

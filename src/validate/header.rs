@@ -86,7 +86,7 @@ impl<'a> Validator<'a> {
         }
     }
 
-    // Bounds: every `bit` is a position in `known` (flag_names: 7 names, fewer than `seen`'s 32
+    // Bounds: every `bit` is a position in `known` (flag_names: 8 names, fewer than `seen`'s 32
     // slots); `w` from `windows(2)` has two items.
     #[allow(clippy::indexing_slicing)]
     fn flags_value(&mut self, n: usize, line: &str, value: &str) {

@@ -61,13 +61,14 @@ pub(super) fn flag_names() -> Vec<&'static str> {
         | Flags::SCHEMA_VIOLATION
         | Flags::PERSIST_READ_ONLY
         | Flags::EXTERNAL_CONFLICT
-        | Flags::DIAGNOSTIC_HINT)
+        | Flags::DIAGNOSTIC_HINT
+        | Flags::NOT_STORED)
         .names()
 }
 
 /// docs/workflow.md#states-and-flags: the flag a state requires and the optional ones it allows. `PersistReadOnly` is
-/// set in every state while persistence is disabled (`Flags::derive`), so it is allowed
-/// everywhere on top of this table.
+/// set in every state while persistence is disabled (`Flags::derive`), and `NotStored` while a
+/// commit is unacknowledged, so both are allowed everywhere on top of this table.
 pub(super) fn state_flags(state: WorkflowState) -> (Option<&'static str>, &'static [&'static str]) {
     match state {
         WorkflowState::Idle => (None, &["PersistReadOnly", "DiagnosticHint"]),
@@ -103,7 +104,7 @@ mod tests {
     fn state_table_agrees_with_flags_derive() {
         use crate::workflow::PersistMode;
         let known = flag_names();
-        assert_eq!(known.len(), 7);
+        assert_eq!(known.len(), 8);
         for state in STATES {
             let (required, optional) = state_flags(state);
             assert_eq!(Flags::derive(state, PersistMode::Manual).names(), required.into_iter().collect::<Vec<_>>(), "{state}");

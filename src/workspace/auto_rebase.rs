@@ -274,6 +274,26 @@ mod tests {
     }
 
     #[test]
+    fn a_keystroke_at_either_edge_of_a_pending_change_is_outside_it() {
+        // The highlight's rule (docs/co-editing.md §Awareness): typing right before or right
+        // after a pending change is outside it, so it is rebased over, not a conflict.
+        for (at, typed, want) in [(18, " # ok", "alpha = 1\nbeta = 2 # ok\n"), (10, "# ", "alpha = 1\n# beta = 2\n")] {
+            let mut ws = workspace(true, "alpha = 1\nbeta = 1\n");
+            call(&mut ws, "memo_replace", json!({"old_text": "beta = 1", "new_text": "beta = 2"}));
+            let now = format!("alpha = 1\n{}", if at == 18 { "beta = 1 # ok\n" } else { "# beta = 1\n" });
+            assert!(ws.storage_changed_with_edits("a", Some(&now), Some("v2"), Some(&[vec![edit(at, at, typed)]])));
+            assert_eq!(ws.state(), WorkflowState::PersistPending, "an insertion at {at} is outside the change");
+            assert_eq!(commit_request(&mut ws).text, want);
+        }
+        // A deletion reaching the change's edge, or an insertion at the agent's own insertion
+        // point, is still an overlap.
+        let mut ws = workspace(true, "alpha = 1\nbeta = 1\n");
+        call(&mut ws, "memo_replace", json!({"old_text": "beta = 1", "new_text": "beta = 2"}));
+        assert!(ws.storage_changed_with_edits("a", Some("alpha = 1beta = 1\n"), Some("v2"), Some(&[vec![edit(9, 10, "")]])));
+        assert_eq!(ws.state(), WorkflowState::OutOfSync);
+    }
+
+    #[test]
     fn off_by_default_and_without_steps_the_texts_are_diffed() {
         let mut off = workspace(false, "alpha = 1\nbeta = 1\n");
         call(&mut off, "memo_replace", json!({"old_text": "beta = 1", "new_text": "beta = 2"}));
@@ -336,13 +356,13 @@ mod tests {
     fn the_exact_change_survives_a_second_external_change_during_the_conflict() {
         let mut ws = second_line_staged();
         // The person edits inside A (conflict), then inserts a copy of the line at the top.
-        assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1!\n"), Some("v2"), Some(&[vec![edit(11, 11, "!")]])));
-        assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = 1!\n"), Some("v3"), Some(&[vec![edit(0, 0, "x = 1\n")]])));
+        assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = !1\n"), Some("v2"), Some(&[vec![edit(10, 10, "!")]])));
+        assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = !1\n"), Some("v3"), Some(&[vec![edit(0, 0, "x = 1\n")]])));
         let (version, set) = ws.exact_external.get("a").cloned().unwrap();
         assert_eq!(version, "v3");
-        assert_eq!(set.apply_str("x = 1\nx = 1\n").unwrap(), "x = 1\nx = 1\nx = 1!\n");
+        assert_eq!(set.apply_str("x = 1\nx = 1\n").unwrap(), "x = 1\nx = 1\nx = !1\n");
         // Without steps the remembered change is forgotten (the diff is used).
-        assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = 1!!\n"), Some("v4"), None));
+        assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = !!1\n"), Some("v4"), None));
         assert!(ws.exact_external.get("a").is_none());
     }
 

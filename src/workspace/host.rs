@@ -174,6 +174,12 @@ pub(crate) enum PersistReport {
         ok: bool,
         /// The version storage holds now.
         version: String,
+        /// `false`: applied in storage's local copy but not yet acknowledged where it is kept
+        /// (docs/co-editing.md §Stored); absent: stored.
+        #[serde(default)]
+        #[cfg_attr(test, serde(skip_serializing_if = "Option::is_none"))]
+        #[cfg_attr(test, ts(optional))]
+        stored: Option<bool>,
     },
     Failed {
         path: String,
@@ -200,6 +206,19 @@ impl PersistReport {
                 PersistReport::Failed { path, error, .. } => PersistResult::Failed { path, error },
             })
         })
+    }
+
+    /// The paths of the saved reports that say `stored: false`, in order; reports that are not
+    /// well-formed are left to [`PersistReport::read_all`]. Cost: O(size of `v`).
+    pub fn unstored(v: &Value) -> Vec<String> {
+        let reports = v.as_array().map(Vec::as_slice).unwrap_or(&[]);
+        reports
+            .iter()
+            .filter_map(|r| match serde_json::from_value::<PersistReport>(r.clone()) {
+                Ok(PersistReport::Saved { path, stored: Some(false), .. }) => Some(path),
+                _ => None,
+            })
+            .collect()
     }
 }
 
@@ -422,7 +441,7 @@ mod tests {
     fn reports_read_as_the_generated_types_write_them() {
         // Serialised from the same types boundary.ts is rendered from: a renamed field cannot
         // leave the reader behind.
-        let saved = PersistReport::Saved { path: "a.md".into(), ok: true, version: "v2".into() };
+        let saved = PersistReport::Saved { path: "a.md".into(), ok: true, version: "v2".into(), stored: None };
         let failed = PersistReport::Failed { path: "b.md".into(), ok: false, error: "disk full".into() };
         let v = serde_json::to_value([&saved, &failed]).unwrap();
         assert_eq!(v[0], json!({"path": "a.md", "ok": true, "version": "v2"}));

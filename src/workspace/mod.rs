@@ -43,6 +43,7 @@ pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, Va
 pub(crate) use host::{ConfigInput, EditorStateInput, LiveContextRequestInput};
 mod recall;
 mod replace_all;
+mod stored;
 mod sync;
 mod views;
 mod visibility;
@@ -441,6 +442,10 @@ pub struct Workspace {
     /// Documents committed in memory only (persistence disabled): their committed text is not
     /// what storage holds, so an external change must not silently replace it.
     in_memory_commits: SmallSet<String>,
+    /// Documents whose last save storage has applied locally but not yet acknowledged
+    /// (src/workspace/stored.rs); `newly_unstored`: one was added during the call under way.
+    unstored: SmallSet<String>,
+    newly_unstored: bool,
     /// Documents `memo_create` opened that storage may not hold yet (docs/tools.md §memo_create).
     created: SmallSet<String>,
     /// The turns the host stored for the memory tools and the live context's digest.
@@ -488,6 +493,8 @@ impl Workspace {
             diagnostics: Diagnostics::default(),
             history: HistoryBook::default(),
             in_memory_commits: Default::default(),
+            unstored: Default::default(),
+            newly_unstored: false,
             created: Default::default(),
             memory: Default::default(),
             timeline: Default::default(),
@@ -629,6 +636,9 @@ impl Workspace {
         if self.diagnostics.is_on() {
             f = f | Flags::DIAGNOSTIC_HINT;
         }
+        if !self.unstored.is_empty() {
+            f = f | Flags::NOT_STORED;
+        }
         f
     }
 
@@ -755,6 +765,11 @@ impl Workspace {
     /// the log gets the status, and notes said in it are not said again.
     fn after_step(&mut self, step: &mut Step) {
         if let Step::Done(r) = step {
+            if let Some((note, fresh)) = self.unstored_note() {
+                // A commit only applied here is not a plain success (docs/co-editing.md §Stored).
+                r.notes.lead.push(note);
+                r.warned |= fresh;
+            }
             self.forget_unsaved_creations();
             let asked = matches!(self.call_tool, Some(Tool::Preview | Tool::Commit | Tool::CommitAuto));
             self.said.mark(r, asked);

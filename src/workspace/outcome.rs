@@ -537,6 +537,11 @@ pub enum StateNote {
     Conflict { paths: Vec<String> },
     /// Persistence is disabled (said on every response whose summary does not say it).
     ReadOnly,
+    /// The last saves of `paths` are applied in storage's local copy, not yet acknowledged
+    /// where it is kept (said on every response while it lasts; `fresh`: by the call that saved).
+    NotStored { paths: Vec<String>, fresh: bool },
+    /// Storage acknowledged the saves of `path` it had only applied locally (said once).
+    Stored { path: String },
 }
 
 // ---- ending a session: memo_commit, memo_revert, memo_persist_as, memo_create ---------------

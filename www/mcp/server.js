@@ -43,9 +43,11 @@ const agentpadValidates = {
  *   `JSON.stringify(structuredContent)` instead of the text, 4–5 times its tokens, and others
  *   forward both (docs/decisions.md#mcp-results-carry-the-markdown-only).
  * @property {(line: string) => void} [log] Where notes go (default: stderr).
- * @property {{ url: string, room: string, token?: string }} [collab] Serve the documents of a
+ * @property {{ url: string, room: string, token?: string, name?: string }} [collab] Serve the documents of a
  *   Hocuspocus room instead of a folder (`dir` is then unused): the team's open documents, edited
- *   live with automatic rebase (docs/co-editing.md §MCP). Needs the @agentpad/yjs package.
+ *   live with automatic rebase, the agent's pending changes and candidates published in
+ *   awareness under `name` (default "agentpad-mcp") after each call (docs/co-editing.md §MCP).
+ *   Needs the @agentpad/yjs package.
  */
 
 /**
@@ -55,7 +57,9 @@ const agentpadValidates = {
  * @property {NodeFsStorage} storage The storage on the folder.
  * @property {string[]} paths The documents opened, default first.
  * @property {{ path: string, reason: string }[]} skipped Files under the folder not opened (not UTF-8, too large).
- * @property {() => Promise<void>} close Waits for calls under way, closes the server, frees the workspace and stops the watcher. Idempotent.
+ * @property {() => Promise<{ unstored: string[] }>} close Waits for calls under way, closes the server, frees the workspace and stops the watcher;
+ *   with `collab`, waits (at most 5 s) for the server to acknowledge every change and resolves
+ *   with the documents it had not (their changes are lost with this process). Idempotent.
  */
 
 /**
@@ -80,7 +84,8 @@ export async function createAgentpadServer(options) {
   // with the core's message naming it.
   (await Workspace.create({ storage: new MemoryStorage({}), ...workspaceOptions })).free();
 
-  const room = options.collab === undefined ? undefined : await joinRoom(options.collab);
+  const yjs = options.collab === undefined ? undefined : await importYjs();
+  const room = options.collab === undefined || yjs === undefined ? undefined : await yjs.connectHocuspocusNode({ url: options.collab.url, room: options.collab.room, ...(options.collab.token === undefined ? {} : { token: options.collab.token }) });
   const storage = room?.storage ?? new NodeFsStorage(dir, {
     ...(extensions === undefined ? {} : { extensions }),
     onError: (err) => log(`agentpad-mcp: watcher: ${err.message}`),
@@ -158,9 +163,30 @@ export async function createAgentpadServer(options) {
     let response;
     const result = await workspace.runToolCall(
       { name, arguments: /** @type {Record<string, unknown>} */ (args ?? {}) },
-      structuredContent ? { format: "mcp", onResponse: (r) => (response = r) } : { format: "mcp" },
+      structuredContent || room !== undefined ? { format: "mcp", onResponse: (r) => (response = r) } : { format: "mcp" },
     );
-    return response === undefined ? result : { ...result, structuredContent: /** @type {import("@agentpad/core").ToolResponse & Record<string, unknown>} */ (response) };
+    if (room !== undefined && response !== undefined) await publish(response);
+    return response === undefined || !structuredContent ? result : { ...result, structuredContent: /** @type {import("@agentpad/core").ToolResponse & Record<string, unknown>} */ (response) };
+  };
+
+  /**
+   * In a room, what the library's publishAgentState publishes, for every open document: the
+   * agent's name, pending changes and candidates, so people see them in their editors
+   * (docs/co-editing.md §Awareness). A document whose provider is gone is skipped.
+   * @param {import("@agentpad/core").ToolResponse} response
+   */
+  const publish = async (response) => {
+    if (room === undefined || workspace.freed) return;
+    for (const path of workspace.paths()) {
+      const awareness = room.provider(path)?.awareness;
+      if (!awareness) continue;
+      try {
+        const ytext = await room.storage.text(path);
+        yjs?.publishAgentState(awareness, ytext, response, { path, committed: workspace.text(path), draft: workspace.draft(path), name: options.collab?.name ?? "agentpad-mcp" });
+      } catch (err) {
+        log(`agentpad-mcp: awareness of ${path}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
   };
 
   // The enabled tools (the same in every state); toolStates() says which the state offers now.
@@ -192,25 +218,30 @@ export async function createAgentpadServer(options) {
       unwatchNew?.();
       await server.close().catch(() => {});
       workspace.free();
-      if (room === undefined) storage.close();
-      else room.destroy();
+      if (room === undefined) {
+        storage.close();
+        return { unstored: [] };
+      }
+      // Commits the server has not acknowledged live only in this process: wait for them,
+      // bounded, and say which are lost (docs/co-editing.md §Stored).
+      const { unstored } = await room.destroy({ timeoutMs: 5_000 });
+      if (unstored.length > 0) log(`agentpad-mcp: the server never acknowledged changes to ${unstored.join(", ")}: they are lost`);
+      return { unstored };
     })());
 
   return { server, workspace, storage, paths: workspace.paths(), skipped, close };
 }
 
 /**
- * Connects to a Hocuspocus room with @agentpad/yjs (an optional peer: only `--collab` needs it).
- * @param {{ url: string, room: string, token?: string }} collab
+ * @agentpad/yjs's connector and awareness helper (an optional peer: only `--collab` needs it).
  */
-async function joinRoom(collab) {
-  let yjs;
+async function importYjs() {
   try {
-    yjs = await import("@agentpad/yjs/server");
+    const [server, main] = await Promise.all([import("@agentpad/yjs/server"), import("@agentpad/yjs")]);
+    return { connectHocuspocusNode: server.connectHocuspocusNode, publishAgentState: main.publishAgentState };
   } catch {
     throw new Error("--collab needs the @agentpad/yjs package: npm install @agentpad/yjs (or npx -p @agentpad/mcp -p @agentpad/yjs agentpad-mcp ...)");
   }
-  return yjs.connectHocuspocusNode({ url: collab.url, room: collab.room, ...(collab.token === undefined ? {} : { token: collab.token }) });
 }
 
 /** What the server tells the client about itself (MCP `instructions`). */

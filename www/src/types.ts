@@ -320,7 +320,15 @@ export interface StorageProvider {
    * `edits` is the same write as replacements of the stored text ({@link TextEdit}): a storage
    * that merges concurrent edits (a Y.Text) applies exactly these; a file storage ignores them.
    */
-  save(path: string, text: string, expectedVersion: string, edits?: readonly TextEdit[]): Promise<{ version: string }>;
+  save(path: string, text: string, expectedVersion: string, edits?: readonly TextEdit[]): Promise<{ version: string; stored?: boolean }>;
+  /**
+   * A storage that syncs in the background (a Yjs provider) may take a write into its local
+   * copy before the place it keeps documents (a server) has acknowledged it: `save` then
+   * resolves `stored: false`, the commit's response carries the `NotStored` flag, and before
+   * each later call the workspace asks `isStored(path)` until it is true; the response after
+   * that says it is stored (docs/co-editing.md §Stored). Without it every save counts as stored.
+   */
+  isStored?(path: string): boolean;
   /** Subscribe to external changes. Returns the unsubscribe function. */
   watch(listener: (change: StorageChange) => void): () => void;
   /**

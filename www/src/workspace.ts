@@ -191,16 +191,21 @@ function unpairedSurrogateAt(s: string): number {
   return -1;
 }
 
-/** What `storage.save(path)` resolved to, checked: `{ version: string }`. */
-function checkSaved(path: string, saved: unknown): string {
+/**
+ * What `storage.save(path)` resolved to, checked: `{ version: string, stored?: boolean }`.
+ * Returns the version and whether the save is kept where storage keeps it (`stored: false`:
+ * applied locally only, docs/co-editing.md §Stored).
+ */
+function checkSaved(path: string, saved: unknown): { version: string; stored: boolean } {
   const version = (saved as { version?: unknown } | null | undefined)?.version;
+  const stored = (saved as { stored?: unknown } | null | undefined)?.stored;
   if (typeof version !== "string") {
     const got = saved === null || typeof saved !== "object" ? String(saved) : `{ version: ${JSON.stringify(version) ?? typeof version} }`;
     throw new TypeError(
       `agentpad: storage.save(${JSON.stringify(path)}) resolved ${got}; a StorageProvider's save must resolve to { version: string }. The workspace cannot tell whether it wrote; load the file to check`,
     );
   }
-  return version;
+  return { version, stored: stored !== false };
 }
 
 /** Default of the `storageTimeoutMs` option. */
@@ -445,6 +450,7 @@ export class Workspace {
 
   async #steps(name: string, args: unknown, toolCallId: string | undefined, nowMs: number): Promise<ToolResponse> {
     this.#saved.clear();
+    this.#checkStored();
     await this.#syncExternalChanges();
     let step = this.#guarded((w) => w.call(name, args ?? {}, toolCallId, nowMs)) as Step;
     // The core asks for storage work until it is done (a failed multi-document commit asks
@@ -475,8 +481,8 @@ export class Workspace {
     for (const request of requests) {
       try {
         const saving = Promise.resolve().then(() => this.#storage.save(request.path, request.text, request.expected_version, request.edits));
-        const version = checkSaved(request.path, await withTimeout(saving, this.#storageTimeoutMs, `storage.save(${JSON.stringify(request.path)})`));
-        results.push({ path: request.path, ok: true, version });
+        const { version, stored } = checkSaved(request.path, await withTimeout(saving, this.#storageTimeoutMs, `storage.save(${JSON.stringify(request.path)})`));
+        results.push({ path: request.path, ok: true, version, ...(stored ? {} : { stored: false as const }) });
         written.set(request.path, request.text);
         this.#remoteSteps.delete(request.path); // the core's text is storage's now
       } catch (err) {
@@ -510,6 +516,35 @@ export class Workspace {
   #loadWithin(path: string): Promise<unknown> {
     const loading = Promise.resolve().then(() => this.#storage.load(path));
     return withTimeout(loading, this.#storageTimeoutMs, `storage.load(${JSON.stringify(path)})`);
+  }
+
+  /**
+   * Asks the storage, for each document whose last save it had only applied locally, whether
+   * it is stored now, and tells the core (its next response says so once). A storage without
+   * `isStored` never reports `stored: false`. Cost: O(unstored documents).
+   */
+  #checkStored(): void {
+    const isStored = this.#storage.isStored;
+    if (typeof isStored !== "function") return;
+    for (const path of this.#live().unstored()) {
+      let stored = false;
+      try {
+        stored = isStored.call(this.#storage, path) === true;
+      } catch {
+        // Asked again before the next call.
+      }
+      if (stored) this.#live().storageStored(path);
+    }
+  }
+
+  /**
+   * The documents whose last save storage has applied locally but not yet acknowledged where
+   * it keeps them (docs/co-editing.md §Stored), after asking it again. Empty when everything
+   * committed is stored.
+   */
+  unstored(): string[] {
+    this.#checkStored();
+    return this.#live().unstored();
   }
 
   /**

@@ -174,5 +174,13 @@ pub fn state_note(n: &StateNote, prefix: &str) -> String {
             paths.join(", ")
         ),
         StateNote::ReadOnly => "[Read-only: persistence is disabled, results stay in memory.]".to_string(),
+        StateNote::NotStored { paths, fresh: true } => format!(
+            "[Not stored yet: {} applied here, but storage has not acknowledged it (its server is unreachable or has not answered). It is sent when the connection is back; a later response says when it is stored. Until then it is lost if this process ends.]",
+            paths.join(", ")
+        ),
+        StateNote::NotStored { paths, fresh: false } => {
+            format!("[Not stored yet: storage has not acknowledged your last commit of {}.]", paths.join(", "))
+        }
+        StateNote::Stored { path } => format!("[Stored: storage acknowledged your commit of {path}.]"),
     }
 }

@@ -221,6 +221,9 @@ fn every_state_note() -> Vec<StateNote> {
         StateNote::Unreadable { path: "a.md".into(), why: "not a string".into(), kept: "v6".into() },
         StateNote::Conflict { paths: vec!["a.md".into(), "b.md".into()] },
         StateNote::ReadOnly,
+        StateNote::NotStored { paths: vec!["a.md".into()], fresh: true },
+        StateNote::NotStored { paths: vec!["a.md".into()], fresh: false },
+        StateNote::Stored { path: "a.md".into() },
     ]
 }
 
@@ -233,6 +236,8 @@ fn state_note_kind(n: &StateNote) -> usize {
         StateNote::Unreadable { .. } => 4,
         StateNote::Conflict { .. } => 5,
         StateNote::ReadOnly => 6,
+        StateNote::NotStored { .. } => 7,
+        StateNote::Stored { .. } => 8,
     }
 }
 
@@ -247,7 +252,7 @@ fn every_variant_is_listed() {
     assert_eq!(covered(every_sync_outcome().iter().map(|(o, _)| sync_kind(o)).collect()), (0..14).collect::<Vec<_>>());
     assert_eq!(covered(every_persist_outcome().iter().map(|(o, _)| persist_kind(o)).collect()), (0..13).collect::<Vec<_>>());
     assert_eq!(covered(every_session_outcome().iter().map(|(o, _)| session_kind(o)).collect()), (0..9).collect::<Vec<_>>());
-    assert_eq!(covered(every_state_note().iter().map(state_note_kind).collect()), (0..7).collect::<Vec<_>>());
+    assert_eq!(covered(every_state_note().iter().map(state_note_kind).collect()), (0..9).collect::<Vec<_>>());
 }
 
 /// Every `nb_tool` a text names, without its arguments.

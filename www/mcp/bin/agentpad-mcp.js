@@ -23,6 +23,8 @@ Options:
                           (live co-editing; needs @agentpad/yjs; docs/co-editing.md)
   --room <name>           the room (with --collab)
   --token <token>         sent to the server's auth hook (with --collab)
+  --name <name>           the agent's name people see in their editors (with --collab;
+                          default agentpad-mcp)
   --ext <list>            only files with these extensions, comma-separated (e.g. .md,.txt)
   --persist-mode <mode>   manual (default: commit writes), immediate (every edit writes),
                           disabled (nothing is written)
@@ -56,6 +58,7 @@ try {
     options: {
       dir: { type: "string" },
       collab: { type: "string" },
+      name: { type: "string" },
       room: { type: "string" },
       token: { type: "string" },
       ext: { type: "string" },
@@ -88,7 +91,7 @@ if (values.collab !== undefined) {
   if (values.dir !== undefined) usageError("--dir and --collab exclude each other: serve a folder or a room");
   if (!/^wss?:\/\//.test(values.collab)) usageError(`--collab needs a ws:// or wss:// URL, got ${JSON.stringify(values.collab)}`);
   if (values.room === undefined || values.room === "") usageError("--collab needs --room <name>");
-  collab = { url: values.collab, room: values.room, ...(values.token === undefined ? {} : { token: values.token }) };
+  collab = { url: values.collab, room: values.room, ...(values.token === undefined ? {} : { token: values.token }), ...(values.name === undefined ? {} : { name: values.name }) };
 } else {
   if (values.dir === undefined || values.dir === "") usageError("--dir <folder> is required");
   let isDir = false;
@@ -140,8 +143,9 @@ const shutdown = async (why) => {
   if (exiting) return;
   exiting = true;
   process.stderr.write(`agentpad-mcp: ${why}; shutting down\n`);
-  await served.close();
-  process.exit(0);
+  const { unstored } = await served.close();
+  // Non-zero when changes the agent committed never reached the server (docs/co-editing.md §Stored).
+  process.exit(unstored.length > 0 ? 1 : 0);
 };
 
 // The transport closes when stdin ends (the client went away); a signal closes it too.

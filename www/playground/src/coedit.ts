@@ -24,34 +24,93 @@ const status = (text: string) => (el("coedit-status").textContent = text);
 
 const params = new URLSearchParams(location.hash.slice(1));
 
+/** The connection as the page shows it (docs/co-editing.md §Playground). */
+function showConnection(state: "connecting" | "online" | "offline", detail: string): void {
+  const badge = el("connection");
+  badge.dataset.state = state;
+  badge.textContent = state === "online" ? "● online" : state === "offline" ? "○ offline" : "◌ connecting";
+  badge.title = detail;
+  status(detail);
+}
+
+/**
+ * Connects to the room, waiting for as long as the page is open: a page opened while the server
+ * is down shows it offline, and its socket keeps reconnecting until the server is up.
+ */
+function connectWaiting(server: string, roomName: string, who: string): Promise<Room> {
+  let failures = 0;
+  return connectHocuspocus({
+    url: server,
+    room: roomName,
+    syncTimeoutMs: Infinity,
+    maxDelay: 1_000,
+    onStatus(s) {
+      if (s === "connected") failures = 0;
+      else if (s === "disconnected" || failures > 0) showConnection("offline", `offline: ${server} does not answer (${who}, ${++failures} tries); trying again …`);
+    },
+  });
+}
+
+/** Colours for people, far apart; each person takes the first one no one else in the room has. */
+const PALETTE = [
+  ["#1f6feb", "#c8dcff"],
+  ["#b42318", "#ffd6d1"],
+  ["#067647", "#c6f0d9"],
+  ["#7a2e9c", "#ecd6f7"],
+  ["#b54708", "#fde4c8"],
+  ["#0e7490", "#c9eef6"],
+  ["#c11574", "#fbd3e8"],
+  ["#4d5a00", "#e8efb8"],
+] as const;
+
 async function start(server: string, roomName: string): Promise<void> {
   const path = params.get("path") ?? "notes.md";
   const withAgent = params.get("agent") !== "0";
   const personName = params.get("name") ?? `person ${Math.floor(Math.random() * 900 + 100)}`;
-  status(`connecting to ${server} …`);
+  showConnection("connecting", `connecting to ${server} …`);
 
   // The agent's own connection and Y.Doc: it seeds the document once if the room has none.
   let agent: { room: Room; ws: Workspace } | undefined;
   if (withAgent) {
-    const room = await connectHocuspocus({ url: server, room: roomName });
+    const room = await connectWaiting(server, roomName, "the agent");
     if (!(await room.storage.list()).includes(path)) await room.storage.save(path, SAMPLE, "");
     const ws = await Workspace.create({ storage: room.storage, paths: [path], autoRebase: true });
     agent = { room, ws };
   }
 
   // The person's connection: another socket and Y.Doc, as another tab or machine would have.
-  const personRoom = await connectHocuspocus({ url: server, room: roomName });
-  const deadline = Date.now() + 10_000;
-  while (!(await personRoom.storage.list()).includes(path)) {
-    if (Date.now() > deadline) throw new Error(`the room "${roomName}" has no ${path} (open this page once without agent=0 to seed it)`);
-    await new Promise((r) => setTimeout(r, 50));
+  const personRoom = await connectWaiting(server, roomName, "your editor");
+  // Waits for the document as long as it takes: someone opening the page with the agent seeds it.
+  for (let waited = 0; !(await personRoom.storage.list()).includes(path); waited += 100) {
+    if (waited === 3_000) status(`connected; the room "${roomName}" has no ${path} yet (open this page once without agent=0 to seed it) — waiting …`);
+    await new Promise((r) => setTimeout(r, 100));
   }
   const ytext = await personRoom.storage.text(path);
   const awareness = personRoom.provider(path)?.awareness;
   if (ytext.doc === null || awareness == null) throw new Error("the person's document has no provider");
   const ydoc = ytext.doc;
-  awareness.setLocalStateField("user", { name: personName, color: "#1f6feb", colorLight: "#c8dcff" });
+  // A colour no one else in the room has; on a clash the later joiner (higher client id) moves.
+  const pickColour = () => {
+    const mine = awareness.getLocalState()?.user as { color?: string } | undefined;
+    const taken = new Map<string, number>();
+    for (const [id, state] of awareness.getStates()) {
+      const c = (state.user as { color?: string } | undefined)?.color;
+      if (id !== ydoc.clientID && typeof c === "string") taken.set(c, Math.min(id, taken.get(c) ?? id));
+    }
+    if (mine?.color !== undefined && !((taken.get(mine.color) ?? Infinity) < ydoc.clientID)) return;
+    const [color, colorLight] = PALETTE.find(([c]) => !taken.has(c)) ?? PALETTE[ydoc.clientID % PALETTE.length]!;
+    awareness.setLocalStateField("user", { name: personName, color, colorLight });
+    const name = el("person-name");
+    name.style.color = color;
+    name.dataset.color = color;
+  };
+  pickColour();
+  awareness.on("change", pickColour);
   el("person-name").textContent = `(${personName})`;
+  personRoom.socket.on("status", ({ status: s }: { status: string }) => {
+    if (s === "connected") showConnection("online", `online: ${server}, room ${roomName}, ${path}`);
+    else showConnection("offline", `offline: ${server} does not answer; your edits stay here and are sent when it is back`);
+  });
   const view = new EditorView({
     parent: el("person-editor"),
     state: EditorState.create({
@@ -92,7 +151,7 @@ async function start(server: string, roomName: string): Promise<void> {
   if (agent !== undefined) wireAgent(agent, path);
   else el("agent-pane").hidden = true;
   el("coedit").hidden = false;
-  status(`connected to ${server}, room ${roomName}, ${path}`);
+  showConnection("online", `online: ${server}, room ${roomName}, ${path}`);
   document.body.dataset.ready = "true";
 }
 
@@ -108,7 +167,8 @@ function wireAgent({ room, ws }: { room: Room; ws: Workspace }, path: string): v
     document.body.dataset.busy = "true";
     try {
       const r = await ws.callUntyped(name, args);
-      el("agent-status").textContent = r.status;
+      // A commit the server has not acknowledged is not a plain success (docs/co-editing.md §Stored).
+      el("agent-status").textContent = r.flags.names.includes("NotStored") ? `${r.status} · not stored yet` : r.status;
       el("agent-response").textContent = r.markdown;
       await publish(r);
     } finally {
@@ -123,7 +183,7 @@ function wireAgent({ room, ws }: { room: Room; ws: Workspace }, path: string): v
   el("revert").addEventListener("click", () => void run("memo_revert", { reason: "from the co-editing view" }));
   window.addEventListener("beforeunload", () => {
     ws.free();
-    room.destroy();
+    void room.destroy({ timeoutMs: 0 });
   });
 }
 

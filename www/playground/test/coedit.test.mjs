@@ -7,6 +7,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCollabServer } from "@agentpad/yjs/server";
+import { createServer } from "node:net";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { playgroundHarness, axeViolations, tid } from "./lib/browser.mjs";
 
 const h = playgroundHarness();
@@ -78,4 +81,76 @@ test("two pages on one document: a typed line moves the agent's pending highligh
   );
   await b.waitForFunction((sel) => document.querySelector(sel) === null, tid("pending-A"));
   assert.deepEqual(h.problems, []);
+});
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** agentpad-collab-server as its own process on `port`; resolves once it prints `ready` (10 s at most). */
+function spawnServer(port, docs) {
+  const cli = fileURLToPath(new URL("../../yjs/dist/server-cli.js", import.meta.url));
+  const child = spawn(process.execPath, [cli, "--port", String(port), "--dir", docs], { stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
+    return exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void kill();
+      reject(new Error("the server did not print `ready` within 10 s"));
+    }, 10_000);
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (/ready ws:/.test(out)) {
+        clearTimeout(timer);
+        resolve({ kill });
+      }
+    });
+  });
+}
+
+test("a page opened while the server is down shows it offline, keeps trying, joins when it is up; people get distinct colours", async () => {
+  const port = await freePort();
+  const url = encodeURIComponent(`ws://127.0.0.1:${port}`);
+  const docs = await mkdtemp(join(tmpdir(), "agentpad-coedit-down-"));
+  let late;
+  try {
+    const a = await h.newPage();
+    await a.goto(`${h.baseUrl}coedit.html#server=${url}&room=down&path=notes.md&name=Ada`);
+    await a.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === "offline", tid("connection"));
+    assert.match(await a.locator(tid("coedit-status")).textContent(), /offline: .* does not answer .* trying again/);
+    // Past the connector's old 10 s give-up: the page still tries, and joins once the server is up.
+    await new Promise((r) => setTimeout(r, 10_500));
+    assert.equal(await a.evaluate(() => document.body.dataset.ready), "false", "still trying, not failed");
+    late = await spawnServer(port, docs);
+    await a.waitForFunction(() => document.body.dataset.ready === "true", undefined, { timeout: 15_000 }).catch(async (err) => {
+      throw new Error(`${err.message}; the page says: ${await a.locator(tid("coedit-status")).textContent()} ${JSON.stringify(h.problems.slice(-3))}`);
+    });
+    assert.equal(await a.locator(tid("connection")).getAttribute("data-state"), "online");
+
+    const b = await open(`server=${url}&room=down&path=notes.md&agent=0&name=Bo`);
+    const colour = (page) => page.locator(tid("person-name")).getAttribute("data-color");
+    // Each settles on a colour the other does not have.
+    const deadline = Date.now() + 5_000;
+    while ((await colour(a)) === (await colour(b)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.notEqual(await colour(a), await colour(b));
+
+    // The server goes away: the page says offline.
+    await late.kill();
+    await b.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === "offline", tid("connection"));
+  } finally {
+    await late?.kill();
+    await rm(docs, { recursive: true, force: true });
+  }
 });

@@ -188,7 +188,7 @@ export type EditorStateView = {
 /** The flags of a state: the bit mask and the names of the set bits, in bit order. */
 export type Flags = {
   mask: number;
-  names: Array<"SelectionPending" | "PersistPending" | "OutOfSync" | "SchemaViolation" | "PersistReadOnly" | "ExternalConflict" | "DiagnosticHint">;
+  names: Array<"SelectionPending" | "PersistPending" | "OutOfSync" | "SchemaViolation" | "PersistReadOnly" | "ExternalConflict" | "DiagnosticHint" | "NotStored">;
 };
 
 export type Heading = {
@@ -499,6 +499,11 @@ export type PersistReport =
       ok: true;
       /** The version storage holds now. */
       version: string;
+      /**
+       * `false`: applied in storage's local copy but not yet acknowledged where it is kept
+       * (docs/co-editing.md §Stored); absent: stored.
+       */
+      stored?: boolean;
     }
   | {
       path: string;

@@ -23,6 +23,11 @@ export interface AgentRange {
   /** A pending change's new text. */
   replacement?: string;
   recommended?: boolean;
+  /**
+   * Published at an earlier text: the agent has not seen the latest edits yet (its next call
+   * takes them in). The range still follows the text it was made on.
+   */
+  behind?: boolean;
 }
 
 export interface AgentAwareness {
@@ -44,11 +49,17 @@ export interface ResponseLike {
   candidates?: readonly { id: string; context_start: number; context_end: number; recommended: boolean }[] | null;
 }
 
+/** Per awareness and path, the pending ranges last published from fresh positions. */
+const lastPending = new WeakMap<AwarenessLike, Map<string, AgentRange[]>>();
+
 /**
  * Publishes the agent's state for `path` after a call: its pending changes (positions index the
- * committed text, so they are published only while `ytext` holds exactly `committed`) and its
+ * committed text, so they are computed only while `ytext` holds exactly `committed`) and its
  * candidates (offsets index the draft: published only when the draft is the committed text).
- * Returns the ranges published. Cost: O(n) to compare the texts + O(ranges · log) in Yjs.
+ * While `ytext` is ahead of the agent (someone typed since its last call), the pending changes
+ * it published before and still has stay, marked `behind`: relative positions follow the text,
+ * so they are still where the changes are. Returns the ranges published. Cost: O(n) to compare
+ * the texts + O(ranges · log) in Yjs.
  */
 export function publishAgentState(
   awareness: AwarenessLike,
@@ -59,7 +70,12 @@ export function publishAgentState(
   const name = options.name ?? "agent";
   const rel = (index: number, assoc: number) => Y.relativePositionToJSON(Y.createRelativePositionFromTypeIndex(ytext, index, assoc));
   const ranges: AgentRange[] = [];
-  if (ytext.toString() === options.committed) {
+  let byPath = lastPending.get(awareness);
+  if (byPath === undefined) lastPending.set(awareness, (byPath = new Map()));
+  if (ytext.toString() !== options.committed) {
+    const still = new Set((response.pending_changes ?? []).filter((c) => c.path === options.path).map((c) => c.change_id));
+    ranges.push(...(byPath.get(options.path) ?? []).filter((r) => still.has(r.id)).map((r) => ({ ...r, behind: true })));
+  } else {
     for (const c of response.pending_changes ?? []) {
       if (c.path !== options.path) continue;
       // Start sticks to the text after it, end to the text before: typing at either edge stays outside.
@@ -72,6 +88,7 @@ export function publishAgentState(
         ranges.push({ kind: "candidate", id: c.id, from: rel(c.context_start, 0), to: rel(c.context_end, -1), recommended: c.recommended });
       }
     }
+    byPath.set(options.path, ranges.filter((r) => r.kind === "pending"));
   }
   awareness.setLocalStateField("user", { name, color: options.color ?? "#9a4d00", colorLight: options.colorLight ?? "#ffd8b0" });
   awareness.setLocalStateField(AWARENESS_FIELD, { name, ranges } satisfies AgentAwareness);

@@ -19,6 +19,19 @@ export interface YjsDocuments {
    * once per path; the storage keeps what it returns.
    */
   open(path: string): Y.Doc | Promise<Y.Doc>;
+  /**
+   * Resolves true once every local change of `path`'s doc (and of the index) is acknowledged
+   * where the docs are kept (a server), false when that does not happen within `ms` — at once
+   * when there is no connection. Without it every save counts as stored (docs/co-editing.md §Stored).
+   */
+  whenStored?(path: string, ms: number): Promise<boolean>;
+  /** Whether every local change of `path`'s doc (and of the index) is acknowledged now. */
+  isStored?(path: string): boolean;
+  /**
+   * Why `path` cannot be written (a read-only connection, named with its reason), or undefined.
+   * The storage refuses such a save before changing anything.
+   */
+  readOnly?(path: string): string | undefined;
 }
 
 /** A StorageChange with the exact change, when storage knows it (a Yjs event's delta). */
@@ -68,6 +81,12 @@ export class YjsStorage implements StorageProvider {
   readonly #listeners = new Set<(change: YjsStorageChange) => void>();
   #changes = 0;
   readonly #unobserve: (() => void)[] = [];
+  /**
+   * How long `save` waits for the server to acknowledge a write before it resolves
+   * `stored: false` (ms; not at all when there is no connection). A loopback server answers
+   * in ~1 ms.
+   */
+  ackTimeoutMs = 2_000;
 
   constructor(source: YjsDocuments) {
     if (source === null || typeof source !== "object" || !(source.index instanceof Y.Doc) || typeof source.open !== "function") {
@@ -97,8 +116,13 @@ export class YjsStorage implements StorageProvider {
     const format = formatOf(this.#files.get(path));
     if (format === undefined) return undefined;
     const text = await this.text(path);
-    const lf = text.toString();
+    const lf = plainText(text, path);
     return { text: joinStored(lf, format), version: versionOf(lf, format) };
+  }
+
+  /** Whether every write to `path` is acknowledged where the docs are kept (true without a server). */
+  isStored(path: string): boolean {
+    return this.#source.isStored?.(path) ?? true;
   }
 
   /**
@@ -109,16 +133,20 @@ export class YjsStorage implements StorageProvider {
    * version mismatch, or on edits that do not produce `text` or would split a surrogate pair,
    * and then changes nothing. Cost: O(n) for the hash and the check, plus O(edits) in Yjs.
    */
-  async save(path: string, text: string, expectedVersion: string, edits?: readonly TextEdit[]): Promise<{ version: string }> {
+  async save(path: string, text: string, expectedVersion: string, edits?: readonly TextEdit[]): Promise<{ version: string; stored?: boolean }> {
     if (typeof path !== "string" || typeof text !== "string" || typeof expectedVersion !== "string") {
       throw new TypeError(`YjsStorage.save(path, text, expectedVersion) needs strings, got ${typeof path}, ${typeof text}, ${typeof expectedVersion}`);
     }
     const ytext = await this.text(path);
+    // A read-only connection's writes are never taken by the server: refused before anything
+    // changes, so the agent is never told it committed (docs/co-editing.md §Auth).
+    const readOnly = this.#source.readOnly?.(path);
+    if (readOnly !== undefined) throw new Error(`YjsStorage: "${path}" cannot be written: ${readOnly}. Nothing was changed.`);
     // From here to the end of the transaction nothing awaits: no remote update can land
     // between the version check and the write, nor between the write and the caller learning
     // the version.
     const known = formatOf(this.#files.get(path));
-    const current = ytext.toString();
+    const current = plainText(ytext, path);
     const { lf, format } = splitStored(text, known ?? DEFAULT_FORMAT);
     const have = known === undefined ? "" : versionOf(current, known);
     const next = versionOf(lf, format);
@@ -146,7 +174,9 @@ export class YjsStorage implements StorageProvider {
     if (known === undefined || known.eol !== format.eol || known.bom !== format.bom) {
       this.#source.index.transact(() => this.#files.set(path, { eol: format.eol, bom: format.bom }), this);
     }
-    return { version: next };
+    // Written locally; stored once the server acknowledges it (docs/co-editing.md §Stored).
+    const stored = this.#source.whenStored === undefined ? true : await this.#source.whenStored(path, this.ackTimeoutMs);
+    return stored ? { version: next } : { version: next, stored: false };
   }
 
   /** Removes `path` from the index and empties its text (one transaction each). Returns whether it existed. */
@@ -212,6 +242,32 @@ export class YjsStorage implements StorageProvider {
       }
     }
   }
+}
+
+/**
+ * The text of `ytext`, refusing one that holds an embed or a nested type (an image, a formula):
+ * `toString()` leaves those out while Yjs positions count them, so an edit made against the
+ * string would land beside its place (docs/co-editing.md §Layout). Cost: O(n); the delta is
+ * walked only when the lengths differ.
+ */
+function plainText(ytext: Y.Text, path: string): string {
+  const s = ytext.toString();
+  if (s.length === ytext.length) return s;
+  let at = 0;
+  for (const op of ytext.toDelta() as { insert?: unknown }[]) {
+    if (typeof op.insert === "string") {
+      at += op.insert.length;
+      continue;
+    }
+    let what: string;
+    try {
+      what = op.insert instanceof Y.AbstractType ? `a nested ${op.insert.constructor.name}` : `the embed ${JSON.stringify(op.insert)?.slice(0, 80)}`;
+    } catch {
+      what = "an embed";
+    }
+    throw new Error(`YjsStorage: "${path}" holds ${what} at offset ${at} of its text; agentpad edits plain text only and does not open or write it (an edit would land beside its place)`);
+  }
+  throw new Error(`YjsStorage: "${path}" holds ${ytext.length - s.length} units that are not text (embeds); agentpad edits plain text only`);
 }
 
 /** "y" + 24 hex digits of the SHA-256 of the format and the LF text. Cost: O(n). */

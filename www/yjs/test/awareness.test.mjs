@@ -59,10 +59,17 @@ test("a person sees the agent's pending change and candidates where they are now
   // y-codemirror.next's field: the agent's selection is its pending change.
   await waitFor(() => [...p.provider.awareness.getStates().values()].some((s) => s.cursor && s.user?.name === "helper"), "the agent's cursor field");
 
-  // While the agent's copy is behind (the person typed since its last call), nothing is published
-  // for positions that index an older text.
+  // While the agent's copy is behind (the person typed since its last call), no position is
+  // computed from the older text: the ranges published before stay, marked behind, and still
+  // resolve where the change is now (they are relative positions).
   await waitFor(() => ytext.toString().startsWith("# config"), "the typing at the agent");
-  assert.deepEqual(publish(staged), [], "stale positions are not published");
+  const kept = publish(staged);
+  assert.deepEqual(kept.map((r) => [r.kind, r.id, r.behind]), [["pending", "A", true]]);
+  await waitFor(() => seen("pending")[0]?.behind === true, "the range marked behind at the person's");
+  const behind = seen("pending")[0];
+  assert.equal(p.text.toString().slice(behind.from, behind.to), "timeout = 30");
+  // A change no longer pending is not kept.
+  assert.deepEqual(publish({ pending_changes: [], candidates: [] }), []);
 });
 
 test("every place of a replace-all is published under its one letter", async (t) => {

@@ -51,6 +51,21 @@ test("a keystroke away from the pending changes is rebased over, and the summary
   await waitFor(() => p.text.toString() === want, "the commit on the person's side");
 });
 
+test("a keystroke right at either edge of a pending change is outside it, as the highlight shows", async (t) => {
+  const { room, ws, p } = await session(t, "alpha = 1\nbeta = 1\ngamma = 1\n");
+  assert.equal((await ws.call("memo_replace", { old_text: "beta = 1", new_text: "beta = 2" })).status, "Success");
+  // Right after the change, then right before it: both outside the highlighted range.
+  p.type(p.text.toString().indexOf("beta = 1") + "beta = 1".length, " # checked");
+  p.type(p.text.toString().indexOf("beta = 1"), "> ");
+  await waitFor(async () => (await room.storage.load("cfg.md")).text.includes("> beta = 1 # checked"), "the keystrokes to reach the agent");
+  const r = await ws.call("memo_replace", { old_text: "gamma = 1", new_text: "gamma = 2" });
+  assert.equal(r.status, "Success", r.markdown);
+  assert.match(r.markdown, /did not overlap them, so your 1 pending change \(A\) moved onto it/);
+  const c = await ws.call("memo_commit", { summary: "bump" });
+  assert.equal(c.status, "Success", c.markdown);
+  await waitFor(() => p.text.toString() === "alpha = 1\n> beta = 2 # checked\ngamma = 2\n", "both changes and the person's typing");
+});
+
 test("a keystroke inside a pending change is still an ExternalConflict", async (t) => {
   const { room, ws, p } = await session(t, "alpha = 1\nbeta = 1\n");
   await ws.call("memo_replace", { old_text: "beta = 1", new_text: "beta = 2" });
