@@ -8,7 +8,6 @@
 //   node www/yjs/bench/chaos.mjs [--seconds 60] [--agents 3] [--people 2] [--out dir]
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -18,20 +17,10 @@ import WebSocket from "ws";
 import { HocuspocusProvider } from "@hocuspocus/provider";
 import { Workspace } from "@agentpad/core";
 import { connectHocuspocusNode } from "@agentpad/yjs/server";
+import { freePort } from "../test/server-process.mjs";
 
 const cli = fileURLToPath(new URL("../dist/server-cli.js", import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function start(port, docs) {
   return new Promise((resolve, reject) => {
@@ -87,6 +76,8 @@ export async function chaos({ seconds = 60, agents = 3, people = 2, seed = 20261
   const agentAcked = new Map(); // agent → highest acknowledged value
   let kills = 0;
   let commits = 0;
+  let reportedStored = 0;
+  let reportedNotStored = 0;
   try {
     const seedRoom = await connectHocuspocusNode({ url: server.url, room: "chaos" });
     await seedRoom.storage.save("doc.md", `${Array.from({ length: agents }, (_, k) => `agent ${k}: 0`).join("\n")}\n`, "");
@@ -116,9 +107,17 @@ export async function chaos({ seconds = 60, agents = 3, people = 2, seed = 20261
               continue;
             }
             commits++;
-            const provider = room.provider("doc.md");
-            while (!stop && provider.unsyncedChanges > 0) await sleep(2);
-            if (provider.unsyncedChanges === 0) agentAcked.set(k, Math.max(agentAcked.get(k) ?? 0, n));
+            // What the agent was told is what is checked: a commit without NotStored said it
+            // is stored, and must come back after any kill; one with it said it is not yet.
+            if (!c.flags.names.includes("NotStored")) {
+              reportedStored++;
+              agentAcked.set(k, Math.max(agentAcked.get(k) ?? 0, n));
+            } else {
+              reportedNotStored++;
+              const provider = room.provider("doc.md");
+              while (!stop && provider.unsyncedChanges > 0) await sleep(2);
+              if (provider.unsyncedChanges === 0) agentAcked.set(k, Math.max(agentAcked.get(k) ?? 0, n));
+            }
             await sleep(5 + rand() * 20);
           }
         })().catch(() => {}));
@@ -171,14 +170,14 @@ export async function chaos({ seconds = 60, agents = 3, people = 2, seed = 20261
     await killServer(server);
     await rm(dir, { recursive: true, force: true });
   }
-  return { seconds, agents, people, kills, commits, acknowledgedTyping: acked.size, acknowledgedCommits: [...agentAcked.values()].reduce((a, b) => a + b, 0), unacknowledgedLost: unacked.size, lostAcknowledged: 0 };
+  return { seconds, agents, people, kills, commits, reportedStored, reportedNotStored, acknowledgedTyping: acked.size, acknowledgedCommits: [...agentAcked.values()].reduce((a, b) => a + b, 0), unacknowledgedLost: unacked.size, lostAcknowledged: 0 };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values } = parseArgs({ options: { seconds: { type: "string", default: "60" }, agents: { type: "string", default: "3" }, people: { type: "string", default: "2" }, out: { type: "string" } } });
   const result = await chaos({ seconds: Number(values.seconds), agents: Number(values.agents), people: Number(values.people) });
   const md = `co-editing chaos, ${result.agents} agents + ${result.people} people for ${result.seconds} s, server SIGKILLed ${result.kills} times: ` +
-    `${result.commits} commits, ${result.acknowledgedTyping} typed lines acknowledged, every acknowledged change present after each restart; ${result.unacknowledgedLost} never-acknowledged lines gone with their clients`;
+    `${result.commits} commits (${result.reportedStored} answered stored, every one present after each restart; ${result.reportedNotStored} answered NotStored), ${result.acknowledgedTyping} typed lines acknowledged, every acknowledged change present after each restart; ${result.unacknowledgedLost} never-acknowledged lines gone with their clients`;
   console.log(md);
   if (values.out) {
     await mkdir(values.out, { recursive: true });

@@ -10,5 +10,6 @@ test("kill -9 at random moments under load: every acknowledged change survives",
   t.diagnostic(JSON.stringify(r));
   assert.ok(r.kills >= 2, `the server was killed ${r.kills} times`);
   assert.ok(r.commits > 0 && r.acknowledgedTyping > 0, "there was load to lose");
+  assert.ok(r.reportedStored > 0, "commits were answered as stored (and each was found after every restart)");
   assert.equal(r.lostAcknowledged, 0);
 });

@@ -3,7 +3,6 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import WebSocket from "ws";
 import { Workspace } from "@agentpad/core";
 import { connectHocuspocus } from "@agentpad/yjs/hocuspocus";
 import { person, waitFor } from "./helpers.mjs";
+import { freePort } from "./server-process.mjs";
 
 const cli = fileURLToPath(new URL("../dist/server-cli.js", import.meta.url));
 let child;
@@ -21,17 +21,6 @@ after(async () => {
   if (child && child.exitCode === null) process.kill(child.pid, "SIGKILL");
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Spawns the server and resolves with its URL once it prints `ready`; rejects after 10 s. */
 function startServer(port, docs) {
