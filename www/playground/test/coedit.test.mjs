@@ -7,9 +7,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCollabServer } from "@agentpad/yjs/server";
-import { createServer } from "node:net";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+// The server as its own process, stopped by pid: the package's test helper.
+import { freePort, spawnServer } from "../../yjs/test/server-process.mjs";
 import { playgroundHarness, axeViolations, tid } from "./lib/browser.mjs";
 
 const h = playgroundHarness();
@@ -83,43 +82,6 @@ test("two pages on one document: a typed line moves the agent's pending highligh
   assert.deepEqual(h.problems, []);
 });
 
-/** A free TCP port on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** agentpad-collab-server as its own process on `port`; resolves once it prints `ready` (10 s at most). */
-function spawnServer(port, docs) {
-  const cli = fileURLToPath(new URL("../../yjs/dist/server-cli.js", import.meta.url));
-  const child = spawn(process.execPath, [cli, "--port", String(port), "--dir", docs], { stdio: ["ignore", "pipe", "pipe"] });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
-    return exited;
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void kill();
-      reject(new Error("the server did not print `ready` within 10 s"));
-    }, 10_000);
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      if (/ready ws:/.test(out)) {
-        clearTimeout(timer);
-        resolve({ kill });
-      }
-    });
-  });
-}
-
 test("a page opened while the server is down shows it offline, keeps trying, joins when it is up; people get distinct colours", async () => {
   const port = await freePort();
   const url = encodeURIComponent(`ws://127.0.0.1:${port}`);
@@ -133,7 +95,7 @@ test("a page opened while the server is down shows it offline, keeps trying, joi
     // Past the connector's old 10 s give-up: the page still tries, and joins once the server is up.
     await new Promise((r) => setTimeout(r, 10_500));
     assert.equal(await a.evaluate(() => document.body.dataset.ready), "false", "still trying, not failed");
-    late = await spawnServer(port, docs);
+    late = await spawnServer(["--port", String(port), "--dir", docs]);
     await a.waitForFunction(() => document.body.dataset.ready === "true", undefined, { timeout: 15_000 }).catch(async (err) => {
       throw new Error(`${err.message}; the page says: ${await a.locator(tid("coedit-status")).textContent()} ${JSON.stringify(h.problems.slice(-3))}`);
     });

@@ -1,11 +1,8 @@
-// Shared by the @agentpad/yjs tests: a person's editor (a Y.Doc on its own socket), waiting, a
-// server in its own process.
+// Shared by the @agentpad/yjs tests: a person's editor (a Y.Doc on its own socket) and waiting
+// (a server in its own process: server-process.mjs).
 import * as Y from "yjs";
 import WebSocket from "ws";
 import { HocuspocusProvider } from "@hocuspocus/provider";
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
 
 /** Resolves when `check()` is truthy; rejects after `ms` with `what`. Polls every 5 ms. */
 export async function waitFor(check, what, ms = 5000) {
@@ -53,50 +50,4 @@ export async function person(url, room, path, { token } = {}) {
       provider.destroy();
     },
   };
-}
-
-/** A free TCP port on 127.0.0.1 (bound, then released). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * `agentpad-collab-server` as its own process on `port`, documents in `docs`: resolves with
- * `{ url, child, kill }` once it prints `ready`; rejects after 10 s. `kill()` SIGKILLs it by pid
- * and resolves when it has exited; call it in `finally` / `t.after`.
- */
-export function spawnServer(port, docs) {
-  const cli = fileURLToPath(new URL("../dist/server-cli.js", import.meta.url));
-  const child = spawn(process.execPath, [cli, "--port", String(port), "--dir", docs, "--debounce", "50"], { stdio: ["ignore", "pipe", "pipe"] });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGKILL");
-    return exited;
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void kill();
-      reject(new Error("the server did not print `ready` within 10 s"));
-    }, 10_000);
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /ready (ws:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: m[1], child, kill });
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}) before it was ready`));
-    });
-  });
 }

@@ -18,8 +18,9 @@ export function freePort() {
 }
 
 /**
- * Spawns `agentpad-collab-server serve` and resolves `{ child, url, stderr() }` once it prints
- * `ready`; rejects after 10 s or when it exits first. Kill it with `kill(server)`.
+ * Spawns `agentpad-collab-server serve` and resolves `{ child, url, stderr(), kill() }` once it
+ * prints `ready`; rejects after 10 s or when it exits first. Kill it with `server.kill()` or
+ * `kill(server)` (SIGKILL by pid; resolves once it has exited).
  */
 export function spawnServer(args) {
   return new Promise((resolve, reject) => {
@@ -36,7 +37,8 @@ export function spawnServer(args) {
       const m = /ready (ws:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1], stderr: () => err });
+        const server = { child, url: m[1], stderr: () => err, kill: () => kill(server) };
+        resolve(server);
       }
     });
     child.once("exit", (code) => {

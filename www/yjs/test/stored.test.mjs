@@ -9,14 +9,15 @@ import { join } from "node:path";
 import WebSocket from "ws";
 import { Workspace } from "@agentpad/core";
 import { connectHocuspocus } from "@agentpad/yjs/hocuspocus";
-import { freePort, person, spawnServer, waitFor } from "./helpers.mjs";
+import { person, waitFor } from "./helpers.mjs";
+import { freePort, spawnServer } from "./server-process.mjs";
 
 /** A server process on a free port, an agent room "team" with plan.md, and its workspace. */
 async function setup(t) {
   const dir = await mkdtemp(join(tmpdir(), "agentpad-stored-"));
   const docs = join(dir, "docs");
   const port = await freePort();
-  const s = { server: await spawnServer(port, docs), port, docs };
+  const s = { server: await spawnServer(["--port", String(port), "--dir", docs, "--debounce", "50"]), port, docs };
   t.after(async () => {
     await s.server.kill();
     await rm(dir, { recursive: true, force: true });
@@ -50,7 +51,7 @@ test("a commit the server has not acknowledged says so; after the restart the ne
   const meanwhile = await ws.call("memo_read", {});
   assert.deepEqual(meanwhile.flags.names, ["NotStored"], "every response says it while it lasts");
 
-  s.server = await spawnServer(s.port, s.docs);
+  s.server = await spawnServer(["--port", String(s.port), "--dir", s.docs, "--debounce", "50"]);
   await waitFor(() => room.storage.isStored("plan.md"), "the restarted server to acknowledge the commit", 10_000);
   const r = await ws.call("memo_read", {});
   assert.deepEqual(r.flags.names, []);
