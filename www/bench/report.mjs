@@ -19,6 +19,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { markdown as sizeMarkdown } from "./wasm-size.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
@@ -36,6 +37,7 @@ function parseArgs(argv) {
     else if (a === "--criterion") opts.criterion = path.resolve(argv[++i]);
     else if (a === "--since") opts.since = Number(argv[++i]);
     else if (a === "--wasm") opts.wasm = path.resolve(argv[++i]);
+    else if (a === "--size") opts.size = path.resolve(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   return opts;
@@ -444,6 +446,8 @@ function markdown(report) {
     L.push(`\`${wasm.path}\`: ${wasm.bytes.toLocaleString("en")} bytes raw, ${wasm.gzip_bytes.toLocaleString("en")} bytes gzipped (level 9).`);
     L.push("");
   }
+  // Both entries' modules and where the bytes are (www/bench/wasm-size.mjs, docs/performance.md#wasm-size).
+  if (report.wasm_size) L.push(sizeMarkdown(report.wasm_size, { rows: 15 }), "");
   L.push("## targets", "");
   L.push("Where each comes from: a project target (docs/performance.md#targets), or a check of the report's own (a goal, not a promise).", "");
   L.push("| target | from | measured | met |");
@@ -798,6 +802,13 @@ if (existsSync(opts.wasm)) {
   console.error(`report: warning: ${opts.wasm} not found; no size`);
 }
 
+let wasmSize = null;
+if (opts.size && existsSync(opts.size)) {
+  const r = JSON.parse(readFileSync(opts.size, "utf8"));
+  const top = (xs) => xs.slice(0, 25).map((x) => ({ ...x, share: Number(x.share.toFixed(4)) }));
+  wasmSize = { shipped: r.shipped, names: r.names && { file: r.names.file, code_bytes: r.names.code_bytes, functions: r.names.functions, sections: r.names.sections, crates: top(r.names.crates), modules: top(r.names.modules) } };
+}
+
 const results = [...jsTiming, ...criterion];
 const ratios = pairRatios(results);
 const report = {
@@ -811,6 +822,7 @@ const report = {
   versions_memory: nativeVersionsMemory(opts.out, opts.since),
   session_needles_match: needlesMatch,
   wasm,
+  wasm_size: wasmSize,
   results,
   ratios,
 };
