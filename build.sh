@@ -340,7 +340,9 @@ layer_wasm_chromium() {
 }
 
 # Only *.test.mjs: Node 20 would run every .mjs under a test/ directory, fixtures included.
-layer_package() { node --test --test-reporter=spec www/test/*.test.mjs www/mcp/test/*.test.mjs; }
+# Two test files at a time (Node 20 runs one on a 2-core machine): most of them wait on child
+# processes (tsc, the MCP server, the Inspector CLI), and two at once took 184 s to 105 s.
+layer_package() { node --test --test-concurrency=2 --test-reporter=spec www/test/*.test.mjs www/mcp/test/*.test.mjs; }
 
 # editbench (bench/edits): the peers' fidelity suites, the frozen cases and a 40-case smoke run
 # through the built package. The full benchmark runs in ./build.sh bench.
