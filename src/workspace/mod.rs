@@ -546,9 +546,11 @@ impl Workspace {
     }
 
     /// The open document at `path`, for paths the workspace itself resolved: `resolve`,
-    /// sessions, selections and storage requests only name paths that were open, and a document
-    /// is never closed (reloads and renames insert), so the lookup cannot miss. Not for paths a
-    /// caller passes in: those go through `resolve` or [`Workspace::document`].
+    /// sessions, selections and storage requests only name paths that are open. Reloads and
+    /// renames insert; the one removal (a created document dropped before any commit, in
+    /// create.rs) takes the path out of the session and the open order in the same step, so no
+    /// later lookup names it and this cannot miss. Not for paths a caller passes in: those go
+    /// through `resolve` or [`Workspace::document`].
     #[allow(clippy::expect_used)]
     fn open_doc(&self, path: &str) -> &Document {
         self.docs.get(path).expect("open_doc: the workspace only resolves paths that are open")
