@@ -179,15 +179,20 @@ test("content is present at first sync after a server restart (file-backed)", as
   }
 });
 
-test("a bad token is refused and a read-only client's write never reaches others", async () => {
-  const docsDir = join(dir, "auth");
-  const s = await startCollabServer({
-    directory: docsDir,
+/** A server that lets "writer" write, "reader" read only, and refuses every other token. */
+function tokenServer(directory) {
+  return startCollabServer({
+    directory,
     authenticate(token) {
       if (token === "reader") return "read-only";
       if (token !== "writer") throw new Error("unknown token");
     },
   });
+}
+
+test("a bad token is refused and a read-only client's write never reaches others", async () => {
+  const docsDir = join(dir, "auth");
+  const s = await tokenServer(docsDir);
   try {
     await assert.rejects(connectHocuspocus({ url: s.url, room: "team", token: "nope", WebSocketPolyfill: WebSocket, syncTimeoutMs: 3000 }), /authentication failed/);
     const writer = await connectHocuspocus({ url: s.url, room: "team", token: "writer", WebSocketPolyfill: WebSocket });
@@ -206,13 +211,7 @@ test("a bad token is refused and a read-only client's write never reaches others
 
 test("an agent on a read-only token is refused with PersistFailure naming why, and nothing changes", async () => {
   const docsDir = join(dir, "auth-agent");
-  const s = await startCollabServer({
-    directory: docsDir,
-    authenticate(token) {
-      if (token === "reader") return "read-only";
-      if (token !== "writer") throw new Error("unknown token");
-    },
-  });
+  const s = await tokenServer(docsDir);
   try {
     const writer = await connectHocuspocus({ url: s.url, room: "team", token: "writer", WebSocketPolyfill: WebSocket });
     await writer.storage.save("t.md", "hello\n", "");
