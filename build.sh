@@ -516,7 +516,7 @@ run_bench() {
 # --------------------------------------------------------------------- fuzz ---
 # ./build.sh fuzz [TARGET]: libFuzzer (cargo fuzz) on each target of fuzz/fuzz_targets/, one after
 # another, FUZZ_SECONDS each (default 1800), or on TARGET alone. The harnesses are fuzz/harness/;
-# tests/fuzz_regressions.rs (run by ./build.sh test) replays every input kept in
+# src/internal_tests/fuzz_replay.rs (run by ./build.sh test) replays every input kept in
 # fuzz/regressions/<target>/. A crash stops libFuzzer: the run is restarted on the grown corpus
 # until the time is up (at most FUZZ_MAX_CRASHES crashes per target, default 5), and every crash
 # input is listed at the end. To keep one: `cargo +nightly fuzz tmin -s none TARGET FILE`, copy

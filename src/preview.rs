@@ -919,3 +919,5 @@ use stats::stats;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod modes_tests;

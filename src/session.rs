@@ -657,6 +657,9 @@ fn push_slice(out: &mut String, rope: &Rope, range: Range<usize>) {
 }
 
 #[cfg(test)]
+mod model_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

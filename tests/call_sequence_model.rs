@@ -5,7 +5,7 @@
 //! through `Workspace::call` and a storage host, against a plain model that holds, per document,
 //! what storage holds, the committed text and the draft (committed + pending edits).
 //!
-//! Laws checked after every step (the staging laws of session_model.rs, extended to several documents):
+//! Laws checked after every step (the staging laws of src/session/model_tests.rs, extended to several documents):
 //! - the draft, the committed text and storage's bytes of every document are the model's
 //!   (storage in the document's own line endings and BOM);
 //! - the reported pending changes applied to the committed text give the draft

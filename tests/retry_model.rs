@@ -232,7 +232,7 @@ impl Run {
             let asked = self.m.asked.get(&i);
             if merged {
                 // A near-miss pick applies only the change onto the text there, by the
-                // three-way merge's rules (tests/three_way_model.rs): the line keeps its key.
+                // three-way merge's rules (src/matching/three_way/model_tests.rs): the line keeps its key.
                 prop_assert!(value.is_some(), "{} {} rewrote the key of line {}: `{}` → `{}`\n{}", name, args, i + 1, o, n, r.markdown);
                 continue;
             }

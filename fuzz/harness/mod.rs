@@ -1,5 +1,5 @@
 //! The fuzz harnesses, shared by the `cargo fuzz` targets (fuzz/fuzz_targets/) and by the
-//! regression test that replays every kept input (tests/fuzz_regressions.rs). Each harness takes
+//! regression test that replays every kept input (src/internal_tests/fuzz_replay.rs). Each harness takes
 //! the fuzzer's raw bytes, builds its input with `arbitrary::Unstructured` and panics when an
 //! invariant breaks.
 #![allow(dead_code)]

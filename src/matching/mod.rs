@@ -52,6 +52,8 @@ pub mod three_way;
 
 /// The work budget of one search: units counted, a search stopped past it.
 pub mod work;
+#[cfg(test)]
+mod model_tests;
 
 /// How a match was found: the tier, and whether copied gutters had to be stripped first.
 /// Reported to the model as `match_quality` (`exact`, `gutter`, `indentation`,

@@ -827,3 +827,5 @@ pub fn unescape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod model_tests;

@@ -956,3 +956,5 @@ impl Workspace {
 
 #[cfg(test)]
 mod render_tests;
+#[cfg(test)]
+mod reliability_tests;

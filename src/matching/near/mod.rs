@@ -253,6 +253,9 @@ fn regions(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss
     chosen
 }
 #[cfg(test)]
+mod model_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

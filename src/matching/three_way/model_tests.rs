@@ -4,7 +4,7 @@
 //! intended change, or a refusal — never anything else.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::internal_tests::common;
 
 use agentpad::matching::three_way::{merge, Outcome};
 use proptest::prelude::*;
@@ -32,7 +32,7 @@ fn splice(s: &str, r: std::ops::Range<usize>, with: &str) -> String {
 }
 
 proptest! {
-    #![proptest_config(agentpad::internal_tests::seeded("tests/three_way_model.proptest-regressions", 10000))]
+    #![proptest_config(agentpad::internal_tests::seeded("proptest-regressions/matching/three_way/model_tests.txt", 10000))]
 
     #[test]
     fn result_is_the_current_text_plus_only_the_intended_change_or_a_refusal(
@@ -124,7 +124,7 @@ mod on_one_line {
     }
 
     proptest! {
-        #![proptest_config(agentpad::internal_tests::seeded("tests/three_way_model.proptest-regressions", 3000))]
+        #![proptest_config(agentpad::internal_tests::seeded("proptest-regressions/matching/three_way/model_tests.txt", 3000))]
 
         /// An earlier edit replaced one word; the model, from the stale text, replaces another
         /// word of the same line: both land, or nothing does. Words apart (one word or more
@@ -215,7 +215,7 @@ mod through_the_workspace {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { max_global_rejects: 100000, ..agentpad::internal_tests::seeded("tests/three_way_model.proptest-regressions", 1000) })]
+        #![proptest_config(ProptestConfig { max_global_rejects: 100000, ..agentpad::internal_tests::seeded("proptest-regressions/matching/three_way/model_tests.txt", 1000) })]
 
         #[test]
         fn a_picked_near_miss_writes_the_current_text_plus_only_the_change_or_nothing(

@@ -6,9 +6,9 @@
 //! Fuzzing itself is `./build.sh fuzz [target]`; this test only replays.
 #![cfg(not(target_arch = "wasm32"))]
 
-#[path = "../fuzz/harness/mod.rs"]
+#[path = "../../fuzz/harness/mod.rs"]
 mod harness;
-mod common;
+use crate::internal_tests::common;
 
 use std::path::PathBuf;
 

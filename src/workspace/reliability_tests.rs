@@ -2,7 +2,7 @@
 //! read size): edits that used to land in the wrong place, calls that used to succeed where
 //! they must be refused, and reads without a size cap. Each test failed before its fix.
 
-mod common;
+use crate::internal_tests::common;
 
 use common::Host;
 use serde_json::json;

@@ -63,7 +63,7 @@ fn edit() -> impl Strategy<Value = (usize, usize, String)> {
 }
 
 proptest! {
-    #![proptest_config(agentpad::internal_tests::seeded("tests/session_model.proptest-regressions", 400))]
+    #![proptest_config(agentpad::internal_tests::seeded("proptest-regressions/session/model_tests.txt", 400))]
 
     #[test]
     fn staged_edits_keep_the_draft_equal_to_the_replayed_model(
@@ -262,7 +262,7 @@ fn check_path(session: &Session, path: &str, model: &Option<String>) -> Result<(
 }
 
 proptest! {
-    #![proptest_config(agentpad::internal_tests::seeded("tests/session_model.proptest-regressions", 300))]
+    #![proptest_config(agentpad::internal_tests::seeded("proptest-regressions/session/model_tests.txt", 300))]
 
     #[test]
     fn change_sets_agree_with_the_string_model(

@@ -167,7 +167,7 @@ fn numbered_lines() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(agentpad::internal_tests::seeded("tests/preview_modes.proptest-regressions", std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(600)))]
+    #![proptest_config(agentpad::internal_tests::seeded("proptest-regressions/preview/modes_tests.txt", std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(600)))]
 
     /// Distinct lines, several changes anywhere (joining and splitting lines, CJK, emoji, a
     /// change at the end with or without a final line break): exactly `similar`'s diff.

@@ -71,7 +71,7 @@ fn check_invariants(rope: &Rope, needle: &str, from: usize, limit: usize, found:
 }
 
 proptest! {
-    #![proptest_config(agentpad::internal_tests::seeded("tests/near_model.proptest-regressions", 400))]
+    #![proptest_config(agentpad::internal_tests::seeded("proptest-regressions/matching/near/model_tests.txt", 400))]
 
     #[test]
     fn arbitrary_text_never_panics_and_regions_keep_their_invariants(
@@ -215,7 +215,7 @@ fn filler() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(agentpad::internal_tests::seeded("tests/near_model.proptest-regressions", 96))]
+    #![proptest_config(agentpad::internal_tests::seeded("proptest-regressions/matching/near/model_tests.txt", 96))]
 
     /// Two copies of a block, each one word away from old_text (the same word, swapped for
     /// different ones): both are as plausible, and nothing is recommended. One copy alone is.

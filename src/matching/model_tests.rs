@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use ropey::Rope;
 
 proptest! {
-    #![proptest_config(agentpad::internal_tests::seeded("tests/matching_model.proptest-regressions", 300))]
+    #![proptest_config(agentpad::internal_tests::seeded("proptest-regressions/matching/model_tests.txt", 300))]
 
     #[test]
     fn chunked_search_equals_match_indices(
@@ -115,7 +115,7 @@ fn normalised_lines(text: &str, tier: Tier) -> Vec<String> {
 const FUZZY_DOC: &str = "[ab \t\n\u{00A0}\u{201C}\"\u{2014}\\-中😀]{1,160}";
 
 proptest! {
-    #![proptest_config(agentpad::internal_tests::seeded("tests/matching_model.proptest-regressions", 400))]
+    #![proptest_config(agentpad::internal_tests::seeded("proptest-regressions/matching/model_tests.txt", 400))]
 
     /// Whenever the needle occurs, `locate` reports exactly the naive occurrences, exact.
     #[test]
@@ -213,7 +213,7 @@ mod elided {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { max_global_rejects: 1_000_000, ..agentpad::internal_tests::seeded("tests/matching_model.proptest-regressions", 2000) })]
+        #![proptest_config(ProptestConfig { max_global_rejects: 1_000_000, ..agentpad::internal_tests::seeded("proptest-regressions/matching/model_tests.txt", 2000) })]
 
         #[test]
         fn an_elided_block_is_found_as_itself_or_not_at_all(
