@@ -15,6 +15,8 @@ use crate::workspace::{CallContext, LoadResult, PersistRequest, PersistResult, S
 
 #[cfg(feature = "fs")]
 mod fs;
+#[cfg(feature = "fs")]
+mod fs_lock;
 mod memory;
 
 #[cfg(feature = "fs")]
@@ -151,6 +153,9 @@ pub enum StorageError {
     ReadOnly { path: String, mode: u32 },
     /// Another program wrote the file while it was being saved; nothing was written.
     ChangedDuringSave { path: String },
+    /// Another save holds the file's lock (`lock`: its directory) and kept it alive for the
+    /// whole wait of `waited_ms`; nothing was written.
+    Locked { path: String, lock: std::path::PathBuf, waited_ms: u64 },
     /// The operating system refused (`operation`: "read", "write", "rename", …).
     Io { path: String, operation: &'static str, source: std::io::Error },
     /// A failure a [`MemoryStorage`] was told to simulate; `message` is what it reads as.
@@ -169,6 +174,7 @@ impl StorageError {
             | StorageError::NotUtf8 { path, .. }
             | StorageError::ReadOnly { path, .. }
             | StorageError::ChangedDuringSave { path }
+            | StorageError::Locked { path, .. }
             | StorageError::Io { path, .. }
             | StorageError::Injected { path, .. } => path,
         }
@@ -200,6 +206,12 @@ impl fmt::Display for StorageError {
             StorageError::ChangedDuringSave { path } => {
                 write!(f, "\"{path}\" changed on disk while it was being saved; nothing was written. Load it again")
             }
+            StorageError::Locked { path, lock, waited_ms } => write!(
+                f,
+                "cannot save \"{path}\": another save holds its lock {} (waited {} s); nothing was written. If no agentpad process is saving it, remove that directory",
+                lock.display(),
+                waited_ms / 1000
+            ),
             StorageError::Io { path, operation, source } => write!(f, "cannot {operation} \"{path}\": {source}"),
             StorageError::Injected { message, .. } => f.write_str(message),
         }

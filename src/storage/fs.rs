@@ -1,11 +1,17 @@
 //! [`FsStorage`]: documents as the files of a root folder (cargo feature `fs`; never in the
-//! wasm build, which has no file system). The path rules are the package's NodeFsStorage's.
+//! wasm build, which has no file system). The path rules, the versions and the save lock are
+//! the package's NodeFsStorage's, so both can share a folder (docs/reliability.md#locks).
 
+use std::fmt::Write as _;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
+use sha2::{Digest, Sha256};
+
+use super::fs_lock::SaveLock;
 use super::{PathRule, Storage, StorageError, Stored};
 use crate::workspace::{PersistRequest, MAX_DOCUMENT_BYTES};
 
@@ -15,16 +21,21 @@ const TEMP_SUFFIX: &str = ".agentpad-tmp";
 /// Documents are the files under `root`, addressed by relative paths with `/` separators
 /// (`"notes.md"`, `"docs/intro.md"`).
 ///
-/// - Versions are content hashes: `"xxh3:"` + 16 hex digits of the file's bytes, so touching a
-///   file or rewriting the same bytes is no change.
+/// - Versions are content hashes: `"sha256:"` + the first 16 hex digits of the SHA-256 of the
+///   file's bytes (the package's NodeFsStorage writes the same), so touching a file or
+///   rewriting the same bytes is no change.
 /// - [`load`](Storage::load) returns the raw text (BOM and line endings as stored); it refuses
 ///   a file over [`MAX_DOCUMENT_BYTES`] before reading it, and bytes that are not UTF-8.
-/// - [`save`](Storage::save) re-reads the file and writes nothing unless its hash is still the
-///   expected version (`""`: the file must not exist); it writes a temporary file in the same
-///   folder, flushed to disk, checks the target once more and renames the temporary file over
-///   it, keeping the target's permission bits. Read-only files are refused, naming their mode;
-///   parent folders are created as needed. Unlike the package's NodeFsStorage it takes no lock
-///   file: a program writing in the instant between the last check and the rename is overwritten.
+/// - [`save`](Storage::save) takes the file's lock (a directory `.<name>.agentpad-lock` beside
+///   it, the protocol of the package's NodeFsStorage: a Rust program and an `agentpad-mcp` on
+///   one folder wait for each other; a lock untouched for the stale time, 10 s by default, is a
+///   crashed holder's and is taken over), re-reads the file and writes nothing unless its hash
+///   is still the expected version (`""`: the file must not exist); it writes a temporary file
+///   in the same folder, flushed to disk, checks the target once more and renames the temporary
+///   file over it, keeping the target's permission bits, then releases the lock. Read-only files
+///   are refused, naming their mode; parent folders are created as needed. A program that
+///   ignores the lock (an editor) and writes in the instant between the last check and the
+///   rename is overwritten.
 /// - Paths that break a [`PathRule`] (`..`, absolute, `\`, empty or `.` segments), paths that
 ///   resolve through a symbolic link to outside the root, and anything that is not a regular
 ///   file (a folder, a FIFO, a device) are refused. A dangling link counts as missing: a save
@@ -53,14 +64,27 @@ const TEMP_SUFFIX: &str = ".agentpad-tmp";
 pub struct FsStorage {
     /// The root folder with every symbolic link resolved.
     root: PathBuf,
+    /// A save lock untouched for this long is a crashed holder's (the package's `lockStaleMs`).
+    lock_stale: Duration,
 }
+
+/// The stale time of a save lock unless [`FsStorage::with_lock_stale`] sets another: the
+/// package's default `lockStaleMs`.
+const DEFAULT_LOCK_STALE: Duration = Duration::from_secs(10);
 
 /// Distinguishes the temporary files of saves within one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// The version of some bytes: `"xxh3:"` + 16 hex digits of their 64-bit XXH3 hash.
+/// The version of some bytes: `"sha256:"` + the first 16 hex digits (64 bits) of their SHA-256,
+/// as the package's NodeFsStorage writes it. Cost: one pass over the bytes.
 fn version_of(bytes: &[u8]) -> String {
-    format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+    let digest = Sha256::digest(bytes);
+    let mut version = String::with_capacity(7 + 16);
+    version.push_str("sha256:");
+    for byte in digest.iter().take(8) {
+        let _ = write!(version, "{byte:02x}");
+    }
+    version
 }
 
 /// What a non-regular file is, for refusals.
@@ -109,7 +133,15 @@ impl FsStorage {
         if !root.is_dir() {
             return Err(StorageError::NotAFile { path: shown, kind: "a file, not a folder" });
         }
-        Ok(FsStorage { root })
+        Ok(FsStorage { root, lock_stale: DEFAULT_LOCK_STALE })
+    }
+
+    /// The same storage with save locks going stale after `stale` (at least 2 s, the package's
+    /// lower bound for `lockStaleMs`; a shorter one is raised to it). A save waits for a live
+    /// lock up to 1.5 × `stale`.
+    pub fn with_lock_stale(mut self, stale: Duration) -> FsStorage {
+        self.lock_stale = stale.max(Duration::from_secs(2));
+        self
     }
 
     /// The root folder, symbolic links resolved.
@@ -235,6 +267,8 @@ impl Storage for FsStorage {
                 }
             }
         }
+        // Under the lock: the version check, the write and the rename see no other agentpad save.
+        let lock = SaveLock::take(path, &target, self.lock_stale)?;
         let before = if exists { FsStorage::read(path, &target)? } else { None };
         let found = before.as_deref().map(version_of);
         if found.as_deref().unwrap_or("") != request.expected_version {
@@ -252,6 +286,8 @@ impl Storage for FsStorage {
         };
         let bytes = request.text.as_bytes();
         let tmp = FsStorage::write_temp(path, &target, bytes, permissions)?;
+        // A large write may have taken a while: the lock says it is alive before the last look.
+        lock.touch();
         // The last look before the rename: a program may have written meanwhile.
         let now = FsStorage::read(path, &target);
         if !matches!(&now, Ok(now) if *now == before) {
@@ -265,6 +301,7 @@ impl Storage for FsStorage {
             let _ = fs::remove_file(&tmp);
             return Err(io("rename over", e));
         }
+        drop(lock);
         Ok(version_of(bytes))
     }
 }
@@ -293,8 +330,8 @@ mod tests {
         assert_eq!(s.load("docs/a.md").unwrap(), Some(Stored { text: "one\n".into(), version: v1.clone() }));
         let e = s.save(request("docs/a.md", "two\n", "")).unwrap_err();
         assert!(matches!(&e, StorageError::VersionMismatch { found: Some(f), .. } if *f == v1), "{e}");
-        let e = s.save(request("docs/a.md", "two\n", "xxh3:0000000000000000")).unwrap_err();
-        assert!(e.to_string().contains("expected xxh3:0000000000000000"), "{e}");
+        let e = s.save(request("docs/a.md", "two\n", "sha256:0000000000000000")).unwrap_err();
+        assert!(e.to_string().contains("expected sha256:0000000000000000"), "{e}");
         assert_eq!(fs::read_to_string(dir.join("docs/a.md")).unwrap(), "one\n");
         #[cfg(unix)]
         {
