@@ -124,6 +124,6 @@ pub use storage::FsStorage;
 pub use storage::{MemoryStorage, Numbering, OpenError, PathRule, Storage, StorageError, Stored};
 pub use workflow::{Flags, PersistMode, WorkflowState};
 pub use workspace::{
-    CallContext, Config, ContentPart, Document, LiveContextBlock, LiveContextRequest, LoadResult, PersistEdit, PersistRequest, PersistResult, ReadLimits, Step, TaskReport, ToolState, Workspace,
+    CallContext, Config, ContentPart, OptionKind, OptionSpec, OptionValue, OPTIONS, Document, LiveContextBlock, LiveContextRequest, LoadResult, PersistEdit, PersistRequest, PersistResult, ReadLimits, Step, TaskReport, ToolState, Workspace,
     WorkspaceError, MAX_DOCUMENT_BYTES,
 };

@@ -27,9 +27,17 @@ use crate::Response;
 /// The command that rewrites the generated files, named in every file and failure message.
 pub const REGENERATE: &str = "AGENTPAD_WRITE_TS=1 cargo test --lib typescript";
 
-/// The files of `www/src/generated/`, by name, with their rendered contents.
+mod options;
+
+/// The rendered files, by path from the crate's root, with their contents: `www/src/generated/`
+/// and the option table of docs/options.md.
 pub fn files() -> Vec<(&'static str, String)> {
-    vec![("boundary.ts", boundary()), ("tool-args.ts", tool_args())]
+    vec![
+        ("www/src/generated/boundary.ts", boundary()),
+        ("www/src/generated/tool-args.ts", tool_args()),
+        ("www/src/generated/options.ts", options::options_ts(&header("the option table (src/workspace/options.rs)"))),
+        ("docs/options.md", options::options_md(REGENERATE)),
+    ]
 }
 
 fn header(what: &str) -> String {
@@ -61,7 +69,6 @@ fn visit_roots(v: &mut Collect) {
     v.visit::<crate::workspace::CompressedHistory<'static, ()>>();
     v.visit::<crate::workspace::ValidationResult<'static>>();
     v.visit::<crate::workspace::EditorStateInput>();
-    v.visit::<crate::workspace::ConfigInput>();
     v.visit::<crate::workspace::LiveContextRequestInput>();
 }
 
@@ -218,12 +225,12 @@ pub fn stale(rendered: &[(&str, String)], committed: impl Fn(&str) -> Option<Str
     let mut out = Vec::new();
     for (name, text) in rendered {
         let Some(old) = committed(name) else {
-            out.push(format!("www/src/generated/{name} (missing)"));
+            out.push(format!("{name} (missing)"));
             continue;
         };
         if old != *text {
             let line = old.lines().zip(text.lines()).position(|(a, b)| a != b).map_or_else(|| old.lines().count().min(text.lines().count()) + 1, |i| i + 1);
-            out.push(format!("www/src/generated/{name} (first difference at line {line})"));
+            out.push(format!("{name} (first difference at line {line})"));
         }
     }
     out
@@ -379,19 +386,19 @@ fn doc_comment(indent: &str, text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn generated_dir() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/src/generated")
+    fn crate_dir() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
     }
 
     /// Fails when a Rust type or the tool registry changed and the committed TypeScript did not
     /// follow; with AGENTPAD_WRITE_TS=1 it writes the files instead.
     #[test]
     fn typescript_matches_the_committed_generated_files() {
-        let dir = generated_dir();
+        let dir = crate_dir();
         let rendered = files();
         if std::env::var("AGENTPAD_WRITE_TS").is_ok_and(|v| v == "1") {
-            std::fs::create_dir_all(&dir).unwrap();
             for (name, text) in &rendered {
+                std::fs::create_dir_all(dir.join(name).parent().unwrap()).unwrap();
                 std::fs::write(dir.join(name), text).unwrap();
             }
             return;
@@ -429,11 +436,11 @@ mod tests {
         let renamed = declarations(|c| c.visit::<PlantedRenamed>());
         assert!(committed.contains("  messages_removed: number;\n") && renamed.contains("  removed: number;\n"), "{committed}\n{renamed}");
         // Line 1 is blank, 2 opens the type, 3 is the doc: the field is line 4.
-        let found = stale(&[("boundary.ts", renamed)], |_| Some(committed.clone()));
+        let found = stale(&[("www/src/generated/boundary.ts", renamed)], |_| Some(committed.clone()));
         assert_eq!(found, ["www/src/generated/boundary.ts (first difference at line 4)"]);
         // The same text is not stale; an absent file is.
-        assert!(stale(&[("boundary.ts", committed.clone())], |_| Some(committed.clone())).is_empty());
-        assert_eq!(stale(&[("boundary.ts", committed)], |_| None), ["www/src/generated/boundary.ts (missing)"]);
+        assert!(stale(&[("www/src/generated/boundary.ts", committed.clone())], |_| Some(committed.clone())).is_empty());
+        assert_eq!(stale(&[("www/src/generated/boundary.ts", committed)], |_| None), ["www/src/generated/boundary.ts (missing)"]);
     }
 
     /// Every shape the binding hands over or reads as data is declared: its steps, the host's

@@ -375,33 +375,12 @@ pub(crate) struct EditorSelection {
     pub head: crate::live_context::LineCol,
 }
 
-// The options the shell hands the core, as the JSON its readers take (snake_case keys; the JS API
-// names them in camelCase and www/src/workspace.ts converts). Test-only: the tests below read one
-// with every field set back through `Config::from_json` and `LiveContextRequest::from_json`, which
-// refuse a key they do not know, so a key renamed on either side fails. Values are as loose as
-// JSON here; the JS API's own option types narrow them.
-
-/// The options `Workspace.create` hands the core. An absent field keeps its default.
-#[cfg(test)]
-#[derive(Serialize, ts_rs::TS)]
-#[ts(rename = "WorkspaceConfig", optional_fields)]
-pub(crate) struct ConfigInput {
-    pub default_path: Option<String>,
-    pub locale: Option<String>,
-    pub candidate_style: Option<String>,
-    pub tool_prefix: Option<String>,
-    pub persist_mode: Option<String>,
-    pub near_match_threshold: Option<f64>,
-    pub max_preview_length: Option<usize>,
-    pub max_task_depth: Option<usize>,
-    pub preview_mode: Option<String>,
-    pub preview_context_lines: Option<usize>,
-    pub memory: Option<bool>,
-    pub auto_rebase: Option<bool>,
-    pub max_read_lines: Option<usize>,
-    pub max_read_chars: Option<usize>,
-    pub max_read_line_chars: Option<usize>,
-}
+// The options of a live context block as the shell hands them to the core, as the JSON its reader
+// takes (snake_case keys; the JS API names them in camelCase and www/src/workspace.ts converts).
+// Test-only: the tests below read one with every field set back through
+// `LiveContextRequest::from_json`, which refuses a key it does not know, so a key renamed on
+// either side fails. Values are as loose as JSON here; the JS API's own option types narrow
+// them. The workspace options are rendered from their table (src/workspace/options.rs).
 
 /// The options of one live context block as the shell hands them to the core. An absent field
 /// keeps its default.
@@ -504,49 +483,6 @@ mod tests {
         assert_eq!(read, EditorState { path: Some("a.md".into()), cursor: Some(at(2, 3)), selection: Some((at(1, 1), at(2, 3))) });
         let empty = EditorStateInput { path: None, cursor: None, selection: None };
         assert_eq!(EditorState::from_json(&serde_json::to_value(&empty).unwrap()).unwrap(), EditorState::default());
-    }
-
-    #[test]
-    fn the_workspace_config_type_is_what_config_reads() {
-        use crate::format::CandidateStyle;
-        use crate::{PersistMode, PreviewMode};
-        let input = ConfigInput {
-            default_path: Some("b.md".into()),
-            locale: Some("zh".into()),
-            candidate_style: Some("table".into()),
-            tool_prefix: Some("doc".into()),
-            persist_mode: Some("immediate".into()),
-            near_match_threshold: Some(0.5),
-            max_preview_length: Some(77),
-            max_task_depth: Some(9),
-            preview_mode: Some("diff".into()),
-            preview_context_lines: Some(7),
-            memory: Some(true),
-            auto_rebase: Some(true),
-            max_read_lines: Some(11),
-            max_read_chars: Some(12),
-            max_read_line_chars: Some(13),
-        };
-        let read = super::super::Config::from_json(&serde_json::to_value(&input).unwrap()).unwrap();
-        let default = super::super::Config::default();
-        let expected = super::super::Config {
-            default_path: Some("b.md".into()),
-            locale: Locale::Zh,
-            candidate_style: CandidateStyle::Table,
-            tool_prefix: "doc".into(),
-            persist_mode: PersistMode::Immediate,
-            near_match_threshold: 0.5,
-            max_preview_length: 77,
-            max_task_depth: 9,
-            preview_mode: PreviewMode::Diff,
-            preview_context_lines: 7,
-            memory: true,
-            auto_rebase: true,
-            read_limits: super::super::ReadLimits { lines: 11, chars: 12, line_chars: 13 },
-        };
-        assert_eq!(read, expected);
-        // Every value differs from its default: a field read into the wrong place shows.
-        assert!(expected.locale != default.locale && expected.candidate_style != default.candidate_style && expected.read_limits != default.read_limits);
     }
 
     #[test]

@@ -12,7 +12,6 @@ use ropey::Rope;
 use serde_json::Value;
 
 use crate::diagnostics::{Category, Diagnostics};
-use crate::format::{CandidateStyle, Locale, RenderOptions};
 use crate::preview::{PreviewMode, PreviewOptions};
 use crate::response::{Response, Status, TaskView};
 use crate::session::Session;
@@ -29,6 +28,7 @@ mod edit;
 mod history_book;
 mod live;
 mod log;
+mod options;
 mod outcome;
 mod persist;
 pub use persist::PersistEdit;
@@ -40,7 +40,7 @@ pub use host::{ContentPart, LiveContextBlock, LiveContextRequest};
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
 pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, ValidationResult};
 #[cfg(test)]
-pub(crate) use host::{ConfigInput, EditorStateInput, LiveContextRequestInput};
+pub(crate) use host::{EditorStateInput, LiveContextRequestInput};
 mod recall;
 mod replace_all;
 mod stored;
@@ -49,6 +49,7 @@ mod views;
 mod visibility;
 mod words;
 
+pub use options::{Config, OptionKind, OptionSpec, OptionValue, OPTIONS};
 pub use read::ReadLimits;
 
 /// A tool of the registry and whether the current state offers it ([`Workspace::tool_states`]).
@@ -92,63 +93,10 @@ pub struct TaskReport {
     pub markdown: String,
 }
 
-/// Workspace options (the JS `Workspace.create` options, snake_case).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    /// The document tools work on when no `path` is given; default: the first one opened.
-    pub default_path: Option<String>,
-    pub locale: Locale,
-    /// How the Markdown lists candidates: one line each (default) or a table (docs/responses.md#candidates).
-    pub candidate_style: CandidateStyle,
-    /// Tool names are `{tool_prefix}_{verb}`; `memory_notebook` gives `memory_notebook_replace` and so on.
-    pub tool_prefix: String,
-    pub persist_mode: PersistMode,
-    /// Near misses at or above this similarity become lettered candidates (docs/architecture.md#matching).
-    pub near_match_threshold: f64,
-    /// Preview size unit (default 500): a failed match shows documents shorter than
-    /// four times this whole.
-    pub max_preview_length: usize,
-    /// Deepest task nesting `memo_begin_task` allows (default 3).
-    pub max_task_depth: usize,
-    /// How staged edits are previewed, and `memo_preview`'s default (compact).
-    pub preview_mode: PreviewMode,
-    /// Lines of context around each change in previews (default 3).
-    pub preview_context_lines: usize,
-    /// Offer `memo_recall_context` and `memo_search_memory` (docs/workflow.md#memory-store: the
-    /// memory module is optional; default off).
-    pub memory: bool,
-    /// Move pending changes onto an external change that does not overlap them instead of
-    /// reporting `ExternalConflict` (docs/co-editing.md §Automatic rebase; default off).
-    pub auto_rebase: bool,
-    /// What one `memo_read` returns at most (docs/reliability.md §Matching time and read size):
-    /// lines, chars of text, and chars of one line (longer lines are clipped with a marker).
-    pub read_limits: read::ReadLimits,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            default_path: None,
-            locale: Locale::En,
-            candidate_style: CandidateStyle::List,
-            tool_prefix: "memo".into(),
-            persist_mode: PersistMode::Manual,
-            near_match_threshold: 0.8,
-            max_preview_length: 500,
-            max_task_depth: crate::tasks::DEFAULT_MAX_DEPTH,
-            preview_mode: PreviewMode::Compact,
-            preview_context_lines: crate::preview::DEFAULT_CONTEXT_LINES,
-            memory: false,
-            auto_rebase: false,
-            read_limits: read::ReadLimits::default(),
-        }
-    }
-}
-
 /// A bad option or a refused `open`. Messages carry the value and what is allowed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WorkspaceError {
-    BadOption { option: String, value: String, allowed: &'static str },
+    BadOption { option: String, value: String, allowed: String },
     EmptyPath,
     NotOpen { path: String, open: Vec<String> },
     /// Re-opening a document the session has pending changes for would lose them.
@@ -201,115 +149,6 @@ fn list_or_none(items: &[String]) -> String {
     } else {
         items.join(", ")
     }
-}
-
-impl Config {
-    /// Reads options from a JSON object with snake_case keys; unknown keys are refused so that a
-    /// typo does not silently fall back to a default.
-    pub fn from_json(v: &Value) -> Result<Config, WorkspaceError> {
-        let mut c = Config::default();
-        let Some(map) = v.as_object() else {
-            if v.is_null() {
-                return Ok(c);
-            }
-            return Err(bad("options", v, "an object"));
-        };
-        for (key, value) in map {
-            if value.is_null() {
-                continue;
-            }
-            match key.as_str() {
-                "default_path" => {
-                    let s = value.as_str().filter(|s| !s.is_empty()).ok_or_else(|| bad(key, value, "a non-empty string"))?;
-                    c.default_path = Some(s.to_string());
-                }
-                "locale" => {
-                    c.locale = value.as_str().and_then(Locale::parse).ok_or_else(|| bad(key, value, "\"en\" or \"zh\""))?;
-                }
-                "candidate_style" => {
-                    c.candidate_style =
-                        value.as_str().and_then(CandidateStyle::parse).ok_or_else(|| bad(key, value, "\"table\" or \"list\""))?;
-                }
-                "tool_prefix" => {
-                    let s = value
-                        .as_str()
-                        .filter(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-                        .ok_or_else(|| bad(key, value, "a non-empty string of ASCII letters, digits and _"))?;
-                    c.tool_prefix = s.to_string();
-                }
-                "persist_mode" => {
-                    c.persist_mode = value
-                        .as_str()
-                        .and_then(PersistMode::parse)
-                        .ok_or_else(|| bad(key, value, "\"manual\", \"immediate\" or \"disabled\""))?;
-                }
-                "near_match_threshold" => {
-                    c.near_match_threshold = value
-                        .as_f64()
-                        .filter(|t| (0.0..=1.0).contains(t) && *t > 0.0)
-                        .ok_or_else(|| bad(key, value, "a number above 0 and at most 1 (default 0.8)"))?;
-                }
-                "max_preview_length" => {
-                    c.max_preview_length = value
-                        .as_u64()
-                        .filter(|n| (1..=1_000_000).contains(n))
-                        .map(|n| n as usize)
-                        .ok_or_else(|| bad(key, value, "a whole number from 1 to 1000000 (default 500)"))?;
-                }
-                "max_task_depth" => {
-                    c.max_task_depth = value
-                        .as_u64()
-                        .filter(|n| (1..=16).contains(n))
-                        .map(|n| n as usize)
-                        .ok_or_else(|| bad(key, value, "a whole number from 1 to 16 (default 3)"))?;
-                }
-                "preview_mode" => {
-                    c.preview_mode = value
-                        .as_str()
-                        .and_then(PreviewMode::parse)
-                        .ok_or_else(|| bad(key, value, "\"compact\", \"full\", \"stats\" or \"diff\""))?;
-                }
-                "preview_context_lines" => {
-                    c.preview_context_lines = value
-                        .as_u64()
-                        .filter(|n| *n <= 100)
-                        .map(|n| n as usize)
-                        .ok_or_else(|| bad(key, value, "a whole number from 0 to 100 (default 3)"))?;
-                }
-                "memory" => {
-                    c.memory = value.as_bool().ok_or_else(|| bad(key, value, "true or false (default false)"))?;
-                }
-                "auto_rebase" => {
-                    c.auto_rebase = value.as_bool().ok_or_else(|| bad(key, value, "true or false (default false)"))?;
-                }
-                "max_read_lines" | "max_read_chars" | "max_read_line_chars" => {
-                    let (slot, default) = c.read_limits.option(key);
-                    *slot = value
-                        .as_u64()
-                        .filter(|n| (read::ReadLimits::MIN..=read::ReadLimits::MAX).contains(n))
-                        .map(|n| n as usize)
-                        .ok_or_else(|| bad(key, value, default))?;
-                }
-                _ => {
-                    return Err(bad(
-                        key,
-                        value,
-                        "one of the known options: default_path, locale, candidate_style, tool_prefix, persist_mode, near_match_threshold, max_preview_length, max_task_depth, preview_mode, preview_context_lines, memory, auto_rebase, max_read_lines, max_read_chars, max_read_line_chars",
-                    ))
-                }
-            }
-        }
-        Ok(c)
-    }
-
-    /// What the Markdown views are rendered with.
-    pub(crate) fn render_options(&self) -> RenderOptions {
-        RenderOptions { locale: self.locale, candidate_style: self.candidate_style }
-    }
-}
-
-fn bad(option: &str, value: &Value, allowed: &'static str) -> WorkspaceError {
-    WorkspaceError::BadOption { option: option.to_string(), value: value.to_string(), allowed }
 }
 
 /// A committed document: its text and the storage's version string for it.

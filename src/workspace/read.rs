@@ -40,15 +40,6 @@ impl ReadLimits {
     /// Smallest and largest value each option takes.
     pub const MIN: u64 = 1;
     pub const MAX: u64 = 100_000_000;
-
-    /// The field behind option `key` and the message for a bad value.
-    pub(super) fn option(&mut self, key: &str) -> (&mut usize, &'static str) {
-        match key {
-            "max_read_lines" => (&mut self.lines, "a whole number from 1 to 100000000 (default 2000)"),
-            "max_read_chars" => (&mut self.chars, "a whole number from 1 to 100000000 (default 100000)"),
-            _ => (&mut self.line_chars, "a whole number from 1 to 100000000 (default 10000)"),
-        }
-    }
 }
 
 /// Lines a read showed, and why it stopped before the lines asked for.

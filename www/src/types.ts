@@ -20,6 +20,7 @@ import type {
   ToolDefinition,
 } from "./generated/boundary.js";
 import type { ToolArgs, ToolName, ToolVerb } from "./generated/tool-args.js";
+import type { CoreOptions } from "./generated/options.js";
 import type { ObjectSchema } from "./json-schema.js";
 
 export type { JsonSchema, JsonSchemaType, ObjectSchema } from "./json-schema.js";
@@ -73,6 +74,7 @@ export type {
   WorkflowState,
 } from "./generated/boundary.js";
 export type { ToolArgs, ToolName, ToolVerb } from "./generated/tool-args.js";
+export type { CoreOptions, CoreOptionSpec } from "./generated/options.js";
 
 /**
  * One tool call's result (JSON for programs, `markdown` for the model), narrowed by `status` as
@@ -109,9 +111,11 @@ export type CallRest<N extends ToolName> = {} extends ArgsOf<N>
   ? [args?: ArgsOf<N>, options?: CallOptions]
   : [args: ArgsOf<N>, options?: CallOptions];
 
-export type PersistMode = "manual" | "immediate" | "disabled";
+/** When changes reach storage (docs/options.md). */
+export type PersistMode = NonNullable<CoreOptions["persistMode"]>;
 
-export type Locale = "en" | "zh";
+/** The language of the responses (docs/options.md). */
+export type Locale = NonNullable<CoreOptions["locale"]>;
 
 /** OpenAI Chat Completions `tools[]` entry (`ChatCompletionFunctionTool`). */
 export interface OpenAITool {
@@ -351,7 +355,11 @@ export interface StorageChange {
   edits?: TextEdit[];
 }
 
-export interface WorkspaceOptions {
+/**
+ * The options of {@link Workspace.create}: the core's (docs/options.md, generated from its option
+ * table) and the package's own (the storage, the paths, diagnostics, the storage time limit).
+ */
+export interface WorkspaceOptions extends CoreOptions {
   storage: StorageProvider;
   /**
    * Diagnostics for whoever debugs the agent (docs/workflow.md#diagnostics), off by default. In Node,
@@ -365,57 +373,6 @@ export interface WorkspaceOptions {
    * a larger one makes `Workspace.create` reject with an Error naming its path, size and the limit.
    */
   paths?: string[];
-  persistMode?: PersistMode;
-  locale?: Locale;
-  /**
-   * How the Markdown lists candidates (docs/responses.md#markdown-layout): "list" (default: one
-   * line each, "- [B] line 45: `api.timeout: 30` ← recommended") or "table" (Id, MarkerStart,
-   * MarkerEnd, Preview, Occurrence, ContextStart, ContextEnd, Line, Recommended, Quality).
-   */
-  candidateStyle?: "table" | "list";
-  /** Tool name prefix (default "memo"). */
-  toolPrefix?: string;
-  /** The default document (default: the first path opened). */
-  defaultPath?: string;
-  /**
-   * Similarity (0 < x ≤ 1, default 0.8) from which a near miss after `NoMatch` is offered as a
-   * lettered candidate (`match_quality: "similar:0.92"`) that `memo_replace_selection` can stage.
-   */
-  nearMatchThreshold?: number;
-  /**
-   * Preview size cap in characters (default 500). A NoMatch shows the whole document when it is
-   * shorter than four times this.
-   */
-  maxPreviewLength?: number;
-  /** Deepest task nesting memo_begin_task allows (1–16, default 3). */
-  maxTaskDepth?: number;
-  /** How staged edits are previewed, and memo_preview's default (default "compact"). */
-  previewMode?: "compact" | "full" | "stats" | "diff";
-  /** Lines of context around each change in previews (0–100, default 3). */
-  previewContextLines?: number;
-  /**
-   * Offer memo_recall_context and memo_search_memory over `ws.memory` (the optional memory
-   * store, docs/workflow.md#memory-store; default false). The live context shows the memory digest either way.
-   */
-  memory?: boolean;
-  /**
-   * When storage changes under pending changes and the change overlaps none of them, move them
-   * onto it (the next summary says so) instead of reporting `ExternalConflict`; only an overlap
-   * is a conflict. For live co-editing, where any keystroke between two calls is an external
-   * change (docs/co-editing.md §Automatic rebase). Default: true when the storage
-   * `reportsExactChanges` (a Yjs storage), false otherwise — a file storage's change is known
-   * only by diffing two texts, which can attribute repeated text to the wrong place.
-   */
-  autoRebase?: boolean;
-  /**
-   * Most lines one memo_read returns (1–100,000,000, default 2,000); the response names the call
-   * that reads on (docs/reliability.md §Matching time and read size).
-   */
-  maxReadLines?: number;
-  /** Most chars of document text one memo_read returns, gutters not counted (1–100,000,000, default 100,000). */
-  maxReadChars?: number;
-  /** Chars of one line a read shows; the rest becomes `⟪clipped: N more chars⟫` (1–100,000,000, default 10,000). */
-  maxReadLineChars?: number;
   /**
    * How long (ms) a storage call (list, load, save) may take before the workspace gives up on
    * it (default 30,000): a save that does not answer ends the commit in `PersistFailure`

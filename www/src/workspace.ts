@@ -6,9 +6,10 @@ import { WasmWorkspace, documentTooLargeMessage } from "../pkg/agentpad.js";
 import { ensureWasm, messageOf } from "./loader.js";
 import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
 import { HISTORY_FORMATS } from "./types.js";
+import { CORE_OPTIONS } from "./generated/options.js";
 // What the core asks for next and what the shell reports back: generated from the Rust the
 // binding serialises (src/workspace/host.rs), internal to the package.
-import type { LiveContextRequest, LoadReport, MemorySearchHit, PersistReport, Step, WorkspaceConfig } from "./generated/boundary.js";
+import type { LiveContextRequest, LoadReport, MemorySearchHit, PersistReport, Step } from "./generated/boundary.js";
 import type {
   CallOptions,
   CallRest,
@@ -92,28 +93,12 @@ function tooLong(path: string, text: string): string | undefined {
   return text.length > MAX_DOCUMENT_BYTES ? documentTooLargeMessage(path, utf8Length(text)) : undefined;
 }
 
-/** The options of Workspace.create, and of liveContext: anything else is refused (a typo must not fall back to a default). */
-const CREATE_OPTIONS = [
-  "storage",
-  "diagnostics",
-  "paths",
-  "persistMode",
-  "locale",
-  "candidateStyle",
-  "toolPrefix",
-  "defaultPath",
-  "nearMatchThreshold",
-  "maxPreviewLength",
-  "maxTaskDepth",
-  "previewMode",
-  "previewContextLines",
-  "memory",
-  "storageTimeoutMs",
-  "autoRebase",
-  "maxReadLines",
-  "maxReadChars",
-  "maxReadLineChars",
-];
+/**
+ * The options of Workspace.create: the core's, from its option table (docs/options.md), and the
+ * package's own. Anything else is refused (a typo must not fall back to a default).
+ */
+const CREATE_OPTIONS = [...CORE_OPTIONS.map((o) => o.name), "storage", "diagnostics", "paths", "storageTimeoutMs"];
+/** The options of liveContext. */
 const LIVE_CONTEXT_OPTIONS = [
   "path",
   "editorState",
@@ -327,21 +312,11 @@ export class Workspace {
     const paths: string[] = options.paths ?? (await withTimeout(Promise.resolve().then(() => storage.list()), timeoutMs, "agentpad: storage.list()"));
     // The core's option names are snake_case; it checks every value (a bad one is an Error
     // naming the option and what is allowed).
-    const wasmOptions: WorkspaceConfig = {};
-    if (options.defaultPath !== undefined) wasmOptions.default_path = options.defaultPath;
-    if (options.locale !== undefined) wasmOptions.locale = options.locale;
-    if (options.candidateStyle !== undefined) wasmOptions.candidate_style = options.candidateStyle;
-    if (options.toolPrefix !== undefined) wasmOptions.tool_prefix = options.toolPrefix;
-    if (options.persistMode !== undefined) wasmOptions.persist_mode = options.persistMode;
-    if (options.nearMatchThreshold !== undefined) wasmOptions.near_match_threshold = options.nearMatchThreshold;
-    if (options.maxPreviewLength !== undefined) wasmOptions.max_preview_length = options.maxPreviewLength;
-    if (options.maxTaskDepth !== undefined) wasmOptions.max_task_depth = options.maxTaskDepth;
-    if (options.previewMode !== undefined) wasmOptions.preview_mode = options.previewMode;
-    if (options.previewContextLines !== undefined) wasmOptions.preview_context_lines = options.previewContextLines;
-    if (options.memory !== undefined) wasmOptions.memory = options.memory;
-    if (options.maxReadLines !== undefined) wasmOptions.max_read_lines = options.maxReadLines;
-    if (options.maxReadChars !== undefined) wasmOptions.max_read_chars = options.maxReadChars;
-    if (options.maxReadLineChars !== undefined) wasmOptions.max_read_line_chars = options.maxReadLineChars;
+    const wasmOptions: Record<string, unknown> = {};
+    for (const option of CORE_OPTIONS) {
+      const value = options[option.name];
+      if (value !== undefined) wasmOptions[option.key] = value;
+    }
     const autoRebase = options.autoRebase ?? (storage.reportsExactChanges === true ? true : undefined);
     if (autoRebase !== undefined) wasmOptions.auto_rebase = autoRebase;
     let inner: WasmWorkspace;

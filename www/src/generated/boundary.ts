@@ -767,24 +767,3 @@ export type Violation = {
 export type ViolationRule = "HeaderLine" | "UnknownStatus" | "UnknownState" | "FlagList" | "BlankLine" | "Overview" | "Locale" | "Severity" | "MetricsTable" | "MetricValue" | "UnknownSection" | "SectionOrder" | "MissingSection" | "CandidateHeader" | "CandidateRow" | "CandidateValue" | "CandidateMarker" | "Recommendation" | "SelectionCount" | "StateFlags" | "StatusState" | "Fence" | "SectionBody" | "StrayText";
 
 export type WorkflowState = "Idle" | "SelectionPending" | "PersistPending" | "OutOfSync" | "Refreshing";
-
-/**
- * The options `Workspace.create` hands the core. An absent field keeps its default.
- */
-export type WorkspaceConfig = {
-  default_path?: string;
-  locale?: string;
-  candidate_style?: string;
-  tool_prefix?: string;
-  persist_mode?: string;
-  near_match_threshold?: number;
-  max_preview_length?: number;
-  max_task_depth?: number;
-  preview_mode?: string;
-  preview_context_lines?: number;
-  memory?: boolean;
-  auto_rebase?: boolean;
-  max_read_lines?: number;
-  max_read_chars?: number;
-  max_read_line_chars?: number;
-};
