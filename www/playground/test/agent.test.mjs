@@ -6,7 +6,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import zlib from "node:zlib";
-import { playgroundHarness, tid, screenshot } from "./lib/browser.mjs";
+import { playgroundHarness, tid, screenshot, axeViolations } from "./lib/browser.mjs";
 import { scriptedServer, nextMove, openAiAnswer, anthropicAnswer } from "./lib/model-servers.mjs";
 
 const h = playgroundHarness();
@@ -305,5 +305,43 @@ test("A/B: two prompts and option sets on the same document and task, measures s
   assert.deepEqual(await historyChips(page), chipsBefore);
   await page.locator(tid("agent-ab")).scrollIntoViewIfNeeded();
   await screenshot(page.locator(tid("agent-ab")), "playground-agent-ab");
+  assert.deepEqual(await axeViolations(page, [tid("agent-panel")]), []);
+  assert.deepEqual(pageProblems(), []);
+});
+
+test("Stop ends a 429 wait; Anthropic without streaming then runs to the end; the pane passes axe", async () => {
+  let refusals = 0;
+  const srv = await serve({
+    script: (body, i) => {
+      if (i === 0) {
+        refusals++;
+        return { status: 429, headers: { "retry-after": "30" }, json: { type: "error", error: { type: "rate_limit_error", message: "Number of requests has exceeded your rate limit" } } };
+      }
+      return anthropicAnswer(nextMove(body.messages), { stream: body.stream === true, usage: { input_tokens: 700, output_tokens: 10 } });
+    },
+  });
+  const { page } = await agentPage();
+  await configure(page, { kind: "anthropic", base: srv.origin, stream: false });
+  await page.click(tid("agent-run"));
+  const wait = page.locator(tid("agent-wait"));
+  await wait.waitFor();
+  assert.match(await wait.textContent(), /waiting (30|29) s/);
+  const stoppedAt = Date.now();
+  await page.click(tid("agent-stop"));
+  await waitStatus(page, "Run", "stopped");
+  assert.ok(Date.now() - stoppedAt < 5000, "Stop ends the wait at once");
+  assert.equal(refusals, 1);
+  assert.equal(srv.requests.length, 1, "no retry after Stop");
+
+  await page.click(tid("agent-run"));
+  await waitStatus(page, "Run", "done");
+  assert.ok(srv.requests.slice(1).every((r) => r.body.stream === undefined), "a whole answer was asked for");
+  const m = await measures(runView(page).locator(tid("agent-measures")));
+  assert.equal(m["tool calls"], "3");
+  assert.equal(m["tokens in"], "2800");
+  assert.equal(m["tokens out"], "40");
+  assert.equal(m["task landed"], "yes");
+  assert.deepEqual(await historyChips(page), ["memo_replace → MultiMatch", "memo_replace_selection → Success", "memo_commit → Success"]);
+  assert.deepEqual(await axeViolations(page, [tid("agent-panel")]), []);
   assert.deepEqual(pageProblems(), []);
 });

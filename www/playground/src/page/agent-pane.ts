@@ -319,7 +319,7 @@ async function exportRun(run: AgentRun, name: string, out: HTMLElement): Promise
   document.body.append(a);
   a.click();
   a.remove();
-  out.replaceChildren(h("details", { open: true }, h("summary", {}, `${name} (${text.length.toLocaleString("en")} characters)`), h("pre", { class: "mono small ag-json", tabindex: 0, "data-testid": "agent-transcript-json" }, text)));
+  out.replaceChildren(h("details", { open: true }, h("summary", {}, `${name} (${text.length.toLocaleString("en")} characters)`), h("pre", { class: "mono small ag-json", tabindex: 0, "aria-label": `${name}: the saved run`, "data-testid": "agent-transcript-json" }, text)));
 }
 
 async function play(run: AgentRun, source: string): Promise<void> {
@@ -420,10 +420,10 @@ function runView(run: AgentRun, label: string, file: string, ownMeasures = true)
     "div",
     { class: "ag-run", "data-testid": "agent-run-view", "data-status": run.status, "data-label": label },
     h("div", { class: "ag-head" }, h("strong", {}, label), status, h("span", { class: "muted small" }, `${run.setup.provider.kind} · ${run.setup.provider.model} · ${JSON.stringify(run.setup.options)}`)),
-    h("details", { class: "ag-sys small" }, h("summary", {}, "system prompt"), h("pre", { class: "ag-stream" }, run.setup.system)),
+    h("details", { class: "ag-sys small" }, h("summary", {}, "system prompt"), h("pre", { class: "ag-stream", tabindex: 0, "aria-label": `${label}: system prompt` }, run.setup.system)),
     run.error ? h("p", { class: "args-error ag-error", "data-testid": "agent-error", "data-kind": run.error.kind }, run.error.message) : null,
-    run.streaming ? h("pre", { class: "ag-stream", "data-testid": "agent-streaming" }, run.streaming) : null,
-    h("ol", { class: "ag-events small", "data-testid": "agent-events" }, ...run.events.map((e) => h("li", { class: `ev-${e.kind}`, "data-kind": e.kind }, e.text))),
+    run.streaming ? h("pre", { class: "ag-stream", "data-testid": "agent-streaming", tabindex: 0, "aria-label": "The model's text as it streams" }, run.streaming) : null,
+    h("ol", { class: "ag-events small", "data-testid": "agent-events", tabindex: 0, "aria-label": `${label}: what the loop did` }, ...run.events.map((e) => h("li", { class: `ev-${e.kind}`, "data-kind": e.kind }, e.text))),
     callList(run),
     ownMeasures ? measuresTable([[label, run]]) : null,
     h("div", { class: "wf-row" }, exportButton, playButton),
@@ -457,6 +457,8 @@ export function renderAgentPane(): void {
   }
   if (view.dataset.abError) parts.push(h("p", { class: "args-error" }, `A/B could not start: ${view.dataset.abError}`));
   view.replaceChildren(...parts);
+  // The newest event in view (the log is a scrolling box).
+  for (const log of view.querySelectorAll<HTMLElement>(".ag-events")) log.scrollTop = log.scrollHeight;
 }
 
 function render(): void {
