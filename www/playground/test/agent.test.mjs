@@ -89,6 +89,7 @@ async function assertNoKeyLeak(page, logs) {
   assert.ok(!exported.includes(KEY), "the key is not in the exported history");
   assert.ok(!(await page.locator(tid("call-history")).innerText()).includes(KEY), "the key is not in the call history");
   assert.ok(!(await page.evaluate(() => document.body.innerText)).includes(KEY), "the key is nowhere in the page's text");
+  assert.ok(!(await page.evaluate(() => document.documentElement.outerHTML)).includes(KEY), "the key is in no attribute of the page");
   assert.ok(!(await page.evaluate(() => JSON.stringify({ ...localStorage }))).includes(KEY), "the key is not in localStorage");
   assert.ok(!logs.some((l) => l.includes(KEY)), "the key is in no console message");
 }
@@ -257,6 +258,8 @@ test("errors a person understands: 401 (the echoed key cut out), a server down, 
   }
   // The browser asked first (a preflight: the request carries an Authorization header) and, with no
   // CORS headers in the answer, never sent the request.
+  // The two runs before the last are listed as earlier runs.
+  assert.deepEqual(await page.locator(tid("agent-earlier-run")).evaluateAll((rows) => rows.map((r) => r.children[4].textContent)), ["failed", "failed"]);
   assert.equal(noCors.preflights.length, 1);
   assert.equal(noCors.requests.length, 0);
   assert.ok(!logs.some((l) => l.includes(KEY)));
@@ -342,6 +345,7 @@ test("Stop ends a 429 wait; Anthropic without streaming then runs to the end; th
   assert.equal(m["tokens out"], "40");
   assert.equal(m["task landed"], "yes");
   assert.deepEqual(await historyChips(page), ["memo_replace → MultiMatch", "memo_replace_selection → Success", "memo_commit → Success"]);
+  assert.deepEqual(await page.locator(tid("agent-earlier-run")).evaluateAll((rows) => rows.map((r) => r.children[4].textContent)), ["stopped"]);
   assert.deepEqual(await axeViolations(page, [tid("agent-panel")]), []);
   assert.deepEqual(pageProblems(), []);
 });

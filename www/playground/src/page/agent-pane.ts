@@ -232,6 +232,7 @@ async function start(stepOnly: boolean): Promise<void> {
   let run = app.agent.run;
   if (!run || run.finished || run.host.workspace() === null) {
     run = await pageRun();
+    if (app.agent.run?.calls.length || app.agent.run?.requests) app.agent.earlier.push(app.agent.run);
     app.agent.run = run;
     render();
   }
@@ -431,6 +432,46 @@ function runView(run: AgentRun, label: string, file: string, ownMeasures = true)
   );
 }
 
+const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+/** The page's earlier runs, one row each: what changed (prompt, task, model) beside the measures. */
+function earlierRuns(runs: readonly AgentRun[]): HTMLElement {
+  return h(
+    "details",
+    { class: "ag-earlier", "data-testid": "agent-earlier", open: true },
+    h("summary", {}, `Earlier runs (${runs.length})`),
+    h(
+      "table",
+      { class: "ag-measures" },
+      h("thead", {}, h("tr", {}, ...["#", "system prompt", "task", "model", "status", "calls", "tokens in / out", "wall time", "landed", "wrong", "replay"].map((c) => h("th", {}, c)))),
+      h(
+        "tbody",
+        {},
+        ...runs.map((r, i) => {
+          const m = r.measures;
+          const playButton = h("button", { type: "button", class: "small", "aria-label": `Play earlier run ${i + 1} in the Replay pane` }, "Play");
+          playButton.addEventListener("click", () => void play(r, `earlier run ${i + 1} (${r.setup.provider.model})`));
+          return h(
+            "tr",
+            { "data-testid": "agent-earlier-run" },
+            h("td", {}, String(i + 1)),
+            h("td", { class: "ag-clip", title: r.setup.system }, clip(r.setup.system, 48)),
+            h("td", { class: "ag-clip", title: r.setup.task }, clip(r.setup.task, 32)),
+            h("td", {}, r.setup.provider.model),
+            h("td", {}, r.status),
+            h("td", {}, String(m.calls)),
+            h("td", {}, `${m.tokensIn} / ${m.tokensOut}`),
+            h("td", {}, seconds(m.wallMs)),
+            h("td", {}, m.landed === null ? "–" : m.landed ? "yes" : "no"),
+            h("td", {}, String(m.wrong)),
+            h("td", {}, playButton),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
 export function renderAgentPane(): void {
   const { run, ab } = app.agent;
   const busy = (run?.busy ?? false) || (ab ? !ab.a.finished || !ab.b.finished : false);
@@ -441,6 +482,7 @@ export function renderAgentPane(): void {
   root.dataset.busy = String(busy);
   const parts: HTMLElement[] = [];
   if (run) parts.push(runView(run, "Run", "agentpad-agent-run.json"));
+  if (app.agent.earlier.length > 0) parts.push(earlierRuns(app.agent.earlier));
   if (ab) {
     parts.push(
       h(

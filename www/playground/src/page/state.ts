@@ -104,6 +104,8 @@ export const app = {
   /** The agent pane: its latest run on the page's workspace, and an A/B pair on their own workspaces. */
   agent: {
     run: null as AgentRun | null,
+    /** The page's earlier runs, oldest first (their measures stay comparable: each started from the same documents). */
+    earlier: [] as AgentRun[],
     ab: null as { a: AgentRun; b: AgentRun } | null,
   },
 };
