@@ -349,3 +349,24 @@ test("Stop ends a 429 wait; Anthropic without streaming then runs to the end; th
   assert.deepEqual(await axeViolations(page, [tid("agent-panel")]), []);
   assert.deepEqual(pageProblems(), []);
 });
+
+test("Stop aborts a request under way; the calls made before it stay", async () => {
+  const srv = await serve({
+    script: async (body, i) => {
+      if (i === 1) await new Promise((r) => setTimeout(r, 3000)); // the second request hangs a while
+      return openAiAnswer(nextMove(body.messages));
+    },
+  });
+  const { page } = await agentPage();
+  await configure(page, { kind: "openai", base: `${srv.origin}/v1`, stream: false });
+  await page.click(tid("agent-run"));
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="agent-run-view"][data-label="Run"] [data-testid="agent-call"]').length === 1);
+  while (srv.requests.length < 2) await new Promise((r) => setTimeout(r, 50));
+  const at = Date.now();
+  await page.click(tid("agent-stop"));
+  await waitStatus(page, "Run", "stopped");
+  assert.ok(Date.now() - at < 2500, "stopped before the hanging answer came");
+  assert.deepEqual(await historyChips(page), ["memo_replace → MultiMatch"]);
+  assert.equal(await runView(page).locator(tid("agent-call")).count(), 1);
+  assert.deepEqual(pageProblems(), []);
+});

@@ -103,6 +103,8 @@ export class AgentRun {
   landed: boolean | null = null;
   #messages: Message[];
   #abort: AbortController | null = null;
+  /** Stop was pressed: a request under way is aborted, and no further request is made. */
+  #stopRequested = false;
   readonly format: "openai" | "anthropic";
 
   constructor(
@@ -145,6 +147,7 @@ export class AgentRun {
   }
 
   stop(): void {
+    this.#stopRequested = true;
     this.#abort?.abort();
     if (!this.busy && !this.finished) this.#finish("stopped");
   }
@@ -163,6 +166,11 @@ export class AgentRun {
   /** One model request and the tool calls it made. */
   async step(): Promise<void> {
     if (this.busy || this.finished) return;
+    if (this.#stopRequested) {
+      this.#finish("stopped");
+      this.changed();
+      return;
+    }
     const ws = this.host.workspace();
     if (!ws) {
       this.#fail(new ProviderError("protocol", "The page has no workspace (it is being recreated)."));
@@ -223,6 +231,7 @@ export class AgentRun {
           this.retries++;
           if (!(await this.#wait(wait, signal))) {
             this.#finish("stopped");
+            this.#event("done", "Stopped during the wait.");
             return null;
           }
           this.status = "running";
@@ -276,7 +285,8 @@ export class AgentRun {
       this.#messages = ws.compressHistory(this.#messages, { format: this.format }).messages;
       this.#event("compressed", `compressHistory: ${before} → ${this.#messages.length} messages after the edit session ended.`);
     }
-    if (this.status === "running") this.status = "idle";
+    if (this.status === "running") this.status = this.#stopRequested ? "stopped" : "idle";
+    if (this.#stopRequested) this.#event("done", "Stopped after the calls of this request.");
   }
 
   #record(call: Reply["calls"][number], r: ToolResponse): void {
