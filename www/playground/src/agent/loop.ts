@@ -201,7 +201,8 @@ export class AgentRun {
     for (let attempt = 0; ; attempt++) {
       this.streaming = "";
       this.requests++;
-      this.#event("request", `Request ${this.requests}: ${this.#messages.length} messages + live context, ${tools.length} tools`);
+      const n = this.#messages.length;
+      this.#event("request", `Request ${this.requests}: ${n} message${n === 1 ? "" : "s"} + live context, ${tools.length} tools`);
       try {
         const reply = await complete(
           this.setup.provider,
