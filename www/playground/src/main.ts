@@ -18,6 +18,7 @@ import "./page/live-context-pane";
 import "./page/task-tree-pane";
 import "./page/token-meter-pane";
 import "./page/memory-pane";
+import "./page/agent-pane";
 
 // ------------------------------------------------------------------ events
 

@@ -109,8 +109,8 @@ function renderDifferences(diffs: Difference[]): HTMLElement {
   return box;
 }
 
-/** Builds the Replay pane in `root`. */
-export function initReplayPane(root: HTMLElement, host: ReplayHost): void {
+/** Builds the Replay pane in `root`; `load` plays a transcript handed over by the page (a saved agent run). */
+export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(value: unknown, source: string): Promise<void> } {
   const state = {
     transcript: null as Transcript | null,
     source: "",
@@ -499,6 +499,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): void {
   }
 
   render();
+  return { load: loadUnknown };
 }
 
 // ------------------------------------------------------------------ share bar

@@ -95,7 +95,7 @@ export async function openShareLink(hash: string): Promise<boolean> {
 }
 
 initShareBar($("share-bar"), { transcript: () => recorder.transcript() });
-initReplayPane($("replay"), {
+const replayPane = initReplayPane($("replay"), {
   workspace: () => app.ws,
   callCount: () => app.history.length,
   busy: () => app.busy,
@@ -103,3 +103,10 @@ initReplayPane($("replay"), {
   leave: () => loadSample(app.sample, { notice: `Left replay mode: ${app.sample.path} from the sample.` }),
 });
 window.addEventListener("hashchange", () => void openShareLink(location.hash));
+// A saved agent run (src/page/agent-pane.ts) asks to be played: the Replay pane opens on it.
+window.addEventListener("agentpad:play-transcript", (e) => {
+  const { transcript, source } = (e as CustomEvent<{ transcript: unknown; source: string }>).detail;
+  ($("replay-details") as HTMLDetailsElement).open = true;
+  void replayPane.load(transcript, source);
+  $("replay-panel").scrollIntoView({ block: "start" });
+});

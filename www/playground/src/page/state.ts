@@ -7,6 +7,7 @@ import type { PlaygroundStorage } from "../storage";
 import type { LiveView } from "../panes";
 import type { HistoryFormat } from "../transcript";
 import { SessionRecorder } from "../share";
+import type { AgentRun } from "../agent/loop";
 
 export const PREFIX = "memo";
 
@@ -100,6 +101,13 @@ export const app = {
   /** The token meter's transcript format. */
   historyFormat: "openai" as HistoryFormat,
   generation: 0, // bumps on every loadSample, so a slow create that lost the race is freed
+  /** The agent pane: its latest run on the page's workspace, and an A/B pair on their own workspaces. */
+  agent: {
+    run: null as AgentRun | null,
+    /** The page's earlier runs, oldest first (their measures stay comparable: each started from the same documents). */
+    earlier: [] as AgentRun[],
+    ab: null as { a: AgentRun; b: AgentRun } | null,
+  },
 };
 
 export function showFatal(message: string | null): void {

@@ -184,15 +184,63 @@ export function refreshTools(): void {
 export async function run(tool: string, args: Record<string, unknown>): Promise<void> {
   const ws = app.ws;
   if (!ws || app.busy) return;
+  const toolCallId = nextCallId("call");
+  await perform(ws, tool, args, args, toolCallId, true, async () => ({ response: await ws.callUntyped(tool, args, { toolCallId }), result: null }));
+}
+
+/**
+ * A model's tool call run through the package's `ws.runToolCall(call, { format })` (the agent
+ * pane's loop), shown in every pane as a console call is. `sent` is the arguments as the model
+ * sent them (a string that is not JSON stays a string, so a share link replays the same answer).
+ * Null when the page is busy or has no workspace.
+ */
+export async function runModelToolCall(
+  call: unknown,
+  format: "openai" | "anthropic",
+  described: { tool: string; id: string; sent: unknown },
+): Promise<{ result: unknown; response: AgentResponse } | null> {
+  const ws = app.ws;
+  if (!ws || app.busy) return null;
+  let parsed: unknown = described.sent;
+  if (typeof parsed === "string") {
+    try {
+      parsed = parsed.trim() === "" ? {} : JSON.parse(parsed);
+    } catch {
+      /* kept as sent */
+    }
+  }
+  const args = (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { "(as sent)": parsed }) as Record<string, unknown>;
+  let out: { result: unknown; response: AgentResponse } | null = null;
+  // No memo_preview of the page's own between the model's calls: the model's live context would
+  // list a call it did not make (the pending diff is the response's own preview, as in a replay).
+  await perform(ws, described.tool, args, parsed, described.id, false, async () => {
+    let response: AgentResponse | null = null;
+    const result = await ws.runToolCall(call as never, { format, onResponse: (r) => (response = r as AgentResponse) });
+    if (!response) throw new Error("runToolCall returned without a response");
+    out = { result, response };
+    return out;
+  });
+  return out;
+}
+
+/** A call on the page's workspace, then the bookkeeping every pane renders from. */
+async function perform(
+  ws: NonNullable<typeof app.ws>,
+  tool: string,
+  args: Record<string, unknown>,
+  recorded: unknown,
+  toolCallId: string,
+  previewCalls: boolean,
+  invoke: () => Promise<{ response: AgentResponse; result: unknown }>,
+): Promise<void> {
   app.busy = true;
   updateRunEnabled();
   document.body.dataset.busy = "true";
   showNotice(null); // a notice announces what the next call will meet; this is that call
   try {
-    const toolCallId = nextCallId("call");
-    const r: AgentResponse = await ws.callUntyped(tool, args, { toolCallId });
+    const { response: r } = await invoke();
     app.history.push({ tool, args, response: r, locale: app.locale, toolCallId });
-    recorder.call(tool, args);
+    recorder.call(tool, recorded);
     app.shown = app.history.length - 1;
     // A MultiMatch, or a NoMatch offering near misses: "use B" repeats it with match_id.
     if (tool.endsWith("_replace") && r.candidates.length > 0) {
@@ -214,7 +262,8 @@ export async function run(tool: string, args: Record<string, unknown>): Promise<
       app.selection = null;
     }
     refreshTools(); // visibility follows the new state
-    await refreshPending(r, tool);
+    if (previewCalls) await refreshPending(r, tool);
+    else app.pending = { preview: r.status !== "NoMatch" ? r.preview : null, changes: r.pending_changes, source: `from ${tool} (agent)` };
     await noteSeenVersions();
   } catch (e) {
     showFatal(`${tool} failed: ${errorText(e)}`);
