@@ -1,0 +1,183 @@
+// Git behind NodeFsStorage's commits (docs/workflow.md#git-mode): the `git` program, run without a
+// shell and with a time limit (docs/decisions.md#git-mode-runs-the-git-program). Node only.
+import { statSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const requireBuiltin = createRequire(import.meta.url);
+type ChildProcess = typeof import("node:child_process");
+let childProcess: ChildProcess | undefined;
+// Loaded on first use: a storage without git never pays for it.
+const cp = (): ChildProcess => (childProcess ??= requireBuiltin("node:child_process") as ChildProcess);
+
+/** A git commit id as `memo_read({ version })` accepts one: 4 to 40 hex digits. */
+export const COMMIT_ID = /^[0-9a-f]{4,40}$/i;
+
+/** The largest file `show` reads: the storage's per-document limit (128 MiB). */
+const MAX_SHOW_BYTES = 128 * 1024 * 1024;
+
+/**
+ * The environment of every git run: no prompt, no editor, no pager, pathspecs taken literally
+ * (a file named `*.md` is that file), and messages in English so that the refusals can be
+ * recognised. The user's configuration and hooks apply as in their own shell.
+ */
+function gitEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_EDITOR: "true",
+    GIT_PAGER: "cat",
+    GIT_LITERAL_PATHSPECS: "1",
+    LC_ALL: "C",
+    LANGUAGE: "C",
+  };
+}
+
+export interface GitRun {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  /** Set when git was killed for taking longer than the time limit. */
+  timedOut: boolean;
+}
+
+/** Stderr's last meaningful lines, for a message ("fatal: …", a hook's own words). */
+export function gitWhy(run: GitRun): string {
+  const lines = run.stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const text = lines.slice(-6).join(" ⏎ ");
+  if (run.timedOut) return `git did not finish within the time limit and was stopped${text === "" ? "" : ` (${text})`}`;
+  return text === "" ? `git exited with status ${run.code}` : text;
+}
+
+const notWorkTree = (dir: string): Error =>
+  new Error(`NodeFsStorage: option git: ${dir} is inside a git repository but not in a work tree (a bare repository or a .git folder); serve a folder of a checkout, or leave the option out`);
+
+/**
+ * A git work tree, checked when it is made: `new GitWorkTree(dir)` throws, naming the folder and
+ * what to do, when `git` is not installed or `dir` is not inside a work tree (a bare repository,
+ * a `.git` folder, no repository at all).
+ */
+export class GitWorkTree {
+  /** The folder git runs in (the storage's directory). */
+  readonly dir: string;
+  /** The top of the work tree. */
+  readonly top: string;
+  readonly timeoutMs: number;
+  /** Commits of this process run one at a time (git's index lock refuses a second at once). */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(dir: string, timeoutMs: number) {
+    this.dir = dir;
+    this.timeoutMs = timeoutMs;
+    // A missing folder would look like a missing git below (spawn's ENOENT names no culprit).
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new Error(`NodeFsStorage: option git: the directory ${dir} does not exist, so it is no git work tree; create it inside a checkout, or leave the option out`);
+    }
+    let out: string;
+    try {
+      out = cp().execFileSync("git", ["rev-parse", "--is-inside-work-tree", "--show-toplevel"], {
+        cwd: dir,
+        env: gitEnv(),
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: timeoutMs,
+      });
+    } catch (err) {
+      const e = err as { code?: string; stderr?: string; message?: string };
+      if (e.code === "ENOENT") {
+        throw new Error(`NodeFsStorage: option git needs the git program, which was not found on PATH; install git or leave the option out`);
+      }
+      const why = (e.stderr ?? e.message ?? "").trim().split("\n")[0] ?? "";
+      if (/must be run in a work tree/.test(why)) throw notWorkTree(dir);
+      throw new Error(
+        `NodeFsStorage: option git: ${dir} is not in a git work tree (${why}); run \`git init\` there first, or leave the option out`,
+      );
+    }
+    const [inside, top] = out.trim().split("\n");
+    if (inside !== "true" || top === undefined || top === "") throw notWorkTree(dir);
+    this.top = top;
+  }
+
+  /** Runs git with `args` in the folder: never throws, never through a shell. */
+  run(args: string[], options: { maxBytes?: number } = {}): Promise<GitRun> {
+    return new Promise((resolve) => {
+      const child = cp().execFile(
+        "git",
+        args,
+        { cwd: this.dir, env: gitEnv(), timeout: this.timeoutMs, maxBuffer: options.maxBytes ?? 16 * 1024 * 1024, encoding: "buffer" },
+        (err, stdout, stderr) => {
+          const e = err as (Error & { code?: number | string; killed?: boolean; signal?: string }) | null;
+          const timedOut = e !== null && e.killed === true && e.signal === "SIGTERM";
+          const code = e === null ? 0 : typeof e.code === "number" ? e.code : null;
+          const text = stderr.toString("utf8") + (e !== null && code === null && !timedOut ? `\n${e.message}` : "");
+          resolve({ code, stdout, stderr: text, timedOut });
+        },
+      );
+      // Nothing to say on stdin: closed at once (git may have exited already, so no EPIPE).
+      child.stdin?.on("error", () => {});
+      child.stdin?.end();
+    });
+  }
+
+  /**
+   * One commit of exactly `paths` (relative to the folder) as they are on disk, with `message`:
+   * `git add` of those paths, then `git commit --only` of those paths, so whatever else the
+   * user staged or changed stays as it was, staged or not. Hooks and the user's configuration
+   * apply. Resolves to the commit id and branch, or to the reason it failed: nothing committed,
+   * and the paths unstaged again (`git reset`; `unstaged: false` when that failed too).
+   * Cost: three git processes, plus the hooks.
+   */
+  commit(paths: string[], message: string): Promise<{ ok: true; id: string; branch: string } | { ok: false; why: string; unstaged: boolean }> {
+    const run = this.#queue.then(() => this.#commit(paths, message));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #commit(paths: string[], message: string): Promise<{ ok: true; id: string; branch: string } | { ok: false; why: string; unstaged: boolean }> {
+    // Another process's git holds the index lock for a moment: wait for it, within the limit.
+    const deadline = Date.now() + this.timeoutMs;
+    const locked = (r: GitRun) => r.code !== 0 && /index\.lock'?: File exists/.test(r.stderr);
+    const retrying = async (args: string[]): Promise<GitRun> => {
+      for (let pause = 20; ; pause = Math.min(500, pause * 2)) {
+        const r = await this.run(args);
+        if (!locked(r) || Date.now() + pause > deadline) return r;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    };
+    // What git add staged is taken back when no commit follows: the index is as it was.
+    const unstage = async (): Promise<boolean> => (await retrying(["reset", "-q", "--", ...paths])).code === 0;
+    const add = await retrying(["add", "--", ...paths]);
+    if (add.code !== 0) return { ok: false, why: `git add failed: ${gitWhy(add)}`, unstaged: await unstage() };
+    const commit = await retrying(["commit", "--only", "--no-edit", "-m", message, "--", ...paths]);
+    if (commit.code !== 0) {
+      const out = commit.stdout.toString("utf8");
+      const why = /nothing (added )?to commit|no changes added to commit/.test(out + commit.stderr)
+        ? "git had nothing to commit: the files are as the last git commit has them"
+        : `git commit failed: ${gitWhy(commit)}`;
+      return { ok: false, why, unstaged: await unstage() };
+    }
+    // "[main 1a2b3c4] subject" or "[main (root-commit) 1a2b3c4] subject".
+    const m = /^\[(.+?)(?: \(root-commit\))? ([0-9a-f]{4,40})\]/m.exec(commit.stdout.toString("utf8"));
+    if (m === null) return { ok: true, id: "", branch: "" };
+    const full = await this.run(["rev-parse", "--verify", "--quiet", `${m[2]}^{commit}`]);
+    return { ok: true, id: full.code === 0 ? full.stdout.toString("utf8").trim() : m[2]!, branch: m[1]! };
+  }
+
+  /**
+   * The bytes of `path` (relative to the folder) at commit `id` (4–40 hex digits), its full
+   * id and subject; or why not: no such commit, an ambiguous short id, no such file there.
+   */
+  async show(path: string, id: string): Promise<{ ok: true; bytes: Buffer; id: string; subject: string } | { ok: false; why: string }> {
+    if (!COMMIT_ID.test(id)) return { ok: false, why: `"${id}" is not a git commit id (4 to 40 hex digits)` };
+    const found = await this.run(["log", "-1", "--format=%H%n%s", `${id}^{commit}`, "--"]);
+    if (found.code !== 0) {
+      const ambiguous = /ambiguous/.test(found.stderr);
+      return { ok: false, why: ambiguous ? `the short id ${id} names several objects; give more of its digits` : `the repository has no commit ${id}` };
+    }
+    const [full = id, subject = ""] = found.stdout.toString("utf8").split("\n");
+    const shown = await this.run(["show", `${full}:./${path}`], { maxBytes: MAX_SHOW_BYTES });
+    if (shown.code !== 0) {
+      return { ok: false, why: /exists on disk, but not in|does not exist in|not in '/.test(shown.stderr) ? `${path} is not in commit ${full.slice(0, 12)}` : gitWhy(shown) };
+    }
+    return { ok: true, bytes: shown.stdout, id: full, subject };
+  }
+}
