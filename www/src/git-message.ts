@@ -17,10 +17,12 @@ const chars = (delta: number): string => `${delta > 0 ? "+" : delta < 0 ? "-" : 
  * A service.yaml line 2 (+1 chars)
  * B docs/a.md lines 4, 9 (2 places, -6 chars)
  *
+ * Task 2: Move the service to billing
  * Written by agentpad (memo_commit): service.yaml, docs/a.md
  * ```
  *
- * A multi-line summary keeps its first line as the subject and the rest before the changes.
+ * A multi-line summary keeps its first line as the subject and the rest before the changes; the
+ * task line is there when a task was under way.
  */
 export function commitMessage(commit: CommitRecord): string {
   const [subject = "", ...rest] = commit.summary.trim().split(/\r?\n/);
@@ -36,6 +38,7 @@ export function commitMessage(commit: CommitRecord): string {
     body.push(`${c.change_id} ${c.path} line${lines.length > 1 ? "s" : ""} ${shown} (${places}${chars(c.delta)})`);
   }
   if (changes.length > 0) body.push("");
+  if (commit.task !== undefined) body.push(`Task ${commit.task.id}: ${commit.task.goal.replace(/\s+/g, " ").trim()}`);
   body.push(`Written by agentpad (${commit.tool}): ${commit.paths.join(", ")}`);
   return `${subject.trim() === "" ? `agentpad ${commit.tool}` : subject.trim()}\n\n${body.join("\n")}\n`;
 }

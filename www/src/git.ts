@@ -120,11 +120,13 @@ export class GitWorkTree {
 
   /**
    * One commit of exactly `paths` (relative to the folder) as they are on disk, with `message`:
-   * `git add` of those paths, then `git commit --only` of those paths, so whatever else the
-   * user staged or changed stays as it was, staged or not. Hooks and the user's configuration
-   * apply. Resolves to the commit id and branch, or to the reason it failed: nothing committed,
-   * and the paths unstaged again (`git reset`; `unstaged: false` when that failed too).
-   * Cost: three git processes, plus the hooks.
+   * `git commit --only -- paths`, which commits those paths' files and nothing else, so whatever
+   * else the user staged or changed stays as it was, staged or not (a path git does not track
+   * yet is `git add`ed first). Hooks and the user's configuration apply. Resolves to the
+   * commit's (short) id and branch (id "": nothing to commit, the files are as HEAD has them),
+   * or to the reason it failed: nothing committed and the index
+   * as it was (`unstaged: false` when taking an added file out again failed too).
+   * Cost: one git process and the hooks; three more for a file git does not track yet.
    */
   commit(paths: string[], message: string): Promise<{ ok: true; id: string; branch: string } | { ok: false; why: string; unstaged: boolean }> {
     const run = this.#queue.then(() => this.#commit(paths, message));
@@ -143,23 +145,36 @@ export class GitWorkTree {
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     };
-    // What git add staged is taken back when no commit follows: the index is as it was.
-    const unstage = async (): Promise<boolean> => (await retrying(["reset", "-q", "--", ...paths])).code === 0;
-    const add = await retrying(["add", "--", ...paths]);
-    if (add.code !== 0) return { ok: false, why: `git add failed: ${gitWhy(add)}`, unstaged: await unstage() };
-    const commit = await retrying(["commit", "--only", "--no-edit", "-m", message, "--", ...paths]);
-    if (commit.code !== 0) {
-      const out = commit.stdout.toString("utf8");
-      const why = /nothing (added )?to commit|no changes added to commit/.test(out + commit.stderr)
-        ? "git had nothing to commit: the files are as the last git commit has them"
-        : `git commit failed: ${gitWhy(commit)}`;
-      return { ok: false, why, unstaged: await unstage() };
+    const commit = () => retrying(["commit", "--only", "--no-edit", "-m", message, "--", ...paths]);
+    let done = await commit();
+    let added: string[] = [];
+    if (done.code !== 0 && /did not match any file\(s\) known to git/.test(done.stderr)) {
+      // A file git does not track yet (one memo_create made): staged for this commit only, and
+      // taken out of the index again if no commit follows, so the index is as it was.
+      const untracked = await this.run(["ls-files", "-z", "--others", "--", ...paths]);
+      added = untracked.stdout.toString("utf8").split("\0").filter((p) => p !== "");
+      if (added.length > 0) {
+        const add = await retrying(["add", "--", ...added]);
+        if (add.code !== 0) return { ok: false, why: `git add failed: ${gitWhy(add)}`, unstaged: await this.#unstage(added, retrying) };
+        done = await commit();
+      }
     }
-    // "[main 1a2b3c4] subject" or "[main (root-commit) 1a2b3c4] subject".
-    const m = /^\[(.+?)(?: \(root-commit\))? ([0-9a-f]{4,40})\]/m.exec(commit.stdout.toString("utf8"));
-    if (m === null) return { ok: true, id: "", branch: "" };
-    const full = await this.run(["rev-parse", "--verify", "--quiet", `${m[2]}^{commit}`]);
-    return { ok: true, id: full.code === 0 ? full.stdout.toString("utf8").trim() : m[2]!, branch: m[1]! };
+    if (done.code !== 0) {
+      const out = done.stdout.toString("utf8");
+      // The saved text is what HEAD has already (an edit undone by hand): no commit to make.
+      if (/nothing (added )?to commit|no changes added to commit/.test(out + done.stderr)) return { ok: true, id: "", branch: "" };
+      return { ok: false, why: `git commit failed: ${gitWhy(done)}`, unstaged: await this.#unstage(added, retrying) };
+    }
+    // "[main 1a2b3c4] subject" or "[main (root-commit) 1a2b3c4] subject": git's short id, long
+    // enough to be unique (asking for the full one would cost one more process per commit).
+    const m = /^\[(.+?)(?: \(root-commit\))? ([0-9a-f]{4,40})\]/m.exec(done.stdout.toString("utf8"));
+    return m === null ? { ok: true, id: "", branch: "" } : { ok: true, id: m[2]!, branch: m[1]! };
+  }
+
+  /** Takes the files `git add` staged for a commit that did not happen out of the index again. */
+  async #unstage(added: string[], retrying: (args: string[]) => Promise<GitRun>): Promise<boolean> {
+    if (added.length === 0) return true;
+    return (await retrying(["rm", "--cached", "-q", "--", ...added])).code === 0;
   }
 
   /**

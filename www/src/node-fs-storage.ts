@@ -401,8 +401,8 @@ export class NodeFsStorage implements StorageProvider {
     // As a shell would need them in the command the guidance suggests.
     const listed = paths.map((p) => (/^[\w./@+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`)).join(" ");
     if (done.ok) {
-      const id = done.id === "" ? "" : ` ${done.id.slice(0, 7)}`;
-      return { ok: true, id: done.id, note: `Git commit${id}${done.branch === "" ? "" : ` on ${done.branch}`}.` };
+      if (done.id === "") return { ok: true, note: "No git commit: git's last commit has the files as they are." };
+      return { ok: true, id: done.id, note: `Git commit ${done.id}${done.branch === "" ? "" : ` on ${done.branch}`}.` };
     }
     return {
       ok: false,

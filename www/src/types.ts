@@ -368,6 +368,8 @@ export interface CommitRecord {
    * no response listed them (an edit saved at once, a revert of a version).
    */
   changes: PendingChange[];
+  /** The innermost task under way when the call was made (`memo_begin_task`), if any. */
+  task?: { id: string; goal: string };
 }
 
 /** What {@link StorageProvider.afterCommit} did, said in the response's summary (and guidance when it failed). */

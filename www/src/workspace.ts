@@ -287,6 +287,8 @@ export class Workspace {
    * commit records as its changes (StorageProvider.afterCommit).
    */
   #pendingListed: PendingChange[] = [];
+  /** The innermost task the last response listed, for the same record. */
+  #taskListed: { id: string; goal: string } | undefined;
 
   private constructor(inner: WasmWorkspace, storage: StorageProvider, storageTimeoutMs: number, readConfig: WorkspaceConfig, sink?: (record: DiagnosticRecord) => void) {
     this.#inner = inner;
@@ -477,9 +479,12 @@ export class Workspace {
     }
     let response = step.response as ToolResponse;
     const listed = this.#pendingListed;
+    const task = this.#taskListed;
     if (response.pending_changes.length > 0 || response.workflow_state === "Idle") this.#pendingListed = response.pending_changes;
+    const top = response.task_stack.at(-1);
+    this.#taskListed = top === undefined ? undefined : { id: top.task_id, goal: top.goal };
     if (response.status === "Success" && written.size > 0 && typeof this.#storage.afterCommit === "function") {
-      response = await this.#record(name, args, response, [...written.keys()], listed);
+      response = await this.#record(name, args, response, [...written.keys()], listed, task);
     }
     if (step.response.status === "Success") {
       for (const [path, text] of written) {
@@ -499,12 +504,12 @@ export class Workspace {
    * in the response what came of it. The saves are done and kept whatever it answers: a failure
    * or a timeout is said as such, never as more (docs/workflow.md#git-mode).
    */
-  async #record(name: string, args: unknown, response: ToolResponse, paths: string[], listed: PendingChange[]): Promise<ToolResponse> {
+  async #record(name: string, args: unknown, response: ToolResponse, paths: string[], listed: PendingChange[], task: { id: string; goal: string } | undefined): Promise<ToolResponse> {
     const given = (args as { summary?: unknown } | null | undefined)?.summary;
     const summary = name.endsWith("_commit") && typeof given === "string" && given.trim() !== "" ? given : response.summary;
     let result: CommitRecordResult | undefined;
     try {
-      const recording = Promise.resolve().then(() => this.#storage.afterCommit!({ summary, tool: name, paths, changes: listed }));
+      const recording = Promise.resolve().then(() => this.#storage.afterCommit!({ summary, tool: name, paths, changes: listed, ...(task === undefined ? {} : { task }) }));
       result = await withTimeout(recording, this.#storageTimeoutMs, "storage.afterCommit");
     } catch (err) {
       result = {

@@ -51,6 +51,7 @@ test("each memo_commit becomes one git commit of exactly the files it wrote, the
   assert.equal(storage.git, true);
   const ws = await Workspace.create({ storage });
   try {
+    assert.equal((await ws.call("memo_begin_task", { goal: "Digits, not words" })).status, "Success");
     assert.equal((await ws.call("memo_replace", { old_text: "two", new_text: "2" })).status, "Success");
     assert.equal((await ws.call("memo_replace", { old_text: "x", new_text: "xy", path: "docs/b.md" })).status, "Success");
     const r = await ws.call("memo_commit", { summary: "Numbers as digits" });
@@ -66,7 +67,7 @@ test("each memo_commit becomes one git commit of exactly the files it wrote, the
     assert.equal(git("log", "-1", "--format=%s").trim(), "Numbers as digits");
     assert.equal(
       git("log", "-1", "--format=%b").trim(),
-      "A a.md line 2 (-2 chars)\nB docs/b.md line 1 (+1 chars)\n\nWritten by agentpad (memo_commit): a.md, docs/b.md",
+      "A a.md line 2 (-2 chars)\nB docs/b.md line 1 (+1 chars)\n\nTask 1: Digits, not words\nWritten by agentpad (memo_commit): a.md, docs/b.md",
     );
     assert.equal(git("show", "HEAD:a.md"), "one\n2\nthree\n");
     assert.equal(git("status", "--porcelain"), "", "nothing left over");
@@ -83,7 +84,17 @@ test("each memo_commit becomes one git commit of exactly the files it wrote, the
     assert.equal(undo.status, "Success", undo.markdown);
     assert.equal(git("rev-list", "--count", "HEAD").trim(), "4");
     assert.equal(git("log", "-1", "--format=%s").trim(), undo.summary.replace(/ Git commit .*$/, ""));
-    assert.match(git("log", "-1", "--format=%b"), /Written by agentpad \(memo_undo\): new\/n\.md/);
+    assert.equal(git("log", "-1", "--format=%b").trim(), "Written by agentpad (memo_undo): new/n.md", "no task, no changes listed");
+
+    // A save that leaves a file as git's last commit has it: no commit, and the response says so.
+    writeFileSync(join(dir, "c.md"), "touched by hand\n");
+    await ws.call("memo_refresh", { path: "c.md" });
+    await ws.call("memo_replace", { old_text: "touched by hand", new_text: "untouched", path: "c.md" });
+    const same = await ws.call("memo_commit", { summary: "back as it was" });
+    assert.equal(same.status, "Success", same.markdown);
+    assert.match(same.summary, /No git commit: git's last commit has the files as they are\.$/);
+    assert.equal(git("rev-list", "--count", "HEAD").trim(), "4");
+    assert.equal(git("status", "--porcelain"), "");
   } finally {
     ws.free();
     storage.close();
@@ -143,12 +154,19 @@ test("a git commit that fails after the save (a pre-commit hook) is reported as 
     assert.equal(git("status", "--porcelain"), " M a.md\nM  other.md\n", "a.md unstaged again; the user's staged file still staged");
 
     // Once the hook lets commits through, the next commit works (and takes a.md's whole text).
+    // A new file whose commit fails is untracked again, as it was before the attempt.
+    await ws.call("memo_create", { path: "fresh.md", text: "fresh\n" });
+    const created = await ws.call("memo_commit", { summary: "a fresh file" });
+    assert.match(created.summary, /The files are saved, but not committed to git: git commit failed: lint/);
+    assert.match(created.guidance, /fresh\.md is not staged/);
+    assert.equal(git("status", "--porcelain"), " M a.md\nM  other.md\n?? fresh.md\n");
+
     writeFileSync(hook, "#!/bin/sh\nexit 0\n");
     await ws.call("memo_replace", { old_text: "beta", new_text: "gamma" });
     const again = await ws.call("memo_commit", { summary: "beta to gamma" });
     assert.match(again.summary, /Git commit [0-9a-f]{7} on main\.$/, again.markdown);
     assert.deepEqual(filesOf(git), ["a.md"]);
-    assert.equal(git("status", "--porcelain"), "M  other.md\n");
+    assert.equal(git("status", "--porcelain"), "M  other.md\n?? fresh.md\n", "fresh.md was saved by a commit git refused: left to the user");
   } finally {
     ws.free();
     storage.close();
