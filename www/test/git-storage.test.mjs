@@ -268,6 +268,30 @@ test("memo_read({ version }) reads a file as it was at a git commit, by a short 
   }
 });
 
+test("in immediate mode every edit is its own git commit; a file .gitignore names is saved and git's refusal said", async () => {
+  const { dir, git } = await repo({ "a.md": "one two\n", ".gitignore": "*.log\n" });
+  const storage = new NodeFsStorage(dir, { git: true });
+  const ws = await Workspace.create({ storage, paths: ["a.md"], persistMode: "immediate" });
+  try {
+    const first = await ws.call("memo_replace", { old_text: "one", new_text: "1" });
+    assert.match(first.summary, /Saved\..* Git commit [0-9a-f]{7} on main\.$/, first.markdown);
+    await ws.call("memo_replace", { old_text: "two", new_text: "2" });
+    assert.equal(git("rev-list", "--count", "HEAD").trim(), "3");
+    assert.deepEqual(filesOf(git, "HEAD~1"), ["a.md"]);
+    assert.equal(git("show", "HEAD:a.md"), "1 2\n");
+
+    const created = await ws.call("memo_create", { path: "debug.log", text: "noise\n" });
+    assert.equal(created.status, "Success", created.markdown);
+    assert.equal(readFileSync(join(dir, "debug.log"), "utf8"), "noise\n", "saved");
+    assert.match(created.summary, /^\[Warning\] .*The files are saved, but not committed to git: git add failed: The following paths are ignored/);
+    assert.equal(git("rev-list", "--count", "HEAD").trim(), "3");
+    assert.equal(git("status", "--porcelain", "--ignored"), "!! debug.log\n", "still only ignored, not staged");
+  } finally {
+    ws.free();
+    storage.close();
+  }
+});
+
 /** A process that opens `dir` in git mode and commits `rounds` edits to `path`, one git commit each. */
 function committer(dir, path, rounds) {
   const script = `
