@@ -17,19 +17,21 @@ const MAX_SHOW_BYTES = 128 * 1024 * 1024;
 
 /**
  * The environment of every git run: no prompt, no editor, no pager, pathspecs taken literally
- * (a file named `*.md` is that file), and messages in English so that the refusals can be
- * recognised. The user's configuration and hooks apply as in their own shell.
+ * (a file named `*.md` is that file), and git's messages in English (LC_MESSAGES=C) so that its
+ * refusals can be recognised. Everything else is the user's: configuration, hooks, and the
+ * character set and formats of their locale (an LC_ALL is spread over the other categories,
+ * since it would override LC_MESSAGES).
  */
 function gitEnv(): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_EDITOR: "true",
-    GIT_PAGER: "cat",
-    GIT_LITERAL_PATHSPECS: "1",
-    LC_ALL: "C",
-    LANGUAGE: "C",
-  };
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", GIT_LITERAL_PATHSPECS: "1" };
+  const all = env.LC_ALL;
+  if (all !== undefined && all !== "") {
+    for (const category of ["LC_CTYPE", "LC_COLLATE", "LC_NUMERIC", "LC_TIME", "LC_MONETARY"]) env[category] = all;
+  }
+  delete env.LC_ALL;
+  delete env.LANGUAGE;
+  env.LC_MESSAGES = "C";
+  return env;
 }
 
 export interface GitRun {
