@@ -14,19 +14,16 @@ const oneLine = (s: string): string => s.trimEnd().replace(/\r\n/g, "\n").replac
 
 /**
  * `r` with its summary, guidance and their Markdown lines changed to `summary` and `guidance`
- * (undefined: kept), and its one-line view to `basic`.
+ * (undefined: kept), and its one-line view to `basic`. The overview's `- summary:` and
+ * `- guidance:` lines are the first of their kind in every response (docs/responses.md#markdown-layout).
  */
 function reworded(r: ToolResponse, summary: string, guidance: string | undefined, basic: string): ToolResponse {
   const out = { ...r } as ToolResponse & { markdown: string; markdown_basic: string; guidance: string | null };
-  out.markdown = swap(out.markdown, `- summary: ${oneLine(r.summary)}\n`, `- summary: ${oneLine(summary)}\n`);
+  out.markdown = out.markdown.replace(/^- summary: .*$/m, () => `- summary: ${oneLine(summary)}`);
   out.markdown_basic = basic;
   out.summary = summary;
   if (guidance !== undefined) {
-    const old = r.guidance === null || r.guidance.trim() === "" ? undefined : oneLine(r.guidance);
-    // The core writes "(empty)" (zh "（留空）") for no guidance: replace whichever line is there.
-    out.markdown = old !== undefined
-      ? swap(out.markdown, `- guidance: ${old}\n`, `- guidance: ${oneLine(guidance)}\n`)
-      : out.markdown.replace(/^- guidance: .*$/m, () => `- guidance: ${oneLine(guidance)}`);
+    out.markdown = out.markdown.replace(/^- guidance: .*$/m, () => `- guidance: ${oneLine(guidance)}`);
     out.guidance = guidance;
   }
   return out;

@@ -228,6 +228,8 @@ test("memo_read({ version }) reads a file as it was at a git commit, by a short 
     assert.equal(short.summary, `Read lines 1–3 of a.md at git commit ${first.slice(0, 7)} "init" (3 lines). Read-only: edits apply to the draft.`);
     assert.equal(short.workflow_state, "PersistPending", "the header is the workspace's own state");
     assert.match(short.markdown, /^status: `Success`\nstate: `PersistPending`\nflags: `PersistPending`\n/);
+    assert.match(short.markdown, new RegExp(`\\n- summary: Read lines 1–3 of a\\.md at git commit ${first.slice(0, 7)} "init" \\(3 lines\\)\\.`));
+    assert.equal(short.markdown_basic, `[OK] Success · PersistPending · Read lines 1–3 of a.md at git commit ${first.slice(0, 7)} "init" (3 lines).`);
     assert.equal((await validateResponse(short.markdown)).valid, true);
     assert.equal(short.fingerprint, null, "an old text gives no fingerprint to edit with");
     assert.equal(ws.draft(), "one\nTWO\n3\n", "reading changed nothing");
@@ -242,6 +244,8 @@ test("memo_read({ version }) reads a file as it was at a git commit, by a short 
     const missing = await ws.call("memo_read", { version: "deadbeef" });
     assert.equal(missing.status, "InvalidArguments");
     assert.match(missing.summary, /cannot read version "deadbeef" of a\.md: the repository has no commit deadbeef\. Nothing was changed\./);
+    assert.match(missing.markdown, /\n- summary: Invalid call: cannot read version "deadbeef" of a\.md: the repository has no commit deadbeef\. Nothing was changed\.\n- guidance: Pass a commit id/);
+    assert.match(missing.markdown_basic, /^\[Fail\] InvalidArguments · PersistPending · Invalid call: cannot read version "deadbeef" of a\.md/);
     assert.equal((await validateResponse(missing.markdown)).valid, true);
     writeFileSync(join(dir, "late.md"), "late\n");
     assert.equal(await ws.open("late.md"), true);
