@@ -45,8 +45,8 @@ export interface GitRun {
 /** Stderr's last meaningful lines, for a message ("fatal: …", a hook's own words). */
 export function gitWhy(run: GitRun): string {
   const lines = run.stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  if (run.timedOut) return lines.at(-1) ?? "git did not finish in time and was stopped";
   const text = lines.slice(-6).join(" ⏎ ");
-  if (run.timedOut) return `git did not finish within the time limit and was stopped${text === "" ? "" : ` (${text})`}`;
   return text === "" ? `git exited with status ${run.code}` : text;
 }
 
@@ -99,24 +99,53 @@ export class GitWorkTree {
     this.top = top;
   }
 
-  /** Runs git with `args` in the folder: never throws, never through a shell. */
+  /**
+   * Runs git with `args` in the folder: never throws, never through a shell, stdin closed.
+   * After the time limit git is killed with everything it started (its process group: a hook
+   * that hangs holds git's output pipes open, and waiting for them would not be bounded).
+   * Output past `maxBytes` (default 16 MiB) is a failure too.
+   */
   run(args: string[], options: { maxBytes?: number } = {}): Promise<GitRun> {
+    const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
     return new Promise((resolve) => {
-      const child = cp().execFile(
-        "git",
-        args,
-        { cwd: this.dir, env: gitEnv(), timeout: this.timeoutMs, maxBuffer: options.maxBytes ?? 16 * 1024 * 1024, encoding: "buffer" },
-        (err, stdout, stderr) => {
-          const e = err as (Error & { code?: number | string; killed?: boolean; signal?: string }) | null;
-          const timedOut = e !== null && e.killed === true && e.signal === "SIGTERM";
-          const code = e === null ? 0 : typeof e.code === "number" ? e.code : null;
-          const text = stderr.toString("utf8") + (e !== null && code === null && !timedOut ? `\n${e.message}` : "");
-          resolve({ code, stdout, stderr: text, timedOut });
-        },
-      );
-      // Nothing to say on stdin: closed at once (git may have exited already, so no EPIPE).
-      child.stdin?.on("error", () => {});
-      child.stdin?.end();
+      const group = process.platform !== "win32";
+      const child = cp().spawn("git", args, { cwd: this.dir, env: gitEnv(), stdio: ["ignore", "pipe", "pipe"], detached: group, windowsHide: true });
+      const out: Buffer[] = [];
+      let outBytes = 0;
+      let err = "";
+      let timedOut = false;
+      let failure = "";
+      const kill = (): void => {
+        try {
+          if (group && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+          else child.kill("SIGKILL");
+        } catch {
+          child.kill("SIGKILL");
+        }
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        failure = `git did not finish within ${this.timeoutMs} ms (gitTimeoutMs) and was stopped, with the hooks it ran; if it left an index.lock in the repository's git folder, git refuses to work until that file is removed`;
+        kill();
+      }, this.timeoutMs);
+      child.stdout.on("data", (chunk: Buffer) => {
+        outBytes += chunk.length;
+        if (outBytes > maxBytes) {
+          if (failure === "") failure = `git wrote more than ${maxBytes} bytes`;
+          kill();
+        } else out.push(chunk);
+      });
+      child.stderr.on("data", (chunk: Buffer) => {
+        if (err.length < 64 * 1024) err += chunk.toString("utf8");
+      });
+      child.on("error", (e) => {
+        failure = e.message; // git could not be started (removed since the storage was made)
+      });
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        const ok = failure === "" && !timedOut;
+        resolve({ code: ok ? code : null, stdout: Buffer.concat(out), stderr: failure === "" ? err : `${err}\n${failure}`, timedOut });
+      });
     });
   }
 

@@ -390,8 +390,8 @@ export class NodeFsStorage implements StorageProvider {
   /**
    * Git mode: one git commit of exactly `commit.paths`, as they are on disk now, with the summary
    * as the subject and the changes in the body (docs/workflow.md#git-mode). Resolves to what
-   * happened, for the response; never rejects. Without git mode, undefined. Cost: three git
-   * processes and the repository's hooks (about 15–30 ms without hooks).
+   * happened, for the response. Without git mode, undefined. Cost: one git process (three for a
+   * file git does not track yet) and the repository's hooks.
    */
   async afterCommit(commit: CommitRecord): Promise<CommitRecordResult | undefined> {
     const git = this.#git;

@@ -515,7 +515,7 @@ export class Workspace {
       result = {
         ok: false,
         note: `The files are saved; recording the commit failed: ${messageOf(err)}.`,
-        guidance: `The saved text is kept; whether the storage recorded it is unknown. Tell the user, who can check (git log, git status).`,
+        guidance: `The saved text is kept; whether the storage recorded it is unknown. Tell the user, who can check the storage's history (in git mode: git log and git status).`,
       };
     }
     return result === undefined ? response : withRecord(response, result);

@@ -173,6 +173,28 @@ test("a git commit that fails after the save (a pre-commit hook) is reported as 
   }
 });
 
+test("a git commit is bounded in time: a hook that hangs is stopped after gitTimeoutMs, and the response says so", async () => {
+  const { dir, git } = await repo({ "a.md": "alpha\n" });
+  const hook = join(dir, ".git", "hooks", "pre-commit");
+  writeFileSync(hook, "#!/bin/sh\nsleep 60\n");
+  chmodSync(hook, 0o755);
+  const storage = new NodeFsStorage(dir, { git: true, gitTimeoutMs: 1500 });
+  const ws = await Workspace.create({ storage });
+  try {
+    await ws.call("memo_replace", { old_text: "alpha", new_text: "beta" });
+    const started = Date.now();
+    const r = await ws.call("memo_commit", { summary: "alpha to beta" });
+    assert.ok(Date.now() - started < 15_000, `answered after ${Date.now() - started} ms: the hung hook was not waited for`);
+    assert.equal(r.status, "Success");
+    assert.equal(readFileSync(join(dir, "a.md"), "utf8"), "beta\n");
+    assert.match(r.summary, /^\[Warning\] .*not committed to git: git commit failed: git did not finish within 1500 ms \(gitTimeoutMs\) and was stopped/);
+    assert.equal(git("rev-list", "--count", "HEAD").trim(), "1");
+  } finally {
+    ws.free();
+    storage.close();
+  }
+});
+
 test("git mode refuses, when the storage is made, a folder that is not a git work tree, and a bad option", async () => {
   const plain = await tempDir();
   writeFileSync(join(plain, "a.md"), "a\n");
