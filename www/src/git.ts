@@ -166,9 +166,11 @@ export class GitWorkTree {
   }
 
   async #commit(paths: string[], message: string): Promise<{ ok: true; id: string; branch: string } | { ok: false; why: string; unstaged: boolean }> {
-    // Another process's git holds the index lock for a moment: wait for it, within the limit.
+    // Another process's git holds the index lock for a moment, or committed between this
+    // commit's reading HEAD and moving it (git refuses the move, committing nothing): try again,
+    // on the new HEAD, within the limit.
     const deadline = Date.now() + this.timeoutMs;
-    const locked = (r: GitRun) => r.code !== 0 && /index\.lock'?: File exists/.test(r.stderr);
+    const locked = (r: GitRun) => r.code !== 0 && /index\.lock'?: File exists|cannot lock ref 'HEAD': is at [0-9a-f]+ but expected/.test(r.stderr);
     const retrying = async (args: string[]): Promise<GitRun> => {
       for (let pause = 20; ; pause = Math.min(500, pause * 2)) {
         const r = await this.run(args);

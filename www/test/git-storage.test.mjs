@@ -318,6 +318,35 @@ test("in immediate mode every edit is its own git commit; a file .gitignore name
   }
 });
 
+test("a commit overtaken by another writer's commit (HEAD moved while it ran) is made again on the new HEAD", async () => {
+  const { dir, git } = await repo({ "a.md": "alpha\n" });
+  // The first time it runs, the hook commits as someone else would in that instant: git then
+  // refuses to move HEAD ("cannot lock ref 'HEAD': is at … but expected …") and commits nothing.
+  const hook = join(dir, ".git", "hooks", "pre-commit");
+  writeFileSync(hook, [
+    "#!/bin/sh",
+    "if [ ! -f .git/moved ]; then",
+    "  touch .git/moved",
+    "  c=$(git commit-tree -p HEAD -m 'someone else' \"$(git rev-parse 'HEAD^{tree}')\")",
+    "  git update-ref HEAD \"$c\"",
+    "fi",
+    "",
+  ].join("\n"));
+  chmodSync(hook, 0o755);
+  const storage = new NodeFsStorage(dir, { git: true });
+  const ws = await Workspace.create({ storage });
+  try {
+    await ws.call("memo_replace", { old_text: "alpha", new_text: "beta" });
+    const r = await ws.call("memo_commit", { summary: "alpha to beta" });
+    assert.match(r.summary, /Git commit [0-9a-f]{7} on main\.$/, r.markdown);
+    assert.equal(git("log", "--format=%s").trim(), "alpha to beta\nsomeone else\ninit", "both commits, one after the other");
+    assert.equal(git("status", "--porcelain"), "");
+  } finally {
+    ws.free();
+    storage.close();
+  }
+});
+
 /** A process that opens `dir` in git mode and commits `rounds` edits to `path`, one git commit each. */
 function committer(dir, path, rounds) {
   const script = `
@@ -341,7 +370,7 @@ function committer(dir, path, rounds) {
 
 test("two processes committing at once leave a consistent history: every commit, each of its own file", async () => {
   const { dir, git } = await repo({ "p.md": "", "q.md": "" });
-  const rounds = 4;
+  const rounds = 6;
   await Promise.all([committer(dir, "p.md", rounds), committer(dir, "q.md", rounds)]);
   assert.equal(git("rev-list", "--count", "HEAD").trim(), String(1 + 2 * rounds));
   const subjects = [];
@@ -355,6 +384,6 @@ test("two processes committing at once leave a consistent history: every commit,
     assert.deepEqual(own, Array.from({ length: rounds }, (_, i) => `${path} round ${i + 1}`), "each process's commits, in its order");
   }
   assert.equal(git("status", "--porcelain"), "", "every saved text is committed");
-  assert.equal(readFileSync(join(dir, "p.md"), "utf8"), "line 1\nline 2\nline 3\nline 4\n");
+  assert.equal(readFileSync(join(dir, "p.md"), "utf8"), Array.from({ length: rounds }, (_, i) => `line ${i + 1}\n`).join(""));
   git("fsck", "--no-progress");
 });
