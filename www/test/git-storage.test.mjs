@@ -228,6 +228,8 @@ test("git mode refuses, when the storage is made, a folder that is not a git wor
     await ws.call("memo_replace", { old_text: "s", new_text: "t" });
     assert.match((await ws.call("memo_commit", { summary: "s to t" })).summary, /Git commit/);
     assert.deepEqual(filesOf(gitIn(dir)), ["sub/s.md"], "paths are the storage's, under the work tree's top");
+    const head = gitIn(dir)("rev-parse", "--short", "HEAD").trim();
+    assert.equal((await ws.call("memo_read", { version: head })).content, "1│ t\n", "read at a commit by the storage's path too");
   } finally {
     ws.free();
     sub.close();
