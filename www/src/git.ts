@@ -50,6 +50,11 @@ export function gitWhy(run: GitRun): string {
   return text === "" ? `git exited with status ${run.code}` : text;
 }
 
+/** What `GitWorkTree.commit` came to. */
+export type GitCommitResult =
+  | { ok: true; id: string; branch: string; nothing: boolean }
+  | { ok: false; why: string; unstaged: boolean };
+
 const notWorkTree = (dir: string): Error =>
   new Error(`NodeFsStorage: option git: ${dir} is inside a git repository but not in a work tree (a bare repository or a .git folder); serve a folder of a checkout, or leave the option out`);
 
@@ -154,18 +159,18 @@ export class GitWorkTree {
    * `git commit --only -- paths`, which commits those paths' files and nothing else, so whatever
    * else the user staged or changed stays as it was, staged or not (a path git does not track
    * yet is `git add`ed first). Hooks and the user's configuration apply. Resolves to the
-   * commit's (short) id and branch (id "": nothing to commit, the files are as HEAD has them),
-   * or to the reason it failed: nothing committed and the index
-   * as it was (`unstaged: false` when taking an added file out again failed too).
-   * Cost: one git process and the hooks; three more for a file git does not track yet.
+   * commit's (short) id and branch ("" when git's output did not say; `nothing`: no commit was
+   * needed, the files are as HEAD has them), or to the reason it failed: nothing committed and
+   * the index as it was (`unstaged: false` when taking an added file out again failed too).
+   * Cost: one git process and the hooks; four for a file git does not track yet.
    */
-  commit(paths: string[], message: string): Promise<{ ok: true; id: string; branch: string } | { ok: false; why: string; unstaged: boolean }> {
+  commit(paths: string[], message: string): Promise<GitCommitResult> {
     const run = this.#queue.then(() => this.#commit(paths, message));
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  async #commit(paths: string[], message: string): Promise<{ ok: true; id: string; branch: string } | { ok: false; why: string; unstaged: boolean }> {
+  async #commit(paths: string[], message: string): Promise<GitCommitResult> {
     // Another process's git holds the index lock for a moment, or committed between this
     // commit's reading HEAD and moving it (git refuses the move, committing nothing): try again,
     // on the new HEAD, within the limit.
@@ -195,13 +200,13 @@ export class GitWorkTree {
     if (done.code !== 0) {
       const out = done.stdout.toString("utf8");
       // The saved text is what HEAD has already (an edit undone by hand): no commit to make.
-      if (/nothing (added )?to commit|no changes added to commit/.test(out + done.stderr)) return { ok: true, id: "", branch: "" };
+      if (/nothing (added )?to commit|no changes added to commit/.test(out + done.stderr)) return { ok: true, id: "", branch: "", nothing: true };
       return { ok: false, why: `git commit failed: ${gitWhy(done)}`, unstaged: await this.#unstage(added, retrying) };
     }
     // "[main 1a2b3c4] subject" or "[main (root-commit) 1a2b3c4] subject": git's short id, long
     // enough to be unique (asking for the full one would cost one more process per commit).
     const m = /^\[(.+?)(?: \(root-commit\))? ([0-9a-f]{4,40})\]/m.exec(done.stdout.toString("utf8"));
-    return m === null ? { ok: true, id: "", branch: "" } : { ok: true, id: m[2]!, branch: m[1]! };
+    return m === null ? { ok: true, id: "", branch: "", nothing: false } : { ok: true, id: m[2]!, branch: m[1]!, nothing: false };
   }
 
   /** Takes the files `git add` staged for a commit that did not happen out of the index again. */

@@ -390,7 +390,7 @@ export class NodeFsStorage implements StorageProvider {
   /**
    * Git mode: one git commit of exactly `commit.paths`, as they are on disk now, with the summary
    * as the subject and the changes in the body (docs/workflow.md#git-mode). Resolves to what
-   * happened, for the response. Without git mode, undefined. Cost: one git process (three for a
+   * happened, for the response. Without git mode, undefined. Cost: one git process (four for a
    * file git does not track yet) and the repository's hooks.
    */
   async afterCommit(commit: CommitRecord): Promise<CommitRecordResult | undefined> {
@@ -401,7 +401,8 @@ export class NodeFsStorage implements StorageProvider {
     // As a shell would need them in the command the guidance suggests.
     const listed = paths.map((p) => (/^[\w./@+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`)).join(" ");
     if (done.ok) {
-      if (done.id === "") return { ok: true, note: "No git commit: git's last commit has the files as they are." };
+      if (done.nothing) return { ok: true, note: "No git commit: git's last commit has the files as they are." };
+      if (done.id === "") return { ok: true, note: "Git commit made." }; // git's output named no id
       return { ok: true, id: done.id, note: `Git commit ${done.id}${done.branch === "" ? "" : ` on ${done.branch}`}.` };
     }
     return {
