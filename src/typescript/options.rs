@@ -63,6 +63,12 @@ pub fn options_ts(header: &str) -> String {
         let _ = writeln!(out, "  {}?: {};", camel(spec.name), ts_type(spec.kind));
     }
     out.push_str("}\n");
+    out.push_str("\n/** The same options as the core reads them (snake_case keys), as Workspace.create hands them over. */\n");
+    out.push_str("export interface WorkspaceConfig {\n");
+    for spec in OPTIONS {
+        let _ = writeln!(out, "  {}?: {};", spec.name, ts_type(spec.kind));
+    }
+    out.push_str("}\n");
     out.push_str(
         "\n/** What the package needs of a core option at run time: its names, what it takes, its default and what it does. */\n\
          export interface CoreOptionSpec {\n  \

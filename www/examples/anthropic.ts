@@ -4,6 +4,8 @@
 //   (Node ≥ 22.6 can run it as it is: node --experimental-strip-types examples/anthropic.ts)
 //
 // Without a folder (argument or AGENTPAD_DIR) it edits a sample file in a temp folder.
+// AGENTPAD_GIT=1 with a folder in a git checkout: each commit is also a git commit of the files
+// it wrote (docs/workflow.md#git-mode); outside a checkout the storage refuses, saying so.
 // What agentpad adds to the usual tool loop:
 //   - the live context (the current document, recent diffs, editor state) is rebuilt for every
 //     request and attached to the last user message, instead of old snapshots piling up in the chat;
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
   if (!process.env.ANTHROPIC_API_KEY) throw new Error("set ANTHROPIC_API_KEY to run this example");
   const dir = process.argv[2] ?? process.env.AGENTPAD_DIR ?? sampleFolder();
   const prompt = process.argv[3] ?? "In service.conf, set retry_timeout to 60 (leave timeout alone) and commit.";
-  const ws = await Workspace.create({ storage: new NodeFsStorage(dir) });
+  const ws = await Workspace.create({ storage: new NodeFsStorage(dir, { git: process.env.AGENTPAD_GIT === "1" }) });
   try {
     console.log(await run({ client: new Anthropic(), workspace: ws, prompt }));
     console.log(`\n${dir}/${ws.paths()[0]} now reads:\n${ws.text()}`);

@@ -31,6 +31,9 @@ const agentpadValidates = {
  * @property {string} dir The folder: every document is a file under it; paths leaving it are refused.
  * @property {string[]} [extensions] Only files ending with one of these (".md", ".txt", …) are opened. Default: every file.
  * @property {"manual" | "immediate" | "disabled"} [persistMode] When changes reach the disk (default "manual": on commit).
+ * @property {boolean} [git] Git mode (docs/workflow.md#git-mode): `dir` must be in a git work tree
+ *   (else the server does not start), and every call that saves is also one git commit of exactly
+ *   the files it wrote; `memo_read({ version })` also takes a commit id. Not with `collab`.
  * @property {"en" | "zh"} [locale] Language of the responses (default "en").
  * @property {string} [toolPrefix] Tool names are `${toolPrefix}_${verb}` (default "memo").
  * @property {boolean} [visibleOnly] List only the tools the workflow state offers, enabling and
@@ -73,8 +76,10 @@ const agentpadValidates = {
  * @returns {Promise<AgentpadServer>}
  */
 export async function createAgentpadServer(options) {
-  const { dir, extensions, persistMode, locale, toolPrefix, visibleOnly = false, structuredContent = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  const { dir, extensions, persistMode, locale, toolPrefix, visibleOnly = false, structuredContent = false, git = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
   if (typeof structuredContent !== "boolean") throw new TypeError(`agentpad-mcp: option structuredContent must be a boolean, got ${JSON.stringify(structuredContent)}`);
+  if (typeof git !== "boolean") throw new TypeError(`agentpad-mcp: option git must be a boolean, got ${JSON.stringify(git)}`);
+  if (git && options.collab !== undefined) throw new TypeError("agentpad-mcp: option git needs a folder (dir), not collab: a room has no git work tree");
   const workspaceOptions = {
     ...(persistMode === undefined ? {} : { persistMode }),
     ...(locale === undefined ? {} : { locale }),
@@ -88,6 +93,7 @@ export async function createAgentpadServer(options) {
   const room = options.collab === undefined || yjs === undefined ? undefined : await yjs.connectHocuspocusNode({ url: options.collab.url, room: options.collab.room, ...(options.collab.token === undefined ? {} : { token: options.collab.token }) });
   const storage = room?.storage ?? new NodeFsStorage(dir, {
     ...(extensions === undefined ? {} : { extensions }),
+    ...(git ? { git } : {}),
     onError: (err) => log(`agentpad-mcp: watcher: ${err.message}`),
   });
 

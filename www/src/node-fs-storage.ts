@@ -3,7 +3,9 @@ import { createRequire } from "node:module";
 import { constants as fsConstants, readdirSync, watch as fsWatch, type FSWatcher, type Stats } from "node:fs";
 import { access, chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import type { StorageChange, StorageProvider } from "./types.js";
+import { COMMIT_ID, GitWorkTree } from "./git.js";
+import { commitMessage } from "./git-message.js";
+import type { CommitRecord, CommitRecordResult, StorageChange, StorageProvider, StoredVersion } from "./types.js";
 
 /**
  * The largest file `load` reads: MAX_DOCUMENT_BYTES of workspace.ts (128 MiB), restated rather
@@ -33,6 +35,16 @@ export interface NodeFsStorageOptions {
    * waits for a held lock up to 1.5× this long, then rejects naming the lock.
    */
   lockStaleMs?: number;
+  /**
+   * Git mode (docs/workflow.md#git-mode): the directory must be in a git work tree (else the
+   * constructor throws, saying so), and every call that saves becomes one git commit of exactly
+   * the files it wrote, the summary as its subject and the changes in its body; the user's other
+   * changes, staged or not, stay as they were. `memo_read({ version })` also takes a commit id.
+   * Uses the `git` program (its configuration and hooks apply). Default false.
+   */
+  git?: boolean;
+  /** Longest a git command (a commit with its hooks) may take, in ms (default 20,000). */
+  gitTimeoutMs?: number;
 }
 
 /**
@@ -191,12 +203,14 @@ export class NodeFsStorage implements StorageProvider {
   /** The sweep and registration of the first list, load or save (see #open). */
   #opening: Promise<string> | undefined;
   readonly #self = new WeakRef(this);
+  /** The work tree in git mode. */
+  readonly #git: GitWorkTree | undefined;
 
   constructor(dir: string, options: NodeFsStorageOptions = {}) {
     if (typeof dir !== "string" || dir === "") {
       throw new TypeError(`NodeFsStorage: the directory must be a non-empty string, got ${JSON.stringify(dir)}`);
     }
-    const { debounceMs = 200, extensions, onError, lockStaleMs = 10_000 } = options ?? {};
+    const { debounceMs = 200, extensions, onError, lockStaleMs = 10_000, git = false, gitTimeoutMs = 20_000 } = options ?? {};
     if (typeof debounceMs !== "number" || !Number.isFinite(debounceMs) || debounceMs < 0) {
       throw new TypeError(`NodeFsStorage: debounceMs must be a number ≥ 0 (milliseconds), got ${JSON.stringify(debounceMs)}`);
     }
@@ -209,7 +223,15 @@ export class NodeFsStorage implements StorageProvider {
     if (typeof lockStaleMs !== "number" || !Number.isFinite(lockStaleMs) || lockStaleMs < 2000) {
       throw new TypeError(`NodeFsStorage: lockStaleMs must be a number ≥ 2000 (milliseconds), got ${JSON.stringify(lockStaleMs)}`);
     }
+    if (typeof git !== "boolean") {
+      throw new TypeError(`NodeFsStorage: git must be true or false, got ${JSON.stringify(git)}`);
+    }
+    if (typeof gitTimeoutMs !== "number" || !Number.isInteger(gitTimeoutMs) || gitTimeoutMs < 1) {
+      throw new TypeError(`NodeFsStorage: gitTimeoutMs must be a whole number of milliseconds ≥ 1, got ${JSON.stringify(gitTimeoutMs)}`);
+    }
     this.dir = resolve(dir);
+    // Checked now, not at the first commit: a folder that is no work tree is refused at once.
+    this.#git = git ? new GitWorkTree(this.dir, gitTimeoutMs) : undefined;
     this.#debounceMs = debounceMs;
     this.#extensions = extensions?.map((e) => (e.startsWith(".") ? e : `.${e}`));
     this.#onError = onError;
@@ -358,6 +380,60 @@ export class NodeFsStorage implements StorageProvider {
       if (tmp !== undefined) await unlink(tmp).catch(() => {});
       await lock.release();
     }
+  }
+
+  /** Whether git mode is on (the `git` option). */
+  get git(): boolean {
+    return this.#git !== undefined;
+  }
+
+  /**
+   * Git mode: one git commit of exactly `commit.paths`, as they are on disk now, with the summary
+   * as the subject and the changes in the body (docs/workflow.md#git-mode). Resolves to what
+   * happened, for the response. Without git mode, undefined. Cost: one git process (four for a
+   * file git does not track yet) and the repository's hooks.
+   */
+  async afterCommit(commit: CommitRecord): Promise<CommitRecordResult | undefined> {
+    const git = this.#git;
+    if (git === undefined || commit.paths.length === 0) return undefined;
+    const paths = commit.paths.map((p) => (this.#resolve(p, "commit"), p));
+    const done = await git.commit(paths, commitMessage(commit));
+    // As a shell would need them in the command the guidance suggests.
+    const listed = paths.map((p) => (/^[\w./@+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`)).join(" ");
+    if (done.ok) {
+      if (done.nothing) return { ok: true, note: "No git commit: git's last commit has the files as they are." };
+      if (done.id === "") return { ok: true, note: "Git commit made." }; // git's output named no id
+      return { ok: true, id: done.id, note: `Git commit ${done.id}${done.branch === "" ? "" : ` on ${done.branch}`}.` };
+    }
+    return {
+      ok: false,
+      note: `The files are saved, but not committed to git: ${done.why.replace(/\.$/, "")}.`,
+      guidance: `The saved text is kept; git has no commit of it, and ${listed} ${paths.length === 1 ? "is" : "are"} ${done.unstaged ? "not staged" : "staged (git add), since unstaging failed"}. Tell the user; after fixing the cause they can commit with \`git add -- ${listed} && git commit -- ${listed}\`.`,
+    };
+  }
+
+  /**
+   * Git mode: the text of `path` at the commit `version` (4–40 hex digits, short or long), read
+   * from git, for `memo_read({ version })`. Undefined when git mode is off or `version` is no
+   * commit id; `{ error }` when there is no such commit or file there, or it is not UTF-8.
+   */
+  async loadAt(path: string, version: string): Promise<StoredVersion | undefined> {
+    const git = this.#git;
+    if (git === undefined || typeof version !== "string" || !COMMIT_ID.test(version)) return undefined;
+    try {
+      this.#resolve(path, "loadAt");
+    } catch (err) {
+      return { error: messageOf(err) };
+    }
+    const shown = await git.show(path, version);
+    if (!shown.ok) return { error: shown.why };
+    let text: string;
+    try {
+      text = decoder.decode(shown.bytes);
+    } catch {
+      return { error: `${path} at git commit ${shown.id.slice(0, 12)} is not UTF-8 text` };
+    }
+    return { text, id: shown.id, label: `git commit ${shown.id.slice(0, 7)} "${shown.subject}"` };
   }
 
   /**

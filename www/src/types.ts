@@ -14,6 +14,7 @@ import type {
   MemorySearchHit,
   MemoryTurn,
   Metrics,
+  PendingChange,
   ResponseData,
   Status,
   TextEdit,
@@ -341,7 +342,49 @@ export interface StorageProvider {
    * (`autoRebase`), since mapping them through a known delta cannot misplace them.
    */
   readonly reportsExactChanges?: boolean;
+  /**
+   * Called once after a call's saves all succeeded (a commit, a revert saved as a commit, an
+   * edit in immediate mode, …), with what it wrote: a storage that keeps history records it
+   * (NodeFsStorage's `git` option makes it one git commit). What it resolves to is added to the
+   * response: `ok: false` says the saves are kept and the record is not (docs/workflow.md#git-mode).
+   * Resolving undefined adds nothing.
+   */
+  afterCommit?(commit: CommitRecord): Promise<CommitRecordResult | undefined>;
+  /**
+   * The text of `path` at `version`, a version of the storage's own history that is no
+   * workspace version id (NodeFsStorage with `git`: a commit id, 4–40 hex digits), for
+   * `memo_read({ version })`. Resolves undefined when the storage keeps no such history (the
+   * core then answers as for any unknown version), `{ error }` saying why it cannot read it.
+   */
+  loadAt?(path: string, version: string): Promise<StoredVersion | undefined>;
 }
+
+/** What one call saved, for {@link StorageProvider.afterCommit}. */
+export interface CommitRecord {
+  /** The commit's summary: `memo_commit`'s argument, or the response's summary for other tools. */
+  summary: string;
+  /** The tool that saved (`memo_commit`, `memo_revert`, …). */
+  tool: string;
+  /** The paths written, in the order written. */
+  paths: string[];
+  /**
+   * The changes committed as the last responses listed them (letter, path, lines): empty when
+   * no response listed them (an edit saved at once, a revert of a version).
+   */
+  changes: PendingChange[];
+  /** The innermost task under way when the call was made (`memo_begin_task`), if any. */
+  task?: { id: string; goal: string };
+}
+
+/** What {@link StorageProvider.afterCommit} did, said in the response's summary (and guidance when it failed). */
+export type CommitRecordResult =
+  | { ok: true; note: string; id?: string }
+  | { ok: false; note: string; guidance: string };
+
+/** A text of a storage's own history ({@link StorageProvider.loadAt}). */
+export type StoredVersion =
+  | { text: string; label: string; id: string }
+  | { error: string };
 
 export interface StorageChange {
   path: string;

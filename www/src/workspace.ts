@@ -6,13 +6,15 @@ import { WasmWorkspace, documentTooLargeMessage } from "../pkg/agentpad.js";
 import { ensureWasm, messageOf } from "./loader.js";
 import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
 import { HISTORY_FORMATS } from "./types.js";
-import { CORE_OPTIONS } from "./generated/options.js";
+import { CORE_OPTIONS, type WorkspaceConfig } from "./generated/options.js";
+import { readStoredVersion, withRecord } from "./storage-history.js";
 // What the core asks for next and what the shell reports back: generated from the Rust the
 // binding serialises (src/workspace/host.rs), internal to the package.
 import type { LiveContextRequest, LoadReport, MemorySearchHit, PersistReport, Step } from "./generated/boundary.js";
 import type {
   CallOptions,
   CallRest,
+  CommitRecordResult,
   CompressedHistory,
   HistoryFormat,
   DiagnosticRecord,
@@ -22,6 +24,7 @@ import type {
   LiveContextOptions,
   MemoryStoreApi,
   MemoryTurn,
+  PendingChange,
   PersistRequest,
   ToolName,
   ToolResponse,
@@ -262,8 +265,19 @@ export class Workspace {
    */
   #enabledTools: ToolDefinition[] | undefined;
 
-  private constructor(inner: WasmWorkspace, storage: StorageProvider, storageTimeoutMs: number, sink?: (record: DiagnosticRecord) => void) {
+  /** The options that shape a read, for reads of a storage's own versions (see #readStored). */
+  readonly #readConfig: WorkspaceConfig;
+  /**
+   * The pending changes the last responses listed (kept while changes are pending): what a
+   * commit records as its changes (StorageProvider.afterCommit).
+   */
+  #pendingListed: PendingChange[] = [];
+  /** The innermost task the last response listed, for the same record. */
+  #taskListed: { id: string; goal: string } | undefined;
+
+  private constructor(inner: WasmWorkspace, storage: StorageProvider, storageTimeoutMs: number, readConfig: WorkspaceConfig, sink?: (record: DiagnosticRecord) => void) {
     this.#inner = inner;
+    this.#readConfig = readConfig;
     this.#storage = storage;
     this.#storageTimeoutMs = storageTimeoutMs;
     this.#sink = sink;
@@ -312,10 +326,10 @@ export class Workspace {
     const paths: string[] = options.paths ?? (await withTimeout(Promise.resolve().then(() => storage.list()), timeoutMs, "agentpad: storage.list()"));
     // The core's option names are snake_case; it checks every value (a bad one is an Error
     // naming the option and what is allowed).
-    const wasmOptions: Record<string, unknown> = {};
+    const wasmOptions: WorkspaceConfig = {};
     for (const option of CORE_OPTIONS) {
       const value = options[option.name];
-      if (value !== undefined) wasmOptions[option.key] = value;
+      if (value !== undefined) (wasmOptions as Record<string, unknown>)[option.key] = value;
     }
     const autoRebase = options.autoRebase ?? (storage.reportsExactChanges === true ? true : undefined);
     if (autoRebase !== undefined) wasmOptions.auto_rebase = autoRebase;
@@ -352,7 +366,9 @@ export class Workspace {
       inner.free();
       throw err;
     }
-    return new Workspace(inner, storage, timeoutMs, sink);
+    const { tool_prefix, locale, max_read_lines, max_read_chars, max_read_line_chars } = wasmOptions;
+    const readConfig = Object.fromEntries(Object.entries({ tool_prefix, locale, max_read_lines, max_read_chars, max_read_line_chars }).filter(([, v]) => v !== undefined));
+    return new Workspace(inner, storage, timeoutMs, readConfig, sink);
   }
 
   /**
@@ -427,12 +443,23 @@ export class Workspace {
     this.#saved.clear();
     this.#checkStored();
     await this.#syncExternalChanges();
+    const stored = await this.#readStored(name, args, nowMs);
+    if (stored !== undefined) return stored;
     let step = this.#guarded((w) => w.call(name, args ?? {}, toolCallId, nowMs)) as Step;
     // The core asks for storage work until it is done (a failed multi-document commit asks
     // for compensating writes; refresh, discard and diff-against-storage ask for reads).
     const written = new Map<string, string>();
     while (step.kind !== "done") {
       step = step.kind === "persist" ? await this.#persist(step.requests, written) : await this.#load(step.paths);
+    }
+    let response = step.response as ToolResponse;
+    const listed = this.#pendingListed;
+    const task = this.#taskListed;
+    if (response.pending_changes.length > 0 || response.workflow_state === "Idle") this.#pendingListed = response.pending_changes;
+    const top = response.task_stack.at(-1);
+    this.#taskListed = top === undefined ? undefined : { id: top.task_id, goal: top.goal };
+    if (response.status === "Success" && written.size > 0 && typeof this.#storage.afterCommit === "function") {
+      response = await this.#record(name, args, response, [...written.keys()], listed, task);
     }
     if (step.response.status === "Success") {
       for (const [path, text] of written) {
@@ -444,7 +471,63 @@ export class Workspace {
     }
     // The core keeps what ToolResponse narrows by status (a MultiMatch lists a candidate, its
     // count and quality): src/typescript.rs tests it on every way to one.
-    return step.response as ToolResponse;
+    return response;
+  }
+
+  /**
+   * Tells a storage that keeps history what a call saved (StorageProvider.afterCommit) and says
+   * in the response what came of it. The saves are done and kept whatever it answers: a failure
+   * or a timeout is said as such, never as more (docs/workflow.md#git-mode).
+   */
+  async #record(name: string, args: unknown, response: ToolResponse, paths: string[], listed: PendingChange[], task: { id: string; goal: string } | undefined): Promise<ToolResponse> {
+    const given = (args as { summary?: unknown } | null | undefined)?.summary;
+    const summary = name.endsWith("_commit") && typeof given === "string" && given.trim() !== "" ? given : response.summary;
+    let result: CommitRecordResult | undefined;
+    try {
+      const recording = Promise.resolve().then(() => this.#storage.afterCommit!({ summary, tool: name, paths, changes: listed, ...(task === undefined ? {} : { task }) }));
+      result = await withTimeout(recording, this.#storageTimeoutMs, "storage.afterCommit");
+    } catch (err) {
+      result = {
+        ok: false,
+        note: `The files are saved; recording the commit failed: ${messageOf(err)}.`,
+        guidance: `The saved text is kept; whether the storage recorded it is unknown. Tell the user, who can check the storage's history (in git mode: git log and git status).`,
+      };
+    }
+    return result === undefined ? response : withRecord(response, result);
+  }
+
+  /**
+   * `memo_read({ version })` of a version the storage keeps in its own history (a git commit id
+   * in NodeFsStorage's git mode), or undefined to let the core answer (not a read, a version id
+   * of the core's, no such history, a path that is not open).
+   */
+  async #readStored(name: string, args: unknown, nowMs: number): Promise<ToolResponse | undefined> {
+    if (typeof this.#storage.loadAt !== "function" || name !== `${this.#readConfig.tool_prefix ?? "memo"}_read`) return undefined;
+    const a = args as Record<string, unknown> | null | undefined;
+    const version = a?.version;
+    if (typeof a !== "object" || a === null || typeof version !== "string" || /^v\d+(-failed)?$/.test(version.trim())) return undefined;
+    const paths = this.paths();
+    const path = a.path ?? paths[0];
+    if (typeof path !== "string" || !paths.includes(path)) return undefined;
+    const found = await withTimeout(Promise.resolve().then(() => this.#storage.loadAt!(path, version)), this.#storageTimeoutMs, `storage.loadAt(${JSON.stringify(path)})`)
+      .catch((err: unknown) => ({ error: messageOf(err) }));
+    if (found === undefined) return undefined;
+    const live = this.#live();
+    return readStoredVersion(
+      {
+        config: this.#readConfig,
+        name,
+        args: a,
+        path,
+        pathNamed: path !== paths[0],
+        state: live.state(),
+        flags: live.flags() as Flags,
+        visibleTools: (live.toolDefinitions(true) as ToolDefinition[]).map((t) => t.name),
+        nowMs,
+      },
+      version,
+      found,
+    );
   }
 
   /** Writes in order and stops at the first failure: later documents are left untouched. */

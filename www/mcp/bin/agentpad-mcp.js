@@ -28,6 +28,11 @@ Options:
   --ext <list>            only files with these extensions, comma-separated (e.g. .md,.txt)
   --persist-mode <mode>   manual (default: commit writes), immediate (every edit writes),
                           disabled (nothing is written)
+  --git                   <folder> must be in a git work tree: every commit the agent makes
+                          is also one git commit of exactly the files it wrote (the summary
+                          as its subject), leaving your other changes, staged or not, as
+                          they were; memo_read(version) also takes a commit id
+                          (docs/workflow.md#git-mode)
   --locale <en|zh>        language of the responses (default en)
   --tool-prefix <prefix>  tool names are <prefix>_<verb> (default memo)
   --visible-only          list only the tools the workflow state offers, changing the list
@@ -63,6 +68,7 @@ try {
       token: { type: "string" },
       ext: { type: "string" },
       "persist-mode": { type: "string" },
+      git: { type: "boolean" },
       locale: { type: "string" },
       "tool-prefix": { type: "string" },
       "visible-only": { type: "boolean" },
@@ -89,6 +95,7 @@ if (values.version) {
 let collab;
 if (values.collab !== undefined) {
   if (values.dir !== undefined) usageError("--dir and --collab exclude each other: serve a folder or a room");
+  if (values.git === true) usageError("--git needs --dir: a room has no git work tree");
   if (!/^wss?:\/\//.test(values.collab)) usageError(`--collab needs a ws:// or wss:// URL, got ${JSON.stringify(values.collab)}`);
   if (values.room === undefined || values.room === "") usageError("--collab needs --room <name>");
   collab = { url: values.collab, room: values.room, ...(values.token === undefined ? {} : { token: values.token }), ...(values.name === undefined ? {} : { name: values.name }) };
@@ -124,6 +131,7 @@ try {
     collab,
     extensions,
     persistMode: /** @type {"manual" | "immediate" | "disabled" | undefined} */ (persistMode),
+    git: values.git === true,
     locale: /** @type {"en" | "zh" | undefined} */ (locale),
     toolPrefix: values["tool-prefix"],
     visibleOnly: values["visible-only"] === true,
@@ -166,5 +174,6 @@ await server.connect(stdioTransport());
 // One line, on stderr (stdout is the protocol): what is served, from where, and when it is written.
 process.stderr.write(
   `agentpad-mcp ${VERSION}: serving ${paths.length} document${paths.length === 1 ? "" : "s"} from ${collab === undefined ? storage.dir : `room ${collab.room} at ${collab.url}`}` +
-    `${skipped.length > 0 ? ` (${skipped.length} skipped)` : ""} on stdio; ${MODE_NOTES[persistMode ?? "manual"]}\n`,
+    `${skipped.length > 0 ? ` (${skipped.length} skipped)` : ""} on stdio; ${MODE_NOTES[persistMode ?? "manual"]}` +
+    `${values.git === true ? "; git mode: every save is also a git commit of the files it wrote" : ""}\n`,
 );

@@ -67,6 +67,25 @@ export interface CoreOptions {
   maxReadLineChars?: number;
 }
 
+/** The same options as the core reads them (snake_case keys), as Workspace.create hands them over. */
+export interface WorkspaceConfig {
+  default_path?: string;
+  locale?: "en" | "zh";
+  candidate_style?: "table" | "list";
+  tool_prefix?: string;
+  persist_mode?: "manual" | "immediate" | "disabled";
+  near_match_threshold?: number;
+  max_preview_length?: number;
+  max_task_depth?: number;
+  preview_mode?: "compact" | "full" | "stats" | "diff";
+  preview_context_lines?: number;
+  memory?: boolean;
+  auto_rebase?: boolean;
+  max_read_lines?: number;
+  max_read_chars?: number;
+  max_read_line_chars?: number;
+}
+
 /** What the package needs of a core option at run time: its names, what it takes, its default and what it does. */
 export interface CoreOptionSpec {
   /** The JS name (camelCase). */
