@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { CASES_DIR, ROOT, materialize } from "../src/cases.mjs";
 import { LAZY_SPLITS, generateLazy, loadLazy, poolOf } from "../src/lazy/generate.mjs";
+import { FORMS, PUBLISHED, report, runCase } from "../src/lazy/run.mjs";
 import { percentile, scoreCall, tally } from "../src/lazy/score.mjs";
 
 function importGraph(file, seen = new Map()) {
@@ -125,5 +126,23 @@ describe("lazy snippets: scorer", () => {
     assert.equal(t4.refused, 1);
     assert.equal(percentile([5, 1, 3, 2, 4], 0.5), 3);
     assert.equal(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 100], 0.95), 19);
+  });
+});
+
+describe("lazy snippets: runner", () => {
+  it("sends each form as one memo_replace, scores the document it leaves, and reports beside the published figures", async () => {
+    const some = cases["lazy-dev"].slice(0, 3);
+    const rows = [];
+    for (const form of FORMS) for (const c of some) rows.push(await runCase(c, form));
+    for (const r of rows) {
+      assert.ok(["EXACT", "EQUIV", "BAD", "NOOP"].includes(r.first.outcome), `${r.id}: ${r.first.outcome}`);
+      if (r.first.refused) assert.equal(r.first.outcome, "NOOP", r.id);
+      if (r.first.status === "Success") assert.notEqual(r.first.outcome, "NOOP", `${r.id}: a success that changed nothing`);
+      assert.ok(r.first.ms >= 0);
+    }
+    const md = report([{ split: "lazy-dev", cases: some.length, rows }]);
+    for (const p of PUBLISHED) assert.ok(md.includes(p.where), p.where);
+    assert.match(md, /not measured here/);
+    for (const f of FORMS) assert.ok(md.includes(f.name), f.name);
   });
 });

@@ -1,11 +1,12 @@
 // Scoring a lazy-snippet merge (docs/editbench.md#lazy-snippets): the whole document after the
 // call is classified by editbench's own scorer (src/score.mjs: EXACT, EQUIV, BAD, NOOP); a call
 // that did not succeed and left the document as it was is a refusal. Never imports agentpad.
+import { materialize } from "../cases.mjs";
 import { classify, landed } from "../score.mjs";
 
 /** `{ outcome, bad_kind?, refused }` of one call's result document. */
 export function scoreCall(c, current, result, { status }) {
-  const r = classify(c, current, (() => current.slice(0, c.target[0].start) + c.expected[0].text + current.slice(c.target[0].end))(), result);
+  const r = classify(c, current, materialize(c).expected, result);
   return { outcome: r.outcome, bad_kind: r.bad_kind, refused: status !== "Success" && result === current };
 }
 
