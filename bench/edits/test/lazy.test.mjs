@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { CASES_DIR, ROOT, materialize } from "../src/cases.mjs";
 import { LAZY_SPLITS, generateLazy, loadLazy, poolOf } from "../src/lazy/generate.mjs";
-import { FORMS, PUBLISHED, report, runCase } from "../src/lazy/run.mjs";
+import { FORMS, PUBLISHED, report, runCase, writtenTokens } from "../src/lazy/run.mjs";
 import { percentile, scoreCall, tally } from "../src/lazy/score.mjs";
 
 function importGraph(file, seen = new Map()) {
@@ -140,7 +140,11 @@ describe("lazy snippets: runner", () => {
       if (r.first.status === "Success") assert.notEqual(r.first.outcome, "NOOP", `${r.id}: a success that changed nothing`);
       assert.ok(r.first.ms >= 0);
     }
-    const md = report([{ split: "lazy-dev", cases: some.length, rows }]);
+    // Each form sends the update as new_text and something more as old_text.
+    const t = writtenTokens(some);
+    assert.ok(t.sketch > t.update && t.lazy > t.update && t.rewrite > 0, JSON.stringify(t));
+    const md = report([{ split: "lazy-dev", cases: some.length, tokens: t, rows }]);
+    assert.ok(md.includes(`the update alone (an apply model's input besides the file) ${t.update}`));
     for (const p of PUBLISHED) assert.ok(md.includes(p.where), p.where);
     assert.match(md, /not measured here/);
     for (const f of FORMS) assert.ok(md.includes(f.name), f.name);

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { MemoryStorage, Workspace } from "@agentpad/core";
+import { countTokens } from "gpt-tokenizer";
 import { materialize } from "../cases.mjs";
 import { LAZY_SPLITS, loadLazy } from "./generate.mjs";
 import { scoreCall, tally } from "./score.mjs";
@@ -29,6 +30,21 @@ export const PUBLISHED = [
 
 const pct = (a, n) => (n ? `${((100 * a) / n).toFixed(1)} %` : "–");
 const ms = (x) => (x === null ? "–" : x < 10 ? x.toFixed(2) : x.toFixed(1));
+
+/**
+ * Median tokens the model writes per case (gpt-tokenizer, o200k_base): each form's old_text +
+ * new_text, the update alone (what an apply model is sent besides the file) and the expected
+ * region written out in full (a whole rewrite of the region).
+ */
+export function writtenTokens(cases) {
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+  const of = (f) => med(cases.map(f));
+  return {
+    ...Object.fromEntries(FORMS.map((form) => [form.key, of((c) => countTokens(form.attempt(c).old_text) + countTokens(form.attempt(c).new_text))])),
+    update: of((c) => countTokens(c.update)),
+    rewrite: of((c) => countTokens(c.expected[0].text)),
+  };
+}
 
 /** One call and, when agentpad offers a recommended candidate, its pick (a second call). */
 export async function runCase(c, form) {
@@ -64,7 +80,7 @@ export async function runSplit(split) {
   ws.free();
   const rows = [];
   for (const form of FORMS) for (const c of cases) rows.push(await runCase(c, form));
-  return { split, cases: cases.length, rows };
+  return { split, cases: cases.length, tokens: writtenTokens(cases), rows };
 }
 
 function table(rows, by) {
@@ -94,6 +110,10 @@ export function report(results) {
       out.push(`| ${form.name} | ${pct(t1.landed, t1.n)} (${t1.landed}/${t1.n}) | ${t2.bad} | ${t1.refused} | ${pct(t2.landed, t2.n)} | ${ms(t1.ms_median)} | ${ms(t1.ms_p95)} |`);
     }
     out.push("", "BAD counts writes within 2 calls (a BAD on call 1 stays BAD).", "");
+    if (res.tokens) {
+      const t = res.tokens;
+      out.push(`Tokens the model writes per case (median, o200k_base): ${FORMS.map((f) => `${f.key === "sketch" ? "both elided" : "old_text whole"} ${t[f.key]}`).join(", ")}; the update alone (an apply model's input besides the file) ${t.update}; the region rewritten in full ${t.rewrite}.`, "");
+    }
     for (const form of FORMS) {
       const rows = res.rows.filter((r) => r.form === form.key);
       out.push(`### ${form.name}: call 1 by changed regions, placeholder style, language`, "");
