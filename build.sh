@@ -510,7 +510,9 @@ run_bench() {
   npm_install "$ROOT/bench/edits"
   node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v2
   node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v1
-  say "report: ${BENCH_DIR#"$ROOT"/}/editbench-v2.md and editbench-v1.md (and .json)"
+  say "editbench lazy snippets: multi-region sketches with placeholders, one memo_replace each (lazy-test, lazy-dev)"
+  node bench/edits/src/lazy/run.mjs --out "$BENCH_DIR"
+  say "report: ${BENCH_DIR#"$ROOT"/}/editbench-v2.md, editbench-v1.md and editbench-lazy.md (and .json)"
 }
 
 # --------------------------------------------------------------------- fuzz ---

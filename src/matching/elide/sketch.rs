@@ -20,7 +20,8 @@
 //! lines the placeholder would stand for, or rewrites one near its edge, or is not clearly
 //! added (another head, few of the edge line's words, not written alike); two placeholders
 //! with no anchor between them; an anchor that recurs among the lines a placeholder would
-//! stand for. A property test (sketches of random edits with random stretches left out)
+//! stand for, or whose lines stand at another place between the anchors around it that occur
+//! once (a placeholder between those could then stand for more lines or fewer). A property test (sketches of random edits with random stretches left out)
 //! checks that a filled sketch is the intended text or nothing.
 //!
 //! # Bounds
@@ -70,7 +71,7 @@ pub fn expand<'a>(old_text: &'a str, new_text: &'a str) -> Result<Option<String>
         return Err(refuse(first, None));
     }
     // Runs of the diff: (equal, old range, new range), in order, absolute.
-    let mut runs: Vec<(bool, std::ops::Range<usize>, std::ops::Range<usize>)> = vec![(true, 0..prefix, 0..prefix)];
+    let mut runs: Vec<Run> = vec![(true, 0..prefix, 0..prefix)];
     for op in myers_ops(oi.get(prefix..oe).unwrap_or_default(), ni.get(prefix..ne).unwrap_or_default()) {
         let (tag, o, n) = op.as_tag_tuple();
         let equal = tag == similar::DiffTag::Equal;
@@ -108,6 +109,9 @@ pub fn expand<'a>(old_text: &'a str, new_text: &'a str) -> Result<Option<String>
             r.1.start += take;
             r.2.start += take;
         }
+    }
+    if let Some((m, anchor)) = movable_anchor(&runs, &old, &markers) {
+        return Err(refuse(m, Some(anchor)));
     }
     let mut out: Vec<&str> = Vec::with_capacity(old.len() + new.len());
     for (k, (equal, o, n)) in runs.iter().enumerate() {
@@ -179,6 +183,46 @@ pub fn expand<'a>(old_text: &'a str, new_text: &'a str) -> Result<Option<String>
         out.extend(paired_after);
     }
     Ok(Some(out.join("\n")))
+}
+
+/// A run of the diff: whether its lines are equal, its old range, its new range.
+type Run = (bool, std::ops::Range<usize>, std::ops::Range<usize>);
+
+/// An anchor the diff placed where its lines also stand elsewhere within reach, with a
+/// placeholder within reach too: `(placeholder, the anchor's first line)`. Anchors whose
+/// lines occur once in old_text (and the texts' common first and last lines) stay where they
+/// are; another anchor may sit at any place of its lines between the fixed ones around it,
+/// and with a placeholder between those, each place is another reading (the placeholder
+/// stands for more lines or fewer, a changed line rewrites another old line) that writes
+/// other text: a changelog's `### Fixed` under the first release of the region or under the
+/// one the model meant. Cost: O(runs · old · run lines).
+fn movable_anchor<'a>(runs: &[Run], old: &[&'a str], markers: &[usize]) -> Option<(usize, &'a str)> {
+    let lines_of = |r: &Run| old.get(r.1.clone()).unwrap_or_default();
+    // Where `lines` stand in old[from..to].
+    let places = |lines: &[&str], from: usize, to: usize| -> Vec<usize> {
+        let n = lines.len();
+        (from..to).filter(|&s| s.checked_add(n).is_some_and(|e| e <= to) && old.get(s..s + n) == Some(lines)).collect()
+    };
+    let last = runs.len().saturating_sub(1);
+    let fixed: Vec<bool> = runs
+        .iter()
+        .enumerate()
+        .map(|(k, r)| k == 0 || k == last || (r.0 && !r.1.is_empty() && places(lines_of(r), 0, old.len()).len() == 1))
+        .collect();
+    for (k, run) in runs.iter().enumerate() {
+        if !run.0 || run.1.is_empty() || fixed.get(k).copied().unwrap_or(true) {
+            continue;
+        }
+        let lo = (0..k).rev().find(|&j| fixed.get(j).copied().unwrap_or(false)).and_then(|j| runs.get(j));
+        let hi = (k + 1..runs.len()).find(|&j| fixed.get(j).copied().unwrap_or(false)).and_then(|j| runs.get(j));
+        let (Some(lo), Some(hi)) = (lo, hi) else { continue };
+        let Some(&m) = markers.iter().find(|&&m| m >= lo.2.end && m < hi.2.start) else { continue };
+        let lines = lines_of(run);
+        if places(lines, lo.1.end, hi.1.start).iter().any(|&s| s != run.1.start) {
+            return Some((m, lines.iter().find(|l| !l.trim().is_empty()).copied().unwrap_or_default()));
+        }
+    }
+    None
 }
 
 /// Old lines next to a placeholder's edge that an added line is compared with (a rewrite of
@@ -433,6 +477,19 @@ mod tests {
         // Most land: the rule is not "refuse everything".
         assert!(landed > 2 * refused, "landed {landed}, refused {refused}");
         eprintln!("sketches: landed {landed}, refused {refused}");
+    }
+
+    #[test]
+    fn an_anchor_that_may_stand_at_another_place_is_refused() {
+        // A heading that every release has: the sketch means the second `### Changed`, the
+        // diff would pair it with the first and drop what lies between.
+        let old = "## 3.1\n\n### Changed\n- faster start-up\n\n### Contributors\n- ann\n\n## 3.0\n\n### Changed\n- new config format\n- dropped the old flags\n\n## 2.9";
+        let new = "## 3.1\n<!-- ... -->\n### Changed\n- a note\n- new config format\n<!-- ... -->\n## 2.9";
+        assert_eq!(expand(old, new), Err(Unmapped::Sketch { marker: 1, line: "<!-- ... -->".into(), near: Some("### Changed".into()) }));
+        // Named once, the same anchor is placed and the sketch is filled.
+        let once = old.replacen("### Changed", "### Changed in 3.1", 1);
+        let filled = expand(&once, new).unwrap().unwrap();
+        assert_eq!(filled, once.replace("### Changed\n- new config", "### Changed\n- a note\n- new config"));
     }
 
     #[test]
