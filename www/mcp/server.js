@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { McpServer, fromJsonSchema } from "@modelcontextprotocol/server";
-import { MAX_DOCUMENT_BYTES, MemoryStorage, NodeFsStorage, Workspace } from "@agentpad/core";
+import { CORE_OPTIONS, MAX_DOCUMENT_BYTES, MemoryStorage, NodeFsStorage, Workspace } from "@agentpad/core";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
@@ -27,15 +27,18 @@ const agentpadValidates = {
 };
 
 /**
- * @typedef {object} AgentpadServerOptions
+ * The server's own options; the workspace's (persistMode, locale, toolPrefix, candidateStyle, …:
+ * docs/options.md) are taken beside them.
+ * @typedef {AgentpadServerOwnOptions & import("@agentpad/core").CoreOptions} AgentpadServerOptions
+ */
+
+/**
+ * @typedef {object} AgentpadServerOwnOptions
  * @property {string} dir The folder: every document is a file under it; paths leaving it are refused.
  * @property {string[]} [extensions] Only files ending with one of these (".md", ".txt", …) are opened. Default: every file.
- * @property {"manual" | "immediate" | "disabled"} [persistMode] When changes reach the disk (default "manual": on commit).
  * @property {boolean} [git] Git mode (docs/workflow.md#git-mode): `dir` must be in a git work tree
  *   (else the server does not start), and every call that saves is also one git commit of exactly
  *   the files it wrote; `memo_read({ version })` also takes a commit id. Not with `collab`.
- * @property {"en" | "zh"} [locale] Language of the responses (default "en").
- * @property {string} [toolPrefix] Tool names are `${toolPrefix}_${verb}` (default "memo").
  * @property {boolean} [visibleOnly] List only the tools the workflow state offers, enabling and
  *   disabling them after each call (`notifications/tools/list_changed`). Default false: every tool
  *   the configuration enables is listed all the time — the list a client caches never changes,
@@ -76,15 +79,13 @@ const agentpadValidates = {
  * @returns {Promise<AgentpadServer>}
  */
 export async function createAgentpadServer(options) {
-  const { dir, extensions, persistMode, locale, toolPrefix, visibleOnly = false, structuredContent = false, git = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  const { dir, extensions, toolPrefix, visibleOnly = false, structuredContent = false, git = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
   if (typeof structuredContent !== "boolean") throw new TypeError(`agentpad-mcp: option structuredContent must be a boolean, got ${JSON.stringify(structuredContent)}`);
   if (typeof git !== "boolean") throw new TypeError(`agentpad-mcp: option git must be a boolean, got ${JSON.stringify(git)}`);
   if (git && options.collab !== undefined) throw new TypeError("agentpad-mcp: option git needs a folder (dir), not collab: a room has no git work tree");
-  const workspaceOptions = {
-    ...(persistMode === undefined ? {} : { persistMode }),
-    ...(locale === undefined ? {} : { locale }),
-    ...(toolPrefix === undefined ? {} : { toolPrefix }),
-  };
+  // Every workspace option of the core's table given (persistMode, locale, toolPrefix,
+  // candidateStyle, maxReadLines, …: docs/options.md) goes to Workspace.create as it is.
+  const workspaceOptions = Object.fromEntries(CORE_OPTIONS.filter((o) => options[o.name] !== undefined).map((o) => [o.name, options[o.name]]));
   // The core checks every option: ask it before reading the folder, so a bad one fails fast
   // with the core's message naming it.
   (await Workspace.create({ storage: new MemoryStorage({}), ...workspaceOptions })).free();

@@ -5,8 +5,31 @@
 
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { CORE_OPTIONS } from "@agentpad/core";
 import { VERSION, createAgentpadServer } from "../server.js";
 import { stdioTransport } from "../stdio.js";
+
+/** The workspace options the server offers as flags: every core option with a flag in its table. */
+const CORE_FLAGS = CORE_OPTIONS.filter((o) => o.flag !== undefined);
+
+/** `--max-task-depth <1-16>` and its doc, wrapped as the hand-written lines above are. */
+function coreFlagHelp() {
+  return CORE_FLAGS.map((o) => {
+    const value = o.kind === "flag" ? "" : o.kind === "word" ? ` <${o.words.join("|")}>` : o.kind === "whole" ? ` <${o.min}-${o.max}>` : o.kind === "share" ? " <0-1>" : o.kind === "name" ? " <name>" : " <path>";
+    const words = `${o.doc} Default: ${o.default}.`.split(" ");
+    const lines = [];
+    let line = "";
+    for (const word of words) {
+      if (line !== "" && line.length + 1 + word.length > 68) {
+        lines.push(line);
+        line = word;
+      } else line = line === "" ? word : `${line} ${word}`;
+    }
+    lines.push(line);
+    const head = `  ${o.flag}${value}`;
+    return head.length < 26 ? `${head.padEnd(26)}${lines.join(`\n${" ".repeat(26)}`)}` : `${head}\n${lines.map((l) => " ".repeat(26) + l).join("\n")}`;
+  }).join("\n");
+}
 
 const USAGE = `Usage: agentpad-mcp --dir <folder> [options]
        agentpad-mcp --collab <ws-url> --room <name> [--token <token>] [options]
@@ -26,15 +49,11 @@ Options:
   --name <name>           the agent's name people see in their editors (with --collab;
                           default agentpad-mcp)
   --ext <list>            only files with these extensions, comma-separated (e.g. .md,.txt)
-  --persist-mode <mode>   manual (default: commit writes), immediate (every edit writes),
-                          disabled (nothing is written)
   --git                   <folder> must be in a git work tree: every commit the agent makes
                           is also one git commit of exactly the files it wrote (the summary
                           as its subject), leaving your other changes, staged or not, as
                           they were; memo_read(version) also takes a commit id
                           (docs/workflow.md#git-mode)
-  --locale <en|zh>        language of the responses (default en)
-  --tool-prefix <prefix>  tool names are <prefix>_<verb> (default memo)
   --visible-only          list only the tools the workflow state offers, changing the list
                           after calls (notifications/tools/list_changed; calling an unlisted
                           tool is a protocol error -32602 "Tool … disabled"); by default every
@@ -47,6 +66,9 @@ Options:
                           tokens)
   -h, --help              show this help
   -v, --version           show the version
+
+Workspace options (docs/options.md):
+${coreFlagHelp()}
 
 MCP client configuration (e.g. Claude Desktop's claude_desktop_config.json):
   { "mcpServers": { "agentpad": { "command": "npx", "args": ["-y", "@agentpad/mcp", "--dir", "/path/to/notes"] } } }
@@ -67,10 +89,8 @@ try {
       room: { type: "string" },
       token: { type: "string" },
       ext: { type: "string" },
-      "persist-mode": { type: "string" },
       git: { type: "boolean" },
-      locale: { type: "string" },
-      "tool-prefix": { type: "string" },
+      ...Object.fromEntries(CORE_FLAGS.map((o) => [o.flag.slice(2), { type: o.kind === "flag" ? "boolean" : "string" }])),
       "visible-only": { type: "boolean" },
       "structured-content": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -110,14 +130,16 @@ if (values.collab !== undefined) {
   if (!isDir) usageError(`--dir ${values.dir}: not a folder`);
 }
 
-const persistMode = values["persist-mode"];
-if (persistMode !== undefined && !["manual", "immediate", "disabled"].includes(persistMode)) {
-  usageError(`--persist-mode must be manual, immediate or disabled, got ${JSON.stringify(persistMode)}`);
+// The workspace options given as flags, by their JS names; the core checks each value (a bad one
+// is a usage error naming the flag, below). Numbers are handed over as numbers.
+/** @type {Record<string, unknown>} */
+const coreOptions = {};
+for (const o of CORE_FLAGS) {
+  const value = values[o.flag.slice(2)];
+  if (value === undefined) continue;
+  coreOptions[o.name] = (o.kind === "whole" || o.kind === "share") && /^\d+(\.\d+)?$/.test(String(value)) ? Number(value) : value;
 }
-const locale = values.locale;
-if (locale !== undefined && !["en", "zh"].includes(locale)) {
-  usageError(`--locale must be en or zh, got ${JSON.stringify(locale)}`);
-}
+const persistMode = /** @type {"manual" | "immediate" | "disabled" | undefined} */ (coreOptions.persistMode);
 let extensions;
 if (values.ext !== undefined) {
   extensions = values.ext.split(",").map((e) => e.trim()).filter((e) => e !== "");
@@ -130,17 +152,17 @@ try {
     dir: values.dir ?? "",
     collab,
     extensions,
-    persistMode: /** @type {"manual" | "immediate" | "disabled" | undefined} */ (persistMode),
+    ...coreOptions,
     git: values.git === true,
-    locale: /** @type {"en" | "zh" | undefined} */ (locale),
-    toolPrefix: values["tool-prefix"],
     visibleOnly: values["visible-only"] === true,
     structuredContent: values["structured-content"] === true,
   });
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);
   // An option the core refuses (e.g. a --tool-prefix with a dash) is bad usage.
-  if (message.startsWith("InvalidArguments: option")) usageError(message.replace(/^InvalidArguments: option `toolPrefix`/, "--tool-prefix"));
+  const option = /^InvalidArguments: option `(\w+)`/.exec(message);
+  const flag = CORE_FLAGS.find((o) => o.name === option?.[1])?.flag;
+  if (option !== null) usageError(flag === undefined ? message : message.replace(option[0], flag));
   process.stderr.write(`agentpad-mcp: cannot start: ${message}\n`);
   process.exit(1);
 }

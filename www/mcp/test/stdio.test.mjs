@@ -192,3 +192,30 @@ test("usage: --help on stdout (exit 0); bad usage on stderr (exit 2)", () => {
     assert.match(r.stderr, /^agentpad-mcp: /, args.join(" "));
   }
 });
+
+// The workspace options are flags rendered from the core's option table (docs/options.md): one
+// the server's code never names (candidateStyle, maxReadLines) reaches the workspace, --help
+// lists every one, and a value the core refuses is a usage error naming the flag.
+test("every workspace option of the core's table is a flag: listed in --help, handed to the workspace, refused by name", async () => {
+  const { CORE_OPTIONS } = await import("@agentpad/core");
+  const help = spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8" }).stdout;
+  for (const o of CORE_OPTIONS.filter((o) => o.flag !== undefined)) assert.ok(help.includes(`  ${o.flag}`), `${o.flag} is not in --help`);
+  const bad = spawnSync(process.execPath, [BIN, "--dir", ".", "--max-task-depth", "99"], { encoding: "utf8" });
+  assert.equal(bad.status, 2, bad.stderr);
+  assert.match(bad.stderr, /^agentpad-mcp: --max-task-depth must be a whole number from 1 to 16 \(default 3\), got 99/);
+
+  const folder = tempFolder();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "--dir", folder.dir, "--candidate-style", "table", "--max-read-lines", "2"], stderr: "pipe" });
+  const client = new Client({ name: "agentpad-mcp-flags-test", version: "0.0.0" });
+  try {
+    await client.connect(transport);
+    const multi = await client.callTool({ name: "memo_replace", arguments: { path: "notes.md", old_text: "foo", new_text: "bar" } });
+    assert.equal(statusOf(multi), "MultiMatch");
+    assert.match(multi.content[0].text, /\| Id \|/, "candidates as a table");
+    const read = await client.callTool({ name: "memo_read", arguments: { path: "notes.md" } });
+    assert.match(read.content[0].text, /one read shows at most 2 lines \(option max_read_lines\)/);
+  } finally {
+    await client.close();
+    folder.cleanup();
+  }
+});
