@@ -43,7 +43,7 @@ export function renderReport(report, mats, casesById) {
   L.push(`| tool | call 1 | ≤ 2 calls | ≤ 3 calls | BAD | calls / landed edit | tokens / landed edit | field mix, ≤ 2 calls |`);
   L.push(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
   const order = [...tools].sort((a, b) => b.summary.l2_rate - a.summary.l2_rate || a.summary.bad - b.summary.bad);
-  for (const t of order.filter((x) => !x.upper_bound && !x.footnote)) {
+  for (const t of order.filter((x) => !x.upper_bound && !x.footnote && !x.emulation)) {
     const s = t.summary;
     const name = t.key.startsWith("agentpad") ? `**${t.label}**` : t.label;
     L.push(`| ${esc(name)} | ${pct(s.l1_rate)} | ${pct(s.l2_rate)} | ${pct(s.l3_rate)} | ${s.bad} | ${num(s.calls_per_landed, 2)} | ${num(s.tokens_per_landed, 0)} | ${pct(s.l2_weighted)} |`);
@@ -175,6 +175,31 @@ export function renderReport(report, mats, casesById) {
       L.push("```");
     }
     L.push("</details>");
+    L.push("");
+  }
+
+  if (report.real) {
+    L.push("## Real code against the emulations");
+    L.push("");
+    L.push("Where a registry ships a peer's code, its row above runs that code and the emulation runs beside it on every case, given the same document and attempt (docs/editbench.md#real-code-runs). *Same result*: the first call gives the same kind (applied or error) and, when applied, the same document; *same text*: also the same words shown to the model; *same outcome*: the agent runs end with the same scored outcome on the same call.");
+    L.push("");
+    L.push("| peer | real code | cases | same result, call 1 | same text, call 1 | same outcome | emulation's row (call 1 / ≤ 2 / ≤ 3 / BAD) |");
+    L.push("| --- | --- | ---: | ---: | ---: | ---: | --- |");
+    for (const r of report.real.runs) {
+      const e = tools.find((t) => t.key === `${r.key}-emu`)?.summary;
+      L.push(`| ${r.key} | ${esc(r.package)} | ${r.cases} | ${pct(r.same_result / r.cases)} | ${pct(r.same_text / r.cases)} | ${pct(r.same_outcome / r.cases)} | ${e ? `${pct(e.l1_rate)} / ${pct(e.l2_rate)} / ${pct(e.l3_rate)} / ${e.bad}` : "–"} |`);
+    }
+    for (const [k, x] of Object.entries(report.real.installed)) if (!x.ok) L.push(`\n${k}: the real code (${esc(x.package)}) could not be installed (${esc(x.why)}); its row is the emulation.`);
+    for (const r of report.real.runs) {
+      if (!r.disagreements.length) continue;
+      L.push("");
+      L.push(`<details><summary>${r.key}: ${r.disagreements.length} cases where real code and emulation differ</summary>`);
+      L.push("");
+      L.push("| case | call 1, emulation | call 1, real | outcome, emulation | outcome, real | real code's first line |");
+      L.push("| --- | --- | --- | --- | --- | --- |");
+      for (const d of r.disagreements) L.push(`| ${d.id} | ${d.emulation.first}${d.first_call_same ? "" : " ≠"} | ${d.real.first} | ${d.emulation.outcome} @${d.emulation.landed_at ?? "–"} | ${d.real.outcome} @${d.real.landed_at ?? "–"} | ${esc(d.real.message)} |`);
+      L.push("</details>");
+    }
     L.push("");
   }
 

@@ -38,7 +38,7 @@ export const PEERS = [
 /** The whole document with `cat -n` gutters: what a peer's re-read shows. */
 const catView = (text) => catN(text.replace(/\r\n?/g, "\n").replace(/^\uFEFF/, "").replace(/\n$/, "").split("\n"), 1);
 
-function peerTool(peer) {
+export function peerTool(peer) {
   return {
     key: peer.key,
     name: peer.name,
