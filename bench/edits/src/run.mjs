@@ -17,6 +17,7 @@ import { runFidelity } from "./fidelity.mjs";
 import { renderReport } from "./report.mjs";
 import { landed } from "./score.mjs";
 import { PEERS, agentpadTool, peerTool, peerTools } from "./tools.mjs";
+import { aiderBlock } from "./formats.mjs";
 import { agreement } from "./real/differential.mjs";
 import { VERSIONS as REAL_VERSIONS, install } from "./real/install.mjs";
 import { realPeers } from "./real/real.mjs";
@@ -192,7 +193,8 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
       const t = performance.now();
       const byId = (k) => new Map(tools.find((x) => x.key === k).results.map((r) => [r.id, r]));
       const peer = PEERS.find((p) => p.key === key);
-      const a = agreement(v.mod, realSet.peers[key], cases.filter((c) => !(c.category === "T" && c.must_refuse && !peer.takesCount)), mats, !!peer.hint, byId(v.key), byId(key));
+      const attemptOf = (c, mat) => (peer.format === "aider-block" ? aiderBlock(c, mat.current) : c.attempt);
+      const a = agreement(v.mod, realSet.peers[key], cases.filter((c) => !(c.category === "T" && c.must_refuse && !peer.takesCount)), mats, !!peer.hint, byId(v.key), byId(key), attemptOf);
       realRuns.push({ key, package: REAL_PACKAGES[key], ms: performance.now() - t, ...a });
     }
     realSet.close();

@@ -1,12 +1,16 @@
 // CX: Codex apply_patch (codex-rs/apply-patch: seek_sequence.rs, lib.rs). The attempt becomes one
-// update chunk: old_text's lines are the removed lines, new_text's the added ones (one trailing
-// newline of each is the line terminator, not an extra line); in duplicate cases the chunk has an
+// update chunk: old_text's lines are what it removes or keeps, new_text's what it adds or keeps (one
+// trailing newline of each is the line terminator, not an extra line); in duplicate cases the chunk has an
 // `@@ <anchor line>` header. Facts: the file is split on "\n" (a "\r" stays on its line), a
 // trailing empty element dropped; the header line is located first (as a one-line pattern) and the
 // search continues after it; seek_sequence tries four full scans from the cursor — exact lines,
 // trim_end, trim, then trim with a Unicode punctuation/space map — and the first window that
 // passes wins (no ambiguity check); a pattern ending in an empty line is retried without it; new
-// lines are spliced verbatim; the file is joined with "\n" and always ends with a newline.
+// lines are spliced verbatim while the matched context lines keep the file's text (as the
+// @openai/codex 0.171.0 binary does: a tab-indented context line stays tab-indented); the file is
+// joined with "\n" and always ends with a newline. The attempt is the hunk a model writes: lines
+// common to old_text and new_text (a line diff) are context, the rest removed and added lines.
+import { diffArrays } from "diff";
 import { applied, error } from "./common.mjs";
 
 const PUNCT = (s) =>
@@ -57,6 +61,18 @@ export function apply(doc, attempt, { path, disambiguation }) {
     at = seekSequence(lines, oldLines, cursor);
   }
   if (at === null) return error(`Failed to find expected lines in ${path}:\n${oldLines.join("\n")}`);
-  lines.splice(at, oldLines.length, ...newLines);
+  // The attempt is a hunk: lines common to old_text and new_text are context, and the file's own
+  // context lines stay as they are (only removed and added lines change).
+  const out = [];
+  let k = at;
+  for (const part of diffArrays(oldLines, newLines)) {
+    if (part.added) out.push(...part.value);
+    else if (part.removed) k += part.value.length;
+    else {
+      out.push(...lines.slice(k, k + part.value.length));
+      k += part.value.length;
+    }
+  }
+  lines.splice(at, oldLines.length, ...out);
   return applied(lines.join("\n") + "\n", `Success. Updated the following files:\nM ${path}`);
 }

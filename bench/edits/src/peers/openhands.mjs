@@ -24,10 +24,11 @@ export function apply(doc, attempt, { path }) {
     newStr = newStr.trim();
     found = hits(text, oldStr);
   }
-  if (found.length === 0) return error(`No replacement was performed, old_str \`${attempt.old_text}\` did not appear verbatim in ${path}.`);
+  // Both errors quote old_str as last searched: stripped, when the stripped retry ran.
+  if (found.length === 0) return error(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`);
   if (found.length > 1) {
     const lines = [...new Set(found.map((i) => text.slice(0, i).split("\n").length))].sort((a, b) => a - b);
-    return error(`No replacement was performed. Multiple occurrences of old_str \`${attempt.old_text}\` in lines ${JSON.stringify(lines).replace(/,/g, ", ")}. Please ensure it is unique.`);
+    return error(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines ${JSON.stringify(lines).replace(/,/g, ", ")}. Please ensure it is unique.`);
   }
   const at = found[0];
   const out = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
