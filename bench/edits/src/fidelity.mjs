@@ -64,6 +64,8 @@ export const FIDELITY = {
       { name: "@@ context moves the search after it (source)", doc: "x\nanchor\nx\n", attempt: e("x", "z"), ctx: { disambiguation: { anchor_line_text: "anchor" } }, doc_out: "x\nanchor\nz\n" },
       { name: "apply_patch CLI test: a missing line fails with its text and leaves the file", doc: "line1\nline2\n", attempt: e("missing", "changed"), error: /^Failed to find expected lines in file\.txt:\nmissing$/ },
       { name: "the success text names the file (source: the 0.171.0 binary)", doc: "a\nb\n", attempt: e("b", "c"), doc_out: "a\nc\n", message: /^Success\. Updated the following files:\nM file\.txt$/ },
+      { name: "added lines take the first line's CRLF; kept lines keep theirs (source: the 0.171.0 binary)", doc: "a\r\nb\nc\n", attempt: e("c", "C"), doc_out: "a\r\nb\nC\r\n" },
+      { name: "a hunk of added lines only is appended at the end (source: the 0.171.0 binary)", doc: "x\ny\n", attempt: e("", "new"), doc_out: "x\ny\nnew\n" },
       { name: "a context line keeps the file's text (source: the 0.171.0 binary)", doc: "def f():\n\tx = 1\n\treturn x\n", attempt: e("def f():\n    x = 1\n    return x\n", "def f():\n    x = 2\n    return x\n"), doc_out: "def f():\n    x = 2\n\treturn x\n" },
     ],
   },
@@ -80,7 +82,8 @@ export const FIDELITY = {
       { name: "a miss whose REPLACE lines are already there says so (source: apply_edits)", doc: "a\nb\n", attempt: e("zzz\n", "b\n"), error: /Are you sure you need this SEARCH\/REPLACE block\?\nThe REPLACE lines are already in file\.txt!/ },
       { name: "SEARCH equal to REPLACE is applied and leaves the file (source: do_replace)", doc: "a\nb\n", attempt: e("b\n", "b\n"), doc_out: "a\nb\n" },
       { name: "an empty SEARCH appends REPLACE as a whole line (source: do_replace)", doc: "a\nb", attempt: e("", "c"), doc_out: "a\nbc\n" },
-      { name: "a miss shows the closest lines (source)", doc: "def f(x):\n    return x + 1\n", attempt: e("def f(x):\n    return x + 2\n", "def f(x):\n    return x + 3\n"), error: /Did you mean to match some of these actual lines/ },
+      { name: "a miss shows the closest lines, exactly when they match the block's first and last (source, checked on aider-chat 0.86.2)", doc: "def f(x):\n    y = x\n    return y + 1\n", attempt: e("def f(x):\n    y = x\n    return y + 2\n", "def f(x):\n    y = x\n    return y + 3\n"), error: /Did you mean to match some of these actual lines from file\.txt\?\n\n```\ndef f\(x\):\n    y = x\n    return y \+ 1\n```/ },
+      { name: "below 0.6 of lines alike there is no did-you-mean (source, checked on aider-chat 0.86.2)", doc: "def f(x):\n    return x + 1\n", attempt: e("def f(x):\n    return x + 2\n", "def f(x):\n    return x + 3\n"), error: /^(?![\s\S]*Did you mean)[\s\S]*failed to match/ },
     ],
   },
   "RO-d": {

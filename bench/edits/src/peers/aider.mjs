@@ -90,8 +90,14 @@ export function replaceMostSimilarChunk(whole, part, replace) {
 }
 
 export function findSimilarLines(search, content, threshold = 0.6) {
-  const s = search.split("\n");
-  const c = content.split("\n");
+  // Python's splitlines: no empty element after a final newline.
+  const lines = (t) => {
+    const l = t.split("\n");
+    if (l[l.length - 1] === "") l.pop();
+    return l;
+  };
+  const s = lines(search);
+  const c = lines(content);
   let best = 0;
   let bestAt = 0;
   for (let i = 0; i + s.length <= c.length; i++) {
@@ -109,10 +115,11 @@ export function findSimilarLines(search, content, threshold = 0.6) {
 
 export function apply(doc, attempt, { path }) {
   const content = universalNewlines(doc);
-  const part = attempt.old_text;
-  const replace = attempt.new_text;
-  // The block's texts are whole lines: each ends with a newline.
-  const line = (s) => (s === "" || s.endsWith("\n") ? s : s + "\n");
+  // The block's texts are whole lines, each ending with "\n": the reply is split with Python's
+  // splitlines (so "\r\n", "\r" and the other line breaks it knows end a line) and joined with "\n".
+  const line = (s) => (s === "" ? s : s.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/).join("\n").replace(/\n$/, "") + "\n");
+  const part = line(attempt.old_text);
+  const replace = line(attempt.new_text);
   if (part.trim() === "") return applied(content + line(replace), `Applied edit to ${path}`);
   const res = replaceMostSimilarChunk(content, part, replace);
   // Any non-empty result is written, the unchanged document included (SEARCH equal to REPLACE).

@@ -8,7 +8,9 @@
 // passes wins (no ambiguity check); a pattern ending in an empty line is retried without it; new
 // lines are spliced verbatim while the matched context lines keep the file's text (as the
 // @openai/codex 0.171.0 binary does: a tab-indented context line stays tab-indented); the file is
-// joined with "\n" and always ends with a newline. The attempt is the hunk a model writes: lines
+// joined with "\n" and always ends with a newline; added lines take the line ending of the file's
+// first line (CRLF or LF) and other lines keep theirs; a hunk of added lines only is appended at
+// the end of the file (both as the 0.171.0 binary does). The attempt is the hunk a model writes: lines
 // common to old_text and new_text (a line diff) are context, the rest removed and added lines.
 import { diffArrays } from "diff";
 import { applied, error } from "./common.mjs";
@@ -54,7 +56,10 @@ export function apply(doc, attempt, { path, disambiguation }) {
     if (at === null) return error(`Failed to find context '${disambiguation.anchor_line_text}' in ${path}`);
     cursor = at + 1;
   }
-  let at = seekSequence(lines, oldLines, cursor);
+  // The file's line ending is its first line's: added lines get it, kept lines keep their own.
+  const cr = lines.length > 0 && lines[0].endsWith("\r") ? "\r" : "";
+  // A hunk of added lines only goes to the end of the file.
+  let at = oldLines.length === 0 ? lines.length : seekSequence(lines, oldLines, cursor);
   if (at === null && oldLines.length && oldLines[oldLines.length - 1] === "") {
     oldLines = oldLines.slice(0, -1);
     if (newLines.length && newLines[newLines.length - 1] === "") newLines = newLines.slice(0, -1);
@@ -66,7 +71,7 @@ export function apply(doc, attempt, { path, disambiguation }) {
   const out = [];
   let k = at;
   for (const part of diffArrays(oldLines, newLines)) {
-    if (part.added) out.push(...part.value);
+    if (part.added) out.push(...part.value.map((l) => l + cr));
     else if (part.removed) k += part.value.length;
     else {
       out.push(...lines.slice(k, k + part.value.length));
