@@ -65,6 +65,7 @@ export const FIDELITY = {
       { name: "apply_patch CLI test: a missing line fails with its text and leaves the file", doc: "line1\nline2\n", attempt: e("missing", "changed"), error: /^Failed to find expected lines in file\.txt:\nmissing$/ },
       { name: "the success text names the file (source: the 0.171.0 binary)", doc: "a\nb\n", attempt: e("b", "c"), doc_out: "a\nc\n", message: /^Success\. Updated the following files:\nM file\.txt$/ },
       { name: "added lines take the first line's CRLF; kept lines keep theirs (source: the 0.171.0 binary)", doc: "a\r\nb\nc\n", attempt: e("c", "C"), doc_out: "a\r\nb\nC\r\n" },
+      { name: "a CRLF patch on an LF file writes LF lines (source: the 0.171.0 binary)", doc: "a\nb\nc\n", attempt: e("b\r\nc\r\n", "B\r\nc\r\n"), doc_out: "a\nB\nc\n" },
       { name: "a hunk of added lines only is appended at the end (source: the 0.171.0 binary)", doc: "x\ny\n", attempt: e("", "new"), doc_out: "x\ny\nnew\n" },
       { name: "a context line keeps the file's text (source: the 0.171.0 binary)", doc: "def f():\n\tx = 1\n\treturn x\n", attempt: e("def f():\n    x = 1\n    return x\n", "def f():\n    x = 2\n    return x\n"), doc_out: "def f():\n    x = 2\n\treturn x\n" },
     ],

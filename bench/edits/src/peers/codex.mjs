@@ -39,8 +39,10 @@ export function seekSequence(lines, pattern, start, eof = false) {
   return null;
 }
 
+// The patch is read line by line with its "\r\n" taken as the line break, so a CRLF attempt's
+// lines carry no "\r" (the 0.171.0 binary reads it so).
 const toLines = (s) => {
-  const l = s.split("\n");
+  const l = s.split(/\r?\n/);
   if (l.length > 1 && l[l.length - 1] === "") l.pop();
   return l;
 };
