@@ -508,8 +508,10 @@ run_bench() {
   say "report: ${BENCH_DIR#"$ROOT"/}/report.md and report.json"
   say "editbench: agentpad and ten peers on the frozen edit cases (bench/edits): v2 (test), then v1 (dev)"
   npm_install "$ROOT/bench/edits"
-  node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v2
-  node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v1
+  # --real: aider-chat and openhands-aci (PyPI) and the Codex binary (npm) are installed once under
+  # target/editbench-peers/ and run in their rows, beside their emulations (docs/editbench.md#real-code-runs).
+  node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v2 --real
+  node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v1 --real
   say "editbench lazy snippets: multi-region sketches with placeholders, one memo_replace each (lazy-test, lazy-dev)"
   node bench/edits/src/lazy/run.mjs --out "$BENCH_DIR"
   say "report: ${BENCH_DIR#"$ROOT"/}/editbench-v2.md, editbench-v1.md and editbench-lazy.md (and .json)"

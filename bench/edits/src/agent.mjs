@@ -1,7 +1,9 @@
 // The simulated agent: one mechanical policy for every tool, at most 3 calls per case.
 //   0. a case with a prelude first makes the agent's own earlier edits through the tool (not
 //      counted: every tool makes them the same way);
-//   1. send the attempt (duplicate cases carry the tool's own disambiguation, when it has one);
+//   1. send the attempt, in the tool's own format (Aider: a whole-line block of its real size,
+//      src/formats.mjs) (duplicate cases carry the tool's own disambiguation, when it has one; a
+//      tool whose every call carries a line hint, Zed, gets the target's line on every call);
 //   2. candidates (agentpad): pick one — the tool's recommended one, or the oracle's (the
 //      candidate on the target, an upper bound that reads the answer key) — for 1 call;
 //   3. ambiguous-copy cases (the text cannot tell which copy is meant): a tool that asks (names
@@ -16,6 +18,7 @@
 //   unique under the tool's own matcher (a dry run of the peer), not just exactly.
 // Every response the model is shown is counted with one tokenizer (gpt-tokenizer, o200k_base).
 import { countTokens } from "gpt-tokenizer";
+import { aiderBlock } from "./formats.mjs";
 import { classify, landed } from "./score.mjs";
 import { count } from "./text.mjs";
 
@@ -92,6 +95,16 @@ function lineHint(r, c, current, tool) {
   return current.slice(0, c.target[0].start).split("\n").length;
 }
 
+/**
+ * What the call carries besides the texts: the case's disambiguation (duplicates), and for a tool
+ * whose every call has a line hint (Zed) the line where the model read the target — its first
+ * line in the current document.
+ */
+export function callHint(tool, c, current) {
+  if (!tool.hintEvery || c.target.length === 0) return c.disambiguation;
+  return { ...(c.disambiguation ?? {}), hint_line: current.slice(0, c.target[0].start).split("\n").length };
+}
+
 /** The candidate whose span overlaps the target most (offsets in the LF, BOM-less draft). */
 export function oraclePick(candidates, c, current) {
   if (c.target.length === 0) return null;
@@ -134,7 +147,10 @@ export async function runCase(tool, c, mat, variant = "oracle") {
     steps.push({ action, kind, tokens: t, calls, ...extra });
   };
   try {
-    let r = await session.edit(c.attempt, c.disambiguation);
+    const hint = callHint(tool, c, mat.current);
+    // The attempt in the tool's own format (Aider: a whole-line block of its real size).
+    const attempt = tool.format === "aider-block" ? aiderBlock(c, mat.current) : c.attempt;
+    let r = await session.edit(attempt, hint);
     shown("edit", r.message, 1, r.kind, r.status ? { status: r.status, quality: r.quality } : {});
     for (;;) {
       if (ambiguous && asks(r)) {
@@ -162,12 +178,12 @@ export async function runCase(tool, c, mat, variant = "oracle") {
       const unique = tool.dryRun && ASKS.test(r.message) ? (x) => tool.dryRun(session.current(), x) : undefined;
       const retry = exactRetry(c, mat.current, mat.expected, tool.granularity, unique);
       if (!retry) break;
-      if ((quotes(r.message, retry, c.attempt) || holdsText(c)) && calls + 1 <= MAX_CALLS) {
-        r = await session.edit(retry, undefined);
+      if ((quotes(r.message, retry, attempt) || holdsText(c)) && calls + 1 <= MAX_CALLS) {
+        r = await session.edit(retry, tool.hintEvery ? hint : undefined);
         shown(holdsText(c) ? "self-fixed retry" : "informed retry", r.message, 1, r.kind);
         continue;
       }
-      const line = lineHint(r, c, mat.current, tool);
+      const line = tool.hintEvery ? null : lineHint(r, c, mat.current, tool);
       if (line && calls + 1 <= MAX_CALLS && !steps.some((x) => x.action === "line-hinted retry")) {
         r = await session.edit(c.attempt, { hint_line: line });
         shown("line-hinted retry", r.message, 1, r.kind);
@@ -176,7 +192,7 @@ export async function runCase(tool, c, mat, variant = "oracle") {
       if (calls + 2 <= MAX_CALLS) {
         const view = await session.read();
         shown("re-read", view, 1, "read");
-        r = await session.edit(retry, undefined);
+        r = await session.edit(retry, tool.hintEvery ? hint : undefined);
         shown("exact retry", r.message, 1, r.kind);
         continue;
       }

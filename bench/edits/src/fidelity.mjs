@@ -1,7 +1,7 @@
 // Fidelity suites: each peer's own published test cases, re-authored as facts (input, expected
 // outcome) — no test code copied — plus a few behaviours its source shows (marked "source").
 // A fact expects `doc` (the whole resulting document), `error` (a regex the error must match),
-// or `value` (for a helper like Codex's seek_sequence). The benchmark runs only emulations whose
+// `message` (a regex the success text must match, beside the document), or `value` (for a helper like Codex's seek_sequence). The benchmark runs only emulations whose
 // suite passes; the report lists every fact with its result.
 import * as aider from "./peers/aider.mjs";
 import * as anthropic from "./peers/anthropic.mjs";
@@ -17,6 +17,8 @@ import * as zed from "./peers/zed.mjs";
 
 const e = (old_text, new_text, extra = {}) => ({ old_text, new_text, ...extra });
 const FIVE_TARGETS = ["one", "two", "three", "four", "five"].map((n) => `function ${n}() {\n    return "target";\n}\n`).join("\n");
+
+const OH_DOC = "This is a test file.\nThis file is for testing purposes.";
 
 const HUNDRED = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
 
@@ -40,6 +42,13 @@ export const FIDELITY = {
       { name: "test_str_replace_multi_line_with_tabs_no_linting", doc: "def f():\n\tif x:\n\t\treturn 1\n", attempt: e("\tif x:\n\t\treturn 1", "\tif y:\n\t\treturn 2"), doc_out: "def f():\n\tif y:\n\t\treturn 2\n" },
       { name: "no hit: old and new are stripped and tried again (source)", doc: "a = 1\nb = 2\n", attempt: e("  b = 2  \n", "  b = 3  \n"), doc_out: "a = 1\nb = 3\n" },
       { name: "old_str equal to new_str is refused (source)", doc: "a\n", attempt: e("a", "a"), error: /must be different/ },
+      // The texts that drive a retry (test_oh_editor.py asserts these words).
+      { name: "test_str_replace_nonexistent_string: the error text", doc: OH_DOC, attempt: e("Non-existent Line", "New Line"), error: /^No replacement was performed, old_str `Non-existent Line` did not appear verbatim in file\.txt\.$/ },
+      { name: "test_str_replace_with_empty_old_str: the error text", doc: "Line 1\nLine 2\nLine 3", attempt: e("", "New string"), error: /^No replacement was performed\. Multiple occurrences of old_str `` in lines \[1, 2, 3\]\. Please ensure it is unique\.$/ },
+      { name: "test_str_replace_error_multiple_occurrences: the error names the lines", doc: OH_DOC, attempt: e("test", "sample"), error: /Multiple occurrences of old_str `test`.*\[1, 2\]/ },
+      { name: "test_str_replace_new_str_and_old_str_same: the error text", doc: OH_DOC, attempt: e("test file", "test file"), error: /^No replacement was performed\. `new_str` and `old_str` must be different\.$/ },
+      { name: "test_str_replace_no_linting: the success text with its cat -n snippet", doc: OH_DOC, attempt: e("test file", "sample file"), doc_out: "This is a sample file.\nThis file is for testing purposes.", message: /^The file file\.txt has been edited\. Here's the result of running `cat -n` on a snippet of file\.txt:\n {5}1\tThis is a sample file\.\n {5}2\tThis file is for testing purposes\.\nReview the changes and make sure they are as expected\. Edit the file again if necessary\.$/ },
+      { name: "after the stripped retry the error quotes the stripped old_str (source)", doc: "a\n", attempt: e("  zzz  ", "y"), error: /old_str `zzz` did not appear verbatim/ },
     ],
   },
   CX: {
@@ -53,6 +62,12 @@ export const FIDELITY = {
       { name: "scenario 014: a file without a final newline gains one", doc: "a\nb", attempt: e("b", "c"), doc_out: "a\nc\n" },
       { name: "first window wins, no ambiguity check (source)", doc: "x\ny\nx\n", attempt: e("x", "z"), doc_out: "z\ny\nx\n" },
       { name: "@@ context moves the search after it (source)", doc: "x\nanchor\nx\n", attempt: e("x", "z"), ctx: { disambiguation: { anchor_line_text: "anchor" } }, doc_out: "x\nanchor\nz\n" },
+      { name: "apply_patch CLI test: a missing line fails with its text and leaves the file", doc: "line1\nline2\n", attempt: e("missing", "changed"), error: /^Failed to find expected lines in file\.txt:\nmissing$/ },
+      { name: "the success text names the file (source: the 0.171.0 binary)", doc: "a\nb\n", attempt: e("b", "c"), doc_out: "a\nc\n", message: /^Success\. Updated the following files:\nM file\.txt$/ },
+      { name: "added lines take the first line's CRLF; kept lines keep theirs (source: the 0.171.0 binary)", doc: "a\r\nb\nc\n", attempt: e("c", "C"), doc_out: "a\r\nb\nC\r\n" },
+      { name: "a CRLF patch on an LF file writes LF lines (source: the 0.171.0 binary)", doc: "a\nb\nc\n", attempt: e("b\r\nc\r\n", "B\r\nc\r\n"), doc_out: "a\nB\nc\n" },
+      { name: "a hunk of added lines only is appended at the end (source: the 0.171.0 binary)", doc: "x\ny\n", attempt: e("", "new"), doc_out: "x\ny\nnew\n" },
+      { name: "a context line keeps the file's text (source: the 0.171.0 binary)", doc: "def f():\n\tx = 1\n\treturn x\n", attempt: e("def f():\n    x = 1\n    return x\n", "def f():\n    x = 2\n    return x\n"), doc_out: "def f():\n    x = 2\n\treturn x\n" },
     ],
   },
   AI: {
@@ -64,7 +79,12 @@ export const FIDELITY = {
       { name: "test_replace_part_with_just_some_missing_leading_whitespace", doc: "    line1\n    line2\n    line3\n", attempt: e(" line1\n line2\n", " new_line1\n     new_line2\n"), doc_out: "    new_line1\n        new_line2\n    line3\n" },
       { name: "test_replace_part_with_missing_leading_whitespace_including_blank_line", doc: "    line1\n    line2\n    line3\n", attempt: e("\n  line1\n  line2\n", "  new_line1\n  new_line2\n"), doc_out: "    new_line1\n    new_line2\n    line3\n" },
       { name: "... splits SEARCH and REPLACE into pieces (source)", doc: "a\nb\nc\nd\ne\n", attempt: e("a\n...\ne\n", "A\n...\ne\n"), doc_out: "A\nb\nc\nd\ne\n" },
-      { name: "a miss shows the closest lines (source)", doc: "def f(x):\n    return x + 1\n", attempt: e("def f(x):\n    return x + 2\n", "def f(x):\n    return x + 3\n"), error: /Did you mean to match some of these actual lines/ },
+      { name: "a miss: the failure text and the block quoted back (source: apply_edits)", doc: "a\nb\n", attempt: e("zzz\n", "yyy\n"), error: /^# 1 SEARCH\/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in file\.txt\n<<<<<<< SEARCH\nzzz\n=======\nyyy\n>>>>>>> REPLACE\n\n[\s\S]*The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc\n$/ },
+      { name: "a miss whose REPLACE lines are already there says so (source: apply_edits)", doc: "a\nb\n", attempt: e("zzz\n", "b\n"), error: /Are you sure you need this SEARCH\/REPLACE block\?\nThe REPLACE lines are already in file\.txt!/ },
+      { name: "SEARCH equal to REPLACE is applied and leaves the file (source: do_replace)", doc: "a\nb\n", attempt: e("b\n", "b\n"), doc_out: "a\nb\n" },
+      { name: "an empty SEARCH appends REPLACE as a whole line (source: do_replace)", doc: "a\nb", attempt: e("", "c"), doc_out: "a\nbc\n" },
+      { name: "a miss shows the closest lines, exactly when they match the block's first and last (source, checked on aider-chat 0.86.2)", doc: "def f(x):\n    y = x\n    return y + 1\n", attempt: e("def f(x):\n    y = x\n    return y + 2\n", "def f(x):\n    y = x\n    return y + 3\n"), error: /Did you mean to match some of these actual lines from file\.txt\?\n\n```\ndef f\(x\):\n    y = x\n    return y \+ 1\n```/ },
+      { name: "below 0.6 of lines alike there is no did-you-mean (source, checked on aider-chat 0.86.2)", doc: "def f(x):\n    return x + 1\n", attempt: e("def f(x):\n    return x + 2\n", "def f(x):\n    return x + 3\n"), error: /^(?![\s\S]*Did you mean)[\s\S]*failed to match/ },
     ],
   },
   "RO-d": {
@@ -111,14 +131,14 @@ export const FIDELITY = {
       { name: "the needle takes the file's CRLF (editor.ts)", doc: "a\r\nb\r\n", attempt: e("a\nb", "a\nc"), doc_out: "a\r\nc\r\n" },
     ],
   },
-  "ZD+hint": {
+  ZD: {
     mod: { apply: zed.applyWithHint },
     facts: [
       { name: "test_line_hint_selection: with hint 5 the second of three is chosen", doc: "fn a() {\n    return 42;\n}\nfn b() {\n    return 42;\n}\nfn c() {\n    return 42;\n}\n", attempt: e("    return 42;", "    return 7;"), ctx: { disambiguation: { hint_line: 5 } }, doc_out: "fn a() {\n    return 42;\n}\nfn b() {\n    return 7;\n}\nfn c() {\n    return 42;\n}\n" },
       { name: "test_line_hint_selection: without a hint, no match is chosen", doc: "fn a() {\n    return 42;\n}\nfn b() {\n    return 42;\n}\n", attempt: e("    return 42;", "    return 7;"), error: /matched multiple locations/ },
     ],
   },
-  ZD: {
+  "ZD-nohint": {
     mod: zed,
     facts: [
       { name: "a typo in a line still matches (matcher tests: foo1 -> u32)", doc: "fn foo1(a: usize) -> usize {\n    40\n}\n", attempt: e("fn foo1(a: usize) -> u32 {\n    40\n}", "fn foo1(a: usize) -> u64 {\n    40\n}"), doc_out: "fn foo1(a: usize) -> u64 {\n    40\n}\n" },
@@ -172,6 +192,8 @@ export function runFidelity() {
           const r = mod.apply(f.doc, f.attempt, { path: "file.txt", ...(f.ctx ?? {}) });
           got = r.kind === "applied" ? r.doc : `error: ${r.message.slice(0, 200)}`;
           ok = f.error ? r.kind === "error" && f.error.test(r.message) : r.kind === "applied" && r.doc === f.doc_out;
+          // A fact may also state the success text the model reads.
+          if (f.message && !f.message.test(r.message)) ok = false;
         }
       } catch (err) {
         ok = false;

@@ -43,14 +43,14 @@ export function renderReport(report, mats, casesById) {
   L.push(`| tool | call 1 | ≤ 2 calls | ≤ 3 calls | BAD | calls / landed edit | tokens / landed edit | field mix, ≤ 2 calls |`);
   L.push(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
   const order = [...tools].sort((a, b) => b.summary.l2_rate - a.summary.l2_rate || a.summary.bad - b.summary.bad);
-  for (const t of order.filter((x) => !x.upper_bound && !x.footnote)) {
+  for (const t of order.filter((x) => !x.upper_bound && !x.footnote && !x.emulation)) {
     const s = t.summary;
     const name = t.key.startsWith("agentpad") ? `**${t.label}**` : t.label;
     L.push(`| ${esc(name)} | ${pct(s.l1_rate)} | ${pct(s.l2_rate)} | ${pct(s.l3_rate)} | ${s.bad} | ${num(s.calls_per_landed, 2)} | ${num(s.tokens_per_landed, 0)} | ${pct(s.l2_weighted)} |`);
   }
   L.push("");
   L.push(
-    `Document set: ${report.label}, cases/${report.version}. A case lands when the whole resulting document equals the expected one (EXACT) or is still valid and means the same (EQUIV: Python by its parser, YAML and JSON by their data, other files line by line with the indentation exact); a must-refuse case lands when nothing is written; an ambiguous-copy case (the text cannot tell which copy) lands when the tool asks, or guesses the target. BAD = any other write. Field mix: the categories weighted by the share of each kind of edit measured on real edits (${cats.map((c) => `${c} ${(100 * report.field_mix[c]).toFixed(1)}`).join(", ")} %). Conditions: agentpad runs \`memo_replace\` with persistMode "immediate" (a pick is saved at once, as a peer saves on its one call), takes the recommended candidate or re-reads when none is recommended, and gets \`search_after\` (the anchor line) in duplicate cases; Codex gets the same anchor as \`@@\` context; Roo apply_diff and Zed+hint get the target line as a line hint; every other peer runs its shipped defaults with no hint. Retries: 1 call when the error quotes the text, when the model already holds it (mechanical slips) or as a line-hinted retry for tools that take one; otherwise a re-read and an exact retry (2 calls); retries are widened until unique under the tool's own matcher. Wrong-count cases count only for tools that take a count (agentpad, Roo edit_file). Tokens: every response the model was shown (gpt-tokenizer, o200k_base), over the landed edits. Method: docs/editbench.md.`,
+    `Document set: ${report.label}, cases/${report.version}. A case lands when the whole resulting document equals the expected one (EXACT) or is still valid and means the same (EQUIV: Python by its parser, YAML and JSON by their data, other files line by line with the indentation exact); a must-refuse case lands when nothing is written; an ambiguous-copy case (the text cannot tell which copy) lands when the tool asks, or guesses the target. BAD = any other write. Field mix: the categories weighted by the share of each kind of edit measured on real edits (${cats.map((c) => `${c} ${(100 * report.field_mix[c]).toFixed(1)}`).join(", ")} %). Conditions: agentpad runs \`memo_replace\` with persistMode "immediate" (a pick is saved at once, as a peer saves on its one call), takes the recommended candidate or re-reads when none is recommended, and gets \`search_after\` (the anchor line) in duplicate cases; Codex gets the same anchor as \`@@\` context; Roo apply_diff gets the target line as a line hint, Zed the target line on every edit (as its edit tool sends one); every other peer runs its shipped defaults with no hint. Aider gets whole-line SEARCH/REPLACE blocks of its real median size, Codex a patch hunk with context lines.${report.real ? ` Real code: ${report.real.runs.map((r) => `${r.key} runs ${r.package}`).join(", ")}.` : ""} Retries: 1 call when the error quotes the text, when the model already holds it (mechanical slips) or as a line-hinted retry for tools that take one; otherwise a re-read and an exact retry (2 calls); retries are widened until unique under the tool's own matcher. Wrong-count cases count only for tools that take a count (agentpad, Roo edit_file). Tokens: every response the model was shown (gpt-tokenizer, o200k_base), over the landed edits. Method: docs/editbench.md.`,
   );
   for (const t of tools.filter((x) => x.footnote)) {
     L.push("");
@@ -85,10 +85,10 @@ export function renderReport(report, mats, casesById) {
       `- **Cases** are frozen JSON in \`bench/edits/cases/${report.version}\` (${report.label}; generator ${report.manifest.generator}, seed ${report.manifest.seed}, frozen ${report.manifest.frozen_at}); the runner checks every case file and document against MANIFEST.json before it runs. ${report.manifest.cases} cases${report.version === "v1" ? ", 31 of them written by hand from public reports (each cites its URL)" : ""}.`,
       "- **Documents** are real files from permissive packages (bench/edits/docs/SOURCES.tsv), plus two short CJK documents written for the benchmark because no CJK prose was found on the machine.",
       "- **Expected result** is always a whole document: the current document plus only the intended change. A stale or near-miss attempt that is applied as written therefore scores BAD when it reverts an earlier edit or injects a misremembered token.",
-      "- **Peers** are clean-room functions written from descriptions of each tool's matching at its shipped defaults; each passes a fidelity suite of facts re-authored from the peer's own tests before it is run. Their responses (success and error texts) follow the facts known about each tool; where the exact wording is not known, the content (what lines, which file text) is what the facts say it shows.",
+      `- **Peers** are clean-room functions written from descriptions of each tool's matching at its shipped defaults; each passes a fidelity suite of facts re-authored from the peer's own tests (error and success texts included) before it is run. Their responses follow the facts known about each tool; where the exact wording is not known, the content (what lines, which file text) is what the facts say it shows.${report.real ? " Where a registry ships a peer's code (aider-chat, openhands-aci, the Codex binary), its row runs that code and the emulation runs beside it (see Real code against the emulations)." : ""} Each peer gets the attempt in its own format: Aider a whole-line SEARCH/REPLACE block padded to its real median size where the slip leaves the lines around as read, Codex a patch hunk with context lines, Zed a line hint on every edit.`,
       "- **Agent policy** (same for all): at most 3 calls. A candidate pick costs 1; a retry with text the error quoted costs 1; any other retry is a re-read plus an exact retry (2). Must-refuse cases get no retry. A re-read shows peers the whole file with `cat -n` gutters and agentpad its own memo_read response.",
       "- **agentpad** runs through `@agentpad/core` (Workspace, MemoryStorage, persistMode \"immediate\" so a staged change is saved without a separate commit call); the headline row picks agentpad's recommended candidate (and re-reads when none is recommended); the oracle row, which picks the candidate on the target (the answer key), is an upper bound only.",
-      "- **Deviations from the design**: combined perturbations (about 10 % in the design) are not generated separately; T has no whitespace-variant occurrences; R's \"sibling file\" cases are not given to Aider's try-other-files fallback (the case has one document); ZD+hint is Zed's older edit_file line hint, used only where a case gives a hint (K), so elsewhere it equals ZD; the Cline legacy matcher frames SEARCH/REPLACE as whole lines (each block line ends with a newline), so it cannot match a mid-line fragment.",
+      "- **Deviations from the design**: combined perturbations (about 10 % in the design) are not generated separately; T has no whitespace-variant occurrences; R's \"sibling file\" cases have one document, so Aider's try-other-files fallback (run by its real code) only retries the same file; Zed gets a line hint (the target's line) on every edit, as its edit tool sends one, and its matcher without a hint is a footnote; the Cline legacy matcher frames SEARCH/REPLACE as whole lines (each block line ends with a newline), so it cannot match a mid-line fragment.",
     ].join("\n"),
   );
   L.push("");
@@ -175,6 +175,31 @@ export function renderReport(report, mats, casesById) {
       L.push("```");
     }
     L.push("</details>");
+    L.push("");
+  }
+
+  if (report.real) {
+    L.push("## Real code against the emulations");
+    L.push("");
+    L.push("Where a registry ships a peer's code, its row above runs that code and the emulation runs beside it on every case, given the same document and attempt (docs/editbench.md#real-code-runs). *Same result*: the first call gives the same kind (applied or error) and, when applied, the same document; *same text*: also the same words shown to the model; *same outcome*: the agent runs end with the same scored outcome on the same call.");
+    L.push("");
+    L.push("| peer | real code | cases | same result, call 1 | same text, call 1 | same outcome | emulation's row (call 1 / ≤ 2 / ≤ 3 / BAD) |");
+    L.push("| --- | --- | ---: | ---: | ---: | ---: | --- |");
+    for (const r of report.real.runs) {
+      const e = tools.find((t) => t.key === `${r.key}-emu`)?.summary;
+      L.push(`| ${r.key} | ${esc(r.package)} | ${r.cases} | ${pct(r.same_result / r.cases)} | ${pct(r.same_text / r.cases)} | ${pct(r.same_outcome / r.cases)} | ${e ? `${pct(e.l1_rate)} / ${pct(e.l2_rate)} / ${pct(e.l3_rate)} / ${e.bad}` : "–"} |`);
+    }
+    for (const [k, x] of Object.entries(report.real.installed)) if (!x.ok) L.push(`\n${k}: the real code (${esc(x.package)}) could not be installed (${esc(x.why)}); its row is the emulation.`);
+    for (const r of report.real.runs) {
+      if (!r.disagreements.length) continue;
+      L.push("");
+      L.push(`<details><summary>${r.key}: ${r.disagreements.length} cases where real code and emulation differ</summary>`);
+      L.push("");
+      L.push("| case | call 1, emulation | call 1, real | outcome, emulation | outcome, real | real code's first line |");
+      L.push("| --- | --- | --- | --- | --- | --- |");
+      for (const d of r.disagreements) L.push(`| ${d.id} | ${d.emulation.first}${d.first_call_same ? "" : " ≠"} | ${d.real.first} | ${d.emulation.outcome} @${d.emulation.landed_at ?? "–"} | ${d.real.outcome} @${d.real.landed_at ?? "–"} | ${esc(d.real.message)} |`);
+      L.push("</details>");
+    }
     L.push("");
   }
 

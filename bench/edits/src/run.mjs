@@ -1,5 +1,7 @@
 // The benchmark runner:
-//   node src/run.mjs --out <dir> [--smoke] [--version v1|v2] [--tools AQ,agentpad] [--playground-url URL]
+//   node src/run.mjs --out <dir> [--smoke] [--version v1|v2] [--tools AQ,agentpad] [--real] [--playground-url URL]
+// --real installs the peers' real code where a registry ships it (src/real/install.mjs) and runs
+// it in those peers' rows, with the emulation beside it and their agreement in the report.
 // Verifies the frozen cases against MANIFEST.json, runs the fidelity suites, runs every case with
 // every tool under the same agent policy, and writes <dir>/editbench-<version>.md and .json
 // (editbench-<version>-smoke.* with --smoke: 2 cases per category). v2 is the test set, v1 (dev)
@@ -14,7 +16,14 @@ import { VERSIONS } from "./generate.mjs";
 import { runFidelity } from "./fidelity.mjs";
 import { renderReport } from "./report.mjs";
 import { landed } from "./score.mjs";
-import { PEERS, agentpadTool, peerTools } from "./tools.mjs";
+import { PEERS, agentpadTool, peerTool, peerTools } from "./tools.mjs";
+import { aiderBlock } from "./formats.mjs";
+import { agreement } from "./real/differential.mjs";
+import { VERSIONS as REAL_VERSIONS, install } from "./real/install.mjs";
+import { realPeers } from "./real/real.mjs";
+
+/** What each real peer is, for labels: the package and version installed. */
+const REAL_PACKAGES = { AI: `aider-chat ${REAL_VERSIONS.aider}`, OH: `openhands-aci ${REAL_VERSIONS.openhands}`, CX: `@openai/codex ${REAL_VERSIONS.codex}` };
 
 /** The fixed smoke subset: per category the first generated case and the first hand-written one (or the second generated). */
 export function smokeSubset(cases, categories = VERSIONS.v1.categories) {
@@ -114,7 +123,28 @@ function summarize(rows, mix) {
 
 const outputRef = (doc, mat) => (doc === mat.expected ? "=expected" : doc === mat.current ? "=current" : doc);
 
-export async function runBench({ version = "v1", smoke = false, only = null, playgroundUrl = "http://127.0.0.1:5173/" } = {}) {
+/**
+ * The tool rows. With `real`, a peer whose real code is installed runs it in its row (labelled with
+ * the package), and its emulation runs beside it as "<key>-emu", kept out of the headline and
+ * compared with the real code (docs/editbench.md#real-code-runs).
+ */
+function peerVariants(real) {
+  const out = [];
+  for (const p of PEERS) {
+    const emu = peerTool(p);
+    const mod = real?.peers[p.key];
+    if (!mod) {
+      out.push({ key: p.key, tool: emu, variant: "oracle" });
+      continue;
+    }
+    const tool = peerTool({ ...p, name: `${p.name} — real code, ${REAL_PACKAGES[p.key]}`, mod });
+    out.push({ key: p.key, tool, variant: "oracle", real: true });
+    out.push({ key: `${p.key}-emu`, tool: emu, variant: "oracle", label: `${p.key}-emu: ${p.name} (the emulation, beside the real code)`, emulation: true, mod: p.mod });
+  }
+  return out;
+}
+
+export async function runBench({ version = "v1", smoke = false, only = null, playgroundUrl = "http://127.0.0.1:5173/", real = false } = {}) {
   const t0 = performance.now();
   const manifest = verifyManifest(version);
   const all = loadCases(version);
@@ -123,13 +153,15 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
   const cases = smoke ? smokeSubset(all, categories) : all;
   const fidelity = runFidelity();
   const failedPeers = new Set(fidelity.filter((f) => !f.ok).map((f) => f.peer));
+  const installed = real ? install() : null;
+  const realSet = installed ? realPeers(installed) : null;
   const variants = [
-    ...peerTools().map((t) => ({ key: t.key, tool: t, variant: "oracle" })),
+    ...peerVariants(realSet),
     // The headline row takes the recommended candidate (re-reads when none is); the oracle reads
     // the answer key, so it is reported apart, as an upper bound.
     { key: "agentpad", tool: agentpadTool(), variant: "recommended", label: "agentpad (recommended pick)" },
     { key: "agentpad-oracle", tool: agentpadTool(), variant: "oracle", label: "agentpad (oracle pick: upper bound, reads the answer key)", upperBound: true },
-  ].filter((v) => !failedPeers.has(v.key) && (!only || only.includes(v.key) || (v.key === "agentpad-oracle" && only.includes("agentpad"))));
+  ].filter((v) => !failedPeers.has(v.key.replace(/-emu$/, "")) && (!only || only.includes(v.key.replace(/-emu$/, "")) || (v.key === "agentpad-oracle" && only.includes("agentpad"))));
   const mats = new Map(cases.map((c) => [c.id, materialize(c)]));
   const tools = [];
   for (const v of variants) {
@@ -146,11 +178,26 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
       key: v.key,
       label: v.label ?? `${v.key}: ${v.tool.name}`,
       upper_bound: v.upperBound === true,
+      emulation: v.emulation === true,
+      real: v.real === true,
       footnote: v.tool.footnote ?? null,
       ms: performance.now() - t,
       summary: summarize(rows, mix),
       results: rows.map(({ c, r }) => ({ id: c.id, category: c.category, outcome: r.outcome, bad_kind: r.bad_kind ?? null, collateral: r.collateral, calls: r.calls, landed_at: r.landed_at, tokens: r.tokens, steps: r.steps, output: outputRef(r.doc, mats.get(c.id)), transcript: r.transcript })),
     });
+  }
+  const realRuns = [];
+  if (realSet) {
+    for (const v of variants.filter((x) => x.emulation)) {
+      const key = v.key.replace(/-emu$/, "");
+      const t = performance.now();
+      const byId = (k) => new Map(tools.find((x) => x.key === k).results.map((r) => [r.id, r]));
+      const peer = PEERS.find((p) => p.key === key);
+      const attemptOf = (c, mat) => (peer.format === "aider-block" ? aiderBlock(c, mat.current) : c.attempt);
+      const a = agreement(v.mod, realSet.peers[key], cases.filter((c) => !(c.category === "T" && c.must_refuse && !peer.takesCount)), mats, !!peer.hint, byId(v.key), byId(key), attemptOf);
+      realRuns.push({ key, package: REAL_PACKAGES[key], ms: performance.now() - t, ...a });
+    }
+    realSet.close();
   }
   const ap = tools.find((t) => t.key === "agentpad-oracle") ?? tools.find((t) => t.key === "agentpad");
   const caseRows = cases.map((c) => {
@@ -178,6 +225,7 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
     peers: PEERS.map((p) => ({ key: p.key, name: p.name, source: p.source, granularity: p.granularity, hint: p.hint ?? null })),
     fidelity,
     failed_peers: [...failedPeers],
+    real: installed ? { installed: Object.fromEntries(Object.entries(installed).map(([k, x]) => [k, { ok: x.ok, why: x.why ?? null, seconds: x.seconds, package: REAL_PACKAGES[k] }])), runs: realRuns } : null,
     tools,
     cases: caseRows,
     ms: performance.now() - t0,
@@ -192,7 +240,7 @@ async function main() {
   const out = opt("--out", "target/bench");
   const smoke = args.includes("--smoke");
   const only = opt("--tools", null)?.split(",") ?? null;
-  const { report, mats, casesById } = await runBench({ version: opt("--version", "v1"), smoke, only, playgroundUrl: opt("--playground-url", "http://127.0.0.1:5173/") });
+  const { report, mats, casesById } = await runBench({ version: opt("--version", "v1"), smoke, only, real: args.includes("--real"), playgroundUrl: opt("--playground-url", "http://127.0.0.1:5173/") });
   mkdirSync(out, { recursive: true });
   const version = opt("--version", "v1");
   const stem = `editbench-${version}${smoke ? "-smoke" : ""}`;
@@ -202,6 +250,7 @@ async function main() {
     const s = t.summary;
     console.log(`${t.key.padEnd(15)} call 1 ${(100 * s.l1_rate).toFixed(1)}%  ≤2 ${(100 * s.l2_rate).toFixed(1)}%  ≤3 ${(100 * s.l3_rate).toFixed(1)}%  BAD ${s.bad}  field ≤2 ${(100 * s.l2_weighted).toFixed(1)}%  ${(t.ms / 1000).toFixed(1)} s`);
   }
+  for (const r of report.real?.runs ?? []) console.log(`real code ${r.key} (${r.package}) against its emulation, ${r.cases} cases: same first-call result ${r.same_result}, same text ${r.same_text}, same outcome ${r.same_outcome}`);
   console.log(`fidelity: ${report.fidelity.filter((f) => f.ok).length}/${report.fidelity.length} facts hold`);
   console.log(`${report.cases_run} cases in ${(report.ms / 1000).toFixed(1)} s -> ${join(out, `${stem}.md`)}, ${stem}.json`);
 }

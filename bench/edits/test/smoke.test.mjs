@@ -25,7 +25,7 @@ describe("smoke run (40 cases)", () => {
 
   it("runs every tool on every case and classifies each result", () => {
     const keys = run.report.tools.map((t) => t.key);
-    assert.deepEqual(keys, ["AQ", "OH", "CX", "AI", "RO-d", "RO-e", "CL", "CL-sdk", "ZD", "ZD+hint", "CO", "OC", "agentpad", "agentpad-oracle"]);
+    assert.deepEqual(keys, ["AQ", "OH", "CX", "AI", "RO-d", "RO-e", "CL", "CL-sdk", "ZD", "ZD-nohint", "CO", "OC", "agentpad", "agentpad-oracle"]);
     const wrongCount = run.report.cases.filter((c) => c.category === "T" && c.must_refuse).length;
     for (const t of run.report.tools) {
       // A wrong-count case is run only for the tools that take a count.

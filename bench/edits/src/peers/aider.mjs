@@ -8,7 +8,8 @@
 // in order. The fuzzy pass after these is unreachable. On failure the model is shown the SEARCH
 // block and, when a window of the file is at least 0.6 similar (difflib ratio over lines), that
 // window (exactly, when its first and last lines equal the SEARCH's; otherwise with 5 lines on
-// each side).
+// each side). An empty SEARCH appends REPLACE (as a whole line) to the file; a SEARCH equal to
+// REPLACE "applies" and leaves the file as it was.
 import { universalNewlines } from "../text.mjs";
 import { applied, error } from "./common.mjs";
 import { ratio } from "./difflib.mjs";
@@ -89,8 +90,14 @@ export function replaceMostSimilarChunk(whole, part, replace) {
 }
 
 export function findSimilarLines(search, content, threshold = 0.6) {
-  const s = search.split("\n");
-  const c = content.split("\n");
+  // Python's splitlines: no empty element after a final newline.
+  const lines = (t) => {
+    const l = t.split("\n");
+    if (l[l.length - 1] === "") l.pop();
+    return l;
+  };
+  const s = lines(search);
+  const c = lines(content);
   let best = 0;
   let bestAt = 0;
   for (let i = 0; i + s.length <= c.length; i++) {
@@ -108,15 +115,16 @@ export function findSimilarLines(search, content, threshold = 0.6) {
 
 export function apply(doc, attempt, { path }) {
   const content = universalNewlines(doc);
-  const part = attempt.old_text;
-  const replace = attempt.new_text;
-  if (part.trim() === "") {
-    const out = content + (content.endsWith("\n") || content === "" ? "" : "\n") + replace;
-    return applied(out, `Applied edit to ${path}`);
-  }
+  // The block's texts are whole lines, each ending with "\n": the reply is split with Python's
+  // splitlines (so "\r\n", "\r" and the other line breaks it knows end a line) and joined with "\n".
+  const line = (s) => (s === "" ? s : s.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/).join("\n").replace(/\n$/, "") + "\n");
+  const part = line(attempt.old_text);
+  const replace = line(attempt.new_text);
+  if (part.trim() === "") return applied(content + line(replace), `Applied edit to ${path}`);
   const res = replaceMostSimilarChunk(content, part, replace);
-  if (res !== null && res !== content) return applied(res, `Applied edit to ${path}`);
-  let msg = `# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ${path}\n<<<<<<< SEARCH\n${part}\n=======\n${replace}\n>>>>>>> REPLACE\n\n`;
+  // Any non-empty result is written, the unchanged document included (SEARCH equal to REPLACE).
+  if (res) return applied(res, `Applied edit to ${path}`);
+  let msg = `# 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in ${path}\n<<<<<<< SEARCH\n${line(part)}=======\n${line(replace)}>>>>>>> REPLACE\n\n`;
   const similar = findSimilarLines(part, content);
   if (similar) msg += `Did you mean to match some of these actual lines from ${path}?\n\n\`\`\`\n${similar}\n\`\`\`\n\n`;
   if (replace.trim() && content.includes(replace)) msg += `Are you sure you need this SEARCH/REPLACE block?\nThe REPLACE lines are already in ${path}!\n\n`;

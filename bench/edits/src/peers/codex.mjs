@@ -1,12 +1,18 @@
 // CX: Codex apply_patch (codex-rs/apply-patch: seek_sequence.rs, lib.rs). The attempt becomes one
-// update chunk: old_text's lines are the removed lines, new_text's the added ones (one trailing
-// newline of each is the line terminator, not an extra line); in duplicate cases the chunk has an
+// update chunk: old_text's lines are what it removes or keeps, new_text's what it adds or keeps (one
+// trailing newline of each is the line terminator, not an extra line); in duplicate cases the chunk has an
 // `@@ <anchor line>` header. Facts: the file is split on "\n" (a "\r" stays on its line), a
 // trailing empty element dropped; the header line is located first (as a one-line pattern) and the
 // search continues after it; seek_sequence tries four full scans from the cursor — exact lines,
 // trim_end, trim, then trim with a Unicode punctuation/space map — and the first window that
 // passes wins (no ambiguity check); a pattern ending in an empty line is retried without it; new
-// lines are spliced verbatim; the file is joined with "\n" and always ends with a newline.
+// lines are spliced verbatim while the matched context lines keep the file's text (as the
+// @openai/codex 0.171.0 binary does: a tab-indented context line stays tab-indented); the file is
+// joined with "\n" and always ends with a newline; added lines take the line ending of the file's
+// first line (CRLF or LF) and other lines keep theirs; a hunk of added lines only is appended at
+// the end of the file (both as the 0.171.0 binary does). The attempt is the hunk a model writes: lines
+// common to old_text and new_text (a line diff) are context, the rest removed and added lines.
+import { diffArrays } from "diff";
 import { applied, error } from "./common.mjs";
 
 const PUNCT = (s) =>
@@ -33,8 +39,10 @@ export function seekSequence(lines, pattern, start, eof = false) {
   return null;
 }
 
+// The patch is read line by line with its "\r\n" taken as the line break, so a CRLF attempt's
+// lines carry no "\r" (the 0.171.0 binary reads it so).
 const toLines = (s) => {
-  const l = s.split("\n");
+  const l = s.split(/\r?\n/);
   if (l.length > 1 && l[l.length - 1] === "") l.pop();
   return l;
 };
@@ -50,13 +58,28 @@ export function apply(doc, attempt, { path, disambiguation }) {
     if (at === null) return error(`Failed to find context '${disambiguation.anchor_line_text}' in ${path}`);
     cursor = at + 1;
   }
-  let at = seekSequence(lines, oldLines, cursor);
+  // The file's line ending is its first line's: added lines get it, kept lines keep their own.
+  const cr = lines.length > 0 && lines[0].endsWith("\r") ? "\r" : "";
+  // A hunk of added lines only goes to the end of the file.
+  let at = oldLines.length === 0 ? lines.length : seekSequence(lines, oldLines, cursor);
   if (at === null && oldLines.length && oldLines[oldLines.length - 1] === "") {
     oldLines = oldLines.slice(0, -1);
     if (newLines.length && newLines[newLines.length - 1] === "") newLines = newLines.slice(0, -1);
     at = seekSequence(lines, oldLines, cursor);
   }
   if (at === null) return error(`Failed to find expected lines in ${path}:\n${oldLines.join("\n")}`);
-  lines.splice(at, oldLines.length, ...newLines);
+  // The attempt is a hunk: lines common to old_text and new_text are context, and the file's own
+  // context lines stay as they are (only removed and added lines change).
+  const out = [];
+  let k = at;
+  for (const part of diffArrays(oldLines, newLines)) {
+    if (part.added) out.push(...part.value.map((l) => l + cr));
+    else if (part.removed) k += part.value.length;
+    else {
+      out.push(...lines.slice(k, k + part.value.length));
+      k += part.value.length;
+    }
+  }
+  lines.splice(at, oldLines.length, ...out);
   return applied(lines.join("\n") + "\n", `Success. Updated the following files:\nM ${path}`);
 }

@@ -92,7 +92,7 @@ function reindent(newText, bufferLine, queryLine) {
 }
 
 /**
- * `apply` with the older edit_file tool's line hint (ZD+hint): among several matches, the one
+ * `apply` with the line hint Zed's edit tool sends on every edit (ZD): among several matches, the one
  * whose first line is nearest the hint, when it lies within 200 lines of it.
  */
 export function applyWithHint(doc, attempt, { path, disambiguation }) {
