@@ -79,6 +79,8 @@ pub mod validate;
 // user build turns on: for the fuzz targets (fuzz/) and the benches of the algorithms
 // (benches/), which are separate crates. Nothing there is covered by semver.
 mod format;
+#[cfg(any(target_arch = "wasm32", test))]
+mod host_texts;
 mod input;
 mod locale;
 #[cfg(feature = "internals")]

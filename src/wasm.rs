@@ -13,6 +13,7 @@ use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::host_texts::{self, HostTexts, Kept};
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
 use crate::workspace::{CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, Step, StepView, ValidationResult, Workspace};
@@ -152,6 +153,36 @@ fn step_to_js(step: &Step) -> JsValue {
 #[wasm_bindgen]
 pub struct WasmWorkspace {
     inner: Workspace,
+    /// The committed texts the shell keeps a copy of (src/host_texts.rs).
+    host: HostTexts,
+}
+
+/// `step` as JS sees it, the write requests at `stripped` marked `from_edits: true` (their text
+/// is empty: the shell makes it from its copy and the edits, src/host_texts.rs) and the
+/// shell's copies to keep or drop named (`kept`, `dropped`).
+fn step_to_js_with(step: &Step, stripped: &[usize], kept: &Kept) -> JsValue {
+    let js = step_to_js(step);
+    let set = |on: &JsValue, key: &str, value: &JsValue| {
+        // Setting a property on a plain object just made cannot throw; ignored if it did.
+        let _ = js_sys::Reflect::set(on, &JsValue::from_str(key), value);
+    };
+    if !stripped.is_empty() {
+        if let Ok(requests) = js_sys::Reflect::get(&js, &JsValue::from_str("requests")) {
+            for &i in stripped {
+                if let Ok(r) = js_sys::Reflect::get_u32(&requests, i as u32) {
+                    set(&r, "from_edits", &JsValue::TRUE);
+                }
+            }
+        }
+    }
+    let list = |paths: &[String]| paths.iter().map(|p| JsValue::from_str(p)).collect::<Array>();
+    if !kept.kept.is_empty() {
+        set(&js, "kept", &list(&kept.kept));
+    }
+    if !kept.dropped.is_empty() {
+        set(&js, "dropped", &list(&kept.dropped));
+    }
+    js
 }
 
 #[wasm_bindgen]
@@ -160,14 +191,18 @@ impl WasmWorkspace {
     pub fn new(options: JsValue) -> Result<WasmWorkspace, JsError> {
         let options = js_to_json(&options, "options", 0).map_err(js_error)?;
         let config = Config::from_json(&options).map_err(js_error)?;
-        Ok(WasmWorkspace { inner: Workspace::new(config) })
+        Ok(WasmWorkspace { inner: Workspace::new(config), host: HostTexts::default() })
     }
 
-    pub fn open(&mut self, path: JsString, text: JsString, version: JsString) -> Result<(), JsError> {
+    /// Opens `path`; returns whether the shell keeps `text` as the committed text, so that a
+    /// commit's write can be sent as edits of it (src/host_texts.rs).
+    pub fn open(&mut self, path: JsString, text: JsString, version: JsString) -> Result<bool, JsError> {
         let path = js_string(&path, "path").map_err(js_error)?;
         let text = js_string(&text, "text").map_err(js_error)?;
         let version = js_string(&version, "version").map_err(js_error)?;
-        self.inner.open_string(&path, text, &version).map_err(js_error)
+        let verbatim = host_texts::verbatim(&text);
+        self.inner.open_string(&path, text, &version).map_err(js_error)?;
+        Ok(self.host.opened(&self.inner, &path, verbatim))
     }
 
     pub fn call(&mut self, name: JsString, args: JsValue, tool_call_id: Option<JsString>, now_ms: f64) -> JsValue {
@@ -180,11 +215,12 @@ impl WasmWorkspace {
             None => format!("({})", name.js_typeof().as_string().unwrap_or_default()),
         });
         let ctx = CallContext { tool_call_id: tool_call_id.and_then(|id| id.as_string()), now_ms };
-        let step = match js_to_json(&args, "", 0) {
+        let mut step = match js_to_json(&args, "", 0) {
             Ok(args) => self.inner.call(&name, &args, &ctx),
             Err(e) => Step::Done(self.inner.invalid_arguments(&e)),
         };
-        step_to_js(&step)
+        let stripped = self.host.strip(&self.inner, &mut step);
+        step_to_js_with(&step, &stripped, &Kept::default())
     }
 
     /// Reports the writes of a `persist` step; returns the next step.
@@ -194,18 +230,20 @@ impl WasmWorkspace {
             let results = PersistReport::read_all(&v).map_err(|e| e.to_string())?;
             Ok((results, PersistReport::unstored(&v)))
         });
-        let step = match parsed {
+        let (step, kept) = match parsed {
             Ok((results, unstored)) => {
                 // Before the commit is worded: its response says it is not stored yet.
                 for path in &unstored {
                     self.inner.storage_unstored(path);
                 }
-                self.inner.complete_persist(results)
+                let step = self.inner.complete_persist(results.clone());
+                let kept = self.host.written(&self.inner, &results, &step);
+                (step, kept)
             }
             // A malformed report counts as nothing written: the changes stay pending.
-            Err(e) => self.inner.complete_persist(vec![PersistResult::Failed { path: String::new(), error: e }]),
+            Err(e) => (self.inner.complete_persist(vec![PersistResult::Failed { path: String::new(), error: e }]), Kept::default()),
         };
-        step_to_js(&step)
+        step_to_js_with(&step, &[], &kept)
     }
 
     /// Reports the reads of a `load` step; returns the next step.

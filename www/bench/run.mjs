@@ -10,7 +10,7 @@
 // documents (AGENTPAD_BENCH_DIFF_DOCS, see suites/diff.mjs) and reuses these when the names match;
 // the coldstart and memory suites spawn fresh `node` processes (children/) on their own documents
 // (AGENTPAD_BENCH_COLD_DOC, AGENTPAD_BENCH_MEMORY_DOCS). Suites: matching, session, diff,
-// coldstart, memory, worstcase, firstcall (all by default, in that order; worstcase generates its own
+// coldstart, coldstart-browser (headless Chromium), memory, worstcase, firstcall (all by default, in that order; worstcase generates its own
 // documents per tier, AGENTPAD_BENCH_WORST_TIERS, see suites/worstcase.mjs).
 
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -28,6 +28,7 @@ const SUITES = {
   session: () => import("./suites/session.mjs"),
   diff: () => import("./suites/diff.mjs"),
   coldstart: () => import("./suites/coldstart.mjs"),
+  "coldstart-browser": () => import("./suites/coldstart-browser.mjs"),
   memory: () => import("./suites/memory.mjs"),
   worstcase: () => import("./suites/worstcase.mjs"),
   firstcall: () => import("./suites/firstcall.mjs"),

@@ -180,6 +180,25 @@ function unpairedSurrogateAt(s: string): number {
 }
 
 /**
+ * The text a write sent as edits stands for: `edits` (sorted, not overlapping, UTF-16 offsets)
+ * applied to `base`, the committed text this side keeps — slices and one join, as a commit
+ * written in JS would make it. Throws (the write is then reported failed, nothing saved) when
+ * there is no such text or an edit does not fit it.
+ */
+function applyEdits(base: string | undefined, edits: readonly TextEdit[]): string {
+  if (base === undefined) throw new Error("agentpad: the write came as edits of a committed text this side does not hold; nothing was saved");
+  const parts: string[] = [];
+  let at = 0;
+  for (const e of edits) {
+    if (!(e.from >= at && e.to >= e.from && e.to <= base.length)) throw new Error("agentpad: the write's edits do not fit the committed text; nothing was saved");
+    parts.push(base.slice(at, e.from), e.insert);
+    at = e.to;
+  }
+  parts.push(base.slice(at));
+  return parts.join("");
+}
+
+/**
  * What `storage.save(path)` resolved to, checked: `{ version: string, stored?: boolean }`.
  * Returns the version and whether the save is kept where storage keeps it (`stored: false`:
  * applied locally only, docs/co-editing.md §Stored).
@@ -246,6 +265,14 @@ export class Workspace {
    * the next call starts: nothing changes the core's committed text between calls.
    */
   readonly #saved = new Map<string, string>();
+  /**
+   * Per path, the committed text as a JS string, kept where the core says it is exactly the
+   * committed text (at open, and after a write the core names in `kept`): a commit's write then
+   * comes as edits of it, and the new text is made here with slices and one join instead of
+   * crossing the wasm boundary whole (docs/performance.md#commit-and-text). Shares the string
+   * the storage handed over; changed only as the core says (src/host_texts.rs).
+   */
+  readonly #committed = new Map<string, string>();
   #unwatch: (() => void) | undefined;
 
   readonly #sink: ((record: DiagnosticRecord) => void) | undefined;
@@ -340,6 +367,7 @@ export class Workspace {
       throw withCamelNames(err);
     }
     let sink: ((record: DiagnosticRecord) => void) | undefined;
+    const committed = new Map<string, string>();
     try {
       const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
       if (options.diagnostics !== undefined) {
@@ -360,7 +388,7 @@ export class Workspace {
         }
         const tooLarge = tooLong(path, doc.text);
         if (tooLarge !== undefined) throw new Error(`InvalidArguments: ${tooLarge}`);
-        inner.open(path, doc.text, doc.version);
+        if (inner.open(path, doc.text, doc.version)) committed.set(path, doc.text);
       }
     } catch (err) {
       inner.free();
@@ -368,7 +396,9 @@ export class Workspace {
     }
     const { tool_prefix, locale, max_read_lines, max_read_chars, max_read_line_chars } = wasmOptions;
     const readConfig = Object.fromEntries(Object.entries({ tool_prefix, locale, max_read_lines, max_read_chars, max_read_line_chars }).filter(([, v]) => v !== undefined));
-    return new Workspace(inner, storage, timeoutMs, readConfig, sink);
+    const ws = new Workspace(inner, storage, timeoutMs, readConfig, sink);
+    for (const [path, text] of committed) ws.#committed.set(path, text);
+    return ws;
   }
 
   /**
@@ -465,8 +495,9 @@ export class Workspace {
       for (const [path, text] of written) {
         // The text just saved IS the committed text when it has no CR and no BOM (the core
         // keeps LF-normalised text): text() can return it without crossing the wasm boundary
-        // again — 10 MB each way is most of a large commit's cost.
-        if (!text.includes("\r") && text.charCodeAt(0) !== 0xfeff) this.#saved.set(path, text);
+        // again — 10 MB each way is most of a large commit's cost. A text the core named in
+        // `kept` is one (#committed): no scan for a CR.
+        if (this.#committed.get(path) === text || (!text.includes("\r") && text.charCodeAt(0) !== 0xfeff)) this.#saved.set(path, text);
       }
     }
     // The core keeps what ToolResponse narrows by status (a MultiMatch lists a candidate, its
@@ -538,17 +569,26 @@ export class Workspace {
     const results: PersistReport[] = [];
     for (const request of requests) {
       try {
-        const saving = Promise.resolve().then(() => this.#storage.save(request.path, request.text, request.expected_version, request.edits));
+        // Sent as edits of the committed text this side keeps (#committed).
+        const fromEdits = (request as { from_edits?: true }).from_edits === true;
+        const text = fromEdits ? applyEdits(this.#committed.get(request.path), request.edits) : request.text;
+        const saving = Promise.resolve().then(() => this.#storage.save(request.path, text, request.expected_version, request.edits));
         const { version, stored } = checkSaved(request.path, await withTimeout(saving, this.#storageTimeoutMs, `storage.save(${JSON.stringify(request.path)})`));
         results.push({ path: request.path, ok: true, version, ...(stored ? {} : { stored: false as const }) });
-        written.set(request.path, request.text);
+        written.set(request.path, text);
         this.#remoteSteps.delete(request.path); // the core's text is storage's now
       } catch (err) {
         results.push({ path: request.path, ok: false, error: messageOf(err) });
         break;
       }
     }
-    return this.#live().completePersist(results) as Step;
+    const step = this.#live().completePersist(results) as Step & { kept?: string[]; dropped?: string[] };
+    for (const path of step.kept ?? []) {
+      const text = written.get(path);
+      if (text !== undefined) this.#committed.set(path, text);
+    }
+    for (const path of step.dropped ?? []) this.#committed.delete(path);
+    return step;
   }
 
   async #load(paths: string[]): Promise<Step> {
@@ -801,7 +841,8 @@ export class Workspace {
       if (doc === undefined) return false;
       const tooLarge = tooLong(path, doc.text);
       if (tooLarge !== undefined) throw new Error(`InvalidArguments: ${tooLarge}`);
-      this.#guarded((w) => w.open(path, doc.text, doc.version));
+      if (this.#guarded((w) => w.open(path, doc.text, doc.version))) this.#committed.set(path, doc.text);
+      else this.#committed.delete(path);
       return true;
     });
     this.#queue = run.catch(() => undefined);
@@ -902,6 +943,7 @@ export class Workspace {
     this.#unwatch = undefined;
     for (const reject of [...this.#pending]) reject(new Error(FREED_WHILE_WAITING));
     this.#pending.clear();
+    this.#committed.clear();
     if (inner === undefined) return;
     if (this.#busy > 0) this.#freeWhenIdle = true;
     else inner.free();

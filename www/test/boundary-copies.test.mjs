@@ -98,3 +98,45 @@ test("memory.import parses the export on the JS side: bad JSON is refused saying
   ws.free();
   other.free();
 });
+
+// A commit's write comes as edits of the committed text the shell holds (src/host_texts.rs,
+// docs/performance.md#commit-and-text): the text storage gets must be exactly the core's.
+const commitOnce = async (ws, edits) => {
+  for (const [old_text, new_text] of edits) assert.equal((await ws.call("memo_replace", { old_text, new_text })).status, "Success");
+  const r = await ws.call("memo_commit", { summary: "c" });
+  assert.equal(r.status, "Success", r.summary);
+};
+const replaced = (text, edits) => edits.reduce((t, [a, b]) => t.replace(a, b), text);
+
+test("commits made from the edits of the held text write the core's text, commit after commit", async () => {
+  // Surrogate pairs and CJK before the edits: UTF-16 offsets, not code points.
+  let expected = "😀 表 one\n二 two 🎉\nthree 三\n" + "filler line\n".repeat(50) + "end 😀\n";
+  const storage = new MemoryStorage({ "a.md": expected });
+  const ws = await Workspace.create({ storage });
+  for (const edits of [[["one", "ONE 👍"], ["three", "3"]], [["二 two", "two"], ["end", "終 end"]], [["ONE 👍", "1"]]]) {
+    await commitOnce(ws, edits);
+    expected = replaced(expected, edits);
+    assert.equal(storage.read("a.md"), expected);
+    assert.equal(ws.draft(), expected, "the core's committed text");
+    assert.equal(ws.text(), expected);
+  }
+  // Storage changed the document in between: the next commit edits storage's text, not the copy.
+  expected = storage.read("a.md").replace("filler line\n", "changed elsewhere\n");
+  storage.write("a.md", expected);
+  await commitOnce(ws, [["3", "three again"]]);
+  expected = expected.replace("3", "three again");
+  assert.equal(storage.read("a.md"), expected);
+  assert.equal(ws.draft(), expected);
+  ws.free();
+});
+
+test("a document storage holds with CRLF or a BOM is written whole, in its own form", async () => {
+  const storage = new MemoryStorage({ "crlf.md": "a\r\nb\r\n", "bom.md": "\uFEFFa\nb\n" });
+  const ws = await Workspace.create({ storage });
+  for (const [path, written] of [["crlf.md", "a\r\nB\r\n"], ["bom.md", "\uFEFFa\nB\n"]]) {
+    assert.equal((await ws.call("memo_replace", { path, old_text: "b", new_text: "B" })).status, "Success");
+    assert.equal((await ws.call("memo_commit", { summary: "c" })).status, "Success");
+    assert.equal(storage.read(path), written);
+  }
+  ws.free();
+});

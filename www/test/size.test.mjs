@@ -12,7 +12,8 @@ const www = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Bytes gzipped, per module the package ships (docs/performance.md#size-budget). */
 export const BUDGETS = {
-  // @agentpad/core: 524,016 on 2026-12-02 (with the NotStored flag).
+  // @agentpad/core: 524,016 on 2026-12-02 (with the NotStored flag); 525,542 with the commit's
+  // write as edits of the shell's copy (src/host_texts.rs).
   "pkg/agentpad_bg.wasm": 528_000,
 };
 

@@ -66,8 +66,11 @@ impl Workspace {
 
     /// Where the draft holds what `search` wrote when this very search (same path, query and
     /// new_text) staged its edit before: the draft ranges of the written text, at most 26, in
-    /// order; empty when it was never staged or is no longer there. Cost: O(n) for the draft's
-    /// text, only when such a search was staged.
+    /// order; empty when it was never staged or is no longer there. Found as an exact search
+    /// finds old_text (the base's flat copy and block index, windows around the pending
+    /// changes: docs/performance.md#edit-calls), with `match_indices`'s rule, so a call sent
+    /// again after a revert does not copy and scan the whole draft. Cost: that search, capped at
+    /// 26, only when such a search was staged.
     fn written_before(&self, search: &Search) -> Vec<Range<usize>> {
         let Some(sent) = self.sent.iter().rev().find(|e| e.path == search.path && e.query == search.query && e.new_text == search.new_text) else {
             return Vec::new();
@@ -76,12 +79,11 @@ impl Workspace {
             return Vec::new();
         }
         let draft = self.draft_rope(&search.path);
-        let flat = draft.to_string();
+        let (base, changes) = self.layers(&search.path);
+        let layers = matching::exact::Layered { base: &base, changes: &changes, draft: &draft };
         let len = sent.written.chars().count();
-        flat.match_indices(sent.written.as_str()).take(26).map(|(at, _)| {
-            let start = draft.byte_to_char(at);
-            start..start + len
-        }).collect()
+        let (starts, _) = matching::exact::find_chars_layered_upto(&layers, &sent.written, 0, 26);
+        starts.into_iter().map(|start| start..start + len).collect()
     }
 
     /// The same call sent again, nothing to stage: its text is where it wrote it, and old_text

@@ -26,6 +26,15 @@ const t3 = performance.now();
 const cpu3 = process.cpuUsage(cpu0);
 const second = await ws.call("memo_read", ARGS);
 const t4 = performance.now();
+// Warm: the same call once V8 has compiled (and tiered up) what it runs — the median of calls
+// 101–300 (the second call above still compiles on first use what the first did not reach).
+const warm = [];
+for (let i = 0; i < 300; i++) {
+  const t = performance.now();
+  await ws.call("memo_read", ARGS);
+  if (i >= 100) warm.push(performance.now() - t);
+}
+warm.sort((a, b) => a - b);
 const expected = doc.text.split("\n").slice(0, 40);
 const ok = first.status === "Success" && second.status === "Success" && typeof first.content === "string" &&
   expected.every((line) => first.content.includes(line));
@@ -40,6 +49,7 @@ console.log(JSON.stringify({
   total_ms: t3 - t0,
   total_cpu_ms: (cpu3.user + cpu3.system) / 1000,
   second_call_ms: t4 - t3,
+  warm_call_ms: warm[warm.length >> 1],
   ok,
   detail: `memo_read ${first.status}, ${first.content?.length ?? 0} chars of content`,
 }));

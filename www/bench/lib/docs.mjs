@@ -310,3 +310,33 @@ export function parseDocList(spec) {
 }
 
 export const DEFAULT_DOCS = "code-1MB,code-10MB,cjk-1MB";
+
+/** The common words of `words` documents: a needle made of them has trigrams in nearly every block. */
+const COMMON_WORDS = ["the", "and", "for", "with", "that", "this", "from", "have", "will", "your", "data", "value", "time", "user", "line", "file"];
+
+/**
+ * A document of lines of twelve common words and a number (`the data and … 48213`), at least
+ * `sizeName` UTF-8 bytes — the text a new user tries first, where the unique needle's trigrams
+ * occur in nearly every block of the exact search's index, so it cannot skip any
+ * (docs/performance.md#edit-calls). JS only (the native benches do not run it); its unique
+ * needle is a line of the same words with a number no other line has (numbers are 5 digits,
+ * the needle's 6), placed at ~62 % as in the other kinds. Returns the shape of `generate`'s,
+ * needles `unique` only.
+ */
+export function generateWords(sizeName) {
+  const size = SIZES[sizeName];
+  if (size === undefined) throw new Error(`unknown size ${sizeName}`);
+  const r = new Rng(0x27d4eb2f);
+  const line = () => `${Array.from({ length: 12 }, () => r.pick(COMMON_WORDS)).join(" ")} ${10000 + r.below(90000)}`;
+  const unique = `${line().replace(/ \d+$/, "")} 123456`;
+  const lines = [];
+  let bytes = 0;
+  let placed = false;
+  while (bytes < size) {
+    const l = !placed && bytes * 100 >= size * 62 ? ((placed = true), unique) : line();
+    lines.push(l);
+    bytes += l.length + 1;
+  }
+  if (!placed) lines.push(unique);
+  return { name: `words-${sizeName}`, kind: "words", size: sizeName, text: lines.join("\n") + "\n", needles: { unique } };
+}

@@ -9,9 +9,15 @@
 // fuzzy          memo_replace, needle indented differently   trim-lines: exact indexOf, then trim-and-compare
 //                (no exact hit; a fuzzy tier must find it)    line windows
 //
+// Besides the documents of the run, `words-SIZE` for each size among them (lib/docs.mjs
+// generateWords: lines of twelve common words and a number), locate-unique only: a unique needle
+// whose trigrams are everywhere, so the exact search's block index skips nothing — the other end
+// of the range from the code documents' rare needle. AGENTPAD_BENCH_WORDS=0 leaves them out.
+//
 // Every result is checked against a reference computed independently (and untimed); a wrong
 // result is reported as wrong, and the report never turns it into a ratio.
 
+import { generateWords } from "../lib/docs.mjs";
 import { measure } from "../lib/measure.mjs";
 import {
   indexOfDiffReplaceUnique,
@@ -61,7 +67,8 @@ const record = (...args) => recordIn(SUITE, ...args);
  */
 export async function run({ docs, Workspace, MemoryStorage, log }) {
   const results = [];
-  for (const doc of docs) {
+  const words = process.env.AGENTPAD_BENCH_WORDS === "0" ? [] : [...new Set(docs.map((d) => d.size))].map(generateWords);
+  for (const doc of [...docs, ...words]) {
     const { text, needles } = doc;
     log(`matching: ${doc.name} (${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB): opening the workspace`);
     const ws = await Workspace.create({ storage: new MemoryStorage({ [PATH]: text }) });
@@ -114,7 +121,7 @@ export async function run({ docs, Workspace, MemoryStorage, log }) {
       }
 
       // ---- locate-all: a 30-char needle with many hits.
-      {
+      if (doc.kind !== "words") {
         const work = "locate-all";
         const refHits = referenceHits(text, needles.all);
         log(`matching: ${doc.name} ${work}: ${refHits.length} hits`);
@@ -136,7 +143,7 @@ export async function run({ docs, Workspace, MemoryStorage, log }) {
       }
 
       // ---- fuzzy: no exact hit; the needle's indentation differs from the document's.
-      {
+      if (doc.kind !== "words") {
         const work = "fuzzy";
         const blockAt = referenceHits(text, needles.fuzzyDoc);
         if (blockAt.length !== 1 || text.includes(needles.fuzzy)) throw new Error(`${doc.name}: bad fuzzy fixture`);
