@@ -308,6 +308,12 @@ ensure_clippy() {
     say "clippy: adding the rustup component"
     rustup component add clippy
   fi
+  if cargo fmt --version >/dev/null 2>&1; then
+    say "rustfmt: present"
+  else
+    say "rustfmt: adding the rustup component"
+    rustup component add rustfmt
+  fi
 }
 
 # The no-panic lints that src/lib.rs denies outside tests (unwrap, expect, panic!, indexing and
@@ -320,6 +326,10 @@ layer_lint() {
   if cargo clippy --lib --target "$WASM_TARGET"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   # Tests and benches too (deny-by-default lints, and benches that `./build.sh test` never builds).
   if cargo clippy --all-targets --features fs,internals; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  # Formatting, with the committed configs (rustfmt.toml, www/.prettierrc.json): `cargo fmt` and
+  # `npx prettier --write <the same paths>` in www/ fix what these report.
+  if cargo fmt --check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  if (cd www && node_modules/.bin/prettier --check src yjs/src playground/src mcp/server.js mcp/stdio.js mcp/bin); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   echo "lint: $passed passed, $failed failed"
 }
 
