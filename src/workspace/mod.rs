@@ -148,7 +148,7 @@ impl Default for Config {
 /// A bad option or a refused `open`. Messages carry the value and what is allowed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WorkspaceError {
-    BadOption { option: String, value: String, allowed: &'static str },
+    BadOption { option: String, value: String, allowed: String },
     EmptyPath,
     NotOpen { path: String, open: Vec<String> },
     /// Re-opening a document the session has pending changes for would lose them.
@@ -224,7 +224,7 @@ impl Config {
                     c.default_path = Some(s.to_string());
                 }
                 "locale" => {
-                    c.locale = value.as_str().and_then(Locale::parse).ok_or_else(|| bad(key, value, "\"en\" or \"zh\""))?;
+                    c.locale = value.as_str().and_then(Locale::parse).ok_or_else(|| bad(key, value, Locale::expected()))?;
                 }
                 "candidate_style" => {
                     c.candidate_style =
@@ -308,8 +308,8 @@ impl Config {
     }
 }
 
-fn bad(option: &str, value: &Value, allowed: &'static str) -> WorkspaceError {
-    WorkspaceError::BadOption { option: option.to_string(), value: value.to_string(), allowed }
+fn bad(option: &str, value: &Value, allowed: impl Into<String>) -> WorkspaceError {
+    WorkspaceError::BadOption { option: option.to_string(), value: value.to_string(), allowed: allowed.into() }
 }
 
 /// A committed document: its text and the storage's version string for it.

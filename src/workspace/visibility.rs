@@ -120,15 +120,15 @@ impl Workspace {
             );
         }
         let instead = match state {
-            WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop("Call "),
+            WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop("lead.call"),
             WorkflowState::SelectionPending => format!(
                 "Choose a candidate with {p}_replace_selection(selection_id) first, or drop the session with {p}_revert(reason)."
             ),
             _ if tool == Tool::ReplaceSelection => format!(
                 "There is no choice pending: {p}_replace lists lettered candidates when old_text matches several places or nowhere exactly."
             ),
-            _ if tool == Tool::Rebase => format!("Nothing to rebase onto: storage has not changed underneath pending changes. {}", self.save_or_drop("To save them, call ")),
-            _ if tool == Tool::PersistAs => format!("Saving has not failed, so there is nothing to recover. {}", self.save_or_drop("To save to the document's own path, call ")),
+            _ if tool == Tool::Rebase => format!("Nothing to rebase onto: storage has not changed underneath pending changes. {}", self.save_or_drop("lead.to_save")),
+            _ if tool == Tool::PersistAs => format!("Saving has not failed, so there is nothing to recover. {}", self.save_or_drop("lead.to_save_own_path")),
             _ if tool == Tool::Undo && state == WorkflowState::PersistPending => format!(
                 "An undo restores committed versions: first save the pending changes with {p}_commit(summary), or drop them with {p}_revert(reason)."
             ),
