@@ -74,7 +74,7 @@ use crate::response::{Candidate, Response, Status, SummaryNotes};
 // The words and fixed labels live in `locale` (views and the validator share them); their old
 // paths here stay valid.
 pub use crate::locale::{
-    chars_delta, fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED,
+    fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED,
 };
 
 /// How candidates are shown: one line each (default) or a table (docs/responses.md#candidates).

@@ -300,16 +300,6 @@ pub fn fill(template: &str, value: &str) -> String {
     template.replacen("{}", value, 1)
 }
 
-/// `+12 chars`, `-3 chars`, `±0 chars`: what an edit or a commit did to the length. A bare
-/// `0 chars` reads as "nothing changed" where a change kept the length.
-pub fn chars_delta(n: isize) -> String {
-    if n == 0 {
-        "±0 chars".to_string()
-    } else {
-        format!("{} chars", signed(n))
-    }
-}
-
 /// `+12`, `-3`, `0`: a signed delta.
 pub fn signed(n: isize) -> String {
     if n > 0 {

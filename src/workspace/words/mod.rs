@@ -152,16 +152,16 @@ fn letter_or_a(letter: Option<Letter>) -> String {
 }
 
 /// ` Task #2 completed: "goal".` (`how`: completed, reverted), or nothing.
-fn task_note(task: Option<&TaskEnded>, how: &str) -> String {
-    task.map_or(String::new(), |t| format!(" Task #{} {how}: \"{}\".", t.id, t.goal))
+fn task_note(task: Option<&TaskEnded>, how: &str, v: &Voice) -> String {
+    task.map_or(String::new(), |t| v.t(&format!("task_note.{how}"), &[("id", &t.id), ("goal", &t.goal)]))
 }
 
 /// ` (reason)` without its final period, or nothing for a blank reason.
-fn with_reason(reason: &str) -> String {
+fn with_reason(reason: &str, v: &Voice) -> String {
     if reason.trim().is_empty() {
         String::new()
     } else {
-        format!(" ({})", reason.trim().trim_end_matches('.'))
+        v.t("with_reason", &[("reason", &reason.trim().trim_end_matches(['.', '。']))])
     }
 }
 

@@ -169,8 +169,11 @@ pub fn saved_versions(s: &SavedVersions, v: &Voice) -> String {
     let path_arg = if s.path_arg { format!(", path=\"{first}\"") } else { String::new() };
     if let ([(_, seq)], true) = (s.now.as_slice(), v.one_document) {
         // One document: the model knows which.
-        return format!("It is now v{seq}; {p}_read(version=\"v{}\"{path_arg}) shows it as it was before.", s.before);
+        return v.t("saved_versions.one", &[("seq", seq), ("p", &p), ("before", &s.before), ("path_arg", &path_arg)]);
     }
-    let now: Vec<String> = s.now.iter().map(|(path, seq)| format!("{path} is now v{seq}")).collect();
-    format!("{}; {p}_read(version=\"v{}\"{path_arg}) shows {first} as it was before.", now.join(", "), s.before)
+    let now: Vec<String> = s.now.iter().map(|(path, seq)| v.t("saved_versions.now", &[("path", path), ("seq", seq)])).collect();
+    v.t(
+        "saved_versions",
+        &[("now", &now.join(v.locale.words().letters_and)), ("p", &p), ("before", &s.before), ("path_arg", &path_arg), ("first", &first)],
+    )
 }

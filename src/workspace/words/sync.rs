@@ -130,9 +130,9 @@ pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
                 format!(
                     "Discarded {changes} pending change{}{} and reloaded {} from storage.{}",
                     plural(*changes),
-                    with_reason(reason),
+                    with_reason(reason, v),
                     reloaded.join(", "),
-                    task_note(task.as_ref(), "reverted")
+                    task_note(task.as_ref(), "reverted", v)
                 ),
             )
         }
