@@ -110,7 +110,16 @@ const APPENDIX_A: &[(&str, Scenario)] = &[
     ("example_1_experimental_x", example_1_experimental_x),
     ("example_2_three_timeouts", example_2_three_timeouts),
     ("example_3_nested_tasks", example_3_nested_tasks),
+    ("quick_start", quick_start),
 ];
+
+/// The README's quick start (README.md#quick-start); its zh transcript is docs/zh-sample.md.
+fn quick_start(v: Variant) -> String {
+    let mut run = Run::new(&[("config.json", "{ \"timeout\": 30 }\n")], v, PersistMode::Manual);
+    run.call("memo_replace", json!({"old_text": "\"timeout\": 30", "new_text": "\"timeout\": 60"}), Status::Success, WorkflowState::PersistPending);
+    run.call("memo_commit", json!({"summary": "把超时时间调到 60 秒"}), Status::Success, WorkflowState::Idle);
+    run.out
+}
 
 fn success_idle_read(v: Variant) -> String {
     let mut run = Run::new(&[("config.json", CONFIG_JSON)], v, PersistMode::Manual);
@@ -544,4 +553,13 @@ fn the_english_check_finds_sentences_and_spares_identifiers() {
     assert!(english_runs("- summary: 已提交 1 处变更：“Enable X and Y”。").is_empty());
     assert!(english_runs("### [Warning] 概览").is_empty());
     assert!(english_runs("- [A] 第 12 行：`database.timeout: 30` ← 推荐（基于上下文相关性）").is_empty());
+}
+
+/// docs/zh-sample.md shows the README's quick start in Chinese as the engine writes it: the
+/// transcript there is this suite's `quick_start.zh.list.md`, byte for byte.
+#[test]
+fn the_zh_sample_in_docs_is_the_snapshot() {
+    let sample = all_snapshots().remove("quick_start.zh.list.md").expect("the quick-start scenario");
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs").join("zh-sample.md")).unwrap();
+    assert!(doc.contains(&sample), "docs/zh-sample.md no longer holds tests/snapshots/quick_start.zh.list.md: copy it in again");
 }
