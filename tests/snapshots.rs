@@ -448,20 +448,11 @@ fn the_diff_helper_points_at_the_change() {
 const NOT_YET_TRANSLATED: &[&str] = &[
     // reading a version and the diff against storage (src/workspace/words/read.rs, sync.rs)
     "Storage (version",
-    // the session log, tasks and the state-dependent refusals (session.rs, visibility.rs)
-    "Session log:",
-    "Nothing was changed: the log",
-    "Task #",
-    "Cannot begin the task",
-    "Work on it;",
-    "Split the work",
-    "is not available in state",
+    // the guidance of a preview in a state without a commit (src/workspace/words/sync.rs)
     "Check the preview, then",
     // argument errors (src/tools.rs, src/input.rs)
     "Invalid call: missing required argument",
-    "Invalid call: document",
     "Add `new_text`",
-    "Pass `path` as one",
     // storage changes and failed saves (sync.rs, persist.rs's CommitFailed, the state notes)
     "Storage changed underneath",
     "[Storage changed under",

@@ -142,7 +142,7 @@ pub fn invalid(what: &str, guidance: String) -> Response {
 }
 
 /// [`invalid`] in the voice's locale.
-fn invalid_v(what: &str, guidance: String, v: &Voice) -> Response {
+pub(super) fn invalid_v(what: &str, guidance: String, v: &Voice) -> Response {
     Response::new(Status::InvalidArguments, v.t("invalid", &[("what", &what)])).with_guidance(guidance)
 }
 
