@@ -31,7 +31,7 @@ const agentpadValidates = {
  * @property {string} dir The folder: every document is a file under it; paths leaving it are refused.
  * @property {string[]} [extensions] Only files ending with one of these (".md", ".txt", …) are opened. Default: every file.
  * @property {"manual" | "immediate" | "disabled"} [persistMode] When changes reach the disk (default "manual": on commit).
- * @property {"en" | "zh"} [locale] Language of the responses (default "en").
+ * @property {import("@agentpad/core").Locale} [locale] Language of the responses (default "en"; `LOCALES` lists them).
  * @property {string} [toolPrefix] Tool names are `${toolPrefix}_${verb}` (default "memo").
  * @property {boolean} [visibleOnly] List only the tools the workflow state offers, enabling and
  *   disabling them after each call (`notifications/tools/list_changed`). Default false: every tool

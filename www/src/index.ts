@@ -32,4 +32,4 @@ export type {
   TranscriptStep,
 } from "./transcript.js";
 export type * from "./types.js";
-export { HISTORY_FORMATS } from "./types.js";
+export { HISTORY_FORMATS, LOCALES } from "./types.js";

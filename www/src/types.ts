@@ -111,7 +111,13 @@ export type CallRest<N extends ToolName> = {} extends ArgsOf<N>
 
 export type PersistMode = "manual" | "immediate" | "disabled";
 
-export type Locale = "en" | "zh";
+/**
+ * The response languages, as the engine lists them (`LOCALES` in src/locale.rs; a test checks
+ * the two agree). Adding a locale is a file in src/locale/ plus its name there and here.
+ */
+export const LOCALES = ["en", "zh"] as const;
+
+export type Locale = (typeof LOCALES)[number];
 
 /** OpenAI Chat Completions `tools[]` entry (`ChatCompletionFunctionTool`). */
 export interface OpenAITool {

@@ -5,6 +5,7 @@
 
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { LOCALES } from "@agentpad/core";
 import { VERSION, createAgentpadServer } from "../server.js";
 import { stdioTransport } from "../stdio.js";
 
@@ -108,8 +109,8 @@ if (persistMode !== undefined && !["manual", "immediate", "disabled"].includes(p
   usageError(`--persist-mode must be manual, immediate or disabled, got ${JSON.stringify(persistMode)}`);
 }
 const locale = values.locale;
-if (locale !== undefined && !["en", "zh"].includes(locale)) {
-  usageError(`--locale must be en or zh, got ${JSON.stringify(locale)}`);
+if (locale !== undefined && !LOCALES.some((l) => l === locale)) {
+  usageError(`--locale must be ${LOCALES.join(" or ")}, got ${JSON.stringify(locale)}`);
 }
 let extensions;
 if (values.ext !== undefined) {
@@ -124,7 +125,7 @@ try {
     collab,
     extensions,
     persistMode: /** @type {"manual" | "immediate" | "disabled" | undefined} */ (persistMode),
-    locale: /** @type {"en" | "zh" | undefined} */ (locale),
+    locale: /** @type {import("@agentpad/core").Locale | undefined} */ (locale),
     toolPrefix: values["tool-prefix"],
     visibleOnly: values["visible-only"] === true,
     structuredContent: values["structured-content"] === true,
