@@ -446,21 +446,13 @@ fn the_diff_helper_points_at_the_change() {
 /// commit and revert are translated and checked strictly; taking a family off this list after
 /// translating it is what makes the check cover it.
 const NOT_YET_TRANSLATED: &[&str] = &[
-    // reading a version and the diff against storage (src/workspace/words/read.rs, sync.rs)
-    "Storage (version",
-    // the guidance of a preview in a state without a commit (src/workspace/words/sync.rs)
-    "Check the preview, then",
-    // argument errors (src/tools.rs, src/input.rs)
+    // argument errors from the tool schema (src/tools.rs, src/input.rs)
     "Invalid call: missing required argument",
     "Add `new_text`",
-    // storage changes and failed saves (sync.rs, persist.rs's CommitFailed, the state notes)
-    "Storage changed underneath",
-    "[Storage changed under",
-    "Compare with memo_diff",
-    "Rebased ",
+    // failed saves (persist.rs's CommitFailed) and the state notes in brackets (sync.rs's state_note)
     "Could not save",
     "Retry with memo_commit",
-    "writes your draft over it",
+    "[Storage changed under",
     "[Read-only:",
 ];
 
