@@ -8,7 +8,7 @@
 #   ./build.sh fuzz [TARGET]  cargo fuzz each target in fuzz/ for FUZZ_SECONDS (default 1800); crashes in fuzz/artifacts/
 #
 # Every step installs what a fresh machine lacks (rustup target, the pinned wasm-bindgen-cli, wasm-pack,
-# Debian chromium + chromium-driver, npm packages from the committed lockfiles, wasm-opt among them)
+# Debian chromium + chromium-driver + fonts-noto-cjk, npm packages from the committed lockfiles, wasm-opt among them)
 # and skips what is already there. Environment: PORT (serve, default 5173), CARGO_TARGET_DIR, FUZZ_SECONDS, RETRY_CASES and
 # NEVER_WRONG_CASES (fuzz: the retry_model and never_wrong property tests, default 100000 cases each).
 set -euo pipefail
@@ -76,13 +76,17 @@ ensure_wasm_pack() {
   fi
 }
 
+# A CJK font goes with the browser: without one a zh page shows empty boxes where the Chinese
+# is, and a zh screenshot cannot be checked by looking at it (docs/responses.md#locales-and-styles).
+CJK_FONT_PACKAGE=fonts-noto-cjk
+
 ensure_chromium() {
-  if [ -x "$CHROMIUM" ] && [ -x "$CHROMEDRIVER_BIN" ]; then
-    say "chromium: $CHROMIUM and $CHROMEDRIVER_BIN present"
+  if [ -x "$CHROMIUM" ] && [ -x "$CHROMEDRIVER_BIN" ] && dpkg -s "$CJK_FONT_PACKAGE" >/dev/null 2>&1; then
+    say "chromium: $CHROMIUM, $CHROMEDRIVER_BIN and $CJK_FONT_PACKAGE present"
   else
-    say "chromium: installing Debian chromium + chromium-driver"
+    say "chromium: installing Debian chromium + chromium-driver + $CJK_FONT_PACKAGE"
     as_root apt-get update
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver "$CJK_FONT_PACKAGE"
   fi
 }
 

@@ -10,7 +10,7 @@
 //!
 //! Every section is separated from the one before by one empty line; every line ends with `\n`.
 //! The heading words (`Overview`, `Metrics`, …), the metric header, the empty-guidance word and
-//! the words inside the lines below come from one table per locale, [`Words`] ([`EN`], [`ZH`],
+//! the words inside the lines below come from one table per locale, [`Words`] (src/locale/en.rs, zh.rs,
 //! [`Locale::words`]); the tags in brackets (`[OK]`, `[Metrics]`, `[Target]`, …), the header keys
 //! (`status:`, `state:`, `flags:`), the list keys (`- summary:`, `- guidance:`), the metric names,
 //! the candidate and session-log column names, and the status/state/flag values are the same in
@@ -74,11 +74,8 @@ use crate::response::{Candidate, Response, Status, SummaryNotes};
 // The words and fixed labels live in `locale` (views and the validator share them); their old
 // paths here stay valid.
 pub use crate::locale::{
-    chars_delta, fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED,
+    fill, signed, task_mark, Locale, Words, CANDIDATE_TABLE_HEADER, SESSION_LOG_HEADER, TASK_DONE, TASK_OPEN, TASK_REVERTED,
 };
-// The tests walk both word tables.
-#[cfg(test)]
-use crate::locale::{EN, ZH};
 
 /// How candidates are shown: one line each (default) or a table (docs/responses.md#candidates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -351,7 +348,7 @@ fn candidate_list(f: &mut Formatter<'_>, candidates: &[Candidate], w: &Words) ->
             fill(w.paren, w.stale)
         } else if c.recommended {
             // `← 推荐（基于上下文相关性）`: the reason, in the locale's words.
-            let reason = c.recommended_reason.map(|r| fill(w.paren, (w.reason)(r)));
+            let reason = c.recommended_reason.map(|r| fill(w.paren, w.phrase(r.key())));
             format!("{}{}{}", w.arrow, w.recommended, reason.unwrap_or_default())
         } else {
             String::new()
@@ -780,7 +777,7 @@ flags: `SelectionPending`
         assert_eq!(CandidateStyle::parse("list"), Some(CandidateStyle::List));
         assert_eq!(CandidateStyle::parse("table"), Some(CandidateStyle::Table));
         assert_eq!(CandidateStyle::parse("rows"), None);
-        for w in [&EN, &ZH] {
+        for w in crate::locale::LOCALES {
             assert!(w.line.contains("{}") && w.paren.contains("{}"));
             assert!(w.basic_candidates.contains("{}") && w.basic_recommended.contains("{}"));
             assert!(w.tasks_earlier.contains("{}"));

@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use crate::input::InputError;
 use crate::format::TaskLines;
-use crate::locale::Locale;
+use crate::locale::{LiveWords, Locale};
 use crate::response::{TaskNodeView, TaskView};
 use crate::text_rules::{atx_heading, fence_open, one_line, Fence};
 
@@ -351,112 +351,6 @@ pub struct PlanHint {
     pub at_ms: f64,
 }
 
-/// The block's words, by locale. `{}` in a template is filled in order by [`fill_all`].
-struct Words {
-    live: &'static str,
-    document: &'static str,
-    recent: &'static str,
-    anchor: &'static str,
-    editor: &'static str,
-    hints: &'static str,
-    memory: &'static str,
-    tasks: &'static str,
-    /// `- Version: {id} · {path} · {kind}`
-    version: &'static str,
-    kinds: [&'static str; 3],
-    time: &'static str,
-    summary: &'static str,
-    error: &'static str,
-    lines: &'static str,
-    /// `{path} {from}{since} → {to} (now)`
-    anchor_line: &'static str,
-    /// `{path}` — {view} {version}{pending}, {lines} lines, {chars} chars
-    document_line: &'static str,
-    views: [&'static str; 2],
-    /// One pending change, several.
-    pending: [&'static str; 2],
-    /// Showing lines {start}–{end}{focus} (…{read tool}…)
-    window: &'static str,
-    around: &'static str,
-    headings: &'static str,
-    heading: &'static str,
-    more: &'static str,
-    active: &'static str,
-    cursor: &'static str,
-    selection: &'static str,
-    open: &'static str,
-    /// One pending change, several.
-    workflow: [&'static str; 2],
-    omitted: &'static str,
-    coarse: &'static str,
-}
-
-const EN: Words = Words {
-    live: "# Live Context",
-    document: "## Current Document",
-    recent: "## Recent Diffs (new→old)",
-    anchor: "## Anchor Diff",
-    editor: "## Editor State",
-    hints: "## Plan Hints",
-    memory: "## Memory",
-    tasks: "## Tasks",
-    version: "- Version: {} · {} · {}",
-    kinds: ["commit", "failed commit", "external change"],
-    time: "  Time: {}",
-    summary: "  Summary: {}",
-    error: "  is_error: true — {}",
-    lines: "  Lines: {}–{}",
-    anchor_line: "{} {}{} → {} (now)",
-    document_line: "`{}` — {} {}{}, {} lines, {} chars",
-    views: ["draft", "committed"],
-    pending: [", {} pending change", ", {} pending changes"],
-    window: "Showing lines {}–{}{} (the document is longer than the live-context budget; read other parts with {}).",
-    around: " around line {}",
-    headings: "Headings:",
-    heading: "{}- {} (line {})",
-    more: "- … {} more",
-    active: "- Active file: `{}`",
-    cursor: "- Cursor: line {}, column {}",
-    selection: "- Selection: line {}, column {} → line {}, column {}: `{}`",
-    open: "- Open files: {}",
-    workflow: ["- Workflow: {}, {} pending change", "- Workflow: {}, {} pending changes"],
-    omitted: "(… {} more lines of this diff left out)",
-    coarse: "(diffed coarsely: the time budget ran out; the patch is correct but not minimal)",
-};
-
-const ZH: Words = Words {
-    live: "# 实时上下文",
-    document: "## 当前文档",
-    recent: "## 最近变更（新→旧）",
-    anchor: "## 锚点差异",
-    editor: "## 编辑器状态",
-    hints: "## 计划提示",
-    memory: "## 记忆",
-    tasks: "## 任务",
-    version: "- 版本：{} · {} · {}",
-    kinds: ["提交", "提交失败", "外部修改"],
-    time: "  时间：{}",
-    summary: "  摘要：{}",
-    error: "  is_error: true — {}",
-    lines: "  行：{}–{}",
-    anchor_line: "{} {}{} → {}（当前）",
-    document_line: "`{}` — {} {}{}，{} 行，{} 字符",
-    views: ["草稿", "已提交"],
-    pending: ["，{} 处待定变更", "，{} 处待定变更"],
-    window: "显示第 {}–{} 行{}（文档超出实时上下文的篇幅；其余部分请用 {} 读取）。",
-    around: "，围绕第 {} 行",
-    headings: "标题：",
-    heading: "{}- {}（第 {} 行）",
-    more: "- … 另有 {} 项",
-    active: "- 当前文件：`{}`",
-    cursor: "- 光标：第 {} 行，第 {} 列",
-    selection: "- 选区：第 {} 行第 {} 列 → 第 {} 行第 {} 列：`{}`",
-    open: "- 打开的文件：{}",
-    workflow: ["- 工作流：{}，{} 处待定变更", "- 工作流：{}，{} 处待定变更"],
-    omitted: "（此差异另有 {} 行未显示）",
-    coarse: "（时间预算用尽，差异为粗粒度：补丁正确但不是最小的）",
-};
-
 /// The singular form for 1, else the plural: `[one, many]`.
 fn one_or_many([one, many]: [&'static str; 2], n: usize) -> &'static str {
     if n == 1 {
@@ -486,7 +380,7 @@ impl LiveContext {
     /// The Markdown, one string per section (content parts: each becomes a
     /// `{type:"text", text}` block of the last user message). O(size of the block).
     pub fn sections(&self, locale: Locale) -> Vec<String> {
-        let w = if locale == Locale::Zh { &ZH } else { &EN };
+        let w = locale.words().live;
         let mut out = vec![format!("{}\n", w.live)];
         out.push(self.document_section(w));
         if !self.recent_diffs.is_empty() {
@@ -541,7 +435,7 @@ impl LiveContext {
         self.sections(locale).join("\n")
     }
 
-    fn document_section(&self, w: &Words) -> String {
+    fn document_section(&self, w: &LiveWords) -> String {
         let d = &self.current_document;
         let mut s = format!("{}\n", w.document);
         let pending = if d.pending_changes > 0 { fill_all(one_or_many(w.pending, d.pending_changes), &[&d.pending_changes]) } else { String::new() };
@@ -565,7 +459,7 @@ impl LiveContext {
         s
     }
 
-    fn editor_section(&self, w: &Words) -> String {
+    fn editor_section(&self, w: &LiveWords) -> String {
         let e = &self.editor_state;
         let mut s = format!("{}\n", w.editor);
         let _ = writeln!(s, "{}", fill_all(w.active, &[&e.active_path]));
@@ -586,7 +480,7 @@ impl LiveContext {
 }
 
 /// A fenced block long enough for any backtick run inside, with notes for cut or coarse diffs.
-fn fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool, w: &Words) -> String {
+fn fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool, w: &LiveWords) -> String {
     let ticks = "`".repeat(longest_backtick_run(body).max(2) + 1);
     let mut s = format!("{ticks}{lang}\n{body}");
     if !body.is_empty() && !body.ends_with('\n') {
@@ -603,7 +497,7 @@ fn fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool, w: &Words) 
 }
 
 /// [`fence`] indented by two spaces, inside a list item.
-fn indented_fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool, w: &Words) -> String {
+fn indented_fence(lang: &str, body: &str, omitted_lines: usize, coarse: bool, w: &LiveWords) -> String {
     fence(lang, body, omitted_lines, coarse, w).lines().map(|l| format!("  {l}\n")).collect()
 }
 

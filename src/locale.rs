@@ -1,42 +1,82 @@
-//! Locale: the fixed words and labels of the Markdown views, one table per language ([`Words`]:
-//! [`EN`], [`ZH`]), and the forms every view shares (`+3` deltas, `{}` templates). Plain data at
-//! the bottom of the module graph: the views ([`crate::format`], the live context, history
-//! summaries) and the validator read it; it reads nothing of theirs
+//! Locale: the words of the responses, one table per language — a file each under
+//! src/locale/ ([`Words`]: its headings and fixed words, and [`Words::phrases`], the keyed
+//! sentences of summaries, guidance and notes with named placeholders) — and the forms every
+//! view shares (`+3` deltas, `{}` templates). Plain data at the bottom of the module graph: the
+//! views ([`crate::format`], the live context, history summaries), the outcome words
+//! (src/workspace/words/) and the validator read it; it reads nothing of theirs
 //! (docs/responses.md#locales-and-styles).
+//!
+//! Adding a locale is one file here (a copy of en.rs, translated) and its name in [`LOCALES`]:
+//! the tests fail until every key of en.rs is in it with the same placeholders.
 
-use crate::matching::recommend::Reason;
+use std::fmt;
 
-/// Language of the fixed Markdown words. `en` is the default; `zh` writes every fixed
-/// word in Chinese.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Locale {
-    #[default]
-    En,
-    Zh,
-}
+mod en;
+mod zh;
 
+
+/// Every locale, by its table; a [`Locale`] is a position in this list, the first the default.
+/// Its name (`"en"`) is what options and flags take.
+pub const LOCALES: &[&Words] = &[&en::WORDS, &zh::WORDS];
+
+/// The locales' names in [`LOCALES`] order (`["en", "zh"]`), read from the tables at compile
+/// time: the words the `locale` option takes (src/workspace/options.rs).
+// Indexing in a const item is checked by the compiler: an index out of range fails the build.
+#[allow(clippy::indexing_slicing)]
+pub const LOCALE_NAMES: [&str; LOCALES.len()] = {
+    let mut names = [""; LOCALES.len()];
+    let mut i = 0;
+    while i < LOCALES.len() {
+        names[i] = LOCALES[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// Language of the responses: a position in [`LOCALES`]. `en` is the default.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Locale(u8);
+
+#[allow(non_upper_case_globals)]
 impl Locale {
+    /// English, the default.
+    pub const En: Locale = Locale(0);
+    /// Chinese.
+    pub const Zh: Locale = Locale(1);
+
+    /// Every locale, in [`LOCALES`] order.
+    pub fn all() -> impl Iterator<Item = Locale> {
+        (0..LOCALES.len()).filter_map(|i| u8::try_from(i).ok()).map(Locale)
+    }
+
+    /// The locale named `s` (`"en"`, `"zh"`), if there is one.
     pub fn parse(s: &str) -> Option<Locale> {
-        match s {
-            "en" => Some(Locale::En),
-            "zh" => Some(Locale::Zh),
-            _ => None,
+        Locale::all().find(|l| l.as_str() == s)
+    }
+
+    /// What an option accepts, for error messages: `"en" or "zh"`.
+    pub fn expected() -> String {
+        let names: Vec<String> = Locale::all().map(|l| format!("\"{}\"", l.as_str())).collect();
+        match names.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
         }
     }
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Locale::En => "en",
-            Locale::Zh => "zh",
-        }
+        self.words().name
     }
 
-    /// The fixed words of this locale.
+    /// The table of this locale.
     pub fn words(self) -> &'static Words {
-        match self {
-            Locale::En => &EN,
-            Locale::Zh => &ZH,
-        }
+        LOCALES.get(usize::from(self.0)).copied().unwrap_or(&en::WORDS)
+    }
+}
+
+impl fmt::Debug for Locale {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -45,6 +85,8 @@ impl Locale {
 /// value replaces the `{}`.
 #[derive(Debug)]
 pub struct Words {
+    /// The locale's name, as options take it: `en`, `zh`.
+    pub name: &'static str,
     /// `### [OK] {overview}`.
     pub overview: &'static str,
     /// `### [Metrics] {metrics}`.
@@ -75,8 +117,6 @@ pub struct Words {
     pub arrow: &'static str,
     /// The recommended candidate: `recommended` / `推荐`.
     pub recommended: &'static str,
-    /// Why a candidate is recommended, in this language: [`Reason::en`] or [`Reason::zh`].
-    pub reason: fn(Reason) -> &'static str,
     /// A candidate whose text an edit staged since changed: `stale` / `已失效`.
     pub stale: &'static str,
     /// The table's `Recommended` cell of the recommended candidate: `yes` / `是`.
@@ -108,12 +148,77 @@ pub struct Words {
     pub basic_candidates: &'static str,
     /// `markdown_basic`: `, recommended B` / `，推荐 B`.
     pub basic_recommended: &'static str,
+    /// The sentences of summaries, guidance, notes and refusals by key, with named
+    /// placeholders (`{line}`); [`Words::phrase`], [`Words::t`]. Every locale has every key of
+    /// en.rs, with the same placeholders (tested).
+    pub phrases: &'static [(&'static str, &'static str)],
+    /// The live context's words (src/live_context.rs).
+    pub(crate) live: &'static LiveWords,
 }
+
+/// The live context block's words, by locale. `{}` in a template is filled in order (src/live_context.rs).
+#[derive(Debug)]
+pub(crate) struct LiveWords {
+    pub live: &'static str,
+    pub document: &'static str,
+    pub recent: &'static str,
+    pub anchor: &'static str,
+    pub editor: &'static str,
+    pub hints: &'static str,
+    pub memory: &'static str,
+    pub tasks: &'static str,
+    /// `- Version: {id} · {path} · {kind}`
+    pub version: &'static str,
+    pub kinds: [&'static str; 3],
+    pub time: &'static str,
+    pub summary: &'static str,
+    pub error: &'static str,
+    pub lines: &'static str,
+    /// `{path} {from}{since} → {to} (now)`
+    pub anchor_line: &'static str,
+    /// `{path}` — {view} {version}{pending}, {lines} lines, {chars} chars
+    pub document_line: &'static str,
+    pub views: [&'static str; 2],
+    /// One pending change, several.
+    pub pending: [&'static str; 2],
+    /// Showing lines {start}–{end}{focus} (…{read tool}…)
+    pub window: &'static str,
+    pub around: &'static str,
+    pub headings: &'static str,
+    pub heading: &'static str,
+    pub more: &'static str,
+    pub active: &'static str,
+    pub cursor: &'static str,
+    pub selection: &'static str,
+    pub open: &'static str,
+    /// One pending change, several.
+    pub workflow: [&'static str; 2],
+    pub omitted: &'static str,
+    pub coarse: &'static str,
+}
+
 
 impl Words {
     /// `line 12` / `第 12 行`.
     pub fn line_no(&self, n: usize) -> String {
         fill(self.line, &n.to_string())
+    }
+
+    /// The phrase under `key`, else English's, else the key itself (a missing key is a test
+    /// failure, never a panic). Cost: O(keys).
+    pub fn phrase(&self, key: &str) -> &'static str {
+        lookup(self.phrases, key).or_else(|| lookup(en::WORDS.phrases, key)).unwrap_or("")
+    }
+
+    /// The phrase under `key` with its named placeholders filled from `args`.
+    pub fn t(&self, key: &str, args: &[(&str, &dyn fmt::Display)]) -> String {
+        fill_named(self.phrase(key), args)
+    }
+
+    /// `key.one` or `key.other` by `n`, with `{n}` filled: `1 place`, `3 places`, `3 处`.
+    pub fn count(&self, key: &str, n: usize) -> String {
+        let form = if n == 1 { "one" } else { "other" };
+        self.t(&format!("{key}.{form}"), &[("n", &n)])
     }
 
     /// The word for a task status as shown in the task stack.
@@ -126,76 +231,6 @@ impl Words {
         }
     }
 }
-
-pub const EN: Words = Words {
-    overview: "Overview",
-    metrics: "Metrics",
-    metric_header: "| metric | value |",
-    candidates: "Candidates",
-    content: "Content",
-    preview: "Preview",
-    pending: "Pending changes",
-    tasks: "Task stack",
-    log: "Session log",
-    empty: "(empty)",
-    line: "line {}",
-    colon: ": ",
-    paren: " ({})",
-    arrow: " ← ",
-    recommended: "recommended",
-    reason: Reason::en,
-    stale: "stale",
-    yes: "yes",
-    change: "change {}",
-    letters_and: ", ",
-    amended: " amended",
-    places: ", {} places",
-    running: "(running)",
-    task_active: "Active",
-    task_completed: "Completed",
-    task_reverted: "Reverted",
-    task_current: "current",
-    tasks_done: "🌳 Tasks finished in this session:",
-    tasks_earlier: "… {} earlier",
-    basic_candidates: " · candidates {}",
-    basic_recommended: ", recommended {}",
-};
-
-/// The Chinese headings and the Chinese phrasing of the candidate lines
-/// (`第 45 行：`, `← 推荐`, `待定变更`, `任务栈`).
-pub const ZH: Words = Words {
-    overview: "概览",
-    metrics: "指标",
-    metric_header: "| 指标 | 值 |",
-    candidates: "候选选区",
-    content: "内容",
-    preview: "预览",
-    pending: "待定变更",
-    tasks: "任务栈",
-    log: "会话日志",
-    empty: "（留空）",
-    line: "第 {} 行",
-    colon: "：",
-    paren: "（{}）",
-    arrow: " ← ",
-    recommended: "推荐",
-    reason: Reason::zh,
-    stale: "已失效",
-    yes: "是",
-    change: "变更 {}",
-    letters_and: "、",
-    amended: "（已合并）",
-    places: "，共 {} 处",
-    running: "（进行中）",
-    task_active: "进行中",
-    task_completed: "已完成",
-    task_reverted: "已撤销",
-    task_current: "当前",
-    tasks_done: "🌳 本次会话已完成任务：",
-    tasks_earlier: "… 更早的 {} 项",
-    basic_candidates: " · 候选 {}",
-    basic_recommended: "，推荐 {}",
-};
 
 /// The thought tree's marks (the same in every locale): a completed task, a
 /// reverted one, and one still open (which a finished root cannot hold; shown for safety).
@@ -218,19 +253,65 @@ pub const CANDIDATE_TABLE_HEADER: &str =
 /// The session log table's header line.
 pub const SESSION_LOG_HEADER: &str = "| # | tool | status | at_ms | tool_call_id |";
 
+fn lookup(phrases: &'static [(&'static str, &'static str)], key: &str) -> Option<&'static str> {
+    phrases.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+}
+
+#[cfg(test)]
+/// The name of each `{name}` placeholder in `template`, in order (a `{` not followed by a name
+/// and `}`, as in `{+added+}`, is text).
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(i) = rest.find('{') {
+        let after = rest.get(i + 1..).unwrap_or("");
+        match after.find('}') {
+            Some(j) if j > 0 && after.get(..j).is_some_and(is_name) => {
+                out.push(after.get(..j).unwrap_or(""));
+                rest = after.get(j + 1..).unwrap_or("");
+            }
+            _ => rest = after,
+        }
+    }
+    out
+}
+
+fn is_name(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// `template` with each `{name}` replaced by its value in `args`; a name without a value stays
+/// as it is. Cost: O(template + values).
+pub fn fill_named(template: &str, args: &[(&str, &dyn fmt::Display)]) -> String {
+    use fmt::Write as _;
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(i) = rest.find('{') {
+        out.push_str(rest.get(..i).unwrap_or(""));
+        let after = rest.get(i + 1..).unwrap_or("");
+        let value = after.find('}').and_then(|j| {
+            let name = after.get(..j)?;
+            let (_, v) = args.iter().find(|(n, _)| *n == name && j > 0 && is_name(name))?;
+            Some((j, v))
+        });
+        match value {
+            Some((j, v)) => {
+                let _ = write!(out, "{v}");
+                rest = after.get(j + 1..).unwrap_or("");
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `template` with its `{}` replaced by `value`.
 pub fn fill(template: &str, value: &str) -> String {
     template.replacen("{}", value, 1)
-}
-
-/// `+12 chars`, `-3 chars`, `±0 chars`: what an edit or a commit did to the length. A bare
-/// `0 chars` reads as "nothing changed" where a change kept the length.
-pub fn chars_delta(n: isize) -> String {
-    if n == 0 {
-        "±0 chars".to_string()
-    } else {
-        format!("{} chars", signed(n))
-    }
 }
 
 /// `+12`, `-3`, `0`: a signed delta.
@@ -242,3 +323,56 @@ pub fn signed(n: isize) -> String {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    fn table(w: &Words) -> BTreeMap<&'static str, &'static str> {
+        w.phrases.iter().copied().collect()
+    }
+
+    #[test]
+    fn every_locale_has_every_key_with_the_same_placeholders() {
+        let en = table(Locale::En.words());
+        for l in Locale::all() {
+            let w = l.words();
+            let t = table(w);
+            assert_eq!(t.len(), w.phrases.len(), "a key appears twice in {}.rs", w.name);
+            let missing: Vec<&str> = en.keys().filter(|k| !t.contains_key(*k)).copied().collect();
+            let extra: Vec<&str> = t.keys().filter(|k| !en.contains_key(*k)).copied().collect();
+            assert!(missing.is_empty() && extra.is_empty(), "{}.rs: missing {missing:?}, not in en.rs {extra:?}", w.name);
+            for (key, text) in &en {
+                let want: BTreeSet<&str> = placeholders(text).into_iter().collect();
+                let got: BTreeSet<&str> = t.get(key).map(|x| placeholders(x)).unwrap_or_default().into_iter().collect();
+                assert_eq!(got, want, "{}.rs `{key}`: placeholders differ from en.rs", w.name);
+            }
+        }
+    }
+
+    #[test]
+    fn locales_are_found_by_name() {
+        for l in Locale::all() {
+            assert_eq!(Locale::parse(l.as_str()), Some(l));
+        }
+        assert_eq!(Locale::parse("fr"), None);
+        assert_eq!(Locale::expected(), "\"en\" or \"zh\"");
+        assert_eq!(format!("{:?}", Locale::Zh), "zh");
+        assert_eq!(Locale::default(), Locale::En);
+    }
+
+    #[test]
+    fn named_placeholders_fill_and_leave_other_braces() {
+        let t = "[-removed-] {+added+} {n} of {total}, {missing} {}";
+        assert_eq!(placeholders(t), vec!["n", "total", "missing"]);
+        assert_eq!(fill_named(t, &[("n", &3), ("total", &"7")]), "[-removed-] {+added+} 3 of 7, {missing} {}");
+        assert_eq!(fill_named("第 {line} 行", &[("line", &12)]), "第 12 行");
+        // A value holding braces is not filled again.
+        assert_eq!(fill_named("{a}{b}", &[("a", &"{b}"), ("b", &"x")]), "{b}x");
+        assert_eq!(Locale::Zh.words().count("n_places", 3), "3 处");
+        assert_eq!(Locale::En.words().count("n_places", 1), "1 place");
+        // A key no table has reads as nothing, never as a panic.
+        assert_eq!(Locale::Zh.words().phrase("no.such.key"), "");
+    }
+}

@@ -84,7 +84,7 @@ fn scenarios(config: Config) -> Vec<(String, Response)> {
     let r = run.call(&mut h, "multimatch with stale", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
     assert!(r.candidates.iter().any(|c| c.stale), "{}", r.markdown);
     let r = run.call(&mut h, "already staged", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": "A"}));
-    assert!(r.summary.contains("already staged"), "{}", r.markdown);
+    assert!(r.summary.contains("already staged") || r.summary.contains("已暂存为"), "{}", r.markdown);
     let r = run.call(&mut h, "stale candidate", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 90", "match_id": "A"}));
     assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
     run.call(&mut h, "expected occurrences", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "expected_occurrences": 5}));

@@ -32,7 +32,6 @@
 //! [`Reason::AddedLines`]), one candidate included.
 
 use std::collections::HashSet;
-use std::fmt;
 use std::ops::Range;
 
 use ropey::Rope;
@@ -89,29 +88,16 @@ impl Reason {
         }
     }
 
-    /// The short English phrase: "first match after search_after", "nearest to your last change
-    /// or the cursor", "shares most words with the task goal", and for a near miss what alone
-    /// differs from old_text.
-    pub const fn en(self) -> &'static str {
+    /// The key of its phrase in the locale tables (src/locale/): `reason.goal_words`, ….
+    /// Presentation lives there: matching decides, the words are the response's.
+    pub const fn key(self) -> &'static str {
         match self {
-            Reason::AfterAnchor => "first match after search_after",
-            Reason::NearFocus => "nearest to your last change or the cursor",
-            Reason::GoalWords => "shares most words with the task goal",
-            Reason::WhitespaceOnly => "only whitespace and line breaks differ from your old_text",
-            Reason::OneToken => "only one word or symbol differs from your old_text",
-            Reason::AddedLines => "differs only by whole lines your old_text lacks",
-        }
-    }
-
-    /// The short Chinese phrase (for `Locale::Zh`: `← 推荐（基于上下文相关性）`).
-    pub const fn zh(self) -> &'static str {
-        match self {
-            Reason::AfterAnchor => "search_after 之后的第一个匹配",
-            Reason::NearFocus => "最接近上次修改或光标",
-            Reason::GoalWords => "基于上下文相关性",
-            Reason::WhitespaceOnly => "与你的 old_text 仅空白和换行不同",
-            Reason::OneToken => "与你的 old_text 仅一个词或符号不同",
-            Reason::AddedLines => "仅多出你的 old_text 没有的整行",
+            Reason::AfterAnchor => "reason.after_anchor",
+            Reason::NearFocus => "reason.near_focus",
+            Reason::GoalWords => "reason.goal_words",
+            Reason::WhitespaceOnly => "reason.whitespace_only",
+            Reason::OneToken => "reason.one_token",
+            Reason::AddedLines => "reason.added_lines",
         }
     }
 }
@@ -123,12 +109,6 @@ impl serde::Serialize for Reason {
     }
 }
 
-/// The English phrase ([`Reason::en`]).
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.en())
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recommendation {
@@ -475,27 +455,13 @@ cache:
     }
 
     #[test]
-    fn reason_texts() {
-        assert_eq!(
-            Reason::AfterAnchor.to_string(),
-            "first match after search_after"
-        );
-        assert_eq!(
-            Reason::NearFocus.to_string(),
-            "nearest to your last change or the cursor"
-        );
-        assert_eq!(
-            Reason::GoalWords.to_string(),
-            "shares most words with the task goal"
-        );
-        assert_eq!(Reason::GoalWords.as_str(), "goal_words");
-        assert_eq!(Reason::GoalWords.zh(), "基于上下文相关性");
-        // Every code distinct, every phrase free of parentheses (the candidate line wraps it in
-        // them, and the response check reads it back by them).
+    fn reason_codes_and_keys() {
+        // Every code and every phrase key distinct (the phrases are the locale tables', tested
+        // there).
         let codes: std::collections::HashSet<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
         assert_eq!(codes.len(), Reason::ALL.len());
         for r in Reason::ALL {
-            assert!(!r.en().contains(['(', ')']) && !r.zh().contains(['（', '）']), "{r:?}");
+            assert_eq!(r.key().strip_prefix("reason."), Some(r.as_str()), "{r:?}");
         }
         assert_eq!(Reason::OneToken.as_str(), "one_token");
     }

@@ -341,7 +341,7 @@ fn a_capped_preview_shows_its_first_hunks_and_counts_the_rest() {
 /// `render_labelled` over `edits` lettered by `letters` (letter indices, one per edit).
 fn labelled(base: &str, edits: &[(Range<usize>, &str)], letters: &[usize], mode: PreviewMode, ctx: usize, max: usize) -> Labelled {
     let (base, draft, spans) = build(base, edits);
-    render_labelled(&base, &draft, &spans, letters, "memo.md", &PreviewOptions { mode, context_lines: ctx, max_length: max }, &crate::locale::EN)
+    render_labelled(&base, &draft, &spans, letters, "memo.md", &PreviewOptions { mode, context_lines: ctx, max_length: max }, crate::locale::Locale::En.words())
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crate::matching::recommend::Reason;
 use super::{ParsedCandidate, Rule, Section, Validator};
 use super::messages::quote;
 use super::scan::{code_span, is_blank, is_separator, leading_code_span, row_cells, whole};
-use super::words::{l_yes, template, CANDIDATE_COLUMNS, LOCALES};
+use super::words::{l_yes, template, CANDIDATE_COLUMNS, locales};
 
 impl<'a> Validator<'a> {
     pub(super) fn candidates(&mut self, s: &Section<'a>) {
@@ -130,7 +130,7 @@ impl<'a> Validator<'a> {
         } else if mark == w.stale {
             (false, true)
         } else {
-            let other = LOCALES.into_iter().find(|l| l.words().yes == mark || l.words().stale == mark);
+            let other = locales().find(|l| l.words().yes == mark || l.words().stale == mark);
             let expected = format!("Recommended `{}`, `-` or `{}`", w.yes, w.stale);
             match other {
                 Some(l) => self.report(
@@ -199,7 +199,7 @@ impl<'a> Validator<'a> {
             };
             // The line reference, in whichever locale it is written.
             let mut found = None;
-            for l in LOCALES {
+            for l in locales() {
                 let lw = l.words();
                 let (before, after) = template(lw.line);
                 let Some(r) = rest.strip_prefix(before) else { continue };
@@ -231,7 +231,7 @@ impl<'a> Validator<'a> {
                 (true, false, t)
             } else if let Some(t) = tail.strip_prefix(recommended_mark.as_str()) {
                 // The reason, as in `← 推荐（基于上下文相关性）`, may follow.
-                let reason = Reason::ALL.iter().map(|r| fill(lw.paren, (lw.reason)(*r))).find_map(|r| t.strip_prefix(r.as_str()));
+                let reason = Reason::ALL.iter().map(|r| fill(lw.paren, lw.phrase(r.key()))).find_map(|r| t.strip_prefix(r.as_str()));
                 (false, true, reason.unwrap_or(t))
             } else {
                 (false, false, tail)

@@ -5,7 +5,7 @@ use crate::format::{fill, TASK_DONE, TASK_OPEN, TASK_REVERTED};
 use super::{Rule, Section, Validator};
 use super::messages::quote;
 use super::scan::{is_decimal, is_separator, row_cells, signed_int, whole};
-use super::words::{template, LOCALES, LOG_HEADER, STATUSES};
+use super::words::{template, locales, LOG_HEADER, STATUSES};
 
 impl<'a> Validator<'a> {
     /// ``- change A · path line 4: `old` → `new` (+3)``, then ` amended` (format.rs; the words are
@@ -175,7 +175,7 @@ impl<'a> Validator<'a> {
                 self.report(n, Rule::SectionBody, "expected a tool name, found an empty cell");
             }
             if cells[2] != w.running && !STATUSES.iter().any(|st| st.as_str() == cells[2]) {
-                match LOCALES.into_iter().find(|l| l.words().running == cells[2]) {
+                match locales().find(|l| l.words().running == cells[2]) {
                     Some(l) => self.report(
                         n,
                         Rule::Locale,

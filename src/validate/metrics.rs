@@ -5,7 +5,7 @@ use crate::format::Locale;
 use super::{Rule, Section, Validator};
 use super::messages::quote;
 use super::scan::{is_blank, is_separator, row_cells, signed_int, whole};
-use super::words::{LOCALES, METRIC_ROWS};
+use super::words::{locales, METRIC_ROWS};
 
 impl<'a> Validator<'a> {
     // Bounds: a row's cells are read only after the match above kept rows of exactly 2 cells.
@@ -19,7 +19,7 @@ impl<'a> Validator<'a> {
             return;
         };
         if header.trim_end() != w.metric_header {
-            let other: Vec<Locale> = LOCALES.into_iter().filter(|o| o.words().metric_header == header.trim_end()).collect();
+            let other: Vec<Locale> = locales().filter(|o| o.words().metric_header == header.trim_end()).collect();
             if other.is_empty() {
                 self.report(n, Rule::MetricsTable, format!("expected the table header `{}`, found {}", w.metric_header, quote(header)));
             } else {

@@ -415,7 +415,7 @@ impl<'a> Validator<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::words::LOCALES;
+    use super::words::locales;
     use super::*;
     use crate::format::fill;
     use crate::matching::recommend::Reason;
@@ -563,7 +563,7 @@ flags: `SelectionPending`
     #[test]
     fn every_section_format_rs_writes_validates() {
         use crate::format::RenderOptions;
-        for locale in LOCALES {
+        for locale in locales() {
             for style in [CandidateStyle::Table, CandidateStyle::List] {
                 let mut r = everything();
                 r.render(RenderOptions { locale, candidate_style: style });
@@ -584,7 +584,7 @@ flags: `SelectionPending`
     #[test]
     fn task_stack_and_tree_lines() {
         use crate::format::RenderOptions;
-        for locale in LOCALES {
+        for locale in locales() {
             let mut r = everything();
             r.task_stack[1].status = "Active".into();
             r.render(RenderOptions { locale, candidate_style: CandidateStyle::Table });
@@ -626,7 +626,7 @@ flags: `SelectionPending`
     #[test]
     fn list_style_candidates() {
         let head = MULTI.split("### [Target]").next().unwrap().to_string();
-        let reason = (Locale::En.words().reason)(Reason::NearFocus);
+        let reason = Locale::En.words().phrase(Reason::NearFocus.key());
         let list = head
             + "### [Target] Candidates\n- [A] line 1: `a | b`\n- [B] line 2: `c` ← recommended ("
             + reason

@@ -2,7 +2,7 @@
 
 use super::{Rule, Section, Validator};
 use super::messages::quote;
-use super::words::LOCALES;
+use super::words::locales;
 
 impl<'a> Validator<'a> {
     pub(super) fn overview(&mut self, s: &Section<'a>) {
@@ -32,7 +32,7 @@ impl<'a> Validator<'a> {
                 self.parsed.summary = value.to_string();
             } else if value == w.empty {
                 self.parsed.guidance = None;
-            } else if let Some(other) = LOCALES.into_iter().find(|o| o.words().empty == value && !std::ptr::eq(o.words(), w)) {
+            } else if let Some(other) = locales().find(|o| o.words().empty == value && !std::ptr::eq(o.words(), w)) {
                 self.report(
                     n,
                     Rule::Locale,

@@ -5,7 +5,7 @@ use crate::format::{Locale, Words};
 use super::{Kind, Rule, Section, Validator};
 use super::messages::{known_list, quote};
 use super::scan::{fence_open, heading_level, is_blank, is_fence_close};
-use super::words::{LOCALES, SEVERITIES};
+use super::words::{locales, SEVERITIES};
 
 impl<'a> Validator<'a> {
     /// Splits the lines after the header into sections at the headings (not inside the fences of
@@ -89,7 +89,7 @@ impl<'a> Validator<'a> {
         } else if let Some(k) = Kind::ALL.into_iter().find(|k| *k != Kind::Overview && k.tag() == tag) {
             k
         } else {
-            let rule = if LOCALES.iter().any(|l| l.words().overview == word) { Rule::Overview } else { Rule::UnknownSection };
+            let rule = if locales().any(|l| l.words().overview == word) { Rule::Overview } else { Rule::UnknownSection };
             let expected = if rule == Rule::Overview { "`### [OK|Warning|Fail] …`".to_string() } else { known_list(self.words()) };
             self.report(n, rule, format!("expected a heading of {expected}, found the tag {} in {}", quote(tag), quote(line)));
             return None;
@@ -98,10 +98,10 @@ impl<'a> Validator<'a> {
             self.parsed.severity = tag.to_string();
             self.overview_line = n;
         }
-        let matched: Vec<Locale> = LOCALES.into_iter().filter(|l| kind.word(l.words()) == word).collect();
+        let matched: Vec<Locale> = locales().filter(|l| kind.word(l.words()) == word).collect();
         let rule = if kind == Kind::Overview { Rule::Overview } else { Rule::UnknownSection };
         if matched.is_empty() {
-            let forms: Vec<String> = LOCALES.iter().map(|l| format!("`### [{tag}] {}` ({})", kind.word(l.words()), l.as_str())).collect();
+            let forms: Vec<String> = locales().map(|l| format!("`### [{tag}] {}` ({})", kind.word(l.words()), l.as_str())).collect();
             self.report(n, rule, format!("expected {}, found {}", forms.join(" or "), quote(line)));
         } else {
             self.check_locale(n, &matched, line, |w| format!("`### [{tag}] {}`", kind.word(w)));

@@ -8,7 +8,10 @@ use crate::workflow::{Flags, WorkflowState};
 // validator reads what the formatter writes from the same place, so the two cannot drift. Only
 // what format.rs writes the same in every locale without a table entry is spelled here.
 
-pub(super) const LOCALES: [Locale; 2] = [Locale::En, Locale::Zh];
+/// Every locale ([`Locale::all`]).
+pub(super) fn locales() -> impl Iterator<Item = Locale> {
+    Locale::all()
+}
 
 /// The session log's table header (format.rs's constant).
 pub(super) const LOG_HEADER: &str = crate::format::SESSION_LOG_HEADER;

@@ -38,7 +38,7 @@ impl LiveContextRequest {
                 editor_state = Some(EditorState::from_json(&state)?);
             }
             if let Some(l) = map.remove("locale").filter(|l| !l.is_null()) {
-                locale = Some(l.as_str().and_then(Locale::parse).ok_or_else(|| InputError::invalid("live context options", "locale", "\"en\" or \"zh\"", &l))?);
+                locale = Some(l.as_str().and_then(Locale::parse).ok_or_else(|| InputError::invalid("live context options", "locale", Locale::expected(), &l))?);
             }
             map.entry("now_ms").or_insert(Value::from(now_ms));
         }

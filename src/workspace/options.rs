@@ -124,7 +124,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "locale",
-        kind: OptionKind::Word(&["en", "zh"]),
+        kind: OptionKind::Word(&crate::locale::LOCALE_NAMES),
         default: "\"en\"",
         doc: "The language of the responses.",
         mcp: true,
@@ -416,7 +416,7 @@ mod tests {
         for style in [CandidateStyle::Table, CandidateStyle::List] {
             assert!(listed("candidate_style").contains(&style.as_str()), "{style:?}");
         }
-        for locale in [Locale::En, Locale::Zh] {
+        for locale in Locale::all() {
             assert!(listed("locale").contains(&locale.as_str()), "{locale:?}");
         }
     }

@@ -214,14 +214,6 @@ pub(super) fn plural(n: usize) -> &'static str {
     }
 }
 
-pub(super) fn plural_es(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "es"
-    }
-}
-
 /// What to do about an argument error, as a sentence for the model.
 pub(super) fn guidance_for(e: &ArgError, prefix: &str) -> String {
     match e {

@@ -113,39 +113,28 @@ impl Workspace {
     pub(super) fn unavailable(&self, tool: Tool) -> (String, String) {
         let state = self.state();
         let p = &self.config.tool_prefix;
+        let w = self.config.locale.words();
+        let name = self.tool_name(tool);
         if matches!(tool, Tool::RecallContext | Tool::SearchMemory) && !self.config.memory {
-            return (
-                format!("{} is not available: this workspace has no memory store. Nothing was changed.", self.tool_name(tool)),
-                format!("Work from the conversation and {p}_read; the host enables the memory store with the `memory` option."),
-            );
+            return (w.t("blocked.no_memory", &[("tool", &name)]), w.t("blocked.no_memory.guidance", &[("p", p)]));
         }
         let instead = match state {
-            WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop("Call "),
-            WorkflowState::SelectionPending => format!(
-                "Choose a candidate with {p}_replace_selection(selection_id) first, or drop the session with {p}_revert(reason)."
-            ),
-            _ if tool == Tool::ReplaceSelection => format!(
-                "There is no choice pending: {p}_replace lists lettered candidates when old_text matches several places or nowhere exactly."
-            ),
-            _ if tool == Tool::Rebase => format!("Nothing to rebase onto: storage has not changed underneath pending changes. {}", self.save_or_drop("To save them, call ")),
-            _ if tool == Tool::PersistAs => format!("Saving has not failed, so there is nothing to recover. {}", self.save_or_drop("To save to the document's own path, call ")),
-            _ if tool == Tool::Undo && state == WorkflowState::PersistPending => format!(
-                "An undo restores committed versions: first save the pending changes with {p}_commit(summary), or drop them with {p}_revert(reason)."
-            ),
-            _ if tool == Tool::Diff => format!("Nothing to compare: there are no pending changes. {p}_read shows the text."),
-            WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
-                "Edits are saved as they are made in immediate mode; there is nothing to commit.".to_string()
+            WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop("lead.call"),
+            WorkflowState::SelectionPending => w.t("blocked.choose_first", &[("p", p)]),
+            _ if tool == Tool::ReplaceSelection => w.t("blocked.no_choice", &[("p", p)]),
+            _ if tool == Tool::Rebase => format!("{}{}{}", w.t("blocked.no_rebase", &[]), w.phrase("sentence_sep"), self.save_or_drop("lead.to_save")),
+            _ if tool == Tool::PersistAs => {
+                format!("{}{}{}", w.t("blocked.no_persist_as", &[]), w.phrase("sentence_sep"), self.save_or_drop("lead.to_save_own_path"))
             }
-            WorkflowState::OutOfSync if !self.conflicts.is_empty() => format!(
-                "Storage changed underneath your pending changes: compare with {p}_diff(against=\"storage\"), then {p}_rebase to keep the changes storage did not touch, or {p}_refresh / {p}_discard to drop them."
-            ),
-            WorkflowState::OutOfSync => format!(
-                "Saving failed: retry with {p}_commit(summary), compare with {p}_diff(against=\"storage\"), save elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard."
-            ),
-            WorkflowState::Refreshing => "The workspace is reading storage; call again when that finished.".to_string(),
-            _ => format!("Call {p}_read to see the current state."),
+            _ if tool == Tool::Undo && state == WorkflowState::PersistPending => w.t("blocked.undo_pending", &[("p", p)]),
+            _ if tool == Tool::Diff => w.t("blocked.no_diff", &[("p", p)]),
+            WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => w.t("blocked.immediate", &[]),
+            WorkflowState::OutOfSync if !self.conflicts.is_empty() => w.t("blocked.conflicts", &[("p", p)]),
+            WorkflowState::OutOfSync => w.t("blocked.save_failed", &[("p", p)]),
+            WorkflowState::Refreshing => w.t("blocked.refreshing", &[]),
+            _ => w.t("blocked.read", &[("p", p)]),
         };
-        (format!("{} is not available in state {state}. Nothing was changed.", self.tool_name(tool)), instead)
+        (w.t("blocked", &[("tool", &name), ("state", &state)]), instead)
     }
 
     pub(super) fn next_actions(&self) -> Vec<String> {

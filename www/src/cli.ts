@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 // Through the Node entry point: it tells the loader where the wasm is.
+import { LOCALES } from "./types.js";
 import { isHostStep, isToolStep, recordTranscript, replayTranscript, type ReplayedStep, type TranscriptOptions } from "./node.js";
 
 /** A session shipped in the package (dist/sample-transcript.json), for a first `replay`. */
@@ -47,8 +48,9 @@ function readTranscript(path: string): unknown {
 
 function localeOption(value: string | undefined): TranscriptOptions {
   if (value === undefined) return {};
-  if (value !== "en" && value !== "zh") throw new UsageError(`--locale must be "en" or "zh", got ${JSON.stringify(value)}`);
-  return { locale: value };
+  const locale = LOCALES.find((l) => l === value);
+  if (locale === undefined) throw new UsageError(`--locale must be ${LOCALES.map((l) => JSON.stringify(l)).join(" or ")}, got ${JSON.stringify(value)}`);
+  return { locale };
 }
 
 function describe(s: ReplayedStep): string {

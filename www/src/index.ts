@@ -32,6 +32,6 @@ export type {
   TranscriptStep,
 } from "./transcript.js";
 export type * from "./types.js";
-export { HISTORY_FORMATS } from "./types.js";
+export { HISTORY_FORMATS, LOCALES } from "./types.js";
 // The core's options with their kinds, defaults and docs, for hosts that build flags or forms.
 export { CORE_OPTIONS } from "./generated/options.js";

@@ -115,8 +115,13 @@ export type CallRest<N extends ToolName> = {} extends ArgsOf<N>
 /** When changes reach storage (docs/options.md). */
 export type PersistMode = NonNullable<CoreOptions["persistMode"]>;
 
-/** The language of the responses (docs/options.md). */
-export type Locale = NonNullable<CoreOptions["locale"]>;
+/**
+ * The response languages, as the engine lists them (`LOCALES` in src/locale.rs; a test checks
+ * the two agree). Adding a locale is a file in src/locale/ plus its name there and here.
+ */
+export const LOCALES = ["en", "zh"] as const;
+
+export type Locale = (typeof LOCALES)[number];
 
 /** OpenAI Chat Completions `tools[]` entry (`ChatCompletionFunctionTool`). */
 export interface OpenAITool {

@@ -552,7 +552,8 @@ fn every_outcome_is_worded_in_both_locales() {
             // Every value the outcome carries is named: the summary states what went wrong.
             assert!(!r.summary.contains("{}") && !r.summary.contains("``"), "{}", r.summary);
             if matches!(outcome, EditOutcome::Refused(_)) && r.status != Status::NoOp {
-                assert!(r.summary.contains("Nothing was"), "a refusal says nothing changed: {}", r.summary);
+                let says = if locale == Locale::En { &["Nothing was"][..] } else { &["未做任何修改", "未暂存任何内容"][..] };
+                assert!(says.iter().any(|s| r.summary.contains(s)), "a refusal says nothing changed: {}", r.summary);
             }
             // The finished answer is a valid response in this locale.
             r.render(RenderOptions { locale, ..RenderOptions::default() });
@@ -598,9 +599,13 @@ fn a_staged_edit_says_what_saves_it_in_every_persist_mode() {
 
 #[test]
 fn every_note_is_a_sentence() {
-    for n in every_note() {
-        let s = words::note(&n);
-        assert!(s.ends_with('.') && s.chars().next().is_some_and(|c| !c.is_whitespace()), "{s}");
+    for locale in crate::locale::Locale::all() {
+        let ws = Workspace::new(Config { locale, ..Config::default() });
+        let voice = words::Voice::of(&ws);
+        for n in every_note() {
+            let s = words::note(&n, &voice);
+            assert!((s.ends_with('.') || s.ends_with('。')) && s.chars().next().is_some_and(|c| !c.is_whitespace()), "{s}");
+        }
     }
 }
 
@@ -864,7 +869,7 @@ fn a_commit_names_the_versions_it_saved_and_how_to_read_the_one_before() {
 #[test]
 fn guidance_names_only_tools_the_voice_offers() {
     use crate::workflow::PersistMode;
-    let voice = |offered: Vec<Tool>| words::Voice { prefix: "nb".into(), persist_mode: PersistMode::Manual, offered, save_or_drop: "nb_revert(reason) drops the pending changes.".into(), one_document: true, heard: Default::default() };
+    let voice = |offered: Vec<Tool>| words::Voice { locale: crate::locale::Locale::En, prefix: "nb".into(), persist_mode: PersistMode::Manual, offered, save_or_drop: "nb_revert(reason) drops the pending changes.".into(), one_document: true, heard: Default::default() };
     let guidance = |r: Refusal, v: &words::Voice| words::edit(&EditOutcome::Refused(r), v).guidance.unwrap_or_default();
     let append = Refusal::AppendWithChoice { args: vec![ChoiceArg::ReplaceAll] };
     assert!(guidance(append.clone(), &voice(vec![Tool::Append])).ends_with("to append (or call nb_append)."));

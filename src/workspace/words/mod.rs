@@ -4,10 +4,11 @@
 //! tools). The one place they are written; deciding and changing state happen before, in
 //! edit.rs and edit/*, read.rs, versions.rs, recall.rs.
 //!
-//! Summaries and guidance are English in every locale (docs/responses.md#locales-and-styles):
-//! they quote the model's own text, tool names and arguments; the fixed words around them
-//! (headings, metric names, candidate lines) are translated where the response is rendered
-//! (src/locale.rs, format.rs). A translated summary would go here, behind [`Voice`].
+//! Summaries, guidance and notes are the locale's phrases (src/locale/en.rs, zh.rs), looked up by
+//! key through [`Voice::t`] with named placeholders; tool names, arguments and quoted text are
+//! filled in as they are (docs/responses.md#locales-and-styles). The families not yet moved to
+//! the phrase tables still write English in every locale (the zh check in tests/snapshots.rs
+//! names them).
 //!
 //! Guidance names only tools the state offers (docs/responses.md#statuses): an outcome is
 //! worded after its state change is applied, against the state it leaves.
@@ -30,6 +31,7 @@ pub use sync::{external_version, state_note, sync};
 
 use super::outcome::TaskEnded;
 use super::Workspace;
+use crate::locale::Locale;
 use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::tools::Tool;
@@ -39,6 +41,8 @@ use crate::workflow::PersistMode;
 /// the persist mode, the tools the state offers and how to save from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Voice {
+    /// The language of the words.
+    pub locale: Locale,
     pub prefix: String,
     pub persist_mode: PersistMode,
     pub offered: Vec<Tool>,
@@ -63,10 +67,11 @@ impl Voice {
     /// The voice of `ws` in its current state. Cost: O(tools).
     pub fn of(ws: &Workspace) -> Voice {
         Voice {
+            locale: ws.config.locale,
             prefix: ws.config.tool_prefix.clone(),
             persist_mode: ws.config.persist_mode,
             offered: ws.visible_tools(),
-            save_or_drop: ws.save_or_drop("Nothing is saved until "),
+            save_or_drop: ws.save_or_drop("lead.nothing_saved"),
             one_document: ws.order.len() == 1,
             heard: {
                 let session = ws.session.as_ref().map(|s| format!("s{}", s.id));
@@ -79,7 +84,7 @@ impl Voice {
     /// The save note in short, once the model has it in full (docs/responses.md#said-once):
     /// `Save with memo_commit(summary).` when a commit is offered. Cost: O(tools).
     fn save_short(&self) -> Option<String> {
-        (self.heard.save && self.offers(Tool::Commit)).then(|| format!("Save with {}_commit(summary).", self.prefix()))
+        (self.heard.save && self.offers(Tool::Commit)).then(|| self.t("save.short", &[("p", &self.prefix())]))
     }
 
     /// `" in {path}"` when several documents are open, else nothing: with one, the model knows
@@ -88,8 +93,29 @@ impl Voice {
         if self.one_document {
             String::new()
         } else {
-            format!(" in {path}")
+            self.t("in_path", &[("path", &path)])
         }
+    }
+
+    /// The phrase under `key`, its placeholders filled from `args` (src/locale.rs).
+    fn t(&self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+        self.locale.words().t(key, args)
+    }
+
+    /// `1 place`, `3 places` / `3 处`: the phrase `key.one` or `key.other` with `{n}`.
+    fn count(&self, key: &str, n: usize) -> String {
+        self.locale.words().count(key, n)
+    }
+
+    /// Between two sentences: a space in English, nothing in Chinese.
+    fn sep(&self) -> &'static str {
+        self.locale.words().phrase("sentence_sep")
+    }
+
+    /// `+12 chars`, `±0 chars` / `+12 个字符`.
+    fn chars_delta(&self, n: isize) -> String {
+        let n = if n == 0 { "±0".to_string() } else { crate::locale::signed(n) };
+        self.t("chars", &[("n", &n)])
     }
 
     fn prefix(&self) -> &str {
@@ -103,7 +129,7 @@ impl Voice {
     /// ` (or call memo_append)` when the state offers `tool`, else nothing.
     fn or_call(&self, tool: Tool) -> String {
         if self.offers(tool) {
-            format!(" (or call {})", tool.name(&self.prefix))
+            self.t("or_call", &[("tool", &tool.name(&self.prefix))])
         } else {
             String::new()
         }
@@ -115,22 +141,27 @@ pub fn invalid(what: &str, guidance: String) -> Response {
     Response::new(Status::InvalidArguments, format!("Invalid call: {what}. Nothing was changed.")).with_guidance(guidance)
 }
 
+/// [`invalid`] in the voice's locale.
+pub(super) fn invalid_v(what: &str, guidance: String, v: &Voice) -> Response {
+    Response::new(Status::InvalidArguments, v.t("invalid", &[("what", &what)])).with_guidance(guidance)
+}
+
 /// A letter as the answer names it; `A` when there is none.
 fn letter_or_a(letter: Option<Letter>) -> String {
     letter.map_or("A".into(), |l| l.to_string())
 }
 
 /// ` Task #2 completed: "goal".` (`how`: completed, reverted), or nothing.
-fn task_note(task: Option<&TaskEnded>, how: &str) -> String {
-    task.map_or(String::new(), |t| format!(" Task #{} {how}: \"{}\".", t.id, t.goal))
+fn task_note(task: Option<&TaskEnded>, how: &str, v: &Voice) -> String {
+    task.map_or(String::new(), |t| v.t(&format!("task_note.{how}"), &[("id", &t.id), ("goal", &t.goal)]))
 }
 
 /// ` (reason)` without its final period, or nothing for a blank reason.
-fn with_reason(reason: &str) -> String {
+fn with_reason(reason: &str, v: &Voice) -> String {
     if reason.trim().is_empty() {
         String::new()
     } else {
-        format!(" ({})", reason.trim().trim_end_matches('.'))
+        v.t("with_reason", &[("reason", &reason.trim().trim_end_matches(['.', '。']))])
     }
 }
 

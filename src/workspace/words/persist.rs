@@ -2,7 +2,6 @@
 //! `memo_persist_as`, and `memo_create`'s refusals.
 
 use super::{invalid, saved_versions, task_note, with_reason, Voice};
-use crate::format::chars_delta;
 use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::tools::Tool;
@@ -14,46 +13,42 @@ use crate::workspace::views::plural;
 pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     match o {
-        PersistOutcome::TaskCompleted(task) => Response::new(
-            Status::Success,
-            format!("Task #{} completed: \"{}\" (there were no pending changes to save).", task.id, task.goal),
-        )
-        .with_guidance(format!("Go on with the next step: {p}_begin_task(goal) for a new task, or {p}_replace to edit.")),
+        PersistOutcome::TaskCompleted(task) => {
+            Response::new(Status::Success, v.t("commit.task_completed", &[("id", &task.id), ("goal", &task.goal)]))
+                .with_guidance(v.t("commit.task_completed.guidance", &[("p", &p)]))
+        }
         // Immediate mode saves every edit as it is made: a commit has nothing left to do, and
         // says so without an error (docs/workflow.md#persist-modes).
-        PersistOutcome::NothingToCommit if v.persist_mode == crate::workflow::PersistMode::Immediate => Response::new(
-            Status::NoOp,
-            "There is nothing to commit: in immediate mode every edit is saved as it is made.",
-        )
-        .with_guidance(format!("Go on editing with {p}_replace; each edit is saved at once.")),
+        PersistOutcome::NothingToCommit if v.persist_mode == crate::workflow::PersistMode::Immediate => {
+            Response::new(Status::NoOp, v.t("commit.nothing.immediate", &[])).with_guidance(v.t("commit.nothing.immediate.guidance", &[("p", &p)]))
+        }
         PersistOutcome::NothingToCommit => {
-            Response::new(Status::NoOp, "There are no pending changes to commit.").with_guidance(format!("Stage an edit with {p}_replace first."))
+            Response::new(Status::NoOp, v.t("commit.nothing", &[])).with_guidance(v.t("commit.nothing.guidance", &[("p", &p)]))
         }
         PersistOutcome::DraftTooLarge { path, bytes, limit } => Response::new(
             Status::InvalidArguments,
-            format!(
-                "The draft of {path} is {bytes} bytes, over the limit of {limit} bytes ({} MiB) per document. Nothing was saved.",
-                limit / (1024 * 1024)
-            ),
+            v.t("commit.too_large", &[("path", path), ("bytes", bytes), ("limit", limit), ("mib", &(limit / (1024 * 1024)))]),
         )
-        .with_guidance(format!("Make {path} smaller with more edits, or {p}_revert(reason) to drop the pending changes.")),
+        .with_guidance(v.t("commit.too_large.guidance", &[("path", path), ("p", &p)])),
         PersistOutcome::Committed(c) => {
-            let mode_note = if c.in_memory { " Persistence is disabled: the result stays in memory and is not written to storage." } else { "" };
-            let saved = format!(
-                "Committed {} change{} ({}): {}.{mode_note}{}",
-                c.changes,
-                plural(c.changes),
-                chars_delta(c.delta),
-                c.summary.trim_end_matches('.'),
-                task_note(c.task.as_ref(), "completed")
+            let mode_note = if c.in_memory { v.t("commit.in_memory", &[]) } else { String::new() };
+            let saved = v.t(
+                "commit.committed",
+                &[
+                    ("changes", &v.count("n_changes", c.changes)),
+                    ("delta", &v.chars_delta(c.delta)),
+                    ("summary", &c.summary.trim_end_matches(['.', '。'])),
+                    ("mode_note", &mode_note),
+                    ("task", &task_note(c.task.as_ref(), "completed", v)),
+                ],
             );
             // An edit saved at once (immediate mode): its staging summary already says the one
             // change and its delta; the commit adds that it is saved (the guidance names the
             // version). With more changes saved (kept from a failed save) the commit says them.
             let alone = c.changes == 1 && !c.in_memory;
             let summary = match &c.lead {
-                Some(lead) if alone => format!("{lead} Saved.{}", task_note(c.task.as_ref(), "completed")),
-                Some(lead) => format!("{lead} {saved}"),
+                Some(lead) if alone => format!("{lead}{}{}", v.t("commit.saved", &[]), task_note(c.task.as_ref(), "completed", v)),
+                Some(lead) => format!("{lead}{}{saved}", v.sep()),
                 None => saved,
             } + &dropped_note(c.dropped);
             let mut r = Response::new(Status::Success, summary);
@@ -108,14 +103,17 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
         }
         PersistOutcome::NothingToRevert { task } => {
             let status = if task.is_none() { Status::NoOp } else { Status::Success };
-            Response::new(status, format!("There is no edit session to revert.{}", task_note(task.as_ref(), "reverted")))
-                .with_guidance(format!("Nothing was pending; stage an edit with {p}_replace when you go on."))
+            Response::new(status, v.t("revert.nothing", &[("task", &task_note(task.as_ref(), "reverted", v))]))
+                .with_guidance(v.t("revert.nothing.guidance", &[("p", &p)]))
         }
         PersistOutcome::Reverted { changes, reason, task } => Response::new(
             Status::Success,
-            format!("Reverted: dropped {changes} pending change{}{}.{}", plural(*changes), with_reason(reason), task_note(task.as_ref(), "reverted")),
+            v.t(
+                "revert.reverted",
+                &[("changes", &v.count("n_pending_changes", *changes)), ("reason", &with_reason(reason, v)), ("task", &task_note(task.as_ref(), "reverted", v))],
+            ),
         )
-        .with_guidance(format!("The documents are their committed text again: {p}_read shows it before your next edit.")),
+        .with_guidance(v.t("revert.reverted.guidance", &[("p", &p)])),
         PersistOutcome::NewPathEmpty { path } => {
             invalid("`new_path` is empty", format!("Pass a new path that storage does not hold yet, e.g. \"{path}.recovered\"."))
         }
@@ -128,8 +126,7 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
             format!("Pass a new path inside the storage, relative like the document's own, e.g. \"{path}.recovered\"."),
         ),
         PersistOutcome::PersistDisabled => {
-            Response::new(Status::Blocked, "Persistence is disabled: nothing can be written to storage. Nothing was changed.")
-                .with_guidance(format!("The draft stays in memory; read it with {p}_read."))
+            Response::new(Status::Blocked, v.t("persist_as.disabled", &[])).with_guidance(v.t("persist_as.disabled.guidance", &[("p", &p)]))
         }
         PersistOutcome::SavedAs { path, new_path, version, chars, pending } => Response::new(
             Status::Success,

@@ -25,59 +25,52 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     // What the lines are of: the committed text, or the draft when it holds pending changes
     // (how many the model knows from its stagings; the JSON has them).
     let which = match r.of {
-        ReadOf::Committed => Some("committed text"),
+        ReadOf::Committed => Some(v.t("read.of.committed", &[])),
         ReadOf::Draft { pending: 0 } => None,
-        ReadOf::Draft { .. } => Some("draft"),
+        ReadOf::Draft { .. } => Some(v.t("read.of.draft", &[])),
     };
     // The draft's fingerprint in the text too (the description promises it): an edit passes
     // it as expected_fingerprint.
     let fp = r.fingerprint.as_ref().map(|f| format!("fingerprint `{f}`"));
     let (path, end) = (&r.path, r.last_shown);
+    let letters_and = v.locale.words().letters_and;
     // `of 481` with one document open (the model knows which), else `of a.md (481 lines; …)`.
-    let (of, count) = if v.one_document { (r.lines.to_string(), None) } else { (path.clone(), Some(format!("{} line{}", r.lines, plural(r.lines)))) };
-    let about: Vec<String> = count.into_iter().chain(which.map(str::to_string)).chain(fp).collect();
-    let about = if about.is_empty() { String::new() } else { format!(" ({})", about.join("; ")) };
-    let mut summary = format!("Read lines {}–{end} of {of}{about}.", r.first);
+    let (of, count) = if v.one_document { (v.t("read.of_lines", &[("n", &r.lines)]), None) } else { (path.clone(), Some(v.count("n_lines", r.lines))) };
+    let about: Vec<String> = count.into_iter().chain(which).chain(fp).collect();
+    let about = if about.is_empty() { String::new() } else { v.t("read.about", &[("about", &about.join(v.t("list_sep", &[]).as_str()))]) };
+    let mut summary = v.t("read", &[("first", &r.first), ("end", &end), ("of", &of), ("about", &about)]);
     if let Some((named, more)) = &r.other_documents {
-        let more_note = if *more > 0 { format!(" and {more} more") } else { String::new() };
-        summary.push_str(&format!(" Other open documents: {}{more_note} (pass `path` to read one).", named.join(", ")));
+        let more_note = if *more > 0 { v.t("read.others.more", &[("n", more)]) } else { String::new() };
+        summary.push_str(&v.t("read.others", &[("named", &named.join(letters_and)), ("more", &more_note)]));
     }
     if let (Some(first), Some(last)) = (r.marked.first(), r.marked.last()) {
         summary.push_str(&if r.marked.len() == 1 {
-            format!(" Candidate {first} is marked [[SEL#{first}]]…[[/SEL#{first}]]; the markers are not part of the text.")
+            v.t("read.marked.one", &[("first", first)])
         } else {
-            format!(
-                " Candidates {} are marked [[SEL#{first}]]…[[/SEL#{first}]] to [[SEL#{last}]]…[[/SEL#{last}]]; the markers are not part of the text.",
-                r.marked.iter().map(Letter::to_string).collect::<Vec<_>>().join(", ")
-            )
+            let all = r.marked.iter().map(Letter::to_string).collect::<Vec<_>>().join(letters_and);
+            v.t("read.marked", &[("all", &all), ("first", first), ("last", last)])
         });
     }
     if !r.unmarked.is_empty() {
-        let at: Vec<String> = r.unmarked.iter().map(|(l, line)| format!("{l} at line {line}")).collect();
-        summary.push_str(&format!(
-            " Candidates are not marked in this read because {path} itself contains text like `[[SEL#…]]`, which is part of the document: candidate {}.",
-            at.join(", ")
-        ));
+        let at: Vec<String> = r.unmarked.iter().map(|(l, line)| v.t("read.unmarked.at", &[("letter", l), ("line", line)])).collect();
+        summary.push_str(&v.t("read.unmarked", &[("path", path), ("at", &at.join(letters_and))]));
     }
+    let gutter_note = v.t("read.gutter_note", &[]);
     let mut guidance = match r.gutter {
-        ReadGutter::Keys => Some(format!(
-            "Each line starts with its key (`12#a3f1│ `): pass keys to {p}_replace_lines(start_key, end_key, new_text). Keys and gutters are not part of the text."
-        )),
+        ReadGutter::Keys => Some(v.t("read.keys", &[("p", &p)])),
         // Said once per edit session (docs/responses.md#said-once); then the next call.
-        ReadGutter::Numbers if !v.heard.gutters => Some(GUTTER_NOTE.to_string()),
-        ReadGutter::Numbers if v.offers(Tool::Replace) => Some(format!("Edit with {p}_replace(old_text, new_text).")),
-        ReadGutter::Numbers if v.offers(Tool::ReplaceSelection) => Some(format!("Choose a candidate with {p}_replace_selection(selection_id).")),
+        ReadGutter::Numbers if !v.heard.gutters => Some(gutter_note.clone()),
+        ReadGutter::Numbers if v.offers(Tool::Replace) => Some(v.t("read.next.replace", &[("p", &p)])),
+        ReadGutter::Numbers if v.offers(Tool::ReplaceSelection) => Some(v.t("read.next.choose", &[("p", &p)])),
         ReadGutter::Numbers | ReadGutter::Bare => None,
     };
-    let said_gutters = guidance.as_deref() == Some(GUTTER_NOTE);
+    let said_gutters = guidance.as_deref() == Some(gutter_note.as_str());
     if let Some((option, limit)) = r.stopped_by {
-        summary.push_str(&format!(
-            " The read stopped at line {end}: one read shows at most {limit} {} (option {option}).",
-            if option == "max_read_lines" { "lines" } else { "chars of text" }
-        ));
-        let on = format!("Read on with {p}_read(start_line={}).", end + 1);
+        let what = if option == "max_read_lines" { v.t("read.stopped.lines", &[]) } else { v.t("read.stopped.chars", &[]) };
+        summary.push_str(&v.t("read.stopped", &[("end", &end), ("limit", &limit), ("what", &what), ("option", &option)]));
+        let on = v.t("read.on", &[("p", &p), ("line", &(end + 1))]);
         guidance = Some(match guidance {
-            Some(g) => format!("{on} {g}"),
+            Some(g) => format!("{on}{}{g}", v.sep()),
             None => on,
         });
     }
@@ -85,19 +78,14 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
         let n = r.clipped.len();
         let lines: Vec<String> = r.clipped.iter().take(5).map(usize::to_string).collect();
         let more = n.saturating_sub(lines.len());
-        summary.push_str(&format!(
-            " Line{} {}{} longer than {} chars {} clipped; the marker `{}…` that ends {} is not part of the text.",
-            plural(n),
-            lines.join(", "),
-            if more > 0 { format!(" and {more} more") } else { String::new() },
-            r.line_chars,
-            if n == 1 { "is" } else { "are" },
-            crate::workspace::read::CLIP_MARK,
-            if n == 1 { "it" } else { "them" },
+        let more = if more > 0 { v.t("read.others.more", &[("n", &more)]) } else { String::new() };
+        summary.push_str(&v.t(
+            if n == 1 { "read.clipped.one" } else { "read.clipped.other" },
+            &[("lines", &lines.join(letters_and)), ("more", &more), ("chars", &r.line_chars), ("mark", &crate::workspace::read::CLIP_MARK)],
         ));
-        let hint = format!("To change text past a clip, pass a unique piece of it as old_text to {p}_replace (a near miss shows what is there).");
+        let hint = v.t("read.clipped.hint", &[("p", &p)]);
         guidance = Some(match guidance {
-            Some(g) => format!("{g} {hint}"),
+            Some(g) => format!("{g}{}{hint}", v.sep()),
             None => hint,
         });
     }
@@ -106,9 +94,6 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     r.once.gutters = said_gutters;
     r
 }
-
-/// What a read's gutters are, said on the first read of an edit session (docs/responses.md#said-once).
-const GUTTER_NOTE: &str = "The `12│ ` gutters are not part of the text: leave them out of old_text.";
 
 /// The response for a `memo_read(version)` outcome; the caller adds the content and length.
 pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
@@ -169,8 +154,11 @@ pub fn saved_versions(s: &SavedVersions, v: &Voice) -> String {
     let path_arg = if s.path_arg { format!(", path=\"{first}\"") } else { String::new() };
     if let ([(_, seq)], true) = (s.now.as_slice(), v.one_document) {
         // One document: the model knows which.
-        return format!("It is now v{seq}; {p}_read(version=\"v{}\"{path_arg}) shows it as it was before.", s.before);
+        return v.t("saved_versions.one", &[("seq", seq), ("p", &p), ("before", &s.before), ("path_arg", &path_arg)]);
     }
-    let now: Vec<String> = s.now.iter().map(|(path, seq)| format!("{path} is now v{seq}")).collect();
-    format!("{}; {p}_read(version=\"v{}\"{path_arg}) shows {first} as it was before.", now.join(", "), s.before)
+    let now: Vec<String> = s.now.iter().map(|(path, seq)| v.t("saved_versions.now", &[("path", path), ("seq", seq)])).collect();
+    v.t(
+        "saved_versions",
+        &[("now", &now.join(v.locale.words().letters_and)), ("p", &p), ("before", &s.before), ("path_arg", &path_arg), ("first", &first)],
+    )
 }

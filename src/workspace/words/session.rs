@@ -1,11 +1,10 @@
 //! The session in words: a call while storage works, a stray completion, `memo_preview`,
 //! `memo_begin_task`, `memo_export_session`, a path that is not open, an internal defect.
 
-use super::{invalid, Voice};
+use super::{invalid_v, Voice};
 use crate::response::{Response, Status};
 use crate::tools::Tool;
 use crate::workspace::outcome::*;
-use crate::workspace::views::plural;
 
 /// The defect note of a response whose Markdown fails the validator (`id`: the call's records).
 pub fn schema_defect(id: &str) -> String {
@@ -27,48 +26,47 @@ pub fn next_step(actions: &[String]) -> String {
 pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     match o {
-        SessionOutcome::Waiting => Response::new(Status::Blocked, "The workspace is waiting for the storage to finish a write or read.")
-            .with_guidance("The host must report it (completePersist / completeLoad) before the next call."),
-        SessionOutcome::WrongCompletion { what, method, kind } => {
-            Response::new(Status::InvalidArguments, format!("Invalid call: no {what} is waiting for the storage. Nothing was changed."))
-                .with_guidance(format!("Call {method} only after a step asked for it (kind \"{kind}\")."))
-        }
-        SessionOutcome::NothingToPreview { path } => {
-            Response::new(Status::NoOp, format!("No pending changes in {path}.")).with_guidance(format!("Stage an edit with {p}_replace first."))
-        }
-        SessionOutcome::Previewed { path, count, mode } => {
-            Response::new(Status::Success, format!("{count} pending change{}{} ({mode} preview).", plural(*count), v.in_path(path))).with_guidance(
-                if let Some(short) = v.save_short() {
-                    short
-                } else if v.offers(Tool::Commit) {
-                    format!("Call {p}_commit(summary) to save, or {p}_revert(reason) to drop them.")
-                } else {
-                    v.save_or_drop.clone()
-                },
+        SessionOutcome::Waiting => Response::new(Status::Blocked, v.t("session.waiting", &[])).with_guidance(v.t("session.waiting.guidance", &[])),
+        SessionOutcome::WrongCompletion { what, method, kind } => Response::new(
+            Status::InvalidArguments,
+            v.t("invalid", &[("what", &v.t("session.wrong_completion", &[("what", what)]))]),
+        )
+        .with_guidance(v.t("session.wrong_completion.guidance", &[("method", method), ("kind", kind)])),
+        SessionOutcome::NothingToPreview { path } => Response::new(Status::NoOp, v.t("session.nothing_to_preview", &[("path", path)]))
+            .with_guidance(v.t("commit.nothing.guidance", &[("p", &p)])),
+        SessionOutcome::Previewed { path, count, mode } => Response::new(
+            Status::Success,
+            v.t("session.previewed", &[("changes", &v.count("n_pending_changes", *count)), ("in_path", &v.in_path(path)), ("mode", mode)]),
+        )
+        .with_guidance(if let Some(short) = v.save_short() {
+            short
+        } else if v.offers(Tool::Commit) {
+            v.t("session.previewed.guidance", &[("p", &p)])
+        } else {
+            v.save_or_drop.clone()
+        }),
+        SessionOutcome::TaskBegun { id, goal, depth } => {
+            Response::new(Status::Success, v.t("task.begun", &[("id", id), ("goal", goal), ("depth", depth)])).with_guidance(
+                if v.offers(Tool::Commit) { v.t("task.begun.guidance", &[("p", &p)]) } else { v.t("task.begun.guidance_no_commit", &[("p", &p)]) },
             )
         }
-        SessionOutcome::TaskBegun { id, goal, depth } => {
-            Response::new(Status::Success, format!("Task #{id} begun: \"{goal}\" (depth {depth}).")).with_guidance(if v.offers(Tool::Commit) {
-                format!("Work on it; {p}_commit(summary) completes it, {p}_revert(reason) abandons it.")
-            } else {
-                format!("Work on it; a commit completes it, {p}_revert(reason) abandons it.")
-            })
+        SessionOutcome::TaskRefused { error: crate::tasks::TaskError::TooDeep { goal, depth, limit } } => {
+            Response::new(Status::Blocked, v.t("task.too_deep", &[("goal", goal), ("depth", depth), ("limit", limit)]))
+                .with_guidance(v.t("task.too_deep.guidance", &[("p", &p)]))
         }
-        SessionOutcome::TaskRefused { error: e @ crate::tasks::TaskError::TooDeep { .. } } => {
-            Response::new(Status::Blocked, format!("Cannot begin the task: {e}. Nothing was changed.")).with_guidance(format!(
-                "Split the work: finish the current task with {p}_commit(summary) first, or do this step inside it without a new task."
-            ))
-        }
-        SessionOutcome::TaskRefused { error } => {
-            invalid(&error.to_string(), "Give a one-line goal; leave parent_task_id out to nest under the current task.".into())
-        }
-        SessionOutcome::SessionLog { calls } => {
-            Response::new(Status::Success, format!("Session log: {calls} call{} (this one included).", plural(*calls)))
-                .with_guidance("Nothing was changed: the log lists the calls oldest first, to pick up where you left off.")
-        }
+        SessionOutcome::TaskRefused { error } => invalid_v(&error.to_string(), v.t("task.refused.guidance", &[]), v),
+        SessionOutcome::SessionLog { calls } => Response::new(Status::Success, v.t("session.log", &[("calls", &v.count("n_calls", *calls))]))
+            .with_guidance(v.t("session.log.guidance", &[])),
         SessionOutcome::NotOpen { error } => {
-            let create = if v.offers(Tool::Create) { format!(" To make a new document, call {}(path, text).", Tool::Create.name(p)) } else { String::new() };
-            invalid(&error.to_string(), format!("Pass `path` as one of the open documents, or leave it out for the default.{create}"))
+            let create = if v.offers(Tool::Create) { v.t("session.not_open.create", &[("tool", &Tool::Create.name(p))]) } else { String::new() };
+            let what = match error {
+                crate::workspace::WorkspaceError::NotOpen { path, open } => {
+                    let open = if open.is_empty() { v.t("session.not_open.none", &[]) } else { open.join(v.locale.words().letters_and) };
+                    v.t("session.not_open", &[("path", path), ("open", &open)])
+                }
+                other => other.to_string(),
+            };
+            invalid_v(&what, v.t("session.not_open.guidance", &[("create", &create)]), v)
         }
         SessionOutcome::DispatchedTwice { tool } => Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice.")),
     }

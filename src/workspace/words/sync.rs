@@ -6,140 +6,121 @@ use super::{task_note, with_reason, Voice};
 use crate::response::{Response, Status};
 use crate::tools::Tool;
 use crate::workspace::outcome::*;
-use crate::workspace::views::{clip, plural};
+use crate::workspace::views::clip;
 
 /// The response for a sync outcome; the caller adds the preview or patch and the fingerprint.
 /// Cost: O(size of the words).
 pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
     let p = v.prefix();
+    let and = v.locale.words().letters_and;
     match o {
         SyncOutcome::Conflict { documents, tool } => {
             let what: Vec<String> = documents
                 .iter()
                 .map(|d| {
-                    let (path, n) = (&d.path, d.pending);
+                    let (path, n) = (&d.path, v.count("n_pending_changes", d.pending));
                     match &d.version {
-                        Some(version) => format!("{path} (now version {version}, {n} pending change{} of yours)", plural(n)),
-                        None => format!("{path} (deleted, {n} pending change{} of yours)", plural(n)),
+                        Some(version) => v.t("sync.conflict.doc", &[("path", path), ("version", version), ("n", &n)]),
+                        None => v.t("sync.conflict.deleted", &[("path", path), ("n", &n)]),
                     }
                 })
                 .collect();
-            Response::new(
-                Status::ExternalConflict,
-                format!("Storage changed underneath your pending changes: {}. {} was not run.", what.join(", "), tool.name(p)),
-            )
-            .with_guidance(format!(
-                "Compare with {p}_diff(against=\"storage\"); then {p}_rebase keeps your changes that do not overlap the external edit, or {p}_refresh / {p}_discard drops them."
-            ))
+            Response::new(Status::ExternalConflict, v.t("sync.conflict", &[("what", &what.join(and)), ("tool", &tool.name(p))]))
+                .with_guidance(v.t("sync.conflict.guidance", &[("p", &p)]))
         }
         SyncOutcome::NoPendingChanges { path } => {
-            let r = Response::new(Status::NoOp, format!("No pending changes in {path}: the draft is the committed text."));
+            let r = Response::new(Status::NoOp, v.t("sync.no_pending", &[("path", path)]));
             // Without memo_replace (storage busy) the state's next actions say what to do.
             if v.offers(Tool::Replace) {
-                r.with_guidance(format!("Nothing to compare: stage an edit in {path} with {p}_replace first."))
+                r.with_guidance(v.t("sync.no_pending.guidance", &[("path", path), ("p", &p)]))
             } else {
                 r
             }
         }
         SyncOutcome::DraftDiff { path, pending } => {
-            Response::new(Status::Success, format!("Diff of {path}: {pending} pending change{} against the committed text.", plural(*pending)))
+            Response::new(Status::Success, v.t("sync.draft_diff", &[("path", path), ("n", &v.count("n_pending_changes", *pending))]))
         }
-        SyncOutcome::NotInStorage { path, draft_chars } => {
-            Response::new(Status::Success, format!("{path} does not exist in storage; your draft has {draft_chars} chars.")).with_guidance(
-                if v.offers(Tool::PersistAs) {
-                    format!("{p}_persist_as(new_path) saves the draft elsewhere; {p}_discard(reason) drops the changes.")
-                } else {
-                    format!("A commit creates it again; {p}_revert(reason) drops the changes.")
-                },
-            )
-        }
+        SyncOutcome::NotInStorage { path, draft_chars } => Response::new(Status::Success, v.t("sync.not_in_storage", &[("path", path), ("chars", draft_chars)]))
+            .with_guidance(if v.offers(Tool::PersistAs) {
+                v.t("sync.not_in_storage.persist_as", &[("p", &p)])
+            } else {
+                v.t("sync.not_in_storage.commit", &[("p", &p)])
+            }),
         SyncOutcome::StorageIsDraft { path, version, conflict } => {
-            let r = Response::new(Status::NoOp, format!("Storage (version {version}) holds exactly your draft of {path}."));
+            let r = Response::new(Status::NoOp, v.t("sync.storage_is_draft", &[("version", version), ("path", path)]));
             // Comparing again tells nothing new: taking storage's text ends the conflict and
             // loses nothing.
             if *conflict && v.offers(Tool::Refresh) {
-                r.with_guidance(format!("Storage already holds your changes: {p}_refresh takes its text and ends the conflict, losing nothing."))
+                r.with_guidance(v.t("sync.storage_is_draft.guidance", &[("p", &p)]))
             } else {
                 r
             }
         }
         SyncOutcome::StorageDiff { path, version, conflict } => {
-            Response::new(Status::Success, format!("Storage (version {version}) against your draft of {path} (`-` storage, `+` draft).")).with_guidance(
-                if *conflict {
-                    format!("{p}_rebase keeps your changes that do not overlap storage's; {p}_refresh takes storage's text and drops yours.")
-                } else if v.offers(Tool::Commit) {
-                    format!("{p}_commit(summary) writes your draft over it.")
-                } else {
-                    v.save_or_drop.clone()
-                },
-            )
+            Response::new(Status::Success, v.t("sync.storage_diff", &[("version", version), ("path", path)])).with_guidance(if *conflict {
+                v.t("sync.storage_diff.conflict", &[("p", &p)])
+            } else if v.offers(Tool::Commit) {
+                v.t("sync.storage_diff.commit", &[("p", &p)])
+            } else {
+                v.save_or_drop.clone()
+            })
         }
-        SyncOutcome::NothingToRebase { path } => Response::new(Status::NoOp, format!("{path} has no external change to rebase onto.")),
-        SyncOutcome::RebaseOntoDeleted { path } => {
-            Response::new(Status::Blocked, format!("{path} was deleted from storage: there is no text to rebase onto. Nothing was changed."))
-                .with_guidance(format!("Save your draft with {p}_persist_as(new_path), or {p}_discard(reason) to drop it."))
-        }
+        SyncOutcome::NothingToRebase { path } => Response::new(Status::NoOp, v.t("sync.nothing_to_rebase", &[("path", path)])),
+        SyncOutcome::RebaseOntoDeleted { path } => Response::new(Status::Blocked, v.t("sync.rebase_onto_deleted", &[("path", path)]))
+            .with_guidance(v.t("sync.rebase_onto_deleted.guidance", &[("p", &p)])),
         SyncOutcome::Rebased { path, version, kept, dropped } => {
-            let kept: Vec<String> = kept.iter().map(|l| l.to_string()).collect();
-            let mut summary = format!(
-                "Rebased {path} onto storage's version {version}: kept {} pending change{}{}.",
-                kept.len(),
-                plural(kept.len()),
-                if kept.is_empty() { String::new() } else { format!(" ({})", kept.join(", ")) }
-            );
+            let kept_ids: Vec<String> = kept.iter().map(|l| l.to_string()).collect();
+            let ids = if kept_ids.is_empty() { String::new() } else { v.t("sync.rebased.ids", &[("ids", &kept_ids.join(and))]) };
+            let mut summary =
+                v.t("sync.rebased", &[("path", path), ("version", version), ("kept", &v.count("n_pending_changes", kept_ids.len())), ("ids", &ids)]);
             if dropped.is_empty() {
-                return Response::new(Status::Success, summary).with_guidance(format!("Check the preview, then {p}_commit(summary) to save."));
+                return Response::new(Status::Success, summary).with_guidance(v.t("sync.rebased.guidance", &[("p", &p)]));
             }
-            let lost: Vec<String> = dropped.iter().map(|c| format!("change {}: {} → {}", c.id, clip(&c.old_text), clip(&c.new_text))).collect();
-            summary.push_str(&format!(
-                " {} overlapped storage's change and {} dropped: {}.",
-                lost.len(),
-                if lost.len() == 1 { "was" } else { "were" },
-                lost.join("; ")
+            let lost: Vec<String> =
+                dropped.iter().map(|c| v.t("sync.rebased.lost", &[("id", &c.id), ("old", &clip(&c.old_text)), ("new", &clip(&c.new_text))])).collect();
+            summary.push_str(&v.t(
+                if lost.len() == 1 { "sync.rebased.dropped.one" } else { "sync.rebased.dropped.other" },
+                &[("n", &lost.len()), ("lost", &lost.join(v.t("list_sep", &[]).as_str()))],
             ));
-            Response::new(Status::Success, summary)
-                .with_guidance(format!("Read {path} again and redo the dropped edits where they still apply, then {p}_commit(summary)."))
-                .warn()
+            Response::new(Status::Success, summary).with_guidance(v.t("sync.rebased.dropped.guidance", &[("path", path), ("p", &p)])).warn()
         }
-        SyncOutcome::RefreshDeleted { path, conflict: false } => {
-            Response::new(Status::NoOp, format!("{path} no longer exists in storage; there is nothing to reload. Nothing was changed."))
-                .with_guidance("Its last text is kept here; committing changes to it creates it again.")
-        }
+        SyncOutcome::RefreshDeleted { path, conflict: false } => Response::new(Status::NoOp, v.t("sync.refresh_deleted", &[("path", path)]))
+            .with_guidance(v.t("sync.refresh_deleted.guidance", &[])),
         SyncOutcome::RefreshDeleted { path, conflict: true } => {
-            Response::new(Status::ExternalConflict, format!("{path} no longer exists in storage. Nothing was changed."))
-                .with_guidance(format!("Save your draft elsewhere with {p}_persist_as(new_path), or {p}_discard(reason)."))
+            Response::new(Status::ExternalConflict, v.t("sync.refresh_deleted.conflict", &[("path", path)]))
+                .with_guidance(v.t("sync.refresh_deleted.conflict.guidance", &[("p", &p)]))
         }
         SyncOutcome::AlreadyInStep { path, version } => {
-            Response::new(Status::NoOp, format!("{path} already matches storage (version {version}); nothing to reload."))
+            Response::new(Status::NoOp, v.t("sync.already_in_step", &[("path", path), ("version", version)]))
         }
         SyncOutcome::Reloaded { path, version, dropped } => Response::new(
             Status::Success,
-            format!("Reloaded {path} from storage (version {version}); dropped {dropped} pending change{}.", plural(*dropped)),
+            v.t("sync.reloaded", &[("path", path), ("version", version), ("n", &v.count("n_pending_changes", *dropped))]),
         )
-        .with_guidance(format!("Read it again with {p}_read before editing.")),
+        .with_guidance(v.t("sync.reloaded.guidance", &[("p", &p)])),
         SyncOutcome::Discarded { changes, reason, reloaded, task } => {
             let reloaded: Vec<String> = reloaded
                 .iter()
                 .map(|d| match &d.version {
-                    Some(version) => format!("{} (version {version})", d.path),
-                    None => format!("{} (deleted in storage; its last text is kept)", d.path),
+                    Some(version) => v.t("sync.discarded.doc", &[("path", &d.path), ("version", version)]),
+                    None => v.t("sync.discarded.deleted", &[("path", &d.path)]),
                 })
                 .collect();
             Response::new(
                 Status::Success,
-                format!(
-                    "Discarded {changes} pending change{}{} and reloaded {} from storage.{}",
-                    plural(*changes),
-                    with_reason(reason),
-                    reloaded.join(", "),
-                    task_note(task.as_ref(), "reverted")
+                v.t(
+                    "sync.discarded",
+                    &[
+                        ("n", &v.count("n_pending_changes", *changes)),
+                        ("reason", &with_reason(reason, v)),
+                        ("reloaded", &reloaded.join(and)),
+                        ("task", &task_note(task.as_ref(), "reverted", v)),
+                    ],
                 ),
             )
         }
-        SyncOutcome::LoadFailed { path, error } => {
-            Response::new(Status::Exception, format!("Could not read {path} from storage: {error}. Nothing was changed."))
-                .with_guidance("Check the storage, then call again.")
-        }
+        SyncOutcome::LoadFailed { path, error } => Response::new(Status::Exception, v.t("sync.load_failed", &[("path", path), ("error", error)]))
+            .with_guidance(v.t("sync.load_failed.guidance", &[])),
     }
 }
 

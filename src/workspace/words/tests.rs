@@ -22,6 +22,7 @@ fn task() -> Option<TaskEnded> {
 /// would show).
 fn voice(offered: Vec<Tool>) -> Voice {
     Voice {
+        locale: crate::locale::Locale::En,
         prefix: "nb".into(),
         persist_mode: PersistMode::Manual,
         offered,
