@@ -45,54 +45,18 @@ mod native {
     fn check(doc: &Doc, rope: &Rope) {
         for needle in [doc.needles.all, doc.needles.unique] {
             let native = memmem_all(&doc.text, needle);
-            assert_eq!(
-                exact::find_bytes(rope, needle),
-                native,
-                "{}: find_bytes vs memmem for {needle:?}",
-                doc.name
-            );
+            assert_eq!(exact::find_bytes(rope, needle), native, "{}: find_bytes vs memmem for {needle:?}", doc.name);
             let located = locate(rope, needle, 0);
-            let starts: Vec<usize> = located
-                .matches
-                .iter()
-                .map(|m| rope.char_to_byte(m.range.start))
-                .collect();
-            assert_eq!(
-                starts, native,
-                "{}: locate vs memmem for {needle:?}",
-                doc.name
-            );
+            let starts: Vec<usize> = located.matches.iter().map(|m| rope.char_to_byte(m.range.start)).collect();
+            assert_eq!(starts, native, "{}: locate vs memmem for {needle:?}", doc.name);
         }
-        assert_eq!(
-            memmem_all(&doc.text, doc.needles.unique).len(),
-            1,
-            "{}: the unique needle is unique",
-            doc.name
-        );
-        assert!(
-            memmem_all(&doc.text, &doc.needles.fuzzy).is_empty(),
-            "{}: the fuzzy needle has no exact hit",
-            doc.name
-        );
+        assert_eq!(memmem_all(&doc.text, doc.needles.unique).len(), 1, "{}: the unique needle is unique", doc.name);
+        assert!(memmem_all(&doc.text, &doc.needles.fuzzy).is_empty(), "{}: the fuzzy needle has no exact hit", doc.name);
         let fuzzy = locate(rope, &doc.needles.fuzzy, 0);
-        let expected_line = doc.text[..doc.text.find(&doc.needles.fuzzy_doc).unwrap()]
-            .matches('\n')
-            .count()
-            + 1;
-        let lines: Vec<usize> = fuzzy
-            .matches
-            .iter()
-            .map(|m| rope.char_to_line(m.range.start) + 1)
-            .collect();
-        let quality = fuzzy
-            .quality()
-            .map(|q| q.to_string())
-            .unwrap_or_else(|| "-".into());
-        let verdict = if lines == [expected_line] {
-            "ok"
-        } else {
-            "WRONG"
-        };
+        let expected_line = doc.text[..doc.text.find(&doc.needles.fuzzy_doc).unwrap()].matches('\n').count() + 1;
+        let lines: Vec<usize> = fuzzy.matches.iter().map(|m| rope.char_to_line(m.range.start) + 1).collect();
+        let quality = fuzzy.quality().map(|q| q.to_string()).unwrap_or_else(|| "-".into());
+        let verdict = if lines == [expected_line] { "ok" } else { "WRONG" };
         eprintln!(
             "{}: fuzzy locate found {} match(es) at lines {lines:?}, quality {quality} (expected line {expected_line}): {verdict}",
             doc.name,
@@ -120,40 +84,28 @@ mod native {
         for (work, pick) in [("locate-all", 0), ("locate-unique", 1)] {
             let mut g = c.benchmark_group(work);
             for (doc, rope) in docs.iter().zip(&ropes) {
-                let needle = if pick == 0 {
-                    doc.needles.all
-                } else {
-                    doc.needles.unique
-                };
+                let needle = if pick == 0 { doc.needles.all } else { doc.needles.unique };
                 let text = doc.text.as_str();
                 g.bench_with_input(BenchmarkId::new("memmem", &doc.name), &needle, |b, n| {
                     b.iter(|| memmem_all(black_box(text), black_box(n)))
                 });
-                g.bench_with_input(
-                    BenchmarkId::new("agentpad-find_bytes", &doc.name),
-                    &needle,
-                    |b, n| b.iter(|| exact::find_bytes(black_box(rope), black_box(n))),
-                );
-                g.bench_with_input(
-                    BenchmarkId::new("agentpad-find_exact", &doc.name),
-                    &needle,
-                    |b, n| b.iter(|| exact::find_exact(black_box(rope), black_box(n), 0)),
-                );
-                g.bench_with_input(
-                    BenchmarkId::new("agentpad-locate-rope", &doc.name),
-                    &needle,
-                    |b, n| b.iter(|| locate(black_box(rope), black_box(n), 0)),
-                );
+                g.bench_with_input(BenchmarkId::new("agentpad-find_bytes", &doc.name), &needle, |b, n| {
+                    b.iter(|| exact::find_bytes(black_box(rope), black_box(n)))
+                });
+                g.bench_with_input(BenchmarkId::new("agentpad-find_exact", &doc.name), &needle, |b, n| {
+                    b.iter(|| exact::find_exact(black_box(rope), black_box(n), 0))
+                });
+                g.bench_with_input(BenchmarkId::new("agentpad-locate-rope", &doc.name), &needle, |b, n| {
+                    b.iter(|| locate(black_box(rope), black_box(n), 0))
+                });
                 // What the replace tools call: the document's text with its flat copy kept
                 // (built by the warm-up's first search), no pending replacements.
                 let text = Text::from_storage(&doc.text);
                 let changes = ChangeSet::new(text.rope().len_chars());
                 let layers = Layered { base: &text, changes: &changes, draft: text.rope() };
-                g.bench_with_input(
-                    BenchmarkId::new("agentpad-locate", &doc.name),
-                    &needle,
-                    |b, n| b.iter(|| locate_layered(black_box(&layers), black_box(n), 0)),
-                );
+                g.bench_with_input(BenchmarkId::new("agentpad-locate", &doc.name), &needle, |b, n| {
+                    b.iter(|| locate_layered(black_box(&layers), black_box(n), 0))
+                });
             }
             g.finish();
         }
@@ -163,11 +115,9 @@ mod native {
             let text = Text::from_storage(&doc.text);
             let changes = ChangeSet::new(text.rope().len_chars());
             let layers = Layered { base: &text, changes: &changes, draft: text.rope() };
-            g.bench_with_input(
-                BenchmarkId::new("agentpad-locate", &doc.name),
-                &doc.needles.fuzzy,
-                |b, n| b.iter(|| locate_layered(black_box(&layers), black_box(n), 0)),
-            );
+            g.bench_with_input(BenchmarkId::new("agentpad-locate", &doc.name), &doc.needles.fuzzy, |b, n| {
+                b.iter(|| locate_layered(black_box(&layers), black_box(n), 0))
+            });
         }
         g.finish();
 
@@ -185,7 +135,8 @@ fn worst_case(c: &mut criterion::Criterion) {
     use serde_json::json;
 
     let tiers = common::worst::tiers();
-    let shapes: Vec<(String, Vec<common::worst::Shape>)> = tiers.iter().map(|(t, bytes)| (t.clone(), common::worst::shapes(*bytes))).collect();
+    let shapes: Vec<(String, Vec<common::worst::Shape>)> =
+        tiers.iter().map(|(t, bytes)| (t.clone(), common::worst::shapes(*bytes))).collect();
     let rows: Vec<(String, &common::worst::Shape)> = shapes.iter().flat_map(|(t, ss)| ss.iter().map(move |s| (t.clone(), s))).collect();
     common::worst::write_fingerprints(&rows);
     for (tier, shape) in rows {

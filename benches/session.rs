@@ -70,17 +70,10 @@ mod native {
         let unique = doc.needles.unique;
         let one_new = format!("{unique} // edited");
         let at = text.find(unique).expect("the unique needle occurs");
-        assert!(
-            text[at + unique.len()..].find(unique).is_none(),
-            "{}: the unique needle is unique",
-            doc.name
-        );
+        assert!(text[at + unique.len()..].find(unique).is_none(), "{}: the unique needle is unique", doc.name);
         // Reference: line replacement, not the slicing or searching agentpad does.
         let lines: Vec<&str> = text.split('\n').collect();
-        let one_idx = lines
-            .iter()
-            .position(|l| *l == unique)
-            .expect("the unique needle is a whole line");
+        let one_idx = lines.iter().position(|l| *l == unique).expect("the unique needle is a whole line");
         let mut one_lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
         one_lines[one_idx] = one_new.clone();
 
@@ -111,11 +104,7 @@ mod native {
         let entries: Vec<String> = fixtures
             .iter()
             .map(|fx| {
-                let joined: Vec<&str> = fx
-                    .many
-                    .iter()
-                    .map(|a| a["old_text"].as_str().unwrap())
-                    .collect();
+                let joined: Vec<&str> = fx.many.iter().map(|a| a["old_text"].as_str().unwrap()).collect();
                 format!(
                     "  {{\"name\": \"{}\", \"count\": {}, \"fnv1a32\": \"{}\"}}",
                     fx.doc.name,
@@ -126,11 +115,8 @@ mod native {
             .collect();
         let dir = docs::out_dir();
         std::fs::create_dir_all(&dir).expect("create the bench output directory");
-        std::fs::write(
-            dir.join("native-session-needles.json"),
-            format!("[\n{}\n]\n", entries.join(",\n")),
-        )
-        .expect("write the session needles");
+        std::fs::write(dir.join("native-session-needles.json"), format!("[\n{}\n]\n", entries.join(",\n")))
+            .expect("write the session needles");
     }
 
     fn open(doc: &Doc) -> Workspace {
@@ -152,19 +138,8 @@ mod native {
     }
 
     fn revert(ws: &mut Workspace) {
-        let r = done(
-            call(
-                ws,
-                "memo_revert",
-                &json!({ "reason": "bench: next run starts clean" }),
-            ),
-            "memo_revert",
-        );
-        assert!(
-            matches!(r.status, Status::Success | Status::NoOp),
-            "memo_revert: {:?}",
-            r.status
-        );
+        let r = done(call(ws, "memo_revert", &json!({ "reason": "bench: next run starts clean" })), "memo_revert");
+        assert!(matches!(r.status, Status::Success | Status::NoOp), "memo_revert: {:?}", r.status);
     }
 
     /// Stages every change; returns the last response and how many calls did not succeed.
@@ -187,11 +162,7 @@ mod native {
     fn commit(ws: &mut Workspace, storage: &mut MemoryStorage) -> (Response, String) {
         let before = storage.version(PATH);
         let response = ws.run("memo_commit", &json!({ "summary": SUMMARY }), &CallContext::default(), storage);
-        assert!(
-            storage.version(PATH) != before,
-            "memo_commit did not write: {:?}: {}",
-            response.status, response.summary
-        );
+        assert!(storage.version(PATH) != before, "memo_commit did not write: {:?}: {}", response.status, response.summary);
         let text = ws.text(None).expect("the document is open");
         (response, text)
     }
@@ -202,75 +173,33 @@ mod native {
         let mut ws = open(fx.doc);
 
         let r = done(call(&mut ws, "memo_replace", &fx.one), "memo_replace");
-        assert_eq!(
-            r.status,
-            Status::Success,
-            "{name}: stage-one status: {}",
-            r.summary
-        );
-        assert_eq!(
-            r.pending_changes.len(),
-            1,
-            "{name}: stage-one pending changes"
-        );
+        assert_eq!(r.status, Status::Success, "{name}: stage-one status: {}", r.summary);
+        assert_eq!(r.pending_changes.len(), 1, "{name}: stage-one pending changes");
         let c = &r.pending_changes[0];
-        assert_eq!(
-            (c.position, c.line),
-            (fx.one_at, fx.one_line),
-            "{name}: stage-one position and line"
-        );
+        assert_eq!((c.position, c.line), (fx.one_at, fx.one_line), "{name}: stage-one position and line");
         let preview = r.preview.as_deref().unwrap_or_default();
         assert!(
-            preview.contains(&format!("-{}\n", fx.doc.needles.unique))
-                && preview.contains(&format!("+{}\n", fx.one_new)),
+            preview.contains(&format!("-{}\n", fx.doc.needles.unique)) && preview.contains(&format!("+{}\n", fx.one_new)),
             "{name}: stage-one preview shows the change:\n{preview}"
         );
-        assert!(
-            ws.draft(None).unwrap() == fx.one_expected,
-            "{name}: stage-one draft differs from the reference"
-        );
+        assert!(ws.draft(None).unwrap() == fx.one_expected, "{name}: stage-one draft differs from the reference");
         revert(&mut ws);
 
         let (last, failed) = stage_all(&mut ws, &fx.many);
-        assert_eq!(
-            failed, 0,
-            "{name}: stage-26: {failed} calls did not succeed"
-        );
-        assert_eq!(
-            last.pending_changes.len(),
-            CHANGES,
-            "{name}: stage-26 pending changes"
-        );
-        assert!(
-            ws.draft(None).unwrap() == fx.many_expected,
-            "{name}: stage-26 draft differs from the reference"
-        );
+        assert_eq!(failed, 0, "{name}: stage-26: {failed} calls did not succeed");
+        assert_eq!(last.pending_changes.len(), CHANGES, "{name}: stage-26 pending changes");
+        assert!(ws.draft(None).unwrap() == fx.many_expected, "{name}: stage-26 draft differs from the reference");
 
         let mut storage = storage_for(fx.doc);
         let (r, text) = commit(&mut ws, &mut storage);
-        assert_eq!(
-            r.status,
-            Status::Success,
-            "{name}: commit-26 status: {}",
-            r.summary
-        );
-        assert!(
-            r.summary.contains(&format!("Committed {CHANGES} changes")),
-            "{name}: commit-26 summary: {}",
-            r.summary
-        );
-        assert!(
-            text == fx.many_expected,
-            "{name}: commit-26 text() differs from the reference"
-        );
+        assert_eq!(r.status, Status::Success, "{name}: commit-26 status: {}", r.summary);
+        assert!(r.summary.contains(&format!("Committed {CHANGES} changes")), "{name}: commit-26 summary: {}", r.summary);
+        assert!(text == fx.many_expected, "{name}: commit-26 text() differs from the reference");
         assert!(
             storage.text(PATH) == Some(fx.many_expected.as_str()) && storage.version(PATH).as_deref() == Some("v2"),
             "{name}: commit-26 stored text or version differs from the reference"
         );
-        eprintln!(
-            "{name}: session checks ok (stage-one at line {}, {CHANGES} spread changes, commit)",
-            fx.one_line
-        );
+        eprintln!("{name}: session checks ok (stage-one at line {}, {CHANGES} spread changes, commit)", fx.one_line);
     }
 
     pub fn run() {
@@ -294,23 +223,19 @@ mod native {
         let mut g = c.benchmark_group("stage-one");
         for fx in &fixtures {
             let mut ws = open(fx.doc);
-            g.bench_with_input(
-                BenchmarkId::new("agentpad-call", &fx.doc.name),
-                &fx.one,
-                |b, args| {
-                    b.iter_custom(|iters| {
-                        let mut total = Duration::ZERO;
-                        for _ in 0..iters {
-                            let t = Instant::now();
-                            let step = call(&mut ws, "memo_replace", black_box(args));
-                            total += t.elapsed();
-                            black_box(step);
-                            revert(&mut ws);
-                        }
-                        total
-                    })
-                },
-            );
+            g.bench_with_input(BenchmarkId::new("agentpad-call", &fx.doc.name), &fx.one, |b, args| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        let t = Instant::now();
+                        let step = call(&mut ws, "memo_replace", black_box(args));
+                        total += t.elapsed();
+                        black_box(step);
+                        revert(&mut ws);
+                    }
+                    total
+                })
+            });
         }
         g.finish();
 
@@ -318,49 +243,41 @@ mod native {
         g.sampling_mode(SamplingMode::Flat);
         for fx in &fixtures {
             let mut ws = open(fx.doc);
-            g.bench_with_input(
-                BenchmarkId::new("agentpad-call", &fx.doc.name),
-                &fx.many,
-                |b, many| {
-                    b.iter_custom(|iters| {
-                        let mut total = Duration::ZERO;
-                        for _ in 0..iters {
-                            let t = Instant::now();
-                            let out = stage_all(&mut ws, black_box(many));
-                            total += t.elapsed();
-                            black_box(out);
-                            revert(&mut ws);
-                        }
-                        total
-                    })
-                },
-            );
+            g.bench_with_input(BenchmarkId::new("agentpad-call", &fx.doc.name), &fx.many, |b, many| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        let t = Instant::now();
+                        let out = stage_all(&mut ws, black_box(many));
+                        total += t.elapsed();
+                        black_box(out);
+                        revert(&mut ws);
+                    }
+                    total
+                })
+            });
         }
         g.finish();
 
         let mut g = c.benchmark_group("commit-26");
         g.sampling_mode(SamplingMode::Flat);
         for fx in &fixtures {
-            g.bench_with_input(
-                BenchmarkId::new("agentpad-call", &fx.doc.name),
-                &fx.many,
-                |b, many| {
-                    b.iter_custom(|iters| {
-                        let mut total = Duration::ZERO;
-                        for _ in 0..iters {
-                            let mut ws = open(fx.doc);
-                            let (_, failed) = stage_all(&mut ws, many);
-                            assert_eq!(failed, 0);
-                            let mut storage = storage_for(fx.doc);
-                            let t = Instant::now();
-                            let out = commit(&mut ws, &mut storage);
-                            total += t.elapsed();
-                            black_box(out);
-                        }
-                        total
-                    })
-                },
-            );
+            g.bench_with_input(BenchmarkId::new("agentpad-call", &fx.doc.name), &fx.many, |b, many| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        let mut ws = open(fx.doc);
+                        let (_, failed) = stage_all(&mut ws, many);
+                        assert_eq!(failed, 0);
+                        let mut storage = storage_for(fx.doc);
+                        let t = Instant::now();
+                        let out = commit(&mut ws, &mut storage);
+                        total += t.elapsed();
+                        black_box(out);
+                    }
+                    total
+                })
+            });
         }
         g.finish();
 

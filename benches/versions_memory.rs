@@ -159,7 +159,13 @@ fn external(lines: &[String]) -> Reading {
         assert!(ws.storage_changed(PATH, Some(&stored), Some(&format!("v{}", k + 1))), "change {k} was not taken");
     }
     let ms = clock.elapsed().as_secs_f64() * 1e3 / CHANGES as f64;
-    let reading = Reading { opened, after: live() - start, peak: PEAK.load(Ordering::Relaxed) - start, ms_per_change: ms, versions: ws.versions_bytes() };
+    let reading = Reading {
+        opened,
+        after: live() - start,
+        peak: PEAK.load(Ordering::Relaxed) - start,
+        ms_per_change: ms,
+        versions: ws.versions_bytes(),
+    };
     assert_eq!(ws.text(Some(PATH)).expect("text"), joined(&lines), "the workspace holds storage's text");
     drop(ws);
     reading
@@ -187,7 +193,13 @@ fn commits(lines: &[String]) -> Reading {
         lines[at] = line;
     }
     let ms = clock.elapsed().as_secs_f64() * 1e3 / CHANGES as f64;
-    let reading = Reading { opened, after: live() - start, peak: PEAK.load(Ordering::Relaxed) - start, ms_per_change: ms, versions: ws.versions_bytes() };
+    let reading = Reading {
+        opened,
+        after: live() - start,
+        peak: PEAK.load(Ordering::Relaxed) - start,
+        ms_per_change: ms,
+        versions: ws.versions_bytes(),
+    };
     assert_eq!(storage.text(PATH), Some(joined(&lines).as_str()), "storage holds every commit");
     drop(ws);
     drop(storage);
@@ -202,13 +214,20 @@ fn main() {
     }
     let lines = document(BYTES);
     let doc_bytes = joined(&lines).len();
-    println!("versions memory: a {:.1} MB document ({} lines), {CHANGES} one-line changes; bytes held (counting allocator)", doc_bytes as f64 / MB, lines.len());
+    println!(
+        "versions memory: a {:.1} MB document ({} lines), {CHANGES} one-line changes; bytes held (counting allocator)",
+        doc_bytes as f64 / MB,
+        lines.len()
+    );
     let ext = external(&lines);
     println!("{}", ext.line("external changes"));
     let com = commits(&lines);
     println!("{}", com.line("commits"));
     let dir = std::env::var("AGENTPAD_BENCH_OUT").map(std::path::PathBuf::from).unwrap_or_else(|_| {
-        std::env::var("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target")).join("bench")
+        std::env::var("CARGO_TARGET_DIR")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+            .join("bench")
     });
     std::fs::create_dir_all(&dir).expect("create the bench output directory");
     let json = format!("[\n{},\n{}\n]\n", ext.json("external-40", doc_bytes), com.json("commit-40", doc_bytes));

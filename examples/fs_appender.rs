@@ -20,7 +20,8 @@ fn main() {
                 Ok(None) => (String::new(), String::new()),
                 Err(e) => fail(&e.to_string()),
             };
-            let request = PersistRequest { path: path.clone(), text: format!("{text}{tag} {i}\n"), expected_version: version, edits: Vec::new() };
+            let request =
+                PersistRequest { path: path.clone(), text: format!("{text}{tag} {i}\n"), expected_version: version, edits: Vec::new() };
             match storage.save(request) {
                 Ok(_) => break,
                 Err(StorageError::VersionMismatch { .. } | StorageError::ChangedDuringSave { .. }) => continue,

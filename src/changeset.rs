@@ -88,11 +88,9 @@ impl fmt::Display for ChangeSetError {
             ChangeSetError::OutOfRange { range, base_len } => {
                 write!(f, "range {}..{} is past the end of a {base_len}-char text", range.start, range.end)
             }
-            ChangeSetError::Unsorted { previous, range } => write!(
-                f,
-                "range {}..{} comes after {}..{} but belongs before it",
-                range.start, range.end, previous.start, previous.end
-            ),
+            ChangeSetError::Unsorted { previous, range } => {
+                write!(f, "range {}..{} comes after {}..{} but belongs before it", range.start, range.end, previous.start, previous.end)
+            }
             ChangeSetError::Overlap { previous, range } => {
                 write!(f, "range {}..{} overlaps {}..{}", range.start, range.end, previous.start, previous.end)
             }
@@ -156,8 +154,7 @@ impl ChangeSet {
             Some(prev) => {
                 let previous = prev.range.clone();
                 // An insertion at the start of a non-empty replacement belongs before it.
-                let before_it =
-                    range.start == previous.start && range.is_empty() && !previous.is_empty();
+                let before_it = range.start == previous.start && range.is_empty() && !previous.is_empty();
                 if range.start < previous.start || before_it {
                     return Err(ChangeSetError::Unsorted { previous, range });
                 }
@@ -248,7 +245,8 @@ impl ChangeSet {
     /// such an insertion, its end before. An insertion at an empty range (an insertion point)
     /// is ambiguous: an overlap. Cost: O(log k + touching).
     pub fn overlaps_pending(&self, range: &Range<usize>) -> bool {
-        let at_edge = |r: &Replacement| r.range.is_empty() && !range.is_empty() && (r.range.start == range.start || r.range.start == range.end);
+        let at_edge =
+            |r: &Replacement| r.range.is_empty() && !range.is_empty() && (r.range.start == range.start || r.range.start == range.end);
         self.replacements.get(self.touching(range.clone())).unwrap_or(&[]).iter().any(|r| !at_edge(r))
     }
 
@@ -523,7 +521,8 @@ struct DiffLimits {
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     // Equal blocks are equally long, so a short last block counts only when both texts end
     // there; the count is clamped to the shorter text for that case.
-    let same = (a.chunks(AFFIX_BLOCK).zip(b.chunks(AFFIX_BLOCK)).take_while(|(x, y)| x == y).count() * AFFIX_BLOCK).min(a.len()).min(b.len());
+    let same =
+        (a.chunks(AFFIX_BLOCK).zip(b.chunks(AFFIX_BLOCK)).take_while(|(x, y)| x == y).count() * AFFIX_BLOCK).min(a.len()).min(b.len());
     let (a, b) = (a.get(same..).unwrap_or_default(), b.get(same..).unwrap_or_default());
     same + a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
@@ -531,7 +530,8 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 /// Length of the longest common suffix of `a` and `b` in bytes, as [`common_prefix`] from the
 /// end. Cost: O(suffix).
 fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    let same = (a.rchunks(AFFIX_BLOCK).zip(b.rchunks(AFFIX_BLOCK)).take_while(|(x, y)| x == y).count() * AFFIX_BLOCK).min(a.len()).min(b.len());
+    let same =
+        (a.rchunks(AFFIX_BLOCK).zip(b.rchunks(AFFIX_BLOCK)).take_while(|(x, y)| x == y).count() * AFFIX_BLOCK).min(a.len()).min(b.len());
     let (a, b) = (a.get(..a.len() - same).unwrap_or_default(), b.get(..b.len() - same).unwrap_or_default());
     same + a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count()
 }

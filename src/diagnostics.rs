@@ -148,7 +148,14 @@ impl Diagnostics {
     }
 
     /// Adds a record of `category` when that category is on. `detail` is built only then.
-    pub fn record(&mut self, category: Category, operation_id: &str, operation: &str, error: Option<String>, detail: impl FnOnce() -> Value) {
+    pub fn record(
+        &mut self,
+        category: Category,
+        operation_id: &str,
+        operation: &str,
+        error: Option<String>,
+        detail: impl FnOnce() -> Value,
+    ) {
         if !self.enabled(category) {
             return;
         }
@@ -171,7 +178,15 @@ impl Diagnostics {
 
     /// Adds a record of something that happened between calls (a storage change): it carries
     /// the state and flags after it, and no status.
-    pub fn record_event(&mut self, category: Category, operation_id: &str, operation: &str, state: &str, flags: &[&str], detail: impl FnOnce() -> Value) {
+    pub fn record_event(
+        &mut self,
+        category: Category,
+        operation_id: &str,
+        operation: &str,
+        state: &str,
+        flags: &[&str],
+        detail: impl FnOnce() -> Value,
+    ) {
         if !self.enabled(category) {
             return;
         }

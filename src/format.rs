@@ -414,9 +414,8 @@ fn letters(ids: &[&str]) -> String {
             }
         })
         .collect();
-    let consecutive = ids.len() >= 3
-        && codes.iter().all(Option::is_some)
-        && codes.windows(2).all(|p| matches!(p, [Some(a), Some(b)] if *b == a + 1));
+    let consecutive =
+        ids.len() >= 3 && codes.iter().all(Option::is_some) && codes.windows(2).all(|p| matches!(p, [Some(a), Some(b)] if *b == a + 1));
     match (consecutive, ids.first(), ids.last()) {
         (true, Some(first), Some(last)) => format!("{first}–{last}"),
         _ => ids.join(", "),
@@ -586,8 +585,7 @@ mod tests {
     const ZH_TABLE: RenderOptions = RenderOptions { locale: Locale::Zh, candidate_style: CandidateStyle::Table };
 
     fn multi_match() -> Response {
-        let mut r = Response::new(Status::MultiMatch, "Found 2 matches of `x` in a.md.")
-            .with_guidance("Call memo_replace with match_id.");
+        let mut r = Response::new(Status::MultiMatch, "Found 2 matches of `x` in a.md.").with_guidance("Call memo_replace with match_id.");
         r.workflow_state = WorkflowState::SelectionPending;
         r.flags = Flags::SELECTION_PENDING;
         r.metrics.new_length = Some(20);
@@ -632,19 +630,32 @@ flags: `SelectionPending`
 | B | `[[SEL#B]]` | `[[/SEL#B]]` | `` a \\| `b` `` | 1 | 10 | 11 | 2 | yes | exact |
 ";
         assert_eq!(r.markdown, expected);
-        assert_eq!(r.markdown_basic, "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md. · candidates A, B, recommended B");
+        assert_eq!(
+            r.markdown_basic,
+            "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md. · candidates A, B, recommended B"
+        );
     }
 
     #[test]
     fn zh_headings_and_empty_guidance_follow_the_design() {
         let mut r = Response::new(Status::Success, "ok");
         r.render(ZH_TABLE);
-        assert!(r.markdown.starts_with("status: `Success`\nstate: `Idle`\nflags: -\n\n### [OK] 概览\n- summary: ok\n- guidance: （留空）\n"), "{}", r.markdown);
+        assert!(
+            r.markdown.starts_with("status: `Success`\nstate: `Idle`\nflags: -\n\n### [OK] 概览\n- summary: ok\n- guidance: （留空）\n"),
+            "{}",
+            r.markdown
+        );
         // A zero delta and no selection: no Metrics table.
         assert!(!r.markdown.contains("### [Metrics]"), "{}", r.markdown);
         r.metrics.delta = 3;
         r.render(ZH_TABLE);
-        assert!(r.markdown.contains("### [Metrics] 指标\n| 指标 | 值 |\n| --- | --- |\n| delta | +3 |\n| new_length | - |\n| selection_count | - |\n"), "{}", r.markdown);
+        assert!(
+            r.markdown.contains(
+                "### [Metrics] 指标\n| 指标 | 值 |\n| --- | --- |\n| delta | +3 |\n| new_length | - |\n| selection_count | - |\n"
+            ),
+            "{}",
+            r.markdown
+        );
         // Flag values in backticks, in bit order.
         r.flags = crate::workflow::Flags::DIAGNOSTIC_HINT;
         r.render(ZH_TABLE);
@@ -674,7 +685,10 @@ flags: `SelectionPending`
             "{}",
             r.markdown
         );
-        assert_eq!(r.markdown_basic, "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md. · candidates A, B, recommended B");
+        assert_eq!(
+            r.markdown_basic,
+            "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md. · candidates A, B, recommended B"
+        );
         r.render(RenderOptions { locale: Locale::Zh, candidate_style: CandidateStyle::List });
         assert!(
             r.markdown.ends_with(
@@ -702,19 +716,36 @@ flags: `SelectionPending`
             place_count: 1,
             places: Vec::new(),
         });
-        r.task_stack.push(crate::response::TaskView { task_id: "1".into(), goal: "启用实验性功能 X".into(), status: "Active".into(), depth: 1 });
+        r.task_stack.push(crate::response::TaskView {
+            task_id: "1".into(),
+            goal: "启用实验性功能 X".into(),
+            status: "Active".into(),
+            depth: 1,
+        });
         r.render(ZH_TABLE);
         // One document: its path is the summary's, not repeated on each line.
-        assert!(r.markdown.contains("\n### [Changes] 待定变更\n- 变更 A · 第 4 行：`[⟦⟧]` → `[⟦\"X\"⟧]`（+3）（已合并）\n"), "{}", r.markdown);
+        assert!(
+            r.markdown.contains("\n### [Changes] 待定变更\n- 变更 A · 第 4 行：`[⟦⟧]` → `[⟦\"X\"⟧]`（+3）（已合并）\n"),
+            "{}",
+            r.markdown
+        );
         assert!(r.markdown.contains("\n### [Tasks] 任务栈\n- [#1] 启用实验性功能 X（当前）\n"), "{}", r.markdown);
         r.render(EN_TABLE);
-        assert!(r.markdown.contains("\n### [Changes] Pending changes\n- change A · line 4: `[⟦⟧]` → `[⟦\"X\"⟧]` (+3) amended\n"), "{}", r.markdown);
+        assert!(
+            r.markdown.contains("\n### [Changes] Pending changes\n- change A · line 4: `[⟦⟧]` → `[⟦\"X\"⟧]` (+3) amended\n"),
+            "{}",
+            r.markdown
+        );
         // Changes in several documents name theirs.
         let mut b = r.pending_changes[0].clone();
         (b.change_id, b.path) = ("B".into(), "b.json".into());
         r.pending_changes.push(b);
         r.render(EN_TABLE);
-        assert!(r.markdown.contains("- change A · config.json line 4: `[⟦⟧]`") && r.markdown.contains("- change B · b.json line 4: "), "{}", r.markdown);
+        assert!(
+            r.markdown.contains("- change A · config.json line 4: `[⟦⟧]`") && r.markdown.contains("- change B · b.json line 4: "),
+            "{}",
+            r.markdown
+        );
         assert!(r.markdown.contains("\n### [Tasks] Task stack\n- [#1] 启用实验性功能 X (current)\n"), "{}", r.markdown);
     }
 
@@ -736,7 +767,9 @@ flags: `SelectionPending`
         ];
         r.render(ZH_TABLE);
         assert!(
-            r.markdown.ends_with("\n### [Tasks] 任务栈\n🌳 本次会话已完成任务：\n- ✅ 启用实验性功能 X\n- ✅ 添加新功能模块 Y\n  └─ ✅ 检查依赖版本\n"),
+            r.markdown.ends_with(
+                "\n### [Tasks] 任务栈\n🌳 本次会话已完成任务：\n- ✅ 启用实验性功能 X\n- ✅ 添加新功能模块 Y\n  └─ ✅ 检查依赖版本\n"
+            ),
             "{}",
             r.markdown
         );
@@ -747,19 +780,29 @@ flags: `SelectionPending`
             "1",
             "a",
             "Completed",
-            vec![node("2", "b", "Completed", vec![node("3", "c", "Reverted", vec![])]), node("4", "d", "Reverted", vec![node("5", "e", "Completed", vec![])])],
+            vec![
+                node("2", "b", "Completed", vec![node("3", "c", "Reverted", vec![])]),
+                node("4", "d", "Reverted", vec![node("5", "e", "Completed", vec![])]),
+            ],
         )];
         r.task_tree_earlier = 3;
         r.render(EN_TABLE);
         let want = "\n### [Tasks] Task stack\n- [#6] outer (Active)\n  - [#7] inner (current)\n🌳 Tasks finished in this session:\n- … 3 earlier\n- ✅ a\n  ├─ ✅ b\n  │  └─ ↩️ c\n  └─ ↩️ d\n     └─ ✅ e\n";
         assert!(r.markdown.ends_with(want), "{}", r.markdown);
         r.render(ZH_TABLE);
-        assert!(r.markdown.contains("- [#6] outer（进行中）\n  - [#7] inner（当前）\n🌳 本次会话已完成任务：\n- … 更早的 3 项\n- ✅ a\n"), "{}", r.markdown);
+        assert!(
+            r.markdown.contains("- [#6] outer（进行中）\n  - [#7] inner（当前）\n🌳 本次会话已完成任务：\n- … 更早的 3 项\n- ✅ a\n"),
+            "{}",
+            r.markdown
+        );
     }
 
     #[test]
     fn basic_line_keeps_the_first_sentence() {
-        assert_eq!(first_sentence("Staged change A in config.json at line 4 (+3 chars). Check the preview.", 160), "Staged change A in config.json at line 4 (+3 chars).");
+        assert_eq!(
+            first_sentence("Staged change A in config.json at line 4 (+3 chars). Check the preview.", 160),
+            "Staged change A in config.json at line 4 (+3 chars)."
+        );
         // A period inside a code span or a file name does not end the sentence.
         assert_eq!(first_sentence("Replaced `a. b` in x.md. More.", 160), "Replaced `a. b` in x.md.");
         assert_eq!(first_sentence("[a.md changed in storage (version v2) and was reloaded.] Read 3 lines. x", 160), "Read 3 lines.");
@@ -808,10 +851,7 @@ flags: `SelectionPending`
         // One changed character.
         assert_eq!(s("x = 1;", "x = 2;"), ("x = ⟦1⟧;".to_string(), "x = ⟦2⟧;".to_string()));
         // A line put in: the old side shows where, continuation lines lose the shared indentation.
-        assert_eq!(
-            s("  a();\n  b();\n", "  a();\n  c();\n    d();\n  b();\n"),
-            ("⟦⟧b();".to_string(), "⟦c();\n  d();\n⟧b();".to_string())
-        );
+        assert_eq!(s("  a();\n  b();\n", "  a();\n  c();\n    d();\n  b();\n"), ("⟦⟧b();".to_string(), "⟦c();\n  d();\n⟧b();".to_string()));
         // A long span and a long tail are clipped, `…` marking the cuts.
         let (o, n) = s("head ", &format!("head {} tail-that-goes-on-and-on", "z".repeat(80)));
         assert_eq!(o, "head ⟦⟧");

@@ -131,13 +131,23 @@ pub struct Compressed {
 /// Why `compress` refused. Nothing is changed in that case.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HistoryError {
-    NotAnArray { got: String },
+    NotAnArray {
+        got: String,
+    },
     /// A message (by index) that is not shaped as the format says.
-    BadMessage { index: usize, why: String },
+    BadMessage {
+        index: usize,
+        why: String,
+    },
     /// [`check`]: message `index` holds the result of the call `id`, which no earlier message makes.
-    ResultWithoutCall { index: usize, id: String },
+    ResultWithoutCall {
+        index: usize,
+        id: String,
+    },
     /// [`check`]: the call `id` has no result after it.
-    CallWithoutResult { id: String },
+    CallWithoutResult {
+        id: String,
+    },
 }
 
 impl fmt::Display for HistoryError {
@@ -234,8 +244,7 @@ pub fn compress(messages: &Value, format: Format, sessions: &[EndedSession], loc
             return Err(HistoryError::BadMessage { index, why: format!("expected an object, got {}", type_name(m)) });
         }
     }
-    let owner: SmallMap<&str, u64> =
-        sessions.iter().flat_map(|s| s.tool_call_ids.iter().map(move |id| (id.as_str(), s.id))).collect();
+    let owner: SmallMap<&str, u64> = sessions.iter().flat_map(|s| s.tool_call_ids.iter().map(move |id| (id.as_str(), s.id))).collect();
     let mut out: Vec<Value> = Vec::with_capacity(list.len());
     // Per output message: its input index (None for a summary) and whether compression changed
     // it — only changed places may be merged (Anthropic), so untouched turns keep their bytes.
@@ -381,14 +390,12 @@ fn strip(m: &Value, format: Format, owner: &SmallMap<&str, u64>) -> (Option<Valu
         Format::Anthropic | Format::AiSdk => {
             let Some(obj) = msg.as_object_mut() else { return (Some(msg), removed) };
             if let Some(Value::Array(blocks)) = obj.get_mut("content") {
-                blocks.retain(|b| {
-                    match format.block_id(b).and_then(|(_, id)| owner.get(id)) {
-                        Some(s) => {
-                            removed.push((*s, estimate_tokens(&b.to_string())));
-                            false
-                        }
-                        None => true,
+                blocks.retain(|b| match format.block_id(b).and_then(|(_, id)| owner.get(id)) {
+                    Some(s) => {
+                        removed.push((*s, estimate_tokens(&b.to_string())));
+                        false
                     }
+                    None => true,
                 });
                 if blocks.is_empty() && !removed.is_empty() {
                     return (None, removed);
@@ -581,7 +588,10 @@ mod tests {
         // comes last, as the user's turn (an assistant turn last would be a prefill).
         assert_eq!(list[0], msgs[0]);
         assert_eq!(list[1], msgs[1]);
-        assert_eq!(list[2], json!({"role": "assistant", "content": [{"type": "text", "text": "On it."}, {"type": "text", "text": "Saving."}]}));
+        assert_eq!(
+            list[2],
+            json!({"role": "assistant", "content": [{"type": "text", "text": "On it."}, {"type": "text", "text": "Saving."}]})
+        );
         assert_eq!(list[3]["role"], "user");
         assert!(list[3]["content"][0]["text"].as_str().unwrap().starts_with("[Edit session #1 committed]"));
         assert_eq!(list.len(), 4);
@@ -672,7 +682,8 @@ mod tests {
             assert_eq!(list[2].to_string(), r#"{"role":"assistant","content":null,"tool_calls":[],"refusal":null}"#);
         }
         // a message whose every call is removed still loses the key (and goes when it is empty)
-        let out = compress(&json!([openai_call("c1"), openai_result("c1", "x")]), Format::OpenAi, &[session(1, &["c1"])], Locale::En).unwrap();
+        let out =
+            compress(&json!([openai_call("c1"), openai_result("c1", "x")]), Format::OpenAi, &[session(1, &["c1"])], Locale::En).unwrap();
         assert_eq!(out.messages.as_array().unwrap().len(), 1);
     }
 

@@ -54,7 +54,6 @@
         clippy::string_slice
     )
 )]
-
 // Every type a public item hands out can be named by its user (a re-export above or a public
 // module); a type only the crate uses is handed out by crate-private items only.
 #![deny(unnameable_types)]
@@ -116,9 +115,9 @@ pub mod wasm;
 
 pub use format::{CandidateStyle, Locale, Words};
 pub use input::InputError;
-pub use matching::{CandidateQuality, MatchQuality, Tier};
 pub use matching::near::{DiffPiece, Difference, DifferenceLine, LineAt, NearMissView};
 pub use matching::recommend::Reason;
+pub use matching::{CandidateQuality, MatchQuality, Tier};
 pub use preview::{ChangeSpan, PreviewMode};
 pub use response::{Response, Status};
 #[cfg(feature = "fs")]
@@ -126,6 +125,7 @@ pub use storage::FsStorage;
 pub use storage::{MemoryStorage, Numbering, OpenError, PathRule, Storage, StorageError, Stored};
 pub use workflow::{Flags, PersistMode, WorkflowState};
 pub use workspace::{
-    CallContext, Config, ContentPart, OptionKind, OptionSpec, OptionValue, OPTIONS, Document, LiveContextBlock, LiveContextRequest, LoadResult, PersistEdit, PersistRequest, PersistResult, ReadLimits, Step, TaskReport, ToolState, Workspace,
-    WorkspaceError, MAX_DOCUMENT_BYTES,
+    CallContext, Config, ContentPart, Document, LiveContextBlock, LiveContextRequest, LoadResult, OptionKind, OptionSpec, OptionValue,
+    PersistEdit, PersistRequest, PersistResult, ReadLimits, Step, TaskReport, ToolState, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES,
+    OPTIONS,
 };

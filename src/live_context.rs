@@ -23,8 +23,8 @@ use std::fmt::Write as _;
 use ropey::Rope;
 use serde::Serialize;
 
-use crate::input::InputError;
 use crate::format::TaskLines;
+use crate::input::InputError;
 use crate::locale::{LiveWords, Locale};
 use crate::response::{TaskNodeView, TaskView};
 use crate::text_rules::{atx_heading, fence_open, one_line, Fence};
@@ -87,7 +87,9 @@ impl LiveContextOptions {
     /// to): the document window and heading index, each patch, and a bound for the rest.
     pub fn budget_chars(&self, plan_hints_chars: usize, memory_chars: usize, task_chars: usize) -> usize {
         let patch = if self.max_diff_chars == 0 { usize::MAX / 4 } else { self.max_diff_chars + 200 };
-        self.max_document_chars + MAX_HEADING_INDEX_CHARS + 400
+        self.max_document_chars
+            + MAX_HEADING_INDEX_CHARS
+            + 400
             + (self.recent_diffs + 1).saturating_mul(patch)
             + plan_hints_chars
             + memory_chars
@@ -111,7 +113,10 @@ impl LiveContextOptions {
             return if v.is_null() { Ok(o) } else { Err(InputError::invalid(WHAT, "", "an object", v)) };
         };
         let count = |key: &str, v: &serde_json::Value, max: u64| {
-            v.as_u64().filter(|n| *n <= max).map(|n| n as usize).ok_or_else(|| InputError::invalid(WHAT, key, format!("a whole number from 0 to {max}"), v))
+            v.as_u64()
+                .filter(|n| *n <= max)
+                .map(|n| n as usize)
+                .ok_or_else(|| InputError::invalid(WHAT, key, format!("a whole number from 0 to {max}"), v))
         };
         for (key, value) in map {
             if value.is_null() {
@@ -154,9 +159,15 @@ impl Anchor {
             serde_json::Value::String(s) if s == "none" => Ok(Anchor::None),
             serde_json::Value::Object(m) if m.len() == 1 => {
                 if let Some(k) = m.get("commits_back") {
-                    k.as_u64().filter(|k| *k <= RING as u64).map(|k| Anchor::CommitsBack(k as usize)).ok_or_else(|| InputError::invalid(WHAT, "anchor.commits_back", format!("a whole number from 0 to {RING}"), k))
+                    k.as_u64()
+                        .filter(|k| *k <= RING as u64)
+                        .map(|k| Anchor::CommitsBack(k as usize))
+                        .ok_or_else(|| InputError::invalid(WHAT, "anchor.commits_back", format!("a whole number from 0 to {RING}"), k))
                 } else if let Some(t) = m.get("age_ms") {
-                    t.as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(Anchor::AgeMs).ok_or_else(|| InputError::invalid(WHAT, "anchor.age_ms", "a finite number ≥ 0", t))
+                    t.as_f64()
+                        .filter(|t| t.is_finite() && *t >= 0.0)
+                        .map(Anchor::AgeMs)
+                        .ok_or_else(|| InputError::invalid(WHAT, "anchor.age_ms", "a finite number ≥ 0", t))
                 } else {
                     Err(InputError::invalid(WHAT, "anchor", ALLOWED, v))
                 }
@@ -174,7 +185,8 @@ impl EditorState {
         const WHAT: &str = "editor state";
         let Some(map) = v.as_object() else { return Err(InputError::invalid(WHAT, "", "an object", v)) };
         let pos = |what: &str, v: &serde_json::Value| -> Result<LineCol, InputError> {
-            let field = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).filter(|n| *n >= 1 && *n <= u32::MAX as u64).map(|n| n as usize);
+            let field =
+                |k: &str| v.get(k).and_then(serde_json::Value::as_u64).filter(|n| *n >= 1 && *n <= u32::MAX as u64).map(|n| n as usize);
             match (field("line"), field("column"), v.as_object().map(|m| m.len())) {
                 (Some(line), Some(column), Some(2)) => Ok(LineCol { line, column }),
                 _ => Err(InputError::invalid(WHAT, what, "{\"line\": n, \"column\": n} with whole numbers ≥ 1", v)),
@@ -186,15 +198,28 @@ impl EditorState {
                 continue;
             }
             match key.as_str() {
-                "path" => state.path = Some(value.as_str().ok_or_else(|| InputError::invalid(WHAT, "path", "a string", value))?.to_string()),
+                "path" => {
+                    state.path = Some(value.as_str().ok_or_else(|| InputError::invalid(WHAT, "path", "a string", value))?.to_string())
+                }
                 "cursor" => state.cursor = Some(pos("cursor", value)?),
                 "selection" => {
                     let (Some(a), Some(h)) = (value.get("anchor"), value.get("head")) else {
-                        return Err(InputError::invalid(WHAT, "selection", "{\"anchor\": {line, column}, \"head\": {line, column}}", value));
+                        return Err(InputError::invalid(
+                            WHAT,
+                            "selection",
+                            "{\"anchor\": {line, column}, \"head\": {line, column}}",
+                            value,
+                        ));
                     };
                     state.selection = Some((pos("selection.anchor", a)?, pos("selection.head", h)?));
                 }
-                _ => return Err(InputError::Unknown { what: "editor state field", key: key.clone(), known: "the fields are: path, cursor, selection".into() }),
+                _ => {
+                    return Err(InputError::Unknown {
+                        what: "editor state field",
+                        key: key.clone(),
+                        known: "the fields are: path, cursor, selection".into(),
+                    })
+                }
             }
         }
         Ok(state)
@@ -424,7 +449,8 @@ impl LiveContext {
             out.push(format!("{}\n{}\n", w.memory, self.memory_digest));
         }
         if !self.task_stack.is_empty() || !self.task_tree.is_empty() {
-            let lines = TaskLines { stack: &self.task_stack, tree: &self.task_tree, earlier: self.task_tree_earlier, words: locale.words() };
+            let lines =
+                TaskLines { stack: &self.task_stack, tree: &self.task_tree, earlier: self.task_tree_earlier, words: locale.words() };
             out.push(format!("{}\n{lines}", w.tasks));
         }
         out
@@ -438,7 +464,8 @@ impl LiveContext {
     fn document_section(&self, w: &LiveWords) -> String {
         let d = &self.current_document;
         let mut s = format!("{}\n", w.document);
-        let pending = if d.pending_changes > 0 { fill_all(one_or_many(w.pending, d.pending_changes), &[&d.pending_changes]) } else { String::new() };
+        let pending =
+            if d.pending_changes > 0 { fill_all(one_or_many(w.pending, d.pending_changes), &[&d.pending_changes]) } else { String::new() };
         let [draft, committed] = w.views;
         let view = if d.view == "draft" { draft } else { committed };
         let _ = writeln!(s, "{}", fill_all(w.document_line, &[&d.path, &view, &d.version_id, &pending, &d.total_lines, &d.total_chars]));
@@ -468,7 +495,8 @@ impl LiveContext {
         }
         if let Some(sel) = &e.selection {
             let text = one_line(&sel.text).replace('`', "'");
-            let _ = writeln!(s, "{}", fill_all(w.selection, &[&sel.anchor.line, &sel.anchor.column, &sel.head.line, &sel.head.column, &text]));
+            let _ =
+                writeln!(s, "{}", fill_all(w.selection, &[&sel.anchor.line, &sel.anchor.column, &sel.head.line, &sel.head.column, &text]));
         }
         if e.open_paths.len() > 1 {
             let files = e.open_paths.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ");

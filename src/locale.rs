@@ -14,7 +14,6 @@ use std::fmt;
 mod en;
 mod zh;
 
-
 /// Every locale, by its table; a [`Locale`] is a position in this list, the first the default.
 /// Its name (`"en"`) is what options and flags take.
 pub const LOCALES: &[&Words] = &[&en::WORDS, &zh::WORDS];
@@ -197,7 +196,6 @@ pub(crate) struct LiveWords {
     pub coarse: &'static str,
 }
 
-
 impl Words {
     /// `line 12` / `第 12 行`.
     pub fn line_no(&self, n: usize) -> String {
@@ -322,7 +320,6 @@ pub fn signed(n: isize) -> String {
         n.to_string()
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -189,7 +189,9 @@ impl TurnRecord {
         if let Some(unknown) = map.keys().find(|k| !TURN_FIELDS.split(", ").any(|f| f == k.as_str())) {
             return Err(InputError::Unknown { what: "turn field", key: unknown.clone(), known: format!("the fields are: {TURN_FIELDS}") });
         }
-        let field = |name: &'static str, expected: &'static str| map.get(name).ok_or(InputError::Missing { what: "a turn".into(), key: name, expected });
+        let field = |name: &'static str, expected: &'static str| {
+            map.get(name).ok_or(InputError::Missing { what: "a turn".into(), key: name, expected })
+        };
         let string = |name: &'static str| -> Result<String, InputError> {
             let v = field(name, "a string")?;
             v.as_str().map(str::to_string).ok_or_else(|| InputError::invalid(WHAT, name, "a string", v))
@@ -397,9 +399,7 @@ impl MemoryStore {
     /// [`import`](Self::import) of an export already parsed (the JS binding parses with
     /// `JSON.parse`). Same errors, except invalid JSON. O(size of the export + indexing).
     pub fn import_value(value: &Value) -> Result<MemoryStore, MemoryError> {
-        let obj = value
-            .as_object()
-            .ok_or_else(|| MemoryError::Malformed { reason: "expected a JSON object".into() })?;
+        let obj = value.as_object().ok_or_else(|| MemoryError::Malformed { reason: "expected a JSON object".into() })?;
         match obj.get("format") {
             None => return Err(MemoryError::Malformed { reason: "missing field `format`".into() }),
             Some(serde_json::Value::String(s)) if s == FORMAT => {}
@@ -416,11 +416,14 @@ impl MemoryStore {
         let turns = match obj.get("turns") {
             None => return Err(MemoryError::Malformed { reason: "missing field `turns`".into() }),
             Some(Value::Array(turns)) => turns,
-            Some(other) => return Err(MemoryError::Malformed { reason: format!("field `turns` must be an array, got {}", short_json(other)) }),
+            Some(other) => {
+                return Err(MemoryError::Malformed { reason: format!("field `turns` must be an array, got {}", short_json(other)) })
+            }
         };
         let mut store = MemoryStore::new();
         for (i, turn) in turns.iter().enumerate() {
-            let record = TurnRecord::from_json(turn).map_err(|reason| MemoryError::Malformed { reason: format!("turns[{i}]: {reason}") })?;
+            let record =
+                TurnRecord::from_json(turn).map_err(|reason| MemoryError::Malformed { reason: format!("turns[{i}]: {reason}") })?;
             store.add(record).map_err(|e| MemoryError::Malformed { reason: format!("turns[{i}]: {e}") })?;
         }
         Ok(store)
@@ -584,11 +587,9 @@ mod tests {
         let mut m = MemoryStore::new();
         m.add(rec(1, "分析了代码库结构", &["3个模块", "main.ts是入口"], "Files: [main.ts, utils.ts]\nState: { initialized: true }"))
             .unwrap();
-        m.add(rec(2, "发现性能瓶颈", &["benchmark.ts shows slow parsing"], "Files: [benchmark.ts]\nContent: timeout = 30"))
-            .unwrap();
+        m.add(rec(2, "发现性能瓶颈", &["benchmark.ts shows slow parsing"], "Files: [benchmark.ts]\nContent: timeout = 30")).unwrap();
         m.add(rec(3, "把超时时间改为 60 秒", &[], "Content of config.ts: { timeout: 60 }")).unwrap();
-        m.add(rec(4, "Implemented the parser optimisation", &["Parsing is 3x faster"], "Content of utils.ts: optimised"))
-            .unwrap();
+        m.add(rec(4, "Implemented the parser optimisation", &["Parsing is 3x faster"], "Content of utils.ts: optimised")).unwrap();
         m
     }
 
@@ -755,10 +756,7 @@ mod tests {
         assert!(matches!(err(""), MemoryError::Malformed { .. }));
         assert!(matches!(err("[]"), MemoryError::Malformed { .. }));
         assert!(matches!(err("{\"version\":1,\"turns\":[]}"), MemoryError::Malformed { .. }));
-        assert_eq!(
-            err(r#"{"format":"other","version":1,"turns":[]}"#),
-            MemoryError::UnknownFormat { found: "\"other\"".into() }
-        );
+        assert_eq!(err(r#"{"format":"other","version":1,"turns":[]}"#), MemoryError::UnknownFormat { found: "\"other\"".into() });
         let e = err(r#"{"format":"agentpad-memory","version":2,"turns":[]}"#);
         assert_eq!(e, MemoryError::UnsupportedVersion { found: "2".into() });
         assert!(e.to_string().contains("version 2"));
@@ -775,7 +773,9 @@ mod tests {
         // Deep nesting is refused, not a stack overflow.
         assert!(matches!(err(&"[".repeat(100_000)), MemoryError::Malformed { .. }));
         // Optional fields default to empty.
-        let m = MemoryStore::import(r#"{"format":"agentpad-memory","version":1,"turns":[{"turn":1,"at_ms":5,"summary":"s","context":"c"}]}"#).unwrap();
+        let m =
+            MemoryStore::import(r#"{"format":"agentpad-memory","version":1,"turns":[{"turn":1,"at_ms":5,"summary":"s","context":"c"}]}"#)
+                .unwrap();
         assert!(m.records()[0].insights.is_empty() && m.records()[0].tags.is_empty());
     }
 }

@@ -40,9 +40,7 @@ fn line_at(rope: &Rope, idx: usize) -> Option<String> {
         return None;
     }
     let mut s: String = rope.line(idx).chars().take(MAX_LINE_CHARS).collect();
-    while s.ends_with([
-        '\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}',
-    ]) {
+    while s.ends_with(['\n', '\r', '\u{0B}', '\u{0C}', '\u{85}', '\u{2028}', '\u{2029}']) {
         s.pop();
     }
     Some(s)
@@ -57,11 +55,7 @@ struct Indent {
 }
 
 fn indent_of(line: &str) -> Indent {
-    let mut ind = Indent {
-        width: 0,
-        tabs: false,
-        spaces: false,
-    };
+    let mut ind = Indent { width: 0, tabs: false, spaces: false };
     for c in line.chars() {
         match c {
             ' ' => ind.spaces = true,
@@ -113,11 +107,7 @@ fn parse_key(t: &str) -> Option<(String, &str)> {
         if inner.is_empty() || inner.contains('\\') {
             return None;
         }
-        let display = if inner.chars().all(|c| is_key_char(c) && c != '.') {
-            inner.to_string()
-        } else {
-            format!("{first}{inner}{first}")
-        };
+        let display = if inner.chars().all(|c| is_key_char(c) && c != '.') { inner.to_string() } else { format!("{first}{inner}{first}") };
         return Some((display, rest));
     }
     if first == '-' || t.starts_with("//") {
@@ -157,11 +147,7 @@ fn parse_key_line(line: &str) -> Option<KeyLine<'_>> {
     let spaced = after.trim_start();
     if let Some(rest) = (if quoted { spaced } else { after }).strip_prefix(':') {
         if rest.is_empty() || rest.starts_with([' ', '\t']) {
-            return Some(KeyLine {
-                key,
-                sep: Sep::Colon,
-                rest: rest.trim(),
-            });
+            return Some(KeyLine { key, sep: Sep::Colon, rest: rest.trim() });
         }
         return None;
     }
@@ -170,11 +156,7 @@ fn parse_key_line(line: &str) -> Option<KeyLine<'_>> {
         if rest.is_empty() || rest.starts_with('=') {
             return None;
         }
-        return Some(KeyLine {
-            key,
-            sep: Sep::Equals,
-            rest,
-        });
+        return Some(KeyLine { key, sep: Sep::Equals, rest });
     }
     None
 }
@@ -189,11 +171,8 @@ fn opens_mapping(k: &KeyLine<'_>) -> bool {
 /// optionally followed by a `#` comment. Anything else starting with `[` (an array element,
 /// `[1, 2]`, a Markdown link) is not a header.
 fn toml_header(t: &str) -> Option<String> {
-    let (array, (inner, after)) = if let Some(r) = t.strip_prefix("[[") {
-        (true, r.split_once("]]")?)
-    } else {
-        (false, t.strip_prefix('[')?.split_once(']')?)
-    };
+    let (array, (inner, after)) =
+        if let Some(r) = t.strip_prefix("[[") { (true, r.split_once("]]")?) } else { (false, t.strip_prefix('[')?.split_once(']')?) };
     let after = after.trim();
     if !(after.is_empty() || after.starts_with('#')) {
         return None;
@@ -205,9 +184,7 @@ fn toml_header(t: &str) -> Option<String> {
         let ok = if let Some(q) = quoted {
             !q.contains(['"', '\\'])
         } else {
-            !p.is_empty()
-                && p.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         };
         if !ok {
             return None;
@@ -336,11 +313,7 @@ pub fn key_path_preview(rope: &Rope, line_idx: usize) -> String {
                 return plain;
             }
             ancestors.reverse();
-            let leaf = if kl.rest.is_empty() {
-                format!("{}:", kl.key)
-            } else {
-                format!("{}: {}", kl.key, kl.rest)
-            };
+            let leaf = if kl.rest.is_empty() { format!("{}:", kl.key) } else { format!("{}: {}", kl.key, kl.rest) };
             join_path(&ancestors, &leaf)
         }
     }
@@ -432,11 +405,7 @@ pub fn heading_path(rope: &Rope, line_idx: usize) -> Vec<String> {
 /// Cost: O(CONTEXT_SCAN_LINES × MAX_LINE_CHARS).
 pub fn context_line(rope: &Rope, line_idx: usize) -> Option<String> {
     let line = line_at(rope, line_idx)?;
-    let mut min = if line.trim().is_empty() {
-        usize::MAX
-    } else {
-        indent_of(&line).width
-    };
+    let mut min = if line.trim().is_empty() { usize::MAX } else { indent_of(&line).width };
     let mut passed_sibling = false;
     let mut after_blank = false;
     let lo = line_idx.saturating_sub(CONTEXT_SCAN_LINES);
@@ -498,12 +467,7 @@ cache:
     }
 
     fn line_of(text: &str, needle: &str, nth: usize) -> usize {
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| l.contains(needle))
-            .nth(nth)
-            .unwrap()
-            .0
+        text.lines().enumerate().filter(|(_, l)| l.contains(needle)).nth(nth).unwrap().0
     }
 
     // ---- key_path_preview
@@ -511,17 +475,8 @@ cache:
     #[test]
     fn seed_yaml_key_paths() {
         let r = rope(SEED_YAML);
-        let got: Vec<String> = (0..3)
-            .map(|n| key_path_preview(&r, line_of(SEED_YAML, "timeout: 30", n)))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                "database.timeout: 30",
-                "api.timeout: 30",
-                "cache.timeout: 30"
-            ]
-        );
+        let got: Vec<String> = (0..3).map(|n| key_path_preview(&r, line_of(SEED_YAML, "timeout: 30", n))).collect();
+        assert_eq!(got, ["database.timeout: 30", "api.timeout: 30", "cache.timeout: 30"]);
         // A top-level key and a comment are shown as they are.
         assert_eq!(key_path_preview(&r, 1), "database:");
         assert_eq!(key_path_preview(&r, 0), "# 数据库连接配置");
@@ -560,10 +515,7 @@ cache:
         assert_eq!(key_path_preview(&r, 1), "x: int = 5");
         // Not a key line at all.
         let r = rope("void Process() { int result = 0; }\n");
-        assert_eq!(
-            key_path_preview(&r, 0),
-            "void Process() { int result = 0; }"
-        );
+        assert_eq!(key_path_preview(&r, 0), "void Process() { int result = 0; }");
         // URLs are not keys.
         let r = rope("a:\n  http://x\n");
         assert_eq!(key_path_preview(&r, 1), "http://x");
@@ -616,22 +568,14 @@ cache:
     #[test]
     fn long_paths_drop_outer_ancestors_then_cut() {
         let mut text = String::new();
-        let names = [
-            "aaaaaaaaaaaaaaaaaaaa",
-            "bbbbbbbbbbbbbbbbbbbb",
-            "cccccccccccccccccccc",
-            "dddddddddddddddddddd",
-        ];
+        let names = ["aaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbb", "cccccccccccccccccccc", "dddddddddddddddddddd"];
         for (d, n) in names.iter().enumerate() {
             text.push_str(&format!("{}{n}:\n", "  ".repeat(d)));
         }
         text.push_str(&format!("{}timeout: 30\n", "  ".repeat(names.len())));
         let got = key_path_preview(&rope(&text), names.len());
         assert!(got.chars().count() <= PREVIEW_CHARS, "{got}");
-        assert!(
-            got.starts_with("….") && got.ends_with("dddddddddddddddddddd.timeout: 30"),
-            "{got}"
-        );
+        assert!(got.starts_with("….") && got.ends_with("dddddddddddddddddddd.timeout: 30"), "{got}");
         assert!(!got.contains("aaaa"), "{got}");
 
         let long = format!("a:\n  k: {}\n", "值".repeat(200));
@@ -678,24 +622,12 @@ apt-get install x
     fn markdown_heading_paths() {
         let r = rope(MD);
         assert_eq!(heading_path(&r, line_of(MD, "Intro.", 0)), ["# Guide"]);
-        assert_eq!(
-            heading_path(&r, line_of(MD, "make install", 0)),
-            ["# Guide", "## Install"]
-        );
-        assert_eq!(
-            heading_path(&r, line_of(MD, "apt-get", 0)),
-            ["# Guide", "## Install", "### Linux"]
-        );
+        assert_eq!(heading_path(&r, line_of(MD, "make install", 0)), ["# Guide", "## Install"]);
+        assert_eq!(heading_path(&r, line_of(MD, "apt-get", 0)), ["# Guide", "## Install", "### Linux"]);
         // A sibling heading pops the deeper ones; CJK headings.
-        assert_eq!(
-            heading_path(&r, line_of(MD, "超时设置", 0)),
-            ["# Guide", "## 配置"]
-        );
+        assert_eq!(heading_path(&r, line_of(MD, "超时设置", 0)), ["# Guide", "## 配置"]);
         // A heading line is inside its own section.
-        assert_eq!(
-            heading_path(&r, line_of(MD, "## Install", 0)),
-            ["# Guide", "## Install"]
-        );
+        assert_eq!(heading_path(&r, line_of(MD, "## Install", 0)), ["# Guide", "## Install"]);
         // Before any heading.
         assert!(heading_path(&rope("text\n# H\n"), 0).is_empty());
     }
@@ -723,17 +655,8 @@ apt-get install x
     #[test]
     fn seed_yaml_context_lines() {
         let r = rope(SEED_YAML);
-        let got: Vec<Option<String>> = (0..3)
-            .map(|n| context_line(&r, line_of(SEED_YAML, "timeout: 30", n)))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                Some("# 数据库连接配置".into()),
-                Some("# API 调用配置".into()),
-                Some("# 缓存过期时间".into())
-            ]
-        );
+        let got: Vec<Option<String>> = (0..3).map(|n| context_line(&r, line_of(SEED_YAML, "timeout: 30", n))).collect();
+        assert_eq!(got, [Some("# 数据库连接配置".into()), Some("# API 调用配置".into()), Some("# 缓存过期时间".into())]);
     }
 
     #[test]
@@ -760,34 +683,19 @@ apt-get install x
         assert_eq!(context_line(&rope(text), 3), None);
         // Without the blank line the comment is found.
         let text = "# top comment\nfn f() {\n    x = 1;\n";
-        assert_eq!(
-            context_line(&rope(text), 2).as_deref(),
-            Some("# top comment")
-        );
+        assert_eq!(context_line(&rope(text), 2).as_deref(), Some("# top comment"));
     }
 
     #[test]
     fn context_through_enclosing_code_and_markdown_blank_line() {
         let text = "// process the thing\nvoid Process() {\n    if (a) {\n        foo();\n    }\n    int result = 0;\n}\n";
-        assert_eq!(
-            context_line(&rope(text), 5).as_deref(),
-            Some("// process the thing")
-        );
+        assert_eq!(context_line(&rope(text), 5).as_deref(), Some("// process the thing"));
         let text = "## API 调用配置\n\napi:\n  timeout: 30\n";
-        assert_eq!(
-            context_line(&rope(text), 3).as_deref(),
-            Some("## API 调用配置")
-        );
+        assert_eq!(context_line(&rope(text), 3).as_deref(), Some("## API 调用配置"));
         let text = "-- users table\nCREATE TABLE users (\n  id INT\n);\n";
-        assert_eq!(
-            context_line(&rope(text), 2).as_deref(),
-            Some("-- users table")
-        );
+        assert_eq!(context_line(&rope(text), 2).as_deref(), Some("-- users table"));
         let text = "<!-- 说明 -->\n<div>\n  <p>x</p>\n";
-        assert_eq!(
-            context_line(&rope(text), 2).as_deref(),
-            Some("<!-- 说明 -->")
-        );
+        assert_eq!(context_line(&rope(text), 2).as_deref(), Some("<!-- 说明 -->"));
     }
 
     #[test]

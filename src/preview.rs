@@ -145,7 +145,15 @@ pub struct Labelled {
 /// of the `─` rule), and a unified hunk's header ends with it (`@@ -4,7 +4,8 @@ change C, B`, where `diff -u` puts the
 /// function). The model then has the letters the per-change tools take without a list that
 /// repeats the diff. Cost: [`render_changes`]'s, plus O(spans · hunks) for the `diff` labels.
-pub fn render_labelled(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize], path: &str, opts: &PreviewOptions, words: &crate::locale::Words) -> Labelled {
+pub fn render_labelled(
+    base: &Rope,
+    draft: &Rope,
+    spans: &[ChangeSpan],
+    change_of: &[usize],
+    path: &str,
+    opts: &PreviewOptions,
+    words: &crate::locale::Words,
+) -> Labelled {
     let letters = |idx: &mut dyn Iterator<Item = usize>| -> String {
         let mut seen: Vec<usize> = Vec::new();
         for i in idx {
@@ -155,7 +163,8 @@ pub fn render_labelled(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_o
                 }
             }
         }
-        let named: Vec<String> = seen.iter().map(|&c| crate::session::Letter::from_index(c).map_or_else(|| format!("#{}", c + 1), |l| l.to_string())).collect();
+        let named: Vec<String> =
+            seen.iter().map(|&c| crate::session::Letter::from_index(c).map_or_else(|| format!("#{}", c + 1), |l| l.to_string())).collect();
         crate::locale::fill(words.change, &named.join(words.letters_and))
     };
     if spans.is_empty() {
@@ -211,7 +220,8 @@ fn without_shared_lines(base: &Rope, draft: &Rope, s: &ChangeSpan) -> ChangeSpan
     let tail_shared = b.iter().rev().zip(d.iter().rev()).take(room).take_while(|(x, y)| x == y).count();
     // The shared end counts from a line start: right after a line break inside the span, or at
     // the span's start when that is a line start of the text.
-    let line_start_at = |k: usize| if k == 0 { s.base.start == 0 || base.get_char(s.base.start - 1) == Some('\n') } else { b.get(k - 1) == Some(&'\n') };
+    let line_start_at =
+        |k: usize| if k == 0 { s.base.start == 0 || base.get_char(s.base.start - 1) == Some('\n') } else { b.get(k - 1) == Some(&'\n') };
     let tail = (0..=tail_shared).rev().find(|&t| b.len() - t >= head && line_start_at(b.len() - t)).unwrap_or(0);
     let narrowed = ChangeSpan { base: s.base.start + head..s.base.end - tail, draft: s.draft.start + head..s.draft.end - tail };
     if narrowed.base.is_empty() && narrowed.draft.is_empty() {
@@ -534,9 +544,15 @@ fn myers_ops<'a>(old: &Side<'a>, new: &Side<'a>, o: Range<usize>, n: Range<usize
         return;
     }
     ops.extend(crate::text_rules::myers_ops(&a, &b).into_iter().map(|op| match op {
-        DiffOp::Equal { old_index, new_index, len } => DiffOp::Equal { old_index: old_index + o.start, new_index: new_index + n.start, len },
-        DiffOp::Delete { old_index, old_len, new_index } => DiffOp::Delete { old_index: old_index + o.start, old_len, new_index: new_index + n.start },
-        DiffOp::Insert { old_index, new_index, new_len } => DiffOp::Insert { old_index: old_index + o.start, new_index: new_index + n.start, new_len },
+        DiffOp::Equal { old_index, new_index, len } => {
+            DiffOp::Equal { old_index: old_index + o.start, new_index: new_index + n.start, len }
+        }
+        DiffOp::Delete { old_index, old_len, new_index } => {
+            DiffOp::Delete { old_index: old_index + o.start, old_len, new_index: new_index + n.start }
+        }
+        DiffOp::Insert { old_index, new_index, new_len } => {
+            DiffOp::Insert { old_index: old_index + o.start, new_index: new_index + n.start, new_len }
+        }
         DiffOp::Replace { old_index, old_len, new_index, new_len } => {
             DiffOp::Replace { old_index: old_index + o.start, old_len, new_index: new_index + n.start, new_len }
         }
@@ -756,13 +772,16 @@ fn merge_runs(ops: Vec<DiffOp>) -> Vec<DiffOp> {
     let mut eq: Option<(usize, usize, usize)> = None;
     let mut del: Option<(usize, usize, usize)> = None;
     let mut ins: Option<(usize, usize, usize)> = None;
-    let flush_changes = |out: &mut Vec<DiffOp>, del: &mut Option<(usize, usize, usize)>, ins: &mut Option<(usize, usize, usize)>| {
-        match (del.take(), ins.take()) {
-            (Some((old_index, old_len, _)), Some((_, new_index, new_len))) => out.push(DiffOp::Replace { old_index, old_len, new_index, new_len }),
-            (Some((old_index, old_len, new_index)), None) => out.push(DiffOp::Delete { old_index, old_len, new_index }),
-            (None, Some((old_index, new_index, new_len))) => out.push(DiffOp::Insert { old_index, new_index, new_len }),
-            (None, None) => {}
+    let flush_changes = |out: &mut Vec<DiffOp>, del: &mut Option<(usize, usize, usize)>, ins: &mut Option<(usize, usize, usize)>| match (
+        del.take(),
+        ins.take(),
+    ) {
+        (Some((old_index, old_len, _)), Some((_, new_index, new_len))) => {
+            out.push(DiffOp::Replace { old_index, old_len, new_index, new_len })
         }
+        (Some((old_index, old_len, new_index)), None) => out.push(DiffOp::Delete { old_index, old_len, new_index }),
+        (None, Some((old_index, new_index, new_len))) => out.push(DiffOp::Insert { old_index, new_index, new_len }),
+        (None, None) => {}
     };
     for op in ops {
         match op {
@@ -918,6 +937,6 @@ use gutter::{gutter_hunks, join_gutter_hunks, push_capped};
 use stats::stats;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod modes_tests;
+#[cfg(test)]
+mod tests;

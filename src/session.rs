@@ -244,7 +244,9 @@ pub enum SessionError {
 impl fmt::Display for SessionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SessionError::TooManyChanges { limit } => write!(f, "all {limit} change letters of this session are used; commit or revert first"),
+            SessionError::TooManyChanges { limit } => {
+                write!(f, "all {limit} change letters of this session are used; commit or revert first")
+            }
             SessionError::NotTouched { path } => write!(f, "`{path}` was staged before it was prepared for editing (a defect)"),
             SessionError::OutOfRange { path, range, draft_len } => {
                 write!(f, "range {}..{} is outside the {draft_len} chars of the draft of `{path}` (a defect)", range.start, range.end)
@@ -293,10 +295,16 @@ pub struct Session {
 
 impl Session {
     pub fn new(id: u64) -> Session {
-        Session { id, docs: SmallMap::new(), changes: Vec::new(), selection: None, last_staged: None, keys_shown: SmallMap::new(), letters_used: 0 }
+        Session {
+            id,
+            docs: SmallMap::new(),
+            changes: Vec::new(),
+            selection: None,
+            last_staged: None,
+            keys_shown: SmallMap::new(),
+            letters_used: 0,
+        }
     }
-
-
 
     /// Letters still free in this session (the tests' view of the 26-letter limit).
     #[cfg(test)]
@@ -478,12 +486,8 @@ impl Session {
             }
         };
         if amended {
-            self.changes = std::mem::take(&mut self.changes)
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| !joined.contains(i))
-                .map(|(_, c)| c)
-                .collect();
+            self.changes =
+                std::mem::take(&mut self.changes).into_iter().enumerate().filter(|(i, _)| !joined.contains(i)).map(|(_, c)| c).collect();
         }
         // Merged edits that cancel out leave nothing pending there.
         let change = (!places.is_empty()).then_some(id);
@@ -932,7 +936,7 @@ mod tests {
         let mut s = session_with("aa bb aa cc aa");
         s.stage("a", 9..11, "CC").unwrap(); // A
         s.stage("a", 3..5, "BB").unwrap(); // B
-        // Places 0..1 and 1..2 touch (one place); 6..8 touches nothing; 11..14 touches A.
+                                           // Places 0..1 and 1..2 touch (one place); 6..8 touches nothing; 11..14 touches A.
         let r = s.stage_places("a", &[(0..1, "X"), (1..2, "_"), (6..8, "X"), (11..14, " X")]).unwrap();
         assert_eq!((r.change, r.amended), (Letter::parse("A"), true));
         assert_eq!(s.changes.iter().map(|c| (c.id.to_string(), c.places.len())).collect::<Vec<_>>(), [("A".into(), 3), ("B".into(), 1)]);
@@ -951,7 +955,7 @@ mod tests {
     fn rebase_keeps_a_letter_whole_or_drops_it_whole() {
         let mut s = session_with("k1 m k2 n k3.");
         s.stage_places("a", &[(0..2, "K1"), (5..7, "K2"), (10..12, "K3")]).unwrap(); // A
-        // External edits between places are no conflict: every place moves.
+                                                                                     // External edits between places are no conflict: every place moves.
         let r = s.rebase("a", &Text::from_storage("k1 mm k2 N! k3."));
         assert_eq!((r.kept.len(), r.conflicts.len()), (1, 0));
         assert_eq!(draft(&s), "K1 mm K2 N! K3.");

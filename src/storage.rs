@@ -119,7 +119,9 @@ impl PathRule {
             Some(PathRule::Nul)
         } else if path.contains('\\') {
             Some(PathRule::Backslash)
-        } else if path.starts_with('/') || (bytes.len() >= 2 && bytes.first().is_some_and(u8::is_ascii_alphabetic) && bytes.get(1) == Some(&b':')) {
+        } else if path.starts_with('/')
+            || (bytes.len() >= 2 && bytes.first().is_some_and(u8::is_ascii_alphabetic) && bytes.get(1) == Some(&b':'))
+        {
             Some(PathRule::Absolute)
         } else if path.split('/').any(|s| s == "..") {
             Some(PathRule::ParentSegment)

@@ -51,26 +51,31 @@ pub(crate) struct Task {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TaskError {
     /// The new task would be deeper than the limit.
-    TooDeep { goal: String, depth: usize, limit: usize },
+    TooDeep {
+        goal: String,
+        depth: usize,
+        limit: usize,
+    },
     /// `parent_task_id` is not the innermost active task (the only one that can take a child).
-    NotInnermost { given: String, innermost: Option<u32> },
+    NotInnermost {
+        given: String,
+        innermost: Option<u32>,
+    },
     EmptyGoal,
 }
 
 impl fmt::Display for TaskError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TaskError::TooDeep { goal, depth, limit } => write!(
-                f,
-                "task \"{goal}\" would be at depth {depth}, deeper than the limit of {limit}"
-            ),
+            TaskError::TooDeep { goal, depth, limit } => {
+                write!(f, "task \"{goal}\" would be at depth {depth}, deeper than the limit of {limit}")
+            }
             TaskError::NotInnermost { given, innermost: None } => {
                 write!(f, "parent_task_id \"{given}\" names no active task; there are none, so leave it out")
             }
-            TaskError::NotInnermost { given, innermost: Some(id) } => write!(
-                f,
-                "parent_task_id \"{given}\" must be the innermost active task, \"{id}\" (a new task nests under the current one)"
-            ),
+            TaskError::NotInnermost { given, innermost: Some(id) } => {
+                write!(f, "parent_task_id \"{given}\" must be the innermost active task, \"{id}\" (a new task nests under the current one)")
+            }
             TaskError::EmptyGoal => write!(f, "goal must not be empty"),
         }
     }
@@ -129,7 +134,15 @@ impl TaskStack {
             return Err(TaskError::TooDeep { goal: goal.to_string(), depth, limit: self.max_depth });
         }
         let id = self.all.len() as u32 + 1;
-        self.all.push(Task { id, goal: goal.to_string(), parent: parent_id, status: TaskStatus::Active, summary: None, depth, started_ms: now_ms });
+        self.all.push(Task {
+            id,
+            goal: goal.to_string(),
+            parent: parent_id,
+            status: TaskStatus::Active,
+            summary: None,
+            depth,
+            started_ms: now_ms,
+        });
         self.stack.push(id);
         // `id` is the new task's position + 1: pushed just above.
         #[allow(clippy::indexing_slicing)]

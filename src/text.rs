@@ -189,8 +189,7 @@ impl Text {
     /// O(k·log n).
     fn byte_edits(&self, changes: &ChangeSet) -> Vec<ByteEdit> {
         let byte = |c: usize| self.rope.try_char_to_byte(c).unwrap_or(self.rope.len_bytes());
-        changes.replacements().iter().map(|r| ByteEdit { old: byte(r.range.start)..byte(r.range.end), new_len: r.text.len() })
-            .collect()
+        changes.replacements().iter().map(|r| ByteEdit { old: byte(r.range.start)..byte(r.range.end), new_len: r.text.len() }).collect()
     }
 
     /// A text whose normalised content is `flat`: the rope is built from it, the fingerprint

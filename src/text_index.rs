@@ -104,7 +104,9 @@ fn add_even_trigrams(bitmap: &mut Bitmap, bytes: &[u8]) {
     };
     let mut p = 0;
     while let Some(ten) = bytes.get(p..p + 10) {
-        let (Some(eight), Some(&b8), Some(&b9)) = (ten.get(..8).and_then(|s| <[u8; 8]>::try_from(s).ok()), ten.get(8), ten.get(9)) else { break };
+        let (Some(eight), Some(&b8), Some(&b9)) = (ten.get(..8).and_then(|s| <[u8; 8]>::try_from(s).ok()), ten.get(8), ten.get(9)) else {
+            break;
+        };
         let low = u64::from_le_bytes(eight);
         let high = low >> 16 | u64::from(b8) << 48 | u64::from(b9) << 56;
         set(low);

@@ -35,14 +35,8 @@ pub const CJK_LETTERS: &[(u32, u32)] = &[
 /// What sits between CJK letters and is as wide as one: CJK radicals and ideographic
 /// description characters, CJK symbols and punctuation, Kanbun, strokes, enclosed and
 /// compatibility forms, Yijing hexagrams, full-width forms, and the rest of planes 2 and 3.
-pub const CJK_MARKS: &[(u32, u32)] = &[
-    (0x2E80, 0x2FFF),
-    (0x3000, 0x303F),
-    (0x3190, 0x33FF),
-    (0x4DC0, 0x4DFF),
-    (0xFF00, 0xFFEF),
-    (0x20000, 0x3FFFF),
-];
+pub const CJK_MARKS: &[(u32, u32)] =
+    &[(0x2E80, 0x2FFF), (0x3000, 0x303F), (0x3190, 0x33FF), (0x4DC0, 0x4DFF), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF)];
 
 fn in_ranges(c: char, ranges: &[(u32, u32)]) -> bool {
     let c = c as u32;
@@ -319,7 +313,9 @@ mod tests {
                     assert_eq!(a[old_index..old_index + len], b[new_index..new_index + len]);
                     out.extend(&a[old_index..old_index + len]);
                 }
-                DiffOp::Insert { new_index, new_len, .. } | DiffOp::Replace { new_index, new_len, .. } => out.extend(&b[new_index..new_index + new_len]),
+                DiffOp::Insert { new_index, new_len, .. } | DiffOp::Replace { new_index, new_len, .. } => {
+                    out.extend(&b[new_index..new_index + new_len])
+                }
                 DiffOp::Delete { .. } => {}
             }
         }

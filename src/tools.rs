@@ -7,9 +7,9 @@
 
 use std::fmt;
 
+use crate::workflow::PersistMode;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
-use crate::workflow::PersistMode;
 
 /// Every tool, in registry order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +42,9 @@ pub enum ParamKind {
     String,
     Boolean,
     /// A whole number ≥ `min`.
-    Integer { min: i64 },
+    Integer {
+        min: i64,
+    },
     /// One upper-case letter `A`–`Z`.
     Letter,
     /// A letter `A`–`Z`, or its 1-based number (1–26) as an integer or a numeric string.
@@ -52,7 +54,10 @@ pub enum ParamKind {
     /// One of the listed strings.
     OneOf(&'static [&'static str]),
     /// A non-empty array of at most `max` whole numbers, each ≥ `min`.
-    IntegerList { min: i64, max: usize },
+    IntegerList {
+        min: i64,
+        max: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -412,7 +417,11 @@ impl Tool {
             (PersistMode::Immediate, Some(d)) => d,
             _ => self.spec().description,
         };
-        ToolDefinition { name: self.name(prefix), description: description.replace("memo_", &format!("{prefix}_")), input_schema: self.input_schema() }
+        ToolDefinition {
+            name: self.name(prefix),
+            description: description.replace("memo_", &format!("{prefix}_")),
+            input_schema: self.input_schema(),
+        }
     }
 
     /// The description in immediate mode, for the tools whose manual-mode one speaks of
@@ -447,19 +456,53 @@ pub struct ToolDefinition {
 /// value, and says what is allowed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgError {
-    UnknownTool { name: String, known: Vec<String> },
-    NotAnObject { got: String },
-    UnknownArgument { tool: String, arg: String, allowed: Vec<&'static str> },
-    Missing { tool: String, arg: &'static str },
-    WrongType { arg: &'static str, expected: &'static str, got: String },
-    BelowMinimum { arg: &'static str, value: i64, min: i64 },
+    UnknownTool {
+        name: String,
+        known: Vec<String>,
+    },
+    NotAnObject {
+        got: String,
+    },
+    UnknownArgument {
+        tool: String,
+        arg: String,
+        allowed: Vec<&'static str>,
+    },
+    Missing {
+        tool: String,
+        arg: &'static str,
+    },
+    WrongType {
+        arg: &'static str,
+        expected: &'static str,
+        got: String,
+    },
+    BelowMinimum {
+        arg: &'static str,
+        value: i64,
+        min: i64,
+    },
     /// Above [`MAX_INTEGER_ARG`]: no line, count or turn number gets that large.
-    AboveMaximum { arg: &'static str, value: String, max: i64 },
-    NotAllowed { arg: &'static str, value: String, allowed: Vec<String> },
+    AboveMaximum {
+        arg: &'static str,
+        value: String,
+        max: i64,
+    },
+    NotAllowed {
+        arg: &'static str,
+        value: String,
+        allowed: Vec<String>,
+    },
     /// A string (argument or key) held an unpaired UTF-16 surrogate (reported by the JS boundary).
-    UnpairedSurrogate { arg: String, offset: usize },
+    UnpairedSurrogate {
+        arg: String,
+        offset: usize,
+    },
     /// A value JSON cannot hold (a function, a symbol, NaN, a cycle…), reported by the JS boundary.
-    NotJson { arg: String, got: String },
+    NotJson {
+        arg: String,
+        got: String,
+    },
 }
 
 impl fmt::Display for ArgError {
@@ -490,14 +533,12 @@ impl fmt::Display for ArgError {
             ArgError::NotAllowed { arg, value, allowed } => {
                 write!(f, "argument `{arg}` must be one of {}, got {value}", allowed.join(", "))
             }
-            ArgError::UnpairedSurrogate { arg, offset } => write!(
-                f,
-                "argument `{arg}` has an unpaired UTF-16 surrogate at UTF-16 offset {offset}; send well-formed text"
-            ),
-            ArgError::NotJson { arg, got } => write!(
-                f,
-                "argument `{arg}` must be a JSON value (string, number, boolean, null, array or object), got {got}"
-            ),
+            ArgError::UnpairedSurrogate { arg, offset } => {
+                write!(f, "argument `{arg}` has an unpaired UTF-16 surrogate at UTF-16 offset {offset}; send well-formed text")
+            }
+            ArgError::NotJson { arg, got } => {
+                write!(f, "argument `{arg}` must be a JSON value (string, number, boolean, null, array or object), got {got}")
+            }
         }
     }
 }
@@ -555,10 +596,8 @@ impl Args {
 /// Resolves `name` under `prefix` and checks `args` against the tool's schema.
 /// `args` may be `null` (no arguments). Cost: O(size of args).
 pub fn parse_call(prefix: &str, name: &str, args: &Value) -> Result<(Tool, Args), ArgError> {
-    let tool = Tool::from_name(prefix, name).ok_or_else(|| ArgError::UnknownTool {
-        name: name.to_string(),
-        known: Tool::ALL.iter().map(|t| t.name(prefix)).collect(),
-    })?;
+    let tool = Tool::from_name(prefix, name)
+        .ok_or_else(|| ArgError::UnknownTool { name: name.to_string(), known: Tool::ALL.iter().map(|t| t.name(prefix)).collect() })?;
     let spec = tool.spec();
     let tool_name = tool.name(prefix);
     let empty = Map::new();
@@ -626,9 +665,11 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
         },
         ParamKind::LineKey => {
             let s = v.as_str().ok_or_else(|| wrong("a line key string like \"12#a3f1\""))?;
-            crate::matching::line_key::LineKey::parse(s)
-                .map(|_| ())
-                .map_err(|e| ArgError::NotAllowed { arg: p.name, value: show(v), allowed: vec![e.to_string()] })
+            crate::matching::line_key::LineKey::parse(s).map(|_| ()).map_err(|e| ArgError::NotAllowed {
+                arg: p.name,
+                value: show(v),
+                allowed: vec![e.to_string()],
+            })
         }
         ParamKind::IntegerList { min, max } => {
             let items = v.as_array().ok_or_else(|| wrong("an array of whole numbers like [2, 5]"))?;
@@ -659,11 +700,7 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
             if values.contains(&s) {
                 Ok(())
             } else {
-                Err(ArgError::NotAllowed {
-                    arg: p.name,
-                    value: show(v),
-                    allowed: values.iter().map(|x| format!("\"{x}\"")).collect(),
-                })
+                Err(ArgError::NotAllowed { arg: p.name, value: show(v), allowed: values.iter().map(|x| format!("\"{x}\"")).collect() })
             }
         }
     }

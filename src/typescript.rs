@@ -109,8 +109,11 @@ fn one_field_a_line(decl: &str) -> String {
         .collect();
     let Some(objects) = objects else { return decl.to_string() };
     if let [fields] = objects.as_slice() {
-        return format!("{head} = {{
-{}}};", fields_a_line(fields, "  "));
+        return format!(
+            "{head} = {{
+{}}};",
+            fields_a_line(fields, "  ")
+        );
     }
     let mut out = format!("{head} =\n");
     for fields in &objects {
@@ -229,7 +232,11 @@ pub fn stale(rendered: &[(&str, String)], committed: impl Fn(&str) -> Option<Str
             continue;
         };
         if old != *text {
-            let line = old.lines().zip(text.lines()).position(|(a, b)| a != b).map_or_else(|| old.lines().count().min(text.lines().count()) + 1, |i| i + 1);
+            let line = old
+                .lines()
+                .zip(text.lines())
+                .position(|(a, b)| a != b)
+                .map_or_else(|| old.lines().count().min(text.lines().count()) + 1, |i| i + 1);
             out.push(format!("{name} (first difference at line {line})"));
         }
     }
@@ -454,7 +461,23 @@ mod tests {
             assert_eq!(crate::diagnostics::Category::parse(short), Some(c), "{short}");
             assert!(ts.contains(&format!("\"{short}\"")), "{short} is not in DiagnosticShortName");
         }
-        for name in ["Step", "PersistReport", "LoadReport", "LiveContext", "ContentPart", "CompressedHistory<M>", "ValidationResult", "MemorySearchHit", "MemoryTurn", "DiagnosticShortName", "EditorState", "TaskReport", "ToolState", "Flags", "DiagnosticRecord"] {
+        for name in [
+            "Step",
+            "PersistReport",
+            "LoadReport",
+            "LiveContext",
+            "ContentPart",
+            "CompressedHistory<M>",
+            "ValidationResult",
+            "MemorySearchHit",
+            "MemoryTurn",
+            "DiagnosticShortName",
+            "EditorState",
+            "TaskReport",
+            "ToolState",
+            "Flags",
+            "DiagnosticRecord",
+        ] {
             assert!(ts.contains(&format!("export type {name} ")), "{name} is not declared");
         }
         // The reports are unions told apart by `ok`, as the binding reads them.
@@ -508,7 +531,17 @@ mod tests {
     #[test]
     fn boundary_declares_every_type_it_references() {
         let ts = boundary();
-        for name in ["ResponseData", "Candidate", "PendingChange", "RecommendReason", "Status", "WorkflowState", "Flags", "TextEdit", "LiveContextJson"] {
+        for name in [
+            "ResponseData",
+            "Candidate",
+            "PendingChange",
+            "RecommendReason",
+            "Status",
+            "WorkflowState",
+            "Flags",
+            "TextEdit",
+            "LiveContextJson",
+        ] {
             assert!(ts.contains(&format!("export type {name} ")), "{name} is not declared:\n{ts}");
         }
     }

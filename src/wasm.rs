@@ -16,7 +16,10 @@ use wasm_bindgen::JsCast;
 use crate::host_texts::{self, HostTexts, Kept};
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
-use crate::workspace::{CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, Step, StepView, ValidationResult, Workspace};
+use crate::workspace::{
+    CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, Step, StepView, ValidationResult,
+    Workspace,
+};
 
 /// Nesting deeper than this in tool arguments is refused (and stops cycles).
 const MAX_ARG_DEPTH: usize = 64;
@@ -89,7 +92,11 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
         if n.is_finite() && n.fract() == 0.0 {
             // Past 2^53 a JS number is still whole, only not exact (2**53+1 is 2**53): a whole
             // number, so that the argument's own limit refuses it, naming the limit.
-            return Ok(Value::Number(if n.abs() < 9.2e18 { Number::from(n as i64) } else { Number::from_f64(n).ok_or_else(|| not_json("a non-finite number"))? }));
+            return Ok(Value::Number(if n.abs() < 9.2e18 {
+                Number::from(n as i64)
+            } else {
+                Number::from_f64(n).ok_or_else(|| not_json("a non-finite number"))?
+            }));
         }
         return Number::from_f64(n).map(Value::Number).ok_or_else(|| not_json("a non-finite number"));
     }
@@ -134,7 +141,13 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
         }
         return Ok(Value::Object(map));
     }
-    Err(not_json(if v.is_symbol() { "a symbol" } else if v.is_bigint() { "a BigInt" } else { "a value of another type" }))
+    Err(not_json(if v.is_symbol() {
+        "a symbol"
+    } else if v.is_bigint() {
+        "a BigInt"
+    } else {
+        "a value of another type"
+    }))
 }
 
 fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
@@ -249,9 +262,8 @@ impl WasmWorkspace {
     /// Reports the reads of a `load` step; returns the next step.
     #[wasm_bindgen(js_name = completeLoad)]
     pub fn complete_load(&mut self, results: JsValue) -> JsValue {
-        let parsed = js_to_json(&results, "results", 0)
-            .map_err(|e| e.to_string())
-            .and_then(|v| LoadReport::read_all(&v).map_err(|e| e.to_string()));
+        let parsed =
+            js_to_json(&results, "results", 0).map_err(|e| e.to_string()).and_then(|v| LoadReport::read_all(&v).map_err(|e| e.to_string()));
         let step = match parsed {
             Ok(results) => self.inner.complete_load(results),
             Err(e) => self.inner.complete_load(vec![LoadResult::Failed { path: String::new(), error: e }]),
@@ -265,7 +277,13 @@ impl WasmWorkspace {
     /// before each step (docs/co-editing.md §Automatic rebase); a malformed value is ignored
     /// like steps that do not fit (the texts are diffed).
     #[wasm_bindgen(js_name = storageChanged)]
-    pub fn storage_changed(&mut self, path: JsString, text: Option<JsString>, version: Option<JsString>, steps: JsValue) -> Result<bool, JsError> {
+    pub fn storage_changed(
+        &mut self,
+        path: JsString,
+        text: Option<JsString>,
+        version: Option<JsString>,
+        steps: JsValue,
+    ) -> Result<bool, JsError> {
         let path = js_string(&path, "path").map_err(js_error)?;
         let text = text.map(|t| js_string(&t, "text")).transpose().map_err(js_error)?;
         let version = version.map(|v| js_string(&v, "version")).transpose().map_err(js_error)?;

@@ -193,9 +193,6 @@ mod tests {
     #[test]
     fn flag_json_has_mask_and_names_in_bit_order() {
         let f = Flags::PERSIST_PENDING | Flags::DIAGNOSTIC_HINT;
-        assert_eq!(
-            serde_json::to_string(&f).unwrap(),
-            r#"{"mask":66,"names":["PersistPending","DiagnosticHint"]}"#
-        );
+        assert_eq!(serde_json::to_string(&f).unwrap(), r#"{"mask":66,"names":["PersistPending","DiagnosticHint"]}"#);
     }
 }

@@ -76,7 +76,10 @@ fn code_only(src: &str) -> String {
                 }
             }
             out.push(' ');
-        } else if c == 'r' && (next == Some('"') || next == Some('#')) && !chars.get(i.wrapping_sub(1)).is_some_and(|p| p.is_alphanumeric() || *p == '_') {
+        } else if c == 'r'
+            && (next == Some('"') || next == Some('#'))
+            && !chars.get(i.wrapping_sub(1)).is_some_and(|p| p.is_alphanumeric() || *p == '_')
+        {
             // A raw string: r"…", r#"…"#.
             let mut j = i + 1;
             let mut hashes = 0;
@@ -279,7 +282,8 @@ fn cycles(g: &Graph) -> Vec<String> {
             s.components.push(component);
         }
     }
-    let mut s = State { g, index: BTreeMap::new(), low: BTreeMap::new(), stack: Vec::new(), on_stack: BTreeSet::new(), components: Vec::new() };
+    let mut s =
+        State { g, index: BTreeMap::new(), low: BTreeMap::new(), stack: Vec::new(), on_stack: BTreeSet::new(), components: Vec::new() };
     for v in g.keys() {
         if !s.index.contains_key(v.as_str()) {
             visit(&mut s, v);

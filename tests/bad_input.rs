@@ -129,7 +129,20 @@ fn pending_of(r: Option<&Response>) -> Value {
 /// The fields of a probe's answer that must not depend on whether the bad call happened.
 fn probe_view(r: &Response) -> Value {
     let v = serde_json::to_value(r).unwrap();
-    let keep = ["status", "workflow_state", "flags", "summary", "guidance", "candidates", "pending_changes", "preview", "content", "fingerprint", "match_quality", "metrics"];
+    let keep = [
+        "status",
+        "workflow_state",
+        "flags",
+        "summary",
+        "guidance",
+        "candidates",
+        "pending_changes",
+        "preview",
+        "content",
+        "fingerprint",
+        "match_quality",
+        "metrics",
+    ];
     Value::Object(keep.iter().filter_map(|k| v.get(*k).map(|x| (k.to_string(), x.clone()))).collect::<Map<_, _>>())
 }
 
@@ -279,7 +292,9 @@ fn run_live_case(root: &Value, case: &Value) -> Result<(), String> {
     let mut b = twin(root, case);
     let before = snapshot(&a, &pending_of(a.last.as_ref()));
     let result: Result<(), String> = if case["kind"] == "editor_state" {
-        EditorState::from_json(&case["state"]).map_err(|e| e.to_string()).and_then(|s| b.host.ws.set_editor_state(s).map_err(|e| e.to_string()))
+        EditorState::from_json(&case["state"])
+            .map_err(|e| e.to_string())
+            .and_then(|s| b.host.ws.set_editor_state(s).map_err(|e| e.to_string()))
     } else {
         // What the JS binding does (`Workspace::live_context_block`): every part is read, then
         // the state is set, then the block built; a block that cannot be built puts the old

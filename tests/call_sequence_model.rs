@@ -63,7 +63,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{self, AssertUnwindSafe};
 
 use agentpad::response::PendingChangeView;
-use agentpad::{CallContext, MemoryStorage, PersistRequest, PersistResult, Response, Status, Step, Storage, StorageError, Stored, WorkflowState};
+use agentpad::{
+    CallContext, MemoryStorage, PersistRequest, PersistResult, Response, Status, Step, Storage, StorageError, Stored, WorkflowState,
+};
 use common::{cuts_a_word, utf16_to_byte, Host};
 use serde_json::{json, Value};
 
@@ -149,29 +151,72 @@ enum Op {
     /// memo_replace with a needle cut from the draft (a char range, or whole lines), or the last
     /// listed needle again (`relist`).
     /// `match_id`: pick a candidate directly (a fresh query with several matches).
-    Exact { doc: u64, a: u64, b: u64, lines: bool, relist: bool, new: u64, show_all: bool, match_id: Option<u64>, then_choose: Option<(u64, u64)> },
+    Exact {
+        doc: u64,
+        a: u64,
+        b: u64,
+        lines: bool,
+        relist: bool,
+        new: u64,
+        show_all: bool,
+        match_id: Option<u64>,
+        then_choose: Option<(u64, u64)>,
+    },
     /// memo_replace with whole lines of the draft, perturbed, optionally with copied gutters;
     /// `new_text` is a unique marker.
     /// `fragment`: the needle starts and ends inside lines (`cols` picks where).
-    Fuzzy { doc: u64, line: u64, count: u64, perturb: Perturb, gutter: bool, final_break: bool, fragment: Option<(u64, u64)>, then_choose: Option<(u64, u64)> },
+    Fuzzy {
+        doc: u64,
+        line: u64,
+        count: u64,
+        perturb: Perturb,
+        gutter: bool,
+        final_break: bool,
+        fragment: Option<(u64, u64)>,
+        then_choose: Option<(u64, u64)>,
+    },
     /// memo_replace_selection: a live candidate, a letter out of range, a stale one, or a number.
-    Choose { kind: u64, pick: u64 },
-    Append { doc: u64, text: u64 },
+    Choose {
+        kind: u64,
+        pick: u64,
+    },
+    Append {
+        doc: u64,
+        text: u64,
+    },
     /// memo_commit; `fail`: which write of the commit fails (modulo the documents written + 1;
     /// the last value means none); `restore_fail`: which compensating write fails.
-    Commit { fail: Option<u64>, restore_fail: Option<u64> },
+    Commit {
+        fail: Option<u64>,
+        restore_fail: Option<u64>,
+    },
     Revert,
     Discard,
     /// Another program writes the document.
-    External { doc: u64, kind: u64, at: u64 },
-    Refresh { doc: u64 },
-    Rebase { doc: u64 },
+    External {
+        doc: u64,
+        kind: u64,
+        at: u64,
+    },
+    Refresh {
+        doc: u64,
+    },
+    Rebase {
+        doc: u64,
+    },
     /// memo_persist_as: save a draft under a new path (the recovery after a failed save).
-    PersistAs { doc: u64 },
+    PersistAs {
+        doc: u64,
+    },
     /// A call that must be refused.
-    Bad { kind: u64 },
+    Bad {
+        kind: u64,
+    },
     /// A call that changes nothing: read, preview, diff.
-    Look { doc: u64, kind: u64 },
+    Look {
+        doc: u64,
+        kind: u64,
+    },
 }
 
 fn gen_op(rng: &mut Rng) -> Op {
@@ -201,10 +246,7 @@ fn gen_op(rng: &mut Rng) -> Op {
         },
         40..=49 => Op::Choose { kind: rng.below(8), pick: rng.next() },
         50..=57 => Op::Append { doc, text: rng.next() },
-        58..=69 => Op::Commit {
-            fail: (rng.below(2) == 0).then(|| rng.below(3)),
-            restore_fail: (rng.below(3) == 0).then(|| rng.below(2)),
-        },
+        58..=69 => Op::Commit { fail: (rng.below(2) == 0).then(|| rng.below(3)), restore_fail: (rng.below(3) == 0).then(|| rng.below(2)) },
         70..=72 => Op::Revert,
         73..=75 => Op::Discard,
         76..=85 => Op::External { doc, kind: rng.below(4), at: rng.next() },
@@ -263,7 +305,6 @@ fn stat(name: impl Into<String>) {
 
 // ---- text helpers -------------------------------------------------------------------------------
 
-
 fn char_to_byte(s: &str, c: usize) -> usize {
     s.char_indices().nth(c).map_or(s.len(), |(b, _)| b)
 }
@@ -297,7 +338,8 @@ fn normalized(text: &str, tier: &str) -> Vec<String> {
     };
     text.split('\n')
         .map(|line| {
-            let mut s: String = if rank >= 3 { line.chars().map(|c| fold(c).map_or(c.to_string(), str::to_string)).collect() } else { line.to_string() };
+            let mut s: String =
+                if rank >= 3 { line.chars().map(|c| fold(c).map_or(c.to_string(), str::to_string)).collect() } else { line.to_string() };
             if rank >= 1 {
                 s = s.trim_end().to_string();
             }
@@ -393,7 +435,11 @@ fn tier_laws(draft: &str, needle: &str, quality: &str, total: usize) -> Result<(
     let k = needle.split('\n').count();
     let disjoint = k == 1 || w.windows(2).all(|p| p[1] >= p[0] + k);
     if disjoint {
-        law!(w.len().min(26) == total.min(26), "{quality}: the model finds {} matches (lines {w:?}) of {needle:?} in {draft:?}, the engine {total}", w.len());
+        law!(
+            w.len().min(26) == total.min(26),
+            "{quality}: the model finds {} matches (lines {w:?}) of {needle:?} in {draft:?}, the engine {total}",
+            w.len()
+        );
     }
     Ok(())
 }
@@ -437,7 +483,13 @@ fn apply_changes(base: &str, changes: &[&PendingChangeView]) -> Result<String, S
         let s = utf16_to_byte(base, c.position);
         let e = s + c.old_text.len();
         if base.get(s..e) != Some(c.old_text.as_str()) {
-            return Err(format!("change {} says old text {:?} at {} but the base holds {:?}", c.change_id, c.old_text, c.position, base.get(s..e.min(base.len()))));
+            return Err(format!(
+                "change {} says old text {:?} at {} but the base holds {:?}",
+                c.change_id,
+                c.old_text,
+                c.position,
+                base.get(s..e.min(base.len()))
+            ));
         }
         out.replace_range(s..e, &c.new_text);
     }
@@ -680,7 +732,13 @@ fn run_case(case: &Case) -> Result<(), String> {
     };
     for (i, op) in case.ops.iter().enumerate() {
         if trace_on() {
-            eprintln!("step {i}: {op:?}  (state {:?}, model failures {:?}, conflicts {:?}, pending {:?})", h.ws.state(), m.failures, m.conflicts, m.pending.iter().map(|c| (&c.change_id, &c.path)).collect::<Vec<_>>());
+            eprintln!(
+                "step {i}: {op:?}  (state {:?}, model failures {:?}, conflicts {:?}, pending {:?})",
+                h.ws.state(),
+                m.failures,
+                m.conflicts,
+                m.pending.iter().map(|c| (&c.change_id, &c.path)).collect::<Vec<_>>()
+            );
         }
         step(&mut h, &mut m, op).map_err(|e| format!("step {i} {op:?}: {e}"))?;
         check_laws(&h, &m).map_err(|e| format!("after step {i} {op:?}: {e}"))?;
@@ -706,7 +764,15 @@ fn check_laws(h: &Host, m: &Model) -> Result<(), String> {
         let applied = apply_changes(&d.committed, &mine)?;
         law!(applied == d.draft, "{p}: committed + reported pending changes = {applied:?}, but the draft is {:?}", d.draft);
     }
-    law!(h.ws.state() == m.state(), "state: workspace {:?}, model {:?} (conflicts {:?}, failures {:?}, sel {:?})", h.ws.state(), m.state(), m.conflicts, m.failures, m.sel.as_ref().map(|s| s.awaiting));
+    law!(
+        h.ws.state() == m.state(),
+        "state: workspace {:?}, model {:?} (conflicts {:?}, failures {:?}, sel {:?})",
+        h.ws.state(),
+        m.state(),
+        m.conflicts,
+        m.failures,
+        m.sel.as_ref().map(|s| s.awaiting)
+    );
     if h.ws.state() == WorkflowState::Idle {
         for (p, d) in &m.docs {
             law!(d.draft == d.committed, "Idle but {p} has a draft that is not the committed text");
@@ -773,7 +839,12 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
             if let (Some(k), true, true) = (match_id, fresh, occ.len() > 1) {
                 let idx = (*k % (occ.len().min(26) as u64 + 1)) as usize;
                 let letter = ((b'A' + idx as u8) as char).to_string();
-                let d = call(h, "memo_replace", json!({"path": path, "old_text": needle, "new_text": new_text, "match_id": letter}), FailPlan::default())?;
+                let d = call(
+                    h,
+                    "memo_replace",
+                    json!({"path": path, "old_text": needle, "new_text": new_text, "match_id": letter}),
+                    FailPlan::default(),
+                )?;
                 let r = d.r;
                 observe(h, m, &r)?;
                 if conflict_first(unrep, &r)? {
@@ -790,7 +861,14 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
                         .iter()
                         .map(|c| (c.id.clone(), utf16_to_byte(&draft, c.context_start), utf16_to_byte(&draft, c.context_end), c.stale))
                         .collect();
-                    law!(shown.iter().enumerate().all(|(i, c)| c.0 == ((b'A' + i as u8) as char).to_string() && draft.get(c.1..c.2) == Some(needle.as_str())), "the new listing: {}", r.markdown);
+                    law!(
+                        shown
+                            .iter()
+                            .enumerate()
+                            .all(|(i, c)| c.0 == ((b'A' + i as u8) as char).to_string() && draft.get(c.1..c.2) == Some(needle.as_str())),
+                        "the new listing: {}",
+                        r.markdown
+                    );
                     let len = (r.candidates.len() < 5).then_some(r.candidates.len());
                     m.sel = Some(SelM { path: path.clone(), needle, new_text, awaiting: true, fuzzy: false, shown, len });
                     return Ok(());
@@ -815,7 +893,12 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
                 m.sel = Some(SelM { path: path.clone(), needle, new_text, awaiting: false, fuzzy: false, shown: Vec::new(), len: None });
                 return Ok(());
             }
-            let d = call(h, "memo_replace", json!({"path": path, "old_text": needle, "new_text": new_text, "show_all_matches": show_all}), FailPlan::default())?;
+            let d = call(
+                h,
+                "memo_replace",
+                json!({"path": path, "old_text": needle, "new_text": new_text, "show_all_matches": show_all}),
+                FailPlan::default(),
+            )?;
             exact_outcome(h, m, &before, state, unrep, &path, &needle, &new_text, *show_all, d.r)?;
         }
         Op::Fuzzy { doc, line, count, perturb, gutter, final_break, fragment, .. } => {
@@ -862,7 +945,12 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
                 let d = call(h, "memo_replace", json!({"path": path, "old_text": needle, "new_text": marker}), FailPlan::default())?;
                 return exact_outcome(h, m, &before, state, unrep, &path, &needle, &marker, false, d.r);
             }
-            let d = call(h, "memo_replace", json!({"path": path, "old_text": needle, "new_text": marker, "show_all_matches": true}), FailPlan::default())?;
+            let d = call(
+                h,
+                "memo_replace",
+                json!({"path": path, "old_text": needle, "new_text": marker, "show_all_matches": true}),
+                FailPlan::default(),
+            )?;
             let r = d.r;
             observe(h, m, &r)?;
             if conflict_first(unrep, &r)? {
@@ -894,27 +982,58 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
                         let (s, e) = (utf16_to_byte(&draft, c.context_start), utf16_to_byte(&draft, c.context_end));
                         if !c.stale {
                             law!(c.match_quality != "exact", "fuzzy candidate {} says exact", c.id);
-                            law!(region_matches(&draft, s, e, &perturbed, &c.match_quality), "fuzzy candidate {} = {:?} does not normalise to {want:?}", c.id, &draft[s..e]);
+                            law!(
+                                region_matches(&draft, s, e, &perturbed, &c.match_quality),
+                                "fuzzy candidate {} = {:?} does not normalise to {want:?}",
+                                c.id,
+                                &draft[s..e]
+                            );
                         }
                         shown.push((c.id.clone(), s, e, c.stale));
                     }
                     let len = Some(r.candidates.len());
-                    m.sel = Some(SelM { path: path.clone(), needle: needle.clone(), new_text: marker, awaiting: true, fuzzy: true, shown, len });
+                    m.sel = Some(SelM {
+                        path: path.clone(),
+                        needle: needle.clone(),
+                        new_text: marker,
+                        awaiting: true,
+                        fuzzy: true,
+                        shown,
+                        len,
+                    });
                 }
                 Status::Blocked if r.summary.contains("(A–Z)") => return unchanged(&before, h, m, &r),
                 Status::NoMatch => {
                     // Only when no tier can match (a fragment cut mid-line may not).
                     for t in TIERS {
                         let w = windows(&draft, &perturbed, t);
-                        law!(w.is_empty(), "NoMatch for {needle:?} (from {plain:?}, {perturb:?}) but tier {t} matches lines {w:?} of {draft:?}");
+                        law!(
+                            w.is_empty(),
+                            "NoMatch for {needle:?} (from {plain:?}, {perturb:?}) but tier {t} matches lines {w:?} of {draft:?}"
+                        );
                     }
                     let after = snapshot(h, m);
-                    law!(after.drafts == before.drafts && after.texts == before.texts && after.stored == before.stored, "NoMatch changed a text");
+                    law!(
+                        after.drafts == before.drafts && after.texts == before.texts && after.stored == before.stored,
+                        "NoMatch changed a text"
+                    );
                     if !r.candidates.is_empty() {
                         // Near misses: a selection, never applied on similarity alone.
                         stat("fuzzy NoMatch with near candidates");
-                        let shown = r.candidates.iter().map(|c| (c.id.clone(), utf16_to_byte(&draft, c.context_start), utf16_to_byte(&draft, c.context_end), c.stale)).collect();
-                        m.sel = Some(SelM { path: path.clone(), needle: needle.clone(), new_text: marker, awaiting: true, fuzzy: true, shown, len: Some(r.candidates.len()) });
+                        let shown = r
+                            .candidates
+                            .iter()
+                            .map(|c| (c.id.clone(), utf16_to_byte(&draft, c.context_start), utf16_to_byte(&draft, c.context_end), c.stale))
+                            .collect();
+                        m.sel = Some(SelM {
+                            path: path.clone(),
+                            needle: needle.clone(),
+                            new_text: marker,
+                            awaiting: true,
+                            fuzzy: true,
+                            shown,
+                            len: Some(r.candidates.len()),
+                        });
                     } else {
                         stat("fuzzy NoMatch");
                         law!(after.state == before.state, "NoMatch without candidates changed the state");
@@ -960,7 +1079,10 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
                     let draft = m.docs[&sel.path].draft.clone();
                     let new_draft = h.ws.draft(Some(&sel.path)).map_err(|e| e.to_string())?;
                     if sel.fuzzy {
-                        law!(!r.match_quality.as_deref().unwrap_or("exact").eq("exact") && r.warned, "a fuzzy candidate was staged silently");
+                        law!(
+                            !r.match_quality.as_deref().unwrap_or("exact").eq("exact") && r.warned,
+                            "a fuzzy candidate was staged silently"
+                        );
                         let regions = edited_regions(&draft, &new_draft, &sel.new_text);
                         law!(regions.contains(&(s, e)), "choosing {letter} edited {regions:?}, not the candidate {s}..{e} of {draft:?}");
                     } else {
@@ -980,7 +1102,12 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
                 }
                 None => {
                     stat(format!("choose refused {:?}", r.status));
-                    law!(REFUSED.contains(&r.status), "choosing {id} (out of range, stale, or not SelectionPending) gave {:?}: {}", r.status, r.markdown);
+                    law!(
+                        REFUSED.contains(&r.status),
+                        "choosing {id} (out of range, stale, or not SelectionPending) gave {:?}: {}",
+                        r.status,
+                        r.markdown
+                    );
                     unchanged(&before, h, m, &r)?;
                 }
             }
@@ -1063,14 +1190,22 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
                     let restored = restore_fail.unwrap_or(f);
                     let mut want = expected[..f].to_vec();
                     if f > 0 {
-                        law!(d.steps.get(1).map(|s| s.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>()) == Some(to_write[..f].to_vec()), "compensating writes asked for {:?}", d.steps.get(1));
+                        law!(
+                            d.steps.get(1).map(|s| s.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>()) == Some(to_write[..f].to_vec()),
+                            "compensating writes asked for {:?}",
+                            d.steps.get(1)
+                        );
                         want.extend(to_write[..restored].iter().map(|p| (p.clone(), raw(m.docs[p].style, &m.docs[p].committed))));
                     } else {
                         law!(d.steps.len() == 1, "no compensating writes expected when nothing was written");
                     }
                     law!(written == want, "failed commit wrote {written:?}, expected {want:?}");
                     let kept_new = &to_write[restored..f];
-                    law!(kept_new.is_empty() != r.summary.contains("committed after all"), "kept_new {kept_new:?} vs summary {}", r.summary);
+                    law!(
+                        kept_new.is_empty() != r.summary.contains("committed after all"),
+                        "kept_new {kept_new:?} vs summary {}",
+                        r.summary
+                    );
                     stat(format!("commit failed at write {f} of {k}, {} kept new", kept_new.len()));
                     for p in kept_new {
                         m.failures.remove(p);
@@ -1159,7 +1294,11 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
             if pending {
                 law!(r.summary.contains("Storage changed under your pending changes"), "a conflict is not said: {}", r.summary);
             } else {
-                law!(r.summary.contains("changed in storage") && r.summary.contains("reloaded"), "a silent reload is not mentioned in the next summary: {}", r.summary);
+                law!(
+                    r.summary.contains("changed in storage") && r.summary.contains("reloaded"),
+                    "a silent reload is not mentioned in the next summary: {}",
+                    r.summary
+                );
             }
         }
         Op::Refresh { doc } => {
@@ -1170,7 +1309,12 @@ fn step(h: &mut Host, m: &mut Model, op: &Op) -> Result<(), String> {
             let d = call(h, "memo_refresh", json!({"path": path}), FailPlan::default())?;
             let r = d.r;
             observe(h, m, &r)?;
-law!(r.status == if noop { Status::NoOp } else { Status::Success }, "refresh (expected NoOp: {noop}) gave {:?}: {}", r.status, r.markdown);
+            law!(
+                r.status == if noop { Status::NoOp } else { Status::Success },
+                "refresh (expected NoOp: {noop}) gave {:?}: {}",
+                r.status,
+                r.markdown
+            );
             if noop {
                 // Nothing to reload: nothing changes (a pending choice on it stays).
                 return unchanged(&before, h, m, &r);
@@ -1197,18 +1341,31 @@ law!(r.status == if noop { Status::NoOp } else { Status::Success }, "refresh (ex
                 return unchanged(&before, h, m, &r);
             }
             law!(r.status == Status::Success, "rebase gave {:?}: {}", r.status, r.markdown);
-            stat(format!("rebase kept {} of {}", r.pending_changes.iter().filter(|c| c.path == path).count(), old.iter().filter(|c| c.path == path).count()));
+            stat(format!(
+                "rebase kept {} of {}",
+                r.pending_changes.iter().filter(|c| c.path == path).count(),
+                old.iter().filter(|c| c.path == path).count()
+            ));
             m.take_storage(&path);
             m.docs.get_mut(&path).unwrap().draft = h.ws.draft(Some(&path)).map_err(|e| e.to_string())?;
             for c in &r.pending_changes {
                 let was = old.iter().find(|o| o.change_id == c.change_id);
-                law!(was.is_some_and(|o| o.path == c.path && o.old_text == c.old_text && o.new_text == c.new_text), "rebase produced change {} that was not pending before", c.change_id);
+                law!(
+                    was.is_some_and(|o| o.path == c.path && o.old_text == c.old_text && o.new_text == c.new_text),
+                    "rebase produced change {} that was not pending before",
+                    c.change_id
+                );
                 if c.path != path {
                     law!(was.is_some_and(|o| o.position == c.position), "rebase of {path} moved change {} of {}", c.change_id, c.path);
                 }
             }
             for o in old.iter().filter(|o| o.path != path) {
-                law!(r.pending_changes.iter().any(|c| c.change_id == o.change_id), "rebase of {path} dropped change {} of {}", o.change_id, o.path);
+                law!(
+                    r.pending_changes.iter().any(|c| c.change_id == o.change_id),
+                    "rebase of {path} dropped change {} of {}",
+                    o.change_id,
+                    o.path
+                );
             }
             m.conflicts.remove(&path);
             m.failures.remove(&path);
@@ -1253,9 +1410,20 @@ law!(r.status == if noop { Status::NoOp } else { Status::Success }, "refresh (ex
             if r.status == Status::NoMatch {
                 // A NoMatch may offer near candidates (a selection); no text changes.
                 let after = snapshot(h, m);
-                law!(after.drafts == before.drafts && after.texts == before.texts && after.stored == before.stored, "NoMatch changed a text");
+                law!(
+                    after.drafts == before.drafts && after.texts == before.texts && after.stored == before.stored,
+                    "NoMatch changed a text"
+                );
                 if h.ws.state() == WorkflowState::SelectionPending && state != WorkflowState::SelectionPending {
-                    m.sel = Some(SelM { path: PATHS[0].into(), needle: String::new(), new_text: "b".into(), awaiting: true, fuzzy: true, shown: Vec::new(), len: None });
+                    m.sel = Some(SelM {
+                        path: PATHS[0].into(),
+                        needle: String::new(),
+                        new_text: "b".into(),
+                        awaiting: true,
+                        fuzzy: true,
+                        shown: Vec::new(),
+                        len: None,
+                    });
                 }
                 return Ok(());
             }
@@ -1274,7 +1442,13 @@ law!(r.status == if noop { Status::NoOp } else { Status::Success }, "refresh (ex
             let r = d.r;
             observe(h, m, &r)?;
             let after = snapshot(h, m);
-            law!(after.drafts == before.drafts && after.texts == before.texts && after.stored == before.stored && after.state == before.state, "{name} changed something");
+            law!(
+                after.drafts == before.drafts
+                    && after.texts == before.texts
+                    && after.stored == before.stored
+                    && after.state == before.state,
+                "{name} changed something"
+            );
         }
     }
     Ok(())
@@ -1283,12 +1457,28 @@ law!(r.status == if noop { Status::NoOp } else { Status::Success }, "refresh (ex
 /// Whether an editing call was answered with the conflict report: exactly when an external
 /// change under pending changes was not reported yet.
 fn conflict_first(unreported: bool, r: &Response) -> Result<bool, String> {
-    law!(unreported == (r.status == Status::ExternalConflict), "unreported conflict: {unreported}, but the editing call gave {:?}: {}", r.status, r.summary);
+    law!(
+        unreported == (r.status == Status::ExternalConflict),
+        "unreported conflict: {unreported}, but the editing call gave {:?}: {}",
+        r.status,
+        r.summary
+    );
     Ok(unreported)
 }
 
 #[allow(clippy::too_many_arguments)]
-fn exact_outcome(h: &mut Host, m: &mut Model, before: &Snapshot, state: WorkflowState, unreported: bool, path: &str, needle: &str, new_text: &str, show_all: bool, r: Response) -> Result<(), String> {
+fn exact_outcome(
+    h: &mut Host,
+    m: &mut Model,
+    before: &Snapshot,
+    state: WorkflowState,
+    unreported: bool,
+    path: &str,
+    needle: &str,
+    new_text: &str,
+    show_all: bool,
+    r: Response,
+) -> Result<(), String> {
     observe(h, m, &r)?;
     if conflict_first(unreported, &r)? {
         return unchanged(before, h, m, &r);
@@ -1313,7 +1503,11 @@ fn exact_outcome(h: &mut Host, m: &mut Model, before: &Snapshot, state: Workflow
             m.staged(path);
         }
         count => {
-            stat(if m.sel.as_ref().is_some_and(|s| s.path == path && s.needle == needle && !s.fuzzy) { "exact multi-match (relisted)" } else { "exact multi-match (new)" });
+            stat(if m.sel.as_ref().is_some_and(|s| s.path == path && s.needle == needle && !s.fuzzy) {
+                "exact multi-match (relisted)"
+            } else {
+                "exact multi-match (new)"
+            });
             // One match that cuts a word of the document is listed to confirm, like several.
             let listed = if count == 1 { Status::StaleReference } else { Status::MultiMatch };
             law!(r.status == listed, "needle {needle:?} occurs {count}× but gave {:?}: {}", r.status, r.markdown);
@@ -1324,7 +1518,12 @@ fn exact_outcome(h: &mut Host, m: &mut Model, before: &Snapshot, state: Workflow
             for (i, c) in r.candidates.iter().enumerate() {
                 let (s, e) = (utf16_to_byte(&draft, c.context_start), utf16_to_byte(&draft, c.context_end));
                 if fresh {
-                    law!(c.id == ((b'A' + i as u8) as char).to_string() && !c.stale, "a new listing's candidate {i} is {} (stale {})", c.id, c.stale);
+                    law!(
+                        c.id == ((b'A' + i as u8) as char).to_string() && !c.stale,
+                        "a new listing's candidate {i} is {} (stale {})",
+                        c.id,
+                        c.stale
+                    );
                 }
                 if !c.stale {
                     law!(draft.get(s..e) == Some(needle), "candidate {} slices {:?}, not the needle {needle:?}", c.id, draft.get(s..e));
@@ -1339,12 +1538,24 @@ fn exact_outcome(h: &mut Host, m: &mut Model, before: &Snapshot, state: Workflow
                 let want: Vec<usize> = occ.iter().take(26).copied().collect();
                 law!(live_starts == want, "listed candidates at {live_starts:?}, occurrences at {want:?}");
             }
-            law!(state == WorkflowState::OutOfSync || h.ws.state() == WorkflowState::SelectionPending, "a multi-match left {:?}", h.ws.state());
+            law!(
+                state == WorkflowState::OutOfSync || h.ws.state() == WorkflowState::SelectionPending,
+                "a multi-match left {:?}",
+                h.ws.state()
+            );
             if r.candidates.iter().any(|c| c.stale) {
                 stat("listing with stale candidates");
             }
             let len = (show_all || r.candidates.len() < 5).then_some(r.candidates.len());
-            m.sel = Some(SelM { path: path.to_string(), needle: needle.to_string(), new_text: new_text.to_string(), awaiting: true, fuzzy: false, shown, len });
+            m.sel = Some(SelM {
+                path: path.to_string(),
+                needle: needle.to_string(),
+                new_text: new_text.to_string(),
+                awaiting: true,
+                fuzzy: false,
+                shown,
+                len,
+            });
         }
     }
     Ok(())

@@ -32,10 +32,7 @@ fn kept_text_is_written_in_the_documents_characters() {
         "fn f() {\n\tif a {\n\t\tb();\n\t\tif c {\n\t\t\td();\n\t\t}\n\t}\n}\n"
     );
     // Two-space documents stay two-space when the model wrote four.
-    assert_eq!(
-        replaced("a:\n  b:\n    c: 1\n", "b:\n    c: 1", "b:\n    c: 2\n    d: 3"),
-        "a:\n  b:\n    c: 2\n    d: 3\n"
-    );
+    assert_eq!(replaced("a:\n  b:\n    c: 1\n", "b:\n    c: 1", "b:\n    c: 2\n    d: 3"), "a:\n  b:\n    c: 2\n    d: 3\n");
 }
 
 #[test]

@@ -212,14 +212,31 @@ fn a_sketch_with_a_misremembered_old_text_lands_on_the_pick() {
 /// it is never dropped for the document's line, and never answered NoOp.
 #[test]
 fn a_document_s_own_placeholder_like_line_is_content() {
-    let prose = "The sky went dark over the hills.\nWe waited by the gate for an hour.\n... and then it poured.\nNobody had brought a coat.\n";
+    let prose =
+        "The sky went dark over the hills.\nWe waited by the gate for an hour.\n... and then it poured.\nNobody had brought a coat.\n";
     let notes = "Release notes\n\n* Changed: parser\n* Unchanged: lexer\n* Removed: old cli\n";
     let py = "class Proto:\n    def read(self) -> bytes:\n        ...\n\n    def write(self, data: bytes) -> int:\n        ...\n";
     let cases = [
-        (prose, "We waited by the gate for an hour.\n... and then it pored.\nNobody had brought a coat.", "We waited by the gate for an hour.\n... and then it rained for days.\nNobody had brought a coat."),
-        (prose, "We waited by the gate for an hour.\n... and then it pored.", "We waited by the gate for an hour.\n... and then it poured!"),
-        (notes, "* Changed: parser\n* Unchanged: lexr\n* Removed: old cli", "* Changed: parser\n* Unchanged: lexer, tokens\n* Removed: old cli"),
-        (py, "    def read(self) -> bytes:\n        ....\n\n    def write(self, data: bytes) -> int:", "    def read(self) -> bytes:\n        return b''\n\n    def write(self, data: bytes) -> int:"),
+        (
+            prose,
+            "We waited by the gate for an hour.\n... and then it pored.\nNobody had brought a coat.",
+            "We waited by the gate for an hour.\n... and then it rained for days.\nNobody had brought a coat.",
+        ),
+        (
+            prose,
+            "We waited by the gate for an hour.\n... and then it pored.",
+            "We waited by the gate for an hour.\n... and then it poured!",
+        ),
+        (
+            notes,
+            "* Changed: parser\n* Unchanged: lexr\n* Removed: old cli",
+            "* Changed: parser\n* Unchanged: lexer, tokens\n* Removed: old cli",
+        ),
+        (
+            py,
+            "    def read(self) -> bytes:\n        ....\n\n    def write(self, data: bytes) -> int:",
+            "    def read(self) -> bytes:\n        return b''\n\n    def write(self, data: bytes) -> int:",
+        ),
     ];
     for (doc, old, new) in cases {
         let mut h = Host::new(&[("a.txt", doc)]);
@@ -247,7 +264,8 @@ fn a_document_s_own_placeholder_like_line_is_content() {
 /// with a slip elsewhere: the line is content, and a change to it lands as a change.
 #[test]
 fn a_change_to_a_document_s_own_placeholder_like_line_lands_on_the_pick() {
-    let prose = "The sky went dark over the hills.\nWe waited by the gate for an hour.\n... and then it poured.\nNobody had brought a coat.\n";
+    let prose =
+        "The sky went dark over the hills.\nWe waited by the gate for an hour.\n... and then it poured.\nNobody had brought a coat.\n";
     let mut h = Host::new(&[("a.txt", prose)]);
     let old = "We waited by the gate for an hour!\n... and then it poured.\nNobody had brought a coat.";
     let new = "We waited by the gate for an hour!\n... and then it rained for days.\nNobody had brought a coat.";
@@ -321,17 +339,12 @@ fn whole_line_pieces_and_recurring_anchors_the_next_piece_rules_out() {
 #[test]
 fn a_sketch_with_spaces_for_tabs_lands_on_the_first_call_in_the_document_s_form() {
     let old = "func (s *Store) Get(key string) ([]byte, error) {\n    s.mu.Lock()\n    // ... existing code ...\n    return v, nil\n}";
-    let new = "func (s *Store) Get(key string) ([]byte, error) {\n    s.mu.Lock()\n    // ... existing code ...\n    return v, nil // cached\n}";
+    let new =
+        "func (s *Store) Get(key string) ([]byte, error) {\n    s.mu.Lock()\n    // ... existing code ...\n    return v, nil // cached\n}";
     let (status, said, draft) = replace(GO, old, new);
     assert_eq!(status, Status::Success, "{said}");
-    assert_eq!(
-        draft,
-        GO.replace("\treturn v, nil\n", "\treturn v, nil // cached\n")
-    );
-    assert!(
-        said.contains("match_quality `elided+indentation`"),
-        "the response names the tier: {said}"
-    );
+    assert_eq!(draft, GO.replace("\treturn v, nil\n", "\treturn v, nil // cached\n"));
+    assert!(said.contains("match_quality `elided+indentation`"), "the response names the tier: {said}");
     // Two-space indentation for the document's tabs, a line added after the first piece.
     let old = "func (s *Store) Put(key string, v []byte) {\n  s.mu.Lock()\n  // ...\n}";
     let new = "func (s *Store) Put(key string, v []byte) {\n  s.mu.Lock()\n  metrics.Put(key)\n  // ...\n}";
@@ -374,17 +387,9 @@ fn a_sketch_with_a_misremembered_token_in_an_anchor_lands_on_the_pick_with_the_d
     let want = HANDLER.replace("Items: items}", "Items: items, User: user.ID}");
     if r.status != Status::Success {
         assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
-        assert!(
-            !r.candidates.is_empty(),
-            "a candidate is offered: {}",
-            r.markdown
-        );
+        assert!(!r.candidates.is_empty(), "a candidate is offered: {}", r.markdown);
         let p = h.call("memo_replace_selection", json!({"selection_id": "A"}));
-        assert!(
-            !p.markdown.contains("occurs nowhere as written"),
-            "{}",
-            p.markdown
-        );
+        assert!(!p.markdown.contains("occurs nowhere as written"), "{}", p.markdown);
         assert_eq!(p.status, Status::Success, "{}", p.markdown);
     }
     assert_eq!(h.ws.draft(None).unwrap(), want);
@@ -405,18 +410,8 @@ fn a_drifted_token_in_a_changed_line_of_a_sketch_follows_the_three_way_rules() {
         let mut h = Host::new(&[("a.go", HANDLER)]);
         h.call("memo_replace", json!({"old_text": old, "new_text": new}));
         let p = h.call("memo_replace_selection", json!({"selection_id": letter}));
-        assert_eq!(
-            p.status,
-            Status::StaleReference,
-            "pick {letter}: {}",
-            p.markdown
-        );
-        assert!(
-            p.markdown
-                .contains("there: `user, err := h.auth.Check(ctx, req.Token)`"),
-            "pick {letter}: {}",
-            p.markdown
-        );
+        assert_eq!(p.status, Status::StaleReference, "pick {letter}: {}", p.markdown);
+        assert!(p.markdown.contains("there: `user, err := h.auth.Check(ctx, req.Token)`"), "pick {letter}: {}", p.markdown);
         assert_eq!(h.ws.draft(None).unwrap(), HANDLER);
     }
 }
@@ -438,14 +433,8 @@ fn a_drifted_sketch_stages_the_intended_text_or_nothing() {
         seed ^= seed << 17;
         (seed % n.max(1) as u64) as usize
     };
-    let words = |l: &str| {
-        l.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| w.len() > 3)
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
-    let (mut cases, mut first, mut second, mut refused) =
-        ([0usize; 4], [0usize; 4], [0usize; 4], [0usize; 4]);
+    let words = |l: &str| l.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 3).map(str::to_string).collect::<Vec<_>>();
+    let (mut cases, mut first, mut second, mut refused) = ([0usize; 4], [0usize; 4], [0usize; 4], [0usize; 4]);
     for case in 0..400 {
         let doc = docs[case % docs.len()];
         let lines: Vec<&str> = doc.trim_end().split('\n').collect();
@@ -466,10 +455,7 @@ fn a_drifted_sketch_stages_the_intended_text_or_nothing() {
         for _ in 0..1 + next(2) {
             let a = 1 + next(len - 2);
             let b = (a + 1 + next(3)).min(len - 1);
-            if (a..b).contains(&changed)
-                || (a > 0 && out[a - 1])
-                || out.get(b).copied().unwrap_or(false)
-            {
+            if (a..b).contains(&changed) || (a > 0 && out[a - 1]) || out.get(b).copied().unwrap_or(false) {
                 continue;
             }
             for o in out.iter_mut().take(b).skip(a) {
@@ -490,17 +476,10 @@ fn a_drifted_sketch_stages_the_intended_text_or_nothing() {
         };
         let mut old: Vec<String> = Vec::new();
         let mut new: Vec<String> = Vec::new();
-        let marker = |l: &str| {
-            format!(
-                "{}// ... existing code ...",
-                &l[..l.len() - l.trim_start().len()]
-            )
-        };
+        let marker = |l: &str| format!("{}// ... existing code ...", &l[..l.len() - l.trim_start().len()]);
         // The word misremembered: in an unchanged anchor line (kind 2) or in the changed line,
         // another word than the last (kind 3), a letter dropped.
-        let anchors: Vec<usize> = (0..len)
-            .filter(|&i| !out[i] && i != changed && !words(region[i]).is_empty())
-            .collect();
+        let anchors: Vec<usize> = (0..len).filter(|&i| !out[i] && i != changed && !words(region[i]).is_empty()).collect();
         let drifted_line = match kind {
             2 => anchors.get(next(anchors.len().max(1))).copied(),
             3 if words(region[changed]).len() > 1 => Some(changed),
@@ -522,18 +501,10 @@ fn a_drifted_sketch_stages_the_intended_text_or_nothing() {
                 }
                 continue;
             }
-            let sent = if drifted_line == Some(i) {
-                misremember(l)
-            } else {
-                l.to_string()
-            };
+            let sent = if drifted_line == Some(i) { misremember(l) } else { l.to_string() };
             let sent = drift_indent(&sent);
             old.push(sent.clone());
-            new.push(if i == changed {
-                format!("{sent} // checked")
-            } else {
-                sent
-            });
+            new.push(if i == changed { format!("{sent} // checked") } else { sent });
         }
         let (old, new) = (old.join("\n"), new.join("\n"));
         // A drift that changed nothing (no tab to write as spaces) is no drifted sketch.
@@ -548,20 +519,11 @@ fn a_drifted_sketch_stages_the_intended_text_or_nothing() {
         let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
         let draft = h.ws.draft(None).unwrap();
         if draft != doc {
-            assert_eq!(
-                draft, intended,
-                "case {case} (kind {kind}), call 1: old_text\n{old}\nnew_text\n{new}\n{}",
-                r.markdown
-            );
+            assert_eq!(draft, intended, "case {case} (kind {kind}), call 1: old_text\n{old}\nnew_text\n{new}\n{}", r.markdown);
             first[kind] += 1;
             continue;
         }
-        let pick = r
-            .candidates
-            .iter()
-            .find(|c| c.recommended)
-            .or(r.candidates.first())
-            .map(|c| c.id.clone());
+        let pick = r.candidates.iter().find(|c| c.recommended).or(r.candidates.first()).map(|c| c.id.clone());
         let Some(pick) = pick else {
             if std::env::var("SHOW_REFUSED").is_ok() {
                 println!(
@@ -577,8 +539,7 @@ fn a_drifted_sketch_stages_the_intended_text_or_nothing() {
         if draft == doc {
             // An offered candidate is stageable, or the pick shows a change made both ways.
             assert!(
-                p.markdown
-                    .contains("differs from your old_text right where your change is"),
+                p.markdown.contains("differs from your old_text right where your change is"),
                 "case {case} (kind {kind}), pick {pick}: old_text\n{old}\nnew_text\n{new}\n{}",
                 p.markdown
             );
@@ -591,22 +552,12 @@ fn a_drifted_sketch_stages_the_intended_text_or_nothing() {
             refused[kind] += 1;
             continue;
         }
-        assert_eq!(
-            draft, intended,
-            "case {case} (kind {kind}), pick {pick}: old_text\n{old}\nnew_text\n{new}\n{}",
-            p.markdown
-        );
+        assert_eq!(draft, intended, "case {case} (kind {kind}), pick {pick}: old_text\n{old}\nnew_text\n{new}\n{}", p.markdown);
         second[kind] += 1;
     }
     println!("drifted sketches (tabs as spaces, other indent width, anchor word, changed-line word): cases {cases:?}, call 1 {first:?}, call 2 {second:?}, refused {refused:?}");
     // Not "refuse everything": whitespace drift lands on the first call, most land within two.
-    assert_eq!(
-        first[0], cases[0],
-        "tabs written as spaces land on the first call"
-    );
-    let (landed, all) = (
-        first.iter().chain(&second).sum::<usize>(),
-        cases.iter().sum::<usize>(),
-    );
+    assert_eq!(first[0], cases[0], "tabs written as spaces land on the first call");
+    let (landed, all) = (first.iter().chain(&second).sum::<usize>(), cases.iter().sum::<usize>());
     assert!(4 * landed >= 3 * all, "landed {landed} of {all}");
 }

@@ -146,7 +146,8 @@ enum Op {
 }
 
 fn op_strategy() -> impl Strategy<Value = Op> {
-    let line = proptest::collection::vec(prop_oneof![Just('b'), Just('é'), Just('😀'), Just(' ')], 0..6).prop_map(|v| v.into_iter().collect::<String>());
+    let line = proptest::collection::vec(prop_oneof![Just('b'), Just('é'), Just('😀'), Just(' ')], 0..6)
+        .prop_map(|v| v.into_iter().collect::<String>());
     prop_oneof![
         3 => (0usize..20, line.clone()).prop_map(|(n, s)| Op::Edit(n, s)),
         2 => Just(Op::Commit),

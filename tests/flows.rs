@@ -9,9 +9,7 @@ use agentpad::{Config, PersistMode, Status, WorkflowState};
 use common::{timeouts, Host};
 use serde_json::{json, Value};
 
-
 const CONFIG_JSON: &str = "{\n  \"features\": {\n    \"stable\": [\"A\", \"B\", \"C\"],\n    \"experimental\": []\n  }\n}\n";
-
 
 #[test]
 fn example_flow_1_enable_experimental_feature() {
@@ -108,7 +106,6 @@ fn show_all_matches_lists_past_e() {
     assert_eq!(all.candidates.last().unwrap().id, "H");
     assert_eq!(all.metrics.selection_count, Some(8));
 }
-
 
 #[test]
 fn listing_again_shows_five_live_candidates_beside_the_stale_ones() {
@@ -297,9 +294,25 @@ fn json_has_the_contract_fields_in_order() {
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     // serde_json's Map is sorted unless preserve_order: compare as sets, then check the raw order
     for field in [
-        "status", "workflow_state", "flags", "summary", "guidance", "metrics", "candidates", "pending_changes",
-        "match_quality", "preview", "content", "fingerprint", "path", "session_id", "task_stack", "next_actions",
-        "visible_tools", "markdown", "markdown_basic",
+        "status",
+        "workflow_state",
+        "flags",
+        "summary",
+        "guidance",
+        "metrics",
+        "candidates",
+        "pending_changes",
+        "match_quality",
+        "preview",
+        "content",
+        "fingerprint",
+        "path",
+        "session_id",
+        "task_stack",
+        "next_actions",
+        "visible_tools",
+        "markdown",
+        "markdown_basic",
     ] {
         assert!(keys.contains(&field), "missing {field}");
     }

@@ -31,11 +31,11 @@ fn the_ending_call_predicts_what_compression_removes() {
     let (transcript, rs) = run(
         &mut ws,
         &[
-            ("memo_read", json!({})),                                        // before the session: kept
+            ("memo_read", json!({})),                                            // before the session: kept
             ("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"})), // opens session 1
-            ("memo_read", json!({})),                                        // inside: removed
-            ("memo_commit", json!({"summary": "x to 2"})),                   // ends it: removed
-            ("memo_read", json!({})),                                        // after: kept
+            ("memo_read", json!({})),                                            // inside: removed
+            ("memo_commit", json!({"summary": "x to 2"})),                       // ends it: removed
+            ("memo_read", json!({})),                                            // after: kept
         ],
     );
     assert_eq!(rs[3].status, Status::Success);
@@ -48,7 +48,8 @@ fn the_ending_call_predicts_what_compression_removes() {
     assert_eq!(out.delta.messages_removed, 6);
     assert_eq!(out.sessions, vec![1]);
     check(&out.messages, Format::OpenAi).unwrap();
-    let names: Vec<&str> = out.messages.as_array().unwrap().iter().filter_map(|m| m["tool_calls"][0]["function"]["name"].as_str()).collect();
+    let names: Vec<&str> =
+        out.messages.as_array().unwrap().iter().filter_map(|m| m["tool_calls"][0]["function"]["name"].as_str()).collect();
     assert_eq!(names, vec!["memo_read", "memo_read"]);
     assert_eq!(out.messages[3]["content"], json!("[Edit session #1 committed]\nSummary: x to 2\nChanges: 1 replacement, 0 chars"));
     assert_eq!(out.messages[0], transcript[0], "everything else is kept as it was");
@@ -58,10 +59,8 @@ fn the_ending_call_predicts_what_compression_removes() {
 fn a_revert_ends_its_session_too() {
     let mut ws = Workspace::new(Config::default());
     ws.open("a", "x = 1\n", "v1").unwrap();
-    let (transcript, rs) = run(
-        &mut ws,
-        &[("memo_replace", json!({"old_text": "1", "new_text": "2"})), ("memo_revert", json!({"reason": "not needed"}))],
-    );
+    let (transcript, rs) =
+        run(&mut ws, &[("memo_replace", json!({"old_text": "1", "new_text": "2"})), ("memo_revert", json!({"reason": "not needed"}))]);
     assert_eq!(rs[1].history_delta.map(|d| d.messages_removed), Some(4));
     let out = ws.compress_history(&Value::Array(transcript), Format::OpenAi).unwrap();
     assert_eq!(out.messages.as_array().unwrap().len(), 2);

@@ -424,11 +424,13 @@ fn check_content(f: &Fixture, out: &Value) {
     // One summary per ended session found in the input, in the session's words, where its first
     // call was: after everything up to that call's message (and what is left of it), before
     // anything later except results that answer calls made before it.
-    let present: BTreeSet<u64> = input.iter().flat_map(|m| ids_in_message(m, f.format)).filter_map(|id| owner.get(id.as_str()).copied()).collect();
+    let present: BTreeSet<u64> =
+        input.iter().flat_map(|m| ids_in_message(m, f.format)).filter_map(|id| owner.get(id.as_str()).copied()).collect();
     let mut found = BTreeMap::new();
     for (k, p) in actual.iter().enumerate() {
         let Some(text) = summary_text(p, f.format) else { continue };
-        let s = f.sessions.iter().find(|s| text == s.summary(f.locale)).unwrap_or_else(|| panic!("{name}: a summary of no session: {text}"));
+        let s =
+            f.sessions.iter().find(|s| text == s.summary(f.locale)).unwrap_or_else(|| panic!("{name}: a summary of no session: {text}"));
         assert!(text.contains(&f.texts[&s.id]), "{name}: summary #{} lacks its summary/reason text", s.id);
         assert_eq!(p.role, "assistant", "{name}: summaries are assistant turns");
         let shape = match f.format {
@@ -507,7 +509,11 @@ fn check_golden(name: &str, out: &Compressed) -> Result<(), String> {
             Ok(())
         }
         Ok(expected) => {
-            let at = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).unwrap_or(expected.lines().count().min(actual.lines().count()));
+            let at = expected
+                .lines()
+                .zip(actual.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(expected.lines().count().min(actual.lines().count()));
             Err(format!(
                 "tests/fixtures/transcripts/{name}.compressed.json differs from line {}:\n- {}\n+ {}\nif the change is intended, run UPDATE_SNAPSHOTS=1 cargo test --test history_fixtures",
                 at + 1,
@@ -515,7 +521,9 @@ fn check_golden(name: &str, out: &Compressed) -> Result<(), String> {
                 actual.lines().nth(at).unwrap_or("<end>")
             ))
         }
-        Err(_) => Err(format!("tests/fixtures/transcripts/{name}.compressed.json is missing; run UPDATE_SNAPSHOTS=1 cargo test --test history_fixtures")),
+        Err(_) => Err(format!(
+            "tests/fixtures/transcripts/{name}.compressed.json is missing; run UPDATE_SNAPSHOTS=1 cargo test --test history_fixtures"
+        )),
     }
 }
 
@@ -571,7 +579,12 @@ fn run_fixture(f: &Fixture) -> Result<(), String> {
         if f.format == Format::Anthropic {
             // The loop sends this next: a last assistant turn would be taken as a prefill.
             let last_role = step.messages.as_array().unwrap().last().map(|m| m["role"].clone());
-            assert_eq!(last_role, Some(json!("user")), "{name}: after compressing session #{} the transcript ends with the user's turn", f.sessions[k].id);
+            assert_eq!(
+                last_role,
+                Some(json!("user")),
+                "{name}: after compressing session #{} the transcript ends with the user's turn",
+                f.sessions[k].id
+            );
         }
         host = step.messages.as_array().unwrap().clone();
     }
@@ -601,7 +614,11 @@ fn run_fixture(f: &Fixture) -> Result<(), String> {
             }
             (kept, summaries)
         };
-        assert_eq!(split(&last.messages), split(&out.messages), "{name}: compressing after each session keeps the same pieces and summaries");
+        assert_eq!(
+            split(&last.messages),
+            split(&out.messages),
+            "{name}: compressing after each session keeps the same pieces and summaries"
+        );
     }
 
     check_golden(name, &out)
@@ -633,7 +650,10 @@ fn the_fixtures_cover_what_real_loops_produce() {
     assert!(msgs.iter().any(|m| m["tool_calls"].is_array() && m["content"].is_string()), "content and tool_calls together");
     assert!(msgs.iter().any(|m| m["role"] == "tool" && m["name"].is_string()), "name on tool messages");
     assert!(msgs.iter().any(|m| m.get("refusal") == Some(&Value::Null)), "refusal: null");
-    assert!(matches!(o.sessions[..], [EndedSession { outcome: Outcome::Committed { .. }, .. }, EndedSession { outcome: Outcome::Reverted { .. }, .. }]));
+    assert!(matches!(
+        o.sessions[..],
+        [EndedSession { outcome: Outcome::Committed { .. }, .. }, EndedSession { outcome: Outcome::Reverted { .. }, .. }]
+    ));
     assert!(!o.open_calls.is_empty(), "a session still open at the end");
 
     let a = load("anthropic-messages");
@@ -642,7 +662,10 @@ fn the_fixtures_cover_what_real_loops_produce() {
     assert!(msgs.iter().any(|m| count(m, "text") == 1 && count(m, "tool_use") >= 2), "text plus several tool_use blocks");
     assert!(msgs.iter().any(|m| count(m, "tool_result") >= 2 && count(m, "text") >= 1), "several results plus a text block");
     let results: Vec<Value> = msgs.iter().flat_map(blocks_of).filter(|b| b["type"] == "tool_result").collect();
-    assert!(results.iter().any(|b| b["content"].is_string()) && results.iter().any(|b| b["content"].is_array()), "string and block results");
+    assert!(
+        results.iter().any(|b| b["content"].is_string()) && results.iter().any(|b| b["content"].is_array()),
+        "string and block results"
+    );
     assert!(results.iter().any(|b| b["is_error"] == true), "is_error results");
     assert!(a.messages.to_string().contains("cache_control"), "cache_control");
     assert!(!a.open_calls.is_empty(), "a session still open at the end");
@@ -732,10 +755,17 @@ fn the_scripted_session_replays_and_compresses_in_both_formats() {
     assert_eq!(a.delta, HistoryDelta::default());
     anthropic_valid(&a.messages).unwrap();
     let anthropic = a.messages.as_array().unwrap().clone();
-    let outside: Vec<&str> = fx["steps"].as_array().unwrap().iter().filter(|s| s["expect"]["session"].is_null() && s["tool"].is_string()).map(|s| s["tool_call_id"].as_str().unwrap()).collect();
+    let outside: Vec<&str> = fx["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["expect"]["session"].is_null() && s["tool"].is_string())
+        .map(|s| s["tool_call_id"].as_str().unwrap())
+        .collect();
     let left: Vec<String> = openai.iter().flat_map(|m| ids_in_message(m, Format::OpenAi)).collect();
     let left_calls: Vec<&str> = left.iter().step_by(2).map(String::as_str).collect();
     assert_eq!(left_calls, outside, "only the calls outside sessions are left");
-    let summaries = anthropic.iter().flat_map(blocks_of).filter(|b| b["text"].as_str().is_some_and(|t| t.starts_with("[Edit session #"))).count();
+    let summaries =
+        anthropic.iter().flat_map(blocks_of).filter(|b| b["text"].as_str().is_some_and(|t| t.starts_with("[Edit session #"))).count();
     assert_eq!(summaries, 4);
 }

@@ -187,7 +187,12 @@ fn a_ten_megabyte_document_stays_within_the_budget_and_the_anchor_diff_is_correc
     let doc = &ctx.current_document;
     assert!(!doc.complete && doc.view == "draft" && doc.pending_changes == 1);
     let focus = doc.focus_line.unwrap();
-    assert!(doc.start_line <= focus && focus <= doc.end_line, "the window holds the last edit: {focus} in {}..{}", doc.start_line, doc.end_line);
+    assert!(
+        doc.start_line <= focus && focus <= doc.end_line,
+        "the window holds the last edit: {focus} in {}..{}",
+        doc.start_line,
+        doc.end_line
+    );
     assert!(doc.text.contains("│ - item 120000: a quick"), "the staged text is shown");
     assert!(doc.text.chars().count() <= o.max_document_chars);
     assert!(!doc.headings.is_empty() && doc.headings[0].text == "Section 0");
@@ -208,7 +213,8 @@ fn a_ten_megabyte_document_stays_within_the_budget_and_the_anchor_diff_is_correc
 #[test]
 fn a_passed_deadline_makes_the_anchor_diff_coarse_but_still_correct() {
     let old: String = (0..20_000).map(|i| format!("line {i} of the document\n")).collect();
-    let new: String = old.split_inclusive('\n').enumerate().map(|(n, l)| if n % 50 == 3 { "changed\n".to_string() } else { l.to_string() }).collect();
+    let new: String =
+        old.split_inclusive('\n').enumerate().map(|(n, l)| if n % 50 == 3 { "changed\n".to_string() } else { l.to_string() }).collect();
     let mut h = Host::new(&[("f", &old)]);
     h.external_write("f", &new);
     h.call("memo_read", json!({"start_line": 1, "end_line": 1}));
@@ -232,12 +238,17 @@ fn a_passed_deadline_makes_the_anchor_diff_coarse_but_still_correct() {
 #[test]
 fn editor_state_is_checked_and_reported() {
     let mut h = Host::new(&[("a.md", "# Title\nhello wörld 😀 end\n"), ("b.md", "x\n")]);
-    let bad = h.ws.set_editor_state(EditorState { path: Some("a.md".into()), cursor: Some(LineCol { line: 3, column: 1 }), selection: None });
+    let bad =
+        h.ws.set_editor_state(EditorState { path: Some("a.md".into()), cursor: Some(LineCol { line: 3, column: 1 }), selection: None });
     assert_eq!(bad, Err(WorkspaceError::BadPosition { what: "cursor line".into(), value: 3, min: 1, max: 2 }));
     assert_eq!(bad.unwrap_err().to_string(), "cursor line must be from 1 to 2, got 3");
-    let bad = h.ws.set_editor_state(EditorState { path: Some("a.md".into()), cursor: Some(LineCol { line: 2, column: 20 }), selection: None });
+    let bad =
+        h.ws.set_editor_state(EditorState { path: Some("a.md".into()), cursor: Some(LineCol { line: 2, column: 20 }), selection: None });
     assert!(matches!(bad, Err(WorkspaceError::BadPosition { max: 19, .. })), "{bad:?}: 18 UTF-16 units, so columns 1..=19");
-    assert!(matches!(h.ws.set_editor_state(EditorState { path: Some("nope".into()), ..Default::default() }), Err(WorkspaceError::NotOpen { .. })));
+    assert!(matches!(
+        h.ws.set_editor_state(EditorState { path: Some("nope".into()), ..Default::default() }),
+        Err(WorkspaceError::NotOpen { .. })
+    ));
     assert_eq!(h.ws.editor_state(), &EditorState::default(), "refused states change nothing");
 
     // Select `wörld 😀` (columns in UTF-16 units: the emoji is two).
@@ -264,7 +275,15 @@ fn the_task_tree_and_memory_digest_join_the_block() {
     h.call("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"}));
     h.call("memo_commit", json!({"summary": "x is 2"}));
     h.call("memo_begin_task", json!({"goal": "check y"}));
-    h.ws.memory_add(TurnRecord { turn: 1, at_ms: 0.0, summary: "分析了代码库结构".into(), insights: vec![], context: "Files: a".into(), tags: vec![] }).unwrap();
+    h.ws.memory_add(TurnRecord {
+        turn: 1,
+        at_ms: 0.0,
+        summary: "分析了代码库结构".into(),
+        insights: vec![],
+        context: "Files: a".into(),
+        tags: vec![],
+    })
+    .unwrap();
     let md = h.ws.live_context(&opts(0.0), &mut frozen()).unwrap().markdown(Locale::En);
     assert!(md.contains("## Memory\n[Turn 1] 分析了代码库结构\n"), "{md}");
     assert!(md.ends_with("## Tasks\n- [#2] check y (current)\n🌳 Tasks finished in this session:\n- ✅ bump x\n"), "{md}");
@@ -278,7 +297,14 @@ fn memory_host() -> Host {
         (3, "Optimised the parser", "utils.ts rewritten; parse() 5x faster"),
     ];
     for (turn, summary, context) in turns {
-        let r = TurnRecord { turn, at_ms: f64::from(turn) * 1000.0, summary: summary.into(), insights: vec![], context: context.into(), tags: vec![] };
+        let r = TurnRecord {
+            turn,
+            at_ms: f64::from(turn) * 1000.0,
+            summary: summary.into(),
+            insights: vec![],
+            context: context.into(),
+            tags: vec![],
+        };
         h.ws.memory_add(r).unwrap();
     }
     h

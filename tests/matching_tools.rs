@@ -24,7 +24,15 @@ struct TierCase {
 fn memo_replace_by_tier() {
     use Status::*;
     let cases = [
-        TierCase { name: "exact", doc: "a = 1\n", old: "a = 1", new: "a = 2", status: Success, quality: Some("exact"), draft: Some("a = 2\n") },
+        TierCase {
+            name: "exact",
+            doc: "a = 1\n",
+            old: "a = 1",
+            new: "a = 2",
+            status: Success,
+            quality: Some("exact"),
+            draft: Some("a = 2\n"),
+        },
         TierCase {
             name: "trailing whitespace",
             doc: "fn a() {  \n}\n",
@@ -155,15 +163,63 @@ fn memo_replace_by_tier() {
             quality: None,
             draft: None,
         },
-        TierCase { name: "needle at start", doc: "abc def", old: "abc", new: "X", status: Success, quality: Some("exact"), draft: Some("X def") },
-        TierCase { name: "needle at end", doc: "abc def", old: "def", new: "X", status: Success, quality: Some("exact"), draft: Some("abc X") },
-        TierCase { name: "overlapping occurrences", doc: "a-a-a-a", old: "a-a-a", new: "b", status: Success, quality: Some("exact"), draft: Some("b-a") },
+        TierCase {
+            name: "needle at start",
+            doc: "abc def",
+            old: "abc",
+            new: "X",
+            status: Success,
+            quality: Some("exact"),
+            draft: Some("X def"),
+        },
+        TierCase {
+            name: "needle at end",
+            doc: "abc def",
+            old: "def",
+            new: "X",
+            status: Success,
+            quality: Some("exact"),
+            draft: Some("abc X"),
+        },
+        TierCase {
+            name: "overlapping occurrences",
+            doc: "a-a-a-a",
+            old: "a-a-a",
+            new: "b",
+            status: Success,
+            quality: Some("exact"),
+            draft: Some("b-a"),
+        },
         // One exact match ending inside a word of the document: a candidate to confirm.
-        TierCase { name: "a match that cuts a word", doc: "aaaa", old: "aaa", new: "b", status: StaleReference, quality: Some("exact"), draft: None },
-        TierCase { name: "one-line document", doc: "only", old: "only", new: "one", status: Success, quality: Some("exact"), draft: Some("one") },
+        TierCase {
+            name: "a match that cuts a word",
+            doc: "aaaa",
+            old: "aaa",
+            new: "b",
+            status: StaleReference,
+            quality: Some("exact"),
+            draft: None,
+        },
+        TierCase {
+            name: "one-line document",
+            doc: "only",
+            old: "only",
+            new: "one",
+            status: Success,
+            quality: Some("exact"),
+            draft: Some("one"),
+        },
         TierCase { name: "empty document", doc: "", old: "x", new: "y", status: NoMatch, quality: None, draft: None },
         TierCase { name: "needle longer than document", doc: "ab", old: "abc\nabc", new: "y", status: NoMatch, quality: None, draft: None },
-        TierCase { name: "different words are not fuzzy", doc: "let x = 1;\n", old: "const q = 99;", new: "y", status: NoMatch, quality: None, draft: None },
+        TierCase {
+            name: "different words are not fuzzy",
+            doc: "let x = 1;\n",
+            old: "const q = 99;",
+            new: "y",
+            status: NoMatch,
+            quality: None,
+            draft: None,
+        },
     ];
     for c in cases {
         let mut h = Host::new(&[("a", c.doc)]);
@@ -259,7 +315,11 @@ fn expected_occurrences_and_replace_all() {
     let mut h = Host::new(&[("a", doc)]);
     let r = h.call("memo_replace", json!({"old_text": "t: 30", "new_text": "t: 60", "expected_occurrences": 2}));
     assert_eq!(r.status, Status::StaleReference);
-    assert!(r.summary.contains("expected_occurrences is 2") && r.summary.contains("3 places") && r.summary.contains("1, 3, 4"), "{}", r.summary);
+    assert!(
+        r.summary.contains("expected_occurrences is 2") && r.summary.contains("3 places") && r.summary.contains("1, 3, 4"),
+        "{}",
+        r.summary
+    );
     assert_eq!(h.ws.draft(None).unwrap(), doc);
     let r = h.call("memo_replace", json!({"old_text": "t: 30", "new_text": "t: 60", "expected_occurrences": 3, "replace_all": true}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
@@ -282,7 +342,8 @@ fn expected_occurrences_and_replace_all() {
 fn replace_span_tool() {
     let doc = "# A\nold 1\nold 2\n# B\nkeep\n";
     let mut h = Host::new(&[("a", doc)]);
-    let r = h.call("memo_replace_span", json!({"old_span_start": "# A", "old_span_end": "# B", "new_text": "# A\nnew\n", "keep_end": true}));
+    let r =
+        h.call("memo_replace_span", json!({"old_span_start": "# A", "old_span_end": "# B", "new_text": "# A\nnew\n", "keep_end": true}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
     assert!(!r.summary.starts_with("[Warning]"), "{}", r.summary);
     assert_eq!(h.ws.draft(None).unwrap(), "# A\nnew\n# B\nkeep\n");
@@ -291,13 +352,20 @@ fn replace_span_tool() {
     let mut h = Host::new(&[("a", doc)]);
     let r = h.call("memo_replace_span", json!({"old_span_start": "# A", "old_span_end": "# B", "new_text": "# A\nnew"}));
     assert_eq!(r.status, Status::Success);
-    assert!(r.summary.starts_with("[Warning]") && r.summary.contains("old_span_end `# B`") && r.summary.contains("keep_end=true"), "{}", r.summary);
+    assert!(
+        r.summary.starts_with("[Warning]") && r.summary.contains("old_span_end `# B`") && r.summary.contains("keep_end=true"),
+        "{}",
+        r.summary
+    );
     assert_eq!(h.ws.draft(None).unwrap(), "# A\nnew\nkeep\n");
 
     // keep_start keeps the start marker; several start markers → candidates; match_id picks.
     let doc = "## x\na\n## end\n## x\nb\n## end\n";
     let mut h = Host::new(&[("a", doc)]);
-    let r = h.call("memo_replace_span", json!({"old_span_start": "## x", "old_span_end": "## end", "new_text": "\nB\n", "keep_start": true, "keep_end": true}));
+    let r = h.call(
+        "memo_replace_span",
+        json!({"old_span_start": "## x", "old_span_end": "## end", "new_text": "\nB\n", "keep_start": true, "keep_end": true}),
+    );
     assert_eq!(r.status, Status::MultiMatch, "{}", r.markdown);
     assert_eq!(r.candidates.len(), 2);
     let r = h.call(
@@ -309,7 +377,10 @@ fn replace_span_tool() {
 
     // search_after picks the later section; an end marker that never follows is named.
     let mut h = Host::new(&[("a", doc)]);
-    let r = h.call("memo_replace_span", json!({"old_span_start": "## x", "old_span_end": "## end", "new_text": "## y\n", "search_after": "b\n", "keep_end": true}));
+    let r = h.call(
+        "memo_replace_span",
+        json!({"old_span_start": "## x", "old_span_end": "## end", "new_text": "## y\n", "search_after": "b\n", "keep_end": true}),
+    );
     assert_eq!(r.status, Status::NoMatch, "the start must come after the anchor: {}", r.markdown);
     let r = h.call("memo_replace_span", json!({"old_span_start": "## x", "old_span_end": "## nope", "new_text": ""}));
     assert_eq!(r.status, Status::NoMatch);
@@ -469,7 +540,10 @@ fn near_miss_pick_applies_only_the_intended_change() {
 fn near_miss_pick_never_writes_a_placeholder() {
     let doc = "fn f() {\n    a();\n    b();\n    c();\n}\n";
     let mut h = Host::new(&[("a.rs", doc)]);
-    let r = h.call("memo_replace", json!({"old_text": "fn f() {\n    a();\n    b();\n    cc();\n}", "new_text": "fn f() {\n    a();\n    // ...\n    d();\n}"}));
+    let r = h.call(
+        "memo_replace",
+        json!({"old_text": "fn f() {\n    a();\n    b();\n    cc();\n}", "new_text": "fn f() {\n    a();\n    // ...\n    d();\n}"}),
+    );
     assert_eq!(r.status, Status::NoMatch, "{}", r.markdown);
     let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
     assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
@@ -564,10 +638,7 @@ fn near_miss_pick_of_an_elided_old_text_with_a_misremembered_anchor_keeps_the_do
     assert!(!r.candidates.is_empty(), "{}", r.markdown);
     let r = h.call("memo_replace_selection", json!({"selection_id": "A"}));
     assert_eq!(r.status, Status::Success, "{}", r.markdown);
-    assert_eq!(
-        h.ws.draft(None).unwrap(),
-        doc.replace("done(a, b, c);\n", "done(a, b, c);\n    log(a);\n")
-    );
+    assert_eq!(h.ws.draft(None).unwrap(), doc.replace("done(a, b, c);\n", "done(a, b, c);\n    log(a);\n"));
     // An anchor written nowhere, not even nearly: no region, so no candidate to pick.
     let mut h = Host::with_config(&[("a.rs", doc)], config);
     let old = "fn f() {\n    let total = compute_everything(now);\n    ...\n    done(a, b, c);\n}";
@@ -651,9 +722,19 @@ fn nfc_and_nfd_are_one_tier_and_land_in_the_document_s_form() {
     let cases = [
         // NFD document, NFC old_text: found on the first call; the kept é stays decomposed, and
         // so does the é new_text adds.
-        ("title: Cafe\u{301} de Flore\ncity: Paris\n", "title: Caf\u{e9} de Flore\ncity: Paris", "title: Caf\u{e9} de Flore\ncity: Montr\u{e9}al", "title: Cafe\u{301} de Flore\ncity: Montre\u{301}al\n"),
+        (
+            "title: Cafe\u{301} de Flore\ncity: Paris\n",
+            "title: Caf\u{e9} de Flore\ncity: Paris",
+            "title: Caf\u{e9} de Flore\ncity: Montr\u{e9}al",
+            "title: Cafe\u{301} de Flore\ncity: Montre\u{301}al\n",
+        ),
         // NFC document, NFD old_text: the kept é is the document's own.
-        ("name = \"Jos\u{e9}\"\nage = 40\n", "name = \"Jose\u{301}\"\nage = 40", "name = \"Jose\u{301}\"\nage = 41", "name = \"Jos\u{e9}\"\nage = 41\n"),
+        (
+            "name = \"Jos\u{e9}\"\nage = 40\n",
+            "name = \"Jose\u{301}\"\nage = 40",
+            "name = \"Jose\u{301}\"\nage = 41",
+            "name = \"Jos\u{e9}\"\nage = 41\n",
+        ),
     ];
     for (doc, old, new, after) in cases {
         let mut h = Host::new(&[("a.toml", doc)]);

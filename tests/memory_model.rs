@@ -23,24 +23,21 @@ fn time() -> impl Strategy<Value = f64> {
 }
 
 fn store() -> impl Strategy<Value = MemoryStore> {
-    prop::collection::vec(
-        (1u32..5, time(), text(), prop::collection::vec(text(), 0..3), text(), prop::collection::vec(text(), 0..2)),
-        0..8,
-    )
-    .prop_map(|rows| {
-        let mut m = MemoryStore::new();
-        let mut turn = 0u32;
-        for (gap, at_ms, summary, insights, context, tags) in rows {
-            turn += gap;
-            let r = TurnRecord { turn, at_ms, summary, insights, context, tags };
-            match m.add(r) {
-                Ok(()) => {}
-                Err(MemoryError::InvalidTime { .. }) => {}
-                Err(e) => panic!("unexpected {e}"),
+    prop::collection::vec((1u32..5, time(), text(), prop::collection::vec(text(), 0..3), text(), prop::collection::vec(text(), 0..2)), 0..8)
+        .prop_map(|rows| {
+            let mut m = MemoryStore::new();
+            let mut turn = 0u32;
+            for (gap, at_ms, summary, insights, context, tags) in rows {
+                turn += gap;
+                let r = TurnRecord { turn, at_ms, summary, insights, context, tags };
+                match m.add(r) {
+                    Ok(()) => {}
+                    Err(MemoryError::InvalidTime { .. }) => {}
+                    Err(e) => panic!("unexpected {e}"),
+                }
             }
-        }
-        m
-    })
+            m
+        })
 }
 
 fn query() -> impl Strategy<Value = String> {

@@ -13,7 +13,9 @@ use serde_json::json;
 fn module(n: usize) -> String {
     let mut s = String::new();
     for i in 0..n {
-        s.push_str(&format!("export function step{i}(steps: Step[]) {{\n  const stepNumber = steps.length + {i};\n  return stepNumber;\n}}\n"));
+        s.push_str(&format!(
+            "export function step{i}(steps: Step[]) {{\n  const stepNumber = steps.length + {i};\n  return stepNumber;\n}}\n"
+        ));
     }
     s
 }
@@ -54,7 +56,11 @@ fn summary_pending_list_and_stats_name_the_same_draft_line() {
 
 /// The rows of a gutter block: (number as printed before the bar, marker and text after it).
 fn gutter_rows(block: &str) -> Vec<(&str, &str)> {
-    block.lines().filter_map(|l| l.split_once('│')).filter(|(n, _)| !n.trim().is_empty() && n.trim().bytes().all(|b| b.is_ascii_digit())).collect()
+    block
+        .lines()
+        .filter_map(|l| l.split_once('│'))
+        .filter(|(n, _)| !n.trim().is_empty() && n.trim().bytes().all(|b| b.is_ascii_digit()))
+        .collect()
 }
 
 /// Every numbered block the model reads is right-aligned to its own largest number: a read, a
@@ -76,9 +82,18 @@ fn gutters_are_as_wide_as_the_largest_number_of_their_block() {
     assert!(keyed.starts_with(" 8#") && keyed.contains("\n10#"), "{keyed}");
     // A staging preview around line 10 (9→10) and around line 100 (99→100).
     let a = h.call("memo_replace", json!({"old_text": "steps.length + 2;", "new_text": "steps.length + 20;"}));
-    assert!(a.markdown.contains("\n 9│ export function step2(steps: Step[]) {\n10│-  const stepNumber = steps.length + 2;\n10│+"), "{}", a.markdown);
+    assert!(
+        a.markdown.contains("\n 9│ export function step2(steps: Step[]) {\n10│-  const stepNumber = steps.length + 2;\n10│+"),
+        "{}",
+        a.markdown
+    );
     let b = h.call("memo_replace", json!({"old_text": "  return stepNumber;\n}\nexport function step25(", "new_text": "  return stepNumber * 2;\n}\nexport function step25("}));
-    assert!(b.markdown.contains("\n 98│   const stepNumber = steps.length + 24;\n 99│-  return stepNumber;\n 99│+  return stepNumber * 2;\n100│ }\n"), "{}", b.markdown);
+    assert!(
+        b.markdown
+            .contains("\n 98│   const stepNumber = steps.length + 24;\n 99│-  return stepNumber;\n 99│+  return stepNumber * 2;\n100│ }\n"),
+        "{}",
+        b.markdown
+    );
     // memo_preview: each lettered hunk has its own width.
     let p = h.call("memo_preview", json!({})).preview.unwrap();
     for hunk in p.split("── change ").skip(1) {
@@ -102,7 +117,11 @@ fn a_preview_hunk_below_an_added_line_shows_no_number_twice() {
         let rows = gutter_rows(hunk);
         let (mut plus, mut rest): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
         for (n, t) in &rows {
-            if t.starts_with('+') { plus.push(n.trim()) } else { rest.push(n.trim()) }
+            if t.starts_with('+') {
+                plus.push(n.trim())
+            } else {
+                rest.push(n.trim())
+            }
         }
         let distinct: std::collections::HashSet<&&str> = rest.iter().collect();
         assert_eq!(distinct.len(), rest.len(), "a number on a context and a removed line: {hunk}");
@@ -121,7 +140,10 @@ fn session_16() -> Vec<Response> {
     let calls = [
         ("memo_read", json!({"start_line": 1, "end_line": 40})),
         ("memo_replace", json!({"old_text": "steps.length + 90;", "new_text": "steps.length + 900;"})),
-        ("memo_replace", json!({"old_text": "  return stepNumber;\n}\nexport function step3(", "new_text": "  return stepNumber;\n}\n// step three\nexport function step3("})),
+        (
+            "memo_replace",
+            json!({"old_text": "  return stepNumber;\n}\nexport function step3(", "new_text": "  return stepNumber;\n}\n// step three\nexport function step3("}),
+        ),
         ("memo_read", json!({"start_line": 355, "end_line": 370})),
         ("memo_replace", json!({"old_text": "steps.length + 900;", "new_text": "steps.length + 9000;"})),
         ("memo_replace", json!({"old_text": "return stepNumber;", "new_text": "return stepNumber * 2;"})),
@@ -177,7 +199,13 @@ fn session_16_sizes() {
     // Every call answered as scripted: the statuses are part of the scenario.
     let statuses: Vec<Status> = rs.iter().map(|r| r.status).collect();
     use Status::*;
-    assert_eq!(statuses, vec![Success, Success, Success, Success, Success, MultiMatch, Success, Success, NoMatch, Success, Success, Success, Success, Success, Success, Success]);
+    assert_eq!(
+        statuses,
+        vec![
+            Success, Success, Success, Success, Success, MultiMatch, Success, Success, NoMatch, Success, Success, Success, Success,
+            Success, Success, Success
+        ]
+    );
 }
 
 #[test]
@@ -332,7 +360,8 @@ fn candidates_the_model_can_tell_apart() {
 fn scripted_24_sizes() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sessions/scripted-24.json");
     let fx: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let docs: Vec<(String, String)> = fx["documents"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect();
+    let docs: Vec<(String, String)> =
+        fx["documents"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect();
     let files: Vec<(&str, &str)> = docs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let mut h = Host::new(&files);
     let (mut calls, mut total, mut pending, mut metrics) = (0, 0, 0, 0);
@@ -403,7 +432,11 @@ fn a_staged_edit_reads_no_longer_than_the_reference_str_replace() {
 #[test]
 fn a_preview_that_shows_every_change_letters_its_hunks_instead_of_listing_them() {
     let staged = |h: &mut Host| {
-        for (old, new) in [("steps.length + 20;", "steps.length + 200;"), ("steps.length + 3;", "steps.length + 30;"), ("steps.length + 4;", "steps.length + 40;")] {
+        for (old, new) in [
+            ("steps.length + 20;", "steps.length + 200;"),
+            ("steps.length + 3;", "steps.length + 30;"),
+            ("steps.length + 4;", "steps.length + 40;"),
+        ] {
             let r = h.call("memo_replace", json!({"old_text": old, "new_text": new}));
             assert_eq!(r.status, Status::Success, "{}", r.markdown);
         }
@@ -465,7 +498,8 @@ fn notes_the_model_needs_once_are_said_once_per_edit_session() {
     // An old_text refused with copied gutters in it: the next read says the note again.
     // (gutters as a read prints them now, right-aligned to the block's widest number, and the
     // four-wide ones it printed before)
-    for old_text in ["5│ nothing like this\nplain line", " 9│ nothing\n10│ like this\nplain", "  5│ nothing like this\nplain line"] {
+    for old_text in ["5│ nothing like this\nplain line", " 9│ nothing\n10│ like this\nplain", "  5│ nothing like this\nplain line"]
+    {
         let miss = h.call("memo_replace", json!({"old_text": old_text, "new_text": "x"}));
         assert_eq!(miss.status, Status::NoMatch, "{}", miss.markdown);
         assert!(guidance(&miss).contains("without the line-number gutters"), "{old_text:?}: {}", miss.markdown);
@@ -574,7 +608,8 @@ fn a_recommended_near_miss_is_previewed_alone() {
 /// `NoMatch` answer has no preview. The JSON `near_misses` keeps the region and its difference.
 #[test]
 fn a_reflowed_near_miss_is_not_diffed_character_by_character() {
-    let doc = "# Notes\n\nThe parser keeps every comment and blank line so that\na round trip writes the file back byte for byte.\n\n## Next\n";
+    let doc =
+        "# Notes\n\nThe parser keeps every comment and blank line so that\na round trip writes the file back byte for byte.\n\n## Next\n";
     let mut h = Host::new(&[("notes.md", doc)]);
     let reflowed = "The parser keeps every comment and blank line\nso that a round trip writes the file back byte for byte.";
     let r = h.call("memo_replace", json!({"old_text": reflowed, "new_text": reflowed.replace("byte for byte", "unchanged")}));

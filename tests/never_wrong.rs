@@ -18,8 +18,25 @@ use common::random_text::{drop_letter, replace_token, tokens, Rng};
 use common::Host;
 use serde_json::json;
 
-const WORDS: &[&str] = &["alpha", "render", "buffer", "timeout", "worker", "queue", "parser", "config", "stream", "cache", "handler", "client"];
-const PROSE: &[&str] = &["the", "river", "café", "naïve", "résumé", "quietly", "north", "garden", "letters", "morning", "station", "window", "“quoted”", "it’s", "harbour"];
+const WORDS: &[&str] =
+    &["alpha", "render", "buffer", "timeout", "worker", "queue", "parser", "config", "stream", "cache", "handler", "client"];
+const PROSE: &[&str] = &[
+    "the",
+    "river",
+    "café",
+    "naïve",
+    "résumé",
+    "quietly",
+    "north",
+    "garden",
+    "letters",
+    "morning",
+    "station",
+    "window",
+    "“quoted”",
+    "it’s",
+    "harbour",
+];
 const CJK: &[&str] = &["配置", "超时", "重试", "缓存", "服务", "日志", "队列", "用户"];
 
 /// A document of one of four kinds.
@@ -29,7 +46,14 @@ fn document(r: &mut Rng) -> String {
             let mut d = String::new();
             for _ in 0..2 + r.below(3) {
                 let key = r.pick(WORDS);
-                d.push_str(&format!("{key}:\n  host: {}.local\n  port: {}\n  timeout: {}\n  name: \"{} {}\"\n", r.pick(WORDS), r.num(), r.num(), r.pick(PROSE), r.pick(PROSE)));
+                d.push_str(&format!(
+                    "{key}:\n  host: {}.local\n  port: {}\n  timeout: {}\n  name: \"{} {}\"\n",
+                    r.pick(WORDS),
+                    r.num(),
+                    r.num(),
+                    r.pick(PROSE),
+                    r.pick(PROSE)
+                ));
             }
             d
         }
@@ -98,7 +122,8 @@ fn edit(r: &mut Rng, doc: &str) -> Option<Edit> {
     let toks = tokens(&old);
     let (at, token) = toks.get(r.below(toks.len())).map(|&(at, t)| (at, t.to_string()))?;
     let nth = toks.iter().filter(|(a, t)| *a < at && *t == token).count();
-    let with = if token.chars().all(|c| c.is_ascii_digit()) { format!("{}", token.parse::<u64>().ok()? + 7) } else { format!("{token}Next") };
+    let with =
+        if token.chars().all(|c| c.is_ascii_digit()) { format!("{}", token.parse::<u64>().ok()? + 7) } else { format!("{token}Next") };
     let new = format!("{}{with}{}", &old[..at], &old[at + token.len()..]);
     Some(Edit { old, new, token, nth, with })
 }
@@ -129,11 +154,15 @@ fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static
         }
         3 => (e.old.replace('\n', " "), "reflow"),
         4 => {
-            let nfd: String = e.old.chars().flat_map(|c| match c {
-                'é' => vec!['e', '\u{301}'],
-                'ï' => vec!['i', '\u{308}'],
-                c => vec![c],
-            }).collect();
+            let nfd: String = e
+                .old
+                .chars()
+                .flat_map(|c| match c {
+                    'é' => vec!['e', '\u{301}'],
+                    'ï' => vec!['i', '\u{308}'],
+                    c => vec![c],
+                })
+                .collect();
             (nfd, "normalization")
         }
         5 => (e.old.replace(['“', '”'], "\"").replace('’', "'"), "look-alikes"),
@@ -168,20 +197,8 @@ fn perturb(r: &mut Rng, e: &Edit, doc: &str) -> Option<(String, String, &'static
                     l.trim_start().to_string()
                 }
             };
-            let kept: Vec<String> = lines
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != 1)
-                .map(|(_, l)| drift(l))
-                .collect();
-            (
-                format!(
-                    "{}\n    // ... existing code ...\n{}",
-                    kept[0],
-                    kept[1..].join("\n")
-                ),
-                "elided indentation",
-            )
+            let kept: Vec<String> = lines.iter().enumerate().filter(|(i, _)| *i != 1).map(|(_, l)| drift(l)).collect();
+            (format!("{}\n    // ... existing code ...\n{}", kept[0], kept[1..].join("\n")), "elided indentation")
         }
         _ => {
             // Elided, a word of an unchanged anchor line misremembered (a letter dropped).
@@ -231,7 +248,9 @@ fn check(seed: u64) -> Result<&'static str, String> {
     let intended = format!("{}{}{}", &doc[..at], e.new, &doc[at + e.old.len()..]);
     let Some((old, new, family, sent)) = perturb(&mut r, &e, &doc) else { return Ok("not applicable") };
     let (status, draft, letters) = staged(&doc, &old, &new, None);
-    let wrong = |what: &str, got: &str| format!("seed {seed} ({family}): {what} staged a wrong text\nold_text {old:?}\nnew_text {new:?}\ngot      {got:?}\nintended {intended:?}\ndoc      {doc:?}");
+    let wrong = |what: &str, got: &str| {
+        format!("seed {seed} ({family}): {what} staged a wrong text\nold_text {old:?}\nnew_text {new:?}\ngot      {got:?}\nintended {intended:?}\ndoc      {doc:?}")
+    };
     if let Some(d) = draft {
         if d != intended {
             return Err(wrong(&format!("the call ({status:?})"), &d));
@@ -241,7 +260,9 @@ fn check(seed: u64) -> Result<&'static str, String> {
     // the intended change there, and nothing else.
     // (The token as sent: a misremembered one may be another place's.)
     let elsewhere = |d: &str| {
-        [e.token.as_str(), sent.as_str()].iter().any(|t| (0..tokens(&doc).len()).any(|n| replace_token(&doc, t, n, &e.with).as_deref() == Some(d)))
+        [e.token.as_str(), sent.as_str()]
+            .iter()
+            .any(|t| (0..tokens(&doc).len()).any(|n| replace_token(&doc, t, n, &e.with).as_deref() == Some(d)))
     };
     for (l, recommended) in letters {
         if let (_, Some(d), _) = staged(&doc, &old, &new, Some(&l)) {
@@ -284,11 +305,13 @@ fn no_answer_stages_anything_but_the_intended_edit() {
             "elided indentation",
             "elided token drift",
         ] {
-            assert!(
-                families.get(f).copied().unwrap_or(0) > 0,
-                "family {f} never ran: {families:?}"
-            );
+            assert!(families.get(f).copied().unwrap_or(0) > 0, "family {f} never ran: {families:?}");
         }
     }
-    assert!(failures.is_empty(), "{} wrong writes in {cases} cases; the first:\n{}", failures.len(), failures.first().map_or("", String::as_str));
+    assert!(
+        failures.is_empty(),
+        "{} wrong writes in {cases} cases; the first:\n{}",
+        failures.len(),
+        failures.first().map_or("", String::as_str)
+    );
 }

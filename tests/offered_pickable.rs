@@ -20,10 +20,8 @@ use common::random_text::{drop_letter, replace_token, tokens, Rng};
 use common::Host;
 use serde_json::json;
 
-const WORDS: &[&str] = &[
-    "alpha", "render", "buffer", "timeout", "worker", "queue", "parser", "config", "stream",
-    "cache", "handler", "client",
-];
+const WORDS: &[&str] =
+    &["alpha", "render", "buffer", "timeout", "worker", "queue", "parser", "config", "stream", "cache", "handler", "client"];
 const PROSE: &[&str] = &[
     "the",
     "river",
@@ -44,9 +42,7 @@ const PROSE: &[&str] = &[
     "under",
     "slowly",
 ];
-const CJK: &[&str] = &[
-    "配置", "超时", "重试", "缓存", "服务", "日志", "队列", "用户",
-];
+const CJK: &[&str] = &["配置", "超时", "重试", "缓存", "服务", "日志", "队列", "用户"];
 
 /// The kinds of document.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -63,10 +59,7 @@ enum Kind {
 }
 
 fn sentence(r: &mut Rng, words: usize) -> String {
-    (0..words)
-        .map(|_| r.pick(PROSE))
-        .collect::<Vec<_>>()
-        .join(" ")
+    (0..words).map(|_| r.pick(PROSE)).collect::<Vec<_>>().join(" ")
 }
 
 fn document(r: &mut Rng) -> (Kind, String) {
@@ -112,14 +105,7 @@ fn document(r: &mut Rng) -> (Kind, String) {
                 d.push_str(&if wrapped { wrap(&text, width) } else { text });
                 d.push_str("\n\n");
             }
-            (
-                if wrapped {
-                    Kind::Wrapped
-                } else {
-                    Kind::OneLine
-                },
-                d,
-            )
+            (if wrapped { Kind::Wrapped } else { Kind::OneLine }, d)
         }
         4 => {
             let mut d = String::new();
@@ -140,11 +126,7 @@ fn document(r: &mut Rng) -> (Kind, String) {
                         r.pick(PROSE),
                         r.pick(PROSE)
                     ),
-                    1 => format!(
-                        "\"path{i}\":\"C:\\\\{}\\\\{}\"",
-                        r.pick(WORDS),
-                        r.pick(WORDS)
-                    ),
+                    1 => format!("\"path{i}\":\"C:\\\\{}\\\\{}\"", r.pick(WORDS), r.pick(WORDS)),
                     _ => format!("\"{}\":{}", r.pick(WORDS), r.num()),
                 });
             }
@@ -185,10 +167,7 @@ struct Edit {
 fn edit(r: &mut Rng, kind: Kind, doc: &str) -> Option<Edit> {
     let old = match kind {
         Kind::Wrapped | Kind::OneLine => {
-            let paragraphs: Vec<&str> = doc
-                .split("\n\n")
-                .filter(|p| !p.starts_with('#') && !p.trim().is_empty())
-                .collect();
+            let paragraphs: Vec<&str> = doc.split("\n\n").filter(|p| !p.starts_with('#') && !p.trim().is_empty()).collect();
             paragraphs[r.below(paragraphs.len())].trim_end().to_string()
         }
         Kind::Json => {
@@ -220,26 +199,12 @@ fn edit(r: &mut Rng, kind: Kind, doc: &str) -> Option<Edit> {
             || CJK.iter().any(|w| t.contains(w))
     };
     let toks: Vec<(usize, &str)> = tokens(&old).into_iter().filter(|(_, t)| known(t)).collect();
-    let (at, token) = toks
-        .get(r.below(toks.len()))
-        .map(|&(at, t)| (at, t.to_string()))?;
-    let nth = tokens(&old)
-        .iter()
-        .filter(|(a, t)| *a < at && *t == token)
-        .count();
-    let with = if token.chars().all(|c| c.is_ascii_digit()) {
-        format!("{}", token.parse::<u64>().ok()? + 7)
-    } else {
-        format!("{token}Next")
-    };
+    let (at, token) = toks.get(r.below(toks.len())).map(|&(at, t)| (at, t.to_string()))?;
+    let nth = tokens(&old).iter().filter(|(a, t)| *a < at && *t == token).count();
+    let with =
+        if token.chars().all(|c| c.is_ascii_digit()) { format!("{}", token.parse::<u64>().ok()? + 7) } else { format!("{token}Next") };
     let new = format!("{}{with}{}", &old[..at], &old[at + token.len()..]);
-    Some(Edit {
-        old,
-        new,
-        token,
-        nth,
-        with,
-    })
+    Some(Edit { old, new, token, nth, with })
 }
 
 /// JSON's escapes read as the characters.
@@ -285,24 +250,10 @@ fn perturb(r: &mut Rng, kind: Kind, e: &Edit) -> Option<(String, String, &'stati
         "one line" => e.old.replace('\n', " "),
         "drift elsewhere" => drop_letter(r, &e.old, &e.token)?,
         "token drift" => {
-            token = format!(
-                "{}{}",
-                e.token,
-                if e.token.chars().all(|c| c.is_ascii_digit()) {
-                    "0"
-                } else {
-                    "s"
-                }
-            );
+            token = format!("{}{}", e.token, if e.token.chars().all(|c| c.is_ascii_digit()) { "0" } else { "s" });
             let drifted = replace_token(&e.old, &e.token, e.nth, &token)?;
-            let &(at, _) = tokens(&e.old)
-                .iter()
-                .filter(|(_, t)| *t == e.token)
-                .nth(e.nth)?;
-            nth = tokens(&drifted)
-                .iter()
-                .filter(|(a, t)| *a < at && *t == token)
-                .count();
+            let &(at, _) = tokens(&e.old).iter().filter(|(_, t)| *t == e.token).nth(e.nth)?;
+            nth = tokens(&drifted).iter().filter(|(a, t)| *a < at && *t == token).count();
             drifted
         }
         "whitespace" => {
@@ -320,12 +271,7 @@ fn perturb(r: &mut Rng, kind: Kind, e: &Edit) -> Option<(String, String, &'stati
             })
             .collect(),
         "look-alikes" => e.old.replace(['“', '”'], "\"").replace('’', "'"),
-        _ => e
-            .old
-            .lines()
-            .map(str::trim_start)
-            .collect::<Vec<_>>()
-            .join("\n"),
+        _ => e.old.lines().map(str::trim_start).collect::<Vec<_>>().join("\n"),
     };
     if old == e.old && family != "exact" {
         return None;
@@ -351,10 +297,7 @@ fn call(doc: &str, old: &str, new: &str) -> (Host, Response) {
 
 /// Whether the offer said the candidate's pick is refused (and, in its summary, why).
 fn announced(c: &agentpad::response::Candidate, offer: &Response) -> bool {
-    c.pick_refused
-        && offer
-            .summary
-            .contains(&format!("andidate {} (line {})", c.id, c.line))
+    c.pick_refused && offer.summary.contains(&format!("andidate {} (line {})", c.id, c.line))
 }
 
 /// What the run saw: candidates picked, of them offered as refused, and per family the cases
@@ -392,17 +335,13 @@ fn check(seed: u64, seen: &mut Seen) -> Result<(), String> {
     let (h, first) = call(&doc, &old, &new);
     let draft = h.ws.draft(None).unwrap_or_default();
     if draft != doc && draft != intended {
-        return Err(fail(
-            &format!("the call ({:?}) staged a wrong text", first.status),
-            &draft,
-        ));
+        return Err(fail(&format!("the call ({:?}) staged a wrong text", first.status), &draft));
     }
     // The intended change made at another place, and nothing else.
     let elsewhere = |d: &str| {
-        [e.token.as_str(), sent.as_str()].iter().any(|t| {
-            (0..tokens(&doc).len())
-                .any(|n| replace_token(&doc, t, n, &e.with).as_deref() == Some(d))
-        })
+        [e.token.as_str(), sent.as_str()]
+            .iter()
+            .any(|t| (0..tokens(&doc).len()).any(|n| replace_token(&doc, t, n, &e.with).as_deref() == Some(d)))
     };
     let mut landed = draft == intended;
     for c in first.candidates.iter().filter(|c| !c.stale) {
@@ -410,39 +349,23 @@ fn check(seed: u64, seen: &mut Seen) -> Result<(), String> {
         let (mut h, _) = call(&doc, &old, &new);
         let picked = h.call("memo_replace_selection", json!({"selection_id": c.id}));
         let d = h.ws.draft(None).unwrap_or_default();
-        let what = format!(
-            "a pick of {}{} ({:?})",
-            c.id,
-            if c.recommended { " (recommended)" } else { "" },
-            picked.status
-        );
+        let what = format!("a pick of {}{} ({:?})", c.id, if c.recommended { " (recommended)" } else { "" }, picked.status);
         if c.pick_refused {
             seen.refused += 1;
         }
         landed |= picked.status == Status::Success && d == intended;
         match picked.status {
             _ if c.pick_refused && picked.status != Status::StaleReference => {
-                return Err(fail(
-                    &format!("{what}: the offer said it is refused\n{}", picked.markdown),
-                    &d,
-                ))
+                return Err(fail(&format!("{what}: the offer said it is refused\n{}", picked.markdown), &d))
             }
             Status::Success if d == intended => {}
             Status::Success if !c.recommended && elsewhere(&d) => {}
-            Status::Success => {
-                return Err(fail(
-                    &format!("{what} staged a wrong text\n{}", picked.markdown),
-                    &d,
-                ))
-            }
+            Status::Success => return Err(fail(&format!("{what} staged a wrong text\n{}", picked.markdown), &d)),
             Status::NoOp if d == doc => {}
             Status::StaleReference if announced(c, &first) && !c.recommended && d == doc => {}
             _ => {
                 return Err(fail(
-                    &format!(
-                        "{what} of an offered candidate staged nothing\n{}\n-- the offer:\n{}",
-                        picked.markdown, first.markdown
-                    ),
+                    &format!("{what} of an offered candidate staged nothing\n{}\n-- the offer:\n{}", picked.markdown, first.markdown),
                     &d,
                 ))
             }
@@ -473,10 +396,7 @@ fn lands(doc: &str, old: &str, new: &str) -> Result<String, String> {
     let picked = h.call("memo_replace_selection", json!({"selection_id": "A"}));
     match picked.status {
         Status::Success => Ok(h.ws.draft(None).unwrap_or_default()),
-        _ => Err(format!(
-            "{}\n-- the offer:\n{}",
-            picked.markdown, r.markdown
-        )),
+        _ => Err(format!("{}\n-- the offer:\n{}", picked.markdown, r.markdown)),
     }
 }
 
@@ -486,13 +406,8 @@ fn a_paragraph_sent_as_one_line_lands_in_the_document_s_line_breaks() {
     let doc = "# Notes\n\nThe harbour wakes before the station does, and the letters of the morning\nwait under the window until somebody carries them across the square.\n\nEnd.\n";
     let old = "The harbour wakes before the station does, and the letters of the morning wait under the window until somebody carries them across the square.";
     for (from, to) in [("morning", "evening"), ("wait", "lie"), ("harbour", "port")] {
-        let got = lands(doc, old, &old.replace(from, to))
-            .unwrap_or_else(|r| panic!("{from} -> {to}: nothing landed\n{r}"));
-        assert_eq!(
-            got,
-            doc.replace(from, to),
-            "{from} -> {to}: not in the document's line breaks"
-        );
+        let got = lands(doc, old, &old.replace(from, to)).unwrap_or_else(|r| panic!("{from} -> {to}: nothing landed\n{r}"));
+        assert_eq!(got, doc.replace(from, to), "{from} -> {to}: not in the document's line breaks");
     }
 }
 
@@ -500,18 +415,9 @@ fn a_paragraph_sent_as_one_line_lands_in_the_document_s_line_breaks() {
 fn a_one_line_paragraph_sent_hard_wrapped_lands_without_the_model_s_breaks() {
     let doc = "# Notes\n\nThe harbour wakes before the station does, and the letters of the morning wait under the window until somebody carries them across the square.\n\nEnd.\n";
     let old = "The harbour wakes before the station does, and the letters of the morning\nwait under the window until somebody carries them across the square.";
-    for (from, to) in [
-        ("morning", "evening"),
-        ("wait", "lie"),
-        ("square", "street"),
-    ] {
-        let got = lands(doc, old, &old.replace(from, to))
-            .unwrap_or_else(|r| panic!("{from} -> {to}: nothing landed\n{r}"));
-        assert_eq!(
-            got,
-            doc.replace(from, to),
-            "{from} -> {to}: the model's line breaks were written"
-        );
+    for (from, to) in [("morning", "evening"), ("wait", "lie"), ("square", "street")] {
+        let got = lands(doc, old, &old.replace(from, to)).unwrap_or_else(|r| panic!("{from} -> {to}: nothing landed\n{r}"));
+        assert_eq!(got, doc.replace(from, to), "{from} -> {to}: the model's line breaks were written");
     }
 }
 
@@ -521,34 +427,15 @@ fn a_json_string_sent_decoded_or_doubled_lands_with_the_document_s_escapes() {
     // (old_text, new_text, the document afterwards): decoded (real quote, line break,
     // backslash), then doubled (`\\\"`).
     let cases = [
-        (
-            "\"msg\":\"He said \"hi\"\nbye\"",
-            "\"msg\":\"He said \"hello\"\nbye\"",
-            doc.replace("hi", "hello"),
-        ),
-        (
-            "He said \"hi\"\nbye",
-            "He said \"hi\"\nbye\nnow",
-            doc.replace("bye", "bye\\nnow"),
-        ),
-        (
-            "\"path\":\"C:\\tmp\"",
-            "\"path\":\"D:\\tmp\\x\"",
-            doc.replace("C:\\\\tmp", "D:\\\\tmp\\\\x"),
-        ),
-        (
-            "He said \\\\\\\"hi\\\\\\\"\\\\nbye",
-            "He said \\\\\\\"hello\\\\\\\"\\\\nbye",
-            doc.replace("hi", "hello"),
-        ),
+        ("\"msg\":\"He said \"hi\"\nbye\"", "\"msg\":\"He said \"hello\"\nbye\"", doc.replace("hi", "hello")),
+        ("He said \"hi\"\nbye", "He said \"hi\"\nbye\nnow", doc.replace("bye", "bye\\nnow")),
+        ("\"path\":\"C:\\tmp\"", "\"path\":\"D:\\tmp\\x\"", doc.replace("C:\\\\tmp", "D:\\\\tmp\\\\x")),
+        ("He said \\\\\\\"hi\\\\\\\"\\\\nbye", "He said \\\\\\\"hello\\\\\\\"\\\\nbye", doc.replace("hi", "hello")),
     ];
     for (old, new, want) in cases {
         let got = lands(doc, old, new).unwrap_or_else(|r| panic!("{old:?}: nothing landed\n{r}"));
         assert_eq!(got, want, "{old:?} -> {new:?}");
-        assert!(
-            serde_json::from_str::<serde_json::Value>(&got).is_ok(),
-            "not JSON: {got}"
-        );
+        assert!(serde_json::from_str::<serde_json::Value>(&got).is_ok(), "not JSON: {got}");
     }
 }
 
@@ -588,10 +475,7 @@ fn every_offered_candidate_is_pickable_and_lands_in_the_document_s_form() {
             "look-alikes",
             "indentation",
         ] {
-            assert!(
-                families.get(f).map_or(0, |c| c.0) > 0,
-                "family {f} never ran: {families:?}"
-            );
+            assert!(families.get(f).map_or(0, |c| c.0) > 0, "family {f} never ran: {families:?}");
         }
     }
     assert!(

@@ -91,7 +91,11 @@ fn a_later_edit_overlapping_one_place_amends_the_letter_and_leaves_the_others() 
     assert_eq!(a.places.len(), 9, "{}", r.markdown);
     let list = h.call("memo_preview", json!({"format": "stats"})).markdown;
     assert!(list.contains("- change A · line 2, 9 places: "), "{list}");
-    let want = doc.replace("call(old)", "call(new)").replace("call(new) 2", "call(old) 2").replace("new) 5\nplain", "new, 5) 5\nPLAIN").replace("plain line 7b", "line 7b");
+    let want = doc
+        .replace("call(old)", "call(new)")
+        .replace("call(new) 2", "call(old) 2")
+        .replace("new) 5\nplain", "new, 5) 5\nPLAIN")
+        .replace("plain line 7b", "line 7b");
     assert_eq!(h.ws.draft(None).unwrap(), want);
     // Reverting drops the letter with every place.
     let r = h.call("memo_revert", json!({"reason": "no"}));

@@ -62,19 +62,33 @@ enum Typo {
 enum Op {
     /// Aim at key line `target` (modulo) with new value `value`; `context`: old_text starts with
     /// the line above (usually unique), else the line alone (values repeat: several places).
-    Edit { target: usize, value: u16, context: bool, typo: Option<Typo> },
+    Edit {
+        target: usize,
+        value: u16,
+        context: bool,
+        typo: Option<Typo>,
+    },
     /// Send the last call again, as it was.
     Repeat,
     /// Pick candidate `pick` (modulo the listed ones, right or wrong) of the last listing.
-    Pick { pick: usize, by_match_id: bool },
+    Pick {
+        pick: usize,
+        by_match_id: bool,
+    },
     Commit,
     CommitAuto,
     Revert,
     /// Call one tool the last guidance names (`pick` modulo), with arguments made up as a model
     /// would.
-    Follow { pick: usize },
+    Follow {
+        pick: usize,
+    },
     /// Another program sets the value of key line `target`; `told`: the watcher reported it.
-    External { target: usize, value: u16, told: bool },
+    External {
+        target: usize,
+        value: u16,
+        told: bool,
+    },
 }
 
 fn typo() -> impl Strategy<Value = Option<Typo>> {
@@ -96,23 +110,25 @@ fn op() -> impl Strategy<Value = Op> {
 
 /// A YAML-like config: `blocks` sections of key lines, values drawn from a few (they repeat).
 fn doc() -> impl Strategy<Value = String> {
-    prop::collection::vec((0usize..BLOCKS.len(), prop::collection::vec((0usize..KEYS.len(), 0usize..VALUES.len()), 2..4)), 2..5).prop_map(|blocks| {
-        let mut seen = BTreeSet::new();
-        let mut out = String::new();
-        for (b, keys) in blocks {
-            if !seen.insert(b) {
-                continue;
-            }
-            out.push_str(&format!("{}:\n", BLOCKS[b]));
-            let mut keys_seen = BTreeSet::new();
-            for (k, v) in keys {
-                if keys_seen.insert(k) {
-                    out.push_str(&format!("  {}: {}\n", KEYS[k], VALUES[v]));
+    prop::collection::vec((0usize..BLOCKS.len(), prop::collection::vec((0usize..KEYS.len(), 0usize..VALUES.len()), 2..4)), 2..5).prop_map(
+        |blocks| {
+            let mut seen = BTreeSet::new();
+            let mut out = String::new();
+            for (b, keys) in blocks {
+                if !seen.insert(b) {
+                    continue;
+                }
+                out.push_str(&format!("{}:\n", BLOCKS[b]));
+                let mut keys_seen = BTreeSet::new();
+                for (k, v) in keys {
+                    if keys_seen.insert(k) {
+                        out.push_str(&format!("  {}: {}\n", KEYS[k], VALUES[v]));
+                    }
                 }
             }
-        }
-        out
-    })
+            out
+        },
+    )
 }
 
 /// `  timeout: ` of a key line; `None` for a section line.
@@ -207,7 +223,12 @@ impl Run {
         if r.match_quality.as_deref().is_some_and(|q| q.contains("merged")) || r.summary.contains("+merged)") {
             self.m.merged_pending = true;
         }
-        if r.workflow_state == WorkflowState::Idle && r.pending_changes.is_empty() && self.mode == PersistMode::Manual && r.status == Status::Success && name != "memo_read" {
+        if r.workflow_state == WorkflowState::Idle
+            && r.pending_changes.is_empty()
+            && self.mode == PersistMode::Manual
+            && r.status == Status::Success
+            && name != "memo_read"
+        {
             // A session ended (committed or reverted): what it asked for is spent.
             self.m.asked.clear();
             self.m.merged_pending = false;
@@ -222,7 +243,8 @@ impl Run {
             return Ok(());
         }
         let (old, new): (Vec<&str>, Vec<&str>) = (before.lines().collect(), after.lines().collect());
-        let merged = self.m.merged_pending || r.match_quality.as_deref().is_some_and(|q| q.contains("merged")) || r.summary.contains("+merged)");
+        let merged =
+            self.m.merged_pending || r.match_quality.as_deref().is_some_and(|q| q.contains("merged")) || r.summary.contains("+merged)");
         prop_assert_eq!(old.len(), new.len(), "{} {} changed the line count:\n{}\n→\n{}\n{}", name, args, before, after, r.markdown);
         for (i, (o, n)) in old.iter().zip(&new).enumerate() {
             if o == n {
@@ -260,7 +282,11 @@ impl Run {
         }
         if !r.pending_changes.is_empty() {
             prop_assert!(ws.is_visible(Tool::Revert), "{}", r.markdown);
-            let saves = if ws.is_visible(Tool::Rebase) { [Tool::Rebase, Tool::Refresh].iter().all(|t| ws.is_visible(*t)) } else { ws.is_visible(Tool::Commit) };
+            let saves = if ws.is_visible(Tool::Rebase) {
+                [Tool::Rebase, Tool::Refresh].iter().all(|t| ws.is_visible(*t))
+            } else {
+                ws.is_visible(Tool::Commit)
+            };
             prop_assert!(saves, "pending changes in {} and no call saves them\n{}", ws.state(), r.markdown);
         }
         Ok(())
@@ -279,7 +305,15 @@ impl Run {
         if name != "memo_replace" || r.summary.contains("+merged)") {
             return;
         }
-        let Some(line) = r.summary.split("Staged change ").nth(1).and_then(|rest| rest.split(" at line ").nth(1)).and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse::<usize>().ok()) else { return };
+        let Some(line) = r
+            .summary
+            .split("Staged change ")
+            .nth(1)
+            .and_then(|rest| rest.split(" at line ").nth(1))
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse::<usize>().ok())
+        else {
+            return;
+        };
         let value = new.rsplit(": ").next().unwrap_or_default().to_string();
         for l in line.saturating_sub(1)..line.saturating_sub(1) + new.lines().count().max(1) {
             self.ask(l, &value);
@@ -408,7 +442,9 @@ impl Run {
             Op::Follow { pick } => {
                 let tools: Vec<Tool> = named(&self.m.last_guidance)
                     .into_iter()
-                    .filter(|t| !matches!(t, Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceLines | Tool::Append | Tool::Create | Tool::PersistAs))
+                    .filter(|t| {
+                        !matches!(t, Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceLines | Tool::Append | Tool::Create | Tool::PersistAs)
+                    })
                     .collect();
                 let Some(&tool) = tools.get(pick % tools.len().max(1)) else { return Ok(()) };
                 let args = match tool {

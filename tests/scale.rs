@@ -117,7 +117,11 @@ fn an_edit_that_would_grow_a_document_past_the_limit_is_refused() {
     ] {
         let r = host.call(tool, args.clone());
         assert_eq!(r.status, Status::InvalidArguments, "{tool} {args}: {}", r.markdown);
-        assert!(r.summary.contains(&format!("would make big.txt {} bytes (it is {MAX_DOCUMENT_BYTES} now)", MAX_DOCUMENT_BYTES + 1)), "{}", r.summary);
+        assert!(
+            r.summary.contains(&format!("would make big.txt {} bytes (it is {MAX_DOCUMENT_BYTES} now)", MAX_DOCUMENT_BYTES + 1)),
+            "{}",
+            r.summary
+        );
         assert!(r.summary.contains("over the limit of 134217728 bytes (128 MiB)"), "{}", r.summary);
         assert!(r.guidance.as_deref().unwrap_or("").contains("smaller new_text"), "{:?}", r.guidance);
         assert_eq!(r.pending_changes.len(), 1);
@@ -151,19 +155,19 @@ const PIECES: &[&str] = &[
     "\0",
     "nul\0inside",
     "😀",
-    "👩\u{200D}💻",  // a ZWJ sequence
-    "🇯🇵",         // a flag: two regional indicators
+    "👩\u{200D}💻", // a ZWJ sequence
+    "🇯🇵",           // a flag: two regional indicators
     "中文字符",
     "日本語テキスト",
     "한국어",
-    "e\u{301}",     // e + combining acute
+    "e\u{301}",        // e + combining acute
     "a\u{308}\u{332}", // two combining marks
-    "\u{FEFF}",     // a BOM in the middle of a line
-    "\u{200B}",     // zero-width space
-    "\u{A0}",       // no-break space
-    "\u{2028}",     // line separator: not a line break here
+    "\u{FEFF}",        // a BOM in the middle of a line
+    "\u{200B}",        // zero-width space
+    "\u{A0}",          // no-break space
+    "\u{2028}",        // line separator: not a line break here
     "trailing   ",
-    "é",            // precomposed
+    "é", // precomposed
 ];
 
 // Bracketed: a word next to it in a piece is not cut by the edit (one exact match cutting a word
@@ -176,7 +180,15 @@ fn eol_of(style: usize) -> &'static str {
 
 /// The raw document, and the same with the marker replaced by `new_text` and `appended` added,
 /// line breaks in the document's style.
-fn build(lines: &[Vec<usize>], marker_at: usize, style: usize, bom: bool, final_eol: bool, new_text: &str, appended: &str) -> (String, String) {
+fn build(
+    lines: &[Vec<usize>],
+    marker_at: usize,
+    style: usize,
+    bom: bool,
+    final_eol: bool,
+    new_text: &str,
+    appended: &str,
+) -> (String, String) {
     let eol = eol_of(style);
     let mut body: Vec<String> = lines.iter().map(|l| l.iter().map(|&i| PIECES[i]).collect::<String>()).collect();
     let at = marker_at % (body.len() + 1);
@@ -224,7 +236,10 @@ fn every_piece_round_trips_in_every_line_ending_style_with_and_without_bom() {
             for final_eol in [false, true] {
                 let (raw, expected) = build(&lines, 5, style, bom, final_eol, "new\tline\nwith 中文 and 😀\0", "\nappended e\u{301}\n");
                 let (stored, text) = round_trip(&raw, "new\tline\nwith 中文 and 😀\0", "\nappended e\u{301}\n");
-                assert!(stored.as_bytes() == expected.as_bytes(), "style {style} bom {bom} final {final_eol}:\n{stored:?}\n!=\n{expected:?}");
+                assert!(
+                    stored.as_bytes() == expected.as_bytes(),
+                    "style {style} bom {bom} final {final_eol}:\n{stored:?}\n!=\n{expected:?}"
+                );
                 assert_eq!(text, normalised(&expected));
             }
         }

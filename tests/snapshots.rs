@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use agentpad::{CandidateStyle, Locale};
 use agentpad::{CallContext, Config, PersistMode, Response, Status, WorkflowState};
+use agentpad::{CandidateStyle, Locale};
 use common::Host;
 use serde_json::{json, Value};
 
@@ -116,7 +116,12 @@ const APPENDIX_A: &[(&str, Scenario)] = &[
 /// The README's quick start (README.md#quick-start); its zh transcript is docs/zh-sample.md.
 fn quick_start(v: Variant) -> String {
     let mut run = Run::new(&[("config.json", "{ \"timeout\": 30 }\n")], v, PersistMode::Manual);
-    run.call("memo_replace", json!({"old_text": "\"timeout\": 30", "new_text": "\"timeout\": 60"}), Status::Success, WorkflowState::PersistPending);
+    run.call(
+        "memo_replace",
+        json!({"old_text": "\"timeout\": 30", "new_text": "\"timeout\": 60"}),
+        Status::Success,
+        WorkflowState::PersistPending,
+    );
     run.call("memo_commit", json!({"summary": "把超时时间调到 60 秒"}), Status::Success, WorkflowState::Idle);
     run.out
 }
@@ -247,7 +252,12 @@ fn multi_match_recommended(v: Variant) -> String {
     let text = "# database\ntimeout: 30\n\n# api gateway\ntimeout: 30\n\n# cache\ntimeout: 30\n";
     let mut run = Run::new(&[("a.yaml", text)], v, PersistMode::Manual);
     run.quiet("memo_begin_task", json!({"goal": "raise the api gateway timeout"}));
-    run.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}), Status::MultiMatch, WorkflowState::SelectionPending);
+    run.call(
+        "memo_replace",
+        json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}),
+        Status::MultiMatch,
+        WorkflowState::SelectionPending,
+    );
     // A read while the choice is pending shows the markers.
     run.call("memo_read", json!({}), Status::Success, WorkflowState::SelectionPending);
     run.call("memo_replace_selection", json!({"selection_id": "B"}), Status::Success, WorkflowState::PersistPending);
@@ -265,7 +275,12 @@ fn multi_match_stale(v: Variant) -> String {
     run.quiet("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
     run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::Success, WorkflowState::PersistPending);
     // Listing again: A holds `timeout: 60` now.
-    run.call("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}), Status::MultiMatch, WorkflowState::SelectionPending);
+    run.call(
+        "memo_replace",
+        json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}),
+        Status::MultiMatch,
+        WorkflowState::SelectionPending,
+    );
     run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::StaleReference, WorkflowState::SelectionPending);
     run.out
 }
@@ -273,12 +288,22 @@ fn multi_match_stale(v: Variant) -> String {
 fn no_match_near_misses(v: Variant) -> String {
     let doc = "database:\n  host: db.local\n  timeout: 30\nretries: 5\n";
     let mut run = Run::new(&[("a.yaml", doc)], v, PersistMode::Manual);
-    run.call("memo_replace", json!({"old_text": "timeout: 3O", "new_text": "timeout: 60"}), Status::NoMatch, WorkflowState::SelectionPending);
+    run.call(
+        "memo_replace",
+        json!({"old_text": "timeout: 3O", "new_text": "timeout: 60"}),
+        Status::NoMatch,
+        WorkflowState::SelectionPending,
+    );
     // The change (3O → 60) is where the candidate differs (30): one token changed two ways, so
     // the pick is refused, quoting both lines (src/matching/three_way/complete.rs).
     run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::StaleReference, WorkflowState::SelectionPending);
     // A misremembered line away from the change: only the change is applied (three-way).
-    run.call("memo_replace", json!({"old_text": "host: db.locl\n  timeout: 30", "new_text": "host: db.locl\n  timeout: 60"}), Status::NoMatch, WorkflowState::SelectionPending);
+    run.call(
+        "memo_replace",
+        json!({"old_text": "host: db.locl\n  timeout: 30", "new_text": "host: db.locl\n  timeout: 60"}),
+        Status::NoMatch,
+        WorkflowState::SelectionPending,
+    );
     run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::Success, WorkflowState::PersistPending);
     run.out
 }
@@ -511,7 +536,14 @@ fn zh_responses_carry_no_english_sentence() {
             }
             // Fences hold document text (and the preview's diff); comments are the test's own;
             // the task stack's and the task tree's lines are the model's goals.
-            if fenced || ["✅", "↩️", "📝"].iter().any(|m| line.contains(m)) || line.trim_start().starts_with("- [#") || line.starts_with("<!--") || line.starts_with("status:") || line.starts_with("state:") || line.starts_with("flags:") {
+            if fenced
+                || ["✅", "↩️", "📝"].iter().any(|m| line.contains(m))
+                || line.trim_start().starts_with("- [#")
+                || line.starts_with("<!--")
+                || line.starts_with("status:")
+                || line.starts_with("state:")
+                || line.starts_with("flags:")
+            {
                 continue;
             }
             checked += 1;
@@ -527,7 +559,10 @@ fn zh_responses_carry_no_english_sentence() {
 
 #[test]
 fn the_english_check_finds_sentences_and_spares_identifiers() {
-    assert_eq!(english_runs("- summary: old_text `timeout: 30` matches 3 places; nothing was staged."), vec!["places; nothing was staged."]);
+    assert_eq!(
+        english_runs("- summary: old_text `timeout: 30` matches 3 places; nothing was staged."),
+        vec!["places; nothing was staged."]
+    );
     assert_eq!(english_runs("- summary: Staged change A from candidate A at line 12"), vec!["Staged change A from candidate A at line"]);
     assert_eq!(english_runs("- guidance: 用 memo_commit(summary) 保存。Save it now."), vec!["Save it now."]);
     assert!(english_runs("- guidance: 调用 memo_replace_selection(selection_id=\"A\"–\"C\") 暂存其中一个。").is_empty());

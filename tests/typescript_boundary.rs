@@ -14,11 +14,19 @@ fn own_types(src: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let code = line.trim_start();
-        let Some(rest) = ["struct ", "enum ", "pub struct ", "pub enum ", "pub(crate) struct ", "pub(crate) enum "].iter().find_map(|p| code.strip_prefix(p)) else {
+        let Some(rest) = ["struct ", "enum ", "pub struct ", "pub enum ", "pub(crate) struct ", "pub(crate) enum "]
+            .iter()
+            .find_map(|p| code.strip_prefix(p))
+        else {
             continue;
         };
         // The attributes right above the item.
-        let exported = lines[..i].iter().rev().map(|l| l.trim_start()).take_while(|l| l.starts_with("#[") || l.starts_with("///")).any(|l| l.starts_with("#[wasm_bindgen"));
+        let exported = lines[..i]
+            .iter()
+            .rev()
+            .map(|l| l.trim_start())
+            .take_while(|l| l.starts_with("#[") || l.starts_with("///"))
+            .any(|l| l.starts_with("#[wasm_bindgen"));
         if !exported {
             out.push(rest.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or(rest).to_string());
         }

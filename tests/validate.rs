@@ -9,13 +9,12 @@ mod common;
 use std::collections::BTreeSet;
 
 use agentpad::diagnostics::Category;
-use agentpad::CandidateStyle;
 use agentpad::validate::{self, Rule};
+use agentpad::CandidateStyle;
 use agentpad::{CallContext, Config, Locale, PersistMode, Response, Status, Step, WorkflowState};
 use common::{timeouts, Host};
 use proptest::prelude::*;
 use serde_json::{json, Value};
-
 
 const SMALL: &str = "# Title\n\n```\ncode with ``` fences\n```\n\nx = 1\ny = 2\n";
 
@@ -58,7 +57,10 @@ fn scenarios(config: Config) -> Vec<(String, Response)> {
     assert!(!r.pending_changes.is_empty() && r.preview.is_some());
     let r = run.call(&mut h, "fuzzy replace", "memo_replace", json!({"path": "small.md", "old_text": "  y   =   2", "new_text": "y = 20"}));
     assert_eq!(r.status, Status::Success);
-    assert_eq!(r.markdown.lines().nth(4), Some(if run.config.locale == Locale::Zh { "### [Warning] 概览" } else { "### [Warning] Overview" }));
+    assert_eq!(
+        r.markdown.lines().nth(4),
+        Some(if run.config.locale == Locale::Zh { "### [Warning] 概览" } else { "### [Warning] Overview" })
+    );
     let r = run.call(&mut h, "preview", "memo_preview", json!({"path": "small.md"}));
     assert!(r.preview.is_some());
     for format in ["full", "stats", "diff"] {
@@ -83,11 +85,18 @@ fn scenarios(config: Config) -> Vec<(String, Response)> {
     run.call(&mut h, "choose", "memo_replace_selection", json!({"selection_id": "A"}));
     let r = run.call(&mut h, "multimatch with stale", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}));
     assert!(r.candidates.iter().any(|c| c.stale), "{}", r.markdown);
-    let r = run.call(&mut h, "already staged", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": "A"}));
+    let r =
+        run.call(&mut h, "already staged", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "match_id": "A"}));
     assert!(r.summary.contains("already staged") || r.summary.contains("已暂存为"), "{}", r.markdown);
-    let r = run.call(&mut h, "stale candidate", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 90", "match_id": "A"}));
+    let r =
+        run.call(&mut h, "stale candidate", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 90", "match_id": "A"}));
     assert_eq!(r.status, Status::StaleReference, "{}", r.markdown);
-    run.call(&mut h, "expected occurrences", "memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "expected_occurrences": 5}));
+    run.call(
+        &mut h,
+        "expected occurrences",
+        "memo_replace",
+        json!({"old_text": "timeout: 30", "new_text": "timeout: 60", "expected_occurrences": 5}),
+    );
     run.call(&mut h, "show all", "memo_replace", json!({"old_text": "value", "new_text": "v", "show_all_matches": true}));
     run.call(&mut h, "five shown", "memo_replace", json!({"old_text": "value", "new_text": "v"}));
     run.call(&mut h, "revert", "memo_revert", json!({"reason": "done"}));
@@ -225,12 +234,13 @@ fn every_response_of_every_scenario_validates() {
                     assert_eq!(pc.preview, if c.preview.is_empty() { " ".to_string() } else { c.preview.replace('\n', "⏎") }, "{label}");
                 }
             }
-            Err(v) => failures.push(format!("{label}:\n{}\n{}", v.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("\n"), r.markdown)),
+            Err(v) => {
+                failures.push(format!("{label}:\n{}\n{}", v.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("\n"), r.markdown))
+            }
         }
     }
     assert!(failures.is_empty(), "{} of {} responses fail:\n\n{}", failures.len(), responses.len(), failures.join("\n\n"));
 }
-
 
 // ---- mutations --------------------------------------------------------------------------------
 
@@ -253,7 +263,8 @@ impl Doc<'_> {
     /// Line range of the section at heading `at`: the heading and its body, up to the blank line
     /// before the next heading (exclusive) or the end.
     fn section(&self, at: usize) -> std::ops::Range<usize> {
-        let next = self.lines.iter().enumerate().skip(at + 1).find(|(_, l)| l.starts_with("### [")).map_or(self.lines.len(), |(i, _)| i - 1);
+        let next =
+            self.lines.iter().enumerate().skip(at + 1).find(|(_, l)| l.starts_with("### [")).map_or(self.lines.len(), |(i, _)| i - 1);
         at..next
     }
 
@@ -553,7 +564,15 @@ fn mutations() -> Vec<Mutation> {
             d.heading("Metrics").is_none().then_some(())?;
             let w = d.locale.words();
             let mut l = d.lines.clone();
-            let table = [format!("### [Metrics] {}", w.metrics), w.metric_header.to_string(), "| --- | --- |".into(), "| delta | 0 |".into(), "| new_length | - |".into(), "| selection_count | - |".into(), String::new()];
+            let table = [
+                format!("### [Metrics] {}", w.metrics),
+                w.metric_header.to_string(),
+                "| --- | --- |".into(),
+                "| delta | 0 |".into(),
+                "| new_length | - |".into(),
+                "| selection_count | - |".into(),
+                String::new(),
+            ];
             l.splice(target..target, table);
             Some(Doc::text(&l))
         }),

@@ -22,7 +22,9 @@ fn the_version_a_commit_names_can_be_read() {
     assert!(r.guidance.as_deref().unwrap_or_default().starts_with("a.md is now v2;"), "{}", r.markdown);
     // Pending changes do not show in an old version.
     h.call("memo_replace", json!({"old_text": "x = 3", "new_text": "x = 4"}));
-    for (version, text, what) in [("v0", "x = 1", "as it was when opened"), ("v1", "x = 2", "after \"x to 2\""), ("v2", "x = 3", "the committed text now")] {
+    for (version, text, what) in
+        [("v0", "x = 1", "as it was when opened"), ("v1", "x = 2", "after \"x to 2\""), ("v2", "x = 3", "the committed text now")]
+    {
         let r = h.call("memo_read", json!({"version": version}));
         assert_eq!(r.status, Status::Success, "{version}: {}", r.markdown);
         assert_eq!(r.content.as_deref(), Some(format!("1│ {text}\n").as_str()), "{version}");
@@ -56,7 +58,10 @@ fn an_aged_out_version_says_what_is_kept() {
     let oldest = commits - RING + 1;
     assert!(r.summary.contains("no longer kept") && r.summary.contains(&format!("oldest kept is v{oldest}")), "{}", r.summary);
     let guidance = r.guidance.clone().unwrap_or_default();
-    assert!(guidance.contains(&format!("memo_read(version=\"v{oldest}\")")) && guidance.contains("memo_read(version=\"v0\")"), "{guidance}");
+    assert!(
+        guidance.contains(&format!("memo_read(version=\"v{oldest}\")")) && guidance.contains("memo_read(version=\"v0\")"),
+        "{guidance}"
+    );
     // What the guidance offers works.
     let r = h.call("memo_read", json!({"version": format!("v{oldest}")}));
     assert_eq!(r.content.as_deref(), Some(format!("1│ n = {oldest}\n").as_str()), "{}", r.markdown);
@@ -126,7 +131,12 @@ fn an_external_one_line_change_shares_the_unchanged_text() {
     assert!(unshared_bytes(doc.rope(), &previous) < 8 * 1024, "a refresh copies the whole text");
     // The versions read back as they were.
     let r = h.call("memo_read", json!({"version": "v2", "start_line": 2001, "end_line": 2001}));
-    assert_eq!(r.content.as_deref(), Some("2001│ 0: line 2000 (changed 2) of a document that is rewritten whole ----------------------------------------\n"), "{}", r.markdown);
+    assert_eq!(
+        r.content.as_deref(),
+        Some("2001│ 0: line 2000 (changed 2) of a document that is rewritten whole ----------------------------------------\n"),
+        "{}",
+        r.markdown
+    );
     let r = h.call("memo_read", json!({"version": "v0", "start_line": 1001, "end_line": 1001}));
     assert!(r.content.as_deref().unwrap_or_default().contains("1001│ 0: line 1000 of"), "{}", r.markdown);
 }

@@ -136,8 +136,23 @@ fn compress_history_leaves_a_key_set_to_undefined_absent() {
     ws.call("memo_commit".into(), obj(&[("summary", "s".into())]), Some("t1".into()), 0.0);
     ws.complete_persist(Array::of1(&obj(&[("path", "a.txt".into()), ("ok", true.into()), ("version", "v2".into())])).into());
     let text = obj(&[("type", "text".into()), ("text", "Editing.".into()), ("providerOptions", JsValue::UNDEFINED)]);
-    let call = |id: &str| obj(&[("type", "tool-call".into()), ("toolCallId", id.into()), ("toolName", "memo_replace".into()), ("input", obj(&[])), ("providerOptions", JsValue::UNDEFINED)]);
-    let result = |id: &str| obj(&[("type", "tool-result".into()), ("toolCallId", id.into()), ("toolName", "memo_replace".into()), ("output", obj(&[("type", "text".into()), ("value", "ok".into())]))]);
+    let call = |id: &str| {
+        obj(&[
+            ("type", "tool-call".into()),
+            ("toolCallId", id.into()),
+            ("toolName", "memo_replace".into()),
+            ("input", obj(&[])),
+            ("providerOptions", JsValue::UNDEFINED),
+        ])
+    };
+    let result = |id: &str| {
+        obj(&[
+            ("type", "tool-result".into()),
+            ("toolCallId", id.into()),
+            ("toolName", "memo_replace".into()),
+            ("output", obj(&[("type", "text".into()), ("value", "ok".into())])),
+        ])
+    };
     let messages = Array::new();
     messages.push(&obj(&[("role", "user".into()), ("content", "go".into())]));
     messages.push(&obj(&[("role", "assistant".into()), ("content", Array::of2(&text, &call("t0")).into())]));

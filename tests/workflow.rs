@@ -6,7 +6,7 @@
 mod common;
 
 use agentpad::tools::Tool;
-use agentpad::{CallContext, Config, LoadResult, PersistMode, PersistResult, Status, Step, Workspace, WorkflowState};
+use agentpad::{CallContext, Config, LoadResult, PersistMode, PersistResult, Status, Step, WorkflowState, Workspace};
 use common::Host;
 use serde_json::json;
 
@@ -363,7 +363,10 @@ fn a_failed_restore_is_reported_as_committed_after_all() {
     // Storage is read again for the document that failed (docs/workflow.md#saving): unchanged.
     let Step::Load(paths) = ws.complete_persist(vec![PersistResult::Failed { path: "a".into(), error: "gone".into() }]) else { panic!() };
     assert_eq!(paths, vec!["b".to_string()]);
-    let Step::Done(r) = ws.complete_load(vec![LoadResult::Loaded { path: "b".into(), text: "b = 1\n".into(), version: "v1".into() }]) else { panic!() };
+    let Step::Done(r) = ws.complete_load(vec![LoadResult::Loaded { path: "b".into(), text: "b = 1\n".into(), version: "v1".into() }])
+    else {
+        panic!()
+    };
     assert_eq!(r.status, Status::PersistFailure);
     assert!(r.summary.contains("a could not be restored"), "{}", r.summary);
     assert_eq!(ws.text(Some("a")).unwrap(), "a = 2\n", "the workspace says what storage holds");
@@ -380,7 +383,11 @@ fn example_flow_3_nested_tasks() {
     assert_eq!(t2.task_id.as_deref(), Some("1"));
     let t3 = h.call("memo_begin_task", json!({"goal": "check dependency versions", "parent_task_id": "1"}));
     assert_eq!(t3.task_stack.iter().map(|t| (t.task_id.as_str(), t.depth)).collect::<Vec<_>>(), vec![("1", 1), ("2", 2)]);
-    assert!(t3.markdown.contains("### [Tasks] Task stack\n- [#1] add module Y (Active)\n  - [#2] check dependency versions (current)"), "{}", t3.markdown);
+    assert!(
+        t3.markdown.contains("### [Tasks] Task stack\n- [#1] add module Y (Active)\n  - [#2] check dependency versions (current)"),
+        "{}",
+        t3.markdown
+    );
     let done = h.call("memo_commit", json!({"summary": "versions are fine", "auto_pop_task": true}));
     assert_eq!(done.status, Status::Success, "{}", done.markdown);
     assert!(done.summary.contains("Task #2 completed"), "{}", done.summary);
@@ -393,7 +400,13 @@ fn example_flow_3_nested_tasks() {
     let tree: Vec<_> = main.task_tree.iter().map(|n| (n.task_id.as_str(), n.status.as_str(), n.children.len())).collect();
     assert_eq!(tree, vec![("1", "Completed", 1)]);
     assert_eq!(main.task_tree[0].children[0].summary.as_deref(), Some("versions are fine"));
-    assert!(main.markdown.ends_with("### [Tasks] Task stack\n🌳 Tasks finished in this session:\n- ✅ add module Y\n  └─ ✅ check dependency versions\n"), "{}", main.markdown);
+    assert!(
+        main.markdown.ends_with(
+            "### [Tasks] Task stack\n🌳 Tasks finished in this session:\n- ✅ add module Y\n  └─ ✅ check dependency versions\n"
+        ),
+        "{}",
+        main.markdown
+    );
     assert_eq!(h.stored("deps.toml"), "y = \"1.1\"\n");
 }
 
@@ -501,7 +514,12 @@ fn preview_formats_and_the_length_cap() {
     // What differs: `line` → `LINE`, and four lines into `gone` (the final line break shared).
     assert!(stats.contains("+4/-4 chars") && stats.contains("+4/-31 chars") && stats.contains("total: 2 changes"), "{stats}");
     let diff = h.call("memo_preview", json!({"format": "diff", "context_lines": 1})).preview.unwrap();
-    assert!(diff.starts_with("--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@ change A\n line 1\n-line 2\n+LINE 2\n… 1 more line\n@@ -19,6 +19,3 @@ change B\n"), "{diff}");
+    assert!(
+        diff.starts_with(
+            "--- a/a\n+++ b/a\n@@ -1,3 +1,3 @@ change A\n line 1\n-line 2\n+LINE 2\n… 1 more line\n@@ -19,6 +19,3 @@ change B\n"
+        ),
+        "{diff}"
+    );
     let full = h.call("memo_preview", json!({"format": "full"})).preview.unwrap();
     assert!(full.contains("\n20│-line 20\n") && full.contains("… "), "the 40-char cap cuts the long hunk: {full}");
     assert!(full.contains("more lines"), "{full}");
@@ -631,7 +649,7 @@ fn tool_states_list_every_tool_and_say_why_a_hidden_one_is_hidden_as_its_call_wo
     for step in [
         None,
         Some(("memo_replace", json!({"old_text": "timeout: 30", "new_text": "timeout: 60"}))), // SelectionPending
-        Some(("memo_replace_selection", json!({"selection_id": "B"}))),                       // PersistPending
+        Some(("memo_replace_selection", json!({"selection_id": "B"}))),                        // PersistPending
     ] {
         if let Some((tool, args)) = step {
             h.call(tool, args);
@@ -703,7 +721,13 @@ fn the_enabled_tool_list_is_byte_identical_in_all_five_states() {
     let states: Vec<WorkflowState> = seen.iter().map(|s| s.0).collect();
     assert_eq!(
         states,
-        [WorkflowState::Idle, WorkflowState::SelectionPending, WorkflowState::PersistPending, WorkflowState::OutOfSync, WorkflowState::Refreshing]
+        [
+            WorkflowState::Idle,
+            WorkflowState::SelectionPending,
+            WorkflowState::PersistPending,
+            WorkflowState::OutOfSync,
+            WorkflowState::Refreshing
+        ]
     );
     for (state, list, _) in &seen[1..] {
         assert_eq!(list, &seen[0].1, "the list changed in {state:?}");

@@ -17,15 +17,27 @@ use serde_json::json;
 #[derive(Clone, Debug)]
 enum Op {
     /// Replace the draft's text at [start, start+len) (chars, clamped) by `new`.
-    Replace { start: usize, len: usize, new: String },
+    Replace {
+        start: usize,
+        len: usize,
+        new: String,
+    },
     /// Choose candidate `pick` (modulo the count) of a pending choice.
-    Choose { pick: usize },
-    Append { text: String },
-    Commit { fail: bool },
+    Choose {
+        pick: usize,
+    },
+    Append {
+        text: String,
+    },
+    Commit {
+        fail: bool,
+    },
     Revert,
     Discard,
     /// Another program writes `text` to storage.
-    External { text: String },
+    External {
+        text: String,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -45,7 +57,6 @@ fn bytes(s: &str, start: usize, end: usize) -> (usize, usize) {
     let at = |c: usize| s.char_indices().nth(c).map_or(s.len(), |(b, _)| b);
     (at(start), at(end))
 }
-
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]

@@ -53,29 +53,14 @@ const CONTEXT: usize = 3;
 const NATIVE_DIFF_DOCS: &str = "code-1MB,code-10MB,markdown-10MB,cjk-1MB";
 
 fn similar_patch(old: &str, new: &str) -> String {
-    TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(CONTEXT)
-        .header(OLD_LABEL, NEW_LABEL)
-        .to_string()
+    TextDiff::from_lines(old, new).unified_diff().context_radius(CONTEXT).header(OLD_LABEL, NEW_LABEL).to_string()
 }
 
 fn agentpad_patch(old: &Rope, new: &Rope) -> String {
     let cs = ChangeSet::diff(old, new);
-    let spans: Vec<ChangeSpan> = cs
-        .replacements()
-        .iter()
-        .zip(cs.draft_ranges())
-        .map(|(r, draft)| ChangeSpan {
-            base: r.range.clone(),
-            draft,
-        })
-        .collect();
-    let opts = PreviewOptions {
-        mode: PreviewMode::Diff,
-        context_lines: CONTEXT,
-        max_length: 0,
-    };
+    let spans: Vec<ChangeSpan> =
+        cs.replacements().iter().zip(cs.draft_ranges()).map(|(r, draft)| ChangeSpan { base: r.range.clone(), draft }).collect();
+    let opts = PreviewOptions { mode: PreviewMode::Diff, context_lines: CONTEXT, max_length: 0 };
     preview::render(old, new, &spans, PATH, &opts)
 }
 
@@ -89,13 +74,7 @@ struct Case {
 }
 
 /// One line of native-diff-checks.json.
-fn check_entry(
-    case: &Case,
-    impl_: &str,
-    patch: &str,
-    first_ms: f64,
-    minimal: (usize, usize),
-) -> (bool, String) {
+fn check_entry(case: &Case, impl_: &str, patch: &str, first_ms: f64, minimal: (usize, usize)) -> (bool, String) {
     let (ok, detail) = match edits::strict_apply(&case.old, patch, OLD_LABEL, NEW_LABEL) {
         Err(e) => (false, format!("strict apply FAILS ({e})")),
         Ok(a) if a.text != case.new => (false, "strict apply gives a DIFFERENT text".to_string()),
@@ -108,11 +87,7 @@ fn check_entry(
                 a.added,
                 minimal.0,
                 minimal.1,
-                if (a.removed, a.added) == minimal {
-                    ", met"
-                } else {
-                    ""
-                }
+                if (a.removed, a.added) == minimal { ", met" } else { "" }
             ),
         ),
     };
@@ -126,19 +101,9 @@ fn check_entry(
                 (a.removed, a.added) == minimal
             )
         })
-        .unwrap_or_else(|_| {
-            "\"hunks\": null, \"removed\": null, \"added\": null, \"minimal\": false".to_string()
-        });
-    let detail = format!(
-        "{detail}; {} chars; first run {first_ms:.1} ms",
-        patch.len()
-    );
-    eprintln!(
-        "{} {} {impl_}: {}",
-        case.work,
-        case.doc,
-        if ok { "ok" } else { "WRONG" }
-    );
+        .unwrap_or_else(|_| "\"hunks\": null, \"removed\": null, \"added\": null, \"minimal\": false".to_string());
+    let detail = format!("{detail}; {} chars; first run {first_ms:.1} ms", patch.len());
+    eprintln!("{} {} {impl_}: {}", case.work, case.doc, if ok { "ok" } else { "WRONG" });
     (
         ok,
         format!(
@@ -166,19 +131,12 @@ fn json_str(s: &str) -> String {
 }
 
 fn env_num(name: &str, default: f64) -> f64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 pub fn run() {
-    let spec =
-        std::env::var("AGENTPAD_BENCH_DIFF_DOCS").unwrap_or_else(|_| NATIVE_DIFF_DOCS.to_string());
-    let docs: Vec<Doc> = docs::parse_doc_list(&spec)
-        .iter()
-        .map(|(k, s)| docs::generate(k, s))
-        .collect();
+    let spec = std::env::var("AGENTPAD_BENCH_DIFF_DOCS").unwrap_or_else(|_| NATIVE_DIFF_DOCS.to_string());
+    let docs: Vec<Doc> = docs::parse_doc_list(&spec).iter().map(|(k, s)| docs::generate(k, s)).collect();
     docs::write_fingerprints("diff", &docs);
     let slow_ms = env_num("AGENTPAD_BENCH_DIFF_NATIVE_SLOW_MS", 300.0);
     let slow_runs = env_num("AGENTPAD_BENCH_DIFF_SLOW_RUNS", 3.0).max(1.0) as usize;
@@ -210,11 +168,7 @@ pub fn run() {
     }
     let dir = docs::out_dir();
     std::fs::create_dir_all(&dir).expect("create the bench output directory");
-    std::fs::write(
-        dir.join("native-diff-edits.json"),
-        format!("[\n{}\n]\n", edit_lines.join(",\n")),
-    )
-    .expect("write the edit fingerprints");
+    std::fs::write(dir.join("native-diff-edits.json"), format!("[\n{}\n]\n", edit_lines.join(",\n"))).expect("write the edit fingerprints");
 
     // Check every patch once (that run also says whether the pair is slow).
     let mut checks = Vec::new();
@@ -223,11 +177,8 @@ pub fn run() {
     for (i, (case, minimal)) in cases.iter().enumerate() {
         for impl_ in ["agentpad-diff", "similar"] {
             let t = Instant::now();
-            let patch = if impl_ == "similar" {
-                similar_patch(&case.old, &case.new)
-            } else {
-                agentpad_patch(&case.old_rope, &case.new_rope)
-            };
+            let patch =
+                if impl_ == "similar" { similar_patch(&case.old, &case.new) } else { agentpad_patch(&case.old_rope, &case.new_rope) };
             let first_ms = t.elapsed().as_secs_f64() * 1e3;
             let (_, line) = check_entry(case, impl_, &patch, first_ms, *minimal);
             checks.push(line);
@@ -255,16 +206,8 @@ pub fn run() {
             }
         }
     }
-    std::fs::write(
-        dir.join("native-diff-checks.json"),
-        format!("[\n{}\n]\n", checks.join(",\n")),
-    )
-    .expect("write the diff checks");
-    std::fs::write(
-        dir.join("native-diff-slow.json"),
-        format!("[\n{}\n]\n", slow.join(",\n")),
-    )
-    .expect("write the slow diff timings");
+    std::fs::write(dir.join("native-diff-checks.json"), format!("[\n{}\n]\n", checks.join(",\n"))).expect("write the diff checks");
+    std::fs::write(dir.join("native-diff-slow.json"), format!("[\n{}\n]\n", slow.join(",\n"))).expect("write the slow diff timings");
 
     // The other native benches' settings with shorter warm-up and measurement (30 pairs: the
     // bench must stay short); flat sampling (an iteration takes ms to hundreds of ms at 10 MB,

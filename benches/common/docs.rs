@@ -15,12 +15,7 @@ use std::path::{Path, PathBuf};
 
 pub const KB: usize = 1000;
 pub const MB: usize = 1000 * KB;
-pub const SIZES: [(&str, usize); 4] = [
-    ("10KB", 10 * KB),
-    ("100KB", 100 * KB),
-    ("1MB", MB),
-    ("10MB", 10 * MB),
-];
+pub const SIZES: [(&str, usize); 4] = [("10KB", 10 * KB), ("100KB", 100 * KB), ("1MB", MB), ("10MB", 10 * MB)];
 pub const KINDS: [&str; 3] = ["code", "markdown", "cjk"];
 pub const DEFAULT_DOCS: &str = "code-1MB,code-10MB,cjk-1MB";
 
@@ -58,18 +53,12 @@ fn seed(kind: &str) -> u32 {
 }
 
 const WORDS: [&str; 40] = [
-    "alpha", "buffer", "cache", "delta", "entry", "frame", "graph", "handle", "index", "join",
-    "kernel", "layout", "mirror", "node", "offset", "parser", "query", "range", "state", "token",
-    "update", "value", "window", "yield", "zone", "batch", "cursor", "digest", "event", "filter",
-    "group", "header", "input", "label", "matrix", "output", "packet", "record", "schema", "table",
+    "alpha", "buffer", "cache", "delta", "entry", "frame", "graph", "handle", "index", "join", "kernel", "layout", "mirror", "node",
+    "offset", "parser", "query", "range", "state", "token", "update", "value", "window", "yield", "zone", "batch", "cursor", "digest",
+    "event", "filter", "group", "header", "input", "label", "matrix", "output", "packet", "record", "schema", "table",
 ];
-const TYPES: [&str; 10] = [
-    "Config", "Request", "Document", "Buffer", "Span", "Entry", "Record", "Vec<u8>", "String",
-    "Table",
-];
-const METHODS: [&str; 10] = [
-    "parse", "lookup", "resolve", "split_at", "get", "merge", "encode", "decode", "flush", "apply",
-];
+const TYPES: [&str; 10] = ["Config", "Request", "Document", "Buffer", "Span", "Entry", "Record", "Vec<u8>", "String", "Table"];
+const METHODS: [&str; 10] = ["parse", "lookup", "resolve", "split_at", "get", "merge", "encode", "decode", "flush", "apply"];
 const PREDICATES: [&str; 5] = ["is_empty", "is_stale", "is_locked", "is_dirty", "is_closed"];
 
 const CODE_BOILER: [&str; 4] = [
@@ -159,18 +148,8 @@ pub fn needles(kind: &str) -> Needles {
         "cjk" => Needles {
             all: "- [ ] 更新变更日志并提升版本号，然后通知所有相关的维护",
             unique: "季度对账总账必须由两名审计员签字确认后方可归档。",
-            fuzzy_doc: [
-                "- 审计清单",
-                "    - 在刷新之前比较暂存的合计",
-                "    - 记录预期值与观测值之间的偏差",
-            ]
-            .join("\n"),
-            fuzzy: [
-                "- 审计清单",
-                "  - 在刷新之前比较暂存的合计",
-                "  - 记录预期值与观测值之间的偏差",
-            ]
-            .join("\n"),
+            fuzzy_doc: ["- 审计清单", "    - 在刷新之前比较暂存的合计", "    - 记录预期值与观测值之间的偏差"].join("\n"),
+            fuzzy: ["- 审计清单", "  - 在刷新之前比较暂存的合计", "  - 记录预期值与观测值之间的偏差"].join("\n"),
         },
         _ => panic!("unknown document kind {kind:?}"),
     }
@@ -187,9 +166,7 @@ fn code_block(r: &mut Rng, out: &mut Vec<String>) {
     let arg = word(r);
     let t1 = r.pick(&TYPES);
     let t2 = r.pick(&TYPES);
-    out.push(format!(
-        "fn {a}_{b}_{n0}({arg}: &{t1}) -> Result<{t2}, Error> {{"
-    ));
+    out.push(format!("fn {a}_{b}_{n0}({arg}: &{t1}) -> Result<{t2}, Error> {{"));
     let n = 2 + r.below(6);
     for _ in 0..n {
         let k = r.below(10);
@@ -203,9 +180,7 @@ fn code_block(r: &mut Rng, out: &mut Vec<String>) {
             out.push(format!("    if {b}.{p}() {{"));
             let w1 = word(r);
             let w2 = word(r);
-            out.push(format!(
-                "        return Err(Error::invalid(\"{w1} {w2}\"));"
-            ));
+            out.push(format!("        return Err(Error::invalid(\"{w1} {w2}\"));"));
             out.push("    }".to_string());
         } else if k < 7 {
             let w1 = word(r);
@@ -216,9 +191,7 @@ fn code_block(r: &mut Rng, out: &mut Vec<String>) {
             out.push(r.pick(&CODE_BOILER).to_string());
         } else {
             let x = r.below(10000);
-            out.push(format!(
-                "    {a}.push_str(&format!(\"{{}}-{{}}\", {b}, {x}));"
-            ));
+            out.push(format!("    {a}.push_str(&format!(\"{{}}-{{}}\", {b}, {x}));"));
         }
     }
     out.push(format!("    Ok({a}.into())"));
@@ -331,25 +304,13 @@ pub struct Doc {
 }
 
 fn size_bytes(size: &str) -> usize {
-    SIZES
-        .iter()
-        .find(|(n, _)| *n == size)
-        .unwrap_or_else(|| panic!("unknown size {size:?}"))
-        .1
+    SIZES.iter().find(|(n, _)| *n == size).unwrap_or_else(|| panic!("unknown size {size:?}")).1
 }
 
 /// The document of `kind` with at least `size` UTF-8 bytes (whole lines; ends with "\n").
 pub fn generate(kind: &str, size: &str) -> Doc {
-    let kind: &'static str = KINDS
-        .iter()
-        .copied()
-        .find(|k| *k == kind)
-        .unwrap_or_else(|| panic!("unknown kind {kind:?}"));
-    let size_name: &'static str = SIZES
-        .iter()
-        .find(|(n, _)| *n == size)
-        .map(|(n, _)| *n)
-        .unwrap();
+    let kind: &'static str = KINDS.iter().copied().find(|k| *k == kind).unwrap_or_else(|| panic!("unknown kind {kind:?}"));
+    let size_name: &'static str = SIZES.iter().find(|(n, _)| *n == size).map(|(n, _)| *n).unwrap();
     let target = size_bytes(size) as u64;
     let mut r = Rng::new(seed(kind));
     let needles = needles(kind);
@@ -387,13 +348,7 @@ pub fn generate(kind: &str, size: &str) -> Doc {
     }
     let mut text = lines.join("\n");
     text.push('\n');
-    Doc {
-        name: format!("{kind}-{size_name}"),
-        kind,
-        size: size_name,
-        text,
-        needles,
-    }
+    Doc { name: format!("{kind}-{size_name}"), kind, size: size_name, text, needles }
 }
 
 /// Lines shorter than this (in chars) are never picked by [`spread_needles`].
@@ -436,15 +391,8 @@ pub fn spread_needles(text: &str, count: usize) -> Vec<Spread> {
             }
             j += 1;
         }
-        assert!(
-            j < n,
-            "spread_needles: found only {} of {count} unique lines",
-            picked.len()
-        );
-        picked.push(Spread {
-            line: j,
-            text: lines[j].to_string(),
-        });
+        assert!(j < n, "spread_needles: found only {} of {count} unique lines", picked.len());
+        picked.push(Spread { line: j, text: lines[j].to_string() });
         after = Some(j);
     }
     picked
@@ -466,17 +414,9 @@ pub fn parse_doc_list(spec: &str) -> Vec<(String, String)> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|s| {
-            let (kind, size) = s
-                .split_once('-')
-                .unwrap_or_else(|| panic!("bad document name {s:?}: use KIND-SIZE"));
-            assert!(
-                KINDS.contains(&kind),
-                "bad document kind in {s:?}: use one of {KINDS:?}"
-            );
-            assert!(
-                SIZES.iter().any(|(n, _)| *n == size),
-                "bad document size in {s:?}"
-            );
+            let (kind, size) = s.split_once('-').unwrap_or_else(|| panic!("bad document name {s:?}: use KIND-SIZE"));
+            assert!(KINDS.contains(&kind), "bad document kind in {s:?}: use one of {KINDS:?}");
+            assert!(SIZES.iter().any(|(n, _)| *n == size), "bad document size in {s:?}");
             (kind.to_string(), size.to_string())
         })
         .collect()
@@ -485,10 +425,7 @@ pub fn parse_doc_list(spec: &str) -> Vec<(String, String)> {
 /// The documents to benchmark: `AGENTPAD_BENCH_DOCS` (same variable as the JS harness) or the default.
 pub fn selected_docs() -> Vec<Doc> {
     let spec = std::env::var("AGENTPAD_BENCH_DOCS").unwrap_or_else(|_| DEFAULT_DOCS.to_string());
-    parse_doc_list(&spec)
-        .iter()
-        .map(|(k, s)| generate(k, s))
-        .collect()
+    parse_doc_list(&spec).iter().map(|(k, s)| generate(k, s)).collect()
 }
 
 /// Where bench side files go: `AGENTPAD_BENCH_OUT` (build.sh sets it to `<target>/bench`), else
@@ -497,9 +434,8 @@ pub fn out_dir() -> PathBuf {
     if let Ok(dir) = std::env::var("AGENTPAD_BENCH_OUT") {
         return PathBuf::from(dir);
     }
-    let target = std::env::var("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    let target =
+        std::env::var("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
     target.join("bench")
 }
 
@@ -521,6 +457,5 @@ pub fn write_fingerprints(suite: &str, docs: &[Doc]) {
         })
         .collect();
     let path = dir.join(format!("native-docs-{suite}.json"));
-    std::fs::write(&path, format!("[\n{}\n]\n", entries.join(",\n")))
-        .expect("write the document fingerprints");
+    std::fs::write(&path, format!("[\n{}\n]\n", entries.join(",\n"))).expect("write the document fingerprints");
 }

@@ -8,11 +8,7 @@
 use super::docs::Rng;
 
 /// The edit sets, in the order of the JS `EDITS`: (key, criterion work id).
-pub const EDIT_SETS: [(&str, &str); 3] = [
-    ("one", "anchor-diff-1"),
-    ("ten", "anchor-diff-10"),
-    ("pct", "anchor-diff-1pct"),
-];
+pub const EDIT_SETS: [(&str, &str); 3] = [("one", "anchor-diff-1"), ("ten", "anchor-diff-10"), ("pct", "anchor-diff-1pct")];
 
 /// The new text of an edit set and the minimal line counts of its diff.
 pub struct Edit {
@@ -94,8 +90,7 @@ pub fn make(kind: &str, text: &str, key: &str) -> Edit {
             }
             let mut sorted: Vec<usize> = picked.into_iter().collect();
             sorted.sort_unstable();
-            let action: std::collections::HashMap<usize, u32> =
-                sorted.iter().map(|&j| (j, r.below(10))).collect();
+            let action: std::collections::HashMap<usize, u32> = sorted.iter().map(|&j| (j, r.below(10))).collect();
             out = Vec::with_capacity(n + k);
             for (j, line) in lines.iter().enumerate() {
                 match action.get(&j) {
@@ -118,11 +113,7 @@ pub fn make(kind: &str, text: &str, key: &str) -> Edit {
     let mut new_text = out.join("\n");
     new_text.push('\n');
     assert!(new_text != text, "the edit {key} changed nothing");
-    Edit {
-        new_text,
-        removed: edited + deleted,
-        added: edited + inserted,
-    }
+    Edit { new_text, removed: edited + deleted, added: edited + inserted }
 }
 
 /// What [`strict_apply`] found: the patched text, hunks, removed and added lines.
@@ -136,12 +127,7 @@ pub struct Applied {
 /// Applies a unified diff to `old` strictly (as `strictApply` in `www/bench/suites/diff.mjs`):
 /// every hunk exactly where its header says, its context and removed lines equal to the old text
 /// there, its line counts equal to the header's, labels `old_label` / `new_label`.
-pub fn strict_apply(
-    old: &str,
-    patch: &str,
-    old_label: &str,
-    new_label: &str,
-) -> Result<Applied, String> {
+pub fn strict_apply(old: &str, patch: &str, old_label: &str, new_label: &str) -> Result<Applied, String> {
     let mut pl: Vec<&str> = patch.split('\n').collect();
     if pl.last() == Some(&"") {
         pl.pop();
@@ -172,13 +158,7 @@ pub fn strict_apply(
             .strip_prefix("@@ -")
             .and_then(|r| r.split_once(" @@"))
             .map(|(x, _)| x)
-            .ok_or_else(|| {
-                format!(
-                    "line {}: not a hunk header: {:?}",
-                    i + 1,
-                    &h[..h.len().min(60)]
-                )
-            })?;
+            .ok_or_else(|| format!("line {}: not a hunk header: {:?}", i + 1, &h[..h.len().min(60)]))?;
         let (o, n) = inner.split_once(" +").ok_or("bad hunk header")?;
         let range = |s: &str| -> Result<(usize, usize), String> {
             match s.split_once(',') {
@@ -187,29 +167,14 @@ pub fn strict_apply(
             }
         };
         let ((o_start, o_len), (n_start, n_len)) = (range(o)?, range(n)?);
-        let at = if o_len == 0 {
-            o_start
-        } else {
-            o_start.saturating_sub(1)
-        };
+        let at = if o_len == 0 { o_start } else { o_start.saturating_sub(1) };
         if at < pos || at > old_lines.len() {
-            return Err(format!(
-                "hunk {} at old line {o_start}: out of order or past the end",
-                hunks + 1
-            ));
+            return Err(format!("hunk {} at old line {o_start}: out of order or past the end", hunks + 1));
         }
         out.extend_from_slice(&old_lines[pos..at]);
-        let lands = if n_len == 0 {
-            n_start
-        } else {
-            n_start.saturating_sub(1)
-        };
+        let lands = if n_len == 0 { n_start } else { n_start.saturating_sub(1) };
         if out.len() != lands {
-            return Err(format!(
-                "hunk {}: new start {n_start}, but it lands at new line {}",
-                hunks + 1,
-                out.len() + 1
-            ));
+            return Err(format!("hunk {}: new start {n_start}, but it lands at new line {}", hunks + 1, out.len() + 1));
         }
         let (mut p, mut oc, mut nc) = (at, 0usize, 0usize);
         i += 1;
@@ -235,21 +200,12 @@ pub fn strict_apply(
                     nc += 1;
                     added += 1;
                 }
-                _ => {
-                    return Err(format!(
-                        "hunk {}: unexpected line {:?}",
-                        hunks + 1,
-                        &line[..line.len().min(60)]
-                    ))
-                }
+                _ => return Err(format!("hunk {}: unexpected line {:?}", hunks + 1, &line[..line.len().min(60)])),
             }
             i += 1;
         }
         if oc != o_len || nc != n_len {
-            return Err(format!(
-                "hunk {}: header says -{o_len} +{n_len}, body has -{oc} +{nc}",
-                hunks + 1
-            ));
+            return Err(format!("hunk {}: header says -{o_len} +{n_len}, body has -{oc} +{nc}", hunks + 1));
         }
         pos = p;
         hunks += 1;
@@ -257,10 +213,5 @@ pub fn strict_apply(
     out.extend_from_slice(&old_lines[pos..]);
     let mut text = out.join("\n");
     text.push('\n');
-    Ok(Applied {
-        text,
-        hunks,
-        removed,
-        added,
-    })
+    Ok(Applied { text, hunks, removed, added })
 }

@@ -7,9 +7,9 @@ use arbitrary::{Result, Unstructured};
 /// Characters that exercise the matcher's tiers and the renderer: whitespace kinds, gutter bars,
 /// Markdown syntax, look-alikes, multi-byte and astral chars, a BOM, U+2028.
 const ALPHABET: &[char] = &[
-    'a', 'b', 'c', 'x', 'A', 'Z', '0', '1', '2', '9', ' ', ' ', ' ', '\t', '\n', '\n', '\r', '#', '|', '│', '`', '*', '-',
-    '_', ':', '"', '\'', '(', ')', '[', ']', '{', '}', '<', '>', '\\', '/', '.', ',', 'é', '中', '文', '\u{a0}', '\u{3000}',
-    '“', '”', '‘', '’', '–', '—', '－', 'ａ', '\u{301}', '😀', '\u{feff}', '\u{2028}', '\u{200b}', '…', '→', '￥',
+    'a', 'b', 'c', 'x', 'A', 'Z', '0', '1', '2', '9', ' ', ' ', ' ', '\t', '\n', '\n', '\r', '#', '|', '│', '`', '*', '-', '_', ':', '"',
+    '\'', '(', ')', '[', ']', '{', '}', '<', '>', '\\', '/', '.', ',', 'é', '中', '文', '\u{a0}', '\u{3000}', '“', '”', '‘', '’', '–', '—',
+    '－', 'ａ', '\u{301}', '😀', '\u{feff}', '\u{2028}', '\u{200b}', '…', '→', '￥',
 ];
 
 /// Small documents with structure the tools care about (headings, repeated lines, indentation,

@@ -6,8 +6,8 @@
 
 use std::sync::OnceLock;
 
-use agentpad::CandidateStyle;
 use agentpad::validate::{parse, validate};
+use agentpad::CandidateStyle;
 use agentpad::{Config, Locale, Workspace};
 use arbitrary::{Result, Unstructured};
 use serde_json::json;

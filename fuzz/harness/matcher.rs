@@ -54,29 +54,23 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
             assert_eq!(got, want, "exact matches of {needle:?} from {from} in {doc:?}");
         }
         for m in &located.matches {
-            assert!(!agentpad::matching::marks::splits_a_character(&rope, &m.range), "a match cuts a character from its mark: {:?} in {doc:?}", m.range);
+            assert!(
+                !agentpad::matching::marks::splits_a_character(&rope, &m.range),
+                "a match cuts a character from its mark: {:?} in {doc:?}",
+                m.range
+            );
             if m.quality.is_exact() {
-                assert_eq!(
-                    rope.slice(m.range.clone()).to_string(),
-                    needle,
-                    "an exact match that is not the needle"
-                );
-            } else if m.quality
-                == (MatchQuality {
-                    tier: None,
-                    gutter: true,
-                    elided: false,
-                })
-            {
-                assert_eq!(
-                    rope.slice(m.range.clone()).to_string(),
-                    located.needle,
-                    "a gutter match that is not the stripped needle"
-                );
+                assert_eq!(rope.slice(m.range.clone()).to_string(), needle, "an exact match that is not the needle");
+            } else if m.quality == (MatchQuality { tier: None, gutter: true, elided: false }) {
+                assert_eq!(rope.slice(m.range.clone()).to_string(), located.needle, "a gutter match that is not the stripped needle");
             }
             if m.quality.tier == Some(Tier::Elided) {
                 // The needle written back at its elided match is the region as it is.
-                assert_eq!(m.replacement(&needle), rope.slice(m.range.clone()).to_string(), "an elided match of {needle:?} that does not give back its region");
+                assert_eq!(
+                    m.replacement(&needle),
+                    rope.slice(m.range.clone()).to_string(),
+                    "an elided match of {needle:?} that does not give back its region"
+                );
             }
             let _ = m.replacement("new\n  text");
         }
@@ -166,7 +160,11 @@ fn check_matches(rope: &Rope, matches: &[matching::Match], what: &str) {
     let mut end = 0;
     for (i, m) in matches.iter().enumerate() {
         assert!(m.range.start <= m.range.end && m.range.end <= len, "{what}: range {:?} out of 0..{len}", m.range);
-        assert!(i == 0 || m.range.start >= end, "{what}: overlapping or unsorted ranges {:?}", matches.iter().map(|m| &m.range).collect::<Vec<_>>());
+        assert!(
+            i == 0 || m.range.start >= end,
+            "{what}: overlapping or unsorted ranges {:?}",
+            matches.iter().map(|m| &m.range).collect::<Vec<_>>()
+        );
         assert_eq!(m.quality, matches[0].quality, "{what}: matches of different qualities");
         end = m.range.end;
     }

@@ -101,7 +101,10 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
     }
     if r.status == Status::Success && !preview_only && !has_match_id && !start.is_empty() && !end.is_empty() {
         if let Some(expected) = expected_span_edit(&text, &start, &end, anchor.as_deref(), keep_start, keep_end, &new_text) {
-            assert_eq!(draft, expected, "replace_span staged the wrong region (start {start:?}, end {end:?}, keep {keep_start}/{keep_end}, after {anchor:?})");
+            assert_eq!(
+                draft, expected,
+                "replace_span staged the wrong region (start {start:?}, end {end:?}, keep {keep_start}/{keep_end}, after {anchor:?})"
+            );
         }
     }
 
@@ -112,7 +115,10 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
             1 => ("memo_preview", json!({ "format": *u.choose(&["compact", "full", "stats", "diff"])? })),
             2 => ("memo_commit", json!({ "summary": "span edit" })),
             3 => ("memo_revert", json!({ "reason": "undo" })),
-            _ => ("memo_replace_span", json!({ "old_span_start": gen::needle(u, &draft)?, "old_span_end": gen::needle(u, &draft)?, "new_text": gen::letters(u, 5)?, "keep_start": u.arbitrary::<bool>()?, "keep_end": u.arbitrary::<bool>()? })),
+            _ => (
+                "memo_replace_span",
+                json!({ "old_span_start": gen::needle(u, &draft)?, "old_span_end": gen::needle(u, &draft)?, "new_text": gen::letters(u, 5)?, "keep_start": u.arbitrary::<bool>()?, "keep_end": u.arbitrary::<bool>()? }),
+            ),
         };
         let r = call(&mut ws, name, &args);
         if name == "memo_revert" && r.status == Status::Success {
@@ -126,7 +132,15 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
 /// marker's only exact occurrence at or after the anchor, and the end marker's first exact
 /// occurrence at or after the start marker's end (occurrences as `str::match_indices` counts
 /// them). `None` when that is not the case (fuzzy, several candidates, no end).
-fn expected_span_edit(text: &str, start: &str, end: &str, anchor: Option<&str>, keep_start: bool, keep_end: bool, new_text: &str) -> Option<String> {
+fn expected_span_edit(
+    text: &str,
+    start: &str,
+    end: &str,
+    anchor: Option<&str>,
+    keep_start: bool,
+    keep_end: bool,
+    new_text: &str,
+) -> Option<String> {
     // Every text argument arrives LF-normalised, like the document.
     let (start, end, new_text) = (&*normalize_line_breaks(start), &*normalize_line_breaks(end), &*normalize_line_breaks(new_text));
     let anchor = anchor.map(normalize_line_breaks);

@@ -15,7 +15,10 @@
 use agentpad::matching::line_key::LineKey;
 use agentpad::text::Text;
 use agentpad::tools::{ParamKind, Tool};
-use agentpad::{CallContext, Config, LoadResult, MemoryStorage, Numbering, PersistMode, PersistRequest, PersistResult, Response, Status, Step, Storage, StorageError, Stored, Workspace};
+use agentpad::{
+    CallContext, Config, LoadResult, MemoryStorage, Numbering, PersistMode, PersistRequest, PersistResult, Response, Status, Step, Storage,
+    StorageError, Stored, Workspace,
+};
 use arbitrary::{Result, Unstructured};
 use serde_json::{json, Map, Value};
 
@@ -40,7 +43,8 @@ struct Host {
 }
 
 fn run_inner(u: &mut Unstructured) -> Result<()> {
-    let mode = *u.choose(&[PersistMode::Manual, PersistMode::Manual, PersistMode::Manual, PersistMode::Immediate, PersistMode::Disabled])?;
+    let mode =
+        *u.choose(&[PersistMode::Manual, PersistMode::Manual, PersistMode::Manual, PersistMode::Immediate, PersistMode::Disabled])?;
     let config = Config {
         persist_mode: mode,
         locale: if u.ratio(1, 4)? { agentpad::Locale::Zh } else { agentpad::Locale::En },
@@ -189,7 +193,12 @@ impl Host {
         let r = self.drive(step, tool);
         // AGENTPAD_FUZZ_TRACE=1: each call, its arguments and how long it took (for slow inputs).
         if std::env::var_os("AGENTPAD_FUZZ_TRACE").is_some() {
-            let shown: String = args.to_string().chars().take(300).map(|c| if c.is_ascii() { c.to_string() } else { c.escape_unicode().to_string() }).collect();
+            let shown: String = args
+                .to_string()
+                .chars()
+                .take(300)
+                .map(|c| if c.is_ascii() { c.to_string() } else { c.escape_unicode().to_string() })
+                .collect();
             eprintln!("{:>9.1} ms  {name} {shown} → {:?}", started.elapsed().as_secs_f64() * 1e3, r.status);
         }
         if matches!(tool, Some(Tool::Revert | Tool::Discard)) && r.status == Status::Success {
@@ -347,11 +356,7 @@ pub fn check_response(r: &Response) {
     if let Err(v) = agentpad::validate::validate(&r.markdown) {
         panic!("the response breaks the Markdown contract: {v:#?}\n{}", r.markdown);
     }
-    assert!(
-        !(r.status == Status::Exception && r.summary.contains("Internal error")),
-        "an internal error reached the agent: {}",
-        r.summary
-    );
+    assert!(!(r.status == Status::Exception && r.summary.contains("Internal error")), "an internal error reached the agent: {}", r.summary);
 }
 
 /// The harness's storage for one call: the in-memory storage, asserting that a call's first

@@ -14,11 +14,7 @@ fn model_apply(base: &str, reps: &[Replacement]) -> String {
 }
 
 fn set(base_len: usize, reps: &[(Range<usize>, &str)]) -> ChangeSet {
-    ChangeSet::try_from_replacements(
-        base_len,
-        reps.iter().map(|(r, t)| Replacement { range: r.clone(), text: t.to_string() }),
-    )
-    .unwrap()
+    ChangeSet::try_from_replacements(base_len, reps.iter().map(|(r, t)| Replacement { range: r.clone(), text: t.to_string() })).unwrap()
 }
 
 /// A small deterministic generator: no clock, no dependency.
@@ -49,8 +45,7 @@ impl Rng {
             let start = at + self.below(base_len - at + 1).min(3);
             let end = start + self.below(base_len - start + 1).min(self.below(4));
             let text = self.text(3);
-            let empty_after_nonempty =
-                out.last().is_some_and(|p: &Replacement| p.range.start == start && !p.range.is_empty());
+            let empty_after_nonempty = out.last().is_some_and(|p: &Replacement| p.range.start == start && !p.range.is_empty());
             if start == end && empty_after_nonempty {
                 break;
             }
@@ -85,10 +80,7 @@ fn bad_replacements_are_refused_with_the_ranges() {
     cs.try_push(3..3, "y").unwrap(); // touching is fine
     cs.try_push(3..3, "z").unwrap(); // insertions at one point apply in order
     assert_eq!(cs.apply_str("abcd").unwrap(), "axyzd");
-    assert_eq!(
-        cs.apply_str("abc"),
-        Err(ChangeSetError::LengthMismatch { expected: 4, actual: 3 })
-    );
+    assert_eq!(cs.apply_str("abc"), Err(ChangeSetError::LengthMismatch { expected: 4, actual: 3 }));
     assert!(cs.invert(&Rope::from_str("abc")).is_err());
     assert!(ChangeSetError::Overlap { previous: 1..3, range: 2..4 }.to_string().contains("2..4 overlaps 1..3"));
 }
@@ -233,7 +225,8 @@ fn random_change_sets_agree_with_the_string_model() {
 fn a_passed_deadline_gives_a_coarser_but_correct_diff() {
     // 3,000 lines, every 100th changed: 30 small hunks between unique anchors.
     let old: String = (0..3000).map(|i| format!("line {i} of the text\n")).collect();
-    let new: String = (0..3000).map(|i| if i % 100 == 7 { format!("line {i} CHANGED\n") } else { format!("line {i} of the text\n") }).collect();
+    let new: String =
+        (0..3000).map(|i| if i % 100 == 7 { format!("line {i} CHANGED\n") } else { format!("line {i} of the text\n") }).collect();
     let (o, n) = (Rope::from_str(&old), Rope::from_str(&new));
     let (fine, coarse_flag) = ChangeSet::diff_until(&o, &n, &mut || false);
     assert!(!coarse_flag);
@@ -278,10 +271,7 @@ fn diff_finds_small_char_edits() {
     let cs = assert_diff_law("one 中文\ntwo 😀\nthree\n", "one 中文\ntwo 🎉\nthree\nfour\n", full);
     assert_eq!(
         cs.replacements(),
-        &[
-            Replacement { range: 11..12, text: "🎉".into() },
-            Replacement { range: 19..19, text: "four\n".into() }
-        ]
+        &[Replacement { range: 11..12, text: "🎉".into() }, Replacement { range: 19..19, text: "four\n".into() }]
     );
     assert!(diff_str("same", "same", full).is_empty());
     assert_diff_law("", "new", full);

@@ -16,7 +16,10 @@ fn options_and_editor_state_from_json() {
         let e = LiveContextOptions::from_json(&bad).unwrap_err().to_string();
         assert!(e.contains(says), "{bad}: {e}");
     }
-    let e = EditorState::from_json(&json!({"cursor": {"line": 2, "column": 3}, "selection": {"anchor": {"line": 1, "column": 1}, "head": {"line": 2, "column": 1}}})).unwrap();
+    let e = EditorState::from_json(
+        &json!({"cursor": {"line": 2, "column": 3}, "selection": {"anchor": {"line": 1, "column": 1}, "head": {"line": 2, "column": 1}}}),
+    )
+    .unwrap();
     assert_eq!(e.cursor, Some(LineCol { line: 2, column: 3 }));
     assert_eq!(e.selection, Some((LineCol { line: 1, column: 1 }, LineCol { line: 2, column: 1 })));
     assert!(EditorState::from_json(&json!({"cursor": {"line": 0, "column": 1}})).unwrap_err().to_string().contains("whole numbers ≥ 1"));

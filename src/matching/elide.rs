@@ -52,11 +52,7 @@ pub const MAX_ELIDED_LINES: usize = 5_000;
 const BYTES_PER_UNIT: u64 = 4;
 
 /// The quality of an elided match: `match_quality` `elided`.
-pub const QUALITY: MatchQuality = MatchQuality {
-    tier: Some(Tier::Elided),
-    gutter: false,
-    elided: false,
-};
+pub const QUALITY: MatchQuality = MatchQuality { tier: Some(Tier::Elided), gutter: false, elided: false };
 
 /// A text split at its marker lines.
 #[derive(Debug)]
@@ -187,12 +183,7 @@ impl Elided {
     /// part of them); `apply(old_text)` is the region as it is. Cost: O(old_text + new_text +
     /// the lines).
     pub fn apply(&self, new_text: &str) -> Result<String, Unmapped> {
-        let mapped = map(
-            &self.old_text,
-            new_text,
-            &self.lines,
-            (self.unsettled_first, self.unsettled),
-        )?;
+        let mapped = map(&self.old_text, new_text, &self.lines, (self.unsettled_first, self.unsettled))?;
         Ok(match &self.own {
             Some(own) => own.apply(&mapped),
             None => mapped,
@@ -259,7 +250,8 @@ fn map(old_text: &str, new_text: &str, elided: &[Option<String>], unsettled: (Op
         // From the unsettled group on, new_text must read as old_text (blank lines beside the
         // markers included), so that every reading writes the same document.
         let same_groups = new.groups.get(g..) == old.groups.get(g..);
-        let same_blanks = new.blanks.get(g..) == old.blanks.get(g..) && new.blanks.get(g - 1).map(|b| b.1) == old.blanks.get(g - 1).map(|b| b.1);
+        let same_blanks =
+            new.blanks.get(g..) == old.blanks.get(g..) && new.blanks.get(g - 1).map(|b| b.1) == old.blanks.get(g - 1).map(|b| b.1);
         if !(same_groups && same_blanks) {
             return Err(Unmapped::Unsettled { marker: g, line: first_line(g), before: false });
         }
@@ -328,12 +320,7 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
 /// and `new_text` is written in the document's form as at a whole needle's fuzzy match
 /// (docs/decisions.md, drifted pieces). Cost: [`find`], plus a fuzzy search per such piece and
 /// one of old_text over each region.
-pub fn find_tolerant(
-    rope: &Rope,
-    needle: &str,
-    exact: &dyn Fn(&str) -> Vec<Match>,
-    fuzzy: &dyn Fn(&str) -> Vec<Match>,
-) -> Vec<Match> {
+pub fn find_tolerant(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>, fuzzy: &dyn Fn(&str) -> Vec<Match>) -> Vec<Match> {
     let Some(pieces) = pieces(needle) else {
         return Vec::new();
     };
@@ -369,25 +356,13 @@ pub fn find_tolerant(
             // The pieces as the model wrote them, the lines between as the document has them:
             // the whole region must read so through one tier, or it is no match.
             let region = rope.slice(span.clone()).to_string();
-            let Some(own) = e
-                .apply(needle)
-                .ok()
-                .and_then(|full| drift::own_form(&region, &full))
-            else {
+            let Some(own) = e.apply(needle).ok().and_then(|full| drift::own_form(&region, &full)) else {
                 return Vec::new();
             };
-            quality = MatchQuality {
-                tier: own.quality.tier,
-                gutter: false,
-                elided: true,
-            };
+            quality = MatchQuality { tier: own.quality.tier, gutter: false, elided: true };
             e.own = own.reindent.map(Box::new);
         }
-        out.push(Match {
-            range: span,
-            quality,
-            reindent: Some(super::fuzzy::Reindent::elided(e)),
-        });
+        out.push(Match { range: span, quality, reindent: Some(super::fuzzy::Reindent::elided(e)) });
     }
     out
 }
@@ -395,11 +370,7 @@ pub fn find_tolerant(
 /// The places among `found` (char ranges of `piece`'s text) where its line boundaries allow:
 /// after a marker it starts a line, before one it ends a line. Cost: O(log n) per place,
 /// charged.
-fn piece_places(
-    rope: &Rope,
-    piece: &Piece,
-    found: impl Iterator<Item = Range<usize>>,
-) -> Vec<Place> {
+fn piece_places(rope: &Rope, piece: &Piece, found: impl Iterator<Item = Range<usize>>) -> Vec<Place> {
     let len = rope.len_chars();
     let starts_line = |at: usize| at == 0 || rope.get_char(at - 1) == Some('\n');
     let ends_line = |at: usize| at >= len || rope.get_char(at) == Some('\n');
@@ -413,11 +384,7 @@ fn piece_places(
         }
         if (!piece.starts_line || starts_line(r.start)) && (!piece.ends_line || ends_line(r.end)) {
             let first_line = rope.char_to_line(r.start);
-            out.push(Place {
-                range: r,
-                first_line,
-                last_line: first_line + breaks,
-            });
+            out.push(Place { range: r, first_line, last_line: first_line + breaks });
         }
     }
     out
@@ -427,19 +394,11 @@ fn piece_places(
 /// its markers stand for; `None` for no answer (no region, one that is doubtful, regions that
 /// overlap, a marker that is the document's own line). Cost: O(k · log p) per place of the
 /// first piece, charged, plus the lines copied.
-fn regions(
-    rope: &Rope,
-    needle: &str,
-    places: &[Vec<Place>],
-) -> Option<Vec<(Range<usize>, Elided)>> {
+fn regions(rope: &Rope, needle: &str, places: &[Vec<Place>]) -> Option<Vec<(Range<usize>, Elided)>> {
     let lines: Vec<&str> = needle.split('\n').collect();
     let shape = split(&lines)?;
     let open_start = shape.groups.first().is_some_and(|g| g.is_empty());
-    let marker_lines: Vec<&str> = lines
-        .iter()
-        .copied()
-        .filter(|l| is_elision_line(l))
-        .collect();
+    let marker_lines: Vec<&str> = lines.iter().copied().filter(|l| is_elision_line(l)).collect();
     let mut readings = Vec::new();
     let mut doubtful = false;
     for start in places.first().map_or(&[][..], Vec::as_slice) {
@@ -478,11 +437,7 @@ fn regions(
         // A marker standing for a line the document holds there as written, or for one
         // placeholder-like line of the document's own, is that line (content: `... and then
         // it poured.`, a Python `...` body) copied with a slip, not a placeholder: no reading.
-        if marker_lines
-            .iter()
-            .zip(&elided)
-            .any(|(m, e)| is_literal(m, e.as_deref()))
-        {
+        if marker_lines.iter().zip(&elided).any(|(m, e)| is_literal(m, e.as_deref())) {
             return None;
         }
         let copied = needle.len() + elided.iter().flatten().map(String::len).sum::<usize>();
@@ -621,7 +576,9 @@ fn reading<'a>(start: &'a Place, all: &'a [Vec<Place>]) -> Result<Option<Reading
         // Another place soon after is a doubt only when the reading through it goes on: the
         // pieces after it each have a place after it (a lone `}` whose next piece lies before
         // the next `}` is settled).
-        if unsettled.is_none() && places.get(i + 1).is_some_and(|p| skipped(p) <= MAX_ELIDED_LINES && goes_on(p, all.get(n + 1..).unwrap_or_default())) {
+        if unsettled.is_none()
+            && places.get(i + 1).is_some_and(|p| skipped(p) <= MAX_ELIDED_LINES && goes_on(p, all.get(n + 1..).unwrap_or_default()))
+        {
             unsettled = Some(n);
         }
         chain.push(next);
@@ -635,7 +592,10 @@ fn reading<'a>(start: &'a Place, all: &'a [Vec<Place>]) -> Result<Option<Reading
         let from = places.partition_point(|p| p.range.start < span.start);
         let to = places.partition_point(|p| p.range.start < span.end);
         let inside = places.get(from..to).unwrap_or_default();
-        let own = inside.iter().filter(|p| !chain.iter().any(|c| c.range != p.range && c.range.start <= p.range.start && p.range.end <= c.range.end)).count();
+        let own = inside
+            .iter()
+            .filter(|p| !chain.iter().any(|c| c.range != p.range && c.range.start <= p.range.start && p.range.end <= c.range.end))
+            .count();
         if own != 1 {
             return Err(());
         }
@@ -687,7 +647,9 @@ mod tests {
 
     #[test]
     fn each_marker_style_is_a_marker() {
-        for marker in ["...", "…", "// ... existing code ...", "# ...", "/* ... */", "<!-- ... -->", "    // rest unchanged", "# rest unchanged"] {
+        for marker in
+            ["...", "…", "// ... existing code ...", "# ...", "/* ... */", "<!-- ... -->", "    // rest unchanged", "# rest unchanged"]
+        {
             let needle = format!("fn a() {{\n{marker}\n}}\n\nfn b() {{");
             assert_eq!(found(DOC, &needle), ["fn a() {\n    one();\n    two();\n    three();\n}\n\nfn b() {"], "{marker}");
         }
@@ -696,14 +658,20 @@ mod tests {
     #[test]
     fn the_kept_lines_stay_and_new_text_is_written_around_them() {
         let out = write(DOC, "fn a() {\n    ...\n    three();\n}", "fn a() {\n    zero();\n    ...\n    three();\n    four();\n}");
-        assert_eq!(out.unwrap(), "fn a() {\n    zero();\n    one();\n    two();\n    three();\n    four();\n}\n\nfn b() {\n    four();\n}\n");
+        assert_eq!(
+            out.unwrap(),
+            "fn a() {\n    zero();\n    one();\n    two();\n    three();\n    four();\n}\n\nfn b() {\n    four();\n}\n"
+        );
         // Blank lines beside the marker in both texts belong to the elided lines; new ones stay.
         let doc = "head\n\nx\ny\n\ntail\n";
         assert_eq!(write(doc, "head\n\n...\n\ntail", "head\n\n...\n\ntail2").unwrap(), "head\n\nx\ny\n\ntail2\n");
         assert_eq!(write(doc, "head\n...\ntail", "head\n...\n\ntail").unwrap(), "head\n\nx\ny\n\n\ntail\n");
         // A marker that stands for no line at all, and one that new_text's first piece deletes.
         assert_eq!(write("a\nb\nc\n", "a\n...\nb", "A\n...\nB").unwrap(), "A\nB\nc\n");
-        assert_eq!(write(DOC, "fn a() {\n...\n}", "...\n}").unwrap(), "    one();\n    two();\n    three();\n}\n\nfn b() {\n    four();\n}\n");
+        assert_eq!(
+            write(DOC, "fn a() {\n...\n}", "...\n}").unwrap(),
+            "    one();\n    two();\n    three();\n}\n\nfn b() {\n    four();\n}\n"
+        );
         // A leading marker stands for nothing in the region.
         assert_eq!(write(DOC, "...\n    four();\n}", "...\n    five();\n}").unwrap(), DOC.replace("four();\n}\n", "five();\n}\n"));
     }
@@ -744,7 +712,10 @@ mod tests {
         // A change before the `}`: every reading writes the same document.
         assert_eq!(write(DOC, needle, "fn a(x: u8) {\n...\n}").unwrap(), DOC.replace("fn a()", "fn a(x: u8)"));
         // A change at it or after it: which `}` is unclear.
-        assert_eq!(write(DOC, needle, "fn a() {\n...\n}\n// end of a"), Err(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false }));
+        assert_eq!(
+            write(DOC, needle, "fn a() {\n...\n}\n// end of a"),
+            Err(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false })
+        );
         assert_eq!(write(DOC, needle, "fn a() {\n...\n\n}"), Err(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false }));
         // Past the next place, far enough away, the anchor is settled.
         let far = format!("fn a() {{\n    x();\n}}\n{}}}\n", "y\n".repeat(MAX_ELIDED_LINES + 1));
@@ -758,12 +729,18 @@ mod tests {
         // Among the candidates of a listing, only the markers must map.
         let rope = Rope::from_str(DOC);
         let found = find(&rope, needle, &|n| find_exact(&rope, n, 0));
-        assert_eq!(unmapped(&found, None, "fn a() {\n...\n}\n// end of a"), Some(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false }));
+        assert_eq!(
+            unmapped(&found, None, "fn a() {\n...\n}\n// end of a"),
+            Some(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false })
+        );
         let two = Rope::from_str("fn a() {\n}\nfn a() {\n}\n");
         let found = find(&two, needle, &|n| find_exact(&two, n, 0));
         assert_eq!(found.len(), 2);
         assert_eq!(unmapped(&found, None, "fn a() {\n...\n}\n// end"), None);
-        assert_eq!(unmapped(&found, Some(0), "fn a() {\n...\n}\n// end"), Some(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false }));
+        assert_eq!(
+            unmapped(&found, Some(0), "fn a() {\n...\n}\n// end"),
+            Some(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false })
+        );
         assert_eq!(unmapped(&found, Some(1), "fn a() {\n...\n}\n// end"), None);
         assert_eq!(unmapped(&found, None, "fn a() {\n}"), Some(Unmapped::Markers { old: 1, new: 0, line: "...".into() }));
     }
@@ -775,69 +752,34 @@ mod tests {
     fn a_piece_found_through_a_tier_is_written_in_the_document_s_form() {
         let doc = "func f() {\n\tx := 1\n\tif a {\n\t\tb()\n\t}\n\treturn x\n}\n";
         let rope = Rope::from_str(doc);
-        let tolerant = |n: &str| {
-            find_tolerant(&rope, n, &|n| find_exact(&rope, n, 0), &|n| {
-                crate::matching::fuzzy::find(&rope, n, 0)
-            })
-        };
-        let elided = |m: &Match| {
-            m.reindent
-                .as_ref()
-                .and_then(|r| r.elided.clone())
-                .expect("an elided match carries its lines")
-        };
+        let tolerant = |n: &str| find_tolerant(&rope, n, &|n| find_exact(&rope, n, 0), &|n| crate::matching::fuzzy::find(&rope, n, 0));
+        let elided = |m: &Match| m.reindent.as_ref().and_then(|r| r.elided.clone()).expect("an elided match carries its lines");
         let needle = "func f() {\n    x := 1\n    // ...\n    return x\n}";
         let found = tolerant(needle);
-        let [m] = found.as_slice() else {
-            panic!("{} matches", found.len())
-        };
+        let [m] = found.as_slice() else { panic!("{} matches", found.len()) };
         assert_eq!(m.quality.to_string(), "elided+indentation");
         let e = elided(m);
+        assert_eq!(e.apply(needle).as_deref(), Ok(doc.trim_end()), "apply(old_text) is the region");
         assert_eq!(
-            e.apply(needle).as_deref(),
-            Ok(doc.trim_end()),
-            "apply(old_text) is the region"
-        );
-        assert_eq!(
-            e.apply("func f() {\n    x := 2\n    // ...\n    return x\n}")
-                .as_deref(),
+            e.apply("func f() {\n    x := 2\n    // ...\n    return x\n}").as_deref(),
             Ok(doc.trim_end().replace("x := 1", "x := 2").as_str())
         );
         assert_eq!(
-            e.apply("func f() {\n    x := 1\n    // ...\n    log(x)\n    return x\n}")
-                .as_deref(),
-            Ok(doc
-                .trim_end()
-                .replace("\treturn x", "\tlog(x)\n\treturn x")
-                .as_str())
+            e.apply("func f() {\n    x := 1\n    // ...\n    log(x)\n    return x\n}").as_deref(),
+            Ok(doc.trim_end().replace("\treturn x", "\tlog(x)\n\treturn x").as_str())
         );
         // Found exactly, the pieces need no tier: the plain elided quality.
-        assert_eq!(
-            tolerant("func f() {\n\tx := 1\n\t// ...\n\treturn x\n}")
-                .first()
-                .map(|m| m.quality),
-            Some(QUALITY)
-        );
+        assert_eq!(tolerant("func f() {\n\tx := 1\n\t// ...\n\treturn x\n}").first().map(|m| m.quality), Some(QUALITY));
         // `    }` is the `if`'s `\t}` and, soon after, the function's `}` at this tier: a change
         // before it writes the same document either way; one at it is unsettled.
         let needle = "func f() {\n    x := 1\n    // ...\n    }";
         let found = tolerant(needle);
-        let [m] = found.as_slice() else {
-            panic!("{} matches", found.len())
-        };
+        let [m] = found.as_slice() else { panic!("{} matches", found.len()) };
         let e = elided(m);
-        assert_eq!(
-            e.apply("func f() {\n    x := 2\n    // ...\n    }")
-                .as_deref(),
-            Ok("func f() {\n\tx := 2\n\tif a {\n\t\tb()\n\t}")
-        );
+        assert_eq!(e.apply("func f() {\n    x := 2\n    // ...\n    }").as_deref(), Ok("func f() {\n\tx := 2\n\tif a {\n\t\tb()\n\t}"));
         assert_eq!(
             e.check("func f() {\n    x := 1\n    // ...\n    c()\n    }"),
-            Err(Unmapped::Unsettled {
-                marker: 1,
-                line: "}".into(),
-                before: false
-            })
+            Err(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false })
         );
         // Without the tiers (find), nothing.
         assert!(find(&rope, needle, &|n| find_exact(&rope, n, 0)).is_empty());

@@ -204,7 +204,8 @@ pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, 
     // `from` change nothing, and the base is scanned from where `from` maps back to (m chars
     // early, to be safe) — a `search_after` near the end of ten million hits skips them.
     let bordered = super::kmp::failure(needle.as_bytes()).last().is_some_and(|&border| border > 0);
-    let skip_chars = if bordered { 0 } else { layers.changes.map_back_pos(from, Assoc::Before).saturating_sub(m).min(layers.base.rope().len_chars()) };
+    let skip_chars =
+        if bordered { 0 } else { layers.changes.map_back_pos(from, Assoc::Before).saturating_sub(m).min(layers.base.rope().len_chars()) };
     let skip_bytes = layers.base.rope().char_to_byte(skip_chars);
     let mut to_char = CharsOf::new(layers.base, flat, skip_bytes, skip_chars);
     let mut r = 0; // first replacement that may still spoil a hit (hits are sorted)
@@ -306,13 +307,24 @@ pub fn continued_ends(layers: &Layered<'_>, needle: &str, start_ends: &[usize], 
 /// needle's are searched — the same occurrences, from a few KB instead of the whole text
 /// (docs/performance.md#the-first-call-on-a-text-just-taken). Needles under 4 bytes, bordered
 /// ones longer than [`KMP_PER_RUN_MAX`], and needles most blocks may hold scan the whole text.
-fn occurrences<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize, grams: Option<&'a BlockGrams>) -> Box<dyn Iterator<Item = usize> + 'a> {
+fn occurrences<'a>(
+    hay: &'a [u8],
+    finder: &'a Finder<'a>,
+    from: usize,
+    grams: Option<&'a BlockGrams>,
+) -> Box<dyn Iterator<Item = usize> + 'a> {
     occurrences_with(hay, finder, from, grams, true)
 }
 
 /// [`occurrences`]; `scan_if_dense: false` searches the candidate runs even when they cover
 /// most of the text (for the index's tests, on texts of a few blocks).
-fn occurrences_with<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize, grams: Option<&'a BlockGrams>, scan_if_dense: bool) -> Box<dyn Iterator<Item = usize> + 'a> {
+fn occurrences_with<'a>(
+    hay: &'a [u8],
+    finder: &'a Finder<'a>,
+    from: usize,
+    grams: Option<&'a BlockGrams>,
+    scan_if_dense: bool,
+) -> Box<dyn Iterator<Item = usize> + 'a> {
     let needle = finder.needle();
     let bordered = super::kmp::failure(needle).last().is_some_and(|&border| border > 0);
     let from = if bordered { 0 } else { from };
@@ -325,8 +337,11 @@ fn occurrences_with<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize, gram
         return Box::new(runs.flat_map(move |run| {
             // Occurrences starting in the run lie in run.start .. run.end + m − 1.
             let piece = hay.get(run.start..run.end.saturating_add(reach).min(hay.len())).unwrap_or_default();
-            let hits: Box<dyn Iterator<Item = usize> + 'a> =
-                if bordered { Box::new(super::kmp::BytesKmp::new(piece, needle)) } else { memmem_from(piece, finder, from.saturating_sub(run.start)) };
+            let hits: Box<dyn Iterator<Item = usize> + 'a> = if bordered {
+                Box::new(super::kmp::BytesKmp::new(piece, needle))
+            } else {
+                memmem_from(piece, finder, from.saturating_sub(run.start))
+            };
             hits.map(move |h| run.start + h).take_while(move |&h| h < run.end)
         }));
     }
@@ -554,13 +569,15 @@ mod tests {
         let start_ends: Vec<usize> = flat.match_indices('S').map(|(b, _)| flat[..b].chars().count() + 1).collect();
         for needle in ["b", "\n"] {
             let all = find_exact_layered(&layers, needle, 0);
-            let want: Vec<Option<usize>> = start_ends.iter().map(|&e| all.iter().find(|m| m.range.start >= e).map(|m| m.range.start)).collect();
+            let want: Vec<Option<usize>> =
+                start_ends.iter().map(|&e| all.iter().find(|m| m.range.start >= e).map(|m| m.range.start)).collect();
             for cap in [1, 2, 5, 40] {
                 let (found, more) = find_exact_layered_upto(&layers, needle, start_ends[0], cap);
                 assert!(more);
                 let ends = continued_ends(&layers, needle, &start_ends, found, cap).unwrap();
                 assert!(ends.windows(2).all(|w| w[0].range.start < w[1].range.start), "{needle:?} cap {cap}");
-                let got: Vec<Option<usize>> = start_ends.iter().map(|&e| ends.iter().find(|m| m.range.start >= e).map(|m| m.range.start)).collect();
+                let got: Vec<Option<usize>> =
+                    start_ends.iter().map(|&e| ends.iter().find(|m| m.range.start >= e).map(|m| m.range.start)).collect();
                 assert_eq!(got, want, "{needle:?} cap {cap}");
             }
         }

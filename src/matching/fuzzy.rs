@@ -15,9 +15,9 @@ use std::ops::Range;
 
 use ropey::Rope;
 
+use super::elide::{Elided, Unmapped};
 use super::exact::find_bytes;
 use super::normalize::{decomposes, indentation, is_line_space, is_stable, normalize_line, NormLine, Tier};
-use super::elide::{Elided, Unmapped};
 use super::own_chars::{self, Swap};
 use super::stream;
 use super::{Match, MatchQuality};
@@ -73,7 +73,18 @@ impl Reindent {
     /// The way `new_text` is written at an elided match: its marker lines mapped back to the
     /// lines they stand for there.
     pub fn elided(e: Elided) -> Reindent {
-        Reindent { lines: Vec::new(), tab_width: DEFAULT_TAB_WIDTH, doc_tabs: None, skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: Some(Box::new(e)), kept_indents: Vec::new(), decompose: false }
+        Reindent {
+            lines: Vec::new(),
+            tab_width: DEFAULT_TAB_WIDTH,
+            doc_tabs: None,
+            skip_first_line: false,
+            old_text: String::new(),
+            swaps: Vec::new(),
+            drop_final_break: false,
+            elided: Some(Box::new(e)),
+            kept_indents: Vec::new(),
+            decompose: false,
+        }
     }
 
     /// Whether `new_text` can be written here: `Ok` except at an elided match whose markers it
@@ -216,10 +227,9 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
         return Vec::new();
     }
     let first_line = rope.char_to_line(from.min(rope.len_chars()));
-    let per_tier: Vec<Vec<NormLine>> =
-        Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
-    let windows = token_windows(rope, &lines)
-        .map(|w| w.into_iter().filter(|&i| i >= first_line && i + k <= line_count).collect::<Vec<usize>>());
+    let per_tier: Vec<Vec<NormLine>> = Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
+    let windows =
+        token_windows(rope, &lines).map(|w| w.into_iter().filter(|&i| i >= first_line && i + k <= line_count).collect::<Vec<usize>>());
     let found = match windows {
         Some(w) if w.len().saturating_mul(k) <= WINDOW_LINE_BUDGET && window_chars(rope, &w, k) <= WINDOW_CHAR_BUDGET => {
             by_windows(rope, w, &lines, &per_tier, from)
@@ -288,7 +298,10 @@ fn in_own_style(rope: &Rope, m: &mut Match, needle: &str, last_has_text: bool) {
     r.drop_final_break = open_end;
     // A document in decomposed form (accents as combining marks, none precomposed) where the
     // needle was not: what new_text adds is written decomposed too.
-    r.decompose = tier.ignores_normalization() && doc.chars().any(super::marks::is_mark) && !doc.chars().any(decomposes) && needle.chars().any(decomposes);
+    r.decompose = tier.ignores_normalization()
+        && doc.chars().any(super::marks::is_mark)
+        && !doc.chars().any(decomposes)
+        && needle.chars().any(decomposes);
 }
 
 /// Windows overlap for multi-line needles: the leftmost of overlapping matches, as the exact
@@ -514,7 +527,8 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
             *slot = true;
         }
     }
-    let (mut may_mid, mut may_first, mut may_last) = (vec![false; distinct.len()], vec![false; distinct.len()], vec![false; distinct.len()]);
+    let (mut may_mid, mut may_first, mut may_last) =
+        (vec![false; distinct.len()], vec![false; distinct.len()], vec![false; distinct.len()]);
     // The middle skeletons some distinct line has: each must be somewhere for a match.
     let mut middles_seen: std::collections::HashSet<&[char]> = std::collections::HashSet::new();
     let mut skel = Vec::new();
@@ -579,8 +593,11 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
             if only.is_empty() {
                 return Vec::new();
             }
-            let hit: Vec<bool> =
-                distinct.iter().zip(&may_mid).map(|(d, &may)| may && !stream::occurrences(d.chars(), *t, &only.text, 1).is_empty()).collect();
+            let hit: Vec<bool> = distinct
+                .iter()
+                .zip(&may_mid)
+                .map(|(d, &may)| may && !stream::occurrences(d.chars(), *t, &only.text, 1).is_empty())
+                .collect();
             (0..raw.len()).filter(|&i| hit[raw[i] as usize]).collect()
         } else {
             let (Some(first), Some(last)) = (needle_norm.first(), needle_norm.last()) else { return Vec::new() };
@@ -604,9 +621,8 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
                     }
                 }
             }
-            let pattern: Vec<u32> = (0..middle.len())
-                .map(|j| middle.iter().position(|m| *m == middle[j]).map_or(u32::MAX - 1, |p| p as u32))
-                .collect();
+            let pattern: Vec<u32> =
+                (0..middle.len()).map(|j| middle.iter().position(|m| *m == middle[j]).map_or(u32::MAX - 1, |p| p as u32)).collect();
             let seq: Vec<u32> = raw.iter().map(|&r| mid_id[r as usize]).collect();
             // Whether a distinct line ends with the needle's first line / starts with its last:
             // worked out only for lines that close a run of middle lines, once each.
@@ -696,8 +712,7 @@ fn token_windows(rope: &Rope, lines: &[&str]) -> Option<Vec<usize>> {
     if hits.len() > MAX_TOKEN_HITS {
         return None;
     }
-    let mut starts: Vec<usize> =
-        hits.into_iter().filter_map(|b| rope.byte_to_line(b).checked_sub(line_no)).collect();
+    let mut starts: Vec<usize> = hits.into_iter().filter_map(|b| rope.byte_to_line(b).checked_sub(line_no)).collect();
     starts.dedup();
     Some(starts)
 }
@@ -707,11 +722,7 @@ fn token_windows(rope: &Rope, lines: &[&str]) -> Option<Vec<usize>> {
 /// ([`stream`](super::stream)): O(chars examined) time, no copy of a long line.
 fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[NormLine]) -> Vec<Match> {
     let k = needle.len();
-    let quality = MatchQuality {
-        tier: Some(tier),
-        gutter: false,
-        elided: false,
-    };
+    let quality = MatchQuality { tier: Some(tier), gutter: false, elided: false };
     let line_start = rope.line_to_char(i.min(rope.len_lines()));
     let (Some(needle_first), Some(needle_last)) = (needle.first(), needle.last()) else { return Vec::new() };
     if let [n] = needle {
@@ -806,7 +817,18 @@ fn reindent(tier: Tier, lines: &[&str], doc: &[String], first_is_partial: bool) 
     let doc_indents: Vec<&str> = doc.iter().map(|d| indentation(d)).filter(|i| !i.is_empty()).collect();
     let doc_tabs = if doc_indents.is_empty() { None } else { Some(doc_indents.iter().any(|i| i.contains('\t'))) };
     let kept_indents = paired.iter().map(|(n, d)| (n.to_string(), indentation(d).to_string())).collect();
-    Some(Reindent { lines, tab_width, doc_tabs, skip_first_line: first_is_partial, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: None, kept_indents, decompose: false })
+    Some(Reindent {
+        lines,
+        tab_width,
+        doc_tabs,
+        skip_first_line: first_is_partial,
+        old_text: String::new(),
+        swaps: Vec::new(),
+        drop_final_break: false,
+        elided: None,
+        kept_indents,
+        decompose: false,
+    })
 }
 
 /// Char range helper for tests and callers: the text a match covers.

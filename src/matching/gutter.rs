@@ -190,16 +190,16 @@ mod tests {
     #[test]
     fn partial_mixed_or_non_consecutive_gutters_are_text() {
         for text in [
-            "12│ a\nb",          // a line without
-            "12│ a\n13: b",      // mixed kinds
-            "12│ a\n14│ b",      // not consecutive
+            "12│ a\nb",     // a line without
+            "12│ a\n13: b", // mixed kinds
+            "12│ a\n14│ b", // not consecutive
             "no gutter",
-            "12│x",              // no space after the bar: not our view
-            "12#zzzz│ a",        // not a hash
+            "12│x",       // no space after the bar: not our view
+            "12#zzzz│ a", // not a hash
             "",
-            "1234567890│ a",     // not a line number
-            "12| a\n13| b",      // a pipe without the spaces before it: a table
-            "12 |a\n13 |b",      // no space after the pipe
+            "1234567890│ a", // not a line number
+            "12| a\n13| b",  // a pipe without the spaces before it: a table
+            "12 |a\n13 |b",  // no space after the pipe
         ] {
             assert_eq!(strip(text), None, "{text:?}");
         }
@@ -214,7 +214,8 @@ mod tests {
             // Lines crossing into `width` digits (7–9 for one digit), and an empty line.
             let last = 10usize.pow(width) - 1;
             let first = if width == 1 { 7 } else { 10usize.pow(width - 1) - 2 };
-            let lines: Vec<String> = (first..=last.min(first + 3)).map(|n| if n == first + 1 { String::new() } else { format!("  line {n}") }).collect();
+            let lines: Vec<String> =
+                (first..=last.min(first + 3)).map(|n| if n == first + 1 { String::new() } else { format!("  line {n}") }).collect();
             // As a read prints them (src/preview/gutter.rs; matching does not import preview).
             let block_width = (last.min(first + 3)).to_string().len();
             let copied: String = lines.iter().enumerate().map(|(k, text)| format!("{:>block_width$}│ {text}\n", first + k)).collect();

@@ -163,12 +163,17 @@ mod tests {
 
     #[test]
     fn agrees_with_a_naive_scan() {
-        for (text, pattern) in [("aaaaaa", "aa"), ("abababab", "abab"), ("abcabcabd", "abcabd"), ("xyz", "q"), ("aab", "aab"), ("a", "aa")] {
+        for (text, pattern) in [("aaaaaa", "aa"), ("abababab", "abab"), ("abcabcabd", "abcabd"), ("xyz", "q"), ("aab", "aab"), ("a", "aa")]
+        {
             assert_eq!(find_all(text.as_bytes(), pattern.as_bytes()), naive(text.as_bytes(), pattern.as_bytes()), "{text} {pattern}");
         }
         assert_eq!(find_disjoint(b"aaaaa", b"aa"), vec![0, 2]);
         for (text, pattern) in [("abcabcabd", "abcabd"), ("abcabcabe", "abcabd"), ("", ""), ("x", "")] {
-            assert_eq!(contains(text.as_bytes(), pattern.as_bytes()), !naive(text.as_bytes(), pattern.as_bytes()).is_empty() || pattern.is_empty(), "{text} {pattern}");
+            assert_eq!(
+                contains(text.as_bytes(), pattern.as_bytes()),
+                !naive(text.as_bytes(), pattern.as_bytes()).is_empty() || pattern.is_empty(),
+                "{text} {pattern}"
+            );
         }
         assert_eq!(find_all::<u8>(b"ab", b""), vec![0, 1, 2]);
         assert_eq!(find_all_bytes(b"ab", b""), vec![0, 1, 2]);

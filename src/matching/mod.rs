@@ -36,8 +36,8 @@ pub mod marks;
 pub mod near;
 pub mod normalize;
 pub mod own_chars;
-pub mod stream;
 pub mod recommend;
+pub mod stream;
 
 use std::fmt;
 use std::ops::Range;
@@ -50,10 +50,10 @@ pub use normalize::Tier;
 /// Applying a near-miss pick: only the change old_text → new_text, onto the region's own text.
 pub mod three_way;
 
-/// The work budget of one search: units counted, a search stopped past it.
-pub mod work;
 #[cfg(test)]
 mod model_tests;
+/// The work budget of one search: units counted, a search stopped past it.
+pub mod work;
 
 /// How a match was found: the tier, and whether copied gutters had to be stripped first.
 /// Reported to the model as `match_quality` (`exact`, `gutter`, `indentation`,
@@ -69,11 +69,7 @@ pub struct MatchQuality {
 }
 
 impl MatchQuality {
-    pub const EXACT: MatchQuality = MatchQuality {
-        tier: None,
-        gutter: false,
-        elided: false,
-    };
+    pub const EXACT: MatchQuality = MatchQuality { tier: None, gutter: false, elided: false };
 
     pub fn is_exact(self) -> bool {
         self == MatchQuality::EXACT
@@ -98,11 +94,7 @@ impl MatchQuality {
     /// What was looked through to find the match, for summaries; `None` when exact.
     pub fn describe(self) -> Option<String> {
         if let (true, Some(t)) = (self.elided, self.tier) {
-            return Some(format!(
-                "{} and, in the lines around it, {}",
-                Tier::Elided.describe(),
-                t.describe()
-            ));
+            return Some(format!("{} and, in the lines around it, {}", Tier::Elided.describe(), t.describe()));
         }
         match (self.gutter, self.tier) {
             (false, None) => None,
@@ -405,24 +397,8 @@ mod tests {
     #[test]
     fn quality_names() {
         assert_eq!(MatchQuality::EXACT.to_string(), "exact");
-        assert_eq!(
-            MatchQuality {
-                tier: Some(Tier::Unicode),
-                gutter: false,
-                elided: false
-            }
-            .to_string(),
-            "unicode"
-        );
-        assert_eq!(
-            MatchQuality {
-                tier: None,
-                gutter: true,
-                elided: false
-            }
-            .to_string(),
-            "gutter"
-        );
+        assert_eq!(MatchQuality { tier: Some(Tier::Unicode), gutter: false, elided: false }.to_string(), "unicode");
+        assert_eq!(MatchQuality { tier: None, gutter: true, elided: false }.to_string(), "gutter");
     }
 
     #[test]

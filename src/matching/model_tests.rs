@@ -5,9 +5,9 @@
 
 use agentpad::changeset::ChangeSet;
 use agentpad::matching::exact::{find_bytes, find_chars_layered, Layered};
-use agentpad::text::Text;
 use agentpad::matching::normalize::{normalize_line, Tier};
 use agentpad::matching::{locate, near};
+use agentpad::text::Text;
 use proptest::prelude::*;
 use ropey::Rope;
 

@@ -36,7 +36,8 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, as reported in `match_quality`.
-    pub const ALL: [Tier; 6] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Normalization, Tier::Unicode, Tier::Whitespace, Tier::Elided];
+    pub const ALL: [Tier; 6] =
+        [Tier::TrailingWhitespace, Tier::Indentation, Tier::Normalization, Tier::Unicode, Tier::Whitespace, Tier::Elided];
     /// The tiers that normalise lines ([`fuzzy`](super::fuzzy)), in the order they are tried.
     pub const FUZZY: [Tier; 5] = [Tier::TrailingWhitespace, Tier::Indentation, Tier::Normalization, Tier::Unicode, Tier::Whitespace];
 
@@ -183,7 +184,11 @@ pub fn normalize_line(line: &str, tier: Tier) -> NormLine {
 /// (leading whitespace from `indentation` on, trailing at every tier) and a collapsed run is
 /// emitted once with its whole span. Cost: O(line length); memory O(longest inner whitespace
 /// run) below the `whitespace` tier, O(1) from it.
-pub fn normalize_each(line: impl Iterator<Item = char>, tier: Tier, emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>) -> Option<usize> {
+pub fn normalize_each(
+    line: impl Iterator<Item = char>,
+    tier: Tier,
+    emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>,
+) -> Option<usize> {
     let (read, whole) = normalize_counted(line, tier, emit);
     NORMALIZED_CHARS.with(|n| n.set(n.get().saturating_add(read as u64)));
     super::work::charge(2 * read as u64);
@@ -202,7 +207,11 @@ pub fn normalized_chars() -> u64 {
 }
 
 /// [`normalize_each`] returning also how many chars of `line` it read.
-fn normalize_counted(line: impl Iterator<Item = char>, tier: Tier, mut emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>) -> (usize, Option<usize>) {
+fn normalize_counted(
+    line: impl Iterator<Item = char>,
+    tier: Tier,
+    mut emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>,
+) -> (usize, Option<usize>) {
     // Spaces pushed since the last non-space, not yet known to be inner.
     let mut held: Vec<(char, (usize, usize))> = Vec::new();
     let mut started = false;

@@ -66,14 +66,8 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub const ALL: [Reason; 6] = [
-        Reason::AfterAnchor,
-        Reason::NearFocus,
-        Reason::GoalWords,
-        Reason::WhitespaceOnly,
-        Reason::OneToken,
-        Reason::AddedLines,
-    ];
+    pub const ALL: [Reason; 6] =
+        [Reason::AfterAnchor, Reason::NearFocus, Reason::GoalWords, Reason::WhitespaceOnly, Reason::OneToken, Reason::AddedLines];
 
     /// A stable machine-readable code: `after_anchor`, `near_focus`, `goal_words`,
     /// `whitespace_only`, `one_token`, `added_lines`.
@@ -109,7 +103,6 @@ impl serde::Serialize for Reason {
     }
 }
 
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recommendation {
     /// Index into the `candidates` slice.
@@ -135,11 +128,7 @@ const LINE_CHARS: usize = 400;
 /// [`outline::heading_path`] (at most `outline::HEADING_SCAN_LINES` lines) plus
 /// O(OWN_LINES + LINES_ABOVE) lines of at most 400 chars, for at most
 /// [`MAX_GOAL_CANDIDATES`] candidates.
-pub fn recommend(
-    rope: &Rope,
-    candidates: &[Range<usize>],
-    hints: &Hints,
-) -> Option<Recommendation> {
+pub fn recommend(rope: &Rope, candidates: &[Range<usize>], hints: &Hints) -> Option<Recommendation> {
     if candidates.len() < 2 {
         return None;
     }
@@ -148,27 +137,18 @@ pub fn recommend(
 
     if let Some(anchor) = hints.anchor_end {
         if let Some(index) = by_anchor(rope, &spans, anchor.min(len)) {
-            return Some(Recommendation {
-                index,
-                reason: Reason::AfterAnchor,
-            });
+            return Some(Recommendation { index, reason: Reason::AfterAnchor });
         }
     }
     if let Some(focus) = hints.focus {
         if let Some(index) = by_focus(rope.char_to_line(focus.min(len)), &spans) {
-            return Some(Recommendation {
-                index,
-                reason: Reason::NearFocus,
-            });
+            return Some(Recommendation { index, reason: Reason::NearFocus });
         }
     }
     if let Some(goal) = hints.goal {
         if candidates.len() <= MAX_GOAL_CANDIDATES {
             if let Some(index) = by_goal(rope, &spans, goal) {
-                return Some(Recommendation {
-                    index,
-                    reason: Reason::GoalWords,
-                });
+                return Some(Recommendation { index, reason: Reason::GoalWords });
             }
         }
     }
@@ -189,11 +169,7 @@ impl Span {
         let end = r.end.min(len).max(start);
         let first = rope.char_to_line(start);
         // `end` is exclusive: a range ending right after a line break ends on that line.
-        let last = if end > start {
-            rope.char_to_line(end - 1)
-        } else {
-            first
-        };
+        let last = if end > start { rope.char_to_line(end - 1) } else { first };
         Span { start, first, last }
     }
 
@@ -222,22 +198,14 @@ fn unique_best(scores: &[(usize, usize)], clear: impl Fn(usize, usize) -> bool) 
 /// Criterion 1: strictly nearest (in lines) after the anchor.
 fn by_anchor(rope: &Rope, spans: &[Span], anchor: usize) -> Option<usize> {
     let anchor_line = rope.char_to_line(anchor);
-    let scores: Vec<(usize, usize)> = spans
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.start >= anchor)
-        .map(|(i, s)| (i, s.first - anchor_line))
-        .collect();
+    let scores: Vec<(usize, usize)> =
+        spans.iter().enumerate().filter(|(_, s)| s.start >= anchor).map(|(i, s)| (i, s.first - anchor_line)).collect();
     unique_best(&scores, |d1, d2| d1 < d2)
 }
 
 /// Criterion 2: nearest to the focus line, strictly and at most half the runner-up's distance.
 fn by_focus(focus_line: usize, spans: &[Span]) -> Option<usize> {
-    let scores: Vec<(usize, usize)> = spans
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (i, s.distance(focus_line)))
-        .collect();
+    let scores: Vec<(usize, usize)> = spans.iter().enumerate().map(|(i, s)| (i, s.distance(focus_line))).collect();
     unique_best(&scores, |d1, d2| d1 < d2 && 2 * d1 <= d2)
 }
 
@@ -250,9 +218,7 @@ fn by_goal(rope: &Rope, spans: &[Span], goal: &str) -> Option<usize> {
     let mut best: Option<(usize, usize)> = None; // (index, shared)
     let mut tie = false;
     for (i, span) in spans.iter().enumerate() {
-        let shared = surroundings_words(rope, span)
-            .intersection(&goal_words)
-            .count();
+        let shared = surroundings_words(rope, span).intersection(&goal_words).count();
         match best {
             Some((_, b)) if shared < b => {}
             Some((_, b)) if shared == b => tie = true,
@@ -284,10 +250,7 @@ fn is_comment_or_heading(t: &str) -> bool {
 /// The words of a candidate's surroundings (see the module documentation).
 fn surroundings_words(rope: &Rope, span: &Span) -> HashSet<String> {
     let mut text = String::new();
-    let last = span
-        .last
-        .min(span.first + OWN_LINES - 1)
-        .min(rope.len_lines().saturating_sub(1));
+    let last = span.last.min(span.first + OWN_LINES - 1).min(rope.len_lines().saturating_sub(1));
     for idx in span.first..=last {
         text.push_str(&line_prefix(rope, idx));
         text.push('\n');
@@ -328,17 +291,14 @@ fn surroundings_words(rope: &Rope, span: &Span) -> HashSet<String> {
 
 /// English stop words and task verbs that say nothing about *where* a change goes.
 const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "in", "into", "is", "it",
-    "its", "of", "on", "or", "the", "this", "that", "to", "with", "we", "you", "our", "my", "all",
-    "not", "no", "so", "if", "then", "than", "there", "here", "new", "old", "value", "change",
-    "changes", "update", "modify", "set", "make", "fix", "edit", "replace", "use", "add", "remove",
+    "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "in", "into", "is", "it", "its", "of", "on", "or", "the", "this",
+    "that", "to", "with", "we", "you", "our", "my", "all", "not", "no", "so", "if", "then", "than", "there", "here", "new", "old", "value",
+    "change", "changes", "update", "modify", "set", "make", "fix", "edit", "replace", "use", "add", "remove",
 ];
 
 /// CJK bigrams of task verbs and fillers.
-const STOP_BIGRAMS: &[&str] = &[
-    "修改", "更改", "改为", "改成", "更新", "设置", "设为", "替换", "一个", "这个", "那个", "我们",
-    "需要", "进行",
-];
+const STOP_BIGRAMS: &[&str] =
+    &["修改", "更改", "改为", "改成", "更新", "设置", "设为", "替换", "一个", "这个", "那个", "我们", "需要", "进行"];
 
 /// Distinct words of `s`: lower-cased runs of (non-CJK) letters and digits of at least 2 chars
 /// that are not stop words, and bigrams of consecutive CJK chars (a lone CJK char is dropped).
@@ -406,11 +366,7 @@ cache:
     fn fewer_than_two_candidates_or_no_hints_give_nothing() {
         let text = "x = 1\nx = 1\n";
         let all = find_all(text, "x = 1");
-        let hints = Hints {
-            anchor_end: Some(0),
-            focus: Some(0),
-            goal: Some("x"),
-        };
+        let hints = Hints { anchor_end: Some(0), focus: Some(0), goal: Some("x") };
         assert_eq!(rec(text, &all[..1], hints.clone()), None);
         assert_eq!(rec(text, &[], hints.clone()), None);
         assert_eq!(rec(text, &all, Hints::default()), None);
@@ -424,33 +380,12 @@ cache:
         let text = "a\nb\n";
         let cands = [0..1, 50..90, Range { start: 3, end: 1 }];
         // The anchor clamps to the end: only the clamped candidate starts at or after it.
-        let hints = Hints {
-            anchor_end: Some(1000),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(text, &cands, hints),
-            Some(Recommendation {
-                index: 1,
-                reason: Reason::AfterAnchor
-            })
-        );
+        let hints = Hints { anchor_end: Some(1000), ..Hints::default() };
+        assert_eq!(rec(text, &cands, hints), Some(Recommendation { index: 1, reason: Reason::AfterAnchor }));
         // The focus clamps to line 2: distances 2, 0, 1.
-        let hints = Hints {
-            focus: Some(1000),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(text, &cands, hints),
-            Some(Recommendation {
-                index: 1,
-                reason: Reason::NearFocus
-            })
-        );
-        let hints = Hints {
-            goal: Some("alpha beta"),
-            ..Hints::default()
-        };
+        let hints = Hints { focus: Some(1000), ..Hints::default() };
+        assert_eq!(rec(text, &cands, hints), Some(Recommendation { index: 1, reason: Reason::NearFocus }));
+        let hints = Hints { goal: Some("alpha beta"), ..Hints::default() };
         assert_eq!(rec(text, &cands, hints), None);
     }
 
@@ -473,21 +408,8 @@ cache:
         let text = "fn a() {}\nfn process() {\n    let x = 1;\n    result = 0;\n}\nfn c() {\n    result = 0;\n}\n";
         let cands = find_all(text, "result = 0");
         let anchor = char_of(text, "fn process()") + "fn process()".chars().count();
-        let r = rec(
-            text,
-            &cands,
-            Hints {
-                anchor_end: Some(anchor),
-                ..Hints::default()
-            },
-        );
-        assert_eq!(
-            r,
-            Some(Recommendation {
-                index: 0,
-                reason: Reason::AfterAnchor
-            })
-        );
+        let r = rec(text, &cands, Hints { anchor_end: Some(anchor), ..Hints::default() });
+        assert_eq!(r, Some(Recommendation { index: 0, reason: Reason::AfterAnchor }));
     }
 
     #[test]
@@ -495,24 +417,11 @@ cache:
         let text = "start\nx=0; x=0;\n\n\n\n\nx=0;\n";
         let cands = find_all(text, "x=0");
         assert_eq!(cands.len(), 3);
-        let hints = Hints {
-            anchor_end: Some(5),
-            ..Hints::default()
-        };
+        let hints = Hints { anchor_end: Some(5), ..Hints::default() };
         assert_eq!(rec(text, &cands, hints), None);
         // The focus on the last line then decides.
-        let hints = Hints {
-            anchor_end: Some(5),
-            focus: Some(line_start(text, 6)),
-            goal: None,
-        };
-        assert_eq!(
-            rec(text, &cands, hints),
-            Some(Recommendation {
-                index: 2,
-                reason: Reason::NearFocus
-            })
-        );
+        let hints = Hints { anchor_end: Some(5), focus: Some(line_start(text, 6)), goal: None };
+        assert_eq!(rec(text, &cands, hints), Some(Recommendation { index: 2, reason: Reason::NearFocus }));
     }
 
     #[test]
@@ -520,21 +429,8 @@ cache:
         let text = "x=0\nanchor\nx=0\n\nx=0\n";
         let cands = find_all(text, "x=0");
         let anchor = char_of(text, "anchor") + 6;
-        let r = rec(
-            text,
-            &cands,
-            Hints {
-                anchor_end: Some(anchor),
-                ..Hints::default()
-            },
-        );
-        assert_eq!(
-            r,
-            Some(Recommendation {
-                index: 1,
-                reason: Reason::AfterAnchor
-            })
-        );
+        let r = rec(text, &cands, Hints { anchor_end: Some(anchor), ..Hints::default() });
+        assert_eq!(r, Some(Recommendation { index: 1, reason: Reason::AfterAnchor }));
     }
 
     // ---- criterion 2: focus
@@ -547,16 +443,8 @@ cache:
             text.push_str(if i % 10 == 0 { "x=0\n" } else { "y\n" });
         }
         let cands = find_all(&text, "x=0");
-        let at = |line: usize| Hints {
-            focus: Some(line_start(&text, line)),
-            ..Hints::default()
-        };
-        let pick = |i| {
-            Some(Recommendation {
-                index: i,
-                reason: Reason::NearFocus,
-            })
-        };
+        let at = |line: usize| Hints { focus: Some(line_start(&text, line)), ..Hints::default() };
+        let pick = |i| Some(Recommendation { index: i, reason: Reason::NearFocus });
         // Inside a candidate's line: 0 vs 10.
         assert_eq!(rec(&text, &cands, at(10)), pick(1));
         // 3 vs 7: 6 ≤ 7, clear.
@@ -576,22 +464,10 @@ cache:
         let cands = find_all(text, "a\nb\nc");
         assert_eq!(cands.len(), 2);
         // Focus on line 2 ("c" of the first candidate): 0 vs 2.
-        let hints = Hints {
-            focus: Some(line_start(text, 2)),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(text, &cands, hints),
-            Some(Recommendation {
-                index: 0,
-                reason: Reason::NearFocus
-            })
-        );
+        let hints = Hints { focus: Some(line_start(text, 2)), ..Hints::default() };
+        assert_eq!(rec(text, &cands, hints), Some(Recommendation { index: 0, reason: Reason::NearFocus }));
         // Focus on line 3 ("x"): 1 vs 1 → tie.
-        let hints = Hints {
-            focus: Some(line_start(text, 3)),
-            ..Hints::default()
-        };
+        let hints = Hints { focus: Some(line_start(text, 3)), ..Hints::default() };
         assert_eq!(rec(text, &cands, hints), None);
     }
 
@@ -600,18 +476,8 @@ cache:
         let text = "x=0\nanchor\nx=0\n\n\n\nx=0\n";
         let cands = find_all(text, "x=0");
         let anchor = char_of(text, "anchor") + 6;
-        let hints = Hints {
-            anchor_end: Some(anchor),
-            focus: Some(line_start(text, 6)),
-            goal: None,
-        };
-        assert_eq!(
-            rec(text, &cands, hints),
-            Some(Recommendation {
-                index: 1,
-                reason: Reason::AfterAnchor
-            })
-        );
+        let hints = Hints { anchor_end: Some(anchor), focus: Some(line_start(text, 6)), goal: None };
+        assert_eq!(rec(text, &cands, hints), Some(Recommendation { index: 1, reason: Reason::AfterAnchor }));
     }
 
     // ---- criterion 3: goal words
@@ -620,28 +486,10 @@ cache:
     fn seed_goal_in_chinese_picks_the_api_block() {
         let cands = find_all(SEED_YAML, "timeout: 30");
         assert_eq!(cands.len(), 3);
-        let hints = Hints {
-            goal: Some("修改 API 超时"),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(SEED_YAML, &cands, hints),
-            Some(Recommendation {
-                index: 1,
-                reason: Reason::GoalWords
-            })
-        );
-        let hints = Hints {
-            goal: Some("把缓存的超时改成 60"),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(SEED_YAML, &cands, hints),
-            Some(Recommendation {
-                index: 2,
-                reason: Reason::GoalWords
-            })
-        );
+        let hints = Hints { goal: Some("修改 API 超时"), ..Hints::default() };
+        assert_eq!(rec(SEED_YAML, &cands, hints), Some(Recommendation { index: 1, reason: Reason::GoalWords }));
+        let hints = Hints { goal: Some("把缓存的超时改成 60"), ..Hints::default() };
+        assert_eq!(rec(SEED_YAML, &cands, hints), Some(Recommendation { index: 2, reason: Reason::GoalWords }));
     }
 
     #[test]
@@ -656,60 +504,29 @@ cache:
         }
         text.push_str("  timeout: 30\n");
         let cands = find_all(&text, "timeout: 30");
-        let hints = Hints {
-            goal: Some("Raise the database timeout"),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(&text, &cands, hints),
-            Some(Recommendation {
-                index: 0,
-                reason: Reason::GoalWords
-            })
-        );
+        let hints = Hints { goal: Some("Raise the database timeout"), ..Hints::default() };
+        assert_eq!(rec(&text, &cands, hints), Some(Recommendation { index: 0, reason: Reason::GoalWords }));
     }
 
     #[test]
     fn goal_uses_markdown_headings() {
         let text = "# Setup\n\n## Linux\n\nSome text.\n\nRun `make`.\n\n## Windows\n\nMore text.\n\nRun `make`.\n";
         let cands = find_all(text, "Run `make`.");
-        let hints = Hints {
-            goal: Some("fix the windows instructions"),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(text, &cands, hints),
-            Some(Recommendation {
-                index: 1,
-                reason: Reason::GoalWords
-            })
-        );
+        let hints = Hints { goal: Some("fix the windows instructions"), ..Hints::default() };
+        assert_eq!(rec(text, &cands, hints), Some(Recommendation { index: 1, reason: Reason::GoalWords }));
     }
 
     #[test]
     fn lines_above_stop_at_the_head_of_the_block() {
         // Indentation: `cache:` heads the middle block; `retries: 3` above it is another block's.
-        let text =
-            "api:\n  retries: 3\ncache:\n  timeout: 30\nqueue:\n  retries: 5\n  timeout: 30\n";
+        let text = "api:\n  retries: 3\ncache:\n  timeout: 30\nqueue:\n  retries: 5\n  timeout: 30\n";
         let cands = find_all(text, "timeout: 30");
-        let hints = Hints {
-            goal: Some("retries"),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(text, &cands, hints),
-            Some(Recommendation {
-                index: 1,
-                reason: Reason::GoalWords
-            })
-        );
+        let hints = Hints { goal: Some("retries"), ..Hints::default() };
+        assert_eq!(rec(text, &cands, hints), Some(Recommendation { index: 1, reason: Reason::GoalWords }));
         // A comment heads its block: `retries = 1` above `# db` is not the first candidate's.
         let text = "retries = 1\n# db\ntimeout = 30\n\n# other\ntimeout = 30\n";
         let cands = find_all(text, "timeout = 30");
-        let hints = Hints {
-            goal: Some("retries"),
-            ..Hints::default()
-        };
+        let hints = Hints { goal: Some("retries"), ..Hints::default() };
         assert_eq!(rec(text, &cands, hints), None);
     }
 
@@ -717,28 +534,16 @@ cache:
     fn goal_ties_and_misses_give_nothing() {
         let cands = find_all(SEED_YAML, "timeout: 30");
         // Shared by all three ("timeout", "30"): a tie.
-        let hints = Hints {
-            goal: Some("change timeout 30"),
-            ..Hints::default()
-        };
+        let hints = Hints { goal: Some("change timeout 30"), ..Hints::default() };
         assert_eq!(rec(SEED_YAML, &cands, hints), None);
         // Nothing shared.
-        let hints = Hints {
-            goal: Some("rename the project"),
-            ..Hints::default()
-        };
+        let hints = Hints { goal: Some("rename the project"), ..Hints::default() };
         assert_eq!(rec(SEED_YAML, &cands, hints), None);
         // Only stop words / verbs.
-        let hints = Hints {
-            goal: Some("修改 the"),
-            ..Hints::default()
-        };
+        let hints = Hints { goal: Some("修改 the"), ..Hints::default() };
         assert_eq!(rec(SEED_YAML, &cands, hints), None);
         // Two blocks named in the goal, one each: tie.
-        let hints = Hints {
-            goal: Some("api and cache"),
-            ..Hints::default()
-        };
+        let hints = Hints { goal: Some("api and cache"), ..Hints::default() };
         assert_eq!(rec(SEED_YAML, &cands, hints), None);
     }
 
@@ -747,33 +552,13 @@ cache:
         let cands = find_all(SEED_YAML, "timeout: 30");
         // Focus on the cache block's line (0 vs 3) beats a goal naming the api block.
         let focus = line_start(SEED_YAML, 9);
-        let hints = Hints {
-            focus: Some(focus),
-            goal: Some("API 超时"),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(SEED_YAML, &cands, hints),
-            Some(Recommendation {
-                index: 2,
-                reason: Reason::NearFocus
-            })
-        );
+        let hints = Hints { focus: Some(focus), goal: Some("API 超时"), ..Hints::default() };
+        assert_eq!(rec(SEED_YAML, &cands, hints), Some(Recommendation { index: 2, reason: Reason::NearFocus }));
         // A focus that ties (2 vs 2) leaves the decision to the goal.
         let text = "# api block\napi:\n  t: 1\n\n# db block\ndb:\n  t: 1\n";
         let cands = find_all(text, "t: 1");
-        let hints = Hints {
-            focus: Some(line_start(text, 4)),
-            goal: Some("the db block"),
-            ..Hints::default()
-        };
-        assert_eq!(
-            rec(text, &cands, hints),
-            Some(Recommendation {
-                index: 1,
-                reason: Reason::GoalWords
-            })
-        );
+        let hints = Hints { focus: Some(line_start(text, 4)), goal: Some("the db block"), ..Hints::default() };
+        assert_eq!(rec(text, &cands, hints), Some(Recommendation { index: 1, reason: Reason::GoalWords }));
     }
 
     #[test]
@@ -782,18 +567,9 @@ cache:
         text.push_str(&"\nx=0\n".repeat(MAX_GOAL_CANDIDATES));
         let cands = find_all(&text, "x=0");
         assert!(cands.len() > MAX_GOAL_CANDIDATES);
-        let hints = Hints {
-            goal: Some("special"),
-            ..Hints::default()
-        };
+        let hints = Hints { goal: Some("special"), ..Hints::default() };
         assert_eq!(rec(&text, &cands, hints.clone()), None);
-        assert_eq!(
-            rec(&text, &cands[..MAX_GOAL_CANDIDATES], hints),
-            Some(Recommendation {
-                index: 0,
-                reason: Reason::GoalWords
-            })
-        );
+        assert_eq!(rec(&text, &cands[..MAX_GOAL_CANDIDATES], hints), Some(Recommendation { index: 0, reason: Reason::GoalWords }));
     }
 
     // ---- tokeniser

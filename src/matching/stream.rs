@@ -187,7 +187,11 @@ mod tests {
                 assert_eq!(prefix_end(line.chars(), tier, &want), pre, "{line:?} {want_src:?} {tier}");
                 let suf = norm.text.ends_with(&want).then(|| {
                     let p = norm.len() - want.len();
-                    Suffix { start: if want.is_empty() { norm.original_len } else { norm.start_of(p) }, whole: p == 0, line_len: norm.original_len }
+                    Suffix {
+                        start: if want.is_empty() { norm.original_len } else { norm.start_of(p) },
+                        whole: p == 0,
+                        line_len: norm.original_len,
+                    }
                 });
                 assert_eq!(suffix(line.chars(), tier, &want), suf, "{line:?} {want_src:?} {tier}");
                 if !want.is_empty() {

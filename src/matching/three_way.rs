@@ -42,10 +42,10 @@ mod blank;
 mod complete;
 mod decoded;
 
-use complete::{completes, framed, Anchors};
-use super::marks::is_mark;
 pub use super::elide::{elided_pieces, is_elision_line};
+use super::marks::is_mark;
 use crate::text_rules::myers_ops;
+use complete::{completes, framed, Anchors};
 
 /// Most tokens (both sides together, after trimming the common prefix and suffix) one diff of
 /// [`merge`] runs on.
@@ -143,7 +143,8 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
         let before: String = cat(&b, h.base.clone());
         // A rewrite of such a content line is content too; one added elsewhere is not.
         let rewrites_content = !placeholders && before.lines().any(is_elision_line);
-        if let Some(line) = added.lines().find(|l| is_elision_line(l) && !before.lines().any(|x| x.trim() == l.trim()) && !rewrites_content) {
+        if let Some(line) = added.lines().find(|l| is_elision_line(l) && !before.lines().any(|x| x.trim() == l.trim()) && !rewrites_content)
+        {
             let proposal = Some(proposal(&b, &o, &t, &intended, &drift, &clusters));
             return Outcome::Conflict(Conflict {
                 reason: ConflictReason::Placeholder { line: line.trim().to_string() },
@@ -231,7 +232,9 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
             }
             completed_words |= !ours.blank;
             text.push_str(&ours.text);
-        } else if let Some(both) = blank::apart(&cat(&b, c.base.clone()), &c.version(&b, &t, &drift, false), &c.version(&b, &o, &intended, true)) {
+        } else if let Some(both) =
+            blank::apart(&cat(&b, c.base.clone()), &c.version(&b, &t, &drift, false), &c.version(&b, &o, &intended, true))
+        {
             // The region differs here only in blanks (a reflow): the change, in its breaks.
             applied += 1;
             kept += 1;
@@ -330,7 +333,11 @@ fn clusters(intended: &[Hunk], drift: &[Hunk]) -> Vec<Cluster> {
         }
         if let Some(c) = out.last_mut() {
             c.base = c.base.start.min(h.base.start)..c.base.end.max(h.base.end);
-            if k.0 { c.ours.push(k.1) } else { c.theirs.push(k.1) }
+            if k.0 {
+                c.ours.push(k.1)
+            } else {
+                c.theirs.push(k.1)
+            }
         }
     }
     out
@@ -462,7 +469,8 @@ pub fn merge_pick(old_text: &str, new_text: &str, region: &str) -> (Outcome, Rea
     // The region writes escapes where old_text has the characters (a JSON string): the change
     // is made on what they stand for and written with the region's escapes, never as raw
     // characters inside its string.
-    let closer = |decoded: &str| matches!((char_distance(&old, decoded), char_distance(&old, region)), (Some(now), Some(then)) if now < then);
+    let closer =
+        |decoded: &str| matches!((char_distance(&old, decoded), char_distance(&old, region)), (Some(now), Some(then)) if now < then);
     if let Some(m) = decoded::merge_decoded(&old, &new, region, closer) {
         reading.decoded = true;
         return (Outcome::Merged(m), reading);
@@ -528,11 +536,7 @@ fn cat(t: &[&str], r: Range<usize>) -> String {
 }
 
 fn too_large(tokens: usize) -> Outcome {
-    Outcome::Conflict(Conflict {
-        reason: ConflictReason::TooLarge { tokens, limit: MAX_DIFF_TOKENS },
-        base_range: 0..0,
-        proposal: None,
-    })
+    Outcome::Conflict(Conflict { reason: ConflictReason::TooLarge { tokens, limit: MAX_DIFF_TOKENS }, base_range: 0..0, proposal: None })
 }
 
 /// One difference against the base: base tokens `base` became the other side's tokens `new`.
@@ -826,6 +830,6 @@ pub fn unescape(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod model_tests;
+#[cfg(test)]
+mod tests;

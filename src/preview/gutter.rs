@@ -25,7 +25,6 @@ pub(super) struct Hunks {
     pub(super) spans: Vec<Vec<usize>>,
 }
 
-
 /// A run of changed lines: whole lines of the base that become whole lines of the draft.
 struct Block {
     base: Range<usize>,

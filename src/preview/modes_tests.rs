@@ -12,8 +12,7 @@ use similar::TextDiff;
 /// order of position; an edit overlapping an earlier one is moved to start where that one ends.
 fn apply(base: &str, edits: &[(usize, usize, String)]) -> (String, Vec<ChangeSpan>) {
     let chars: Vec<char> = base.chars().collect();
-    let mut edits: Vec<(usize, usize, String)> =
-        edits.iter().map(|(s, l, t)| (s % (chars.len() + 1), *l, t.clone())).collect();
+    let mut edits: Vec<(usize, usize, String)> = edits.iter().map(|(s, l, t)| (s % (chars.len() + 1), *l, t.clone())).collect();
     edits.sort_by_key(|e| e.0);
     let mut draft = String::new();
     let mut spans = Vec::new();
@@ -273,6 +272,3 @@ fn a_diff_in_a_million_lines_shows_the_changed_region_with_its_real_line_numbers
     let expected = "--- a/big.md\n+++ b/big.md\n@@ -499998,6 +499998,7 @@\n line 499997\n line 499998\n line 499999\n+new line\n line 500000\n line 500001\n line 500002\n";
     assert_eq!(out, expected);
 }
-
-
-

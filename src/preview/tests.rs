@@ -131,7 +131,10 @@ fn cjk_and_emoji() {
     // columns and counts are in chars: the emoji is one
     let emoji = [(find(base, "😀"), "🎉")];
     assert_eq!(shown(base, &emoji, PreviewMode::Stats, 1, 500), "line 2, col 5: +1/-1 chars\ntotal: 1 change, +1/-1 chars\n");
-    assert_eq!(shown(base, &edit, PreviewMode::Diff, 1, 500), "--- a/memo.md\n+++ b/memo.md\n@@ -1,3 +1,3 @@\n 第一行\n-第二行 😀\n+第二行 🎉 新\n 第三行\n");
+    assert_eq!(
+        shown(base, &edit, PreviewMode::Diff, 1, 500),
+        "--- a/memo.md\n+++ b/memo.md\n@@ -1,3 +1,3 @@\n 第一行\n-第二行 😀\n+第二行 🎉 新\n 第三行\n"
+    );
 }
 
 #[test]
@@ -151,7 +154,10 @@ fn change_at_the_end_without_a_final_line_break() {
 ";
     assert_eq!(shown("a\nb", &edit, PreviewMode::Diff, 3, 500), diff);
     // adding the final line break only
-    assert_eq!(shown("a\nb", &[(3..3, "\n")], PreviewMode::Diff, 0, 500), "--- a/memo.md\n+++ b/memo.md\n@@ -2 +2 @@\n-b\n\\ No newline at end of file\n+b\n");
+    assert_eq!(
+        shown("a\nb", &[(3..3, "\n")], PreviewMode::Diff, 0, 500),
+        "--- a/memo.md\n+++ b/memo.md\n@@ -2 +2 @@\n-b\n\\ No newline at end of file\n+b\n"
+    );
 }
 
 #[test]
@@ -160,7 +166,10 @@ fn whole_lines_deleted_and_inserted() {
     assert_eq!(shown("a\nb\nc\nd\ne\n", &delete, PreviewMode::Compact, 1, 500), "1│ a\n2│-b\n3│-c\n2│ d\n");
     assert_eq!(shown("a\nb\nc\nd\ne\n", &delete, PreviewMode::Full, 1, 500), "2│-b\n3│-c\n");
     assert_eq!(shown("a\nb\nc\nd\ne\n", &delete, PreviewMode::Stats, 1, 500), "line 2, col 1: +0/-4 chars\ntotal: 1 change, +0/-4 chars\n");
-    assert_eq!(shown("a\nb\nc\nd\ne\n", &delete, PreviewMode::Diff, 1, 500), "--- a/memo.md\n+++ b/memo.md\n@@ -1,4 +1,2 @@\n a\n-b\n-c\n d\n");
+    assert_eq!(
+        shown("a\nb\nc\nd\ne\n", &delete, PreviewMode::Diff, 1, 500),
+        "--- a/memo.md\n+++ b/memo.md\n@@ -1,4 +1,2 @@\n a\n-b\n-c\n d\n"
+    );
     // no context: the header names the line after which nothing is left
     assert_eq!(shown("a\nb\nc\nd\ne\n", &delete, PreviewMode::Diff, 0, 500), "--- a/memo.md\n+++ b/memo.md\n@@ -2,2 +1,0 @@\n-b\n-c\n");
     let insert = [(2..2, "x\ny\n")];
@@ -171,7 +180,10 @@ fn whole_lines_deleted_and_inserted() {
     assert_eq!(shown("a\nb\nc\n", &insert, PreviewMode::Diff, 0, 500), "--- a/memo.md\n+++ b/memo.md\n@@ -1,0 +2,2 @@\n+x\n+y\n");
     // into an empty document, and everything deleted
     assert_eq!(shown("", &[(0..0, "x\n")], PreviewMode::Diff, 3, 500), "--- a/memo.md\n+++ b/memo.md\n@@ -0,0 +1 @@\n+x\n");
-    assert_eq!(shown("x\ny", &[(0..3, "")], PreviewMode::Diff, 3, 500), "--- a/memo.md\n+++ b/memo.md\n@@ -1,2 +0,0 @@\n-x\n-y\n\\ No newline at end of file\n");
+    assert_eq!(
+        shown("x\ny", &[(0..3, "")], PreviewMode::Diff, 3, 500),
+        "--- a/memo.md\n+++ b/memo.md\n@@ -1,2 +0,0 @@\n-x\n-y\n\\ No newline at end of file\n"
+    );
 }
 
 #[test]
@@ -220,12 +232,21 @@ fn hunks_are_capped_with_a_marker() {
     let edit = [(7..7, added.as_str())];
     // The hunk runs to line 11; the six rows shown stop at 6: a one-digit gutter, which lets
     // the sixth in (`1│ line 1` is 10 chars, `2│+new 1` 9).
-    assert_eq!(shown(&base, &edit, PreviewMode::Compact, 2, 60), "1│ line 1\n2│+new 1\n3│+new 2\n4│+new 3\n5│+new 4\n6│+new 5\n… 5 more lines\n");
+    assert_eq!(
+        shown(&base, &edit, PreviewMode::Compact, 2, 60),
+        "1│ line 1\n2│+new 1\n3│+new 2\n4│+new 3\n5│+new 4\n6│+new 5\n… 5 more lines\n"
+    );
     assert!(shown(&base, &edit, PreviewMode::Compact, 2, 0).starts_with(" 1│ line 1\n 2│+new 1\n"), "uncapped, it shows line 11");
-    assert_eq!(shown(&base, &edit, PreviewMode::Full, 2, 60), "2│+new 1\n3│+new 2\n4│+new 3\n5│+new 4\n6│+new 5\n7│+new 6\n… 2 more lines\n");
+    assert_eq!(
+        shown(&base, &edit, PreviewMode::Full, 2, 60),
+        "2│+new 1\n3│+new 2\n4│+new 3\n5│+new 4\n6│+new 5\n7│+new 6\n… 2 more lines\n"
+    );
     let diff = "--- a/memo.md\n+++ b/memo.md\n@@ -1,3 +1,11 @@\n line 1\n+new 1\n+new 2\n+new 3\n+new 4\n+new 5\n… 5 more lines\n";
     assert_eq!(shown(&base, &edit, PreviewMode::Diff, 2, 60), diff);
-    assert_eq!(shown(&base, &edit, PreviewMode::Full, 2, 63), "2│+new 1\n3│+new 2\n4│+new 3\n5│+new 4\n6│+new 5\n7│+new 6\n8│+new 7\n… 1 more line\n");
+    assert_eq!(
+        shown(&base, &edit, PreviewMode::Full, 2, 63),
+        "2│+new 1\n3│+new 2\n4│+new 3\n5│+new 4\n6│+new 5\n7│+new 6\n8│+new 7\n… 1 more line\n"
+    );
     // Exactly the length of the eight rows: no marker.
     assert_eq!(shown(&base, &edit, PreviewMode::Full, 2, 72), shown(&base, &edit, PreviewMode::Full, 2, 0));
     // 0: no cap; a first line longer than the cap is cut, with `…` (its line break not counted)
@@ -272,7 +293,10 @@ fn similars_miscounted_header_is_counted_right() {
 #[test]
 fn unified_whole_of_two_texts() {
     assert_eq!(unified_whole("same\n", "same\n", "storage", "cache", 3), "");
-    assert_eq!(unified_whole("a\nb\nc\n", "a\nB\nc\n", "storage/memo.md\tv3", "cache/memo.md", 3), "--- storage/memo.md\tv3\n+++ cache/memo.md\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+    assert_eq!(
+        unified_whole("a\nb\nc\n", "a\nB\nc\n", "storage/memo.md\tv3", "cache/memo.md", 3),
+        "--- storage/memo.md\tv3\n+++ cache/memo.md\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+    );
     assert_eq!(unified_whole("", "x", "a", "b", 3), "--- a\n+++ b\n@@ -0,0 +1 @@\n+x\n\\ No newline at end of file\n");
     assert_eq!(unified_whole("x\r\ny\r\n", "x\r\nz\r\n", "a", "b", 0), "--- a\n+++ b\n@@ -2 +2 @@\n-y\r\n+z\r\n");
 }
@@ -307,7 +331,10 @@ fn stats_count_a_change_of_several_places_once() {
     let draft = Rope::from_str("b1\nx\nbb2\ny\n");
     let spans = [ChangeSpan { base: 0..1, draft: 0..1 }, ChangeSpan { base: 5..6, draft: 5..7 }];
     let stats = PreviewOptions { mode: PreviewMode::Stats, ..PreviewOptions::default() };
-    assert_eq!(render_changes(&base, &draft, &spans, &[3, 3], "p", &stats), "line 1, col 1: +3/-2 chars in 2 places\ntotal: 1 change, +3/-2 chars\n");
+    assert_eq!(
+        render_changes(&base, &draft, &spans, &[3, 3], "p", &stats),
+        "line 1, col 1: +3/-2 chars in 2 places\ntotal: 1 change, +3/-2 chars\n"
+    );
     let apart = "line 1, col 1: +1/-1 chars\nline 3, col 1: +2/-1 chars\ntotal: 2 changes, +3/-2 chars\n";
     assert_eq!(render_changes(&base, &draft, &spans, &[0, 1], "p", &stats), apart);
     assert_eq!(render(&base, &draft, &spans, "p", &stats), apart);
@@ -341,7 +368,15 @@ fn a_capped_preview_shows_its_first_hunks_and_counts_the_rest() {
 /// `render_labelled` over `edits` lettered by `letters` (letter indices, one per edit).
 fn labelled(base: &str, edits: &[(Range<usize>, &str)], letters: &[usize], mode: PreviewMode, ctx: usize, max: usize) -> Labelled {
     let (base, draft, spans) = build(base, edits);
-    render_labelled(&base, &draft, &spans, letters, "memo.md", &PreviewOptions { mode, context_lines: ctx, max_length: max }, crate::locale::Locale::En.words())
+    render_labelled(
+        &base,
+        &draft,
+        &spans,
+        letters,
+        "memo.md",
+        &PreviewOptions { mode, context_lines: ctx, max_length: max },
+        crate::locale::Locale::En.words(),
+    )
 }
 
 #[test]
@@ -366,7 +401,11 @@ fn each_hunk_is_labelled_with_its_changes_in_the_order_they_appear() {
         assert!(headers.iter().all(|h| h.contains(" @@ change ")), "context {ctx}: {headers:?}");
         // Without the labels it is the plain diff.
         let plain = shown(&base, &edits, PreviewMode::Diff, ctx, 0);
-        let unlabelled: String = d.text.lines().map(|l| if l.starts_with("@@") { format!("{} @@\n", l.split(" @@").next().unwrap()) } else { format!("{l}\n") }).collect();
+        let unlabelled: String = d
+            .text
+            .lines()
+            .map(|l| if l.starts_with("@@") { format!("{} @@\n", l.split(" @@").next().unwrap()) } else { format!("{l}\n") })
+            .collect();
         assert_eq!(unlabelled, plain, "context {ctx}");
     }
     // A cut hunk, or hunks left out, is not the whole of the changes; stats never say it.
@@ -427,7 +466,12 @@ fn removed_lines_carry_the_draft_line_they_stood_on() {
     // both a context line and a removed line.
     assert_eq!(hunks[1], ["20│ line 19", "21│-line 20", "21│+LINE 20", "22│ line 21"], "{text}");
     for rows in &hunks {
-        let numbers = |marker: char| -> Vec<&str> { rows.iter().filter(|r| r.split_once('│').is_some_and(|(_, t)| t.starts_with(marker))).map(|r| r.split_once('│').unwrap().0.trim()).collect() };
+        let numbers = |marker: char| -> Vec<&str> {
+            rows.iter()
+                .filter(|r| r.split_once('│').is_some_and(|(_, t)| t.starts_with(marker)))
+                .map(|r| r.split_once('│').unwrap().0.trim())
+                .collect()
+        };
         assert!(numbers('-').iter().all(|n| !numbers(' ').contains(n)) || numbers('+').is_empty(), "{text}");
     }
     // A pure deletion carries the number of the draft line now after it.

@@ -201,17 +201,36 @@ const PATHS: [&str; 2] = ["p", "q"];
 #[derive(Clone, Debug)]
 enum Op {
     /// Replace draft `start..start+len` (wrapped into the draft) of a path.
-    Stage { path: usize, start: usize, len: usize, text: String },
+    Stage {
+        path: usize,
+        start: usize,
+        len: usize,
+        text: String,
+    },
     /// A replace-all: several draft ranges (see `places_in`) staged as one change.
-    StagePlaces { path: usize, places: Vec<(usize, usize, String)> },
+    StagePlaces {
+        path: usize,
+        places: Vec<(usize, usize, String)>,
+    },
     /// The session ends: committed (the change sets applied to the bases become the committed
     /// texts) or reverted (the committed texts stay); the next edit opens a new session.
-    End { commit: bool },
+    End {
+        commit: bool,
+    },
     /// Select candidates at draft ranges of a path.
-    Select { path: usize, ranges: Vec<(usize, usize)> },
-    Drop { path: usize },
+    Select {
+        path: usize,
+        ranges: Vec<(usize, usize)>,
+    },
+    Drop {
+        path: usize,
+    },
     /// Storage changed: the committed text edited at a few places, or replaced outright.
-    Rebase { path: usize, edits: Vec<(usize, usize, String)>, replace_with: Option<String> },
+    Rebase {
+        path: usize,
+        edits: Vec<(usize, usize, String)>,
+        replace_with: Option<String>,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -255,7 +274,10 @@ fn check_path(session: &Session, path: &str, model: &Option<String>) -> Result<(
     let hulls = session.changes_in_draft(path);
     prop_assert_eq!(hulls.len(), session.changes.iter().filter(|c| c.path == path).count());
     for (c, r) in hulls {
-        prop_assert_eq!(d[r.start..].iter().take(c.first_place().new_text.chars().count()).collect::<String>(), c.first_place().new_text.clone());
+        prop_assert_eq!(
+            d[r.start..].iter().take(c.first_place().new_text.chars().count()).collect::<String>(),
+            c.first_place().new_text.clone()
+        );
     }
     prop_assert!(session.draft_fingerprint(path).is_some());
     Ok(())

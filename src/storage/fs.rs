@@ -129,7 +129,11 @@ impl FsStorage {
     /// Cost: one `canonicalize`.
     pub fn new(root: impl AsRef<Path>) -> Result<FsStorage, StorageError> {
         let shown = root.as_ref().display().to_string();
-        let root = fs::canonicalize(root.as_ref()).map_err(|source| StorageError::Io { path: shown.clone(), operation: "open the folder", source })?;
+        let root = fs::canonicalize(root.as_ref()).map_err(|source| StorageError::Io {
+            path: shown.clone(),
+            operation: "open the folder",
+            source,
+        })?;
         if !root.is_dir() {
             return Err(StorageError::NotAFile { path: shown, kind: "a file, not a folder" });
         }
@@ -245,7 +249,8 @@ impl Storage for FsStorage {
         }
         let Some(bytes) = FsStorage::read(path, &target)? else { return Ok(None) };
         let version = version_of(&bytes);
-        let text = String::from_utf8(bytes).map_err(|e| StorageError::NotUtf8 { path: path.to_string(), valid_up_to: e.utf8_error().valid_up_to() })?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| StorageError::NotUtf8 { path: path.to_string(), valid_up_to: e.utf8_error().valid_up_to() })?;
         Ok(Some(Stored { text, version }))
     }
 
@@ -344,7 +349,11 @@ mod tests {
             let e = s.save(request("docs/a.md", "three\n", &v2)).unwrap_err();
             assert!(matches!(e, StorageError::ReadOnly { mode: 0o444, .. }), "{e}");
         }
-        let leftovers: Vec<_> = fs::read_dir(dir.join("docs")).unwrap().filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().ends_with(TEMP_SUFFIX)).collect();
+        let leftovers: Vec<_> = fs::read_dir(dir.join("docs"))
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(TEMP_SUFFIX))
+            .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -111,7 +111,10 @@ mod tests {
         };
         // Stale after 300 ms: far more than the keeper's 5 ms between touches, even on a busy machine.
         let e = SaveLock::take("a.md", &target, Duration::from_millis(300)).unwrap_err();
-        assert!(matches!(&e, StorageError::Locked { lock, waited_ms, .. } if lock.ends_with(".a.md.agentpad-lock") && *waited_ms >= 450), "{e}");
+        assert!(
+            matches!(&e, StorageError::Locked { lock, waited_ms, .. } if lock.ends_with(".a.md.agentpad-lock") && *waited_ms >= 450),
+            "{e}"
+        );
         assert!(e.to_string().contains(".a.md.agentpad-lock"), "{e}");
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         keeper.join().unwrap();

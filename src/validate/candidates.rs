@@ -3,10 +3,10 @@
 use crate::format::{fill, CandidateStyle};
 use crate::matching::recommend::Reason;
 
-use super::{ParsedCandidate, Rule, Section, Validator};
 use super::messages::quote;
 use super::scan::{code_span, is_blank, is_separator, leading_code_span, row_cells, whole};
-use super::words::{l_yes, template, CANDIDATE_COLUMNS, locales};
+use super::words::{l_yes, locales, template, CANDIDATE_COLUMNS};
+use super::{ParsedCandidate, Rule, Section, Validator};
 
 impl<'a> Validator<'a> {
     pub(super) fn candidates(&mut self, s: &Section<'a>) {
@@ -30,7 +30,8 @@ impl<'a> Validator<'a> {
         match row_cells(line) {
             Some(cells) if cells == CANDIDATE_COLUMNS => {}
             Some(cells) => {
-                let diff = (0..cells.len().max(CANDIDATE_COLUMNS.len())).find(|&i| cells.get(i).map(String::as_str) != CANDIDATE_COLUMNS.get(i).copied());
+                let diff = (0..cells.len().max(CANDIDATE_COLUMNS.len()))
+                    .find(|&i| cells.get(i).map(String::as_str) != CANDIDATE_COLUMNS.get(i).copied());
                 let detail = match diff {
                     Some(i) => format!(
                         "column {}: expected {}, found {}",
@@ -67,7 +68,13 @@ impl<'a> Validator<'a> {
                 self.report(
                     n,
                     Rule::CandidateRow,
-                    format!("expected {} cells ({}), found {} in {}", CANDIDATE_COLUMNS.len(), CANDIDATE_COLUMNS.join(", "), cells.len(), quote(line)),
+                    format!(
+                        "expected {} cells ({}), found {} in {}",
+                        CANDIDATE_COLUMNS.len(),
+                        CANDIDATE_COLUMNS.join(", "),
+                        cells.len(),
+                        quote(line)
+                    ),
                 );
                 continue;
             }
@@ -91,11 +98,15 @@ impl<'a> Validator<'a> {
             self.report(n, Rule::CandidateValue, format!("expected the Id to be one letter A–Z, found {}", quote(id)));
         }
         let mut markers = [None, None];
-        for (i, (column, want)) in [("MarkerStart", format!("[[SEL#{id}]]")), ("MarkerEnd", format!("[[/SEL#{id}]]"))].into_iter().enumerate() {
+        for (i, (column, want)) in
+            [("MarkerStart", format!("[[SEL#{id}]]")), ("MarkerEnd", format!("[[/SEL#{id}]]"))].into_iter().enumerate()
+        {
             let cell = &cells[1 + i];
             match code_span(cell) {
                 Some(m) if m == want => markers[i] = Some(m),
-                _ => self.report(n, Rule::CandidateMarker, format!("expected {column} `` `{want}` `` (the Id {id}), found {}", quote(cell))),
+                _ => {
+                    self.report(n, Rule::CandidateMarker, format!("expected {column} `` `{want}` `` (the Id {id}), found {}", quote(cell)))
+                }
             }
         }
         let preview = code_span(&cells[3]);
@@ -105,7 +116,11 @@ impl<'a> Validator<'a> {
         let number = |v: &mut Self, column: usize| {
             let got = whole(&cells[column]);
             if got.is_none() {
-                v.report(n, Rule::CandidateValue, format!("expected {} to be a whole number, found {}", CANDIDATE_COLUMNS[column], quote(&cells[column])));
+                v.report(
+                    n,
+                    Rule::CandidateValue,
+                    format!("expected {} to be a whole number, found {}", CANDIDATE_COLUMNS[column], quote(&cells[column])),
+                );
             }
             got
         };
@@ -136,7 +151,12 @@ impl<'a> Validator<'a> {
                 Some(l) => self.report(
                     n,
                     Rule::Locale,
-                    format!("expected {expected} (locale {}), found {} (locale {})", self.parsed_locale().as_str(), quote(mark), l.as_str()),
+                    format!(
+                        "expected {expected} (locale {}), found {} (locale {})",
+                        self.parsed_locale().as_str(),
+                        quote(mark),
+                        l.as_str()
+                    ),
                 ),
                 None => self.report(n, Rule::CandidateValue, format!("expected {expected}, found {}", quote(mark))),
             }
@@ -164,13 +184,21 @@ impl<'a> Validator<'a> {
     fn push_candidate(&mut self, n: usize, c: ParsedCandidate) {
         if let Some(prev) = self.parsed.candidates.last() {
             if c.id <= prev.id {
-                self.report(n, Rule::CandidateValue, format!("expected letters in ascending order, found {} after {}", quote(&c.id), quote(&prev.id)));
+                self.report(
+                    n,
+                    Rule::CandidateValue,
+                    format!("expected letters in ascending order, found {} after {}", quote(&c.id), quote(&prev.id)),
+                );
             }
         }
         if c.recommended {
             match &self.recommended {
                 Some(first) => {
-                    let msg = format!("expected at most one recommended candidate, found {} recommended as well as {}", quote(&c.id), quote(first));
+                    let msg = format!(
+                        "expected at most one recommended candidate, found {} recommended as well as {}",
+                        quote(&c.id),
+                        quote(first)
+                    );
                     self.report(n, Rule::Recommendation, msg);
                 }
                 None => self.recommended = Some(c.id.clone()),
@@ -192,9 +220,16 @@ impl<'a> Validator<'a> {
             let (before, after) = template(w.line);
             let example = format!("- [A] {before}12{after}{}`…`", w.colon);
             let item = line.strip_prefix("- ").unwrap_or(line);
-            let letter = item.strip_prefix('[').and_then(|r| r.split_once("] ")).filter(|(id, _)| id.len() == 1 && id.bytes().all(|b| b.is_ascii_uppercase()));
+            let letter = item
+                .strip_prefix('[')
+                .and_then(|r| r.split_once("] "))
+                .filter(|(id, _)| id.len() == 1 && id.bytes().all(|b| b.is_ascii_uppercase()));
             let Some((id, rest)) = letter else {
-                self.report(n, Rule::CandidateRow, format!("expected a candidate line `{example}` (or the candidate table), found {}", quote(line)));
+                self.report(
+                    n,
+                    Rule::CandidateRow,
+                    format!("expected a candidate line `{example}` (or the candidate table), found {}", quote(line)),
+                );
                 continue;
             };
             // The line reference, in whichever locale it is written.
@@ -222,7 +257,11 @@ impl<'a> Validator<'a> {
                 self.report(n, Rule::CandidateValue, "expected the line to be 1 or more (lines are 1-based), found 0");
             }
             let Some((preview, tail)) = leading_code_span(text) else {
-                self.report(n, Rule::CandidateValue, format!("expected the preview as a code span (`…`) after the line reference, found {}", quote(text)));
+                self.report(
+                    n,
+                    Rule::CandidateValue,
+                    format!("expected the preview as a code span (`…`) after the line reference, found {}", quote(text)),
+                );
                 continue;
             };
             let stale_mark = fill(lw.paren, lw.stale);

@@ -2,10 +2,10 @@
 
 use crate::response::Status;
 
-use super::{Rule, Validator};
 use super::messages::{flag_list, quote};
 use super::scan::whole;
 use super::words::{state_flags, states_for, SEVERITIES, WARNING};
+use super::{Rule, Validator};
 
 impl<'a> Validator<'a> {
     pub(super) fn consistency(&mut self) {
@@ -17,15 +17,27 @@ impl<'a> Validator<'a> {
             match status {
                 Status::Success | Status::NoOp => {
                     if sev == "Fail" {
-                        self.report(n, Rule::Severity, format!("expected `[OK]` (or `[Warning]`) for status {}, found `[Fail]`", status.as_str()));
+                        self.report(
+                            n,
+                            Rule::Severity,
+                            format!("expected `[OK]` (or `[Warning]`) for status {}, found `[Fail]`", status.as_str()),
+                        );
                     } else if sev == "Warning" && !starts && !self.parsed.summary.is_empty() {
                         self.report(
                             n + 1,
                             Rule::Severity,
-                            format!("expected the summary of a {} raised to `[Warning]` to start with `{WARNING}`, found {}", status.as_str(), quote(&self.parsed.summary)),
+                            format!(
+                                "expected the summary of a {} raised to `[Warning]` to start with `{WARNING}`, found {}",
+                                status.as_str(),
+                                quote(&self.parsed.summary)
+                            ),
                         );
                     } else if sev == "OK" && starts {
-                        self.report(n, Rule::Severity, format!("expected `[Warning]` for a summary starting with `{WARNING}`, found `[OK]`"));
+                        self.report(
+                            n,
+                            Rule::Severity,
+                            format!("expected `[Warning]` for a summary starting with `{WARNING}`, found `[OK]`"),
+                        );
                     }
                 }
                 Status::MultiMatch if sev != "Warning" => {
@@ -44,7 +56,11 @@ impl<'a> Validator<'a> {
             let flags = self.parsed.flags.clone();
             if let Some(req) = required {
                 if !flags.iter().any(|f| f == req) {
-                    self.report(self.flags_line, Rule::StateFlags, format!("expected the flag {req} in state {}, found {}", state.as_str(), flag_list(&flags)));
+                    self.report(
+                        self.flags_line,
+                        Rule::StateFlags,
+                        format!("expected the flag {req} in state {}, found {}", state.as_str(), flag_list(&flags)),
+                    );
                 }
             }
             for f in &flags {
@@ -65,7 +81,11 @@ impl<'a> Validator<'a> {
         if let (Some(status), Some(state)) = (self.status, self.state) {
             if let Some(allowed) = states_for(status).filter(|a| !a.contains(&state)) {
                 let names: Vec<&str> = allowed.iter().map(|s| s.as_str()).collect();
-                self.report(self.state_line, Rule::StatusState, format!("expected state {} with status {}, found {}", names.join(" or "), status.as_str(), state.as_str()));
+                self.report(
+                    self.state_line,
+                    Rule::StatusState,
+                    format!("expected state {} with status {}, found {}", names.join(" or "), status.as_str(), state.as_str()),
+                );
             }
         }
         // selection_count, when a Metrics table gives it beside candidates.
@@ -80,7 +100,11 @@ impl<'a> Validator<'a> {
                     format!("expected selection_count to be at least the {live} live candidates listed, found {k}"),
                 ),
                 Some((_, Some(_))) => {}
-                Some((c, None)) => self.report(at, Rule::SelectionCount, format!("expected selection_count as a number when there are candidates, found {}", quote(c))),
+                Some((c, None)) => self.report(
+                    at,
+                    Rule::SelectionCount,
+                    format!("expected selection_count as a number when there are candidates, found {}", quote(c)),
+                ),
                 // Metrics is optional beside candidates too: their list counts them
                 // (docs/responses.md#markdown-layout); when it is there it must agree.
                 None => {}

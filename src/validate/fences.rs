@@ -1,8 +1,8 @@
 //! Content and Preview: fenced code blocks only (item 7 of the layout).
 
-use super::{Kind, Rule, Section, Validator};
 use super::messages::quote;
 use super::scan::{fence_open, is_blank, is_fence_close};
+use super::{Kind, Rule, Section, Validator};
 
 impl<'a> Validator<'a> {
     // Bounds: `i < s.body.len()` by the loop's condition, so `i + 1 ..` is a (possibly empty) tail.
@@ -28,14 +28,22 @@ impl<'a> Validator<'a> {
             if is_blank(line) {
                 self.report(n, Rule::BlankLine, format!("expected no blank line outside the fenced block of {}", quote(s.heading)));
             } else {
-                self.report(n, Rule::StrayText, format!("expected only a fenced code block in {}, found {}", quote(s.heading), quote(line)));
+                self.report(
+                    n,
+                    Rule::StrayText,
+                    format!("expected only a fenced code block in {}, found {}", quote(s.heading), quote(line)),
+                );
             }
             i += 1;
         }
         if blocks == 0 {
             let what = if kind == Kind::Content { "the text" } else { "the preview" };
             let at = s.body.first().map_or(s.line + 1, |(n, _)| *n);
-            self.report(at, Rule::Fence, format!("expected {what} in a fenced code block (a line of 3 or more backticks before and after), found none"));
+            self.report(
+                at,
+                Rule::Fence,
+                format!("expected {what} in a fenced code block (a line of 3 or more backticks before and after), found none"),
+            );
         }
     }
 }

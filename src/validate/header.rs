@@ -1,9 +1,9 @@
 //! The three header lines: status, state, flags (item 1 of the layout in the module documentation).
 
-use super::{Rule, Validator};
 use super::messages::{header_form, quote};
 use super::scan::{backticked, heading_level, is_blank};
 use super::words::{flag_names, STATES, STATUSES};
+use super::{Rule, Validator};
 
 impl<'a> Validator<'a> {
     /// Checks the header lines; returns the index of the first line after them.
@@ -18,7 +18,13 @@ impl<'a> Validator<'a> {
         for (i, expected) in KEYS.into_iter().enumerate() {
             let n = i + 1;
             let Some(line) = self.lines[..end].get(i).copied() else {
-                let what = self.lines.get(i).map_or("the end of the response".to_string(), |l| if is_blank(l) { "a blank line".into() } else { quote(l) });
+                let what = self.lines.get(i).map_or("the end of the response".to_string(), |l| {
+                    if is_blank(l) {
+                        "a blank line".into()
+                    } else {
+                        quote(l)
+                    }
+                });
                 self.report(n, Rule::HeaderLine, format!("expected header line {n} `{}`, found {what}", header_form(expected)));
                 continue;
             };
@@ -36,7 +42,11 @@ impl<'a> Validator<'a> {
                     ),
                 ),
                 None => {
-                    self.report(n, Rule::HeaderLine, format!("expected header line {n} `{}`, found {}", header_form(expected), quote(line)));
+                    self.report(
+                        n,
+                        Rule::HeaderLine,
+                        format!("expected header line {n} `{}`, found {}", header_form(expected), quote(line)),
+                    );
                     continue;
                 }
             }

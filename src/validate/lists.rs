@@ -2,10 +2,10 @@
 
 use crate::format::{fill, TASK_DONE, TASK_OPEN, TASK_REVERTED};
 
-use super::{Rule, Section, Validator};
 use super::messages::quote;
 use super::scan::{is_decimal, is_separator, row_cells, signed_int, whole};
-use super::words::{template, locales, LOG_HEADER, STATUSES};
+use super::words::{locales, template, LOG_HEADER, STATUSES};
+use super::{Rule, Section, Validator};
 
 impl<'a> Validator<'a> {
     /// ``- change A · path line 4: `old` → `new` (+3)``, then ` amended` (format.rs; the words are
@@ -33,7 +33,13 @@ impl<'a> Validator<'a> {
                 self.report(
                     n,
                     Rule::SectionBody,
-                    format!("expected a pending change `- {} · path {before}N{after}{}`old` → `new`{paren}` (then `{}` if amended), found {}", fill(w.change, "A"), w.colon, w.amended.trim(), quote(line)),
+                    format!(
+                        "expected a pending change `- {} · path {before}N{after}{}`old` → `new`{paren}` (then `{}` if amended), found {}",
+                        fill(w.change, "A"),
+                        w.colon,
+                        w.amended.trim(),
+                        quote(line)
+                    ),
                 );
             }
         }
@@ -64,10 +70,11 @@ impl<'a> Validator<'a> {
         while let Some((n, line)) = self.next_line(s, &mut at) {
             any = true;
             if let Some(level) = tree {
-                let earlier = tree_lines == 0 && line.strip_prefix("- ").is_some_and(|r| {
-                    let (before, after) = template(w.tasks_earlier);
-                    r.strip_prefix(before).and_then(|r| r.strip_suffix(after)).and_then(whole).is_some_and(|k| k > 0)
-                });
+                let earlier = tree_lines == 0
+                    && line.strip_prefix("- ").is_some_and(|r| {
+                        let (before, after) = template(w.tasks_earlier);
+                        r.strip_prefix(before).and_then(|r| r.strip_suffix(after)).and_then(whole).is_some_and(|k| k > 0)
+                    });
                 tree_lines += 1;
                 if earlier {
                     continue;
@@ -78,7 +85,10 @@ impl<'a> Validator<'a> {
                         self.report(
                             n,
                             Rule::SectionBody,
-                            format!("expected a finished task at most one level below the one before (level {} or less), found level {l}", level + 1),
+                            format!(
+                                "expected a finished task at most one level below the one before (level {} or less), found level {l}",
+                                level + 1
+                            ),
                         );
                         tree = Some(l);
                     }
@@ -87,7 +97,10 @@ impl<'a> Validator<'a> {
                         self.report(
                             n,
                             Rule::SectionBody,
-                            format!("expected a finished task `- {TASK_DONE} goal` or `  └─ {TASK_DONE} goal` (marks {marks}), found {}", quote(line)),
+                            format!(
+                                "expected a finished task `- {TASK_DONE} goal` or `  └─ {TASK_DONE} goal` (marks {marks}), found {}",
+                                quote(line)
+                            ),
                         );
                         // Unknown level: the lines after it are not reported for their depth.
                         tree = Some(ANY_LEVEL);
@@ -101,10 +114,19 @@ impl<'a> Validator<'a> {
             }
             let item = line.trim_start_matches(' ');
             let indent = line.len() - item.len();
-            let shape = item.strip_prefix("- [#").and_then(|r| r.split_once("] ")).filter(|(id, _)| whole(id).is_some()).map(|(_, rest)| rest);
-            let status_ok = shape.is_some_and(|rest| statuses.iter().any(|st| rest.ends_with(&fill(w.paren, st)) && rest.len() > fill(w.paren, st).len()));
+            let shape =
+                item.strip_prefix("- [#").and_then(|r| r.split_once("] ")).filter(|(id, _)| whole(id).is_some()).map(|(_, rest)| rest);
+            let status_ok = shape
+                .is_some_and(|rest| statuses.iter().any(|st| rest.ends_with(&fill(w.paren, st)) && rest.len() > fill(w.paren, st).len()));
             if let Some(c) = current_at {
-                self.report(c, Rule::SectionBody, format!("expected `{}` only on the innermost (last) active task, found it on line {c} with another task after it", current.trim()));
+                self.report(
+                    c,
+                    Rule::SectionBody,
+                    format!(
+                        "expected `{}` only on the innermost (last) active task, found it on line {c} with another task after it",
+                        current.trim()
+                    ),
+                );
                 current_at = None;
             }
             if !status_ok {
@@ -112,10 +134,22 @@ impl<'a> Validator<'a> {
                 self.report(
                     n,
                     Rule::SectionBody,
-                    format!("expected a task `- [#1] goal{example}` (status {}) or the line `{}`, found {}", statuses.join(", "), w.tasks_done, quote(line)),
+                    format!(
+                        "expected a task `- [#1] goal{example}` (status {}) or the line `{}`, found {}",
+                        statuses.join(", "),
+                        w.tasks_done,
+                        quote(line)
+                    ),
                 );
             } else if indent % 2 != 0 || indent / 2 > depth {
-                self.report(n, Rule::SectionBody, format!("expected a task indented {} spaces or fewer (two per level, one level deeper at most), found {indent}", depth * 2));
+                self.report(
+                    n,
+                    Rule::SectionBody,
+                    format!(
+                        "expected a task indented {} spaces or fewer (two per level, one level deeper at most), found {indent}",
+                        depth * 2
+                    ),
+                );
             } else {
                 depth = indent / 2 + 1;
                 if shape.is_some_and(|rest| rest.ends_with(&current)) {
@@ -152,7 +186,11 @@ impl<'a> Validator<'a> {
             Some(_) => {}
             None => {
                 let end = self.end_line(s);
-                self.report(end, Rule::SectionBody, "expected the separator `| --- | --- | --- | --- | --- |`, found the end of the section");
+                self.report(
+                    end,
+                    Rule::SectionBody,
+                    "expected the separator `| --- | --- | --- | --- | --- |`, found the end of the section",
+                );
                 return;
             }
         }
@@ -160,11 +198,19 @@ impl<'a> Validator<'a> {
             let cells = match row_cells(line) {
                 Some(c) if c.len() == 5 => c,
                 Some(c) => {
-                    self.report(n, Rule::SectionBody, format!("expected 5 cells (#, tool, status, at_ms, tool_call_id), found {} in {}", c.len(), quote(line)));
+                    self.report(
+                        n,
+                        Rule::SectionBody,
+                        format!("expected 5 cells (#, tool, status, at_ms, tool_call_id), found {} in {}", c.len(), quote(line)),
+                    );
                     continue;
                 }
                 None => {
-                    self.report(n, Rule::SectionBody, format!("expected a session-log row `| # | tool | status | at_ms | tool_call_id |`, found {}", quote(line)));
+                    self.report(
+                        n,
+                        Rule::SectionBody,
+                        format!("expected a session-log row `| # | tool | status | at_ms | tool_call_id |`, found {}", quote(line)),
+                    );
                     continue;
                 }
             };
@@ -179,7 +225,13 @@ impl<'a> Validator<'a> {
                     Some(l) => self.report(
                         n,
                         Rule::Locale,
-                        format!("expected `{}` (locale {}), found {} (locale {})", w.running, self.parsed_locale().as_str(), quote(&cells[2]), l.as_str()),
+                        format!(
+                            "expected `{}` (locale {}), found {} (locale {})",
+                            w.running,
+                            self.parsed_locale().as_str(),
+                            quote(&cells[2]),
+                            l.as_str()
+                        ),
                     ),
                     None => self.report(n, Rule::SectionBody, format!("expected a status or `{}`, found {}", w.running, quote(&cells[2]))),
                 }

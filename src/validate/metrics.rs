@@ -2,10 +2,10 @@
 
 use crate::format::Locale;
 
-use super::{Rule, Section, Validator};
 use super::messages::quote;
 use super::scan::{is_blank, is_separator, row_cells, signed_int, whole};
 use super::words::{locales, METRIC_ROWS};
+use super::{Rule, Section, Validator};
 
 impl<'a> Validator<'a> {
     // Bounds: a row's cells are read only after the match above kept rows of exactly 2 cells.
@@ -46,7 +46,11 @@ impl<'a> Validator<'a> {
             let cells = match row_cells(line) {
                 Some(c) if c.len() == 2 => c,
                 Some(c) => {
-                    self.report(n, Rule::MetricsTable, format!("expected the row `| {name} | … |` with 2 cells, found {} cells in {}", c.len(), quote(line)));
+                    self.report(
+                        n,
+                        Rule::MetricsTable,
+                        format!("expected the row `| {name} | … |` with 2 cells, found {} cells in {}", c.len(), quote(line)),
+                    );
                     continue;
                 }
                 None => {
@@ -58,7 +62,10 @@ impl<'a> Validator<'a> {
                 self.report(
                     n,
                     Rule::MetricsTable,
-                    format!("expected the row `{name}` here (rows: delta, new_length, selection_count, in that order), found {}", quote(&cells[0])),
+                    format!(
+                        "expected the row `{name}` here (rows: delta, new_length, selection_count, in that order), found {}",
+                        quote(&cells[0])
+                    ),
                 );
                 continue;
             }
@@ -78,7 +85,11 @@ impl<'a> Validator<'a> {
         if extra_rows > 0 {
             for &(n, line) in s.body.iter().skip(from) {
                 if line.trim_start().starts_with('|') {
-                    self.report(n, Rule::MetricsTable, format!("expected the table to end after selection_count, found the row {}", quote(line)));
+                    self.report(
+                        n,
+                        Rule::MetricsTable,
+                        format!("expected the table to end after selection_count, found the row {}", quote(line)),
+                    );
                 } else if is_blank(line) {
                     self.report(n, Rule::BlankLine, format!("expected no blank line inside {}", quote(s.heading)));
                 } else {

@@ -410,7 +410,6 @@ impl<'a> Validator<'a> {
         self.consistency();
         self.parsed.locale = self.parsed_locale();
     }
-
 }
 
 #[cfg(test)]
@@ -543,7 +542,13 @@ flags: `SelectionPending`
         });
         r.task_stack.push(TaskView { task_id: "1".into(), goal: "outer (x)".into(), status: "Active".into(), depth: 1 });
         r.task_stack.push(TaskView { task_id: "2".into(), goal: "inner".into(), status: "Completed".into(), depth: 2 });
-        let node = |id: &str, status: &str, children| TaskNodeView { task_id: id.into(), goal: format!("goal {id} (x)"), status: status.into(), summary: None, children };
+        let node = |id: &str, status: &str, children| TaskNodeView {
+            task_id: id.into(),
+            goal: format!("goal {id} (x)"),
+            status: status.into(),
+            summary: None,
+            children,
+        };
         r.task_tree = vec![
             node("3", "Completed", vec![node("4", "Reverted", vec![node("5", "Completed", vec![])]), node("6", "Completed", vec![])]),
             node("7", "Reverted", vec![]),
@@ -573,8 +578,13 @@ flags: `SelectionPending`
                 let w = locale.words();
                 let kinds = [Kind::Candidates, Kind::Content, Kind::Preview, Kind::Pending, Kind::Tasks, Kind::Log];
                 assert_eq!(p.sections, kinds.map(|k| k.heading(w)).to_vec());
-                let got: Vec<_> = p.candidates.iter().map(|c| (c.id.as_str(), c.line, c.preview.as_str(), c.recommended, c.stale)).collect();
-                assert_eq!(got, vec![("A", 1, "a | `b`", false, false), ("B", 2, " ", true, false), ("C", 3, "x ← recommended", false, true)], "{style:?}");
+                let got: Vec<_> =
+                    p.candidates.iter().map(|c| (c.id.as_str(), c.line, c.preview.as_str(), c.recommended, c.stale)).collect();
+                assert_eq!(
+                    got,
+                    vec![("A", 1, "a | `b`", false, false), ("B", 2, " ", true, false), ("C", 3, "x ← recommended", false, true)],
+                    "{style:?}"
+                );
                 assert_eq!(p.candidates[1].quality.as_deref(), Some("indentation"));
                 assert_eq!(p.flags, vec!["SelectionPending", "PersistReadOnly"]);
             }
@@ -634,7 +644,10 @@ flags: `SelectionPending`
         let p = validate(&list).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(p.candidate_style, Some(CandidateStyle::List));
         let got: Vec<_> = p.candidates.iter().map(|c| (c.id.as_str(), c.line, c.recommended, c.stale, c.quality.as_deref())).collect();
-        assert_eq!(got, vec![("A", 1, false, false, Some("exact")), ("B", 2, true, false, Some("exact")), ("C", 9, false, true, Some("indentation"))]);
+        assert_eq!(
+            got,
+            vec![("A", 1, false, false, Some("exact")), ("B", 2, true, false, Some("exact")), ("C", 9, false, true, Some("indentation"))]
+        );
         assert_eq!(p.candidates[1].preview, "c");
         // without the bullet too
         assert!(validate(&list.replace("- [", "[")).is_ok());

@@ -1,8 +1,8 @@
 //! The Overview section: severity icon, summary and guidance (item 2 of the layout).
 
-use super::{Rule, Section, Validator};
 use super::messages::quote;
 use super::words::locales;
+use super::{Rule, Section, Validator};
 
 impl<'a> Validator<'a> {
     pub(super) fn overview(&mut self, s: &Section<'a>) {
@@ -24,7 +24,8 @@ impl<'a> Validator<'a> {
             };
             let value = value.strip_prefix(' ').unwrap_or(value);
             if value.trim().is_empty() {
-                let want = if key == "summary" { "a one-line summary".to_string() } else { format!("guidance or the empty marker `{}`", w.empty) };
+                let want =
+                    if key == "summary" { "a one-line summary".to_string() } else { format!("guidance or the empty marker `{}`", w.empty) };
                 self.report(n, Rule::Overview, format!("expected {want} after `- {key}:`, found nothing"));
                 continue;
             }
@@ -36,7 +37,13 @@ impl<'a> Validator<'a> {
                 self.report(
                     n,
                     Rule::Locale,
-                    format!("expected the empty marker `{}` (locale {}), found `{}` (locale {})", w.empty, self.parsed_locale().as_str(), value, other.as_str()),
+                    format!(
+                        "expected the empty marker `{}` (locale {}), found `{}` (locale {})",
+                        w.empty,
+                        self.parsed_locale().as_str(),
+                        value,
+                        other.as_str()
+                    ),
                 );
             } else {
                 self.parsed.guidance = Some(value.to_string());

@@ -149,11 +149,7 @@ pub(super) fn signed_int(s: &str) -> Option<isize> {
     if s == "0" {
         return Some(0);
     }
-    let (neg, digits) = if let Some(d) = s.strip_prefix('+') {
-        (false, d)
-    } else {
-        (true, s.strip_prefix('-')?)
-    };
+    let (neg, digits) = if let Some(d) = s.strip_prefix('+') { (false, d) } else { (true, s.strip_prefix('-')?) };
     let n = whole(digits).filter(|&n| n > 0)?;
     let n = isize::try_from(n).ok()?;
     Some(if neg { -n } else { n })

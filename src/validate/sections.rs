@@ -2,10 +2,10 @@
 
 use crate::format::{Locale, Words};
 
-use super::{Kind, Rule, Section, Validator};
 use super::messages::{known_list, quote};
 use super::scan::{fence_open, heading_level, is_blank, is_fence_close};
 use super::words::{locales, SEVERITIES};
+use super::{Kind, Rule, Section, Validator};
 
 impl<'a> Validator<'a> {
     /// Splits the lines after the header into sections at the headings (not inside the fences of
@@ -50,7 +50,15 @@ impl<'a> Validator<'a> {
                 _ if first && i == start => {
                     self.report(n, Rule::BlankLine, format!("expected a blank line between the header and {}, found none", quote(line)));
                 }
-                _ => self.report(n, Rule::BlankLine, format!("expected a blank line before {}, found {}", quote(line), quote(i.checked_sub(1).and_then(|p| lines.get(p)).copied().unwrap_or_default()))),
+                _ => self.report(
+                    n,
+                    Rule::BlankLine,
+                    format!(
+                        "expected a blank line before {}, found {}",
+                        quote(line),
+                        quote(i.checked_sub(1).and_then(|p| lines.get(p)).copied().unwrap_or_default())
+                    ),
+                ),
             }
             let kind = self.heading(n, line);
             sections.push(Section { kind, line: n, heading: line, body: Vec::new() });
@@ -81,7 +89,11 @@ impl<'a> Validator<'a> {
     fn heading(&mut self, n: usize, line: &str) -> Option<Kind> {
         let parts = line.strip_prefix("### [").and_then(|r| r.split_once("] "));
         let Some((tag, word)) = parts else {
-            self.report(n, Rule::UnknownSection, format!("expected a section heading `### [Tag] Words` of {}, found {}", known_list(self.words()), quote(line)));
+            self.report(
+                n,
+                Rule::UnknownSection,
+                format!("expected a section heading `### [Tag] Words` of {}, found {}", known_list(self.words()), quote(line)),
+            );
             return None;
         };
         let kind = if SEVERITIES.contains(&tag) {

@@ -86,12 +86,13 @@ pub(super) fn state_flags(state: WorkflowState) -> (Option<&'static str>, &'stat
 pub(super) fn states_for(status: Status) -> Option<&'static [WorkflowState]> {
     match status {
         // (Idle / PersistPending: a `preview_only` listing lists candidates without selecting.)
-        Status::MultiMatch => Some(&[WorkflowState::SelectionPending, WorkflowState::OutOfSync, WorkflowState::Idle, WorkflowState::PersistPending]),
+        Status::MultiMatch => {
+            Some(&[WorkflowState::SelectionPending, WorkflowState::OutOfSync, WorkflowState::Idle, WorkflowState::PersistPending])
+        }
         Status::ExternalConflict | Status::PersistFailure => Some(&[WorkflowState::OutOfSync]),
         _ => None,
     }
 }
-
 
 /// `true` if `mark` is the `yes` word of `locale`.
 pub(super) fn l_yes(locale: Option<Locale>, mark: &str) -> bool {

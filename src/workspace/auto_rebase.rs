@@ -25,7 +25,13 @@ impl Workspace {
     /// instead of diffing again when the session's base is that committed text. Cost: O(steps'
     /// edits · log n) to compose them, O(n) to check them against storage's text (or the diff's
     /// cost without them and without `diffed`), and O(n) for the new draft.
-    pub(super) fn auto_rebase(&mut self, path: &str, storage: Option<&Document>, steps: Option<&[Vec<PersistEdit>]>, diffed: Option<&ChangeSet>) -> Option<&'static str> {
+    pub(super) fn auto_rebase(
+        &mut self,
+        path: &str,
+        storage: Option<&Document>,
+        steps: Option<&[Vec<PersistEdit>]>,
+        diffed: Option<&ChangeSet>,
+    ) -> Option<&'static str> {
         if !self.config.auto_rebase || self.conflicts.contains_key(path) {
             return None;
         }
@@ -41,7 +47,9 @@ impl Workspace {
         let (external, how) = match (exact, diffed) {
             (Some((set, _)), _) => (set, "rebased: no overlap with the pending changes (the exact change)"),
             (None, Some(set)) => (set.clone(), "rebased: no overlap with the pending changes (a diff of the texts)"),
-            (None, None) => (ChangeSet::diff(base, storage.text.rope()), "rebased: no overlap with the pending changes (a diff of the texts)"),
+            (None, None) => {
+                (ChangeSet::diff(base, storage.text.rope()), "rebased: no overlap with the pending changes (a diff of the texts)")
+            }
         };
         let had_choice = session.selection.as_ref().is_some_and(|s| s.path == path);
         let mut trial = session.clone();
@@ -55,7 +63,8 @@ impl Workspace {
         self.persist_failures.remove(path);
         let kept: Vec<String> = outcome.kept.iter().map(|l| l.to_string()).collect();
         let p = &self.config.tool_prefix;
-        let choice = if had_choice { format!(" The pending choice among candidates was dropped: call {p}_replace again.") } else { String::new() };
+        let choice =
+            if had_choice { format!(" The pending choice among candidates was dropped: call {p}_replace again.") } else { String::new() };
         self.notes.push(format!(
             "[{path} changed in storage (version {}) while you had pending changes; it did not overlap them, so your {} pending change{} ({}) moved onto it.{choice} Earlier reads of {path} are out of date.]",
             storage.version,
@@ -367,7 +376,8 @@ mod tests {
     }
 
     fn text_strategy() -> impl Strategy<Value = String> {
-        proptest::collection::vec(prop_oneof![Just('a'), Just('b'), Just('\n'), Just('é'), Just('😀')], 0..24).prop_map(|v| v.into_iter().collect())
+        proptest::collection::vec(prop_oneof![Just('a'), Just('b'), Just('\n'), Just('é'), Just('😀')], 0..24)
+            .prop_map(|v| v.into_iter().collect())
     }
 
     proptest! {

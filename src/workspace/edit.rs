@@ -31,9 +31,9 @@ mod escapes;
 mod near_pick;
 mod repeat;
 mod stage;
-mod undo;
 #[cfg(test)]
 mod tests;
+mod undo;
 
 /// A located request of one of the search-based tools, before the choice.
 struct Search {
@@ -229,7 +229,15 @@ impl Workspace {
 
     /// A `TextEdit.MatchTrace` record of one search: what was searched, how and where it was
     /// found, and the draft it ran on (enough to replay the decision).
-    fn match_trace(&mut self, tool: &str, path: &str, draft: &ropey::Rope, needle: &str, anchor_end: Option<usize>, matches: &[matching::Match]) {
+    fn match_trace(
+        &mut self,
+        tool: &str,
+        path: &str,
+        draft: &ropey::Rope,
+        needle: &str,
+        anchor_end: Option<usize>,
+        matches: &[matching::Match],
+    ) {
         if !self.diagnostics.enabled(Category::MatchTrace) {
             return;
         }
@@ -292,9 +300,7 @@ impl Workspace {
         }
         // A lazy sketch: new_text's placeholders where old_text has none are written as the
         // lines of old_text they stand for, or nothing is (a placeholder is never text).
-        if located.matches.first().map_or(true, |m| {
-            m.reindent.as_ref().map_or(true, |r| r.elided.is_none())
-        }) {
+        if located.matches.first().map_or(true, |m| m.reindent.as_ref().map_or(true, |r| r.elided.is_none())) {
             match fill_placeholders(&located.needle, &new, located.matches.is_empty()) {
                 Ok(Some((filled, note))) => {
                     new = filled;
@@ -476,7 +482,8 @@ impl Workspace {
             }
         }
         if sel.kind == SelectionKind::NearMisses {
-            let info = StageInfo { tool: Tool::ReplaceSelection, warn: true, quality: Some(c.quality), preview_only, chosen: Some(c.id), notes };
+            let info =
+                StageInfo { tool: Tool::ReplaceSelection, warn: true, quality: Some(c.quality), preview_only, chosen: Some(c.id), notes };
             return self.stage_near_miss(&sel.path, c.id, c.range, &sel.needle, &new, info);
         }
         if let Some(Err(why)) = c.reindent.as_ref().map(|r| r.check(&new)) {
@@ -486,7 +493,14 @@ impl Workspace {
             Some(r) => r.apply(&new),
             None => new,
         };
-        let info = StageInfo { tool: Tool::ReplaceSelection, warn: !c.quality.is_exact() || !notes.is_empty(), quality: Some(c.quality), preview_only, chosen: Some(c.id), notes };
+        let info = StageInfo {
+            tool: Tool::ReplaceSelection,
+            warn: !c.quality.is_exact() || !notes.is_empty(),
+            quality: Some(c.quality),
+            preview_only,
+            chosen: Some(c.id),
+            notes,
+        };
         self.stage(&sel.path, vec![Edit { range: c.range, new_text: replacement }], info)
     }
 
@@ -524,7 +538,14 @@ impl Workspace {
             }
         }
         let range = lines_range(&draft, start.line, end.line, new.is_empty());
-        let info = StageInfo { tool: Tool::ReplaceLines, quality: None, preview_only: args.bool("preview_only").unwrap_or(false), chosen: None, warn: false, notes };
+        let info = StageInfo {
+            tool: Tool::ReplaceLines,
+            quality: None,
+            preview_only: args.bool("preview_only").unwrap_or(false),
+            chosen: None,
+            warn: false,
+            notes,
+        };
         self.stage(path, vec![Edit { range, new_text: new }], info)
     }
 
@@ -535,7 +556,14 @@ impl Workspace {
             return refused;
         }
         let end = self.draft_rope(path).len_chars();
-        let info = StageInfo { tool: Tool::Append, quality: None, preview_only: args.bool("preview_only").unwrap_or(false), chosen: None, notes: Vec::new(), warn: false };
+        let info = StageInfo {
+            tool: Tool::Append,
+            quality: None,
+            preview_only: args.bool("preview_only").unwrap_or(false),
+            chosen: None,
+            notes: Vec::new(),
+            warn: false,
+        };
         self.stage(path, vec![Edit { range: end..end, new_text: arg_text(args, "text") }], info)
     }
 }

@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
-use crate::locale::Locale;
 use crate::history::{estimate_tokens, EndedSession, HistoryDelta, Outcome};
+use crate::locale::Locale;
 use crate::response::Response;
 use crate::small_map::SmallMap;
 

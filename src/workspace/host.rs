@@ -38,7 +38,11 @@ impl LiveContextRequest {
                 editor_state = Some(EditorState::from_json(&state)?);
             }
             if let Some(l) = map.remove("locale").filter(|l| !l.is_null()) {
-                locale = Some(l.as_str().and_then(Locale::parse).ok_or_else(|| InputError::invalid("live context options", "locale", Locale::expected(), &l))?);
+                locale = Some(
+                    l.as_str()
+                        .and_then(Locale::parse)
+                        .ok_or_else(|| InputError::invalid("live context options", "locale", Locale::expected(), &l))?,
+                );
             }
             map.entry("now_ms").or_insert(Value::from(now_ms));
         }
@@ -76,7 +80,11 @@ impl Workspace {
     /// refused, the editor state is what it was before. `clock` measures the diff deadline.
     /// Errors: [`WorkspaceError::BadPosition`] (a cursor outside the document, with its
     /// limits), [`WorkspaceError::NotOpen`]. Cost: that of [`Workspace::live_context`].
-    pub fn live_context_block(&mut self, request: LiveContextRequest, clock: &mut dyn FnMut() -> f64) -> Result<LiveContextBlock, WorkspaceError> {
+    pub fn live_context_block(
+        &mut self,
+        request: LiveContextRequest,
+        clock: &mut dyn FnMut() -> f64,
+    ) -> Result<LiveContextBlock, WorkspaceError> {
         let locale = request.locale.unwrap_or(self.config.locale);
         let previous = self.editor.clone();
         if let Some(state) = request.editor_state {
@@ -426,7 +434,10 @@ mod tests {
         assert_eq!(v[0], json!({"path": "a.md", "ok": true, "version": "v2"}));
         assert_eq!(
             PersistReport::read_all(&v).unwrap(),
-            [PersistResult::Saved { path: "a.md".into(), version: "v2".into() }, PersistResult::Failed { path: "b.md".into(), error: "disk full".into() }]
+            [
+                PersistResult::Saved { path: "a.md".into(), version: "v2".into() },
+                PersistResult::Failed { path: "b.md".into(), error: "disk full".into() }
+            ]
         );
         let reads = [
             LoadReport::Read { path: "a.md".into(), ok: true, text: Some("x\n".into()), version: Some("v1".into()) },
@@ -512,7 +523,9 @@ mod tests {
         };
         let state = EditorState { cursor: Some(LineCol { line: 1, column: 2 }), ..EditorState::default() };
         assert_eq!(read, LiveContextRequest { options, editor_state: Some(state), locale: Some(Locale::Zh) });
-        for (anchor, expected) in [(AnchorInput::Origin, Anchor::Origin), (AnchorInput::None, Anchor::None), (AnchorInput::AgeMs(9.0), Anchor::AgeMs(9.0))] {
+        for (anchor, expected) in
+            [(AnchorInput::Origin, Anchor::Origin), (AnchorInput::None, Anchor::None), (AnchorInput::AgeMs(9.0), Anchor::AgeMs(9.0))]
+        {
             let v = serde_json::json!({ "anchor": serde_json::to_value(&anchor).unwrap() });
             assert_eq!(LiveContextRequest::from_json(&v, 0.0).unwrap().options.anchor, expected);
         }

@@ -28,9 +28,11 @@ impl Workspace {
     pub fn set_editor_state(&mut self, state: EditorState) -> Result<(), WorkspaceError> {
         let path = self.resolve(state.path.as_deref())?;
         let draft = self.draft_rope(&path);
-        let positions = state.cursor.iter().map(|c| ("cursor", *c)).chain(
-            state.selection.iter().flat_map(|(a, h)| [("selection anchor", *a), ("selection head", *h)]),
-        );
+        let positions = state
+            .cursor
+            .iter()
+            .map(|c| ("cursor", *c))
+            .chain(state.selection.iter().flat_map(|(a, h)| [("selection anchor", *a), ("selection head", *h)]));
         for (what, pos) in positions {
             to_char(&draft, pos, what)?;
         }
@@ -90,7 +92,15 @@ impl Workspace {
 
     /// Records a version of `path` (a commit, a failed save, an external change) at the time of
     /// the call under way. Nothing is recorded when the text did not change.
-    pub(super) fn record_version(&mut self, path: &str, kind: VersionKind, summary: String, error: Option<String>, after: Rope, spans: Option<Vec<ChangeSpan>>) {
+    pub(super) fn record_version(
+        &mut self,
+        path: &str,
+        kind: VersionKind,
+        summary: String,
+        error: Option<String>,
+        after: Rope,
+        spans: Option<Vec<ChangeSpan>>,
+    ) {
         let Some(before) = self.docs.get(path).map(|d| d.text.rope().clone()) else { return };
         if kind == VersionKind::External && before == after {
             return;
@@ -296,12 +306,19 @@ fn to_char(rope: &Rope, pos: LineCol, what: &str) -> Result<usize, WorkspaceErro
 
 /// The unified diff `before` → `after` (of known spans, or diffed under the deadline), the first
 /// and last changed lines of `after` (1-based), and whether the deadline made it coarse.
-fn unified(before: &Rope, after: &Rope, spans: Option<&[ChangeSpan]>, path: &str, expired: &mut dyn FnMut() -> bool) -> (String, Option<(usize, usize)>, bool) {
+fn unified(
+    before: &Rope,
+    after: &Rope,
+    spans: Option<&[ChangeSpan]>,
+    path: &str,
+    expired: &mut dyn FnMut() -> bool,
+) -> (String, Option<(usize, usize)>, bool) {
     let (spans, coarse) = match spans {
         Some(s) => (s.to_vec(), false),
         None => {
             let (cs, coarse) = ChangeSet::diff_until(before, after, expired);
-            let spans = cs.replacements().iter().zip(cs.draft_ranges()).map(|(r, draft)| ChangeSpan { base: r.range.clone(), draft }).collect();
+            let spans =
+                cs.replacements().iter().zip(cs.draft_ranges()).map(|(r, draft)| ChangeSpan { base: r.range.clone(), draft }).collect();
             (spans, coarse)
         }
     };

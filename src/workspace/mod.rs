@@ -22,7 +22,6 @@ use crate::tools::{self, ArgError, Tool, ToolDefinition};
 use crate::workflow::{Flags, PersistMode, WorkflowState};
 
 mod auto_rebase;
-mod versions;
 mod create;
 mod edit;
 mod history_book;
@@ -31,10 +30,11 @@ mod log;
 mod options;
 mod outcome;
 mod persist;
+mod versions;
 pub use persist::PersistEdit;
-mod read;
 mod guidance;
 mod host;
+mod read;
 pub use host::{ContentPart, LiveContextBlock, LiveContextRequest};
 // The JS sides of steps and reports, for the binding (wasm32) and src/typescript.rs (tests).
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
@@ -96,15 +96,33 @@ pub struct TaskReport {
 /// A bad option or a refused `open`. Messages carry the value and what is allowed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WorkspaceError {
-    BadOption { option: String, value: String, allowed: String },
+    BadOption {
+        option: String,
+        value: String,
+        allowed: String,
+    },
     EmptyPath,
-    NotOpen { path: String, open: Vec<String> },
+    NotOpen {
+        path: String,
+        open: Vec<String>,
+    },
     /// Re-opening a document the session has pending changes for would lose them.
-    PendingChanges { path: String },
+    PendingChanges {
+        path: String,
+    },
     /// A line or column (1-based) outside the document.
-    BadPosition { what: String, value: usize, min: usize, max: usize },
+    BadPosition {
+        what: String,
+        value: usize,
+        min: usize,
+        max: usize,
+    },
     /// A document larger than [`MAX_DOCUMENT_BYTES`] (`bytes` of its storage form).
-    TooLarge { path: String, bytes: usize, limit: usize },
+    TooLarge {
+        path: String,
+        bytes: usize,
+        limit: usize,
+    },
 }
 
 impl fmt::Display for WorkspaceError {
@@ -181,10 +199,19 @@ pub enum PersistResult {
 /// What the storage read for one path of a [`Step::Load`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadResult {
-    Loaded { path: String, text: String, version: String },
+    Loaded {
+        path: String,
+        text: String,
+        version: String,
+    },
     /// Storage holds no document at that path.
-    Missing { path: String },
-    Failed { path: String, error: String },
+    Missing {
+        path: String,
+    },
+    Failed {
+        path: String,
+        error: String,
+    },
 }
 
 impl LoadResult {
@@ -497,7 +524,11 @@ impl Workspace {
     /// The host's message array with every ended session's calls and results replaced by one
     /// summary message each, in the OpenAI or Anthropic format; every other message
     /// is kept as it was and no call is left without its result. Cost: O(size of the messages).
-    pub fn compress_history(&self, messages: &Value, format: crate::history::Format) -> Result<crate::history::Compressed, crate::history::HistoryError> {
+    pub fn compress_history(
+        &self,
+        messages: &Value,
+        format: crate::history::Format,
+    ) -> Result<crate::history::Compressed, crate::history::HistoryError> {
         crate::history::compress(messages, format, &self.history.ended, self.config.locale)
     }
 
@@ -563,7 +594,9 @@ impl Workspace {
             Tool::CommitAuto => return self.commit_auto(),
             Tool::Revert => return Step::Done(self.revert(args.str("reason").unwrap_or_default())),
             Tool::Discard => return self.discard(args.str("reason")),
-            Tool::BeginTask => return Step::Done(self.begin_task(args.str("goal").unwrap_or_default(), args.str("parent_task_id"), ctx.now_ms)),
+            Tool::BeginTask => {
+                return Step::Done(self.begin_task(args.str("goal").unwrap_or_default(), args.str("parent_task_id"), ctx.now_ms))
+            }
             Tool::ExportSession => return Step::Done(self.export_session()),
             Tool::RecallContext => return Step::Done(self.recall_context(&args.int_list("turn_numbers"))),
             Tool::SearchMemory => return Step::Done(self.search_memory(args.str("query").unwrap_or_default(), args.int("limit"))),
@@ -640,9 +673,13 @@ impl Workspace {
         let id = self.operation_id();
         let first = violations.first().map(|v| v.to_string());
         let markdown = r.markdown.clone();
-        self.diagnostics.record(Category::Schema, &id, "render", first, || {
-            serde_json::json!({ "violations": violations, "markdown": markdown })
-        });
+        self.diagnostics.record(
+            Category::Schema,
+            &id,
+            "render",
+            first,
+            || serde_json::json!({ "violations": violations, "markdown": markdown }),
+        );
         r.flags = r.flags | Flags::SCHEMA_VIOLATION;
         r.notes.defect = Some(words::schema_defect(&id));
         // The only second render of a call: the answer must say it is defective.
@@ -728,7 +765,13 @@ impl Workspace {
     /// the Task stack section in the configured locale.
     pub fn task_report(&self) -> TaskReport {
         let (task_stack, task_tree, task_tree_earlier) = self.task_views();
-        let markdown = crate::format::TaskLines { stack: &task_stack, tree: &task_tree, earlier: task_tree_earlier, words: self.config.locale.words() }.to_string();
+        let markdown = crate::format::TaskLines {
+            stack: &task_stack,
+            tree: &task_tree,
+            earlier: task_tree_earlier,
+            words: self.config.locale.words(),
+        }
+        .to_string();
         TaskReport { task_stack, task_tree, task_tree_earlier, markdown }
     }
 
@@ -790,10 +833,9 @@ impl Workspace {
         }
         r
     }
-
 }
 
 #[cfg(test)]
-mod render_tests;
-#[cfg(test)]
 mod reliability_tests;
+#[cfg(test)]
+mod render_tests;

@@ -7,8 +7,8 @@ use std::ops::{Range, RangeInclusive};
 
 use crate::matching::gutter::GutterKind;
 use crate::matching::line_key::LineKey;
-use crate::matching::recommend::Reason;
 use crate::matching::near::NearMissView;
+use crate::matching::recommend::Reason;
 use crate::matching::three_way::ConflictReason;
 use crate::matching::{CandidateQuality, MatchQuality};
 use crate::session::Letter;
@@ -45,7 +45,10 @@ pub enum Needle {
     OldText(String),
     /// The start marker of `memo_replace_span`, before any span was found.
     SpanStart(String),
-    Span { start: String, end: String },
+    Span {
+        start: String,
+        end: String,
+    },
 }
 
 /// A fact the summary must carry besides the outcome.
@@ -321,9 +324,16 @@ pub struct PickConflict {
 pub enum ReadOutcome {
     Read(ReadReport),
     /// `start_line` is past the `lines` of the document.
-    StartPastEnd { path: String, start: usize, lines: usize },
+    StartPastEnd {
+        path: String,
+        start: usize,
+        lines: usize,
+    },
     /// `end_line` comes before `start_line`.
-    EndBeforeStart { start: usize, end: usize },
+    EndBeforeStart {
+        start: usize,
+        end: usize,
+    },
 }
 
 /// The lines a read showed, and what the model must know about them.
@@ -357,7 +367,9 @@ pub struct ReadReport {
 pub enum ReadOf {
     Committed,
     /// The draft, with this many pending changes in the document.
-    Draft { pending: usize },
+    Draft {
+        pending: usize,
+    },
 }
 
 /// How the read prefixed its lines.
@@ -373,16 +385,40 @@ pub enum ReadGutter {
 pub enum VersionOutcome {
     Read(VersionRead),
     /// `version` was passed with an argument (`arg`) that is for the current text.
-    WithCurrentTextArg { arg: &'static str, version: String },
+    WithCurrentTextArg {
+        arg: &'static str,
+        version: String,
+    },
     /// `given` (clipped) is no version id; the document is at `current`.
-    NotAVersion { given: String, current: u64 },
+    NotAVersion {
+        given: String,
+        current: u64,
+    },
     /// The document never had `version`; it is at `current`.
-    NoSuchVersion { path: String, version: String, current: u64, path_arg: bool },
+    NoSuchVersion {
+        path: String,
+        version: String,
+        current: u64,
+        path_arg: bool,
+    },
     /// `version` aged out of the ring of `ring` versions costing at most `bytes` together
     /// (docs/workflow.md#live-context); the oldest kept is `oldest`.
-    AgedOut { path: String, version: String, ring: usize, bytes: usize, oldest: u64, path_arg: bool },
+    AgedOut {
+        path: String,
+        version: String,
+        ring: usize,
+        bytes: usize,
+        oldest: u64,
+        path_arg: bool,
+    },
     /// Lines `start`–`end` are not among the `lines` of the version.
-    LinesNotInVersion { path: String, version: String, start: usize, end: usize, lines: usize },
+    LinesNotInVersion {
+        path: String,
+        version: String,
+        start: usize,
+        end: usize,
+        lines: usize,
+    },
 }
 
 /// The lines of a committed version a read showed.
@@ -431,11 +467,22 @@ pub struct SavedVersions {
 /// What `memo_recall_context` or `memo_search_memory` came to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MemoryOutcome {
-    Recalled { turns: Vec<u32> },
+    Recalled {
+        turns: Vec<u32>,
+    },
     /// `recall` refused; `known` is the stored range (`None`: the store is empty).
-    NotRecalled { error: crate::memory::MemoryError, known: Option<(u32, u32)> },
-    Found { count: usize, query: String },
-    NotFound { query: String, why: NothingFound },
+    NotRecalled {
+        error: crate::memory::MemoryError,
+        known: Option<(u32, u32)>,
+    },
+    Found {
+        count: usize,
+        query: String,
+    },
+    NotFound {
+        query: String,
+        why: NothingFound,
+    },
 }
 
 /// Why a memory search found nothing.
@@ -444,7 +491,9 @@ pub enum NothingFound {
     StoreEmpty,
     NoWords,
     /// No one of the `stored` turns holds a word of the query.
-    NoTurnMatches { stored: usize },
+    NoTurnMatches {
+        stored: usize,
+    },
 }
 
 // ---- keeping cache and storage in step: memo_diff, memo_refresh, memo_rebase, memo_discard --
@@ -639,11 +688,20 @@ pub enum UnsafePath {
 pub enum CreateRefusal {
     PathEmpty,
     /// `path` is open already.
-    Exists { path: String },
-    Unsafe { path: String, why: UnsafePath },
+    Exists {
+        path: String,
+    },
+    Unsafe {
+        path: String,
+        why: UnsafePath,
+    },
     TextEmpty,
     /// `bytes` of text, over `limit`.
-    TooLarge { path: String, bytes: usize, limit: usize },
+    TooLarge {
+        path: String,
+        bytes: usize,
+        limit: usize,
+    },
 }
 
 // ---- the session: waiting, memo_preview, tasks, the session log ----------------------------

@@ -14,15 +14,15 @@ use super::words::{self, Voice};
 use super::{Awaiting, Document, LoadResult, PersistRequest, PersistResult, Step, Workspace};
 use serde_json::json;
 
+use crate::changeset::ChangeSet;
 use crate::diagnostics::Category;
 use crate::live_context::VersionKind;
 use crate::response::{Response, Status};
-use crate::tasks::TaskStatus;
-use crate::changeset::ChangeSet;
-use crate::text::{char_to_utf16, Text};
-use ropey::Rope;
 use crate::session::Letter;
+use crate::tasks::TaskStatus;
+use crate::text::{char_to_utf16, Text};
 use crate::workflow::PersistMode;
+use ropey::Rope;
 
 /// A commit whose writes the shell is performing.
 #[derive(Clone, Debug)]
@@ -108,16 +108,7 @@ impl Workspace {
         let (changes, delta) = (session.changes.len(), session.changes.iter().map(|c| c.delta()).sum());
         // An edit saved at once (immediate mode) keeps the listing it may have come from.
         let dropped = if lead.is_none() { self.drop_waiting_candidates() } else { None };
-        let commit = CommitInFlight {
-            summary: summary.to_string(),
-            changes,
-            delta,
-            texts,
-            sets,
-            auto_pop,
-            lead,
-            dropped,
-        };
+        let commit = CommitInFlight { summary: summary.to_string(), changes, delta, texts, sets, auto_pop, lead, dropped };
         self.forget_replaced_flats(&commit.texts);
         if self.config.persist_mode == PersistMode::Disabled {
             let results = commit
@@ -134,11 +125,19 @@ impl Workspace {
             .zip(&commit.sets)
             .map(|((p, t), set)| {
                 let old = self.open_doc(p);
-                PersistRequest { path: p.clone(), text: t.to_storage(), expected_version: old.version.clone(), edits: write_edits(old.text.rope(), set, t.rope()) }
+                PersistRequest {
+                    path: p.clone(),
+                    text: t.to_storage(),
+                    expected_version: old.version.clone(),
+                    edits: write_edits(old.text.rope(), set, t.rope()),
+                }
             })
             .collect();
         self.persistence_record("commit: writes requested", None, || {
-            json!(requests.iter().map(|r| json!({"path": r.path, "expected_version": r.expected_version, "bytes": r.text.len()})).collect::<Vec<_>>())
+            json!(requests
+                .iter()
+                .map(|r| json!({"path": r.path, "expected_version": r.expected_version, "bytes": r.text.len()}))
+                .collect::<Vec<_>>())
         });
         self.awaiting = Some(Awaiting::Commit(commit));
         Step::Persist(requests)
@@ -285,7 +284,8 @@ impl Workspace {
             self.in_memory_commits.extend(commit.texts.iter().map(|(p, _)| p.clone()));
         }
         if let Some(s) = &self.session {
-            let outcome = crate::history::Outcome::Committed { summary: commit.summary.clone(), changes: commit.changes, delta: commit.delta };
+            let outcome =
+                crate::history::Outcome::Committed { summary: commit.summary.clone(), changes: commit.changes, delta: commit.delta };
             self.history.end(s.id, outcome);
         }
         for (path, text) in commit.texts {
@@ -308,7 +308,11 @@ impl Workspace {
             self.recommended = None;
         }
         self.persist_failures.clear();
-        let task = if commit.auto_pop { self.tasks.pop(TaskStatus::Completed, &commit.summary).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() }) } else { None };
+        let task = if commit.auto_pop {
+            self.tasks.pop(TaskStatus::Completed, &commit.summary).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() })
+        } else {
+            None
+        };
         let (lead, preview, warned) = match commit.lead {
             Some(lead) => (Some(lead.summary), lead.preview, lead.warned),
             None => (None, None, false),
@@ -372,7 +376,13 @@ impl Workspace {
     /// storage changed underneath (within a watcher's debounce, before the workspace heard of
     /// it) is answered with what resolves it rather than a retry that fails the same way
     /// (docs/workflow.md#saving). [`Workspace::reread_after_failed_save`] answers.
-    fn commit_failed(&mut self, commit: &CommitInFlight, failures: &[(String, String)], restored: &[(String, String)], kept_new: &[String]) -> Step {
+    fn commit_failed(
+        &mut self,
+        commit: &CommitInFlight,
+        failures: &[(String, String)],
+        restored: &[(String, String)],
+        kept_new: &[String],
+    ) -> Step {
         for (path, error) in failures {
             self.persist_failures.insert(path.clone(), error.clone());
             if let Some((_, text)) = commit.texts.iter().find(|(p, _)| p == path) {
@@ -507,7 +517,13 @@ impl Workspace {
                 self.docs.insert(new_path.to_string(), Document { text, version: version.clone() });
                 self.order.push(new_path.to_string());
                 let pending = self.pending_in(path);
-                let mut r = self.persisted(&PersistOutcome::SavedAs { path: path.to_string(), new_path: new_path.to_string(), version, chars, pending });
+                let mut r = self.persisted(&PersistOutcome::SavedAs {
+                    path: path.to_string(),
+                    new_path: new_path.to_string(),
+                    version,
+                    chars,
+                    pending,
+                });
                 r.metrics.new_length = Some(chars);
                 self.finish(r, Some(new_path))
             }
@@ -556,7 +572,8 @@ fn write_edits(old: &Rope, set: &ChangeSet, new: &Rope) -> Vec<PersistEdit> {
             let prefix = gone.chars().zip(r.text.chars()).take_while(|(a, b)| a == b).count();
             let text_len = r.text.chars().count();
             let room = gone.len_chars().min(text_len).saturating_sub(prefix);
-            let suffix = gone.chars_at(gone.len_chars()).reversed().zip(r.text.chars().rev()).take(room).take_while(|(a, b)| a == b).count();
+            let suffix =
+                gone.chars_at(gone.len_chars()).reversed().zip(r.text.chars().rev()).take(room).take_while(|(a, b)| a == b).count();
             let (from, to) = (r.range.start + prefix, r.range.end.saturating_sub(suffix));
             let insert: String = r.text.chars().skip(prefix).take(text_len.saturating_sub(prefix + suffix)).collect();
             (from < to || !insert.is_empty()).then(|| PersistEdit { from: char_to_utf16(old, from), to: char_to_utf16(old, to), insert })
@@ -569,7 +586,13 @@ fn write_edits(old: &Rope, set: &ChangeSet, new: &Rope) -> Vec<PersistEdit> {
 fn edits_between(old: &Rope, new: &Rope) -> Vec<PersistEdit> {
     let prefix = old.chars().zip(new.chars()).take_while(|(a, b)| a == b).count();
     let max_suffix = old.len_chars().min(new.len_chars()) - prefix;
-    let suffix = old.chars_at(old.len_chars()).reversed().zip(new.chars_at(new.len_chars()).reversed()).take(max_suffix).take_while(|(a, b)| a == b).count();
+    let suffix = old
+        .chars_at(old.len_chars())
+        .reversed()
+        .zip(new.chars_at(new.len_chars()).reversed())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
     let (old_end, new_end) = (old.len_chars() - suffix, new.len_chars() - suffix);
     if prefix == old_end && prefix == new_end {
         return Vec::new();
@@ -581,7 +604,11 @@ fn edits_between(old: &Rope, new: &Rope) -> Vec<PersistEdit> {
 /// while the document's own path is not, or holds a control character (NUL included). Storage
 /// providers may check too; the core refuses first so every host gets the same answer.
 pub(super) fn unsafe_new_path(new_path: &str, own: &str) -> Option<UnsafePath> {
-    let absolute = |p: &str| p.starts_with('/') || p.starts_with('\\') || (p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) && p.as_bytes().get(1) == Some(&b':'));
+    let absolute = |p: &str| {
+        p.starts_with('/')
+            || p.starts_with('\\')
+            || (p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) && p.as_bytes().get(1) == Some(&b':'))
+    };
     if new_path.chars().any(char::is_control) {
         Some(UnsafePath::ControlChar)
     } else if new_path.split(['/', '\\']).any(|s| s == "..") {

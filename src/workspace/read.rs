@@ -100,7 +100,13 @@ impl Workspace {
         };
         let shown = overlay(rope, &marks);
         let limits = self.config.read_limits;
-        let gutter = if keys { Gutter::Keys(rope) } else if numbered { Gutter::Numbers } else { Gutter::None };
+        let gutter = if keys {
+            Gutter::Keys(rope)
+        } else if numbered {
+            Gutter::Numbers
+        } else {
+            Gutter::None
+        };
         let read = limited_lines(&shown, gutter, start, end, &limits);
         let report = ReadReport {
             path: path.to_string(),
@@ -112,7 +118,13 @@ impl Workspace {
             other_documents: if args.str("path").is_none() { self.other_documents(path) } else { None },
             marked: marks.iter().map(|(l, _)| *l).collect(),
             unmarked,
-            gutter: if keys { ReadGutter::Keys } else if numbered { ReadGutter::Numbers } else { ReadGutter::Bare },
+            gutter: if keys {
+                ReadGutter::Keys
+            } else if numbered {
+                ReadGutter::Numbers
+            } else {
+                ReadGutter::Bare
+            },
             stopped_by: read.stopped_by,
             clipped: read.clipped.iter().map(|(line, _)| *line).collect(),
             line_chars: limits.line_chars,

@@ -115,4 +115,3 @@ fn recall_text(t: &TurnRecord) -> String {
     out.push_str(&t.context);
     out
 }
-

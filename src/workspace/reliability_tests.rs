@@ -197,7 +197,12 @@ fn fuzzy_work_on_repetitive_documents_stays_linear() {
         let work = normalized_chars() - before;
         assert_eq!(r.status.as_str(), "NoMatch", "{name}");
         let bound = 12 * (doc.len() + needle.len()) as u64;
-        assert!(work <= bound, "{name}: {work} chars normalised for a {} B document and a {} B needle (bound {bound})", doc.len(), needle.len());
+        assert!(
+            work <= bound,
+            "{name}: {work} chars normalised for a {} B document and a {} B needle (bound {bound})",
+            doc.len(),
+            needle.len()
+        );
     }
 }
 
@@ -210,7 +215,11 @@ fn a_text_found_in_too_many_places_is_refused_naming_the_limit_and_changes_nothi
     let mut host = Host::new(&[("a.txt", &doc)]);
     let calls = [
         ("memo_replace", json!({"old_text": " ", "new_text": "x"}), "old_text ` ` matches more than 10000 places"),
-        ("memo_replace_span", json!({"old_span_start": " ", "old_span_end": "\n", "new_text": "x"}), "old_span_start ` ` matches more than 10000 places"),
+        (
+            "memo_replace_span",
+            json!({"old_span_start": " ", "old_span_end": "\n", "new_text": "x"}),
+            "old_span_start ` ` matches more than 10000 places",
+        ),
         ("memo_replace", json!({"old_text": " ", "new_text": "x", "expected_occurrences": 30_000}), "matches more than 10000 places"),
     ];
     for (tool, args, says) in calls {

@@ -87,7 +87,11 @@ fn a_response_that_fails_the_validator_is_flagged_and_recorded() {
     ws.schema_check(&mut r);
     assert!(r.flags.contains(Flags::SCHEMA_VIOLATION));
     assert!(r.summary.starts_with("[Fail] Response format does not match the spec"), "{}", r.summary);
-    assert!(r.summary.ends_with("). fine") && r.markdown.contains(&r.summary), "the defect is said once, before the sentences: {}", r.markdown);
+    assert!(
+        r.summary.ends_with("). fine") && r.markdown.contains(&r.summary),
+        "the defect is said once, before the sentences: {}",
+        r.markdown
+    );
     let d = ws.take_diagnostics();
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].category, Category::Schema);

@@ -14,11 +14,11 @@ use super::{Awaiting, Document, LoadResult, Step, Workspace};
 use crate::changeset::ChangeSet;
 use crate::diagnostics::Category;
 use crate::preview::{self, PreviewMode, PreviewOptions};
-use serde_json::json;
 use crate::response::Response;
 use crate::tasks::TaskStatus;
 use crate::text::Text;
 use crate::tools::Tool;
+use serde_json::json;
 
 /// Why the workspace asked the shell to read storage.
 #[derive(Clone, Debug)]
@@ -69,7 +69,13 @@ impl Workspace {
     /// committed text to `raw` are ignored and the texts are diffed instead. `raw` as a `String`
     /// becomes the document's flat text without a copy. Cost: O(1) for a version the workspace
     /// knows (the echo of its own save: nothing is read); O(n) to load a new text.
-    pub fn storage_changed_with_edits(&mut self, path: &str, raw: Option<impl AsRef<str> + Into<String>>, version: Option<&str>, steps: Option<&[Vec<super::PersistEdit>]>) -> bool {
+    pub fn storage_changed_with_edits(
+        &mut self,
+        path: &str,
+        raw: Option<impl AsRef<str> + Into<String>>,
+        version: Option<&str>,
+        steps: Option<&[Vec<super::PersistEdit>]>,
+    ) -> bool {
         if let (Some(raw), Some(version)) = (&raw, version) {
             let bytes = raw.as_ref().len();
             if bytes > super::MAX_DOCUMENT_BYTES {
@@ -90,7 +96,12 @@ impl Workspace {
         let known_version = doc.version.clone();
         let new_version = reported.map(str::to_string);
         if same || known_conflict == Some(new_version.as_deref()) {
-            self.external_record(path, &known_version, new_version.as_deref(), "ignored: the version is already known (our own save, or a change already reported)");
+            self.external_record(
+                path,
+                &known_version,
+                new_version.as_deref(),
+                "ignored: the version is already known (our own save, or a change already reported)",
+            );
             return false;
         }
         // Read only now: the echo of a save, or a change already reported, never builds a text.
@@ -160,9 +171,14 @@ impl Workspace {
     fn external_record(&mut self, path: &str, known: &str, reported: Option<&str>, action: &str) {
         let (state, flags) = (self.state(), self.flags());
         let id = format!("ext-{}", self.log.seq());
-        self.diagnostics.record_event(Category::External, &id, "storage_changed", state.as_str(), &flags.names(), || {
-            json!({ "path": path, "known_version": known, "reported_version": reported, "action": action })
-        });
+        self.diagnostics.record_event(
+            Category::External,
+            &id,
+            "storage_changed",
+            state.as_str(),
+            &flags.names(),
+            || json!({ "path": path, "known_version": known, "reported_version": reported, "action": action }),
+        );
     }
 
     /// Makes storage's text (or its absence) the committed text of `path`, dropping the
@@ -213,7 +229,11 @@ impl Workspace {
         let documents = self
             .conflicts
             .iter()
-            .map(|(path, s)| Conflicted { path: path.clone(), version: s.as_ref().map(|d| d.version.clone()), pending: self.pending_in(path) })
+            .map(|(path, s)| Conflicted {
+                path: path.clone(),
+                version: s.as_ref().map(|d| d.version.clone()),
+                pending: self.pending_in(path),
+            })
             .collect();
         let r = self.synced(&SyncOutcome::Conflict { documents, tool });
         let path = self.conflicts.keys().next().cloned();
@@ -253,7 +273,8 @@ impl Workspace {
             return self.finish(r, Some(path));
         };
         let stored = storage.text.rope().to_string();
-        let patch = preview::unified_whole(&stored, &draft, &format!("storage/{path}"), &format!("draft/{path}"), preview::DEFAULT_CONTEXT_LINES);
+        let patch =
+            preview::unified_whole(&stored, &draft, &format!("storage/{path}"), &format!("draft/{path}"), preview::DEFAULT_CONTEXT_LINES);
         if patch.is_empty() {
             let conflict = self.conflicts.contains_key(path);
             let r = self.synced(&SyncOutcome::StorageIsDraft { path: path.to_string(), version: storage.version.clone(), conflict });
@@ -354,7 +375,9 @@ impl Workspace {
                     return self.load_failed(path, &error);
                 }
                 // The string is taken, not copied: it becomes the document's flat text.
-                Some(LoadResult::Loaded { text, version, .. }) => read.push((path.clone(), Some(self.stored(path, std::mem::take(text), version).0))),
+                Some(LoadResult::Loaded { text, version, .. }) => {
+                    read.push((path.clone(), Some(self.stored(path, std::mem::take(text), version).0)))
+                }
                 Some(LoadResult::Missing { .. }) => read.push((path.clone(), None)),
                 Some(LoadResult::Failed { error, .. }) => return self.load_failed(path, error),
                 None => return self.load_failed(path, "the host reported no result"),
@@ -392,7 +415,9 @@ impl Workspace {
                     return self.finish(r, Some(&path));
                 };
                 let unchanged = storage.version == self.open_doc(&path).version && storage.text.rope() == self.open_doc(&path).text.rope();
-                let quiet = !self.conflicts.contains_key(&path) && !self.persist_failures.contains_key(&path) && !self.in_memory_commits.contains(&path);
+                let quiet = !self.conflicts.contains_key(&path)
+                    && !self.persist_failures.contains_key(&path)
+                    && !self.in_memory_commits.contains(&path);
                 if unchanged && quiet && self.pending_in(&path) == 0 {
                     // Nothing to reload and nothing to drop: a pending choice stays (its ranges
                     // are still those of this text), as a NoOp promises.

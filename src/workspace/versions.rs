@@ -5,8 +5,8 @@
 
 use ropey::Rope;
 
-use super::read::{limited_lines, Gutter};
 use super::outcome::{SavedVersions, VersionOf, VersionOutcome, VersionRead};
+use super::read::{limited_lines, Gutter};
 use super::words::{self, Voice};
 use super::Workspace;
 use crate::live_context::{VersionKind, RING, VERSION_BYTES};
@@ -61,7 +61,10 @@ impl Workspace {
         let start = args.int("start_line").unwrap_or(1) as usize;
         let end = args.int("end_line").map_or(last, |n| n as usize).min(last);
         if start > last || end < start {
-            return (VersionOutcome::LinesNotInVersion { path: path.to_string(), version: version.to_string(), start, end, lines: last }, None);
+            return (
+                VersionOutcome::LinesNotInVersion { path: path.to_string(), version: version.to_string(), start, end, lines: last },
+                None,
+            );
         }
         let gutter = if args.bool("line_numbers").unwrap_or(true) { Gutter::Numbers } else { Gutter::None };
         let shown = limited_lines(&rope, gutter, start, end, &self.config.read_limits);

@@ -6,8 +6,8 @@ use std::ops::Range;
 use ropey::Rope;
 
 use super::Document;
-use crate::matching::CandidateQuality;
 use crate::changeset::ChangeSet;
+use crate::matching::CandidateQuality;
 use crate::preview::{self, ChangeSpan, PreviewMode, PreviewOptions};
 use crate::response::{Candidate, PendingChangeView, PendingPlaceView, Response, TaskNodeView, TaskView, MAX_PLACES_LISTED};
 use crate::session::{Letter, Session};
@@ -16,7 +16,14 @@ use crate::text;
 use crate::tools::ArgError;
 
 /// A candidate as the model sees it: `range` is a char range into `draft`.
-pub(super) fn candidate_view(draft: &Rope, id: Letter, range: &Range<usize>, quality: CandidateQuality, stale: bool, occurrence: usize) -> Candidate {
+pub(super) fn candidate_view(
+    draft: &Rope,
+    id: Letter,
+    range: &Range<usize>,
+    quality: CandidateQuality,
+    stale: bool,
+    occurrence: usize,
+) -> Candidate {
     let line_idx = draft.char_to_line(range.start.min(draft.len_chars()));
     Candidate {
         id: id.to_string(),
@@ -57,10 +64,8 @@ pub(super) fn distinguish(draft: &Rope, path: &str, candidates: &mut [Candidate]
     let markdown = [".md", ".markdown", ".mdx"].iter().any(|ext| path.to_ascii_lowercase().ends_with(ext));
     for members in groups.values().filter(|m| m.len() > 1) {
         let lines: Vec<usize> = members.iter().filter_map(|&i| candidates.get(i)).map(|c| c.line.saturating_sub(1)).collect();
-        let enclosing: Vec<Option<String>> = lines
-            .iter()
-            .map(|&l| if markdown { crate::outline::heading_path(draft, l).pop() } else { enclosing_line(draft, l) })
-            .collect();
+        let enclosing: Vec<Option<String>> =
+            lines.iter().map(|&l| if markdown { crate::outline::heading_path(draft, l).pop() } else { enclosing_line(draft, l) }).collect();
         let notes: Option<Vec<String>> = if enclosing.iter().all(Option::is_some) && all_distinct(&enclosing) {
             Some(enclosing.into_iter().flatten().map(|e| format!("in {}", text::clip(&e, TELL_APART_CHARS))).collect())
         } else {
@@ -163,7 +168,8 @@ pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>
         .changes
         .iter()
         .map(|c| {
-            let base = session.docs.get(&c.path).map(|d| d.base.rope().clone()).or_else(|| docs.get(&c.path).map(|d| d.text.rope().clone()));
+            let base =
+                session.docs.get(&c.path).map(|d| d.base.rope().clone()).or_else(|| docs.get(&c.path).map(|d| d.text.rope().clone()));
             let base = base.unwrap_or_default();
             let draft = session.draft(&c.path).cloned().unwrap_or_else(|| base.clone());
             let draft_line = |base_start: usize| match draft_start.get(&(c.id.index(), base_start)) {

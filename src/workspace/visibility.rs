@@ -73,7 +73,11 @@ impl Workspace {
     /// it) stays put for a whole loop. A call the state does not allow is answered `Blocked` with
     /// what to call instead. O(tools).
     pub fn enabled_tool_definitions(&self) -> Vec<ToolDefinition> {
-        Tool::ALL.into_iter().filter(|t| self.is_enabled(*t)).map(|t| t.definition_in(&self.config.tool_prefix, self.config.persist_mode)).collect()
+        Tool::ALL
+            .into_iter()
+            .filter(|t| self.is_enabled(*t))
+            .map(|t| t.definition_in(&self.config.tool_prefix, self.config.persist_mode))
+            .collect()
     }
 
     /// Definitions of the visible tools, for LLM SDKs.
@@ -122,13 +126,17 @@ impl Workspace {
             WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop("lead.call"),
             WorkflowState::SelectionPending => w.t("blocked.choose_first", &[("p", p)]),
             _ if tool == Tool::ReplaceSelection => w.t("blocked.no_choice", &[("p", p)]),
-            _ if tool == Tool::Rebase => format!("{}{}{}", w.t("blocked.no_rebase", &[]), w.phrase("sentence_sep"), self.save_or_drop("lead.to_save")),
+            _ if tool == Tool::Rebase => {
+                format!("{}{}{}", w.t("blocked.no_rebase", &[]), w.phrase("sentence_sep"), self.save_or_drop("lead.to_save"))
+            }
             _ if tool == Tool::PersistAs => {
                 format!("{}{}{}", w.t("blocked.no_persist_as", &[]), w.phrase("sentence_sep"), self.save_or_drop("lead.to_save_own_path"))
             }
             _ if tool == Tool::Undo && state == WorkflowState::PersistPending => w.t("blocked.undo_pending", &[("p", p)]),
             _ if tool == Tool::Diff => w.t("blocked.no_diff", &[("p", p)]),
-            WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => w.t("blocked.immediate", &[]),
+            WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
+                w.t("blocked.immediate", &[])
+            }
             WorkflowState::OutOfSync if !self.conflicts.is_empty() => w.t("blocked.conflicts", &[("p", p)]),
             WorkflowState::OutOfSync => w.t("blocked.save_failed", &[("p", p)]),
             WorkflowState::Refreshing => w.t("blocked.refreshing", &[]),

@@ -88,7 +88,8 @@ fn checked(r: Response) -> Response {
 /// flow).
 pub fn timeouts() -> String {
     let mut lines: Vec<String> = (1..=90).map(|i| format!("key{i}: value")).collect();
-    for (line, section, comment) in [(12, "database", "# database connection"), (45, "api", "# API calls"), (78, "cache", "# cache expiry")] {
+    for (line, section, comment) in [(12, "database", "# database connection"), (45, "api", "# API calls"), (78, "cache", "# cache expiry")]
+    {
         lines[line - 2] = comment.to_string();
         lines[line - 1] = format!("{section}.timeout: 30");
     }

@@ -22,9 +22,7 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use super::{
-    lines_overlap_themselves, overlaps_itself, piece_places, pieces, regions, Elided, Piece, Place,
-};
+use super::{lines_overlap_themselves, overlaps_itself, piece_places, pieces, regions, Elided, Piece, Place};
 use crate::matching::near::{self, clear_best};
 use crate::matching::{exact, fuzzy, Match};
 
@@ -54,32 +52,14 @@ pub(super) fn own_form(region: &str, full: &str) -> Option<Match> {
 /// [`find`](super::find).
 pub fn near_region(rope: &Rope, needle: &str) -> Option<(Range<usize>, Elided)> {
     let pieces = pieces(needle)?;
-    if pieces.iter().any(|p| {
-        if p.starts_line && p.ends_line {
-            lines_overlap_themselves(&p.text)
-        } else {
-            overlaps_itself(&p.text)
-        }
-    }) {
+    if pieces.iter().any(|p| if p.starts_line && p.ends_line { lines_overlap_themselves(&p.text) } else { overlaps_itself(&p.text) }) {
         return None;
     }
     let mut places: Vec<Vec<Place>> = Vec::with_capacity(pieces.len());
     for piece in &pieces {
-        let mut found = piece_places(
-            rope,
-            piece,
-            exact::find_exact(rope, &piece.text, 0)
-                .into_iter()
-                .map(|m| m.range),
-        );
+        let mut found = piece_places(rope, piece, exact::find_exact(rope, &piece.text, 0).into_iter().map(|m| m.range));
         if found.is_empty() {
-            found = piece_places(
-                rope,
-                piece,
-                fuzzy::find(rope, &piece.text, 0)
-                    .into_iter()
-                    .map(|m| m.range),
-            );
+            found = piece_places(rope, piece, fuzzy::find(rope, &piece.text, 0).into_iter().map(|m| m.range));
         }
         if found.is_empty() {
             found = near_place(rope, piece).into_iter().collect();
@@ -113,13 +93,7 @@ fn near_place(rope: &Rope, piece: &Piece) -> Option<Place> {
         end += 1;
     }
     // The piece's lines, no more, no fewer: a near miss that joins or splits lines is no place.
-    if rope
-        .slice(start..end)
-        .chars()
-        .filter(|&c| c == '\n')
-        .count()
-        != piece.text.matches('\n').count()
-    {
+    if rope.slice(start..end).chars().filter(|&c| c == '\n').count() != piece.text.matches('\n').count() {
         return None;
     }
     piece_places(rope, piece, std::iter::once(start..end)).pop()

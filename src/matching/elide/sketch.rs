@@ -58,14 +58,22 @@ pub fn expand<'a>(old_text: &'a str, new_text: &'a str) -> Result<Option<String>
     // ids: each placeholder, and each line of new_text with no letter or digit (a blank
     // line, `}`: it says nothing about where it is), its own id, equal to nothing.
     let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count().min(first);
-    let suffix = old.get(prefix..).unwrap_or_default().iter().rev().zip(new.get(prefix..).unwrap_or_default().iter().rev()).take_while(|(a, b)| a == b).count();
+    let suffix = old
+        .get(prefix..)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .zip(new.get(prefix..).unwrap_or_default().iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
     let mut ids: HashMap<&str, u32> = HashMap::new();
     let mut intern = |l: &'a str| {
         let next = ids.len() as u32;
         *ids.entry(l).or_insert(next)
     };
     let oi: Vec<u32> = old.iter().map(|&l| intern(l)).collect();
-    let ni: Vec<u32> = new.iter().enumerate().map(|(i, &l)| if markers.contains(&i) || trivial(l) { u32::MAX - i as u32 } else { intern(l) }).collect();
+    let ni: Vec<u32> =
+        new.iter().enumerate().map(|(i, &l)| if markers.contains(&i) || trivial(l) { u32::MAX - i as u32 } else { intern(l) }).collect();
     let (oe, ne) = (oi.len() - suffix, ni.len() - suffix);
     if (oe - prefix) + (ne - prefix) > MAX_SKETCH_LINES {
         return Err(refuse(first, None));
@@ -153,7 +161,10 @@ pub fn expand<'a>(old_text: &'a str, new_text: &'a str) -> Result<Option<String>
             hi -= 1;
             paired += 1;
         }
-        while paired > 0 && !balanced(after.get(..after.len() - paired).unwrap_or_default()) && after.get(after.len() - paired).is_some_and(|l| trivial(l)) {
+        while paired > 0
+            && !balanced(after.get(..after.len() - paired).unwrap_or_default())
+            && after.get(after.len() - paired).is_some_and(|l| trivial(l))
+        {
             paired -= 1;
             hi += 1;
         }
@@ -164,14 +175,17 @@ pub fn expand<'a>(old_text: &'a str, new_text: &'a str) -> Result<Option<String>
         // Blank lines beside the placeholder that the lines it stands for start or end with
         // are those lines, not more.
         let blanks = |l: &mut dyn Iterator<Item = &&str>| l.take_while(|l| l.trim().is_empty()).count();
-        let added_before = added_before.get(..added_before.len() - blanks(&mut added_before.iter().rev()).min(blanks(&mut stands_for.iter()))).unwrap_or_default();
+        let added_before = added_before
+            .get(..added_before.len() - blanks(&mut added_before.iter().rev()).min(blanks(&mut stands_for.iter())))
+            .unwrap_or_default();
         let added_after = added_after.get(blanks(&mut added_after.iter()).min(blanks(&mut stands_for.iter().rev()))..).unwrap_or_default();
         if let Some(l) = unclear(added_before, stands_for, true).or_else(|| unclear(added_after, stands_for, false)) {
             return Err(refuse(*m, Some(l)));
         }
         // The anchors beside the run: a copy of one among the lines the placeholder stands
         // for would be another reading of the sketch.
-        let prev = runs.get(k.wrapping_sub(1)).and_then(|r| old.get(r.1.clone())).and_then(|l| l.iter().rev().find(|l| !l.trim().is_empty()));
+        let prev =
+            runs.get(k.wrapping_sub(1)).and_then(|r| old.get(r.1.clone())).and_then(|l| l.iter().rev().find(|l| !l.trim().is_empty()));
         let next = runs.get(k + 1).and_then(|r| old.get(r.1.clone())).and_then(|l| l.iter().find(|l| !l.trim().is_empty()));
         if let Some(anchor) = [prev, next].into_iter().flatten().find(|a| stands_for.contains(a)) {
             return Err(refuse(*m, Some(anchor)));
@@ -237,7 +251,11 @@ const NEAR_LINES: usize = 20;
 fn unclear<'a>(added: &[&'a str], stands_for: &[&str], first: bool) -> Option<&'a str> {
     let edge = if first { stands_for.first() } else { stands_for.last() }.copied()?;
     let block = added.iter().any(|l| !trivial(l)) && balanced(added);
-    let near: Vec<&str> = if first { stands_for.iter().take(NEAR_LINES).copied().collect() } else { stands_for.iter().rev().take(NEAR_LINES).copied().collect() };
+    let near: Vec<&str> = if first {
+        stands_for.iter().take(NEAR_LINES).copied().collect()
+    } else {
+        stands_for.iter().rev().take(NEAR_LINES).copied().collect()
+    };
     added.iter().copied().find(|l| {
         if trivial(l) {
             return !block && stands_for.contains(l);
@@ -395,7 +413,10 @@ mod tests {
         );
         // Two placeholders, each between anchors.
         let new = "  get(key: K): V | undefined {\n    // ...\n    if (v !== undefined) {\n      this.map.delete(key);\n      this.touch(key);\n      // ...\n    }\n    return v;\n  }";
-        assert_eq!(expand(GET, new).unwrap().unwrap(), GET.replace("      this.map.delete(key);\n", "      this.map.delete(key);\n      this.touch(key);\n"));
+        assert_eq!(
+            expand(GET, new).unwrap().unwrap(),
+            GET.replace("      this.map.delete(key);\n", "      this.map.delete(key);\n      this.touch(key);\n")
+        );
         // No placeholder, or a placeholder-like line old_text holds: nothing to do.
         assert_eq!(expand(GET, GET), Ok(None));
         assert_eq!(expand("def f():\n    ...\n", "def f(x):\n    ...\n"), Ok(None));
@@ -503,7 +524,10 @@ mod tests {
         assert!(matches!(expand(GET, new), Err(Unmapped::Sketch { marker: 1, near: Some(_), .. })), "{:?}", expand(GET, new));
         // The same head and the words kept: a rewrite (`v` renamed).
         let new = "  get(key: K): V | undefined {\n    const w = this.map.get(key);\n    // ...\n  }";
-        assert!(expand(GET, new).unwrap().unwrap().starts_with("  get(key: K): V | undefined {\n    const w = this.map.get(key);\n    if (v"));
+        assert!(expand(GET, new)
+            .unwrap()
+            .unwrap()
+            .starts_with("  get(key: K): V | undefined {\n    const w = this.map.get(key);\n    if (v"));
         // The anchor after the placeholder occurs among the lines it would stand for.
         let old = "fn a() {\n    x();\n}\n\nfn b() {\n    y();\n}";
         let new = "fn a() {\n    // ...\n    log();\n}";

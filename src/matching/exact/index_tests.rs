@@ -11,10 +11,10 @@
 
 use proptest::prelude::*;
 
-use crate::text_index::{BlockGrams, ByteEdit, BLOCK, W};
 use crate::changeset::ChangeSet;
 use crate::matching::exact::occurrences_in;
 use crate::text::Text;
+use crate::text_index::{BlockGrams, ByteEdit, BLOCK, W};
 
 /// Text dense in matches — a few chars (1 to 4 bytes in UTF-8) in short stretches, and long
 /// runs of one char, so runs straddle block edges and bordered needles occur everywhere — and
@@ -22,7 +22,8 @@ use crate::text::Text;
 /// blocks out (in dense text every block holds every trigram, and nothing is tested).
 fn text_strategy(max_pieces: usize) -> impl Strategy<Value = String> {
     let ch = prop_oneof![Just('a'), Just('b'), Just(' '), Just('\n'), Just('é'), Just('中'), Just('😀')];
-    let diverse = prop_oneof![8 => proptest::char::range('!', '~'), 1 => Just('é'), 1 => proptest::char::range('一', '龥'), 1 => Just('😀')];
+    let diverse =
+        prop_oneof![8 => proptest::char::range('!', '~'), 1 => Just('é'), 1 => proptest::char::range('一', '龥'), 1 => Just('😀')];
     let piece = prop_oneof![
         3 => proptest::collection::vec(ch.clone(), 1..400).prop_map(|v| v.into_iter().collect::<String>()),
         1 => (ch, 1usize..6000).prop_map(|(c, n)| c.to_string().repeat(n)),
@@ -265,7 +266,10 @@ fn tiny_and_empty_texts() {
         let grams = BlockGrams::build(text.as_bytes());
         grams.check(text.as_bytes()).unwrap();
         for needle in ["a", "ab", "abc", "bcd", "abcd", "abcde"] {
-            assert_eq!(occurrences_in(text.as_bytes(), needle.as_bytes(), 0, Some(&grams)), occurrences_in(text.as_bytes(), needle.as_bytes(), 0, None));
+            assert_eq!(
+                occurrences_in(text.as_bytes(), needle.as_bytes(), 0, Some(&grams)),
+                occurrences_in(text.as_bytes(), needle.as_bytes(), 0, None)
+            );
         }
     }
     let grams = BlockGrams::build(b"abc");
@@ -284,9 +288,8 @@ fn a_unique_needle_reads_few_blocks() {
     let at = floor_boundary(&text, at);
     text.insert_str(at, "    let ledger = reconcile_quarterly_ledger(&snapshot, Mode::Strict)?;\n");
     let grams = BlockGrams::build(text.as_bytes());
-    let runs: Vec<_> = grams.candidates(text.len(), b"    let ledger = reconcile_quarterly_ledger(&snapshot, Mode::Strict)?;", 0).unwrap().collect();
+    let runs: Vec<_> =
+        grams.candidates(text.len(), b"    let ledger = reconcile_quarterly_ledger(&snapshot, Mode::Strict)?;", 0).unwrap().collect();
     let bytes: usize = runs.iter().map(|r| r.len()).sum();
     assert!(bytes <= 2 * BLOCK, "{runs:?}");
 }
-
-

@@ -17,8 +17,18 @@ fn each_tier_finds_what_it_ignores_and_no_more() {
     }
     let cases = [
         Case { doc: "fn a() {  \n}\n", needle: "fn a() {\n}", hits: &["fn a() {  \n}"], tier: Some(Tier::TrailingWhitespace) },
-        Case { doc: "x\n    if y:\n        z()\n", needle: "if y:\n    z()", hits: &["    if y:\n        z()"], tier: Some(Tier::Indentation) },
-        Case { doc: "say \u{201C}hi\u{201D} \u{2014} ok\n", needle: "say \"hi\" - ok", hits: &["say \u{201C}hi\u{201D} \u{2014} ok"], tier: Some(Tier::Unicode) },
+        Case {
+            doc: "x\n    if y:\n        z()\n",
+            needle: "if y:\n    z()",
+            hits: &["    if y:\n        z()"],
+            tier: Some(Tier::Indentation),
+        },
+        Case {
+            doc: "say \u{201C}hi\u{201D} \u{2014} ok\n",
+            needle: "say \"hi\" - ok",
+            hits: &["say \u{201C}hi\u{201D} \u{2014} ok"],
+            tier: Some(Tier::Unicode),
+        },
         Case { doc: "let  x =\t1;\n", needle: "let x = 1;", hits: &["let  x =\t1;"], tier: Some(Tier::Whitespace) },
         Case { doc: "a\u{00A0}b\n", needle: "a b", hits: &["a\u{00A0}b"], tier: Some(Tier::Unicode) },
         Case { doc: "a\u{3000}b\n", needle: "a b", hits: &["a\u{3000}b"], tier: Some(Tier::Unicode) },
@@ -72,7 +82,18 @@ fn reindent_from_unindented_needle_and_to_spaces() {
     let rope = Rope::from_str("class A:\n    def f(self):\n        return 1\n");
     let found = find(&rope, "def f(self):\n    return 1", 0);
     assert_eq!(found[0].replacement("def f(self):\n    return 2"), "    def f(self):\n        return 2");
-    let r = Reindent { lines: vec![("\t".into(), 0)], tab_width: 4, doc_tabs: Some(false), skip_first_line: false, old_text: String::new(), swaps: Vec::new(), drop_final_break: false, elided: None, kept_indents: Vec::new(), decompose: false };
+    let r = Reindent {
+        lines: vec![("\t".into(), 0)],
+        tab_width: 4,
+        doc_tabs: Some(false),
+        skip_first_line: false,
+        old_text: String::new(),
+        swaps: Vec::new(),
+        drop_final_break: false,
+        elided: None,
+        kept_indents: Vec::new(),
+        decompose: false,
+    };
     // A tab is as wide as the 4 spaces it becomes: lines keep their width, written as spaces.
     assert_eq!(r.apply("\ta\n\t\tb\n\n  \nc"), "    a\n        b\n\n  \nc");
     // One flattened nested line gets its depth back; extra lines take the last shift.
@@ -176,8 +197,7 @@ fn the_line_id_scan_agrees_with_examining_every_window() {
             continue;
         }
         let first_line = rope.char_to_line(from.min(rope.len_chars()));
-        let per_tier: Vec<Vec<NormLine>> =
-            Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
+        let per_tier: Vec<Vec<NormLine>> = Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
         let every: Vec<usize> = (first_line..=line_count - k).collect();
         let windowed = leftmost(by_windows(&rope, every, &lines, &per_tier, from));
         let scanned = leftmost(by_line_ids(&rope, first_line, line_count, &lines, &per_tier, from));
@@ -221,9 +241,15 @@ fn replacements_keep_the_documents_trailing_whitespace_lookalikes_and_tabs() {
     assert_eq!(rep("x\nalpha   \nbeta\t\ny", "alpha\nbeta", "ALPHA\nBETA"), "x\nALPHA\nBETA\ny");
     assert_eq!(rep("x\nalpha   \nbeta\t\ny", "alpha\nbeta", "alpha\nbeta2"), "x\nalpha   \nbeta2\t\ny");
     // Look-alikes the model kept are the document's; its own new text is its own.
-    assert_eq!(rep("say \u{201C}hi\u{201D} \u{2014} it\u{2019}s\n", "say \"hi\" - it's", "say \"hi\" - it's 'ok'"), "say \u{201C}hi\u{201D} \u{2014} it\u{2019}s 'ok'\n");
+    assert_eq!(
+        rep("say \u{201C}hi\u{201D} \u{2014} it\u{2019}s\n", "say \"hi\" - it's", "say \"hi\" - it's 'ok'"),
+        "say \u{201C}hi\u{201D} \u{2014} it\u{2019}s 'ok'\n"
+    );
     // Re-indentation and look-alikes together: tabs stay tabs, the dash stays a dash.
-    assert_eq!(rep("{\n\tif a {\n\t\tb(\u{2013}1);\n\t}\n}\n", "if a {\n    b(-1);\n}", "if a {\n    b(-1);\n    c();\n}"), "{\n\tif a {\n\t\tb(\u{2013}1);\n\t\tc();\n\t}\n}\n");
+    assert_eq!(
+        rep("{\n\tif a {\n\t\tb(\u{2013}1);\n\t}\n}\n", "if a {\n    b(-1);\n}", "if a {\n    b(-1);\n    c();\n}"),
+        "{\n\tif a {\n\t\tb(\u{2013}1);\n\t\tc();\n\t}\n}\n"
+    );
 }
 
 #[test]

@@ -29,9 +29,7 @@ pub(super) fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> 
         return Vec::new();
     }
     let base = window.range.start;
-    let chars = |r: Range<usize>| -> Vec<char> {
-        rope.slice(base + r.start..base + r.end).chars().collect()
-    };
+    let chars = |r: Range<usize>| -> Vec<char> { rope.slice(base + r.start..base + r.end).chars().collect() };
     if needle.len().saturating_mul(len) <= ALIGN_CELL_LIMIT {
         let row = AlignmentRow::of(needle, &chars(0..len), true);
         let anywhere = row.best(0..=len, window.anchor);
@@ -50,24 +48,11 @@ pub(super) fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> 
     let tail_len = (window.tail + edge).min(EDGE_REGION_CHARS).min(len);
     let head = chars(0..head_len);
     let tail = chars(len - tail_len..len);
-    let start = AlignmentRow::of(&needle[..edge], &head, true)
-        .best(0..=head_len, 0)
-        .start;
-    let reversed_needle: Vec<char> = needle[needle.len() - edge..]
-        .iter()
-        .rev()
-        .copied()
-        .collect();
+    let start = AlignmentRow::of(&needle[..edge], &head, true).best(0..=head_len, 0).start;
+    let reversed_needle: Vec<char> = needle[needle.len() - edge..].iter().rev().copied().collect();
     let reversed_tail: Vec<char> = tail.iter().rev().copied().collect();
-    let end = len
-        - AlignmentRow::of(&reversed_needle, &reversed_tail, true)
-            .best(0..=tail_len, 0)
-            .start;
-    let span = if start < end {
-        base + start..base + end
-    } else {
-        base..base + len
-    };
+    let end = len - AlignmentRow::of(&reversed_needle, &reversed_tail, true).best(0..=tail_len, 0).start;
+    let span = if start < end { base + start..base + end } else { base..base + len };
     std::iter::once(span).collect()
 }
 
@@ -79,12 +64,7 @@ pub(super) fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> 
 ///
 /// `scored` keeps the similarity of every text scored in this search: repetitive documents
 /// offer many spans of the same text, and a long one costs milliseconds to compare.
-pub(super) fn best_version(
-    rope: &Rope,
-    needle: &str,
-    span: Range<usize>,
-    scored: &mut HashMap<String, f64>,
-) -> Option<NearMiss> {
+pub(super) fn best_version(rope: &Rope, needle: &str, span: Range<usize>, scored: &mut HashMap<String, f64>) -> Option<NearMiss> {
     let (first, last) = (needle.chars().next()?, needle.chars().next_back()?);
     let mut trimmed_start = span.start;
     if !first.is_whitespace() {
@@ -114,10 +94,7 @@ pub(super) fn best_version(
                 }
             };
             if best.as_ref().map_or(true, |b| similarity > b.similarity) {
-                best = Some(NearMiss {
-                    range: start..end,
-                    similarity,
-                });
+                best = Some(NearMiss { range: start..end, similarity });
             }
         }
     }
@@ -154,9 +131,7 @@ impl AlignmentRow {
     fn of(needle: &[char], text: &[char], free_start: bool) -> AlignmentRow {
         let w = text.len();
         crate::matching::work::charge((needle.len() * w) as u64);
-        let mut cost: Vec<u32> = (0..=w)
-            .map(|j| if free_start { 0 } else { j as u32 })
-            .collect();
+        let mut cost: Vec<u32> = (0..=w).map(|j| if free_start { 0 } else { j as u32 }).collect();
         let mut start: Vec<usize> = (0..=w).map(|j| if free_start { j } else { 0 }).collect();
         for (i, &nc) in needle.iter().enumerate() {
             let mut diag_cost = cost[0];
@@ -180,11 +155,7 @@ impl AlignmentRow {
                 start[j] = s;
             }
         }
-        AlignmentRow {
-            cost,
-            start,
-            needle_len: needle.len(),
-        }
+        AlignmentRow { cost, start, needle_len: needle.len() }
     }
 
     /// The best alignment ending within `ends`: fewest edits, then the span whose length is
@@ -195,20 +166,9 @@ impl AlignmentRow {
     fn best(&self, ends: RangeInclusive<usize>, anchor: usize) -> Alignment {
         let w = self.cost.len() - 1;
         let ends = (*ends.start()).min(w)..=(*ends.end()).min(w);
-        let key = |j: usize| {
-            (
-                self.cost[j],
-                (j - self.start[j]).abs_diff(self.needle_len),
-                j.abs_diff(anchor),
-                self.start[j],
-            )
-        };
+        let key = |j: usize| (self.cost[j], (j - self.start[j]).abs_diff(self.needle_len), j.abs_diff(anchor), self.start[j]);
         let best = ends.min_by_key(|&j| key(j)).unwrap_or(w);
-        Alignment {
-            start: self.start[best],
-            end: best,
-            cost: self.cost[best],
-        }
+        Alignment { start: self.start[best], end: best, cost: self.cost[best] }
     }
 }
 
@@ -220,74 +180,21 @@ mod tests {
     fn alignment_prefers_substitution_at_the_edges() {
         let text: Vec<char> = "  api.timeout: 30  # s".chars().collect();
         let needle: Vec<char> = "timeout: 3O".chars().collect();
-        let align = |needle: &[char],
-                     text: &[char],
-                     free_start: bool,
-                     ends: RangeInclusive<usize>,
-                     anchor: usize| {
+        let align = |needle: &[char], text: &[char], free_start: bool, ends: RangeInclusive<usize>, anchor: usize| {
             AlignmentRow::of(needle, text, free_start).best(ends, anchor)
         };
-        assert_eq!(
-            align(&needle, &text, true, 0..=text.len(), 0),
-            Alignment {
-                start: 6,
-                end: 17,
-                cost: 1
-            }
-        );
+        assert_eq!(align(&needle, &text, true, 0..=text.len(), 0), Alignment { start: 6, end: 17, cost: 1 });
         // Equally good regions: the one ending nearest the anchor.
         let two: Vec<char> = "retries: 4\nretries: 5".chars().collect();
         let needle_r: Vec<char> = "retries: 3".chars().collect();
-        assert_eq!(
-            align(&needle_r, &two, true, 0..=two.len(), 0),
-            Alignment {
-                start: 0,
-                end: 10,
-                cost: 1
-            }
-        );
-        assert_eq!(
-            align(&needle_r, &two, true, 0..=two.len(), 20),
-            Alignment {
-                start: 11,
-                end: 21,
-                cost: 1
-            }
-        );
-        assert_eq!(
-            align(&needle_r, &two, true, 15..=two.len(), 0),
-            Alignment {
-                start: 11,
-                end: 21,
-                cost: 1
-            }
-        );
+        assert_eq!(align(&needle_r, &two, true, 0..=two.len(), 0), Alignment { start: 0, end: 10, cost: 1 });
+        assert_eq!(align(&needle_r, &two, true, 0..=two.len(), 20), Alignment { start: 11, end: 21, cost: 1 });
+        assert_eq!(align(&needle_r, &two, true, 15..=two.len(), 0), Alignment { start: 11, end: 21, cost: 1 });
         // The best ending near the first line, although the second is better.
         let better: Vec<char> = "retries: 4\nretries: 3!".chars().collect();
-        assert_eq!(
-            align(&needle_r, &better, true, 0..=better.len(), 0),
-            Alignment {
-                start: 11,
-                end: 21,
-                cost: 0
-            }
-        );
-        assert_eq!(
-            align(&needle_r, &better, true, 5..=12, 10),
-            Alignment {
-                start: 0,
-                end: 10,
-                cost: 1
-            }
-        );
+        assert_eq!(align(&needle_r, &better, true, 0..=better.len(), 0), Alignment { start: 11, end: 21, cost: 0 });
+        assert_eq!(align(&needle_r, &better, true, 5..=12, 10), Alignment { start: 0, end: 10, cost: 1 });
         let anchored: Vec<char> = "timeout: 30".chars().collect();
-        assert_eq!(
-            align(&needle, &anchored, false, 11..=11, 0),
-            Alignment {
-                start: 0,
-                end: 11,
-                cost: 1
-            }
-        );
+        assert_eq!(align(&needle, &anchored, false, 11..=11, 0), Alignment { start: 0, end: 11, cost: 1 });
     }
 }

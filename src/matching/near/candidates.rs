@@ -67,10 +67,7 @@ impl Grams {
     // length before a push, and capped at u16::MAX once pushing stops).
     #[allow(clippy::indexing_slicing)]
     fn with_len(text: &str, len: usize) -> Grams {
-        let grams = || {
-            text.split('\n')
-                .flat_map(move |line| line.as_bytes().windows(len))
-        };
+        let grams = || text.split('\n').flat_map(move |line| line.as_bytes().windows(len));
         let occurrences = grams().count().max(1);
         let table_bits = (occurrences.next_power_of_two().trailing_zeros() + 6).clamp(10, 16);
         let mut set = Grams {
@@ -122,10 +119,7 @@ struct TopScores {
 
 impl TopScores {
     fn new(capacity: usize) -> TopScores {
-        TopScores {
-            heap: BinaryHeap::with_capacity(capacity + 1),
-            capacity,
-        }
+        TopScores { heap: BinaryHeap::with_capacity(capacity + 1), capacity }
     }
 
     #[inline]
@@ -145,11 +139,7 @@ impl TopScores {
 
     /// `(position, payload)` pairs, best first.
     fn into_best(self) -> Vec<(usize, usize)> {
-        let mut kept: Vec<(u32, usize, usize)> = self
-            .heap
-            .into_iter()
-            .map(|Reverse((s, Reverse(p), x))| (s, p, x))
-            .collect();
+        let mut kept: Vec<(u32, usize, usize)> = self.heap.into_iter().map(|Reverse((s, Reverse(p), x))| (s, p, x)).collect();
         crate::sort::sort_by(&mut kept, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         kept.into_iter().map(|(_, p, x)| (p, x)).collect()
     }
@@ -191,10 +181,7 @@ fn is_blank(b: u8) -> bool {
 /// differ only in whitespace hash alike. `None` for a blank line (and, as in the pass, for the
 /// rare line whose steps cancel out to 0: it merely casts no vote).
 fn normalized_line_hash(line: &str) -> Option<u64> {
-    let hash = line
-        .bytes()
-        .filter(|&b| !is_blank(b))
-        .fold(0u64, line_hash_step);
+    let hash = line.bytes().filter(|&b| !is_blank(b)).fold(0u64, line_hash_step);
     (hash != 0).then(|| line_hash_finish(hash))
 }
 
@@ -203,13 +190,7 @@ fn normalized_line_hash(line: &str) -> Option<u64> {
 /// - for a needle of several lines, window starts voted for by lines equal but for whitespace
 ///   to a needle line, the best per block of `k` lines (k = the needle's line count), widened
 ///   by a line on each side.
-pub(super) fn candidate_windows(
-    rope: &Rope,
-    from: usize,
-    needle: &str,
-    needle_len: usize,
-    wanted: usize,
-) -> Vec<Window> {
+pub(super) fn candidate_windows(rope: &Rope, from: usize, needle: &str, needle_len: usize, wanted: usize) -> Vec<Window> {
     let grams = Grams::of(needle);
     let needle_lines: Vec<&str> = needle.split_inclusive('\n').collect();
     let k = needle_lines.len();
@@ -243,11 +224,7 @@ pub(super) fn candidate_windows(
         return Vec::new();
     }
     let from_byte = rope.char_to_byte(from);
-    let scan = if keys.is_empty() {
-        scan::<false>
-    } else {
-        scan::<true>
-    };
+    let scan = if keys.is_empty() { scan::<false> } else { scan::<true> };
     let Scan { dense_ends, votes } = scan(rope, from_byte, &grams, needle, &keys, wanted);
     if crate::matching::work::exhausted() {
         // The pass stopped at the budget: its peaks and votes are partial, and unused.
@@ -291,16 +268,7 @@ pub(super) fn candidate_windows(
     // Lines s-1 ..= s+k of each voted start, found with one memchr pass.
     let mut needed: Vec<usize> = Vec::with_capacity(voted.len() * 5);
     for &s in &voted {
-        needed.extend(
-            [
-                s.saturating_sub(1),
-                s + 1,
-                (s + k).saturating_sub(1),
-                s + k,
-                s + k + 1,
-            ]
-            .map(|l| l.min(line_count)),
-        );
+        needed.extend([s.saturating_sub(1), s + 1, (s + k).saturating_sub(1), s + k, s + k + 1].map(|l| l.min(line_count)));
     }
     let offsets = line_offsets(rope, from_byte, line_count, needed);
     // Every line asked for below is in `needed` (clamped the same way), so the lookup hits; a
@@ -314,13 +282,7 @@ pub(super) fn candidate_windows(
         let anchor = char_at(s + k).saturating_sub(start + 1);
         // The needle's last line is document line s+k-1, or s+k with a line inserted.
         let near_ends = (end - start).saturating_sub(tail)..=end - start;
-        windows.push(Window {
-            range: start..end,
-            head,
-            tail,
-            anchor,
-            near_ends,
-        });
+        windows.push(Window { range: start..end, head, tail, anchor, near_ends });
     }
     windows
 }
@@ -344,14 +306,7 @@ struct Scan {
 // at its length; `spare` has a cell per gram id (ids are below `needed.len()`, see
 // `Grams::with_len`) plus NO_GRAM_CELLS cells, and `no_gram` is `real_ids + (slot & 7)`.
 #[allow(clippy::indexing_slicing)]
-fn scan<const VOTE: bool>(
-    rope: &Rope,
-    from_byte: usize,
-    grams: &Grams,
-    needle: &str,
-    keys: &[(u64, usize, u16)],
-    wanted: usize,
-) -> Scan {
+fn scan<const VOTE: bool>(rope: &Rope, from_byte: usize, grams: &Grams, needle: &str, keys: &[(u64, usize, u16)], wanted: usize) -> Scan {
     let mut votes: Vec<u16> = Vec::new();
     let vote = |votes: &mut Vec<u16>, hash: u64| {
         let i = votes.len();
@@ -428,11 +383,7 @@ fn scan<const VOTE: bool>(
                 // (Equal ids change nothing; skipping them also keeps the two updates below on
                 // different cells, which the CPU would otherwise have to order.)
                 let no_gram = real_ids + (slot & (NO_GRAM_CELLS - 1));
-                let leaving = if leaving == 0 {
-                    no_gram
-                } else {
-                    usize::from(leaving)
-                };
+                let leaving = if leaving == 0 { no_gram } else { usize::from(leaving) };
                 spare[leaving] += 1;
                 hits -= u32::from(spare[leaving] > 0);
                 ring[slot] = id;
@@ -459,20 +410,12 @@ fn scan<const VOTE: bool>(
     if VOTE {
         vote(&mut votes, hash);
     }
-    Scan {
-        dense_ends: peaks.into_best().into_iter().map(|(end, _)| end).collect(),
-        votes,
-    }
+    Scan { dense_ends: peaks.into_best().into_iter().map(|(end, _)| end).collect(), votes }
 }
 
 /// Byte offset of each wanted line of the text that starts at `from_byte` (line 0 starts there;
 /// line `line_count` means the end of the rope). Cost: one memchr pass up to the last wanted line.
-fn line_offsets(
-    rope: &Rope,
-    from_byte: usize,
-    line_count: usize,
-    mut wanted: Vec<usize>,
-) -> HashMap<usize, usize> {
+fn line_offsets(rope: &Rope, from_byte: usize, line_count: usize, mut wanted: Vec<usize>) -> HashMap<usize, usize> {
     wanted.sort_unstable();
     wanted.dedup();
     let mut offsets = HashMap::with_capacity(wanted.len());
@@ -511,22 +454,13 @@ mod tests {
     use crate::matching::near::{near_misses, NearMiss};
 
     fn texts(rope: &Rope, found: &[NearMiss]) -> Vec<String> {
-        found
-            .iter()
-            .map(|n| rope.slice(n.range.clone()).to_string())
-            .collect()
+        found.iter().map(|n| rope.slice(n.range.clone()).to_string()).collect()
     }
 
     #[test]
     fn lines_equal_but_for_whitespace_hash_alike() {
-        assert_eq!(
-            normalized_line_hash("    let x = 1;"),
-            normalized_line_hash("let x  =\t1;")
-        );
-        assert_ne!(
-            normalized_line_hash("let x = 1;"),
-            normalized_line_hash("let x = 2;")
-        );
+        assert_eq!(normalized_line_hash("    let x = 1;"), normalized_line_hash("let x  =\t1;"));
+        assert_ne!(normalized_line_hash("let x = 1;"), normalized_line_hash("let x = 2;"));
         assert_eq!(normalized_line_hash(" \t "), None);
         assert_eq!(normalized_line_hash(""), None);
     }

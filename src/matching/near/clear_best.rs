@@ -89,8 +89,7 @@ pub fn recommend(rope: &Rope, needle: &str, found: &[NearMiss]) -> Option<(usize
         return None;
     }
     let needle_lines = needle.split('\n').count();
-    let small: Vec<Option<SmallDifference>> =
-        found.iter().map(|n| classify(rope, &needle_tokens, needle_lines, &n.range)).collect();
+    let small: Vec<Option<SmallDifference>> = found.iter().map(|n| classify(rope, &needle_tokens, needle_lines, &n.range)).collect();
     let first = small.first().copied().flatten()?;
     if small.iter().skip(1).any(Option::is_some) {
         return None;
@@ -244,9 +243,7 @@ fn classify_in(needle: &[Token], window: &[Token], own: Range<usize>) -> Option<
     match hunks.as_slice() {
         [] => Some(SmallDifference::WhitespaceOnly),
         [h] if h.old.len() == 1 && h.new.len() == 1 => Some(SmallDifference::OneToken),
-        [h] if h.old.is_empty() && slides(window, &h.new, &span).any(|at| whole_lines(window, &at)) => {
-            Some(SmallDifference::AddedLines)
-        }
+        [h] if h.old.is_empty() && slides(window, &h.new, &span).any(|at| whole_lines(window, &at)) => Some(SmallDifference::AddedLines),
         _ => None,
     }
 }
@@ -422,14 +419,18 @@ fn save(path: &str, config: &Config) {
     #[test]
     fn a_line_the_document_added_is_recommended() {
         let needle = "    let text = read(path);\n    let parsed = parse_config(&text);\n    parsed\n}";
-        assert_eq!(small(DOC, "    let text = read(path);\n    let parsed = parse_config(&text);\n    validate(&parsed);\n    parsed\n}", needle), Some(SmallDifference::AddedLines));
+        assert_eq!(
+            small(DOC, "    let text = read(path);\n    let parsed = parse_config(&text);\n    validate(&parsed);\n    parsed\n}", needle),
+            Some(SmallDifference::AddedLines)
+        );
         assert_eq!(rec(DOC, needle), Some((0, Reason::AddedLines)));
     }
 
     #[test]
     fn a_line_old_text_has_and_the_document_lacks_is_not() {
         // The agent believes in a line that is not there: its picture of the block is wrong.
-        let needle = "    let text = read(path);\n    let parsed = parse_config(&text);\n    check(&parsed);\n    validate(&parsed);\n    parsed";
+        let needle =
+            "    let text = read(path);\n    let parsed = parse_config(&text);\n    check(&parsed);\n    validate(&parsed);\n    parsed";
         assert_eq!(rec(DOC, needle), None);
     }
 
@@ -478,7 +479,10 @@ fn save(path: &str, config: &Config) {
         // The lines after the place meant: its context holds the place, the region does not.
         let needle = "    let text = read(path);\n    let parsed = parse(&text);";
         assert_eq!(small(DOC, "validate(&parsed);\n    parsed\n}", needle), None);
-        assert_eq!(small(DOC, "    let text = read(path);\n    let parsed = parse_config(&text);", needle), Some(SmallDifference::OneToken));
+        assert_eq!(
+            small(DOC, "    let text = read(path);\n    let parsed = parse_config(&text);", needle),
+            Some(SmallDifference::OneToken)
+        );
     }
 
     #[test]

@@ -121,51 +121,31 @@ pub fn difference(expected: &str, found: &str) -> Difference {
     if expected == found {
         return out.diff;
     }
-    let old_lines: Vec<&str> = expected
-        .split_inclusive('\n')
-        .take(DESCRIBED_LINES)
-        .collect();
+    let old_lines: Vec<&str> = expected.split_inclusive('\n').take(DESCRIBED_LINES).collect();
     let new_lines: Vec<&str> = found.split_inclusive('\n').take(DESCRIBED_LINES).collect();
     if old_lines.len() <= 1 && new_lines.len() <= 1 {
         out.push_line(LineAt::Whole, 0, expected, found);
         return out.diff;
     }
-    let line_ops = bounded_myers(&old_lines, &new_lines).unwrap_or_else(|| {
-        vec![DiffOp::Replace {
-            old_index: 0,
-            old_len: old_lines.len(),
-            new_index: 0,
-            new_len: new_lines.len(),
-        }]
-    });
+    let line_ops = bounded_myers(&old_lines, &new_lines)
+        .unwrap_or_else(|| vec![DiffOp::Replace { old_index: 0, old_len: old_lines.len(), new_index: 0, new_len: new_lines.len() }]);
     for op in line_ops {
         if out.full() {
             break;
         }
         match op {
             DiffOp::Equal { .. } => {}
-            DiffOp::Delete {
-                old_index, old_len, ..
-            } => {
+            DiffOp::Delete { old_index, old_len, .. } => {
                 for (n, line) in old_lines.iter().enumerate().skip(old_index).take(old_len) {
                     out.push_line(LineAt::Line, n + 1, line, "");
                 }
             }
-            DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => {
+            DiffOp::Insert { old_index, new_index, new_len } => {
                 for line in &new_lines[new_index..new_index + new_len] {
                     out.push_line(LineAt::After, old_index, "", line);
                 }
             }
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
                 let paired = old_len.min(new_len);
                 for p in 0..paired {
                     let (old, new) = (old_lines[old_index + p], new_lines[new_index + p]);
@@ -252,11 +232,7 @@ impl Collect {
         if !self.diff.lines.is_empty() {
             self.chars += 1;
         }
-        let mut entry = DifferenceLine {
-            at,
-            line,
-            pieces: Vec::new(),
-        };
+        let mut entry = DifferenceLine { at, line, pieces: Vec::new() };
         self.chars += entry.label().chars().count();
         for piece in line_pieces(expected, found) {
             if self.full() {
@@ -275,9 +251,7 @@ fn piece_chars(piece: &DiffPiece) -> usize {
     match piece {
         DiffPiece::Same { text } => shown(text),
         DiffPiece::Omitted { .. } => 1,
-        DiffPiece::OldText { text, more } | DiffPiece::Document { text, more } => {
-            4 + shown(text) + usize::from(*more > 0)
-        }
+        DiffPiece::OldText { text, more } | DiffPiece::Document { text, more } => 4 + shown(text) + usize::from(*more > 0),
     }
 }
 
@@ -296,16 +270,8 @@ fn line_pieces(expected: &str, found: &str) -> Vec<DiffPiece> {
     let old: Vec<char> = expected.chars().collect();
     let new: Vec<char> = found.chars().collect();
     let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let (old_middle, new_middle) = (
-        &old[prefix..old.len() - suffix],
-        &new[prefix..new.len() - suffix],
-    );
+    let suffix = old[prefix..].iter().rev().zip(new[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
+    let (old_middle, new_middle) = (&old[prefix..old.len() - suffix], &new[prefix..new.len() - suffix]);
     let mut pieces: Vec<Piece> = Vec::new();
     if prefix > 0 {
         pieces.push(Piece::Same(old[..prefix].to_vec()));
@@ -314,27 +280,14 @@ fn line_pieces(expected: &str, found: &str) -> Vec<DiffPiece> {
         Some(ops) => {
             for op in ops {
                 let piece = match op {
-                    DiffOp::Equal { old_index, len, .. } => {
-                        Piece::Same(old_middle[old_index..old_index + len].to_vec())
+                    DiffOp::Equal { old_index, len, .. } => Piece::Same(old_middle[old_index..old_index + len].to_vec()),
+                    DiffOp::Delete { old_index, old_len, .. } => {
+                        Piece::Changed { old: old_middle[old_index..old_index + old_len].to_vec(), new: Vec::new() }
                     }
-                    DiffOp::Delete {
-                        old_index, old_len, ..
-                    } => Piece::Changed {
-                        old: old_middle[old_index..old_index + old_len].to_vec(),
-                        new: Vec::new(),
-                    },
-                    DiffOp::Insert {
-                        new_index, new_len, ..
-                    } => Piece::Changed {
-                        old: Vec::new(),
-                        new: new_middle[new_index..new_index + new_len].to_vec(),
-                    },
-                    DiffOp::Replace {
-                        old_index,
-                        old_len,
-                        new_index,
-                        new_len,
-                    } => Piece::Changed {
+                    DiffOp::Insert { new_index, new_len, .. } => {
+                        Piece::Changed { old: Vec::new(), new: new_middle[new_index..new_index + new_len].to_vec() }
+                    }
+                    DiffOp::Replace { old_index, old_len, new_index, new_len } => Piece::Changed {
                         old: old_middle[old_index..old_index + old_len].to_vec(),
                         new: new_middle[new_index..new_index + new_len].to_vec(),
                     },
@@ -342,13 +295,7 @@ fn line_pieces(expected: &str, found: &str) -> Vec<DiffPiece> {
                 push_merged(&mut pieces, piece);
             }
         }
-        None => push_merged(
-            &mut pieces,
-            Piece::Changed {
-                old: old_middle.to_vec(),
-                new: new_middle.to_vec(),
-            },
-        ),
+        None => push_merged(&mut pieces, Piece::Changed { old: old_middle.to_vec(), new: new_middle.to_vec() }),
     }
     if suffix > 0 {
         pieces.push(Piece::Same(old[old.len() - suffix..].to_vec()));
@@ -372,11 +319,7 @@ fn push_merged(pieces: &mut Vec<Piece>, piece: Piece) {
                     new.splice(0..0, s);
                 }
             }
-            if let Some(Piece::Changed {
-                old: prev_old,
-                new: prev_new,
-            }) = pieces.last_mut()
-            {
+            if let Some(Piece::Changed { old: prev_old, new: prev_new }) = pieces.last_mut() {
                 prev_old.extend(old);
                 prev_new.extend(new);
             } else {
@@ -401,10 +344,7 @@ fn shorten(pieces: &[Piece]) -> Vec<DiffPiece> {
             Piece::Same(same) => {
                 let n = same.len();
                 let (first, is_last) = (i == 0, i == last);
-                if first && is_last
-                    || n <= CONTEXT_CHARS
-                    || (!first && !is_last && n <= 2 * CONTEXT_CHARS)
-                {
+                if first && is_last || n <= CONTEXT_CHARS || (!first && !is_last && n <= 2 * CONTEXT_CHARS) {
                     out.push(DiffPiece::Same { text: text(same) });
                 } else if first {
                     out.push(DiffPiece::Omitted { chars: n - CONTEXT_CHARS });
@@ -509,17 +449,11 @@ mod tests {
 
     #[test]
     fn describe_one_line() {
-        assert_eq!(
-            describe_difference("timeout: 3O", "timeout: 30"),
-            "timeout:·3[-O-]{+0+}"
-        );
+        assert_eq!(describe_difference("timeout: 3O", "timeout: 30"), "timeout:·3[-O-]{+0+}");
         assert_eq!(describe_difference("a\tb", "a  b"), "a[-→-]{+··+}b");
         assert_eq!(describe_difference("x = 1\n", "x = 1"), "x·=·1[-⏎-]");
         assert_eq!(describe_difference("same", "same"), "");
-        assert_eq!(
-            describe_difference("a\u{a0}b", "a b"),
-            "a[-<U+00A0>-]{+·+}b"
-        );
+        assert_eq!(describe_difference("a\u{a0}b", "a b"), "a[-<U+00A0>-]{+·+}b");
     }
 
     #[test]
@@ -528,17 +462,10 @@ mod tests {
         let found = "[server]\n  timeout: 30\n  backoff: 2\n  retries: 3\n";
         assert_eq!(
             describe_difference(expected, found),
-            concat!(
-                "line 2: ··timeout:·3[-O-]{+0+}\n",
-                "after line 2: {+··backoff:·2⏎+}\n",
-                "line 4: [-end-]"
-            )
+            concat!("line 2: ··timeout:·3[-O-]{+0+}\n", "after line 2: {+··backoff:·2⏎+}\n", "line 4: [-end-]")
         );
         assert_eq!(describe_difference("a\nb\n", "b\n"), "line 1: [-a⏎-]");
-        assert_eq!(
-            describe_difference("b\n", "a\nb\n"),
-            "before line 1: {+a⏎+}"
-        );
+        assert_eq!(describe_difference("b\n", "a\nb\n"), "before line 1: {+a⏎+}");
     }
 
     #[test]
@@ -553,10 +480,7 @@ mod tests {
         let d = describe_difference(&many_old, &many_new);
         assert_eq!(d.chars().count(), MAX_DESCRIPTION_CHARS);
         assert!(d.ends_with('…'));
-        assert!(
-            d.starts_with("line 1: value_0·{+:+}=·0\nline 2: value_1·{+:+}=·1\n"),
-            "{d}"
-        );
+        assert!(d.starts_with("line 1: value_0·{+:+}=·0\nline 2: value_1·{+:+}=·1\n"), "{d}");
     }
 
     #[test]
@@ -587,10 +511,7 @@ mod tests {
                 DiffPiece::Document { text: "Y".repeat(60), more: 10 },
             ]
         );
-        assert_eq!(
-            d.render(),
-            format!("line 2: …qrstuvwxyz0123456789[-X{long}-]{{+{}…+}}", "Y".repeat(60))
-        );
+        assert_eq!(d.render(), format!("line 2: …qrstuvwxyz0123456789[-X{long}-]{{+{}…+}}", "Y".repeat(60)));
         assert!(difference("same", "same").is_empty());
         // Listing stops past the cap: the data stays as small as the text.
         let many_old: String = (0..400).map(|i| format!("value_{i} = {i}\n")).collect();

@@ -50,7 +50,6 @@
 //! - An alignment runs on at most [`ALIGN_CELL_LIMIT`] DP cells; a larger window is aligned at
 //!   its two ends only (the needle's first and last [`EDGE_CHARS`] chars).
 
-
 mod align;
 mod candidates;
 pub mod clear_best;
@@ -66,10 +65,7 @@ use ropey::Rope;
 use super::work::{self, Stopped};
 
 pub use align::{ALIGN_CELL_LIMIT, EDGE_CHARS};
-pub use describe::{
-    describe_difference, difference, DiffPiece, Difference, DifferenceLine, LineAt,
-    MAX_DESCRIPTION_CHARS,
-};
+pub use describe::{describe_difference, difference, DiffPiece, Difference, DifferenceLine, LineAt, MAX_DESCRIPTION_CHARS};
 pub use similarity::{similarity, LCS_WORD_STEPS, LINE_DIFF_LIMIT, MYERS_STEPS};
 pub use view::{render_near_misses, NearMissView};
 
@@ -107,11 +103,7 @@ impl NearMiss {
 
 /// `similarity` truncated to two decimals; `1.00` only for exactly 1.0.
 pub fn two_decimals(similarity: f64) -> String {
-    let s = if similarity.is_nan() {
-        0.0
-    } else {
-        similarity.clamp(0.0, 1.0)
-    };
+    let s = if similarity.is_nan() { 0.0 } else { similarity.clamp(0.0, 1.0) };
     // The nudge keeps 0.29 (stored as 0.28999…) at 0.29; the cap keeps 0.999 below 1.00.
     let mut hundredths = (s * 100.0 + 1e-9).floor() as u32;
     if s < 1.0 {
@@ -205,20 +197,12 @@ fn regions(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss
     let needle_chars: Vec<char> = needle.chars().collect();
     // Short needles are cheap to align: score more windows (ties in the coarse ranking, like a
     // needle whose only distinctive word occurs fifty times, are then still all scored).
-    let per_window = needle_chars
-        .len()
-        .saturating_mul(2 * needle_chars.len() + 16)
-        .max(1);
-    let wanted = (SCORING_CELLS / per_window)
-        .clamp(MIN_SCORED_WINDOWS, MAX_SCORED_WINDOWS)
-        .max(limit.min(32) * 2);
+    let per_window = needle_chars.len().saturating_mul(2 * needle_chars.len() + 16).max(1);
+    let wanted = (SCORING_CELLS / per_window).clamp(MIN_SCORED_WINDOWS, MAX_SCORED_WINDOWS).max(limit.min(32) * 2);
     let windows = candidate_windows(rope, from, needle, needle_chars.len(), wanted);
 
-    let mut spans: Vec<Range<usize>> = windows
-        .iter()
-        .take_while(|_| !work::exhausted())
-        .flat_map(|w| spans_in_window(rope, &needle_chars, w))
-        .collect();
+    let mut spans: Vec<Range<usize>> =
+        windows.iter().take_while(|_| !work::exhausted()).flat_map(|w| spans_in_window(rope, &needle_chars, w)).collect();
     crate::sort::sort_by_key(&mut spans, |r| (r.start, r.end));
     spans.dedup();
     let mut scored = std::collections::HashMap::new();
@@ -231,11 +215,7 @@ fn regions(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss
         })
         .filter(|n| n.similarity > 0.0)
         .collect();
-    crate::sort::sort_by(&mut found, |a, b| {
-        b.similarity
-            .total_cmp(&a.similarity)
-            .then(a.range.start.cmp(&b.range.start))
-    });
+    crate::sort::sort_by(&mut found, |a, b| b.similarity.total_cmp(&a.similarity).then(a.range.start.cmp(&b.range.start)));
     found.dedup_by(|a, b| a.range == b.range);
 
     let mut chosen: Vec<NearMiss> = Vec::new();
@@ -243,9 +223,7 @@ fn regions(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss
         if chosen.len() == limit {
             break;
         }
-        let overlaps = chosen
-            .iter()
-            .any(|c| candidate.range.start < c.range.end && c.range.start < candidate.range.end);
+        let overlaps = chosen.iter().any(|c| candidate.range.start < c.range.end && c.range.start < candidate.range.end);
         if !overlaps {
             chosen.push(candidate);
         }
@@ -260,10 +238,7 @@ mod tests {
     use super::*;
 
     fn texts(rope: &Rope, found: &[NearMiss]) -> Vec<String> {
-        found
-            .iter()
-            .map(|n| rope.slice(n.range.clone()).to_string())
-            .collect()
+        found.iter().map(|n| rope.slice(n.range.clone()).to_string()).collect()
     }
 
     #[test]
@@ -285,10 +260,7 @@ mod tests {
         let rope = Rope::from_str(&doc);
         let needle = "fn f120() {\n    let x = 121;\n    x + 1\n}";
         let found = near_misses(&rope, needle, 0, 3);
-        assert_eq!(
-            texts(&rope, &found)[0],
-            "fn f120() {\n    let x = 120;\n    x + 1\n}"
-        );
+        assert_eq!(texts(&rope, &found)[0], "fn f120() {\n    let x = 120;\n    x + 1\n}");
         assert!(found[0].similarity > 0.9);
     }
 
@@ -297,26 +269,15 @@ mod tests {
         let doc = "alpha beta gamma\ndelta epsilon zeta\neta theta iota\nkappa lambda mu\nnu xi\n";
         let rope = Rope::from_str(doc);
         let found = near_misses(&rope, "delta epsilom zeta\neta thets iota", 0, 1);
-        assert_eq!(
-            texts(&rope, &found),
-            vec!["delta epsilon zeta\neta theta iota"]
-        );
+        assert_eq!(texts(&rope, &found), vec!["delta epsilon zeta\neta theta iota"]);
     }
 
     #[test]
     fn an_inserted_line_is_inside_the_range() {
         let doc = "a0 = 0\nfirst line here\nsecond line here\nEXTRA\nthird line here\nz = 9\n";
         let rope = Rope::from_str(doc);
-        let found = near_misses(
-            &rope,
-            "first line here\nsecond line here\nthird line here",
-            0,
-            1,
-        );
-        assert_eq!(
-            texts(&rope, &found),
-            vec!["first line here\nsecond line here\nEXTRA\nthird line here"]
-        );
+        let found = near_misses(&rope, "first line here\nsecond line here\nthird line here", 0, 1);
+        assert_eq!(texts(&rope, &found), vec!["first line here\nsecond line here\nEXTRA\nthird line here"]);
     }
 
     #[test]
@@ -353,11 +314,7 @@ mod tests {
         assert!(sims.windows(2).all(|w| w[0] >= w[1]), "{sims:?}");
         assert_eq!(texts(&rope, &found)[0], "color = red!");
         // The two equal "color = rex" lines tie: document order.
-        let rex: Vec<usize> = found
-            .iter()
-            .filter(|n| rope.slice(n.range.clone()) == "color = rex")
-            .map(|n| n.range.start)
-            .collect();
+        let rex: Vec<usize> = found.iter().filter(|n| rope.slice(n.range.clone()) == "color = rex").map(|n| n.range.start).collect();
         assert_eq!(rex.len(), 2);
         assert!(rex[0] < rex[1]);
         for (i, a) in found.iter().enumerate() {
@@ -385,12 +342,8 @@ mod tests {
         let rope = Rope::from_str("\n\n\nabc\n\n");
         assert!(near_misses(&rope, "", 0, 3).is_empty());
         assert!(near_misses(&rope, "abd", 0, 0).is_empty());
-        assert!(near_misses(&rope, "\n", 0, 3)
-            .iter()
-            .all(|n| n.range.end <= rope.len_chars()));
-        assert!(near_misses(&rope, "\n\n\n\n\n\n\n\n", 0, 3)
-            .iter()
-            .all(|n| n.range.end <= rope.len_chars()));
+        assert!(near_misses(&rope, "\n", 0, 3).iter().all(|n| n.range.end <= rope.len_chars()));
+        assert!(near_misses(&rope, "\n\n\n\n\n\n\n\n", 0, 3).iter().all(|n| n.range.end <= rope.len_chars()));
         let longer = near_misses(&rope, "abd\nlonger than the whole document\n", 0, 3);
         assert!(longer.iter().all(|n| n.range.end <= rope.len_chars()));
         // Nothing in common at all: no region.
@@ -411,15 +364,10 @@ mod tests {
 
     #[test]
     fn needles_too_large_to_align_whole_are_placed_by_their_ends() {
-        let body: String = (0..120)
-            .map(|i| format!("    statement_{i}(argument, {i});\n"))
-            .collect();
+        let body: String = (0..120).map(|i| format!("    statement_{i}(argument, {i});\n")).collect();
         let doc = format!("prefix();\nfn big() {{\n{body}}}\nsuffix();\n");
         let rope = Rope::from_str(&doc);
-        let needle = format!(
-            "fn big() {{\n{}}}",
-            body.replace("statement_60(", "statement_6O(")
-        );
+        let needle = format!("fn big() {{\n{}}}", body.replace("statement_60(", "statement_6O("));
         assert!(needle.chars().count() * needle.chars().count() > ALIGN_CELL_LIMIT);
         let found = near_misses(&rope, &needle, 0, 1);
         assert_eq!(texts(&rope, &found), vec![format!("fn big() {{\n{body}}}")]);
@@ -428,14 +376,7 @@ mod tests {
 
     #[test]
     fn quality_is_truncated_to_two_decimals() {
-        let q = |similarity| {
-            NearMiss {
-                range: 0..1,
-                similarity,
-            }
-            .quality()
-            .to_string()
-        };
+        let q = |similarity| NearMiss { range: 0..1, similarity }.quality().to_string();
         assert_eq!(q(0.929), "similar:0.92");
         assert_eq!(q(0.29), "similar:0.29");
         assert_eq!(q(0.99999), "similar:0.99");

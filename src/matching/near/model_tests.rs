@@ -4,9 +4,7 @@
 //! similarity and the description keep their bounds.
 #![cfg(not(target_arch = "wasm32"))]
 
-use agentpad::matching::near::{
-    describe_difference, near_misses, similarity, NearMiss, MAX_DESCRIPTION_CHARS,
-};
+use agentpad::matching::near::{describe_difference, near_misses, similarity, NearMiss, MAX_DESCRIPTION_CHARS};
 use proptest::prelude::*;
 use ropey::Rope;
 
@@ -14,9 +12,7 @@ use ropey::Rope;
 /// (CJK, emoji, combining marks), and a few letters so that trigrams repeat.
 fn awkward_text(max: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(
-        prop::sample::select(vec![
-            'a', 'b', 'c', ' ', ' ', '\n', '\n', '\t', '超', '时', '🚀', 'é', '\u{301}', '·', '0',
-        ]),
+        prop::sample::select(vec!['a', 'b', 'c', ' ', ' ', '\n', '\n', '\t', '超', '时', '🚀', 'é', '\u{301}', '·', '0']),
         0..max,
     )
     .prop_map(|chars| chars.into_iter().collect())
@@ -25,17 +21,9 @@ fn awkward_text(max: usize) -> impl Strategy<Value = String> {
 /// Code-like text: words from a small vocabulary, spaces, newlines and indentation.
 fn wordy_text() -> impl Strategy<Value = String> {
     let vocabulary: Vec<&str> =
-        "let|value|=|compute(|);|return|timeout:|30|retries|{|}|if|else|超时|🚀|api.timeout|# s|fn|main()|x"
-            .split('|')
-            .collect();
-    prop::collection::vec(
-        (
-            prop::sample::select(vocabulary),
-            prop::sample::select(vec![" ", " ", "\n", "\n    "]),
-        ),
-        20..200,
-    )
-    .prop_map(|words| words.into_iter().flat_map(|(w, sep)| [w, sep]).collect())
+        "let|value|=|compute(|);|return|timeout:|30|retries|{|}|if|else|超时|🚀|api.timeout|# s|fn|main()|x".split('|').collect();
+    prop::collection::vec((prop::sample::select(vocabulary), prop::sample::select(vec![" ", " ", "\n", "\n    "])), 20..200)
+        .prop_map(|words| words.into_iter().flat_map(|(w, sep)| [w, sep]).collect())
 }
 
 fn check_invariants(rope: &Rope, needle: &str, from: usize, limit: usize, found: &[NearMiss]) {
@@ -43,29 +31,18 @@ fn check_invariants(rope: &Rope, needle: &str, from: usize, limit: usize, found:
     let from = from.min(rope.len_chars());
     for (i, n) in found.iter().enumerate() {
         assert!(n.range.start >= from, "{n:?} starts before {from}");
-        assert!(
-            n.range.start < n.range.end && n.range.end <= rope.len_chars(),
-            "{n:?} out of bounds"
-        );
+        assert!(n.range.start < n.range.end && n.range.end <= rope.len_chars(), "{n:?} out of bounds");
         assert!(n.similarity > 0.0 && n.similarity <= 1.0, "{n:?}");
         let text = rope.slice(n.range.clone()).to_string();
-        assert_eq!(
-            n.similarity,
-            similarity(needle, &text),
-            "similarity of {text:?}"
-        );
+        assert_eq!(n.similarity, similarity(needle, &text), "similarity of {text:?}");
         if let Some(next) = found.get(i + 1) {
             assert!(
-                n.similarity > next.similarity
-                    || (n.similarity == next.similarity && n.range.start < next.range.start),
+                n.similarity > next.similarity || (n.similarity == next.similarity && n.range.start < next.range.start),
                 "not best first: {n:?} then {next:?}"
             );
         }
         for other in &found[i + 1..] {
-            assert!(
-                n.range.end <= other.range.start || other.range.end <= n.range.start,
-                "{n:?} overlaps {other:?}"
-            );
+            assert!(n.range.end <= other.range.start || other.range.end <= n.range.start, "{n:?} overlaps {other:?}");
         }
     }
 }
@@ -159,59 +136,37 @@ fn a_large_document_is_searched_without_scanning_every_offset() {
     // Not a timing test: a 2 MB document with a quadratic scan would not finish in a test run.
     let mut doc = String::new();
     for i in 0..50_000 {
-        doc.push_str(&format!(
-            "    let value_{i} = compute({}, \"k{}\");\n",
-            i * 7 % 1000,
-            i % 97
-        ));
+        doc.push_str(&format!("    let value_{i} = compute({}, \"k{}\");\n", i * 7 % 1000, i % 97));
     }
     let rope = Rope::from_str(&doc);
-    let needle =
-        "    let value_31337 = compute(358, \"k6\");\n    let value_31338 = compute(366, \"k7\");";
+    let needle = "    let value_31337 = compute(358, \"k6\");\n    let value_31338 = compute(366, \"k7\");";
     let found = near_misses(&rope, needle, 0, 3);
     let top = rope.slice(found[0].range.clone()).to_string();
-    assert_eq!(
-        top,
-        "    let value_31337 = compute(359, \"k6\");\n    let value_31338 = compute(366, \"k7\");"
-    );
+    assert_eq!(top, "    let value_31337 = compute(359, \"k6\");\n    let value_31338 = compute(366, \"k7\");");
     // One line, with the typo in the number.
     let found = near_misses(&rope, "value_31338 = compute(336", 0, 3);
-    assert_eq!(
-        rope.slice(found[0].range.clone()).to_string(),
-        "value_31338 = compute(366"
-    );
+    assert_eq!(rope.slice(found[0].range.clone()).to_string(), "value_31338 = compute(366");
 }
 
 // ---- the near-miss recommendation (matching/near/clear_best.rs)
 
 /// Words for blocks (letters only) and for the filler around them (digits only: no word, and few
 /// trigrams, in common with a block).
-const BLOCK_WORDS: &[&str] = &[
-    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
-    "kilo", "lima",
-];
+const BLOCK_WORDS: &[&str] = &["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"];
 const SWAP_WORDS: &[&str] = &["mike", "oscar", "papa", "romeo", "sierra", "tango"];
 
 /// A block of 4 to 6 lines of 5 to 7 block words, each line indented by 4 spaces.
 fn block() -> impl Strategy<Value = Vec<Vec<&'static str>>> {
-    prop::collection::vec(
-        prop::collection::vec(prop::sample::select(BLOCK_WORDS), 5..8),
-        4..7,
-    )
+    prop::collection::vec(prop::collection::vec(prop::sample::select(BLOCK_WORDS), 5..8), 4..7)
 }
 
 fn render(lines: &[Vec<&str>]) -> String {
-    lines
-        .iter()
-        .map(|l| format!("    {}", l.join(" ")))
-        .collect::<Vec<_>>()
-        .join("\n")
+    lines.iter().map(|l| format!("    {}", l.join(" "))).collect::<Vec<_>>().join("\n")
 }
 
 /// Filler lines of numbers.
 fn filler() -> impl Strategy<Value = String> {
-    prop::collection::vec(0u32..100_000, 1..12)
-        .prop_map(|ns| ns.iter().map(|n| format!("{n} {}\n", n * 7)).collect())
+    prop::collection::vec(0u32..100_000, 1..12).prop_map(|ns| ns.iter().map(|n| format!("{n} {}\n", n * 7)).collect())
 }
 
 proptest! {

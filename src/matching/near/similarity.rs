@@ -99,11 +99,7 @@ fn lcs_len<T: Copy + Ord>(a: &[T], b: &[T]) -> usize {
     v.iter()
         .enumerate()
         .map(|(w, &vw)| {
-            let used = if w + 1 == words && tail_bits != 0 {
-                (1u64 << tail_bits) - 1
-            } else {
-                u64::MAX
-            };
+            let used = if w + 1 == words && tail_bits != 0 { (1u64 << tail_bits) - 1 } else { u64::MAX };
             (!vw & used).count_ones() as usize
         })
         .sum()
@@ -116,11 +112,10 @@ pub(super) fn bounded_myers<T: Copy + Ord + std::hash::Hash>(a: &[T], b: &[T]) -
         return None;
     }
     let edits = a.len() + b.len() - 2 * lcs_len(a, b);
-    ((a.len() + b.len()).saturating_mul(edits) <= MYERS_STEPS)
-        .then(|| {
-            crate::matching::work::charge(((a.len() + b.len()) * edits) as u64);
-            myers_replace_ops(a, b)
-        })
+    ((a.len() + b.len()).saturating_mul(edits) <= MYERS_STEPS).then(|| {
+        crate::matching::work::charge(((a.len() + b.len()) * edits) as u64);
+        myers_replace_ops(a, b)
+    })
 }
 
 /// Common chars of two long texts (see [`similarity`]): a line diff where equal lines count
@@ -157,22 +152,12 @@ fn common_chars_by_lines(a: &str, b: &str) -> usize {
     for op in ops {
         match op {
             DiffOp::Equal { old_index, len, .. } => {
-                matched += a_lines[old_index..old_index + len]
-                    .iter()
-                    .map(|l| l.chars().count())
-                    .sum::<usize>();
+                matched += a_lines[old_index..old_index + len].iter().map(|l| l.chars().count()).sum::<usize>();
             }
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
                 let old = &a_lines[old_index..old_index + old_len];
                 let new = &b_lines[new_index..new_index + new_len];
-                let chars = |lines: &[&str]| -> Vec<char> {
-                    lines.iter().flat_map(|l| l.chars()).collect()
-                };
+                let chars = |lines: &[&str]| -> Vec<char> { lines.iter().flat_map(|l| l.chars()).collect() };
                 let (old_chars, new_chars) = (chars(old), chars(new));
                 let steps = lcs_steps(old_chars.len(), new_chars.len());
                 if steps <= LCS_WORD_STEPS && steps <= refine_budget {
@@ -182,8 +167,7 @@ fn common_chars_by_lines(a: &str, b: &str) -> usize {
                     // Too large as a whole: pair the lines in order. Common subsequences of the
                     // pairs, concatenated, are one of the blocks, so this never overestimates.
                     for (o, n) in old.iter().zip(new) {
-                        let (o, n): (Vec<char>, Vec<char>) =
-                            (o.chars().collect(), n.chars().collect());
+                        let (o, n): (Vec<char>, Vec<char>) = (o.chars().collect(), n.chars().collect());
                         let steps = lcs_steps(o.len(), n.len());
                         if steps <= refine_budget {
                             refine_budget -= steps;
@@ -243,25 +227,14 @@ mod tests {
         // A small LCG: pseudo-random sequences over small alphabets, lengths across word limits.
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = |n: u64| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             (state >> 33) % n
         };
         for round in 0..300 {
             let alphabet = 2 + next(5);
             let a: Vec<u8> = (0..next(200)).map(|_| next(alphabet) as u8).collect();
             let b: Vec<u8> = (0..next(200)).map(|_| next(alphabet) as u8).collect();
-            let myers: usize = myers_replace_ops(&a, &b)
-                .iter()
-                .map(|op| {
-                    if let DiffOp::Equal { len, .. } = op {
-                        *len
-                    } else {
-                        0
-                    }
-                })
-                .sum();
+            let myers: usize = myers_replace_ops(&a, &b).iter().map(|op| if let DiffOp::Equal { len, .. } = op { *len } else { 0 }).sum();
             assert_eq!(lcs_len(&a, &b), myers, "round {round}: {a:?} {b:?}");
             assert_eq!(lcs_len(&b, &a), myers);
         }

@@ -94,11 +94,8 @@ mod tests {
         let draft = Rope::from_str("[server]\n  api.timeout: 30  # s\n  retries: 3\n");
         let needle = "timeout: 3O";
         let found = super::super::near_misses(&draft, needle, 0, 3);
-        let views: Vec<NearMissView> = found
-            .iter()
-            .enumerate()
-            .map(|(i, n)| NearMissView::of(&draft, n, needle, (i == 0).then(|| "A".to_string())))
-            .collect();
+        let views: Vec<NearMissView> =
+            found.iter().enumerate().map(|(i, n)| NearMissView::of(&draft, n, needle, (i == 0).then(|| "A".to_string()))).collect();
         let first = &views[0];
         assert_eq!((first.line, first.end_line, first.start, first.end), (2, 2, 15, 26));
         assert_eq!(first.difference, difference(needle, "timeout: 30"));

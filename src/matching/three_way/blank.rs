@@ -47,8 +47,7 @@ pub(super) fn apart(base: &str, theirs: &str, ours: &str) -> Option<String> {
             // A change that meets the region's blanks holds none itself: it cannot slide
             // over them, so it has one place (`⏎` → `a` beside an added `⏎` has two).
             let meets = i.base.start == d.base.end || d.base.start == i.base.end;
-            let blanks = i.text.chars().any(|c| blank(&c))
-                || b.get(i.base.clone()).unwrap_or_default().iter().any(blank);
+            let blanks = i.text.chars().any(|c| blank(&c)) || b.get(i.base.clone()).unwrap_or_default().iter().any(blank);
             if overlap || (meets && blanks) || slides_past(&b, d, i) {
                 return None;
             }
@@ -140,18 +139,9 @@ mod tests {
 
     #[test]
     fn a_change_next_to_a_reflowed_break_keeps_the_break() {
-        assert_eq!(
-            apart("morning across", "morning\nacross", "morningNext across").as_deref(),
-            Some("morningNext\nacross")
-        );
-        assert_eq!(
-            apart("morning\nacross", "morning across", "morningNext\nacross").as_deref(),
-            Some("morningNext across")
-        );
-        assert_eq!(
-            apart("one two three", "one two\nthree", "one 2 three").as_deref(),
-            Some("one 2\nthree")
-        );
+        assert_eq!(apart("morning across", "morning\nacross", "morningNext across").as_deref(), Some("morningNext\nacross"));
+        assert_eq!(apart("morning\nacross", "morning across", "morningNext\nacross").as_deref(), Some("morningNext across"));
+        assert_eq!(apart("one two three", "one two\nthree", "one 2 three").as_deref(), Some("one 2\nthree"));
         // More than blanks differ, or the change lies inside the region's blank run: no reading.
         assert_eq!(apart("a b", "a c", "a d"), None);
         assert_eq!(apart("a  b", "a\nb", "a x b"), None);

@@ -93,7 +93,11 @@ pub(super) fn completes(base: &str, theirs: &str, ours: &str) -> Option<Complete
 /// Whether `t` lies on a shortest edit path from `b` to `o` (any alignment).
 /// Cost: O(b·t + t·o + b·o).
 fn on_path<T: PartialEq>(b: &[T], t: &[T], o: &[T]) -> bool {
-    let (Some(bt), Some(to), Some(bo)) = (Lcs::new(b, t, MAX_COMPLETE_CELLS), Lcs::new(t, o, MAX_COMPLETE_CELLS), Lcs::new(b, o, MAX_COMPLETE_CELLS)) else { return false };
+    let (Some(bt), Some(to), Some(bo)) =
+        (Lcs::new(b, t, MAX_COMPLETE_CELLS), Lcs::new(t, o, MAX_COMPLETE_CELLS), Lcs::new(b, o, MAX_COMPLETE_CELLS))
+    else {
+        return false;
+    };
     bt.indel() + to.indel() == bo.indel()
 }
 
@@ -163,7 +167,11 @@ pub(super) fn units(text: &str) -> Vec<&str> {
 /// Whether `t` lies on a shortest edit path from `b` to `o`, both alignments from `b` being
 /// unique. Cost: see [`completes`].
 fn forced<T: PartialEq + Clone>(b: &[T], t: &[T], o: &[T]) -> bool {
-    let (Some(bt), Some(to), Some(bo)) = (Lcs::new(b, t, MAX_COMPLETE_CELLS), Lcs::new(t, o, MAX_COMPLETE_CELLS), Lcs::new(b, o, MAX_COMPLETE_CELLS)) else { return false };
+    let (Some(bt), Some(to), Some(bo)) =
+        (Lcs::new(b, t, MAX_COMPLETE_CELLS), Lcs::new(t, o, MAX_COMPLETE_CELLS), Lcs::new(b, o, MAX_COMPLETE_CELLS))
+    else {
+        return false;
+    };
     if bt.indel() + to.indel() != bo.indel() {
         return false;
     }
@@ -225,11 +233,7 @@ fn unmatchable<T: PartialEq + Clone>(a: &[T], b: &[T], suffix: &Lcs) -> Option<V
     // prefix.at(n - i, m - j): LCS of a[..i] and b[..j].
     let prefix = Lcs::new(&ra, &rb, MAX_COMPLETE_CELLS)?;
     let (n, m, best) = (a.len(), b.len(), suffix.at(0, 0));
-    Some(
-        (0..n)
-            .map(|i| !(0..m).any(|j| a.get(i) == b.get(j) && prefix.at(n - i, m - j) + 1 + suffix.at(i + 1, j + 1) == best))
-            .collect(),
-    )
+    Some((0..n).map(|i| !(0..m).any(|j| a.get(i) == b.get(j) && prefix.at(n - i, m - j) + 1 + suffix.at(i + 1, j + 1) == best)).collect())
 }
 
 /// The longest-common-subsequence table of two sequences: `len[i][j]` for the suffixes

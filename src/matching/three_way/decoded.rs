@@ -12,14 +12,7 @@ use crate::text_rules::myers_ops;
 const MAX_DECODED_CHARS: usize = 8_000;
 
 /// The escapes [`decode`] reads: the letter after the backslash and the character.
-const ESCAPES: [(char, char); 6] = [
-    ('n', '\n'),
-    ('t', '\t'),
-    ('r', '\r'),
-    ('"', '"'),
-    ('\'', '\''),
-    ('\\', '\\'),
-];
+const ESCAPES: [(char, char); 6] = [('n', '\n'), ('t', '\t'), ('r', '\r'), ('"', '"'), ('\'', '\''), ('\\', '\\')];
 
 /// A region read with its escapes as the characters.
 struct Decoded {
@@ -35,18 +28,10 @@ struct Decoded {
 /// `region` read as [`super::unescape`] reads it, each char with where it came from. Cost: O(n).
 fn decode(region: &str) -> Decoded {
     let r: Vec<char> = region.chars().collect();
-    let mut d = Decoded {
-        chars: Vec::new(),
-        spans: Vec::new(),
-        escaped: Vec::new(),
-        raw: Vec::new(),
-    };
+    let mut d = Decoded { chars: Vec::new(), spans: Vec::new(), escaped: Vec::new(), raw: Vec::new() };
     let mut i = 0;
     while let Some(&c) = r.get(i) {
-        let escape = (c == '\\')
-            .then(|| r.get(i + 1))
-            .flatten()
-            .and_then(|n| ESCAPES.iter().find(|(letter, _)| letter == n));
+        let escape = (c == '\\').then(|| r.get(i + 1)).flatten().and_then(|n| ESCAPES.iter().find(|(letter, _)| letter == n));
         if let Some(&(_, real)) = escape {
             d.chars.push(real);
             d.spans.push(i..i + 2);
@@ -74,12 +59,7 @@ fn decode(region: &str) -> Decoded {
 /// holds a character the region writes both escaped and as itself (a quote of a JSON string
 /// and of its key) or, but for `'`, neither: which way to write it is not known.
 /// Cost: one [`merge`] plus a char diff, O((r + m)·D); `None` past [`MAX_DECODED_CHARS`].
-pub(super) fn merge_decoded(
-    old: &str,
-    new: &str,
-    region: &str,
-    closer: impl Fn(&str) -> bool,
-) -> Option<Merged> {
+pub(super) fn merge_decoded(old: &str, new: &str, region: &str, closer: impl Fn(&str) -> bool) -> Option<Merged> {
     let d = decode(region);
     if d.escaped.is_empty() {
         return None;
@@ -134,16 +114,10 @@ mod tests {
         let old = "\"msg\":\"He said \"hi\"\nbye\",\"path\":\"C:\\tmp\"";
         // A word: only it changes; the escapes around it stay as the document writes them.
         let new = old.replace("hi", "hello");
-        assert_eq!(
-            merged(old, &new, region).as_deref(),
-            Some(r#""msg":"He said \"hello\"\nbye","path":"C:\\tmp""#)
-        );
+        assert_eq!(merged(old, &new, region).as_deref(), Some(r#""msg":"He said \"hello\"\nbye","path":"C:\\tmp""#));
         // A line break and a backslash new_text adds are escaped as the document escapes them.
         let new = old.replace("bye", "bye\nnow").replace("tmp", "tmp\\x");
-        assert_eq!(
-            merged(old, &new, region).as_deref(),
-            Some(r#""msg":"He said \"hi\"\nbye\nnow","path":"C:\\tmp\\x""#)
-        );
+        assert_eq!(merged(old, &new, region).as_deref(), Some(r#""msg":"He said \"hi\"\nbye\nnow","path":"C:\\tmp\\x""#));
         // A quote: the region writes quotes both ways (keys and text), so which is not known.
         assert_eq!(merged(old, &old.replace("bye", "bye \"x\""), region), None);
         // No escape in the region: nothing to decode.

@@ -115,7 +115,16 @@ mod on_one_line {
     fn lines() -> impl Strategy<Value = Vec<Vec<String>>> {
         prop::collection::vec(prop::collection::vec(prop::sample::select(STEMS), 3..7), 1..5).prop_map(|ls| {
             let mut k = 0;
-            ls.into_iter().map(|l| l.into_iter().map(|w| { k += 1; format!("{w}{k}") }).collect()).collect()
+            ls.into_iter()
+                .map(|l| {
+                    l.into_iter()
+                        .map(|w| {
+                            k += 1;
+                            format!("{w}{k}")
+                        })
+                        .collect()
+                })
+                .collect()
         })
     }
 
@@ -277,4 +286,3 @@ mod through_the_workspace {
         }
     }
 }
-

@@ -148,7 +148,10 @@ fn a_misremembered_token_new_text_spells_as_the_document_does_is_completed() {
     let theirs = "const comps = this.set[i]\nfor (k < comps.length)";
     assert_eq!(merged(base, ours, theirs), ours);
     // A letter the region dropped, new_text replaced with more.
-    assert_eq!(merged("| Code::HexEscapes\n| Code::Comma", "| Code::HexEscapeNext\n| Code::Comma", "| Code::HexEscape\n| Code::Comma"), "| Code::HexEscapeNext\n| Code::Comma");
+    assert_eq!(
+        merged("| Code::HexEscapes\n| Code::Comma", "| Code::HexEscapeNext\n| Code::Comma", "| Code::HexEscape\n| Code::Comma"),
+        "| Code::HexEscapeNext\n| Code::Comma"
+    );
     // A whole token: `text` is `content` there, new_text writes `content.trim_end()`.
     let base = "fn render(content: &str) {\n    let lines = wrap(text, width);";
     let ours = "fn render(content: &str) {\n    let lines = wrap(content.trim_end(), width);";
@@ -206,10 +209,28 @@ fn a_doubly_escaped_old_text_is_read_once_unescaped_when_the_region_has_backslas
 
 #[test]
 fn elision_lines() {
-    for yes in ["...", "  …", "// ... existing code ...", "# ...", "<!-- ... -->", "[...]", "/* ... rest unchanged */", "    // rest unchanged", "# existing code here"] {
+    for yes in [
+        "...",
+        "  …",
+        "// ... existing code ...",
+        "# ...",
+        "<!-- ... -->",
+        "[...]",
+        "/* ... rest unchanged */",
+        "    // rest unchanged",
+        "# existing code here",
+    ] {
         assert!(is_elision_line(yes), "{yes}");
     }
-    for no in ["...rest,", "f(...)", "return ...args", "a...b", "// see above...", "rest unchanged", "// the parser keeps the rest unchanged when the input is empty"] {
+    for no in [
+        "...rest,",
+        "f(...)",
+        "return ...args",
+        "a...b",
+        "// see above...",
+        "rest unchanged",
+        "// the parser keeps the rest unchanged when the input is empty",
+    ] {
         assert!(!is_elision_line(no), "{no}");
     }
 }

@@ -7,7 +7,6 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use crate::workspace::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, RefusedPick, Refusal};
 use super::near_pick::{decide_pick, Pick};
 use super::{Edit, Search, StageInfo};
 use crate::matching::recommend::{self, Hints, Reason};
@@ -15,6 +14,7 @@ use crate::matching::{near, CandidateQuality, Match, MatchQuality};
 use crate::response::Candidate;
 use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind, Sent, Session};
 use crate::text;
+use crate::workspace::outcome::{EditOutcome, ListReason, Listing, NearMisses, Offered, Refusal, RefusedPick};
 use crate::workspace::views::candidate_view;
 use crate::workspace::{Step, Workspace, DEFAULT_CANDIDATES_SHOWN};
 
@@ -59,9 +59,18 @@ pub(super) fn capped_refusal(search: &Search, capped: bool) -> Option<Refusal> {
 pub(super) enum Choice {
     /// Stage one edit: the one match, or the one a letter picks. `select`: the search becomes
     /// the selection first (a direct pick without a listing).
-    One { edit: Edit, quality: CandidateQuality, chosen: Option<Letter>, select: bool, warn: bool },
+    One {
+        edit: Edit,
+        quality: CandidateQuality,
+        chosen: Option<Letter>,
+        select: bool,
+        warn: bool,
+    },
     /// `replace_all`: every match, staged as one change.
-    All { edits: Vec<Edit>, quality: MatchQuality },
+    All {
+        edits: Vec<Edit>,
+        quality: MatchQuality,
+    },
     /// List the matches as candidates, nothing staged.
     List(ListReason),
     Refuse(Refusal),
@@ -96,7 +105,13 @@ pub(super) fn decide(search: &Search, matches: &[Match], draft: &Rope, same: Opt
             None => search.new_text.clone(),
         };
         let select = same.is_none() && !search.preview_only;
-        return Choice::One { edit: Edit { range, new_text }, quality: q, chosen: Some(letter), select, warn: search.warn || !q.is_exact() };
+        return Choice::One {
+            edit: Edit { range, new_text },
+            quality: q,
+            chosen: Some(letter),
+            select,
+            warn: search.warn || !q.is_exact(),
+        };
     }
     if let Some(expected) = search.expected.filter(|&n| n != matches.len()) {
         let lines = matches.iter().take(26).map(|m| text::line_of(draft, m.range.start)).collect();
@@ -145,7 +160,8 @@ pub(super) fn token_cut(draft: &Rope, range: &Range<usize>, new_text: &str) -> O
     // The word around a cut edge, whole (within MAX_CUT_WORD chars of the edge each way).
     let word_around = |edge: usize| {
         let lo = (edge.saturating_sub(MAX_CUT_WORD)..edge).rev().take_while(|&i| word(at(i))).last().unwrap_or(edge);
-        let hi = (edge..edge.saturating_add(MAX_CUT_WORD).min(draft.len_chars())).take_while(|&i| word(at(i))).last().map_or(edge, |i| i + 1);
+        let hi =
+            (edge..edge.saturating_add(MAX_CUT_WORD).min(draft.len_chars())).take_while(|&i| word(at(i))).last().map_or(edge, |i| i + 1);
         lo..hi
     };
     let (s, e) = (
@@ -169,20 +185,8 @@ pub(super) fn near_report(
     threshold: f64,
     can_choose: bool,
 ) -> (NearMisses, Vec<near::NearMiss>) {
-    let near::NearSearch {
-        found: near,
-        stopped,
-    } = near::search(
-        draft,
-        needle,
-        search.anchor_end.unwrap_or(0),
-        NEAR_MISSES_SHOWN,
-    );
-    let mut lettered: Vec<near::NearMiss> = near
-        .iter()
-        .filter(|n| n.similarity >= threshold)
-        .cloned()
-        .collect();
+    let near::NearSearch { found: near, stopped } = near::search(draft, needle, search.anchor_end.unwrap_or(0), NEAR_MISSES_SHOWN);
+    let mut lettered: Vec<near::NearMiss> = near.iter().filter(|n| n.similarity >= threshold).cloned().collect();
     // A candidate of an elided old_text is lettered only where its pieces place the region: a
     // pick elsewhere would be refused (an offered candidate is stageable, or not offered).
     if !lettered.is_empty() {
@@ -197,7 +201,9 @@ pub(super) fn near_report(
     let regions = near
         .iter()
         .map(|n| {
-            let letter = (n.similarity >= threshold).then(|| Letter::from_index(lettered.iter().position(|l| l.range == n.range).unwrap_or(0))).flatten();
+            let letter = (n.similarity >= threshold)
+                .then(|| Letter::from_index(lettered.iter().position(|l| l.range == n.range).unwrap_or(0)))
+                .flatten();
             near::NearMissView::of(draft, n, needle, letter.map(|l| l.to_string()))
         })
         .collect();
@@ -245,7 +251,14 @@ fn lettered(matches: &[Match]) -> Vec<SelectionCandidate> {
         .iter()
         .enumerate()
         .filter_map(|(i, m)| {
-            Letter::from_index(i).map(|id| SelectionCandidate { id, range: m.range.clone(), quality: m.quality.into(), reindent: m.reindent.clone(), occurrence: i, stale: false })
+            Letter::from_index(i).map(|id| SelectionCandidate {
+                id,
+                range: m.range.clone(),
+                quality: m.quality.into(),
+                reindent: m.reindent.clone(),
+                occurrence: i,
+                stale: false,
+            })
         })
         .collect()
 }
@@ -254,7 +267,12 @@ fn lettered(matches: &[Match]) -> Vec<SelectionCandidate> {
 /// recommended one (by `hints`, among the live ones), and that one's index in `listing` with
 /// the reason (it may lie past the shown prefix). Pure. Cost: O(listing) plus
 /// [`recommend::recommend`].
-pub(super) fn show_listing(draft: &Rope, listing: &[SelectionCandidate], shown: usize, hints: &Hints) -> (Vec<Candidate>, Option<(usize, Reason)>) {
+pub(super) fn show_listing(
+    draft: &Rope,
+    listing: &[SelectionCandidate],
+    shown: usize,
+    hints: &Hints,
+) -> (Vec<Candidate>, Option<(usize, Reason)>) {
     let prefix = shown_prefix(listing.iter().map(|c| c.stale), shown);
     let mut candidates: Vec<Candidate> =
         listing.iter().take(prefix).map(|c| candidate_view(draft, c.id, &c.range, c.quality, c.stale, c.occurrence)).collect();
@@ -300,8 +318,20 @@ impl Workspace {
                 if select {
                     self.select(&search, &matches, SelectionKind::Matches, false);
                 }
-                let sent = Sent { path: search.path.clone(), query: search.query.clone(), new_text: search.new_text.clone(), written: edit.new_text.clone() };
-                let info = StageInfo { tool: search.tool, quality: Some(quality), preview_only: search.preview_only, chosen, notes: search.notes, warn };
+                let sent = Sent {
+                    path: search.path.clone(),
+                    query: search.query.clone(),
+                    new_text: search.new_text.clone(),
+                    written: edit.new_text.clone(),
+                };
+                let info = StageInfo {
+                    tool: search.tool,
+                    quality: Some(quality),
+                    preview_only: search.preview_only,
+                    chosen,
+                    notes: search.notes,
+                    warn,
+                };
                 let step = self.stage(&search.path, vec![edit], info);
                 if !search.preview_only {
                     self.remember_sent(sent, &step);
@@ -309,7 +339,14 @@ impl Workspace {
                 step
             }
             Choice::All { edits, quality } => {
-                let info = StageInfo { tool: search.tool, quality: Some(quality.into()), preview_only: search.preview_only, chosen: None, warn: search.warn, notes: search.notes };
+                let info = StageInfo {
+                    tool: search.tool,
+                    quality: Some(quality.into()),
+                    preview_only: search.preview_only,
+                    chosen: None,
+                    warn: search.warn,
+                    notes: search.notes,
+                };
                 // One pending change however many places (docs/tools.md §memo_replace).
                 self.stage_as(&search.path, edits, info, true)
             }
@@ -358,7 +395,8 @@ impl Workspace {
             self.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.id);
         }
         // Recommended among the candidates shown.
-        let recommended_letter = recommended.filter(|(i, _)| candidates.get(*i).is_some()).and_then(|(i, reason)| Some((listing.get(i)?.id, reason)));
+        let recommended_letter =
+            recommended.filter(|(i, _)| candidates.get(*i).is_some()).and_then(|(i, reason)| Some((listing.get(i)?.id, reason)));
         let total = matches.len();
         let quality = matches.first().map(|m| m.quality);
         let outcome = Listing {
@@ -458,7 +496,14 @@ impl Workspace {
                 };
             }
             if let Some(c) = candidate.filter(|_| sel.is_some_and(|s| s.kind == SelectionKind::NearMisses)) {
-                let info = StageInfo { tool: search.tool, quality: Some(c.quality), preview_only: search.preview_only, chosen: Some(letter), notes: search.notes, warn: true };
+                let info = StageInfo {
+                    tool: search.tool,
+                    quality: Some(c.quality),
+                    preview_only: search.preview_only,
+                    chosen: Some(letter),
+                    notes: search.notes,
+                    warn: true,
+                };
                 return self.stage_near_miss(&path, letter, c.range, needle, &search.new_text, info);
             }
         }
@@ -470,7 +515,16 @@ impl Workspace {
             let candidates = lettered
                 .iter()
                 .enumerate()
-                .filter_map(|(i, n)| Letter::from_index(i).map(|id| SelectionCandidate { id, range: n.range.clone(), quality: n.quality(), reindent: None, occurrence: i, stale: false }))
+                .filter_map(|(i, n)| {
+                    Letter::from_index(i).map(|id| SelectionCandidate {
+                        id,
+                        range: n.range.clone(),
+                        quality: n.quality(),
+                        reindent: None,
+                        occurrence: i,
+                        stale: false,
+                    })
+                })
                 .collect();
             self.set_selection(Selection {
                 path: path.clone(),
@@ -519,7 +573,11 @@ impl Workspace {
             // The regions as data beside their text in the preview.
             r.near_misses = report.regions;
         }
-        r.candidates = lettered.iter().enumerate().filter_map(|(i, n)| Letter::from_index(i).map(|id| candidate_view(&draft, id, &n.range, n.quality(), false, i))).collect();
+        r.candidates = lettered
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| Letter::from_index(i).map(|id| candidate_view(&draft, id, &n.range, n.quality(), false, i)))
+            .collect();
         for c in &mut r.candidates {
             c.pick_refused = refused.iter().any(|p| p.letter.to_string() == c.id);
         }
@@ -584,7 +642,12 @@ mod tests {
         for (places, stops) in [(MATCH_CAP, false), (MATCH_CAP + 1, true), (30 * MATCH_CAP, true)] {
             let (kept, stopped) = located(places, false);
             assert_eq!((kept, stopped), (places.min(MATCH_CAP), stops), "{places} places");
-            let want = stops.then(|| Refusal::TooManyPlaces { needle: Needle::OldText("x".into()), path: "a.txt".into(), limit: MATCH_CAP, replace_all: false });
+            let want = stops.then(|| Refusal::TooManyPlaces {
+                needle: Needle::OldText("x".into()),
+                path: "a.txt".into(),
+                limit: MATCH_CAP,
+                replace_all: false,
+            });
             assert_eq!(capped_refusal(&search(false), stopped), want, "{places} places");
         }
         // replace_all stages up to its own limit, and is refused past it.
@@ -593,7 +656,12 @@ mod tests {
         assert_eq!((kept, stopped), (MAX_REPLACE_ALL_PLACES, true));
         assert_eq!(
             capped_refusal(&search(true), stopped),
-            Some(Refusal::TooManyPlaces { needle: Needle::OldText("x".into()), path: "a.txt".into(), limit: MAX_REPLACE_ALL_PLACES, replace_all: true })
+            Some(Refusal::TooManyPlaces {
+                needle: Needle::OldText("x".into()),
+                path: "a.txt".into(),
+                limit: MAX_REPLACE_ALL_PLACES,
+                replace_all: true
+            })
         );
     }
 }

@@ -7,9 +7,9 @@
 //! the three-way apply refuses, are not guessed: the near misses answer instead.
 
 use super::{Edit, Search, StageInfo};
-use crate::workspace::outcome::Note;
 use crate::matching::three_way::{count_escapes, merge_pick, unescape, Outcome};
 use crate::matching::{self, CandidateQuality};
+use crate::workspace::outcome::Note;
 use crate::workspace::{Step, Workspace};
 
 impl Workspace {

@@ -9,7 +9,6 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use crate::workspace::outcome::{AlreadyThere, EditOutcome, Note, PickConflict, Refusal, ThereNow};
 use super::{Edit, StageInfo};
 use crate::matching::elide::drift;
 use crate::matching::marks::is_mark;
@@ -18,16 +17,24 @@ use crate::matching::three_way::{self, ConflictReason, Outcome};
 use crate::matching::CandidateQuality;
 use crate::session::Letter;
 use crate::text;
+use crate::workspace::outcome::{AlreadyThere, EditOutcome, Note, PickConflict, Refusal, ThereNow};
 use crate::workspace::{words, Step, Workspace};
 
 /// What picking a near-miss candidate comes to.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Pick {
     /// Stage `edit`: the change applied onto the candidate's text.
-    Stage { edit: Edit, quality: CandidateQuality, notes: Vec<Note> },
+    Stage {
+        edit: Edit,
+        quality: CandidateQuality,
+        notes: Vec<Note>,
+    },
     /// The candidate already reads as the change would make it (the same change was made
     /// there before): nothing to stage, and nothing for the model to retry.
-    AlreadyThere { letter: Letter, line: usize },
+    AlreadyThere {
+        letter: Letter,
+        line: usize,
+    },
     Refuse(Refusal),
 }
 
@@ -35,19 +42,20 @@ pub(super) enum Pick {
 /// `quality` when known): the three-way apply of `needle` → `new_text` onto its text, or why
 /// not. Pure. Cost: O(region + needle + new_text) plus two token diffs of at most
 /// [`three_way::MAX_DIFF_TOKENS`] tokens; a larger difference is refused.
-pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range<usize>, needle: &str, new_text: &str, quality: Option<CandidateQuality>) -> Pick {
+pub(super) fn decide_pick(
+    draft: &Rope,
+    path: &str,
+    letter: Letter,
+    range: Range<usize>,
+    needle: &str,
+    new_text: &str,
+    quality: Option<CandidateQuality>,
+) -> Pick {
     let mut range = whole_characters(draft, snap_to_needle_lines(draft, range, needle));
     // What the candidate holds, shown when the pick is refused before any merge.
-    let there = ThereNow {
-        letter,
-        line: text::line_of(draft, range.start),
-        text: draft.slice(range.clone()).to_string(),
-    };
+    let there = ThereNow { letter, line: text::line_of(draft, range.start), text: draft.slice(range.clone()).to_string() };
     let elsewhere = |r: &Range<usize>, there: ThereNow| {
-        let lines = (
-            text::line_of(draft, r.start),
-            text::line_of(draft, r.end.saturating_sub(1).max(r.start)),
-        );
+        let lines = (text::line_of(draft, r.start), text::line_of(draft, r.end.saturating_sub(1).max(r.start)));
         Pick::Refuse(Refusal::ElidedElsewhere { lines, there })
     };
     // old_text and new_text with their markers written as the lines they stand for, when a
@@ -65,23 +73,13 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
                 let old_full = e.apply(needle).unwrap_or_default();
                 match e.apply(new_text) {
                     Ok(new_full) => expanded = Some((old_full, new_full)),
-                    Err(why) => {
-                        return Pick::Refuse(Refusal::ElidedNewText {
-                            path: path.to_string(),
-                            why,
-                        })
-                    }
+                    Err(why) => return Pick::Refuse(Refusal::ElidedNewText { path: path.to_string(), why }),
                 }
                 range = r;
             }
             Placed::Exact(r) | Placed::Drifted(r, _) => return elsewhere(&r, there),
             Placed::NotOnce(piece, count) => {
-                return Pick::Refuse(Refusal::ElidedAnchorNotOnce {
-                    path: path.to_string(),
-                    piece,
-                    count,
-                    there,
-                })
+                return Pick::Refuse(Refusal::ElidedAnchorNotOnce { path: path.to_string(), piece, count, there })
             }
         }
     }
@@ -140,7 +138,12 @@ pub(super) fn decide_pick(draft: &Rope, path: &str, letter: Letter, range: Range
                 .filter(|_| !matches!(c.reason, ConflictReason::Placeholder { .. }))
                 .map(|p| near::describe_difference(&region, p));
             let clash = (c.reason == ConflictReason::Overlap && !c.base_range.is_empty())
-                .then(|| Some((line_at(new_text, map_pos(needle, new_text, c.base_range.start)?), line_at(&region, map_pos(needle, &region, c.base_range.start)?))))
+                .then(|| {
+                    Some((
+                        line_at(new_text, map_pos(needle, new_text, c.base_range.start)?),
+                        line_at(&region, map_pos(needle, &region, c.base_range.start)?),
+                    ))
+                })
                 .flatten()
                 .filter(|(yours, there)| yours != there && yours.chars().count().max(there.chars().count()) <= MAX_CLASH_LINE);
             Pick::Refuse(Refusal::PickConflict(Box::new(PickConflict {
@@ -190,7 +193,15 @@ impl Workspace {
     /// Stages near-miss candidate `letter` (draft `range` of `path`, found for `needle`) as the
     /// three-way apply of `needle` → `new_text` onto its text, or refuses (`StaleReference`)
     /// with a three-way preview. Cost: [`decide_pick`], then the staging.
-    pub(super) fn stage_near_miss(&mut self, path: &str, letter: Letter, range: Range<usize>, needle: &str, new_text: &str, mut info: StageInfo) -> Step {
+    pub(super) fn stage_near_miss(
+        &mut self,
+        path: &str,
+        letter: Letter,
+        range: Range<usize>,
+        needle: &str,
+        new_text: &str,
+        mut info: StageInfo,
+    ) -> Step {
         let draft = self.draft_rope(path);
         match decide_pick(&draft, path, letter, range, needle, new_text, info.quality) {
             Pick::Stage { edit, quality, notes } => {
@@ -258,12 +269,9 @@ pub(super) fn placeable(draft: &Rope, needle: &str, placed: &Placed, range: &Ran
     match placed {
         Placed::NotElided => true,
         Placed::Exact(r) | Placed::Drifted(r, _) => {
-            overlaps(r, &range)
-                || crate::matching::elide::held_by(needle, &draft.slice(range).to_string())
+            overlaps(r, &range) || crate::matching::elide::held_by(needle, &draft.slice(range).to_string())
         }
-        Placed::NotOnce(..) => {
-            crate::matching::elide::held_by(needle, &draft.slice(range).to_string())
-        }
+        Placed::NotOnce(..) => crate::matching::elide::held_by(needle, &draft.slice(range).to_string()),
     }
 }
 
@@ -321,7 +329,11 @@ fn snap_to_needle_lines(rope: &ropey::Rope, range: Range<usize>, needle: &str) -
     // line after (a needle ending with a line break keeps that break).
     if let Some(nl) = region.iter().rposition(|&c| c == '\n') {
         let frag = region.len() - nl - 1;
-        if frag > 0 && (needle.ends_with('\n') || frag * 2 < last_line.max(1)) && start < end - frag && foreign(region.get(nl + 1..).unwrap_or_default()) {
+        if frag > 0
+            && (needle.ends_with('\n') || frag * 2 < last_line.max(1))
+            && start < end - frag
+            && foreign(region.get(nl + 1..).unwrap_or_default())
+        {
             end -= if needle.ends_with('\n') { frag } else { frag + 1 };
         }
     }

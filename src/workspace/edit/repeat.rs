@@ -26,27 +26,33 @@ pub(super) fn holding_change(session: &Session, path: &str, old: &str, new: &str
         return None;
     }
     session.changes.iter().filter(|c| c.path == path).find_map(|c| {
-        c.places.iter().take(PLACES_LOOKED_AT).any(|p| {
-            // Exact occurrences first (cheap, and the common repeat), then the search's tiers.
-            let exact = p.old_text.match_indices(old).any(|(at, _)| {
-                let (Some(head), Some(tail)) = (p.old_text.get(..at), p.old_text.get(at + old.len()..)) else { return false };
-                p.new_text.len() == head.len() + new.len() + tail.len()
-                    && p.new_text.starts_with(head)
-                    && p.new_text.ends_with(tail)
-                    && p.new_text.get(head.len()..).is_some_and(|rest| rest.starts_with(new))
-            });
-            // Merged with a change beside it (amended): the place still lost old_text and
-            // gained new_text.
-            let merged = || !new.is_empty() && p.old_text.contains(old) && p.new_text.matches(new).count() > p.old_text.matches(new).count();
-            exact || merged() || {
-                let rope = ropey::Rope::from_str(&p.old_text);
-                matching::locate(&rope, old, 0).matches.iter().any(|m| {
-                    let mut made = rope.clone();
-                    made.try_remove(m.range.clone()).is_ok() && made.try_insert(m.range.start, &m.replacement(new)).is_ok() && made == p.new_text.as_str()
-                })
-            }
-        })
-        .then_some(c.id)
+        c.places
+            .iter()
+            .take(PLACES_LOOKED_AT)
+            .any(|p| {
+                // Exact occurrences first (cheap, and the common repeat), then the search's tiers.
+                let exact = p.old_text.match_indices(old).any(|(at, _)| {
+                    let (Some(head), Some(tail)) = (p.old_text.get(..at), p.old_text.get(at + old.len()..)) else { return false };
+                    p.new_text.len() == head.len() + new.len() + tail.len()
+                        && p.new_text.starts_with(head)
+                        && p.new_text.ends_with(tail)
+                        && p.new_text.get(head.len()..).is_some_and(|rest| rest.starts_with(new))
+                });
+                // Merged with a change beside it (amended): the place still lost old_text and
+                // gained new_text.
+                let merged =
+                    || !new.is_empty() && p.old_text.contains(old) && p.new_text.matches(new).count() > p.old_text.matches(new).count();
+                exact || merged() || {
+                    let rope = ropey::Rope::from_str(&p.old_text);
+                    matching::locate(&rope, old, 0).matches.iter().any(|m| {
+                        let mut made = rope.clone();
+                        made.try_remove(m.range.clone()).is_ok()
+                            && made.try_insert(m.range.start, &m.replacement(new)).is_ok()
+                            && made == p.new_text.as_str()
+                    })
+                }
+            })
+            .then_some(c.id)
     })
 }
 
@@ -56,12 +62,13 @@ impl Workspace {
     /// picked: the pending change over the picked candidate's place. Cost: O(candidates + k).
     pub(super) fn picked_before(&self, search: &Search, letter: Option<Letter>) -> Option<Letter> {
         let s = self.session.as_ref()?;
-        let sel = s.selection.as_ref().filter(|sel| sel.path == search.path && sel.query == search.query && sel.new_text == search.new_text)?;
+        let sel =
+            s.selection.as_ref().filter(|sel| sel.path == search.path && sel.query == search.query && sel.new_text == search.new_text)?;
         let picked = sel.picked.iter().rev().filter(|l| letter.map_or(true, |want| **l == want));
         let changes = s.changes_in_draft(&search.path);
-        picked.filter_map(|l| sel.candidates.iter().find(|c| c.id == *l && c.stale)).find_map(|c| {
-            changes.iter().find(|(_, r)| r.start <= c.range.end && c.range.start <= r.end).map(|(change, _)| change.id)
-        })
+        picked
+            .filter_map(|l| sel.candidates.iter().find(|c| c.id == *l && c.stale))
+            .find_map(|c| changes.iter().find(|(_, r)| r.start <= c.range.end && c.range.start <= r.end).map(|(change, _)| change.id))
     }
 
     /// Where the draft holds what `search` wrote when this very search (same path, query and
@@ -72,7 +79,8 @@ impl Workspace {
     /// again after a revert does not copy and scan the whole draft. Cost: that search, capped at
     /// 26, only when such a search was staged.
     fn written_before(&self, search: &Search) -> Vec<Range<usize>> {
-        let Some(sent) = self.sent.iter().rev().find(|e| e.path == search.path && e.query == search.query && e.new_text == search.new_text) else {
+        let Some(sent) = self.sent.iter().rev().find(|e| e.path == search.path && e.query == search.query && e.new_text == search.new_text)
+        else {
             return Vec::new();
         };
         if sent.written.is_empty() {

@@ -7,12 +7,12 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use crate::workspace::outcome::{ChangeMade, EditOutcome, Refusal, Staged};
 use super::{Edit, StageInfo};
 use crate::preview::{self, ChangeSpan};
 use crate::session::{Letter, Session, SessionError};
 use crate::text::{self, Text};
 use crate::workflow::PersistMode;
+use crate::workspace::outcome::{ChangeMade, EditOutcome, Refusal, Staged};
 use crate::workspace::views::pending_views;
 use crate::workspace::words;
 use crate::workspace::{Step, Workspace, MAX_DOCUMENT_BYTES};
@@ -38,7 +38,15 @@ pub(super) struct Plan {
 /// a session has, or would make the document larger than [`MAX_DOCUMENT_BYTES`] in storage
 /// form (`committed`'s line ending and BOM; an edit that shrinks a document already above it
 /// passes). Pure. Cost: O(edits · log k) for k pending changes, plus the edits' text.
-pub(super) fn plan(mut session: Session, path: &str, draft: &Rope, committed: &Text, edits: &[Edit], one_change: bool, chosen: Option<Letter>) -> Result<Plan, Refusal> {
+pub(super) fn plan(
+    mut session: Session,
+    path: &str,
+    draft: &Rope,
+    committed: &Text,
+    edits: &[Edit],
+    one_change: bool,
+    chosen: Option<Letter>,
+) -> Result<Plan, Refusal> {
     let list: Vec<(Range<usize>, &str)> = edits.iter().map(|e| (e.range.clone(), e.new_text.as_str())).collect();
     // The spans of what changes: none when every place already holds its new text (compared
     // once per place, here and for the preview alike).
@@ -60,7 +68,8 @@ pub(super) fn plan(mut session: Session, path: &str, draft: &Rope, committed: &T
     // A replace-all's places are staged together, as one change; other edits one by one.
     let batches: Vec<&[(Range<usize>, &str)]> = if one_change { vec![&list[..]] } else { list.chunks(1).collect() };
     for batch in batches {
-        let shifted: Vec<(Range<usize>, &str)> = batch.iter().map(|(r, t)| ((r.start as isize + shift) as usize..(r.end as isize + shift) as usize, *t)).collect();
+        let shifted: Vec<(Range<usize>, &str)> =
+            batch.iter().map(|(r, t)| ((r.start as isize + shift) as usize..(r.end as isize + shift) as usize, *t)).collect();
         match session.stage_places(path, &shifted) {
             Ok(staged) => {
                 shift += staged.delta;
@@ -69,7 +78,9 @@ pub(super) fn plan(mut session: Session, path: &str, draft: &Rope, committed: &T
                 letters.extend(staged.change);
                 first.get_or_insert(staged.draft_range.start);
             }
-            Err(SessionError::TooManyChanges { limit }) => return Err(Refusal::TooManyChanges { limit, edits: if one_change { 1 } else { places } }),
+            Err(SessionError::TooManyChanges { limit }) => {
+                return Err(Refusal::TooManyChanges { limit, edits: if one_change { 1 } else { places } })
+            }
             Err(SessionError::NotTouched { path }) => return Err(Refusal::NotPrepared { path }),
             Err(SessionError::OutOfRange { path, range, draft_len }) => return Err(Refusal::OutOfRange { path, range, draft_len }),
         }

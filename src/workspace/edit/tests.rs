@@ -5,20 +5,20 @@ use ropey::Rope;
 
 use super::choose::{decide, near_report, Choice};
 use super::near_pick::{decide_pick, Pick};
-use crate::workspace::outcome::*;
-use crate::workspace::words;
 use super::*;
 use crate::format::{Locale, RenderOptions};
 use crate::matching::elide::Unmapped;
 use crate::matching::gutter::GutterKind;
+use crate::matching::near::NearMissView;
 use crate::matching::normalize::Tier;
 use crate::matching::recommend::Reason;
-use crate::matching::near::NearMissView;
 use crate::matching::three_way::ConflictReason;
 use crate::matching::MatchQuality;
 use crate::response::{Response, Status};
 use crate::session::{Selection, SelectionCandidate, SelectionKind};
 use crate::text::Text;
+use crate::workspace::outcome::*;
+use crate::workspace::words;
 use crate::workspace::{Config, Workspace};
 
 fn letter(s: &str) -> Letter {
@@ -30,15 +30,7 @@ fn exact(range: Range<usize>) -> Match {
 }
 
 fn fuzzy(range: Range<usize>) -> Match {
-    Match {
-        range,
-        quality: MatchQuality {
-            tier: Some(Tier::Whitespace),
-            gutter: false,
-            elided: false,
-        },
-        reindent: None,
-    }
+    Match { range, quality: MatchQuality { tier: Some(Tier::Whitespace), gutter: false, elided: false }, reindent: None }
 }
 
 fn search(old: &str, new: &str) -> Search {
@@ -149,10 +141,15 @@ fn one_match_is_staged_several_are_listed() {
     let draft = Rope::from_str("x = 1\nx = 1\n");
     let s = search("x = 1", "x = 2");
     match decide(&s, &[exact(0..5)], &draft, None, false) {
-        Choice::One { edit, chosen: None, select: false, warn: false, .. } => assert_eq!(edit, Edit { range: 0..5, new_text: "x = 2".into() }),
+        Choice::One { edit, chosen: None, select: false, warn: false, .. } => {
+            assert_eq!(edit, Edit { range: 0..5, new_text: "x = 2".into() })
+        }
         other => panic!("{other:?}"),
     }
-    assert_eq!(decide(&s, &[exact(0..5), exact(6..11)], &draft, None, false), Choice::List(ListReason::Several { quality: MatchQuality::EXACT }));
+    assert_eq!(
+        decide(&s, &[exact(0..5), exact(6..11)], &draft, None, false),
+        Choice::List(ListReason::Several { quality: MatchQuality::EXACT })
+    );
     // A fuzzy single match is staged with a warning.
     assert!(matches!(decide(&s, &[fuzzy(0..5)], &draft, None, false), Choice::One { warn: true, .. }));
 }
@@ -163,7 +160,10 @@ fn expected_occurrences_and_replace_all_decide_on_counts_and_quality() {
     let two = [exact(0..5), exact(6..11)];
     let mut s = search("x = 1", "x = 2");
     s.expected = Some(3);
-    assert_eq!(decide(&s, &two, &draft, None, false), Choice::List(ListReason::ExpectedOccurrences { expected: 3, found: 2, lines: vec![1, 2] }));
+    assert_eq!(
+        decide(&s, &two, &draft, None, false),
+        Choice::List(ListReason::ExpectedOccurrences { expected: 3, found: 2, lines: vec![1, 2] })
+    );
     s.expected = Some(2);
     s.replace_all = true;
     match decide(&s, &two, &draft, None, false) {
@@ -295,7 +295,14 @@ fn every_refusal() -> Vec<Refusal> {
         Refusal::DraftMoved { path: "a.txt".into(), expected: "0000000000000000".into(), now: "1111111111111111".into() },
         Refusal::AnchorMissing { path: "a.txt".into(), anchor: "[server]".into() },
         Refusal::SpanEndMissing { path: "a.txt".into(), start: "fn a".into(), end: "}".into(), start_line: 4 },
-        Refusal::AppendWithChoice { args: vec![ChoiceArg::MatchId("B".into()), ChoiceArg::ReplaceAll, ChoiceArg::ExpectedOccurrences(2), ChoiceArg::SearchAfter("x".into())] },
+        Refusal::AppendWithChoice {
+            args: vec![
+                ChoiceArg::MatchId("B".into()),
+                ChoiceArg::ReplaceAll,
+                ChoiceArg::ExpectedOccurrences(2),
+                ChoiceArg::SearchAfter("x".into()),
+            ],
+        },
         Refusal::EmptySpanMarker { end: SpanEnd::End },
         Refusal::NoSelection,
         Refusal::SelectionElsewhere { given: "b.txt".into(), selection_path: "a.txt".into() },
@@ -337,7 +344,10 @@ fn every_refusal() -> Vec<Refusal> {
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Outside { marker: 2 } },
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Unsettled { marker: 1, line: "}".into(), before: false } },
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Unsettled { marker: 1, line: "fn a() {".into(), before: true } },
-        Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Sketch { marker: 1, line: "// ...".into(), near: Some("let v = 1;".into()) } },
+        Refusal::ElidedNewText {
+            path: "a.txt".into(),
+            why: Unmapped::Sketch { marker: 1, line: "// ...".into(), near: Some("let v = 1;".into()) },
+        },
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Sketch { marker: 2, line: "// ...".into(), near: None } },
     ]
 }
@@ -414,57 +424,20 @@ fn every_outcome() -> Vec<EditOutcome> {
     let mut all: Vec<EditOutcome> = every_refusal().into_iter().map(EditOutcome::Refused).collect();
     all.extend([
         EditOutcome::Staged(staged(ChangeMade::Restored, false)),
-        EditOutcome::AlreadyStaged(AlreadyStaged {
-            path: "a.txt".into(),
-            id: Some(letter("B")),
-            line: 6,
-        }),
-        EditOutcome::AlreadyStaged(AlreadyStaged {
-            path: "a.txt".into(),
-            id: None,
-            line: 6,
-        }),
-        EditOutcome::Staged(staged(
-            ChangeMade::One {
-                id: letter("A"),
-                amended: true,
-                places: 3,
-            },
-            false,
-        )),
-        EditOutcome::Staged(staged(
-            ChangeMade::Several {
-                ids: vec![letter("A"), letter("B")],
-                edits: 2,
-            },
-            true,
-        )),
+        EditOutcome::AlreadyStaged(AlreadyStaged { path: "a.txt".into(), id: Some(letter("B")), line: 6 }),
+        EditOutcome::AlreadyStaged(AlreadyStaged { path: "a.txt".into(), id: None, line: 6 }),
+        EditOutcome::Staged(staged(ChangeMade::One { id: letter("A"), amended: true, places: 3 }, false)),
+        EditOutcome::Staged(staged(ChangeMade::Several { ids: vec![letter("A"), letter("B")], edits: 2 }, true)),
         EditOutcome::Listed(listing(ListReason::Several {
-            quality: MatchQuality {
-                tier: Some(Tier::Indentation),
-                gutter: true,
-                elided: false,
-            },
+            quality: MatchQuality { tier: Some(Tier::Indentation), gutter: true, elided: false },
         })),
-        EditOutcome::Listed(listing(ListReason::ExpectedOccurrences {
-            expected: 1,
-            found: 30,
-            lines: vec![1, 2],
-        })),
+        EditOutcome::Listed(listing(ListReason::ExpectedOccurrences { expected: 1, found: 30, lines: vec![1, 2] })),
         EditOutcome::Listed(listing(ListReason::ReplaceAllNotExact {
-            quality: MatchQuality {
-                tier: Some(Tier::Unicode),
-                gutter: false,
-                elided: false,
-            },
+            quality: MatchQuality { tier: Some(Tier::Unicode), gutter: false, elided: false },
             found: 30,
         })),
-        EditOutcome::Listed(listing(ListReason::ListingReloaded {
-            letter: letter("C"),
-        })),
-        EditOutcome::Listed(listing(ListReason::ListingEnded {
-            letter: letter("C"),
-        })),
+        EditOutcome::Listed(listing(ListReason::ListingReloaded { letter: letter("C") })),
+        EditOutcome::Listed(listing(ListReason::ListingEnded { letter: letter("C") })),
         EditOutcome::NoMatch(NearMisses {
             needle: Needle::OldText("timeout: 3O".into()),
             path: "a.txt".into(),
@@ -479,7 +452,13 @@ fn every_outcome() -> Vec<EditOutcome> {
                     NearMissView::of(&draft, &miss(19..26, 0.42), "timeout: 3O", None),
                 ]
             },
-            offered: Some(Offered { line: 3, similarity: 0.9, count: 2, recommended: None, refused: vec![RefusedPick { letter: letter("B"), line: 9, clash: Some(("max: 6".into(), "max: 16".into())) }] }),
+            offered: Some(Offered {
+                line: 3,
+                similarity: 0.9,
+                count: 2,
+                recommended: None,
+                refused: vec![RefusedPick { letter: letter("B"), line: 9, clash: Some(("max: 6".into(), "max: 16".into())) }],
+            }),
             stopped: None,
         }),
         EditOutcome::NoMatch(NearMisses {
@@ -583,7 +562,10 @@ fn a_staged_edit_says_what_saves_it_in_every_persist_mode() {
     };
     for (mode, says) in [
         (PersistMode::Manual, "Staged change A in a.txt at line 2 (-4 chars)."),
-        (PersistMode::Disabled, "Staged change A in a.txt at line 2 (-4 chars). Persistence is disabled: nothing is ever written to storage."),
+        (
+            PersistMode::Disabled,
+            "Staged change A in a.txt at line 2 (-4 chars). Persistence is disabled: nothing is ever written to storage.",
+        ),
         (PersistMode::Immediate, "Staged change A in a.txt at line 2 (-4 chars)."),
     ] {
         let ws = Workspace::new(Config { persist_mode: mode, ..Config::default() });
@@ -640,10 +622,28 @@ fn every_read_outcome() -> Vec<(ReadOutcome, Status)> {
         clipped: vec![1, 2, 3, 4, 5, 6],
         line_chars: 10_000,
     };
-    let bare = ReadReport { of: ReadOf::Committed, fingerprint: None, other_documents: None, marked: Vec::new(), unmarked: Vec::new(), gutter: ReadGutter::Bare, stopped_by: None, clipped: Vec::new(), ..report.clone() };
+    let bare = ReadReport {
+        of: ReadOf::Committed,
+        fingerprint: None,
+        other_documents: None,
+        marked: Vec::new(),
+        unmarked: Vec::new(),
+        gutter: ReadGutter::Bare,
+        stopped_by: None,
+        clipped: Vec::new(),
+        ..report.clone()
+    };
     vec![
         (ReadOutcome::Read(report.clone()), Status::Success),
-        (ReadOutcome::Read(ReadReport { gutter: ReadGutter::Numbers, clipped: vec![3], stopped_by: Some(("max_read_chars", 100)), ..report }), Status::Success),
+        (
+            ReadOutcome::Read(ReadReport {
+                gutter: ReadGutter::Numbers,
+                clipped: vec![3],
+                stopped_by: Some(("max_read_chars", 100)),
+                ..report
+            }),
+            Status::Success,
+        ),
         (ReadOutcome::Read(ReadReport { of: ReadOf::Draft { pending: 0 }, ..bare.clone() }), Status::Success),
         (ReadOutcome::StartPastEnd { path: "a.txt".into(), start: 91, lines: 90 }, Status::InvalidArguments),
         (ReadOutcome::EndBeforeStart { start: 5, end: 2 }, Status::InvalidArguments),
@@ -651,7 +651,16 @@ fn every_read_outcome() -> Vec<(ReadOutcome, Status)> {
 }
 
 fn every_version_outcome() -> Vec<(VersionOutcome, Status)> {
-    let read = |of, stopped| VersionRead { path: "b.md".into(), version: "v2".into(), of, first: 1, last_shown: 9, lines: 9, stopped, path_arg: true };
+    let read = |of, stopped| VersionRead {
+        path: "b.md".into(),
+        version: "v2".into(),
+        of,
+        first: 1,
+        last_shown: 9,
+        lines: 9,
+        stopped,
+        path_arg: true,
+    };
     vec![
         (VersionOutcome::Read(read(VersionOf::Failed { summary: "Bump".into() }, true)), Status::Success),
         (VersionOutcome::Read(read(VersionOf::Opened, false)), Status::Success),
@@ -660,9 +669,18 @@ fn every_version_outcome() -> Vec<(VersionOutcome, Status)> {
         (VersionOutcome::Read(read(VersionOf::After { summary: "Bump".into() }, false)), Status::Success),
         (VersionOutcome::WithCurrentTextArg { arg: "line_keys", version: "v2".into() }, Status::InvalidArguments),
         (VersionOutcome::NotAVersion { given: "3".into(), current: 4 }, Status::InvalidArguments),
-        (VersionOutcome::NoSuchVersion { path: "b.md".into(), version: "v9".into(), current: 4, path_arg: false }, Status::InvalidArguments),
-        (VersionOutcome::AgedOut { path: "b.md".into(), version: "v1".into(), ring: 32, bytes: 64 << 20, oldest: 3, path_arg: true }, Status::InvalidArguments),
-        (VersionOutcome::LinesNotInVersion { path: "b.md".into(), version: "v2".into(), start: 12, end: 9, lines: 9 }, Status::InvalidArguments),
+        (
+            VersionOutcome::NoSuchVersion { path: "b.md".into(), version: "v9".into(), current: 4, path_arg: false },
+            Status::InvalidArguments,
+        ),
+        (
+            VersionOutcome::AgedOut { path: "b.md".into(), version: "v1".into(), ring: 32, bytes: 64 << 20, oldest: 3, path_arg: true },
+            Status::InvalidArguments,
+        ),
+        (
+            VersionOutcome::LinesNotInVersion { path: "b.md".into(), version: "v2".into(), start: 12, end: 9, lines: 9 },
+            Status::InvalidArguments,
+        ),
     ]
 }
 
@@ -670,10 +688,16 @@ fn every_memory_outcome() -> Vec<(MemoryOutcome, Status)> {
     vec![
         (MemoryOutcome::Recalled { turns: vec![3, 5] }, Status::Success),
         (
-            MemoryOutcome::NotRecalled { error: crate::memory::MemoryError::UnknownTurns { turns: vec![9], known: Some((1, 5)) }, known: Some((1, 5)) },
+            MemoryOutcome::NotRecalled {
+                error: crate::memory::MemoryError::UnknownTurns { turns: vec![9], known: Some((1, 5)) },
+                known: Some((1, 5)),
+            },
             Status::NoMatch,
         ),
-        (MemoryOutcome::NotRecalled { error: crate::memory::MemoryError::UnknownTurns { turns: vec![9], known: None }, known: None }, Status::NoMatch),
+        (
+            MemoryOutcome::NotRecalled { error: crate::memory::MemoryError::UnknownTurns { turns: vec![9], known: None }, known: None },
+            Status::NoMatch,
+        ),
         (MemoryOutcome::Found { count: 2, query: "timeout".into() }, Status::Success),
         (MemoryOutcome::NotFound { query: "x".into(), why: NothingFound::StoreEmpty }, Status::NoMatch),
         (MemoryOutcome::NotFound { query: "的".into(), why: NothingFound::NoWords }, Status::NoMatch),
@@ -773,7 +797,9 @@ fn a_no_match_carries_its_near_misses_as_data_and_as_their_text() {
     let mut ws = Workspace::new(Config::default());
     ws.open("a.yaml", "database:\n  host: db.local\n  timeout: 30\nretries: 5\n", "v1").unwrap();
     let args = serde_json::json!({ "old_text": "timeout: 3O", "new_text": "timeout: 60" });
-    let crate::workspace::Step::Done(r) = ws.call("memo_replace", &args, &crate::workspace::CallContext::default()) else { panic!("not done") };
+    let crate::workspace::Step::Done(r) = ws.call("memo_replace", &args, &crate::workspace::CallContext::default()) else {
+        panic!("not done")
+    };
     assert_eq!(r.status, Status::NoMatch);
     assert_eq!(r.near_misses.first().and_then(|n| n.id.clone()), Some("A".to_string()));
     assert_eq!((r.near_misses.len(), r.near_misses[0].line), (2, 3));
@@ -791,12 +817,18 @@ fn a_search_past_its_work_budget_says_it_stopped_and_what_to_send_instead() {
         let mut ws = Workspace::new(Config::default());
         ws.open("a.txt", doc, "v1").unwrap();
         let args = serde_json::json!({ "old_text": old, "new_text": "y" });
-        let crate::workspace::Step::Done(r) = ws.call("memo_replace", &args, &crate::workspace::CallContext::default()) else { panic!("not done") };
+        let crate::workspace::Step::Done(r) = ws.call("memo_replace", &args, &crate::workspace::CallContext::default()) else {
+            panic!("not done")
+        };
         r
     };
     let r = work::with_search_budget(1_000_000, || call(&doc, &needle));
     assert_eq!(r.status, Status::NoMatch);
-    assert!(r.summary.contains(" stopped ") && r.summary.contains("work limit") && r.summary.contains("Nothing was changed"), "{}", r.summary);
+    assert!(
+        r.summary.contains(" stopped ") && r.summary.contains("work limit") && r.summary.contains("Nothing was changed"),
+        "{}",
+        r.summary
+    );
     let guidance = r.guidance.clone().unwrap_or_default();
     assert!(guidance.contains("memo_replace_lines") && guidance.contains("memo_read"), "{guidance}");
     assert!(r.near_misses.is_empty() && r.preview.is_none() && r.candidates.is_empty());
@@ -821,11 +853,17 @@ fn a_read_decides_its_lines_and_what_to_say_about_them() {
     ws.open("b.txt", "b\n", "v1").unwrap();
     let rope = ws.draft_rope("a.txt");
     let decide = |args| ws.decide_read("a.txt", &rope, false, &read_args(args));
-    assert_eq!(decide(serde_json::json!({ "start_line": 5 })), (ReadOutcome::StartPastEnd { path: "a.txt".into(), start: 5, lines: 3 }, None));
+    assert_eq!(
+        decide(serde_json::json!({ "start_line": 5 })),
+        (ReadOutcome::StartPastEnd { path: "a.txt".into(), start: 5, lines: 3 }, None)
+    );
     assert_eq!(decide(serde_json::json!({ "start_line": 3, "end_line": 2 })), (ReadOutcome::EndBeforeStart { start: 3, end: 2 }, None));
     let (outcome, content) = decide(serde_json::json!({ "start_line": 2, "line_keys": true }));
     let ReadOutcome::Read(report) = outcome else { panic!("{outcome:?}") };
-    assert_eq!((report.first, report.last_shown, report.lines, report.of, report.gutter), (2, 3, 3, ReadOf::Draft { pending: 0 }, ReadGutter::Keys));
+    assert_eq!(
+        (report.first, report.last_shown, report.lines, report.of, report.gutter),
+        (2, 3, 3, ReadOf::Draft { pending: 0 }, ReadGutter::Keys)
+    );
     assert_eq!(report.other_documents, Some((vec!["b.txt".to_string()], 0)), "no path named: the others are");
     assert_eq!(report.fingerprint, Some(ws.draft_fingerprint("a.txt").to_string()));
     assert_eq!(content.as_deref(), Some(format!("{}│ two\n{}│ three\n", LineKey::of(2, "two"), LineKey::of(3, "three")).as_str()));
@@ -846,12 +884,18 @@ fn a_version_read_decides_which_text_or_why_not() {
         decide(serde_json::json!({ "version": "v4" })),
         VersionOutcome::NoSuchVersion { path: "a.txt".into(), version: "v4".into(), current: 0, path_arg: false }
     );
-    assert_eq!(decide(serde_json::json!({ "version": "v0", "line_keys": true })), VersionOutcome::WithCurrentTextArg { arg: "line_keys", version: "v0".into() });
+    assert_eq!(
+        decide(serde_json::json!({ "version": "v0", "line_keys": true })),
+        VersionOutcome::WithCurrentTextArg { arg: "line_keys", version: "v0".into() }
+    );
     assert_eq!(
         decide(serde_json::json!({ "version": "v0", "start_line": 9 })),
         VersionOutcome::LinesNotInVersion { path: "a.txt".into(), version: "v0".into(), start: 9, end: 2, lines: 2 }
     );
-    assert!(matches!(decide(serde_json::json!({ "version": "v0" })), VersionOutcome::Read(VersionRead { first: 1, last_shown: 2, stopped: false, .. })));
+    assert!(matches!(
+        decide(serde_json::json!({ "version": "v0" })),
+        VersionOutcome::Read(VersionRead { first: 1, last_shown: 2, stopped: false, .. })
+    ));
 }
 
 #[test]
@@ -869,7 +913,15 @@ fn a_commit_names_the_versions_it_saved_and_how_to_read_the_one_before() {
 #[test]
 fn guidance_names_only_tools_the_voice_offers() {
     use crate::workflow::PersistMode;
-    let voice = |offered: Vec<Tool>| words::Voice { locale: crate::locale::Locale::En, prefix: "nb".into(), persist_mode: PersistMode::Manual, offered, save_or_drop: "nb_revert(reason) drops the pending changes.".into(), one_document: true, heard: Default::default() };
+    let voice = |offered: Vec<Tool>| words::Voice {
+        locale: crate::locale::Locale::En,
+        prefix: "nb".into(),
+        persist_mode: PersistMode::Manual,
+        offered,
+        save_or_drop: "nb_revert(reason) drops the pending changes.".into(),
+        one_document: true,
+        heard: Default::default(),
+    };
     let guidance = |r: Refusal, v: &words::Voice| words::edit(&EditOutcome::Refused(r), v).guidance.unwrap_or_default();
     let append = Refusal::AppendWithChoice { args: vec![ChoiceArg::ReplaceAll] };
     assert!(guidance(append.clone(), &voice(vec![Tool::Append])).ends_with("to append (or call nb_append)."));

@@ -28,10 +28,9 @@ impl Workspace {
     /// version, one diff of the two texts ([`ChangeSet::diff`]), then a commit.
     pub(in crate::workspace) fn undo(&mut self, path: &str, args: &Args) -> Step {
         let decided = match args.str("version") {
-            Some(version) => self
-                .version_text(path, version)
-                .map(|(rope, _)| (rope, version.trim().to_string(), None))
-                .map_err(UndoOutcome::Version),
+            Some(version) => {
+                self.version_text(path, version).map(|(rope, _)| (rope, version.trim().to_string(), None)).map_err(UndoOutcome::Version)
+            }
             None => self.last_commit_before(path),
         };
         let (target, version, undone) = match decided {
@@ -41,26 +40,14 @@ impl Workspace {
         let committed = self.open_doc(path).text.clone();
         let now = committed.rope().clone();
         if now == target {
-            return self.undo_refused(
-                &UndoOutcome::AlreadyThere {
-                    path: path.to_string(),
-                    version,
-                },
-                path,
-            );
+            return self.undo_refused(&UndoOutcome::AlreadyThere { path: path.to_string(), version }, path);
         }
         let edits: Vec<Edit> = ChangeSet::diff(&now, &target)
             .replacements()
             .iter()
-            .map(|r| Edit {
-                range: r.range.clone(),
-                new_text: r.text.clone(),
-            })
+            .map(|r| Edit { range: r.range.clone(), new_text: r.text.clone() })
             .collect();
-        let session = self
-            .session
-            .clone()
-            .unwrap_or_else(|| Session::new(self.next_session_id));
+        let session = self.session.clone().unwrap_or_else(|| Session::new(self.next_session_id));
         let plan = match plan(session, path, &now, &committed, &edits, true, None) {
             Ok(plan) => plan,
             Err(refusal) => return self.refuse(refusal, Some(path)),
@@ -69,61 +56,31 @@ impl Workspace {
         let change_of = vec![0; plan.call_spans.len()];
         let mut opts = self.preview_options(None, None);
         opts.context_lines = opts.context_lines.min(preview::STAGED_CONTEXT_LINES);
-        let shown =
-            preview::render_changes(&now, &after, &plan.call_spans, &change_of, path, &opts);
-        let u = Undone {
-            path: path.to_string(),
-            version,
-            undone,
-        };
-        let summary = args
-            .str("summary")
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map_or_else(|| words::undo_summary(&u), str::to_string);
+        let shown = preview::render_changes(&now, &after, &plan.call_spans, &change_of, path, &opts);
+        let u = Undone { path: path.to_string(), version, undone };
+        let summary = args.str("summary").map(str::trim).filter(|s| !s.is_empty()).map_or_else(|| words::undo_summary(&u), str::to_string);
         if self.session.is_none() {
             self.next_session_id += 1;
         }
         self.session = Some(plan.session);
-        let lead = Lead {
-            summary: words::undone(&u),
-            preview: Some(shown),
-            warned: false,
-        };
+        let lead = Lead { summary: words::undone(&u), preview: Some(shown), warned: false };
         self.commit(&summary, false, Some(lead))
     }
 
     /// The text before `path`'s last commit, its version id and the commit undone. Errors:
     /// `NothingToUndo` when no commit is kept, `ChangedSince` when storage changed the document
     /// after it. Cost: O(RING).
-    fn last_commit_before(
-        &self,
-        path: &str,
-    ) -> Result<Target, UndoOutcome> {
+    fn last_commit_before(&self, path: &str) -> Result<Target, UndoOutcome> {
         let path_arg = Some(path) != self.order.first().map(String::as_str);
         let current = self.timeline.current_seq(path);
-        let mut kept = self
-            .timeline
-            .newest_first(Some(path))
-            .filter(|v| v.kind != VersionKind::Failed);
-        let newest = kept.next().ok_or_else(|| UndoOutcome::NothingToUndo {
-            path: path.to_string(),
-            current,
-            path_arg,
-        })?;
+        let mut kept = self.timeline.newest_first(Some(path)).filter(|v| v.kind != VersionKind::Failed);
+        let newest = kept.next().ok_or_else(|| UndoOutcome::NothingToUndo { path: path.to_string(), current, path_arg })?;
         if newest.kind == VersionKind::Commit {
             let before = format!("v{}", newest.seq.saturating_sub(1));
-            return Ok((
-                newest.before.clone(),
-                before,
-                Some((newest.seq, newest.summary.clone())),
-            ));
+            return Ok((newest.before.clone(), before, Some((newest.seq, newest.summary.clone()))));
         }
         // The newest is a change from outside: name the commit it came after, if one is kept.
-        match std::iter::once(newest)
-            .chain(kept)
-            .find(|v| v.kind == VersionKind::Commit)
-        {
+        match std::iter::once(newest).chain(kept).find(|v| v.kind == VersionKind::Commit) {
             Some(commit) => Err(UndoOutcome::ChangedSince {
                 path: path.to_string(),
                 commit: commit.seq,
@@ -131,11 +88,7 @@ impl Workspace {
                 now: current,
                 path_arg,
             }),
-            None => Err(UndoOutcome::NothingToUndo {
-                path: path.to_string(),
-                current,
-                path_arg,
-            }),
+            None => Err(UndoOutcome::NothingToUndo { path: path.to_string(), current, path_arg }),
         }
     }
 

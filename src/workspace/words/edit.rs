@@ -2,20 +2,19 @@
 
 use super::{invalid_v, letter_or_a, Voice};
 use crate::format::code;
+use crate::matching::elide::Unmapped;
 use crate::matching::near;
 use crate::matching::recommend::Reason;
 use crate::matching::three_way::ConflictReason;
-use crate::matching::elide::Unmapped;
 use crate::matching::CandidateQuality;
+use crate::matching::MatchQuality;
 use crate::response::{Response, Status};
 use crate::session::Letter;
+use crate::text_rules::one_line;
 use crate::tools::Tool;
 use crate::workflow::PersistMode;
 use crate::workspace::outcome::*;
-use crate::text_rules::one_line;
 use crate::workspace::views::clip;
-use crate::matching::MatchQuality;
-
 
 /// The response for `outcome`: status, summary, guidance, the worded preview and the warning.
 /// The caller adds the data (candidates, metrics, fingerprint, content) and finishes it.
@@ -80,7 +79,10 @@ pub fn note(n: &Note, v: &Voice) -> String {
         Note::PickGuttersIgnored => v.t("note.pick_gutters_ignored", &[]),
         Note::KeptAsIs { places, elided } => v.t(
             "note.kept_as_is",
-            &[("places", &v.count("n_places", *places)), ("elided", &if *elided { v.t("note.kept_as_is.elided", &[]) } else { String::new() })],
+            &[
+                ("places", &v.count("n_places", *places)),
+                ("elided", &if *elided { v.t("note.kept_as_is.elided", &[]) } else { String::new() }),
+            ],
         ),
         Note::PlaceholdersFilled { count } => v.count("note.placeholders_filled", *count),
     }
@@ -117,7 +119,9 @@ fn staged(s: &Staged, v: &Voice) -> Response {
         Some(q @ CandidateQuality::Similar(_)) => v.t("staged.how.similar", &[("q", &q)]),
         Some(q @ CandidateQuality::Unescaped(_)) => v.t("staged.how.unescaped", &[("q", &q)]),
         Some(q @ CandidateQuality::Merged(_)) => v.t("staged.how.merged", &[("q", &q)]),
-        Some(q @ CandidateQuality::Match(m)) => describe(m, v).map_or(String::new(), |d| v.t("staged.how.match", &[("what", &d), ("q", &q)])),
+        Some(q @ CandidateQuality::Match(m)) => {
+            describe(m, v).map_or(String::new(), |d| v.t("staged.how.match", &[("what", &d), ("q", &q)]))
+        }
         None => String::new(),
     };
     let chosen = s.chosen.map_or(String::new(), |l| v.t("staged.chosen", &[("letter", &l)]));
@@ -166,7 +170,10 @@ fn listed(l: &Listing, v: &Voice) -> Response {
     let (status, mut summary) = match &l.why {
         ListReason::Several { quality } => {
             let fuzzy = describe(*quality, v).map_or(String::new(), |d| v.t("listed.several.fuzzy", &[("what", &d)]));
-            (Status::MultiMatch, v.t("listed.several", &[("needle", &n), ("total", &l.total), ("in_path", &v.in_path(&l.path)), ("fuzzy", &fuzzy)]))
+            (
+                Status::MultiMatch,
+                v.t("listed.several", &[("needle", &n), ("total", &l.total), ("in_path", &v.in_path(&l.path)), ("fuzzy", &fuzzy)]),
+            )
         }
         ListReason::ExpectedOccurrences { expected, found, lines } => (
             Status::StaleReference,
@@ -218,7 +225,11 @@ fn listed(l: &Listing, v: &Voice) -> Response {
         ListReason::ExpectedOccurrences { found, .. } => v.t("listed.expected.guidance", &[("found", found)]),
         ListReason::ReplaceAllNotExact { .. } => v.t("listed.replace_all_not_exact.guidance", &[("read", &format!("{p}_read"))]),
         ListReason::ListingReloaded { .. } | ListReason::ListingEnded { .. } => {
-            let or = if v.offers(Tool::ReplaceSelection) { v.t("listed.or_tool", &[("tool", &format!("{p}_replace_selection"))]) } else { String::new() };
+            let or = if v.offers(Tool::ReplaceSelection) {
+                v.t("listed.or_tool", &[("tool", &format!("{p}_replace_selection"))])
+            } else {
+                String::new()
+            };
             v.t("listed.listing_gone.guidance", &[("or", &or)])
         }
         ListReason::CutsToken { there, .. } => v.t(
@@ -228,7 +239,11 @@ fn listed(l: &Listing, v: &Voice) -> Response {
                 ("there", &code(&clip(&one_line(there)))),
                 (
                     "pick",
-                    &if v.offers(Tool::ReplaceSelection) { format!("{p}_replace_selection(selection_id=\"A\")") } else { "match_id=\"A\"".to_string() },
+                    &if v.offers(Tool::ReplaceSelection) {
+                        format!("{p}_replace_selection(selection_id=\"A\")")
+                    } else {
+                        "match_id=\"A\"".to_string()
+                    },
                 ),
             ],
         ),
@@ -302,16 +317,18 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
 /// the change meets text the document changed when there is one.
 fn refused_pick_offered(r: &RefusedPick, v: &Voice) -> String {
     match &r.clash {
-        Some((yours, there)) => {
-            v.t("no_match.refused_pick.clash", &[("letter", &r.letter), ("line", &r.line), ("yours", &code(yours)), ("there", &code(there))])
-        }
+        Some((yours, there)) => v.t(
+            "no_match.refused_pick.clash",
+            &[("letter", &r.letter), ("line", &r.line), ("yours", &code(yours)), ("there", &code(there))],
+        ),
         None => v.t("no_match.refused_pick", &[("letter", &r.letter), ("line", &r.line)]),
     }
 }
 
 /// Some line of the text starts with a read's gutter (`12│ `, `  12│ `), as a copied one does.
 fn carries_gutters(n: &Needle) -> bool {
-    let gutter = |line: &str| line.trim_start().split_once('│').is_some_and(|(num, _)| !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()));
+    let gutter =
+        |line: &str| line.trim_start().split_once('│').is_some_and(|(num, _)| !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()));
     match n {
         Needle::OldText(t) | Needle::SpanStart(t) => t.lines().any(gutter),
         Needle::Span { start, end } => start.lines().chain(end.lines()).any(gutter),
@@ -333,7 +350,6 @@ fn search_stopped(n: &NearMisses, candidates: usize, v: &Voice) -> Response {
 
 // ---- refused ------------------------------------------------------------------------------
 
-
 fn there_now(t: &ThereNow, v: &Voice) -> String {
     v.t("there_now", &[("letter", &t.letter), ("line", &t.line), ("text", &t.text)])
 }
@@ -347,18 +363,20 @@ fn full_block(p: &str, shown: bool, v: &Voice) -> String {
 fn refused(r: &Refusal, v: &Voice) -> Response {
     let p = v.prefix();
     match r {
-        Refusal::DraftMoved { path, expected, now } => Response::new(
-            Status::StaleReference,
-            v.t("refused.draft_moved", &[("path", path), ("expected", expected), ("now", now)]),
-        )
-        .with_guidance(v.t("refused.draft_moved.guidance", &[("p", &p)])),
+        Refusal::DraftMoved { path, expected, now } => {
+            Response::new(Status::StaleReference, v.t("refused.draft_moved", &[("path", path), ("expected", expected), ("now", now)]))
+                .with_guidance(v.t("refused.draft_moved.guidance", &[("p", &p)]))
+        }
         Refusal::AnchorMissing { path, anchor } => {
             Response::new(Status::NoMatch, v.t("refused.anchor_missing", &[("anchor", &code(&clip(anchor))), ("path", path)]))
                 .with_guidance(v.t("refused.anchor_missing.guidance", &[("p", &p)]))
         }
         Refusal::SpanEndMissing { path, start, end, start_line } => Response::new(
             Status::NoMatch,
-            v.t("refused.span_end_missing", &[("end", &code(&clip(end))), ("start", &code(&clip(start))), ("line", start_line), ("path", path)]),
+            v.t(
+                "refused.span_end_missing",
+                &[("end", &code(&clip(end))), ("start", &code(&clip(start))), ("line", start_line), ("path", path)],
+            ),
         )
         .with_guidance(v.t("refused.span_end_missing.guidance", &[("p", &p)])),
         Refusal::AppendWithChoice { args } => {
@@ -378,11 +396,9 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
                 v,
             )
         }
-        Refusal::EmptySpanMarker { end } => invalid_v(
-            &v.t("refused.empty_argument", &[("arg", &end.arg())]),
-            v.t("refused.empty_span_marker.guidance", &[("p", &p)]),
-            v,
-        ),
+        Refusal::EmptySpanMarker { end } => {
+            invalid_v(&v.t("refused.empty_argument", &[("arg", &end.arg())]), v.t("refused.empty_span_marker.guidance", &[("p", &p)]), v)
+        }
         Refusal::NoSelection => Response::new(Status::Blocked, v.t("refused.no_selection", &[]))
             .with_guidance(v.t("refused.no_selection.guidance", &[("p", &p)])),
         Refusal::SelectionElsewhere { given, selection_path } => invalid_v(
@@ -421,7 +437,9 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
             Response::new(Status::StaleReference, v.t("refused.lines_changed", &[("what", &what.join(v.t("list_sep", &[]).as_str()))]))
                 .with_guidance(v.t("refused.lines_changed.guidance", &[("from", shown.start()), ("to", shown.end()), ("p", &p)]))
         }
-        Refusal::SameText => Response::new(Status::NoOp, v.t("refused.same_text", &[])).with_guidance(v.t("refused.same_text.guidance", &[])),
+        Refusal::SameText => {
+            Response::new(Status::NoOp, v.t("refused.same_text", &[])).with_guidance(v.t("refused.same_text.guidance", &[]))
+        }
         Refusal::TooManyChanges { limit, edits } => {
             let edits = if *edits > 1 { v.t("refused.too_many_changes.edits", &[("edits", edits)]) } else { String::new() };
             Response::new(Status::Blocked, v.t("refused.too_many_changes", &[("limit", limit), ("edits", &edits)])).with_guidance(
@@ -454,7 +472,10 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
         }),
         Refusal::TooLarge { path, bytes, now, limit } => Response::new(
             Status::InvalidArguments,
-            v.t("refused.too_large", &[("path", path), ("bytes", bytes), ("now", now), ("limit", limit), ("mib", &(limit / (1024 * 1024)))]),
+            v.t(
+                "refused.too_large",
+                &[("path", path), ("bytes", bytes), ("now", now), ("limit", limit), ("mib", &(limit / (1024 * 1024)))],
+            ),
         )
         .with_guidance(v.t("refused.too_large.guidance", &[])),
         Refusal::ElidedElsewhere { lines: (from, to), there } => refused_pick(
@@ -497,7 +518,9 @@ fn refused(r: &Refusal, v: &Voice) -> Response {
 
 fn line_change(c: &LineChange, path: &str, v: &Voice) -> String {
     match c {
-        LineChange::Gone { line, last } => v.t("line_change.gone", &[("line", line), ("path", &path), ("lines", &v.count("n_lines", *last))]),
+        LineChange::Gone { line, last } => {
+            v.t("line_change.gone", &[("line", line), ("path", &path), ("lines", &v.count("n_lines", *last))])
+        }
         LineChange::Differs { line, now, now_key, read } => {
             v.t("line_change.differs", &[("line", line), ("now", &code(&clip(now))), ("now_key", now_key), ("read", read)])
         }
@@ -542,7 +565,11 @@ fn pick_conflict(c: &PickConflict, p: &str, v: &Voice) -> Response {
     let (letter, line) = (c.there.letter, c.there.line);
     let why = match &c.reason {
         ConflictReason::Overlap => {
-            let at = if c.touched.trim().is_empty() { String::new() } else { v.t("conflict.overlap.at", &[("touched", &code(&clip(&c.touched)))]) };
+            let at = if c.touched.trim().is_empty() {
+                String::new()
+            } else {
+                v.t("conflict.overlap.at", &[("touched", &code(&clip(&c.touched)))])
+            };
             v.t("conflict.overlap", &[("at", &at)])
         }
         ConflictReason::Placeholder { line } => v.t("conflict.placeholder", &[("line", &code(line))]),

@@ -11,7 +11,11 @@ pub fn memory(o: &MemoryOutcome, v: &Voice) -> Response {
     match o {
         MemoryOutcome::Recalled { turns } => Response::new(
             Status::Success,
-            format!("Recalled turn{} {} from the memory store.", plural(turns.len()), turns.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
+            format!(
+                "Recalled turn{} {} from the memory store.",
+                plural(turns.len()),
+                turns.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
         )
         .with_guidance(format!("The stored context is below; {p}_search_memory(query) finds other turns by keyword.")),
         MemoryOutcome::NotRecalled { error, known } => {
@@ -21,10 +25,11 @@ pub fn memory(o: &MemoryOutcome, v: &Voice) -> Response {
             };
             Response::new(Status::NoMatch, format!("Nothing recalled: {error}. Nothing was changed.")).with_guidance(guidance)
         }
-        MemoryOutcome::Found { count, query } => {
-            Response::new(Status::Success, format!("{count} turn{} match \"{}\", best first.", plural(*count), crate::text::clip(query, 60)))
-                .with_guidance(format!("{p}_recall_context(turn_numbers) returns a turn's whole stored context."))
-        }
+        MemoryOutcome::Found { count, query } => Response::new(
+            Status::Success,
+            format!("{count} turn{} match \"{}\", best first.", plural(*count), crate::text::clip(query, 60)),
+        )
+        .with_guidance(format!("{p}_recall_context(turn_numbers) returns a turn's whole stored context.")),
         MemoryOutcome::NotFound { query, why } => {
             let why = match why {
                 NothingFound::StoreEmpty => "the memory store is empty".to_string(),

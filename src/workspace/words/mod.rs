@@ -20,9 +20,9 @@ mod read;
 mod session;
 mod sync;
 
-pub use edit::{already_there, edit, exactly_elsewhere, immediate_commit_summary};
 #[cfg(test)]
 pub use edit::note;
+pub use edit::{already_there, edit, exactly_elsewhere, immediate_commit_summary};
 pub use memory::memory;
 pub use persist::{auto_summary, create_refused, created, persist, undo, undo_summary, undone};
 pub use read::{read, saved_versions, version};

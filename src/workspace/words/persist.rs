@@ -197,10 +197,9 @@ pub fn create_refused(r: &CreateRefusal, v: &Voice) -> Response {
             &format!("argument `path` {} {}", crate::text::clip(&format!("{path:?}"), 80), unsafe_path(*why)),
             "Pass a path inside the storage, relative like the open documents, e.g. \"notes/todo.md\".".into(),
         ),
-        CreateRefusal::TextEmpty => invalid(
-            "`text` is empty",
-            "Pass the content of the new document as text (a document cannot be created empty).".into(),
-        ),
+        CreateRefusal::TextEmpty => {
+            invalid("`text` is empty", "Pass the content of the new document as text (a document cannot be created empty).".into())
+        }
         CreateRefusal::TooLarge { path, bytes, limit } => invalid(
             &crate::workspace::WorkspaceError::TooLarge { path: path.clone(), bytes: *bytes, limit: *limit }.to_string(),
             "Create a smaller document, and put the rest in another.".into(),
@@ -221,8 +220,13 @@ pub fn undo(o: &UndoOutcome, v: &Voice) -> Response {
         UndoOutcome::NothingToUndo { path, current, path_arg: named } => {
             let a = path_arg(path, *named);
             let sep = if a.is_empty() { "" } else { ", " };
-            Response::new(Status::NoOp, format!("There is no commit of {path} to undo: none is kept since it was opened (it is at v{current}). Nothing was changed."))
-                .with_guidance(format!("To restore an earlier version whole, call {p}_undo(version=\"v0\"{sep}{a}) (v0: as opened)."))
+            Response::new(
+                Status::NoOp,
+                format!(
+                    "There is no commit of {path} to undo: none is kept since it was opened (it is at v{current}). Nothing was changed."
+                ),
+            )
+            .with_guidance(format!("To restore an earlier version whole, call {p}_undo(version=\"v0\"{sep}{a}) (v0: as opened)."))
         }
         UndoOutcome::ChangedSince { path, commit, summary, now, path_arg: named } => {
             let a = path_arg(path, *named);
@@ -237,7 +241,8 @@ pub fn undo(o: &UndoOutcome, v: &Voice) -> Response {
             ))
         }
         UndoOutcome::AlreadyThere { path, version } => {
-            Response::new(Status::NoOp, format!("{path} already reads as {version}; nothing was changed.")).with_guidance(format!("Go on with {p}_read or {p}_replace."))
+            Response::new(Status::NoOp, format!("{path} already reads as {version}; nothing was changed."))
+                .with_guidance(format!("Go on with {p}_read or {p}_replace."))
         }
         UndoOutcome::Version(o) => super::version(o, v),
     }

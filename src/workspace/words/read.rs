@@ -12,7 +12,10 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     let r = match o {
         ReadOutcome::StartPastEnd { path, start, lines } => {
-            return invalid(&format!("argument `start_line` is {start} but {path} has {lines} line{}", plural(*lines)), format!("Pass a start_line from 1 to {lines}."))
+            return invalid(
+                &format!("argument `start_line` is {start} but {path} has {lines} line{}", plural(*lines)),
+                format!("Pass a start_line from 1 to {lines}."),
+            )
         }
         ReadOutcome::EndBeforeStart { start, end } => {
             return invalid(
@@ -35,7 +38,8 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     let (path, end) = (&r.path, r.last_shown);
     let letters_and = v.locale.words().letters_and;
     // `of 481` with one document open (the model knows which), else `of a.md (481 lines; …)`.
-    let (of, count) = if v.one_document { (v.t("read.of_lines", &[("n", &r.lines)]), None) } else { (path.clone(), Some(v.count("n_lines", r.lines))) };
+    let (of, count) =
+        if v.one_document { (v.t("read.of_lines", &[("n", &r.lines)]), None) } else { (path.clone(), Some(v.count("n_lines", r.lines))) };
     let about: Vec<String> = count.into_iter().chain(which).chain(fp).collect();
     let about = if about.is_empty() { String::new() } else { v.t("read.about", &[("about", &about.join(v.t("list_sep", &[]).as_str()))]) };
     let mut summary = v.t("read", &[("first", &r.first), ("end", &end), ("of", &of), ("about", &about)]);
@@ -135,7 +139,10 @@ pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
             let (path, version) = (&r.path, &r.version);
             Response::new(
                 Status::Success,
-                format!("Read lines {}–{} of {path} version {version} ({what}; {} lines). Read-only: edits apply to the draft.", r.first, r.last_shown, r.lines),
+                format!(
+                    "Read lines {}–{} of {path} version {version} ({what}; {} lines). Read-only: edits apply to the draft.",
+                    r.first, r.last_shown, r.lines
+                ),
             )
             .with_guidance(if r.stopped {
                 format!("Read on with {p}_read(version=\"{version}\", start_line={}{}).", r.last_shown + 1, path_arg(path, r.path_arg))

@@ -26,12 +26,13 @@ pub fn next_step(actions: &[String]) -> String {
 pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     match o {
-        SessionOutcome::Waiting => Response::new(Status::Blocked, v.t("session.waiting", &[])).with_guidance(v.t("session.waiting.guidance", &[])),
-        SessionOutcome::WrongCompletion { what, method, kind } => Response::new(
-            Status::InvalidArguments,
-            v.t("invalid", &[("what", &v.t("session.wrong_completion", &[("what", what)]))]),
-        )
-        .with_guidance(v.t("session.wrong_completion.guidance", &[("method", method), ("kind", kind)])),
+        SessionOutcome::Waiting => {
+            Response::new(Status::Blocked, v.t("session.waiting", &[])).with_guidance(v.t("session.waiting.guidance", &[]))
+        }
+        SessionOutcome::WrongCompletion { what, method, kind } => {
+            Response::new(Status::InvalidArguments, v.t("invalid", &[("what", &v.t("session.wrong_completion", &[("what", what)]))]))
+                .with_guidance(v.t("session.wrong_completion.guidance", &[("method", method), ("kind", kind)]))
+        }
         SessionOutcome::NothingToPreview { path } => Response::new(Status::NoOp, v.t("session.nothing_to_preview", &[("path", path)]))
             .with_guidance(v.t("commit.nothing.guidance", &[("p", &p)])),
         SessionOutcome::Previewed { path, count, mode } => Response::new(
@@ -47,7 +48,11 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
         }),
         SessionOutcome::TaskBegun { id, goal, depth } => {
             Response::new(Status::Success, v.t("task.begun", &[("id", id), ("goal", goal), ("depth", depth)])).with_guidance(
-                if v.offers(Tool::Commit) { v.t("task.begun.guidance", &[("p", &p)]) } else { v.t("task.begun.guidance_no_commit", &[("p", &p)]) },
+                if v.offers(Tool::Commit) {
+                    v.t("task.begun.guidance", &[("p", &p)])
+                } else {
+                    v.t("task.begun.guidance_no_commit", &[("p", &p)])
+                },
             )
         }
         SessionOutcome::TaskRefused { error: crate::tasks::TaskError::TooDeep { goal, depth, limit } } => {
@@ -55,10 +60,13 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
                 .with_guidance(v.t("task.too_deep.guidance", &[("p", &p)]))
         }
         SessionOutcome::TaskRefused { error } => invalid_v(&error.to_string(), v.t("task.refused.guidance", &[]), v),
-        SessionOutcome::SessionLog { calls } => Response::new(Status::Success, v.t("session.log", &[("calls", &v.count("n_calls", *calls))]))
-            .with_guidance(v.t("session.log.guidance", &[])),
+        SessionOutcome::SessionLog { calls } => {
+            Response::new(Status::Success, v.t("session.log", &[("calls", &v.count("n_calls", *calls))]))
+                .with_guidance(v.t("session.log.guidance", &[]))
+        }
         SessionOutcome::NotOpen { error } => {
-            let create = if v.offers(Tool::Create) { v.t("session.not_open.create", &[("tool", &Tool::Create.name(p))]) } else { String::new() };
+            let create =
+                if v.offers(Tool::Create) { v.t("session.not_open.create", &[("tool", &Tool::Create.name(p))]) } else { String::new() };
             let what = match error {
                 crate::workspace::WorkspaceError::NotOpen { path, open } => {
                     let open = if open.is_empty() { v.t("session.not_open.none", &[]) } else { open.join(v.locale.words().letters_and) };
@@ -68,6 +76,8 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
             };
             invalid_v(&what, v.t("session.not_open.guidance", &[("create", &create)]), v)
         }
-        SessionOutcome::DispatchedTwice { tool } => Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice.")),
+        SessionOutcome::DispatchedTwice { tool } => {
+            Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice."))
+        }
     }
 }

@@ -40,12 +40,15 @@ pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
         SyncOutcome::DraftDiff { path, pending } => {
             Response::new(Status::Success, v.t("sync.draft_diff", &[("path", path), ("n", &v.count("n_pending_changes", *pending))]))
         }
-        SyncOutcome::NotInStorage { path, draft_chars } => Response::new(Status::Success, v.t("sync.not_in_storage", &[("path", path), ("chars", draft_chars)]))
-            .with_guidance(if v.offers(Tool::PersistAs) {
-                v.t("sync.not_in_storage.persist_as", &[("p", &p)])
-            } else {
-                v.t("sync.not_in_storage.commit", &[("p", &p)])
-            }),
+        SyncOutcome::NotInStorage { path, draft_chars } => {
+            Response::new(Status::Success, v.t("sync.not_in_storage", &[("path", path), ("chars", draft_chars)])).with_guidance(
+                if v.offers(Tool::PersistAs) {
+                    v.t("sync.not_in_storage.persist_as", &[("p", &p)])
+                } else {
+                    v.t("sync.not_in_storage.commit", &[("p", &p)])
+                },
+            )
+        }
         SyncOutcome::StorageIsDraft { path, version, conflict } => {
             let r = Response::new(Status::NoOp, v.t("sync.storage_is_draft", &[("version", version), ("path", path)]));
             // Comparing again tells nothing new: taking storage's text ends the conflict and
@@ -71,21 +74,27 @@ pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
         SyncOutcome::Rebased { path, version, kept, dropped } => {
             let kept_ids: Vec<String> = kept.iter().map(|l| l.to_string()).collect();
             let ids = if kept_ids.is_empty() { String::new() } else { v.t("sync.rebased.ids", &[("ids", &kept_ids.join(and))]) };
-            let mut summary =
-                v.t("sync.rebased", &[("path", path), ("version", version), ("kept", &v.count("n_pending_changes", kept_ids.len())), ("ids", &ids)]);
+            let mut summary = v.t(
+                "sync.rebased",
+                &[("path", path), ("version", version), ("kept", &v.count("n_pending_changes", kept_ids.len())), ("ids", &ids)],
+            );
             if dropped.is_empty() {
                 return Response::new(Status::Success, summary).with_guidance(v.t("sync.rebased.guidance", &[("p", &p)]));
             }
-            let lost: Vec<String> =
-                dropped.iter().map(|c| v.t("sync.rebased.lost", &[("id", &c.id), ("old", &clip(&c.old_text)), ("new", &clip(&c.new_text))])).collect();
+            let lost: Vec<String> = dropped
+                .iter()
+                .map(|c| v.t("sync.rebased.lost", &[("id", &c.id), ("old", &clip(&c.old_text)), ("new", &clip(&c.new_text))]))
+                .collect();
             summary.push_str(&v.t(
                 if lost.len() == 1 { "sync.rebased.dropped.one" } else { "sync.rebased.dropped.other" },
                 &[("n", &lost.len()), ("lost", &lost.join(v.t("list_sep", &[]).as_str()))],
             ));
             Response::new(Status::Success, summary).with_guidance(v.t("sync.rebased.dropped.guidance", &[("path", path), ("p", &p)])).warn()
         }
-        SyncOutcome::RefreshDeleted { path, conflict: false } => Response::new(Status::NoOp, v.t("sync.refresh_deleted", &[("path", path)]))
-            .with_guidance(v.t("sync.refresh_deleted.guidance", &[])),
+        SyncOutcome::RefreshDeleted { path, conflict: false } => {
+            Response::new(Status::NoOp, v.t("sync.refresh_deleted", &[("path", path)]))
+                .with_guidance(v.t("sync.refresh_deleted.guidance", &[]))
+        }
         SyncOutcome::RefreshDeleted { path, conflict: true } => {
             Response::new(Status::ExternalConflict, v.t("sync.refresh_deleted.conflict", &[("path", path)]))
                 .with_guidance(v.t("sync.refresh_deleted.conflict.guidance", &[("p", &p)]))
@@ -119,8 +128,10 @@ pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
                 ),
             )
         }
-        SyncOutcome::LoadFailed { path, error } => Response::new(Status::Exception, v.t("sync.load_failed", &[("path", path), ("error", error)]))
-            .with_guidance(v.t("sync.load_failed.guidance", &[])),
+        SyncOutcome::LoadFailed { path, error } => {
+            Response::new(Status::Exception, v.t("sync.load_failed", &[("path", path), ("error", error)]))
+                .with_guidance(v.t("sync.load_failed.guidance", &[]))
+        }
     }
 }
 

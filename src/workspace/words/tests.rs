@@ -6,8 +6,8 @@ use super::*;
 use crate::format::{Locale, RenderOptions};
 use crate::session::Letter;
 use crate::tasks::TaskError;
-use crate::workspace::outcome::*;
 use crate::workflow::{Flags, WorkflowState};
+use crate::workspace::outcome::*;
 use crate::workspace::WorkspaceError;
 
 fn letter(s: &str) -> Letter {
@@ -53,7 +53,10 @@ fn every_sync_outcome() -> Vec<(SyncOutcome, Status)> {
         (SyncOutcome::StorageDiff { path: "a.md".into(), version: "v7".into(), conflict: false }, Status::Success),
         (SyncOutcome::NothingToRebase { path: "a.md".into() }, Status::NoOp),
         (SyncOutcome::RebaseOntoDeleted { path: "a.md".into() }, Status::Blocked),
-        (SyncOutcome::Rebased { path: "a.md".into(), version: "v7".into(), kept: vec![letter("A"), letter("C")], dropped: vec![] }, Status::Success),
+        (
+            SyncOutcome::Rebased { path: "a.md".into(), version: "v7".into(), kept: vec![letter("A"), letter("C")], dropped: vec![] },
+            Status::Success,
+        ),
         (
             SyncOutcome::Rebased {
                 path: "a.md".into(),
@@ -71,7 +74,10 @@ fn every_sync_outcome() -> Vec<(SyncOutcome, Status)> {
             SyncOutcome::Discarded {
                 changes: 2,
                 reason: "wrong file.".into(),
-                reloaded: vec![ReloadedDocument { path: "a.md".into(), version: Some("v7".into()) }, ReloadedDocument { path: "b.md".into(), version: None }],
+                reloaded: vec![
+                    ReloadedDocument { path: "a.md".into(), version: Some("v7".into()) },
+                    ReloadedDocument { path: "b.md".into(), version: None },
+                ],
                 task: task(),
             },
             Status::Success,
@@ -147,10 +153,19 @@ fn every_persist_outcome() -> Vec<(PersistOutcome, Status)> {
         (PersistOutcome::Reverted { changes: 2, reason: "wrong approach.".into(), task: task() }, Status::Success),
         (PersistOutcome::NewPathEmpty { path: "a.md".into() }, Status::InvalidArguments),
         (PersistOutcome::NewPathOpen { path: "a.md".into(), new_path: "b.md".into() }, Status::InvalidArguments),
-        (PersistOutcome::NewPathUnsafe { path: "a.md".into(), new_path: "../x.md".into(), why: UnsafePath::ParentSegment }, Status::InvalidArguments),
+        (
+            PersistOutcome::NewPathUnsafe { path: "a.md".into(), new_path: "../x.md".into(), why: UnsafePath::ParentSegment },
+            Status::InvalidArguments,
+        ),
         (PersistOutcome::PersistDisabled, Status::Blocked),
-        (PersistOutcome::SavedAs { path: "a.md".into(), new_path: "a.md.recovered".into(), version: "v1".into(), chars: 41, pending: 2 }, Status::Success),
-        (PersistOutcome::SaveAsFailed { path: "a.md".into(), new_path: "a.md.recovered".into(), error: "exists".into() }, Status::PersistFailure),
+        (
+            PersistOutcome::SavedAs { path: "a.md".into(), new_path: "a.md.recovered".into(), version: "v1".into(), chars: 41, pending: 2 },
+            Status::Success,
+        ),
+        (
+            PersistOutcome::SaveAsFailed { path: "a.md".into(), new_path: "a.md.recovered".into(), error: "exists".into() },
+            Status::PersistFailure,
+        ),
     ]
 }
 
@@ -193,7 +208,10 @@ fn every_session_outcome() -> Vec<(SessionOutcome, Status)> {
         (SessionOutcome::TaskRefused { error: TaskError::TooDeep { goal: "deeper".into(), depth: 4, limit: 3 } }, Status::Blocked),
         (SessionOutcome::TaskRefused { error: TaskError::EmptyGoal }, Status::InvalidArguments),
         (SessionOutcome::SessionLog { calls: 7 }, Status::Success),
-        (SessionOutcome::NotOpen { error: WorkspaceError::NotOpen { path: "c.md".into(), open: vec!["a.md".into(), "b.md".into()] } }, Status::InvalidArguments),
+        (
+            SessionOutcome::NotOpen { error: WorkspaceError::NotOpen { path: "c.md".into(), open: vec!["a.md".into(), "b.md".into()] } },
+            Status::InvalidArguments,
+        ),
         (SessionOutcome::DispatchedTwice { tool: Tool::Commit }, Status::Exception),
     ]
 }
@@ -279,7 +297,9 @@ fn check(what: &str, mut r: Response, status: Status, bare: bool, v: &Voice) {
     for tool in tools_named(&guidance) {
         assert!(v.offered.contains(&tool), "{what}: the guidance names {tool:?}, which the voice does not offer: {guidance}");
     }
-    if matches!(status, Status::InvalidArguments | Status::Blocked | Status::Exception | Status::PersistFailure) && r.summary.starts_with("Invalid") {
+    if matches!(status, Status::InvalidArguments | Status::Blocked | Status::Exception | Status::PersistFailure)
+        && r.summary.starts_with("Invalid")
+    {
         assert!(r.summary.ends_with("Nothing was changed."), "{what}: {}", r.summary);
     }
     // The state these statuses leave (the validator checks the pair); the rest leave any.
@@ -305,7 +325,11 @@ fn every_sync_outcome_is_worded_in_both_locales() {
         // A diff's answer without a next step gets the state's next actions when finished.
         let bare = matches!(
             o,
-            SyncOutcome::DraftDiff { .. } | SyncOutcome::StorageIsDraft { conflict: false, .. } | SyncOutcome::NothingToRebase { .. } | SyncOutcome::AlreadyInStep { .. } | SyncOutcome::Discarded { .. }
+            SyncOutcome::DraftDiff { .. }
+                | SyncOutcome::StorageIsDraft { conflict: false, .. }
+                | SyncOutcome::NothingToRebase { .. }
+                | SyncOutcome::AlreadyInStep { .. }
+                | SyncOutcome::Discarded { .. }
         );
         check(&format!("{o:?}"), sync(&o, &v), status, bare, &v);
     }
@@ -375,10 +399,16 @@ fn guidance_follows_the_tools_the_voice_offers() {
     assert!(g.ends_with("nb_revert(reason) drops the pending changes.") && !g.contains("nb_commit"), "{g}");
     // Storage holding exactly the draft under a conflict: refresh loses nothing (when offered).
     let same = SyncOutcome::StorageIsDraft { path: "a.md".into(), version: "v7".into(), conflict: true };
-    assert!(sync(&same, &voice(Tool::ALL.to_vec())).guidance.unwrap_or_default().starts_with("Storage already holds your changes: nb_refresh"));
+    assert!(sync(&same, &voice(Tool::ALL.to_vec()))
+        .guidance
+        .unwrap_or_default()
+        .starts_with("Storage already holds your changes: nb_refresh"));
     assert_eq!(sync(&same, &voice(vec![Tool::Read])).guidance, None);
     let nothing = SyncOutcome::NoPendingChanges { path: "b.md".into() };
-    assert_eq!(sync(&nothing, &voice(Tool::ALL.to_vec())).guidance.as_deref(), Some("Nothing to compare: stage an edit in b.md with nb_replace first."));
+    assert_eq!(
+        sync(&nothing, &voice(Tool::ALL.to_vec())).guidance.as_deref(),
+        Some("Nothing to compare: stage an edit in b.md with nb_replace first.")
+    );
     assert_eq!(sync(&nothing, &voice(vec![Tool::Read])).guidance, None);
     // Without memo_persist_as, a document gone from storage is recreated by a commit.
     let gone = SyncOutcome::NotInStorage { path: "a.md".into(), draft_chars: 3 };
@@ -412,7 +442,12 @@ fn outcomes_name_their_values_and_limits() {
     assert_eq!(r.guidance.as_deref(), Some("a.md is now v3, b.md is now v1; nb_read(version=\"v2\") shows a.md as it was before."));
     let (o, _) = &every_persist_outcome()[5];
     let s = persist(o, &v).summary;
-    assert!(s.contains("b.md: disk full") && s.contains("a.md (now version v9) had been saved and was restored") && s.contains("c.md could not be restored"), "{s}");
+    assert!(
+        s.contains("b.md: disk full")
+            && s.contains("a.md (now version v9) had been saved and was restored")
+            && s.contains("c.md could not be restored"),
+        "{s}"
+    );
     // Storage changed underneath the save: said with its version; the candidates dropped.
     let (o, _) = &every_persist_outcome()[6];
     let s = persist(o, &v).summary;
@@ -426,7 +461,13 @@ fn outcomes_name_their_values_and_limits() {
 #[test]
 fn a_generated_commit_summary_says_what_the_changes_do() {
     let s = |changes, old: &str, new: &str, repeated| {
-        auto_summary(&PendingSummary { changes, paths: vec!["a.md".into(), "b.md".into()], old_text: old.into(), new_text: new.into(), repeated })
+        auto_summary(&PendingSummary {
+            changes,
+            paths: vec!["a.md".into(), "b.md".into()],
+            old_text: old.into(),
+            new_text: new.into(),
+            repeated,
+        })
     };
     assert_eq!(s(1, "timeout: 30", "timeout: 60", Some(3)), "1 change in a.md, b.md: `timeout: 30` → `timeout: 60` ×3");
     assert_eq!(s(3, "", "tail\nline", None), "3 changes in a.md, b.md: add `tail⏎line` and 2 more");
@@ -437,8 +478,14 @@ fn a_generated_commit_summary_says_what_the_changes_do() {
 
 #[test]
 fn the_finishing_sentences_name_their_values() {
-    assert_eq!(next_step(&["nb_read()".into(), "nb_replace(old_text, new_text)".into()]), "Next: nb_read() or nb_replace(old_text, new_text).");
-    assert_eq!(diagnostics_pointer(&["MatchTrace", "Schema"], "op-4"), "Diagnostics are on (MatchTrace, Schema): the records of this call are op-4.");
+    assert_eq!(
+        next_step(&["nb_read()".into(), "nb_replace(old_text, new_text)".into()]),
+        "Next: nb_read() or nb_replace(old_text, new_text)."
+    );
+    assert_eq!(
+        diagnostics_pointer(&["MatchTrace", "Schema"], "op-4"),
+        "Diagnostics are on (MatchTrace, Schema): the records of this call are op-4."
+    );
     assert_eq!(schema_defect("op-4"), "Response format does not match the spec (see the TextEdit.Schema record of op-4).");
 }
 
