@@ -79,24 +79,45 @@ const agentpadValidates = {
  * @returns {Promise<AgentpadServer>}
  */
 export async function createAgentpadServer(options) {
-  const { dir, extensions, toolPrefix, visibleOnly = false, structuredContent = false, git = false, log = (line) => process.stderr.write(`${line}\n`) } = options;
-  if (typeof structuredContent !== "boolean") throw new TypeError(`agentpad-mcp: option structuredContent must be a boolean, got ${JSON.stringify(structuredContent)}`);
+  const {
+    dir,
+    extensions,
+    toolPrefix,
+    visibleOnly = false,
+    structuredContent = false,
+    git = false,
+    log = (line) => process.stderr.write(`${line}\n`),
+  } = options;
+  if (typeof structuredContent !== "boolean")
+    throw new TypeError(`agentpad-mcp: option structuredContent must be a boolean, got ${JSON.stringify(structuredContent)}`);
   if (typeof git !== "boolean") throw new TypeError(`agentpad-mcp: option git must be a boolean, got ${JSON.stringify(git)}`);
-  if (git && options.collab !== undefined) throw new TypeError("agentpad-mcp: option git needs a folder (dir), not collab: a room has no git work tree");
+  if (git && options.collab !== undefined)
+    throw new TypeError("agentpad-mcp: option git needs a folder (dir), not collab: a room has no git work tree");
   // Every workspace option of the core's table given (persistMode, locale, toolPrefix,
   // candidateStyle, maxReadLines, …: docs/options.md) goes to Workspace.create as it is.
-  const workspaceOptions = Object.fromEntries(CORE_OPTIONS.filter((o) => options[o.name] !== undefined).map((o) => [o.name, options[o.name]]));
+  const workspaceOptions = Object.fromEntries(
+    CORE_OPTIONS.filter((o) => options[o.name] !== undefined).map((o) => [o.name, options[o.name]]),
+  );
   // The core checks every option: ask it before reading the folder, so a bad one fails fast
   // with the core's message naming it.
   (await Workspace.create({ storage: new MemoryStorage({}), ...workspaceOptions })).free();
 
   const yjs = options.collab === undefined ? undefined : await importYjs();
-  const room = options.collab === undefined || yjs === undefined ? undefined : await yjs.connectHocuspocusNode({ url: options.collab.url, room: options.collab.room, ...(options.collab.token === undefined ? {} : { token: options.collab.token }) });
-  const storage = room?.storage ?? new NodeFsStorage(dir, {
-    ...(extensions === undefined ? {} : { extensions }),
-    ...(git ? { git } : {}),
-    onError: (err) => log(`agentpad-mcp: watcher: ${err.message}`),
-  });
+  const room =
+    options.collab === undefined || yjs === undefined
+      ? undefined
+      : await yjs.connectHocuspocusNode({
+          url: options.collab.url,
+          room: options.collab.room,
+          ...(options.collab.token === undefined ? {} : { token: options.collab.token }),
+        });
+  const storage =
+    room?.storage ??
+    new NodeFsStorage(dir, {
+      ...(extensions === undefined ? {} : { extensions }),
+      ...(git ? { git } : {}),
+      onError: (err) => log(`agentpad-mcp: watcher: ${err.message}`),
+    });
 
   // Open what can be opened: one binary or huge file must not keep the rest from being served.
   const paths = [];
@@ -124,23 +145,29 @@ export async function createAgentpadServer(options) {
 
   // Files added to the folder later are served too: the storage's watch reports them, and they
   // are opened before the next call (a document memo_create made is open already).
-  const unwatchNew = room === undefined
-    ? storage.watch((change) => {
-      const path = change?.path;
-      if (typeof path !== "string" || workspace.freed || workspace.paths().includes(path)) return;
-      workspace.open(path).then(
-        (opened) => opened && log(`agentpad-mcp: opened ${path} (new in the folder)`),
-        (err) => log(`agentpad-mcp: skipped ${path}: ${err instanceof Error ? err.message : String(err)}`),
-      );
-    })
-    : undefined;
+  const unwatchNew =
+    room === undefined
+      ? storage.watch((change) => {
+          const path = change?.path;
+          if (typeof path !== "string" || workspace.freed || workspace.paths().includes(path)) return;
+          workspace.open(path).then(
+            (opened) => opened && log(`agentpad-mcp: opened ${path} (new in the folder)`),
+            (err) => log(`agentpad-mcp: skipped ${path}: ${err instanceof Error ? err.message : String(err)}`),
+          );
+        })
+      : undefined;
 
   const server = new McpServer(
     { name: "agentpad-mcp", version },
     {
       // One tools/list_changed per call, however many tools it enabled or disabled.
       debouncedNotificationMethods: ["notifications/tools/list_changed"],
-      instructions: instructionsFor(room === undefined ? storage.dir : `the Hocuspocus room ${options.collab?.room} at ${options.collab?.url}`, workspace.paths(), toolPrefix ?? "memo", visibleOnly),
+      instructions: instructionsFor(
+        room === undefined ? storage.dir : `the Hocuspocus room ${options.collab?.room} at ${options.collab?.url}`,
+        workspace.paths(),
+        toolPrefix ?? "memo",
+        visibleOnly,
+      ),
     },
   );
 
@@ -173,7 +200,9 @@ export async function createAgentpadServer(options) {
       structuredContent || room !== undefined ? { format: "mcp", onResponse: (r) => (response = r) } : { format: "mcp" },
     );
     if (room !== undefined && response !== undefined) await publish(response);
-    return response === undefined || !structuredContent ? result : { ...result, structuredContent: /** @type {import("@agentpad/core").ToolResponse & Record<string, unknown>} */ (response) };
+    return response === undefined || !structuredContent
+      ? result
+      : { ...result, structuredContent: /** @type {import("@agentpad/core").ToolResponse & Record<string, unknown>} */ (response) };
   };
 
   /**
@@ -189,7 +218,12 @@ export async function createAgentpadServer(options) {
       if (!awareness) continue;
       try {
         const ytext = await room.storage.text(path);
-        yjs?.publishAgentState(awareness, ytext, response, { path, committed: workspace.text(path), draft: workspace.draft(path), name: options.collab?.name ?? "agentpad-mcp" });
+        yjs?.publishAgentState(awareness, ytext, response, {
+          path,
+          committed: workspace.text(path),
+          draft: workspace.draft(path),
+          name: options.collab?.name ?? "agentpad-mcp",
+        });
       } catch (err) {
         log(`agentpad-mcp: awareness of ${path}: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -199,20 +233,16 @@ export async function createAgentpadServer(options) {
   // The enabled tools (the same in every state); toolStates() says which the state offers now.
   const offered = new Map(workspace.toolStates().map((s) => [s.definition.name, s.available]));
   for (const { name, description, input_schema } of workspace.tools({ format: "json-schema" })) {
-    const tool = server.registerTool(
-      name,
-      { description, inputSchema: fromJsonSchema(input_schema, agentpadValidates) },
-      async (args) => {
-        const call = runCall(name, args);
-        running.add(call);
-        try {
-          return await call;
-        } finally {
-          running.delete(call);
-          sync();
-        }
-      },
-    );
+    const tool = server.registerTool(name, { description, inputSchema: fromJsonSchema(input_schema, agentpadValidates) }, async (args) => {
+      const call = runCall(name, args);
+      running.add(call);
+      try {
+        return await call;
+      } finally {
+        running.delete(call);
+        sync();
+      }
+    });
     // Registered enabled (no client is connected yet: no notification is sent).
     if (visibleOnly && !offered.get(name)) tool.disable();
     registered.set(name, tool);
@@ -247,15 +277,18 @@ async function importYjs() {
     const [server, main] = await Promise.all([import("@agentpad/yjs/server"), import("@agentpad/yjs")]);
     return { connectHocuspocusNode: server.connectHocuspocusNode, publishAgentState: main.publishAgentState };
   } catch {
-    throw new Error("--collab needs the @agentpad/yjs package: npm install @agentpad/yjs (or npx -p @agentpad/mcp -p @agentpad/yjs agentpad-mcp ...)");
+    throw new Error(
+      "--collab needs the @agentpad/yjs package: npm install @agentpad/yjs (or npx -p @agentpad/mcp -p @agentpad/yjs agentpad-mcp ...)",
+    );
   }
 }
 
 /** What the server tells the client about itself (MCP `instructions`). */
 function instructionsFor(dir, paths, prefix, visibleOnly) {
-  const docs = paths.length === 0
-    ? "No documents are open (the folder held no text files when the server started)."
-    : `Open documents (paths relative to the folder; the first is the default when a call names no \`path\`): ${paths.map((p) => `\`${p}\``).join(", ")}.`;
+  const docs =
+    paths.length === 0
+      ? "No documents are open (the folder held no text files when the server started)."
+      : `Open documents (paths relative to the folder; the first is the default when a call names no \`path\`): ${paths.map((p) => `\`${p}\``).join(", ")}.`;
   return [
     `agentpad edits the text files of ${dir}.`,
     docs,

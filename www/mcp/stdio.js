@@ -38,7 +38,12 @@ function sniffId(head) {
  * @param {{ input?: NodeJS.ReadableStream, output?: NodeJS.WritableStream, limit?: number, log?: (line: string) => void }} [options]
  */
 export function stdioTransport(options = {}) {
-  const { input = process.stdin, output = process.stdout, limit = MAX_MESSAGE_BYTES, log = (line) => process.stderr.write(`${line}\n`) } = options;
+  const {
+    input = process.stdin,
+    output = process.stdout,
+    limit = MAX_MESSAGE_BYTES,
+    log = (line) => process.stderr.write(`${line}\n`),
+  } = options;
   const lines = new PassThrough();
   /** @type {Buffer[]} */
   let parts = [];
@@ -50,7 +55,8 @@ export function stdioTransport(options = {}) {
 
   const refuse = () => {
     const id = sniffId(Buffer.concat(head).toString("utf8"));
-    const message = `Message too large: ${size} bytes, over agentpad-mcp's limit of ${limit} bytes per message. ` +
+    const message =
+      `Message too large: ${size} bytes, over agentpad-mcp's limit of ${limit} bytes per message. ` +
       `Documents up to ${MAX_DOCUMENT_BYTES} bytes (agentpad's limit) fit; send a smaller document or change it in parts (memo_replace).`;
     log(`agentpad-mcp: refused a message of ${size} bytes (limit ${limit}); still serving`);
     output.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message } })}\n`);

@@ -126,9 +126,10 @@ export class BrowserStorage implements StorageProvider {
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => {
         const why = messageOf(request.error);
-        const hint = request.error?.name === "VersionError"
-          ? " (a newer version of this database exists; it was created by something else — pick another name)"
-          : "";
+        const hint =
+          request.error?.name === "VersionError"
+            ? " (a newer version of this database exists; it was created by something else — pick another name)"
+            : "";
         reject(new Error(`BrowserStorage.open: cannot open the IndexedDB database "${name}": ${why}${hint}`));
       };
     });
@@ -169,7 +170,9 @@ export class BrowserStorage implements StorageProvider {
       throw new TypeError(`BrowserStorage: save("${path}"): the text must be a string, got ${typeof text}`);
     }
     if (typeof expectedVersion !== "string") {
-      throw new TypeError(`BrowserStorage: save("${path}"): expectedVersion must be a string ("" for a new document), got ${typeof expectedVersion}`);
+      throw new TypeError(
+        `BrowserStorage: save("${path}"): expectedVersion must be a string ("" for a new document), got ${typeof expectedVersion}`,
+      );
     }
     // Hash first: a transaction must not wait for anything but its own requests.
     const version = await versionOf(text);
@@ -292,7 +295,11 @@ export class BrowserStorage implements StorageProvider {
       try {
         transaction = this.#usable(operation).transaction(STORE, mode);
       } catch (err) {
-        reject(err instanceof Error && err.message.startsWith("BrowserStorage") ? err : new Error(`BrowserStorage "${this.name}": ${operation}${target} failed: ${messageOf(err)}`));
+        reject(
+          err instanceof Error && err.message.startsWith("BrowserStorage")
+            ? err
+            : new Error(`BrowserStorage "${this.name}": ${operation}${target} failed: ${messageOf(err)}`),
+        );
         return;
       }
       let value: T | undefined;
@@ -301,7 +308,9 @@ export class BrowserStorage implements StorageProvider {
       transaction.onabort = () => {
         reject(
           failure ??
-            new Error(`BrowserStorage "${this.name}": ${operation}${target} failed: ${transaction.error ? messageOf(transaction.error) : "the transaction was aborted"}; nothing was changed`),
+            new Error(
+              `BrowserStorage "${this.name}": ${operation}${target} failed: ${transaction.error ? messageOf(transaction.error) : "the transaction was aborted"}; nothing was changed`,
+            ),
         );
       };
       const fail = (error: Error): void => {
@@ -313,9 +322,13 @@ export class BrowserStorage implements StorageProvider {
         }
       };
       try {
-        body(transaction.objectStore(STORE), (v) => {
-          value = v;
-        }, fail);
+        body(
+          transaction.objectStore(STORE),
+          (v) => {
+            value = v;
+          },
+          fail,
+        );
       } catch (err) {
         fail(new Error(`BrowserStorage "${this.name}": ${operation}${target} failed: ${messageOf(err)}`));
       }

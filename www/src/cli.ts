@@ -49,7 +49,8 @@ function readTranscript(path: string): unknown {
 function localeOption(value: string | undefined): TranscriptOptions {
   if (value === undefined) return {};
   const locale = LOCALES.find((l) => l === value);
-  if (locale === undefined) throw new UsageError(`--locale must be ${LOCALES.map((l) => JSON.stringify(l)).join(" or ")}, got ${JSON.stringify(value)}`);
+  if (locale === undefined)
+    throw new UsageError(`--locale must be ${LOCALES.map((l) => JSON.stringify(l)).join(" or ")}, got ${JSON.stringify(value)}`);
   return { locale };
 }
 

@@ -23,7 +23,13 @@ const MAX_SHOW_BYTES = 128 * 1024 * 1024;
  * since it would override LC_MESSAGES).
  */
 function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", GIT_LITERAL_PATHSPECS: "1" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_EDITOR: "true",
+    GIT_PAGER: "cat",
+    GIT_LITERAL_PATHSPECS: "1",
+  };
   const all = env.LC_ALL;
   if (all !== undefined && all !== "") {
     for (const category of ["LC_CTYPE", "LC_COLLATE", "LC_NUMERIC", "LC_TIME", "LC_MONETARY"]) env[category] = all;
@@ -44,19 +50,22 @@ export interface GitRun {
 
 /** Stderr's last meaningful lines, for a message ("fatal: …", a hook's own words). */
 export function gitWhy(run: GitRun): string {
-  const lines = run.stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const lines = run.stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   if (run.timedOut) return lines.at(-1) ?? "git did not finish in time and was stopped";
   const text = lines.slice(-6).join(" ⏎ ");
   return text === "" ? `git exited with status ${run.code}` : text;
 }
 
 /** What `GitWorkTree.commit` came to. */
-export type GitCommitResult =
-  | { ok: true; id: string; branch: string; nothing: boolean }
-  | { ok: false; why: string; unstaged: boolean };
+export type GitCommitResult = { ok: true; id: string; branch: string; nothing: boolean } | { ok: false; why: string; unstaged: boolean };
 
 const notWorkTree = (dir: string): Error =>
-  new Error(`NodeFsStorage: option git: ${dir} is inside a git repository but not in a work tree (a bare repository or a .git folder); serve a folder of a checkout, or leave the option out`);
+  new Error(
+    `NodeFsStorage: option git: ${dir} is inside a git repository but not in a work tree (a bare repository or a .git folder); serve a folder of a checkout, or leave the option out`,
+  );
 
 /**
  * A git work tree, checked when it is made: `new GitWorkTree(dir)` throws, naming the folder and
@@ -77,7 +86,9 @@ export class GitWorkTree {
     this.timeoutMs = timeoutMs;
     // A missing folder would look like a missing git below (spawn's ENOENT names no culprit).
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-      throw new Error(`NodeFsStorage: option git: the directory ${dir} does not exist, so it is no git work tree; create it inside a checkout, or leave the option out`);
+      throw new Error(
+        `NodeFsStorage: option git: the directory ${dir} does not exist, so it is no git work tree; create it inside a checkout, or leave the option out`,
+      );
     }
     let out: string;
     try {
@@ -91,7 +102,9 @@ export class GitWorkTree {
     } catch (err) {
       const e = err as { code?: string; stderr?: string; message?: string };
       if (e.code === "ENOENT") {
-        throw new Error(`NodeFsStorage: option git needs the git program, which was not found on PATH; install git or leave the option out`);
+        throw new Error(
+          `NodeFsStorage: option git needs the git program, which was not found on PATH; install git or leave the option out`,
+        );
       }
       const why = (e.stderr ?? e.message ?? "").trim().split("\n")[0] ?? "";
       if (/must be run in a work tree/.test(why)) throw notWorkTree(dir);
@@ -114,7 +127,13 @@ export class GitWorkTree {
     const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
     return new Promise((resolve) => {
       const group = process.platform !== "win32";
-      const child = cp().spawn("git", args, { cwd: this.dir, env: gitEnv(), stdio: ["ignore", "pipe", "pipe"], detached: group, windowsHide: true });
+      const child = cp().spawn("git", args, {
+        cwd: this.dir,
+        env: gitEnv(),
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: group,
+        windowsHide: true,
+      });
       const out: Buffer[] = [];
       let outBytes = 0;
       let err = "";
@@ -175,7 +194,8 @@ export class GitWorkTree {
     // commit's reading HEAD and moving it (git refuses the move, committing nothing): try again,
     // on the new HEAD, within the limit.
     const deadline = Date.now() + this.timeoutMs;
-    const locked = (r: GitRun) => r.code !== 0 && /index\.lock'?: File exists|cannot lock ref 'HEAD': is at [0-9a-f]+ but expected/.test(r.stderr);
+    const locked = (r: GitRun) =>
+      r.code !== 0 && /index\.lock'?: File exists|cannot lock ref 'HEAD': is at [0-9a-f]+ but expected/.test(r.stderr);
     const retrying = async (args: string[]): Promise<GitRun> => {
       for (let pause = 20; ; pause = Math.min(500, pause * 2)) {
         const r = await this.run(args);
@@ -190,7 +210,10 @@ export class GitWorkTree {
       // A file git does not track yet (one memo_create made): staged for this commit only, and
       // taken out of the index again if no commit follows, so the index is as it was.
       const untracked = await this.run(["ls-files", "-z", "--others", "--", ...paths]);
-      added = untracked.stdout.toString("utf8").split("\0").filter((p) => p !== "");
+      added = untracked.stdout
+        .toString("utf8")
+        .split("\0")
+        .filter((p) => p !== "");
       if (added.length > 0) {
         const add = await retrying(["add", "--", ...added]);
         if (add.code !== 0) return { ok: false, why: `git add failed: ${gitWhy(add)}`, unstaged: await this.#unstage(added, retrying) };
@@ -200,7 +223,8 @@ export class GitWorkTree {
     if (done.code !== 0) {
       const out = done.stdout.toString("utf8");
       // The saved text is what HEAD has already (an edit undone by hand): no commit to make.
-      if (/nothing (added )?to commit|no changes added to commit/.test(out + done.stderr)) return { ok: true, id: "", branch: "", nothing: true };
+      if (/nothing (added )?to commit|no changes added to commit/.test(out + done.stderr))
+        return { ok: true, id: "", branch: "", nothing: true };
       return { ok: false, why: `git commit failed: ${gitWhy(done)}`, unstaged: await this.#unstage(added, retrying) };
     }
     // "[main 1a2b3c4] subject" or "[main (root-commit) 1a2b3c4] subject": git's short id, long
@@ -224,12 +248,20 @@ export class GitWorkTree {
     const found = await this.run(["log", "-1", "--format=%H%n%s", `${id}^{commit}`, "--"]);
     if (found.code !== 0) {
       const ambiguous = /ambiguous/.test(found.stderr);
-      return { ok: false, why: ambiguous ? `the short id ${id} names several objects; give more of its digits` : `the repository has no commit ${id}` };
+      return {
+        ok: false,
+        why: ambiguous ? `the short id ${id} names several objects; give more of its digits` : `the repository has no commit ${id}`,
+      };
     }
     const [full = id, subject = ""] = found.stdout.toString("utf8").split("\n");
     const shown = await this.run(["show", `${full}:./${path}`], { maxBytes: MAX_SHOW_BYTES });
     if (shown.code !== 0) {
-      return { ok: false, why: /exists on disk, but not in|does not exist in|not in '/.test(shown.stderr) ? `${path} is not in commit ${full.slice(0, 12)}` : gitWhy(shown) };
+      return {
+        ok: false,
+        why: /exists on disk, but not in|does not exist in|not in '/.test(shown.stderr)
+          ? `${path} is not in commit ${full.slice(0, 12)}`
+          : gitWhy(shown),
+      };
     }
     return { ok: true, bytes: shown.stdout, id: full, subject };
   }

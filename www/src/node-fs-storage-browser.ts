@@ -11,7 +11,7 @@ export const NODE_ONLY_MESSAGE =
   '(dist/browser.js, the package\'s "default" export condition). Node picks the Node entry ' +
   '(dist/agentpad.node.js, the "node" condition) by itself; a bundler building server code must ' +
   'resolve the "node" condition (Vite: an SSR build or resolve.conditions: ["node"]; esbuild: ' +
-  '--platform=node). In a browser use BrowserStorage (IndexedDB) or MemoryStorage.';
+  "--platform=node). In a browser use BrowserStorage (IndexedDB) or MemoryStorage.";
 
 export const NodeFsStorage = class NodeFsStorage {
   constructor() {

@@ -78,7 +78,8 @@ let crypto: typeof import("node:crypto") | undefined;
 const nodeCrypto = (): typeof import("node:crypto") => (crypto ??= requireBuiltin("node:crypto") as typeof import("node:crypto"));
 // proper-lockfile likewise, on the first save or sweep (it loads graceful-fs and signal-exit).
 let lockfile: typeof import("proper-lockfile") | undefined;
-const properLockfile = (): typeof import("proper-lockfile") => (lockfile ??= requireBuiltin("proper-lockfile") as typeof import("proper-lockfile"));
+const properLockfile = (): typeof import("proper-lockfile") =>
+  (lockfile ??= requireBuiltin("proper-lockfile") as typeof import("proper-lockfile"));
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -128,7 +129,7 @@ function lockPathOf(target: string): string {
  */
 async function realOf(abs: string): Promise<{ real: string; exists: boolean }> {
   const rest: string[] = [];
-  for (let probe = abs; ; ) {
+  for (let probe = abs; ;) {
     try {
       const real = await realpath(probe);
       return { real: rest.length === 0 ? real : join(real, ...rest), exists: rest.length === 0 };
@@ -215,7 +216,9 @@ export class NodeFsStorage implements StorageProvider {
       throw new TypeError(`NodeFsStorage: debounceMs must be a number ≥ 0 (milliseconds), got ${JSON.stringify(debounceMs)}`);
     }
     if (extensions !== undefined && (!Array.isArray(extensions) || extensions.some((e) => typeof e !== "string" || e === ""))) {
-      throw new TypeError(`NodeFsStorage: extensions must be an array of non-empty strings such as [".md", ".txt"], got ${JSON.stringify(extensions)}`);
+      throw new TypeError(
+        `NodeFsStorage: extensions must be an array of non-empty strings such as [".md", ".txt"], got ${JSON.stringify(extensions)}`,
+      );
     }
     if (onError !== undefined && typeof onError !== "function") {
       throw new TypeError("NodeFsStorage: onError must be a function");
@@ -304,7 +307,9 @@ export class NodeFsStorage implements StorageProvider {
       throw new TypeError(`NodeFsStorage: save("${path}"): the text must be a string, got ${typeof text}`);
     }
     if (typeof expectedVersion !== "string") {
-      throw new TypeError(`NodeFsStorage: save("${path}"): expectedVersion must be a string ("" for a new file), got ${typeof expectedVersion}`);
+      throw new TypeError(
+        `NodeFsStorage: save("${path}"): expectedVersion must be a string ("" for a new file), got ${typeof expectedVersion}`,
+      );
     }
     const root = await this.#open();
     const saved = await this.#exclusive(path, () => this.#save(path, abs, root, text, expectedVersion));
@@ -354,7 +359,8 @@ export class NodeFsStorage implements StorageProvider {
         if (mode !== undefined) await chmod(tmp, mode); // open's mode is masked by the umask
       } catch (err) {
         const code = errorCode(err);
-        const hint = code === "EACCES" || code === "EPERM" || code === "EROFS" ? " (check the permissions of the file and its directory)" : "";
+        const hint =
+          code === "EACCES" || code === "EPERM" || code === "EROFS" ? " (check the permissions of the file and its directory)" : "";
         throw cannot(`${messageOf(err)}${hint}`);
       }
       // The last look before the rename: a program that ignores the lock (an editor) may have
@@ -561,7 +567,11 @@ export class NodeFsStorage implements StorageProvider {
   async #writableMode(path: string, target: string): Promise<number> {
     const mode = (await stat(target)).mode & 0o7777;
     let writable = (mode & 0o222) !== 0;
-    if (writable) writable = await access(target, fsConstants.W_OK).then(() => true, () => false);
+    if (writable)
+      writable = await access(target, fsConstants.W_OK).then(
+        () => true,
+        () => false,
+      );
     if (!writable) {
       throw new Error(
         `NodeFsStorage: cannot save "${path}": the file is read-only (mode ${modeString(mode)}, ${target}); nothing was written. Make it writable (chmod u+w) to save it, or save under another name`,
@@ -577,7 +587,11 @@ export class NodeFsStorage implements StorageProvider {
    * to 1.5× lockStaleMs (10 ms between tries, growing to 250 ms); any other failure (a directory
    * that cannot be written) rejects at once.
    */
-  async #lock(path: string, abs: string, target: string): Promise<{ path: string; release: () => Promise<void>; compromised: () => Error | undefined }> {
+  async #lock(
+    path: string,
+    abs: string,
+    target: string,
+  ): Promise<{ path: string; release: () => Promise<void>; compromised: () => Error | undefined }> {
     const lockPath = lockPathOf(target);
     const waitMs = 1.5 * this.#lockStaleMs;
     const deadline = Date.now() + waitMs;
@@ -604,9 +618,10 @@ export class NodeFsStorage implements StorageProvider {
           await new Promise((resolve) => setTimeout(resolve, pause));
           continue;
         }
-        const why = code === "ELOCKED"
-          ? `another save holds its lock ${lockPath} (waited ${grouped(Math.round(waitMs / 1000))} s); if no agentpad process is saving it, remove that directory`
-          : `cannot take its lock ${lockPath}: ${messageOf(err)}${code === "EACCES" || code === "EPERM" || code === "EROFS" ? " (check the permissions of the file and its directory)" : ""}`;
+        const why =
+          code === "ELOCKED"
+            ? `another save holds its lock ${lockPath} (waited ${grouped(Math.round(waitMs / 1000))} s); if no agentpad process is saving it, remove that directory`
+            : `cannot take its lock ${lockPath}: ${messageOf(err)}${code === "EACCES" || code === "EPERM" || code === "EROFS" ? " (check the permissions of the file and its directory)" : ""}`;
         throw new Error(`NodeFsStorage: cannot save "${path}" (${abs}): ${why}; the file is unchanged`);
       }
     }
@@ -658,14 +673,20 @@ export class NodeFsStorage implements StorageProvider {
       const target = join(abs, match[1]!);
       let release: (() => Promise<void>) | undefined;
       try {
-        release = await properLockfile().lock(target, { realpath: false, lockfilePath: lockPathOf(target), stale: this.#lockStaleMs, retries: 0 });
+        release = await properLockfile().lock(target, {
+          realpath: false,
+          lockfilePath: lockPathOf(target),
+          stale: this.#lockStaleMs,
+          retries: 0,
+        });
       } catch {
         continue; // a save holds the lock: the file is its own
       }
       try {
         await unlink(join(abs, name));
       } catch (err) {
-        if (errorCode(err) !== "ENOENT") this.#report(new Error(`NodeFsStorage: cannot remove the leftover temporary file ${join(abs, name)}: ${messageOf(err)}`));
+        if (errorCode(err) !== "ENOENT")
+          this.#report(new Error(`NodeFsStorage: cannot remove the leftover temporary file ${join(abs, name)}: ${messageOf(err)}`));
       } finally {
         await release().catch(() => {});
       }

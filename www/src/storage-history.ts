@@ -11,7 +11,11 @@ import type { CommitRecordResult, StoredVersion, ToolResponse } from "./types.js
 const swap = (s: string, from: string, to: string): string => (from === "" ? s : s.split(from).join(to));
 
 /** The Markdown's `- summary: …` / `- guidance: …` line of `value` (one line, as the core renders it). */
-const oneLine = (s: string): string => s.trimEnd().replace(/\r\n/g, "\n").replace(/[\r\n]/g, " ⏎ ");
+const oneLine = (s: string): string =>
+  s
+    .trimEnd()
+    .replace(/\r\n/g, "\n")
+    .replace(/[\r\n]/g, " ⏎ ");
 
 /**
  * `r` with its summary, guidance and their Markdown lines changed to `summary` and `guidance`
@@ -40,7 +44,12 @@ export function withRecord(r: ToolResponse, result: CommitRecordResult): ToolRes
   // The one-line view keeps the summary's first sentence: the note goes after it.
   const basic = `${r.markdown_basic} · ${result.ok ? result.note : `[Warning] ${result.note}`}`;
   if (result.ok) return reworded(r, `${r.summary} ${result.note}`, undefined, basic);
-  const warned = reworded(r, r.summary.startsWith("[Warning] ") ? `${r.summary} ${result.note}` : `[Warning] ${r.summary} ${result.note}`, result.guidance, basic.replace(/^\[OK\] /, "[Warning] "));
+  const warned = reworded(
+    r,
+    r.summary.startsWith("[Warning] ") ? `${r.summary} ${result.note}` : `[Warning] ${r.summary} ${result.note}`,
+    result.guidance,
+    basic.replace(/^\[OK\] /, "[Warning] "),
+  );
   // A summary marked [Warning] is under a [Warning] overview (docs/responses.md#markdown-layout).
   return { ...warned, markdown: warned.markdown.replace(/^### \[OK\] /m, "### [Warning] ") };
 }
@@ -75,10 +84,15 @@ export function readStoredVersion(read: StoredRead, version: string, found: Stor
     if ("error" in found) {
       // The core's own refusal of an unknown version, reworded: the id is a git commit id.
       scratch.open(read.path, "", "stored");
-      r = (scratch.call(read.name, { version: "not-a-version" }, undefined, read.nowMs) as Step & { kind: "done" }).response as ToolResponse;
+      r = (scratch.call(read.name, { version: "not-a-version" }, undefined, read.nowMs) as Step & { kind: "done" })
+        .response as ToolResponse;
       const summary = `Invalid call: cannot read version ${JSON.stringify(version)} of ${read.path}: ${found.error}. Nothing was changed.`;
-      r = reworded(r, summary, `Pass a commit id git log names (4 to 40 hex digits) or a version like "v3" that the live context or a commit named.`,
-        swap(r.markdown_basic, r.summary.replace(/ Nothing was changed\.$/, ""), summary.replace(/ Nothing was changed\.$/, "")));
+      r = reworded(
+        r,
+        summary,
+        `Pass a commit id git log names (4 to 40 hex digits) or a version like "v3" that the live context or a commit named.`,
+        swap(r.markdown_basic, r.summary.replace(/ Nothing was changed\.$/, ""), summary.replace(/ Nothing was changed\.$/, "")),
+      );
     } else {
       scratch.open(read.path, found.text, "stored");
       const step = scratch.call(read.name, { ...read.args, version: "v0", path: read.path }, undefined, read.nowMs) as Step;
@@ -86,7 +100,11 @@ export function readStoredVersion(read: StoredRead, version: string, found: Stor
       r = step.response as ToolResponse;
       const pathArg = read.pathNamed ? `, path="${read.path}"` : "";
       const words = (s: string): string =>
-        swap(swap(swap(s, "version v0 (as it was when opened; ", `at ${found.label} (`), `version="v0"`, `version="${version}"${pathArg}`), "version v0", `version ${version}`);
+        swap(
+          swap(swap(s, "version v0 (as it was when opened; ", `at ${found.label} (`), `version="v0"`, `version="${version}"${pathArg}`),
+          "version v0",
+          `version ${version}`,
+        );
       r = reworded(r, words(r.summary), r.guidance === null ? undefined : words(r.guidance), words(r.markdown_basic));
     }
   } finally {

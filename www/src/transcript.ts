@@ -131,7 +131,8 @@ export function parseTranscript(value: unknown): Transcript {
   if (typeof value !== "object" || value === null) fail(`expected an object, got ${value === null ? "null" : typeof value}`);
   const t = value as Partial<Transcript>;
   if (t.format !== TRANSCRIPT_FORMAT) fail(`"format" is ${JSON.stringify(t.format)}, expected "${TRANSCRIPT_FORMAT}"`);
-  if (typeof t.documents !== "object" || t.documents === null || Array.isArray(t.documents)) fail(`"documents" must be an object of path → text`);
+  if (typeof t.documents !== "object" || t.documents === null || Array.isArray(t.documents))
+    fail(`"documents" must be an object of path → text`);
   for (const [path, text] of Object.entries(t.documents as object)) {
     if (typeof text !== "string") fail(`document ${JSON.stringify(path)} is ${typeof text}, expected a string`);
   }

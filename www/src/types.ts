@@ -108,9 +108,8 @@ export type ArgsOf<N extends ToolName> = ToolArgs[VerbOf<N>];
  * The parameters of `ws.call(name, …)` after the name: the arguments may be left out when the
  * tool has no required one.
  */
-export type CallRest<N extends ToolName> = {} extends ArgsOf<N>
-  ? [args?: ArgsOf<N>, options?: CallOptions]
-  : [args: ArgsOf<N>, options?: CallOptions];
+export type CallRest<N extends ToolName> =
+  {} extends ArgsOf<N> ? [args?: ArgsOf<N>, options?: CallOptions] : [args: ArgsOf<N>, options?: CallOptions];
 
 /** When changes reach storage (docs/options.md). */
 export type PersistMode = NonNullable<CoreOptions["persistMode"]>;
@@ -382,14 +381,10 @@ export interface CommitRecord {
 }
 
 /** What {@link StorageProvider.afterCommit} did, said in the response's summary (and guidance when it failed). */
-export type CommitRecordResult =
-  | { ok: true; note: string; id?: string }
-  | { ok: false; note: string; guidance: string };
+export type CommitRecordResult = { ok: true; note: string; id?: string } | { ok: false; note: string; guidance: string };
 
 /** A text of a storage's own history ({@link StorageProvider.loadAt}). */
-export type StoredVersion =
-  | { text: string; label: string; id: string }
-  | { error: string };
+export type StoredVersion = { text: string; label: string; id: string } | { error: string };
 
 export interface StorageChange {
   path: string;
@@ -503,4 +498,3 @@ export type HistoryFormat = "openai" | "openai-responses" | "anthropic" | "ai-sd
 
 /** Every {@link HistoryFormat}, for checks at run time. */
 export const HISTORY_FORMATS: readonly HistoryFormat[] = ["openai", "openai-responses", "anthropic", "ai-sdk"];
-

@@ -15,7 +15,18 @@ const CORE_FLAGS = CORE_OPTIONS.filter((o) => o.flag !== undefined);
 /** `--max-task-depth <1-16>` and its doc, wrapped as the hand-written lines above are. */
 function coreFlagHelp() {
   return CORE_FLAGS.map((o) => {
-    const value = o.kind === "flag" ? "" : o.kind === "word" ? ` <${o.words.join("|")}>` : o.kind === "whole" ? ` <${o.min}-${o.max}>` : o.kind === "share" ? " <0-1>" : o.kind === "name" ? " <name>" : " <path>";
+    const value =
+      o.kind === "flag"
+        ? ""
+        : o.kind === "word"
+          ? ` <${o.words.join("|")}>`
+          : o.kind === "whole"
+            ? ` <${o.min}-${o.max}>`
+            : o.kind === "share"
+              ? " <0-1>"
+              : o.kind === "name"
+                ? " <name>"
+                : " <path>";
     const words = `${o.doc} Default: ${o.default}.`.split(" ");
     const lines = [];
     let line = "";
@@ -27,7 +38,9 @@ function coreFlagHelp() {
     }
     lines.push(line);
     const head = `  ${o.flag}${value}`;
-    return head.length < 26 ? `${head.padEnd(26)}${lines.join(`\n${" ".repeat(26)}`)}` : `${head}\n${lines.map((l) => " ".repeat(26) + l).join("\n")}`;
+    return head.length < 26
+      ? `${head.padEnd(26)}${lines.join(`\n${" ".repeat(26)}`)}`
+      : `${head}\n${lines.map((l) => " ".repeat(26) + l).join("\n")}`;
   }).join("\n");
 }
 
@@ -118,7 +131,12 @@ if (values.collab !== undefined) {
   if (values.git === true) usageError("--git needs --dir: a room has no git work tree");
   if (!/^wss?:\/\//.test(values.collab)) usageError(`--collab needs a ws:// or wss:// URL, got ${JSON.stringify(values.collab)}`);
   if (values.room === undefined || values.room === "") usageError("--collab needs --room <name>");
-  collab = { url: values.collab, room: values.room, ...(values.token === undefined ? {} : { token: values.token }), ...(values.name === undefined ? {} : { name: values.name }) };
+  collab = {
+    url: values.collab,
+    room: values.room,
+    ...(values.token === undefined ? {} : { token: values.token }),
+    ...(values.name === undefined ? {} : { name: values.name }),
+  };
 } else {
   if (values.dir === undefined || values.dir === "") usageError("--dir <folder> is required");
   let isDir = false;
@@ -142,7 +160,10 @@ for (const o of CORE_FLAGS) {
 const persistMode = /** @type {"manual" | "immediate" | "disabled" | undefined} */ (coreOptions.persistMode);
 let extensions;
 if (values.ext !== undefined) {
-  extensions = values.ext.split(",").map((e) => e.trim()).filter((e) => e !== "");
+  extensions = values.ext
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
   if (extensions.length === 0) usageError("--ext needs at least one extension, e.g. --ext .md,.txt");
 }
 

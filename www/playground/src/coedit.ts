@@ -46,7 +46,8 @@ function connectWaiting(server: string, roomName: string, who: string): Promise<
     maxDelay: 1_000,
     onStatus(s) {
       if (s === "connected") failures = 0;
-      else if (s === "disconnected" || failures > 0) showConnection("offline", `offline: ${server} does not answer (${who}, ${++failures} tries); trying again …`);
+      else if (s === "disconnected" || failures > 0)
+        showConnection("offline", `offline: ${server} does not answer (${who}, ${++failures} tries); trying again …`);
     },
   });
 }
@@ -82,7 +83,8 @@ async function start(server: string, roomName: string): Promise<void> {
   const personRoom = await connectWaiting(server, roomName, "your editor");
   // Waits for the document as long as it takes: someone opening the page with the agent seeds it.
   for (let waited = 0; !(await personRoom.storage.list()).includes(path); waited += 100) {
-    if (waited === 3_000) status(`connected; the room "${roomName}" has no ${path} yet (open this page once without agent=0 to seed it) — waiting …`);
+    if (waited === 3_000)
+      status(`connected; the room "${roomName}" has no ${path} yet (open this page once without agent=0 to seed it) — waiting …`);
     await new Promise((r) => setTimeout(r, 100));
   }
   const ytext = await personRoom.storage.text(path);
@@ -115,7 +117,12 @@ async function start(server: string, roomName: string): Promise<void> {
     parent: el("person-editor"),
     state: EditorState.create({
       doc: ytext.toString(),
-      extensions: [lineNumbers(), EditorView.lineWrapping, EditorView.contentAttributes.of({ "aria-label": `${path}, shared document` }), yCollab(ytext, awareness)],
+      extensions: [
+        lineNumbers(),
+        EditorView.lineWrapping,
+        EditorView.contentAttributes.of({ "aria-label": `${path}, shared document` }),
+        yCollab(ytext, awareness),
+      ],
     }),
   });
   (el("person-editor") as HTMLElement & { editorView?: EditorView }).editorView = view;

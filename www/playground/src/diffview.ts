@@ -26,7 +26,10 @@ export function diffLineKind(line: string): { kind: DiffLineKind; gutter: number
 }
 
 const lineDeco: Record<DiffLineKind, Decoration> = Object.fromEntries(
-  (["add", "del", "ctx", "hunk", "file", "meta"] as const).map((k) => [k, Decoration.line({ attributes: { class: `dl ${k}`, "data-kind": k } })]),
+  (["add", "del", "ctx", "hunk", "file", "meta"] as const).map((k) => [
+    k,
+    Decoration.line({ attributes: { class: `dl ${k}`, "data-kind": k } }),
+  ]),
 ) as Record<DiffLineKind, Decoration>;
 const gutterMark = Decoration.mark({ class: "dl-gutter" });
 
@@ -45,7 +48,7 @@ const diffLines = ViewPlugin.fromClass(
       const doc = view.state.doc;
       let last = 0;
       for (const { from, to } of view.visibleRanges) {
-        for (let pos = from; pos <= to; ) {
+        for (let pos = from; pos <= to;) {
           const line = doc.lineAt(pos);
           if (line.number > last) {
             const { kind, gutter } = diffLineKind(line.text);

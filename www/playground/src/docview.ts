@@ -7,7 +7,18 @@
 // change that turns the old draft into the new one, the decorations as StateEffects), so a 10 MB
 // draft is not re-laid out on every call and the DOM only ever holds the visible lines.
 
-import { Annotation, EditorSelection, EditorState, RangeSet, RangeSetBuilder, StateEffect, StateField, type Extension, type Range, type Text } from "@codemirror/state";
+import {
+  Annotation,
+  EditorSelection,
+  EditorState,
+  RangeSet,
+  RangeSetBuilder,
+  StateEffect,
+  StateField,
+  type Extension,
+  type Range,
+  type Text,
+} from "@codemirror/state";
 import {
   Decoration,
   EditorView,
@@ -127,7 +138,9 @@ function candidateDecorations(doc: Text, candidates: readonly Candidate[]): { ma
       lines.add(line.from);
       if (to > pos) {
         // inclusiveStart: the badge widget at the start renders inside the mark.
-        ranges.push(Decoration.mark({ tagName: "mark", inclusiveStart: true, attributes: markAttributes(c, line.number, first) }).range(pos, to));
+        ranges.push(
+          Decoration.mark({ tagName: "mark", inclusiveStart: true, attributes: markAttributes(c, line.number, first) }).range(pos, to),
+        );
         if (first) ranges.push(Decoration.widget({ widget: new BadgeWidget(c, false), side: 1 }).range(pos));
         first = false;
       }
@@ -201,7 +214,10 @@ function pendingDecorations(doc: Text, ranges: readonly PendingRange[]): { marks
     out.push(
       Decoration.mark({
         class: "pending",
-        attributes: { "data-change": r.id, title: `pending change ${r.id} (was ${JSON.stringify(r.old_text.length > 80 ? `${r.old_text.slice(0, 79)}…` : r.old_text)})` },
+        attributes: {
+          "data-change": r.id,
+          title: `pending change ${r.id} (was ${JSON.stringify(r.old_text.length > 80 ? `${r.old_text.slice(0, 79)}…` : r.old_text)})`,
+        },
       }).range(r.from, r.to),
     );
     for (let l = doc.lineAt(r.from).number, end = doc.lineAt(r.to).number; l <= end; l++) lines.add(doc.line(l).from);
@@ -278,7 +294,7 @@ const lineAttributes = ViewPlugin.fromClass(
       const doc = view.state.doc;
       let last = 0;
       for (const { from, to } of view.visibleRanges) {
-        for (let pos = from; pos <= to; ) {
+        for (let pos = from; pos <= to;) {
           const line = doc.lineAt(pos);
           if (line.number > last) {
             const n = line.number;
@@ -288,7 +304,11 @@ const lineAttributes = ViewPlugin.fromClass(
             ]
               .filter(Boolean)
               .join(" ");
-            b.add(line.from, line.from, Decoration.line({ attributes: cls ? { "data-line": String(n), class: cls } : { "data-line": String(n) } }));
+            b.add(
+              line.from,
+              line.from,
+              Decoration.line({ attributes: cls ? { "data-line": String(n), class: cls } : { "data-line": String(n) } }),
+            );
             last = n;
           }
           pos = line.to + 1;
@@ -317,7 +337,10 @@ export class DocView {
   private dirty = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(parent: HTMLElement, private readonly options: DocViewOptions) {
+  constructor(
+    parent: HTMLElement,
+    private readonly options: DocViewOptions,
+  ) {
     const extensions: Extension[] = [
       EditorState.readOnly.of(true),
       EditorView.contentAttributes.of({ "aria-label": options.label, "aria-readonly": "true", tabindex: "0" }),

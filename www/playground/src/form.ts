@@ -100,11 +100,7 @@ function control(name: string, prop: JsonSchema, required: boolean, value: unkno
  * The form for `schema` showing `args`. Required arguments first (marked `*`), then the optional
  * ones in the schema's order. `args === null` (the JSON does not parse) disables it.
  */
-export function renderArgsForm(
-  schema: JsonSchema | undefined,
-  args: Record<string, unknown> | null,
-  onChange: ArgChange,
-): HTMLElement {
+export function renderArgsForm(schema: JsonSchema | undefined, args: Record<string, unknown> | null, onChange: ArgChange): HTMLElement {
   const form = h("fieldset", { class: "args-form", "data-testid": "args-form" });
   const props = schema?.properties ?? {};
   const required = new Set(schema?.required ?? []);

@@ -17,7 +17,11 @@ const KEY = "agentpad-playground:pinned-calls";
 export function callKey(tool: string, args: Record<string, unknown>): string {
   const sorted = (v: unknown): unknown =>
     v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]))
+      ? Object.fromEntries(
+          Object.keys(v as object)
+            .sort()
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        )
       : Array.isArray(v)
         ? v.map(sorted)
         : v;

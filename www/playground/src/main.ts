@@ -3,7 +3,19 @@
 import "./style.css";
 import { SAMPLES } from "./samples";
 import { h } from "./render";
-import { $, sampleSelect, modeSelect, localeSelect, styleSelect, PERSIST_MODES, LOCALES, CANDIDATE_STYLES, app, showFatal, errorText } from "./page/state";
+import {
+  $,
+  sampleSelect,
+  modeSelect,
+  localeSelect,
+  styleSelect,
+  PERSIST_MODES,
+  LOCALES,
+  CANDIDATE_STYLES,
+  app,
+  showFatal,
+  errorText,
+} from "./page/state";
 import { loadSample, recreateWorkspace } from "./page/workspace";
 import { openShareLink } from "./page/share-session";
 // Each pane wires its own controls when its module is imported.
@@ -27,12 +39,14 @@ sampleSelect.addEventListener("change", () => {
   const s = SAMPLES.find((x) => x.id === sampleSelect.value);
   if (s) void loadSample(s);
 });
-$("reset").addEventListener("click", () =>
-  void loadSample(app.sample, {
-    notice:
-      `Reset: ${app.sample.path} from the sample, persistMode "${app.persistMode}", ` +
-      `locale "${app.locale}", candidateStyle "${app.candidateStyle}".`,
-  }),
+$("reset").addEventListener(
+  "click",
+  () =>
+    void loadSample(app.sample, {
+      notice:
+        `Reset: ${app.sample.path} from the sample, persistMode "${app.persistMode}", ` +
+        `locale "${app.locale}", candidateStyle "${app.candidateStyle}".`,
+    }),
 );
 modeSelect.addEventListener("change", () => {
   const mode = PERSIST_MODES.find((m) => m === modeSelect.value);

@@ -94,12 +94,20 @@ export function renderTaskTree(report: TaskReport, lang: string): HTMLElement {
   div.append(h("h3", {}, "Finished ", h("span", { class: "muted small" }, "(task_tree: the thought tree, oldest first)")));
   if (report.task_tree.length === 0) {
     div.append(
-      h("p", { class: "muted small", "data-testid": "task-tree-finished" }, "None yet: a root task finishes when a commit or revert pops it."),
+      h(
+        "p",
+        { class: "muted small", "data-testid": "task-tree-finished" },
+        "None yet: a root task finishes when a commit or revert pops it.",
+      ),
     );
   } else {
     if (report.task_tree_earlier > 0) {
       div.append(
-        h("p", { class: "muted small", "data-testid": "task-tree-earlier" }, `… ${report.task_tree_earlier} earlier finished task${report.task_tree_earlier === 1 ? "" : "s"} not listed`),
+        h(
+          "p",
+          { class: "muted small", "data-testid": "task-tree-earlier" },
+          `… ${report.task_tree_earlier} earlier finished task${report.task_tree_earlier === 1 ? "" : "s"} not listed`,
+        ),
       );
     }
     div.append(h("ul", { class: "ttree", "data-testid": "task-tree-finished" }, ...report.task_tree.map(finishedNode)));
@@ -142,13 +150,22 @@ export function renderLiveContextView(lc: LiveContext, view: LiveView, lang: str
       return pre;
     }
     case "rendered": {
-      const div = h("div", { class: "markdown lc-rendered", "data-testid": "live-context-rendered", lang, ...scrollable("Live context rendered") });
+      const div = h("div", {
+        class: "markdown lc-rendered",
+        "data-testid": "live-context-rendered",
+        lang,
+        ...scrollable("Live context rendered"),
+      });
       div.innerHTML = renderMarkdownHtml(lc.markdown);
       focusableTables(div);
       return div;
     }
     case "json":
-      return h("pre", { class: "json lc-json", "data-testid": "live-context-json", ...scrollable("Live context JSON") }, JSON.stringify(lc.json, null, 2));
+      return h(
+        "pre",
+        { class: "json lc-json", "data-testid": "live-context-json", ...scrollable("Live context JSON") },
+        JSON.stringify(lc.json, null, 2),
+      );
   }
 }
 
@@ -229,7 +246,14 @@ export function renderTokenMeter(d: MeterData): HTMLElement {
       h(
         "thead",
         {},
-        h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, "measure")), h("th", { scope: "col" }, "before"), h("th", { scope: "col" }, "after"), h("th", { scope: "col" }, "change")),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, h("span", { class: "sr-only" }, "measure")),
+          h("th", { scope: "col" }, "before"),
+          h("th", { scope: "col" }, "after"),
+          h("th", { scope: "col" }, "change"),
+        ),
       ),
       h(
         "tbody",
@@ -240,12 +264,20 @@ export function renderTokenMeter(d: MeterData): HTMLElement {
           h("th", { scope: "row" }, "messages"),
           h("td", { class: "num" }, num(d.before.messages)),
           h("td", { class: "num" }, num(d.after.messages)),
-          h("td", { class: `num ${d.messagesRemoved > 0 ? "gain" : ""}` }, d.messagesRemoved > 0 ? `−${num(d.messagesRemoved)} removed` : "–"),
+          h(
+            "td",
+            { class: `num ${d.messagesRemoved > 0 ? "gain" : ""}` },
+            d.messagesRemoved > 0 ? `−${num(d.messagesRemoved)} removed` : "–",
+          ),
         ),
         h(
           "tr",
           { "data-testid": "tm-tokens" },
-          h("th", { scope: "row", title: "estimated: one token per CJK character, one per four other characters of each message's JSON" }, "tokens (est.)"),
+          h(
+            "th",
+            { scope: "row", title: "estimated: one token per CJK character, one per four other characters of each message's JSON" },
+            "tokens (est.)",
+          ),
           h("td", { class: "num" }, num(d.before.tokens)),
           h("td", { class: "num" }, num(d.after.tokens)),
           h("td", { class: `num ${d.tokensSaved > 0 ? "gain" : ""}` }, d.tokensSaved > 0 ? `−${num(d.tokensSaved)} saved (${pct}%)` : "–"),
@@ -269,13 +301,21 @@ export function renderTokenMeter(d: MeterData): HTMLElement {
       "details",
       { class: "pane-details" },
       h("summary", {}, `Transcript before (${d.before.messages} messages)`),
-      h("pre", { class: "json pane-pre", "data-testid": "tm-transcript-before", ...scrollable("Transcript before") }, JSON.stringify(d.transcript, null, 2)),
+      h(
+        "pre",
+        { class: "json pane-pre", "data-testid": "tm-transcript-before", ...scrollable("Transcript before") },
+        JSON.stringify(d.transcript, null, 2),
+      ),
     ),
     h(
       "details",
       { class: "pane-details" },
       h("summary", {}, `After compression (${d.after.messages} messages)`),
-      h("pre", { class: "json pane-pre", "data-testid": "tm-transcript-after", ...scrollable("Transcript after compression") }, JSON.stringify(d.compressed, null, 2)),
+      h(
+        "pre",
+        { class: "json pane-pre", "data-testid": "tm-transcript-after", ...scrollable("Transcript after compression") },
+        JSON.stringify(d.compressed, null, 2),
+      ),
     ),
   );
   return div;
@@ -288,7 +328,11 @@ export function renderMemory(turns: readonly MemoryTurn[], digest: string): HTML
   const div = h("div", { class: "memory-view", "data-testid": "memory-view", "data-turns": turns.length });
   div.append(
     h("h3", {}, "Digest ", h("span", { class: "muted small" }, "(ws.memory.digest(): the live context's Memory section)")),
-    h("pre", { class: "pane-pre", "data-testid": "memory-digest", ...scrollable("Memory digest") }, digest === "" ? "(no turn stored yet)" : digest),
+    h(
+      "pre",
+      { class: "pane-pre", "data-testid": "memory-digest", ...scrollable("Memory digest") },
+      digest === "" ? "(no turn stored yet)" : digest,
+    ),
   );
   if (turns.length > 0) {
     div.append(

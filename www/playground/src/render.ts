@@ -91,11 +91,7 @@ export function renderCandidateList(candidates: readonly Candidate[]): HTMLEleme
         },
         h("td", {}, h("span", { class: `cand-badge tier-${tier}`, title: tierTitle(c) }, candidateLabel(c))),
         h("td", { class: "num" }, String(c.line)),
-        h(
-          "td",
-          { class: `quality tier-${tier}`, "data-testid": `candidate-quality-${c.id}`, title: tierTitle(c) },
-          c.match_quality,
-        ),
+        h("td", { class: `quality tier-${tier}`, "data-testid": `candidate-quality-${c.id}`, title: tierTitle(c) }, c.match_quality),
         h("td", { class: "preview" }, h("code", {}, c.preview)),
         h(
           "td",
@@ -131,7 +127,13 @@ function lineLabel(l: NearMissLine): string {
 }
 
 export function renderNearMisses(misses: readonly NearMiss[]): HTMLElement {
-  const pre = h("pre", { class: "near-diff", "data-testid": "near-miss-preview", tabindex: 0, role: "region", "aria-label": "What differs" });
+  const pre = h("pre", {
+    class: "near-diff",
+    "data-testid": "near-miss-preview",
+    tabindex: 0,
+    role: "region",
+    "aria-label": "What differs",
+  });
   for (const n of misses) {
     const head = `${n.id ? `[${n.id}] ` : ""}line ${n.line}, similarity ${(Math.floor(n.similarity * 100) / 100).toFixed(2)}`;
     pre.append(h("span", { class: `nm-head${n.id ? " lettered" : ""}` }, head), "\n");
@@ -142,12 +144,17 @@ export function renderNearMisses(misses: readonly NearMiss[]): HTMLElement {
         else if (p.kind === "omitted") row.append(`…(${p.chars})…`);
         else {
           const more = p.more > 0 ? `…+${p.more}` : "";
-          row.append(p.kind === "old_text" ? h("del", { title: "only in old_text" }, visible(p.text) + more) : h("ins", { title: "only in the document" }, visible(p.text) + more));
+          row.append(
+            p.kind === "old_text"
+              ? h("del", { title: "only in old_text" }, visible(p.text) + more)
+              : h("ins", { title: "only in the document" }, visible(p.text) + more),
+          );
         }
       }
       pre.append(row, "\n");
     }
-    if (n.difference.only_after_line !== null) pre.append(h("span", { class: "nm-line" }, `(differences after line ${n.difference.only_after_line})`), "\n");
+    if (n.difference.only_after_line !== null)
+      pre.append(h("span", { class: "nm-line" }, `(differences after line ${n.difference.only_after_line})`), "\n");
   }
   return pre;
 }
@@ -168,11 +175,7 @@ export function renderPendingChanges(changes: readonly PendingChange[]): HTMLEle
   const table = h(
     "table",
     { class: "changes", "data-testid": "pending-changes" },
-    h(
-      "thead",
-      {},
-      h("tr", {}, h("th", {}, "Id"), h("th", {}, "Line"), h("th", {}, "Old → New"), h("th", {}, "Δ")),
-    ),
+    h("thead", {}, h("tr", {}, h("th", {}, "Id"), h("th", {}, "Line"), h("th", {}, "Old → New"), h("th", {}, "Δ"))),
   );
   const body = h("tbody");
   for (const c of changes) {
@@ -239,7 +242,13 @@ export function renderBadges(r: AgentResponse): HTMLElement {
 
 /** The Markdown the model reads, rendered (markdown-it, html off, then DOMPurify). */
 export function renderMarkdown(markdown: string): HTMLElement {
-  const div = h("div", { class: "markdown", "data-testid": "response-markdown", tabindex: 0, role: "region", "aria-label": "Response Markdown" });
+  const div = h("div", {
+    class: "markdown",
+    "data-testid": "response-markdown",
+    tabindex: 0,
+    role: "region",
+    "aria-label": "Response Markdown",
+  });
   div.innerHTML = renderMarkdownHtml(markdown);
   focusableTables(div);
   return div;
@@ -247,7 +256,11 @@ export function renderMarkdown(markdown: string): HTMLElement {
 
 /** The whole Response as pretty JSON. */
 export function renderJson(r: unknown): HTMLElement {
-  return h("pre", { class: "json", "data-testid": "response-json", tabindex: 0, role: "region", "aria-label": "Response JSON" }, JSON.stringify(r, null, 2));
+  return h(
+    "pre",
+    { class: "json", "data-testid": "response-json", tabindex: 0, role: "region", "aria-label": "Response JSON" },
+    JSON.stringify(r, null, 2),
+  );
 }
 
 /** next_actions as buttons; the caller decides what a click does. */
@@ -371,7 +384,9 @@ export function renderToolChips(
         class: `chip tool-chip ${on ? "visible" : "hidden-tool"}`,
         "data-tool": name,
         "data-visible": on ? "true" : "false",
-        title: on ? `${name}: visible in ${state}; click to pick it in the console` : `${name}: hidden in ${state}, calling it returns Blocked${reasons?.get(name) ? `: ${reasons.get(name)}` : ""}`,
+        title: on
+          ? `${name}: visible in ${state}; click to pick it in the console`
+          : `${name}: hidden in ${state}, calling it returns Blocked${reasons?.get(name) ? `: ${reasons.get(name)}` : ""}`,
       },
       name,
     );

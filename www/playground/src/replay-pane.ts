@@ -97,12 +97,27 @@ function renderDifferences(diffs: Difference[]): HTMLElement {
     }
     const line = d.line ?? 1;
     box.append(
-      h("p", { class: "rp-field", "data-field": "markdown" }, h("span", { class: "mono" }, "markdown"), `: first difference at line ${line}`),
+      h(
+        "p",
+        { class: "rp-field", "data-field": "markdown" },
+        h("span", { class: "mono" }, "markdown"),
+        `: first difference at line ${line}`,
+      ),
       h(
         "div",
         { class: "rp-side" },
-        h("div", { class: "rp-col" }, h("h3", {}, "Recorded"), numberedText(d.expected, line, `Recorded Markdown, line ${line} differs`, "replay-recorded")),
-        h("div", { class: "rp-col" }, h("h3", {}, "Replay"), numberedText(d.actual, line, `Replayed Markdown, line ${line} differs`, "replay-actual")),
+        h(
+          "div",
+          { class: "rp-col" },
+          h("h3", {}, "Recorded"),
+          numberedText(d.expected, line, `Recorded Markdown, line ${line} differs`, "replay-recorded"),
+        ),
+        h(
+          "div",
+          { class: "rp-col" },
+          h("h3", {}, "Replay"),
+          numberedText(d.actual, line, `Replayed Markdown, line ${line} differs`, "replay-actual"),
+        ),
       ),
     );
   }
@@ -151,18 +166,30 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
   const pasteButton = h("button", { type: "button", "data-testid": "replay-load-paste" }, "Load pasted JSON");
   const localeSelect = h(
     "select",
-    { id: "replay-locale", "data-testid": "replay-locale", title: "Replay with { locale } instead of the transcript's: every recording in the other language differs (as expected)" },
+    {
+      id: "replay-locale",
+      "data-testid": "replay-locale",
+      title: "Replay with { locale } instead of the transcript's: every recording in the other language differs (as expected)",
+    },
     h("option", { value: "" }, "as recorded"),
     h("option", { value: "en" }, "en"),
     h("option", { value: "zh" }, "zh"),
   );
   const error = h("p", { class: "args-error", role: "status", "data-testid": "replay-error" });
   const desc = h("div", { class: "rp-desc", "data-testid": "replay-description" });
-  const back = h("button", { type: "button", "data-testid": "replay-back", title: "Replay from the start up to the previous step" }, "◀ Back");
+  const back = h(
+    "button",
+    { type: "button", "data-testid": "replay-back", title: "Replay from the start up to the previous step" },
+    "◀ Back",
+  );
   const step = h("button", { type: "button", class: "primary", "data-testid": "replay-step", title: "Run the next step" }, "Step ▶");
   const toEnd = h("button", { type: "button", "data-testid": "replay-run", title: "Run every remaining step" }, "Run to end");
   const reset = h("button", { type: "button", "data-testid": "replay-reset", title: "Back to before the first step" }, "Reset");
-  const leave = h("button", { type: "button", "data-testid": "replay-leave", title: "Leave replay mode: the page loads its sample again" }, "Leave replay");
+  const leave = h(
+    "button",
+    { type: "button", "data-testid": "replay-leave", title: "Leave replay mode: the page loads its sample again" },
+    "Leave replay",
+  );
   const position = h("span", { class: "muted small", "data-testid": "replay-position", "aria-live": "polite" });
   const summary = h("p", { class: "rp-summary", "data-testid": "replay-summary", role: "status" });
   const list = h("ol", { class: "rp-steps", "data-testid": "replay-steps", tabindex: 0, "aria-label": "Transcript steps" });
@@ -198,7 +225,12 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
       .filter((r): r is StepResult & { response: AgentResponse } => r.response !== undefined)
       .map((r) => {
         const s = r.step as { tool: string; args?: unknown };
-        return { tool: s.tool, args: (s.args ?? {}) as Record<string, unknown>, response: r.response, toolCallId: r.toolCallId ?? `replay_${r.index}` };
+        return {
+          tool: s.tool,
+          args: (s.args ?? {}) as Record<string, unknown>,
+          response: r.response,
+          toolCallId: r.toolCallId ?? `replay_${r.index}`,
+        };
       });
     host.adopt({
       workspace: run.workspace,
@@ -316,60 +348,74 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     const at = state.run?.position ?? 0;
     if (state.transcript) {
       void guarded(() =>
-        replayTo(at, `Replayed ${state.source} with ${state.locale === "" ? "its own locale" : `locale "${state.locale}"`} up to ${at} step${at === 1 ? "" : "s"}.`),
+        replayTo(
+          at,
+          `Replayed ${state.source} with ${state.locale === "" ? "its own locale" : `locale "${state.locale}"`} up to ${at} step${at === 1 ? "" : "s"}.`,
+        ),
       );
     }
   });
-  step.addEventListener("click", () =>
-    void guarded(async () => {
-      const run = state.run;
-      if (!run || run.done) return;
-      if (!attached(run)) {
-        // The page ran a call or recreated the workspace since: replay again, one step further.
-        await replayTo(run.position + 1, `The page had left the replay; replayed ${state.source} again up to step ${run.position + 1}.`);
-        return;
-      }
-      const done = await run.next();
-      state.open = done && done.differences.length > 0 ? done.index : state.open;
-      adopt(run, `Replay: ${state.source}, ${where(run)}.`);
-      if (run.done) await verify(run);
-    }),
+  step.addEventListener(
+    "click",
+    () =>
+      void guarded(async () => {
+        const run = state.run;
+        if (!run || run.done) return;
+        if (!attached(run)) {
+          // The page ran a call or recreated the workspace since: replay again, one step further.
+          await replayTo(run.position + 1, `The page had left the replay; replayed ${state.source} again up to step ${run.position + 1}.`);
+          return;
+        }
+        const done = await run.next();
+        state.open = done && done.differences.length > 0 ? done.index : state.open;
+        adopt(run, `Replay: ${state.source}, ${where(run)}.`);
+        if (run.done) await verify(run);
+      }),
   );
-  back.addEventListener("click", () =>
-    void guarded(async () => {
-      const run = state.run;
-      if (!run || run.position === 0) return;
-      // Step back over `say` steps too: they change nothing.
-      const target = run.position - 1;
-      await replayTo(target, `Replay: ${state.source}, back to step ${target} of ${run.transcript.steps.length} (replayed from the start).`);
-    }),
+  back.addEventListener(
+    "click",
+    () =>
+      void guarded(async () => {
+        const run = state.run;
+        if (!run || run.position === 0) return;
+        // Step back over `say` steps too: they change nothing.
+        const target = run.position - 1;
+        await replayTo(
+          target,
+          `Replay: ${state.source}, back to step ${target} of ${run.transcript.steps.length} (replayed from the start).`,
+        );
+      }),
   );
-  toEnd.addEventListener("click", () =>
-    void guarded(async () => {
-      const run = state.run;
-      if (!run) return;
-      if (!attached(run)) {
-        await replayTo(Infinity, `The page had left the replay; replayed ${state.source} again to the end.`);
-        return;
-      }
-      await run.runTo(Infinity);
-      const last = [...run.results].reverse().find((r) => r.differences.length > 0);
-      if (last) state.open = last.index;
-      adopt(run, `Replay: ${state.source}, run to the end (${run.transcript.steps.length} steps).`);
-      await verify(run);
-    }),
+  toEnd.addEventListener(
+    "click",
+    () =>
+      void guarded(async () => {
+        const run = state.run;
+        if (!run) return;
+        if (!attached(run)) {
+          await replayTo(Infinity, `The page had left the replay; replayed ${state.source} again to the end.`);
+          return;
+        }
+        await run.runTo(Infinity);
+        const last = [...run.results].reverse().find((r) => r.differences.length > 0);
+        if (last) state.open = last.index;
+        adopt(run, `Replay: ${state.source}, run to the end (${run.transcript.steps.length} steps).`);
+        await verify(run);
+      }),
   );
   reset.addEventListener("click", () => void guarded(() => replayTo(0, `Replay: ${state.source}, reset to before the first step.`)));
-  leave.addEventListener("click", () =>
-    void guarded(async () => {
-      const run = state.run;
-      state.run = null;
-      state.transcript = null;
-      state.check = null;
-      select.value = "";
-      await host.leave();
-      run?.free();
-    }),
+  leave.addEventListener(
+    "click",
+    () =>
+      void guarded(async () => {
+        const run = state.run;
+        state.run = null;
+        state.transcript = null;
+        state.check = null;
+        select.value = "";
+        await host.leave();
+        run?.free();
+      }),
   );
 
   function renderStep(s: TranscriptStep, index: number, run: ReplayRun): HTMLElement {
@@ -400,14 +446,22 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
         h("span", { class: `badge ${STATUS_TONE[r.status] ?? "muted"}`, "data-testid": "replay-status" }, r.status),
         h("span", { class: "badge state" }, r.workflow_state),
       );
-      if (!result.recorded) badges.append(h("span", { class: "badge muted", "data-testid": "replay-verdict", "data-verdict": "none" }, "no recording"));
+      if (!result.recorded)
+        badges.append(h("span", { class: "badge muted", "data-testid": "replay-verdict", "data-verdict": "none" }, "no recording"));
       else if (result.differences.length === 0)
-        badges.append(h("span", { class: "badge ok", "data-testid": "replay-verdict", "data-verdict": "same", title: "as recorded" }, "✓ as recorded"));
+        badges.append(
+          h("span", { class: "badge ok", "data-testid": "replay-verdict", "data-verdict": "same", title: "as recorded" }, "✓ as recorded"),
+        );
       else
         badges.append(
           h(
             "span",
-            { class: "badge bad", "data-testid": "replay-verdict", "data-verdict": "differs", title: result.differences.map((x) => x.field).join(", ") },
+            {
+              class: "badge bad",
+              "data-testid": "replay-verdict",
+              "data-verdict": "differs",
+              title: result.differences.map((x) => x.field).join(", "),
+            },
             `✗ differs (${result.differences.map((x) => x.field).join(", ")})`,
           ),
         );
@@ -447,7 +501,11 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     root.dataset.replay = run ? "on" : "off";
     if (!run || !t) {
       desc.replaceChildren(
-        h("p", { class: "muted small" }, "Choose a transcript: the page then shows the replay's workspace, step by step, and flags every response that differs from the recording."),
+        h(
+          "p",
+          { class: "muted small" },
+          "Choose a transcript: the page then shows the replay's workspace, step by step, and flags every response that differs from the recording.",
+        ),
       );
       position.textContent = "";
       summary.textContent = "";
@@ -511,7 +569,11 @@ export interface ShareHost {
 
 /** The "Copy share link" button, the link's length, and the link itself (read-only, selectable). */
 export function initShareBar(root: HTMLElement, host: ShareHost): void {
-  const button = h("button", { type: "button", "data-testid": "share-copy", title: "Encode the documents, options and calls in the URL (#t=…) and copy it" }, "Copy share link");
+  const button = h(
+    "button",
+    { type: "button", "data-testid": "share-copy", title: "Encode the documents, options and calls in the URL (#t=…) and copy it" },
+    "Copy share link",
+  );
   const out = h("input", {
     type: "text",
     readonly: true,

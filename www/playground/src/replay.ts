@@ -118,7 +118,11 @@ export function describeStep(step: TranscriptStep): { kind: "say" | "tool" | "ho
   if (isHostStep(step)) {
     switch (step.host) {
       case "write":
-        return { kind: "host", label: `storage.write("${step.path}")`, detail: `${step.text.length} chars${step.note ? ` · ${step.note}` : ""}` };
+        return {
+          kind: "host",
+          label: `storage.write("${step.path}")`,
+          detail: `${step.text.length} chars${step.note ? ` · ${step.note}` : ""}`,
+        };
       case "delete":
         return { kind: "host", label: `storage.delete("${step.path}")`, detail: step.note ?? "" };
       case "failNextSave":

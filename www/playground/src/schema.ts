@@ -59,7 +59,6 @@ export function parseArgs(text: string): ParsedArgs {
 
 // ------------------------------------------------------------------ validation (ajv)
 
-
 /** One problem with the arguments, at a range of the JSON text (for the editor's lint marks). */
 export interface ArgProblem {
   from: number;
@@ -68,8 +67,7 @@ export interface ArgProblem {
 }
 
 export type CheckedArgs =
-  | { ok: true; value: Record<string, unknown>; problems: [] }
-  | { ok: false; value: Record<string, unknown> | null; problems: ArgProblem[] };
+  { ok: true; value: Record<string, unknown>; problems: [] } | { ok: false; value: Record<string, unknown> | null; problems: ArgProblem[] };
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const compiled = new WeakMap<object, ValidateFunction | null>();

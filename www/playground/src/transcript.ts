@@ -70,7 +70,10 @@ export function buildTranscript(request: string, calls: readonly TranscriptCall[
     const out: AiSdkMessage[] = [{ role: "user", content: request }];
     for (const c of calls) {
       out.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: c.toolCallId, toolName: c.tool, input: c.args }] });
-      out.push({ role: "tool", content: [{ type: "tool-result", toolCallId: c.toolCallId, toolName: c.tool, output: { type: "text", value: c.markdown } }] });
+      out.push({
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: c.toolCallId, toolName: c.tool, output: { type: "text", value: c.markdown } }],
+      });
     }
     return out;
   }

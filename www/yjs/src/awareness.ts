@@ -80,7 +80,13 @@ export function publishAgentState(
       if (c.path !== options.path) continue;
       // Start sticks to the text after it, end to the text before: typing at either edge stays outside.
       for (const p of c.places ?? [c]) {
-        ranges.push({ kind: "pending", id: c.change_id, from: rel(p.position, 0), to: rel(p.position + p.old_text.length, -1), replacement: p.new_text });
+        ranges.push({
+          kind: "pending",
+          id: c.change_id,
+          from: rel(p.position, 0),
+          to: rel(p.position + p.old_text.length, -1),
+          replacement: p.new_text,
+        });
       }
     }
     if (options.draft === options.committed) {
@@ -88,7 +94,10 @@ export function publishAgentState(
         ranges.push({ kind: "candidate", id: c.id, from: rel(c.context_start, 0), to: rel(c.context_end, -1), recommended: c.recommended });
       }
     }
-    byPath.set(options.path, ranges.filter((r) => r.kind === "pending"));
+    byPath.set(
+      options.path,
+      ranges.filter((r) => r.kind === "pending"),
+    );
   }
   awareness.setLocalStateField("user", { name, color: options.color ?? "#9a4d00", colorLight: options.colorLight ?? "#ffd8b0" });
   awareness.setLocalStateField(AWARENESS_FIELD, { name, ranges } satisfies AgentAwareness);

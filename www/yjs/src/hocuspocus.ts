@@ -52,7 +52,10 @@ export interface Room {
 function synced(provider: HocuspocusProvider, name: string, ms: number): Promise<void> {
   if (provider.synced) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = ms === Infinity ? undefined : setTimeout(() => reject(new Error(`Hocuspocus: "${name}" did not sync within ${ms} ms (is the server up?)`)), ms);
+    const timer =
+      ms === Infinity
+        ? undefined
+        : setTimeout(() => reject(new Error(`Hocuspocus: "${name}" did not sync within ${ms} ms (is the server up?)`)), ms);
     provider.on("synced", () => {
       clearTimeout(timer);
       resolve();
@@ -71,8 +74,10 @@ function synced(provider: HocuspocusProvider, name: string, ms: number): Promise
  */
 export async function connectHocuspocus(options: ConnectOptions): Promise<Room> {
   const { url, room } = options;
-  if (typeof url !== "string" || !/^wss?:\/\//.test(url)) throw new TypeError(`connectHocuspocus: url must be a ws:// or wss:// URL, got ${JSON.stringify(url)}`);
-  if (typeof room !== "string" || room === "" || room.includes("/")) throw new TypeError(`connectHocuspocus: room must be a non-empty name without "/", got ${JSON.stringify(room)}`);
+  if (typeof url !== "string" || !/^wss?:\/\//.test(url))
+    throw new TypeError(`connectHocuspocus: url must be a ws:// or wss:// URL, got ${JSON.stringify(url)}`);
+  if (typeof room !== "string" || room === "" || room.includes("/"))
+    throw new TypeError(`connectHocuspocus: room must be a non-empty name without "/", got ${JSON.stringify(room)}`);
   const ms = options.syncTimeoutMs ?? 10_000;
   const socket = new HocuspocusProviderWebsocket({
     url,
@@ -125,7 +130,10 @@ export async function connectHocuspocus(options: ConnectOptions): Promise<Room> 
   };
   const readOnlyReason = (path: string): string | undefined => {
     const p = providers.get(path);
-    for (const [name, provider] of [[room, indexProvider], [`${room}/${path}`, p]] as const) {
+    for (const [name, provider] of [
+      [room, indexProvider],
+      [`${room}/${path}`, p],
+    ] as const) {
       if (provider?.authorizedScope === "readonly") {
         return `the server gave this connection read-only access to "${name}" (the scope of its token), so it would never take the write`;
       }

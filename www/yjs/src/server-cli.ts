@@ -91,7 +91,11 @@ async function walk(root: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
-    out.push(relative(root, join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name)).split(sep).join("/"));
+    out.push(
+      relative(root, join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
+        .split(sep)
+        .join("/"),
+    );
   }
   return out.sort();
 }
@@ -100,7 +104,8 @@ async function serve(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) usageError(`--port must be 0..65535, got ${values.port}`);
   const debounce = values.debounce === undefined ? undefined : Number(values.debounce);
-  if (debounce !== undefined && !(Number.isFinite(debounce) && debounce >= 0)) usageError(`--debounce must be a number of milliseconds, got ${values.debounce}`);
+  if (debounce !== undefined && !(Number.isFinite(debounce) && debounce >= 0))
+    usageError(`--debounce must be a number of milliseconds, got ${values.debounce}`);
   const server = await startCollabServer({
     port,
     host: values.host,
@@ -110,7 +115,9 @@ async function serve(): Promise<void> {
     ...(values["no-fsync"] ? { fsync: false } : {}),
   });
   console.log(`ready ${server.url}`);
-  stamp(`serving ${resolve(needDir())} at ${server.url}${values["no-fsync"] ? " (no fsync: acknowledged updates survive the server, not the machine)" : ""}`);
+  stamp(
+    `serving ${resolve(needDir())} at ${server.url}${values["no-fsync"] ? " (no fsync: acknowledged updates survive the server, not the machine)" : ""}`,
+  );
   const stop = async (signal: string) => {
     stamp(`${signal}: writing snapshots and stopping`);
     await server.destroy();
@@ -123,7 +130,8 @@ async function serve(): Promise<void> {
 async function importFiles(): Promise<number> {
   const room = needRoom();
   const from = needFolder();
-  if ((values.dir === undefined) === (values.url === undefined)) usageError("import needs either --dir <folder> (server stopped) or --url <ws-url> (server running)");
+  if ((values.dir === undefined) === (values.url === undefined))
+    usageError("import needs either --dir <folder> (server stopped) or --url <ws-url> (server running)");
   const embedded = values.dir === undefined ? undefined : await startCollabServer({ directory: values.dir });
   const url = embedded?.url ?? values.url!;
   let failed = 0;
@@ -170,7 +178,8 @@ async function exportFiles(): Promise<number> {
   const storage = new YjsStorage({ index: await readDocument(dir, room), open: (path) => readDocument(dir, `${room}/${path}`) });
   let failed = 0;
   const paths = await storage.list();
-  if (paths.length === 0) process.stderr.write(`room ${room} has no documents in ${dir} (list them with: agentpad-collab-server list --dir ${dir})\n`);
+  if (paths.length === 0)
+    process.stderr.write(`room ${room} has no documents in ${dir} (list them with: agentpad-collab-server list --dir ${dir})\n`);
   for (const path of paths) {
     const file = resolve(to, path);
     if (!file.startsWith(to + sep)) {

@@ -137,7 +137,8 @@ function alive(pid: number): boolean {
 /** Starts a server; resolves once it listens. Cost: ~50-250 ms. */
 export async function startCollabServer(options: CollabServerOptions): Promise<CollabServer> {
   const { directory } = options;
-  if (typeof directory !== "string" || directory === "") throw new TypeError("startCollabServer needs { directory }: the folder its documents are stored in");
+  if (typeof directory !== "string" || directory === "")
+    throw new TypeError("startCollabServer needs { directory }: the folder its documents are stored in");
   await mkdir(directory, { recursive: true });
   const unlock = await lockFolder(directory);
   const authenticate = options.authenticate;
@@ -173,7 +174,9 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
     async onLoadDocument({ documentName, document }) {
       const started = performance.now();
       const r = await store.load(documentName, document);
-      log(`loaded ${documentName} (${r.snapshotBytes} bytes${r.legacy ? " from a legacy file" : ""}, ${r.logged} logged update${r.logged === 1 ? "" : "s"}) in ${(performance.now() - started).toFixed(1)} ms`);
+      log(
+        `loaded ${documentName} (${r.snapshotBytes} bytes${r.legacy ? " from a legacy file" : ""}, ${r.logged} logged update${r.logged === 1 ? "" : "s"}) in ${(performance.now() - started).toFixed(1)} ms`,
+      );
       // Replayed updates or a legacy file: write a snapshot now, so logs never pile up across restarts.
       if (r.logged > 0 || r.legacy) await store.compact(documentName, document).catch(() => {});
     },
@@ -196,7 +199,10 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
         log(`not acknowledged: an update of ${documentName}: ${err.message}`);
         return new Promise<void>(() => {});
       });
-      durable.set(connection, Promise.all([durable.get(connection), written]).then(() => {}));
+      durable.set(
+        connection,
+        Promise.all([durable.get(connection), written]).then(() => {}),
+      );
     },
     async onStoreDocument({ documentName, document }) {
       // Never throws: Hocuspocus would leave the rejection unhandled; the store reports and retries itself.
@@ -206,7 +212,9 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
       await store.release(documentName);
     },
     async connected({ documentName, socketId, connection }) {
-      log(`connected ${documentName} (socket ${socketId}${(connection as { readOnly?: boolean } | undefined)?.readOnly ? ", read-only" : ""})`);
+      log(
+        `connected ${documentName} (socket ${socketId}${(connection as { readOnly?: boolean } | undefined)?.readOnly ? ", read-only" : ""})`,
+      );
     },
     async onDisconnect({ documentName, socketId, clientsCount }) {
       log(`disconnected ${documentName} (socket ${socketId}, ${clientsCount} left)`);
@@ -222,7 +230,15 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
     ...(authenticate === undefined
       ? {}
       : {
-          async onAuthenticate({ token, documentName, connectionConfig }: { token: string; documentName: string; connectionConfig: { readOnly: boolean } }) {
+          async onAuthenticate({
+            token,
+            documentName,
+            connectionConfig,
+          }: {
+            token: string;
+            documentName: string;
+            connectionConfig: { readOnly: boolean };
+          }) {
             if ((await authenticate(token, documentName)) === "read-only") connectionConfig.readOnly = true;
           },
         }),
@@ -255,7 +271,9 @@ export async function startCollabServer(options: CollabServerOptions): Promise<C
  * `connectHocuspocus` in Node, with `ws` as the WebSocket (Node 20 has none). Same options,
  * same errors.
  */
-export async function connectHocuspocusNode(options: Omit<import("./hocuspocus.js").ConnectOptions, "WebSocketPolyfill">): Promise<import("./hocuspocus.js").Room> {
+export async function connectHocuspocusNode(
+  options: Omit<import("./hocuspocus.js").ConnectOptions, "WebSocketPolyfill">,
+): Promise<import("./hocuspocus.js").Room> {
   const [{ connectHocuspocus }, { default: WebSocket }] = await Promise.all([import("./hocuspocus.js"), import("ws")]);
   return connectHocuspocus({ ...options, WebSocketPolyfill: WebSocket });
 }

@@ -4,7 +4,17 @@
 // sync the docs (see hocuspocus.ts for Hocuspocus, several documents on one socket).
 import * as Y from "yjs";
 import type { StorageChange, StorageProvider, TextEdit } from "@agentpad/core";
-import { applyEdits, checkEdits, DEFAULT_FORMAT, deltaToEdits, editBetween, joinStored, sha256Hex, splitStored, type TextFormat } from "./text.js";
+import {
+  applyEdits,
+  checkEdits,
+  DEFAULT_FORMAT,
+  deltaToEdits,
+  editBetween,
+  joinStored,
+  sha256Hex,
+  splitStored,
+  type TextFormat,
+} from "./text.js";
 
 /** The name of the Y.Text of a document doc, and of the index doc's Y.Map. */
 export const TEXT_NAME = "text";
@@ -133,9 +143,16 @@ export class YjsStorage implements StorageProvider {
    * version mismatch, or on edits that do not produce `text` or would split a surrogate pair,
    * and then changes nothing. Cost: O(n) for the hash and the check, plus O(edits) in Yjs.
    */
-  async save(path: string, text: string, expectedVersion: string, edits?: readonly TextEdit[]): Promise<{ version: string; stored?: boolean }> {
+  async save(
+    path: string,
+    text: string,
+    expectedVersion: string,
+    edits?: readonly TextEdit[],
+  ): Promise<{ version: string; stored?: boolean }> {
     if (typeof path !== "string" || typeof text !== "string" || typeof expectedVersion !== "string") {
-      throw new TypeError(`YjsStorage.save(path, text, expectedVersion) needs strings, got ${typeof path}, ${typeof text}, ${typeof expectedVersion}`);
+      throw new TypeError(
+        `YjsStorage.save(path, text, expectedVersion) needs strings, got ${typeof path}, ${typeof text}, ${typeof expectedVersion}`,
+      );
     }
     const ytext = await this.text(path);
     // A read-only connection's writes are never taken by the server: refused before anything
@@ -151,16 +168,24 @@ export class YjsStorage implements StorageProvider {
     const have = known === undefined ? "" : versionOf(current, known);
     const next = versionOf(lf, format);
     if (known === undefined) {
-      if (expectedVersion !== "") throw new Error(`YjsStorage: version mismatch for "${path}": expected ${expectedVersion}, but the document does not exist`);
-      if (current !== "") throw new Error(`YjsStorage: "${path}" is not in the index but its Y.Text holds ${current.length} units; add it to the index or clear it first`);
+      if (expectedVersion !== "")
+        throw new Error(`YjsStorage: version mismatch for "${path}": expected ${expectedVersion}, but the document does not exist`);
+      if (current !== "")
+        throw new Error(
+          `YjsStorage: "${path}" is not in the index but its Y.Text holds ${current.length} units; add it to the index or clear it first`,
+        );
     } else if (have !== expectedVersion) {
-      throw new Error(`YjsStorage: version mismatch for "${path}": expected ${expectedVersion || "a new document"}, storage has ${have} (someone edited it since it was read)`);
+      throw new Error(
+        `YjsStorage: version mismatch for "${path}": expected ${expectedVersion || "a new document"}, storage has ${have} (someone edited it since it was read)`,
+      );
     }
     const plan = edits === undefined ? editBetween(current, lf) : edits;
     const bad = checkEdits(current, plan);
     if (bad !== undefined) throw new Error(`YjsStorage: the write's edits for "${path}" cannot be applied: ${bad}. Nothing was changed.`);
     if (applyEdits(current, plan) !== lf) {
-      throw new Error(`YjsStorage: the write's edits for "${path}" do not produce the text to save (they were made for another text). Nothing was changed.`);
+      throw new Error(
+        `YjsStorage: the write's edits for "${path}" do not produce the text to save (they were made for another text). Nothing was changed.`,
+      );
     }
     const doc = ytext.doc;
     if (doc === null) throw new Error(`YjsStorage: the Y.Text of "${path}" belongs to no Y.Doc`);
@@ -261,13 +286,20 @@ function plainText(ytext: Y.Text, path: string): string {
     }
     let what: string;
     try {
-      what = op.insert instanceof Y.AbstractType ? `a nested ${op.insert.constructor.name}` : `the embed ${JSON.stringify(op.insert)?.slice(0, 80)}`;
+      what =
+        op.insert instanceof Y.AbstractType
+          ? `a nested ${op.insert.constructor.name}`
+          : `the embed ${JSON.stringify(op.insert)?.slice(0, 80)}`;
     } catch {
       what = "an embed";
     }
-    throw new Error(`YjsStorage: "${path}" holds ${what} at offset ${at} of its text; agentpad edits plain text only and does not open or write it (an edit would land beside its place)`);
+    throw new Error(
+      `YjsStorage: "${path}" holds ${what} at offset ${at} of its text; agentpad edits plain text only and does not open or write it (an edit would land beside its place)`,
+    );
   }
-  throw new Error(`YjsStorage: "${path}" holds ${ytext.length - s.length} units that are not text (embeds); agentpad edits plain text only`);
+  throw new Error(
+    `YjsStorage: "${path}" holds ${ytext.length - s.length} units that are not text (embeds); agentpad edits plain text only`,
+  );
 }
 
 /** "y" + 24 hex digits of the SHA-256 of the format and the LF text. Cost: O(n). */

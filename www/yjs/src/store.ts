@@ -97,7 +97,10 @@ class Segment {
   updates: Uint8Array[] = [];
   /** Failed attempts in a row (the retry backs off). */
   failures = 0;
-  constructor(readonly path: string, readonly n: number) {}
+  constructor(
+    readonly path: string,
+    readonly n: number,
+  ) {}
 }
 
 interface DocState {
@@ -121,7 +124,10 @@ export class FileStore {
   #log: (line: string) => void;
   #onStatus: NonNullable<FileStoreOptions["onStatus"]>;
 
-  constructor(readonly directory: string, options: FileStoreOptions = {}) {
+  constructor(
+    readonly directory: string,
+    options: FileStoreOptions = {},
+  ) {
     this.fsync = options.fsync ?? true;
     this.#log = options.log ?? (() => {});
     this.#onStatus = options.onStatus ?? (() => {});
@@ -249,7 +255,9 @@ export class FileStore {
     const first = state.status === undefined || state.status.what !== what || state.status.error !== error;
     state.status = { what, error, since: state.status?.since ?? Date.now() };
     if (first) {
-      this.#log(`store FAILED ${name}: ${what === "log" ? "cannot write its log; updates are held, not acknowledged, until it can" : "cannot write its snapshot; acknowledged updates are safe in its log"}: ${error}`);
+      this.#log(
+        `store FAILED ${name}: ${what === "log" ? "cannot write its log; updates are held, not acknowledged, until it can" : "cannot write its snapshot; acknowledged updates are safe in its log"}: ${error}`,
+      );
       this.#onStatus(name, state.status);
     }
   }
@@ -315,7 +323,9 @@ export class FileStore {
       }
       if (state.status?.what === "snapshot") this.#ok(name, state);
       const compacted = old.reduce((n, s) => n + s.updates.length, 0);
-      this.#log(`stored ${name} (${update.length} bytes, ${compacted} logged update${compacted === 1 ? "" : "s"} compacted) in ${(performance.now() - started).toFixed(1)} ms`);
+      this.#log(
+        `stored ${name} (${update.length} bytes, ${compacted} logged update${compacted === 1 ? "" : "s"} compacted) in ${(performance.now() - started).toFixed(1)} ms`,
+      );
     };
     const p = run();
     state.compacting = p.catch(() => {});

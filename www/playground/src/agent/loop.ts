@@ -5,7 +5,14 @@
 // { format })` once a commit or revert ended an edit session (docs/workflow.md). A step is one
 // model request and the tool calls it made; a run steps until the model answers without a call.
 // What a run measures is in docs/playground-agent.md#measures.
-import { TRANSCRIPT_FORMAT, type ToolResponse, type Transcript, type TranscriptOptions, type TranscriptStep, type Workspace } from "@agentpad/core";
+import {
+  TRANSCRIPT_FORMAT,
+  type ToolResponse,
+  type Transcript,
+  type TranscriptOptions,
+  type TranscriptStep,
+  type Workspace,
+} from "@agentpad/core";
 import { complete, ProviderError, type ProviderConfig, type Reply, type Usage } from "./provider";
 
 /** The Workspace.create options an A/B variant may set. */

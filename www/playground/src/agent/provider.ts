@@ -37,9 +37,7 @@ export interface OpenAiAssistant {
   tool_calls?: OpenAiToolCall[];
 }
 
-export type AnthropicBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: unknown };
+export type AnthropicBlock = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown };
 
 export interface AnthropicAssistant {
   role: "assistant";
@@ -101,7 +99,14 @@ function headers(c: ProviderConfig): Record<string, string> {
 
 function body(c: ProviderConfig, b: RequestBody): string {
   if (c.kind === "anthropic") {
-    return JSON.stringify({ model: c.model, max_tokens: c.maxTokens, system: b.system, messages: b.messages, tools: b.tools, ...(c.stream ? { stream: true } : {}) });
+    return JSON.stringify({
+      model: c.model,
+      max_tokens: c.maxTokens,
+      system: b.system,
+      messages: b.messages,
+      tools: b.tools,
+      ...(c.stream ? { stream: true } : {}),
+    });
   }
   return JSON.stringify({
     model: c.model,
@@ -140,11 +145,20 @@ async function httpError(c: ProviderConfig, res: Response): Promise<ProviderErro
   const where = endpoint(c);
   if (res.status === 401 || res.status === 403) {
     const what = c.key ? "refused the key" : "wants a key and none is set";
-    return new ProviderError("auth", `${res.status} from ${where}: the server ${what}. Paste the key for this provider (it stays in this tab's sessionStorage). Server said: ${said}`, res.status);
+    return new ProviderError(
+      "auth",
+      `${res.status} from ${where}: the server ${what}. Paste the key for this provider (it stays in this tab's sessionStorage). Server said: ${said}`,
+      res.status,
+    );
   }
   if (res.status === 429 || res.status === 529) {
     const after = parseRetryAfter(res.headers.get("retry-after"));
-    return new ProviderError("rate-limit", `${res.status} from ${where}: rate limited or overloaded. Server said: ${said.replace(/\.?$/, ".")}`, res.status, after);
+    return new ProviderError(
+      "rate-limit",
+      `${res.status} from ${where}: rate limited or overloaded. Server said: ${said.replace(/\.?$/, ".")}`,
+      res.status,
+      after,
+    );
   }
   return new ProviderError("http", `${res.status} ${res.statusText} from ${where}. Server said: ${said}`, res.status);
 }
@@ -161,7 +175,12 @@ export function networkMessage(url: string, origin: string): string {
 }
 
 /** One model request; rejects with a ProviderError. `onText` hears streamed text as it comes. */
-export async function complete(c: ProviderConfig, b: RequestBody, signal: AbortSignal, onText: (text: string) => void = () => {}): Promise<Reply> {
+export async function complete(
+  c: ProviderConfig,
+  b: RequestBody,
+  signal: AbortSignal,
+  onText: (text: string) => void = () => {},
+): Promise<Reply> {
   const url = endpoint(c);
   let res: Response;
   try {
@@ -180,7 +199,10 @@ export async function complete(c: ProviderConfig, b: RequestBody, signal: AbortS
   } catch (e) {
     if (signal.aborted) throw new ProviderError("aborted", "Stopped.");
     if (e instanceof ProviderError) throw e;
-    throw new ProviderError("protocol", `The answer from ${url} is not what the ${c.kind === "anthropic" ? "Messages API" : "chat completions API"} returns: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ProviderError(
+      "protocol",
+      `The answer from ${url} is not what the ${c.kind === "anthropic" ? "Messages API" : "chat completions API"} returns: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 
@@ -193,7 +215,10 @@ function openAiReply(json: unknown): Reply {
   const calls = (m.tool_calls ?? []).map((t, i) => ({
     id: t.id || `call_${i}`,
     type: "function" as const,
-    function: { name: t.function?.name ?? "", arguments: typeof t.function?.arguments === "string" ? t.function.arguments : JSON.stringify(t.function?.arguments ?? {}) },
+    function: {
+      name: t.function?.name ?? "",
+      arguments: typeof t.function?.arguments === "string" ? t.function.arguments : JSON.stringify(t.function?.arguments ?? {}),
+    },
   }));
   const text = typeof m.content === "string" ? m.content : "";
   const message: OpenAiAssistant = { role: "assistant", content: m.content ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
@@ -248,7 +273,12 @@ async function readOpenAiStream(stream: ReadableStream<Uint8Array>, onText: (t: 
   for await (const { data } of sseData(stream)) {
     if (data === "[DONE]") break;
     const chunk = JSON.parse(data) as {
-      choices?: { delta?: { content?: string | null; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] } }[];
+      choices?: {
+        delta?: {
+          content?: string | null;
+          tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[];
+        };
+      }[];
       usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
       error?: { message?: string };
     };
@@ -268,8 +298,14 @@ async function readOpenAiStream(stream: ReadableStream<Uint8Array>, onText: (t: 
       if (t.function?.arguments) calls[i].args += t.function.arguments;
     }
   }
-  const toolCalls: OpenAiToolCall[] = calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, type: "function", function: { name: c.name, arguments: c.args } }));
-  const message: OpenAiAssistant = { role: "assistant", content: text === "" ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+  const toolCalls: OpenAiToolCall[] = calls
+    .filter(Boolean)
+    .map((c, i) => ({ id: c.id || `call_${i}`, type: "function", function: { name: c.name, arguments: c.args } }));
+  const message: OpenAiAssistant = {
+    role: "assistant",
+    content: text === "" ? null : text,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
   return { message, text, calls: toolCalls, usage };
 }
 
@@ -288,15 +324,20 @@ async function readAnthropicStream(stream: ReadableStream<Uint8Array>, onText: (
     };
     if (e.type === "error") {
       const overloaded = e.error?.type === "overloaded_error" || e.error?.type === "rate_limit_error";
-      throw new ProviderError(overloaded ? "rate-limit" : "http", `The stream reported ${e.error?.type ?? "an error"}: ${e.error?.message ?? ""}`);
+      throw new ProviderError(
+        overloaded ? "rate-limit" : "http",
+        `The stream reported ${e.error?.type ?? "an error"}: ${e.error?.message ?? ""}`,
+      );
     }
-    if (e.type === "message_start" && e.message?.usage) usage = { input: e.message.usage.input_tokens ?? 0, output: e.message.usage.output_tokens ?? 0 };
+    if (e.type === "message_start" && e.message?.usage)
+      usage = { input: e.message.usage.input_tokens ?? 0, output: e.message.usage.output_tokens ?? 0 };
     if (e.type === "message_delta" && e.usage) {
       usage = { input: e.usage.input_tokens ?? usage?.input ?? 0, output: e.usage.output_tokens ?? usage?.output ?? 0 };
     }
     if (e.type === "content_block_start" && e.content_block) {
       const b = e.content_block;
-      blocks[e.index ?? blocks.length] = b.type === "tool_use" ? { type: "tool_use", id: b.id ?? "", name: b.name ?? "", json: "" } : { type: "text", text: b.text ?? "" };
+      blocks[e.index ?? blocks.length] =
+        b.type === "tool_use" ? { type: "tool_use", id: b.id ?? "", name: b.name ?? "", json: "" } : { type: "text", text: b.text ?? "" };
     }
     if (e.type === "content_block_delta" && e.delta) {
       const b = blocks[e.index ?? blocks.length - 1];

@@ -21,7 +21,12 @@ const root = $("agent");
 const field = (label: string, control: HTMLElement, extra: Record<string, string> = {}) =>
   h("label", { class: "field ag-field", ...extra }, h("span", {}, label), control);
 
-const presetSelect = h("select", { "data-testid": "agent-preset" }, h("option", { value: "" }, "Preset…"), ...PRESETS.map((p, i) => h("option", { value: String(i) }, p.label)));
+const presetSelect = h(
+  "select",
+  { "data-testid": "agent-preset" },
+  h("option", { value: "" }, "Preset…"),
+  ...PRESETS.map((p, i) => h("option", { value: String(i) }, p.label)),
+);
 const kindSelect = h(
   "select",
   { "data-testid": "agent-provider" },
@@ -30,25 +35,76 @@ const kindSelect = h(
 );
 const baseInput = h("input", { type: "url", "data-testid": "agent-base-url", spellcheck: "false", size: 28 });
 const modelInput = h("input", { type: "text", "data-testid": "agent-model", spellcheck: "false", size: 16 });
-const keyInput = h("input", { type: "password", "data-testid": "agent-key", autocomplete: "off", spellcheck: "false", size: 18, placeholder: "none for a local server" });
-const forgetKey = h("button", { type: "button", "data-testid": "agent-forget-key", title: "Remove the key from this tab's sessionStorage" }, "Forget key");
+const keyInput = h("input", {
+  type: "password",
+  "data-testid": "agent-key",
+  autocomplete: "off",
+  spellcheck: "false",
+  size: 18,
+  placeholder: "none for a local server",
+});
+const forgetKey = h(
+  "button",
+  { type: "button", "data-testid": "agent-forget-key", title: "Remove the key from this tab's sessionStorage" },
+  "Forget key",
+);
 const streamBox = h("input", { type: "checkbox", "data-testid": "agent-stream", checked: true });
 const maxSteps = h("input", { type: "number", min: "1", max: "50", value: "12", "data-testid": "agent-max-steps", size: 3 });
 const systemArea = h("textarea", { rows: 5, spellcheck: "false", "data-testid": "agent-system", "aria-label": "System prompt (A)" });
 const systemReset = h("button", { type: "button", "data-testid": "agent-system-default" }, "Default prompt");
 const taskArea = h("textarea", { rows: 2, spellcheck: "false", "data-testid": "agent-task", "aria-label": "Task" });
-const expectArea = h("textarea", { rows: 2, spellcheck: "false", "data-testid": "agent-expect", "aria-label": "Landed when the saved document contains" });
-const runButton = h("button", { type: "button", class: "primary", "data-testid": "agent-run", title: "Start from the documents the page started from and step until the model answers without a tool call" }, "Run");
+const expectArea = h("textarea", {
+  rows: 2,
+  spellcheck: "false",
+  "data-testid": "agent-expect",
+  "aria-label": "Landed when the saved document contains",
+});
+const runButton = h(
+  "button",
+  {
+    type: "button",
+    class: "primary",
+    "data-testid": "agent-run",
+    title: "Start from the documents the page started from and step until the model answers without a tool call",
+  },
+  "Run",
+);
 const stepButton = h("button", { type: "button", "data-testid": "agent-step", title: "One model request and the calls it makes" }, "Step");
 const stopButton = h("button", { type: "button", class: "bad", "data-testid": "agent-stop" }, "Stop");
 const systemB = h("textarea", { rows: 5, spellcheck: "false", "data-testid": "agent-system-b", "aria-label": "System prompt (B)" });
-const abButton = h("button", { type: "button", class: "primary", "data-testid": "agent-run-ab", title: "A, then B, each on its own workspace from the same documents" }, "Run A/B");
+const abButton = h(
+  "button",
+  {
+    type: "button",
+    class: "primary",
+    "data-testid": "agent-run-ab",
+    title: "A, then B, each on its own workspace from the same documents",
+  },
+  "Run A/B",
+);
 const view = h("div", { class: "ag-view", "data-testid": "agent-view" });
 
 function variantControls(which: "a" | "b"): { el: HTMLElement; read: () => VariantOptions } {
-  const locale = h("select", { "data-testid": `agent-${which}-locale` }, h("option", { value: "en" }, "en"), h("option", { value: "zh" }, "zh"));
-  const style = h("select", { "data-testid": `agent-${which}-style` }, h("option", { value: "list" }, "list"), h("option", { value: "table" }, "table"));
-  const prefix = h("input", { type: "text", value: "memo", size: 6, spellcheck: "false", "data-testid": `agent-${which}-prefix`, pattern: "[a-z][a-z0-9]*" });
+  const locale = h(
+    "select",
+    { "data-testid": `agent-${which}-locale` },
+    h("option", { value: "en" }, "en"),
+    h("option", { value: "zh" }, "zh"),
+  );
+  const style = h(
+    "select",
+    { "data-testid": `agent-${which}-style` },
+    h("option", { value: "list" }, "list"),
+    h("option", { value: "table" }, "table"),
+  );
+  const prefix = h("input", {
+    type: "text",
+    value: "memo",
+    size: 6,
+    spellcheck: "false",
+    "data-testid": `agent-${which}-prefix`,
+    pattern: "[a-z][a-z0-9]*",
+  });
   const el = h("div", { class: "ag-variant-opts" }, field("locale", locale), field("candidateStyle", style), field("tool prefix", prefix));
   return {
     el,
@@ -68,9 +124,13 @@ root.append(
     { class: "ag-provider" },
     field("Preset", presetSelect),
     field("API", kindSelect),
-    field("Base URL", baseInput, { title: "OpenAI-compatible: up to /v1 (the page posts to {base}/chat/completions); Anthropic: https://api.anthropic.com" }),
+    field("Base URL", baseInput, {
+      title: "OpenAI-compatible: up to /v1 (the page posts to {base}/chat/completions); Anthropic: https://api.anthropic.com",
+    }),
     field("Model", modelInput),
-    field("Key", keyInput, { title: "Kept in this tab's sessionStorage only: never in a share link, a transcript, the call history or a log" }),
+    field("Key", keyInput, {
+      title: "Kept in this tab's sessionStorage only: never in a share link, a transcript, the call history or a log",
+    }),
     forgetKey,
     h("label", { class: "check" }, streamBox, " stream"),
     field("Max requests", maxSteps),
@@ -78,7 +138,18 @@ root.append(
   h(
     "div",
     { class: "ag-prompts" },
-    h("div", { class: "ag-col" }, h("div", { class: "ag-head" }, h("span", { class: "label" }, "System prompt"), h("span", { class: "muted small" }, "{prefix} = the tool prefix"), systemReset), systemArea),
+    h(
+      "div",
+      { class: "ag-col" },
+      h(
+        "div",
+        { class: "ag-head" },
+        h("span", { class: "label" }, "System prompt"),
+        h("span", { class: "muted small" }, "{prefix} = the tool prefix"),
+        systemReset,
+      ),
+      systemArea,
+    ),
     h(
       "div",
       { class: "ag-col" },
@@ -99,7 +170,16 @@ root.append(
       h("div", { class: "ag-col" }, h("span", { class: "label" }, "A: the system prompt above, with"), optsA.el),
       h("div", { class: "ag-col" }, h("span", { class: "label" }, "B: this system prompt, with"), systemB, optsB.el),
     ),
-    h("div", { class: "wf-row" }, abButton, h("span", { class: "muted small" }, "Each variant runs on a workspace of its own from the same documents, A first; the page's panes stay as they are.")),
+    h(
+      "div",
+      { class: "wf-row" },
+      abButton,
+      h(
+        "span",
+        { class: "muted small" },
+        "Each variant runs on a workspace of its own from the same documents, A first; the page's panes stay as they are.",
+      ),
+    ),
   ),
   view,
 );
@@ -204,7 +284,10 @@ function describe(call: unknown): { tool: string; id: string; sent: unknown } {
 /** A run on the page's workspace, recreated from the documents the page started from. */
 async function pageRun(): Promise<AgentRun | null> {
   const documents = recorder.transcript().documents;
-  await loadSample(app.sample, { texts: documents, notice: `Agent run: ${Object.keys(documents).join(", ")} as the page started from it; every call the model makes shows here.` });
+  await loadSample(app.sample, {
+    texts: documents,
+    notice: `Agent run: ${Object.keys(documents).join(", ")} as the page started from it; every call the model makes shows here.`,
+  });
   const ws = app.ws;
   if (!ws) return null;
   const setup: RunSetup = {
@@ -242,7 +325,12 @@ async function start(stepOnly: boolean): Promise<void> {
 }
 
 /** A workspace of its own for an A/B variant; its calls go straight to `ws.runToolCall`. */
-async function variant(label: string, system: string, o: VariantOptions, documents: Record<string, string>): Promise<{ run: AgentRun; free: () => void }> {
+async function variant(
+  label: string,
+  system: string,
+  o: VariantOptions,
+  documents: Record<string, string>,
+): Promise<{ run: AgentRun; free: () => void }> {
   const options = { persistMode: app.persistMode, locale: o.locale, candidateStyle: o.candidateStyle, toolPrefix: o.toolPrefix };
   let ws: Workspace | null = await Workspace.create({ storage: new PlaygroundStorage(documents), ...options });
   const host: LoopHost = {
@@ -255,7 +343,16 @@ async function variant(label: string, system: string, o: VariantOptions, documen
       return { result, response };
     },
   };
-  const setup: RunSetup = { provider: provider(), system: withPrefix(system, o.toolPrefix), task: taskArea.value, expect: expectArea.value, maxSteps: steps(), documents, options, label };
+  const setup: RunSetup = {
+    provider: provider(),
+    system: withPrefix(system, o.toolPrefix),
+    task: taskArea.value,
+    expect: expectArea.value,
+    maxSteps: steps(),
+    documents,
+    options,
+    label,
+  };
   return {
     run: new AgentRun(setup, host, render),
     free: () => {
@@ -320,7 +417,18 @@ async function exportRun(run: AgentRun, name: string, out: HTMLElement): Promise
   document.body.append(a);
   a.click();
   a.remove();
-  out.replaceChildren(h("details", { open: true }, h("summary", {}, `${name} (${text.length.toLocaleString("en")} characters)`), h("pre", { class: "mono small ag-json", tabindex: 0, "aria-label": `${name}: the saved run`, "data-testid": "agent-transcript-json" }, text)));
+  out.replaceChildren(
+    h(
+      "details",
+      { open: true },
+      h("summary", {}, `${name} (${text.length.toLocaleString("en")} characters)`),
+      h(
+        "pre",
+        { class: "mono small ag-json", tabindex: 0, "aria-label": `${name}: the saved run`, "data-testid": "agent-transcript-json" },
+        text,
+      ),
+    ),
+  );
 }
 
 async function play(run: AgentRun, source: string): Promise<void> {
@@ -358,7 +466,11 @@ function measuresTable(runs: [string, AgentRun][]): HTMLElement {
   return h(
     "table",
     { class: "ag-measures", "data-testid": compare ? "agent-ab-measures" : "agent-measures" },
-    h("thead", {}, h("tr", {}, h("th", {}, "measure"), ...runs.map(([label]) => h("th", {}, label)), ...(compare ? [h("th", {}, "B − A")] : []))),
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, "measure"), ...runs.map(([label]) => h("th", {}, label)), ...(compare ? [h("th", {}, "B − A")] : [])),
+    ),
     h(
       "tbody",
       {},
@@ -368,8 +480,9 @@ function measuresTable(runs: [string, AgentRun][]): HTMLElement {
         let tone = "";
         if (compare && typeof vals[0] === "number" && typeof vals[1] === "number") {
           const d = vals[1] - vals[0];
-          delta = name === "wall time" ? `${d >= 0 ? "+" : "−"}${seconds(Math.abs(d))}` : d === 0 ? "0" : `${d > 0 ? "+" : "−"}${Math.abs(d)}`;
-          tone = d === 0 ? "" : (d < 0) === lowerIsBetter ? "better" : "worse";
+          delta =
+            name === "wall time" ? `${d >= 0 ? "+" : "−"}${seconds(Math.abs(d))}` : d === 0 ? "0" : `${d > 0 ? "+" : "−"}${Math.abs(d)}`;
+          tone = d === 0 ? "" : d < 0 === lowerIsBetter ? "better" : "worse";
         } else if (compare && vals[0] !== vals[1]) delta = `${vals[0] ?? "–"} → ${vals[1] ?? "–"}`;
         return h(
           "tr",
@@ -389,7 +502,12 @@ function callList(run: AgentRun): HTMLElement {
     { class: "ag-calls", "data-testid": "agent-calls" },
     ...run.calls.map((c, i) => {
       const sent = typeof c.sent === "string" ? c.sent : JSON.stringify(c.sent);
-      const wrong = h("input", { type: "checkbox", "data-testid": "agent-mark-wrong", checked: c.wrong, "aria-label": `Mark call ${i + 1} (${c.tool}) as a wrong write` });
+      const wrong = h("input", {
+        type: "checkbox",
+        "data-testid": "agent-mark-wrong",
+        checked: c.wrong,
+        "aria-label": `Mark call ${i + 1} (${c.tool}) as a wrong write`,
+      });
       wrong.addEventListener("change", () => {
         c.wrong = wrong.checked;
         render();
@@ -400,7 +518,17 @@ function callList(run: AgentRun): HTMLElement {
         h("span", { class: `badge ${STATUS_TONE[c.status] ?? "muted"}` }, `${c.tool || "(no name)"} → ${c.status}`),
         c.malformed ? h("span", { class: "badge bad", "data-testid": "agent-malformed" }, "malformed: as sent") : null,
         h("code", { class: "ag-sent", title: sent }, sent.length > 140 ? `${sent.slice(0, 139)}…` : sent),
-        c.write ? h("label", { class: "check small ag-wrong", title: "This write changed the wrong place or the wrong way: counted in the run's measures and noted in its transcript" }, wrong, " wrong write") : null,
+        c.write
+          ? h(
+              "label",
+              {
+                class: "check small ag-wrong",
+                title: "This write changed the wrong place or the wrong way: counted in the run's measures and noted in its transcript",
+              },
+              wrong,
+              " wrong write",
+            )
+          : null,
         h("span", { class: "muted small ag-summary" }, c.summary),
       );
     }),
@@ -411,7 +539,11 @@ function runView(run: AgentRun, label: string, file: string, ownMeasures = true)
   const out = h("div", { class: "ag-export" });
   const exportButton = h("button", { type: "button", "data-testid": "agent-export", disabled: !run.finished }, "Export transcript");
   exportButton.addEventListener("click", () => void exportRun(run, file, out));
-  const playButton = h("button", { type: "button", "data-testid": "agent-play", disabled: !run.finished, title: "Load the saved run in the Replay pane" }, "Play in Replay pane");
+  const playButton = h(
+    "button",
+    { type: "button", "data-testid": "agent-play", disabled: !run.finished, title: "Load the saved run in the Replay pane" },
+    "Play in Replay pane",
+  );
   playButton.addEventListener("click", () => void play(run, `${label} (${run.setup.provider.model})`));
   const status =
     run.status === "waiting"
@@ -420,11 +552,38 @@ function runView(run: AgentRun, label: string, file: string, ownMeasures = true)
   return h(
     "div",
     { class: "ag-run", "data-testid": "agent-run-view", "data-status": run.status, "data-label": label },
-    h("div", { class: "ag-head" }, h("strong", {}, label), status, h("span", { class: "muted small" }, `${run.setup.provider.kind} · ${run.setup.provider.model} · ${JSON.stringify(run.setup.options)}`)),
-    h("details", { class: "ag-sys small" }, h("summary", {}, "system prompt"), h("pre", { class: "ag-stream", tabindex: 0, "aria-label": `${label}: system prompt` }, run.setup.system)),
-    run.error ? h("p", { class: "args-error ag-error", "data-testid": "agent-error", "data-kind": run.error.kind }, run.error.message) : null,
-    run.streaming ? h("pre", { class: "ag-stream", "data-testid": "agent-streaming", tabindex: 0, "aria-label": "The model's text as it streams" }, run.streaming) : null,
-    h("ol", { class: "ag-events small", "data-testid": "agent-events", tabindex: 0, "aria-label": `${label}: what the loop did` }, ...run.events.map((e) => h("li", { class: `ev-${e.kind}`, "data-kind": e.kind }, e.text))),
+    h(
+      "div",
+      { class: "ag-head" },
+      h("strong", {}, label),
+      status,
+      h(
+        "span",
+        { class: "muted small" },
+        `${run.setup.provider.kind} · ${run.setup.provider.model} · ${JSON.stringify(run.setup.options)}`,
+      ),
+    ),
+    h(
+      "details",
+      { class: "ag-sys small" },
+      h("summary", {}, "system prompt"),
+      h("pre", { class: "ag-stream", tabindex: 0, "aria-label": `${label}: system prompt` }, run.setup.system),
+    ),
+    run.error
+      ? h("p", { class: "args-error ag-error", "data-testid": "agent-error", "data-kind": run.error.kind }, run.error.message)
+      : null,
+    run.streaming
+      ? h(
+          "pre",
+          { class: "ag-stream", "data-testid": "agent-streaming", tabindex: 0, "aria-label": "The model's text as it streams" },
+          run.streaming,
+        )
+      : null,
+    h(
+      "ol",
+      { class: "ag-events small", "data-testid": "agent-events", tabindex: 0, "aria-label": `${label}: what the loop did` },
+      ...run.events.map((e) => h("li", { class: `ev-${e.kind}`, "data-kind": e.kind }, e.text)),
+    ),
     callList(run),
     ownMeasures ? measuresTable([[label, run]]) : null,
     h("div", { class: "wf-row" }, exportButton, playButton),
@@ -443,13 +602,27 @@ function earlierRuns(runs: readonly AgentRun[]): HTMLElement {
     h(
       "table",
       { class: "ag-measures" },
-      h("thead", {}, h("tr", {}, ...["#", "system prompt", "task", "model", "status", "calls", "tokens in / out", "wall time", "landed", "wrong", "replay"].map((c) => h("th", {}, c)))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ...["#", "system prompt", "task", "model", "status", "calls", "tokens in / out", "wall time", "landed", "wrong", "replay"].map(
+            (c) => h("th", {}, c),
+          ),
+        ),
+      ),
       h(
         "tbody",
         {},
         ...runs.map((r, i) => {
           const m = r.measures;
-          const playButton = h("button", { type: "button", class: "small", "aria-label": `Play earlier run ${i + 1} in the Replay pane` }, "Play");
+          const playButton = h(
+            "button",
+            { type: "button", class: "small", "aria-label": `Play earlier run ${i + 1} in the Replay pane` },
+            "Play",
+          );
           playButton.addEventListener("click", () => void play(r, `earlier run ${i + 1} (${r.setup.provider.model})`));
           return h(
             "tr",
@@ -493,7 +666,12 @@ export function renderAgentPane(): void {
           ["A", ab.a],
           ["B", ab.b],
         ]),
-        h("div", { class: "ag-side" }, runView(ab.a, "A", "agentpad-agent-a.json", false), runView(ab.b, "B", "agentpad-agent-b.json", false)),
+        h(
+          "div",
+          { class: "ag-side" },
+          runView(ab.a, "A", "agentpad-agent-a.json", false),
+          runView(ab.b, "B", "agentpad-agent-b.json", false),
+        ),
       ),
     );
   }

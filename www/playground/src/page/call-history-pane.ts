@@ -35,14 +35,36 @@ function callActions(tool: string, args: Record<string, unknown>, status: string
   pin.addEventListener("click", () => {
     pins.toggle(tool, args, status);
     renderCallHistory();
-    (document.querySelector<HTMLElement>(`[data-key="${CSS.escape(callKey(tool, args))}"] [data-testid="pin-call"]`) ?? $("history-title")).focus();
+    (
+      document.querySelector<HTMLElement>(`[data-key="${CSS.escape(callKey(tool, args))}"] [data-testid="pin-call"]`) ?? $("history-title")
+    ).focus();
   });
-  const edit = h("button", { type: "button", class: "icon", "data-testid": "edit-call", "aria-label": `Put ${what} in the console`, title: "Put it in the console" }, "✎");
+  const edit = h(
+    "button",
+    {
+      type: "button",
+      class: "icon",
+      "data-testid": "edit-call",
+      "aria-label": `Put ${what} in the console`,
+      title: "Put it in the console",
+    },
+    "✎",
+  );
   edit.addEventListener("click", () => {
     fillConsole(tool, args);
     toolSelect.focus();
   });
-  const again = h("button", { type: "button", class: "icon", "data-testid": "replay-call", "aria-label": `Run ${what} again`, title: "Run it again on this workspace" }, "↻");
+  const again = h(
+    "button",
+    {
+      type: "button",
+      class: "icon",
+      "data-testid": "replay-call",
+      "aria-label": `Run ${what} again`,
+      title: "Run it again on this workspace",
+    },
+    "↻",
+  );
   again.addEventListener("click", () => {
     fillConsole(tool, args);
     void run(tool, args);
@@ -58,7 +80,11 @@ export function renderCallHistory(): void {
       h(
         "li",
         { class: "call pinned", "data-key": callKey(p.tool, p.args), "data-testid": "pinned-call" },
-        h("span", { class: "chip call-chip", "data-testid": "pinned-chip", title: `status when pinned: ${p.status}` }, `${p.tool} → ${p.status}`),
+        h(
+          "span",
+          { class: "chip call-chip", "data-testid": "pinned-chip", title: `status when pinned: ${p.status}` },
+          `${p.tool} → ${p.status}`,
+        ),
         h("code", { class: "call-args", title: JSON.stringify(p.args, null, 2) }, shortArgs(p.args)),
         ...callActions(p.tool, p.args, p.status, `pinned call ${i + 1} (${p.tool})`),
       ),
@@ -69,7 +95,13 @@ export function renderCallHistory(): void {
     ...app.history.map((c, i) => {
       const b = h(
         "button",
-        { type: "button", class: `chip call-chip${i === app.shown ? " active" : ""}`, "data-testid": "history-chip", title: "Show its response", "aria-pressed": String(i === app.shown) },
+        {
+          type: "button",
+          class: `chip call-chip${i === app.shown ? " active" : ""}`,
+          "data-testid": "history-chip",
+          title: "Show its response",
+          "aria-pressed": String(i === app.shown),
+        },
         `${c.tool} → ${c.response.status}`,
       );
       b.addEventListener("click", () => {
@@ -124,7 +156,9 @@ async function exportHistory(): Promise<void> {
   document.body.append(a);
   a.click();
   a.remove();
-  historyMessage(`Exported ${app.history.length} call${app.history.length === 1 ? "" : "s"} as agentpad-history.json (${text.length.toLocaleString("en")} characters, ${t.format}).`);
+  historyMessage(
+    `Exported ${app.history.length} call${app.history.length === 1 ? "" : "s"} as agentpad-history.json (${text.length.toLocaleString("en")} characters, ${t.format}).`,
+  );
 }
 
 /** Import: an exported history (any agentpad-transcript/1): its documents and options, its calls run in order. */

@@ -141,7 +141,11 @@ export function renderLiveContextPane(): void {
     e.selection ? `selection ${formatPos(e.selection.anchor)} → ${formatPos(e.selection.head)}` : "",
   ].filter(Boolean);
   meta.replaceChildren(
-    h("span", {}, `${lc.markdown.length.toLocaleString("en")} chars · ~${estimateTokens(lc.markdown).toLocaleString("en")} tokens · ${lc.content_parts.length} content parts`),
+    h(
+      "span",
+      {},
+      `${lc.markdown.length.toLocaleString("en")} chars · ~${estimateTokens(lc.markdown).toLocaleString("en")} tokens · ${lc.content_parts.length} content parts`,
+    ),
     " · editor: ",
     h("span", { class: "mono", "data-testid": "lc-editor-state" }, `${e.active_path} ${editor.join(", ")}`),
   );

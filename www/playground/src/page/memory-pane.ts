@@ -17,7 +17,10 @@ export function renderMemoryPane(): void {
 }
 
 function splitList(text: string, sep: RegExp): string[] {
-  return text.split(sep).map((x) => x.trim()).filter((x) => x !== "");
+  return text
+    .split(sep)
+    .map((x) => x.trim())
+    .filter((x) => x !== "");
 }
 
 /** ws.memory.add() with the form's turn; the live context's Memory section shows its digest line. */

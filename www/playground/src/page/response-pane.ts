@@ -31,8 +31,7 @@ export function renderResponsePanel(): void {
     basic.textContent = r.markdown_basic;
     basic.setAttribute("lang", lang);
     const latest = app.shown === app.history.length - 1;
-    $("response-tool").textContent =
-      `#${app.shown + 1} ${rec.tool}` + (latest ? "" : ` · not the latest (#${app.history.length})`);
+    $("response-tool").textContent = `#${app.shown + 1} ${rec.tool}` + (latest ? "" : ` · not the latest (#${app.history.length})`);
     const view = renderMarkdown(r.markdown);
     view.setAttribute("lang", lang);
     md.replaceChildren(view);

@@ -73,7 +73,9 @@ export async function openShared(t: Transcript, source = "Opened a share link"):
     } else if (isHostStep(step)) hostAction(step);
   }
   if (app.ws) {
-    showNotice(`${source}: ${Object.keys(t.documents).join(", ")} with ${JSON.stringify(currentOptions())}, ${calls} call${calls === 1 ? "" : "s"} run in order.`);
+    showNotice(
+      `${source}: ${Object.keys(t.documents).join(", ")} with ${JSON.stringify(currentOptions())}, ${calls} call${calls === 1 ? "" : "s"} run in order.`,
+    );
   }
   document.body.dataset.share = app.ws ? "loaded" : "error";
 }

@@ -15,7 +15,12 @@ function describeEvent(e: StorageEvent): HTMLElement {
     case "saved":
       return h("li", { class: "ev saved" }, h("span", { class: "tag ok" }, "saved"), ` ${e.path} → ${e.version}`);
     case "failed":
-      return h("li", { class: "ev failed", title: e.error ?? "" }, h("span", { class: "tag bad" }, "save failed"), ` ${e.path}: ${e.error ?? ""}`);
+      return h(
+        "li",
+        { class: "ev failed", title: e.error ?? "" },
+        h("span", { class: "tag bad" }, "save failed"),
+        ` ${e.path}: ${e.error ?? ""}`,
+      );
   }
 }
 
@@ -144,10 +149,16 @@ export function renderWorkflowPanel(): void {
 
   $("wf-tools-count").textContent = ws ? `${app.visible.length} of ${app.allTools.length} visible in ${state}` : "";
   $("wf-tools").replaceChildren(
-    renderToolChips(app.allTools, app.visible, state, (tool) => {
-      fillConsole(tool, null);
-      toolSelect.focus();
-    }, new Map([...app.toolStates].map(([n, t]) => [n, t.reason]))),
+    renderToolChips(
+      app.allTools,
+      app.visible,
+      state,
+      (tool) => {
+        fillConsole(tool, null);
+        toolSelect.focus();
+      },
+      new Map([...app.toolStates].map(([n, t]) => [n, t.reason])),
+    ),
   );
 }
 

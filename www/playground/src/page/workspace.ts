@@ -4,7 +4,23 @@ import type { AgentResponse } from "../types";
 import type { Sample } from "../samples";
 import { PlaygroundStorage } from "../storage";
 import { h } from "../render";
-import { PREFIX, $, modeSelect, localeSelect, styleSelect, PERSIST_MODES, LOCALES, CANDIDATE_STYLES, MEMORY_TOOLS, app, showFatal, errorText, showNotice, recorder, type WorkspaceSettings } from "./state";
+import {
+  PREFIX,
+  $,
+  modeSelect,
+  localeSelect,
+  styleSelect,
+  PERSIST_MODES,
+  LOCALES,
+  CANDIDATE_STYLES,
+  MEMORY_TOOLS,
+  app,
+  showFatal,
+  errorText,
+  showNotice,
+  recorder,
+  type WorkspaceSettings,
+} from "./state";
 import { toolSelect, fillConsole, renderToolInfo, updateRunEnabled, renderQuick } from "./console-pane";
 import { renderAll } from "./all-panes";
 
@@ -93,9 +109,7 @@ export async function recreateWorkspace(change: Partial<WorkspaceSettings>): Pro
   const ws = app.ws;
   const storage = app.storage;
   const previousMode = app.persistMode;
-  const changed = (Object.keys(change) as (keyof WorkspaceSettings)[]).filter(
-    (k) => change[k] !== undefined && change[k] !== app[k],
-  );
+  const changed = (Object.keys(change) as (keyof WorkspaceSettings)[]).filter((k) => change[k] !== undefined && change[k] !== app[k]);
   Object.assign(app, change);
   if (!ws || !storage) {
     await loadSample(app.sample);
@@ -185,7 +199,10 @@ export async function run(tool: string, args: Record<string, unknown>): Promise<
   const ws = app.ws;
   if (!ws || app.busy) return;
   const toolCallId = nextCallId("call");
-  await perform(ws, tool, args, args, toolCallId, true, async () => ({ response: await ws.callUntyped(tool, args, { toolCallId }), result: null }));
+  await perform(ws, tool, args, args, toolCallId, true, async () => ({
+    response: await ws.callUntyped(tool, args, { toolCallId }),
+    result: null,
+  }));
 }
 
 /**
@@ -209,7 +226,10 @@ export async function runModelToolCall(
       /* kept as sent */
     }
   }
-  const args = (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { "(as sent)": parsed }) as Record<string, unknown>;
+  const args = (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : { "(as sent)": parsed }) as Record<
+    string,
+    unknown
+  >;
   let out: { result: unknown; response: AgentResponse } | null = null;
   // No memo_preview of the page's own between the model's calls: the model's live context would
   // list a call it did not make (the pending diff is the response's own preview, as in a replay).
