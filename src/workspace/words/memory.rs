@@ -1,43 +1,40 @@
-//! The memory tools' outcomes in words.
+//! The memory tools' outcomes in words (the phrase tables' `memory.*` keys).
 
 use super::Voice;
 use crate::response::{Response, Status};
 use crate::workspace::outcome::*;
-use crate::workspace::views::plural;
 
 /// The response for a memory tool's outcome; the caller adds the content and the memory view.
 pub fn memory(o: &MemoryOutcome, v: &Voice) -> Response {
     let p = v.prefix();
+    let search = format!("{p}_search_memory");
     match o {
-        MemoryOutcome::Recalled { turns } => Response::new(
-            Status::Success,
-            format!(
-                "Recalled turn{} {} from the memory store.",
-                plural(turns.len()),
-                turns.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-            ),
-        )
-        .with_guidance(format!("The stored context is below; {p}_search_memory(query) finds other turns by keyword.")),
+        MemoryOutcome::Recalled { turns } => {
+            let list = turns.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+            let key = if turns.len() == 1 { "memory.recalled.one" } else { "memory.recalled.other" };
+            Response::new(Status::Success, v.t(key, &[("turns", &list)]))
+                .with_guidance(v.t("memory.recalled.guidance", &[("tool", &search)]))
+        }
         MemoryOutcome::NotRecalled { error, known } => {
             let guidance = match known {
-                Some((lo, hi)) => format!("Ask for stored turns ({lo}..={hi}); {p}_search_memory(query) finds a turn by keyword."),
-                None => "The memory store is empty: the host stores a turn after each one; there is nothing to recall yet.".to_string(),
+                Some((lo, hi)) => v.t("memory.ask_stored", &[("lo", lo), ("hi", hi), ("tool", &search)]),
+                None => v.t("memory.store_empty.guidance", &[]),
             };
-            Response::new(Status::NoMatch, format!("Nothing recalled: {error}. Nothing was changed.")).with_guidance(guidance)
+            Response::new(Status::NoMatch, v.t("memory.not_recalled", &[("error", error)])).with_guidance(guidance)
         }
-        MemoryOutcome::Found { count, query } => Response::new(
-            Status::Success,
-            format!("{count} turn{} match \"{}\", best first.", plural(*count), crate::text::clip(query, 60)),
-        )
-        .with_guidance(format!("{p}_recall_context(turn_numbers) returns a turn's whole stored context.")),
+        MemoryOutcome::Found { count, query } => {
+            let key = if *count == 1 { "memory.found.one" } else { "memory.found.other" };
+            Response::new(Status::Success, v.t(key, &[("n", count), ("query", &crate::text::clip(query, 60))]))
+                .with_guidance(v.t("memory.found.guidance", &[("tool", &format!("{p}_recall_context"))]))
+        }
         MemoryOutcome::NotFound { query, why } => {
             let why = match why {
-                NothingFound::StoreEmpty => "the memory store is empty".to_string(),
-                NothingFound::NoWords => "the query has no words to look for".to_string(),
-                NothingFound::NoTurnMatches { stored } => format!("no stored turn ({stored} stored) contains any of its words"),
+                NothingFound::StoreEmpty => v.t("memory.why.store_empty", &[]),
+                NothingFound::NoWords => v.t("memory.why.no_words", &[]),
+                NothingFound::NoTurnMatches { stored } => v.t("memory.why.no_turn_matches", &[("stored", stored)]),
             };
-            Response::new(Status::NoMatch, format!("No memory matches \"{}\": {why}.", crate::text::clip(query, 60)))
-                .with_guidance("Try other or fewer words (Chinese works too); the memory digest lists every stored turn's summary.")
+            Response::new(Status::NoMatch, v.t("memory.not_found", &[("query", &crate::text::clip(query, 60)), ("why", &why)]))
+                .with_guidance(v.t("memory.not_found.guidance", &[]))
         }
     }
 }

@@ -495,3 +495,61 @@ fn every_dropped() -> Vec<DroppedChange> {
         DroppedChange { id: letter("C"), old_text: "x".into(), new_text: "y".into() },
     ]
 }
+
+/// Runs of three or more plain ASCII words separated by single spaces (identifiers such as
+/// `nb_search_memory(query)` hold no space and are one token): an English sentence.
+fn english_sentence(text: &str) -> Option<String> {
+    let mut run: Vec<&str> = Vec::new();
+    for token in text.split(|c: char| c == ' ' || !c.is_ascii()) {
+        if !token.is_empty() && token.chars().all(|c| c.is_ascii_alphabetic()) {
+            run.push(token);
+            if run.len() >= 3 {
+                return Some(run.join(" "));
+            }
+        } else {
+            run.clear();
+        }
+    }
+    None
+}
+
+#[test]
+fn the_memory_outcomes_are_worded_in_each_locale() {
+    let outcomes = [
+        MemoryOutcome::Recalled { turns: vec![3] },
+        MemoryOutcome::Recalled { turns: vec![1, 2] },
+        MemoryOutcome::NotRecalled {
+            error: crate::memory::MemoryError::UnknownTurns { turns: vec![9], known: Some((1, 4)) },
+            known: Some((1, 4)),
+        },
+        MemoryOutcome::NotRecalled { error: crate::memory::MemoryError::UnknownTurns { turns: vec![1], known: None }, known: None },
+        MemoryOutcome::Found { count: 1, query: "parser".into() },
+        MemoryOutcome::Found { count: 2, query: "性能".into() },
+        MemoryOutcome::NotFound { query: "x".into(), why: NothingFound::StoreEmpty },
+        MemoryOutcome::NotFound { query: "!!".into(), why: NothingFound::NoWords },
+        MemoryOutcome::NotFound { query: "cache".into(), why: NothingFound::NoTurnMatches { stored: 5 } },
+    ];
+    let en: Vec<String> = outcomes.iter().map(|o| memory(o, &voice(vec![])).summary.clone()).collect();
+    assert_eq!(en[0], "Recalled turn 3 from the memory store.");
+    assert_eq!(en[1], "Recalled turns 1, 2 from the memory store.");
+    assert_eq!(en[4], "1 turn match \"parser\", best first.");
+    assert_eq!(en[8], "No memory matches \"cache\": no stored turn (5 stored) contains any of its words.");
+    let zh = Voice { locale: crate::locale::Locale::Zh, ..voice(vec![]) };
+    for o in &outcomes {
+        let r = memory(o, &zh);
+        let guidance = r.guidance.clone().unwrap_or_default();
+        assert!(r.summary.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{o:?}: {}", r.summary);
+        // The store's own error (English, from the memory module) is the one part left as it is.
+        let summary = match o {
+            MemoryOutcome::NotRecalled { .. } => r.summary.split('：').next().unwrap_or_default(),
+            _ => r.summary.as_str(),
+        };
+        for text in [summary, guidance.as_str()] {
+            assert_eq!(english_sentence(text), None, "{o:?}: {text}");
+        }
+        assert!(
+            guidance.contains("nb_") || matches!(o, MemoryOutcome::NotRecalled { known: None, .. } | MemoryOutcome::NotFound { .. }),
+            "{guidance}"
+        );
+    }
+}
