@@ -20,7 +20,8 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
         // Immediate mode saves every edit as it is made: a commit has nothing left to do, and
         // says so without an error (docs/workflow.md#persist-modes).
         PersistOutcome::NothingToCommit if v.persist_mode == crate::workflow::PersistMode::Immediate => {
-            Response::new(Status::NoOp, v.t("commit.nothing.immediate", &[])).with_guidance(v.t("commit.nothing.immediate.guidance", &[("p", &p)]))
+            Response::new(Status::NoOp, v.t("commit.nothing.immediate", &[]))
+                .with_guidance(v.t("commit.nothing.immediate.guidance", &[("p", &p)]))
         }
         PersistOutcome::NothingToCommit => {
             Response::new(Status::NoOp, v.t("commit.nothing", &[])).with_guidance(v.t("commit.nothing.guidance", &[("p", &p)]))
@@ -50,7 +51,7 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
                 Some(lead) if alone => format!("{lead}{}{}", v.t("commit.saved", &[]), task_note(c.task.as_ref(), "completed", v)),
                 Some(lead) => format!("{lead}{}{saved}", v.sep()),
                 None => saved,
-            } + &dropped_note(c.dropped);
+            } + &dropped_note(c.dropped, v);
             let mut r = Response::new(Status::Success, summary);
             r.guidance = c.saved.as_ref().map(|s| saved_versions(s, v));
             r.delta_in_summary = c.lead.is_some() && alone;
@@ -58,47 +59,40 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
         }
         PersistOutcome::CommitFailed(f) => {
             let what: Vec<String> = f.failures.iter().map(|(path, e)| format!("{path}: {e}")).collect();
-            let mut summary = format!("Could not save {}.", what.join("; "));
+            let mut parts = vec![v.t("commit.failed", &[("what", &what.join(&v.t("list_sep", &[])))])];
+            let comma = v.t("comma_sep", &[]);
             if !f.restored.is_empty() {
-                let restored: Vec<String> = f.restored.iter().map(|(path, version)| format!("{path} (now version {version})")).collect();
-                summary.push_str(&format!(
-                    " Nothing was committed: {} had been saved and {} restored.",
-                    restored.join(", "),
-                    if restored.len() == 1 { "was" } else { "were" }
-                ));
+                let restored: Vec<String> = f
+                    .restored
+                    .iter()
+                    .map(|(path, version)| v.t("commit.failed.restored_doc", &[("path", path), ("version", version)]))
+                    .collect();
+                let key = if restored.len() == 1 { "commit.failed.restored.one" } else { "commit.failed.restored.other" };
+                parts.push(v.t(key, &[("docs", &restored.join(&comma))]));
             }
             if !f.kept_new.is_empty() {
-                summary.push_str(&format!(
-                    " {} could not be restored: storage keeps the new text there, so {} committed after all.",
-                    f.kept_new.join(", "),
-                    if f.kept_new.len() == 1 { "that document is" } else { "those documents are" }
-                ));
+                let key = if f.kept_new.len() == 1 { "commit.failed.kept_new.one" } else { "commit.failed.kept_new.other" };
+                parts.push(v.t(key, &[("docs", &f.kept_new.join(&comma))]));
             }
             if !f.changed.is_empty() {
                 let now: Vec<String> = f
                     .changed
                     .iter()
                     .map(|(path, version)| match version {
-                        Some(version) => format!("{path} is at version {version} there now"),
-                        None => format!("{path} was deleted there"),
+                        Some(version) => v.t("commit.failed.changed.at", &[("path", path), ("version", version)]),
+                        None => v.t("commit.failed.changed.deleted", &[("path", path)]),
                     })
                     .collect();
-                summary.push_str(&format!(" Storage changed underneath since it was read: {}.", now.join(", ")));
+                parts.push(v.t("commit.failed.changed", &[("now", &now.join(&comma))]));
             }
-            summary.push_str(" The pending changes are kept whole.");
-            summary.push_str(&dropped_note(f.dropped));
+            parts.push(v.t("commit.failed.kept", &[]));
+            let mut summary = parts.join(v.sep()) + &dropped_note(f.dropped, v);
             if let Some(lead) = &f.lead {
-                summary = format!("{lead} {summary}");
+                summary = format!("{lead}{}{summary}", v.sep());
             }
             // A retry that would fail the same way is not offered: what storage holds now is
             // compared, rebased onto or reloaded first (the state says which it allows).
-            let guidance = if v.offers(Tool::Commit) {
-                format!(
-                    "Retry with {p}_commit(summary), compare with storage with {p}_diff(against=\"storage\"), save the draft elsewhere with {p}_persist_as(new_path), or drop the changes with {p}_discard(reason)."
-                )
-            } else {
-                v.save_or_drop.clone()
-            };
+            let guidance = if v.offers(Tool::Commit) { v.t("commit.failed.guidance", &[("p", &p)]) } else { v.save_or_drop.clone() };
             Response::new(Status::PersistFailure, summary).with_guidance(guidance)
         }
         PersistOutcome::NothingToRevert { task } => {
@@ -110,7 +104,11 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
             Status::Success,
             v.t(
                 "revert.reverted",
-                &[("changes", &v.count("n_pending_changes", *changes)), ("reason", &with_reason(reason, v)), ("task", &task_note(task.as_ref(), "reverted", v))],
+                &[
+                    ("changes", &v.count("n_pending_changes", *changes)),
+                    ("reason", &with_reason(reason, v)),
+                    ("task", &task_note(task.as_ref(), "reverted", v)),
+                ],
             ),
         )
         .with_guidance(v.t("revert.reverted.guidance", &[("p", &p)])),
@@ -130,29 +128,35 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
         }
         PersistOutcome::SavedAs { path, new_path, version, chars, pending } => Response::new(
             Status::Success,
-            format!(
-                "Saved the draft of {path} as {new_path} (version {version}, {chars} chars); {new_path} is now open. {path} still has {pending} pending change{}.",
-                plural(*pending)
+            v.t(
+                "persist_as.saved",
+                &[
+                    ("path", path),
+                    ("new_path", new_path),
+                    ("version", version),
+                    ("chars", chars),
+                    ("pending", &v.count("n_pending_changes", *pending)),
+                ],
             ),
         )
         .with_guidance(if v.offers(Tool::Commit) {
-            format!("Retry saving {path} with {p}_commit(summary), or drop its changes with {p}_discard(reason) — the draft is safe in {new_path}.")
+            v.t("persist_as.saved.guidance", &[("path", path), ("p", &p), ("new_path", new_path)])
         } else {
-            format!("The draft is safe in {new_path}; drop the changes of {path} with {p}_discard(reason). {}", v.save_or_drop)
+            v.t("persist_as.saved.guidance_drop", &[("path", path), ("p", &p), ("new_path", new_path), ("save_or_drop", &v.save_or_drop)])
         }),
         PersistOutcome::SaveAsFailed { path, new_path, error } => {
-            Response::new(Status::PersistFailure, format!("Could not save the draft of {path} as {new_path}: {error}. Nothing was changed."))
-                .with_guidance(format!("Try another new_path with {p}_persist_as, or {p}_diff(against=\"storage\") to compare."))
+            Response::new(Status::PersistFailure, v.t("persist_as.failed", &[("path", path), ("new_path", new_path), ("error", error)]))
+                .with_guidance(v.t("persist_as.failed.guidance", &[("p", &p)]))
         }
     }
 }
 
 /// ` The open candidates A–C were dropped.` when a commit ended a wait for a choice, else
 /// nothing (docs/workflow.md#visible-tools).
-fn dropped_note(dropped: Option<(Letter, Letter)>) -> String {
+fn dropped_note(dropped: Option<(Letter, Letter)>, v: &Voice) -> String {
     match dropped {
-        Some((a, b)) if a == b => format!(" The open candidate {a} was dropped."),
-        Some((a, b)) => format!(" The open candidates {a}–{b} were dropped."),
+        Some((a, b)) if a == b => format!("{}{}", v.sep(), v.t("dropped.one", &[("a", &a)])),
+        Some((a, b)) => format!("{}{}", v.sep(), v.t("dropped.other", &[("a", &a), ("b", &b)])),
         None => String::new(),
     }
 }
@@ -219,30 +223,25 @@ pub fn undo(o: &UndoOutcome, v: &Voice) -> Response {
     match o {
         UndoOutcome::NothingToUndo { path, current, path_arg: named } => {
             let a = path_arg(path, *named);
-            let sep = if a.is_empty() { "" } else { ", " };
-            Response::new(
-                Status::NoOp,
-                format!(
-                    "There is no commit of {path} to undo: none is kept since it was opened (it is at v{current}). Nothing was changed."
-                ),
-            )
-            .with_guidance(format!("To restore an earlier version whole, call {p}_undo(version=\"v0\"{sep}{a}) (v0: as opened)."))
+            let args = if a.is_empty() { String::new() } else { format!(", {a}") };
+            Response::new(Status::NoOp, v.t("undo.nothing", &[("path", path), ("current", current)]))
+                .with_guidance(v.t("undo.nothing.guidance", &[("p", &p), ("args", &args)]))
         }
         UndoOutcome::ChangedSince { path, commit, summary, now, path_arg: named } => {
             let a = path_arg(path, *named);
-            let sep = if a.is_empty() { "" } else { ", " };
+            let args = if a.is_empty() { String::new() } else { format!(", {a}") };
             let before = commit.saturating_sub(1);
             Response::new(
                 Status::StaleReference,
-                format!("{path} changed outside the workspace (v{now}) after your last commit v{commit} (\"{summary}\"): undoing it whole would drop that change too. Nothing was changed."),
+                v.t("undo.changed_since", &[("path", path), ("now", now), ("commit", commit), ("summary", summary)]),
             )
-            .with_guidance(format!(
-                "Read {path} with {p}_read({a}) and edit back what you want undone, or call {p}_undo(version=\"v{before}\"{sep}{a}) to restore v{before} whole (dropping the outside change as well)."
-            ))
+            .with_guidance(
+                v.t("undo.changed_since.guidance", &[("path", path), ("p", &p), ("a", &a), ("before", &before), ("args", &args)]),
+            )
         }
         UndoOutcome::AlreadyThere { path, version } => {
-            Response::new(Status::NoOp, format!("{path} already reads as {version}; nothing was changed."))
-                .with_guidance(format!("Go on with {p}_read or {p}_replace."))
+            Response::new(Status::NoOp, v.t("undo.already_there", &[("path", path), ("version", version)]))
+                .with_guidance(v.t("undo.already_there.guidance", &[("p", &p)]))
         }
         UndoOutcome::Version(o) => super::version(o, v),
     }
