@@ -497,10 +497,24 @@ fn every_dropped() -> Vec<DroppedChange> {
 }
 
 /// Runs of three or more plain ASCII words separated by single spaces (identifiers such as
-/// `nb_search_memory(query)` hold no space and are one token): an English sentence.
+/// `nb_search_memory(query)` hold no space and are one token), outside quotes (“…”, "…", `…`:
+/// the model's or the document's text): an English sentence.
 fn english_sentence(text: &str) -> Option<String> {
+    let mut plain = String::new();
+    let mut closing: Option<char> = None;
+    for c in text.chars() {
+        match closing {
+            Some(end) if c == end => closing = None,
+            Some(_) => {}
+            None => match c {
+                '“' => closing = Some('”'),
+                '"' | '`' => closing = Some(c),
+                _ => plain.push(c),
+            },
+        }
+    }
     let mut run: Vec<&str> = Vec::new();
-    for token in text.split(|c: char| c == ' ' || !c.is_ascii()) {
+    for token in plain.split(|c: char| c == ' ' || !c.is_ascii()) {
         if !token.is_empty() && token.chars().all(|c| c.is_ascii_alphabetic()) {
             run.push(token);
             if run.len() >= 3 {
@@ -551,5 +565,34 @@ fn the_memory_outcomes_are_worded_in_each_locale() {
             guidance.contains("nb_") || matches!(o, MemoryOutcome::NotRecalled { known: None, .. } | MemoryOutcome::NotFound { .. }),
             "{guidance}"
         );
+    }
+}
+
+#[test]
+fn the_persist_and_undo_outcomes_read_chinese_under_zh() {
+    let zh = Voice { locale: crate::locale::Locale::Zh, ..voice(Tool::ALL.to_vec()) };
+    // The lead is the staging's own sentence (the edit family's words); the test data holds an
+    // English one, so it is left out here.
+    let lead = "Staged change A in a.md at line 2 (+1 chars).";
+    for (o, _) in every_persist_outcome() {
+        // `memo_persist_as` path refusals are argument errors, worded with the tool schema's.
+        if matches!(o, PersistOutcome::NewPathEmpty { .. } | PersistOutcome::NewPathOpen { .. } | PersistOutcome::NewPathUnsafe { .. }) {
+            continue;
+        }
+        let r = persist(&o, &zh);
+        for text in [r.summary.replace(lead, ""), r.guidance.clone().unwrap_or_default()] {
+            assert_eq!(english_sentence(&text), None, "{o:?}: {text}");
+        }
+    }
+    for o in [
+        UndoOutcome::NothingToUndo { path: "a.md".into(), current: 0, path_arg: true },
+        UndoOutcome::ChangedSince { path: "a.md".into(), commit: 2, summary: "tidy".into(), now: 3, path_arg: false },
+        UndoOutcome::AlreadyThere { path: "a.md".into(), version: "v1".into() },
+    ] {
+        let r = undo(&o, &zh);
+        for text in [r.summary.clone(), r.guidance.clone().unwrap_or_default()] {
+            assert_eq!(english_sentence(&text), None, "{o:?}: {text}");
+            assert!(text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{o:?}: {text}");
+        }
     }
 }
