@@ -48,7 +48,9 @@ pub(super) fn apart(base: &str, theirs: &str, ours: &str) -> Option<String> {
             // over them, so it has one place (`⏎` → `a` beside an added `⏎` has two).
             let meets = i.base.start == d.base.end || d.base.start == i.base.end;
             let blanks = i.text.chars().any(|c| blank(&c)) || b.get(i.base.clone()).unwrap_or_default().iter().any(blank);
-            if overlap || (meets && blanks) || slides_past(&b, d, i) {
+            // Either side's pure insertion or deletion may slide along equal chars across the
+            // other's hunk: then it has two places and two texts.
+            if overlap || (meets && blanks) || slides_past(&b, d, i) || slides_past(&b, i, d) {
                 return None;
             }
         }
@@ -67,9 +69,11 @@ pub(super) fn apart(base: &str, theirs: &str, ours: &str) -> Option<String> {
     Some(out)
 }
 
-/// Whether the region's pure insertion or deletion `d` could lie on either side of the change
-/// `i`: equal chars around it let the diff place it anywhere along a run (one space of `··`
-/// deleted, `a` inserted between them, reads as `·a` or as `a·`). Cost: O(run length).
+/// Whether the pure insertion or deletion `d` (the region's or the change's) could lie on either
+/// side of the other's hunk `i`: equal chars around it let the diff place it anywhere along a
+/// run (one space of `··` deleted, `a` inserted between them, reads as `·a` or as `a·`; `a··(`
+/// inserted after `··(` whose blanks the region deleted reads as `··(a` before them too).
+/// Cost: O(run length).
 fn slides_past(b: &[char], d: &CharHunk, i: &CharHunk) -> bool {
     let (lo, hi) = if d.text.is_empty() {
         // A deletion of b[s..e] moves right while b[s] == b[e], left while b[s-1] == b[e-1].
@@ -151,5 +155,8 @@ mod tests {
         assert_eq!(apart("  ", " ", " a "), None);
         assert_eq!(apart("x  y", "x y", "x a y"), None);
         assert_eq!(apart("x  y", "x   y", "x a y"), None);
+        // The change's insertion slides across the region's deletion: `··(a` inserted before the
+        // blanks the region deleted, or `a··(` after them — `··(a(` or `(a··(`.
+        assert_eq!(apart("  (", "(", "  (a  ("), None);
     }
 }
