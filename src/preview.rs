@@ -936,7 +936,8 @@ pub use gutter::{compact, gutter_line, gutter_width, MAX_HUNKS};
 use gutter::{gutter_hunks, join_gutter_hunks, push_capped};
 use stats::stats;
 
-#[cfg(test)]
+// Native only: property tests and the test host (src/internal_tests.rs) are not built for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod modes_tests;
 #[cfg(test)]
 mod tests;

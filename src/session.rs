@@ -660,7 +660,8 @@ fn push_slice(out: &mut String, rope: &Rope, range: Range<usize>) {
     }
 }
 
-#[cfg(test)]
+// Native only: property tests and the test host (src/internal_tests.rs) are not built for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod model_tests;
 
 #[cfg(test)]

@@ -50,7 +50,8 @@ pub use normalize::Tier;
 /// Applying a near-miss pick: only the change old_text → new_text, onto the region's own text.
 pub mod three_way;
 
-#[cfg(test)]
+// Native only: property tests and the test host (src/internal_tests.rs) are not built for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod model_tests;
 /// The work budget of one search: units counted, a search stopped past it.
 pub mod work;

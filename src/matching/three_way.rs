@@ -829,7 +829,8 @@ pub fn unescape(text: &str) -> String {
     out
 }
 
-#[cfg(test)]
+// Native only: property tests and the test host (src/internal_tests.rs) are not built for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod model_tests;
 #[cfg(test)]
 mod tests;

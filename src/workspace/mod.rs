@@ -835,7 +835,8 @@ impl Workspace {
     }
 }
 
-#[cfg(test)]
+// Native only: property tests and the test host (src/internal_tests.rs) are not built for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod reliability_tests;
 #[cfg(test)]
 mod render_tests;

@@ -230,7 +230,8 @@ fn regions(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss
     }
     chosen
 }
-#[cfg(test)]
+// Native only: property tests and the test host (src/internal_tests.rs) are not built for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod model_tests;
 
 #[cfg(test)]
