@@ -333,6 +333,9 @@ layer_lint() {
   # Formatting, with the committed configs (rustfmt.toml, www/.prettierrc.json): `cargo fmt` and
   # `npx prettier --write <the same paths>` in www/ fix what these report.
   if cargo fmt --check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  # prettier is a dev dependency of www/ (pinned in its lockfile); on a fresh machine the lint
+  # layer runs before the package build installs it.
+  npm_install "$ROOT/www"
   if (cd www && node_modules/.bin/prettier --check src yjs/src playground/src mcp/server.js mcp/stdio.js mcp/bin); then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   echo "lint: $passed passed, $failed failed"
 }
