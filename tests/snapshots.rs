@@ -474,9 +474,7 @@ const NOT_YET_TRANSLATED: &[&str] = &[
     // argument errors from the tool schema (src/tools.rs, src/input.rs)
     "Invalid call: missing required argument",
     "Add `new_text`",
-    // failed saves (persist.rs's CommitFailed) and the state notes in brackets (sync.rs's state_note)
-    "Could not save",
-    "Retry with memo_commit",
+    // the state notes in brackets (sync.rs's state_note)
     "[Storage changed under",
     "[Read-only:",
 ];
