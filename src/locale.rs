@@ -32,6 +32,17 @@ pub const LOCALE_NAMES: [&str; LOCALES.len()] = {
     names
 };
 
+/// Words as a refusal lists what it takes: `"a"`, `"a" or "b"`, `"a", "b" or "c"` (the option
+/// table's and the live context's refusals). Cost: O(words).
+pub fn quoted_or(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// Language of the responses: a position in [`LOCALES`]. `en` is the default.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Locale(u8);
@@ -55,12 +66,7 @@ impl Locale {
 
     /// What an option accepts, for error messages: `"en" or "zh"`.
     pub fn expected() -> String {
-        let names: Vec<String> = Locale::all().map(|l| format!("\"{}\"", l.as_str())).collect();
-        match names.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-            None => String::new(),
-        }
+        quoted_or(&LOCALE_NAMES)
     }
 
     pub fn as_str(self) -> &'static str {

@@ -319,13 +319,7 @@ impl OptionKind {
     /// (default 3)`. Cost: O(listed words).
     pub fn allowed(&self, default: &str) -> String {
         match *self {
-            OptionKind::Word(words) => {
-                let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
-                match quoted.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-                    _ => quoted.join(""),
-                }
-            }
+            OptionKind::Word(words) => crate::locale::quoted_or(words),
             OptionKind::Whole { min, max } => format!("a whole number from {min} to {max} (default {default})"),
             OptionKind::Share => format!("a number above 0 and at most 1 (default {default})"),
             OptionKind::Flag => format!("true or false (default {default})"),
