@@ -207,7 +207,7 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
     // Drift-only clusters, and whether a completed cluster differed in more than whitespace.
     let (mut kept_only, mut completed_words) = (0, false);
     let mut at = 0;
-    for c in &clusters {
+    for (k, c) in clusters.iter().enumerate() {
         text.push_str(&cat(&b, at..c.base.start));
         if c.ours.is_empty() {
             kept_only += 1;
@@ -232,9 +232,13 @@ pub fn merge<'a>(base: &'a str, ours: &'a str, theirs: &'a str) -> Outcome {
             }
             completed_words |= !ours.blank;
             text.push_str(&ours.text);
-        } else if let Some(both) =
-            blank::apart(&cat(&b, c.base.clone()), &c.version(&b, &t, &drift, false), &c.version(&b, &o, &intended, true))
-        {
+        } else if let Some(both) = {
+            // The equal text up to the neighbouring clusters goes along: a blank the region
+            // deleted may slide along it across the change.
+            let next = clusters.get(k + 1).map_or(b.len(), |n| n.base.start);
+            let around = (cat(&b, at..c.base.start), cat(&b, c.base.end..next));
+            blank::apart_within(&around, &cat(&b, c.base.clone()), &c.version(&b, &t, &drift, false), &c.version(&b, &o, &intended, true))
+        } {
             // The region differs here only in blanks (a reflow): the change, in its breaks.
             applied += 1;
             kept += 1;

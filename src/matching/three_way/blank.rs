@@ -17,6 +17,26 @@ struct CharHunk {
     text: String,
 }
 
+/// Most chars of the equal text on each side of a cluster [`apart_within`] reads with it.
+const CONTEXT_CHARS: usize = 256;
+
+/// [`apart`] for a cluster read with the equal text around it (`around`: the text before and
+/// after it, the same in all three versions), so a blank the region deleted or the change
+/// inserted can be seen sliding out of the cluster and back across the other side's hunk
+/// (`⏎⏎` with one `⏎` deleted and `a` inserted between them reads `a⏎` or `⏎a`). At most
+/// [`CONTEXT_CHARS`] of each side are read; `None` also when the result no longer ends in the
+/// same context. Cost: as [`apart`] on the cluster plus up to 2·[`CONTEXT_CHARS`] chars.
+pub(super) fn apart_within(around: &(String, String), base: &str, theirs: &str, ours: &str) -> Option<String> {
+    let before: String = {
+        let n = around.0.chars().count();
+        around.0.chars().skip(n.saturating_sub(CONTEXT_CHARS)).collect()
+    };
+    let after: String = around.1.chars().take(CONTEXT_CHARS).collect();
+    let with = |s: &str| format!("{before}{s}{after}");
+    let both = apart(&with(base), &with(theirs), &with(ours))?;
+    both.strip_prefix(&before)?.strip_suffix(&after).map(String::from)
+}
+
 /// `ours`' change and `theirs`' blank difference (spaces, tabs, line breaks: the only
 /// difference between `base` and `theirs`) applied together, when no char of one hunk lies
 /// inside the other's: `morning·` → `morningNext·` with the region's `morning⏎` gives
@@ -139,7 +159,7 @@ fn char_hunks(base: &[char], side: &str) -> Vec<CharHunk> {
 
 #[cfg(test)]
 mod tests {
-    use super::apart;
+    use super::{apart, apart_within};
 
     #[test]
     fn a_change_next_to_a_reflowed_break_keeps_the_break() {
@@ -158,5 +178,21 @@ mod tests {
         // The change's insertion slides across the region's deletion: `··(a` inserted before the
         // blanks the region deleted, or `a··(` after them — `··(a(` or `(a··(`.
         assert_eq!(apart("  (", "(", "  (a  ("), None);
+    }
+
+    #[test]
+    fn a_blank_deleted_beside_the_cluster_is_read_with_the_text_around_it() {
+        // Alone, the cluster `⏎` → `` (region) and `⏎` → `a⏎` (change) has one reading; with
+        // the `⏎` before it the region's deletion may be either break, so `a` lies on either
+        // side of the one left.
+        let around = ("\n".to_string(), String::new());
+        assert_eq!(apart("\n", "", "a\n").as_deref(), Some("a"));
+        assert_eq!(apart_within(&around, "\n", "", "a\n"), None);
+        // A reflow with context that does not slide still merges.
+        let around = ("x ".to_string(), " y".to_string());
+        assert_eq!(
+            apart_within(&around, "morning across", "morning\nacross", "morningNext across").as_deref(),
+            Some("morningNext\nacross")
+        );
     }
 }

@@ -172,6 +172,8 @@ fn a_change_that_does_not_hold_the_region_s_difference_is_still_refused() {
     assert!(matches!(merge("=aa==foo)", "o)", "=aa==fo)a"), Outcome::Conflict(_)));
     // Around a `=` the region may have kept either of: refused, not guessed.
     assert!(matches!(merge("\na=aaa  = =", " =", "\na=aaa  =,"), Outcome::Conflict(_)));
+    // `a` between two breaks, one of which the region deleted: before or after the one left.
+    assert!(matches!(merge("\n\n", "\na\n", "\n"), Outcome::Conflict(_)));
 }
 
 #[test]
