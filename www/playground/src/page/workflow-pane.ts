@@ -3,7 +3,7 @@
 import type { StorageEvent } from "../storage";
 import { STATUS_TONE, h, renderTaskStack, renderToolChips } from "../render";
 import { $ } from "./dom";
-import { watch, type PageCommands, type PageState, type PageStore } from "./store";
+import { toolName, watch, type PageCommands, type PageState, type PageStore } from "./store";
 
 const MODE_HINT: Record<PageState["options"]["persistMode"], string> = {
   manual: "commit saves",
@@ -149,7 +149,7 @@ function renderWorkflowPanel(s: PageState, fillConsole: (tool: string) => void):
   ($("external-write-text") as HTMLButtonElement).disabled = busy;
   ($("fail-next-save") as HTMLButtonElement).disabled = busy;
 
-  $("tasks").replaceChildren(renderTaskStack(r ? r.task_stack : []));
+  $("tasks").replaceChildren(renderTaskStack(r ? r.task_stack : [], toolName(s.options, "begin_task")));
 
   $("wf-tools-count").textContent = ws ? `${s.tools.visible.length} of ${s.tools.all.length} visible in ${state}` : "";
   $("wf-tools").replaceChildren(
