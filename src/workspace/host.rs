@@ -139,6 +139,9 @@ pub(crate) enum StepView<'a> {
     Persist { requests: &'a [PersistRequest] },
     /// Read these paths, then report each (`LoadReport`).
     Load { paths: &'a [String] },
+    /// Record what the call saved in the storage's history, then report what came of it
+    /// (`RecordResult`).
+    Record { request: &'a super::RecordRequest },
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -149,6 +152,7 @@ impl<'a> StepView<'a> {
             Step::Done(response) => StepView::Done { response },
             Step::Persist(requests) => StepView::Persist { requests },
             Step::Load(paths) => StepView::Load { paths },
+            Step::Record(request) => StepView::Record { request },
         }
     }
 }
