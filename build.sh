@@ -529,9 +529,11 @@ run_bench() {
   # target/editbench-peers/ and run in their rows, beside their emulations (docs/editbench.md#real-code-runs).
   node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v2 --real
   node bench/edits/src/run.mjs --out "$BENCH_DIR" --version v1 --real
+  say "editbench real failures: calls agents really sent that failed, the agent's own retry as the intent (its own row)"
+  node bench/edits/src/run.mjs --out "$BENCH_DIR" --version real --real
   say "editbench lazy snippets: multi-region sketches with placeholders, one memo_replace each (lazy-test, lazy-dev)"
   node bench/edits/src/lazy/run.mjs --out "$BENCH_DIR"
-  say "report: ${BENCH_DIR#"$ROOT"/}/editbench-v2.md, editbench-v1.md and editbench-lazy.md (and .json)"
+  say "report: ${BENCH_DIR#"$ROOT"/}/editbench-v2.md, editbench-v1.md, editbench-real.md and editbench-lazy.md (and .json)"
 }
 
 # --------------------------------------------------------------------- fuzz ---
