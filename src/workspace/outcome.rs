@@ -591,6 +591,10 @@ pub enum StateNote {
     NotStored { paths: Vec<String>, fresh: bool },
     /// Storage acknowledged the saves of `path` it had only applied locally (said once).
     Stored { path: String },
+    /// Changed at `version` under pending changes it did not overlap: the changes `kept` moved
+    /// onto it (live co-editing, src/workspace/auto_rebase.rs); `had_choice`: a pending choice
+    /// among candidates was dropped.
+    Rebased { path: String, version: String, kept: Vec<String>, had_choice: bool },
 }
 
 // ---- ending a session: memo_commit, memo_revert, memo_persist_as, memo_create ---------------

@@ -237,12 +237,14 @@ fn every_state_note() -> Vec<StateNote> {
         StateNote::KeptInMemory { path: "a.md".into(), version: Some("v7".into()) },
         StateNote::KeptInMemory { path: "a.md".into(), version: None },
         StateNote::TooLarge { path: "a.md".into(), version: "v7".into(), bytes: 200 << 20, limit: 128 << 20, kept: "v6".into() },
-        StateNote::Unreadable { path: "a.md".into(), why: "not a string".into(), kept: "v6".into() },
+        // `why` is the storage's own error text, quoted as it is in every locale.
+        StateNote::Unreadable { path: "a.md".into(), why: "EACCES".into(), kept: "v6".into() },
         StateNote::Conflict { paths: vec!["a.md".into(), "b.md".into()] },
         StateNote::ReadOnly,
         StateNote::NotStored { paths: vec!["a.md".into()], fresh: true },
         StateNote::NotStored { paths: vec!["a.md".into()], fresh: false },
         StateNote::Stored { path: "a.md".into() },
+        StateNote::Rebased { path: "a.md".into(), version: "v7".into(), kept: vec!["A".into(), "B".into()], had_choice: true },
     ]
 }
 
@@ -257,6 +259,7 @@ fn state_note_kind(n: &StateNote) -> usize {
         StateNote::ReadOnly => 6,
         StateNote::NotStored { .. } => 7,
         StateNote::Stored { .. } => 8,
+        StateNote::Rebased { .. } => 9,
     }
 }
 
@@ -271,7 +274,7 @@ fn every_variant_is_listed() {
     assert_eq!(covered(every_sync_outcome().iter().map(|(o, _)| sync_kind(o)).collect()), (0..14).collect::<Vec<_>>());
     assert_eq!(covered(every_persist_outcome().iter().map(|(o, _)| persist_kind(o)).collect()), (0..13).collect::<Vec<_>>());
     assert_eq!(covered(every_session_outcome().iter().map(|(o, _)| session_kind(o)).collect()), (0..9).collect::<Vec<_>>());
-    assert_eq!(covered(every_state_note().iter().map(state_note_kind).collect()), (0..9).collect::<Vec<_>>());
+    assert_eq!(covered(every_state_note().iter().map(state_note_kind).collect()), (0..10).collect::<Vec<_>>());
 }
 
 /// Every `nb_tool` a text names, without its arguments.
@@ -380,9 +383,14 @@ fn a_near_miss_already_made_and_a_wrong_file_are_worded_in_both_locales() {
 #[test]
 fn every_state_note_is_one_bracketed_sentence() {
     for n in every_state_note() {
-        let s = state_note(&n, "nb");
+        let s = state_note(&n, "nb", Locale::En);
         assert!(s.starts_with('[') && s.ends_with(".]") && !s.contains("{}"), "{s}");
         assert!(!s.contains("memo_"), "{s}");
+        // In Chinese: the same note, a Chinese sentence in the same brackets.
+        let zh = state_note(&n, "nb", Locale::Zh);
+        assert!(zh.starts_with('[') && zh.ends_with("。]") && !zh.contains('{'), "{zh}");
+        assert_eq!(english_sentence(&zh), None, "{zh}");
+        assert_eq!(tools_named(&zh), tools_named(&s), "{zh}");
     }
 }
 
@@ -473,20 +481,30 @@ fn a_generated_commit_summary_says_what_the_changes_do() {
     assert_eq!(s(3, "", "tail\nline", None), "3 changes in a.md, b.md: add `tail⏎line` and 2 more");
     assert_eq!(s(2, "  gone ", "", None), "2 changes in a.md, b.md: remove `gone` and 1 more");
     assert_eq!(s(1, "x", "y", None), "1 change in a.md, b.md: `x` → `y`");
-    assert_eq!(external_version("v3"), "changed in storage (version v3)");
+    assert_eq!(external_version("v3", Locale::En), "changed in storage (version v3)");
+    assert_eq!(external_version("v3", Locale::Zh), "在存储中被修改（版本 v3）");
 }
 
 #[test]
 fn the_finishing_sentences_name_their_values() {
     assert_eq!(
-        next_step(&["nb_read()".into(), "nb_replace(old_text, new_text)".into()]),
+        next_step(&["nb_read()".into(), "nb_replace(old_text, new_text)".into()], Locale::En),
         "Next: nb_read() or nb_replace(old_text, new_text)."
     );
     assert_eq!(
-        diagnostics_pointer(&["MatchTrace", "Schema"], "op-4"),
+        diagnostics_pointer(&["MatchTrace", "Schema"], "op-4", Locale::En),
         "Diagnostics are on (MatchTrace, Schema): the records of this call are op-4."
     );
-    assert_eq!(schema_defect("op-4"), "Response format does not match the spec (see the TextEdit.Schema record of op-4).");
+    assert_eq!(schema_defect("op-4", Locale::En), "Response format does not match the spec (see the TextEdit.Schema record of op-4).");
+    assert_eq!(
+        next_step(&["nb_read()".into(), "nb_replace(old_text, new_text)".into()], Locale::Zh),
+        "下一步：nb_read() 或 nb_replace(old_text, new_text)。"
+    );
+    assert_eq!(
+        diagnostics_pointer(&["MatchTrace", "Schema"], "op-4", Locale::Zh),
+        "诊断已开启（MatchTrace, Schema）：本次调用的记录是 op-4。"
+    );
+    assert_eq!(schema_defect("op-4", Locale::Zh), "响应格式不符合规范（见 op-4 的 TextEdit.Schema 记录）。");
 }
 
 fn every_dropped() -> Vec<DroppedChange> {
