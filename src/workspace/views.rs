@@ -211,14 +211,6 @@ pub(super) fn clip(s: &str) -> String {
     text::clip(s, 80)
 }
 
-pub(super) fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
 /// What earlier responses told the model, so that a list it has already is not repeated
 /// (docs/decisions.md#what-the-model-reads-is-said-once).
 #[derive(Debug, Default)]

@@ -157,8 +157,8 @@ fn staged(s: &Staged, v: &Voice) -> Response {
 }
 
 /// The commit summary of an edit immediate mode saves at once.
-pub fn immediate_commit_summary(path: &str, line: usize) -> String {
-    format!("Edit at {path} line {line}")
+pub fn immediate_commit_summary(path: &str, line: usize, locale: crate::locale::Locale) -> String {
+    locale.words().t("immediate_commit_summary", &[("path", &path), ("line", &line)])
 }
 
 // ---- listed -------------------------------------------------------------------------------

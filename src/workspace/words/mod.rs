@@ -136,12 +136,8 @@ impl Voice {
     }
 }
 
-/// `InvalidArguments` as every argument error reads (`Invalid call: …. Nothing was changed.`).
-pub fn invalid(what: &str, guidance: String) -> Response {
-    Response::new(Status::InvalidArguments, format!("Invalid call: {what}. Nothing was changed.")).with_guidance(guidance)
-}
-
-/// [`invalid`] in the voice's locale.
+/// `InvalidArguments` as every argument error reads (`Invalid call: …. Nothing was changed.`), in
+/// the voice's locale.
 pub(super) fn invalid_v(what: &str, guidance: String, v: &Voice) -> Response {
     Response::new(Status::InvalidArguments, v.t("invalid", &[("what", &what)])).with_guidance(guidance)
 }
