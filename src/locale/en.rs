@@ -374,6 +374,14 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("undo.restored", "Restored {path} to {version}."),
     ("undo.summary", "Undo v{seq}: {summary}"),
     ("undo.summary.restore", "Restore {path} to {version}"),
+    // ---- near: the closest regions of a NoMatch and the text of a difference (src/workspace/words/near.rs)
+    ("near.legend", "[-only in yours-] {+only in the document+}"),
+    ("near.region", "{letter}{at}, similarity {similarity}:"),
+    ("near.lines", "lines {lines}"),
+    ("diff.line", "line {line}: "),
+    ("diff.after_line", "after line {line}: "),
+    ("diff.before_first", "before line 1: "),
+    ("diff.differences_after", "(differences after line {line})"),
     // ---- persist: ending a session: commit, revert, saved versions (src/workspace/words/persist.rs, read.rs)
     ("n_changes.one", "{n} change"),
     ("n_changes.other", "{n} changes"),

@@ -377,6 +377,14 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("undo.restored", "已把 {path} 恢复为 {version}。"),
     ("undo.summary", "撤销 v{seq}：{summary}"),
     ("undo.summary.restore", "把 {path} 恢复为 {version}"),
+    // ---- near: the closest regions of a NoMatch and the text of a difference (src/workspace/words/near.rs)
+    ("near.legend", "[-只在你的文本里-] {+只在文档里+}"),
+    ("near.region", "{letter}{at}，相似度 {similarity}："),
+    ("near.lines", "第 {lines} 行"),
+    ("diff.line", "第 {line} 行："),
+    ("diff.after_line", "第 {line} 行之后："),
+    ("diff.before_first", "第 1 行之前："),
+    ("diff.differences_after", "（第 {line} 行之后还有差异）"),
     // ---- persist: ending a session: commit, revert, saved versions (src/workspace/words/persist.rs, read.rs)
     ("n_changes.one", "{n} 处变更"),
     ("n_changes.other", "{n} 处变更"),

@@ -15,6 +15,7 @@
 
 mod edit;
 mod memory;
+mod near;
 mod persist;
 mod read;
 mod session;
@@ -24,6 +25,8 @@ mod sync;
 pub use edit::note;
 pub use edit::{already_there, edit, exactly_elsewhere, immediate_commit_summary};
 pub use memory::memory;
+#[cfg(test)]
+pub use near::near_misses_text;
 pub use persist::{auto_summary, create_refused, created, persist, undo, undo_summary, undone};
 pub use read::{read, saved_versions, version};
 pub use session::{diagnostics_pointer, next_step, schema_defect, session};
