@@ -526,13 +526,15 @@ impl ArgError {
         let kind = |k: &str| if k.starts_with("kind.") { w.phrase(k).to_string() } else { k.to_string() };
         let list = |items: &[String]| items.iter().map(|a| kind(a)).collect::<Vec<_>>().join(w.phrase("comma_sep"));
         match self {
-            ArgError::UnknownTool { name, known } => w.t("arg.unknown_tool", &[("name", name), ("known", &known.join(", "))]),
+            ArgError::UnknownTool { name, known } => {
+                w.t("arg.unknown_tool", &[("name", name), ("known", &known.join(w.phrase("comma_sep")))])
+            }
             ArgError::NotAnObject { got } => w.t("arg.not_an_object", &[("got", got)]),
             ArgError::UnknownArgument { tool, arg, allowed } if allowed.is_empty() => {
                 w.t("arg.unknown_argument.none", &[("arg", arg), ("tool", tool)])
             }
             ArgError::UnknownArgument { tool, arg, allowed } => {
-                w.t("arg.unknown_argument", &[("arg", arg), ("tool", tool), ("allowed", &allowed.join(", "))])
+                w.t("arg.unknown_argument", &[("arg", arg), ("tool", tool), ("allowed", &allowed.join(w.phrase("comma_sep")))])
             }
             ArgError::Missing { tool, arg } => w.t("arg.missing", &[("arg", arg), ("tool", tool)]),
             ArgError::WrongType { arg, expected, got } => {
@@ -544,7 +546,8 @@ impl ArgError {
             ArgError::BelowMinimum { arg, value, min } => w.t("arg.below_minimum", &[("arg", arg), ("min", min), ("value", value)]),
             ArgError::AboveMaximum { arg, value, max } => w.t("arg.above_maximum", &[("arg", arg), ("max", max), ("value", value)]),
             ArgError::NotAllowed { arg, value, allowed } => {
-                w.t("arg.not_allowed", &[("arg", arg), ("allowed", &list(allowed)), ("value", value)])
+                let key = if allowed.len() == 1 { "arg.not_allowed.one" } else { "arg.not_allowed" };
+                w.t(key, &[("arg", arg), ("allowed", &list(allowed)), ("value", value)])
             }
             ArgError::ListSize { arg, value, max } => w.t("arg.list_size", &[("arg", arg), ("max", max), ("value", value)]),
             ArgError::UnpairedSurrogate { arg, offset } => w.t("arg.unpaired_surrogate", &[("arg", arg), ("offset", offset)]),

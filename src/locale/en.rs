@@ -309,6 +309,7 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("arg.above_maximum", "argument `{arg}` must be at most {max}, got {value}"),
     ("arg.above_maximum.guidance", "Pass `{arg}` ≤ {max}."),
     ("arg.not_allowed", "argument `{arg}` must be one of {allowed}, got {value}"),
+    ("arg.not_allowed.one", "argument `{arg}` must be one of {allowed}, got {value}"),
     ("arg.list_size", "argument `{arg}` must be one of an array of 1 to {max} whole numbers, got {value}"),
     ("arg.not_allowed.guidance", "Pass one of the allowed values for `{arg}`."),
     ("arg.unpaired_surrogate", "argument `{arg}` has an unpaired UTF-16 surrogate at UTF-16 offset {offset}; send well-formed text"),

@@ -312,6 +312,7 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("arg.above_maximum", "参数 `{arg}` 不能大于 {max}，收到的是 {value}"),
     ("arg.above_maximum.guidance", "请传入 ≤ {max} 的 `{arg}`。"),
     ("arg.not_allowed", "参数 `{arg}` 必须是 {allowed} 之一，收到的是 {value}"),
+    ("arg.not_allowed.one", "参数 `{arg}` 必须是{allowed}，收到的是 {value}"),
     ("arg.list_size", "参数 `{arg}` 必须是含 1 到 {max} 个整数的数组，收到的是 {value}"),
     ("arg.not_allowed.guidance", "请为 `{arg}` 传入允许的值之一。"),
     ("arg.unpaired_surrogate", "参数 `{arg}` 在 UTF-16 偏移 {offset} 处有一个不成对的 UTF-16 代理项；请发送格式正确的文本"),
