@@ -383,6 +383,17 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("diff.after_line", "after line {line}: "),
     ("diff.before_first", "before line 1: "),
     ("diff.differences_after", "(differences after line {line})"),
+    // ---- refusals whose words were the modules' own (tasks, paths, the memory store's turns)
+    ("task.refused.no_active", "parent_task_id \"{given}\" names no active task; there are none, so leave it out"),
+    ("task.refused.not_innermost", "parent_task_id \"{given}\" must be the innermost active task, \"{id}\" (a new task nests under the current one)"),
+    ("task.refused.empty_goal", "goal must not be empty"),
+    ("session.empty_path", "a document path must not be empty"),
+    ("memory.unknown_turns.one.only", "unknown turn {turns}; the only stored turn is {lo}"),
+    ("memory.unknown_turns.other.only", "unknown turns {turns}; the only stored turn is {lo}"),
+    ("memory.unknown_turns.one.range", "unknown turn {turns}; the stored turns are {lo} to {hi}"),
+    ("memory.unknown_turns.other.range", "unknown turns {turns}; the stored turns are {lo} to {hi}"),
+    ("memory.unknown_turns.one.none", "unknown turn {turns}; no turns are stored"),
+    ("memory.unknown_turns.other.none", "unknown turns {turns}; no turns are stored"),
     // ---- persist: ending a session: commit, revert, saved versions (src/workspace/words/persist.rs, read.rs)
     ("n_changes.one", "{n} change"),
     ("n_changes.other", "{n} changes"),

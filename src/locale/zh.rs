@@ -386,6 +386,17 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("diff.after_line", "第 {line} 行之后："),
     ("diff.before_first", "第 1 行之前："),
     ("diff.differences_after", "（第 {line} 行之后还有差异）"),
+    // ---- refusals whose words were the modules' own (tasks, paths, the memory store's turns)
+    ("task.refused.no_active", "parent_task_id \"{given}\" 没有对应的进行中任务；现在没有进行中的任务，请不要传它"),
+    ("task.refused.not_innermost", "parent_task_id \"{given}\" 必须是最内层的进行中任务 \"{id}\"（新任务嵌套在当前任务之下）"),
+    ("task.refused.empty_goal", "goal 不能为空"),
+    ("session.empty_path", "文档路径不能为空"),
+    ("memory.unknown_turns.one.only", "没有第 {turns} 轮；只存储了第 {lo} 轮"),
+    ("memory.unknown_turns.other.only", "没有第 {turns} 轮；只存储了第 {lo} 轮"),
+    ("memory.unknown_turns.one.range", "没有第 {turns} 轮；已存储的是第 {lo} 到第 {hi} 轮"),
+    ("memory.unknown_turns.other.range", "没有第 {turns} 轮；已存储的是第 {lo} 到第 {hi} 轮"),
+    ("memory.unknown_turns.one.none", "没有第 {turns} 轮；还没有存储任何一轮"),
+    ("memory.unknown_turns.other.none", "没有第 {turns} 轮；还没有存储任何一轮"),
     // ---- persist: ending a session: commit, revert, saved versions (src/workspace/words/persist.rs, read.rs)
     ("n_changes.one", "{n} 处变更"),
     ("n_changes.other", "{n} 处变更"),

@@ -61,7 +61,17 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
             Response::new(Status::Blocked, v.t("task.too_deep", &[("goal", goal), ("depth", depth), ("limit", limit)]))
                 .with_guidance(v.t("task.too_deep.guidance", &[("p", &p)]))
         }
-        SessionOutcome::TaskRefused { error } => invalid_v(&error.to_string(), v.t("task.refused.guidance", &[]), v),
+        SessionOutcome::TaskRefused { error } => {
+            let what = match error {
+                crate::tasks::TaskError::NotInnermost { given, innermost: None } => v.t("task.refused.no_active", &[("given", given)]),
+                crate::tasks::TaskError::NotInnermost { given, innermost: Some(id) } => {
+                    v.t("task.refused.not_innermost", &[("given", given), ("id", id)])
+                }
+                crate::tasks::TaskError::EmptyGoal => v.t("task.refused.empty_goal", &[]),
+                other => other.to_string(),
+            };
+            invalid_v(&what, v.t("task.refused.guidance", &[]), v)
+        }
         SessionOutcome::SessionLog { calls } => {
             Response::new(Status::Success, v.t("session.log", &[("calls", &v.count("n_calls", *calls))]))
                 .with_guidance(v.t("session.log.guidance", &[]))
@@ -74,6 +84,7 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
                     let open = if open.is_empty() { v.t("session.not_open.none", &[]) } else { open.join(v.locale.words().letters_and) };
                     v.t("session.not_open", &[("path", path), ("open", &open)])
                 }
+                crate::workspace::WorkspaceError::EmptyPath => v.t("session.empty_path", &[]),
                 other => other.to_string(),
             };
             invalid_v(&what, v.t("session.not_open.guidance", &[("create", &create)]), v)

@@ -571,17 +571,24 @@ fn the_memory_outcomes_are_worded_in_each_locale() {
     assert_eq!(en[1], "Recalled turns 1, 2 from the memory store.");
     assert_eq!(en[4], "1 turn match \"parser\", best first.");
     assert_eq!(en[8], "No memory matches \"cache\": no stored turn (5 stored) contains any of its words.");
+    // The store's refusal of unknown turns reads as the store's own message did.
+    assert_eq!(
+        en[2],
+        format!(
+            "Nothing recalled: {}. Nothing was changed.",
+            crate::memory::MemoryError::UnknownTurns { turns: vec![9], known: Some((1, 4)) }
+        )
+    );
+    assert_eq!(
+        en[3],
+        format!("Nothing recalled: {}. Nothing was changed.", crate::memory::MemoryError::UnknownTurns { turns: vec![1], known: None })
+    );
     let zh = Voice { locale: crate::locale::Locale::Zh, ..voice(vec![]) };
     for o in &outcomes {
         let r = memory(o, &zh);
         let guidance = r.guidance.clone().unwrap_or_default();
         assert!(r.summary.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{o:?}: {}", r.summary);
-        // The store's own error (English, from the memory module) is the one part left as it is.
-        let summary = match o {
-            MemoryOutcome::NotRecalled { .. } => r.summary.split('：').next().unwrap_or_default(),
-            _ => r.summary.as_str(),
-        };
-        for text in [summary, guidance.as_str()] {
+        for text in [r.summary.as_str(), guidance.as_str()] {
             assert_eq!(english_sentence(text), None, "{o:?}: {text}");
         }
         assert!(
@@ -737,4 +744,26 @@ fn every_argument_error_reads_chinese_under_zh_and_as_before_in_english() {
     assert_eq!(errors[13].to_string(), "argument `match_id` must be one of a letter \"A\"–\"Z\", a number 1–26, got string \"?\"");
     assert_eq!(errors[16].to_string(), "argument `turn_numbers` must be one of an array of 1 to 20 whole numbers, got array []");
     assert_eq!(errors[13].words(zh), "参数 `match_id` 必须是 字母 \"A\"–\"Z\"、数字 1–26 之一，收到的是 string \"?\"");
+}
+
+#[test]
+fn the_session_outcomes_read_chinese_under_zh() {
+    let zh = Voice { locale: Locale::Zh, ..voice(Tool::ALL.to_vec()) };
+    let mut outcomes: Vec<SessionOutcome> = every_session_outcome().into_iter().map(|(o, _)| o).collect();
+    outcomes.extend([
+        SessionOutcome::TaskRefused { error: TaskError::NotInnermost { given: "7".into(), innermost: None } },
+        SessionOutcome::TaskRefused { error: TaskError::NotInnermost { given: "7".into(), innermost: Some(2) } },
+        SessionOutcome::NotOpen { error: WorkspaceError::EmptyPath },
+    ]);
+    for o in &outcomes {
+        // A stray completion names the host's protocol (`write`, `completePersist`): host words.
+        if matches!(o, SessionOutcome::WrongCompletion { .. }) {
+            continue;
+        }
+        let r = session(o, &zh);
+        reads_chinese(&format!("{o:?}"), &r.summary);
+        if let Some(g) = r.guidance.as_deref() {
+            reads_chinese(&format!("{o:?}"), g);
+        }
+    }
 }
