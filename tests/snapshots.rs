@@ -102,6 +102,7 @@ const PLAIN: &[(&str, Scenario)] = &[
     ("diagnostics_on", diagnostics_on),
     ("auto_rebase_note", auto_rebase_note),
     ("near_miss_lines", near_miss_lines),
+    ("preview_markers", preview_markers),
 ];
 
 /// Scenarios with candidates: one snapshot per locale and candidate style.
@@ -327,6 +328,25 @@ fn auto_rebase_note(v: Variant) -> String {
     run.quiet("memo_replace", json!({"old_text": "x = 1", "new_text": "x = 2"}));
     assert!(run.host.external_write("a.md", "x = 1\ny = 1\nz = 5\n"));
     run.call("memo_read", json!({}), Status::Success, WorkflowState::PersistPending);
+    run.out
+}
+
+/// The markers of a capped preview (lines, changed places left out) and the `stats` lines.
+fn preview_markers(v: Variant) -> String {
+    let text: String = (1..=12).map(|i| format!("t: 1\n{}", "x\n".repeat(8 + i % 2))).collect();
+    let config = Config { locale: v.locale, candidate_style: v.style, max_preview_length: 60, ..Config::default() };
+    let mut run = Run { host: Host::with_config(&[("a.md", &text)], config), calls: 0, out: String::new() };
+    run.call(
+        "memo_replace",
+        json!({"old_text": "t: 1\nx\n", "new_text": "t: 2\nnew line one\nnew line two\nnew line three\nnew line four\n"}),
+        Status::MultiMatch,
+        WorkflowState::SelectionPending,
+    );
+    run.call("memo_replace_selection", json!({"selection_id": "A"}), Status::Success, WorkflowState::PersistPending);
+    run.quiet("memo_revert", json!({"reason": "again"}));
+    run.quiet("memo_replace", json!({"old_text": "t: 1", "new_text": "t: 2", "replace_all": true, "expected_occurrences": 12}));
+    run.call("memo_preview", json!({}), Status::Success, WorkflowState::PersistPending);
+    run.call("memo_preview", json!({"format": "stats"}), Status::Success, WorkflowState::PersistPending);
     run.out
 }
 

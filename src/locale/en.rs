@@ -394,6 +394,16 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("memory.unknown_turns.other.range", "unknown turns {turns}; the stored turns are {lo} to {hi}"),
     ("memory.unknown_turns.one.none", "unknown turn {turns}; no turns are stored"),
     ("memory.unknown_turns.other.none", "unknown turns {turns}; no turns are stored"),
+    // ---- preview: the markers of a capped preview and the `stats` lines (src/preview.rs, preview/)
+    ("preview.more_lines.one", "… {n} more line"),
+    ("preview.more_lines.other", "… {n} more lines"),
+    ("preview.more_places.one", "… {n} more changed place"),
+    ("preview.more_places.other", "… {n} more changed places"),
+    ("preview.more_hunks", "… {n} more hunks"),
+    ("preview.stats.line", "line {line}, col {col}: +{added}/-{removed} chars{in_places}"),
+    ("preview.stats.in_places", " in {n} places"),
+    ("preview.stats.total.one", "total: {n} change, +{added}/-{removed} chars"),
+    ("preview.stats.total.other", "total: {n} changes, +{added}/-{removed} chars"),
     // ---- persist: ending a session: commit, revert, saved versions (src/workspace/words/persist.rs, read.rs)
     ("n_changes.one", "{n} change"),
     ("n_changes.other", "{n} changes"),

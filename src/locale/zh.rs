@@ -397,6 +397,16 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("memory.unknown_turns.other.range", "没有第 {turns} 轮；已存储的是第 {lo} 到第 {hi} 轮"),
     ("memory.unknown_turns.one.none", "没有第 {turns} 轮；还没有存储任何一轮"),
     ("memory.unknown_turns.other.none", "没有第 {turns} 轮；还没有存储任何一轮"),
+    // ---- preview: the markers of a capped preview and the `stats` lines (src/preview.rs, preview/)
+    ("preview.more_lines.one", "… 另有 {n} 行"),
+    ("preview.more_lines.other", "… 另有 {n} 行"),
+    ("preview.more_places.one", "… 另有 {n} 处变更"),
+    ("preview.more_places.other", "… 另有 {n} 处变更"),
+    ("preview.more_hunks", "… 另有 {n} 个差异块"),
+    ("preview.stats.line", "第 {line} 行第 {col} 列：+{added}/-{removed} 个字符{in_places}"),
+    ("preview.stats.in_places", "，共 {n} 处"),
+    ("preview.stats.total.one", "合计：{n} 处变更，+{added}/-{removed} 个字符"),
+    ("preview.stats.total.other", "合计：{n} 处变更，+{added}/-{removed} 个字符"),
     // ---- persist: ending a session: commit, revert, saved versions (src/workspace/words/persist.rs, read.rs)
     ("n_changes.one", "{n} 处变更"),
     ("n_changes.other", "{n} 处变更"),

@@ -724,6 +724,7 @@ impl Workspace {
             mode: format.and_then(PreviewMode::parse).unwrap_or(self.config.preview_mode),
             context_lines: context_lines.map_or(self.config.preview_context_lines, |n| n.clamp(0, 100) as usize),
             max_length: self.config.max_preview_length,
+            locale: self.config.locale,
         }
     }
 
