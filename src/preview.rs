@@ -43,7 +43,7 @@ use std::ops::Range;
 use ropey::{Rope, RopeSlice};
 use similar::{DiffOp, DiffTag};
 
-use crate::locale::{Locale, Words};
+use crate::locale::Locale;
 use crate::matching::near::MYERS_STEPS;
 
 /// Where one pending change sits in the base and in the draft (char ranges).
@@ -208,8 +208,7 @@ pub fn render_labelled(
             let blocks = line_blocks(base, draft, &old, &new, spans);
             let middles = changed_regions(&old, &new, blocks, opts.context_lines);
             let files = (format!("a/{path}"), format!("b/{path}"));
-            let (text, whole) =
-                write_unified(&old, &new, &middles, opts.context_lines, (&files.0, &files.1), opts.max_length, &label, opts.locale.words());
+            let (text, whole) = write_unified(&old, &new, &middles, (&files.0, &files.1), &label, opts);
             Labelled { text, whole }
         }
     }
@@ -267,17 +266,7 @@ pub fn render(base: &Rope, draft: &Rope, spans: &[ChangeSpan], path: &str, opts:
             let blocks = line_blocks(base, draft, &old, &new, spans);
             let middles = changed_regions(&old, &new, blocks, opts.context_lines);
             let labels = (format!("a/{path}"), format!("b/{path}"));
-            write_unified(
-                &old,
-                &new,
-                &middles,
-                opts.context_lines,
-                (&labels.0, &labels.1),
-                opts.max_length,
-                &|_| String::new(),
-                opts.locale.words(),
-            )
-            .0
+            write_unified(&old, &new, &middles, (&labels.0, &labels.1), &|_| String::new(), opts).0
         }
     }
 }
@@ -297,7 +286,8 @@ pub fn unified_whole(old: &str, new: &str, old_label: &str, new_label: &str, con
     let (a, b) = (Side::Strs(split_lines(old)), Side::Strs(split_lines(new)));
     let whole = Group { base: 0..a.len(), draft: 0..b.len() };
     let m = changed_region(&a, &b, &whole, None);
-    write_unified(&a, &b, &[(m.old, m.new)], context_lines, (old_label, new_label), 0, &|_| String::new(), Locale::En.words()).0
+    let opts = PreviewOptions { mode: PreviewMode::Diff, context_lines, max_length: 0, locale: Locale::En };
+    write_unified(&a, &b, &[(m.old, m.new)], (old_label, new_label), &|_| String::new(), &opts).0
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -896,12 +886,11 @@ fn write_unified(
     old: &Side,
     new: &Side,
     regions: &[(Range<usize>, Range<usize>)],
-    context: usize,
     labels: (&str, &str),
-    max_length: usize,
     hunk_label: &dyn Fn(Range<usize>) -> String,
-    w: &Words,
+    opts: &PreviewOptions,
 ) -> (String, bool) {
+    let (context, max_length, w) = (opts.context_lines, opts.max_length, opts.locale.words());
     let mut ops = diff_ops(old, new, regions);
     compact_ops(old, new, &mut ops);
     let mut out = String::new();

@@ -1,7 +1,5 @@
 //! The `stats` preview: one line per change with the chars it puts in and takes out.
 
-use std::fmt::Write as _;
-
 use ropey::Rope;
 
 use super::ChangeSpan;
