@@ -43,6 +43,7 @@ use std::ops::Range;
 use ropey::{Rope, RopeSlice};
 use similar::{DiffOp, DiffTag};
 
+use crate::locale::Locale;
 use crate::matching::near::MYERS_STEPS;
 
 /// Where one pending change sits in the base and in the draft (char ranges).
@@ -107,11 +108,18 @@ pub struct PreviewOptions {
     /// Most chars of one rendered hunk in `compact`, `full` and `diff` (default 500); a longer
     /// hunk is cut at a line boundary and ends with `… N more lines`. `0` means no limit.
     pub max_length: usize,
+    /// The words of the markers (`… 3 more lines`) and the `stats` lines.
+    pub locale: Locale,
 }
 
 impl Default for PreviewOptions {
     fn default() -> Self {
-        PreviewOptions { mode: PreviewMode::Compact, context_lines: DEFAULT_CONTEXT_LINES, max_length: DEFAULT_MAX_PREVIEW_LENGTH }
+        PreviewOptions {
+            mode: PreviewMode::Compact,
+            context_lines: DEFAULT_CONTEXT_LINES,
+            max_length: DEFAULT_MAX_PREVIEW_LENGTH,
+            locale: Locale::En,
+        }
     }
 }
 
@@ -121,7 +129,7 @@ impl Default for PreviewOptions {
 /// show every place as [`render`] does. Cost: [`render`]'s, plus O(spans · changes) for `stats`.
 pub fn render_changes(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize], path: &str, opts: &PreviewOptions) -> String {
     match opts.mode {
-        PreviewMode::Stats if !spans.is_empty() => stats(base, draft, spans, change_of),
+        PreviewMode::Stats if !spans.is_empty() => stats(base, draft, spans, change_of, opts.locale.words()),
         PreviewMode::Compact | PreviewMode::Full => {
             let narrowed: Vec<ChangeSpan> = spans.iter().map(|s| without_shared_lines(base, draft, s)).collect();
             render(base, draft, &narrowed, path, opts)
@@ -177,7 +185,7 @@ pub fn render_labelled(
             let context = if opts.mode == PreviewMode::Compact { opts.context_lines } else { 0 };
             let hunks = gutter_hunks(base, draft, &narrowed, context, opts.max_length);
             let labels: Vec<String> = hunks.spans.iter().map(|held| format!("── {}", letters(&mut held.iter().copied()))).collect();
-            let (text, whole) = join_gutter_hunks(&hunks, opts.max_length, Some(&labels));
+            let (text, whole) = join_gutter_hunks(&hunks, opts.max_length, Some(&labels), opts.locale.words());
             Labelled { text, whole }
         }
         PreviewMode::Diff => {
@@ -200,7 +208,7 @@ pub fn render_labelled(
             let blocks = line_blocks(base, draft, &old, &new, spans);
             let middles = changed_regions(&old, &new, blocks, opts.context_lines);
             let files = (format!("a/{path}"), format!("b/{path}"));
-            let (text, whole) = write_unified(&old, &new, &middles, opts.context_lines, (&files.0, &files.1), opts.max_length, &label);
+            let (text, whole) = write_unified(&old, &new, &middles, (&files.0, &files.1), &label, opts);
             Labelled { text, whole }
         }
     }
@@ -246,19 +254,19 @@ pub fn render(base: &Rope, draft: &Rope, spans: &[ChangeSpan], path: &str, opts:
     match opts.mode {
         PreviewMode::Compact => {
             let hunks = gutter_hunks(base, draft, spans, opts.context_lines, opts.max_length);
-            join_gutter_hunks(&hunks, opts.max_length, None).0
+            join_gutter_hunks(&hunks, opts.max_length, None, opts.locale.words()).0
         }
         PreviewMode::Full => {
             let hunks = gutter_hunks(base, draft, spans, 0, opts.max_length);
-            join_gutter_hunks(&hunks, opts.max_length, None).0
+            join_gutter_hunks(&hunks, opts.max_length, None, opts.locale.words()).0
         }
-        PreviewMode::Stats => stats(base, draft, spans, &(0..spans.len()).collect::<Vec<_>>()),
+        PreviewMode::Stats => stats(base, draft, spans, &(0..spans.len()).collect::<Vec<_>>(), opts.locale.words()),
         PreviewMode::Diff => {
             let (old, new) = (Side::of_rope(base), Side::of_rope(draft));
             let blocks = line_blocks(base, draft, &old, &new, spans);
             let middles = changed_regions(&old, &new, blocks, opts.context_lines);
             let labels = (format!("a/{path}"), format!("b/{path}"));
-            write_unified(&old, &new, &middles, opts.context_lines, (&labels.0, &labels.1), opts.max_length, &|_| String::new()).0
+            write_unified(&old, &new, &middles, (&labels.0, &labels.1), &|_| String::new(), opts).0
         }
     }
 }
@@ -278,7 +286,8 @@ pub fn unified_whole(old: &str, new: &str, old_label: &str, new_label: &str, con
     let (a, b) = (Side::Strs(split_lines(old)), Side::Strs(split_lines(new)));
     let whole = Group { base: 0..a.len(), draft: 0..b.len() };
     let m = changed_region(&a, &b, &whole, None);
-    write_unified(&a, &b, &[(m.old, m.new)], context_lines, (old_label, new_label), 0, &|_| String::new()).0
+    let opts = PreviewOptions { mode: PreviewMode::Diff, context_lines, max_length: 0, locale: Locale::En };
+    write_unified(&a, &b, &[(m.old, m.new)], (old_label, new_label), &|_| String::new(), &opts).0
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -877,11 +886,11 @@ fn write_unified(
     old: &Side,
     new: &Side,
     regions: &[(Range<usize>, Range<usize>)],
-    context: usize,
     labels: (&str, &str),
-    max_length: usize,
     hunk_label: &dyn Fn(Range<usize>) -> String,
+    opts: &PreviewOptions,
 ) -> (String, bool) {
+    let (context, max_length, w) = (opts.context_lines, opts.max_length, opts.locale.words());
     let mut ops = diff_ops(old, new, regions);
     compact_ops(old, new, &mut ops);
     let mut out = String::new();
@@ -922,10 +931,11 @@ fn write_unified(
         rows.insert(0, header);
         // The label is not the diff's text: the cap counts without it, as for a gutter hunk.
         let cap = if max_length == 0 || label.is_empty() { max_length } else { max_length + label.chars().count() + 1 };
-        whole &= push_capped(&mut out, &rows, cap);
+        whole &= push_capped(&mut out, &rows, cap, w);
     }
     if shown < hunks.len() {
-        let _ = writeln!(out, "… {} more hunks", hunks.len() - shown);
+        out.push_str(&w.t("preview.more_hunks", &[("n", &(hunks.len() - shown))]));
+        out.push('\n');
     }
     (out, whole && shown == hunks.len())
 }

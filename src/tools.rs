@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::locale::{Locale, Words};
 use crate::workflow::PersistMode;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -493,6 +494,18 @@ pub enum ArgError {
         value: String,
         allowed: Vec<String>,
     },
+    /// An item of a list argument is not of the `expected` kind.
+    WrongItem {
+        arg: &'static str,
+        expected: &'static str,
+        got: String,
+    },
+    /// A list argument that is empty or holds more than `max` items.
+    ListSize {
+        arg: &'static str,
+        value: String,
+        max: usize,
+    },
     /// A string (argument or key) held an unpaired UTF-16 surrogate (reported by the JS boundary).
     UnpairedSurrogate {
         arg: String,
@@ -505,41 +518,67 @@ pub enum ArgError {
     },
 }
 
-impl fmt::Display for ArgError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ArgError {
+    /// The message in the words of `w`: the argument named, the value shown, what is allowed
+    /// (phrase keys `arg.*`; an expected or allowed kind written `kind.*` is a phrase key too,
+    /// docs/responses.md#locales-and-styles). Cost: O(size of the message).
+    pub fn words(&self, w: &Words) -> String {
+        let kind = |k: &str| if k.starts_with("kind.") { w.phrase(k).to_string() } else { k.to_string() };
+        let list = |items: &[String]| items.iter().map(|a| kind(a)).collect::<Vec<_>>().join(w.phrase("comma_sep"));
         match self {
             ArgError::UnknownTool { name, known } => {
-                write!(f, "unknown tool `{name}`; the tools are: {}", known.join(", "))
+                w.t("arg.unknown_tool", &[("name", name), ("known", &known.join(w.phrase("comma_sep")))])
             }
-            ArgError::NotAnObject { got } => {
-                write!(f, "arguments must be a JSON object of named arguments, got {got}")
-            }
+            ArgError::NotAnObject { got } => w.t("arg.not_an_object", &[("got", got)]),
             ArgError::UnknownArgument { tool, arg, allowed } if allowed.is_empty() => {
-                write!(f, "unknown argument `{arg}`: {tool} takes no arguments")
+                w.t("arg.unknown_argument.none", &[("arg", arg), ("tool", tool)])
             }
             ArgError::UnknownArgument { tool, arg, allowed } => {
-                write!(f, "unknown argument `{arg}` for {tool}; its arguments are: {}", allowed.join(", "))
+                w.t("arg.unknown_argument", &[("arg", arg), ("tool", tool), ("allowed", &allowed.join(w.phrase("comma_sep")))])
             }
-            ArgError::Missing { tool, arg } => write!(f, "missing required argument `{arg}` for {tool}"),
+            ArgError::Missing { tool, arg } => w.t("arg.missing", &[("arg", arg), ("tool", tool)]),
             ArgError::WrongType { arg, expected, got } => {
-                write!(f, "argument `{arg}` must be {expected}, got {got}")
+                w.t("arg.wrong_type", &[("arg", arg), ("expected", &kind(expected)), ("got", got)])
             }
-            ArgError::BelowMinimum { arg, value, min } => {
-                write!(f, "argument `{arg}` must be at least {min}, got {value}")
+            ArgError::WrongItem { arg, expected, got } => {
+                w.t("arg.wrong_item", &[("arg", arg), ("expected", &kind(expected)), ("got", got)])
             }
-            ArgError::AboveMaximum { arg, value, max } => {
-                write!(f, "argument `{arg}` must be at most {max}, got {value}")
-            }
+            ArgError::BelowMinimum { arg, value, min } => w.t("arg.below_minimum", &[("arg", arg), ("min", min), ("value", value)]),
+            ArgError::AboveMaximum { arg, value, max } => w.t("arg.above_maximum", &[("arg", arg), ("max", max), ("value", value)]),
             ArgError::NotAllowed { arg, value, allowed } => {
-                write!(f, "argument `{arg}` must be one of {}, got {value}", allowed.join(", "))
+                let key = if allowed.len() == 1 { "arg.not_allowed.one" } else { "arg.not_allowed" };
+                w.t(key, &[("arg", arg), ("allowed", &list(allowed)), ("value", value)])
             }
-            ArgError::UnpairedSurrogate { arg, offset } => {
-                write!(f, "argument `{arg}` has an unpaired UTF-16 surrogate at UTF-16 offset {offset}; send well-formed text")
-            }
-            ArgError::NotJson { arg, got } => {
-                write!(f, "argument `{arg}` must be a JSON value (string, number, boolean, null, array or object), got {got}")
-            }
+            ArgError::ListSize { arg, value, max } => w.t("arg.list_size", &[("arg", arg), ("max", max), ("value", value)]),
+            ArgError::UnpairedSurrogate { arg, offset } => w.t("arg.unpaired_surrogate", &[("arg", arg), ("offset", offset)]),
+            ArgError::NotJson { arg, got } => w.t("arg.not_json", &[("arg", arg), ("got", got)]),
         }
+    }
+
+    /// What to do about it, as a sentence for the model (`prefix`: the tool prefix).
+    pub fn guidance(&self, w: &Words, prefix: &str) -> String {
+        let kind = |k: &str| if k.starts_with("kind.") { w.phrase(k).to_string() } else { k.to_string() };
+        match self {
+            ArgError::UnknownTool { .. } => w.t("arg.unknown_tool.guidance", &[]),
+            ArgError::NotAnObject { .. } => w.t("arg.not_an_object.guidance", &[]),
+            ArgError::UnknownArgument { .. } => w.t("arg.unknown_argument.guidance", &[]),
+            ArgError::Missing { arg, .. } => w.t("arg.missing.guidance", &[("arg", arg)]),
+            ArgError::WrongType { arg, expected, .. } | ArgError::WrongItem { arg, expected, .. } => {
+                w.t("arg.wrong_type.guidance", &[("arg", arg), ("expected", &kind(expected))])
+            }
+            ArgError::BelowMinimum { arg, min, .. } => w.t("arg.below_minimum.guidance", &[("arg", arg), ("min", min)]),
+            ArgError::AboveMaximum { arg, max, .. } => w.t("arg.above_maximum.guidance", &[("arg", arg), ("max", max)]),
+            ArgError::NotAllowed { arg, .. } | ArgError::ListSize { arg, .. } => w.t("arg.not_allowed.guidance", &[("arg", arg)]),
+            ArgError::NotJson { arg, .. } => w.t("arg.not_json.guidance", &[("arg", arg)]),
+            ArgError::UnpairedSurrogate { arg, .. } => w.t("arg.unpaired_surrogate.guidance", &[("arg", arg), ("p", &prefix)]),
+        }
+    }
+}
+
+/// The English message (hosts and logs read it; a response is worded by [`ArgError::words`]).
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.words(Locale::En.words()))
     }
 }
 
@@ -634,13 +673,13 @@ pub const MAX_INTEGER_ARG: i64 = u32::MAX as i64;
 fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
     let wrong = |expected: &'static str| ArgError::WrongType { arg: p.name, expected, got: show(v) };
     match p.kind {
-        ParamKind::String => v.as_str().map(|_| ()).ok_or_else(|| wrong("a string")),
-        ParamKind::Boolean => v.as_bool().map(|_| ()).ok_or_else(|| wrong("true or false")),
+        ParamKind::String => v.as_str().map(|_| ()).ok_or_else(|| wrong("kind.string")),
+        ParamKind::Boolean => v.as_bool().map(|_| ()).ok_or_else(|| wrong("kind.boolean")),
         ParamKind::Integer { min } => {
             if v.as_f64().is_some_and(|f| f.fract() == 0.0 && f > MAX_INTEGER_ARG as f64) {
                 return Err(ArgError::AboveMaximum { arg: p.name, value: show(v), max: MAX_INTEGER_ARG });
             }
-            let n = v.as_i64().ok_or_else(|| wrong("a whole number"))?;
+            let n = v.as_i64().ok_or_else(|| wrong("kind.whole_number"))?;
             if n < min {
                 Err(ArgError::BelowMinimum { arg: p.name, value: n, min })
             } else {
@@ -648,47 +687,37 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
             }
         }
         ParamKind::Letter => {
-            let s = v.as_str().ok_or_else(|| wrong("a letter \"A\"–\"Z\""))?;
+            let s = v.as_str().ok_or_else(|| wrong("kind.letter"))?;
             if matches!(s.as_bytes(), [b'A'..=b'Z']) {
                 Ok(())
             } else {
-                Err(ArgError::NotAllowed { arg: p.name, value: show(v), allowed: vec!["\"A\"–\"Z\" (upper case)".into()] })
+                Err(ArgError::NotAllowed { arg: p.name, value: show(v), allowed: vec!["kind.upper_letter".into()] })
             }
         }
         ParamKind::LetterOrNumber => match letter_or_number(v) {
             Some(_) => Ok(()),
-            None => Err(ArgError::NotAllowed {
-                arg: p.name,
-                value: show(v),
-                allowed: vec!["a letter \"A\"–\"Z\"".into(), "a number 1–26".into()],
-            }),
+            None => {
+                Err(ArgError::NotAllowed { arg: p.name, value: show(v), allowed: vec!["kind.letter".into(), "kind.number_1_26".into()] })
+            }
         },
         ParamKind::LineKey => {
-            let s = v.as_str().ok_or_else(|| wrong("a line key string like \"12#a3f1\""))?;
-            crate::matching::line_key::LineKey::parse(s).map(|_| ()).map_err(|e| ArgError::NotAllowed {
+            let s = v.as_str().ok_or_else(|| wrong("kind.line_key_string"))?;
+            crate::matching::line_key::LineKey::parse(s).map(|_| ()).map_err(|_| ArgError::NotAllowed {
                 arg: p.name,
                 value: show(v),
-                allowed: vec![e.to_string()],
+                allowed: vec!["kind.line_key".into()],
             })
         }
         ParamKind::IntegerList { min, max } => {
-            let items = v.as_array().ok_or_else(|| wrong("an array of whole numbers like [2, 5]"))?;
+            let items = v.as_array().ok_or_else(|| wrong("kind.integer_list"))?;
             if items.is_empty() || items.len() > max {
-                return Err(ArgError::NotAllowed {
-                    arg: p.name,
-                    value: show(v),
-                    allowed: vec![format!("an array of 1 to {max} whole numbers")],
-                });
+                return Err(ArgError::ListSize { arg: p.name, value: show(v), max });
             }
             for item in items {
                 if item.as_f64().is_some_and(|f| f.fract() == 0.0 && f > MAX_INTEGER_ARG as f64) {
                     return Err(ArgError::AboveMaximum { arg: p.name, value: show(item), max: MAX_INTEGER_ARG });
                 }
-                let n = item.as_i64().ok_or_else(|| ArgError::WrongType {
-                    arg: p.name,
-                    expected: "an array of whole numbers like [2, 5]",
-                    got: format!("an item {}", show(item)),
-                })?;
+                let n = item.as_i64().ok_or_else(|| ArgError::WrongItem { arg: p.name, expected: "kind.integer_list", got: show(item) })?;
                 if n < min {
                     return Err(ArgError::BelowMinimum { arg: p.name, value: n, min });
                 }
@@ -696,7 +725,7 @@ fn check_kind(p: &Param, v: &Value) -> Result<(), ArgError> {
             Ok(())
         }
         ParamKind::OneOf(values) => {
-            let s = v.as_str().ok_or_else(|| wrong("a string"))?;
+            let s = v.as_str().ok_or_else(|| wrong("kind.string"))?;
             if values.contains(&s) {
                 Ok(())
             } else {

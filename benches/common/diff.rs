@@ -60,7 +60,7 @@ fn agentpad_patch(old: &Rope, new: &Rope) -> String {
     let cs = ChangeSet::diff(old, new);
     let spans: Vec<ChangeSpan> =
         cs.replacements().iter().zip(cs.draft_ranges()).map(|(r, draft)| ChangeSpan { base: r.range.clone(), draft }).collect();
-    let opts = PreviewOptions { mode: PreviewMode::Diff, context_lines: CONTEXT, max_length: 0 };
+    let opts = PreviewOptions { mode: PreviewMode::Diff, context_lines: CONTEXT, max_length: 0, ..PreviewOptions::default() };
     preview::render(old, new, &spans, PATH, &opts)
 }
 

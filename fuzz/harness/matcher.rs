@@ -97,7 +97,7 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
             assert!(n.range.start <= n.range.end && n.range.end <= len, "near miss {:?} out of 0..{len}", n.range);
             assert!((0.0..=1.0).contains(&n.similarity), "similarity {}", n.similarity);
             let found = rope.slice(n.range.clone()).to_string();
-            let _ = near::describe_difference(&needle, &found);
+            let _ = near::describe_difference(&needle, &found, &|l| format!("{l:?}: "));
             let _ = near::two_decimals(n.similarity);
         }
     }
@@ -109,7 +109,7 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
     if needle != other {
         assert!(s < 1.0, "similarity of different texts is 1: {needle:?} vs {other:?}");
     }
-    let _ = near::describe_difference(&needle, &other);
+    let _ = near::describe_difference(&needle, &other, &|l| format!("{l:?}: "));
 
     // The layered search over base + pending replacements equals a search of the flat draft.
     let base = Text::from_storage(&doc);

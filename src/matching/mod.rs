@@ -91,21 +91,6 @@ impl fmt::Display for MatchQuality {
     }
 }
 
-impl MatchQuality {
-    /// What was looked through to find the match, for summaries; `None` when exact.
-    pub fn describe(self) -> Option<String> {
-        if let (true, Some(t)) = (self.elided, self.tier) {
-            return Some(format!("{} and, in the lines around it, {}", Tier::Elided.describe(), t.describe()));
-        }
-        match (self.gutter, self.tier) {
-            (false, None) => None,
-            (true, None) => Some("line-number gutters stripped".into()),
-            (false, Some(t)) => Some(t.describe().into()),
-            (true, Some(t)) => Some(format!("line-number gutters stripped and {}", t.describe())),
-        }
-    }
-}
-
 /// How a candidate relates to the needle: a match (exact or through a tier), or a near miss
 /// offered after `NoMatch`. Reported as the candidate's `match_quality`.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -53,18 +53,6 @@ impl Tier {
         }
     }
 
-    /// What the tier ignored, for the model (`[Warning]` summaries).
-    pub fn describe(self) -> &'static str {
-        match self {
-            Tier::TrailingWhitespace => "trailing whitespace ignored",
-            Tier::Indentation => "indentation ignored",
-            Tier::Normalization => "indentation and the Unicode normalization form (é as one character or e + accent) ignored",
-            Tier::Unicode => "indentation and Unicode look-alikes (curly quotes, dashes, special spaces) ignored",
-            Tier::Whitespace => "indentation, Unicode look-alikes and the width of whitespace runs ignored",
-            Tier::Elided => "the lines your `...` stands for kept as they are",
-        }
-    }
-
     pub fn ignores_indentation(self) -> bool {
         matches!(self, Tier::Indentation | Tier::Normalization | Tier::Unicode | Tier::Whitespace)
     }

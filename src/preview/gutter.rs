@@ -8,6 +8,7 @@ use std::ops::Range;
 use ropey::Rope;
 
 use super::ChangeSpan;
+use crate::locale::{Locale, Words};
 use crate::text::visible_line_count;
 
 /// Most hunks a capped preview (`max_preview_length` not 0) shows; a line `… N more changed
@@ -51,7 +52,7 @@ pub fn gutter_line(out: &mut String, width: usize, line: usize, marker: char, te
 /// around each group of changed lines. Cost: O(size of the changed lines + context) plus
 /// O(log n) per change.
 pub fn compact(base: &Rope, draft: &Rope, spans: &[ChangeSpan], context: usize) -> String {
-    join_gutter_hunks(&gutter_hunks(base, draft, spans, context, 0), 0, None).0
+    join_gutter_hunks(&gutter_hunks(base, draft, spans, context, 0), 0, None, Locale::En.words()).0
 }
 
 /// Length of the `─` rule between two hunks: one length whatever the hunks' gutter widths.
@@ -121,7 +122,7 @@ pub(super) fn gutter_hunks(base: &Rope, draft: &Rope, spans: &[ChangeSpan], cont
 /// gutter as wide as the largest number it shows ([`hunk_rows`]), then `… N more changed
 /// places` when hunks were left out; with `labels`, each hunk starts with its label line
 /// (`── [C]`) in place of the rule. Also says whether every hunk is shown whole.
-pub(super) fn join_gutter_hunks(hunks: &Hunks, max_length: usize, labels: Option<&[String]>) -> (String, bool) {
+pub(super) fn join_gutter_hunks(hunks: &Hunks, max_length: usize, labels: Option<&[String]>, w: &Words) -> (String, bool) {
     let mut out = String::new();
     let mut whole = hunks.more_places == 0;
     for (i, rows) in hunks.rows.iter().enumerate() {
@@ -146,11 +147,11 @@ pub(super) fn join_gutter_hunks(hunks: &Hunks, max_length: usize, labels: Option
                 s
             })
             .collect();
-        whole &= push_rows(&mut out, &written, rows.len() - shown, max_length);
+        whole &= push_rows(&mut out, &written, rows.len() - shown, max_length, w);
     }
     if hunks.more_places > 0 {
-        let n = hunks.more_places;
-        let _ = writeln!(out, "… {n} more changed place{}", if n == 1 { "" } else { "s" });
+        out.push_str(&w.count("preview.more_places", hunks.more_places));
+        out.push('\n');
     }
     (out, whole)
 }
@@ -192,15 +193,15 @@ fn rows_fitting(lens: impl Iterator<Item = usize>, max_length: usize) -> usize {
 /// `… N more lines` for the N rows left out. The first row is always shown, cut to
 /// `max_length` chars and `…` when it alone is longer. `max_length` 0: every row. Says whether
 /// every row was shown whole.
-pub(super) fn push_capped(out: &mut String, rows: &[String], max_length: usize) -> bool {
+pub(super) fn push_capped(out: &mut String, rows: &[String], max_length: usize, w: &Words) -> bool {
     let shown = rows_fitting(rows.iter().map(|r| r.chars().count()), max_length);
-    push_rows(out, rows.get(..shown).unwrap_or(rows), rows.len() - shown, max_length)
+    push_rows(out, rows.get(..shown).unwrap_or(rows), rows.len() - shown, max_length, w)
 }
 
 /// Appends `rows` (they fit in `max_length` chars, bar the first, which is cut to `max_length`
 /// chars and `…` when it alone is longer), then `… N more lines` when `left` rows were left
 /// out. Says whether every row was shown whole.
-fn push_rows(out: &mut String, rows: &[String], left: usize, max_length: usize) -> bool {
+fn push_rows(out: &mut String, rows: &[String], left: usize, max_length: usize, w: &Words) -> bool {
     let mut cut = false;
     for (k, row) in rows.iter().enumerate() {
         // (a first row's line break does not count against the cap)
@@ -213,7 +214,8 @@ fn push_rows(out: &mut String, rows: &[String], left: usize, max_length: usize) 
         }
     }
     if left > 0 {
-        let _ = writeln!(out, "… {left} more line{}", if left == 1 { "" } else { "s" });
+        out.push_str(&w.count("preview.more_lines", left));
+        out.push('\n');
     }
     left == 0 && !cut
 }

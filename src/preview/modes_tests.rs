@@ -34,7 +34,7 @@ fn apply(base: &str, edits: &[(usize, usize, String)]) -> (String, Vec<ChangeSpa
 }
 
 fn diff_mode(base: &str, draft: &str, spans: &[ChangeSpan], context: usize) -> String {
-    let opts = PreviewOptions { mode: PreviewMode::Diff, context_lines: context, max_length: 0 };
+    let opts = PreviewOptions { mode: PreviewMode::Diff, context_lines: context, max_length: 0, ..PreviewOptions::default() };
     render(&Rope::from_str(base), &Rope::from_str(draft), spans, "notes/memo.md", &opts)
 }
 
@@ -215,8 +215,8 @@ proptest! {
         let (draft, spans) = apply(&base, &edits);
         let (b, d) = (Rope::from_str(&base), Rope::from_str(&draft));
         for mode in [PreviewMode::Compact, PreviewMode::Full, PreviewMode::Diff] {
-            let whole = render(&b, &d, &spans, "m", &PreviewOptions { mode, context_lines: 2, max_length: 0 });
-            let capped = render(&b, &d, &spans, "m", &PreviewOptions { mode, context_lines: 2, max_length: max });
+            let whole = render(&b, &d, &spans, "m", &PreviewOptions { mode, context_lines: 2, max_length: 0, ..PreviewOptions::default() });
+            let capped = render(&b, &d, &spans, "m", &PreviewOptions { mode, context_lines: 2, max_length: max, ..PreviewOptions::default() });
             let whole_rows = whole.lines().filter(|l| !l.starts_with('\\')).count();
             let mut shown = 0;
             let mut left = 0;

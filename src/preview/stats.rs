@@ -1,10 +1,9 @@
 //! The `stats` preview: one line per change with the chars it puts in and takes out.
 
-use std::fmt::Write as _;
-
 use ropey::Rope;
 
 use super::ChangeSpan;
+use crate::locale::Words;
 
 /// `line 4, col 19: +5/-2 chars` for each change, then `total: 2 changes, +7/-3 chars`. The
 /// position is where the change starts in the draft (1-based line and column, columns in chars:
@@ -13,7 +12,7 @@ use super::ChangeSpan;
 /// the whole line twice). A change of several places (`change_of` names each span's change) is
 /// one line at its first place, summing its places, ending `in N places`. Cost: O(log n) per
 /// change + O(spans · log changes) + O(size of the spans) to find what they share.
-pub(super) fn stats(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize]) -> String {
+pub(super) fn stats(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: &[usize], w: &Words) -> String {
     struct Sum {
         start: usize,
         added: usize,
@@ -40,12 +39,19 @@ pub(super) fn stats(base: &Rope, draft: &Rope, spans: &[ChangeSpan], change_of: 
     for sum in &sums {
         let line = draft.char_to_line(sum.start);
         let col = sum.start - draft.line_to_char(line) + 1;
-        let in_places = if sum.places > 1 { format!(" in {} places", sum.places) } else { String::new() };
-        let _ = writeln!(out, "line {}, col {col}: +{}/-{} chars{in_places}", line + 1, sum.added, sum.removed);
+        let in_places = if sum.places > 1 { w.t("preview.stats.in_places", &[("n", &sum.places)]) } else { String::new() };
+        let line = line + 1;
+        out.push_str(&w.t(
+            "preview.stats.line",
+            &[("line", &line), ("col", &col), ("added", &sum.added), ("removed", &sum.removed), ("in_places", &in_places)],
+        ));
+        out.push('\n');
     }
     let (added, removed) = sums.iter().fold((0, 0), |(a, r), s| (a + s.added, r + s.removed));
     let n = sums.len();
-    let _ = writeln!(out, "total: {n} change{}, +{added}/-{removed} chars", if n == 1 { "" } else { "s" });
+    let key = if n == 1 { "preview.stats.total.one" } else { "preview.stats.total.other" };
+    out.push_str(&w.t(key, &[("n", &n), ("added", &added), ("removed", &removed)]));
+    out.push('\n');
     out
 }
 

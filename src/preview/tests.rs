@@ -30,7 +30,7 @@ fn preview(base: &str, edits: &[(Range<usize>, &str)], ctx: usize) -> String {
 /// `render` in `mode` with `context_lines` 3 (unless given) and no cap (unless given).
 fn shown(base: &str, edits: &[(Range<usize>, &str)], mode: PreviewMode, ctx: usize, max: usize) -> String {
     let (base, draft, spans) = build(base, edits);
-    render(&base, &draft, &spans, "memo.md", &PreviewOptions { mode, context_lines: ctx, max_length: max })
+    render(&base, &draft, &spans, "memo.md", &PreviewOptions { mode, context_lines: ctx, max_length: max, ..PreviewOptions::default() })
 }
 
 /// Char range of the first `needle` in `s`.
@@ -374,7 +374,7 @@ fn labelled(base: &str, edits: &[(Range<usize>, &str)], letters: &[usize], mode:
         &spans,
         letters,
         "memo.md",
-        &PreviewOptions { mode, context_lines: ctx, max_length: max },
+        &PreviewOptions { mode, context_lines: ctx, max_length: max, ..PreviewOptions::default() },
         crate::locale::Locale::En.words(),
     )
 }

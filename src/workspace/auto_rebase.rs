@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use ropey::Rope;
 
-use super::views::plural;
+use super::outcome::StateNote;
 use super::{Document, PersistEdit, Workspace};
 use crate::changeset::{Assoc, ChangeSet};
 use crate::text::{char_to_utf16, utf16_to_char};
@@ -62,16 +62,7 @@ impl Workspace {
         self.docs.insert(path.to_string(), storage.clone());
         self.persist_failures.remove(path);
         let kept: Vec<String> = outcome.kept.iter().map(|l| l.to_string()).collect();
-        let p = &self.config.tool_prefix;
-        let choice =
-            if had_choice { format!(" The pending choice among candidates was dropped: call {p}_replace again.") } else { String::new() };
-        self.notes.push(format!(
-            "[{path} changed in storage (version {}) while you had pending changes; it did not overlap them, so your {} pending change{} ({}) moved onto it.{choice} Earlier reads of {path} are out of date.]",
-            storage.version,
-            kept.len(),
-            plural(kept.len()),
-            kept.join(", ")
-        ));
+        self.note(StateNote::Rebased { path: path.to_string(), version: storage.version.clone(), kept, had_choice });
         Some(how)
     }
 }

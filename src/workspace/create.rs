@@ -32,7 +32,7 @@ impl Workspace {
         let step = self.append(path, &Args::from_pairs(&[("text", text.to_string())]));
         match step {
             Step::Done(mut r) if r.status == Status::Success => {
-                r.summary = words::created(path, &r.summary);
+                r.summary = words::created(path, &r.summary, self.config.locale);
                 Step::Done(r)
             }
             Step::Done(r) => {

@@ -322,7 +322,12 @@ fn unified(
             (spans, coarse)
         }
     };
-    let opts = PreviewOptions { mode: PreviewMode::Diff, context_lines: preview::DEFAULT_CONTEXT_LINES, max_length: 0 };
+    let opts = PreviewOptions {
+        mode: PreviewMode::Diff,
+        context_lines: preview::DEFAULT_CONTEXT_LINES,
+        max_length: 0,
+        ..PreviewOptions::default()
+    };
     let patch = preview::render(before, after, &spans, path, &opts);
     let lines = match (spans.first(), spans.last()) {
         (Some(a), Some(b)) => {

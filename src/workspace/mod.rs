@@ -68,7 +68,7 @@ pub struct ToolState {
 
 use history_book::HistoryBook;
 use outcome::{SessionOutcome, StateNote};
-use views::{guidance_for, pending_views, render_preview};
+use views::{pending_views, render_preview};
 
 /// Candidates listed by default (A–E, docs/responses.md#candidates); `show_all_matches` lists up to Z.
 pub const DEFAULT_CANDIDATES_SHOWN: usize = 5;
@@ -586,7 +586,7 @@ impl Workspace {
         }
         let (tool, args) = match tools::parse_call(&self.config.tool_prefix, name, args) {
             Ok(parsed) => parsed,
-            Err(e) => return Step::Done(self.invalid(&e.to_string(), guidance_for(&e, &self.config.tool_prefix))),
+            Err(e) => return Step::Done(self.arg_refused(&e)),
         };
         if self.unreported_conflict && !self.conflicts.is_empty() && tool.edits() {
             return Step::Done(self.conflict_report(tool));
@@ -697,7 +697,7 @@ impl Workspace {
             || serde_json::json!({ "violations": violations, "markdown": markdown }),
         );
         r.flags = r.flags | Flags::SCHEMA_VIOLATION;
-        r.notes.defect = Some(words::schema_defect(&id));
+        r.notes.defect = Some(words::schema_defect(&id, self.config.locale));
         // The only second render of a call: the answer must say it is defective.
         r.render(self.config.render_options());
     }
@@ -707,9 +707,13 @@ impl Workspace {
         Step::Done(self.session_worded(&SessionOutcome::WrongCompletion { what, method, kind }, None))
     }
 
-    /// An argument error (`Invalid call: {what}. Nothing was changed.`), finished.
-    fn invalid(&self, what: &str, guidance: String) -> Response {
-        self.finish(words::invalid(what, guidance), None)
+    /// An argument error (`Invalid call: {what}. Nothing was changed.`) in the workspace's
+    /// locale, finished.
+    fn arg_refused(&self, e: &ArgError) -> Response {
+        let w = self.config.locale.words();
+        let r = Response::new(Status::InvalidArguments, w.t("invalid", &[("what", &e.words(w))]))
+            .with_guidance(e.guidance(w, &self.config.tool_prefix));
+        self.finish(r, None)
     }
 
     /// The response for a session outcome, worded against the current state and finished.
@@ -722,7 +726,7 @@ impl Workspace {
     /// unpaired surrogate found at the JS boundary).
     /// Cost: O(size of the response).
     pub fn invalid_arguments(&self, error: &ArgError) -> Response {
-        let mut r = self.invalid(&error.to_string(), guidance_for(error, &self.config.tool_prefix));
+        let mut r = self.arg_refused(error);
         // Answered without a call: rendered here.
         r.render(self.config.render_options());
         r
@@ -736,6 +740,7 @@ impl Workspace {
             mode: format.and_then(PreviewMode::parse).unwrap_or(self.config.preview_mode),
             context_lines: context_lines.map_or(self.config.preview_context_lines, |n| n.clamp(0, 100) as usize),
             max_length: self.config.max_preview_length,
+            locale: self.config.locale,
         }
     }
 
@@ -807,9 +812,11 @@ impl Workspace {
     /// actions, notes for the agent. The views are rendered once, when the call ends
     /// ([`Workspace::after_step`]).
     fn finish(&self, mut r: Response, path: Option<&str>) -> Response {
-        if self.config.persist_mode == PersistMode::Disabled && !r.summary.contains("Persistence is disabled") {
+        if self.config.persist_mode == PersistMode::Disabled
+            && !r.summary.contains(self.config.locale.words().phrase("note.read_only.said"))
+        {
             // With PersistReadOnly the summary says that nothing is written.
-            r.notes.trail.push(words::state_note(&StateNote::ReadOnly, &self.config.tool_prefix));
+            r.notes.trail.push(words::state_note(&StateNote::ReadOnly, &self.config.tool_prefix, self.config.locale));
         }
         // Notes said once go before the sentences (after `[Warning]`: the view puts it first).
         r.notes.lead.extend(self.notes.iter().cloned());
@@ -817,7 +824,7 @@ impl Workspace {
         if !self.conflicts.is_empty() && !matches!(r.status, Status::ExternalConflict | Status::Blocked) {
             // Every response says it while it lasts, not only the state and flags.
             let paths = self.conflicts.keys().cloned().collect();
-            r.notes.lead.push(words::state_note(&StateNote::Conflict { paths }, &self.config.tool_prefix));
+            r.notes.lead.push(words::state_note(&StateNote::Conflict { paths }, &self.config.tool_prefix, self.config.locale));
         }
         r.workflow_state = self.state();
         r.flags = self.flags();
@@ -832,9 +839,9 @@ impl Workspace {
         (r.task_stack, r.task_tree, r.task_tree_earlier) = self.task_views();
         if self.diagnostics.is_on() {
             let cats: Vec<&str> = self.diagnostics.categories().map(Category::as_str).collect();
-            let pointer = words::diagnostics_pointer(&cats, &self.operation_id());
+            let pointer = words::diagnostics_pointer(&cats, &self.operation_id(), self.config.locale);
             r.guidance = Some(match r.guidance.take() {
-                Some(g) if !g.trim().is_empty() => format!("{g} {pointer}"),
+                Some(g) if !g.trim().is_empty() => format!("{g}{}{pointer}", self.config.locale.words().phrase("sentence_sep")),
                 _ => pointer,
             });
         }
@@ -845,7 +852,7 @@ impl Workspace {
         r.next_actions = self.next_actions();
         if !r.guidance.as_deref().is_some_and(|g| !g.trim().is_empty()) && !r.next_actions.is_empty() {
             // Never an empty guidance: at least what the state offers next.
-            r.guidance = Some(words::next_step(&r.next_actions));
+            r.guidance = Some(words::next_step(&r.next_actions, self.config.locale));
         }
         r
     }

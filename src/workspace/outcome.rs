@@ -308,10 +308,10 @@ pub struct PickConflict {
     pub touched: String,
     pub quality: CandidateQuality,
     pub there: ThereNow,
-    /// The model's change, old_text → new_text, as a difference view.
-    pub change: String,
-    /// What the change applied anyway would make of the text there, as a difference view.
-    pub proposal: Option<String>,
+    /// The model's change, old_text → new_text, as a difference.
+    pub change: crate::matching::near::Difference,
+    /// What the change applied anyway would make of the text there, as a difference.
+    pub proposal: Option<crate::matching::near::Difference>,
     /// The line the conflict is on, as new_text has it and as the text there has it (when
     /// both are short enough to show).
     pub clash: Option<(String, String)>,
@@ -591,6 +591,10 @@ pub enum StateNote {
     NotStored { paths: Vec<String>, fresh: bool },
     /// Storage acknowledged the saves of `path` it had only applied locally (said once).
     Stored { path: String },
+    /// Changed at `version` under pending changes it did not overlap: the changes `kept` moved
+    /// onto it (live co-editing, src/workspace/auto_rebase.rs); `had_choice`: a pending choice
+    /// among candidates was dropped.
+    Rebased { path: String, version: String, kept: Vec<String>, had_choice: bool },
 }
 
 // ---- ending a session: memo_commit, memo_revert, memo_persist_as, memo_create ---------------

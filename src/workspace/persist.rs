@@ -199,13 +199,16 @@ impl Workspace {
         let places = s.changes.iter().flat_map(|c| &c.places);
         let same = places.clone().all(|p| p.old_text == first.old_text && p.new_text == first.new_text);
         let times = places.count();
-        words::auto_summary(&PendingSummary {
-            changes: s.changes.len(),
-            paths,
-            old_text: first.old_text.clone(),
-            new_text: first.new_text.clone(),
-            repeated: (same && times > 1).then_some(times),
-        })
+        words::auto_summary(
+            &PendingSummary {
+                changes: s.changes.len(),
+                paths,
+                old_text: first.old_text.clone(),
+                new_text: first.new_text.clone(),
+                repeated: (same && times > 1).then_some(times),
+            },
+            self.config.locale,
+        )
     }
 
     /// Finishes a write step with what the storage did (one result per request, in order; a

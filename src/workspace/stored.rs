@@ -43,7 +43,7 @@ impl Workspace {
         }
         let fresh = std::mem::take(&mut self.newly_unstored);
         let paths = self.unstored();
-        Some((words::state_note(&StateNote::NotStored { paths, fresh }, &self.config.tool_prefix), fresh))
+        Some((words::state_note(&StateNote::NotStored { paths, fresh }, &self.config.tool_prefix, self.config.locale), fresh))
     }
 }
 

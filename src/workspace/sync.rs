@@ -207,7 +207,7 @@ impl Workspace {
     /// Records storage's text of `path` as an external version for the live context (nothing
     /// when it equals the committed text).
     pub(super) fn record_external(&mut self, path: &str, storage: &Document) {
-        let summary = words::external_version(&storage.version);
+        let summary = words::external_version(&storage.version, self.config.locale);
         self.record_version(path, crate::live_context::VersionKind::External, summary, None, storage.text.rope().clone(), None);
     }
 
@@ -481,7 +481,7 @@ impl Workspace {
 
     /// Says `note` once, at the start of the next response's summary.
     pub(super) fn note(&mut self, note: StateNote) {
-        self.notes.push(words::state_note(&note, &self.config.tool_prefix));
+        self.notes.push(words::state_note(&note, &self.config.tool_prefix, self.config.locale));
     }
 
     fn load_failed(&mut self, path: &str, error: &str) -> Response {

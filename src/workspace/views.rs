@@ -13,7 +13,6 @@ use crate::response::{Candidate, PendingChangeView, PendingPlaceView, Response, 
 use crate::session::{Letter, Session};
 use crate::small_map::SmallMap;
 use crate::text;
-use crate::tools::ArgError;
 
 /// A candidate as the model sees it: `range` is a char range into `draft`.
 pub(super) fn candidate_view(
@@ -210,32 +209,6 @@ pub(super) fn pending_views(session: &Session, docs: &SmallMap<String, Document>
 /// A text shown inside a summary: at most 80 chars.
 pub(super) fn clip(s: &str) -> String {
     text::clip(s, 80)
-}
-
-pub(super) fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-/// What to do about an argument error, as a sentence for the model.
-pub(super) fn guidance_for(e: &ArgError, prefix: &str) -> String {
-    match e {
-        ArgError::UnknownTool { .. } => "Call one of the listed tools.".into(),
-        ArgError::NotAnObject { .. } => "Pass the arguments as a JSON object, e.g. {\"old_text\": \"…\", \"new_text\": \"…\"}.".into(),
-        ArgError::UnknownArgument { .. } => "Remove that argument or fix its spelling; argument names are snake_case.".into(),
-        ArgError::Missing { arg, .. } => format!("Add `{arg}` and call again."),
-        ArgError::WrongType { arg, expected, .. } => format!("Pass `{arg}` as {expected}."),
-        ArgError::BelowMinimum { arg, min, .. } => format!("Pass `{arg}` ≥ {min}."),
-        ArgError::AboveMaximum { arg, max, .. } => format!("Pass `{arg}` ≤ {max}."),
-        ArgError::NotAllowed { arg, .. } => format!("Pass one of the allowed values for `{arg}`."),
-        ArgError::NotJson { arg, .. } => format!("Pass `{arg}` as plain JSON data."),
-        ArgError::UnpairedSurrogate { arg, .. } => {
-            format!("Remove the broken character from `{arg}` (copy the text again from {prefix}_read).")
-        }
-    }
 }
 
 /// What earlier responses told the model, so that a list it has already is not repeated

@@ -1,6 +1,8 @@
 //! Describing a difference: how the document differs from `old_text`, as data ([`difference`]:
 //! lines of pieces, each equal, only in one side, or left out) and as the short character-level
-//! text a language model reads ([`describe_difference`], a view over that data).
+//! text a language model reads ([`describe_difference`], a view over that data). The words of
+//! the line labels (`line 3: `) are the caller's ([`Label`]; the locale's phrase tables, through
+//! src/workspace/words/near.rs): this module writes only the markup.
 
 use serde::Serialize;
 use similar::DiffOp;
@@ -101,8 +103,19 @@ pub enum DiffPiece {
 ///   [`MAX_DESCRIPTION_CHARS`] chars, ending with `…` when cut.
 ///
 /// Cost: that of [`difference`], plus its rendering (at most ~600 chars).
-pub fn describe_difference(expected: &str, found: &str) -> String {
-    difference(expected, found).render()
+pub fn describe_difference(expected: &str, found: &str, label: &dyn Fn(Label) -> String) -> String {
+    difference(expected, found).render(label)
+}
+
+/// What a line label of a rendered [`Difference`] says, for the caller to word: line `n` of
+/// `old_text` (`line 3: `), a line only in the document after line `n` (`after line 3: `) or
+/// before line 1, and the note that the texts differ only past line `n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    Line(usize),
+    After(usize),
+    BeforeFirst,
+    DifferencesAfter(usize),
 }
 
 /// How `found` (the document) differs from `expected` (`old_text`), as data (see
@@ -182,30 +195,31 @@ impl Difference {
     /// The text of [`describe_difference`]: one line per differing line, its label then its
     /// pieces with whitespace made visible, at most [`MAX_DESCRIPTION_CHARS`] chars. Cost:
     /// O(the pieces' text).
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self, label: &dyn Fn(Label) -> String) -> String {
         let mut text = String::new();
         for (i, line) in self.lines.iter().enumerate() {
             if i > 0 {
                 text.push('\n');
             }
-            text.push_str(&line.label());
+            text.push_str(&line.label(label));
             render_pieces(&mut text, &line.pieces);
         }
         if let Some(n) = self.only_after_line {
-            text.push_str(&format!("(differences after line {n})"));
+            text.push_str(&label(Label::DifferencesAfter(n)));
         }
         crate::text_rules::clip_within(&text, MAX_DESCRIPTION_CHARS)
     }
 }
 
 impl DifferenceLine {
-    /// `line 3: `, `after line 3: `, `before line 1: `, or nothing for one-line texts.
-    fn label(&self) -> String {
+    /// `line 3: `, `after line 3: `, `before line 1: ` as `label` words them, or nothing for
+    /// one-line texts.
+    fn label(&self, label: &dyn Fn(Label) -> String) -> String {
         match (self.at, self.line) {
             (LineAt::Whole, _) => String::new(),
-            (LineAt::Line, n) => format!("line {n}: "),
-            (LineAt::After, 0) => "before line 1: ".to_string(),
-            (LineAt::After, n) => format!("after line {n}: "),
+            (LineAt::Line, n) => label(Label::Line(n)),
+            (LineAt::After, 0) => label(Label::BeforeFirst),
+            (LineAt::After, n) => label(Label::After(n)),
         }
     }
 }
@@ -233,7 +247,7 @@ impl Collect {
             self.chars += 1;
         }
         let mut entry = DifferenceLine { at, line, pieces: Vec::new() };
-        self.chars += entry.label().chars().count();
+        self.chars += label_chars(at, line);
         for piece in line_pieces(expected, found) {
             if self.full() {
                 break;
@@ -242,6 +256,19 @@ impl Collect {
             entry.pieces.push(piece);
         }
         self.diff.lines.push(entry);
+    }
+}
+
+/// Chars a line label takes at least in the rendered text, in any locale: the shortest wording
+/// (`第 12 行：`, `第 12 行之后：`, `第 1 行之前：` against `line 12: `), so that what is listed
+/// fills the capped text whatever the labels' words. Cost: O(1).
+fn label_chars(at: LineAt, line: usize) -> usize {
+    let digits = line.max(1).ilog10() as usize + 1;
+    match (at, line) {
+        (LineAt::Whole, _) => 0,
+        (LineAt::Line, _) => digits + 4,
+        (LineAt::After, 0) => 8,
+        (LineAt::After, _) => digits + 6,
     }
 }
 
@@ -447,6 +474,20 @@ fn is_invisible_format(c: char) -> bool {
 mod tests {
     use super::*;
 
+    /// Labels as English words them (src/locale/en.rs `diff.*`), for these tests.
+    pub(crate) fn en(l: Label) -> String {
+        match l {
+            Label::Line(n) => format!("line {n}: "),
+            Label::After(n) => format!("after line {n}: "),
+            Label::BeforeFirst => "before line 1: ".into(),
+            Label::DifferencesAfter(n) => format!("(differences after line {n})"),
+        }
+    }
+
+    fn describe_difference(expected: &str, found: &str) -> String {
+        super::describe_difference(expected, found, &en)
+    }
+
     #[test]
     fn describe_one_line() {
         assert_eq!(describe_difference("timeout: 3O", "timeout: 30"), "timeout:·3[-O-]{+0+}");
@@ -511,12 +552,12 @@ mod tests {
                 DiffPiece::Document { text: "Y".repeat(60), more: 10 },
             ]
         );
-        assert_eq!(d.render(), format!("line 2: …qrstuvwxyz0123456789[-X{long}-]{{+{}…+}}", "Y".repeat(60)));
+        assert_eq!(d.render(&en), format!("line 2: …qrstuvwxyz0123456789[-X{long}-]{{+{}…+}}", "Y".repeat(60)));
         assert!(difference("same", "same").is_empty());
         // Listing stops past the cap: the data stays as small as the text.
         let many_old: String = (0..400).map(|i| format!("value_{i} = {i}\n")).collect();
         let d = difference(&many_old, &many_old.replace(" = ", " := "));
         assert!(d.lines.len() < 40, "{}", d.lines.len());
-        assert_eq!(d.render().chars().count(), MAX_DESCRIPTION_CHARS);
+        assert_eq!(d.render(&en).chars().count(), MAX_DESCRIPTION_CHARS);
     }
 }

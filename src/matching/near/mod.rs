@@ -65,9 +65,9 @@ use ropey::Rope;
 use super::work::{self, Stopped};
 
 pub use align::{ALIGN_CELL_LIMIT, EDGE_CHARS};
-pub use describe::{describe_difference, difference, DiffPiece, Difference, DifferenceLine, LineAt, MAX_DESCRIPTION_CHARS};
+pub use describe::{describe_difference, difference, DiffPiece, Difference, DifferenceLine, Label, LineAt, MAX_DESCRIPTION_CHARS};
 pub use similarity::{similarity, LCS_WORD_STEPS, LINE_DIFF_LIMIT, MYERS_STEPS};
-pub use view::{render_near_misses, NearMissView};
+pub use view::NearMissView;
 
 use align::{best_version, spans_in_window};
 use candidates::candidate_windows;

@@ -4,7 +4,7 @@
 //! similarity and the description keep their bounds.
 #![cfg(not(target_arch = "wasm32"))]
 
-use agentpad::matching::near::{describe_difference, near_misses, similarity, NearMiss, MAX_DESCRIPTION_CHARS};
+use agentpad::matching::near::{describe_difference, near_misses, similarity, Label, NearMiss, MAX_DESCRIPTION_CHARS};
 use proptest::prelude::*;
 use ropey::Rope;
 
@@ -112,7 +112,14 @@ proptest! {
         a in awkward_text(400),
         b in awkward_text(400),
     ) {
-        let d = describe_difference(&a, &b);
+        // Labels as English words them (src/locale/en.rs `diff.*`).
+        let en = |l: Label| match l {
+            Label::Line(n) => format!("line {n}: "),
+            Label::After(n) => format!("after line {n}: "),
+            Label::BeforeFirst => "before line 1: ".to_string(),
+            Label::DifferencesAfter(n) => format!("(differences after line {n})"),
+        };
+        let d = describe_difference(&a, &b, &en);
         prop_assert!(d.chars().count() <= MAX_DESCRIPTION_CHARS);
         prop_assert_eq!(d.is_empty(), a == b);
         // Whitespace is always made visible: only the `line N: ` labels hold spaces (the last

@@ -1,12 +1,12 @@
 //! A near miss as the response carries it ([`NearMissView`]: where, how similar, what differs,
-//! all as data) and its text in the `NoMatch` preview ([`render_near_misses`], a view over that
-//! data only).
+//! all as data). Its text in the `NoMatch` preview is written from that data alone, in the
+//! response's locale, by src/workspace/words/near.rs.
 
 use ropey::Rope;
 use serde::Serialize;
 
 use super::describe::{difference, Difference};
-use super::{two_decimals, NearMiss};
+use super::NearMiss;
 use crate::text;
 
 /// One near miss of a `NoMatch` (`Response.near_misses`), best first: the region, its
@@ -52,45 +52,12 @@ impl NearMissView {
     }
 }
 
-/// The `NoMatch` preview of `misses`: the legend `[-only in yours-] {+only in the document+}`
-/// once, then per region a header (`[A] line 5, similarity 0.92:`, the letter only for an
-/// offered one) and its [`Difference::render`] text. Regions not offered whose similarity and
-/// difference read the same are one entry naming all their lines (`lines 2, 6, 10, …`), at the
-/// place of the first. Cost: O(output) plus O(m²) comparisons for m misses (m is small), each
-/// difference at most ~600 chars.
-pub fn render_near_misses<'a>(misses: impl IntoIterator<Item = &'a NearMissView>) -> String {
-    // (header lines, similarity, rendered difference) per entry, in order.
-    let mut entries: Vec<(Option<&str>, Vec<usize>, String, String)> = Vec::new();
-    for n in misses {
-        let (similarity, text) = (two_decimals(n.similarity), n.difference.render());
-        let same = entries.iter_mut().find(|(id, _, sim, t)| id.is_none() && n.id.is_none() && *sim == similarity && *t == text);
-        match same {
-            Some((_, lines, _, _)) => lines.push(n.line),
-            None => entries.push((n.id.as_deref(), vec![n.line], similarity, text)),
-        }
-    }
-    let mut preview = String::new();
-    if !entries.is_empty() {
-        preview.push_str("[-only in yours-] {+only in the document+}\n");
-    }
-    for (id, lines, similarity, text) in entries {
-        preview.push('\n');
-        let label = id.map_or(String::new(), |l| format!("[{l}] "));
-        let at = match lines.as_slice() {
-            [one] => format!("line {one}"),
-            many => format!("lines {}", many.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
-        };
-        preview.push_str(&format!("{label}{at}, similarity {similarity}:\n{text}\n"));
-    }
-    preview
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_preview_is_a_view_over_the_data() {
+    fn the_view_is_the_region_as_data() {
         let draft = Rope::from_str("[server]\n  api.timeout: 30  # s\n  retries: 3\n");
         let needle = "timeout: 3O";
         let found = super::super::near_misses(&draft, needle, 0, 3);
@@ -99,36 +66,10 @@ mod tests {
         let first = &views[0];
         assert_eq!((first.line, first.end_line, first.start, first.end), (2, 2, 15, 26));
         assert_eq!(first.difference, difference(needle, "timeout: 30"));
-        let preview = render_near_misses(&views);
-        assert!(
-            preview.starts_with("[-only in yours-] {+only in the document+}\n\n[A] line 2, similarity 0.90:\ntimeout:·3[-O-]{+0+}\n"),
-            "{preview}"
-        );
-        assert_eq!(preview.matches("only in yours").count(), 1, "the legend once: {preview}");
-        assert_eq!(preview.matches("line").count(), views.len(), "{preview}");
         // UTF-16 offsets: a char outside the BMP before the region counts two.
         let draft = Rope::from_str("🚀\nretries: 4\n");
         let found = super::super::near_misses(&draft, "retries: 3", 0, 1);
         let view = NearMissView::of(&draft, &found[0], "retries: 3", None);
         assert_eq!((view.line, view.start, view.end, view.id), (2, 3, 13, None));
-    }
-
-    #[test]
-    fn regions_that_read_the_same_are_one_entry_naming_their_lines() {
-        let draft = Rope::from_str("a = steps.len;\nx\na = steps.len;\ny\na = steps.len;\nb = steps.len;\n");
-        let needle = "a = steps.size;";
-        let found = super::super::near_misses(&draft, needle, 0, 4);
-        let views: Vec<NearMissView> = found.iter().map(|n| NearMissView::of(&draft, n, needle, None)).collect();
-        assert!(views.len() >= 3, "{views:?}");
-        let preview = render_near_misses(&views);
-        assert!(preview.contains("lines 1, 3, 5, similarity "), "{preview}");
-        assert_eq!(preview.matches("a·=·steps.").count(), 1, "one entry for the three equal regions: {preview}");
-        assert_eq!(preview.matches("only in yours").count(), 1, "{preview}");
-        // An offered region keeps its own entry: its letter is what the model picks.
-        let mut offered = views.clone();
-        offered[0].id = Some("A".into());
-        let preview = render_near_misses(&offered);
-        assert!(preview.contains("[A] line 1, similarity "), "{preview}");
-        assert!(preview.contains("lines 3, 5, similarity "), "{preview}");
     }
 }

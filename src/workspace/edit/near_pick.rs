@@ -136,7 +136,7 @@ pub(super) fn decide_pick(
                 .proposal
                 .as_deref()
                 .filter(|_| !matches!(c.reason, ConflictReason::Placeholder { .. }))
-                .map(|p| near::describe_difference(&region, p));
+                .map(|p| near::difference(&region, p));
             let clash = (c.reason == ConflictReason::Overlap && !c.base_range.is_empty())
                 .then(|| {
                     Some((
@@ -152,7 +152,7 @@ pub(super) fn decide_pick(
                 reason: c.reason,
                 quality: CandidateQuality::Similar(similarity),
                 there: ThereNow { letter, line: text::line_of(draft, range.start), text: region },
-                change: near::describe_difference(needle, new_text),
+                change: near::difference(needle, new_text),
                 proposal,
             })))
         }

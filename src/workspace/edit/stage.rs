@@ -176,7 +176,7 @@ impl Workspace {
         if self.config.persist_mode == PersistMode::Immediate {
             // Immediate mode: the edit is saved at once; tasks stay open, since
             // one edit rarely finishes one.
-            let summary = words::immediate_commit_summary(path, line);
+            let summary = words::immediate_commit_summary(path, line, self.config.locale);
             let lead = crate::workspace::persist::Lead { summary: r.summary, preview: r.preview, warned: r.warned };
             return self.commit(&summary, false, Some(lead));
         }

@@ -334,8 +334,8 @@ fn every_refusal() -> Vec<Refusal> {
             touched: "3O".into(),
             quality: CandidateQuality::Similar(0.9),
             there,
-            change: "timeout:·[-3O-]{+60+}".into(),
-            proposal: Some("timeout:·[-3-]{+6+}0".into()),
+            change: crate::matching::near::difference("timeout: 3O", "timeout: 60"),
+            proposal: Some(crate::matching::near::difference("timeout: 30", "timeout: 60")),
             clash: Some(("timeout: 60".into(), "timeout: 30".into())),
         })),
         Refusal::ElidedNewText { path: "a.txt".into(), why: Unmapped::Markers { old: 1, new: 0, line: "...".into() } },
@@ -803,7 +803,10 @@ fn a_no_match_carries_its_near_misses_as_data_and_as_their_text() {
     assert_eq!(r.status, Status::NoMatch);
     assert_eq!(r.near_misses.first().and_then(|n| n.id.clone()), Some("A".to_string()));
     assert_eq!((r.near_misses.len(), r.near_misses[0].line), (2, 3));
-    assert_eq!(r.preview.as_deref(), Some(crate::matching::near::render_near_misses(&r.near_misses).as_str()));
+    assert_eq!(
+        r.preview.as_deref(),
+        Some(crate::workspace::words::near_misses_text(&r.near_misses, crate::locale::Locale::En.words()).as_str())
+    );
 }
 
 #[test]

@@ -58,12 +58,16 @@ impl Workspace {
         opts.context_lines = opts.context_lines.min(preview::STAGED_CONTEXT_LINES);
         let shown = preview::render_changes(&now, &after, &plan.call_spans, &change_of, path, &opts);
         let u = Undone { path: path.to_string(), version, undone };
-        let summary = args.str("summary").map(str::trim).filter(|s| !s.is_empty()).map_or_else(|| words::undo_summary(&u), str::to_string);
+        let summary = args
+            .str("summary")
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map_or_else(|| words::undo_summary(&u, self.config.locale), str::to_string);
         if self.session.is_none() {
             self.next_session_id += 1;
         }
         self.session = Some(plan.session);
-        let lead = Lead { summary: words::undone(&u), preview: Some(shown), warned: false };
+        let lead = Lead { summary: words::undone(&u, self.config.locale), preview: Some(shown), warned: false };
         self.commit(&summary, false, Some(lead))
     }
 

@@ -1,5 +1,6 @@
 //! The edit tools' outcomes in words: staged, listed, no match, refused.
 
+use super::near::{difference_text, near_misses_text};
 use super::{invalid_v, letter_or_a, Voice};
 use crate::format::code;
 use crate::matching::elide::Unmapped;
@@ -157,8 +158,8 @@ fn staged(s: &Staged, v: &Voice) -> Response {
 }
 
 /// The commit summary of an edit immediate mode saves at once.
-pub fn immediate_commit_summary(path: &str, line: usize) -> String {
-    format!("Edit at {path} line {line}")
+pub fn immediate_commit_summary(path: &str, line: usize, locale: crate::locale::Locale) -> String {
+    locale.words().t("immediate_commit_summary", &[("path", &path), ("line", &line)])
 }
 
 // ---- listed -------------------------------------------------------------------------------
@@ -277,8 +278,8 @@ fn no_match(n: &NearMisses, v: &Voice) -> Response {
     // reflowed one's character diff says no more than its reason (whitespace only).
     let preview = match n.offered.as_ref().and_then(|o| o.recommended) {
         Some(Reason::WhitespaceOnly) => String::new(),
-        Some(_) => near::render_near_misses(n.regions.iter().filter(|r| r.id.is_some())),
-        None => near::render_near_misses(&n.regions),
+        Some(_) => near_misses_text(n.regions.iter().filter(|r| r.id.is_some()), v.locale.words()),
+        None => near_misses_text(&n.regions, v.locale.words()),
     };
     // Refused with copied gutters in it: the guidance and the next read say what gutters are.
     let gutters = n.notes.iter().any(|k| matches!(k, Note::GuttersStripped(_))) || carries_gutters(&n.needle);
@@ -581,9 +582,11 @@ fn pick_conflict(c: &PickConflict, p: &str, v: &Voice) -> Response {
     if let Some((yours, there)) = &c.clash {
         summary.push_str(&v.t("conflict.clash", &[("yours", &code(yours)), ("there", &code(there))]));
     }
-    let mut preview = v.t("conflict.preview", &[("change", &c.change), ("there_now", &there_now(&c.there, v))]);
+    let w = v.locale.words();
+    let change = difference_text(&c.change, w);
+    let mut preview = v.t("conflict.preview", &[("change", &change), ("there_now", &there_now(&c.there, v))]);
     if let Some(proposal) = &c.proposal {
-        preview.push_str(&v.t("conflict.preview.proposal", &[("proposal", proposal)]));
+        preview.push_str(&v.t("conflict.preview.proposal", &[("proposal", &difference_text(proposal, w))]));
     }
     let guidance = match c.reason {
         ConflictReason::Placeholder { .. } | ConflictReason::ElidedAnchorsDiffer => full_block(p, true, v),

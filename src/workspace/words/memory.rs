@@ -20,7 +20,21 @@ pub fn memory(o: &MemoryOutcome, v: &Voice) -> Response {
                 Some((lo, hi)) => v.t("memory.ask_stored", &[("lo", lo), ("hi", hi), ("tool", &search)]),
                 None => v.t("memory.store_empty.guidance", &[]),
             };
-            Response::new(Status::NoMatch, v.t("memory.not_recalled", &[("error", error)])).with_guidance(guidance)
+            // The turns the model asked for, in the voice's words; any other error of the store
+            // is the host's and reads as the store says it.
+            let error = match error {
+                crate::memory::MemoryError::UnknownTurns { turns, known } => {
+                    let list = turns.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+                    let form = if turns.len() == 1 { "one" } else { "other" };
+                    match known {
+                        Some((lo, hi)) if lo == hi => v.t(&format!("memory.unknown_turns.{form}.only"), &[("turns", &list), ("lo", lo)]),
+                        Some((lo, hi)) => v.t(&format!("memory.unknown_turns.{form}.range"), &[("turns", &list), ("lo", lo), ("hi", hi)]),
+                        None => v.t(&format!("memory.unknown_turns.{form}.none"), &[("turns", &list)]),
+                    }
+                }
+                other => other.to_string(),
+            };
+            Response::new(Status::NoMatch, v.t("memory.not_recalled", &[("error", &error)])).with_guidance(guidance)
         }
         MemoryOutcome::Found { count, query } => {
             let key = if *count == 1 { "memory.found.one" } else { "memory.found.other" };

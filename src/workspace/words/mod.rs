@@ -15,6 +15,7 @@
 
 mod edit;
 mod memory;
+mod near;
 mod persist;
 mod read;
 mod session;
@@ -24,6 +25,8 @@ mod sync;
 pub use edit::note;
 pub use edit::{already_there, edit, exactly_elsewhere, immediate_commit_summary};
 pub use memory::memory;
+#[cfg(test)]
+pub use near::near_misses_text;
 pub use persist::{auto_summary, create_refused, created, persist, undo, undo_summary, undone};
 pub use read::{read, saved_versions, version};
 pub use session::{diagnostics_pointer, next_step, schema_defect, session};
@@ -136,12 +139,8 @@ impl Voice {
     }
 }
 
-/// `InvalidArguments` as every argument error reads (`Invalid call: …. Nothing was changed.`).
-pub fn invalid(what: &str, guidance: String) -> Response {
-    Response::new(Status::InvalidArguments, format!("Invalid call: {what}. Nothing was changed.")).with_guidance(guidance)
-}
-
-/// [`invalid`] in the voice's locale.
+/// `InvalidArguments` as every argument error reads (`Invalid call: …. Nothing was changed.`), in
+/// the voice's locale.
 pub(super) fn invalid_v(what: &str, guidance: String, v: &Voice) -> Response {
     Response::new(Status::InvalidArguments, v.t("invalid", &[("what", &what)])).with_guidance(guidance)
 }

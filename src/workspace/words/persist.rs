@@ -1,12 +1,12 @@
 //! Ending a session in words: `memo_commit`, `memo_commit_auto`, `memo_revert`,
 //! `memo_persist_as`, and `memo_create`'s refusals.
 
-use super::{invalid, saved_versions, task_note, with_reason, Voice};
+use super::{invalid_v, saved_versions, task_note, with_reason, Voice};
+use crate::locale::Locale;
 use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::tools::Tool;
 use crate::workspace::outcome::*;
-use crate::workspace::views::plural;
 
 /// The response for a persist outcome; the caller adds the metrics, fingerprint and the
 /// immediate edit's preview. Cost: O(size of the words).
@@ -113,16 +113,16 @@ pub fn persist(o: &PersistOutcome, v: &Voice) -> Response {
         )
         .with_guidance(v.t("revert.reverted.guidance", &[("p", &p)])),
         PersistOutcome::NewPathEmpty { path } => {
-            invalid("`new_path` is empty", format!("Pass a new path that storage does not hold yet, e.g. \"{path}.recovered\"."))
+            invalid_v(&v.t("path.empty", &[("arg", &"new_path")]), v.t("persist_as.new_path.guidance", &[("path", path)]), v)
         }
-        PersistOutcome::NewPathOpen { path, new_path } => invalid(
-            &format!("`{new_path}` is already open"),
-            format!("Pass a new path that storage does not hold yet, e.g. \"{path}.recovered\"."),
+        PersistOutcome::NewPathOpen { path, new_path } => invalid_v(
+            &v.t("persist_as.new_path_open", &[("new_path", new_path)]),
+            v.t("persist_as.new_path.guidance", &[("path", path)]),
+            v,
         ),
-        PersistOutcome::NewPathUnsafe { path, new_path, why } => invalid(
-            &format!("argument `new_path` {} {}", crate::text::clip(&format!("{new_path:?}"), 80), unsafe_path(*why)),
-            format!("Pass a new path inside the storage, relative like the document's own, e.g. \"{path}.recovered\"."),
-        ),
+        PersistOutcome::NewPathUnsafe { path, new_path, why } => {
+            invalid_v(&unsafe_path("new_path", new_path, *why, v), v.t("persist_as.new_path_unsafe.guidance", &[("path", path)]), v)
+        }
         PersistOutcome::PersistDisabled => {
             Response::new(Status::Blocked, v.t("persist_as.disabled", &[])).with_guidance(v.t("persist_as.disabled.guidance", &[("p", &p)]))
         }
@@ -161,59 +161,57 @@ fn dropped_note(dropped: Option<(Letter, Letter)>, v: &Voice) -> String {
     }
 }
 
-/// `memo_commit_auto`'s summary: "3 changes in config.json: `timeout: 30` → `timeout: 60` ×3".
-pub fn auto_summary(s: &PendingSummary) -> String {
+/// `memo_commit_auto`'s summary: what the pending changes do
+/// (`3 changes in config.json: \`timeout: 30\` → \`timeout: 60\` ×3`), in `locale`.
+pub fn auto_summary(s: &PendingSummary, locale: Locale) -> String {
+    let w = locale.words();
     let what = |t: &str| crate::text::clip(&t.trim().replace('\n', "⏎"), 40);
     let edit = if s.old_text.is_empty() {
-        format!("add `{}`", what(&s.new_text))
+        w.t("auto_summary.add", &[("text", &what(&s.new_text))])
     } else if s.new_text.is_empty() {
-        format!("remove `{}`", what(&s.old_text))
+        w.t("auto_summary.remove", &[("text", &what(&s.old_text))])
     } else {
-        format!("`{}` → `{}`", what(&s.old_text), what(&s.new_text))
+        w.t("auto_summary.replace", &[("old", &what(&s.old_text)), ("new", &what(&s.new_text))])
     };
     let rest = match s.repeated {
         Some(times) => format!(" ×{times}"),
-        None if s.changes > 1 => format!(" and {} more", s.changes - 1),
+        None if s.changes > 1 => w.t("auto_summary.more", &[("n", &(s.changes - 1))]),
         None => String::new(),
     };
-    format!("{} change{} in {}: {edit}{rest}", s.changes, plural(s.changes), s.paths.join(", "))
+    w.t("auto_summary", &[("changes", &w.count("n_changes", s.changes)), ("paths", &s.paths.join(", ")), ("edit", &edit), ("rest", &rest)])
 }
 
-/// Why a path is refused, after the path: `holds a control character`.
-fn unsafe_path(why: UnsafePath) -> &'static str {
-    match why {
-        UnsafePath::ControlChar => "holds a control character",
-        UnsafePath::ParentSegment => "has a `..` segment that would leave the storage",
-        UnsafePath::Absolute => "is an absolute path",
-    }
+/// Why `arg` (a path) is refused: `argument \`path\` "../x" has a \`..\` segment …`.
+fn unsafe_path(arg: &str, path: &str, why: UnsafePath, v: &Voice) -> String {
+    let why = match why {
+        UnsafePath::ControlChar => v.t("path.unsafe.control_char", &[]),
+        UnsafePath::ParentSegment => v.t("path.unsafe.parent_segment", &[]),
+        UnsafePath::Absolute => v.t("path.unsafe.absolute", &[]),
+    };
+    v.t("path.unsafe", &[("arg", &arg), ("path", &crate::text::clip(&format!("{path:?}"), 80)), ("why", &why)])
 }
 
 /// The response for a refused `memo_create`: `InvalidArguments`, nothing changed.
 pub fn create_refused(r: &CreateRefusal, v: &Voice) -> Response {
     let p = v.prefix();
     match r {
-        CreateRefusal::PathEmpty => invalid("`path` is empty", "Pass the path of the new document, e.g. \"notes/todo.md\".".into()),
-        CreateRefusal::Exists { path } => invalid(
-            &format!("`{path}` already exists (it is open)"),
-            format!("Change it with {p}_replace(old_text, new_text, path=\"{path}\"), or pick another path for a new document."),
-        ),
-        CreateRefusal::Unsafe { path, why } => invalid(
-            &format!("argument `path` {} {}", crate::text::clip(&format!("{path:?}"), 80), unsafe_path(*why)),
-            "Pass a path inside the storage, relative like the open documents, e.g. \"notes/todo.md\".".into(),
-        ),
-        CreateRefusal::TextEmpty => {
-            invalid("`text` is empty", "Pass the content of the new document as text (a document cannot be created empty).".into())
+        CreateRefusal::PathEmpty => invalid_v(&v.t("path.empty", &[("arg", &"path")]), v.t("create.path_empty.guidance", &[]), v),
+        CreateRefusal::Exists { path } => {
+            invalid_v(&v.t("create.exists", &[("path", path)]), v.t("create.exists.guidance", &[("p", &p), ("path", path)]), v)
         }
-        CreateRefusal::TooLarge { path, bytes, limit } => invalid(
-            &crate::workspace::WorkspaceError::TooLarge { path: path.clone(), bytes: *bytes, limit: *limit }.to_string(),
-            "Create a smaller document, and put the rest in another.".into(),
+        CreateRefusal::Unsafe { path, why } => invalid_v(&unsafe_path("path", path, *why, v), v.t("create.unsafe.guidance", &[]), v),
+        CreateRefusal::TextEmpty => invalid_v(&v.t("path.empty", &[("arg", &"text")]), v.t("create.text_empty.guidance", &[]), v),
+        CreateRefusal::TooLarge { path, bytes, limit } => invalid_v(
+            &v.t("create.too_large", &[("path", path), ("bytes", bytes), ("limit", limit), ("mib", &(limit >> 20))]),
+            v.t("create.too_large.guidance", &[]),
+            v,
         ),
     }
 }
 
 /// The summary of a `memo_create` that staged the new document: `staged` is the append's.
-pub fn created(path: &str, staged: &str) -> String {
-    format!("New document {path} (not in storage yet): {staged}")
+pub fn created(path: &str, staged: &str, locale: Locale) -> String {
+    locale.words().t("create.created", &[("path", &path), ("staged", &staged)])
 }
 
 /// `memo_undo` when it commits nothing. Cost: O(size of the words).
@@ -248,17 +246,19 @@ pub fn undo(o: &UndoOutcome, v: &Voice) -> Response {
 }
 
 /// The lead sentence of the commit `memo_undo` makes. O(summary).
-pub fn undone(u: &Undone) -> String {
+pub fn undone(u: &Undone, locale: Locale) -> String {
+    let w = locale.words();
     match &u.undone {
-        Some((seq, summary)) => format!("Undid v{seq} (\"{summary}\"): {} reads as {} again.", u.path, u.version),
-        None => format!("Restored {} to {}.", u.path, u.version),
+        Some((seq, summary)) => w.t("undo.undone", &[("seq", seq), ("summary", summary), ("path", &u.path), ("version", &u.version)]),
+        None => w.t("undo.restored", &[("path", &u.path), ("version", &u.version)]),
     }
 }
 
 /// The history line of an undo commit when the model gave none. O(summary).
-pub fn undo_summary(u: &Undone) -> String {
+pub fn undo_summary(u: &Undone, locale: Locale) -> String {
+    let w = locale.words();
     match &u.undone {
-        Some((seq, summary)) => format!("Undo v{seq}: {summary}"),
-        None => format!("Restore {} to {}", u.path, u.version),
+        Some((seq, summary)) => w.t("undo.summary", &[("seq", seq), ("summary", summary)]),
+        None => w.t("undo.summary.restore", &[("path", &u.path), ("version", &u.version)]),
     }
 }

@@ -1,26 +1,27 @@
 //! `memo_read` of the draft and of a version in words, and a commit's versions for its guidance.
 
-use super::{invalid, Voice};
+use super::{invalid_v, Voice};
 use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::tools::Tool;
 use crate::workspace::outcome::*;
-use crate::workspace::views::plural;
 
 /// The response for a `memo_read` outcome; the caller adds the content, fingerprint and length.
 pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     let r = match o {
         ReadOutcome::StartPastEnd { path, start, lines } => {
-            return invalid(
-                &format!("argument `start_line` is {start} but {path} has {lines} line{}", plural(*lines)),
-                format!("Pass a start_line from 1 to {lines}."),
+            return invalid_v(
+                &v.t("read.start_past_end", &[("start", start), ("path", path), ("lines", &v.count("n_lines", *lines))]),
+                v.t("read.start_past_end.guidance", &[("lines", lines)]),
+                v,
             )
         }
         ReadOutcome::EndBeforeStart { start, end } => {
-            return invalid(
-                &format!("argument `end_line` ({end}) is before `start_line` ({start})"),
-                "Pass end_line ≥ start_line, or leave it out to read to the end.".into(),
+            return invalid_v(
+                &v.t("read.end_before_start", &[("end", end), ("start", start)]),
+                v.t("read.end_before_start.guidance", &[]),
+                v,
             )
         }
         ReadOutcome::Read(r) => r,
@@ -100,54 +101,73 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
 }
 
 /// The response for a `memo_read(version)` outcome; the caller adds the content and length.
+/// (The package's git-mode reads reword the `v0` of this summary: www/src/storage-history.ts.)
 pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     let path_arg = |path: &str, named: bool| if named { format!(", path=\"{path}\"") } else { String::new() };
     match o {
-        VersionOutcome::WithCurrentTextArg { arg, version } => invalid(
-            &format!("`version` reads an old version, but `{arg}` is for the current text"),
-            format!("Leave out `{arg}` to read version {version}, or leave out `version` to read the current text."),
+        VersionOutcome::WithCurrentTextArg { arg, version } => invalid_v(
+            &v.t("version.with_current_text_arg", &[("arg", arg)]),
+            v.t("version.with_current_text_arg.guidance", &[("arg", arg), ("version", version)]),
+            v,
         ),
-        VersionOutcome::NotAVersion { given, current } => invalid(
-            &format!("argument `version` is {given:?}; a version looks like \"v3\""),
-            format!("Pass a version the live context or a commit named, from \"v0\" (as opened) to \"v{current}\" (now)."),
+        VersionOutcome::NotAVersion { given, current } => invalid_v(
+            &v.t("version.not_a_version", &[("given", &format!("{given:?}"))]),
+            v.t("version.not_a_version.guidance", &[("current", current)]),
+            v,
         ),
-        VersionOutcome::NoSuchVersion { path, version, current, path_arg: named } => invalid(
-            &format!("{path} has no version {version} (it is at v{current})"),
-            format!("Read the committed text with {p}_read(view=\"committed\"{}).", path_arg(path, *named)),
+        VersionOutcome::NoSuchVersion { path, version, current, path_arg: named } => invalid_v(
+            &v.t("version.no_such", &[("path", path), ("version", version), ("current", current)]),
+            v.t("version.no_such.guidance", &[("p", &p), ("path_arg", &path_arg(path, *named))]),
+            v,
         ),
         VersionOutcome::AgedOut { path, version, ring, bytes, oldest, path_arg: named } => {
             let a = path_arg(path, *named);
             let mib = bytes >> 20;
-            invalid(
-                &format!("version {version} of {path} is no longer kept: the workspace keeps the last {ring} versions of all documents, up to {mib} MiB of text their changes replaced, and {path}'s oldest kept is v{oldest}"),
-                format!("Read v{oldest} with {p}_read(version=\"v{oldest}\"{a}), or the text when opened with {p}_read(version=\"v0\"{a})."),
+            invalid_v(
+                &v.t("version.aged_out", &[("version", version), ("path", path), ("ring", ring), ("mib", &mib), ("oldest", oldest)]),
+                v.t("version.aged_out.guidance", &[("oldest", oldest), ("p", &p), ("a", &a)]),
+                v,
             )
         }
-        VersionOutcome::LinesNotInVersion { path, version, start, end, lines } => invalid(
-            &format!("lines {start}–{end} are not in version {version} of {path} ({lines} line{})", plural(*lines)),
-            format!("Pass start_line and end_line from 1 to {lines}."),
+        VersionOutcome::LinesNotInVersion { path, version, start, end, lines } => invalid_v(
+            &v.t(
+                "version.lines_not_in",
+                &[("start", start), ("end", end), ("version", version), ("path", path), ("lines", &v.count("n_lines", *lines))],
+            ),
+            v.t("version.lines_not_in.guidance", &[("lines", lines)]),
+            v,
         ),
         VersionOutcome::Read(r) => {
             let what = match &r.of {
-                VersionOf::Failed { summary } => format!("the text commit \"{summary}\" tried to save"),
-                VersionOf::Opened => "as it was when opened".to_string(),
-                VersionOf::Created => format!("empty: before {p}_create made it"),
-                VersionOf::Now => "the committed text now".to_string(),
-                VersionOf::After { summary } => format!("after \"{summary}\""),
+                VersionOf::Failed { summary } => v.t("version.of.failed", &[("summary", summary)]),
+                VersionOf::Opened => v.t("version.of.opened", &[]),
+                VersionOf::Created => v.t("version.of.created", &[("p", &p)]),
+                VersionOf::Now => v.t("version.of.now", &[]),
+                VersionOf::After { summary } => v.t("version.of.after", &[("summary", summary)]),
             };
             let (path, version) = (&r.path, &r.version);
             Response::new(
                 Status::Success,
-                format!(
-                    "Read lines {}–{} of {path} version {version} ({what}; {} lines). Read-only: edits apply to the draft.",
-                    r.first, r.last_shown, r.lines
+                v.t(
+                    "version.read",
+                    &[
+                        ("first", &r.first),
+                        ("end", &r.last_shown),
+                        ("path", path),
+                        ("version", version),
+                        ("what", &what),
+                        ("lines", &r.lines),
+                    ],
                 ),
             )
             .with_guidance(if r.stopped {
-                format!("Read on with {p}_read(version=\"{version}\", start_line={}{}).", r.last_shown + 1, path_arg(path, r.path_arg))
+                v.t(
+                    "version.read.on",
+                    &[("p", &p), ("version", version), ("line", &(r.last_shown + 1)), ("path_arg", &path_arg(path, r.path_arg))],
+                )
             } else {
-                format!("To bring text of it back, copy it into {p}_replace(old_text, new_text) on the current text.")
+                v.t("version.read.bring_back", &[("p", &p)])
             })
         }
     }

@@ -2,23 +2,25 @@
 //! `memo_begin_task`, `memo_export_session`, a path that is not open, an internal defect.
 
 use super::{invalid_v, Voice};
+use crate::locale::Locale;
 use crate::response::{Response, Status};
 use crate::tools::Tool;
 use crate::workspace::outcome::*;
 
 /// The defect note of a response whose Markdown fails the validator (`id`: the call's records).
-pub fn schema_defect(id: &str) -> String {
-    format!("Response format does not match the spec (see the TextEdit.Schema record of {id}).")
+pub fn schema_defect(id: &str, locale: Locale) -> String {
+    locale.words().t("schema_defect", &[("id", &id)])
 }
 
 /// What guidance ends with while diagnostics record `categories`: where this call's records are.
-pub fn diagnostics_pointer(categories: &[&str], id: &str) -> String {
-    format!("Diagnostics are on ({}): the records of this call are {id}.", categories.join(", "))
+pub fn diagnostics_pointer(categories: &[&str], id: &str, locale: Locale) -> String {
+    locale.words().t("diagnostics_pointer", &[("categories", &categories.join(", ")), ("id", &id)])
 }
 
 /// The guidance of an answer that has none of its own: what the state offers next.
-pub fn next_step(actions: &[String]) -> String {
-    format!("Next: {}.", actions.join(" or "))
+pub fn next_step(actions: &[String], locale: Locale) -> String {
+    let w = locale.words();
+    w.t("next_step", &[("actions", &actions.join(w.phrase("next_step.or")))])
 }
 
 /// The response for a session outcome; the caller adds the preview, log or task id.
@@ -59,7 +61,17 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
             Response::new(Status::Blocked, v.t("task.too_deep", &[("goal", goal), ("depth", depth), ("limit", limit)]))
                 .with_guidance(v.t("task.too_deep.guidance", &[("p", &p)]))
         }
-        SessionOutcome::TaskRefused { error } => invalid_v(&error.to_string(), v.t("task.refused.guidance", &[]), v),
+        SessionOutcome::TaskRefused { error } => {
+            let what = match error {
+                crate::tasks::TaskError::NotInnermost { given, innermost: None } => v.t("task.refused.no_active", &[("given", given)]),
+                crate::tasks::TaskError::NotInnermost { given, innermost: Some(id) } => {
+                    v.t("task.refused.not_innermost", &[("given", given), ("id", id)])
+                }
+                crate::tasks::TaskError::EmptyGoal => v.t("task.refused.empty_goal", &[]),
+                other => other.to_string(),
+            };
+            invalid_v(&what, v.t("task.refused.guidance", &[]), v)
+        }
         SessionOutcome::SessionLog { calls } => {
             Response::new(Status::Success, v.t("session.log", &[("calls", &v.count("n_calls", *calls))]))
                 .with_guidance(v.t("session.log.guidance", &[]))
@@ -72,12 +84,13 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
                     let open = if open.is_empty() { v.t("session.not_open.none", &[]) } else { open.join(v.locale.words().letters_and) };
                     v.t("session.not_open", &[("path", path), ("open", &open)])
                 }
+                crate::workspace::WorkspaceError::EmptyPath => v.t("session.empty_path", &[]),
                 other => other.to_string(),
             };
             invalid_v(&what, v.t("session.not_open.guidance", &[("create", &create)]), v)
         }
         SessionOutcome::DispatchedTwice { tool } => {
-            Response::new(Status::Exception, format!("Internal error: {tool:?} was dispatched twice."))
+            Response::new(Status::Exception, v.t("dispatched_twice", &[("tool", &format!("{tool:?}"))]))
         }
     }
 }

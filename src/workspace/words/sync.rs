@@ -3,6 +3,7 @@
 //! storage did on its own.
 
 use super::{task_note, with_reason, Voice};
+use crate::locale::Locale;
 use crate::response::{Response, Status};
 use crate::tools::Tool;
 use crate::workspace::outcome::*;
@@ -136,43 +137,47 @@ pub fn sync(o: &SyncOutcome, v: &Voice) -> Response {
 }
 
 /// The live context's summary of a version storage made: `changed in storage (version v3)`.
-pub fn external_version(version: &str) -> String {
-    format!("changed in storage (version {version})")
+pub fn external_version(version: &str, locale: Locale) -> String {
+    locale.words().t("note.external_version", &[("version", &version)])
 }
 
 /// A note said once at the start of the next summary (a conflict's, on every response while it
-/// lasts), in brackets. `prefix`: the tool prefix. Cost: O(size of the words).
-pub fn state_note(n: &StateNote, prefix: &str) -> String {
-    let p = prefix;
+/// lasts), in brackets, in `locale`. `prefix`: the tool prefix. Cost: O(size of the words).
+pub fn state_note(n: &StateNote, prefix: &str, locale: Locale) -> String {
+    let w = locale.words();
+    let p: &dyn std::fmt::Display = &prefix;
+    let and = w.phrase("comma_sep");
     match n {
-        StateNote::Reloaded { path, version } => {
-            format!("[{path} changed in storage (version {version}) and was reloaded; earlier reads of it are out of date.]")
-        }
-        StateNote::Deleted { path } => format!("[{path} was deleted from storage; its text is kept here, and committing creates it again.]"),
+        StateNote::Reloaded { path, version } => w.t("note.reloaded", &[("path", path), ("version", version)]),
+        StateNote::Deleted { path } => w.t("note.deleted", &[("path", path)]),
         StateNote::KeptInMemory { path, version } => {
-            let version = version.as_ref().map_or("deleted".to_string(), |v| format!("version {v}"));
-            format!(
-                "[{path} changed in storage ({version}). Persistence is disabled, so your in-memory commits of it are kept and storage differs; {p}_refresh takes storage's text.]"
+            let version = match version {
+                Some(v) => w.t("note.kept_in_memory.version", &[("version", v)]),
+                None => w.t("note.kept_in_memory.deleted", &[]),
+            };
+            w.t("note.kept_in_memory", &[("path", path), ("version", &version), ("p", p)])
+        }
+        StateNote::TooLarge { path, version, bytes, limit, kept } => {
+            w.t("note.too_large", &[("path", path), ("version", version), ("bytes", bytes), ("limit", limit), ("kept", kept)])
+        }
+        StateNote::Unreadable { path, why, kept } => w.t("note.unreadable", &[("path", path), ("why", why), ("kept", kept)]),
+        StateNote::Conflict { paths } => w.t("note.conflict", &[("paths", &paths.join(and)), ("p", p)]),
+        StateNote::ReadOnly => w.t("note.read_only", &[]),
+        StateNote::NotStored { paths, fresh: true } => w.t("note.not_stored.fresh", &[("paths", &paths.join(and))]),
+        StateNote::NotStored { paths, fresh: false } => w.t("note.not_stored", &[("paths", &paths.join(and))]),
+        StateNote::Stored { path } => w.t("note.stored", &[("path", path)]),
+        StateNote::Rebased { path, version, kept, had_choice } => {
+            let choice = if *had_choice { w.t("note.rebased.choice", &[("p", p)]) } else { String::new() };
+            w.t(
+                "note.rebased",
+                &[
+                    ("path", path),
+                    ("version", version),
+                    ("changes", &w.count("n_pending_changes", kept.len())),
+                    ("ids", &kept.join(and)),
+                    ("choice", &choice),
+                ],
             )
         }
-        StateNote::TooLarge { path, version, bytes, limit, kept } => format!(
-            "[{path} changed in storage (version {version}) to {bytes} bytes, over the limit of {limit} bytes per document: it was not loaded. This workspace keeps its earlier text (version {kept}) and any pending changes; saving {path} will fail until storage holds a smaller text.]"
-        ),
-        StateNote::Unreadable { path, why, kept } => format!(
-            "[{path} changed in storage but could not be read: {why}. Kept the earlier text (version {kept}) and any pending changes; a commit of {path} may fail until storage holds readable text.]"
-        ),
-        StateNote::Conflict { paths } => format!(
-            "[Storage changed under your pending changes in {}: compare with {p}_diff(against=\"storage\"), then {p}_rebase or {p}_refresh.]",
-            paths.join(", ")
-        ),
-        StateNote::ReadOnly => "[Read-only: persistence is disabled, results stay in memory.]".to_string(),
-        StateNote::NotStored { paths, fresh: true } => format!(
-            "[Not stored yet: {} applied here, but storage has not acknowledged it (its server is unreachable or has not answered). It is sent when the connection is back; a later response says when it is stored. Until then it is lost if this process ends.]",
-            paths.join(", ")
-        ),
-        StateNote::NotStored { paths, fresh: false } => {
-            format!("[Not stored yet: storage has not acknowledged your last commit of {}.]", paths.join(", "))
-        }
-        StateNote::Stored { path } => format!("[Stored: storage acknowledged your commit of {path}.]"),
     }
 }

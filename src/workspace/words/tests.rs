@@ -237,12 +237,14 @@ fn every_state_note() -> Vec<StateNote> {
         StateNote::KeptInMemory { path: "a.md".into(), version: Some("v7".into()) },
         StateNote::KeptInMemory { path: "a.md".into(), version: None },
         StateNote::TooLarge { path: "a.md".into(), version: "v7".into(), bytes: 200 << 20, limit: 128 << 20, kept: "v6".into() },
-        StateNote::Unreadable { path: "a.md".into(), why: "not a string".into(), kept: "v6".into() },
+        // `why` is the storage's own error text, quoted as it is in every locale.
+        StateNote::Unreadable { path: "a.md".into(), why: "EACCES".into(), kept: "v6".into() },
         StateNote::Conflict { paths: vec!["a.md".into(), "b.md".into()] },
         StateNote::ReadOnly,
         StateNote::NotStored { paths: vec!["a.md".into()], fresh: true },
         StateNote::NotStored { paths: vec!["a.md".into()], fresh: false },
         StateNote::Stored { path: "a.md".into() },
+        StateNote::Rebased { path: "a.md".into(), version: "v7".into(), kept: vec!["A".into(), "B".into()], had_choice: true },
     ]
 }
 
@@ -257,6 +259,7 @@ fn state_note_kind(n: &StateNote) -> usize {
         StateNote::ReadOnly => 6,
         StateNote::NotStored { .. } => 7,
         StateNote::Stored { .. } => 8,
+        StateNote::Rebased { .. } => 9,
     }
 }
 
@@ -271,7 +274,7 @@ fn every_variant_is_listed() {
     assert_eq!(covered(every_sync_outcome().iter().map(|(o, _)| sync_kind(o)).collect()), (0..14).collect::<Vec<_>>());
     assert_eq!(covered(every_persist_outcome().iter().map(|(o, _)| persist_kind(o)).collect()), (0..13).collect::<Vec<_>>());
     assert_eq!(covered(every_session_outcome().iter().map(|(o, _)| session_kind(o)).collect()), (0..9).collect::<Vec<_>>());
-    assert_eq!(covered(every_state_note().iter().map(state_note_kind).collect()), (0..9).collect::<Vec<_>>());
+    assert_eq!(covered(every_state_note().iter().map(state_note_kind).collect()), (0..10).collect::<Vec<_>>());
 }
 
 /// Every `nb_tool` a text names, without its arguments.
@@ -380,9 +383,14 @@ fn a_near_miss_already_made_and_a_wrong_file_are_worded_in_both_locales() {
 #[test]
 fn every_state_note_is_one_bracketed_sentence() {
     for n in every_state_note() {
-        let s = state_note(&n, "nb");
+        let s = state_note(&n, "nb", Locale::En);
         assert!(s.starts_with('[') && s.ends_with(".]") && !s.contains("{}"), "{s}");
         assert!(!s.contains("memo_"), "{s}");
+        // In Chinese: the same note, a Chinese sentence in the same brackets.
+        let zh = state_note(&n, "nb", Locale::Zh);
+        assert!(zh.starts_with('[') && zh.ends_with("。]") && !zh.contains('{'), "{zh}");
+        assert_eq!(english_sentence(&zh), None, "{zh}");
+        assert_eq!(tools_named(&zh), tools_named(&s), "{zh}");
     }
 }
 
@@ -461,32 +469,47 @@ fn outcomes_name_their_values_and_limits() {
 #[test]
 fn a_generated_commit_summary_says_what_the_changes_do() {
     let s = |changes, old: &str, new: &str, repeated| {
-        auto_summary(&PendingSummary {
-            changes,
-            paths: vec!["a.md".into(), "b.md".into()],
-            old_text: old.into(),
-            new_text: new.into(),
-            repeated,
-        })
+        auto_summary(
+            &PendingSummary { changes, paths: vec!["a.md".into(), "b.md".into()], old_text: old.into(), new_text: new.into(), repeated },
+            Locale::En,
+        )
     };
+    let zh = |changes, old: &str, new: &str| {
+        auto_summary(
+            &PendingSummary { changes, paths: vec!["a.md".into()], old_text: old.into(), new_text: new.into(), repeated: None },
+            Locale::Zh,
+        )
+    };
+    assert_eq!(zh(3, "", "tail"), "a.md 中的 3 处变更：添加 `tail`，另有 2 处");
+    assert_eq!(zh(1, "x", "y"), "a.md 中的 1 处变更：`x` → `y`");
     assert_eq!(s(1, "timeout: 30", "timeout: 60", Some(3)), "1 change in a.md, b.md: `timeout: 30` → `timeout: 60` ×3");
     assert_eq!(s(3, "", "tail\nline", None), "3 changes in a.md, b.md: add `tail⏎line` and 2 more");
     assert_eq!(s(2, "  gone ", "", None), "2 changes in a.md, b.md: remove `gone` and 1 more");
     assert_eq!(s(1, "x", "y", None), "1 change in a.md, b.md: `x` → `y`");
-    assert_eq!(external_version("v3"), "changed in storage (version v3)");
+    assert_eq!(external_version("v3", Locale::En), "changed in storage (version v3)");
+    assert_eq!(external_version("v3", Locale::Zh), "在存储中被修改（版本 v3）");
 }
 
 #[test]
 fn the_finishing_sentences_name_their_values() {
     assert_eq!(
-        next_step(&["nb_read()".into(), "nb_replace(old_text, new_text)".into()]),
+        next_step(&["nb_read()".into(), "nb_replace(old_text, new_text)".into()], Locale::En),
         "Next: nb_read() or nb_replace(old_text, new_text)."
     );
     assert_eq!(
-        diagnostics_pointer(&["MatchTrace", "Schema"], "op-4"),
+        diagnostics_pointer(&["MatchTrace", "Schema"], "op-4", Locale::En),
         "Diagnostics are on (MatchTrace, Schema): the records of this call are op-4."
     );
-    assert_eq!(schema_defect("op-4"), "Response format does not match the spec (see the TextEdit.Schema record of op-4).");
+    assert_eq!(schema_defect("op-4", Locale::En), "Response format does not match the spec (see the TextEdit.Schema record of op-4).");
+    assert_eq!(
+        next_step(&["nb_read()".into(), "nb_replace(old_text, new_text)".into()], Locale::Zh),
+        "下一步：nb_read() 或 nb_replace(old_text, new_text)。"
+    );
+    assert_eq!(
+        diagnostics_pointer(&["MatchTrace", "Schema"], "op-4", Locale::Zh),
+        "诊断已开启（MatchTrace, Schema）：本次调用的记录是 op-4。"
+    );
+    assert_eq!(schema_defect("op-4", Locale::Zh), "响应格式不符合规范（见 op-4 的 TextEdit.Schema 记录）。");
 }
 
 fn every_dropped() -> Vec<DroppedChange> {
@@ -548,17 +571,24 @@ fn the_memory_outcomes_are_worded_in_each_locale() {
     assert_eq!(en[1], "Recalled turns 1, 2 from the memory store.");
     assert_eq!(en[4], "1 turn match \"parser\", best first.");
     assert_eq!(en[8], "No memory matches \"cache\": no stored turn (5 stored) contains any of its words.");
+    // The store's refusal of unknown turns reads as the store's own message did.
+    assert_eq!(
+        en[2],
+        format!(
+            "Nothing recalled: {}. Nothing was changed.",
+            crate::memory::MemoryError::UnknownTurns { turns: vec![9], known: Some((1, 4)) }
+        )
+    );
+    assert_eq!(
+        en[3],
+        format!("Nothing recalled: {}. Nothing was changed.", crate::memory::MemoryError::UnknownTurns { turns: vec![1], known: None })
+    );
     let zh = Voice { locale: crate::locale::Locale::Zh, ..voice(vec![]) };
     for o in &outcomes {
         let r = memory(o, &zh);
         let guidance = r.guidance.clone().unwrap_or_default();
         assert!(r.summary.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{o:?}: {}", r.summary);
-        // The store's own error (English, from the memory module) is the one part left as it is.
-        let summary = match o {
-            MemoryOutcome::NotRecalled { .. } => r.summary.split('：').next().unwrap_or_default(),
-            _ => r.summary.as_str(),
-        };
-        for text in [summary, guidance.as_str()] {
+        for text in [r.summary.as_str(), guidance.as_str()] {
             assert_eq!(english_sentence(text), None, "{o:?}: {text}");
         }
         assert!(
@@ -593,6 +623,147 @@ fn the_persist_and_undo_outcomes_read_chinese_under_zh() {
         for text in [r.summary.clone(), r.guidance.clone().unwrap_or_default()] {
             assert_eq!(english_sentence(&text), None, "{o:?}: {text}");
             assert!(text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{o:?}: {text}");
+        }
+    }
+}
+
+/// A Chinese text: it holds Chinese and no English sentence outside quotes and identifiers.
+fn reads_chinese(what: &str, text: &str) {
+    assert!(text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{what}: {text}");
+    assert_eq!(english_sentence(text), None, "{what}: {text}");
+    assert!(crate::locale::placeholders(text).is_empty(), "{what}: an unfilled placeholder: {text}");
+}
+
+#[test]
+fn version_reads_creation_and_argument_errors_read_chinese_under_zh() {
+    let zh = Voice { locale: Locale::Zh, ..voice(Tool::ALL.to_vec()) };
+    let read = |of, stopped| VersionRead {
+        path: "a.md".into(),
+        version: "v2".into(),
+        of,
+        first: 1,
+        last_shown: 3,
+        lines: 9,
+        stopped,
+        path_arg: true,
+    };
+    let versions = [
+        VersionOutcome::Read(read(VersionOf::Failed { summary: "bump".into() }, true)),
+        VersionOutcome::Read(read(VersionOf::Opened, false)),
+        VersionOutcome::Read(read(VersionOf::Created, false)),
+        VersionOutcome::Read(read(VersionOf::Now, false)),
+        VersionOutcome::Read(read(VersionOf::After { summary: "bump".into() }, false)),
+        VersionOutcome::WithCurrentTextArg { arg: "view", version: "v2".into() },
+        VersionOutcome::NotAVersion { given: "two".into(), current: 3 },
+        VersionOutcome::NoSuchVersion { path: "a.md".into(), version: "v9".into(), current: 3, path_arg: true },
+        VersionOutcome::AgedOut { path: "a.md".into(), version: "v1".into(), ring: 32, bytes: 64 << 20, oldest: 4, path_arg: false },
+        VersionOutcome::LinesNotInVersion { path: "a.md".into(), version: "v1".into(), start: 5, end: 9, lines: 3 },
+    ];
+    for o in &versions {
+        let (en, r) = (version(o, &voice(Tool::ALL.to_vec())), version(o, &zh));
+        assert_eq!(r.status, en.status, "{o:?}");
+        reads_chinese(&format!("{o:?}"), &r.summary);
+        reads_chinese(&format!("{o:?}"), r.guidance.as_deref().unwrap_or_default());
+        assert_eq!(tools_named(r.guidance.as_deref().unwrap_or_default()), tools_named(en.guidance.as_deref().unwrap_or_default()));
+    }
+    let refusals = [
+        CreateRefusal::PathEmpty,
+        CreateRefusal::Exists { path: "a.md".into() },
+        CreateRefusal::Unsafe { path: "../x.md".into(), why: UnsafePath::ParentSegment },
+        CreateRefusal::Unsafe { path: "/x.md".into(), why: UnsafePath::Absolute },
+        CreateRefusal::Unsafe { path: "x\t.md".into(), why: UnsafePath::ControlChar },
+        CreateRefusal::TextEmpty,
+        CreateRefusal::TooLarge { path: "big.md".into(), bytes: 200 << 20, limit: 128 << 20 },
+    ];
+    for o in &refusals {
+        let r = create_refused(o, &zh);
+        assert_eq!(r.status, Status::InvalidArguments, "{o:?}");
+        reads_chinese(&format!("{o:?}"), &r.summary);
+        reads_chinese(&format!("{o:?}"), r.guidance.as_deref().unwrap_or_default());
+    }
+    for (o, _) in every_persist_outcome() {
+        if matches!(o, PersistOutcome::NewPathEmpty { .. } | PersistOutcome::NewPathOpen { .. } | PersistOutcome::NewPathUnsafe { .. }) {
+            let r = persist(&o, &zh);
+            reads_chinese(&format!("{o:?}"), &r.summary);
+            reads_chinese(&format!("{o:?}"), r.guidance.as_deref().unwrap_or_default());
+        }
+    }
+    assert_eq!(
+        created("b.md", "已在第 1 行暂存变更 A，+3 个字符。", Locale::Zh),
+        "新文档 b.md（尚未写入存储）：已在第 1 行暂存变更 A，+3 个字符。"
+    );
+    assert_eq!(immediate_commit_summary("a.md", 4, Locale::Zh), "编辑 a.md 第 4 行");
+    assert_eq!(immediate_commit_summary("a.md", 4, Locale::En), "Edit at a.md line 4");
+    for undo in [
+        Undone { path: "a.md".into(), version: "v1".into(), undone: Some((2, "bump".into())) },
+        Undone { path: "a.md".into(), version: "v0".into(), undone: None },
+    ] {
+        reads_chinese("undone", &undone(&undo, Locale::Zh));
+        reads_chinese("undo_summary", &undo_summary(&undo, Locale::Zh));
+    }
+}
+
+#[test]
+fn every_argument_error_reads_chinese_under_zh_and_as_before_in_english() {
+    use crate::tools::ArgError;
+    let errors = [
+        ArgError::UnknownTool { name: "nb_edit".into(), known: vec!["nb_read".into(), "nb_replace".into()] },
+        ArgError::NotAnObject { got: "string \"x\"".into() },
+        ArgError::UnknownArgument { tool: "nb_diff".into(), arg: "x".into(), allowed: vec![] },
+        ArgError::UnknownArgument { tool: "nb_read".into(), arg: "x".into(), allowed: vec!["path", "start_line"] },
+        ArgError::Missing { tool: "nb_replace".into(), arg: "new_text" },
+        ArgError::WrongType { arg: "old_text", expected: "kind.string", got: "number 3".into() },
+        ArgError::WrongType { arg: "line_numbers", expected: "kind.boolean", got: "number 3".into() },
+        ArgError::WrongType { arg: "start_line", expected: "kind.whole_number", got: "string \"a\"".into() },
+        ArgError::WrongType { arg: "start_key", expected: "kind.line_key_string", got: "number 3".into() },
+        ArgError::WrongItem { arg: "turn_numbers", expected: "kind.integer_list", got: "string \"a\"".into() },
+        ArgError::BelowMinimum { arg: "start_line", value: 0, min: 1 },
+        ArgError::AboveMaximum { arg: "start_line", value: "number 9e99".into(), max: 7 },
+        ArgError::NotAllowed { arg: "selection_id", value: "string \"b\"".into(), allowed: vec!["kind.upper_letter".into()] },
+        ArgError::NotAllowed {
+            arg: "match_id",
+            value: "string \"?\"".into(),
+            allowed: vec!["kind.letter".into(), "kind.number_1_26".into()],
+        },
+        ArgError::NotAllowed { arg: "start_key", value: "string \"x\"".into(), allowed: vec!["kind.line_key".into()] },
+        ArgError::NotAllowed { arg: "format", value: "string \"x\"".into(), allowed: vec!["\"compact\"".into(), "\"full\"".into()] },
+        ArgError::ListSize { arg: "turn_numbers", value: "array []".into(), max: 20 },
+        ArgError::UnpairedSurrogate { arg: "old_text".into(), offset: 3 },
+        ArgError::NotJson { arg: "old_text".into(), got: "a function".into() },
+    ];
+    let (en, zh) = (Locale::En.words(), Locale::Zh.words());
+    for e in &errors {
+        assert!(!e.words(en).contains("kind.") && !e.guidance(en, "nb").contains("kind."), "{e:?}");
+        assert_eq!(e.to_string(), e.words(en), "{e:?}");
+        reads_chinese(&format!("{e:?}"), &e.words(zh).replace("a function", ""));
+        reads_chinese(&format!("{e:?}"), &e.guidance(zh, "nb"));
+    }
+    // The English messages as they read before the phrase tables.
+    assert_eq!(errors[4].to_string(), "missing required argument `new_text` for nb_replace");
+    assert_eq!(errors[9].to_string(), "argument `turn_numbers` must be an array of whole numbers like [2, 5], got an item string \"a\"");
+    assert_eq!(errors[13].to_string(), "argument `match_id` must be one of a letter \"A\"–\"Z\", a number 1–26, got string \"?\"");
+    assert_eq!(errors[16].to_string(), "argument `turn_numbers` must be one of an array of 1 to 20 whole numbers, got array []");
+    assert_eq!(errors[13].words(zh), "参数 `match_id` 必须是 字母 \"A\"–\"Z\"、数字 1–26 之一，收到的是 string \"?\"");
+}
+
+#[test]
+fn the_session_outcomes_read_chinese_under_zh() {
+    let zh = Voice { locale: Locale::Zh, ..voice(Tool::ALL.to_vec()) };
+    let mut outcomes: Vec<SessionOutcome> = every_session_outcome().into_iter().map(|(o, _)| o).collect();
+    outcomes.extend([
+        SessionOutcome::TaskRefused { error: TaskError::NotInnermost { given: "7".into(), innermost: None } },
+        SessionOutcome::TaskRefused { error: TaskError::NotInnermost { given: "7".into(), innermost: Some(2) } },
+        SessionOutcome::NotOpen { error: WorkspaceError::EmptyPath },
+    ]);
+    for o in &outcomes {
+        // A stray completion names the host's protocol (`write`, `completePersist`): host words.
+        if matches!(o, SessionOutcome::WrongCompletion { .. }) {
+            continue;
+        }
+        let r = session(o, &zh);
+        reads_chinese(&format!("{o:?}"), &r.summary);
+        if let Some(g) = r.guidance.as_deref() {
+            reads_chinese(&format!("{o:?}"), g);
         }
     }
 }
