@@ -3,7 +3,7 @@
 //!
 //! Run through `./build.sh bench`, which also runs the wasm/JS side and writes the report
 //! (`target/bench/report.md`). Alone: `cargo bench --features internals --bench matching`. Documents come from
-//! `benches/common/docs.rs` (the same seeded generator as `www/bench/lib/docs.mjs`);
+//! `bench/native/common/docs.rs` (the same seeded generator as `bench/speed/lib/docs.mjs`);
 //! `AGENTPAD_BENCH_DOCS=code-1MB,markdown-10MB,…` picks them (default `code-1MB,code-10MB,cjk-1MB`).
 //!
 //! Criterion ids are `<work>/<implementation>/<document>`; the report step reads them back from
@@ -14,7 +14,7 @@
 //! | `locate-all` (30-char needle, many hits) | `agentpad-find_bytes`, `agentpad-find_exact`, `agentpad-locate-rope`, `agentpad-locate` (layered, as the tools call it), `memmem` |
 //! | `locate-unique` (one hit; the whole text is searched to know it is unique) | same |
 //! | `fuzzy` (no exact hit; the needle is indented differently) | `agentpad-locate` |
-//! | `worst-<shape>` (benches/common/worst.rs, per tier `worst-1MB`, `worst-10MB`: a near miss that runs every step) | `agentpad-memo_replace` |
+//! | `worst-<shape>` (bench/native/common/worst.rs, per tier `worst-1MB`, `worst-10MB`: a near miss that runs every step) | `agentpad-memo_replace` |
 
 #[cfg(not(target_arch = "wasm32"))]
 mod common;

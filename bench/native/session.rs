@@ -1,10 +1,10 @@
 //! Native session benchmarks (criterion): whole tool calls through the Rust API
 //! (`agentpad::Workspace::call` with `serde_json` arguments) — the work the wasm side does in
-//! `www/bench/suites/session.mjs`, without the JS boundary.
+//! `bench/speed/suites/session.mjs`, without the JS boundary.
 //!
 //! Run through `./build.sh bench`, which also runs the wasm/JS side and writes the report
 //! (`target/bench/report.md`). Alone: `cargo bench --features internals --bench session`. Documents come from
-//! `benches/common/docs.rs` (the same seeded generator as `www/bench/lib/docs.mjs`);
+//! `bench/native/common/docs.rs` (the same seeded generator as `bench/speed/lib/docs.mjs`);
 //! `AGENTPAD_BENCH_DOCS=code-1MB,markdown-10MB,…` picks them (default `code-1MB,code-10MB,cjk-1MB`).
 //!
 //! Criterion ids are `<work>/agentpad-call/<document>`:
@@ -60,7 +60,7 @@ mod native {
         many_expected: String,
     }
 
-    /// The new text of the i-th spread needle (the same in `www/bench/suites/session.mjs`).
+    /// The new text of the i-th spread needle (the same in `bench/speed/suites/session.mjs`).
     fn edited(needle: &str, i: usize) -> String {
         format!("{needle} // edit {:02}", i + 1)
     }
@@ -211,7 +211,7 @@ mod native {
             check(fx);
         }
 
-        // Same settings as benches/matching.rs; the multi-call works use flat sampling (each
+        // Same settings as bench/native/matching.rs; the multi-call works use flat sampling (each
         // iteration takes tens of ms at 10 MB, plus untimed setup).
         let mut c = Criterion::default()
             .sample_size(10)

@@ -1,8 +1,8 @@
 //! Native unified-diff benchmarks (criterion): the native limit for the diff suite of the JS
-//! harness (`www/bench/suites/diff.mjs`) — the same documents, the same edit sets
+//! harness (`bench/speed/suites/diff.mjs`) — the same documents, the same edit sets
 //! (`common/edits.rs`, a port of the suite's `EDITS`), the same labels and context.
 //!
-//! Shared by `benches/diff.rs` (alone: `cargo bench --features internals --bench diff`) and `benches/session.rs`,
+//! Shared by `bench/native/diff.rs` (alone: `cargo bench --features internals --bench diff`) and `bench/native/session.rs`,
 //! which runs them after its own, so that `./build.sh bench` (`cargo bench --bench matching
 //! --bench session`) includes them. Documents: `AGENTPAD_BENCH_DIFF_DOCS` (the JS suite's
 //! variable), by default the JS suite's documents of 1 MB and more but markdown-1MB
@@ -48,7 +48,7 @@ const PATH: &str = "doc.md";
 const OLD_LABEL: &str = "a/doc.md";
 const NEW_LABEL: &str = "b/doc.md";
 const CONTEXT: usize = 3;
-/// The JS suite's default documents (`DIFF_DOCS` in www/bench/suites/diff.mjs) of 1 MB and more,
+/// The JS suite's default documents (`DIFF_DOCS` in bench/speed/suites/diff.mjs) of 1 MB and more,
 /// except markdown-1MB (the bench must stay short).
 const NATIVE_DIFF_DOCS: &str = "code-1MB,code-10MB,markdown-10MB,cjk-1MB";
 

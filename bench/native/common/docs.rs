@@ -1,4 +1,4 @@
-//! Deterministic benchmark documents — a line-by-line port of `www/bench/lib/docs.mjs`.
+//! Deterministic benchmark documents — a line-by-line port of `bench/speed/lib/docs.mjs`.
 //!
 //! The JS harness generates the same documents; the report step checks that both generators
 //! produced byte-identical text (length and FNV-1a hash, written by [`write_fingerprints`]), so
@@ -366,7 +366,7 @@ pub struct Spread {
 /// benches. The i-th is the first line at or after line ⌊n·(2i+1)/(2·count)⌋ (0-based, n =
 /// number of `'\n'`-separated pieces) that comes after the previous pick, has at least
 /// [`SPREAD_MIN_CHARS`] chars and is unique. The same as `spreadNeedles` in
-/// `www/bench/lib/docs.mjs`: picked from the generated text, so the documents (and their
+/// `bench/speed/lib/docs.mjs`: picked from the generated text, so the documents (and their
 /// fingerprints) do not change.
 pub fn spread_needles(text: &str, count: usize) -> Vec<Spread> {
     use memchr::memmem;

@@ -1,7 +1,7 @@
-//! The edit sets of the unified-diff benches — a port of `EDITS` in `www/bench/suites/diff.mjs`
+//! The edit sets of the unified-diff benches — a port of `EDITS` in `bench/speed/suites/diff.mjs`
 //! (one word renamed in one line, 10 scattered lines, 1 % of the lines). Any change here must be
 //! mirrored there: the report checks that both sides produced the same new texts (FNV-1a of each,
-//! written by `benches/diff.rs` to `native-diff-edits.json`).
+//! written by `bench/native/diff.rs` to `native-diff-edits.json`).
 
 #![allow(dead_code)]
 
@@ -124,7 +124,7 @@ pub struct Applied {
     pub added: usize,
 }
 
-/// Applies a unified diff to `old` strictly (as `strictApply` in `www/bench/suites/diff.mjs`):
+/// Applies a unified diff to `old` strictly (as `strictApply` in `bench/speed/suites/diff.mjs`):
 /// every hunk exactly where its header says, its context and removed lines equal to the old text
 /// there, its line counts equal to the header's, labels `old_label` / `new_label`.
 pub fn strict_apply(old: &str, patch: &str, old_label: &str, new_label: &str) -> Result<Applied, String> {

@@ -1,4 +1,4 @@
-//! The worst-case shapes of the matcher, byte for byte as `www/bench/lib/worst.mjs` builds
+//! The worst-case shapes of the matcher, byte for byte as `bench/speed/lib/worst.mjs` builds
 //! them (the report compares their FNV-1a): documents of about a tier's size and an old_text
 //! that matches nowhere, so one memo_replace runs every step (docs/reliability.md §Matching
 //! time and read size). Frozen; never tuned to suit agentpad.
