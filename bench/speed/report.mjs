@@ -2,7 +2,7 @@
 // criterion's native results and the wasm size into report.json and report.md, and prints the
 // Markdown to stdout.
 //
-//   node www/bench/report.mjs --out DIR --criterion DIR [--since EPOCH_MS] [--wasm FILE]
+//   node bench/speed/report.mjs --out DIR --criterion DIR [--since EPOCH_MS] [--wasm FILE]
 //
 // --since: ignore criterion results older than this (stale benches from earlier runs).
 // Fails (exit 1) when the Rust and JS generators did not produce the same documents (or, for the
@@ -10,7 +10,7 @@
 // they are marked, and never become a ratio.
 //
 // Besides criterion's own files it reads the side files of the native diff benches
-// (benches/common/diff.rs): native-diff-checks.json (whether each native patch applies back, and
+// (bench/native/common/diff.rs): native-diff-checks.json (whether each native patch applies back, and
 // its shape), native-diff-slow.json (pairs too slow for criterion, timed a few times) and
 // native-diff-edits.json (the FNV-1a of every edited text).
 
@@ -78,7 +78,7 @@ function criterionResults(dir, since) {
           min_ms: Math.min(...perIter),
           max_ms: Math.max(...perIter),
           samples_ms: perIter.map((x) => Number(x.toFixed(6))),
-          correct: true, // benches/*.rs check every result against a reference before timing (and panic if wrong)
+          correct: true, // bench/native/*.rs check every result against a reference before timing (and panic if wrong)
           detail: `criterion, ${sample.iters.reduce((a, b) => a + b, 0)} iterations in ${perIter.length} samples`,
         });
       } else if (e.name !== "base" && e.name !== "change" && e.name !== "report") {
@@ -101,7 +101,7 @@ function nativeDocs(dir) {
   return docs;
 }
 
-/** The native diff benches' side files (benches/common/diff.rs); empty when they did not run. */
+/** The native diff benches' side files (bench/native/common/diff.rs); empty when they did not run. */
 function nativeDiff(dir, since) {
   const read = (f) => {
     const file = path.join(dir, f);
@@ -134,15 +134,15 @@ function tryRun(cmd, args) {
 
 const MATCHING_WORKS = ["locate-unique", "locate-all", "fuzzy"];
 const SESSION_WORKS = ["stage-one", "stage-26", "commit-26"];
-/** The changes of the multi-change session works (www/bench/suites/session.mjs, benches/session.rs). */
+/** The changes of the multi-change session works (bench/speed/suites/session.mjs, bench/native/session.rs). */
 const SESSION_CHANGES = 26;
-/** The diff suite (www/bench/suites/diff.mjs): one work per edit set, and the live context without a diff. */
+/** The diff suite (bench/speed/suites/diff.mjs): one work per edit set, and the live context without a diff. */
 const DIFF_WORKS = ["anchor-diff-1", "anchor-diff-10", "anchor-diff-1pct", "window"];
-/** The cold-start suite (www/bench/suites/coldstart.mjs). */
+/** The cold-start suite (bench/speed/suites/coldstart.mjs). */
 const COLD_WORKS = ["cold-import-create", "cold-first-call", "cold-total", "warm-read"];
-/** The same first answer in headless Chromium (www/bench/suites/coldstart-browser.mjs). */
+/** The same first answer in headless Chromium (bench/speed/suites/coldstart-browser.mjs). */
 const BROWSER_WORKS = ["browser-cold-total", "browser-cached-total"];
-/** The first call on a text just taken (www/bench/suites/firstcall.mjs). */
+/** The first call on a text just taken (bench/speed/suites/firstcall.mjs). */
 const FIRST_WORKS = ["first-after-open", "first-after-commit"];
 const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS, ...FIRST_WORKS, ...DIFF_WORKS, ...COLD_WORKS, ...BROWSER_WORKS];
 const IMPL_ORDER = [
@@ -170,7 +170,7 @@ const WORK_TEXT = {
   window: "`ws.liveContext({ anchor: \"none\", maxDocumentChars: 1000, recentDiffs: 0 })`: the live context without a diff (document window, heading index, JSON and Markdown) — the fixed part of every agentpad-wasm anchor-diff call",
 };
 const IMPL_TEXT = {
-  "agentpad-memo_replace": "native: `Workspace::call(\"memo_replace\", …)` in Rust, the worst-case shapes (benches/matching.rs).",
+  "agentpad-memo_replace": "native: `Workspace::call(\"memo_replace\", …)` in Rust, the worst-case shapes (bench/native/matching.rs).",
   "agentpad-wasm": "`ws.call(…)` through the npm package in Node: arguments in, response object with Markdown out. " +
     "Matching and stage works: `memo_replace` (revert between runs, untimed); commit-26: `memo_commit` writing through `MemoryStorage`, then `ws.text()` " +
     `(a fresh workspace with the ${SESSION_CHANGES} changes staged before every run, untimed). ` +
@@ -181,9 +181,9 @@ const IMPL_TEXT = {
   "agentpad-memo_diff": "`ws.call(\"memo_diff\", {})` through the npm package: the draft against the committed text, rendered from the pending changes' known ranges " +
     "(the edit staged beforehand, untimed: one `memo_replace` per edited line, its old_text widened by whole lines until unique; workspace option `maxPreviewLength: 1000000`, so no hunk is cut) → `response.preview`. " +
     "Edit sets of 1 and 10 lines only: 1 % of the lines needs more than the 26 pending changes (A–Z) of a session",
-  "agentpad-diff": "native `agentpad::changeset::ChangeSet::diff(&old, &new)` on ropes built beforehand + `preview::render` in `diff` mode (no length cap): the anchor diff's work without the live context around it and without a deadline (benches/common/diff.rs)",
+  "agentpad-diff": "native `agentpad::changeset::ChangeSet::diff(&old, &new)` on ropes built beforehand + `preview::render` in `diff` mode (no length cap): the anchor diff's work without the live context around it and without a deadline (bench/native/common/diff.rs)",
   similar: "native `similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(\"a/doc.md\", \"b/doc.md\").to_string()` (Myers, no deadline): the native limit of the unified diff",
-  "diff-match-patch": "JS: `diff-match-patch` 1.0.5 in line mode with its defaults (`diff_linesToChars_`, `diff_main` with its 1 s `Diff_Timeout`, `diff_charsToLines_`), the line diffs turned into a unified diff with context 3 (www/bench/lib/peers.mjs `dmpLinePatch`); " +
+  "diff-match-patch": "JS: `diff-match-patch` 1.0.5 in line mode with its defaults (`diff_linesToChars_`, `diff_main` with its 1 s `Diff_Timeout`, `diff_charsToLines_`), the line diffs turned into a unified diff with context 3 (bench/speed/lib/peers.mjs `dmpLinePatch`); " +
     "when its warm-up run takes > 0.3 s, 3 timed runs. Past 40,000 distinct lines of the old text its line mode lumps the rest of the text into one \"line\": the patch still applies, but removes and re-adds everything past that point (shape columns)",
   "agentpad-call": "native `agentpad::Workspace::call` with `serde_json` arguments — the same calls as agentpad-wasm without the JS boundary; " +
     "commit-26: `memo_commit` → `Step::Persist`, the write into a `HashMap`, `complete_persist(Saved)`, `text()`",
@@ -205,7 +205,7 @@ const IMPL_TEXT = {
   createTwoFilesPatch: "JS: `diff.createTwoFilesPatch(\"a/doc.md\", \"b/doc.md\", old, new, \"\", \"\", { context: 3 })` (the `diff` npm package); " +
     "when its warm-up run takes > 2 s, 3 timed runs instead of ≥ 7 (AGENTPAD_BENCH_DIFF_SLOW_RUNS)",
 };
-/** The memory suite's implementations (www/bench/suites/memory.mjs). */
+/** The memory suite's implementations (bench/speed/suites/memory.mjs). */
 const MEMORY_IMPL_TEXT = {
   "agentpad-wasm": "wasm linear memory (`memoryBytes()`, the package's export) after `Workspace.create` opened the document and 26 `memo_replace` calls staged 26 changes spread through it — the high-water mark, as wasm memory never shrinks (the document's JS string, held by the caller and by `MemoryStorage`, is not counted)",
   "js-drafts": "JS heap delta (`process.memoryUsage().heapUsed`, gc() before each reading, `node --expose-gc`): the text plus every pending draft kept — 26 slice-replacements, each on the previous draft after an `indexOf` uniqueness check (which makes V8 flatten the draft it searches)",
@@ -402,8 +402,8 @@ function markdown(report) {
   if (dn) {
     L.push("");
     L.push(dn.docs.length
-      ? `Native diff benches (benches/common/diff.rs) on ${dn.docs.join(", ")}: the same documents (fingerprints checked) and the same ${dn.edits_checked} edited texts as the JS diff suite (FNV-1a checked); the diff suite's other documents have no native column.`
-      : "The native diff benches (benches/common/diff.rs) did not run: the diff rows have no native column.");
+      ? `Native diff benches (bench/native/common/diff.rs) on ${dn.docs.join(", ")}: the same documents (fingerprints checked) and the same ${dn.edits_checked} edited texts as the JS diff suite (FNV-1a checked); the diff suite's other documents have no native column.`
+      : "The native diff benches (bench/native/common/diff.rs) did not run: the diff rows have no native column.");
   }
   L.push("");
   L.push("Times in ms per operation: median, min, max of the timed runs after warm-up (wasm and JS: one Node process, ≥ 7 runs unless the runs column says fewer; native: criterion, 10 samples, except native diffs taking > 0.3 s a run, timed 3 times outside criterion). " +
@@ -455,7 +455,7 @@ function markdown(report) {
     L.push(`\`${wasm.path}\`: ${wasm.bytes.toLocaleString("en")} bytes raw, ${wasm.gzip_bytes.toLocaleString("en")} bytes gzipped (level 9).`);
     L.push("");
   }
-  // Both entries' modules and where the bytes are (www/bench/wasm-size.mjs, docs/performance.md#wasm-size).
+  // Both entries' modules and where the bytes are (bench/speed/wasm-size.mjs, docs/performance.md#wasm-size).
   if (report.wasm_size) L.push(sizeMarkdown(report.wasm_size, { rows: 15 }), "");
   L.push("## targets", "");
   L.push("Where each comes from: a project target (docs/performance.md#targets), or a check of the report's own (a goal, not a promise).", "");
@@ -470,13 +470,13 @@ function markdown(report) {
   return L.join("\n");
 }
 
-/** The worst-case suite (www/bench/suites/worstcase.mjs, benches/matching.rs): per tier, each
+/** The worst-case suite (bench/speed/suites/worstcase.mjs, bench/native/matching.rs): per tier, each
  * shape's median in wasm and natively, and the slowest shape — the worst case of the tier. */
 function worstCase(results) {
   const rows = results.filter((r) => r.work.startsWith("worst-"));
   if (rows.length === 0) return [];
   const L = ["## worst case", ""];
-  L.push("One memo_replace on the adversarial shapes of www/bench/lib/worst.mjs (old_text that matches nowhere, or in more places than the cap) (the same inputs natively, FNV-1a checked): for a no-match every step runs — exact, the fuzzy tiers, gutters, the near-miss search. Target: ≤ 250 ms in wasm up to 10 MB (docs/reliability.md §Matching time and read size).", "");
+  L.push("One memo_replace on the adversarial shapes of bench/speed/lib/worst.mjs (old_text that matches nowhere, or in more places than the cap) (the same inputs natively, FNV-1a checked): for a no-match every step runs — exact, the fuzzy tiers, gutters, the near-miss search. Target: ≤ 250 ms in wasm up to 10 MB (docs/reliability.md §Matching time and read size).", "");
   L.push("| tier | shape | wasm median ms | wasm max ms | native median ms | wasm ÷ native | correct |");
   L.push("| --- | --- | ---: | ---: | ---: | ---: | --- |");
   const tiers = [...new Set(rows.map((r) => r.doc))];
@@ -562,7 +562,7 @@ function summary(report, works) {
   return L;
 }
 
-/** benches/versions_memory.rs's readings (native-versions-memory.json); empty when it did not run. */
+/** bench/native/versions_memory.rs's readings (native-versions-memory.json); empty when it did not run. */
 function nativeVersionsMemory(dir, since) {
   const file = path.join(dir, "native-versions-memory.json");
   return existsSync(file) && statSync(file).mtimeMs >= since ? readJson(file) : [];
@@ -573,7 +573,7 @@ function versionsMemorySummary(report) {
   const rows = report.versions_memory ?? [];
   if (!rows.length) return [];
   const mb = (x) => `${(x / 1e6).toFixed(1)} MB`;
-  const L = ["Versions memory (benches/versions_memory.rs, native, a counting global allocator; MB = 10⁶ bytes): the bytes held after opening a " +
+  const L = ["Versions memory (bench/native/versions_memory.rs, native, a counting global allocator; MB = 10⁶ bytes): the bytes held after opening a " +
     `${mb(rows[0].doc_bytes)} document and after ${rows[0].changes} one-line changes, and the peak between.`, ""];
   L.push("| work | opened | after the changes | grown | peak | the versions' cost as counted (`versions_bytes`) | ms per change |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   const kb = (x) => (x == null ? "—" : `${(x / 1e3).toFixed(1)} KB`);
@@ -737,7 +737,7 @@ function workDocOrder(report, work, name) {
 
 const opts = parseArgs(process.argv.slice(2));
 const jsFile = path.join(opts.out, "js-results.json");
-if (!existsSync(jsFile)) die(`${jsFile} is missing: run node www/bench/run.mjs first`);
+if (!existsSync(jsFile)) die(`${jsFile} is missing: run node bench/speed/run.mjs first`);
 const js = readJson(jsFile);
 
 // The same documents on both sides, or the numbers do not compare.
@@ -752,7 +752,7 @@ for (const r of criterion) {
   if (!c) continue;
   Object.assign(r, { correct: c.correct, hunks: c.hunks, removed: c.removed, added: c.added, minimal: c.minimal, detail: `${r.detail}; ${c.detail}` });
 }
-// Retrieval rows are scores, not times: their own section (www/bench/suites/retrieval.mjs).
+// Retrieval rows are scores, not times: their own section (bench/speed/suites/retrieval.mjs).
 const retrieval = js.results.filter((r) => r.suite === "retrieval");
 const jsTiming = js.results.filter((r) => r.suite !== "memory" && r.suite !== "retrieval");
 const memory = js.results.filter((r) => r.suite === "memory");
@@ -763,20 +763,20 @@ if (criterion.length > 0) {
     const n = native.get(d.name);
     if (!n) die(`the native benches did not write a fingerprint for ${d.name} (${opts.out}/native-docs-*.json); were they run with the same AGENTPAD_BENCH_DOCS?`);
     if (n.bytes !== d.bytes || n.lines !== d.lines || n.fnv1a32 !== d.fnv1a32) {
-      die(`the Rust and JS generators produced different ${d.name}: native ${JSON.stringify(n)}, js ${JSON.stringify(d)} — benches/common/docs.rs and www/bench/lib/docs.mjs must stay in step`);
+      die(`the Rust and JS generators produced different ${d.name}: native ${JSON.stringify(n)}, js ${JSON.stringify(d)} — bench/native/common/docs.rs and bench/speed/lib/docs.mjs must stay in step`);
     }
   }
   // The diff suite's documents and edited texts, where the native diff benches ran them.
   for (const d of diffDocs) {
     const n = native.get(d.name);
     if (n && (n.bytes !== d.bytes || n.lines !== d.lines || n.fnv1a32 !== d.fnv1a32)) {
-      die(`the Rust and JS generators produced different ${d.name}: native ${JSON.stringify(n)}, js ${JSON.stringify(d)} — benches/common/docs.rs and www/bench/lib/docs.mjs must stay in step`);
+      die(`the Rust and JS generators produced different ${d.name}: native ${JSON.stringify(n)}, js ${JSON.stringify(d)} — bench/native/common/docs.rs and bench/speed/lib/docs.mjs must stay in step`);
     }
   }
   for (const e of ndiff.edits) {
     const j = jsTiming.find((r) => r.doc === e.doc && r.work === e.work && r.new_fnv1a32);
     if (j && j.new_fnv1a32 !== e.new_fnv1a32) {
-      die(`the Rust and JS diff benches edited ${e.doc} differently for ${e.work}: native ${e.new_fnv1a32}, js ${j.new_fnv1a32} — benches/common/edits.rs and EDITS in www/bench/suites/diff.mjs must stay in step`);
+      die(`the Rust and JS diff benches edited ${e.doc} differently for ${e.work}: native ${e.new_fnv1a32}, js ${j.new_fnv1a32} — bench/native/common/edits.rs and EDITS in bench/speed/suites/diff.mjs must stay in step`);
     }
   }
   const jsDocs = new Set([...js.docs, ...diffDocs].map((d) => d.name));
@@ -787,14 +787,14 @@ if (criterion.length > 0) {
   console.error(`report: warning: no criterion results in ${opts.criterion}${opts.since ? " from this run" : ""}; the native columns are empty`);
 }
 
-// The worst-case shapes must be the same inputs on both sides (benches/common/worst.rs and
-// www/bench/lib/worst.mjs).
+// The worst-case shapes must be the same inputs on both sides (bench/native/common/worst.rs and
+// bench/speed/lib/worst.mjs).
 const nativeWorstFile = path.join(opts.out, "native-worst.json");
 if (existsSync(nativeWorstFile) && criterion.some((r) => r.work.startsWith("worst-"))) {
   for (const n of readJson(nativeWorstFile)) {
     const j = js.results.find((r) => r.work === n.work && r.doc === n.doc && r.shape_fnv1a32);
     if (j && j.shape_fnv1a32 !== n.fnv1a32) {
-      die(`the Rust and JS sides built different ${n.work} at ${n.doc}: native ${n.fnv1a32}, js ${j.shape_fnv1a32} — benches/common/worst.rs and www/bench/lib/worst.mjs must stay in step`);
+      die(`the Rust and JS sides built different ${n.work} at ${n.doc}: native ${n.fnv1a32}, js ${j.shape_fnv1a32} — bench/native/common/worst.rs and bench/speed/lib/worst.mjs must stay in step`);
     }
   }
 }
@@ -803,7 +803,7 @@ if (existsSync(nativeWorstFile) && criterion.some((r) => r.work.startsWith("wors
 const nativeNeedlesFile = path.join(opts.out, "native-session-needles.json");
 let needlesMatch = false;
 if (criterion.some((r) => SESSION_WORKS.includes(r.work))) {
-  if (!existsSync(nativeNeedlesFile)) die(`${nativeNeedlesFile} is missing: benches/session.rs writes it`);
+  if (!existsSync(nativeNeedlesFile)) die(`${nativeNeedlesFile} is missing: bench/native/session.rs writes it`);
   const nativeNeedles = new Map(readJson(nativeNeedlesFile).map((d) => [d.name, d]));
   needlesMatch = true;
   for (const r of js.results) {
@@ -811,7 +811,7 @@ if (criterion.some((r) => SESSION_WORKS.includes(r.work))) {
     const n = nativeNeedles.get(r.doc);
     if (!n) needlesMatch = false;
     else if (n.fnv1a32 !== r.needles_fnv1a32) {
-      die(`the Rust and JS sides picked different session needles for ${r.doc}: native ${n.fnv1a32}, js ${r.needles_fnv1a32} — spread_needles (benches/common/docs.rs) and spreadNeedles (www/bench/lib/docs.mjs) must stay in step`);
+      die(`the Rust and JS sides picked different session needles for ${r.doc}: native ${n.fnv1a32}, js ${r.needles_fnv1a32} — spread_needles (bench/native/common/docs.rs) and spreadNeedles (bench/speed/lib/docs.mjs) must stay in step`);
     }
   }
 }

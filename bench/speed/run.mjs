@@ -2,7 +2,7 @@
 // name the way a user imports it) and the JavaScript peers, in one Node process, on the same
 // generated documents as the native criterion benches.
 //
-//   node www/bench/run.mjs [--out DIR] [--suite NAME ...]
+//   node bench/speed/run.mjs [--out DIR] [--suite NAME ...]
 //
 // Writes DIR/js-results.json (default: <repo>/target/bench). Documents: AGENTPAD_BENCH_DOCS
 // (e.g. "code-1MB,markdown-10MB,cjk-10MB"; default "code-1MB,code-10MB,cjk-1MB"). Needs the package
@@ -45,7 +45,7 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === "--out") opts.out = path.resolve(argv[++i]);
     else if (a === "--suite") opts.suites.push(argv[++i]);
-    else throw new Error(`unknown argument ${a}; usage: node www/bench/run.mjs [--out DIR] [--suite ${Object.keys(SUITES).join("|")}]`);
+    else throw new Error(`unknown argument ${a}; usage: node bench/speed/run.mjs [--out DIR] [--suite ${Object.keys(SUITES).join("|")}]`);
   }
   if (opts.suites.length === 0) opts.suites = Object.keys(SUITES);
   for (const s of opts.suites) if (!SUITES[s]) throw new Error(`unknown suite ${s}; known: ${Object.keys(SUITES).join(", ")}`);

@@ -3,7 +3,7 @@
 // modules' raw, gzip -9 and brotli 11 sizes. docs/performance.md#wasm-size holds its table;
 // `./build.sh bench` runs it and report.mjs puts the summary into report.md/json.
 //
-//   node www/bench/wasm-size.mjs --names target/wasm32-unknown-unknown/release/agentpad.wasm \
+//   node bench/speed/wasm-size.mjs --names target/wasm32-unknown-unknown/release/agentpad.wasm \
 //     [--ship www/pkg/agentpad_bg.wasm] [--ship www/pkg-lean/agentpad_bg.wasm] [--out FILE.json] [--top N]
 //
 // Crates: the first crate named in a function's demangled path, so generic code instantiated for

@@ -5,7 +5,7 @@
 // the process's CPU time over the same span (every thread: V8 compiles the wasm on its own
 // threads), which a loaded machine inflates less than the wall time.
 //
-//   node www/bench/children/coldstart.mjs KIND-SIZE
+//   node bench/speed/children/coldstart.mjs KIND-SIZE
 
 import { generate, parseDocList } from "../lib/docs.mjs";
 

@@ -2,7 +2,7 @@
 // starts fresh — it only grows — and gc() can be called before each reading): the JS peers' heap
 // for the same work first, then agentpad's wasm linear memory. Prints one JSON line (bytes).
 //
-//   node --expose-gc www/bench/children/memory.mjs KIND-SIZE
+//   node --expose-gc bench/speed/children/memory.mjs KIND-SIZE
 
 import { generate, parseDocList, spreadNeedles } from "../lib/docs.mjs";
 import { indexOfReplaceUnique, sliceJoin } from "../lib/peers.mjs";

@@ -1,5 +1,5 @@
 // Deterministic benchmark documents. The SAME generator is implemented in Rust in
-// benches/common/docs.rs; the report step checks that both produced byte-identical documents
+// bench/native/common/docs.rs; the report step checks that both produced byte-identical documents
 // (length and FNV-1a hash), so native and wasm numbers are measured on the same input.
 // Any change here must be mirrored there, line by line.
 //
@@ -252,7 +252,7 @@ export const SPREAD_MIN_CHARS = 24;
  * benches. The i-th is the first line at or after line floor(n·(2i+1)/(2·count)) (0-based, n =
  * number of "\n"-separated pieces) that comes after the previous pick, has at least
  * SPREAD_MIN_CHARS code points and is unique. Deterministic, and the same in
- * benches/common/docs.rs (`spread_needles`): picked from the generated text, so the documents —
+ * bench/native/common/docs.rs (`spread_needles`): picked from the generated text, so the documents —
  * and their fingerprints — do not change. Returns [{ line, text }] (line 0-based).
  */
 export function spreadNeedles(text, count) {

@@ -1,12 +1,12 @@
 // The worst-case shapes of the matcher (docs/reliability.md §Matching time and read size): inputs
 // that used to make one memo_replace call grow with (document lines × needle lines) or with
-// (line length × needle length). Frozen: the same definitions as benches/common/worst.rs, byte
+// (line length × needle length). Frozen: the same definitions as bench/native/common/worst.rs, byte
 // for byte (the report compares their FNV-1a); never tuned to suit agentpad.
 //
 // Each shape is a document of about `bytes` and an old_text that matches nowhere (a near miss),
 // so a call runs every step: exact, the fuzzy tiers, gutters, then the near-miss search.
 
-/** FNV-1a (32-bit) over UTF-8 bytes, as benches/common/docs.rs computes it. */
+/** FNV-1a (32-bit) over UTF-8 bytes, as bench/native/common/docs.rs computes it. */
 export function fnv1a32(s) {
   let h = 0x811c9dc5;
   for (const b of Buffer.from(s, "utf8")) {
@@ -66,7 +66,7 @@ export const SHAPES = [
  * Shapes whose text is found in very many places (docs/reliability.md §Matching time and read
  * size): the search must stop counting instead of collecting every match, and a replace_all
  * must stage its places in linear time or be refused past its place limit. Frozen like SHAPES
- * (added later, with no native twin in benches/common/worst.rs: their native numbers are in
+ * (added later, with no native twin in bench/native/common/worst.rs: their native numbers are in
  * docs/reliability.md). Each gives the call (`tool`, `args`) and `expect(response)` → the
  * answer is right: a `MultiMatch` that says "more than N places" (nothing staged, nothing
  * listed), or a `Success` staging every place.

@@ -21,7 +21,7 @@ import { chromium } from "playwright-core";
 
 import { generate, parseDocList } from "../lib/docs.mjs";
 import { median, summarize } from "../lib/measure.mjs";
-import { serveWww } from "../../test/lib/static-server.mjs";
+import { serveWww } from "../../../www/test/lib/static-server.mjs";
 
 const SUITE = "coldstart-browser";
 const RUNS = Math.max(7, Number(process.env.AGENTPAD_BENCH_COLD_RUNS ?? 9));

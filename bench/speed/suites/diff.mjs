@@ -1,9 +1,9 @@
 // Unified diffs of a whole document, side by side in one run (docs/performance.md#unified-diffs): agentpad's anchor
 // diff and `memo_diff` (wasm, through the package) vs `diff.createTwoFilesPatch` (the `diff` npm
 // package) and `diff-match-patch` in line mode, on the same old → new texts. The native limit
-// (`similar`, and agentpad's own `ChangeSet::diff` + `preview::render`) is benches/common/diff.rs
+// (`similar`, and agentpad's own `ChangeSet::diff` + `preview::render`) is bench/native/common/diff.rs
 // (criterion, run by the session bench and by `cargo bench --bench diff`), on the same documents
-// of 1 MB and more and the same edit sets (benches/common/edits.rs is the Rust twin of `EDITS`;
+// of 1 MB and more and the same edit sets (bench/native/common/edits.rs is the Rust twin of `EDITS`;
 // the report checks both sides diffed the same new texts).
 //
 // Documents: AGENTPAD_BENCH_DIFF_DOCS (default "code-100KB,code-1MB,code-10MB,markdown-100KB,

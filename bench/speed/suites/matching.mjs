@@ -1,5 +1,5 @@
 // Matching, side by side in one run: agentpad (wasm, through the package) vs the JavaScript a
-// user would write instead. The native side (criterion, benches/matching.rs) measures the same
+// user would write instead. The native side (criterion, bench/native/matching.rs) measures the same
 // work on the same documents; the report puts them together.
 //
 // work           agentpad-wasm                               JS peers

@@ -12,14 +12,14 @@
 // retrieval.md to the output directory and returns one row per ranker (suite "retrieval") for
 // js-results.json; the report prints them as their own section.
 //
-//   node www/bench/run.mjs --suite retrieval --out DIR
+//   node bench/speed/run.mjs --suite retrieval --out DIR
 
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { grepRank, hasTool, hashEmbedder, memoFindRank } from "../../../bench/edits/src/retrieval/rankers.mjs";
-import { K, byLanguage, firstCorrectRank, table } from "../../../bench/edits/src/retrieval/score.mjs";
-import { lines, loadSet } from "../../../bench/edits/src/retrieval/set.mjs";
+import { grepRank, hasTool, hashEmbedder, memoFindRank } from "../../edits/src/retrieval/rankers.mjs";
+import { K, byLanguage, firstCorrectRank, table } from "../../edits/src/retrieval/score.mjs";
+import { lines, loadSet } from "../../edits/src/retrieval/set.mjs";
 
 const SUITE = "retrieval";
 

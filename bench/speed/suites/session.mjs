@@ -1,5 +1,5 @@
 // Edit sessions, side by side in one run: agentpad (wasm, through the package) vs the JavaScript a
-// user would write instead. The native side (criterion, benches/session.rs) times the same calls
+// user would write instead. The native side (criterion, bench/native/session.rs) times the same calls
 // through the Rust API on the same documents; the report puts them together.
 //
 // work       agentpad-wasm                                  JS peers
@@ -39,7 +39,7 @@ const SUMMARY = "bench: 26 changes";
  * many UTF-16 units (at 10 MB one run takes ≈ 15 s). */
 const DIFF_ALL_MAX = 2_000_000;
 
-/** The new text of the i-th spread needle (the same in benches/session.rs). */
+/** The new text of the i-th spread needle (the same in bench/native/session.rs). */
 const edited = (needle, i) => `${needle} // edit ${String(i + 1).padStart(2, "0")}`;
 
 const record = (...args) => recordIn(SUITE, ...args);

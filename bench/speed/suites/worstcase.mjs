@@ -5,7 +5,7 @@
 // slowest shape per tier, and the target (docs/reliability.md §Matching time and read size: no
 // call over 250 ms in wasm up to 10 MB).
 // There is no JS peer: no JavaScript library does this search; the native column is
-// benches/matching.rs's worst-case group on the same inputs.
+// bench/native/matching.rs's worst-case group on the same inputs.
 //
 // Tiers: AGENTPAD_BENCH_WORST_TIERS (default "1MB,10MB").
 
