@@ -4,19 +4,19 @@
 // provider has no unsynced change left). What durable acknowledgement costs shows here
 // (docs/co-editing.md §What stored means). Measures, asserts nothing.
 //
-//   node www/yjs/bench/ack.mjs [--commits 300] [--dir <folder>] [--no-fsync]
+//   node bench/coedit/ack.mjs [--commits 300] [--dir <folder>] [--no-fsync]
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { Workspace } from "@agentpad/core";
-import { connectHocuspocusNode } from "@agentpad/yjs/server";
+// yjs, ws, Hocuspocus and the packages as www/yjs resolves them (one copy each: www/yjs/test/deps.mjs).
+import { Workspace, connectHocuspocusNode } from "../../www/yjs/test/deps.mjs";
 
 const { values } = parseArgs({ options: { commits: { type: "string", default: "300" }, dir: { type: "string" }, "no-fsync": { type: "boolean" } } });
 const COMMITS = Number(values.commits);
-const cli = fileURLToPath(new URL("../dist/server-cli.js", import.meta.url));
+const cli = fileURLToPath(new URL("../../www/yjs/dist/server-cli.js", import.meta.url));
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 const dir = values.dir ?? (await mkdtemp(join(tmpdir(), "agentpad-yjs-ack-")));

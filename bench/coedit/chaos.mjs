@@ -5,21 +5,18 @@
 // acknowledged are counted, present or not. `chaos()` is also run briefly by
 // test/chaos.test.mjs; `./build.sh bench` runs it for 60 s.
 //
-//   node www/yjs/bench/chaos.mjs [--seconds 60] [--agents 3] [--people 2] [--out dir]
+//   node bench/coedit/chaos.mjs [--seconds 60] [--agents 3] [--people 2] [--out dir]
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import * as Y from "yjs";
-import WebSocket from "ws";
-import { HocuspocusProvider } from "@hocuspocus/provider";
-import { Workspace } from "@agentpad/core";
-import { connectHocuspocusNode } from "@agentpad/yjs/server";
-import { freePort } from "../test/server-process.mjs";
+// yjs, ws, Hocuspocus and the packages as www/yjs resolves them (one copy each: www/yjs/test/deps.mjs).
+import { Y, WebSocket, HocuspocusProvider, Workspace, connectHocuspocusNode } from "../../www/yjs/test/deps.mjs";
+import { freePort } from "../../www/yjs/test/server-process.mjs";
 
-const cli = fileURLToPath(new URL("../dist/server-cli.js", import.meta.url));
+const cli = fileURLToPath(new URL("../../www/yjs/dist/server-cli.js", import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function start(port, docs) {

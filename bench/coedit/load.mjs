@@ -3,18 +3,15 @@
 // agents' call latency (memo_replace + memo_commit) and how long an agent's commit takes to
 // reach the people who have the document open. Measures, asserts nothing (./build.sh bench).
 //
-//   node www/yjs/bench/load.mjs [--agents 20] [--people 5] [--docs 3] [--seconds 30] [--out dir]
+//   node bench/coedit/load.mjs [--agents 20] [--people 5] [--docs 3] [--seconds 30] [--out dir]
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import * as Y from "yjs";
-import WebSocket from "ws";
-import { HocuspocusProvider } from "@hocuspocus/provider";
-import { Workspace } from "@agentpad/core";
-import { connectHocuspocusNode } from "@agentpad/yjs/server";
+// yjs, ws, Hocuspocus and the packages as www/yjs resolves them (one copy each: www/yjs/test/deps.mjs).
+import { Y, WebSocket, HocuspocusProvider, Workspace, connectHocuspocusNode } from "../../www/yjs/test/deps.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +26,7 @@ const AGENTS = Number(values.agents);
 const PEOPLE = Number(values.people);
 const DOCS = Number(values.docs);
 const SECONDS = Number(values.seconds);
-const cli = fileURLToPath(new URL("../dist/server-cli.js", import.meta.url));
+const cli = fileURLToPath(new URL("../../www/yjs/dist/server-cli.js", import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) => {
   if (xs.length === 0) return NaN;

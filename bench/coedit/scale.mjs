@@ -3,19 +3,15 @@
 // shared database). An agent workspace on instance A and a person on instance B converge; the
 // script reports the one-way latency each way. Exits 1 if they do not converge.
 //
-//   node www/yjs/bench/scale.mjs [--redis-server /usr/bin/redis-server] [--edits 50]
+//   node bench/coedit/scale.mjs [--redis-server /usr/bin/redis-server] [--edits 50]
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import * as Y from "yjs";
-import WebSocket from "ws";
-import { Redis } from "@hocuspocus/extension-redis";
-import { HocuspocusProvider } from "@hocuspocus/provider";
-import { Workspace } from "@agentpad/core";
-import { connectHocuspocusNode, startCollabServer } from "@agentpad/yjs/server";
+// yjs, ws, Hocuspocus and the packages as www/yjs resolves them (one copy each: www/yjs/test/deps.mjs).
+import { Y, WebSocket, Redis, HocuspocusProvider, Workspace, connectHocuspocusNode, startCollabServer } from "../../www/yjs/test/deps.mjs";
 
 const { values } = parseArgs({
   options: { "redis-server": { type: "string", default: "redis-server" }, edits: { type: "string", default: "50" }, instances: { type: "string", default: "2" } },
