@@ -134,6 +134,7 @@ mod native {
             Step::Done(r) => r,
             Step::Persist(_) => panic!("{what}: asked to persist"),
             Step::Load(_) => panic!("{what}: asked to load"),
+            Step::Record(_) => panic!("{what}: asked to record"),
         }
     }
 
