@@ -369,6 +369,7 @@ layer_editbench() {
 }
 
 # @agentpad/yjs against real Hocuspocus servers on 127.0.0.1 (in-process and a spawned child).
+# chaos.test.mjs runs bench/coedit/chaos.mjs briefly (its dependencies are www/yjs's own).
 layer_yjs() { node --test --test-reporter=spec www/yjs/test/*.test.mjs; }
 
 # The packed @agentpad/core + @agentpad/yjs in a scratch project: tsc --strict, a run, the bin.
@@ -484,9 +485,10 @@ run_tests() {
 }
 
 # -------------------------------------------------------------------- bench ---
-# ./build.sh bench: native criterion benches (benches/) and the wasm-vs-JS harness (www/bench/) on
+# ./build.sh bench: native criterion benches (bench/native/) and the wasm-vs-JS harness (bench/speed/) on
 # the same seeded documents (AGENTPAD_BENCH_DOCS, default "code-1MB,code-10MB,cjk-1MB"), merged into
-# target/bench/report.md and report.json. Not part of ./build.sh test.
+# target/bench/report.md and report.json; the co-editing load and chaos runs (bench/coedit/) and
+# editbench (bench/edits/). Not part of ./build.sh test. The layout: bench/README.md.
 
 BENCH_DIR="$TARGET_DIR/bench"
 
@@ -494,13 +496,15 @@ bench_native() {
   say "cargo bench: native matching, session and diff benches (criterion; the first build takes a few minutes)"
   AGENTPAD_BENCH_OUT="$BENCH_DIR" CRITERION_HOME="$TARGET_DIR/criterion" \
     cargo bench --features internals --bench matching --bench session --bench diff
-  say "cargo bench: bytes held by kept versions, 40 external changes and 40 commits of 4 MB (benches/versions_memory.rs)"
+  say "cargo bench: bytes held by kept versions, 40 external changes and 40 commits of 4 MB (bench/native/versions_memory.rs)"
   AGENTPAD_BENCH_OUT="$BENCH_DIR" cargo bench --features internals --bench versions_memory
 }
 
 bench_js() {
-  say "node: wasm (through the package) vs JS peers, www/bench/run.mjs"
-  node www/bench/run.mjs --out "$BENCH_DIR"
+  say "node: wasm (through the package) vs JS peers, bench/speed/run.mjs"
+  # bench/speed has its own package.json (@agentpad/core as file:../../www, the JS peers pinned).
+  npm_install "$ROOT/bench/speed"
+  node bench/speed/run.mjs --out "$BENCH_DIR"
 }
 
 run_bench() {
@@ -513,13 +517,13 @@ run_bench() {
   since="$(date +%s%3N)"
   bench_native
   bench_js
-  say "node: co-editing load, 20 agents + 5 people on 3 documents for 30 s (www/yjs/bench/load.mjs)"
-  node www/yjs/bench/load.mjs --out "$BENCH_DIR"
-  say "node: co-editing chaos, 3 agents + 2 people for 60 s, the server SIGKILLed at random moments (www/yjs/bench/chaos.mjs)"
-  node www/yjs/bench/chaos.mjs --seconds 60 --out "$BENCH_DIR"
+  say "node: co-editing load, 20 agents + 5 people on 3 documents for 30 s (bench/coedit/load.mjs)"
+  node bench/coedit/load.mjs --out "$BENCH_DIR"
+  say "node: co-editing chaos, 3 agents + 2 people for 60 s, the server SIGKILLed at random moments (bench/coedit/chaos.mjs)"
+  node bench/coedit/chaos.mjs --seconds 60 --out "$BENCH_DIR"
   say "report: merging the native, wasm and JS results"
   echo
-  node www/bench/report.mjs --out "$BENCH_DIR" --criterion "$TARGET_DIR/criterion" --since "$since" \
+  node bench/speed/report.mjs --out "$BENCH_DIR" --criterion "$TARGET_DIR/criterion" --since "$since" \
     --wasm "$ROOT/www/pkg/agentpad_bg.wasm"
   echo
   say "report: ${BENCH_DIR#"$ROOT"/}/report.md and report.json"
@@ -711,8 +715,8 @@ case "$cmd" in
     }
     # The script starts its own redis-server on a free port (--save '') and kills it by pid.
     # Two instances, then three (what a third one costs: docs/scale.md).
-    node www/yjs/bench/scale.mjs --redis-server "$(command -v redis-server)" --instances 2
-    node www/yjs/bench/scale.mjs --redis-server "$(command -v redis-server)" --instances 3
+    node bench/coedit/scale.mjs --redis-server "$(command -v redis-server)" --instances 2
+    node bench/coedit/scale.mjs --redis-server "$(command -v redis-server)" --instances 3
     ;;
   serve)
     [ -f www/playground/package.json ] ||

@@ -17,7 +17,7 @@ if [ "$#" -gt 0 ]; then
   SCOPE=("$@")
 else
   SCOPE=()
-  for p in src tests benches fuzz examples www docs bench scripts .ci README.md build.sh Cargo.toml; do
+  for p in src tests fuzz examples www docs bench scripts .ci README.md build.sh Cargo.toml; do
     [ -e "$p" ] && SCOPE+=("$p")
   done
 fi

@@ -13,7 +13,7 @@ use std::cell::Cell;
 /// same needle after it, together. A whole `memo_replace` measured 2.1–2.6 ns of wasm CPU time
 /// per unit it counted (1.1–1.9 native; exact search and the answer uncounted), so a search
 /// that spends all of it stays near 220 ms in wasm; the frozen worst cases of
-/// `www/bench/lib/worst.mjs` at 10 MB spend 49–80 M (docs/reliability.md).
+/// `bench/speed/lib/worst.mjs` at 10 MB spend 49–80 M (docs/reliability.md).
 pub const SEARCH_BUDGET: u64 = 85_000_000;
 
 /// A search that stopped at its budget: how far it got.

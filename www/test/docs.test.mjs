@@ -132,7 +132,7 @@ function walk(dir, out = []) {
 }
 
 test("every docs/…md#anchor cited in comments and docs names a heading that exists", () => {
-  const sources = ["src", "tests", "benches", "fuzz", "examples", "www", "docs", "scripts"].flatMap((d) => {
+  const sources = ["src", "tests", "bench/native", "bench/speed", "bench/coedit", "fuzz", "examples", "www", "docs", "scripts"].flatMap((d) => {
     try {
       return walk(join(root, d));
     } catch {

@@ -1,7 +1,7 @@
 // The core's reliability fixes through the BUILT package, the way a user meets them
 // (docs/reliability.md §Matching time and read size): edits that used to land in the wrong
 // place or be taken silently, reads without a size cap, a document's own text read as a marker.
-// Each case failed before its fix. Speed is the benchmark's business (www/bench/suites/
+// Each case failed before its fix. Speed is the benchmark's business (bench/speed/suites/
 // worstcase.mjs), never a timed assertion here.
 import assert from "node:assert/strict";
 import test from "node:test";

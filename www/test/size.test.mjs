@@ -17,7 +17,7 @@ export const BUDGETS = {
   "pkg/agentpad_bg.wasm": 556_000,
 };
 
-/** gzip -9 size of a file, as www/bench/wasm-size.mjs and the bench report measure it. */
+/** gzip -9 size of a file, as bench/speed/wasm-size.mjs and the bench report measure it. */
 function gzipBytes(file) {
   return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
 }
@@ -30,7 +30,7 @@ for (const [rel, budget] of Object.entries(BUDGETS)) {
     assert.ok(
       gz <= budget,
       `${rel} is ${gz.toLocaleString("en")} bytes gzipped, over its budget of ${budget.toLocaleString("en")}: ` +
-        "find what grew (node www/bench/wasm-size.mjs --names target/wasm32-unknown-unknown/release/agentpad.wasm), " +
+        "find what grew (node bench/speed/wasm-size.mjs --names target/wasm32-unknown-unknown/release/agentpad.wasm), " +
         "and raise the budget only as docs/performance.md#size-budget says",
     );
   });

@@ -32,7 +32,7 @@ import {
   sharedTerms,
   sources,
 } from "../src/retrieval/set.mjs";
-import { run as runSuite } from "../../../www/bench/suites/retrieval.mjs";
+import { run as runSuite } from "../../speed/suites/retrieval.mjs";
 
 const set = loadSet();
 const PERMISSIVE = /^(MIT|ISC|Apache-2\.0|BSD|Unlicense|CC0|PSF)/;

@@ -1,6 +1,6 @@
 // The rankers of the retrieval benchmark (docs/retrieval.md) that need no engine, and the
 // adapter that turns memo_find's answer into line ranges. Node built-ins only: the engine is
-// reached through a workspace the caller creates (www/bench/suites/retrieval.mjs).
+// reached through a workspace the caller creates (bench/speed/suites/retrieval.mjs).
 
 import { K } from "./score.mjs";
 import { cjkBigrams, lines, queryTerms, words } from "./set.mjs";
