@@ -126,6 +126,6 @@ pub use storage::{MemoryStorage, Numbering, OpenError, PathRule, Storage, Storag
 pub use workflow::{Flags, PersistMode, WorkflowState};
 pub use workspace::{
     CallContext, Config, ContentPart, Document, LiveContextBlock, LiveContextRequest, LoadResult, OptionKind, OptionSpec, OptionValue,
-    PersistEdit, PersistRequest, PersistResult, ReadLimits, RecordRequest, RecordResult, Step, TaskReport, ToolState, Workspace,
+    PersistEdit, PersistRequest, PersistResult, ReadLimits, RecordRequest, RecordResult, Step, StoredAt, TaskReport, ToolState, Workspace,
     WorkspaceError, MAX_DOCUMENT_BYTES, OPTIONS,
 };

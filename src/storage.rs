@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::response::Response;
 use crate::workspace::{
-    CallContext, LoadResult, PersistRequest, PersistResult, RecordRequest, RecordResult, Step, Workspace, WorkspaceError,
+    CallContext, LoadResult, PersistRequest, PersistResult, RecordRequest, RecordResult, Step, StoredAt, Workspace, WorkspaceError,
 };
 
 #[cfg(feature = "fs")]
@@ -71,6 +71,13 @@ pub trait Storage {
     fn record(&mut self, request: &RecordRequest) -> RecordResult {
         let _ = request;
         RecordResult::None
+    }
+
+    /// One [`Step::LoadAt`] (asked only after [`Workspace::keep_records`]): `path` as it was at
+    /// `version` of the storage's own history. Default: no such history.
+    fn load_at(&mut self, path: &str, version: &str) -> StoredAt {
+        let _ = (path, version);
+        StoredAt::None
     }
 
     /// One [`Step::Load`]: every path read, one result each.
@@ -327,6 +334,10 @@ impl Workspace {
                 Step::Record(request) => {
                     let result = storage.record(&request);
                     self.complete_record(result)
+                }
+                Step::LoadAt { path, version } => {
+                    let found = storage.load_at(&path, &version);
+                    self.complete_load_at(found)
                 }
             }
         }

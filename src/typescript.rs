@@ -66,6 +66,7 @@ fn visit_roots(v: &mut Collect) {
     v.visit::<crate::workspace::PersistReport>();
     v.visit::<crate::workspace::LoadReport>();
     v.visit::<crate::workspace::RecordResult>();
+    v.visit::<crate::workspace::StoredAt>();
     v.visit::<crate::workspace::LiveContextBlock>();
     v.visit::<crate::workspace::CompressedHistory<'static, ()>>();
     v.visit::<crate::workspace::ValidationResult<'static>>();
@@ -468,6 +469,7 @@ mod tests {
             "LoadReport",
             "RecordRequest",
             "RecordResult",
+            "StoredAt",
             "LiveContext",
             "ContentPart",
             "CompressedHistory<M>",

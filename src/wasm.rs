@@ -17,7 +17,7 @@ use crate::host_texts::{self, HostTexts, Kept};
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
 use crate::workspace::{
-    CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, RecordResult, Step, StepView,
+    CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, RecordResult, Step, StepView, StoredAt,
     ValidationResult, Workspace,
 };
 
@@ -286,6 +286,17 @@ impl WasmWorkspace {
             .map_err(|e| e.to_string())
             .and_then(|v| RecordResult::from_json(&v).map_err(|e| format!("a malformed record result: {e}")));
         let step = self.inner.complete_record(parsed.unwrap_or_else(|why| RecordResult::Unknown { why }));
+        step_to_js(&step)
+    }
+
+    /// Reports what a `load_at` step found (`StoredAt`); returns the next step. A malformed
+    /// report is taken as a failed read, naming the error.
+    #[wasm_bindgen(js_name = completeLoadAt)]
+    pub fn complete_load_at(&mut self, found: JsValue) -> JsValue {
+        let parsed = js_to_json(&found, "found", 0)
+            .map_err(|e| e.to_string())
+            .and_then(|v| StoredAt::from_json(&v).map_err(|e| format!("a malformed report of the storage: {e}")));
+        let step = self.inner.complete_load_at(parsed.unwrap_or_else(|why| StoredAt::Failed { why }));
         step_to_js(&step)
     }
 

@@ -135,6 +135,7 @@ mod native {
             Step::Persist(_) => panic!("{what}: asked to persist"),
             Step::Load(_) => panic!("{what}: asked to load"),
             Step::Record(_) => panic!("{what}: asked to record"),
+            Step::LoadAt { .. } => panic!("{what}: asked to read a stored version"),
         }
     }
 

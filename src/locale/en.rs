@@ -346,6 +346,9 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("version.of.now", "the committed text now"),
     ("version.of.after", "after \"{summary}\""),
     ("version.read", "Read lines {first}–{end} of {path} version {version} ({what}; {lines} lines). Read-only: edits apply to the draft."),
+    ("version.read.stored", "Read lines {first}–{end} of {path} at git commit {id} \"{subject}\" ({lines} lines). Read-only: edits apply to the draft."),
+    ("version.stored_unreadable", "cannot read version {version} of {path}: {why}"),
+    ("version.stored_unreadable.guidance", "Pass a commit id git log names (4 to 40 hex digits) or a version like \"v3\" that the live context or a commit named."),
     ("version.read.on", "Read on with {p}_read(version=\"{version}\", start_line={line}{path_arg})."),
     ("version.read.bring_back", "To bring text of it back, copy it into {p}_replace(old_text, new_text) on the current text."),
     // ---- create: memo_create, memo_persist_as's new_path, the generated commit summaries (src/workspace/words/persist.rs, edit.rs)

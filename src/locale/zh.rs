@@ -349,6 +349,9 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("version.of.now", "现在已提交的文本"),
     ("version.of.after", "“{summary}”之后"),
     ("version.read", "已读取 {path} 版本 {version} 的第 {first}–{end} 行（{what}；共 {lines} 行）。只读：编辑作用于草稿。"),
+    ("version.read.stored", "已读取 {path} 在 git 提交 {id}（“{subject}”）中的第 {first}–{end} 行（共 {lines} 行）。只读：编辑作用于草稿。"),
+    ("version.stored_unreadable", "无法读取 {path} 的版本 {version}：{why}"),
+    ("version.stored_unreadable.guidance", "请传入 git log 给出的提交 id（4 到 40 位十六进制），或实时上下文、某次提交给出的版本（形如 \"v3\"）。"),
     ("version.read.on", "用 {p}_read(version=\"{version}\", start_line={line}{path_arg}) 接着读。"),
     ("version.read.bring_back", "要找回其中的文本，把它复制到 {p}_replace(old_text, new_text) 里，改在当前文本上。"),
     // ---- create: memo_create, memo_persist_as's new_path, the generated commit summaries (src/workspace/words/persist.rs, edit.rs)

@@ -142,6 +142,9 @@ pub(crate) enum StepView<'a> {
     /// Record what the call saved in the storage's history, then report what came of it
     /// (`RecordResult`).
     Record { request: &'a super::RecordRequest },
+    /// Read `path` at `version` of the storage's own history, then report it (`StoredAt`).
+    #[serde(rename = "load_at")]
+    LoadAt { path: &'a str, version: &'a str },
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -153,6 +156,7 @@ impl<'a> StepView<'a> {
             Step::Persist(requests) => StepView::Persist { requests },
             Step::Load(paths) => StepView::Load { paths },
             Step::Record(request) => StepView::Record { request },
+            Step::LoadAt { path, version } => StepView::LoadAt { path, version },
         }
     }
 }

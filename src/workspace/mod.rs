@@ -38,6 +38,8 @@ mod read;
 mod record;
 pub use host::{ContentPart, LiveContextBlock, LiveContextRequest};
 pub use record::{RecordRequest, RecordResult};
+mod stored_read;
+pub use stored_read::StoredAt;
 // The JS sides of steps and reports, for the binding (wasm32) and src/typescript.rs (tests).
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
 pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, ValidationResult};
@@ -239,6 +241,12 @@ pub enum Step {
     /// The call's saves all succeeded and the storage keeps a history ([`Workspace::keep_records`]):
     /// record them, then call [`Workspace::complete_record`] with what that came to.
     Record(RecordRequest),
+    /// `memo_read({ version })` of a version of the storage's own history (a git commit id):
+    /// read `path` there, then call [`Workspace::complete_load_at`].
+    LoadAt {
+        path: String,
+        version: String,
+    },
 }
 
 /// Per-call context from the shell. Time is passed in, never read.
@@ -262,6 +270,8 @@ enum Awaiting {
     /// The storage's record of the call's saves; the finished response (not yet rendered) and
     /// the paths saved.
     Record(Box<(Response, Vec<String>)>),
+    /// A read of a version of the storage's own history (stored_read.rs).
+    LoadAt(Box<stored_read::PendingStoredRead>),
 }
 
 #[derive(Debug)]
@@ -490,7 +500,7 @@ impl Workspace {
     /// The workflow state, derived from the data (never stored beside it).
     pub fn state(&self) -> WorkflowState {
         match &self.awaiting {
-            Some(Awaiting::Load(_)) => return WorkflowState::Refreshing,
+            Some(Awaiting::Load(_) | Awaiting::LoadAt(_)) => return WorkflowState::Refreshing,
             Some(_) => return WorkflowState::PersistPending,
             None => {}
         }
@@ -621,7 +631,10 @@ impl Workspace {
         };
         match tool {
             Tool::Read => match args.str("version").map(str::to_string) {
-                Some(version) => Step::Done(self.read_version(&path, &version, &args)),
+                Some(version) => match self.ask_stored_read(&path, &version, &args) {
+                    Some(step) => step,
+                    None => Step::Done(self.read_version(&path, &version, &args)),
+                },
                 None => Step::Done(self.read(&path, &args)),
             },
             Tool::Replace => self.replace(&path, &args),

@@ -411,6 +411,13 @@ pub enum VersionOutcome {
         oldest: u64,
         path_arg: bool,
     },
+    /// The storage keeps a history but could not read `version` of `path` there (no such
+    /// commit, no such file in it, not text): `why`, in the storage's words.
+    StoredUnreadable {
+        path: String,
+        version: String,
+        why: String,
+    },
     /// Lines `start`–`end` are not among the `lines` of the version.
     LinesNotInVersion {
         path: String,
@@ -449,6 +456,9 @@ pub enum VersionOf {
     Now,
     /// After the commit with this summary.
     After { summary: String },
+    /// A version of the storage's own history (git mode: commit `id` with subject `subject`),
+    /// read through [`super::Step::LoadAt`].
+    Stored { id: String, subject: String },
 }
 
 /// The versions a commit saved, for its guidance.

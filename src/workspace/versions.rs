@@ -15,7 +15,7 @@ use crate::text;
 use crate::tools::Args;
 
 /// A version id as responses write it: `v3`, or `v3-failed` for a commit whose save failed.
-fn parse_version(s: &str) -> Option<(u64, bool)> {
+pub(super) fn parse_version(s: &str) -> Option<(u64, bool)> {
     let rest = s.trim().strip_prefix('v')?;
     let (digits, failed) = match rest.strip_suffix("-failed") {
         Some(d) => (d, true),
@@ -49,7 +49,6 @@ impl Workspace {
     /// What `memo_read(version)` comes to, with the lines shown and the version's length in
     /// chars when it is read. Changes nothing. Cost: O(RING) + the lines shown.
     pub(super) fn decide_version_read(&self, path: &str, version: &str, args: &Args) -> (VersionOutcome, Option<(String, usize)>) {
-        let path_arg = Some(path) != self.order.first().map(String::as_str);
         if let Some(arg) = ["line_keys", "view"].into_iter().find(|a| args.bool(a) == Some(true) || args.str(a).is_some()) {
             return (VersionOutcome::WithCurrentTextArg { arg, version: version.to_string() }, None);
         }
@@ -57,7 +56,21 @@ impl Workspace {
             Ok(found) => found,
             Err(missing) => return (missing, None),
         };
-        let last = text::visible_line_count(&rope);
+        self.version_lines(path, version, args, &rope, of)
+    }
+
+    /// The lines `args` ask for of `rope`, the text of version `version` of `path` (`of` says
+    /// which text it is), or why they cannot be shown. Cost: the lines shown.
+    pub(super) fn version_lines(
+        &self,
+        path: &str,
+        version: &str,
+        args: &Args,
+        rope: &Rope,
+        of: VersionOf,
+    ) -> (VersionOutcome, Option<(String, usize)>) {
+        let path_arg = Some(path) != self.order.first().map(String::as_str);
+        let last = text::visible_line_count(rope);
         let start = args.int("start_line").unwrap_or(1) as usize;
         let end = args.int("end_line").map_or(last, |n| n as usize).min(last);
         if start > last || end < start {
@@ -67,7 +80,7 @@ impl Workspace {
             );
         }
         let gutter = if args.bool("line_numbers").unwrap_or(true) { Gutter::Numbers } else { Gutter::None };
-        let shown = limited_lines(&rope, gutter, start, end, &self.config.read_limits);
+        let shown = limited_lines(rope, gutter, start, end, &self.config.read_limits);
         let read = VersionRead {
             path: path.to_string(),
             version: version.to_string(),

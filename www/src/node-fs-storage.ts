@@ -5,7 +5,7 @@ import { access, chmod, lstat, mkdir, open, readdir, readFile, realpath, rename,
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { COMMIT_ID, GitWorkTree } from "./git.js";
 import { commitMessage } from "./git-message.js";
-import type { CommitRecord, RecordResult, StorageChange, StorageProvider, StoredVersion } from "./types.js";
+import type { CommitRecord, RecordResult, StorageChange, StorageProvider, StoredAt } from "./types.js";
 
 /**
  * The largest file `load` reads: MAX_DOCUMENT_BYTES of workspace.ts (128 MiB), restated rather
@@ -414,23 +414,23 @@ export class NodeFsStorage implements StorageProvider {
    * from git, for `memo_read({ version })`. Undefined when git mode is off or `version` is no
    * commit id; `{ error }` when there is no such commit or file there, or it is not UTF-8.
    */
-  async loadAt(path: string, version: string): Promise<StoredVersion | undefined> {
+  async loadAt(path: string, version: string): Promise<StoredAt | undefined> {
     const git = this.#git;
     if (git === undefined || typeof version !== "string" || !COMMIT_ID.test(version)) return undefined;
     try {
       this.#resolve(path, "loadAt");
     } catch (err) {
-      return { error: messageOf(err) };
+      return { kind: "failed", why: messageOf(err) };
     }
     const shown = await git.show(path, version);
-    if (!shown.ok) return { error: shown.why };
+    if (!shown.ok) return { kind: "failed", why: shown.why };
     let text: string;
     try {
       text = decoder.decode(shown.bytes);
     } catch {
-      return { error: `${path} at git commit ${shown.id.slice(0, 12)} is not UTF-8 text` };
+      return { kind: "failed", why: `${path} at git commit ${shown.id.slice(0, 12)} is not UTF-8 text` };
     }
-    return { text, id: shown.id, label: `git commit ${shown.id.slice(0, 7)} "${shown.subject}"` };
+    return { kind: "found", text, id: shown.id, subject: shown.subject };
   }
 
   /**

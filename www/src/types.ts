@@ -17,6 +17,7 @@ import type {
   PendingChange,
   RecordResult,
   ResponseData,
+  StoredAt,
   Status,
   TextEdit,
   ToolDefinition,
@@ -61,6 +62,7 @@ export type {
   RecordRequest,
   RecordResult,
   ResponseData,
+  StoredAt,
   SelectionView,
   SessionLogEntry,
   Status,
@@ -360,10 +362,12 @@ export interface StorageProvider {
   /**
    * The text of `path` at `version`, a version of the storage's own history that is no
    * workspace version id (NodeFsStorage with `git`: a commit id, 4–40 hex digits), for
-   * `memo_read({ version })`. Resolves undefined when the storage keeps no such history (the
-   * core then answers as for any unknown version), `{ error }` saying why it cannot read it.
+   * `memo_read({ version })`, as data the core words: `{ kind: "found", text, id, subject }`
+   * (the commit's full id and subject), `{ kind: "failed", why }` saying why it cannot read it.
+   * Resolves undefined when the storage keeps no such history (the core then answers as for any
+   * unknown version).
    */
-  loadAt?(path: string, version: string): Promise<StoredVersion | undefined>;
+  loadAt?(path: string, version: string): Promise<StoredAt | undefined>;
 }
 
 /** What one call saved, for {@link StorageProvider.afterCommit}. */
@@ -382,9 +386,6 @@ export interface CommitRecord {
   /** The innermost task under way when the call was made (`memo_begin_task`), if any. */
   task?: { id: string; goal: string };
 }
-
-/** A text of a storage's own history ({@link StorageProvider.loadAt}). */
-export type StoredVersion = { text: string; label: string; id: string } | { error: string };
 
 export interface StorageChange {
   path: string;

@@ -7,7 +7,6 @@ import { ensureWasm, messageOf } from "./loader.js";
 import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
 import { HISTORY_FORMATS } from "./types.js";
 import { CORE_OPTIONS, type WorkspaceConfig } from "./generated/options.js";
-import { readStoredVersion } from "./storage-history.js";
 import {
   utf8Length,
   tooLong,
@@ -36,6 +35,7 @@ import type {
   RecordRequest,
   RecordResult,
   Step,
+  StoredAt,
 } from "./generated/boundary.js";
 import type {
   CallOptions,
@@ -127,8 +127,6 @@ export class Workspace {
    */
   #enabledTools: ToolDefinition[] | undefined;
 
-  /** The options that shape a read, for reads of a storage's own versions (see #readStored). */
-  readonly #readConfig: WorkspaceConfig;
   /**
    * The pending changes the last responses listed (kept while changes are pending): what a
    * commit records as its changes (StorageProvider.afterCommit).
@@ -137,15 +135,8 @@ export class Workspace {
   /** The innermost task the last response listed, for the same record. */
   #taskListed: { id: string; goal: string } | undefined;
 
-  private constructor(
-    inner: WasmWorkspace,
-    storage: StorageProvider,
-    storageTimeoutMs: number,
-    readConfig: WorkspaceConfig,
-    sink?: (record: DiagnosticRecord) => void,
-  ) {
+  private constructor(inner: WasmWorkspace, storage: StorageProvider, storageTimeoutMs: number, sink?: (record: DiagnosticRecord) => void) {
     this.#inner = inner;
-    this.#readConfig = readConfig;
     this.#storage = storage;
     this.#storageTimeoutMs = storageTimeoutMs;
     this.#sink = sink;
@@ -213,8 +204,9 @@ export class Workspace {
     } catch (err) {
       throw withCamelNames(err);
     }
-    // A storage that keeps its own history is asked to record each call whose saves succeeded.
-    inner.keepRecords(typeof storage.afterCommit === "function");
+    // A storage that keeps its own history is asked to record each call whose saves succeeded,
+    // and reads versions of it for memo_read({ version }).
+    inner.keepRecords(typeof storage.afterCommit === "function" || typeof storage.loadAt === "function");
     let sink: ((record: DiagnosticRecord) => void) | undefined;
     const committed = new Map<string, string>();
     try {
@@ -243,11 +235,7 @@ export class Workspace {
       inner.free();
       throw err;
     }
-    const { tool_prefix, locale, max_read_lines, max_read_chars, max_read_line_chars } = wasmOptions;
-    const readConfig = Object.fromEntries(
-      Object.entries({ tool_prefix, locale, max_read_lines, max_read_chars, max_read_line_chars }).filter(([, v]) => v !== undefined),
-    );
-    const ws = new Workspace(inner, storage, timeoutMs, readConfig, sink);
+    const ws = new Workspace(inner, storage, timeoutMs, sink);
     for (const [path, text] of committed) ws.#committed.set(path, text);
     return ws;
   }
@@ -330,8 +318,6 @@ export class Workspace {
     this.#saved.clear();
     this.#checkStored();
     await this.#syncExternalChanges();
-    const stored = await this.#readStored(name, args, nowMs);
-    if (stored !== undefined) return stored;
     let step = this.#guarded((w) => w.call(name, args ?? {}, toolCallId, nowMs)) as Step;
     // The core asks for storage work until it is done (a failed multi-document commit asks
     // for compensating writes; refresh, discard and diff-against-storage ask for reads).
@@ -344,7 +330,9 @@ export class Workspace {
           ? await this.#persist(step.requests, written)
           : step.kind === "load"
             ? await this.#load(step.paths)
-            : await this.#record(name, step.request, listed, task);
+            : step.kind === "load_at"
+              ? await this.#loadAt(step.path, step.version)
+              : await this.#record(name, step.request, listed, task);
     }
     const response = step.response as ToolResponse;
     if (response.pending_changes.length > 0 || response.workflow_state === "Idle") this.#pendingListed = response.pending_changes;
@@ -385,7 +373,7 @@ export class Workspace {
         changes: listed,
         ...(task === undefined ? {} : { task }),
       };
-      const recording = Promise.resolve().then(() => this.#storage.afterCommit!(commit));
+      const recording = Promise.resolve().then(() => this.#storage.afterCommit?.(commit));
       result = (await withTimeout(recording, this.#storageTimeoutMs, "storage.afterCommit")) ?? { kind: "none" };
     } catch (err) {
       result = { kind: "unknown", why: messageOf(err) };
@@ -394,40 +382,19 @@ export class Workspace {
   }
 
   /**
-   * `memo_read({ version })` of a version the storage keeps in its own history (a git commit id
-   * in NodeFsStorage's git mode), or undefined to let the core answer (not a read, a version id
-   * of the core's, no such history, a path that is not open).
+   * A `load_at` step: `memo_read({ version })` of a version of the storage's own history (a git
+   * commit id in NodeFsStorage's git mode), read by the storage (StorageProvider.loadAt) and
+   * handed to the core as data; the core answers the read. A throw or a timeout is a failed read.
    */
-  async #readStored(name: string, args: unknown, nowMs: number): Promise<ToolResponse | undefined> {
-    if (typeof this.#storage.loadAt !== "function" || name !== `${this.#readConfig.tool_prefix ?? "memo"}_read`) return undefined;
-    const a = args as Record<string, unknown> | null | undefined;
-    const version = a?.version;
-    if (typeof a !== "object" || a === null || typeof version !== "string" || /^v\d+(-failed)?$/.test(version.trim())) return undefined;
-    const paths = this.paths();
-    const path = a.path ?? paths[0];
-    if (typeof path !== "string" || !paths.includes(path)) return undefined;
-    const found = await withTimeout(
-      Promise.resolve().then(() => this.#storage.loadAt!(path, version)),
-      this.#storageTimeoutMs,
-      `storage.loadAt(${JSON.stringify(path)})`,
-    ).catch((err: unknown) => ({ error: messageOf(err) }));
-    if (found === undefined) return undefined;
-    const live = this.#live();
-    return readStoredVersion(
-      {
-        config: this.#readConfig,
-        name,
-        args: a,
-        path,
-        pathNamed: path !== paths[0],
-        state: live.state(),
-        flags: live.flags() as Flags,
-        visibleTools: (live.toolDefinitions(true) as ToolDefinition[]).map((t) => t.name),
-        nowMs,
-      },
-      version,
-      found,
-    );
+  async #loadAt(path: string, version: string): Promise<Step> {
+    let found: StoredAt;
+    try {
+      const loading = Promise.resolve().then(() => this.#storage.loadAt?.(path, version));
+      found = (await withTimeout(loading, this.#storageTimeoutMs, `storage.loadAt(${JSON.stringify(path)})`)) ?? { kind: "none" };
+    } catch (err) {
+      found = { kind: "failed", why: messageOf(err) };
+    }
+    return this.#guarded((w) => w.completeLoadAt(found)) as Step;
   }
 
   /** Writes in order and stops at the first failure: later documents are left untouched. */

@@ -487,3 +487,22 @@ test("afterCommit's result is worded by the core, in the locale; a throw keeps t
     en.free();
   }
 });
+
+test("a git commit read under zh reads Chinese: the core words the read, the storage only hands over the text", async () => {
+  const { dir, git } = await repo({ "a.md": "one\ntwo\n" });
+  const first = git("rev-parse", "HEAD").trim();
+  const storage = new NodeFsStorage(dir, { git: true });
+  const ws = await Workspace.create({ storage, locale: "zh" });
+  try {
+    const r = await ws.call("memo_read", { version: first.slice(0, 7) });
+    assert.equal(r.status, "Success", r.markdown);
+    assert.equal(r.content, "1│ one\n2│ two\n");
+    assert.match(r.summary, new RegExp(`^已读取 a\\.md 在 git 提交 ${first.slice(0, 7)}（“init”）中的第 1–2 行`));
+    const missing = await ws.call("memo_read", { version: "deadbeef" });
+    assert.equal(missing.status, "InvalidArguments");
+    assert.match(missing.summary, /无法读取 a\.md 的版本 "deadbeef"：/);
+  } finally {
+    ws.free();
+    storage.close();
+  }
+});

@@ -101,7 +101,6 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
 }
 
 /// The response for a `memo_read(version)` outcome; the caller adds the content and length.
-/// (The package's git-mode reads reword the `v0` of this summary: www/src/storage-history.ts.)
 pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     let path_arg = |path: &str, named: bool| if named { format!(", path=\"{path}\"") } else { String::new() };
@@ -138,18 +137,38 @@ pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
             v.t("version.lines_not_in.guidance", &[("lines", lines)]),
             v,
         ),
+        VersionOutcome::StoredUnreadable { path, version, why } => invalid_v(
+            &v.t(
+                "version.stored_unreadable",
+                &[("version", &format!("{version:?}")), ("path", path), ("why", &why.trim().trim_end_matches('.'))],
+            ),
+            v.t("version.stored_unreadable.guidance", &[]),
+            v,
+        ),
         VersionOutcome::Read(r) => {
+            let (path, version) = (&r.path, &r.version);
             let what = match &r.of {
                 VersionOf::Failed { summary } => v.t("version.of.failed", &[("summary", summary)]),
                 VersionOf::Opened => v.t("version.of.opened", &[]),
                 VersionOf::Created => v.t("version.of.created", &[("p", &p)]),
                 VersionOf::Now => v.t("version.of.now", &[]),
                 VersionOf::After { summary } => v.t("version.of.after", &[("summary", summary)]),
+                VersionOf::Stored { .. } => String::new(),
             };
-            let (path, version) = (&r.path, &r.version);
-            Response::new(
-                Status::Success,
-                v.t(
+            let summary = match &r.of {
+                // A commit of the storage's history is named by its short id and subject.
+                VersionOf::Stored { id, subject } => v.t(
+                    "version.read.stored",
+                    &[
+                        ("first", &r.first),
+                        ("end", &r.last_shown),
+                        ("path", path),
+                        ("id", &id.chars().take(7).collect::<String>()),
+                        ("subject", subject),
+                        ("lines", &r.lines),
+                    ],
+                ),
+                _ => v.t(
                     "version.read",
                     &[
                         ("first", &r.first),
@@ -160,8 +179,8 @@ pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
                         ("lines", &r.lines),
                     ],
                 ),
-            )
-            .with_guidance(if r.stopped {
+            };
+            Response::new(Status::Success, summary).with_guidance(if r.stopped {
                 v.t(
                     "version.read.on",
                     &[("p", &p), ("version", version), ("line", &(r.last_shown + 1)), ("path_arg", &path_arg(path, r.path_arg))],

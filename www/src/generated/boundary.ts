@@ -672,7 +672,16 @@ export type Step =
   | { "kind": "done"; response: ResponseData }
   | { "kind": "persist"; requests: Array<PersistRequest> }
   | { "kind": "load"; paths: Array<string> }
-  | { "kind": "record"; request: RecordRequest };
+  | { "kind": "record"; request: RecordRequest }
+  | { "kind": "load_at"; path: string; version: string };
+
+/**
+ * What the host's storage found at a version of its history.
+ */
+export type StoredAt =
+  | { "kind": "found"; text: string; id: string; subject: string }
+  | { "kind": "failed"; why: string }
+  | { "kind": "none" };
 
 /**
  * An entry of the task stack (innermost last). Always present, empty until tasks exist.
