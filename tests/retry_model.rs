@@ -136,6 +136,9 @@ fn prefix(line: &str) -> Option<&str> {
     line.find(": ").map(|at| &line[..at + 2])
 }
 
+/// A listed candidate: letter, line range (0-based), recommended.
+type Listed = (String, usize, usize, bool);
+
 /// What the model keeps: what it asked for in this session, and what it last heard.
 #[derive(Default)]
 struct Model {
@@ -147,7 +150,7 @@ struct Model {
     last_edit: Option<(Value, String)>,
     /// The value and arguments of the edit whose candidates are listed, and the candidates:
     /// letter, line range (0-based), recommended.
-    listing: Option<(String, Value, Vec<(String, usize, usize, bool)>)>,
+    listing: Option<(String, Value, Vec<Listed>)>,
     /// The listing offers near misses (a pick of one is a three-way merge).
     listing_near: bool,
     last_guidance: String,
@@ -350,11 +353,8 @@ impl Run {
                             old = format!("{}{}{}", &old[..key_start], swapped.iter().collect::<String>(), &old[at..]);
                         }
                     }
-                    Some(Typo::Value) => {
-                        if old.pop().is_some() {
-                            old.push('x');
-                        }
-                    }
+                    Some(Typo::Value) if old.pop().is_some() => old.push('x'),
+                    Some(Typo::Value) => {}
                     Some(Typo::Indent) => {
                         old = old.replace("\n  ", "\n    ");
                         new = new.replace("\n  ", "\n    ");

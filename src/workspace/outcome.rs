@@ -456,9 +456,9 @@ pub enum VersionOf {
     Now,
     /// After the commit with this summary.
     After { summary: String },
-    /// A version of the storage's own history (git mode: commit `id` with subject `subject`),
-    /// read through [`super::Step::LoadAt`].
-    Stored { id: String, subject: String },
+    /// A version of the storage's own history (git mode: the commit's id and subject), read
+    /// through [`super::Step::LoadAt`]; boxed, as it is rare and two strings long.
+    Stored { commit: Box<(String, String)> },
 }
 
 /// The versions a commit saved, for its guidance.

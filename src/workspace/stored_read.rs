@@ -85,7 +85,7 @@ impl Workspace {
         let (outcome, shown) = match found {
             StoredAt::Found { text: raw, id, subject } => {
                 let rope = Rope::from_str(&text::normalize_line_breaks(raw.strip_prefix('\u{feff}').unwrap_or(&raw)));
-                self.version_lines(&path, &version, &args, &rope, VersionOf::Stored { id, subject })
+                self.version_lines(&path, &version, &args, &rope, VersionOf::Stored { commit: Box::new((id, subject)) })
             }
             StoredAt::Failed { why } => (VersionOutcome::StoredUnreadable { path: path.clone(), version: version.clone(), why }, None),
             StoredAt::None => self.decide_version_read(&path, &version, &args),

@@ -157,14 +157,14 @@ pub fn version(o: &VersionOutcome, v: &Voice) -> Response {
             };
             let summary = match &r.of {
                 // A commit of the storage's history is named by its short id and subject.
-                VersionOf::Stored { id, subject } => v.t(
+                VersionOf::Stored { commit } => v.t(
                     "version.read.stored",
                     &[
                         ("first", &r.first),
                         ("end", &r.last_shown),
                         ("path", path),
-                        ("id", &id.chars().take(7).collect::<String>()),
-                        ("subject", subject),
+                        ("id", &commit.0.chars().take(7).collect::<String>()),
+                        ("subject", &commit.1),
                         ("lines", &r.lines),
                     ],
                 ),
