@@ -24,6 +24,7 @@ use crate::workflow::{Flags, PersistMode, WorkflowState};
 mod auto_rebase;
 mod create;
 mod edit;
+mod find;
 mod history_book;
 mod live;
 mod log;
@@ -608,6 +609,8 @@ impl Workspace {
             Err(error) => return Step::Done(self.session_worded(&SessionOutcome::NotOpen { error }, None)),
         };
         match tool {
+            Tool::Find => self.find(&path, &args),
+            Tool::Read if args.str("unit").is_some() => Step::Done(self.read_unit(&path, &args)),
             Tool::Read => match args.str("version").map(str::to_string) {
                 Some(version) => Step::Done(self.read_version(&path, &version, &args)),
                 None => Step::Done(self.read(&path, &args)),

@@ -39,6 +39,8 @@ export type AnchorDiff = {
 export type Candidate = {
   id: Letter;
   line: number;
+  /** The last line of a `memo_find` unit (its text is `line`..=`end_line`); `None` for a match. */
+  end_line: number | null;
   preview: string;
   marker_start: string;
   marker_end: string;
@@ -539,7 +541,7 @@ export type PlanHint = {
 };
 
 /** Why a candidate is recommended. */
-export type RecommendReason = "after_anchor" | "near_focus" | "goal_words" | "whitespace_only" | "one_token" | "added_lines";
+export type RecommendReason = "after_anchor" | "near_focus" | "goal_words" | "whitespace_only" | "one_token" | "added_lines" | "best_by_margin";
 
 /**
  * One tool call's result as JSON (docs/responses.md#json-fields): every field present, `null`
