@@ -136,3 +136,40 @@ fn bad_input_gets_a_clear_status_and_changes_nothing() {
         assert!(!h.ws.is_visible(Tool::ReplaceSelection), "{args}: no units listed");
     }
 }
+
+/// A fake embedder: one dimension per topic, 1 when the text holds one of its words ("ship"
+/// and "upload" mean deploy to it), and a small constant one.
+fn embed(texts: &[String]) -> Vec<Vec<f32>> {
+    const TOPICS: [&[&str]; 4] = [&["install"], &["deploy", "ship", "upload"], &["cach"], &["intro"]];
+    let has = |t: &str, words: &[&str]| words.iter().any(|w| t.to_lowercase().contains(w));
+    texts.iter().map(|t| TOPICS.iter().map(|words| if has(t, words) { 1.0 } else { 0.0 }).chain([0.1]).collect()).collect()
+}
+
+#[test]
+fn embeddings_are_asked_of_the_host_cached_and_combined() {
+    use agentpad::{CallContext, Step};
+    let mut h = host();
+    // No unit holds "ship" or "it": by words nothing scores; the query's vector says Deploy.
+    assert_eq!(h.call("memo_find", json!({"query": "ship it"})).status, Status::NoMatch);
+    h.ws.set_embedder(true);
+    let ctx = CallContext::default();
+    let Step::Embed(texts) = h.ws.call("memo_find", &json!({"query": "ship it"}), &ctx) else { panic!("an embed step") };
+    assert_eq!(texts.last().map(String::as_str), Some("ship it"), "the query comes last");
+    let asked = texts.len();
+    assert!(asked > 2, "{texts:?}");
+    let Step::Done(r) = h.ws.complete_embed(Ok(embed(&texts))) else { panic!("done") };
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert_eq!(r.candidates[0].line, 9, "{}", r.markdown);
+    // The same units again: only the query is asked for.
+    let Step::Embed(texts) = h.ws.call("memo_find", &json!({"query": "install"}), &ctx) else { panic!("an embed step") };
+    assert_eq!(texts, ["install"]);
+    // A broken answer (wrong count) ranks by words alone and says so; nothing else changes.
+    let Step::Done(r) = h.ws.complete_embed(Ok(vec![vec![1.0], vec![1.0]])) else { panic!("done") };
+    assert_eq!(r.status, Status::Success, "{}", r.markdown);
+    assert!(r.summary.contains("ranked by words alone"), "{}", r.summary);
+    assert_eq!(r.candidates[0].line, 5, "{}", r.markdown);
+    // A completion nobody waits for is refused.
+    let Step::Done(r) = h.ws.complete_embed(Ok(vec![])) else { panic!("done") };
+    assert_eq!(r.status, Status::InvalidArguments, "{}", r.markdown);
+    assert_eq!(h.ws.draft(Some("guide.md")).unwrap(), GUIDE);
+}

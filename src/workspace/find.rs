@@ -24,6 +24,65 @@ pub const DEFAULT_FIND_LIMIT: usize = 5;
 /// Chars of a candidate's preview after its heading path.
 const PREVIEW_CHARS: usize = 60;
 
+/// Most embeddings kept (by content hash); the cache is emptied when it is full, so its memory
+/// stays bounded whatever the documents.
+pub const MAX_CACHED_EMBEDDINGS: usize = 4_096;
+
+/// Embeddings the host gave, by [`find::text_hash`] of the text embedded.
+#[derive(Clone, Debug, Default)]
+pub struct EmbedCache(crate::small_map::SmallMap<u64, Vec<f32>>);
+
+impl EmbedCache {
+    fn get(&self, key: &u64) -> Option<&Vec<f32>> {
+        self.0.get(key)
+    }
+
+    /// O(entries) (a sorted vector's insert).
+    fn insert(&mut self, key: u64, vector: Vec<f32>) {
+        if self.0.keys().len() >= MAX_CACHED_EMBEDDINGS {
+            self.0.clear();
+        }
+        self.0.insert(key, vector);
+    }
+}
+
+/// A `memo_find` waiting for the host's embeddings: what to rank once they come, and the
+/// content hashes of the unit texts asked for (the query's vector comes after them).
+#[derive(Clone, Debug)]
+pub struct FindInFlight {
+    path: String,
+    query: String,
+    limit: usize,
+    asked: Vec<u64>,
+}
+
+/// An `embed` step's report as JS sends it: an array of number arrays, or `{ "error": "…" }`.
+/// O(size of the report).
+pub fn read_vectors(v: &Value) -> Result<Vec<Vec<f32>>, String> {
+    if let Some(error) = v.get("error") {
+        return Err(error.as_str().map_or_else(|| error.to_string(), str::to_string));
+    }
+    let rows = v.as_array().ok_or("expected an array of vectors")?;
+    rows.iter()
+        .map(|row| {
+            let nums = row.as_array().ok_or("expected each vector to be an array of numbers")?;
+            nums.iter().map(|x| x.as_f64().map(|f| f as f32).ok_or_else(|| "expected numbers in a vector".to_string())).collect()
+        })
+        .collect()
+}
+
+/// `vectors` if they are `count` finite vectors of one non-zero length. O(count · dims).
+fn check_vectors(vectors: Vec<Vec<f32>>, count: usize) -> Result<Vec<Vec<f32>>, String> {
+    if vectors.len() != count {
+        return Err(format!("{count} vectors expected, {} given", vectors.len()));
+    }
+    let dims = vectors.first().map_or(0, Vec::len);
+    if dims == 0 || vectors.iter().any(|v| v.len() != dims || v.iter().any(|x| !x.is_finite())) {
+        return Err(format!("every vector must have the same non-zero length ({dims}) and finite numbers"));
+    }
+    Ok(vectors)
+}
+
 /// A unit a tool names by its `memo_find` letter: where it is now, or why it cannot be used.
 pub(super) enum UnitRef {
     Live {
@@ -41,26 +100,111 @@ impl Workspace {
     /// pass over the draft to split it, then [`find::rank`].
     pub(super) fn find(&mut self, path: &str, args: &Args) -> Step {
         let query = args.str("query").unwrap_or_default().trim().to_string();
-        let v = Voice::of(self);
         if find::bm25::query_terms(&query).is_empty() {
-            return Step::Done(self.finish(words::find_no_words(&v), None));
+            return Step::Done(self.finish(words::find_no_words(&Voice::of(self)), None));
         }
         let limit = args.int("limit").map_or(DEFAULT_FIND_LIMIT, |n| usize::try_from(n).unwrap_or(1).clamp(1, find::MAX_LIMIT));
-        let draft = self.draft_rope(path);
-        let flat = draft.to_string();
-        let lines: Vec<&str> = flat.split('\n').collect();
-        let indexed = find::index(&lines, is_code_path(path));
-        let ranking = find::rank(&indexed, &query, limit, None);
-        if ranking.found.is_empty() {
-            let r = words::find_none(path, &query, indexed.len(), &v);
-            return Step::Done(self.finish(r, Some(path)));
+        let indexed = self.units_of(path);
+        if !self.embedder || indexed.is_empty() {
+            return Step::Done(self.find_answer(path, &query, limit, &indexed, None, None));
         }
+        // Ask the host for what the cache lacks, the query last (docs/architecture.md#sans-io-steps).
+        let keys: Vec<u64> = indexed.iter().map(|x| find::text_hash(&x.embed_text())).collect();
+        let mut asked: Vec<u64> = Vec::new();
+        let mut texts: Vec<String> = Vec::new();
+        for (x, key) in indexed.iter().zip(&keys) {
+            if self.embed_cache.get(key).is_none() && !asked.contains(key) {
+                asked.push(*key);
+                texts.push(x.embed_text());
+            }
+        }
+        texts.push(query.clone());
+        self.awaiting = Some(super::Awaiting::Embed(FindInFlight { path: path.to_string(), query, limit, asked }));
+        Step::Embed(texts)
+    }
+
+    /// Whether the host embeds texts for `memo_find`: then a find returns [`Step::Embed`] (the
+    /// unit texts not cached yet and the query) before it answers. Off by default. O(1).
+    pub fn set_embedder(&mut self, on: bool) {
+        self.embedder = on;
+    }
+
+    /// The units of `path`'s draft, with their ranked text. Cost: O(n) to split the draft,
+    /// then [`find::index`].
+    fn units_of(&self, path: &str) -> Vec<Indexed> {
+        let flat = self.draft_rope(path).to_string();
+        let lines: Vec<&str> = flat.split('\n').collect();
+        find::index(&lines, is_code_path(path))
+    }
+
+    /// The host's answer to a [`Step::Embed`]: one vector per text asked, in order, or why it
+    /// could not embed. Vectors of the wrong count, of mixed lengths or not finite are refused as
+    /// a failure; either way the find answers, by words alone after a failure, and says so.
+    /// Cost: O(vectors · dims) plus [`find::rank`].
+    pub fn complete_embed(&mut self, vectors: Result<Vec<Vec<f32>>, String>) -> Step {
+        let mut step = match self.awaiting.take() {
+            Some(super::Awaiting::Embed(f)) => Step::Done(self.embedded(f, vectors)),
+            other => {
+                self.awaiting = other;
+                self.wrong_completion("embedding", "completeEmbed", "embed")
+            }
+        };
+        self.after_step(&mut step);
+        step
+    }
+
+    fn embedded(&mut self, f: FindInFlight, vectors: Result<Vec<Vec<f32>>, String>) -> Response {
+        let indexed = self.units_of(&f.path);
+        let checked = vectors.and_then(|v| check_vectors(v, f.asked.len() + 1));
+        match checked {
+            Ok(mut v) => {
+                let query = v.pop().unwrap_or_default();
+                for (key, vector) in f.asked.iter().zip(v) {
+                    self.embed_cache.insert(*key, vector);
+                }
+                let mut all: Vec<Vec<f32>> = Vec::with_capacity(indexed.len() + 1);
+                for x in &indexed {
+                    all.push(self.embed_cache.get(&find::text_hash(&x.embed_text())).cloned().unwrap_or_default());
+                }
+                all.push(query);
+                self.find_answer(&f.path, &f.query, f.limit, &indexed, Some(&all), None)
+            }
+            Err(error) => self.find_answer(&f.path, &f.query, f.limit, &indexed, None, Some(error)),
+        }
+    }
+
+    /// The ranked units as candidates (`NoMatch` when none scores), made the listed units.
+    /// `vectors`: one per unit and the query's last; `embed_error`: why the host's embedder
+    /// gave none (said in the summary).
+    fn find_answer(
+        &mut self,
+        path: &str,
+        query: &str,
+        limit: usize,
+        indexed: &[Indexed],
+        vectors: Option<&[Vec<f32>]>,
+        embed_error: Option<String>,
+    ) -> Response {
+        let draft = self.draft_rope(path);
+        let ranking = find::rank(indexed, query, limit, vectors);
+        let mut r = if ranking.found.is_empty() {
+            words::find_none(path, query, indexed.len(), &Voice::of(self))
+        } else {
+            self.list_units(path, &draft, query, indexed, &ranking)
+        };
+        if let Some(error) = embed_error {
+            r.notes.trail.push(words::find_embed_failed(&error, &Voice::of(self)));
+        }
+        self.finish(r, Some(path))
+    }
+
+    fn list_units(&mut self, path: &str, draft: &Rope, query: &str, indexed: &[Indexed], ranking: &find::Ranking) -> Response {
         let mut candidates = Vec::new();
         let mut views = Vec::new();
         for (i, f) in ranking.found.iter().enumerate() {
             let (Some(id), Some(x)) = (Letter::from_index(i), indexed.get(f.index)) else { continue };
-            let range = unit_range(&draft, &x.unit.lines);
-            let mut view = unit_view(&draft, id, &range, x);
+            let range = unit_range(draft, &x.unit.lines);
+            let mut view = unit_view(draft, id, &range, x);
             if i == 0 && ranking.recommended {
                 view.recommended = true;
                 view.recommended_reason = Some(Reason::BestByMargin);
@@ -93,12 +237,11 @@ impl Workspace {
         }
         session.found = Some(selection);
         self.session = Some(session);
-        let v = Voice::of(self);
-        let mut r = words::find_found(views.len(), &query, &v);
+        let mut r = words::find_found(views.len(), query, &Voice::of(self));
         r.candidates = views;
         r.metrics.selection_count = Some(r.candidates.len());
         r.fingerprint = Some(self.draft_fingerprint(path).to_string());
-        Step::Done(self.finish(r, Some(path)))
+        r
     }
 
     /// The unit `letter` of the last `memo_find` in `path`, as it is in the draft now.
@@ -177,5 +320,19 @@ fn unit_view(draft: &Rope, id: Letter, range: &Range<usize>, x: &Indexed) -> Can
         pick_refused: false,
         stale: false,
         match_quality: "exact".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_vectors;
+    use serde_json::json;
+
+    #[test]
+    fn embed_reports_read_as_vectors_or_the_error() {
+        assert_eq!(read_vectors(&json!([[1, 0.5], [0, -2]])), Ok(vec![vec![1.0, 0.5], vec![0.0, -2.0]]));
+        assert_eq!(read_vectors(&json!({"error": "rate limited"})), Err("rate limited".to_string()));
+        assert!(read_vectors(&json!([[1, "x"]])).is_err());
+        assert!(read_vectors(&json!("nope")).is_err());
     }
 }

@@ -139,6 +139,8 @@ pub(crate) enum StepView<'a> {
     Persist { requests: &'a [PersistRequest] },
     /// Read these paths, then report each (`LoadReport`).
     Load { paths: &'a [String] },
+    /// Embed these texts, then report one vector each, in order (`completeEmbed`).
+    Embed { texts: &'a [String] },
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -149,6 +151,7 @@ impl<'a> StepView<'a> {
             Step::Done(response) => StepView::Done { response },
             Step::Persist(requests) => StepView::Persist { requests },
             Step::Load(paths) => StepView::Load { paths },
+            Step::Embed(texts) => StepView::Embed { texts },
         }
     }
 }

@@ -25,6 +25,8 @@ mod auto_rebase;
 mod create;
 mod edit;
 mod find;
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub(crate) use find::read_vectors;
 mod history_book;
 mod live;
 mod log;
@@ -235,6 +237,9 @@ pub enum Step {
     Persist(Vec<PersistRequest>),
     /// Read these paths from storage, then call [`Workspace::complete_load`].
     Load(Vec<String>),
+    /// Embed these texts with the host's model, then call [`Workspace::complete_embed`] with
+    /// one vector each, in order (`memo_find`, docs/architecture.md#sans-io-steps).
+    Embed(Vec<String>),
 }
 
 /// Per-call context from the shell. Time is passed in, never read.
@@ -255,6 +260,8 @@ enum Awaiting {
     PersistAs { path: String, new_path: String, text: Text },
     /// Reads for `memo_refresh`, `memo_discard` or `memo_diff(against="storage")`.
     Load(sync::LoadPurpose),
+    /// The host's embeddings for a `memo_find`.
+    Embed(find::FindInFlight),
 }
 
 #[derive(Debug)]
@@ -266,6 +273,10 @@ pub struct Workspace {
     session: Option<Session>,
     next_session_id: u64,
     awaiting: Option<Awaiting>,
+    /// The host embeds texts for `memo_find` (`set_embedder`), and the vectors it gave, by
+    /// content hash of the text (docs/decisions.md#memo_find-ranking).
+    embedder: bool,
+    embed_cache: find::EmbedCache,
     /// Documents whose last save failed, with the storage's error: the workflow is `OutOfSync`
     /// until a retry succeeds or their changes are dropped.
     persist_failures: SmallMap<String, String>,
@@ -344,6 +355,8 @@ impl Workspace {
             session: None,
             next_session_id: 1,
             awaiting: None,
+            embedder: false,
+            embed_cache: find::EmbedCache::default(),
             persist_failures: SmallMap::new(),
             conflicts: SmallMap::new(),
             exact_external: SmallMap::new(),
@@ -481,6 +494,8 @@ impl Workspace {
     pub fn state(&self) -> WorkflowState {
         match &self.awaiting {
             Some(Awaiting::Load(_)) => return WorkflowState::Refreshing,
+            // Embedding changes nothing: the state is the one the data gives.
+            Some(Awaiting::Embed(_)) => {}
             Some(_) => return WorkflowState::PersistPending,
             None => {}
         }

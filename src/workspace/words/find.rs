@@ -50,3 +50,8 @@ pub fn unit_needs_new_text(letter: Letter, v: &Voice) -> Response {
         v,
     )
 }
+
+/// The host's embedder failed or answered badly: the ranking is by words alone.
+pub fn find_embed_failed(error: &str, v: &Voice) -> String {
+    v.t("find.embed_failed", &[("error", &crate::text::clip(error, 80))])
+}

@@ -24,7 +24,7 @@ mod sync;
 #[cfg(test)]
 pub use edit::note;
 pub use edit::{already_there, edit, exactly_elsewhere, immediate_commit_summary};
-pub use find::{find_found, find_no_words, find_none, unit_needs_new_text, unit_refused};
+pub use find::{find_embed_failed, find_found, find_no_words, find_none, unit_needs_new_text, unit_refused};
 pub use memory::memory;
 pub use persist::{auto_summary, create_refused, created, persist, undo, undo_summary, undone};
 pub use read::{read, saved_versions, version};

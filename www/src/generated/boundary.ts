@@ -652,7 +652,8 @@ export type Status = "Success" | "NoMatch" | "MultiMatch" | "NoOp" | "PersistFai
 export type Step =
   | { "kind": "done"; response: ResponseData }
   | { "kind": "persist"; requests: Array<PersistRequest> }
-  | { "kind": "load"; paths: Array<string> };
+  | { "kind": "load"; paths: Array<string> }
+  | { "kind": "embed"; texts: Array<string> };
 
 /**
  * An entry of the task stack (innermost last). Always present, empty until tasks exist.
