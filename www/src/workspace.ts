@@ -104,6 +104,8 @@ export class Workspace {
   #unwatch: (() => void) | undefined;
 
   readonly #sink: ((record: DiagnosticRecord) => void) | undefined;
+  /** The host's embedder for memo_find (option `embed`), driven like storage steps. */
+  #embedder: ((texts: string[]) => Promise<number[][]>) | undefined;
   readonly #storageTimeoutMs: number;
   /** Rejecters of the calls not yet settled: free() settles them (see free). */
   readonly #pending = new Set<(err: Error) => void>();
@@ -182,6 +184,9 @@ export class Workspace {
     }
     const { storage } = options;
     checkKeys(options, CREATE_OPTIONS, "Workspace.create");
+    if (options.embed !== undefined && typeof options.embed !== "function") {
+      throw new TypeError("agentpad: embed needs a function: { embed: (texts: string[]) => Promise<number[][]> }");
+    }
     const timeoutMs = checkTimeout(options.storageTimeoutMs);
     await ensureWasm();
     const paths: string[] =
@@ -240,6 +245,10 @@ export class Workspace {
     );
     const ws = new Workspace(inner, storage, timeoutMs, readConfig, sink);
     for (const [path, text] of committed) ws.#committed.set(path, text);
+    if (options.embed !== undefined) {
+      ws.#embedder = options.embed;
+      inner.setEmbedder(true);
+    }
     return ws;
   }
 
@@ -328,7 +337,8 @@ export class Workspace {
     // for compensating writes; refresh, discard and diff-against-storage ask for reads).
     const written = new Map<string, string>();
     while (step.kind !== "done") {
-      step = step.kind === "persist" ? await this.#persist(step.requests, written) : await this.#load(step.paths);
+      if (step.kind === "embed") step = await this.#embed(step.texts);
+      else step = step.kind === "persist" ? await this.#persist(step.requests, written) : await this.#load(step.paths);
     }
     let response = step.response as ToolResponse;
     const listed = this.#pendingListed;
@@ -468,6 +478,25 @@ export class Workspace {
       }
     }
     return this.#live().completeLoad(results) as Step;
+  }
+
+  /**
+   * Performs an `embed` step with the host's embedder (docs/architecture.md#sans-io-steps). A
+   * failure is reported, not thrown: the find then ranks by words alone and says so.
+   */
+  async #embed(texts: string[]): Promise<Step> {
+    let report: unknown;
+    try {
+      if (this.#embedder === undefined) throw new Error("no embed option was given");
+      report = await withTimeout(
+        Promise.resolve().then(() => this.#embedder!(texts)),
+        this.#storageTimeoutMs,
+        "agentpad: embed()",
+      );
+    } catch (err) {
+      report = { error: messageOf(err) };
+    }
+    return this.#live().completeEmbed(report) as Step;
   }
 
   /** `storage.load(path)` within the storage timeout. */
