@@ -268,7 +268,8 @@ fn multi_match_recommended(v: Variant) -> String {
 /// `memo_find` (docs/tools.md#memo_find): units listed, one recommended, then edited inside
 /// with `within`, replaced whole with a pick, and a query with no words refused.
 fn find_units(v: Variant) -> String {
-    let text = "# Guide\n\n## Install\n\nRun the installer.\n\n## Retry policy\n\nRequests are retried 3 times.\n\n## 缓存\n\n结果缓存一小时。\n";
+    let text =
+        "# Guide\n\n## Install\n\nRun the installer.\n\n## Retry policy\n\nRequests are retried 3 times.\n\n## 缓存\n\n结果缓存一小时。\n";
     let mut run = Run::new(&[("guide.md", text)], v, PersistMode::Manual);
     run.call("memo_find", json!({"query": "how often are requests retried"}), Status::Success, WorkflowState::Idle);
     run.call("memo_replace", json!({"old_text": "3", "new_text": "5", "within": "A"}), Status::Success, WorkflowState::PersistPending);

@@ -448,4 +448,5 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("find.new_text", "selection_id=\"{letter}\" is a unit from {p}_find: new_text, the text that replaces the whole unit, is required"),
     ("find.new_text.guidance", "Call {p}_replace_selection(selection_id=\"{letter}\", new_text), or {p}_replace(old_text, new_text, within=\"{letter}\") to change part of it."),
     ("find.embed_failed", "The host's embedder gave no vectors ({error}): ranked by words alone."),
+    ("task.too_deep.guidance.inside", "Do this step inside the current task, without a new task."),
 ];

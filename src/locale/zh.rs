@@ -451,4 +451,5 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("find.new_text", "selection_id=\"{letter}\" 是 {p}_find 列出的单元：必须提供 new_text，即替换整个单元的文本"),
     ("find.new_text.guidance", "调用 {p}_replace_selection(selection_id=\"{letter}\", new_text)，或用 {p}_replace(old_text, new_text, within=\"{letter}\") 只改其中一部分。"),
     ("find.embed_failed", "宿主的嵌入模型未返回向量（{error}）：仅按词语排序。"),
+    ("task.too_deep.guidance.inside", "在当前任务内完成这一步，不要新建任务。"),
 ];
