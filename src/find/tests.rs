@@ -47,6 +47,7 @@ fn python_functions_and_classes_by_indentation() {
     assert_eq!(
         spans,
         vec![
+            (1, 1, String::new()),
             (3, 6, "def load(path):".to_string()),
             (5, 6, "def load(path): › with open(path) as f:".into()),
             (8, 10, "class Store:".into()),
@@ -176,4 +177,16 @@ proptest! {
         let r = rank(&idx, &query, limit, None);
         prop_assert!(r.found.len() <= limit);
     }
+}
+
+#[test]
+fn flat_code_and_settings_are_grouped_under_their_comments() {
+    let yaml = "# service\nname: orders\n# database\ndatabase.timeout: 30\n# api\napi.timeout: 30\n";
+    let spans: Vec<(usize, usize)> = shape(yaml, true).into_iter().map(|u| (u.1, u.2)).collect();
+    assert_eq!(spans, vec![(1, 2), (3, 4), (5, 6)]);
+    assert_eq!(best(yaml, true, "api timeout"), Some(5));
+    // Lines a block holds are not grouped again.
+    let py = "import os\nimport re\n\ndef f():\n    pass\n";
+    let spans: Vec<(usize, usize)> = shape(py, true).into_iter().map(|u| (u.1, u.2)).collect();
+    assert_eq!(spans, vec![(1, 2), (4, 5)]);
 }

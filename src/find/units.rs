@@ -292,5 +292,52 @@ fn code_units(lines: &[&str]) -> Vec<Unit> {
         stack.push((ind, end, title));
         i += 1;
     }
+    loose_groups(lines, &mut out);
+    out.sort_by_key(|u| (u.lines.start, std::cmp::Reverse(u.lines.end)));
     out
+}
+
+/// The lines of code no block holds (imports, flat settings like `timeout: 30`), as units too:
+/// runs of non-blank lines, a comment after other lines starting a new one (its heading), so
+/// `# database` and the settings under it are one unit. Cost: O(lines + blocks).
+fn loose_groups(lines: &[&str], out: &mut Vec<Unit>) {
+    let mut covered = vec![false; lines.len()];
+    for u in out.iter() {
+        for c in covered.iter_mut().take(u.lines.end).skip(u.lines.start) {
+            *c = true;
+        }
+    }
+    let mut group: Option<(usize, usize)> = None; // (start, heading lines)
+    let mut flush = |group: &mut Option<(usize, usize)>, end: usize, out: &mut Vec<Unit>| {
+        if let Some((start, head)) = group.take() {
+            if out.len() < MAX_UNITS && end > start {
+                out.push(Unit {
+                    kind: UnitKind::Paragraph,
+                    lines: start..end,
+                    heading_path: Vec::new(),
+                    head_lines: head.min(end - start),
+                });
+            }
+        }
+    };
+    for (i, raw) in lines.iter().enumerate() {
+        let line = shape(raw);
+        if blank(line) || covered.get(i).copied().unwrap_or(true) {
+            flush(&mut group, i, out);
+            continue;
+        }
+        let comment = leads_block(line);
+        match &mut group {
+            Some((start, head)) if comment && i > *start + *head => {
+                // A comment after code starts the next group.
+                let _ = start;
+                flush(&mut group, i, out);
+                group = Some((i, 1));
+            }
+            Some((start, head)) if comment && i == *start + *head => *head += 1,
+            Some(_) => {}
+            None => group = Some((i, usize::from(comment))),
+        }
+    }
+    flush(&mut group, lines.len(), out);
 }
