@@ -308,7 +308,7 @@ fn loose_groups(lines: &[&str], out: &mut Vec<Unit>) {
         }
     }
     let mut group: Option<(usize, usize)> = None; // (start, heading lines)
-    let mut flush = |group: &mut Option<(usize, usize)>, end: usize, out: &mut Vec<Unit>| {
+    let flush = |group: &mut Option<(usize, usize)>, end: usize, out: &mut Vec<Unit>| {
         if let Some((start, head)) = group.take() {
             if out.len() < MAX_UNITS && end > start {
                 out.push(Unit {
@@ -330,7 +330,6 @@ fn loose_groups(lines: &[&str], out: &mut Vec<Unit>) {
         match &mut group {
             Some((start, head)) if comment && i > *start + *head => {
                 // A comment after code starts the next group.
-                let _ = start;
                 flush(&mut group, i, out);
                 group = Some((i, 1));
             }

@@ -58,6 +58,7 @@ pub struct FindInFlight {
 
 /// An `embed` step's report as JS sends it: an array of number arrays, or `{ "error": "…" }`.
 /// O(size of the report).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn read_vectors(v: &Value) -> Result<Vec<Vec<f32>>, String> {
     if let Some(error) = v.get("error") {
         return Err(error.as_str().map_or_else(|| error.to_string(), str::to_string));
@@ -199,12 +200,13 @@ impl Workspace {
     }
 
     fn list_units(&mut self, path: &str, draft: &Rope, query: &str, indexed: &[Indexed], ranking: &find::Ranking) -> Response {
+        let terms = find::bm25::query_terms(query);
         let mut candidates = Vec::new();
         let mut views = Vec::new();
         for (i, f) in ranking.found.iter().enumerate() {
             let (Some(id), Some(x)) = (Letter::from_index(i), indexed.get(f.index)) else { continue };
             let range = unit_range(draft, &x.unit.lines);
-            let mut view = unit_view(draft, id, &range, x);
+            let mut view = unit_view(draft, id, &range, x, &terms);
             if i == 0 && ranking.recommended {
                 view.recommended = true;
                 view.recommended_reason = Some(Reason::BestByMargin);
@@ -287,23 +289,42 @@ fn unit_range(draft: &Rope, lines: &Range<usize>) -> Range<usize> {
     start..end.max(start)
 }
 
-/// A unit as a candidate: its lines, `→<end line> · <heading path> · <first line>` as its
-/// preview, and its UTF-16 offsets in the draft. O(log n + preview).
-fn unit_view(draft: &Rope, id: Letter, range: &Range<usize>, x: &Indexed) -> Candidate {
+/// A unit as a candidate: its lines, `→<end line> · <heading path> · <line>` as its preview
+/// — the line sharing most query terms (the first on a tie), left out when it is the heading
+/// the path already ends with — and its UTF-16 offsets in the draft.
+/// Cost: O(log n + chars of the unit's own text).
+fn unit_view(draft: &Rope, id: Letter, range: &Range<usize>, x: &Indexed, query: &[String]) -> Candidate {
     let line = x.unit.lines.start + 1;
     let end_line = x.unit.lines.end.max(line);
-    let first = x.head.lines().chain(x.body.lines()).find(|l| !l.trim().is_empty()).unwrap_or_default();
+    let shares = |l: &str| {
+        let mut seen: Vec<String> = Vec::new();
+        find::bm25::terms(l, |t, _| {
+            if query.contains(&t) && !seen.contains(&t) {
+                seen.push(t);
+            }
+        });
+        seen.len()
+    };
+    let head_lines = x.head.lines().count();
+    let mut best: Option<(usize, usize, &str)> = None; // (terms shared, index, line)
+    for (i, l) in x.head.lines().chain(x.body.lines()).enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let n = shares(l);
+        if best.map_or(true, |(b, _, _)| n > b) {
+            best = Some((n, i, l));
+        }
+    }
     let mut parts = Vec::new();
     if end_line > line {
         parts.push(format!("→{end_line}"));
     }
-    // A section's and a code block's path ends with their own heading (their first line).
     let heading = x.unit.heading_path.join(" › ");
     if !heading.is_empty() {
         parts.push(heading);
     }
-    if !matches!(x.unit.kind, find::UnitKind::Section | find::UnitKind::Block) {
-        parts.push(clip_within(first.trim(), PREVIEW_CHARS));
+    // A section's and a code block's path ends with their own heading (their first line).
+    let names_itself = matches!(x.unit.kind, find::UnitKind::Section | find::UnitKind::Block);
+    if let Some((_, _, l)) = best.filter(|(_, i, _)| !(names_itself && *i < head_lines)) {
+        parts.push(clip_within(l.trim(), PREVIEW_CHARS));
     }
     Candidate {
         id: id.to_string(),
