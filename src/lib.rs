@@ -127,6 +127,6 @@ pub use storage::{MemoryStorage, Numbering, OpenError, PathRule, Storage, Storag
 pub use workflow::{Flags, PersistMode, WorkflowState};
 pub use workspace::{
     CallContext, Config, ContentPart, Document, LiveContextBlock, LiveContextRequest, LoadResult, OptionKind, OptionSpec, OptionValue,
-    PersistEdit, PersistRequest, PersistResult, ReadLimits, Step, TaskReport, ToolState, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES,
-    OPTIONS,
+    PersistEdit, PersistRequest, PersistResult, ReadLimits, RecordRequest, RecordResult, Step, TaskReport, ToolState, Workspace,
+    WorkspaceError, MAX_DOCUMENT_BYTES, OPTIONS,
 };

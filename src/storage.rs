@@ -11,7 +11,9 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::response::Response;
-use crate::workspace::{CallContext, LoadResult, PersistRequest, PersistResult, Step, Workspace, WorkspaceError};
+use crate::workspace::{
+    CallContext, LoadResult, PersistRequest, PersistResult, RecordRequest, RecordResult, Step, Workspace, WorkspaceError,
+};
 
 #[cfg(feature = "fs")]
 mod fs;
@@ -62,6 +64,13 @@ pub trait Storage {
             }
         }
         results
+    }
+
+    /// One [`Step::Record`] (asked only after [`Workspace::keep_records`]): record what a call
+    /// saved in the storage's own history and say what came of it. Default: nothing recorded.
+    fn record(&mut self, request: &RecordRequest) -> RecordResult {
+        let _ = request;
+        RecordResult::None
     }
 
     /// One [`Step::Load`]: every path read, one result each.
@@ -317,6 +326,10 @@ impl Workspace {
                 }
                 // A storage embeds nothing: the find ranks by words alone and says so.
                 Step::Embed(_) => self.complete_embed(Err("this host has no embedder".into())),
+                Step::Record(request) => {
+                    let result = storage.record(&request);
+                    self.complete_record(result)
+                }
             }
         }
     }

@@ -65,6 +65,7 @@ fn visit_roots(v: &mut Collect) {
     v.visit::<crate::workspace::StepView<'static>>();
     v.visit::<crate::workspace::PersistReport>();
     v.visit::<crate::workspace::LoadReport>();
+    v.visit::<crate::workspace::RecordResult>();
     v.visit::<crate::workspace::LiveContextBlock>();
     v.visit::<crate::workspace::CompressedHistory<'static, ()>>();
     v.visit::<crate::workspace::ValidationResult<'static>>();
@@ -465,6 +466,8 @@ mod tests {
             "Step",
             "PersistReport",
             "LoadReport",
+            "RecordRequest",
+            "RecordResult",
             "LiveContext",
             "ContentPart",
             "CompressedHistory<M>",

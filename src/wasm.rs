@@ -17,8 +17,8 @@ use crate::host_texts::{self, HostTexts, Kept};
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
 use crate::workspace::{
-    CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, Step, StepView, ValidationResult,
-    Workspace,
+    CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, RecordResult, Step, StepView,
+    ValidationResult, Workspace,
 };
 
 /// Nesting deeper than this in tool arguments is refused (and stops cycles).
@@ -284,6 +284,24 @@ impl WasmWorkspace {
     pub fn complete_embed(&mut self, vectors: JsValue) -> JsValue {
         let parsed = js_to_json(&vectors, "vectors", 0).map_err(|e| e.to_string()).and_then(|v| crate::workspace::read_vectors(&v));
         let step = self.inner.complete_embed(parsed);
+        step_to_js(&step)
+    }
+
+    /// Says whether the storage keeps a history that records each call whose saves succeeded
+    /// (the shell's storage has `afterCommit`): such a call then asks with a `record` step.
+    #[wasm_bindgen(js_name = keepRecords)]
+    pub fn keep_records(&mut self, enabled: bool) {
+        self.inner.keep_records(enabled);
+    }
+
+    /// Reports what a `record` step came to (`RecordResult`); returns the next step. A
+    /// malformed report is taken as "not known whether it was recorded", naming the error.
+    #[wasm_bindgen(js_name = completeRecord)]
+    pub fn complete_record(&mut self, result: JsValue) -> JsValue {
+        let parsed = js_to_json(&result, "result", 0)
+            .map_err(|e| e.to_string())
+            .and_then(|v| RecordResult::from_json(&v).map_err(|e| format!("a malformed record result: {e}")));
+        let step = self.inner.complete_record(parsed.unwrap_or_else(|why| RecordResult::Unknown { why }));
         step_to_js(&step)
     }
 

@@ -239,7 +239,9 @@ impl Workspace {
         }
         session.found = Some(selection);
         self.session = Some(session);
-        let mut r = words::find_found(views.len(), query, &Voice::of(self));
+        // A pick takes these units only when they are the selection and the state offers it.
+        let pick = self.units_listed() && self.is_visible(crate::tools::Tool::ReplaceSelection);
+        let mut r = words::find_found(views.len(), query, pick, &Voice::of(self));
         r.candidates = views;
         r.metrics.selection_count = Some(r.candidates.len());
         r.fingerprint = Some(self.draft_fingerprint(path).to_string());

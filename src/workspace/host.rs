@@ -141,6 +141,9 @@ pub(crate) enum StepView<'a> {
     Load { paths: &'a [String] },
     /// Embed these texts, then report one vector each, in order (`completeEmbed`).
     Embed { texts: &'a [String] },
+    /// Record what the call saved in the storage's history, then report what came of it
+    /// (`RecordResult`).
+    Record { request: &'a super::RecordRequest },
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -152,6 +155,7 @@ impl<'a> StepView<'a> {
             Step::Persist(requests) => StepView::Persist { requests },
             Step::Load(paths) => StepView::Load { paths },
             Step::Embed(texts) => StepView::Embed { texts },
+            Step::Record(request) => StepView::Record { request },
         }
     }
 }

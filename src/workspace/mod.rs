@@ -38,7 +38,9 @@ pub use persist::PersistEdit;
 mod guidance;
 mod host;
 mod read;
+mod record;
 pub use host::{ContentPart, LiveContextBlock, LiveContextRequest};
+pub use record::{RecordRequest, RecordResult};
 // The JS sides of steps and reports, for the binding (wasm32) and src/typescript.rs (tests).
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
 pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, ValidationResult};
@@ -240,6 +242,9 @@ pub enum Step {
     /// Embed these texts with the host's model, then call [`Workspace::complete_embed`] with
     /// one vector each, in order (`memo_find`, docs/architecture.md#sans-io-steps).
     Embed(Vec<String>),
+    /// The call's saves all succeeded and the storage keeps a history ([`Workspace::keep_records`]):
+    /// record them, then call [`Workspace::complete_record`] with what that came to.
+    Record(RecordRequest),
 }
 
 /// Per-call context from the shell. Time is passed in, never read.
@@ -262,6 +267,9 @@ enum Awaiting {
     Load(sync::LoadPurpose),
     /// The host's embeddings for a `memo_find`.
     Embed(find::FindInFlight),
+    /// The storage's record of the call's saves; the finished response (not yet rendered) and
+    /// the paths saved.
+    Record(Box<(Response, Vec<String>)>),
 }
 
 #[derive(Debug)]
@@ -334,6 +342,8 @@ pub struct Workspace {
     editor: crate::live_context::EditorState,
     /// The shell's time of the latest call: when its versions were made.
     last_now_ms: f64,
+    /// What this call saved, for a storage that records it (record.rs).
+    recording: record::Recording,
 }
 
 impl Workspace {
@@ -380,6 +390,7 @@ impl Workspace {
             timeline: Default::default(),
             editor: Default::default(),
             last_now_ms: 0.0,
+            recording: record::Recording::default(),
         }
     }
 
@@ -575,6 +586,7 @@ impl Workspace {
     /// ```
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
         self.log.begin(name, args, ctx);
+        self.recording.begin();
         self.call_tool = Tool::from_name(&self.config.tool_prefix, name);
         self.last_now_ms = ctx.now_ms;
         self.diagnostics.begin();
@@ -656,6 +668,10 @@ impl Workspace {
     /// Bookkeeping after a call or completion produced `step`: a finished response is rendered,
     /// the log gets the status, and notes said in it are not said again.
     fn after_step(&mut self, step: &mut Step) {
+        if self.hold_for_record(step) {
+            // Rendered once the storage has said what came of its record (record.rs).
+            return;
+        }
         if let Step::Done(r) = step {
             if let Some((note, fresh)) = self.unstored_note() {
                 // A commit only applied here is not a plain success (docs/co-editing.md §Stored).

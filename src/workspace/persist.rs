@@ -212,6 +212,7 @@ impl Workspace {
     /// missing result counts as not written). Returns the next step: `Done`, or the compensating
     /// writes of a failed multi-document commit.
     pub fn complete_persist(&mut self, results: Vec<PersistResult>) -> Step {
+        self.note_saved(&results);
         let mut step = self.persist_completed(results);
         self.after_step(&mut step);
         step
@@ -279,6 +280,7 @@ impl Workspace {
 
     fn commit_succeeded(&mut self, commit: CommitInFlight, written: Vec<(String, String)>) -> Response {
         let first_path = commit.texts.first().map(|(p, _)| p.clone());
+        self.recording.summary = Some(commit.summary.clone());
         let committed: Vec<String> = commit.texts.iter().map(|(p, _)| p.clone()).collect();
         if self.config.persist_mode == PersistMode::Disabled {
             self.in_memory_commits.extend(commit.texts.iter().map(|(p, _)| p.clone()));

@@ -65,7 +65,7 @@ impl Workspace {
     }
 
     /// The live selection is units `memo_find` listed. O(1).
-    fn units_listed(&self) -> bool {
+    pub(super) fn units_listed(&self) -> bool {
         self.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|s| s.kind == crate::session::SelectionKind::Units)
     }
 

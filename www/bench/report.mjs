@@ -19,6 +19,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { markdownSection as retrievalMarkdown } from "./suites/retrieval.mjs";
 import { markdown as sizeMarkdown } from "./wasm-size.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -751,7 +752,9 @@ for (const r of criterion) {
   if (!c) continue;
   Object.assign(r, { correct: c.correct, hunks: c.hunks, removed: c.removed, added: c.added, minimal: c.minimal, detail: `${r.detail}; ${c.detail}` });
 }
-const jsTiming = js.results.filter((r) => r.suite !== "memory");
+// Retrieval rows are scores, not times: their own section (www/bench/suites/retrieval.mjs).
+const retrieval = js.results.filter((r) => r.suite === "retrieval");
+const jsTiming = js.results.filter((r) => r.suite !== "memory" && r.suite !== "retrieval");
 const memory = js.results.filter((r) => r.suite === "memory");
 const diffDocs = [...new Map(jsTiming.filter((r) => r.doc_fingerprint).map((r) => [r.doc, r.doc_fingerprint])).values()];
 let docsMatch = true;
@@ -840,6 +843,7 @@ const report = {
   memory: memoryReport(memory),
   versions_memory: nativeVersionsMemory(opts.out, opts.since),
   session_needles_match: needlesMatch,
+  retrieval,
   wasm,
   wasm_size: wasmSize,
   results,
@@ -848,6 +852,6 @@ const report = {
 report.targets = targets(results, ratios, wasm);
 
 writeFileSync(path.join(opts.out, "report.json"), JSON.stringify(report, null, 2) + "\n");
-const md = markdown(report);
+const md = markdown(report) + (retrieval.length ? `\n\n${retrievalMarkdown(retrieval)}` : "");
 writeFileSync(path.join(opts.out, "report.md"), md + "\n");
 console.log(md);

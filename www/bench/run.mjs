@@ -10,8 +10,10 @@
 // documents (AGENTPAD_BENCH_DIFF_DOCS, see suites/diff.mjs) and reuses these when the names match;
 // the coldstart and memory suites spawn fresh `node` processes (children/) on their own documents
 // (AGENTPAD_BENCH_COLD_DOC, AGENTPAD_BENCH_MEMORY_DOCS). Suites: matching, session, diff,
-// coldstart, coldstart-browser (headless Chromium), memory, worstcase, firstcall (all by default, in that order; worstcase generates its own
-// documents per tier, AGENTPAD_BENCH_WORST_TIERS, see suites/worstcase.mjs).
+// coldstart, coldstart-browser (headless Chromium), memory, worstcase, firstcall, retrieval (all by default, in that order; worstcase generates its own
+// documents per tier, AGENTPAD_BENCH_WORST_TIERS, see suites/worstcase.mjs; retrieval runs on the frozen set of
+// bench/edits/retrieval and writes DIR/retrieval.md, see docs/retrieval.md). When only suites with documents of
+// their own run, the generated documents are not made.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -32,7 +34,10 @@ const SUITES = {
   memory: () => import("./suites/memory.mjs"),
   worstcase: () => import("./suites/worstcase.mjs"),
   firstcall: () => import("./suites/firstcall.mjs"),
+  retrieval: () => import("./suites/retrieval.mjs"),
 };
+/** Suites that never read the generated documents. */
+const OWN_DOCS = new Set(["retrieval"]);
 
 function parseArgs(argv) {
   const opts = { out: path.resolve(HERE, "../../target/bench"), suites: [] };
@@ -51,18 +56,19 @@ const started = performance.now();
 const log = (msg) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${msg}`);
 
 const opts = parseArgs(process.argv.slice(2));
+mkdirSync(opts.out, { recursive: true });
 const loadAtStart = os.loadavg().map((x) => Number(x.toFixed(2)));
 const docSpec = process.env.AGENTPAD_BENCH_DOCS || DEFAULT_DOCS;
-log(`generating ${docSpec}`);
-const docs = parseDocList(docSpec).map(([kind, size]) => generate(kind, size));
+const needDocs = opts.suites.some((s) => !OWN_DOCS.has(s));
+if (needDocs) log(`generating ${docSpec}`);
+const docs = needDocs ? parseDocList(docSpec).map(([kind, size]) => generate(kind, size)) : [];
 
 const results = [];
 for (const name of opts.suites) {
   const suite = await SUITES[name]();
-  results.push(...(await suite.run({ docs, Workspace, MemoryStorage, log })));
+  results.push(...(await suite.run({ docs, Workspace, MemoryStorage, log, out: opts.out })));
 }
 
-mkdirSync(opts.out, { recursive: true });
 const file = path.join(opts.out, "js-results.json");
 writeFileSync(
   file,

@@ -5,7 +5,7 @@ import { access, chmod, lstat, mkdir, open, readdir, readFile, realpath, rename,
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { COMMIT_ID, GitWorkTree } from "./git.js";
 import { commitMessage } from "./git-message.js";
-import type { CommitRecord, CommitRecordResult, StorageChange, StorageProvider, StoredVersion } from "./types.js";
+import type { CommitRecord, RecordResult, StorageChange, StorageProvider, StoredVersion } from "./types.js";
 
 /**
  * The largest file `load` reads: MAX_DOCUMENT_BYTES of workspace.ts (128 MiB), restated rather
@@ -399,23 +399,14 @@ export class NodeFsStorage implements StorageProvider {
    * happened, for the response. Without git mode, undefined. Cost: one git process (four for a
    * file git does not track yet) and the repository's hooks.
    */
-  async afterCommit(commit: CommitRecord): Promise<CommitRecordResult | undefined> {
+  async afterCommit(commit: CommitRecord): Promise<RecordResult | undefined> {
     const git = this.#git;
     if (git === undefined || commit.paths.length === 0) return undefined;
     const paths = commit.paths.map((p) => (this.#resolve(p, "commit"), p));
     const done = await git.commit(paths, commitMessage(commit));
-    // As a shell would need them in the command the guidance suggests.
-    const listed = paths.map((p) => (/^[\w./@+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`)).join(" ");
-    if (done.ok) {
-      if (done.nothing) return { ok: true, note: "No git commit: git's last commit has the files as they are." };
-      if (done.id === "") return { ok: true, note: "Git commit made." }; // git's output named no id
-      return { ok: true, id: done.id, note: `Git commit ${done.id}${done.branch === "" ? "" : ` on ${done.branch}`}.` };
-    }
-    return {
-      ok: false,
-      note: `The files are saved, but not committed to git: ${done.why.replace(/\.$/, "")}.`,
-      guidance: `The saved text is kept; git has no commit of it, and ${listed} ${paths.length === 1 ? "is" : "are"} ${done.unstaged ? "not staged" : "staged (git add), since unstaging failed"}. Tell the user; after fixing the cause they can commit with \`git add -- ${listed} && git commit -- ${listed}\`.`,
-    };
+    if (!done.ok) return { kind: "failed", why: done.why, staged: !done.unstaged };
+    if (done.nothing) return { kind: "unchanged" };
+    return { kind: "recorded", id: done.id, branch: done.branch };
   }
 
   /**

@@ -1,11 +1,11 @@
-// What a storage that keeps its own history (NodeFsStorage's git mode) adds to responses
-// (docs/workflow.md#git-mode): the record of a commit, said in the commit's response, and
-// `memo_read({ version })` of a version of that history, answered in the core's own words.
+// `memo_read({ version })` of a version of a storage's own history (NodeFsStorage's git mode,
+// docs/workflow.md#git-mode), answered in the core's own words. (The record of a commit is the
+// core's `record` step: src/workspace/record.rs.)
 
 import { WasmWorkspace } from "../pkg/agentpad.js";
 import type { Step } from "./generated/boundary.js";
 import type { WorkspaceConfig } from "./generated/options.js";
-import type { CommitRecordResult, StoredVersion, ToolResponse } from "./types.js";
+import type { StoredVersion, ToolResponse } from "./types.js";
 
 /** `s` with the text `from` replaced by `to` where it occurs (split/join: no pattern characters). */
 const swap = (s: string, from: string, to: string): string => (from === "" ? s : s.split(from).join(to));
@@ -32,26 +32,6 @@ function reworded(r: ToolResponse, summary: string, guidance: string | undefined
     out.guidance = guidance;
   }
   return out;
-}
-
-/**
- * The response of a call whose saves succeeded, with what the storage's record of them came
- * to: `ok` adds its note to the summary ("… Git commit 1a2b3c4 on main."); a failure keeps the
- * status (the text is saved and kept), marks the summary `[Warning] ` and says in the summary
- * and guidance that the record is missing and what to do.
- */
-export function withRecord(r: ToolResponse, result: CommitRecordResult): ToolResponse {
-  // The one-line view keeps the summary's first sentence: the note goes after it.
-  const basic = `${r.markdown_basic} · ${result.ok ? result.note : `[Warning] ${result.note}`}`;
-  if (result.ok) return reworded(r, `${r.summary} ${result.note}`, undefined, basic);
-  const warned = reworded(
-    r,
-    r.summary.startsWith("[Warning] ") ? `${r.summary} ${result.note}` : `[Warning] ${r.summary} ${result.note}`,
-    result.guidance,
-    basic.replace(/^\[OK\] /, "[Warning] "),
-  );
-  // A summary marked [Warning] is under a [Warning] overview (docs/responses.md#markdown-layout).
-  return { ...warned, markdown: warned.markdown.replace(/^### \[OK\] /m, "### [Warning] ") };
 }
 
 /** What the shell knows for a read of a stored version (see {@link readStoredVersion}). */

@@ -15,6 +15,7 @@ import type {
   MemoryTurn,
   Metrics,
   PendingChange,
+  RecordResult,
   ResponseData,
   Status,
   TextEdit,
@@ -57,6 +58,8 @@ export type {
   PersistRequest,
   PlanHint,
   RecommendReason,
+  RecordRequest,
+  RecordResult,
   ResponseData,
   SelectionView,
   SessionLogEntry,
@@ -349,11 +352,11 @@ export interface StorageProvider {
   /**
    * Called once after a call's saves all succeeded (a commit, a revert saved as a commit, an
    * edit in immediate mode, …), with what it wrote: a storage that keeps history records it
-   * (NodeFsStorage's `git` option makes it one git commit). What it resolves to is added to the
-   * response: `ok: false` says the saves are kept and the record is not (docs/workflow.md#git-mode).
-   * Resolving undefined adds nothing.
+   * (NodeFsStorage's `git` option makes it one git commit). What it resolves to is data the
+   * core says in the response, in the workspace's locale: `failed` says the saves are kept and
+   * the record is not (docs/workflow.md#git-mode). Resolving undefined adds nothing.
    */
-  afterCommit?(commit: CommitRecord): Promise<CommitRecordResult | undefined>;
+  afterCommit?(commit: CommitRecord): Promise<RecordResult | undefined>;
   /**
    * The text of `path` at `version`, a version of the storage's own history that is no
    * workspace version id (NodeFsStorage with `git`: a commit id, 4–40 hex digits), for
@@ -379,9 +382,6 @@ export interface CommitRecord {
   /** The innermost task under way when the call was made (`memo_begin_task`), if any. */
   task?: { id: string; goal: string };
 }
-
-/** What {@link StorageProvider.afterCommit} did, said in the response's summary (and guidance when it failed). */
-export type CommitRecordResult = { ok: true; note: string; id?: string } | { ok: false; note: string; guidance: string };
 
 /** A text of a storage's own history ({@link StorageProvider.loadAt}). */
 export type StoredVersion = { text: string; label: string; id: string } | { error: string };

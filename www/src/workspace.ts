@@ -7,7 +7,7 @@ import { ensureWasm, messageOf } from "./loader.js";
 import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
 import { HISTORY_FORMATS } from "./types.js";
 import { CORE_OPTIONS, type WorkspaceConfig } from "./generated/options.js";
-import { readStoredVersion, withRecord } from "./storage-history.js";
+import { readStoredVersion } from "./storage-history.js";
 import {
   utf8Length,
   tooLong,
@@ -28,11 +28,18 @@ import { MAX_DOCUMENT_BYTES } from "./workspace-checks.js";
 export { MAX_DOCUMENT_BYTES };
 // What the core asks for next and what the shell reports back: generated from the Rust the
 // binding serialises (src/workspace/host.rs), internal to the package.
-import type { LiveContextRequest, LoadReport, MemorySearchHit, PersistReport, Step } from "./generated/boundary.js";
+import type {
+  LiveContextRequest,
+  LoadReport,
+  MemorySearchHit,
+  PersistReport,
+  RecordRequest,
+  RecordResult,
+  Step,
+} from "./generated/boundary.js";
 import type {
   CallOptions,
   CallRest,
-  CommitRecordResult,
   CompressedHistory,
   HistoryFormat,
   DiagnosticRecord,
@@ -211,6 +218,8 @@ export class Workspace {
     } catch (err) {
       throw withCamelNames(err);
     }
+    // A storage that keeps its own history is asked to record each call whose saves succeeded.
+    inner.keepRecords(typeof storage.afterCommit === "function");
     let sink: ((record: DiagnosticRecord) => void) | undefined;
     const committed = new Map<string, string>();
     try {
@@ -336,19 +345,22 @@ export class Workspace {
     // The core asks for storage work until it is done (a failed multi-document commit asks
     // for compensating writes; refresh, discard and diff-against-storage ask for reads).
     const written = new Map<string, string>();
-    while (step.kind !== "done") {
-      if (step.kind === "embed") step = await this.#embed(step.texts);
-      else step = step.kind === "persist" ? await this.#persist(step.requests, written) : await this.#load(step.paths);
-    }
-    let response = step.response as ToolResponse;
     const listed = this.#pendingListed;
     const task = this.#taskListed;
+    while (step.kind !== "done") {
+      step =
+        step.kind === "persist"
+          ? await this.#persist(step.requests, written)
+          : step.kind === "load"
+            ? await this.#load(step.paths)
+            : step.kind === "embed"
+              ? await this.#embed(step.texts)
+              : await this.#record(name, step.request, listed, task);
+    }
+    const response = step.response as ToolResponse;
     if (response.pending_changes.length > 0 || response.workflow_state === "Idle") this.#pendingListed = response.pending_changes;
     const top = response.task_stack.at(-1);
     this.#taskListed = top === undefined ? undefined : { id: top.task_id, goal: top.goal };
-    if (response.status === "Success" && written.size > 0 && typeof this.#storage.afterCommit === "function") {
-      response = await this.#record(name, args, response, [...written.keys()], listed, task);
-    }
     if (step.response.status === "Success") {
       for (const [path, text] of written) {
         // The text just saved IS the committed text when it has no CR and no BOM (the core
@@ -364,34 +376,32 @@ export class Workspace {
   }
 
   /**
-   * Tells a storage that keeps history what a call saved (StorageProvider.afterCommit) and says
-   * in the response what came of it. The saves are done and kept whatever it answers: a failure
-   * or a timeout is said as such, never as more (docs/workflow.md#git-mode).
+   * A `record` step: tells a storage that keeps history what the call saved
+   * (StorageProvider.afterCommit) and hands the core what came of it, as data; the core says it
+   * in the response. The saves are done and kept whatever it answers: a throw or a timeout is
+   * reported as not known (docs/workflow.md#git-mode).
    */
   async #record(
     name: string,
-    args: unknown,
-    response: ToolResponse,
-    paths: string[],
+    request: RecordRequest,
     listed: PendingChange[],
     task: { id: string; goal: string } | undefined,
-  ): Promise<ToolResponse> {
-    const given = (args as { summary?: unknown } | null | undefined)?.summary;
-    const summary = name.endsWith("_commit") && typeof given === "string" && given.trim() !== "" ? given : response.summary;
-    let result: CommitRecordResult | undefined;
+  ): Promise<Step> {
+    let result: RecordResult;
     try {
-      const recording = Promise.resolve().then(() =>
-        this.#storage.afterCommit!({ summary, tool: name, paths, changes: listed, ...(task === undefined ? {} : { task }) }),
-      );
-      result = await withTimeout(recording, this.#storageTimeoutMs, "storage.afterCommit");
-    } catch (err) {
-      result = {
-        ok: false,
-        note: `The files are saved; recording the commit failed: ${messageOf(err)}.`,
-        guidance: `The saved text is kept; whether the storage recorded it is unknown. Tell the user, who can check the storage's history (in git mode: git log and git status).`,
+      const commit = {
+        summary: request.summary,
+        tool: name,
+        paths: request.paths,
+        changes: listed,
+        ...(task === undefined ? {} : { task }),
       };
+      const recording = Promise.resolve().then(() => this.#storage.afterCommit!(commit));
+      result = (await withTimeout(recording, this.#storageTimeoutMs, "storage.afterCommit")) ?? { kind: "none" };
+    } catch (err) {
+      result = { kind: "unknown", why: messageOf(err) };
     }
-    return result === undefined ? response : withRecord(response, result);
+    return this.#guarded((w) => w.completeRecord(result)) as Step;
   }
 
   /**

@@ -22,7 +22,10 @@ async function tempDir() {
 }
 
 /** Runs git in `dir` and returns its stdout (throws on a non-zero exit). */
-const gitIn = (dir) => (...args) => execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const gitIn =
+  (dir) =>
+  (...args) =>
+    execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 /** A repository with `files` committed as "init", an identity of its own and no global hooks. */
 async function repo(files) {
@@ -59,7 +62,8 @@ test("each memo_commit becomes one git commit of exactly the files it wrote, the
     const id = git("rev-parse", "HEAD").trim();
     assert.match(r.summary, new RegExp(`Git commit ${id.slice(0, 7)} on main\\.$`));
     assert.match(r.markdown, new RegExp(`- summary: Committed 2 changes .*Git commit ${id.slice(0, 7)} on main\\.\\n`));
-    assert.match(r.markdown_basic, /· Git commit [0-9a-f]{7} on main\.$/);
+    // The one-line view keeps the first sentence; the record is for the detail view.
+    assert.match(r.markdown_basic, /^\[OK\] Success · Idle · Committed 2 changes/);
     assert.equal((await validateResponse(r.markdown)).valid, true);
 
     assert.equal(git("rev-list", "--count", "HEAD").trim(), "2", "one commit, not one per file");
@@ -143,12 +147,18 @@ test("a git commit that fails after the save (a pre-commit hook) is reported as 
     assert.equal(r.status, "Success", "the text is saved and kept");
     assert.equal(readFileSync(join(dir, "a.md"), "utf8"), "beta\n");
     assert.equal(ws.text("a.md"), "beta\n");
-    assert.match(r.summary, /^\[Warning\] Committed 1 change .*The files are saved, but not committed to git: git commit failed: lint: trailing words not allowed\.$/);
-    assert.match(r.guidance, /git has no commit of it, and a\.md is not staged\. Tell the user; .*`git add -- a\.md && git commit -- a\.md`/);
+    assert.match(
+      r.summary,
+      /^\[Warning\] Committed 1 change .*The files are saved, but not committed to git: git commit failed: lint: trailing words not allowed\.$/,
+    );
+    assert.match(
+      r.guidance,
+      /git has no commit of it, and a\.md is not staged\. Tell the user; .*`git add -- a\.md && git commit -- a\.md`/,
+    );
     assert.doesNotMatch(r.summary, /Git commit [0-9a-f]/, "no claim of a commit");
     assert.match(r.markdown, /- summary: \[Warning\] Committed .*not committed to git/);
     assert.match(r.markdown, /- guidance: The saved text is kept; git has no commit/);
-    assert.match(r.markdown_basic, /· \[Warning\] The files are saved, but not committed to git/);
+    assert.match(r.markdown_basic, /^\[Warning\] Success · Idle · Committed 1 change/);
     assert.equal((await validateResponse(r.markdown)).valid, true);
     assert.equal(git("rev-list", "--count", "HEAD").trim(), "1", "no commit was made");
     assert.equal(git("status", "--porcelain"), " M a.md\nM  other.md\n", "a.md unstaged again; the user's staged file still staged");
@@ -166,7 +176,11 @@ test("a git commit that fails after the save (a pre-commit hook) is reported as 
     const again = await ws.call("memo_commit", { summary: "beta to gamma" });
     assert.match(again.summary, /Git commit [0-9a-f]{7} on main\.$/, again.markdown);
     assert.deepEqual(filesOf(git), ["a.md"]);
-    assert.equal(git("status", "--porcelain"), "M  other.md\n?? fresh.md\n", "fresh.md was saved by a commit git refused: left to the user");
+    assert.equal(
+      git("status", "--porcelain"),
+      "M  other.md\n?? fresh.md\n",
+      "fresh.md was saved by a commit git refused: left to the user",
+    );
   } finally {
     ws.free();
     storage.close();
@@ -187,7 +201,10 @@ test("a git commit is bounded in time: a hook that hangs is stopped after gitTim
     assert.ok(Date.now() - started < 15_000, `answered after ${Date.now() - started} ms: the hung hook was not waited for`);
     assert.equal(r.status, "Success");
     assert.equal(readFileSync(join(dir, "a.md"), "utf8"), "beta\n");
-    assert.match(r.summary, /^\[Warning\] .*not committed to git: git commit failed: git did not finish within 1500 ms \(gitTimeoutMs\) and was stopped/);
+    assert.match(
+      r.summary,
+      /^\[Warning\] .*not committed to git: git commit failed: git did not finish within 1500 ms \(gitTimeoutMs\) and was stopped/,
+    );
     assert.equal(git("rev-list", "--count", "HEAD").trim(), "1");
   } finally {
     ws.free();
@@ -203,7 +220,10 @@ test("git mode refuses, when the storage is made, a folder that is not a git wor
   const env = process.env.GIT_CEILING_DIRECTORIES;
   process.env.GIT_CEILING_DIRECTORIES = tmpdir();
   try {
-    assert.throws(() => new NodeFsStorage(plain, { git: true }), /NodeFsStorage: option git: .* is not in a git work tree \(fatal: not a git repository.*\); run `git init` there first, or leave the option out/);
+    assert.throws(
+      () => new NodeFsStorage(plain, { git: true }),
+      /NodeFsStorage: option git: .* is not in a git work tree \(fatal: not a git repository.*\); run `git init` there first, or leave the option out/,
+    );
   } finally {
     if (env === undefined) delete process.env.GIT_CEILING_DIRECTORIES;
     else process.env.GIT_CEILING_DIRECTORIES = env;
@@ -215,7 +235,10 @@ test("git mode refuses, when the storage is made, a folder that is not a git wor
   gitIn(bare)("init", "-q", "--bare");
   assert.throws(() => new NodeFsStorage(bare, { git: true }), /inside a git repository but not in a work tree/);
   // A folder that does not exist is no work tree either.
-  assert.throws(() => new NodeFsStorage(join(dir, "missing"), { git: true }), /the directory .*missing does not exist, so it is no git work tree/);
+  assert.throws(
+    () => new NodeFsStorage(join(dir, "missing"), { git: true }),
+    /the directory .*missing does not exist, so it is no git work tree/,
+  );
   assert.throws(() => new NodeFsStorage(dir, { git: "yes" }), /git must be true or false, got "yes"/);
   assert.throws(() => new NodeFsStorage(dir, { git: true, gitTimeoutMs: 0 }), /gitTimeoutMs must be a whole number/);
   // Without the option nothing is asked of git, and a subfolder of a work tree is fine with it.
@@ -249,11 +272,20 @@ test("memo_read({ version }) reads a file as it was at a git commit, by a short 
     const short = await ws.call("memo_read", { version: first.slice(0, 7) });
     assert.equal(short.status, "Success", short.markdown);
     assert.equal(short.content, "1│ one\n2│ two\n3│ three\n");
-    assert.equal(short.summary, `Read lines 1–3 of a.md at git commit ${first.slice(0, 7)} "init" (3 lines). Read-only: edits apply to the draft.`);
+    assert.equal(
+      short.summary,
+      `Read lines 1–3 of a.md at git commit ${first.slice(0, 7)} "init" (3 lines). Read-only: edits apply to the draft.`,
+    );
     assert.equal(short.workflow_state, "PersistPending", "the header is the workspace's own state");
     assert.match(short.markdown, /^status: `Success`\nstate: `PersistPending`\nflags: `PersistPending`\n/);
-    assert.match(short.markdown, new RegExp(`\\n- summary: Read lines 1–3 of a\\.md at git commit ${first.slice(0, 7)} "init" \\(3 lines\\)\\.`));
-    assert.equal(short.markdown_basic, `[OK] Success · PersistPending · Read lines 1–3 of a.md at git commit ${first.slice(0, 7)} "init" (3 lines).`);
+    assert.match(
+      short.markdown,
+      new RegExp(`\\n- summary: Read lines 1–3 of a\\.md at git commit ${first.slice(0, 7)} "init" \\(3 lines\\)\\.`),
+    );
+    assert.equal(
+      short.markdown_basic,
+      `[OK] Success · PersistPending · Read lines 1–3 of a.md at git commit ${first.slice(0, 7)} "init" (3 lines).`,
+    );
     assert.equal((await validateResponse(short.markdown)).valid, true);
     assert.equal(short.fingerprint, null, "an old text gives no fingerprint to edit with");
     assert.equal(ws.draft(), "one\nTWO\n3\n", "reading changed nothing");
@@ -268,8 +300,14 @@ test("memo_read({ version }) reads a file as it was at a git commit, by a short 
     const missing = await ws.call("memo_read", { version: "deadbeef" });
     assert.equal(missing.status, "InvalidArguments");
     assert.match(missing.summary, /cannot read version "deadbeef" of a\.md: the repository has no commit deadbeef\. Nothing was changed\./);
-    assert.match(missing.markdown, /\n- summary: Invalid call: cannot read version "deadbeef" of a\.md: the repository has no commit deadbeef\. Nothing was changed\.\n- guidance: Pass a commit id/);
-    assert.match(missing.markdown_basic, /^\[Fail\] InvalidArguments · PersistPending · Invalid call: cannot read version "deadbeef" of a\.md/);
+    assert.match(
+      missing.markdown,
+      /\n- summary: Invalid call: cannot read version "deadbeef" of a\.md: the repository has no commit deadbeef\. Nothing was changed\.\n- guidance: Pass a commit id/,
+    );
+    assert.match(
+      missing.markdown_basic,
+      /^\[Fail\] InvalidArguments · PersistPending · Invalid call: cannot read version "deadbeef" of a\.md/,
+    );
     assert.equal((await validateResponse(missing.markdown)).valid, true);
     writeFileSync(join(dir, "late.md"), "late\n");
     assert.equal(await ws.open("late.md"), true);
@@ -311,7 +349,10 @@ test("in immediate mode every edit is its own git commit; a file .gitignore name
     const created = await ws.call("memo_create", { path: "debug.log", text: "noise\n" });
     assert.equal(created.status, "Success", created.markdown);
     assert.equal(readFileSync(join(dir, "debug.log"), "utf8"), "noise\n", "saved");
-    assert.match(created.summary, /^\[Warning\] .*The files are saved, but not committed to git: git add failed: The following paths are ignored/);
+    assert.match(
+      created.summary,
+      /^\[Warning\] .*The files are saved, but not committed to git: git add failed: The following paths are ignored/,
+    );
     assert.equal(git("rev-list", "--count", "HEAD").trim(), "3");
     assert.equal(git("status", "--porcelain", "--ignored"), "!! debug.log\n", "still only ignored, not staged");
   } finally {
@@ -325,15 +366,18 @@ test("a commit overtaken by another writer's commit (HEAD moved while it ran) is
   // The first time it runs, the hook commits as someone else would in that instant: git then
   // refuses to move HEAD ("cannot lock ref 'HEAD': is at … but expected …") and commits nothing.
   const hook = join(dir, ".git", "hooks", "pre-commit");
-  writeFileSync(hook, [
-    "#!/bin/sh",
-    "if [ ! -f .git/moved ]; then",
-    "  touch .git/moved",
-    "  c=$(git commit-tree -p HEAD -m 'someone else' \"$(git rev-parse 'HEAD^{tree}')\")",
-    "  git update-ref HEAD \"$c\"",
-    "fi",
-    "",
-  ].join("\n"));
+  writeFileSync(
+    hook,
+    [
+      "#!/bin/sh",
+      "if [ ! -f .git/moved ]; then",
+      "  touch .git/moved",
+      "  c=$(git commit-tree -p HEAD -m 'someone else' \"$(git rev-parse 'HEAD^{tree}')\")",
+      '  git update-ref HEAD "$c"',
+      "fi",
+      "",
+    ].join("\n"),
+  );
   chmodSync(hook, 0o755);
   const storage = new NodeFsStorage(dir, { git: true });
   const ws = await Workspace.create({ storage });
@@ -363,7 +407,10 @@ function committer(dir, path, rounds) {
     ws.free(); storage.close();
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: new URL("..", import.meta.url), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: new URL("..", import.meta.url),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err = "";
     child.stderr.on("data", (c) => (err += c));
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`committer of ${path} exited ${code}: ${err}`))));
@@ -376,16 +423,67 @@ test("two processes committing at once leave a consistent history: every commit,
   await Promise.all([committer(dir, "p.md", rounds), committer(dir, "q.md", rounds)]);
   assert.equal(git("rev-list", "--count", "HEAD").trim(), String(1 + 2 * rounds));
   const subjects = [];
-  for (const rev of git("rev-list", "HEAD~" + 2 * rounds + "..HEAD").trim().split("\n")) {
+  for (const rev of git("rev-list", "HEAD~" + 2 * rounds + "..HEAD")
+    .trim()
+    .split("\n")) {
     const subject = git("log", "-1", "--format=%s", rev).trim();
     subjects.push(subject);
     assert.deepEqual(filesOf(git, rev), [subject.split(" ")[0]], `commit "${subject}" holds its own file only`);
   }
   for (const path of ["p.md", "q.md"]) {
     const own = subjects.filter((s) => s.startsWith(path)).reverse();
-    assert.deepEqual(own, Array.from({ length: rounds }, (_, i) => `${path} round ${i + 1}`), "each process's commits, in its order");
+    assert.deepEqual(
+      own,
+      Array.from({ length: rounds }, (_, i) => `${path} round ${i + 1}`),
+      "each process's commits, in its order",
+    );
   }
   assert.equal(git("status", "--porcelain"), "", "every saved text is committed");
   assert.equal(readFileSync(join(dir, "p.md"), "utf8"), Array.from({ length: rounds }, (_, i) => `line ${i + 1}\n`).join(""));
   git("fsck", "--no-progress");
+});
+
+// A storage of the caller's own that keeps a history: what its afterCommit resolves to is data,
+// and the core says it, in the workspace's locale; a throw is said as not known, the save kept.
+test("afterCommit's result is worded by the core, in the locale; a throw keeps the save and says so", async () => {
+  const { MemoryStorage } = await import("@agentpad/core");
+  class Recording extends MemoryStorage {
+    asked = [];
+    answer = { kind: "recorded", id: "1a2b3c4", branch: "trunk" };
+    async afterCommit(commit) {
+      this.asked.push(commit);
+      if (this.answer instanceof Error) throw this.answer;
+      return this.answer;
+    }
+  }
+  const storage = new Recording({ "a.md": "alpha\n" });
+  const zh = await Workspace.create({ storage, locale: "zh" });
+  try {
+    await zh.open("a.md");
+    await zh.call("memo_replace", { old_text: "alpha", new_text: "beta" });
+    const r = await zh.call("memo_commit", { summary: "alpha to beta" });
+    assert.equal(r.status, "Success", r.markdown);
+    assert.match(r.summary, /已提交到 git：1a2b3c4（分支 trunk）。$/);
+    assert.deepEqual(
+      storage.asked.map((c) => [c.summary, c.tool, c.paths]),
+      [["alpha to beta", "memo_commit", ["a.md"]]],
+    );
+    assert.equal(storage.asked[0].changes.length, 1, "the change the last response listed");
+  } finally {
+    zh.free();
+  }
+  storage.answer = new Error("disk quota");
+  const en = await Workspace.create({ storage });
+  try {
+    await en.open("a.md");
+    await en.call("memo_replace", { old_text: "beta", new_text: "gamma" });
+    const r = await en.call("memo_commit", { summary: "beta to gamma" });
+    assert.equal(r.status, "Success", "the text is saved and kept");
+    assert.equal((await storage.load("a.md")).text, "gamma\n");
+    assert.match(r.summary, /^\[Warning\] Committed 1 change.* The files are saved; recording the commit failed: disk quota\.$/);
+    assert.match(r.guidance, /whether the storage recorded it is unknown/);
+    assert.equal((await validateResponse(r.markdown)).valid, true);
+  } finally {
+    en.free();
+  }
 });

@@ -43,11 +43,14 @@ export function materialize(c) {
   return { stored, opened, current, expected, name: c.doc ?? c.doc_name };
 }
 
+/** A category file: one letter (v1, v2), or RF, the real-failure set (docs/editbench.md#real-failures). */
+const CATEGORY_FILE = /^(?:[A-Z]|RF)\.json$/;
+
 /** Every case of a version, in category order. */
 export function loadCases(version = "v1") {
   const dir = CASES_DIR(version);
   return readdirSync(dir)
-    .filter((f) => /^[A-Z]\.json$/.test(f))
+    .filter((f) => CATEGORY_FILE.test(f))
     .sort()
     .flatMap((f) => JSON.parse(readFileSync(join(dir, f), "utf8")));
 }
@@ -81,7 +84,10 @@ export function validateCase(c) {
   }
   const exact = count(current, oldText);
   const wantExact = EXACT_MODELS.has(model) || c.exact_ok === true || (c.source !== "generated" && ["A", "K", "T", "O", "P"].includes(c.category));
-  if (c.category === "K") {
+  if (c.perturbation?.model === "real-failure") {
+    // A call an agent really sent, that failed: not found verbatim, or found more than once.
+    if (exact === 1) bad.push("a real failed call must not match the file exactly once");
+  } else if (c.category === "K") {
     if (exact < 2) bad.push(`a duplicate case needs old_text at least twice, found ${exact}`);
     if (!c.disambiguation) bad.push("a duplicate case needs a disambiguation");
   } else if (c.category === "T") {
@@ -107,7 +113,7 @@ export function validateCase(c) {
 /** The manifest of a version: sha256 of every case file and every document. */
 export function manifestOf(version = "v1", dir = CASES_DIR(version)) {
   const files = {};
-  for (const f of readdirSync(dir).filter((f) => /^[A-Z]\.json$/.test(f)).sort()) files[f] = sha256(readFileSync(join(dir, f)));
+  for (const f of readdirSync(dir).filter((f) => CATEGORY_FILE.test(f)).sort()) files[f] = sha256(readFileSync(join(dir, f)));
   const docs = {};
   for (const d of listDocs(docsDir(version))) docs[d] = sha256(readFileSync(join(docsDir(version), d)));
   return { files, docs };

@@ -50,6 +50,9 @@ function handCase(h, i) {
 export const VERSIONS = {
   v1: { categories: CATEGORIES, gens: (docs) => generators(docs), hand: true, seed: 20261125 },
   v2: { categories: CATEGORIES_V2, gens: (docs) => generatorsV2(docs, { cjkPool: ["zh-authored-faq.md", "ja-authored-changelog.md", "md-ip-address-readme.md"] }), hand: false, docDir: "docs-v2", seed: 20261202 },
+  // Not drawn: failed calls taken from a public transcript by tools/real-failures.py, which also
+  // checks them (docs/editbench.md#real-failures).
+  real: { categories: { RF: { n: 9, patterns: [], title: "real failed edits from a public agent transcript (the agent's own retry is the intent)" } }, docDir: "docs-real", built: "tools/real-failures.py" },
 };
 
 /** Every case of the version, by category, validated. */
@@ -101,6 +104,10 @@ function main() {
   const args = process.argv.slice(2);
   const opt = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
   const version = opt("--version", "v1");
+  if (!VERSIONS[version].gens) {
+    console.error(`cases/${version} is not generated: ${VERSIONS[version].built} builds and checks it`);
+    process.exit(1);
+  }
   const seed = Number(opt("--seed", String(VERSIONS[version].seed)));
   const dir = CASES_DIR(version);
   const byCat = generate(seed, version);

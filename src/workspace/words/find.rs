@@ -6,11 +6,13 @@ use crate::session::Letter;
 use crate::text::clip;
 
 /// `count` units listed for `query` (the candidate list says which one is recommended).
-pub fn find_found(count: usize, query: &str, v: &Voice) -> Response {
+/// `pick`: `memo_replace_selection` takes these units now (else the guidance leaves it out).
+pub fn find_found(count: usize, query: &str, pick: bool, v: &Voice) -> Response {
     let p = v.prefix();
     let key = if count == 1 { "find.found.one" } else { "find.found.other" };
     let summary = v.t(key, &[("n", &count), ("query", &clip(query, 60))]);
-    Response::new(Status::Success, summary).with_guidance(v.t("find.found.guidance", &[("p", &p)]))
+    let guidance = if pick { "find.found.guidance" } else { "find.found.guidance.no_pick" };
+    Response::new(Status::Success, summary).with_guidance(v.t(guidance, &[("p", &p)]))
 }
 
 /// No unit of `path` (of `units`) shares a term with `query`: `NoMatch`, nothing changed.

@@ -1,74 +1,61 @@
-// agentpad playground v0: wires the real library (alias `agentpad` → www/src/browser.ts) to the
+// agentpad playground: wires the real library (alias `@agentpad/core` → www/src/browser.ts) to the
 // page. The page renders what the core returns; it never matches, diffs or formats on its own.
+//
+// The one entry (docs/architecture.md#the-playground): it makes the store with the page's options,
+// the session (the effects), and mounts each pane with the two. No pane imports another.
 import "./style.css";
 import { SAMPLES } from "./samples";
-import { h } from "./render";
-import {
-  $,
-  sampleSelect,
-  modeSelect,
-  localeSelect,
-  styleSelect,
-  PERSIST_MODES,
-  LOCALES,
-  CANDIDATE_STYLES,
-  app,
-  showFatal,
-  errorText,
-} from "./page/state";
-import { loadSample, recreateWorkspace } from "./page/workspace";
-import { openShareLink } from "./page/share-session";
-// Each pane wires its own controls when its module is imported.
-import "./page/console-pane";
-import "./page/all-panes";
-import "./page/workflow-pane";
-import "./page/document-pane";
-import "./page/pending-pane";
-import "./page/response-pane";
-import "./page/call-history-pane";
-import "./page/live-context-pane";
-import "./page/task-tree-pane";
-import "./page/token-meter-pane";
-import "./page/memory-pane";
-import "./page/agent-pane";
+import { createStore, initialState, reduce, type PageOptions } from "./page/store";
+import { createSession } from "./page/session";
+import { errorText } from "./page/dom";
+import { mountHeader } from "./page/header-pane";
+import { mountConsole } from "./page/console-pane";
+import { mountWorkflow } from "./page/workflow-pane";
+import { mountDocument } from "./page/document-pane";
+import { mountPending } from "./page/pending-pane";
+import { mountResponse } from "./page/response-pane";
+import { mountCallHistory } from "./page/call-history-pane";
+import { mountLiveContext } from "./page/live-context-pane";
+import { mountTaskTree } from "./page/task-tree-pane";
+import { mountTokenMeter } from "./page/token-meter-pane";
+import { mountMemory } from "./page/memory-pane";
+import { mountReplayShare } from "./page/replay-share-pane";
+import { mountAgent } from "./page/agent-pane";
 
-// ------------------------------------------------------------------ events
+/**
+ * The options the page creates its workspaces with, until a header select, a share link or a
+ * replay changes them. The tool prefix every pane writes tool names with comes from here.
+ */
+const OPTIONS: PageOptions = {
+  persistMode: "manual",
+  locale: "en",
+  candidateStyle: "list", // the core's default (docs/responses.md#candidates)
+  memory: false,
+  toolPrefix: "memo",
+};
 
-for (const s of SAMPLES) sampleSelect.append(h("option", { value: s.id }, s.label));
-sampleSelect.addEventListener("change", () => {
-  const s = SAMPLES.find((x) => x.id === sampleSelect.value);
-  if (s) void loadSample(s);
-});
-$("reset").addEventListener(
-  "click",
-  () =>
-    void loadSample(app.sample, {
-      notice:
-        `Reset: ${app.sample.path} from the sample, persistMode "${app.persistMode}", ` +
-        `locale "${app.locale}", candidateStyle "${app.candidateStyle}".`,
-    }),
-);
-modeSelect.addEventListener("change", () => {
-  const mode = PERSIST_MODES.find((m) => m === modeSelect.value);
-  if (mode && mode !== app.persistMode) void recreateWorkspace({ persistMode: mode });
-});
-localeSelect.addEventListener("change", () => {
-  const locale = LOCALES.find((l) => l === localeSelect.value);
-  if (locale && locale !== app.locale) void recreateWorkspace({ locale });
-});
-styleSelect.addEventListener("change", () => {
-  const candidateStyle = CANDIDATE_STYLES.find((c) => c === styleSelect.value);
-  if (candidateStyle && candidateStyle !== app.candidateStyle) void recreateWorkspace({ candidateStyle });
-});
+const store = createStore(initialState(OPTIONS, SAMPLES[0]), reduce);
+const page = createSession(store);
 
-sampleSelect.value = SAMPLES[0].id;
-modeSelect.value = app.persistMode;
-localeSelect.value = app.locale;
-styleSelect.value = app.candidateStyle;
+mountHeader(store, page);
+mountConsole(store, page);
+mountWorkflow(store, page);
+mountDocument(store, page);
+mountPending(store);
+mountResponse(store);
+mountCallHistory(store, page);
+mountLiveContext(store, page);
+mountTaskTree(store);
+mountTokenMeter(store);
+mountMemory(store, page);
+mountReplayShare(store, page);
+mountAgent(store, page);
+
+window.addEventListener("hashchange", () => void page.openShareLink(location.hash));
 void (async () => {
   try {
-    if (!(await openShareLink(location.hash))) await loadSample(SAMPLES[0]);
+    if (!(await page.openShareLink(location.hash))) await page.loadSample(SAMPLES[0]);
   } catch (e) {
-    showFatal(errorText(e));
+    store.dispatch({ type: "fatal", message: errorText(e) });
   }
 })();

@@ -81,14 +81,15 @@ function finishedNode(t: TaskNode): HTMLElement {
 
 /**
  * ws.tasks(): the active stack (outermost first, the innermost current) and the thought tree of
- * finished root tasks with their subtasks, then the Markdown lines the model reads.
+ * finished root tasks with their subtasks, then the Markdown lines the model reads. `beginTask`:
+ * the tool that pushes a task, under the page's prefix.
  */
-export function renderTaskTree(report: TaskReport, lang: string): HTMLElement {
+export function renderTaskTree(report: TaskReport, lang: string, beginTask: string): HTMLElement {
   const div = h("div", { class: "task-tree", "data-testid": "task-tree" });
   div.append(h("h3", {}, "Active ", h("span", { class: "muted small" }, "(task_stack)")));
   div.append(
     report.task_stack.length === 0
-      ? h("p", { class: "muted small", "data-testid": "task-tree-active" }, "No active task: memo_begin_task(goal) pushes one.")
+      ? h("p", { class: "muted small", "data-testid": "task-tree-active" }, `No active task: ${beginTask}(goal) pushes one.`)
       : activeTree(report.task_stack),
   );
   div.append(h("h3", {}, "Finished ", h("span", { class: "muted small" }, "(task_tree: the thought tree, oldest first)")));

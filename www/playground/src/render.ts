@@ -279,12 +279,13 @@ export function renderNextActions(actions: readonly string[], onPick: (tool: str
 
 /**
  * The task stack (innermost last), one row per task indented by its depth, the innermost marked
- * "current". Each row carries data-depth and data-task for tests.
+ * "current". Each row carries data-depth and data-task for tests. `beginTask`: the tool that pushes
+ * one, under the page's prefix.
  */
-export function renderTaskStack(stack: readonly TaskEntry[]): HTMLElement {
+export function renderTaskStack(stack: readonly TaskEntry[], beginTask: string): HTMLElement {
   const div = h("div", { class: "tasks", "data-testid": "task-stack" });
   if (stack.length === 0) {
-    div.append(h("span", { class: "muted small" }, "(no active task — memo_begin_task(goal) pushes one)"));
+    div.append(h("span", { class: "muted small" }, `(no active task — ${beginTask}(goal) pushes one)`));
     return div;
   }
   stack.forEach((t, i) => {

@@ -5,10 +5,10 @@ export interface Sample {
   label: string;
   path: string;
   text: string;
-  /** A quick call that shows what the sample is for (fills the console, does not run). */
-  suggested: { tool: string; args: Record<string, unknown> };
+  /** A quick call that shows what the sample is for (fills the console, does not run); the page prefixes the verb. */
+  suggested: { verb: string; args: Record<string, unknown> };
   /** More quick calls for this sample (each a button that fills the console). */
-  extra?: { label: string; tool: string; args: Record<string, unknown> }[];
+  extra?: { label: string; verb: string; args: Record<string, unknown> }[];
 }
 
 // Example flow 1: enable experimental feature X.
@@ -174,7 +174,7 @@ export const SAMPLES: Sample[] = [
     label: "timeouts.yaml: three timeout: 30 lines (MultiMatch)",
     path: "timeouts.yaml",
     text: TIMEOUTS_YAML,
-    suggested: { tool: "memo_replace", args: { old_text: "timeout: 30", new_text: "timeout: 60" } },
+    suggested: { verb: "replace", args: { old_text: "timeout: 30", new_text: "timeout: 60" } },
   },
   {
     id: "config",
@@ -182,7 +182,7 @@ export const SAMPLES: Sample[] = [
     path: "config.json",
     text: CONFIG_JSON,
     suggested: {
-      tool: "memo_replace",
+      verb: "replace",
       args: { old_text: '"experimental": []', new_text: '"experimental": ["X"]' },
     },
   },
@@ -192,7 +192,7 @@ export const SAMPLES: Sample[] = [
     path: "retry.py",
     text: RETRY_PY,
     suggested: {
-      tool: "memo_replace",
+      verb: "replace",
       args: {
         old_text: "except TimeoutError:\n    time.sleep(2 ** attempt)",
         new_text: "except (TimeoutError, ConnectionError):\n    time.sleep(2 ** attempt)",
@@ -201,7 +201,7 @@ export const SAMPLES: Sample[] = [
     extra: [
       {
         label: "curly quotes (unicode)",
-        tool: "memo_replace",
+        verb: "replace",
         args: {
           old_text: "raise RuntimeError(\u201corder service unavailable\u201d)",
           new_text: 'raise RuntimeError("order service down")',
@@ -215,7 +215,7 @@ export const SAMPLES: Sample[] = [
     path: "server.toml",
     text: SERVER_TOML,
     suggested: {
-      tool: "memo_replace",
+      verb: "replace",
       args: { old_text: "max_conections = 100", new_text: "max_conections = 250" },
     },
   },

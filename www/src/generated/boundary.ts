@@ -544,6 +544,27 @@ export type PlanHint = {
 export type RecommendReason = "after_anchor" | "near_focus" | "goal_words" | "whitespace_only" | "one_token" | "added_lines" | "best_by_margin";
 
 /**
+ * What one call saved, for the storage to record ([`Step::Record`]).
+ */
+export type RecordRequest = {
+  /** The commit's summary: `memo_commit`'s argument, else the response's summary. */
+  summary: string;
+  /** The paths written, in the order written. */
+  paths: Array<string>;
+};
+
+/**
+ * What recording came to, as data: the core words it. The storage records in git (the only
+ * history storage of the package), so the words name git.
+ */
+export type RecordResult =
+  | { "kind": "recorded"; id: string; branch: string }
+  | { "kind": "unchanged" }
+  | { "kind": "failed"; why: string; staged: boolean }
+  | { "kind": "unknown"; why: string }
+  | { "kind": "none" };
+
+/**
  * One tool call's result as JSON (docs/responses.md#json-fields): every field present, `null`
  * or `[]` when it does not apply; offsets are UTF-16 code units into the LF-normalised draft.
  */
@@ -653,7 +674,8 @@ export type Step =
   | { "kind": "done"; response: ResponseData }
   | { "kind": "persist"; requests: Array<PersistRequest> }
   | { "kind": "load"; paths: Array<string> }
-  | { "kind": "embed"; texts: Array<string> };
+  | { "kind": "embed"; texts: Array<string> }
+  | { "kind": "record"; request: RecordRequest };
 
 /**
  * An entry of the task stack (innermost last). Always present, empty until tasks exist.

@@ -2,182 +2,177 @@
 import { parseTranscript, recordTranscript, type Transcript } from "@agentpad/core";
 import { PinStore, callKey } from "../history";
 import { h } from "../render";
-import { $, app, errorText, recorder } from "./state";
-import { run } from "./workspace";
-import { toolSelect, fillConsole } from "./console-pane";
-import { renderResponsePanel } from "./response-pane";
-import { openShared } from "./share-session";
-
-// ------------------------------------------------------------------ call history
-
-const pins = new PinStore();
+import { $, errorText } from "./dom";
+import { watch, type PageCommands, type PageState, type PageStore } from "./store";
 
 function shortArgs(args: Record<string, unknown>): string {
   const t = JSON.stringify(args);
   return t.length > 60 ? `${t.slice(0, 59)}…` : t;
 }
 
-/** ★ / ✎ / ↻ for a call (pinned or from this workspace). */
-function callActions(tool: string, args: Record<string, unknown>, status: string, what: string): HTMLElement[] {
-  const pinned = pins.has(tool, args);
-  const pin = h(
-    "button",
-    {
-      type: "button",
-      class: `icon pin${pinned ? " on" : ""}`,
-      "data-testid": "pin-call",
-      "aria-pressed": String(pinned),
-      "aria-label": `Pin ${what}`,
-      title: pinned ? "Unpin" : "Pin: keep it at the top, across samples and workspaces",
-    },
-    pinned ? "★" : "☆",
-  );
-  pin.addEventListener("click", () => {
-    pins.toggle(tool, args, status);
-    renderCallHistory();
-    (
-      document.querySelector<HTMLElement>(`[data-key="${CSS.escape(callKey(tool, args))}"] [data-testid="pin-call"]`) ?? $("history-title")
-    ).focus();
-  });
-  const edit = h(
-    "button",
-    {
-      type: "button",
-      class: "icon",
-      "data-testid": "edit-call",
-      "aria-label": `Put ${what} in the console`,
-      title: "Put it in the console",
-    },
-    "✎",
-  );
-  edit.addEventListener("click", () => {
-    fillConsole(tool, args);
-    toolSelect.focus();
-  });
-  const again = h(
-    "button",
-    {
-      type: "button",
-      class: "icon",
-      "data-testid": "replay-call",
-      "aria-label": `Run ${what} again`,
-      title: "Run it again on this workspace",
-    },
-    "↻",
-  );
-  again.addEventListener("click", () => {
-    fillConsole(tool, args);
-    void run(tool, args);
-  });
-  again.toggleAttribute("disabled", app.busy || !app.ws);
-  return [pin, edit, again];
-}
+export function mountCallHistory(store: PageStore, page: PageCommands): void {
+  const pins = new PinStore();
 
-/** The pinned calls (top) and this workspace's calls: tool → status, the arguments, ★ ✎ ↻. */
-export function renderCallHistory(): void {
-  $("pinned-calls").replaceChildren(
-    ...pins.list.map((p, i) =>
-      h(
-        "li",
-        { class: "call pinned", "data-key": callKey(p.tool, p.args), "data-testid": "pinned-call" },
+  /** ★ / ✎ / ↻ for a call (pinned or from this workspace). */
+  function callActions(tool: string, args: Record<string, unknown>, status: string, what: string): HTMLElement[] {
+    const pinned = pins.has(tool, args);
+    const pin = h(
+      "button",
+      {
+        type: "button",
+        class: `icon pin${pinned ? " on" : ""}`,
+        "data-testid": "pin-call",
+        "aria-pressed": String(pinned),
+        "aria-label": `Pin ${what}`,
+        title: pinned ? "Unpin" : "Pin: keep it at the top, across samples and workspaces",
+      },
+      pinned ? "★" : "☆",
+    );
+    pin.addEventListener("click", () => {
+      pins.toggle(tool, args, status);
+      renderCallHistory();
+      (
+        document.querySelector<HTMLElement>(`[data-key="${CSS.escape(callKey(tool, args))}"] [data-testid="pin-call"]`) ??
+        $("history-title")
+      ).focus();
+    });
+    const edit = h(
+      "button",
+      {
+        type: "button",
+        class: "icon",
+        "data-testid": "edit-call",
+        "aria-label": `Put ${what} in the console`,
+        title: "Put it in the console",
+      },
+      "✎",
+    );
+    edit.addEventListener("click", () => store.dispatch({ type: "fillConsole", tool, args, focus: true }));
+    const again = h(
+      "button",
+      {
+        type: "button",
+        class: "icon",
+        "data-testid": "replay-call",
+        "aria-label": `Run ${what} again`,
+        title: "Run it again on this workspace",
+      },
+      "↻",
+    );
+    again.addEventListener("click", () => {
+      store.dispatch({ type: "fillConsole", tool, args });
+      void page.run(tool, args);
+    });
+    again.toggleAttribute("disabled", store.state.busy || !store.state.ws);
+    return [pin, edit, again];
+  }
+
+  /** The pinned calls (top) and this workspace's calls: tool → status, the arguments, ★ ✎ ↻. */
+  function renderCallHistory(): void {
+    const s: PageState = store.state;
+    $("pinned-calls").replaceChildren(
+      ...pins.list.map((p, i) =>
         h(
-          "span",
-          { class: "chip call-chip", "data-testid": "pinned-chip", title: `status when pinned: ${p.status}` },
-          `${p.tool} → ${p.status}`,
+          "li",
+          { class: "call pinned", "data-key": callKey(p.tool, p.args), "data-testid": "pinned-call" },
+          h(
+            "span",
+            { class: "chip call-chip", "data-testid": "pinned-chip", title: `status when pinned: ${p.status}` },
+            `${p.tool} → ${p.status}`,
+          ),
+          h("code", { class: "call-args", title: JSON.stringify(p.args, null, 2) }, shortArgs(p.args)),
+          ...callActions(p.tool, p.args, p.status, `pinned call ${i + 1} (${p.tool})`),
         ),
-        h("code", { class: "call-args", title: JSON.stringify(p.args, null, 2) }, shortArgs(p.args)),
-        ...callActions(p.tool, p.args, p.status, `pinned call ${i + 1} (${p.tool})`),
       ),
-    ),
-  );
-  const hist = $("history");
-  hist.replaceChildren(
-    ...app.history.map((c, i) => {
-      const b = h(
-        "button",
-        {
-          type: "button",
-          class: `chip call-chip${i === app.shown ? " active" : ""}`,
-          "data-testid": "history-chip",
-          title: "Show its response",
-          "aria-pressed": String(i === app.shown),
-        },
-        `${c.tool} → ${c.response.status}`,
-      );
-      b.addEventListener("click", () => {
-        app.shown = i;
-        renderResponsePanel();
-      });
-      return h(
-        "li",
-        { class: "call", "data-call": i + 1, "data-key": callKey(c.tool, c.args) },
-        b,
-        h("code", { class: "call-args", title: JSON.stringify(c.args, null, 2) }, shortArgs(c.args)),
-        ...callActions(c.tool, c.args, c.response.status, `call #${i + 1} (${c.tool})`),
-      );
-    }),
-  );
-  ($("history-export") as HTMLButtonElement).disabled = app.busy || !app.ws;
-}
-
-function historyMessage(text: string, bad = false): void {
-  const el = $("history-message");
-  el.textContent = text;
-  el.classList.toggle("args-error", bad);
-}
-
-let exportUrl: string | null = null;
-
-/**
- * Export: the page's session (src/share.ts's recorder: the documents the workspace started from,
- * its options, the calls and storage actions in order) with each call's answer recorded by
- * recordTranscript() — an agentpad-transcript/1 file the Replay pane, `npx agentpad replay` and
- * Import load. Downloaded through a Blob URL and shown under the list.
- */
-async function exportHistory(): Promise<void> {
-  let t: Transcript;
-  try {
-    t = await recordTranscript(recorder.transcript());
-  } catch (e) {
-    historyMessage(`Export failed: ${errorText(e)}`, true);
-    return;
+    );
+    const hist = $("history");
+    hist.replaceChildren(
+      ...s.history.map((c, i) => {
+        const b = h(
+          "button",
+          {
+            type: "button",
+            class: `chip call-chip${i === s.shown ? " active" : ""}`,
+            "data-testid": "history-chip",
+            title: "Show its response",
+            "aria-pressed": String(i === s.shown),
+          },
+          `${c.tool} → ${c.response.status}`,
+        );
+        b.addEventListener("click", () => store.dispatch({ type: "show", index: i }));
+        return h(
+          "li",
+          { class: "call", "data-call": i + 1, "data-key": callKey(c.tool, c.args) },
+          b,
+          h("code", { class: "call-args", title: JSON.stringify(c.args, null, 2) }, shortArgs(c.args)),
+          ...callActions(c.tool, c.args, c.response.status, `call #${i + 1} (${c.tool})`),
+        );
+      }),
+    );
+    ($("history-export") as HTMLButtonElement).disabled = s.busy || !s.ws;
   }
-  t.title = `agentpad playground history (${app.history.length} call${app.history.length === 1 ? "" : "s"})`;
-  const text = `${JSON.stringify(t, null, 2)}\n`;
-  if (exportUrl) URL.revokeObjectURL(exportUrl);
-  exportUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const link = $("history-download") as HTMLAnchorElement;
-  link.href = exportUrl;
-  $("history-export-json").textContent = text;
-  const view = $("history-export-view") as HTMLDetailsElement;
-  view.hidden = false;
-  view.open = true;
-  const a = h("a", { href: exportUrl, download: "agentpad-history.json", hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  historyMessage(
-    `Exported ${app.history.length} call${app.history.length === 1 ? "" : "s"} as agentpad-history.json (${text.length.toLocaleString("en")} characters, ${t.format}).`,
-  );
-}
 
-/** Import: an exported history (any agentpad-transcript/1): its documents and options, its calls run in order. */
-async function importHistory(file: File): Promise<void> {
-  let t: Transcript;
-  try {
-    t = parseTranscript(JSON.parse(await file.text()));
-  } catch (e) {
-    historyMessage(`Import refused: ${file.name}: ${errorText(e)}`, true);
-    return;
+  function historyMessage(text: string, bad = false): void {
+    const el = $("history-message");
+    el.textContent = text;
+    el.classList.toggle("args-error", bad);
   }
-  await openShared(t, `Imported ${file.name}`);
-  historyMessage(`Imported ${file.name}: ${app.history.length} call${app.history.length === 1 ? "" : "s"} run in order.`);
-}
 
-$("history-export").addEventListener("click", () => void exportHistory());
-const importInput = $("history-import") as HTMLInputElement;
-importInput.addEventListener("change", () => {
-  const file = importInput.files?.[0];
-  importInput.value = "";
-  if (file) void importHistory(file);
-});
+  let exportUrl: string | null = null;
+
+  /**
+   * Export: the page's session (src/share.ts's recorder: the documents the workspace started from,
+   * its options, the calls and storage actions in order) with each call's answer recorded by
+   * recordTranscript() — an agentpad-transcript/1 file the Replay pane, `npx agentpad replay` and
+   * Import load. Downloaded through a Blob URL and shown under the list.
+   */
+  async function exportHistory(): Promise<void> {
+    let t: Transcript;
+    try {
+      t = await recordTranscript(page.transcript());
+    } catch (e) {
+      historyMessage(`Export failed: ${errorText(e)}`, true);
+      return;
+    }
+    t.title = `agentpad playground history (${store.state.history.length} call${store.state.history.length === 1 ? "" : "s"})`;
+    const text = `${JSON.stringify(t, null, 2)}\n`;
+    if (exportUrl) URL.revokeObjectURL(exportUrl);
+    exportUrl = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    const link = $("history-download") as HTMLAnchorElement;
+    link.href = exportUrl;
+    $("history-export-json").textContent = text;
+    const view = $("history-export-view") as HTMLDetailsElement;
+    view.hidden = false;
+    view.open = true;
+    const a = h("a", { href: exportUrl, download: "agentpad-history.json", hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    historyMessage(
+      `Exported ${store.state.history.length} call${store.state.history.length === 1 ? "" : "s"} as agentpad-history.json (${text.length.toLocaleString("en")} characters, ${t.format}).`,
+    );
+  }
+
+  /** Import: an exported history (any agentpad-transcript/1): its documents and options, its calls run in order. */
+  async function importHistory(file: File): Promise<void> {
+    let t: Transcript;
+    try {
+      t = parseTranscript(JSON.parse(await file.text()));
+    } catch (e) {
+      historyMessage(`Import refused: ${file.name}: ${errorText(e)}`, true);
+      return;
+    }
+    await page.openShared(t, `Imported ${file.name}`);
+    historyMessage(`Imported ${file.name}: ${store.state.history.length} call${store.state.history.length === 1 ? "" : "s"} run in order.`);
+  }
+
+  $("history-export").addEventListener("click", () => void exportHistory());
+  const importInput = $("history-import") as HTMLInputElement;
+  importInput.addEventListener("change", () => {
+    const file = importInput.files?.[0];
+    importInput.value = "";
+    if (file) void importHistory(file);
+  });
+
+  watch(store, (s) => [s.revs.workspace, s.shown], renderCallHistory, false);
+}

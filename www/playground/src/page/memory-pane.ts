@@ -1,20 +1,8 @@
-// The Memory pane: the store's turns and the form that adds one.
+// The Memory pane: the store's turns and the form that adds one; the checkbox recreates the
+// workspace with `memory: true`.
 import { renderMemory } from "../panes";
-import { $, memoryToggle, app, errorText, showNotice } from "./state";
-import { recreateWorkspace } from "./workspace";
-import { liveOptions, renderLiveContextPane } from "./live-context-pane";
-
-const memSummary = $("mem-summary") as HTMLInputElement;
-const memContext = $("mem-context") as HTMLTextAreaElement;
-const memInsights = $("mem-insights") as HTMLInputElement;
-const memTags = $("mem-tags") as HTMLInputElement;
-const memError = $("mem-error");
-
-export function renderMemoryPane(): void {
-  const ws = app.ws;
-  memoryToggle.checked = app.memory;
-  $("memory-view").replaceChildren(ws ? renderMemory(ws.memory.turns(), ws.memory.digest()) : "");
-}
+import { $, errorText } from "./dom";
+import { liveOptionsOf, toolName, watch, type PageCommands, type PageState, type PageStore } from "./store";
 
 function splitList(text: string, sep: RegExp): string[] {
   return text
@@ -23,45 +11,68 @@ function splitList(text: string, sep: RegExp): string[] {
     .filter((x) => x !== "");
 }
 
-/** ws.memory.add() with the form's turn; the live context's Memory section shows its digest line. */
-function addMemoryTurn(): void {
-  const ws = app.ws;
-  if (!ws) return;
-  const summary = memSummary.value.trim();
-  if (summary === "") {
-    memError.textContent = "A turn needs a summary.";
-    memSummary.focus();
-    return;
-  }
-  try {
-    const turn = ws.memory.add({
-      summary,
-      context: memContext.value,
-      insights: splitList(memInsights.value, /;|\n/),
-      tags: splitList(memTags.value, /,/),
-    });
-    memError.textContent = "";
-    for (const input of [memSummary, memContext, memInsights, memTags]) input.value = "";
-    showNotice(`ws.memory.add(…) stored turn ${turn}.` + (app.memory ? " memo_recall_context / memo_search_memory can find it." : ""));
-  } catch (e) {
-    memError.textContent = `ws.memory.add refused: ${errorText(e)}`;
-    return;
-  }
-  renderLiveContextPane();
-  renderMemoryPane();
-}
+export function mountMemory(store: PageStore, page: PageCommands): void {
+  const memoryToggle = $("memory-tools") as HTMLInputElement;
+  const memSummary = $("mem-summary") as HTMLInputElement;
+  const memContext = $("mem-context") as HTMLTextAreaElement;
+  const memInsights = $("mem-insights") as HTMLInputElement;
+  const memTags = $("mem-tags") as HTMLInputElement;
+  const memError = $("mem-error");
 
-$("memory-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  addMemoryTurn();
-});
-$("mem-use-live").addEventListener("click", () => {
-  try {
-    memContext.value = app.ws ? app.ws.liveContext(liveOptions()).markdown : "";
-  } catch (e) {
-    memError.textContent = `ws.liveContext refused: ${errorText(e)}`;
+  function renderMemoryPane(s: PageState): void {
+    memoryToggle.checked = s.options.memory;
+    $("memory-view").replaceChildren(s.ws ? renderMemory(s.ws.memory.turns(), s.ws.memory.digest()) : "");
   }
-});
-memoryToggle.addEventListener("change", () => {
-  if (memoryToggle.checked !== app.memory) void recreateWorkspace({ memory: memoryToggle.checked });
-});
+
+  /** ws.memory.add() with the form's turn; the live context's Memory section shows its digest line. */
+  function addMemoryTurn(): void {
+    const { ws, options } = store.state;
+    if (!ws) return;
+    const summary = memSummary.value.trim();
+    if (summary === "") {
+      memError.textContent = "A turn needs a summary.";
+      memSummary.focus();
+      return;
+    }
+    try {
+      const turn = ws.memory.add({
+        summary,
+        context: memContext.value,
+        insights: splitList(memInsights.value, /;|\n/),
+        tags: splitList(memTags.value, /,/),
+      });
+      memError.textContent = "";
+      for (const input of [memSummary, memContext, memInsights, memTags]) input.value = "";
+      const finds = options.memory ? ` ${toolName(options, "recall_context")} / ${toolName(options, "search_memory")} can find it.` : "";
+      store.dispatch({ type: "notice", message: `ws.memory.add(…) stored turn ${turn}.${finds}` });
+    } catch (e) {
+      memError.textContent = `ws.memory.add refused: ${errorText(e)}`;
+      return;
+    }
+    store.dispatch({ type: "memoryAdded" });
+  }
+
+  $("memory-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    addMemoryTurn();
+  });
+  $("mem-use-live").addEventListener("click", () => {
+    const s = store.state;
+    try {
+      memContext.value = s.ws ? s.ws.liveContext(liveOptionsOf(s)).markdown : "";
+    } catch (e) {
+      memError.textContent = `ws.liveContext refused: ${errorText(e)}`;
+    }
+  });
+  memoryToggle.addEventListener("change", () => {
+    if (memoryToggle.checked !== store.state.options.memory) void page.recreate({ memory: memoryToggle.checked });
+  });
+
+  // Recreating the workspace while a call or a create is under way would free it under that call.
+  watch(
+    store,
+    (s) => [s.busy],
+    (s) => (memoryToggle.disabled = s.busy),
+  );
+  watch(store, (s) => [s.revs.workspace, s.revs.memory, s.path], renderMemoryPane, false);
+}

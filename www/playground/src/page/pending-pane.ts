@@ -1,13 +1,20 @@
 // The Pending changes pane: the diff and the lettered changes.
 import { renderPendingChanges } from "../render";
 import { DiffView } from "../diffview";
-import { $, app } from "./state";
+import { $ } from "./dom";
+import { watch, type PageStore } from "./store";
 
-const pendingDiff = new DiffView({ label: "Pending diff", testid: "pending-preview", emptyText: "(no pending changes)" });
-$("pending-diff").replaceChildren(pendingDiff.dom);
-
-export function renderPendingPanel(): void {
-  pendingDiff.set(app.pending.preview);
-  $("pending-list").replaceChildren(renderPendingChanges(app.pending.changes));
-  $("pending-source").textContent = app.pending.source;
+export function mountPending(store: PageStore): void {
+  const pendingDiff = new DiffView({ label: "Pending diff", testid: "pending-preview", emptyText: "(no pending changes)" });
+  $("pending-diff").replaceChildren(pendingDiff.dom);
+  watch(
+    store,
+    (s) => [s.revs.workspace],
+    (s) => {
+      pendingDiff.set(s.pending.preview);
+      $("pending-list").replaceChildren(renderPendingChanges(s.pending.changes));
+      $("pending-source").textContent = s.pending.source;
+    },
+    false,
+  );
 }

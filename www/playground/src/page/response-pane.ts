@@ -1,14 +1,13 @@
 // The Response pane: badges, Markdown, Basic line, JSON, next actions, session log.
 import { h, renderBadges, renderJson, renderMarkdown, renderNextActions, renderSessionLog } from "../render";
-import { $, LANG, app } from "./state";
-import { fillConsole } from "./console-pane";
-import { renderCallHistory } from "./call-history-pane";
+import { $ } from "./dom";
+import { LANG, watch, type PageState, type PageStore } from "./store";
 
 /** How many earlier calls the Basic column lists (most recent last). */
 const BASIC_HISTORY = 4;
 
-export function renderResponsePanel(): void {
-  const rec = app.history[app.shown];
+function renderResponsePanel(s: PageState, store: PageStore): void {
+  const rec = s.history[s.shown];
   const badges = $("response-badges");
   const md = $("response-markdown");
   const basic = $("response-basic");
@@ -30,35 +29,40 @@ export function renderResponsePanel(): void {
     // Shown as the text the model keeps (not rendered): it is one line of Markdown source.
     basic.textContent = r.markdown_basic;
     basic.setAttribute("lang", lang);
-    const latest = app.shown === app.history.length - 1;
-    $("response-tool").textContent = `#${app.shown + 1} ${rec.tool}` + (latest ? "" : ` · not the latest (#${app.history.length})`);
+    const latest = s.shown === s.history.length - 1;
+    $("response-tool").textContent = `#${s.shown + 1} ${rec.tool}` + (latest ? "" : ` · not the latest (#${s.history.length})`);
     const view = renderMarkdown(r.markdown);
     view.setAttribute("lang", lang);
     md.replaceChildren(view);
     json.replaceChildren(renderJson(r));
-    next.replaceChildren(renderNextActions(r.next_actions, (tool) => fillConsole(tool, null)));
+    next.replaceChildren(renderNextActions(r.next_actions, (tool) => store.dispatch({ type: "fillConsole", tool, args: null })));
     // The calls before it, as an agent's history would keep them: one Basic line each.
-    const from = Math.max(0, app.shown - BASIC_HISTORY);
+    const from = Math.max(0, s.shown - BASIC_HISTORY);
     if (from > 0) earlier.append(h("li", { class: "muted more" }, `… ${from} earlier`));
-    for (let i = from; i < app.shown; i++) {
-      const c = app.history[i];
+    for (let i = from; i < s.shown; i++) {
+      const c = s.history[i];
       const item = h(
         "li",
         { lang: LANG[c.locale], title: c.response.markdown_basic, "data-call": i + 1 },
         h("span", { class: "call-no" }, `#${i + 1}`),
         c.response.markdown_basic,
       );
-      item.addEventListener("click", () => {
-        app.shown = i;
-        renderResponsePanel();
-      });
+      item.addEventListener("click", () => store.dispatch({ type: "show", index: i }));
       earlier.append(item);
     }
   }
   $("basic-history-wrap").hidden = earlier.childElementCount === 0;
-  renderCallHistory();
   const log = rec?.response.session_log ?? null;
   const logWrap = $("session-log-wrap");
   logWrap.hidden = log === null;
   $("session-log").replaceChildren(log === null ? "" : renderSessionLog(log));
+}
+
+export function mountResponse(store: PageStore): void {
+  watch(
+    store,
+    (s) => [s.revs.workspace, s.shown],
+    (s) => renderResponsePanel(s, store),
+    false,
+  );
 }

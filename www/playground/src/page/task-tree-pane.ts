@@ -1,8 +1,14 @@
 // The Task tree pane.
 import { renderTaskTree } from "../panes";
-import { $, LANG, app } from "./state";
+import { $ } from "./dom";
+import { LANG, toolName, watch, type PageStore } from "./store";
 
-export function renderTaskTreePane(): void {
-  const ws = app.ws;
-  $("task-tree").replaceChildren(ws ? renderTaskTree(ws.tasks(), LANG[app.locale]) : "");
+export function mountTaskTree(store: PageStore): void {
+  watch(
+    store,
+    (s) => [s.revs.workspace, s.path],
+    (s) =>
+      $("task-tree").replaceChildren(s.ws ? renderTaskTree(s.ws.tasks(), LANG[s.options.locale], toolName(s.options, "begin_task")) : ""),
+    false,
+  );
 }

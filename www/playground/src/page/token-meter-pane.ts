@@ -1,25 +1,27 @@
 // The History tokens pane: the transcript the calls make, before and after compression.
 import { renderTokenMeter } from "../panes";
 import { buildTranscript, estimateMessages, type HistoryFormat } from "../transcript";
-import { PREFIX, $, app, errorText } from "./state";
+import { $, errorText } from "./dom";
+import { watch, type PageState, type PageStore } from "./store";
 
 /** The user's request that opens the transcript (in the workspace's locale). */
-function userRequest(): string {
-  return app.locale === "zh"
-    ? `请用 ${PREFIX}_* 工具编辑 ${app.sample.path}。`
-    : `Please edit ${app.sample.path} with the ${PREFIX}_* tools.`;
+function userRequest(s: PageState): string {
+  const prefix = s.options.toolPrefix;
+  return s.options.locale === "zh"
+    ? `请用 ${prefix}_* 工具编辑 ${s.sample.path}。`
+    : `Please edit ${s.sample.path} with the ${prefix}_* tools.`;
 }
 
-export function renderTokenMeterPane(): void {
-  const ws = app.ws;
+function renderTokenMeterPane(s: PageState): void {
+  const ws = s.ws;
   const out = $("token-meter");
   if (!ws) {
     out.replaceChildren();
     return;
   }
-  const format = app.historyFormat;
-  const calls = app.history.map((c) => ({ toolCallId: c.toolCallId, tool: c.tool, args: c.args, markdown: c.response.markdown }));
-  const transcript = buildTranscript(userRequest(), calls, format);
+  const format = s.historyFormat;
+  const calls = s.history.map((c) => ({ toolCallId: c.toolCallId, tool: c.tool, args: c.args, markdown: c.response.markdown }));
+  const transcript = buildTranscript(userRequest(s), calls, format);
   let compressed = transcript;
   let removed = 0;
   let saved = 0;
@@ -50,10 +52,11 @@ export function renderTokenMeterPane(): void {
   );
 }
 
-document.querySelectorAll<HTMLInputElement>('input[name="tm-format"]').forEach((radio) =>
-  radio.addEventListener("change", () => {
-    if (!radio.checked) return;
-    app.historyFormat = radio.value as HistoryFormat;
-    renderTokenMeterPane();
-  }),
-);
+export function mountTokenMeter(store: PageStore): void {
+  document.querySelectorAll<HTMLInputElement>('input[name="tm-format"]').forEach((radio) =>
+    radio.addEventListener("change", () => {
+      if (radio.checked) store.dispatch({ type: "historyFormat", format: radio.value as HistoryFormat });
+    }),
+  );
+  watch(store, (s) => [s.revs.workspace, s.path, s.historyFormat], renderTokenMeterPane, false);
+}

@@ -2,11 +2,14 @@
 // actions: an external write, a failing save), the task stack and the tools.
 import type { StorageEvent } from "../storage";
 import { STATUS_TONE, h, renderTaskStack, renderToolChips } from "../render";
-import { $, MODE_HINT, app, showNotice, recorder } from "./state";
-import { toolSelect, fillConsole } from "./console-pane";
+import { $ } from "./dom";
+import { toolName, watch, type PageCommands, type PageState, type PageStore } from "./store";
 
-const externalLine = $("external-line") as HTMLInputElement;
-const externalText = $("external-text") as HTMLTextAreaElement;
+const MODE_HINT: Record<PageState["options"]["persistMode"], string> = {
+  manual: "commit saves",
+  immediate: "each edit saves",
+  disabled: "in memory only",
+};
 
 function describeEvent(e: StorageEvent): HTMLElement {
   switch (e.kind) {
@@ -25,20 +28,20 @@ function describeEvent(e: StorageEvent): HTMLElement {
 }
 
 /** State, mode, flags, last call, pending changes, storage, task stack and tools in one place. */
-export function renderWorkflowPanel(): void {
-  const ws = app.ws;
-  const storage = app.storage;
+function renderWorkflowPanel(s: PageState, fillConsole: (tool: string) => void): void {
+  const ws = s.ws;
+  const storage = s.storage;
   const state = ws ? ws.state : "–";
-  const last = app.history[app.history.length - 1];
+  const last = s.history[s.history.length - 1];
   const r = last?.response;
 
   const st = $("wf-state");
   st.textContent = state;
   st.dataset.state = ws ? ws.state : "";
   const mode = $("wf-mode");
-  mode.textContent = app.persistMode;
-  mode.dataset.mode = app.persistMode;
-  $("mode-hint").textContent = MODE_HINT[app.persistMode];
+  mode.textContent = s.options.persistMode;
+  mode.dataset.mode = s.options.persistMode;
+  $("mode-hint").textContent = MODE_HINT[s.options.persistMode];
 
   const flags = r?.flags.names ?? [];
   $("wf-flags").replaceChildren(
@@ -53,7 +56,7 @@ export function renderWorkflowPanel(): void {
   $("wf-last").replaceChildren(
     ...(last && r
       ? [
-          h("span", { class: "mono small" }, `#${app.history.length} ${last.tool}`),
+          h("span", { class: "mono small" }, `#${s.history.length} ${last.tool}`),
           " → ",
           h("span", { class: `badge ${STATUS_TONE[r.status] ?? "muted"}`, "data-testid": "wf-status" }, r.status),
           h("span", { class: "wf-summary", "data-testid": "wf-summary", title: r.summary }, r.summary),
@@ -61,7 +64,7 @@ export function renderWorkflowPanel(): void {
       : [h("span", { class: "muted small" }, "(none)")]),
   );
 
-  const changes = app.pending.changes;
+  const changes = s.pending.changes;
   const pend = $("wf-pending");
   pend.dataset.count = String(changes.length);
   pend.replaceChildren(
@@ -87,11 +90,11 @@ export function renderWorkflowPanel(): void {
   const rows = h("div", { class: "wf-storage-rows" });
   if (ws && storage) {
     const open = ws.paths();
-    const stored = [...app.seen.keys(), ...open.filter((p) => !app.seen.has(p))];
+    const stored = [...s.seen.keys(), ...open.filter((p) => !s.seen.has(p))];
     for (const p of stored) {
       const version = storage.version(p);
       const tags: HTMLElement[] = [];
-      if (version !== app.seen.get(p)) {
+      if (version !== s.seen.get(p)) {
         tags.push(
           h(
             "span",
@@ -104,14 +107,14 @@ export function renderWorkflowPanel(): void {
           h(
             "span",
             { class: "tag muted", "data-testid": "storage-differs" },
-            app.persistMode === "disabled" ? "differs: commits stay in memory" : "differs from the committed text",
+            s.options.persistMode === "disabled" ? "differs: commits stay in memory" : "differs from the committed text",
           ),
         );
       }
       rows.append(
         h(
           "div",
-          { class: `wf-doc${p === app.path ? " on-screen" : ""}`, "data-path": p },
+          { class: `wf-doc${p === s.path ? " on-screen" : ""}`, "data-path": p },
           h("span", { class: "mono" }, p),
           h("span", { class: "badge small", "data-testid": "storage-version", title: "storage version" }, version ?? "(removed)"),
           h("span", { class: "muted small" }, `${(storage.read(p) ?? "").length} chars`),
@@ -137,82 +140,53 @@ export function renderWorkflowPanel(): void {
   // The hand editor starts from what storage holds when it is opened (its toggle handler fills it;
   // kept while it is open and being edited). Closed, it holds nothing: a 10 MB text in a hidden
   // textarea made every later layout of the page slow.
+  const externalText = $("external-text") as HTMLTextAreaElement;
   if (!($("external-edit") as HTMLDetailsElement).open) externalText.value = "";
   const events = storage ? storage.events.slice(-5) : [];
   $("wf-storage-log").replaceChildren(...events.map(describeEvent));
-  const busy = app.busy || !ws;
+  const busy = s.busy || !ws;
   ($("external-write") as HTMLButtonElement).disabled = busy;
   ($("external-write-text") as HTMLButtonElement).disabled = busy;
   ($("fail-next-save") as HTMLButtonElement).disabled = busy;
 
-  $("tasks").replaceChildren(renderTaskStack(r ? r.task_stack : []));
+  $("tasks").replaceChildren(renderTaskStack(r ? r.task_stack : [], toolName(s.options, "begin_task")));
 
-  $("wf-tools-count").textContent = ws ? `${app.visible.length} of ${app.allTools.length} visible in ${state}` : "";
+  $("wf-tools-count").textContent = ws ? `${s.tools.visible.length} of ${s.tools.all.length} visible in ${state}` : "";
   $("wf-tools").replaceChildren(
-    renderToolChips(
-      app.allTools,
-      app.visible,
-      state,
-      (tool) => {
-        fillConsole(tool, null);
-        toolSelect.focus();
-      },
-      new Map([...app.toolStates].map(([n, t]) => [n, t.reason])),
-    ),
+    renderToolChips(s.tools.all, s.tools.visible, state, fillConsole, new Map([...s.tools.byName].map(([n, t]) => [n, t.reason]))),
   );
 }
 
-// ------------------------------------------------------------------ storage actions
+export function mountWorkflow(store: PageStore, page: PageCommands): void {
+  const externalLine = $("external-line") as HTMLInputElement;
+  const externalText = $("external-text") as HTMLTextAreaElement;
+  const externalEdit = $("external-edit") as HTMLDetailsElement;
+  const stored = () => store.state.storage?.read(store.state.path) ?? "";
 
-/** storage.write(path, text): another program changed the document on screen. */
-function writeExternally(text: string, what: string): void {
-  const storage = app.storage;
-  if (!storage || !app.ws || app.busy) return;
-  const path = app.path;
-  const version = storage.write(path, text);
-  recorder.host({ host: "write", path, text });
-  const pending = app.ws.draft(path) !== app.ws.text(path);
-  showNotice(
-    `storage.write("${path}", …) → ${version} (${what}). The next tool call sees it: ` +
-      (pending
-        ? "changes are pending, so expect ExternalConflict (state OutOfSync; commit blocked until memo_rebase, memo_refresh or memo_discard)."
-        : "nothing is pending, so the workspace reloads it silently and says so in that call's summary."),
+  /** Appends the line in the field to the document on screen, as another program would. */
+  function simulateExternalWrite(): void {
+    if (!store.state.storage) return;
+    const current = stored();
+    const eol = current.includes("\r\n") ? "\r\n" : "\n";
+    const sep = current === "" || current.endsWith("\n") ? "" : eol;
+    const line = externalLine.value;
+    page.writeExternally(current + sep + line + eol, `appended ${JSON.stringify(line)}`);
+  }
+
+  $("external-write").addEventListener("click", simulateExternalWrite);
+  $("fail-next-save").addEventListener("click", () => page.failNextSave());
+  $("external-write-text").addEventListener("click", () => page.writeExternally(externalText.value, "edited by hand"));
+  $("external-load-text").addEventListener("click", () => {
+    externalText.value = stored();
+  });
+  externalEdit.addEventListener("toggle", () => {
+    if (externalEdit.open) externalText.value = stored();
+  });
+  const fillConsole = (tool: string) => store.dispatch({ type: "fillConsole", tool, args: null, focus: true });
+  watch(
+    store,
+    (s) => [s.revs.workspace, s.revs.storage],
+    (s) => renderWorkflowPanel(s, fillConsole),
+    false,
   );
-  renderWorkflowPanel();
 }
-
-function simulateExternalWrite(): void {
-  const storage = app.storage;
-  if (!storage) return;
-  const current = storage.read(app.path) ?? "";
-  const eol = current.includes("\r\n") ? "\r\n" : "\n";
-  const sep = current === "" || current.endsWith("\n") ? "" : eol;
-  const line = externalLine.value;
-  writeExternally(current + sep + line + eol, `appended ${JSON.stringify(line)}`);
-}
-
-function failNextSave(): void {
-  const storage = app.storage;
-  if (!storage || app.busy) return;
-  storage.failNext("save");
-  recorder.host({ host: "failNextSave" });
-  showNotice(
-    `storage.failNext("save"): the next save rejects (${storage.armedSaveFailures} armed). ` +
-      (app.persistMode === "disabled"
-        ? "Persist mode is disabled, so nothing saves until you switch modes."
-        : app.persistMode === "immediate"
-          ? "In immediate mode the next successful edit saves: expect PersistFailure, state OutOfSync."
-          : "Commit something: expect PersistFailure, state OutOfSync, the draft kept whole."),
-  );
-  renderWorkflowPanel();
-}
-
-$("external-write").addEventListener("click", simulateExternalWrite);
-$("fail-next-save").addEventListener("click", failNextSave);
-$("external-write-text").addEventListener("click", () => writeExternally(externalText.value, "edited by hand"));
-$("external-load-text").addEventListener("click", () => {
-  externalText.value = app.storage?.read(app.path) ?? "";
-});
-$("external-edit").addEventListener("toggle", () => {
-  if (($("external-edit") as HTMLDetailsElement).open) externalText.value = app.storage?.read(app.path) ?? "";
-});
