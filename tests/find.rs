@@ -173,3 +173,30 @@ fn embeddings_are_asked_of_the_host_cached_and_combined() {
     assert_eq!(r.status, Status::InvalidArguments, "{}", r.markdown);
     assert_eq!(h.ws.draft(Some("guide.md")).unwrap(), GUIDE);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..proptest::prelude::ProptestConfig::default() })]
+    /// Any text, any query: memo_find answers, its candidates' offsets lie in the draft, and a
+    /// whole-unit pick or a `within` edit of what it listed never panics.
+    #[test]
+    fn find_and_its_picks_never_panic(
+        text in "(?s)[a-zA-Z_ #\\-*`{}():\n\t\r文件配置é]{0,300}",
+        query in "[a-zA-Z 文件配置]{0,12}",
+        code in proptest::prelude::any::<bool>(),
+    ) {
+        let path = if code { "x.rs" } else { "x.md" };
+        let mut h = Host::new(&[(path, &text)]);
+        let r = h.call("memo_find", json!({"query": query, "limit": 3}));
+        let draft = h.ws.draft(None).unwrap();
+        let len = draft.encode_utf16().count();
+        for c in &r.candidates {
+            proptest::prop_assert!(c.context_start <= c.context_end && c.context_end <= len, "{c:?}");
+            proptest::prop_assert!(c.end_line.unwrap_or(c.line) >= c.line);
+        }
+        if !r.candidates.is_empty() {
+            h.call("memo_replace", json!({"old_text": "a", "new_text": "b", "within": "A"}));
+            h.call("memo_read", json!({"unit": "A"}));
+            h.call("memo_replace_selection", json!({"selection_id": "A", "new_text": "y"}));
+        }
+    }
+}
