@@ -100,7 +100,8 @@ impl DocTerms {
             terms(text, |t, tw| all.push((t, w * tw)));
         }
         let len = all.iter().map(|(_, w)| w).sum();
-        all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // The crate's one sort instantiation (src/sort.rs): a copy per call site costs wasm.
+        crate::sort::sort_by(&mut all, |a, b| a.0.cmp(&b.0));
         let mut tf: Vec<(String, f64)> = Vec::with_capacity(all.len());
         for (t, w) in all {
             match tf.last_mut() {

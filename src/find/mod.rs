@@ -145,7 +145,7 @@ pub fn rank(indexed: &[Indexed], query: &str, limit: usize, vectors: Option<&[Ve
         }
     }
     let mut order: Vec<usize> = (0..scores.len()).filter(|&i| scores.get(i).is_some_and(|s| *s > 0.0)).collect();
-    order.sort_by(|&a, &b| {
+    crate::sort::sort_by(&mut order, |&a, &b| {
         let (sa, sb) = (scores.get(a).copied().unwrap_or(0.0), scores.get(b).copied().unwrap_or(0.0));
         sb.total_cmp(&sa).then(a.cmp(&b))
     });

@@ -205,7 +205,7 @@ fn prose_units(lines: &[&str]) -> Vec<Unit> {
             u.lines.end -= 1;
         }
     }
-    out.sort_by_key(|u| (u.lines.start, std::cmp::Reverse(u.lines.end)));
+    crate::sort::sort_by_key(&mut out, |u| (u.lines.start, std::cmp::Reverse(u.lines.end)));
     out
 }
 
@@ -293,7 +293,7 @@ fn code_units(lines: &[&str]) -> Vec<Unit> {
         i += 1;
     }
     loose_groups(lines, &mut out);
-    out.sort_by_key(|u| (u.lines.start, std::cmp::Reverse(u.lines.end)));
+    crate::sort::sort_by_key(&mut out, |u| (u.lines.start, std::cmp::Reverse(u.lines.end)));
     out
 }
 
