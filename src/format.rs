@@ -595,6 +595,7 @@ mod tests {
             r.candidates.push(Candidate {
                 id: id.into(),
                 line: i + 1,
+                end_line: None,
                 preview: "a | `b`".into(),
                 marker_start: format!("[[SEL#{id}]]"),
                 marker_end: format!("[[/SEL#{id}]]"),

@@ -88,6 +88,8 @@ pub struct Candidate {
     #[cfg_attr(test, ts(type = "Letter"))]
     pub id: String,
     pub line: usize,
+    /// The last line of a `memo_find` unit (its text is `line`..=`end_line`); `None` for a match.
+    pub end_line: Option<usize>,
     pub preview: String,
     pub marker_start: String,
     pub marker_end: String,

@@ -168,6 +168,9 @@ pub enum SelectionKind {
     Matches,
     /// Regions similar to a needle that matched nowhere (`NoMatch`).
     NearMisses,
+    /// Units `memo_find` ranked (docs/tools.md#memo_find): no choice is awaited; a pick
+    /// replaces the whole unit, and `memo_replace(within)` searches inside one.
+    Units,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -220,6 +223,15 @@ impl Selection {
         if path != self.path {
             return;
         }
+        if self.kind == SelectionKind::Units {
+            for c in &mut self.candidates {
+                match unit_through(&c.range, changes) {
+                    Some(moved) => c.range = moved,
+                    None => c.stale = true,
+                }
+            }
+            return;
+        }
         for c in &mut self.candidates {
             match changes.map_range(c.range.clone()) {
                 Some(moved) => c.range = moved,
@@ -227,6 +239,26 @@ impl Selection {
             }
         }
     }
+}
+
+/// A `memo_find` unit after `changes`: an edit inside it grows or shrinks it (a `within` edit
+/// keeps its unit), an edit outside moves it; one across its edge, or one replacing it whole,
+/// leaves no unit to name (`None`). Cost: O(log k) for k replacements.
+fn unit_through(unit: &Range<usize>, changes: &ChangeSet) -> Option<Range<usize>> {
+    let reps = changes.replacements();
+    let first = reps.partition_point(|r| r.range.end < unit.start);
+    for r in reps.iter().skip(first).take_while(|r| r.range.start <= unit.end) {
+        let inside = r.range.start >= unit.start && r.range.end <= unit.end;
+        let whole = r.range == *unit;
+        let touching_outside = r.range.end == unit.start || r.range.start == unit.end;
+        if whole || !(inside || touching_outside) {
+            return None;
+        }
+    }
+    // Text replaced right after the unit is not the unit's: its end stays before the new text.
+    let after = reps.iter().skip(first).any(|r| r.range.start == unit.end && r.range.end > r.range.start);
+    let end = changes.map_pos(unit.end, if after { Assoc::Before } else { Assoc::After });
+    Some(changes.map_pos(unit.start, Assoc::Before)..end)
 }
 
 /// Errors of staging.
@@ -285,6 +317,9 @@ pub struct Session {
     /// Pending changes in creation order (letters ascending).
     pub changes: Vec<PendingChange>,
     pub selection: Option<Selection>,
+    /// The units the last `memo_find` listed, moved through later edits like the selection
+    /// (`memo_replace(within)` names them after another search replaced the selection).
+    pub found: Option<Selection>,
     /// The change the last stage created or amended: recommendation prefers candidates near it.
     pub last_staged: Option<Letter>,
     /// Per document, the text its line keys were last shown from: `memo_replace_lines` checks
@@ -300,6 +335,7 @@ impl Session {
             docs: SmallMap::new(),
             changes: Vec::new(),
             selection: None,
+            found: None,
             last_staged: None,
             keys_shown: SmallMap::new(),
             letters_used: 0,
@@ -502,6 +538,7 @@ impl Session {
             }
         }
         self.selection = self.selection.take().map(|sel| sel.mapped(path, &edit));
+        self.found = self.found.take().map(|sel| sel.mapped(path, &edit));
         if change.is_some() {
             self.last_staged = change;
         }
@@ -533,7 +570,8 @@ impl Session {
                 sel.picked.extend(chosen);
                 Some(Selection { awaiting_choice: false, ..sel })
             }
-            Some(sel) if sel.path == path => None,
+            // Listed units are not a choice that other edits end: they move with the text.
+            Some(sel) if sel.path == path && sel.kind != SelectionKind::Units => None,
             other => other,
         };
     }
@@ -547,6 +585,9 @@ impl Session {
         self.docs.remove(path);
         if self.selection.as_ref().is_some_and(|s| s.path == path) {
             self.selection = None;
+        }
+        if self.found.as_ref().is_some_and(|s| s.path == path) {
+            self.found = None;
         }
         self.forget_missing_last_staged();
         before - self.changes.len()
@@ -570,6 +611,9 @@ impl Session {
     pub fn rebase_with(&mut self, path: &str, new_base: &Text, external: &ChangeSet) -> Rebase {
         if self.selection.as_ref().is_some_and(|s| s.path == path) {
             self.selection = None;
+        }
+        if self.found.as_ref().is_some_and(|s| s.path == path) {
+            self.found = None;
         }
         if !self.docs.contains_key(path) {
             return Rebase::default();

@@ -331,6 +331,8 @@ impl Workspace {
                     let results = storage.load_all(&paths);
                     self.complete_load(results)
                 }
+                // A storage embeds nothing: the find ranks by words alone and says so.
+                Step::Embed(_) => self.complete_embed(Err("this host has no embedder".into())),
                 Step::Record(request) => {
                     let result = storage.record(&request);
                     self.complete_record(result)

@@ -36,6 +36,7 @@ pub enum Tool {
     ExportSession,
     RecallContext,
     SearchMemory,
+    Find,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,10 +105,17 @@ const MATCH_ID: Param = Param {
     description: "Letter of the candidate to stage when the text matches several places.",
 };
 
+const WITHIN: Param = Param {
+    name: "within",
+    kind: ParamKind::Letter,
+    required: false,
+    description: "Search only inside this unit of the last memo_find, like \"A\".",
+};
+
 const PREVIEW_ONLY: Param =
     Param { name: "preview_only", kind: ParamKind::Boolean, required: false, description: "Show what would be staged without staging it." };
 
-const SPECS: [ToolSpec; 21] = [
+const SPECS: [ToolSpec; 22] = [
     ToolSpec {
         tool: Tool::Read,
         verb: "read",
@@ -119,6 +127,7 @@ const SPECS: [ToolSpec; 21] = [
             Param { name: "line_keys", kind: ParamKind::Boolean, required: false, description: "Prefix each line with its key `12#a3f1│ ` (line number and a hash of the line) for memo_replace_lines." },
             Param { name: "view", kind: ParamKind::OneOf(&["draft", "committed"]), required: false, description: "`draft` (default: committed text plus pending changes) or `committed`." },
             Param { name: "version", kind: ParamKind::String, required: false, description: "Read an earlier committed version instead, read-only: an id the live context or a commit named, like \"v2\" (\"v0\": as opened)." },
+            Param { name: "unit", kind: ParamKind::Letter, required: false, description: "Read the lines of a unit the last memo_find listed, like \"B\" (instead of start_line/end_line)." },
             PATH,
         ],
     },
@@ -135,6 +144,7 @@ const SPECS: [ToolSpec; 21] = [
             PREVIEW_ONLY,
             Param { name: "replace_all", kind: ParamKind::Boolean, required: false, description: "Stage every exact match as one lettered pending change, however many places it touches." },
             Param { name: "expected_occurrences", kind: ParamKind::Integer { min: 1 }, required: false, description: "How many matches you expect; if the count differs nothing is staged and you get the real count and lines." },
+            WITHIN,
             EXPECTED_FINGERPRINT,
             PATH,
         ],
@@ -312,13 +322,23 @@ const SPECS: [ToolSpec; 21] = [
             Param { name: "limit", kind: ParamKind::Integer { min: 1 }, required: false, description: "Most results to return (default 5, at most 20)." },
         ],
     },
+    ToolSpec {
+        tool: Tool::Find,
+        verb: "find",
+        description: "Find places by meaning: ranks the document's sections, paragraphs, code blocks, list items and functions against the query and lists the best as lettered candidates with their lines. memo_replace_selection(selection_id, new_text) replaces a whole unit; memo_replace(within=\"B\") searches inside one; memo_read(unit=\"B\") reads one.",
+        params: &[
+            Param { name: "query", kind: ParamKind::String, required: true, description: "What the place is about, in words or identifiers (any language)." },
+            Param { name: "limit", kind: ParamKind::Integer { min: 1 }, required: false, description: "Most candidates to list (default 5, at most 26)." },
+            PATH,
+        ],
+    },
 ];
 
 /// Most turns one `memo_recall_context` call may name: each comes back whole.
 pub const MAX_RECALL_TURNS: usize = 10;
 
 impl Tool {
-    pub const ALL: [Tool; 21] = [
+    pub const ALL: [Tool; 22] = [
         Tool::Read,
         Tool::Replace,
         Tool::ReplaceSpan,
@@ -340,6 +360,7 @@ impl Tool {
         Tool::ExportSession,
         Tool::RecallContext,
         Tool::SearchMemory,
+        Tool::Find,
     ];
 
     /// Tools that change the draft or storage: the ones an unreported external conflict stops.
@@ -605,6 +626,13 @@ pub struct Args(Map<String, Value>);
 
 impl Args {
     /// Arguments built in the core (e.g. `memo_commit_auto` choosing a candidate), as strings.
+    /// These arguments with `name` set to `value` (a call the core rewrites, like
+    /// `memo_read(unit)` into its lines). O(args).
+    pub fn with(mut self, name: &str, value: Value) -> Args {
+        self.0.insert(name.to_string(), value);
+        self
+    }
+
     pub fn from_pairs(pairs: &[(&str, String)]) -> Args {
         Args(pairs.iter().map(|(k, v)| (k.to_string(), Value::String(v.clone()))).collect())
     }

@@ -271,6 +271,22 @@ impl WasmWorkspace {
         step_to_js(&step)
     }
 
+    /// Whether the shell embeds texts for `memo_find` (the `embed` option): then a find asks
+    /// with an `embed` step first.
+    #[wasm_bindgen(js_name = setEmbedder)]
+    pub fn set_embedder(&mut self, on: bool) {
+        self.inner.set_embedder(on);
+    }
+
+    /// Reports the vectors of an `embed` step (an array of number arrays, one per text), or
+    /// `{ error }` when the embedder failed; returns the next step.
+    #[wasm_bindgen(js_name = completeEmbed)]
+    pub fn complete_embed(&mut self, vectors: JsValue) -> JsValue {
+        let parsed = js_to_json(&vectors, "vectors", 0).map_err(|e| e.to_string()).and_then(|v| crate::workspace::read_vectors(&v));
+        let step = self.inner.complete_embed(parsed);
+        step_to_js(&step)
+    }
+
     /// Says whether the storage keeps a history that records each call whose saves succeeded
     /// (the shell's storage has `afterCommit`): such a call then asks with a `record` step.
     #[wasm_bindgen(js_name = keepRecords)]

@@ -408,6 +408,11 @@ fn calls() -> Vec<(&'static str, Value)> {
         ("memo_recall_context", json!({"turn_numbers": [1]})),
         ("memo_recall_context", json!({"turn_numbers": [7]})),
         ("memo_search_memory", json!({"query": "parser"})),
+        ("memo_find", json!({"query": "timeout"})),
+        ("memo_find", json!({"query": "kubernetes"})),
+        ("memo_read", json!({"unit": "A"})),
+        ("memo_replace", json!({"old_text": "30", "new_text": "31", "within": "A"})),
+        ("memo_replace_selection", json!({"selection_id": "A", "new_text": "x: 1"})),
         // The usual mistakes.
         ("memo_nope", json!({})),
         ("memo_replace", json!({"old_text": "a"})),

@@ -111,6 +111,7 @@ const WITH_CANDIDATES: &[(&str, Scenario)] = &[
     ("multi_match_fuzzy", multi_match_fuzzy),
     ("multi_match_stale", multi_match_stale),
     ("no_match_near_misses", no_match_near_misses),
+    ("find_units", find_units),
 ];
 
 /// The example flows, in Chinese with the list style.
@@ -376,6 +377,25 @@ fn multi_match_recommended(v: Variant) -> String {
     // A read while the choice is pending shows the markers.
     run.call("memo_read", json!({}), Status::Success, WorkflowState::SelectionPending);
     run.call("memo_replace_selection", json!({"selection_id": "B"}), Status::Success, WorkflowState::PersistPending);
+    run.out
+}
+
+/// `memo_find` (docs/tools.md#memo_find): units listed, one recommended, then edited inside
+/// with `within`, replaced whole with a pick, and a query with no words refused.
+fn find_units(v: Variant) -> String {
+    let text =
+        "# Guide\n\n## Install\n\nRun the installer.\n\n## Retry policy\n\nRequests are retried 3 times.\n\n## 缓存\n\n结果缓存一小时。\n";
+    let mut run = Run::new(&[("guide.md", text)], v, PersistMode::Manual);
+    run.call("memo_find", json!({"query": "how often are requests retried"}), Status::Success, WorkflowState::Idle);
+    run.call("memo_replace", json!({"old_text": "3", "new_text": "5", "within": "A"}), Status::Success, WorkflowState::PersistPending);
+    run.call("memo_find", json!({"query": "缓存时间"}), Status::Success, WorkflowState::PersistPending);
+    run.call(
+        "memo_replace_selection",
+        json!({"selection_id": "A", "new_text": "## 缓存\n\n不缓存。"}),
+        Status::Success,
+        WorkflowState::PersistPending,
+    );
+    run.call("memo_find", json!({"query": "…"}), Status::InvalidArguments, WorkflowState::PersistPending);
     run.out
 }
 

@@ -136,6 +136,7 @@ mod native {
             Step::Load(_) => panic!("{what}: asked to load"),
             Step::Record(_) => panic!("{what}: asked to record"),
             Step::LoadAt { .. } => panic!("{what}: asked to read a stored version"),
+            Step::Embed(_) => panic!("{what}: asked to embed"),
         }
     }
 

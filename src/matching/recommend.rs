@@ -63,11 +63,21 @@ pub enum Reason {
     OneToken,
     /// A near miss that differs from `old_text` only by whole lines `old_text` lacks.
     AddedLines,
+    /// A `memo_find` unit whose score is clearly ahead of the next one's
+    /// (docs/decisions.md#memo_find-ranking).
+    BestByMargin,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 6] =
-        [Reason::AfterAnchor, Reason::NearFocus, Reason::GoalWords, Reason::WhitespaceOnly, Reason::OneToken, Reason::AddedLines];
+    pub const ALL: [Reason; 7] = [
+        Reason::AfterAnchor,
+        Reason::NearFocus,
+        Reason::GoalWords,
+        Reason::WhitespaceOnly,
+        Reason::OneToken,
+        Reason::AddedLines,
+        Reason::BestByMargin,
+    ];
 
     /// A stable machine-readable code: `after_anchor`, `near_focus`, `goal_words`,
     /// `whitespace_only`, `one_token`, `added_lines`.
@@ -79,6 +89,7 @@ impl Reason {
             Reason::WhitespaceOnly => "whitespace_only",
             Reason::OneToken => "one_token",
             Reason::AddedLines => "added_lines",
+            Reason::BestByMargin => "best_by_margin",
         }
     }
 
@@ -92,6 +103,7 @@ impl Reason {
             Reason::WhitespaceOnly => "reason.whitespace_only",
             Reason::OneToken => "reason.one_token",
             Reason::AddedLines => "reason.added_lines",
+            Reason::BestByMargin => "reason.best_by_margin",
         }
     }
 }

@@ -512,6 +512,7 @@ flags: `SelectionPending`
             r.candidates.push(Candidate {
                 id: id.into(),
                 line: i + 1,
+                end_line: None,
                 preview: ["a | `b`", "", "x ← recommended"][i].into(),
                 marker_start: format!("[[SEL#{id}]]"),
                 marker_end: format!("[[/SEL#{id}]]"),

@@ -22,8 +22,9 @@ use crate::response::Response;
 use crate::session::{Letter, Selection, SelectionKind};
 use crate::text::{self, normalize_line_breaks, Text};
 use crate::tools::{Args, Tool};
+use crate::workspace::find::UnitRef;
 use crate::workspace::outcome::{ChoiceArg, EditOutcome, ExactlyElsewhere, LineChange, Needle, Note, Refusal, SpanEnd};
-use crate::workspace::words;
+use crate::workspace::words::{self, Voice};
 use crate::workspace::{Step, Workspace};
 
 mod choose;
@@ -265,12 +266,21 @@ impl Workspace {
         let old = arg_text(args, "old_text");
         let mut new = arg_text(args, "new_text");
         let preview_only = args.bool("preview_only").unwrap_or(false);
+        // `within`: only inside a unit the last memo_find listed (docs/tools.md#memo_find).
+        let within = match args.str("within").and_then(Letter::parse) {
+            Some(letter) => match self.unit(path, letter) {
+                UnitRef::Live { range } => Some(range),
+                why => return Step::Done(self.unit_refused(path, "within", letter, &why)),
+            },
+            None => None,
+        };
         if old.is_empty() {
             let choosing = choice_args(args);
             if !choosing.is_empty() {
                 return self.refuse(Refusal::AppendWithChoice { args: choosing }, None);
             }
-            let end = self.draft_rope(path).len_chars();
+            // Within a unit, an empty old_text appends at the unit's end.
+            let end = within.as_ref().map_or_else(|| self.draft_rope(path).len_chars(), |r| r.end);
             let info = StageInfo { tool: Tool::Replace, quality: None, preview_only, chosen: None, notes: Vec::new(), warn: false };
             return self.stage(path, vec![Edit { range: end..end, new_text: new }], info);
         }
@@ -282,7 +292,11 @@ impl Workspace {
         let (base, changes) = self.layers(path);
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
         let replace_all = args.bool("replace_all").unwrap_or(false);
-        let (located, capped) = matching::locate_layered_upto(&layers, &old, anchor_end.unwrap_or(0), choose::match_cap(replace_all));
+        let from = within.as_ref().map_or(0, |r| r.start).max(anchor_end.unwrap_or(0));
+        let (mut located, capped) = matching::locate_layered_upto(&layers, &old, from, choose::match_cap(replace_all));
+        if let Some(unit) = &within {
+            located.matches.retain(|m| m.range.start >= unit.start && m.range.end <= unit.end);
+        }
         self.match_trace("memo_replace", path, &draft, &old, anchor_end, &located.matches);
         // Found by the lines around its placeholders: new_text's placeholders must map to the
         // lines those stand for, or nothing is written (a placeholder is never text).
@@ -313,7 +327,11 @@ impl Workspace {
         let search = Search {
             tool: Tool::Replace,
             path: path.to_string(),
-            query: format!("replace\u{0}{old}\u{0}{}", args.str("search_after").unwrap_or_default()),
+            query: format!(
+                "replace\u{0}{old}\u{0}{}\u{0}{}",
+                args.str("search_after").unwrap_or_default(),
+                args.str("within").unwrap_or_default()
+            ),
             needle: Needle::OldText(old.clone()),
             new_text: new,
             anchor_end,
@@ -462,11 +480,26 @@ impl Workspace {
             Err(Refusal::StaleCandidate { letter }) => return self.refuse(Refusal::StaleCandidate { letter }, Some(&sel.path)),
             Err(refusal) => return self.refuse(refusal, None),
         };
+        let preview_only = args.bool("preview_only").unwrap_or(false);
+        if sel.kind == SelectionKind::Units {
+            // A unit is replaced whole by the new_text given now: no search gave one.
+            let Some(new) = args.str("new_text").map(|t| normalize_line_breaks(t).into_owned()) else {
+                return Step::Done(self.finish(words::unit_needs_new_text(c.id, &Voice::of(self)), None));
+            };
+            let info = StageInfo {
+                tool: Tool::ReplaceSelection,
+                warn: false,
+                quality: Some(c.quality),
+                preview_only,
+                chosen: Some(c.id),
+                notes: Vec::new(),
+            };
+            return self.stage(&sel.path, vec![Edit { range: c.range, new_text: new }], info);
+        }
         let mut new = match args.str("new_text") {
             Some(t) => normalize_line_breaks(t).into_owned(),
             None => sel.new_text.clone(),
         };
-        let preview_only = args.bool("preview_only").unwrap_or(false);
         let mut notes = Vec::new();
         // A new new_text may be a lazy sketch of the candidate's old_text (the selection's was
         // filled when it was searched).

@@ -139,6 +139,8 @@ pub(crate) enum StepView<'a> {
     Persist { requests: &'a [PersistRequest] },
     /// Read these paths, then report each (`LoadReport`).
     Load { paths: &'a [String] },
+    /// Embed these texts, then report one vector each, in order (`completeEmbed`).
+    Embed { texts: &'a [String] },
     /// Record what the call saved in the storage's history, then report what came of it
     /// (`RecordResult`).
     Record { request: &'a super::RecordRequest },
@@ -155,6 +157,7 @@ impl<'a> StepView<'a> {
             Step::Done(response) => StepView::Done { response },
             Step::Persist(requests) => StepView::Persist { requests },
             Step::Load(paths) => StepView::Load { paths },
+            Step::Embed(texts) => StepView::Embed { texts },
             Step::Record(request) => StepView::Record { request },
             Step::LoadAt { path, version } => StepView::LoadAt { path, version },
         }

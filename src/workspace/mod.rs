@@ -24,6 +24,9 @@ use crate::workflow::{Flags, PersistMode, WorkflowState};
 mod auto_rebase;
 mod create;
 mod edit;
+mod find;
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub(crate) use find::read_vectors;
 mod history_book;
 mod live;
 mod log;
@@ -238,6 +241,9 @@ pub enum Step {
     Persist(Vec<PersistRequest>),
     /// Read these paths from storage, then call [`Workspace::complete_load`].
     Load(Vec<String>),
+    /// Embed these texts with the host's model, then call [`Workspace::complete_embed`] with
+    /// one vector each, in order (`memo_find`, docs/architecture.md#sans-io-steps).
+    Embed(Vec<String>),
     /// The call's saves all succeeded and the storage keeps a history ([`Workspace::keep_records`]):
     /// record them, then call [`Workspace::complete_record`] with what that came to.
     Record(RecordRequest),
@@ -267,6 +273,8 @@ enum Awaiting {
     PersistAs { path: String, new_path: String, text: Text },
     /// Reads for `memo_refresh`, `memo_discard` or `memo_diff(against="storage")`.
     Load(sync::LoadPurpose),
+    /// The host's embeddings for a `memo_find`.
+    Embed(find::FindInFlight),
     /// The storage's record of the call's saves; the finished response (not yet rendered) and
     /// the paths saved.
     Record(Box<(Response, Vec<String>)>),
@@ -283,6 +291,10 @@ pub struct Workspace {
     session: Option<Session>,
     next_session_id: u64,
     awaiting: Option<Awaiting>,
+    /// The host embeds texts for `memo_find` (`set_embedder`), and the vectors it gave, by
+    /// content hash of the text (docs/decisions.md#memo_find-ranking).
+    embedder: bool,
+    embed_cache: find::EmbedCache,
     /// Documents whose last save failed, with the storage's error: the workflow is `OutOfSync`
     /// until a retry succeeds or their changes are dropped.
     persist_failures: SmallMap<String, String>,
@@ -363,6 +375,8 @@ impl Workspace {
             session: None,
             next_session_id: 1,
             awaiting: None,
+            embedder: false,
+            embed_cache: find::EmbedCache::default(),
             persist_failures: SmallMap::new(),
             conflicts: SmallMap::new(),
             exact_external: SmallMap::new(),
@@ -501,6 +515,8 @@ impl Workspace {
     pub fn state(&self) -> WorkflowState {
         match &self.awaiting {
             Some(Awaiting::Load(_) | Awaiting::LoadAt(_)) => return WorkflowState::Refreshing,
+            // Embedding changes nothing: the state is the one the data gives.
+            Some(Awaiting::Embed(_)) => {}
             Some(_) => return WorkflowState::PersistPending,
             None => {}
         }
@@ -630,6 +646,8 @@ impl Workspace {
             Err(error) => return Step::Done(self.session_worded(&SessionOutcome::NotOpen { error }, None)),
         };
         match tool {
+            Tool::Find => self.find(&path, &args),
+            Tool::Read if args.str("unit").is_some() => Step::Done(self.read_unit(&path, &args)),
             Tool::Read => match args.str("version").map(str::to_string) {
                 Some(version) => match self.ask_stored_read(&path, &version, &args) {
                     Some(step) => step,

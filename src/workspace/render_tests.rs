@@ -70,6 +70,7 @@ fn a_response_that_fails_the_validator_is_flagged_and_recorded() {
     r.candidates.push(crate::response::Candidate {
         id: "A".into(),
         line: 0,
+        end_line: None,
         preview: "x".into(),
         marker_start: "[[SEL#A]]".into(),
         marker_end: "[[/SEL#A]]".into(),

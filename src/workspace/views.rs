@@ -27,6 +27,7 @@ pub(super) fn candidate_view(
     Candidate {
         id: id.to_string(),
         line: line_idx + 1,
+        end_line: None,
         // `api.timeout: 30`, not just `timeout: 30`: which one it is matters to the model.
         preview: crate::outline::key_path_preview(draft, line_idx),
         marker_start: format!("[[SEL#{id}]]"),

@@ -20,10 +20,21 @@ impl Workspace {
             (_, Refreshing) => false,
             // Read-only, and only where the host enabled the memory store.
             (Tool::RecallContext | Tool::SearchMemory, _) => self.config.memory,
-            (Tool::Read | Tool::Preview | Tool::Revert | Tool::Discard | Tool::Refresh | Tool::BeginTask | Tool::ExportSession, _) => true,
+            (
+                Tool::Read
+                | Tool::Find
+                | Tool::Preview
+                | Tool::Revert
+                | Tool::Discard
+                | Tool::Refresh
+                | Tool::BeginTask
+                | Tool::ExportSession,
+                _,
+            ) => true,
             (Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceLines, _) => true,
-            // Choosing a candidate is only possible while a choice is pending.
-            (Tool::ReplaceSelection, s) => s == SelectionPending,
+            // Choosing a candidate is only possible while a choice is pending, or while units
+            // memo_find listed are live (docs/tools.md#memo_find).
+            (Tool::ReplaceSelection, s) => s == SelectionPending || (s != OutOfSync && self.units_listed()),
             // No appending while a choice is pending or storage is out of sync.
             (Tool::Append, s) => matches!(s, Idle | PersistPending),
             // A new document is staged like an append.
@@ -51,6 +62,11 @@ impl Workspace {
             (Tool::Undo, s) => s == Idle,
             (Tool::PersistAs, s) => s == OutOfSync,
         }
+    }
+
+    /// The live selection is units `memo_find` listed. O(1).
+    pub(super) fn units_listed(&self) -> bool {
+        self.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|s| s.kind == crate::session::SelectionKind::Units)
     }
 
     pub fn visible_tools(&self) -> Vec<Tool> {

@@ -40,7 +40,7 @@ const EXAMPLES = {
   memo_replace_selection: {
     setup: (call) => call("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60" }),
     args: { selection_id: "B" },
-    note: "after `memo_replace({ old_text: \"timeout: 30\", new_text: \"timeout: 60\" })` listed candidates A and B",
+    note: 'after `memo_replace({ old_text: "timeout: 30", new_text: "timeout: 60" })` listed candidates A and B',
   },
   memo_replace_lines: {
     setup: async (call, ctx) => {
@@ -104,6 +104,7 @@ const EXAMPLES = {
     args: { query: "timeout", limit: 3 },
     note: "with one turn in the memory store (`ws.memory.add`)",
   },
+  memo_find: { args: { query: "api timeout", limit: 3 } },
 };
 
 function addTurn(ws) {
@@ -157,7 +158,10 @@ async function offeredIn() {
 }
 
 function typeOf(schema) {
-  if (schema.enum) return schema.enum.length > 6 ? `${schema.type} (${schema.enum[0]}–${schema.enum.at(-1)})` : schema.enum.map((v) => JSON.stringify(v)).join(" | ");
+  if (schema.enum)
+    return schema.enum.length > 6
+      ? `${schema.type} (${schema.enum[0]}–${schema.enum.at(-1)})`
+      : schema.enum.map((v) => JSON.stringify(v)).join(" | ");
   if (schema.type === "array") return `${typeOf(schema.items ?? {})}[]`;
   if (Array.isArray(schema.type)) return schema.type.join(" | ");
   if (schema.oneOf || schema.anyOf) return (schema.oneOf ?? schema.anyOf).map(typeOf).join(" | ");
@@ -180,7 +184,10 @@ function argumentTable(schema) {
   const props = Object.entries(schema.properties ?? {});
   if (props.length === 0) return "No arguments.\n";
   const required = new Set(schema.required ?? []);
-  const rows = props.map(([name, p]) => `| \`${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "–"} | ${cell((p.description ?? "") + constraints(p))} |`);
+  const rows = props.map(
+    ([name, p]) =>
+      `| \`${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "–"} | ${cell((p.description ?? "") + constraints(p))} |`,
+  );
   return ["| argument | type | required | meaning |", "| --- | --- | --- | --- |", ...rows, ""].join("\n");
 }
 
@@ -239,6 +246,17 @@ export async function generateToolsDoc() {
     L.push(`| [\`${d.name}\`](#${d.name}) | ${STATES.map(([label]) => (states.includes(label) ? "✓" : "–")).join(" | ")} |`);
   }
   L.push("", "`memo_recall_context` and `memo_search_memory` exist only with `memory: true`.", "");
+  L.push(
+    "`memo_find` ranks the document's units (Markdown sections, paragraphs, fenced code blocks and",
+    "list items; in code, blocks by indentation and the lines under a comment) by their words",
+    "(BM25), and by meaning too when `Workspace.create` got an `embed` function",
+    "([decisions.md#memo_find-ranking](decisions.md#memo_find-ranking)). Its letters name units",
+    "for three tools: `memo_replace_selection(selection_id, new_text)` replaces a whole unit,",
+    "`memo_replace(old_text, new_text, within)` searches only inside one, `memo_read(unit)` reads",
+    "one. A letter stays valid while the edits inside its unit go on; an edit across its edge",
+    "ends it. Listing awaits no choice: the workflow state stays as it was.",
+    "",
+  );
   for (const d of defs) {
     const { args, response, note } = await example(d.name);
     L.push(`## ${d.name}`, "", d.description, "", argumentTable(d.input_schema));
@@ -247,7 +265,9 @@ export async function generateToolsDoc() {
     L.push(`Response (\`status\` ${response.status}, \`workflow_state\` ${response.workflow_state}), as the model reads it:`, "");
     L.push(fence(response.markdown, "markdown"));
   }
-  return `${L.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${L.join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }
 
 function statesOf(name, offered) {

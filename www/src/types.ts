@@ -424,6 +424,13 @@ export interface WorkspaceOptions extends CoreOptions {
    * and the calls queued behind go on. A whole number from 1 to 2147483647.
    */
   storageTimeoutMs?: number;
+  /**
+   * The host's embedding model, for `memo_find` (docs/tools.md#memo_find): one vector per text,
+   * in order. With it a find ranks by meaning as well as by words; agentpad downloads no model
+   * and caches the vectors of unchanged units. Without it, or when it throws or answers
+   * badly, a find ranks by words (BM25) alone.
+   */
+  embed?: (texts: string[]) => Promise<number[][]>;
 }
 
 /** What `ws.memory.add()` takes: `turn` defaults to one after the last, `atMs` to now. */

@@ -42,7 +42,7 @@ export function tooLong(path: string, text: string): string | undefined {
  * The options of Workspace.create: the core's, from its option table (docs/options.md), and the
  * package's own. Anything else is refused (a typo must not fall back to a default).
  */
-export const CREATE_OPTIONS = [...CORE_OPTIONS.map((o) => o.name), "storage", "diagnostics", "paths", "storageTimeoutMs"];
+export const CREATE_OPTIONS = [...CORE_OPTIONS.map((o) => o.name), "storage", "diagnostics", "paths", "storageTimeoutMs", "embed"];
 /** The options of liveContext. */
 export const LIVE_CONTEXT_OPTIONS = [
   "path",

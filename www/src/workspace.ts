@@ -111,6 +111,8 @@ export class Workspace {
   #unwatch: (() => void) | undefined;
 
   readonly #sink: ((record: DiagnosticRecord) => void) | undefined;
+  /** The host's embedder for memo_find (option `embed`), driven like storage steps. */
+  #embedder: ((texts: string[]) => Promise<number[][]>) | undefined;
   readonly #storageTimeoutMs: number;
   /** Rejecters of the calls not yet settled: free() settles them (see free). */
   readonly #pending = new Set<(err: Error) => void>();
@@ -180,6 +182,9 @@ export class Workspace {
     }
     const { storage } = options;
     checkKeys(options, CREATE_OPTIONS, "Workspace.create");
+    if (options.embed !== undefined && typeof options.embed !== "function") {
+      throw new TypeError("agentpad: embed needs a function: { embed: (texts: string[]) => Promise<number[][]> }");
+    }
     const timeoutMs = checkTimeout(options.storageTimeoutMs);
     await ensureWasm();
     const paths: string[] =
@@ -237,6 +242,10 @@ export class Workspace {
     }
     const ws = new Workspace(inner, storage, timeoutMs, sink);
     for (const [path, text] of committed) ws.#committed.set(path, text);
+    if (options.embed !== undefined) {
+      ws.#embedder = options.embed;
+      inner.setEmbedder(true);
+    }
     return ws;
   }
 
@@ -332,7 +341,9 @@ export class Workspace {
             ? await this.#load(step.paths)
             : step.kind === "load_at"
               ? await this.#loadAt(step.path, step.version)
-              : await this.#record(name, step.request, listed, task);
+              : step.kind === "embed"
+                ? await this.#embed(step.texts)
+                : await this.#record(name, step.request, listed, task);
     }
     const response = step.response as ToolResponse;
     if (response.pending_changes.length > 0 || response.workflow_state === "Idle") this.#pendingListed = response.pending_changes;
@@ -444,6 +455,25 @@ export class Workspace {
       }
     }
     return this.#live().completeLoad(results) as Step;
+  }
+
+  /**
+   * Performs an `embed` step with the host's embedder (docs/architecture.md#sans-io-steps). A
+   * failure is reported, not thrown: the find then ranks by words alone and says so.
+   */
+  async #embed(texts: string[]): Promise<Step> {
+    let report: unknown;
+    try {
+      if (this.#embedder === undefined) throw new Error("no embed option was given");
+      report = await withTimeout(
+        Promise.resolve().then(() => this.#embedder!(texts)),
+        this.#storageTimeoutMs,
+        "agentpad: embed()",
+      );
+    } catch (err) {
+      report = { error: messageOf(err) };
+    }
+    return this.#live().completeEmbed(report) as Step;
   }
 
   /** `storage.load(path)` within the storage timeout. */

@@ -177,6 +177,7 @@ test("a typical call with nulls for the absent arguments validates against the s
     preview_only: null,
     replace_all: null,
     expected_occurrences: null,
+    within: null,
     expected_fingerprint: null,
     path: null,
   };
@@ -184,7 +185,9 @@ test("a typical call with nulls for the absent arguments validates against the s
   assert.ok(!ajv.validate(schemas.memo_replace, { ...replace, path: undefined }), "every property is required");
   assert.ok(!ajv.validate(schemas.memo_replace, { ...replace, match_id: "AA" }));
   assert.ok(!ajv.validate(schemas.memo_replace, { ...replace, extra: 1 }));
-  assert.ok(ajv.validate(schemas.memo_read, { start_line: 1, end_line: null, line_numbers: null, line_keys: null, view: null, version: null, path: null }));
+  assert.ok(
+    ajv.validate(schemas.memo_read, { start_line: 1, end_line: null, line_numbers: null, line_keys: null, view: null, version: null, unit: null, path: null }),
+  );
   assert.ok(ajv.validate(ws.tools({ format: "json-schema" })[0].input_schema, {}), "non-strict: optional stays optional");
 
   // null reads as absent (the core's argument parsing)

@@ -14,7 +14,7 @@ const www = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const BUDGETS = {
   // @agentpad/core: 524,016 on 2026-12-02 (with the NotStored flag); 525,542 with the commit's
   // write as edits of the shell's copy (src/host_texts.rs).
-  "pkg/agentpad_bg.wasm": 556_000,
+  "pkg/agentpad_bg.wasm": 581_800,
 };
 
 /** gzip -9 size of a file, as bench/speed/wasm-size.mjs and the bench report measure it. */

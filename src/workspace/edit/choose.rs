@@ -473,7 +473,7 @@ impl Workspace {
     }
 
     /// Takes the session out (opening a new one if there is none); the caller puts it back.
-    fn take_session(&mut self) -> Session {
+    pub(in crate::workspace) fn take_session(&mut self) -> Session {
         self.session.take().unwrap_or_else(|| {
             self.next_session_id += 1;
             Session::new(self.next_session_id - 1)

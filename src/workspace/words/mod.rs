@@ -14,6 +14,7 @@
 //! worded after its state change is applied, against the state it leaves.
 
 mod edit;
+mod find;
 mod memory;
 mod near;
 mod persist;
@@ -24,6 +25,7 @@ mod sync;
 #[cfg(test)]
 pub use edit::note;
 pub use edit::{already_there, edit, exactly_elsewhere, immediate_commit_summary};
+pub use find::{find_embed_failed, find_found, find_no_words, find_none, unit_needs_new_text, unit_refused};
 pub use memory::memory;
 #[cfg(test)]
 pub use near::near_misses_text;

@@ -59,7 +59,13 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
         }
         SessionOutcome::TaskRefused { error: crate::tasks::TaskError::TooDeep { goal, depth, limit } } => {
             Response::new(Status::Blocked, v.t("task.too_deep", &[("goal", goal), ("depth", depth), ("limit", limit)]))
-                .with_guidance(v.t("task.too_deep.guidance", &[("p", &p)]))
+                // Guidance names only offered tools: with a choice pending and nothing staged,
+                // no commit can finish the task.
+                .with_guidance(if v.offers(Tool::Commit) {
+                    v.t("task.too_deep.guidance", &[("p", &p)])
+                } else {
+                    v.t("task.too_deep.guidance.inside", &[])
+                })
         }
         SessionOutcome::TaskRefused { error } => {
             let what = match error {

@@ -39,6 +39,8 @@ export type AnchorDiff = {
 export type Candidate = {
   id: Letter;
   line: number;
+  /** The last line of a `memo_find` unit (its text is `line`..=`end_line`); `None` for a match. */
+  end_line: number | null;
   preview: string;
   marker_start: string;
   marker_end: string;
@@ -539,7 +541,7 @@ export type PlanHint = {
 };
 
 /** Why a candidate is recommended. */
-export type RecommendReason = "after_anchor" | "near_focus" | "goal_words" | "whitespace_only" | "one_token" | "added_lines";
+export type RecommendReason = "after_anchor" | "near_focus" | "goal_words" | "whitespace_only" | "one_token" | "added_lines" | "best_by_margin";
 
 /**
  * What one call saved, for the storage to record ([`Step::Record`]).
@@ -672,6 +674,7 @@ export type Step =
   | { "kind": "done"; response: ResponseData }
   | { "kind": "persist"; requests: Array<PersistRequest> }
   | { "kind": "load"; paths: Array<string> }
+  | { "kind": "embed"; texts: Array<string> }
   | { "kind": "record"; request: RecordRequest }
   | { "kind": "load_at"; path: string; version: string };
 

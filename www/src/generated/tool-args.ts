@@ -28,7 +28,8 @@ export type ToolVerb =
   | "begin_task"
   | "export_session"
   | "recall_context"
-  | "search_memory";
+  | "search_memory"
+  | "find";
 
 /** The tool names under the default prefix, e.g. `"memo_replace_span"`. */
 export type ToolName = `memo_${ToolVerb}`;
@@ -62,6 +63,11 @@ export interface ToolArgs {
      * named, like "v2" ("v0": as opened).
      */
     version?: string;
+    /**
+     * Read the lines of a unit the last memo_find listed, like "B" (instead of
+     * start_line/end_line).
+     */
+    unit?: Letter;
     /** Document to work on; defaults to the workspace's default document. */
     path?: string;
   };
@@ -93,6 +99,8 @@ export interface ToolArgs {
      * count and lines. A whole number ≥ 1.
      */
     expected_occurrences?: number;
+    /** Search only inside this unit of the last memo_find, like "A". */
+    within?: Letter;
     /**
      * Fingerprint from your last read; if the draft changed since, nothing is edited and you get
      * StaleReference.
@@ -330,5 +338,19 @@ export interface ToolArgs {
     query: string;
     /** Most results to return (default 5, at most 20). A whole number ≥ 1. */
     limit?: number;
+  };
+  /**
+   * Find places by meaning: ranks the document's sections, paragraphs, code blocks, list items and
+   * functions against the query and lists the best as lettered candidates with their lines.
+   * memo_replace_selection(selection_id, new_text) replaces a whole unit; memo_replace(within="B")
+   * searches inside one; memo_read(unit="B") reads one.
+   */
+  find: {
+    /** What the place is about, in words or identifiers (any language). */
+    query: string;
+    /** Most candidates to list (default 5, at most 26). A whole number ≥ 1. */
+    limit?: number;
+    /** Document to work on; defaults to the workspace's default document. */
+    path?: string;
   };
 }
