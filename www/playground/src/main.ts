@@ -21,6 +21,7 @@ import { mountTokenMeter } from "./page/token-meter-pane";
 import { mountMemory } from "./page/memory-pane";
 import { mountReplayShare } from "./page/replay-share-pane";
 import { mountAgent } from "./page/agent-pane";
+import { mountFind } from "./page/find-pane";
 
 /**
  * The options the page creates its workspaces with, until a header select, a share link or a
@@ -41,6 +42,7 @@ mountHeader(store, page);
 mountConsole(store, page);
 mountWorkflow(store, page);
 mountDocument(store, page);
+mountFind(store, page);
 mountPending(store);
 mountResponse(store);
 mountCallHistory(store, page);

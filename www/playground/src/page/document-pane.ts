@@ -36,7 +36,8 @@ export function mountDocument(store: PageStore, page: PageCommands): void {
     const draft = ws.draft(s.path);
     // Highlights only while the selection is live and refers to exactly this draft.
     const sel = s.selection;
-    const live = sel !== null && ws.state === "SelectionPending" && sel.path === s.path && sel.draft === draft;
+    // A find's units stay shown while the draft is the one they index (no choice is pending).
+    const live = sel !== null && (ws.state === "SelectionPending" || sel.found === true) && sel.path === s.path && sel.draft === draft;
     // The CodeMirror view (src/docview.ts) is updated in place: the text, then its decorations.
     docView.setText(draft);
     docView.setCandidates(live ? sel.candidates : []);
@@ -45,7 +46,7 @@ export function mountDocument(store: PageStore, page: PageCommands): void {
     if (live) {
       const list = renderCandidateList(sel.candidates);
       const selectTool = toolName(s.options, "replace_selection");
-      const canStage = s.tools.visible.includes(selectTool);
+      const canStage = s.tools.visible.includes(selectTool) && sel.found !== true;
       const lastReplace = s.lastReplaceArgs;
       list.querySelectorAll<HTMLTableRowElement>("tbody tr[data-candidate]").forEach((row) => {
         const c = sel.candidates.find((x) => x.id === row.dataset.candidate);
@@ -65,6 +66,24 @@ export function mountDocument(store: PageStore, page: PageCommands): void {
           );
           stage.addEventListener("click", () => void page.run(selectTool, { selection_id: c.id }));
           cell.append(stage);
+        }
+        // A unit a find ranked: read it, replace it whole, or search inside it.
+        if (sel.found === true) {
+          const chip = (verb: string, label: string, title: string, act: () => void): void => {
+            const b = h("button", { type: "button", class: "chip", "data-testid": `${verb}-unit-${c.id}`, title }, `${label} ${c.id}`);
+            b.addEventListener("click", act);
+            cell.append(b);
+          };
+          const read = toolName(s.options, "read");
+          chip("read", "read", `run ${read}({ unit: "${c.id}" }) now`, () => void page.run(read, { unit: c.id, path: sel.path }));
+          chip("replace", "replace", `fill the console with ${selectTool}({ selection_id: "${c.id}" })`, () =>
+            store.dispatch({ type: "fillConsole", tool: selectTool, args: { selection_id: c.id, new_text: "" }, focus: true }),
+          );
+          const replace = toolName(s.options, "replace");
+          chip("within", "edit inside", `fill the console with ${replace}({ within: "${c.id}" })`, () =>
+            store.dispatch({ type: "fillConsole", tool: replace, args: { old_text: "", new_text: "", within: c.id }, focus: true }),
+          );
+          return;
         }
         // Or fill the console with the last replace plus its match_id.
         if (lastReplace) {
@@ -86,7 +105,12 @@ export function mountDocument(store: PageStore, page: PageCommands): void {
           ? "fuzzy matches: found only after normalising whitespace, indentation or look-alikes"
           : "";
       cands.append(
-        h("h3", {}, "Candidates", note ? h("span", { class: "cand-note", "data-testid": "candidates-note" }, ` · ${note}`) : null),
+        h(
+          "h3",
+          {},
+          sel.found === true ? "Units found" : "Candidates",
+          note ? h("span", { class: "cand-note", "data-testid": "candidates-note" }, ` · ${note}`) : null,
+        ),
         list,
       );
       // (A link shared before near misses were data carries their text: nothing is shown for it.)

@@ -212,6 +212,7 @@ export function createSession(store: PageStore): PageCommands {
           draft: ws.draft(path),
           candidates: r.candidates,
           differs: r.status === "NoMatch" ? r.near_misses : null,
+          ...(tool === toolName(s.options, "find") ? { found: true } : {}),
         };
       } else if (ws.state !== "SelectionPending") {
         done.selection = null;

@@ -160,6 +160,8 @@ export interface SelectionView {
   candidates: Candidate[];
   /** A NoMatch's closest regions and what differs, as the core's data. */
   differs: readonly NearMiss[] | null;
+  /** The units a find ranked: shown (and highlighted) although no choice is pending. */
+  found?: boolean;
 }
 
 export interface PendingView {
