@@ -243,6 +243,41 @@ test("Anthropic, streamed, by Step: a task, a malformed call, MultiMatch → pic
   assert.deepEqual(pageProblems(), []);
 });
 
+test("a malformed call of another kind — a tool the workspace does not have, arguments that are an array — is shown as sent and answered, and the run goes on", async () => {
+  const srv = await serve({ script: "openai-unknown-tool" });
+  const { page } = await agentPage();
+  await configure(page, { kind: "openai", base: `${srv.origin}/v1`, stream: false });
+  await page.click(tid("agent-run"));
+  await waitStatus(page, "Run", "done");
+  const view = runView(page);
+  const calls = await view.locator(tid("agent-call")).evaluateAll((lis) => lis.map((li) => [`${li.dataset.tool} → ${li.dataset.status}`, li.classList.contains("malformed"), li.querySelector("code").textContent]));
+  assert.deepEqual(calls, [
+    ["memo_edit_line → InvalidArguments", true, '{"line":45,"text":"  timeout: 60"}'],
+    ["memo_replace → InvalidArguments", true, '["timeout: 30", "timeout: 60"]'],
+    ["memo_replace → MultiMatch", false, '{"old_text":"timeout: 30","new_text":"timeout: 60"}'],
+    ["memo_replace_selection → Success", false, '{"selection_id":"B"}'],
+    ["memo_commit → Success", false, '{"summary":"Raise the API timeout to 60 s"}'],
+  ]);
+  // What the model read back for each: the workspace's InvalidArguments, as the SDK loops hand it over.
+  const toolMessages = srv.requests[1].body.messages.filter((m) => m.role === "tool");
+  assert.match(toolMessages[0].content, /InvalidArguments/);
+  assert.match(toolMessages[0].content, /memo_edit_line/);
+  const m = await measures(view.locator(tid("agent-measures")));
+  assert.equal(m["malformed calls"], "2");
+  assert.equal(m["task landed"], "yes");
+  await view.locator(tid("agent-export")).click();
+  const t = JSON.parse(await view.locator(tid("agent-transcript-json")).textContent());
+  assert.deepEqual(
+    t.steps.filter((s) => s.note).map((s) => [s.tool, s.note]),
+    [
+      ["memo_edit_line", "a tool the workspace does not have, as the model sent it"],
+      ["memo_replace", "malformed arguments, as the model sent them"],
+    ],
+  );
+  assert.deepEqual((await historyChips(page)).slice(0, 2), ["memo_edit_line → InvalidArguments", "memo_replace → InvalidArguments"]);
+  assert.deepEqual(pageProblems(), []);
+});
+
 test("errors a person understands: 401 (the echoed key cut out), a server down, a server without CORS", async () => {
   const refusing = await serve({ script: "refuse-401", params: { key: KEY } });
   const noCors = await serve({ cors: false, script: "openai-plain" });

@@ -17,6 +17,13 @@ export const scripts = {
   /** OpenAI-compatible, the plain flow: MultiMatch → pick → commit. */
   "openai-plain": (body) => openAiAnswer(nextMove(body.messages), { stream: stream(body) }),
 
+  /** OpenAI-compatible: a call to a tool the workspace does not have, then arguments that are a JSON array, then the plain flow. */
+  "openai-unknown-tool": (body, i) => {
+    if (i === 0) return openAiAnswer({ call: { name: "memo_edit_line", args: { line: 45, text: "  timeout: 60" } } });
+    if (i === 1) return openAiAnswer({ call: { name: "memo_replace", args: '["timeout: 30", "timeout: 60"]' } });
+    return openAiAnswer(nextMove(body.messages));
+  },
+
   /** A 401 whose message echoes the key the server refused (params.key). */
   "refuse-401": (_body, _i, params) => ({ status: 401, json: { error: { message: `Incorrect API key provided: ${params.key}.` } } }),
 
