@@ -411,3 +411,25 @@ test("Stop aborts a request under way; the calls made before it stay", async () 
   assert.equal(await runView(page).locator(tid("agent-call")).count(), 1);
   assert.deepEqual(pageProblems(), []);
 });
+
+test("streamed text shows as it arrives; Stop aborts a stream that stalls, and the calls before it stay", async () => {
+  const srv = await serve({ script: "openai-stream-stalls" });
+  const { page } = await agentPage();
+  await configure(page, { kind: "openai", base: `${srv.origin}/v1`, stream: true });
+  await page.click(tid("agent-run"));
+  // The second answer's text ("Three places match; the api one is ") is on screen while its stream stalls.
+  const streaming = runView(page).locator(tid("agent-streaming"));
+  await page.waitForFunction(() => /Three places match; the api one is/.test(document.querySelector('[data-testid="agent-streaming"]')?.textContent ?? ""));
+  assert.equal(await runView(page).getAttribute("data-status"), "running");
+  assert.equal(await runView(page).locator(tid("agent-call")).count(), 1, "the pick has not come yet");
+  const at = Date.now();
+  await page.click(tid("agent-stop"));
+  await waitStatus(page, "Run", "stopped");
+  assert.ok(Date.now() - at < 2500, "stopped before the stalled stream went on");
+  assert.equal(await streaming.count(), 0, "no text is shown as streaming once the request is stopped");
+  const events = await runView(page).locator(`${tid("agent-events")} li`).allTextContents();
+  assert.ok(events.includes("Three places match; the api one is [stopped mid-answer]"), `the partial text is kept in the log, marked: ${events.join(" | ")}`);
+  assert.deepEqual(await historyChips(page), ["memo_replace → MultiMatch"]);
+  assert.equal(srv.requests.length, 2);
+  assert.deepEqual(pageProblems(), []);
+});

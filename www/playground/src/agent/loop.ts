@@ -227,6 +227,11 @@ export class AgentRun {
         return reply;
       } catch (e) {
         const err = e instanceof ProviderError ? e : new ProviderError("protocol", e instanceof Error ? e.message : String(e));
+        // Text that streamed in before the request ended goes to the log, marked, not left as if still streaming.
+        if (this.streaming !== "") {
+          this.#event("text", `${this.streaming.trimEnd()} [${err.kind === "aborted" ? "stopped" : "cut off"} mid-answer]`);
+          this.streaming = "";
+        }
         if (err.kind === "aborted") {
           this.#finish("stopped");
           this.#event("done", "Stopped.");

@@ -44,6 +44,14 @@ export const scripts = {
         }
       : anthropicAnswer(nextMove(body.messages), { stream: stream(body), usage: { input_tokens: 700, output_tokens: 10 } }),
 
+  /** OpenAI-compatible, streamed: the second answer sends some text, then stalls 5 s before its tool call. */
+  "openai-stream-stalls": (body, i) => {
+    const answer = openAiAnswer(nextMove(body.messages), { stream: true });
+    if (i !== 1) return answer;
+    const firstCall = answer.sse.findIndex((e) => e.data?.choices?.[0]?.delta?.tool_calls);
+    return { sse: [...answer.sse.slice(0, firstCall), { pause: 5000 }, ...answer.sse.slice(firstCall)] };
+  },
+
   /** OpenAI-compatible: the second request hangs 3 s. */
   "openai-slow-second": async (body, i) => {
     if (i === 1) await new Promise((r) => setTimeout(r, 3000));

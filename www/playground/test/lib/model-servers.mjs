@@ -4,7 +4,7 @@
 // (model-server-process.mjs), stopped by pid; the child is bounded (it exits after `lifetimeMs`
 // and answers 503 past `maxRequests`). Each request is recorded (URL, headers, JSON body), sent to
 // the test over IPC, and answered by a named script of model-scripts.mjs, `script(body, index,
-// params)`: `{ status, headers, json }`, or `{ sse: [...] }` for a stream. Not a test file itself
+// params)`: `{ status, headers, json }`, or `{ sse: [...] }` for a stream (`{ pause: ms }` in it stalls the stream). Not a test file itself
 // (build.sh runs test/*.test.mjs).
 import http from "node:http";
 import { fork } from "node:child_process";
@@ -53,7 +53,14 @@ export function scriptedServer({ script, cors = true, lifetimeMs = 120_000, maxR
       }
       if (reply.sse) {
         res.writeHead(200, { ...head, "content-type": "text/event-stream", "cache-control": "no-cache" });
+        res.on("error", () => {}); // the page may abort a stream (Stop): later writes go nowhere
         for (const ev of reply.sse) {
+          if (res.destroyed) return;
+          if (ev.pause) {
+            // `{ pause: ms }`: the stream stalls a while, as a slow model's does.
+            await new Promise((r) => setTimeout(r, ev.pause));
+            continue;
+          }
           res.write(`${ev.event ? `event: ${ev.event}\n` : ""}data: ${typeof ev.data === "string" ? ev.data : JSON.stringify(ev.data)}\n\n`);
           await new Promise((r) => setTimeout(r, 5));
         }
