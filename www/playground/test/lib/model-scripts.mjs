@@ -52,6 +52,17 @@ export const scripts = {
     return { sse: [...answer.sse.slice(0, firstCall), { pause: 5000 }, ...answer.sse.slice(firstCall)] };
   },
 
+  /** A 429 whose `retry-after` is an HTTP date (params.at), as RFC 9110 allows. */
+  "rate-limit-date": (_body, _i, params) => ({ status: 429, headers: { "retry-after": params.at }, json: { error: { message: "Slow down" } } }),
+
+  /** Anthropic, streamed: the stream itself reports `overloaded_error` (a 529 that came as a 200). */
+  "anthropic-stream-overloaded": () => ({
+    sse: [
+      { event: "message_start", data: { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], usage: { input_tokens: 10, output_tokens: 1 } } } },
+      { event: "error", data: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } },
+    ],
+  }),
+
   /** OpenAI-compatible: the second request hangs 3 s. */
   "openai-slow-second": async (body, i) => {
     if (i === 1) await new Promise((r) => setTimeout(r, 3000));
