@@ -187,8 +187,11 @@ test("Anthropic, streamed, by Step: a task, a malformed call, MultiMatch → pic
   // 4: after the pick, the pending-changes pane shows the staged change.
   await step(4);
   assert.match(await page.locator(tid("pending-diff")).textContent(), /timeout: 60/);
+  const landed = async () => (await measures(runView(page).locator(tid("agent-measures"))))["task landed"];
+  assert.equal(await landed(), "no", "a staged change has not landed: nothing is saved yet");
   // 5: the commit completes the task.
   await step(5);
+  assert.equal(await landed(), "yes", "landed once saved");
   assert.match(await page.locator(tid("task-tree-finished")).textContent(), /Raise the API timeout to 60 s/);
   assert.deepEqual(await historyChips(page), [
     "memo_begin_task → Success",
