@@ -321,6 +321,12 @@ test("errors a person understands: 401 (the echoed key cut out), a server down, 
   assert.equal(noCors.requests.length, 0);
   assert.ok(!logs.some((l) => l.includes(KEY)));
   assert.ok(!(await page.evaluate(() => document.body.innerText)).includes(KEY));
+  // The key was in sessionStorage only, and Forget key removes it from there and from the field.
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("agentpad-playground:agent-key:openai")), KEY);
+  assert.ok(!(await page.evaluate(() => JSON.stringify({ ...localStorage }))).includes(KEY));
+  await page.click(tid("agent-forget-key"));
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("agentpad-playground:agent-key:openai")), null);
+  assert.equal(await page.locator(tid("agent-key")).inputValue(), "");
   assert.deepEqual(pageProblems(), []);
 });
 
