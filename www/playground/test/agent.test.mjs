@@ -1,5 +1,6 @@
 // The agent pane in the built playground (target/playground), headless Chromium, driven by
-// scripted OpenAI-compatible and Anthropic-compatible servers on 127.0.0.1 (test/lib/model-servers.mjs):
+// scripted OpenAI-compatible and Anthropic-compatible servers on 127.0.0.1, each a process of its
+// own stopped by pid (test/lib/model-servers.mjs, scripts in test/lib/model-scripts.mjs):
 // a run through MultiMatch → pick → commit (streamed and not), a 429 with retry-after, a
 // malformed tool call, the errors a person reads, an A/B comparison, and the key never leaving
 // sessionStorage. Run from the repo root: node --test www/playground/test/agent.test.mjs
@@ -7,7 +8,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import zlib from "node:zlib";
 import { playgroundHarness, tid, screenshot, axeViolations } from "./lib/browser.mjs";
-import { scriptedServer, nextMove, openAiAnswer, anthropicAnswer } from "./lib/model-servers.mjs";
+import { spawnScriptedServer } from "./lib/model-servers.mjs";
 
 const h = playgroundHarness();
 const KEY = "sk-test-SECRET-7f3a9c2e41";
@@ -17,7 +18,7 @@ after(async () => {
 });
 
 async function serve(options) {
-  const s = await scriptedServer(options);
+  const s = await spawnScriptedServer(options);
   servers.push(s);
   return s;
 }
@@ -95,12 +96,7 @@ async function assertNoKeyLeak(page, logs) {
 }
 
 test("OpenAI-compatible, streamed: a 429 with retry-after, a malformed call, MultiMatch → pick → commit, live in the page's panes", async () => {
-  const srv = await serve({
-    script: (body, i) => {
-      if (i === 0) return { status: 429, headers: { "retry-after": "1" }, json: { error: { message: "Rate limit reached for requests" } } };
-      return openAiAnswer(nextMove(body.messages, { malformed: true }), { stream: body.stream === true });
-    },
-  });
+  const srv = await serve({ script: "openai-429-malformed" });
   const { page, logs } = await agentPage();
   await configure(page, { kind: "openai", base: `${srv.origin}/v1`, stream: true });
   await page.click(tid("agent-run"));
@@ -165,20 +161,45 @@ test("OpenAI-compatible, streamed: a 429 with retry-after, a malformed call, Mul
   assert.deepEqual(pageProblems(), []);
 });
 
-test("Anthropic, streamed, by Step: the same flow; a write marked wrong; the saved run plays in the Replay pane and holds no key", async () => {
-  const srv = await serve({ script: (body) => anthropicAnswer(nextMove(body.messages), { stream: body.stream === true }) });
+test("Anthropic, streamed, by Step: a task, a malformed call, MultiMatch → pick → commit, each live in the page's panes; a write marked wrong; the saved run plays in the Replay pane and holds no key", async () => {
+  const srv = await serve({ script: "anthropic-task-malformed" });
   const { page, logs } = await agentPage();
   await configure(page, { kind: "anthropic", base: srv.origin, stream: true });
-  for (let i = 1; i <= 3; i++) {
+  const step = async (n) => {
     await page.click(tid("agent-step"));
     await page.waitForFunction((n) => {
       const v = document.querySelector('[data-testid="agent-run-view"][data-label="Run"]');
       return v && v.dataset.status === "idle" && v.querySelectorAll('[data-testid="agent-call"]').length === n;
-    }, i);
-    // After the pick, the pending-changes pane shows the staged change.
-    if (i === 2) assert.match(await page.locator(tid("pending-diff")).textContent(), /timeout: 60/);
-  }
-  assert.deepEqual(await historyChips(page), ["memo_replace → MultiMatch", "memo_replace_selection → Success", "memo_commit → Success"]);
+    }, n);
+  };
+  // 1: the task the model began is in the task tree.
+  await step(1);
+  assert.match(await page.locator(tid("task-tree-active")).textContent(), /Raise the API timeout to 60 s/);
+  // 2: the malformed call (its streamed input JSON broken off) is shown as sent, and the loop goes on.
+  await step(2);
+  const bad = runView(page).locator(`${tid("agent-call")}.malformed`);
+  assert.equal(await bad.getAttribute("data-status"), "InvalidArguments");
+  assert.match(await bad.locator("code").textContent(), /^\{"old_text": "timeout: 30", "new_text": $/, "the input as the model sent it");
+  // 3: MultiMatch: the candidates are highlighted in the document, and the Markdown the model read is on screen.
+  await step(3);
+  for (const id of ["A", "B", "C"]) assert.equal(await page.locator(`${tid("document-view")} ${tid(`candidate-${id}`)}`).count(), 1, `candidate ${id} highlighted`);
+  assert.match(await page.locator("#response-markdown").textContent(), /MultiMatch/);
+  // 4: after the pick, the pending-changes pane shows the staged change.
+  await step(4);
+  assert.match(await page.locator(tid("pending-diff")).textContent(), /timeout: 60/);
+  const landed = async () => (await measures(runView(page).locator(tid("agent-measures"))))["task landed"];
+  assert.equal(await landed(), "no", "a staged change has not landed: nothing is saved yet");
+  // 5: the commit completes the task.
+  await step(5);
+  assert.equal(await landed(), "yes", "landed once saved");
+  assert.match(await page.locator(tid("task-tree-finished")).textContent(), /Raise the API timeout to 60 s/);
+  assert.deepEqual(await historyChips(page), [
+    "memo_begin_task → Success",
+    "memo_replace → InvalidArguments",
+    "memo_replace → MultiMatch",
+    "memo_replace_selection → Success",
+    "memo_commit → Success",
+  ]);
   await page.click(tid("agent-step")); // the final answer
   await waitStatus(page, "Run", "done");
   for (const r of srv.requests) {
@@ -194,8 +215,9 @@ test("Anthropic, streamed, by Step: the same flow; a write marked wrong; the sav
   // The person marks the staged pick as a wrong write.
   await view.locator(`${tid("agent-call")}[data-tool="memo_replace_selection"] ${tid("agent-mark-wrong")}`).check();
   const m = await measures(view.locator(tid("agent-measures")));
-  assert.equal(m["tokens in"], "4800");
-  assert.equal(m["tokens out"], "120");
+  assert.equal(m["tokens in"], String(6 * 1200));
+  assert.equal(m["tokens out"], String(6 * 30));
+  assert.equal(m["malformed calls"], "1");
   assert.equal(m["writes marked wrong"], "1");
   assert.equal(m["task landed"], "yes");
 
@@ -218,17 +240,52 @@ test("Anthropic, streamed, by Step: the same flow; a write marked wrong; the sav
   await page.waitForFunction(() => document.querySelector('[data-testid="replay-summary"]')?.dataset.done === "true");
   const summary = page.locator(tid("replay-summary"));
   assert.equal(await summary.getAttribute("data-differ"), "0", await summary.textContent());
-  assert.equal(await summary.getAttribute("data-compared"), "3");
+  assert.equal(await summary.getAttribute("data-compared"), "5");
   assert.match(await documentText(page), /# API call timeout\n {2}timeout: 60/);
   await assertNoKeyLeak(page, logs);
   assert.deepEqual(pageProblems(), []);
 });
 
+test("a malformed call of another kind — a tool the workspace does not have, arguments that are an array — is shown as sent and answered, and the run goes on", async () => {
+  const srv = await serve({ script: "openai-unknown-tool" });
+  const { page } = await agentPage();
+  await configure(page, { kind: "openai", base: `${srv.origin}/v1`, stream: false });
+  await page.click(tid("agent-run"));
+  await waitStatus(page, "Run", "done");
+  const view = runView(page);
+  const calls = await view.locator(tid("agent-call")).evaluateAll((lis) => lis.map((li) => [`${li.dataset.tool} → ${li.dataset.status}`, li.classList.contains("malformed"), li.querySelector("code").textContent]));
+  assert.deepEqual(calls, [
+    ["memo_edit_line → InvalidArguments", true, '{"line":45,"text":"  timeout: 60"}'],
+    ["memo_replace → InvalidArguments", true, '["timeout: 30", "timeout: 60"]'],
+    ["memo_replace → MultiMatch", false, '{"old_text":"timeout: 30","new_text":"timeout: 60"}'],
+    ["memo_replace_selection → Success", false, '{"selection_id":"B"}'],
+    ["memo_commit → Success", false, '{"summary":"Raise the API timeout to 60 s"}'],
+  ]);
+  // What the model read back for each: the workspace's InvalidArguments, as the SDK loops hand it over.
+  const toolMessages = srv.requests[1].body.messages.filter((m) => m.role === "tool");
+  assert.match(toolMessages[0].content, /InvalidArguments/);
+  assert.match(toolMessages[0].content, /memo_edit_line/);
+  const m = await measures(view.locator(tid("agent-measures")));
+  assert.equal(m["malformed calls"], "2");
+  assert.equal(m["task landed"], "yes");
+  await view.locator(tid("agent-export")).click();
+  const t = JSON.parse(await view.locator(tid("agent-transcript-json")).textContent());
+  assert.deepEqual(
+    t.steps.filter((s) => s.note).map((s) => [s.tool, s.note]),
+    [
+      ["memo_edit_line", "a tool the workspace does not have, as the model sent it"],
+      ["memo_replace", "malformed arguments, as the model sent them"],
+    ],
+  );
+  assert.deepEqual((await historyChips(page)).slice(0, 2), ["memo_edit_line → InvalidArguments", "memo_replace → InvalidArguments"]);
+  assert.deepEqual(pageProblems(), []);
+});
+
 test("errors a person understands: 401 (the echoed key cut out), a server down, a server without CORS", async () => {
-  const refusing = await serve({ script: () => ({ status: 401, json: { error: { message: `Incorrect API key provided: ${KEY}.` } } }) });
-  const noCors = await serve({ cors: false, script: (body) => openAiAnswer(nextMove(body.messages)) });
-  const gone = await scriptedServer({ script: () => ({ json: {} }) });
-  await gone.close(); // its port now refuses connections
+  const refusing = await serve({ script: "refuse-401", params: { key: KEY } });
+  const noCors = await serve({ cors: false, script: "openai-plain" });
+  const gone = await spawnScriptedServer({ script: "openai-plain" });
+  await gone.close(); // killed by pid: its port now refuses connections
   const { page, logs } = await agentPage();
 
   await configure(page, { kind: "openai", base: `${refusing.origin}/v1`, stream: false });
@@ -264,18 +321,18 @@ test("errors a person understands: 401 (the echoed key cut out), a server down, 
   assert.equal(noCors.requests.length, 0);
   assert.ok(!logs.some((l) => l.includes(KEY)));
   assert.ok(!(await page.evaluate(() => document.body.innerText)).includes(KEY));
+  // The key was in sessionStorage only, and Forget key removes it from there and from the field.
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("agentpad-playground:agent-key:openai")), KEY);
+  assert.ok(!(await page.evaluate(() => JSON.stringify({ ...localStorage }))).includes(KEY));
+  await page.click(tid("agent-forget-key"));
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("agentpad-playground:agent-key:openai")), null);
+  assert.equal(await page.locator(tid("agent-key")).inputValue(), "");
   assert.deepEqual(pageProblems(), []);
 });
 
 test("A/B: two prompts and option sets on the same document and task, measures side by side", async () => {
-  const srv = await serve({
-    script: (body) => {
-      // B (tool prefix `edit`) makes a malformed call first and reports more tokens.
-      const isB = body.tools.some((t) => t.function.name === "edit_replace");
-      const move = nextMove(body.messages, { prefix: isB ? "edit" : "memo", malformed: isB });
-      return openAiAnswer(move, { usage: isB ? { prompt_tokens: 1500, completion_tokens: 25 } : { prompt_tokens: 900, completion_tokens: 15 } });
-    },
-  });
+  // B (tool prefix `edit`) makes a malformed call first and reports more tokens.
+  const srv = await serve({ script: "ab-by-prefix" });
   const { page } = await agentPage();
   await configure(page, { kind: "openai", base: `${srv.origin}/v1`, stream: false });
   const chipsBefore = await historyChips(page);
@@ -299,6 +356,13 @@ test("A/B: two prompts and option sets on the same document and task, measures s
   assert.equal(b["malformed calls"], "1");
   const delta = await ab.locator('tr[data-measure="tool calls"] td.ag-delta').textContent();
   assert.equal(delta, "+1");
+  assert.equal(await ab.locator('tr[data-measure="tool calls"] td.ag-delta').getAttribute("class"), "ag-delta worse");
+  // Wall time compares as its cells read (tenths of a second): equal cells are "±0.0 s", marked neither way.
+  const wall = ab.locator('tr[data-measure="wall time"]');
+  const [wa, wb] = (await wall.locator("td:not(.ag-delta)").allTextContents()).map((t) => Math.round(Number.parseFloat(t) * 10));
+  const wd = wb - wa;
+  assert.equal(await wall.locator("td.ag-delta").textContent(), `${wd > 0 ? "+" : wd < 0 ? "−" : "±"}${(Math.abs(wd) / 10).toFixed(1)} s`);
+  assert.equal(await wall.locator("td.ag-delta").getAttribute("class"), `ag-delta ${wd === 0 ? "" : wd < 0 ? "better" : "worse"}`);
   // B's system prompt went out with its prefix filled in, and B's calls used its own tools.
   const bodiesB = srv.requests.filter((r) => r.body.tools.some((t) => t.function.name === "edit_replace"));
   assert.equal(bodiesB[0].body.messages[0].content, "Edit with the edit_* tools. Commit when done.");
@@ -313,16 +377,7 @@ test("A/B: two prompts and option sets on the same document and task, measures s
 });
 
 test("Stop ends a 429 wait; Anthropic without streaming then runs to the end; the pane passes axe", async () => {
-  let refusals = 0;
-  const srv = await serve({
-    script: (body, i) => {
-      if (i === 0) {
-        refusals++;
-        return { status: 429, headers: { "retry-after": "30" }, json: { type: "error", error: { type: "rate_limit_error", message: "Number of requests has exceeded your rate limit" } } };
-      }
-      return anthropicAnswer(nextMove(body.messages), { stream: body.stream === true, usage: { input_tokens: 700, output_tokens: 10 } });
-    },
-  });
+  const srv = await serve({ script: "anthropic-429-long" });
   const { page } = await agentPage();
   await configure(page, { kind: "anthropic", base: srv.origin, stream: false });
   await page.click(tid("agent-run"));
@@ -333,7 +388,7 @@ test("Stop ends a 429 wait; Anthropic without streaming then runs to the end; th
   await page.click(tid("agent-stop"));
   await waitStatus(page, "Run", "stopped");
   assert.ok(Date.now() - stoppedAt < 5000, "Stop ends the wait at once");
-  assert.equal(refusals, 1);
+  await new Promise((r) => setTimeout(r, 300)); // a retry, had one been sent, would have arrived
   assert.equal(srv.requests.length, 1, "no retry after Stop");
 
   await page.click(tid("agent-run"));
@@ -351,12 +406,7 @@ test("Stop ends a 429 wait; Anthropic without streaming then runs to the end; th
 });
 
 test("Stop aborts a request under way; the calls made before it stay", async () => {
-  const srv = await serve({
-    script: async (body, i) => {
-      if (i === 1) await new Promise((r) => setTimeout(r, 3000)); // the second request hangs a while
-      return openAiAnswer(nextMove(body.messages));
-    },
-  });
+  const srv = await serve({ script: "openai-slow-second" }); // the second request hangs 3 s
   const { page } = await agentPage();
   await configure(page, { kind: "openai", base: `${srv.origin}/v1`, stream: false });
   await page.click(tid("agent-run"));
@@ -368,5 +418,27 @@ test("Stop aborts a request under way; the calls made before it stay", async () 
   assert.ok(Date.now() - at < 2500, "stopped before the hanging answer came");
   assert.deepEqual(await historyChips(page), ["memo_replace → MultiMatch"]);
   assert.equal(await runView(page).locator(tid("agent-call")).count(), 1);
+  assert.deepEqual(pageProblems(), []);
+});
+
+test("streamed text shows as it arrives; Stop aborts a stream that stalls, and the calls before it stay", async () => {
+  const srv = await serve({ script: "openai-stream-stalls" });
+  const { page } = await agentPage();
+  await configure(page, { kind: "openai", base: `${srv.origin}/v1`, stream: true });
+  await page.click(tid("agent-run"));
+  // The second answer's text ("Three places match; the api one is ") is on screen while its stream stalls.
+  const streaming = runView(page).locator(tid("agent-streaming"));
+  await page.waitForFunction(() => /Three places match; the api one is/.test(document.querySelector('[data-testid="agent-streaming"]')?.textContent ?? ""));
+  assert.equal(await runView(page).getAttribute("data-status"), "running");
+  assert.equal(await runView(page).locator(tid("agent-call")).count(), 1, "the pick has not come yet");
+  const at = Date.now();
+  await page.click(tid("agent-stop"));
+  await waitStatus(page, "Run", "stopped");
+  assert.ok(Date.now() - at < 2500, "stopped before the stalled stream went on");
+  assert.equal(await streaming.count(), 0, "no text is shown as streaming once the request is stopped");
+  const events = await runView(page).locator(`${tid("agent-events")} li`).allTextContents();
+  assert.ok(events.includes("Three places match; the api one is [stopped mid-answer]"), `the partial text is kept in the log, marked: ${events.join(" | ")}`);
+  assert.deepEqual(await historyChips(page), ["memo_replace → MultiMatch"]);
+  assert.equal(srv.requests.length, 2);
   assert.deepEqual(pageProblems(), []);
 });

@@ -35,7 +35,7 @@ export interface RunCall {
   tool: string;
   /** The arguments as the model sent them (a string for OpenAI, maybe not JSON). */
   sent: unknown;
-  /** Whether the arguments were not JSON (or not an object): the call is shown as sent. */
+  /** Whether the arguments were not JSON (or not an object), or the tool is none of the workspace's: the call is shown as sent. */
   malformed: boolean;
   status: string;
   state: string;
@@ -227,6 +227,11 @@ export class AgentRun {
         return reply;
       } catch (e) {
         const err = e instanceof ProviderError ? e : new ProviderError("protocol", e instanceof Error ? e.message : String(e));
+        // Text that streamed in before the request ended goes to the log, marked, not left as if still streaming.
+        if (this.streaming !== "") {
+          this.#event("text", `${this.streaming.trimEnd()} [${err.kind === "aborted" ? "stopped" : "cut off"} mid-answer]`);
+          this.streaming = "";
+        }
         if (err.kind === "aborted") {
           this.#finish("stopped");
           this.#event("done", "Stopped.");
@@ -280,11 +285,18 @@ export class AgentRun {
     }
     const results: unknown[] = [];
     let sessionEnded = false;
+    // The tools this request offered: a call to any other is malformed (docs/playground-agent.md#the-loop).
+    const known = new Set(
+      ws.tools({ format: this.format }).map((t) => {
+        const d = t as { name?: string; function?: { name?: string } };
+        return d.function?.name ?? d.name ?? "";
+      }),
+    );
     for (const call of reply.calls) {
       const { result, response } = await this.host.exec(call, this.format);
       sessionEnded ||= response.history_delta !== null;
       results.push(result);
-      this.#record(call, response);
+      this.#record(call, response, known);
     }
     if (this.format === "anthropic") this.#messages.push({ role: "user", content: results });
     else this.#messages.push(...(results as Message[]));
@@ -297,7 +309,7 @@ export class AgentRun {
     if (this.#stopRequested) this.#event("done", "Stopped after the calls of this request.");
   }
 
-  #record(call: Reply["calls"][number], r: ToolResponse): void {
+  #record(call: Reply["calls"][number], r: ToolResponse, known: ReadonlySet<string>): void {
     const isOpenAi = "function" in call;
     const tool = isOpenAi ? call.function.name : call.name;
     const id = call.id;
@@ -310,7 +322,8 @@ export class AgentRun {
         args = sent;
       }
     }
-    const malformed = args === null || typeof args !== "object" || Array.isArray(args);
+    const badArgs = args === null || typeof args !== "object" || Array.isArray(args);
+    const malformed = badArgs || !known.has(tool);
     const write = (r.status === "Success" && r.pending_changes.length > 0) || (r.history_delta !== null && r.status === "Success");
     this.calls.push({
       id,
@@ -325,7 +338,14 @@ export class AgentRun {
       endsSession: r.history_delta !== null,
     });
     // The transcript keeps the arguments as sent, so that a replay meets the same answer.
-    this.steps.push({ tool, args, tool_call_id: id, ...(malformed ? { note: "malformed arguments, as the model sent them" } : {}) });
+    this.steps.push({
+      tool,
+      args,
+      tool_call_id: id,
+      ...(malformed
+        ? { note: badArgs ? "malformed arguments, as the model sent them" : "a tool the workspace does not have, as the model sent it" }
+        : {}),
+    });
     this.#event("call", `${tool} → ${r.status}`);
   }
 

@@ -120,7 +120,9 @@ function body(c: ProviderConfig, b: RequestBody): string {
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (value === null || value.trim() === "") return null;
   const s = Number(value);
-  if (Number.isFinite(s) && s >= 0) return s;
+  if (Number.isFinite(s)) return s >= 0 ? s : null;
+  // Only a date from here: Date.parse would read "-3" as the year -3.
+  if (!/[a-z]/i.test(value)) return null;
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }

@@ -495,9 +495,10 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
           let delta = "";
           let tone = "";
           if (compare && typeof vals[0] === "number" && typeof vals[1] === "number") {
-            const d = vals[1] - vals[0];
-            delta =
-              name === "wall time" ? `${d >= 0 ? "+" : "−"}${seconds(Math.abs(d))}` : d === 0 ? "0" : `${d > 0 ? "+" : "−"}${Math.abs(d)}`;
+            // Wall time compares as the cells show it (tenths of a second): no "−0.0 s" marked better.
+            const d = name === "wall time" ? (Math.round(vals[1] / 100) - Math.round(vals[0] / 100)) * 100 : vals[1] - vals[0];
+            const sign = d > 0 ? "+" : d < 0 ? "−" : "±";
+            delta = name === "wall time" ? `${sign}${seconds(Math.abs(d))}` : d === 0 ? "0" : `${sign}${Math.abs(d)}`;
             tone = d === 0 ? "" : d < 0 === lowerIsBetter ? "better" : "worse";
           } else if (compare && vals[0] !== vals[1]) delta = `${vals[0] ?? "–"} → ${vals[1] ?? "–"}`;
           return h(

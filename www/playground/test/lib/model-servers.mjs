@@ -1,10 +1,14 @@
 // Scripted model servers for the agent pane's tests: an OpenAI-compatible chat endpoint
 // (`POST /v1/chat/completions`) and an Anthropic-compatible one (`POST /v1/messages`) on
-// 127.0.0.1, port 0, in the test's own process: closed by the test, and closed anyway after
-// `lifetimeMs` (the timer does not keep the process alive). Each request is recorded (URL,
-// headers, JSON body) and answered by the test's `script(body, index)`: `{ status, headers, json }`,
-// or `{ sse: [...] }` for a stream. Not a test file itself (build.sh runs test/*.test.mjs).
+// 127.0.0.1, port 0. `spawnScriptedServer` runs one as a child process of its own
+// (model-server-process.mjs), stopped by pid; the child is bounded (it exits after `lifetimeMs`
+// and answers 503 past `maxRequests`). Each request is recorded (URL, headers, JSON body), sent to
+// the test over IPC, and answered by a named script of model-scripts.mjs, `script(body, index,
+// params)`: `{ status, headers, json }`, or `{ sse: [...] }` for a stream (`{ pause: ms }` in it stalls the stream). Not a test file itself
+// (build.sh runs test/*.test.mjs).
 import http from "node:http";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -17,13 +21,14 @@ const CORS = {
  * Starts a server; resolves `{ origin, requests, preflights, close() }`. `cors: false` answers without CORS
  * headers (what a local server does before CORS is enabled).
  */
-export function scriptedServer({ script, cors = true, lifetimeMs = 120_000 }) {
+export function scriptedServer({ script, cors = true, lifetimeMs = 120_000, maxRequests = 100, onRecord = () => {} }) {
   const requests = [];
   const preflights = [];
   const server = http.createServer((req, res) => {
     const head = cors ? CORS : {};
     if (req.method === "OPTIONS") {
       preflights.push({ url: req.url, headers: req.headers });
+      onRecord("preflight", { url: req.url, headers: req.headers });
       res.writeHead(204, head).end();
       return;
     }
@@ -38,15 +43,24 @@ export function scriptedServer({ script, cors = true, lifetimeMs = 120_000 }) {
         /* recorded as null */
       }
       requests.push({ url: req.url, headers: req.headers, body });
+      onRecord("request", { url: req.url, headers: req.headers, body });
       let reply;
       try {
+        if (requests.length > maxRequests) throw new Error(`more than ${maxRequests} requests: the test loops`);
         reply = await script(body, requests.length - 1, req);
       } catch (e) {
         reply = { status: 500, json: { error: { message: `script failed: ${e.message}` } } };
       }
       if (reply.sse) {
         res.writeHead(200, { ...head, "content-type": "text/event-stream", "cache-control": "no-cache" });
+        res.on("error", () => {}); // the page may abort a stream (Stop): later writes go nowhere
         for (const ev of reply.sse) {
+          if (res.destroyed) return;
+          if (ev.pause) {
+            // `{ pause: ms }`: the stream stalls a while, as a slow model's does.
+            await new Promise((r) => setTimeout(r, ev.pause));
+            continue;
+          }
           res.write(`${ev.event ? `event: ${ev.event}\n` : ""}data: ${typeof ev.data === "string" ? ev.data : JSON.stringify(ev.data)}\n\n`);
           await new Promise((r) => setTimeout(r, 5));
         }
@@ -60,7 +74,10 @@ export function scriptedServer({ script, cors = true, lifetimeMs = 120_000 }) {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
-      const timer = setTimeout(() => server.close(), lifetimeMs);
+      const timer = setTimeout(() => {
+        server.closeAllConnections?.();
+        server.close();
+      }, lifetimeMs);
       timer.unref();
       const { port } = server.address();
       resolve({
@@ -74,6 +91,46 @@ export function scriptedServer({ script, cors = true, lifetimeMs = 120_000 }) {
             server.close(() => done());
           }),
       });
+    });
+  });
+}
+
+const child = fileURLToPath(new URL("./model-server-process.mjs", import.meta.url));
+
+/**
+ * A scripted server in a child process of its own: `script` names a script of model-scripts.mjs,
+ * `params` are handed to it. Resolves `{ origin, pid, requests, preflights, close() }` once the
+ * child prints `ready`; the records arrive over IPC as the child receives them. `close()` SIGKILLs
+ * the child by pid and resolves once it has exited.
+ */
+export function spawnScriptedServer({ script, params = {}, cors = true, lifetimeMs = 120_000, maxRequests = 100 }) {
+  const requests = [];
+  const preflights = [];
+  return new Promise((resolve, reject) => {
+    const proc = fork(child, [JSON.stringify({ script, params, cors, lifetimeMs, maxRequests })], { stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    let err = "";
+    proc.stderr.on("data", (d) => (err += d));
+    const timer = setTimeout(() => {
+      process.kill(proc.pid, "SIGKILL");
+      reject(new Error(`the scripted server did not start within 10 s: ${err}`));
+    }, 10_000);
+    proc.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the scripted server exited (${code}) before it was ready: ${err}`));
+    });
+    proc.on("message", (m) => {
+      if (m.kind === "request") requests.push(m.record);
+      else if (m.kind === "preflight") preflights.push(m.record);
+      else if (m.kind === "ready") {
+        clearTimeout(timer);
+        const close = () => {
+          if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+          const gone = new Promise((done) => proc.once("exit", done));
+          process.kill(proc.pid, "SIGKILL");
+          return gone;
+        };
+        resolve({ origin: m.origin, pid: proc.pid, requests, preflights, close, stderr: () => err });
+      }
     });
   });
 }
@@ -95,15 +152,16 @@ export function lastResult(messages) {
 }
 
 /**
- * What a model that knows the timeouts task does next, read from the conversation: a malformed
- * call first (when `malformed`), then memo_replace → the api candidate of the MultiMatch →
+ * What a model that knows the timeouts task does next, read from the conversation: a
+ * `memo_begin_task` first (when `task`), a malformed call (when `malformed`), then memo_replace → the api candidate of the MultiMatch →
  * memo_commit → a final sentence. `prefix` is the tool prefix the variant uses.
  */
-export function nextMove(messages, { malformed = false, prefix = "memo" } = {}) {
+export function nextMove(messages, { malformed = false, prefix = "memo", task = false } = {}) {
   const all = JSON.stringify(messages);
   if (/Edit session #\d+ committed|Committed \d+ change/.test(all)) return { text: "Done: the API timeout is 60 s and saved." };
   const last = lastResult(messages);
-  if (last === null) {
+  if (last === null && task) return { call: { name: `${prefix}_begin_task`, args: { goal: "Raise the API timeout to 60 s" } } };
+  if (last === null || (task && /Task #\d+ begun/.test(last))) {
     return malformed
       ? { call: { name: `${prefix}_replace`, args: '{"old_text": "timeout: 30", "new_text": ' } }
       : { call: { name: `${prefix}_replace`, args: { old_text: "timeout: 30", new_text: "timeout: 60" } } };
