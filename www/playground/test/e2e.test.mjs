@@ -425,7 +425,7 @@ test("workflow: an external write under a staged edit gives ExternalConflict / O
   for (const t of ["memo_rebase", "memo_replace_selection", "memo_persist_as", "memo_diff"]) {
     assert.ok(wf.hidden.includes(t), `${t} hidden in Idle: ${JSON.stringify(wf.hidden)}`);
   }
-  assert.equal(wf.visible.length + wf.hidden.length, 19); // every tool but the two memory ones
+  assert.equal(wf.visible.length + wf.hidden.length, 20); // every tool but the two memory ones
 
   const r = await runTool("memo_replace", { old_text: '"experimental": []', new_text: '"experimental": ["X"]' });
   assert.equal(r.status, "Success");
@@ -1169,7 +1169,7 @@ test("memory pane: a turn added with ws.memory.add shows in the digest and the l
   await page.uncheck(tid("memory-tools"));
   await page.waitForFunction(() => document.body.dataset.memory === "false" && document.body.dataset.ready === "true");
   const wf = await workflowPanel();
-  assert.equal(wf.visible.length + wf.hidden.length, 19, "the memory tools are gone again");
+  assert.equal(wf.visible.length + wf.hidden.length, 20, "the memory tools are gone again");
   assert.deepEqual(problems, []);
 });
 
