@@ -8,7 +8,8 @@
 pub mod bm25;
 pub mod units;
 
-#[cfg(test)]
+// Native only: the tests use proptest, a native dev-dependency (the wasm test build has none).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 use std::ops::Range;
