@@ -23,7 +23,7 @@ import {
   table,
 } from "../src/retrieval/score.mjs";
 import {
-  DOCS_DIR,
+  docFile,
   answerText,
   isCjk,
   lines,
@@ -64,7 +64,7 @@ describe("retrieval set", () => {
   it("every document exists, is listed in SOURCES.tsv with its sha256 and a permissive licence", () => {
     const rows = new Map(sources().map((r) => [r.file, r]));
     for (const name of set.docs.keys()) {
-      const file = join(DOCS_DIR, name);
+      const file = docFile(name);
       assert.ok(existsSync(file), `${name} missing`);
       const row = rows.get(name);
       assert.ok(row, `${name} not in SOURCES.tsv`);

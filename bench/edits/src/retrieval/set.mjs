@@ -2,7 +2,7 @@
 // tokenisation the baseline, the integrity test and the shared-terms record use. Node built-ins only.
 
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,6 +13,16 @@ export const SET_DIR = join(
   "retrieval",
 );
 export const DOCS_DIR = join(SET_DIR, "docs");
+
+/**
+ * The file of document `name`: the set's own documents (the Chinese pages it added) are in
+ * `retrieval/docs/`; the ones it shares with editbench are read where editbench keeps them
+ * (`docs/`, `docs-v2/`), not copied — SOURCES.tsv pins each by its sha256 either way.
+ */
+export function docFile(name) {
+  const dirs = [DOCS_DIR, join(SET_DIR, "..", "docs"), join(SET_DIR, "..", "docs-v2")];
+  return dirs.map((d) => join(d, name)).find((f) => existsSync(f)) ?? join(DOCS_DIR, name);
+}
 
 /** English function words a person leaves out of a search box; the baseline ignores them. */
 export const STOPWORDS = new Set(
@@ -93,7 +103,7 @@ export function loadSet() {
   const docs = new Map();
   for (const q of set.queries)
     if (!docs.has(q.doc))
-      docs.set(q.doc, readFileSync(join(DOCS_DIR, q.doc), "utf8"));
+      docs.set(q.doc, readFileSync(docFile(q.doc), "utf8"));
   return { ...set, docs };
 }
 
