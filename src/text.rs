@@ -358,7 +358,8 @@ impl fmt::Debug for FlatCache {
 /// Storage's text as [`Text`] keeps it: the BOM dropped (and reported), line breaks
 /// normalised to LF in place when there is no CR (the string is kept), the dominant line
 /// ending detected. Cost: O(n).
-fn normalised(mut raw: String) -> (String, LineEnding, bool) {
+/// (Also for texts read but never opened: a stored version read by `memo_read({ version })`.)
+pub(crate) fn normalised(mut raw: String) -> (String, LineEnding, bool) {
     let bom = raw.starts_with(BOM);
     if bom {
         raw.replace_range(..BOM.len_utf8(), "");

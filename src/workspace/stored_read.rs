@@ -84,7 +84,8 @@ impl Workspace {
         let PendingStoredRead { path, version, args } = read;
         let (outcome, shown) = match found {
             StoredAt::Found { text: raw, id, subject } => {
-                let rope = Rope::from_str(&text::normalize_line_breaks(raw.strip_prefix('\u{feff}').unwrap_or(&raw)));
+                // As storage text is read everywhere: no BOM, LF line breaks.
+                let rope = Rope::from_str(&text::normalised(raw).0);
                 self.version_lines(&path, &version, &args, &rope, VersionOf::Stored { commit: Box::new((id, subject)) })
             }
             StoredAt::Failed { why } => (VersionOutcome::StoredUnreadable { path: path.clone(), version: version.clone(), why }, None),
