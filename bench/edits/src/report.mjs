@@ -33,6 +33,20 @@ function diffOf(name, expected, output, max = 40) {
   return cut.join("\n").replace(/```/g, "`\u200b``");
 }
 
+/**
+ * A tool run with responses in another locale, beside its English run: what it lands and the
+ * tokens per landed edit of each, and on how many cases the two ended the same way.
+ */
+export function localeLine(t, en) {
+  const s = t.summary;
+  const head = `Responses in ${t.locale} (\`locale: "${t.locale}"\`): ${esc(t.label)} lands ${pct(s.l1_rate)} on call 1, ${pct(s.l2_rate)} within 2 calls, ${pct(s.l3_rate)} within 3, ${s.bad} BAD, ${num(s.tokens_per_landed, 0)} tokens per landed edit`;
+  if (!en) return `${head}.`;
+  const byId = new Map(en.results.map((r) => [r.id, r]));
+  const same = t.results.filter((r) => byId.get(r.id)?.outcome === r.outcome && byId.get(r.id)?.calls === r.calls).length;
+  const ratio = en.summary.tokens_per_landed > 0 ? ` (×${num(s.tokens_per_landed / en.summary.tokens_per_landed, 2)})` : "";
+  return `${head} against ${num(en.summary.tokens_per_landed, 0)} in en${ratio}; the same outcome in the same number of calls on ${same} of ${t.results.length} cases.`;
+}
+
 export function renderReport(report, mats, casesById) {
   const L = [];
   const tools = report.tools;
@@ -42,7 +56,8 @@ export function renderReport(report, mats, casesById) {
   L.push("");
   L.push(`| tool | call 1 | ≤ 2 calls | ≤ 3 calls | BAD | calls / landed edit | tokens / landed edit | field mix, ≤ 2 calls |`);
   L.push(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
-  const order = [...tools].sort((a, b) => b.summary.l2_rate - a.summary.l2_rate || a.summary.bad - b.summary.bad);
+  // A second locale of a tool is the same engine: it is set beside its English row, not ranked.
+  const order = tools.filter((t) => (t.locale ?? "en") === "en").sort((a, b) => b.summary.l2_rate - a.summary.l2_rate || a.summary.bad - b.summary.bad);
   for (const t of order.filter((x) => !x.upper_bound && !x.footnote && !x.emulation)) {
     const s = t.summary;
     const name = t.key.startsWith("agentpad") ? `**${t.label}**` : t.label;
@@ -60,6 +75,10 @@ export function renderReport(report, mats, casesById) {
   if (ub) {
     L.push("");
     L.push(`Upper bound, not a result: ${esc(ub.label)} lands ${pct(ub.summary.l1_rate)} on call 1, ${pct(ub.summary.l2_rate)} within 2 calls, ${pct(ub.summary.l3_rate)} within 3, ${ub.summary.bad} BAD.`);
+  }
+  for (const t of tools.filter((x) => (x.locale ?? "en") !== "en")) {
+    L.push("");
+    L.push(localeLine(t, tools.find((x) => x.key === t.key.replace(`-${t.locale}`, ""))));
   }
   L.push("");
   L.push(`# editbench: does an imperfect edit land in the right place, in one step?`);
@@ -109,7 +128,7 @@ export function renderReport(report, mats, casesById) {
 
   // Computed from this run, never a fixed list: every category where a peer lands more than an
   // agentpad variant, on call 1 or within 2 calls, with the peer's BAD writes there.
-  const variants = tools.filter((t) => t.key.startsWith("agentpad"));
+  const variants = order.filter((t) => t.key.startsWith("agentpad"));
   const ahead = [];
   for (const [field, when] of [["s1", "on call 1"], ["s2", "within 2 calls"]]) {
     for (const c of cats) {

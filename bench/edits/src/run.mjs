@@ -161,7 +161,10 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
     // the answer key, so it is reported apart, as an upper bound.
     { key: "agentpad", tool: agentpadTool(), variant: "recommended", label: "agentpad (recommended pick)" },
     { key: "agentpad-oracle", tool: agentpadTool(), variant: "oracle", label: "agentpad (oracle pick: upper bound, reads the answer key)", upperBound: true },
-  ].filter((v) => !failedPeers.has(v.key.replace(/-emu$/, "")) && (!only || only.includes(v.key.replace(/-emu$/, "")) || (v.key === "agentpad-oracle" && only.includes("agentpad"))));
+    // The headline row again with Chinese responses: what a zh session costs in tokens. Not a
+    // row of the table (the same engine); the report sets it beside the English one.
+    { key: "agentpad-zh", tool: agentpadTool({ locale: "zh" }), variant: "recommended", label: "agentpad (recommended pick, responses in zh)", locale: "zh" },
+  ].filter((v) => !failedPeers.has(v.key.replace(/-emu$/, "")) && (!only || only.includes(v.key.replace(/-emu$/, "")) || (["agentpad-oracle", "agentpad-zh"].includes(v.key) && only.includes("agentpad"))));
   const mats = new Map(cases.map((c) => [c.id, materialize(c)]));
   const tools = [];
   for (const v of variants) {
@@ -178,6 +181,7 @@ export async function runBench({ version = "v1", smoke = false, only = null, pla
       key: v.key,
       label: v.label ?? `${v.key}: ${v.tool.name}`,
       upper_bound: v.upperBound === true,
+      locale: v.locale ?? "en",
       emulation: v.emulation === true,
       real: v.real === true,
       footnote: v.tool.footnote ?? null,

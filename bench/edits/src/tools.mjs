@@ -72,17 +72,21 @@ export function peerTool(peer) {
 
 export const peerTools = () => PEERS.map(peerTool);
 
-/** agentpad through @agentpad/core: memo_replace, memo_replace_selection, memo_read. */
-export function agentpadTool() {
+/**
+ * agentpad through @agentpad/core: memo_replace, memo_replace_selection, memo_read. `locale`:
+ * the language of its responses ("en", the default, or "zh": the same calls, the model reads
+ * Chinese, and the tokens counted are the Chinese responses').
+ */
+export function agentpadTool({ locale = "en" } = {}) {
   return {
-    key: "agentpad",
-    name: "agentpad (memo_replace)",
+    key: locale === "en" ? "agentpad" : `agentpad-${locale}`,
+    name: locale === "en" ? "agentpad (memo_replace)" : `agentpad (memo_replace, responses in ${locale})`,
     granularity: "substring",
     hint: "anchor",
     takesCount: true,
     async open(doc, path) {
       const storage = new MemoryStorage({ [path]: doc });
-      const ws = await Workspace.create({ storage, persistMode: "immediate" });
+      const ws = await Workspace.create({ storage, persistMode: "immediate", locale });
       const result = (r) => ({
         kind: r.status === "Success" ? "applied" : r.candidates.length > 0 && r.workflow_state === "SelectionPending" ? "candidates" : "error",
         message: r.markdown,

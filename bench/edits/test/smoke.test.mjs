@@ -25,11 +25,11 @@ describe("smoke run (40 cases)", () => {
 
   it("runs every tool on every case and classifies each result", () => {
     const keys = run.report.tools.map((t) => t.key);
-    assert.deepEqual(keys, ["AQ", "OH", "CX", "AI", "RO-d", "RO-e", "CL", "CL-sdk", "ZD", "ZD-nohint", "CO", "OC", "agentpad", "agentpad-oracle"]);
+    assert.deepEqual(keys, ["AQ", "OH", "CX", "AI", "RO-d", "RO-e", "CL", "CL-sdk", "ZD", "ZD-nohint", "CO", "OC", "agentpad", "agentpad-oracle", "agentpad-zh"]);
     const wrongCount = run.report.cases.filter((c) => c.category === "T" && c.must_refuse).length;
     for (const t of run.report.tools) {
       // A wrong-count case is run only for the tools that take a count.
-      assert.equal(t.results.length, ["agentpad", "agentpad-oracle", "RO-e"].includes(t.key) ? 40 : 40 - wrongCount, t.key);
+      assert.equal(t.results.length, ["agentpad", "agentpad-oracle", "agentpad-zh", "RO-e"].includes(t.key) ? 40 : 40 - wrongCount, t.key);
       for (const r of t.results) {
         assert.ok(["EXACT", "EQUIV", "BAD", "NOOP", "ASKED"].includes(r.outcome), `${t.key} ${r.id}: ${r.outcome}`);
         assert.ok(r.calls >= 1 && r.calls <= 3, `${t.key} ${r.id}: ${r.calls} calls`);
