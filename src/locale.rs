@@ -360,7 +360,10 @@ mod tests {
             assert_eq!(Locale::parse(l.as_str()), Some(l));
         }
         assert_eq!(Locale::parse("fr"), None);
-        assert_eq!(Locale::expected(), "\"en\" or \"zh\"");
+        // Every name of the list, in its order: a new locale needs no edit here.
+        let expected = Locale::expected();
+        assert!(LOCALE_NAMES.iter().all(|n| expected.contains(&format!("\"{n}\""))), "{expected}");
+        assert_eq!(quoted_or(&["en", "zh"]), "\"en\" or \"zh\"");
         assert_eq!(format!("{:?}", Locale::Zh), "zh");
         assert_eq!(Locale::default(), Locale::En);
     }
