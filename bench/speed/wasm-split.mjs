@@ -111,7 +111,7 @@ function main(argv) {
   const opts = { cargo: path.join(ROOT, "target/wasm32-unknown-unknown/release/agentpad.wasm"), workload: "edit" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === "--cargo") opts.cargo = argv[++i];
+    if (a === "--cargo") (opts.cargo = argv[++i]), (opts.cargoGiven = true);
     else if (a === "--workload") opts.workload = argv[++i];
     else if (a === "--keep") opts.keep = argv[++i];
     else if (a === "--out") opts.out = argv[++i];
@@ -127,9 +127,15 @@ function main(argv) {
   // Split twice, the same workload each time: the named module for the attribution, the stripped
   // one for the sizes (with names, wasm-split names the exports it adds after the functions,
   // and those long names are not what a split would ship).
-  // The shipped module itself (build_package wrote it from the same cargo module): re-encoding the
-  // named one without its names comes out 0.2 % larger.
-  fs.copyFileSync(path.join(ROOT, "www/pkg/agentpad_bg.wasm"), f("stripped.wasm"));
+  // The shipped module itself (build_package wrote it from the same cargo module). Another cargo
+  // module (--cargo, e.g. an opt-level "z" build) has no shipped twin: the named one re-encoded
+  // without its names, 0.2 % larger than wasm-bindgen's --remove-name-section output.
+  if (opts.cargoGiven) run(WASM_OPT, [f("named.wasm"), "-o", f("stripped.wasm")]);
+  else fs.copyFileSync(path.join(ROOT, "www/pkg/agentpad_bg.wasm"), f("stripped.wasm"));
+  // The workload drives www/pkg's glue: it must be the glue of this cargo module.
+  if (!fs.readFileSync(f("agentpad.js")).equals(fs.readFileSync(path.join(ROOT, "www/pkg/agentpad.js")))) {
+    throw new Error("wasm-split: wasm-bindgen's glue for this module differs from www/pkg/agentpad.js (./build.sh pack)");
+  }
   for (const [input, suffix, keep] of [["named.wasm", "-named", ["-g"]], ["stripped.wasm", "", []]]) {
     run("wasm-split", [...keep, "--instrument", f(input), "-o", f(`instrumented${suffix}.wasm`)]);
     fixTableExports(f(input), f(`instrumented${suffix}.wasm`));
