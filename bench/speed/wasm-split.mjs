@@ -41,7 +41,7 @@ function leb(b, i) {
 }
 
 /** Table exports of a module: name → [table index, byte offset of the index]. */
-function tableExports(b) {
+export function tableExports(b) {
   const out = new Map();
   for (const sec of parseWasm(b).sections) {
     if (sec.id !== 7) continue;
@@ -63,21 +63,26 @@ function tableExports(b) {
 
 /** Binaryen 108 (Debian's wasm-split) writes every table export as table 0: wasm-bindgen's
  * `__wbindgen_externrefs` (table 1) then names the function table and the glue's first
- * `Table.set` of an externref fails. Points each export the input had back at its table. */
-function fixTableExports(reference, file) {
-  const want = tableExports(fs.readFileSync(reference));
-  const b = fs.readFileSync(file);
+ * `Table.set` of an externref fails. A copy of `bytes` with each table export that `reference`
+ * also has pointed back at the table it names there. */
+export function pointTableExportsBack(reference, bytes) {
+  const want = tableExports(reference);
+  const b = Buffer.from(bytes);
   for (const [name, [index, at]] of tableExports(b)) {
     const [wanted] = want.get(name) ?? [index];
     if (wanted === index) continue;
     if (index > 127 || wanted > 127) throw new Error(`wasm-split: table export ${name} is not a one-byte index`);
     b[at] = wanted;
   }
-  fs.writeFileSync(file, b);
+  return b;
+}
+
+function fixTableExports(reference, file) {
+  fs.writeFileSync(file, pointTableExportsBack(fs.readFileSync(reference), fs.readFileSync(file)));
 }
 
 /** The module without its name section: what would ship (wasm-bindgen --remove-name-section). */
-function withoutNames(b) {
+export function withoutNames(b) {
   const keep = [b.subarray(0, 8)];
   for (const sec of parseWasm(b).sections) {
     if (sec.id === 0 && sec.name === "name") continue;
@@ -173,4 +178,4 @@ function main(argv) {
   if (!opts.keep) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-main(process.argv.slice(2));
+if (process.argv[1] === fileURLToPath(import.meta.url)) main(process.argv.slice(2));
