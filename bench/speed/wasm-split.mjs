@@ -161,7 +161,7 @@ function main(argv) {
   }
   const n = (x) => (x ?? 0).toLocaleString("en");
   const kb = (x) => (x === undefined ? "—" : (x / 1000).toFixed(1));
-  console.log(`workload: ${opts.workload}; files in ${dir}\n`);
+  console.log(`workload: ${opts.workload}${opts.keep ? `; files in ${dir}` : ""}\n`);
   console.log("| module | raw | gzip -9 | brotli 11 | code, gzip | data, gzip | functions | placeholders |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const [name, s] of Object.entries(result.modules)) {
