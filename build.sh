@@ -147,6 +147,19 @@ optimize_wasm() {
   say "wasm-opt: $before -> $(wc -c <"$wasm") bytes"
 }
 
+# binaryen's wasm-split for the split probe (docs/performance.md#wasm-split): the npm `binaryen`
+# package that provides wasm-opt has no wasm-split, so Debian's binaryen provides it (108;
+# bench/speed/wasm-split.mjs works around its one bug, table exports written as table 0).
+ensure_wasm_split() {
+  if command -v wasm-split >/dev/null; then
+    say "wasm-split: $(wasm-split --version | awk '{print $3}') present"
+  else
+    say "wasm-split: installing Debian binaryen"
+    as_root apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y binaryen
+  fi
+}
+
 build_package() {
   ensure_node
   build_wasm
@@ -684,6 +697,7 @@ usage: ./build.sh <command>
   test    run every test layer (docs-lint, cargo, lint, wasm in Node and Chromium, package, consumer, playground)
   pack    build the npm tarball into target/npm/
   bench   benchmarks: native (criterion) and wasm vs JS peers in Node; writes target/bench/report.md
+  split-probe  what a profile-guided split of the wasm would ship (wasm-split); a measurement, not part of test
   fuzz [TARGET]  cargo fuzz each target (or TARGET) for FUZZ_SECONDS (default 1800); not part of test
   test-scale  two Hocuspocus instances + Redis (Debian redis-server): an agent on one and a person
           on the other converge; opt-in, not part of test
@@ -702,6 +716,12 @@ case "$cmd" in
     ;;
   bench)
     run_bench
+    ;;
+  split-probe)
+    build_package
+    ensure_wasm_split
+    node bench/speed/wasm-split.mjs --workload edit
+    node bench/speed/wasm-split.mjs --workload read
     ;;
   fuzz)
     run_fuzz "${2:-}"
