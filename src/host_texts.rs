@@ -50,6 +50,18 @@ fn plain(text: &Text) -> bool {
 }
 
 impl HostTexts {
+    /// The copies held, by path and fingerprint, lent to the workspace for one call
+    /// (`Workspace::set_held_by_host`): a commit then does not make the storage-form text of a
+    /// write [`HostTexts::strip`] empties. Give them back with [`HostTexts::restore`]. O(1).
+    pub fn lend(&mut self) -> Vec<(String, Fingerprint)> {
+        std::mem::take(&mut self.held)
+    }
+
+    /// The copies [`HostTexts::lend`] lent, back. O(1).
+    pub fn restore(&mut self, held: Vec<(String, Fingerprint)>) {
+        self.held = held;
+    }
+
     fn committed(ws: &Workspace, path: &str) -> Option<Fingerprint> {
         ws.document(path).map(|d| d.text.fingerprint())
     }
@@ -189,6 +201,45 @@ mod tests {
         let (step, stripped, full) = commit(&mut ws, &host, "a", "gamma", "GAMMA");
         assert_eq!(stripped, vec![0]);
         assert_eq!(rebuild(&written, &requests(step)[0].edits), full);
+    }
+
+    #[test]
+    fn a_workspace_lent_the_copies_makes_no_storage_text_and_the_edits_still_make_it() {
+        // Two workspaces on the same text: one told what the shell holds (as the binding does
+        // for each call), one not. The told one's request has no text; its edits make the text
+        // the other one sends whole, and it is stripped the same way.
+        let raw = "alpha 😀 一\nbeta\ngamma\n";
+        let (mut told, mut plain_ws) = (Workspace::new(Config::default()), Workspace::new(Config::default()));
+        let (mut host, mut plain_host) = (HostTexts::default(), HostTexts::default());
+        for (ws, host) in [(&mut told, &mut host), (&mut plain_ws, &mut plain_host)] {
+            ws.open_string("a", raw.into(), "v1").unwrap();
+            assert!(host.opened(ws, "a", verbatim(raw)));
+            call(ws, "memo_replace", json!({"old_text": "beta", "new_text": "BETA 二"}));
+        }
+        told.set_held_by_host(host.lend());
+        let mut step = call(&mut told, "memo_commit", json!({"summary": "s"}));
+        host.restore(told.set_held_by_host(Vec::new()));
+        let made = requests(step.clone());
+        assert_eq!(made[0].text, "", "the storage-form text is not made");
+        assert_eq!(host.strip(&told, &mut step), vec![0], "and the request is still sent as edits");
+        let (_, stripped, full) = {
+            let mut whole = call(&mut plain_ws, "memo_commit", json!({"summary": "s"}));
+            let full = requests(whole.clone())[0].text.clone();
+            let stripped = plain_host.strip(&plain_ws, &mut whole);
+            (whole, stripped, full)
+        };
+        assert_eq!(stripped, vec![0]);
+        assert_eq!(full, "alpha 😀 一\nBETA 二\ngamma\n");
+        assert_eq!(rebuild(raw, &made[0].edits), full);
+        // A text the shell does not hold (a BOM in storage) is made whole even when lent.
+        let mut bom = Workspace::new(Config::default());
+        let mut bom_host = HostTexts::default();
+        bom.open_string("b", "\u{FEFF}x\ny\n".into(), "v1").unwrap();
+        assert!(!bom_host.opened(&bom, "b", verbatim("\u{FEFF}x\ny\n")));
+        call(&mut bom, "memo_replace", json!({"old_text": "y", "new_text": "z"}));
+        bom.set_held_by_host(bom_host.lend());
+        let step = call(&mut bom, "memo_commit", json!({"summary": "s"}));
+        assert_eq!(requests(step)[0].text, "\u{FEFF}x\nz\n");
     }
 
     #[test]

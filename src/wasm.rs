@@ -228,10 +228,14 @@ impl WasmWorkspace {
             None => format!("({})", name.js_typeof().as_string().unwrap_or_default()),
         });
         let ctx = CallContext { tool_call_id: tool_call_id.and_then(|id| id.as_string()), now_ms };
+        // Lent for the call only: a write the call requests is stripped below, so its text need
+        // not be made (src/host_texts.rs); a step answered later is never stripped.
+        self.inner.set_held_by_host(self.host.lend());
         let mut step = match js_to_json(&args, "", 0) {
             Ok(args) => self.inner.call(&name, &args, &ctx),
             Err(e) => Step::Done(self.inner.invalid_arguments(&e)),
         };
+        self.host.restore(self.inner.set_held_by_host(Vec::new()));
         let stripped = self.host.strip(&self.inner, &mut step);
         step_to_js_with(&step, &stripped, &Kept::default())
     }

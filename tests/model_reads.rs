@@ -341,6 +341,14 @@ fn candidates_the_model_can_tell_apart() {
     assert_eq!(previews.len(), 2);
     assert!(previews[0].contains("a = 1;") && previews[1].contains("b = 2;"), "{previews:?}");
 
+    // Lines at column 0 (nothing encloses them): the nearest line that differs, found without
+    // looking for an enclosing line.
+    let mut h = Host::new(&[("notes.txt", "x = 0;\na = 1;\nx = 0;\nb = 2;\n")]);
+    let r = h.call("memo_replace", json!({"old_text": "x = 0;", "new_text": "x = 9;"}));
+    let previews: Vec<&str> = r.candidates.iter().map(|c| c.preview.as_str()).collect();
+    assert_eq!(previews.len(), 2);
+    assert!(previews[0].contains("a = 1;") && previews[1].contains("b = 2;"), "{previews:?}");
+
     // Markdown: the heading each lies under.
     let mut h = Host::new(&[("todo.md", "# Plan\n\n## Monday\n\n- [ ] call\n\n## Tuesday\n\n- [ ] call\n")]);
     let r = h.call("memo_replace", json!({"old_text": "- [ ] call", "new_text": "- [x] call"}));

@@ -112,7 +112,10 @@ impl<'a> CharCursor<'a> {
         }
         let want = i - self.chunk_char;
         let rest = self.chunk.get(self.at_byte..)?;
-        let (offset, c) = rest.char_indices().nth(want - self.at_char)?;
+        // Counted a word at a time (ropey's str_utils), not char by char: with hundreds of
+        // hits spread over a CJK text the cursor walks most of it (docs/performance.md#cjk-text).
+        let offset = ropey::str_utils::char_to_byte_idx(rest, want - self.at_char);
+        let c = rest.get(offset..)?.chars().next()?;
         self.at_byte += offset;
         self.at_char = want;
         Some(c)

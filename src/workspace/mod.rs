@@ -354,6 +354,9 @@ pub struct Workspace {
     last_now_ms: f64,
     /// What this call saved, for a storage that records it (record.rs).
     recording: record::Recording,
+    /// The committed texts the host holds a copy of, by fingerprint (src/host_texts.rs): a
+    /// commit writing one of them leaves its text out of the request (persist.rs).
+    held_by_host: Vec<(String, crate::text::Fingerprint)>,
 }
 
 impl Workspace {
@@ -401,6 +404,7 @@ impl Workspace {
             editor: Default::default(),
             last_now_ms: 0.0,
             recording: record::Recording::default(),
+            held_by_host: Vec::new(),
         }
     }
 

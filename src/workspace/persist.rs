@@ -73,6 +73,14 @@ pub(super) struct RollbackInFlight {
 }
 
 impl Workspace {
+    /// The committed texts the host holds a copy of, by fingerprint, for the call about to run
+    /// (src/host_texts.rs): a commit's write of one of them is requested without its text,
+    /// which the host makes from the edits. Returns the ones set before. Cost: O(1).
+    #[cfg(any(target_arch = "wasm32", test))]
+    pub(crate) fn set_held_by_host(&mut self, held: Vec<(String, crate::text::Fingerprint)>) -> Vec<(String, crate::text::Fingerprint)> {
+        std::mem::replace(&mut self.held_by_host, held)
+    }
+
     /// `memo_commit`: asks the shell to write every document with pending changes (or applies
     /// them in memory when persistence is disabled). `lead` prefixes the summary (immediate mode
     /// reports the edit it saved). Cost: O(size of the documents written) for the texts in
@@ -125,9 +133,14 @@ impl Workspace {
             .zip(&commit.sets)
             .map(|((p, t), set)| {
                 let old = self.open_doc(p);
+                // The host makes the text of a write it holds the committed text of from the
+                // edits (src/host_texts.rs strips it): the storage-form copy is not made.
+                let held = self.held_by_host.iter().any(|(q, f)| q == p && *f == old.text.fingerprint());
+                let text =
+                    if held && !t.has_bom() && t.line_ending() == crate::text::LineEnding::Lf { String::new() } else { t.to_storage() };
                 PersistRequest {
                     path: p.clone(),
-                    text: t.to_storage(),
+                    text,
                     expected_version: old.version.clone(),
                     edits: write_edits(old.text.rope(), set, t.rope()),
                 }
@@ -136,7 +149,8 @@ impl Workspace {
         self.persistence_record("commit: writes requested", None, || {
             json!(requests
                 .iter()
-                .map(|r| json!({"path": r.path, "expected_version": r.expected_version, "bytes": r.text.len()}))
+                .zip(&commit.texts)
+                .map(|(r, (_, t))| json!({"path": r.path, "expected_version": r.expected_version, "bytes": t.storage_len_of(t.rope())}))
                 .collect::<Vec<_>>())
         });
         self.awaiting = Some(Awaiting::Commit(commit));
