@@ -170,10 +170,13 @@ pub fn parse_call(prefix: &str, name: &str, args: &Value) -> Result<(Tool, Map<S
 }
 
 impl Workspace {
-    /// The open document a call names (`path`, or the default document), or the `NotOpen`
-    /// answer to give instead. O(1).
-    fn call_path(&self, path: Option<&str>) -> Result<String, Step> {
-        self.resolve(path).map_err(|error| Step::Done(self.session_worded(&super::outcome::SessionOutcome::NotOpen { error }, None)))
+    /// Runs `handler` on the open document a call names (`path`, or the default document), or
+    /// answers `NotOpen`. O(1) besides the handler.
+    fn on_document(&mut self, path: Option<&str>, handler: impl FnOnce(&mut Workspace, &str) -> Step) -> Step {
+        match self.resolve(path) {
+            Ok(path) => handler(self, &path),
+            Err(error) => Step::Done(self.session_worded(&super::outcome::SessionOutcome::NotOpen { error }, None)),
+        }
     }
 
     /// The phrase `key` with the tool prefix as `{p}` (a blocked tool's own words).

@@ -153,17 +153,11 @@ pub(super) static CREATE: ToolRow = ToolRow {
 };
 
 fn replace(ws: &mut Workspace, a: ReplaceArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => ws.replace(&path, &a),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| ws.replace(path, &a))
 }
 
 fn replace_span(ws: &mut Workspace, a: ReplaceSpanArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => ws.replace_span(&path, &a),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| ws.replace_span(path, &a))
 }
 
 /// The selection knows its document; `path` only has to agree with it.
@@ -172,17 +166,11 @@ fn replace_selection(ws: &mut Workspace, a: ReplaceSelectionArgs, _: &CallContex
 }
 
 fn replace_lines(ws: &mut Workspace, a: ReplaceLinesArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => ws.replace_lines(&path, &a),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| ws.replace_lines(path, &a))
 }
 
 fn append(ws: &mut Workspace, a: AppendArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => ws.append(&path, &a),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| ws.append(path, &a))
 }
 
 fn create(ws: &mut Workspace, a: CreateArgs, _: &CallContext) -> Step {

@@ -169,34 +169,26 @@ pub(super) static FIND: ToolRow = ToolRow {
 };
 
 fn read(ws: &mut Workspace, a: ReadArgs, _: &CallContext) -> Step {
-    let path = match ws.call_path(a.path.as_deref()) {
-        Ok(p) => p,
-        Err(not_open) => return not_open,
-    };
-    if a.unit.is_some() {
-        return Step::Done(ws.read_unit(&path, &a));
-    }
-    match a.version.clone() {
-        Some(version) => match ws.ask_stored_read(&path, &version, &a) {
-            Some(step) => step,
-            None => Step::Done(ws.read_version(&path, &version, &a)),
-        },
-        None => Step::Done(ws.read(&path, &a)),
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| {
+        if a.unit.is_some() {
+            return Step::Done(ws.read_unit(path, &a));
+        }
+        match a.version.as_deref() {
+            Some(version) => match ws.ask_stored_read(path, version, &a) {
+                Some(step) => step,
+                None => Step::Done(ws.read_version(path, version, &a)),
+            },
+            None => Step::Done(ws.read(path, &a)),
+        }
+    })
 }
 
 fn preview(ws: &mut Workspace, a: PreviewArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => Step::Done(ws.preview(&path, &a)),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| Step::Done(ws.preview(path, &a)))
 }
 
 fn diff(ws: &mut Workspace, a: DiffArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => ws.diff(&path, a.against.as_deref() == Some("storage")),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| ws.diff(path, a.against.as_deref() == Some("storage")))
 }
 
 fn export_session(ws: &mut Workspace, _: ExportSessionArgs, _: &CallContext) -> Step {
@@ -212,8 +204,5 @@ fn search_memory(ws: &mut Workspace, a: SearchMemoryArgs, _: &CallContext) -> St
 }
 
 fn find(ws: &mut Workspace, a: FindArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => ws.find(&path, &a),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| ws.find(path, &a))
 }

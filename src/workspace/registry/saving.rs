@@ -224,10 +224,7 @@ fn revert(ws: &mut Workspace, a: RevertArgs, _: &CallContext) -> Step {
 }
 
 fn undo(ws: &mut Workspace, a: UndoArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => ws.undo(&path, &a),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| ws.undo(path, &a))
 }
 
 fn discard(ws: &mut Workspace, a: DiscardArgs, _: &CallContext) -> Step {
@@ -235,24 +232,15 @@ fn discard(ws: &mut Workspace, a: DiscardArgs, _: &CallContext) -> Step {
 }
 
 fn refresh(ws: &mut Workspace, a: RefreshArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => ws.refresh(&path),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| ws.refresh(path))
 }
 
 fn rebase(ws: &mut Workspace, a: RebaseArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => Step::Done(ws.rebase(&path)),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| Step::Done(ws.rebase(path)))
 }
 
 fn persist_as(ws: &mut Workspace, a: PersistAsArgs, _: &CallContext) -> Step {
-    match ws.call_path(a.path.as_deref()) {
-        Ok(path) => ws.persist_as(&path, &a.new_path),
-        Err(not_open) => not_open,
-    }
+    ws.on_document(a.path.as_deref(), |ws, path| ws.persist_as(path, &a.new_path))
 }
 
 fn begin_task(ws: &mut Workspace, a: BeginTaskArgs, ctx: &CallContext) -> Step {
