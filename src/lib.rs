@@ -126,7 +126,7 @@ pub use storage::FsStorage;
 pub use storage::{MemoryStorage, Numbering, OpenError, PathRule, Storage, StorageError, Stored};
 pub use workflow::{Flags, PersistMode, WorkflowState};
 pub use workspace::{
-    CallContext, Config, ContentPart, Document, LiveContextBlock, LiveContextRequest, LoadResult, OptionKind, OptionSpec, OptionValue,
-    PersistEdit, PersistRequest, PersistResult, ReadLimits, RecordRequest, RecordResult, Step, StoredAt, TaskReport, ToolState, Workspace,
-    WorkspaceError, MAX_DOCUMENT_BYTES, OPTIONS,
+    parse_call, CallContext, Config, ContentPart, Document, LiveContextBlock, LiveContextRequest, LoadResult, OptionKind, OptionSpec,
+    OptionValue, PersistEdit, PersistRequest, PersistResult, ReadLimits, RecordRequest, RecordResult, Step, StoredAt, TaskReport, Tool,
+    ToolRow, ToolState, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES, OPTIONS,
 };

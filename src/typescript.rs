@@ -6,7 +6,7 @@
 //! definitions, diagnostics records …, and the binding's own shapes in src/workspace/host.rs:
 //! steps, the host's reports, the options the shell hands over) derive `ts_rs::TS` in test
 //! builds only, so the shipped wasm carries nothing of this; the tool arguments are not Rust
-//! types but the registry ([`Tool::spec`]), rendered by [`tool_args`]. Regenerate with
+//! types but the registry ([`Tool::row`]), rendered by [`tool_args`]. Regenerate with
 //! `AGENTPAD_WRITE_TS=1 cargo test --lib typescript`.
 
 // In wasm32 test builds (`wasm-pack test`) only the `TS` impls are used: the tests are native.
@@ -21,7 +21,8 @@ use ts_rs::{Config, TypeVisitor, TS};
 
 use crate::matching::normalize::Tier;
 use crate::matching::recommend::Reason;
-use crate::tools::{ParamKind, Tool};
+use crate::tools::ParamKind;
+use crate::workspace::Tool;
 use crate::Response;
 
 /// The command that rewrites the generated files, named in every file and failure message.
@@ -316,11 +317,11 @@ fn param_limits(kind: ParamKind) -> Option<String> {
 }
 
 /// `www/src/generated/tool-args.ts`: the arguments of every tool, from the registry that checks
-/// them ([`crate::tools::parse_call`]).
+/// them ([`crate::workspace::parse_call`]).
 pub fn tool_args() -> String {
     let mut out = header("the tool registry (src/tools.rs): each tool's arguments");
     out.push_str("import type { Letter } from \"./boundary.js\";\n");
-    let verbs: Vec<String> = Tool::ALL.iter().map(|t| format!("\"{}\"", t.spec().verb)).collect();
+    let verbs: Vec<String> = Tool::ALL.iter().map(|t| format!("\"{}\"", t.row().verb)).collect();
     let _ = writeln!(
         out,
         "\n/**\n * The tools, by verb, in registry order. A tool's name is `${{prefix}}_${{verb}}` (prefix `\"memo\"`\n * unless `toolPrefix` says otherwise).\n */"
@@ -331,7 +332,7 @@ pub fn tool_args() -> String {
     let _ = writeln!(out, "\n/** The arguments of each tool, by verb: what the core's checking accepts (null reads as absent). */");
     out.push_str("export interface ToolArgs {\n");
     for tool in Tool::ALL {
-        let spec = tool.spec();
+        let spec = tool.row();
         out.push_str(&doc_comment("  ", spec.description));
         if spec.params.is_empty() {
             let _ = writeln!(out, "  {}: Record<string, never>;", spec.verb);
@@ -525,7 +526,7 @@ mod tests {
     fn every_tool_parameter_is_typed() {
         let args = tool_args();
         for tool in Tool::ALL {
-            for p in tool.spec().params {
+            for p in tool.row().params {
                 assert!(args.contains(&format!("    {}{}: ", p.name, if p.required { "" } else { "?" })), "{}", p.name);
             }
         }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use agentpad::tools::Tool;
+use agentpad::Tool;
 use agentpad::{Status, WorkflowState};
 use common::{utf16_to_byte, Host};
 use serde_json::json;

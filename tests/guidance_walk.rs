@@ -13,7 +13,8 @@
 
 mod common;
 
-use agentpad::tools::{parse_call, ParamKind, Tool};
+use agentpad::tools::ParamKind;
+use agentpad::{parse_call, Tool};
 use agentpad::{Config, PersistMode, Response};
 use common::Host;
 use serde_json::{json, Map, Value};
@@ -91,7 +92,7 @@ fn check(m: &Mention, prefix: &str, visible: &[String]) -> Option<String> {
         return Some(format!("`{}` is not visible in the state the response leaves", m.name));
     }
     let Some(list) = &m.args else { return None };
-    let spec = tool.spec();
+    let spec = tool.row();
     let mut args = Map::new();
     // A range of values (`selection_id="A"–"C"`): its last end is checked in a second call.
     let mut range_end: Option<(String, Value)> = None;

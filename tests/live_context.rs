@@ -9,7 +9,7 @@ mod common;
 use agentpad::live_context::{Anchor, EditorState, LineCol, LiveContextOptions, VersionKind};
 use agentpad::memory::TurnRecord;
 use agentpad::response::MemoryView;
-use agentpad::tools::Tool;
+use agentpad::Tool;
 use agentpad::{Config, Locale, Status, WorkspaceError};
 use common::Host;
 use serde_json::json;

@@ -8,7 +8,7 @@
 
 mod common;
 
-use agentpad::tools::Tool;
+use agentpad::Tool;
 use agentpad::{Config, PersistMode, Status, WorkflowState};
 use common::Host;
 use serde_json::json;

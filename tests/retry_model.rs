@@ -29,7 +29,7 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use agentpad::tools::Tool;
+use agentpad::Tool;
 use agentpad::{Config, PersistMode, Response, Status, WorkflowState};
 use common::{utf16_to_byte, Host};
 use proptest::prelude::*;

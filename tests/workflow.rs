@@ -5,7 +5,7 @@
 
 mod common;
 
-use agentpad::tools::Tool;
+use agentpad::Tool;
 use agentpad::{CallContext, Config, LoadResult, PersistMode, PersistResult, Status, Step, WorkflowState, Workspace};
 use common::Host;
 use serde_json::json;

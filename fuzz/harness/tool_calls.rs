@@ -14,7 +14,8 @@
 
 use agentpad::matching::line_key::LineKey;
 use agentpad::text::Text;
-use agentpad::tools::{ParamKind, Tool};
+use agentpad::tools::ParamKind;
+use agentpad::Tool;
 use agentpad::{
     CallContext, Config, LoadResult, MemoryStorage, Numbering, PersistMode, PersistRequest, PersistResult, Response, Status, Step, Storage,
     StorageError, Stored, Workspace,
@@ -217,7 +218,7 @@ impl Host {
     fn args_for(&mut self, u: &mut Unstructured, tool: Tool) -> Result<Value> {
         let mut map = Map::new();
         let path = self.any_path(u)?;
-        for p in tool.spec().params {
+        for p in tool.row().params {
             let include = if p.required { u.ratio(15, 16)? } else { u.ratio(1, 3)? };
             if !include {
                 continue;

@@ -290,7 +290,6 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("next_step.or", " or "),
     ("diagnostics_pointer", "Diagnostics are on ({categories}): the records of this call are {id}."),
     ("schema_defect", "Response format does not match the spec (see the TextEdit.Schema record of {id})."),
-    ("dispatched_twice", "Internal error: {tool} was dispatched twice."),
     // ---- arg: argument errors from the tool schema (src/tools.rs ArgError::words); `kind.*`: what an argument takes
     ("arg.unknown_tool", "unknown tool `{name}`; the tools are: {known}"),
     ("arg.unknown_tool.guidance", "Call one of the listed tools."),

@@ -293,7 +293,6 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("next_step.or", " 或 "),
     ("diagnostics_pointer", "诊断已开启（{categories}）：本次调用的记录是 {id}。"),
     ("schema_defect", "响应格式不符合规范（见 {id} 的 TextEdit.Schema 记录）。"),
-    ("dispatched_twice", "内部错误：{tool} 被分派了两次。"),
     // ---- arg: argument errors from the tool schema (src/tools.rs ArgError::words); `kind.*`: what an argument takes
     ("arg.unknown_tool", "没有名为 `{name}` 的工具；可用的工具有：{known}"),
     ("arg.unknown_tool.guidance", "请调用列出的工具之一。"),

@@ -7,11 +7,11 @@
 //! discard) it is forgotten again ([`Workspace::forget_unsaved_creations`]).
 
 use super::outcome::CreateRefusal;
+use super::registry::AppendArgs;
 use super::words::{self, Voice};
 use super::{Document, Step, Workspace, MAX_DOCUMENT_BYTES};
 use crate::response::Status;
 use crate::text::Text;
-use crate::tools::Args;
 
 impl Workspace {
     /// Stages the new document `path` with `text`. Refused (`InvalidArguments`, nothing
@@ -29,7 +29,7 @@ impl Workspace {
         self.timeline.created(path);
         self.order.push(path.to_string());
         self.created.insert(path.to_string());
-        let step = self.append(path, &Args::from_pairs(&[("text", text.to_string())]));
+        let step = self.append(path, &AppendArgs { text: text.to_string(), ..AppendArgs::default() });
         match step {
             Step::Done(mut r) if r.status == Status::Success => {
                 r.summary = words::created(path, &r.summary, self.config.locale);

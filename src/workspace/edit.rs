@@ -21,9 +21,9 @@ use crate::matching::{self, CandidateQuality, Match, SearchError};
 use crate::response::Response;
 use crate::session::{Letter, Selection, SelectionKind};
 use crate::text::{self, normalize_line_breaks, Text};
-use crate::tools::{Args, Tool};
 use crate::workspace::find::UnitRef;
 use crate::workspace::outcome::{ChoiceArg, EditOutcome, ExactlyElsewhere, LineChange, Needle, Note, Refusal, SpanEnd};
+use crate::workspace::registry::{AppendArgs, ReplaceArgs, ReplaceLinesArgs, ReplaceSelectionArgs, ReplaceSpanArgs, Tool};
 use crate::workspace::words::{self, Voice};
 use crate::workspace::{Step, Workspace};
 
@@ -75,8 +75,9 @@ struct StageInfo {
     warn: bool,
 }
 
-fn arg_text(args: &Args, name: &str) -> String {
-    normalize_line_breaks(args.str(name).unwrap_or_default()).into_owned()
+/// A text argument with its line breaks normalised (`\r\n` → `\n`).
+fn arg_text(text: &str) -> String {
+    normalize_line_breaks(text).into_owned()
 }
 
 /// `DraftMoved` when `expected` is given and is not the draft's fingerprint `now`. Cost: O(1).
@@ -87,12 +88,12 @@ fn fingerprint_refusal(path: &str, expected: Option<&str>, now: &str) -> Option<
 
 /// The arguments of a `memo_replace` that choose among matches: they mean nothing for an
 /// append (an empty old_text), and a call that passes them expects something else. Cost: O(1).
-fn choice_args(args: &Args) -> Vec<ChoiceArg> {
+fn choice_args(args: &ReplaceArgs) -> Vec<ChoiceArg> {
     [
-        args.str("match_id").map(|v| ChoiceArg::MatchId(v.to_string())),
-        args.bool("replace_all").filter(|&b| b).map(|_| ChoiceArg::ReplaceAll),
-        args.int("expected_occurrences").map(ChoiceArg::ExpectedOccurrences),
-        args.str("search_after").filter(|s| !s.is_empty()).map(|s| ChoiceArg::SearchAfter(s.to_string())),
+        args.match_id.clone().map(ChoiceArg::MatchId),
+        args.replace_all.filter(|&b| b).map(|_| ChoiceArg::ReplaceAll),
+        args.expected_occurrences.map(ChoiceArg::ExpectedOccurrences),
+        args.search_after.clone().filter(|s| !s.is_empty()).map(ChoiceArg::SearchAfter),
     ]
     .into_iter()
     .flatten()
@@ -196,15 +197,15 @@ impl Workspace {
     }
 
     /// `StaleReference` when `expected_fingerprint` is given and the draft's differs.
-    fn check_fingerprint(&self, path: &str, args: &Args) -> Option<Step> {
+    fn check_fingerprint(&self, path: &str, expected: Option<&str>) -> Option<Step> {
         let now = self.draft_fingerprint(path).to_string();
-        fingerprint_refusal(path, args.str("expected_fingerprint"), &now).map(|r| self.refuse(r, Some(path)))
+        fingerprint_refusal(path, expected, &now).map(|r| self.refuse(r, Some(path)))
     }
 
     /// Char offset where `search_after` ends, or the refusal naming the anchor. Cost: one
     /// exact search of the draft.
-    fn anchor(&self, path: &str, draft: &Rope, args: &Args) -> Result<Option<usize>, Refusal> {
-        let Some(anchor) = args.str("search_after").map(|s| normalize_line_breaks(s).into_owned()) else {
+    fn anchor(&self, path: &str, draft: &Rope, search_after: Option<&str>) -> Result<Option<usize>, Refusal> {
+        let Some(anchor) = search_after.map(|s| normalize_line_breaks(s).into_owned()) else {
             return Ok(None);
         };
         match matching::anchor_end(draft, Some(&anchor)) {
@@ -259,15 +260,15 @@ impl Workspace {
         self.diagnostics.record(Category::MatchTrace, &id, tool, None, detail);
     }
 
-    pub(super) fn replace(&mut self, path: &str, args: &Args) -> Step {
-        if let Some(refused) = self.check_fingerprint(path, args) {
+    pub(super) fn replace(&mut self, path: &str, args: &ReplaceArgs) -> Step {
+        if let Some(refused) = self.check_fingerprint(path, args.expected_fingerprint.as_deref()) {
             return refused;
         }
-        let old = arg_text(args, "old_text");
-        let mut new = arg_text(args, "new_text");
-        let preview_only = args.bool("preview_only").unwrap_or(false);
+        let old = arg_text(&args.old_text);
+        let mut new = arg_text(&args.new_text);
+        let preview_only = args.preview_only.unwrap_or(false);
         // `within`: only inside a unit the last memo_find listed (docs/tools.md#memo_find).
-        let within = match args.str("within").and_then(Letter::parse) {
+        let within = match args.within.as_deref().and_then(Letter::parse) {
             Some(letter) => match self.unit(path, letter) {
                 UnitRef::Live { range } => Some(range),
                 why => return Step::Done(self.unit_refused(path, "within", letter, &why)),
@@ -285,13 +286,13 @@ impl Workspace {
             return self.stage(path, vec![Edit { range: end..end, new_text: new }], info);
         }
         let draft = self.draft_rope(path);
-        let anchor_end = match self.anchor(path, &draft, args) {
+        let anchor_end = match self.anchor(path, &draft, args.search_after.as_deref()) {
             Ok(a) => a,
             Err(refusal) => return self.refuse(refusal, Some(path)),
         };
         let (base, changes) = self.layers(path);
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
-        let replace_all = args.bool("replace_all").unwrap_or(false);
+        let replace_all = args.replace_all.unwrap_or(false);
         let from = within.as_ref().map_or(0, |r| r.start).max(anchor_end.unwrap_or(0));
         let (mut located, capped) = matching::locate_layered_upto(&layers, &old, from, choose::match_cap(replace_all));
         if let Some(unit) = &within {
@@ -300,7 +301,7 @@ impl Workspace {
         self.match_trace("memo_replace", path, &draft, &old, anchor_end, &located.matches);
         // Found by the lines around its placeholders: new_text's placeholders must map to the
         // lines those stand for, or nothing is written (a placeholder is never text).
-        let pick = args.str("match_id").and_then(Letter::parse).map(Letter::index);
+        let pick = args.match_id.as_deref().and_then(Letter::parse).map(Letter::index);
         if let Some(why) = matching::elide::unmapped(&located.matches, pick, &new) {
             return self.refuse(Refusal::ElidedNewText { path: path.to_string(), why }, Some(path));
         }
@@ -329,17 +330,17 @@ impl Workspace {
             path: path.to_string(),
             query: format!(
                 "replace\u{0}{old}\u{0}{}\u{0}{}",
-                args.str("search_after").unwrap_or_default(),
-                args.str("within").unwrap_or_default()
+                args.search_after.as_deref().unwrap_or_default(),
+                args.within.as_deref().unwrap_or_default()
             ),
             needle: Needle::OldText(old.clone()),
             new_text: new,
             anchor_end,
-            match_id: args.str("match_id").and_then(Letter::parse),
-            show_all: args.bool("show_all_matches").unwrap_or(false),
+            match_id: args.match_id.as_deref().and_then(Letter::parse),
+            show_all: args.show_all_matches.unwrap_or(false),
             preview_only,
             replace_all,
-            expected: args.int("expected_occurrences").map(|n| n as usize),
+            expected: args.expected_occurrences.map(|n| n as usize),
             warn: located.gutter.is_some() || notes.iter().any(|n| matches!(n, Note::PlaceholdersFilled { .. })),
             notes,
         };
@@ -398,22 +399,22 @@ impl Workspace {
 
     // ---- memo_replace_span -----------------------------------------------------------------
 
-    pub(super) fn replace_span(&mut self, path: &str, args: &Args) -> Step {
-        if let Some(refused) = self.check_fingerprint(path, args) {
+    pub(super) fn replace_span(&mut self, path: &str, args: &ReplaceSpanArgs) -> Step {
+        if let Some(refused) = self.check_fingerprint(path, args.expected_fingerprint.as_deref()) {
             return refused;
         }
-        let start = arg_text(args, "old_span_start");
-        let end = arg_text(args, "old_span_end");
-        let new = arg_text(args, "new_text");
+        let start = arg_text(&args.old_span_start);
+        let end = arg_text(&args.old_span_end);
+        let new = arg_text(&args.new_text);
         for (which, value) in [(SpanEnd::Start, &start), (SpanEnd::End, &end)] {
             if value.is_empty() {
                 return self.refuse(Refusal::EmptySpanMarker { end: which }, None);
             }
         }
-        let keep_start = args.bool("keep_start").unwrap_or(false);
-        let keep_end = args.bool("keep_end").unwrap_or(false);
+        let keep_start = args.keep_start.unwrap_or(false);
+        let keep_end = args.keep_end.unwrap_or(false);
         let draft = self.draft_rope(path);
-        let anchor_end = match self.anchor(path, &draft, args) {
+        let anchor_end = match self.anchor(path, &draft, args.search_after.as_deref()) {
             Ok(a) => a,
             Err(refusal) => return self.refuse(refusal, Some(path)),
         };
@@ -421,13 +422,16 @@ impl Workspace {
         let mut search = Search {
             tool: Tool::ReplaceSpan,
             path: path.to_string(),
-            query: format!("span\u{0}{start}\u{0}{end}\u{0}{keep_start}{keep_end}\u{0}{}", args.str("search_after").unwrap_or_default()),
+            query: format!(
+                "span\u{0}{start}\u{0}{end}\u{0}{keep_start}{keep_end}\u{0}{}",
+                args.search_after.as_deref().unwrap_or_default()
+            ),
             needle: Needle::SpanStart(start.clone()),
             new_text: new,
             anchor_end,
-            match_id: args.str("match_id").and_then(Letter::parse),
+            match_id: args.match_id.as_deref().and_then(Letter::parse),
             show_all: false,
-            preview_only: args.bool("preview_only").unwrap_or(false),
+            preview_only: args.preview_only.unwrap_or(false),
             replace_all: false,
             expected: None,
             warn: !notes.is_empty(),
@@ -470,20 +474,20 @@ impl Workspace {
 
     // ---- memo_replace_selection ------------------------------------------------------------
 
-    pub(super) fn replace_selection(&mut self, path: Option<&str>, args: &Args) -> Step {
+    pub(super) fn replace_selection(&mut self, path: Option<&str>, args: &ReplaceSelectionArgs) -> Step {
         let Some(sel) = self.session.as_ref().and_then(|s| s.selection.clone()) else {
             return self.refuse(Refusal::NoSelection, path);
         };
-        let index = args.letter_index("selection_id").unwrap_or(usize::MAX);
+        let index = args.selection_id.0;
         let c = match pick_from(&sel, path, index) {
             Ok(c) => c.clone(),
             Err(Refusal::StaleCandidate { letter }) => return self.refuse(Refusal::StaleCandidate { letter }, Some(&sel.path)),
             Err(refusal) => return self.refuse(refusal, None),
         };
-        let preview_only = args.bool("preview_only").unwrap_or(false);
+        let preview_only = args.preview_only.unwrap_or(false);
         if sel.kind == SelectionKind::Units {
             // A unit is replaced whole by the new_text given now: no search gave one.
-            let Some(new) = args.str("new_text").map(|t| normalize_line_breaks(t).into_owned()) else {
+            let Some(new) = args.new_text.as_deref().map(arg_text) else {
                 return Step::Done(self.finish(words::unit_needs_new_text(c.id, &Voice::of(self)), None));
             };
             let info = StageInfo {
@@ -496,15 +500,15 @@ impl Workspace {
             };
             return self.stage(&sel.path, vec![Edit { range: c.range, new_text: new }], info);
         }
-        let mut new = match args.str("new_text") {
-            Some(t) => normalize_line_breaks(t).into_owned(),
+        let mut new = match args.new_text.as_deref() {
+            Some(t) => arg_text(t),
             None => sel.new_text.clone(),
         };
         let mut notes = Vec::new();
         // A new new_text may be a lazy sketch of the candidate's old_text (the selection's was
         // filled when it was searched).
         let elided = c.reindent.as_ref().is_some_and(|r| r.elided.is_some());
-        if !elided && args.str("new_text").is_some() {
+        if !elided && args.new_text.is_some() {
             match fill_placeholders(&sel.needle, &new, sel.kind == SelectionKind::NearMisses) {
                 Ok(Some((filled, note))) => {
                     new = filled;
@@ -539,15 +543,15 @@ impl Workspace {
 
     // ---- memo_replace_lines ----------------------------------------------------------------
 
-    pub(super) fn replace_lines(&mut self, path: &str, args: &Args) -> Step {
-        if let Some(refused) = self.check_fingerprint(path, args) {
+    pub(super) fn replace_lines(&mut self, path: &str, args: &ReplaceLinesArgs) -> Step {
+        if let Some(refused) = self.check_fingerprint(path, args.expected_fingerprint.as_deref()) {
             return refused;
         }
         // Both keys passed the schema check; parse errors cannot happen here.
-        let Some(start) = args.str("start_key").and_then(|k| LineKey::parse(k).ok()) else {
+        let Ok(start) = LineKey::parse(&args.start_key) else {
             return self.refuse(Refusal::NotALineKey, None);
         };
-        let end = args.str("end_key").and_then(|k| LineKey::parse(k).ok()).unwrap_or(start);
+        let end = args.end_key.as_deref().and_then(|k| LineKey::parse(k).ok()).unwrap_or(start);
         if end.line < start.line {
             return self.refuse(Refusal::EndKeyBeforeStart { start, end }, None);
         }
@@ -562,7 +566,7 @@ impl Workspace {
             self.keys_shown_from(path, &draft);
             return Step::Done(self.finish(r, Some(path)));
         }
-        let mut new = arg_text(args, "new_text");
+        let mut new = arg_text(&args.new_text);
         let mut notes = Vec::new();
         if new.contains('#') {
             if let Some(stripped) = gutter::strip_kind(&new, GutterKind::LineKey) {
@@ -574,7 +578,7 @@ impl Workspace {
         let info = StageInfo {
             tool: Tool::ReplaceLines,
             quality: None,
-            preview_only: args.bool("preview_only").unwrap_or(false),
+            preview_only: args.preview_only.unwrap_or(false),
             chosen: None,
             warn: false,
             notes,
@@ -584,20 +588,20 @@ impl Workspace {
 
     // ---- memo_append -----------------------------------------------------------------------
 
-    pub(super) fn append(&mut self, path: &str, args: &Args) -> Step {
-        if let Some(refused) = self.check_fingerprint(path, args) {
+    pub(super) fn append(&mut self, path: &str, args: &AppendArgs) -> Step {
+        if let Some(refused) = self.check_fingerprint(path, args.expected_fingerprint.as_deref()) {
             return refused;
         }
         let end = self.draft_rope(path).len_chars();
         let info = StageInfo {
             tool: Tool::Append,
             quality: None,
-            preview_only: args.bool("preview_only").unwrap_or(false),
+            preview_only: args.preview_only.unwrap_or(false),
             chosen: None,
             notes: Vec::new(),
             warn: false,
         };
-        self.stage(path, vec![Edit { range: end..end, new_text: arg_text(args, "text") }], info)
+        self.stage(path, vec![Edit { range: end..end, new_text: arg_text(&args.text) }], info)
     }
 }
 

@@ -8,6 +8,7 @@ use std::ops::Range;
 use ropey::Rope;
 use serde_json::Value;
 
+use super::registry::{FindArgs, ReadArgs};
 use super::words::{self, Voice};
 use super::{Step, Workspace};
 use crate::find::{self, units::is_code_path, Indexed};
@@ -17,7 +18,6 @@ use crate::response::{Candidate, Response};
 use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind};
 use crate::text;
 use crate::text_rules::clip_within;
-use crate::tools::Args;
 
 /// Candidates listed without a `limit`.
 pub const DEFAULT_FIND_LIMIT: usize = 5;
@@ -99,12 +99,12 @@ impl Workspace {
     /// `memo_find(query, limit?, path?)`: the best units as candidates, `NoMatch` when no unit
     /// shares a term with the query, `InvalidArguments` for a query without words. Cost: one
     /// pass over the draft to split it, then [`find::rank`].
-    pub(super) fn find(&mut self, path: &str, args: &Args) -> Step {
-        let query = args.str("query").unwrap_or_default().trim().to_string();
+    pub(super) fn find(&mut self, path: &str, args: &FindArgs) -> Step {
+        let query = args.query.trim().to_string();
         if find::bm25::query_terms(&query).is_empty() {
             return Step::Done(self.finish(words::find_no_words(&Voice::of(self)), None));
         }
-        let limit = args.int("limit").map_or(DEFAULT_FIND_LIMIT, |n| usize::try_from(n).unwrap_or(1).clamp(1, find::MAX_LIMIT));
+        let limit = args.limit.map_or(DEFAULT_FIND_LIMIT, |n| usize::try_from(n).unwrap_or(1).clamp(1, find::MAX_LIMIT));
         let indexed = self.units_of(path);
         if !self.embedder || indexed.is_empty() {
             return Step::Done(self.find_answer(path, &query, limit, &indexed, None, None));
@@ -240,7 +240,7 @@ impl Workspace {
         session.found = Some(selection);
         self.session = Some(session);
         // A pick takes these units only when they are the selection and the state offers it.
-        let pick = self.units_listed() && self.is_visible(crate::tools::Tool::ReplaceSelection);
+        let pick = self.units_listed() && self.is_visible(crate::workspace::Tool::ReplaceSelection);
         let mut r = words::find_found(views.len(), query, pick, &Voice::of(self));
         r.candidates = views;
         r.metrics.selection_count = Some(r.candidates.len());
@@ -267,14 +267,14 @@ impl Workspace {
     }
 
     /// `memo_read(unit)`: the unit's lines, read like `start_line`/`end_line`.
-    pub(super) fn read_unit(&mut self, path: &str, args: &Args) -> Response {
-        let Some(letter) = args.str("unit").and_then(Letter::parse) else { return self.read(path, args) };
+    pub(super) fn read_unit(&mut self, path: &str, args: &ReadArgs) -> Response {
+        let Some(letter) = args.unit.as_deref().and_then(Letter::parse) else { return self.read(path, args) };
         match self.unit(path, letter) {
             UnitRef::Live { range, .. } => {
                 let draft = self.draft_rope(path);
                 let start = draft.char_to_line(range.start.min(draft.len_chars())) + 1;
                 let end = draft.char_to_line(range.end.min(draft.len_chars())) + 1;
-                let args = args.clone().with("start_line", Value::from(start)).with("end_line", Value::from(end.max(start)));
+                let args = ReadArgs { start_line: Some(start as i64), end_line: Some(end.max(start) as i64), ..args.clone() };
                 self.read(path, &args)
             }
             why => self.unit_refused(path, "unit", letter, &why),

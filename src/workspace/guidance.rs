@@ -2,8 +2,8 @@
 //! (docs/responses.md §Statuses; `tests/guidance_walk.rs` checks every guidance the core emits).
 
 use super::Workspace;
-use crate::tools::Tool;
 use crate::workflow::{PersistMode, WorkflowState};
+use crate::workspace::Tool;
 
 impl Workspace {
     /// How to save or drop the pending changes from the current state, as one sentence in the

@@ -86,7 +86,7 @@ impl Workspace {
             task_stack,
             task_tree,
             task_tree_earlier,
-            read_tool: self.tool_name(crate::tools::Tool::Read),
+            read_tool: self.tool_name(crate::workspace::Tool::Read),
         })
     }
 

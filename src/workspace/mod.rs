@@ -18,7 +18,7 @@ use crate::session::Session;
 use crate::small_map::{SmallMap, SmallSet};
 use crate::tasks::TaskStack;
 use crate::text::Text;
-use crate::tools::{self, ArgError, Tool, ToolDefinition};
+use crate::tools::{ArgError, ToolDefinition};
 use crate::workflow::{Flags, PersistMode, WorkflowState};
 
 mod auto_rebase;
@@ -49,6 +49,8 @@ pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, Va
 #[cfg(test)]
 pub(crate) use host::{EditorStateInput, LiveContextRequestInput};
 mod recall;
+mod registry;
+pub use registry::{parse_call, Tool, ToolRow};
 mod replace_all;
 mod stored;
 mod sync;
@@ -614,7 +616,7 @@ impl Workspace {
         if self.awaiting.is_some() {
             return Step::Done(self.session_worded(&SessionOutcome::Waiting, None));
         }
-        let (tool, args) = match tools::parse_call(&self.config.tool_prefix, name, args) {
+        let (tool, args) = match registry::parse_call(&self.config.tool_prefix, name, args) {
             Ok(parsed) => parsed,
             Err(e) => return Step::Done(self.arg_refused(&e)),
         };
@@ -624,62 +626,7 @@ impl Workspace {
         if !self.is_visible(tool) {
             return Step::Done(self.blocked(tool));
         }
-        if tool == Tool::ReplaceSelection {
-            // The selection knows its document; `path` only has to agree with it.
-            return self.replace_selection(args.str("path"), &args);
-        }
-        match tool {
-            Tool::Commit => {
-                let summary = args.str("summary").unwrap_or_default().to_string();
-                return self.commit(&summary, args.bool("auto_pop_task").unwrap_or(true), None);
-            }
-            Tool::CommitAuto => return self.commit_auto(),
-            Tool::Revert => return Step::Done(self.revert(args.str("reason").unwrap_or_default())),
-            Tool::Discard => return self.discard(args.str("reason")),
-            Tool::BeginTask => {
-                return Step::Done(self.begin_task(args.str("goal").unwrap_or_default(), args.str("parent_task_id"), ctx.now_ms))
-            }
-            Tool::ExportSession => return Step::Done(self.export_session()),
-            Tool::RecallContext => return Step::Done(self.recall_context(&args.int_list("turn_numbers"))),
-            Tool::SearchMemory => return Step::Done(self.search_memory(args.str("query").unwrap_or_default(), args.int("limit"))),
-            Tool::Create => return self.create(args.str("path").unwrap_or_default(), args.str("text").unwrap_or_default()),
-            _ => {}
-        }
-        let path = match self.resolve(args.str("path")) {
-            Ok(p) => p,
-            Err(error) => return Step::Done(self.session_worded(&SessionOutcome::NotOpen { error }, None)),
-        };
-        match tool {
-            Tool::Find => self.find(&path, &args),
-            Tool::Read if args.str("unit").is_some() => Step::Done(self.read_unit(&path, &args)),
-            Tool::Read => match args.str("version").map(str::to_string) {
-                Some(version) => match self.ask_stored_read(&path, &version, &args) {
-                    Some(step) => step,
-                    None => Step::Done(self.read_version(&path, &version, &args)),
-                },
-                None => Step::Done(self.read(&path, &args)),
-            },
-            Tool::Replace => self.replace(&path, &args),
-            Tool::ReplaceSpan => self.replace_span(&path, &args),
-            Tool::ReplaceSelection => self.replace_selection(Some(&path), &args),
-            Tool::ReplaceLines => self.replace_lines(&path, &args),
-            Tool::Append => self.append(&path, &args),
-            Tool::Preview => Step::Done(self.preview(&path, &args)),
-            Tool::Diff => self.diff(&path, args.str("against") == Some("storage")),
-            Tool::Refresh => self.refresh(&path),
-            Tool::Rebase => Step::Done(self.rebase(&path)),
-            Tool::Undo => self.undo(&path, &args),
-            Tool::PersistAs => self.persist_as(&path, args.str("new_path").unwrap_or_default()),
-            Tool::Commit
-            | Tool::CommitAuto
-            | Tool::Revert
-            | Tool::Discard
-            | Tool::BeginTask
-            | Tool::ExportSession
-            | Tool::RecallContext
-            | Tool::SearchMemory
-            | Tool::Create => Step::Done(self.session_worded(&SessionOutcome::DispatchedTwice { tool }, None)),
-        }
+        (tool.row().run)(self, &args, ctx)
     }
 
     /// Bookkeeping after a call or completion produced `step`: a finished response is rendered,
@@ -779,11 +726,11 @@ impl Workspace {
         }
     }
 
-    fn preview(&self, path: &str, args: &tools::Args) -> Response {
+    fn preview(&self, path: &str, args: &registry::PreviewArgs) -> Response {
         let Some(session) = self.session.as_ref().filter(|s| s.changes.iter().any(|c| c.path == path)) else {
             return self.session_worded(&SessionOutcome::NothingToPreview { path: path.to_string() }, Some(path));
         };
-        let opts = self.preview_options(args.str("format"), args.int("context_lines"));
+        let opts = self.preview_options(args.format.as_deref(), args.context_lines);
         let count = session.changes.iter().filter(|c| c.path == path).count();
         let previewed = SessionOutcome::Previewed { path: path.to_string(), count, mode: opts.mode.as_str() };
         let mut r = words::session(&previewed, &words::Voice::of(self));

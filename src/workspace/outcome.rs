@@ -12,7 +12,7 @@ use crate::matching::recommend::Reason;
 use crate::matching::three_way::ConflictReason;
 use crate::matching::{CandidateQuality, MatchQuality};
 use crate::session::Letter;
-use crate::tools::Tool;
+use crate::workspace::Tool;
 
 /// What one edit call came to.
 #[derive(Clone, Debug, PartialEq)]
@@ -739,8 +739,6 @@ pub enum SessionOutcome {
     SessionLog { calls: usize },
     /// `path` is not open (the error names the open documents).
     NotOpen { error: crate::workspace::WorkspaceError },
-    /// A defect: `tool` was dispatched twice.
-    DispatchedTwice { tool: Tool },
 }
 
 /// `memo_replace` found nothing in its document, but old_text occurs exactly in others.

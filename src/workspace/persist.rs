@@ -192,7 +192,7 @@ impl Workspace {
         // With none recommended (offered only when changes are pending), the commit saves them
         // and drops the candidates, as memo_commit does (docs/workflow.md#visible-tools).
         if let Some(letter) = self.recommended.filter(|_| self.state() == crate::WorkflowState::SelectionPending) {
-            let args = crate::tools::Args::from_pairs(&[("selection_id", letter.to_string())]);
+            let args = super::registry::ReplaceSelectionArgs { selection_id: crate::tools::Choice(letter.index()), ..Default::default() };
             match self.replace_selection(None, &args) {
                 Step::Done(r) if r.status == Status::Success => {}
                 other => return other,

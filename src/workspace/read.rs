@@ -6,6 +6,7 @@ use std::ops::Range;
 use ropey::Rope;
 
 use super::outcome::{ReadGutter, ReadOf, ReadOutcome, ReadReport};
+use super::registry::ReadArgs;
 use super::words::{self, Voice};
 use super::Workspace;
 use crate::matching::line_key::LineKey;
@@ -13,7 +14,6 @@ use crate::preview;
 use crate::response::Response;
 use crate::session::Letter;
 use crate::text;
-use crate::tools::Args;
 
 /// What one `memo_read` returns at most: a read of a 20 MB line or a million empty lines would
 /// otherwise be megabytes in the model's context (docs/reliability.md §Matching time and read
@@ -58,8 +58,8 @@ impl Workspace {
     /// the lines asked for within the read limits, with gutters or line keys; candidates of a
     /// pending choice marked. `InvalidArguments` naming the line when `start_line` is past the
     /// end or `end_line` before it. Cost: O(chars shown + lines · log n).
-    pub(super) fn read(&mut self, path: &str, args: &Args) -> Response {
-        let committed = args.str("view") == Some("committed");
+    pub(super) fn read(&mut self, path: &str, args: &ReadArgs) -> Response {
+        let committed = args.view.as_deref() == Some("committed");
         let rope = if committed { self.open_doc(path).text.rope().clone() } else { self.draft_rope(path) };
         let (outcome, content) = self.decide_read(path, &rope, committed, args);
         let mut r = words::read(&outcome, &Voice::of(self));
@@ -75,18 +75,18 @@ impl Workspace {
 
     /// What `memo_read` of `rope` (the draft of `path`, or its committed text) comes to, with
     /// the lines shown when it is read. Changes nothing. Cost: O(chars shown + lines · log n).
-    pub(super) fn decide_read(&self, path: &str, rope: &Rope, committed: bool, args: &Args) -> (ReadOutcome, Option<String>) {
+    pub(super) fn decide_read(&self, path: &str, rope: &Rope, committed: bool, args: &ReadArgs) -> (ReadOutcome, Option<String>) {
         let last = text::visible_line_count(rope);
-        let start = args.int("start_line").unwrap_or(1) as usize;
-        let end = (args.int("end_line").map(|n| n as usize).unwrap_or(last)).min(last);
+        let start = args.start_line.unwrap_or(1) as usize;
+        let end = (args.end_line.map(|n| n as usize).unwrap_or(last)).min(last);
         if start > last {
             return (ReadOutcome::StartPastEnd { path: path.to_string(), start, lines: last }, None);
         }
         if end < start {
             return (ReadOutcome::EndBeforeStart { start, end }, None);
         }
-        let keys = args.bool("line_keys").unwrap_or(false);
-        let numbered = !keys && args.bool("line_numbers").unwrap_or(true);
+        let keys = args.line_keys.unwrap_or(false);
+        let numbered = !keys && args.line_numbers.unwrap_or(true);
         // While a choice is pending, the candidates are marked in the text.
         let mut marks = if committed { Vec::new() } else { self.selection_marks(path) };
         // A document that holds marker-like text of its own (`[[SEL#B]]` in a note about this
@@ -115,7 +115,7 @@ impl Workspace {
             lines: last,
             of: if committed { ReadOf::Committed } else { ReadOf::Draft { pending: self.pending_in(path) } },
             fingerprint: (!committed).then(|| self.draft_fingerprint(path).to_string()),
-            other_documents: if args.str("path").is_none() { self.other_documents(path) } else { None },
+            other_documents: if args.path.is_none() { self.other_documents(path) } else { None },
             marked: marks.iter().map(|(l, _)| *l).collect(),
             unmarked,
             gutter: if keys {

@@ -117,7 +117,7 @@ impl Workspace {
         }
         // The model's own words for a commit; for other tools (an undo, an immediate-mode edit)
         // what the response says happened.
-        let own = summary.filter(|s| self.call_tool == Some(crate::tools::Tool::Commit) && !s.trim().is_empty());
+        let own = summary.filter(|s| self.call_tool == Some(crate::workspace::Tool::Commit) && !s.trim().is_empty());
         let summary = own.unwrap_or_else(|| r.summary.clone());
         let request = Step::Record(RecordRequest { summary, paths: saved.clone() });
         if let Step::Done(r) = std::mem::replace(step, request) {

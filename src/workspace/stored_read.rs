@@ -10,18 +10,18 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::outcome::{VersionOf, VersionOutcome};
+use super::registry::ReadArgs;
 use super::versions::parse_version;
 use super::words::{self, Voice};
 use super::{Awaiting, Step, Workspace};
 use crate::text;
-use crate::tools::Args;
 
 /// A read of the storage's history the workspace waits for.
 #[derive(Clone, Debug)]
 pub(super) struct PendingStoredRead {
     path: String,
     version: String,
-    args: Args,
+    args: ReadArgs,
 }
 
 /// What the host's storage found at a version of its history.
@@ -60,8 +60,8 @@ impl Workspace {
     /// `memo_read({ version })` of `path` when `version` is to be read from the storage's own
     /// history: it keeps one, the id is none of the workspace's, and no argument asks for the
     /// current text. `None` otherwise (the core answers from its ring). Cost: O(1).
-    pub(super) fn ask_stored_read(&mut self, path: &str, version: &str, args: &Args) -> Option<Step> {
-        let current_text_arg = ["line_keys", "view"].into_iter().any(|a| args.bool(a) == Some(true) || args.str(a).is_some());
+    pub(super) fn ask_stored_read(&mut self, path: &str, version: &str, args: &ReadArgs) -> Option<Step> {
+        let current_text_arg = args.current_text_arg().is_some();
         if !self.recording.enabled || parse_version(version).is_some() || current_text_arg {
             return None;
         }

@@ -17,7 +17,7 @@ use crate::preview::{self, PreviewMode, PreviewOptions};
 use crate::response::Response;
 use crate::tasks::TaskStatus;
 use crate::text::Text;
-use crate::tools::Tool;
+use crate::workspace::Tool;
 use serde_json::json;
 
 /// Why the workspace asked the shell to read storage.

@@ -7,12 +7,12 @@ use ropey::Rope;
 
 use super::outcome::{SavedVersions, VersionOf, VersionOutcome, VersionRead};
 use super::read::{limited_lines, Gutter};
+use super::registry::ReadArgs;
 use super::words::{self, Voice};
 use super::Workspace;
 use crate::live_context::{VersionKind, RING, VERSION_BYTES};
 use crate::response::Response;
 use crate::text;
-use crate::tools::Args;
 
 /// A version id as responses write it: `v3`, or `v3-failed` for a commit whose save failed.
 pub(super) fn parse_version(s: &str) -> Option<(u64, bool)> {
@@ -33,7 +33,7 @@ impl Workspace {
     /// value when it is no version id, when `path` never had that version, or when it aged out
     /// of the ring, by count or by bytes (saying which versions are still kept). Cost: O(RING) +
     /// the lines shown.
-    pub(super) fn read_version(&mut self, path: &str, version: &str, args: &Args) -> Response {
+    pub(super) fn read_version(&mut self, path: &str, version: &str, args: &ReadArgs) -> Response {
         let (outcome, shown) = self.decide_version_read(path, version, args);
         let mut r = words::version(&outcome, &Voice::of(self));
         match shown {
@@ -48,8 +48,8 @@ impl Workspace {
 
     /// What `memo_read(version)` comes to, with the lines shown and the version's length in
     /// chars when it is read. Changes nothing. Cost: O(RING) + the lines shown.
-    pub(super) fn decide_version_read(&self, path: &str, version: &str, args: &Args) -> (VersionOutcome, Option<(String, usize)>) {
-        if let Some(arg) = ["line_keys", "view"].into_iter().find(|a| args.bool(a) == Some(true) || args.str(a).is_some()) {
+    pub(super) fn decide_version_read(&self, path: &str, version: &str, args: &ReadArgs) -> (VersionOutcome, Option<(String, usize)>) {
+        if let Some(arg) = args.current_text_arg() {
             return (VersionOutcome::WithCurrentTextArg { arg, version: version.to_string() }, None);
         }
         let (rope, of) = match self.version_text(path, version) {
@@ -65,21 +65,21 @@ impl Workspace {
         &self,
         path: &str,
         version: &str,
-        args: &Args,
+        args: &ReadArgs,
         rope: &Rope,
         of: VersionOf,
     ) -> (VersionOutcome, Option<(String, usize)>) {
         let path_arg = Some(path) != self.order.first().map(String::as_str);
         let last = text::visible_line_count(rope);
-        let start = args.int("start_line").unwrap_or(1) as usize;
-        let end = args.int("end_line").map_or(last, |n| n as usize).min(last);
+        let start = args.start_line.unwrap_or(1) as usize;
+        let end = args.end_line.map_or(last, |n| n as usize).min(last);
         if start > last || end < start {
             return (
                 VersionOutcome::LinesNotInVersion { path: path.to_string(), version: version.to_string(), start, end, lines: last },
                 None,
             );
         }
-        let gutter = if args.bool("line_numbers").unwrap_or(true) { Gutter::Numbers } else { Gutter::None };
+        let gutter = if args.line_numbers.unwrap_or(true) { Gutter::Numbers } else { Gutter::None };
         let shown = limited_lines(rope, gutter, start, end, &self.config.read_limits);
         let read = VersionRead {
             path: path.to_string(),

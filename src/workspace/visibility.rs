@@ -1,66 +1,25 @@
-//! Which tools the state offers (docs/workflow.md#visible-tools), what a hidden one answers,
-//! and the next actions every response lists.
+//! Which tools the state offers (docs/workflow.md#visible-tools: the `enabled` and `offered`
+//! of each registry row), what a hidden one answers, and the next actions every response lists.
 
+use super::registry::{Enabled, Offered, Tool};
 use super::{ToolState, Workspace};
 use crate::response::{Response, Status};
-use crate::tools::{Tool, ToolDefinition};
+use crate::tools::ToolDefinition;
 use crate::workflow::{PersistMode, WorkflowState};
 
 impl Workspace {
-    /// Whether `tool` may be called now: the matrix of docs/workflow.md#visible-tools, extended to
-    /// every tool. Hidden tools return `Blocked` saying what to call instead.
+    /// Whether `tool` may be called now: its row's [`Enabled`] and [`Offered`] (the matrix of
+    /// docs/workflow.md#visible-tools, extended to every tool). Nothing is offered while storage
+    /// is being read. Hidden tools return `Blocked` saying what to call instead.
     pub fn is_visible(&self, tool: Tool) -> bool {
-        use WorkflowState::*;
         let state = self.state();
-        let conflict = !self.conflicts.is_empty();
-        let manual_commit = self.config.persist_mode != PersistMode::Immediate;
-        let pending = self.session.as_ref().is_some_and(|s| !s.changes.is_empty());
-        match (tool, state) {
-            // Nothing while storage is being read.
-            (_, Refreshing) => false,
-            // Read-only, and only where the host enabled the memory store.
-            (Tool::RecallContext | Tool::SearchMemory, _) => self.config.memory,
-            (
-                Tool::Read
-                | Tool::Find
-                | Tool::Preview
-                | Tool::Revert
-                | Tool::Discard
-                | Tool::Refresh
-                | Tool::BeginTask
-                | Tool::ExportSession,
-                _,
-            ) => true,
-            (Tool::Replace | Tool::ReplaceSpan | Tool::ReplaceLines, _) => true,
-            // Choosing a candidate is only possible while a choice is pending, or while units
-            // memo_find listed are live (docs/tools.md#memo_find).
-            (Tool::ReplaceSelection, s) => s == SelectionPending || (s != OutOfSync && self.units_listed()),
-            // No appending while a choice is pending or storage is out of sync.
-            (Tool::Append, s) => matches!(s, Idle | PersistPending),
-            // A new document is staged like an append.
-            (Tool::Create, s) => matches!(s, Idle | PersistPending),
-            // Nothing to compare while nothing is pending and storage agrees.
-            (Tool::Diff, s) => s != Idle,
-            // In immediate mode a commit has nothing to save (edits are saved as they are made):
-            // it answers so, and completes the current task like a commit with nothing pending.
-            (Tool::Commit, Idle | PersistPending) => true,
-            // After a failed save, committing again is the retry; after an external change it
-            // would overwrite what storage got, so it is blocked until refresh/rebase/discard.
-            // (In immediate mode too: there it is the only way to retry the save.)
-            (Tool::Commit, OutOfSync) => !conflict,
-            // Unpicked candidates never stand between a model and its commit: it saves the
-            // pending changes and drops the candidates (docs/workflow.md#visible-tools). With
-            // nothing pending there is nothing to save; a choice or a revert ends the wait.
-            (Tool::Commit, SelectionPending) => pending,
-            (Tool::CommitAuto, Idle | PersistPending) => manual_commit,
-            // Offered only when it can succeed: it stages the recommended candidate, or with
-            // none recommended saves what is pending and drops the candidates.
-            (Tool::CommitAuto, SelectionPending) => manual_commit && (pending || self.recommended.is_some()),
-            (Tool::CommitAuto, OutOfSync) => false,
-            (Tool::Rebase, _) => conflict,
-            // An undo is a commit of its own: only with nothing pending and storage in step.
-            (Tool::Undo, s) => s == Idle,
-            (Tool::PersistAs, s) => s == OutOfSync,
+        if state == WorkflowState::Refreshing || !self.is_enabled(tool) {
+            return false;
+        }
+        match tool.row().offered {
+            Offered::Always => true,
+            Offered::In(states) => states.contains(&state),
+            Offered::Rule(offered) => offered(self, state),
         }
     }
 
@@ -77,10 +36,10 @@ impl Workspace {
     /// only with the memory store, `commit_auto` only where commits are manual. Unlike
     /// [`Workspace::is_visible`] it does not depend on the workflow state. O(1).
     pub fn is_enabled(&self, tool: Tool) -> bool {
-        match tool {
-            Tool::RecallContext | Tool::SearchMemory => self.config.memory,
-            Tool::CommitAuto => self.config.persist_mode != PersistMode::Immediate,
-            _ => true,
+        match tool.row().enabled {
+            Enabled::Always => true,
+            Enabled::WithMemory => self.config.memory,
+            Enabled::WithManualCommits => self.config.persist_mode != PersistMode::Immediate,
         }
     }
 
@@ -129,36 +88,37 @@ impl Workspace {
     }
 
     /// Why `tool` is not offered in the current state: the summary and guidance of the Blocked
-    /// response a call to it gets.
+    /// response a call to it gets — the row's own words for the state when it has them, else the
+    /// state's.
     pub(super) fn unavailable(&self, tool: Tool) -> (String, String) {
         let state = self.state();
         let p = &self.config.tool_prefix;
         let w = self.config.locale.words();
         let name = self.tool_name(tool);
-        if matches!(tool, Tool::RecallContext | Tool::SearchMemory) && !self.config.memory {
+        let row = tool.row();
+        if row.enabled == Enabled::WithMemory && !self.config.memory {
             return (w.t("blocked.no_memory", &[("tool", &name)]), w.t("blocked.no_memory.guidance", &[("p", p)]));
         }
-        let instead = match state {
-            WorkflowState::SelectionPending if tool == Tool::Commit => self.save_or_drop("lead.call"),
-            WorkflowState::SelectionPending => w.t("blocked.choose_first", &[("p", p)]),
-            _ if tool == Tool::ReplaceSelection => w.t("blocked.no_choice", &[("p", p)]),
-            _ if tool == Tool::Rebase => {
-                format!("{}{}{}", w.t("blocked.no_rebase", &[]), w.phrase("sentence_sep"), self.save_or_drop("lead.to_save"))
-            }
-            _ if tool == Tool::PersistAs => {
-                format!("{}{}{}", w.t("blocked.no_persist_as", &[]), w.phrase("sentence_sep"), self.save_or_drop("lead.to_save_own_path"))
-            }
-            _ if tool == Tool::Undo && state == WorkflowState::PersistPending => w.t("blocked.undo_pending", &[("p", p)]),
-            _ if tool == Tool::Diff => w.t("blocked.no_diff", &[("p", p)]),
-            WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
-                w.t("blocked.immediate", &[])
-            }
-            WorkflowState::OutOfSync if !self.conflicts.is_empty() => w.t("blocked.conflicts", &[("p", p)]),
-            WorkflowState::OutOfSync => w.t("blocked.save_failed", &[("p", p)]),
-            WorkflowState::Refreshing => w.t("blocked.refreshing", &[]),
-            _ => w.t("blocked.read", &[("p", p)]),
+        let instead = match row.blocked.and_then(|own| own(self, state)) {
+            Some(own) => own,
+            None => match state {
+                WorkflowState::SelectionPending => w.t("blocked.choose_first", &[("p", p)]),
+                WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
+                    w.t("blocked.immediate", &[])
+                }
+                WorkflowState::OutOfSync if !self.conflicts.is_empty() => w.t("blocked.conflicts", &[("p", p)]),
+                WorkflowState::OutOfSync => w.t("blocked.save_failed", &[("p", p)]),
+                WorkflowState::Refreshing => w.t("blocked.refreshing", &[]),
+                _ => w.t("blocked.read", &[("p", p)]),
+            },
         };
         (w.t("blocked", &[("tool", &name), ("state", &state)]), instead)
+    }
+
+    /// A blocked tool's words (`key`) and then how to save or drop what is pending (`lead`).
+    pub(super) fn blocked_then(&self, key: &str, lead: &str) -> String {
+        let w = self.config.locale.words();
+        format!("{}{}{}", w.t(key, &[]), w.phrase("sentence_sep"), self.save_or_drop(lead))
     }
 
     pub(super) fn next_actions(&self) -> Vec<String> {

@@ -221,7 +221,7 @@ pub(super) fn near_report(
         after_anchor: search.anchor_end.is_some(),
         before_anchor,
         // The span tool's notes warn about markers a staged edit drops: nothing is staged here.
-        notes: if search.tool == crate::tools::Tool::ReplaceSpan { Vec::new() } else { search.notes.clone() },
+        notes: if search.tool == crate::workspace::Tool::ReplaceSpan { Vec::new() } else { search.notes.clone() },
         regions,
         offered,
         stopped,
@@ -606,8 +606,8 @@ mod tests {
     use crate::matching::exact::Layered;
     use crate::matching::locate_layered_upto;
     use crate::text::Text;
-    use crate::tools::Tool;
     use crate::workspace::outcome::Needle;
+    use crate::workspace::Tool;
 
     fn search(replace_all: bool) -> Search {
         Search {

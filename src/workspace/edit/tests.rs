@@ -18,6 +18,7 @@ use crate::response::{Response, Status};
 use crate::session::{Selection, SelectionCandidate, SelectionKind};
 use crate::text::Text;
 use crate::workspace::outcome::*;
+use crate::workspace::registry::ReadArgs;
 use crate::workspace::words;
 use crate::workspace::{Config, Workspace};
 
@@ -845,8 +846,9 @@ fn a_search_past_its_work_budget_says_it_stopped_and_what_to_send_instead() {
 
 // ---- reads decide without changing anything -----------------------------------------------
 
-fn read_args(args: serde_json::Value) -> Args {
-    crate::tools::parse_call("memo", "memo_read", &args).unwrap().1
+fn read_args(args: serde_json::Value) -> ReadArgs {
+    use crate::tools::ToolArgs;
+    ReadArgs::from_checked(&crate::workspace::parse_call("memo", "memo_read", &args).unwrap().1)
 }
 
 #[test]

@@ -10,9 +10,9 @@ use crate::changeset::ChangeSet;
 use crate::live_context::VersionKind;
 use crate::preview;
 use crate::session::Session;
-use crate::tools::Args;
 use crate::workspace::outcome::{UndoOutcome, Undone};
 use crate::workspace::persist::Lead;
+use crate::workspace::registry::UndoArgs;
 use crate::workspace::words::{self, Voice};
 use crate::workspace::{Step, Workspace};
 
@@ -26,8 +26,8 @@ impl Workspace {
     /// text before `path`'s last commit, refused when storage changed the document after that
     /// commit (undoing it whole would drop that change too). Cost: O(RING) to find the
     /// version, one diff of the two texts ([`ChangeSet::diff`]), then a commit.
-    pub(in crate::workspace) fn undo(&mut self, path: &str, args: &Args) -> Step {
-        let decided = match args.str("version") {
+    pub(in crate::workspace) fn undo(&mut self, path: &str, args: &UndoArgs) -> Step {
+        let decided = match args.version.as_deref() {
             Some(version) => {
                 self.version_text(path, version).map(|(rope, _)| (rope, version.trim().to_string(), None)).map_err(UndoOutcome::Version)
             }
@@ -59,7 +59,8 @@ impl Workspace {
         let shown = preview::render_changes(&now, &after, &plan.call_spans, &change_of, path, &opts);
         let u = Undone { path: path.to_string(), version, undone };
         let summary = args
-            .str("summary")
+            .summary
+            .as_deref()
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map_or_else(|| words::undo_summary(&u, self.config.locale), str::to_string);

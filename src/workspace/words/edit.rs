@@ -12,10 +12,10 @@ use crate::matching::MatchQuality;
 use crate::response::{Response, Status};
 use crate::session::Letter;
 use crate::text_rules::one_line;
-use crate::tools::Tool;
 use crate::workflow::PersistMode;
 use crate::workspace::outcome::*;
 use crate::workspace::views::clip;
+use crate::workspace::Tool;
 
 /// The response for `outcome`: status, summary, guidance, the worded preview and the warning.
 /// The caller adds the data (candidates, metrics, fingerprint, content) and finishes it.

@@ -39,8 +39,8 @@ use super::Workspace;
 use crate::locale::Locale;
 use crate::response::{Response, Status};
 use crate::session::Letter;
-use crate::tools::Tool;
 use crate::workflow::PersistMode;
+use crate::workspace::Tool;
 
 /// What wording needs to know of the state an outcome leaves, as plain data: the tool prefix,
 /// the persist mode, the tools the state offers and how to save from it.

@@ -5,8 +5,8 @@ use super::{invalid_v, saved_versions, task_note, with_reason, Voice};
 use crate::locale::Locale;
 use crate::response::{Response, Status};
 use crate::session::Letter;
-use crate::tools::Tool;
 use crate::workspace::outcome::*;
+use crate::workspace::Tool;
 
 /// The response for a persist outcome; the caller adds the metrics, fingerprint and the
 /// immediate edit's preview. Cost: O(size of the words).

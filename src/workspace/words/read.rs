@@ -3,8 +3,8 @@
 use super::{invalid_v, Voice};
 use crate::response::{Response, Status};
 use crate::session::Letter;
-use crate::tools::Tool;
 use crate::workspace::outcome::*;
+use crate::workspace::Tool;
 
 /// The response for a `memo_read` outcome; the caller adds the content, fingerprint and length.
 pub fn read(o: &ReadOutcome, v: &Voice) -> Response {

@@ -4,8 +4,8 @@
 use super::{invalid_v, Voice};
 use crate::locale::Locale;
 use crate::response::{Response, Status};
-use crate::tools::Tool;
 use crate::workspace::outcome::*;
+use crate::workspace::Tool;
 
 /// The defect note of a response whose Markdown fails the validator (`id`: the call's records).
 pub fn schema_defect(id: &str, locale: Locale) -> String {
@@ -94,9 +94,6 @@ pub fn session(o: &SessionOutcome, v: &Voice) -> Response {
                 other => other.to_string(),
             };
             invalid_v(&what, v.t("session.not_open.guidance", &[("create", &create)]), v)
-        }
-        SessionOutcome::DispatchedTwice { tool } => {
-            Response::new(Status::Exception, v.t("dispatched_twice", &[("tool", &format!("{tool:?}"))]))
         }
     }
 }

@@ -5,9 +5,9 @@
 use super::{task_note, with_reason, Voice};
 use crate::locale::Locale;
 use crate::response::{Response, Status};
-use crate::tools::Tool;
 use crate::workspace::outcome::*;
 use crate::workspace::views::clip;
+use crate::workspace::Tool;
 
 /// The response for a sync outcome; the caller adds the preview or patch and the fingerprint.
 /// Cost: O(size of the words).

@@ -212,7 +212,6 @@ fn every_session_outcome() -> Vec<(SessionOutcome, Status)> {
             SessionOutcome::NotOpen { error: WorkspaceError::NotOpen { path: "c.md".into(), open: vec!["a.md".into(), "b.md".into()] } },
             Status::InvalidArguments,
         ),
-        (SessionOutcome::DispatchedTwice { tool: Tool::Commit }, Status::Exception),
     ]
 }
 
@@ -226,7 +225,6 @@ fn session_kind(o: &SessionOutcome) -> usize {
         SessionOutcome::TaskRefused { .. } => 5,
         SessionOutcome::SessionLog { .. } => 6,
         SessionOutcome::NotOpen { .. } => 7,
-        SessionOutcome::DispatchedTwice { .. } => 8,
     }
 }
 
@@ -273,7 +271,7 @@ fn covered(mut kinds: Vec<usize>) -> Vec<usize> {
 fn every_variant_is_listed() {
     assert_eq!(covered(every_sync_outcome().iter().map(|(o, _)| sync_kind(o)).collect()), (0..14).collect::<Vec<_>>());
     assert_eq!(covered(every_persist_outcome().iter().map(|(o, _)| persist_kind(o)).collect()), (0..13).collect::<Vec<_>>());
-    assert_eq!(covered(every_session_outcome().iter().map(|(o, _)| session_kind(o)).collect()), (0..9).collect::<Vec<_>>());
+    assert_eq!(covered(every_session_outcome().iter().map(|(o, _)| session_kind(o)).collect()), (0..8).collect::<Vec<_>>());
     assert_eq!(covered(every_state_note().iter().map(state_note_kind).collect()), (0..10).collect::<Vec<_>>());
 }
 
@@ -355,8 +353,7 @@ fn every_persist_and_create_outcome_is_worded_in_both_locales() {
 fn every_session_outcome_is_worded_in_both_locales() {
     let v = voice(Tool::ALL.to_vec());
     for (o, status) in every_session_outcome() {
-        let bare = matches!(o, SessionOutcome::DispatchedTwice { .. });
-        check(&format!("{o:?}"), session(&o, &v), status, bare, &v);
+        check(&format!("{o:?}"), session(&o, &v), status, false, &v);
     }
 }
 
