@@ -354,6 +354,9 @@ pub struct Workspace {
     last_now_ms: f64,
     /// What this call saved, for a storage that records it (record.rs).
     recording: record::Recording,
+    /// Units one search may spend ([`crate::matching::work::SEARCH_BUDGET`]; unit tests set a
+    /// smaller one so a small document can exceed it). Each search gets it as a value.
+    search_limit: u64,
 }
 
 impl Workspace {
@@ -401,6 +404,7 @@ impl Workspace {
             editor: Default::default(),
             last_now_ms: 0.0,
             recording: record::Recording::default(),
+            search_limit: crate::matching::work::SEARCH_BUDGET,
         }
     }
 
