@@ -34,7 +34,7 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
     // Tier normalisation and gutter stripping on their own.
     for line in needle.split('\n').chain(doc.split('\n').take(4)) {
         for tier in Tier::ALL {
-            let n = normalize::normalize_line(line, tier);
+            let n = normalize::normalize_line(line, tier, &mut matching::Budget::unlimited());
             let _ = (n.len(), n.is_empty());
         }
         let _ = normalize::indentation(line);
@@ -75,7 +75,7 @@ fn run_inner(u: &mut Unstructured) -> Result<()> {
             let _ = m.replacement("new\n  text");
         }
         // The fuzzy tiers directly.
-        let fz = fuzzy::find(&rope, &needle, from);
+        let fz = fuzzy::find(&rope, &needle, from, &mut matching::Budget::unlimited());
         check_matches(&rope, &fz, "fuzzy::find");
 
         // Recommendation among the candidates.

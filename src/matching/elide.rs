@@ -36,7 +36,8 @@ use std::ops::Range;
 use ropey::Rope;
 
 use super::normalize::Tier;
-use super::{work, Match, MatchQuality};
+use super::work::Budget;
+use super::{Match, MatchQuality};
 
 pub mod drift;
 mod markers;
@@ -48,7 +49,7 @@ pub use markers::{elided_pieces, is_elision_line};
 /// bounds "soon after" for an anchor that occurs again ([`Elided::unsettled`]).
 pub const MAX_ELIDED_LINES: usize = 5_000;
 /// Bytes of one exact pass over the document per work unit (memmem runs at several
-/// bytes per nanosecond; see [`work`]).
+/// bytes per nanosecond; see [`work`](super::work)).
 const BYTES_PER_UNIT: u64 = 4;
 
 /// The quality of an elided match: `match_quality` `elided`.
@@ -307,9 +308,9 @@ struct Place {
 ///
 /// Cost: one exact search of the document per piece, O(log n) per place found and O(k · log p)
 /// per place of the first piece (k pieces, p places), all charged to the work budget
-/// ([`work`]); past it the search stops, empty, and the caller reports the stop.
-pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Vec<Match> {
-    find_tolerant(rope, needle, exact, &|_| Vec::new())
+/// ([`work`](super::work)); past it the search stops, empty, and the caller reports the stop.
+pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>, budget: &mut Budget) -> Vec<Match> {
+    find_tolerant(rope, needle, exact, &|_, _| Vec::new(), budget)
 }
 
 /// [`find`], with each piece that has no exact place searched as a whole needle is: through
@@ -320,7 +321,13 @@ pub fn find(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>) -> Ve
 /// and `new_text` is written in the document's form as at a whole needle's fuzzy match
 /// (docs/decisions.md, drifted pieces). Cost: [`find`], plus a fuzzy search per such piece and
 /// one of old_text over each region.
-pub fn find_tolerant(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Match>, fuzzy: &dyn Fn(&str) -> Vec<Match>) -> Vec<Match> {
+pub fn find_tolerant(
+    rope: &Rope,
+    needle: &str,
+    exact: &dyn Fn(&str) -> Vec<Match>,
+    fuzzy: &dyn Fn(&str, &mut Budget) -> Vec<Match>,
+    budget: &mut Budget,
+) -> Vec<Match> {
     let Some(pieces) = pieces(needle) else {
         return Vec::new();
     };
@@ -332,21 +339,22 @@ pub fn find_tolerant(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Matc
     let mut drifted = false;
     let mut places: Vec<Vec<Place>> = Vec::with_capacity(pieces.len());
     for piece in &pieces {
-        work::charge(rope.len_bytes() as u64 / BYTES_PER_UNIT + piece.text.len() as u64);
-        if work::exhausted() {
+        budget.charge(rope.len_bytes() as u64 / BYTES_PER_UNIT + piece.text.len() as u64);
+        if budget.exhausted() {
             return Vec::new();
         }
-        let mut found = piece_places(rope, piece, exact(&piece.text).into_iter().map(|m| m.range));
+        let mut found = piece_places(rope, piece, exact(&piece.text).into_iter().map(|m| m.range), budget);
         if found.is_empty() {
-            found = piece_places(rope, piece, fuzzy(&piece.text).into_iter().map(|m| m.range));
+            let fuzzy_found = fuzzy(&piece.text, budget);
+            found = piece_places(rope, piece, fuzzy_found.into_iter().map(|m| m.range), budget);
             drifted = true;
         }
-        if work::exhausted() || found.is_empty() {
+        if budget.exhausted() || found.is_empty() {
             return Vec::new();
         }
         places.push(found);
     }
-    let Some(regions) = regions(rope, needle, &places) else {
+    let Some(regions) = regions(rope, needle, &places, budget) else {
         return Vec::new();
     };
     let mut out = Vec::with_capacity(regions.len());
@@ -356,7 +364,7 @@ pub fn find_tolerant(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Matc
             // The pieces as the model wrote them, the lines between as the document has them:
             // the whole region must read so through one tier, or it is no match.
             let region = rope.slice(span.clone()).to_string();
-            let Some(own) = e.apply(needle).ok().and_then(|full| drift::own_form(&region, &full)) else {
+            let Some(own) = e.apply(needle).ok().and_then(|full| drift::own_form(&region, &full, budget)) else {
                 return Vec::new();
             };
             quality = MatchQuality { tier: own.quality.tier, gutter: false, elided: true };
@@ -370,7 +378,7 @@ pub fn find_tolerant(rope: &Rope, needle: &str, exact: &dyn Fn(&str) -> Vec<Matc
 /// The places among `found` (char ranges of `piece`'s text) where its line boundaries allow:
 /// after a marker it starts a line, before one it ends a line. Cost: O(log n) per place,
 /// charged.
-fn piece_places(rope: &Rope, piece: &Piece, found: impl Iterator<Item = Range<usize>>) -> Vec<Place> {
+fn piece_places(rope: &Rope, piece: &Piece, found: impl Iterator<Item = Range<usize>>, budget: &mut Budget) -> Vec<Place> {
     let len = rope.len_chars();
     let starts_line = |at: usize| at == 0 || rope.get_char(at - 1) == Some('\n');
     let ends_line = |at: usize| at >= len || rope.get_char(at) == Some('\n');
@@ -378,8 +386,8 @@ fn piece_places(rope: &Rope, piece: &Piece, found: impl Iterator<Item = Range<us
     let breaks = piece.text.matches('\n').count();
     let mut out = Vec::new();
     for r in found {
-        work::charge(PLACE_UNITS);
-        if work::exhausted() {
+        budget.charge(PLACE_UNITS);
+        if budget.exhausted() {
             return Vec::new();
         }
         if (!piece.starts_line || starts_line(r.start)) && (!piece.ends_line || ends_line(r.end)) {
@@ -394,7 +402,7 @@ fn piece_places(rope: &Rope, piece: &Piece, found: impl Iterator<Item = Range<us
 /// its markers stand for; `None` for no answer (no region, one that is doubtful, regions that
 /// overlap, a marker that is the document's own line). Cost: O(k · log p) per place of the
 /// first piece, charged, plus the lines copied.
-fn regions(rope: &Rope, needle: &str, places: &[Vec<Place>]) -> Option<Vec<(Range<usize>, Elided)>> {
+fn regions(rope: &Rope, needle: &str, places: &[Vec<Place>], budget: &mut Budget) -> Option<Vec<(Range<usize>, Elided)>> {
     let lines: Vec<&str> = needle.split('\n').collect();
     let shape = split(&lines)?;
     let open_start = shape.groups.first().is_some_and(|g| g.is_empty());
@@ -402,9 +410,9 @@ fn regions(rope: &Rope, needle: &str, places: &[Vec<Place>]) -> Option<Vec<(Rang
     let mut readings = Vec::new();
     let mut doubtful = false;
     for start in places.first().map_or(&[][..], Vec::as_slice) {
-        work::charge(STEP_UNITS * 2 * places.len() as u64);
-        work::candidate();
-        if work::exhausted() {
+        budget.charge(STEP_UNITS * 2 * places.len() as u64);
+        budget.candidate();
+        if budget.exhausted() {
             return None;
         }
         match read(start, places) {
@@ -441,7 +449,7 @@ fn regions(rope: &Rope, needle: &str, places: &[Vec<Place>]) -> Option<Vec<(Rang
             return None;
         }
         let copied = needle.len() + elided.iter().flatten().map(String::len).sum::<usize>();
-        work::charge(MATCH_UNITS + copied as u64);
+        budget.charge(MATCH_UNITS + copied as u64);
         // Pieces are the non-empty groups: piece n is group n, or n + 1 after a leading marker.
         let e = Elided {
             old_text: needle.to_string(),
@@ -618,12 +626,15 @@ mod tests {
 
     fn found(doc: &str, needle: &str) -> Vec<String> {
         let rope = Rope::from_str(doc);
-        find(&rope, needle, &|n| find_exact(&rope, n, 0)).iter().map(|m| rope.slice(m.range.clone()).to_string()).collect()
+        find(&rope, needle, &|n| find_exact(&rope, n, 0), &mut Budget::unlimited())
+            .iter()
+            .map(|m| rope.slice(m.range.clone()).to_string())
+            .collect()
     }
 
     fn write(doc: &str, needle: &str, new_text: &str) -> Result<String, Unmapped> {
         let rope = Rope::from_str(doc);
-        let found = find(&rope, needle, &|n| find_exact(&rope, n, 0));
+        let found = find(&rope, needle, &|n| find_exact(&rope, n, 0), &mut Budget::unlimited());
         let [m] = found.as_slice() else { panic!("{} matches of {needle:?}", found.len()) };
         let r = m.reindent.as_ref().and_then(|r| r.elided.as_ref()).expect("an elided match carries its lines");
         assert_eq!(r.apply(needle).as_deref(), Ok(rope.slice(m.range.clone()).to_string().as_str()), "apply(old_text) is the region");
@@ -728,13 +739,13 @@ mod tests {
         assert_eq!(found(&doc, "start\n...\nend"), ["start\nmore\nend"]);
         // Among the candidates of a listing, only the markers must map.
         let rope = Rope::from_str(DOC);
-        let found = find(&rope, needle, &|n| find_exact(&rope, n, 0));
+        let found = find(&rope, needle, &|n| find_exact(&rope, n, 0), &mut Budget::unlimited());
         assert_eq!(
             unmapped(&found, None, "fn a() {\n...\n}\n// end of a"),
             Some(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false })
         );
         let two = Rope::from_str("fn a() {\n}\nfn a() {\n}\n");
-        let found = find(&two, needle, &|n| find_exact(&two, n, 0));
+        let found = find(&two, needle, &|n| find_exact(&two, n, 0), &mut Budget::unlimited());
         assert_eq!(found.len(), 2);
         assert_eq!(unmapped(&found, None, "fn a() {\n...\n}\n// end"), None);
         assert_eq!(
@@ -752,7 +763,10 @@ mod tests {
     fn a_piece_found_through_a_tier_is_written_in_the_document_s_form() {
         let doc = "func f() {\n\tx := 1\n\tif a {\n\t\tb()\n\t}\n\treturn x\n}\n";
         let rope = Rope::from_str(doc);
-        let tolerant = |n: &str| find_tolerant(&rope, n, &|n| find_exact(&rope, n, 0), &|n| crate::matching::fuzzy::find(&rope, n, 0));
+        let tolerant = |n: &str| {
+            let fuzzy = |n: &str, b: &mut Budget| crate::matching::fuzzy::find(&rope, n, 0, b);
+            find_tolerant(&rope, n, &|n| find_exact(&rope, n, 0), &fuzzy, &mut Budget::unlimited())
+        };
         let elided = |m: &Match| m.reindent.as_ref().and_then(|r| r.elided.clone()).expect("an elided match carries its lines");
         let needle = "func f() {\n    x := 1\n    // ...\n    return x\n}";
         let found = tolerant(needle);
@@ -782,7 +796,7 @@ mod tests {
             Err(Unmapped::Unsettled { marker: 1, line: "}".into(), before: false })
         );
         // Without the tiers (find), nothing.
-        assert!(find(&rope, needle, &|n| find_exact(&rope, n, 0)).is_empty());
+        assert!(find(&rope, needle, &|n| find_exact(&rope, n, 0), &mut Budget::unlimited()).is_empty());
     }
 
     #[test]

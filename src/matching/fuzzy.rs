@@ -20,6 +20,7 @@ use super::exact::find_bytes;
 use super::normalize::{decomposes, indentation, is_line_space, is_stable, normalize_line, NormLine, Tier};
 use super::own_chars::{self, Swap};
 use super::stream;
+use super::work::Budget;
 use super::{Match, MatchQuality};
 
 /// Tokens shorter than this are too common to narrow the search.
@@ -212,7 +213,7 @@ impl Reindent {
 /// stays under [`WINDOW_LINE_BUDGET`]; past it (repetitive documents, needles without a
 /// distinctive token), O(n + m) per tier: each distinct line is normalised once and the needle's
 /// lines are found as a sequence of line ids by [`kmp`](super::kmp).
-pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
+pub fn find(rope: &Rope, needle: &str, from: usize, budget: &mut Budget) -> Vec<Match> {
     let lines: Vec<&str> = needle.split('\n').collect();
     if needle.chars().all(char::is_whitespace) {
         return Vec::new();
@@ -227,24 +228,24 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
         return Vec::new();
     }
     let first_line = rope.char_to_line(from.min(rope.len_chars()));
-    let per_tier: Vec<Vec<NormLine>> = Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
+    let per_tier: Vec<Vec<NormLine>> = Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t, budget)).collect()).collect();
     let windows =
         token_windows(rope, &lines).map(|w| w.into_iter().filter(|&i| i >= first_line && i + k <= line_count).collect::<Vec<usize>>());
     let found = match windows {
         Some(w) if w.len().saturating_mul(k) <= WINDOW_LINE_BUDGET && window_chars(rope, &w, k) <= WINDOW_CHAR_BUDGET => {
-            by_windows(rope, w, &lines, &per_tier, from)
+            by_windows(rope, w, &lines, &per_tier, from, budget)
         }
-        _ => by_line_ids(rope, first_line, line_count, &lines, &per_tier, from),
+        _ => by_line_ids(rope, first_line, line_count, &lines, &per_tier, from, budget),
     };
     // A search cut short by its budget (matching::work) may have found some of the matches of
     // a tier, or missed a lower tier's: none of it is an answer.
-    if super::work::exhausted() {
+    if budget.exhausted() {
         return Vec::new();
     }
     let mut found = leftmost(found);
     let last_has_text = per_tier.first().and_then(|t| t.last()).is_some_and(|l| !l.is_empty());
     for m in &mut found {
-        in_own_style(rope, m, needle, last_has_text);
+        in_own_style(rope, m, needle, last_has_text, budget);
     }
     found
 }
@@ -252,7 +253,7 @@ pub fn find(rope: &Rope, needle: &str, from: usize) -> Vec<Match> {
 /// A match made to write `new_text` in the document's style: the trailing whitespace of its
 /// last line is part of it (when the needle's last line reaches that line's text), and the
 /// parts of the needle the document writes otherwise are recorded as swaps. Cost: O(match).
-fn in_own_style(rope: &Rope, m: &mut Match, needle: &str, last_has_text: bool) {
+fn in_own_style(rope: &Rope, m: &mut Match, needle: &str, last_has_text: bool, budget: &mut Budget) {
     let Some(tier) = m.quality.tier else { return };
     if last_has_text && m.range.end <= rope.len_chars() {
         let rest = rope.chars_at(m.range.end).take_while(|&c| c != '\n');
@@ -274,8 +275,8 @@ fn in_own_style(rope: &Rope, m: &mut Match, needle: &str, last_has_text: bool) {
     // document's absent break: new_text keeping it adds no final line break.
     let open_end = m.range.end == rope.len_chars() && needle.ends_with('\n') && needle.split('\n').count() == doc.split('\n').count() + 1;
     let (needle, swaps) = match needle.strip_suffix('\n').filter(|_| open_end) {
-        Some(lines) => (lines, own_chars::swaps(lines, &doc, tier)),
-        None => (needle, own_chars::swaps(needle, &doc, tier)),
+        Some(lines) => (lines, own_chars::swaps(lines, &doc, tier, budget)),
+        None => (needle, own_chars::swaps(needle, &doc, tier, budget)),
     };
     let Some(swaps) = swaps else { return };
     if swaps.is_empty() && !open_end {
@@ -340,19 +341,26 @@ fn window_chars(rope: &Rope, starts: &[usize], k: usize) -> usize {
 }
 
 /// The matches in the given windows, at the lowest tier any of them matches at.
-fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<NormLine>], from: usize) -> Vec<Match> {
+fn by_windows(
+    rope: &Rope,
+    windows: Vec<usize>,
+    lines: &[&str],
+    per_tier: &[Vec<NormLine>],
+    from: usize,
+    budget: &mut Budget,
+) -> Vec<Match> {
     let mut best: Option<Tier> = None;
     let mut found: Vec<Match> = Vec::new();
     for i in windows {
-        if super::work::exhausted() {
+        if budget.exhausted() {
             return Vec::new();
         }
-        super::work::candidate();
+        budget.candidate();
         for (t, needle_norm) in Tier::FUZZY.iter().zip(per_tier) {
             if best.is_some_and(|b| *t > b) {
                 break;
             }
-            let hits = match_window(rope, i, *t, lines, needle_norm);
+            let hits = match_window(rope, i, *t, lines, needle_norm, budget);
             if hits.is_empty() {
                 continue;
             }
@@ -373,7 +381,12 @@ fn by_windows(rope: &Rope, windows: Vec<usize>, lines: &[&str], per_tier: &[Vec<
 /// collision only costs a second entry). Cost: O(n); borrows every line that lies in one chunk.
 // Bounds: ids are indexes into `distinct`, handed out as its length before a push.
 #[allow(clippy::indexing_slicing)]
-fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Vec<std::borrow::Cow<'r, str>>, Vec<u32>) {
+fn intern_lines<'r>(
+    rope: &'r Rope,
+    first_line: usize,
+    line_count: usize,
+    budget: &mut Budget,
+) -> (Vec<std::borrow::Cow<'r, str>>, Vec<u32>) {
     use std::borrow::Cow;
     use std::collections::hash_map::Entry;
     use std::collections::HashMap;
@@ -440,7 +453,7 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
     'chunks: for chunk in chunks {
         // The budget (matching::work): a unit a byte and a few a line, charged per chunk; a
         // stopped search interns no further (its caller sees the meter out, returns nothing).
-        if super::work::exhausted() {
+        if budget.exhausted() {
             break;
         }
         let lines_before = raw.len();
@@ -462,7 +475,7 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
             }
         }
         partial.push_str(rest);
-        super::work::charge((chunk.len() + 5 * (raw.len() - lines_before)) as u64);
+        budget.charge((chunk.len() + 5 * (raw.len() - lines_before)) as u64);
     }
     // The last line (no break after it), and the open end past a document without a final
     // line break.
@@ -470,7 +483,7 @@ fn intern_lines<'r>(rope: &'r Rope, first_line: usize, line_count: usize) -> (Ve
         intern(Cow::Owned(std::mem::take(&mut partial)), &mut distinct, &mut raw);
     }
     // A new distinct line costs a hash-table entry besides its bytes.
-    super::work::charge(50 * distinct.len() as u64);
+    budget.charge(50 * distinct.len() as u64);
     (distinct, raw)
 }
 
@@ -494,11 +507,19 @@ fn next_line_break(bytes: &[u8]) -> Option<usize> {
 // Bounds: `raw` has a slot per line of the range and ids index `distinct`; `i + k - 1 < raw.len()`
 // for every start taken from `0..=raw.len() - k`.
 #[allow(clippy::indexing_slicing)]
-fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str], per_tier: &[Vec<NormLine>], from: usize) -> Vec<Match> {
+fn by_line_ids(
+    rope: &Rope,
+    first_line: usize,
+    line_count: usize,
+    lines: &[&str],
+    per_tier: &[Vec<NormLine>],
+    from: usize,
+    budget: &mut Budget,
+) -> Vec<Match> {
     use std::collections::HashMap;
     let k = lines.len();
-    let (distinct, raw) = intern_lines(rope, first_line, line_count);
-    if raw.len() < k || super::work::exhausted() {
+    let (distinct, raw) = intern_lines(rope, first_line, line_count, budget);
+    if raw.len() < k || budget.exhausted() {
         return Vec::new();
     }
     // What a distinct line may be, at any tier: no tier changes a stable char or makes one, so
@@ -532,7 +553,7 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     // The middle skeletons some distinct line has: each must be somewhere for a match.
     let mut middles_seen: std::collections::HashSet<&[char]> = std::collections::HashSet::new();
     let mut skel = Vec::new();
-    super::work::charge(distinct.iter().map(|d| d.len() as u64).sum());
+    budget.charge(distinct.iter().map(|d| d.len() as u64).sum());
     for (d, text) in distinct.iter().enumerate() {
         if let [only] = needle_skeletons.as_slice() {
             // One needle line: a streamed search, so a 10 MB line's skeleton is never built.
@@ -573,11 +594,13 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
     let repetitive = raw.len() > 4 * distinct.len();
     for (t, needle_norm) in Tier::FUZZY.iter().zip(per_tier) {
         if repetitive {
-            let signature: Vec<(u64, usize)> = needle_norm
-                .iter()
-                .map(|n| (stream::hash(n.text.iter().copied(), *t), n.len()))
-                .chain(distinct.iter().map(|d| (stream::hash(d.chars(), *t), normalize_line(d, *t).len())))
-                .collect();
+            let mut signature: Vec<(u64, usize)> = Vec::with_capacity(needle_norm.len() + distinct.len());
+            for n in needle_norm {
+                signature.push((stream::hash(n.text.iter().copied(), *t, budget), n.len()));
+            }
+            for d in &distinct {
+                signature.push((stream::hash(d.chars(), *t, budget), normalize_line(d, *t, budget).len()));
+            }
             if previous.as_ref() == Some(&signature) {
                 continue;
             }
@@ -585,8 +608,8 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
         }
         // Each tier walks the line ids once or twice (the sequence, its KMP): a
         // tier skipped as the same as the one before costs only its signature.
-        super::work::charge(4 * raw.len() as u64);
-        if super::work::exhausted() {
+        budget.charge(4 * raw.len() as u64);
+        if budget.exhausted() {
             return Vec::new();
         }
         let starts: Vec<usize> = if let [only] = needle_norm.as_slice() {
@@ -596,7 +619,7 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
             let hit: Vec<bool> = distinct
                 .iter()
                 .zip(&may_mid)
-                .map(|(d, &may)| may && !stream::occurrences(d.chars(), *t, &only.text, 1).is_empty())
+                .map(|(d, &may)| may && !stream::occurrences(d.chars(), *t, &only.text, 1, budget).is_empty())
                 .collect();
             (0..raw.len()).filter(|&i| hit[raw[i] as usize]).collect()
         } else {
@@ -608,14 +631,14 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
                 if middle[..j].contains(m) {
                     continue; // the first equal middle line stands for all of them
                 }
-                by_hash.entry(stream::hash(m.iter().copied(), *t)).or_default().push(j as u32);
+                by_hash.entry(stream::hash(m.iter().copied(), *t, budget)).or_default().push(j as u32);
             }
             // Per distinct line: which needle middle line it equals (u32::MAX: none).
             let mut mid_id = vec![u32::MAX; distinct.len()];
             for (d, text) in distinct.iter().enumerate() {
                 if may_mid[d] && !by_hash.is_empty() {
-                    if let Some(js) = by_hash.get(&stream::hash(text.chars(), *t)) {
-                        if let Some(&j) = js.iter().find(|&&j| stream::equals(text.chars(), *t, middle[j as usize])) {
+                    if let Some(js) = by_hash.get(&stream::hash(text.chars(), *t, budget)) {
+                        if let Some(&j) = js.iter().find(|&&j| stream::equals(text.chars(), *t, middle[j as usize], budget)) {
                             mid_id[d] = j;
                         }
                     }
@@ -637,8 +660,8 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
                 if !may_first[a] || !may_last[b] {
                     continue;
                 }
-                let last = *last_ok[b].get_or_insert_with(|| stream::prefix_end(distinct[b].chars(), *t, &last.text).is_some());
-                if last && *first_ok[a].get_or_insert_with(|| stream::suffix(distinct[a].chars(), *t, &first.text).is_some()) {
+                let last = *last_ok[b].get_or_insert_with(|| stream::prefix_end(distinct[b].chars(), *t, &last.text, budget).is_some());
+                if last && *first_ok[a].get_or_insert_with(|| stream::suffix(distinct[a].chars(), *t, &first.text, budget).is_some()) {
                     starts.push(i);
                 }
             }
@@ -653,8 +676,8 @@ fn by_line_ids(rope: &Rope, first_line: usize, line_count: usize, lines: &[&str]
             if i < next_free {
                 continue;
             }
-            super::work::candidate();
-            let hits: Vec<Match> = match_window(rope, first_line + i, *t, lines, needle_norm)
+            budget.candidate();
+            let hits: Vec<Match> = match_window(rope, first_line + i, *t, lines, needle_norm, budget)
                 .into_iter()
                 .filter(|m| m.range.start >= from && found.last().map_or(true, |p| m.range.start >= p.range.end))
                 .collect();
@@ -720,7 +743,7 @@ fn token_windows(rope: &Rope, lines: &[&str]) -> Option<Vec<usize>> {
 /// Matches of the needle in document lines `i..i+k` under `tier` (several only for a one-line
 /// needle occurring more than once in line `i`). The lines are checked as streams
 /// ([`stream`](super::stream)): O(chars examined) time, no copy of a long line.
-fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[NormLine]) -> Vec<Match> {
+fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[NormLine], budget: &mut Budget) -> Vec<Match> {
     let k = needle.len();
     let quality = MatchQuality { tier: Some(tier), gutter: false, elided: false };
     let line_start = rope.line_to_char(i.min(rope.len_lines()));
@@ -729,7 +752,7 @@ fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[Nor
         if n.is_empty() {
             return Vec::new();
         }
-        return stream::occurrences(stream::line_chars(rope, i), tier, &n.text, usize::MAX)
+        return stream::occurrences(stream::line_chars(rope, i), tier, &n.text, usize::MAX, budget)
             .into_iter()
             .map(|o| {
                 let end = line_start + o.end;
@@ -743,13 +766,15 @@ fn match_window(rope: &Rope, i: usize, tier: Tier, lines: &[&str], needle: &[Nor
             .collect();
     }
     // First needle line: a suffix of line i; middle lines: equal; last line: a prefix.
-    let Some(first) = stream::suffix(stream::line_chars(rope, i), tier, &needle_first.text) else { return Vec::new() };
+    let Some(first) = stream::suffix(stream::line_chars(rope, i), tier, &needle_first.text, budget) else { return Vec::new() };
     for (j, wanted) in needle.iter().enumerate().take(k - 1).skip(1) {
-        if !stream::equals(stream::line_chars(rope, i + j), tier, &wanted.text) {
+        if !stream::equals(stream::line_chars(rope, i + j), tier, &wanted.text, budget) {
             return Vec::new();
         }
     }
-    let Some(last_end) = stream::prefix_end(stream::line_chars(rope, i + k - 1), tier, &needle_last.text) else { return Vec::new() };
+    let Some(last_end) = stream::prefix_end(stream::line_chars(rope, i + k - 1), tier, &needle_last.text, budget) else {
+        return Vec::new();
+    };
     let whole_first = first.whole && !needle_first.is_empty();
     let start = if whole_first && tier.ignores_indentation() { line_start } else { line_start + first.start };
     let last_start = if i + k - 1 < rope.len_lines() { rope.line_to_char(i + k - 1) } else { rope.len_chars() };

@@ -1,7 +1,8 @@
 //! Matching: where in a document an agent's `old_text` is (docs/architecture.md#matching).
 //!
 //! [`locate`] is the one entry point every replace tool uses, so counting and locating can never
-//! follow different rules. It tries, in order, stopping at the first step that finds anything:
+//! follow different rules. It climbs the [`ladder`] (one row per tier, each given the search's
+//! [`work::Budget`] as a value), stopping at the first step that finds anything:
 //!
 //! 1. [`exact`] — `memchr::memmem` over the rope's chunks;
 //! 2. the fuzzy tiers of [`fuzzy`] (trailing whitespace, indentation, Unicode look-alikes,
@@ -31,6 +32,7 @@ pub mod exact;
 pub mod fuzzy;
 pub mod gutter;
 pub mod kmp;
+pub mod ladder;
 pub mod line_key;
 pub mod marks;
 pub mod near;
@@ -46,6 +48,7 @@ use ropey::Rope;
 
 pub use fuzzy::Reindent;
 pub use normalize::Tier;
+pub use work::Budget;
 
 /// Applying a near-miss pick: only the change old_text → new_text, onto the region's own text.
 pub mod three_way;
@@ -196,6 +199,9 @@ pub struct Located {
     /// finding anything: `matches` is then empty without meaning that nothing matches. The
     /// near-miss search of the same needle ([`near::search`]) answers with this stop.
     pub stopped: Option<work::Stopped>,
+    /// The search's budget after the tiers: the near-miss search of the same needle from the
+    /// same place spends only what is left of it ([`near::search`]).
+    pub budget: Budget,
 }
 
 impl Located {
@@ -204,103 +210,74 @@ impl Located {
     }
 }
 
-/// Every place `needle` occurs at or after char `from`, by the first step of the module's order
-/// that finds anything. `needle` must not be empty (the caller treats empty as "append").
+/// Every place `needle` occurs at or after char `from`, by the first tier of the [`ladder`]
+/// that finds anything, within one search's budget ([`work::SEARCH_BUDGET`]). `needle` must
+/// not be empty (the caller treats empty as "append").
 ///
 /// Cost: O(n + m) for the exact step (memmem); the fuzzy steps add O(n) in the worst case and
 /// are usually far cheaper (a verbatim token of the needle is searched first, see [`fuzzy`]).
 pub fn locate(rope: &Rope, needle: &str, from: usize) -> Located {
-    locate_with(rope, needle, from, |n| exact::find_exact(rope, n, from))
+    locate_within(rope, needle, from, Budget::search())
+}
+
+/// [`locate`] within `budget`. Cost: as [`locate`], at most about `budget`'s units besides the
+/// exact step.
+pub fn locate_within(rope: &Rope, needle: &str, from: usize, budget: Budget) -> Located {
+    locate_with(rope, needle, from, &|n| exact::find_exact(rope, n, from), budget)
 }
 
 /// [`locate`] on a draft given as layers (base text + pending replacements): the same result,
 /// with the exact steps searching the base's kept flat copy and the text around each
 /// replacement ([`exact::find_chars_layered`]) instead of the whole draft rope.
 pub fn locate_layered(layers: &exact::Layered<'_>, needle: &str, from: usize) -> Located {
-    locate_with(layers.draft, needle, from, |n| exact::find_exact_layered(layers, n, from))
+    locate_layered_within(layers, needle, from, Budget::search())
 }
 
-/// [`locate_layered`] whose exact step keeps at most `cap` matches of `needle`, and whether it
-/// stopped there (`true`: more than `cap` places hold `needle` exactly; `matches` are the first
-/// `cap`). Only the needle as given is capped: the pieces an elided needle is placed by are
-/// searched whole. Cost: as [`locate_layered`], but the exact step stops at the cap
+/// [`locate_layered`] within `budget`.
+pub fn locate_layered_within(layers: &exact::Layered<'_>, needle: &str, from: usize, budget: Budget) -> Located {
+    locate_with(layers.draft, needle, from, &|n| exact::find_exact_layered(layers, n, from), budget)
+}
+
+/// [`locate_layered_within`] whose exact step keeps at most `cap` matches of `needle`, and
+/// whether it stopped there (`true`: more than `cap` places hold `needle` exactly; `matches` are
+/// the first `cap`). Only the needle as given is capped: the pieces an elided needle is placed
+/// by are searched whole. Cost: as [`locate_layered`], but the exact step stops at the cap
 /// ([`exact::find_chars_layered_upto`]).
-pub fn locate_layered_upto(layers: &exact::Layered<'_>, needle: &str, from: usize, cap: usize) -> (Located, bool) {
+pub fn locate_layered_upto(layers: &exact::Layered<'_>, needle: &str, from: usize, cap: usize, budget: Budget) -> (Located, bool) {
     let capped = std::cell::Cell::new(false);
-    let located = locate_with(layers.draft, needle, from, |n| {
+    let exact = |n: &str| {
         if n != needle {
             return exact::find_exact_layered(layers, n, from);
         }
         let (found, more) = exact::find_exact_layered_upto(layers, n, from, cap);
         capped.set(more);
         found
-    });
+    };
+    let located = locate_with(layers.draft, needle, from, &exact, budget);
     // A capped exact step found matches, so it is the answer (the steps stop at the first
     // that finds any).
     let capped = capped.get() && !located.matches.is_empty();
     (located, capped)
 }
 
-/// The order of the steps, with the exact search supplied. No step keeps a match that cuts a
-/// character from its combining marks ([`marks`]): `cafe` is not in `café` written as `e` +
-/// U+0301, or replacing it would leave the accent on whatever comes next.
-///
-/// The fuzzy steps run under one [`work::SEARCH_BUDGET`]: past it they stop, and the result says
-/// so (`stopped`, no matches) rather than passing a partial search off as a complete one.
-fn locate_with(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> Vec<Match>) -> Located {
-    let (located, stopped) = work::metered(work::search_budget(), || {
-        let located = steps(rope, needle, from, exact);
-        (located, work::spent())
-    });
-    let (mut located, spent) = located;
-    // The near-miss search that follows is of the needle as searched last (without gutters
-    // when they were stripped).
-    near::remember_locate(rope, &located.needle, from, spent, stopped);
-    if let Some(s) = stopped {
+/// The [`ladder`] climbed with the exact search supplied, under `budget`: past it the tiers
+/// stop, and the result says so (`stopped`, no matches) rather than passing a partial search
+/// off as a complete one.
+fn locate_with(rope: &Rope, needle: &str, from: usize, exact: &dyn Fn(&str) -> Vec<Match>, mut budget: Budget) -> Located {
+    let query = ladder::Query { rope, needle, from, exact };
+    let found = ladder::climb(&query, &mut budget);
+    let (mut matches, gutter) = found.map_or((Vec::new(), None), |f| (f.matches, f.gutter));
+    let stopped = budget.stopped();
+    if stopped.is_some() {
         // The exact step returns before any counted work, so a stop means a fuzzy or elided
         // step was cut short: whatever the steps returned (a later step's matches included, which an
         // unfinished earlier reading might have beaten) is not the answer.
-        located.matches.clear();
-        located.stopped = Some(s);
+        matches.clear();
     }
-    located
-}
-
-/// The steps of [`locate_with`], in order.
-fn steps(rope: &Rope, needle: &str, from: usize, exact: impl Fn(&str) -> Vec<Match>) -> Located {
-    let whole = |mut found: Vec<Match>| {
-        marks::retain_whole(rope, &mut found);
-        found
-    };
-    let exact = |n: &str| whole(exact(n));
-    let fuzzy_find = |n: &str| whole(fuzzy::find(rope, n, from));
-    let matches = exact(needle);
-    if !matches.is_empty() {
-        return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
-    }
-    // The needle as given, under the fuzzy tiers, before any reading that drops a prefix of
-    // each line as a gutter: a YAML block `1: low` / `2: mid` copied without its indentation is
-    // those lines, not `low` / `mid` wherever else they occur.
-    let matches = fuzzy_find(needle);
-    if !matches.is_empty() {
-        return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
-    }
-    // Its pieces as whole needles are read: exactly, else through the fuzzy tiers.
-    let matches = whole(elide::find_tolerant(rope, needle, &exact, &fuzzy_find));
-    if !matches.is_empty() {
-        return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
-    }
-    let Some(g) = gutter::strip(needle) else {
-        return Located { matches, needle: needle.to_string(), gutter: None, stopped: None };
-    };
-    let mut matches = if g.text.is_empty() { Vec::new() } else { exact(&g.text) };
-    if matches.is_empty() && !g.text.is_empty() {
-        matches = fuzzy_find(&g.text);
-    }
-    for m in &mut matches {
-        m.quality.gutter = true;
-    }
-    Located { matches, needle: g.text.clone(), gutter: Some(g), stopped: None }
+    // The near-miss search that follows is of the needle as searched last (without gutters
+    // when they were stripped).
+    let needle = gutter.as_ref().map_or_else(|| needle.to_string(), |g| g.text.clone());
+    Located { matches, needle, gutter, stopped, budget }
 }
 
 #[cfg(test)]
@@ -353,31 +330,28 @@ mod tests {
         // just over it.
         let rope = Rope::from_str(&"}\n\n".repeat(100_000));
         let needle = format!("{}x", "}\n\n".repeat(200));
-        let before = work::units_charged();
         let whole = locate(&rope, &needle, 0);
-        let fuzzy = work::units_charged() - before;
+        let fuzzy = whole.budget.spent();
         assert!(whole.matches.is_empty() && whole.stopped.is_none());
         assert!(fuzzy > 1_000_000, "{fuzzy}");
-        work::with_search_budget(fuzzy - 1, || {
-            let l = locate(&rope, &needle, 0);
-            let stopped = l.stopped.expect("the fuzzy steps stop");
-            assert!(l.matches.is_empty() && stopped.units > fuzzy - 1);
-            // The near-miss search of the same needle answers with that stop, unsearched.
-            let n = near::search(&rope, &needle, 0, 3);
-            assert_eq!((n.stopped, n.found.len()), (Some(stopped), 0));
-        });
-        work::with_search_budget(fuzzy + 1, || {
-            assert_eq!(locate(&rope, &needle, 0).stopped, None);
-            // What is left of the budget is too little for the near-miss pass.
-            let n = near::search(&rope, &needle, 0, 3);
-            assert!(n.stopped.is_some() && n.found.is_empty());
-        });
+        let l = locate_within(&rope, &needle, 0, Budget::new(fuzzy - 1));
+        let stopped = l.stopped.expect("the fuzzy steps stop");
+        assert!(l.matches.is_empty() && stopped.units > fuzzy - 1);
+        // The near-miss search of the same needle answers with that stop, unsearched.
+        let n = near::search(&rope, &needle, 0, 3, &l.budget);
+        assert_eq!((n.stopped, n.found.len()), (Some(stopped), 0));
+        let l = locate_within(&rope, &needle, 0, Budget::new(fuzzy + 1));
+        assert_eq!(l.stopped, None);
+        // What is left of the budget is too little for the near-miss pass.
+        let n = near::search(&rope, &needle, 0, 3, &l.budget);
+        assert!(n.stopped.is_some() && n.found.is_empty());
+        // With a whole budget of its own it completes.
+        let n = near::search(&rope, &needle, 0, 3, &Budget::search());
+        assert!(n.stopped.is_none());
         // A fuzzy match before the budget runs out stands.
-        work::with_search_budget(1_000, || {
-            let rope = Rope::from_str("fn a() {\n    x();\n}\n");
-            let l = locate(&rope, "fn a() {\nx();", 0);
-            assert_eq!((l.matches.len(), l.stopped), (1, None));
-        });
+        let rope = Rope::from_str("fn a() {\n    x();\n}\n");
+        let l = locate_within(&rope, "fn a() {\nx();", 0, Budget::new(1_000));
+        assert_eq!((l.matches.len(), l.stopped), (1, None));
     }
 
     #[test]

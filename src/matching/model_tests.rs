@@ -108,7 +108,7 @@ fn naive_char_ranges(hay: &str, needle: &str) -> Vec<std::ops::Range<usize>> {
 
 /// Each line of `text` normalised under `tier`, as strings.
 fn normalised_lines(text: &str, tier: Tier) -> Vec<String> {
-    text.split('\n').map(|l| normalize_line(l, tier).text.into_iter().collect()).collect()
+    text.split('\n').map(|l| normalize_line(l, tier, &mut agentpad::matching::Budget::unlimited()).text.into_iter().collect()).collect()
 }
 
 /// Documents full of what the tiers look through: spaces, tabs, NBSP, curly quotes, dashes.

@@ -20,6 +20,8 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
+use super::work::Budget;
+
 /// A tier beyond the exact search, in the order they are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Tier {
@@ -151,11 +153,11 @@ impl NormLine {
     }
 }
 
-/// Normalises one line (no `\n` inside) under `tier`. Cost: O(line length).
-pub fn normalize_line(line: &str, tier: Tier) -> NormLine {
+/// Normalises one line (no `\n` inside) under `tier`, charging `budget`. Cost: O(line length).
+pub fn normalize_line(line: &str, tier: Tier, budget: &mut Budget) -> NormLine {
     let mut text = Vec::with_capacity(line.len());
     let mut spans: Vec<(usize, usize)> = Vec::with_capacity(line.len());
-    let original_len = normalize_each(line.chars(), tier, |c, span| {
+    let original_len = normalize_each(line.chars(), tier, budget, |c, span| {
         text.push(c);
         spans.push(span);
         ControlFlow::Continue(())
@@ -171,15 +173,16 @@ pub fn normalize_line(line: &str, tier: Tier) -> NormLine {
 /// Whitespace is held back until a non-space follows, so the trimmed ends are never emitted
 /// (leading whitespace from `indentation` on, trailing at every tier) and a collapsed run is
 /// emitted once with its whole span. Cost: O(line length); memory O(longest inner whitespace
-/// run) below the `whitespace` tier, O(1) from it.
+/// run) below the `whitespace` tier, O(1) from it, two units of `budget` a char read.
 pub fn normalize_each(
     line: impl Iterator<Item = char>,
     tier: Tier,
+    budget: &mut Budget,
     emit: impl FnMut(char, (usize, usize)) -> ControlFlow<()>,
 ) -> Option<usize> {
     let (read, whole) = normalize_counted(line, tier, emit);
     NORMALIZED_CHARS.with(|n| n.set(n.get().saturating_add(read as u64)));
-    super::work::charge(2 * read as u64);
+    budget.charge(2 * read as u64);
     whole
 }
 
@@ -306,13 +309,13 @@ mod tests {
             let len = (seed % 9) as usize;
             let line: String = (0..len).map(|i| alphabet[((seed >> (4 * i + 8)) % alphabet.len() as u64) as usize]).collect();
             for tier in Tier::FUZZY {
-                assert_eq!(normalize_line(&line, tier), reference(&line, tier), "{line:?} {tier}");
+                assert_eq!(normalize_line(&line, tier, &mut Budget::unlimited()), reference(&line, tier), "{line:?} {tier}");
             }
         }
     }
 
     fn norm(line: &str, tier: Tier) -> String {
-        normalize_line(line, tier).text.into_iter().collect()
+        normalize_line(line, tier, &mut Budget::unlimited()).text.into_iter().collect()
     }
 
     #[test]
@@ -327,7 +330,7 @@ mod tests {
     #[test]
     fn spans_point_back_into_the_original_line() {
         let line = "  x\u{3000}\u{3000}= \u{2026}";
-        let n = normalize_line(line, Tier::Whitespace);
+        let n = normalize_line(line, Tier::Whitespace, &mut Budget::unlimited());
         assert_eq!(n.text.iter().collect::<String>(), "x = ...");
         // the collapsed run "\u{3000}\u{3000}" is one space covering chars 3..5
         assert_eq!(n.spans[1], (3, 5));

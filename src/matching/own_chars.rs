@@ -14,6 +14,7 @@ use std::ops::Range;
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 use super::normalize::{normalize_line, Tier};
+use super::work::Budget;
 
 /// Above this many chars of `old_text` + `new_text` the diff is by lines only (a char diff is
 /// O((n + m) · d)): swaps inside changed lines are then left as the model wrote them.
@@ -32,15 +33,15 @@ pub struct Swap {
 /// The swaps between `old_text` (`needle`) and the document text it matched (`doc`, the same
 /// number of lines) under `tier`, or `None` when a line pair does not normalise alike (then
 /// nothing is swapped). Leading whitespace at tiers that ignore indentation is left to
-/// re-indentation. Cost: O(len of both).
-pub fn swaps(needle: &str, doc: &str, tier: Tier) -> Option<Vec<Swap>> {
+/// re-indentation. Cost: O(len of both), charged to `budget`.
+pub fn swaps(needle: &str, doc: &str, tier: Tier, budget: &mut Budget) -> Option<Vec<Swap>> {
     let mut out = Vec::new();
     let (mut n_lines, mut d_lines) = (needle.split('\n'), doc.split('\n'));
     let mut base = 0usize;
     loop {
         match (n_lines.next(), d_lines.next()) {
             (Some(n), Some(d)) => {
-                line_swaps(n, d, tier, base, &mut out)?;
+                line_swaps(n, d, tier, base, &mut out, budget)?;
                 base += n.chars().count() + 1;
             }
             (None, None) => return Some(out),
@@ -49,8 +50,8 @@ pub fn swaps(needle: &str, doc: &str, tier: Tier) -> Option<Vec<Swap>> {
     }
 }
 
-fn line_swaps(needle: &str, doc: &str, tier: Tier, base: usize, out: &mut Vec<Swap>) -> Option<()> {
-    let (a, b) = (normalize_line(needle, tier), normalize_line(doc, tier));
+fn line_swaps(needle: &str, doc: &str, tier: Tier, base: usize, out: &mut Vec<Swap>, budget: &mut Budget) -> Option<()> {
+    let (a, b) = (normalize_line(needle, tier, budget), normalize_line(doc, tier, budget));
     if a.text != b.text {
         return None;
     }
@@ -196,7 +197,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn restyle(needle: &str, doc: &str, tier: Tier, new_text: &str) -> String {
-        let s = swaps(needle, doc, tier).expect("the texts normalise alike");
+        let s = swaps(needle, doc, tier, &mut Budget::unlimited()).expect("the texts normalise alike");
         apply(needle, new_text, &s)
     }
 
@@ -228,8 +229,8 @@ mod tests {
 
     #[test]
     fn lines_that_do_not_normalise_alike_give_no_swaps() {
-        assert_eq!(swaps("a\nb", "a\nc", Tier::Unicode), None);
-        assert_eq!(swaps("a\nb", "a", Tier::Unicode), None);
+        assert_eq!(swaps("a\nb", "a\nc", Tier::Unicode, &mut Budget::unlimited()), None);
+        assert_eq!(swaps("a\nb", "a", Tier::Unicode, &mut Budget::unlimited()), None);
     }
 
     fn lookalike() -> impl Strategy<Value = (char, char)> {
@@ -250,7 +251,7 @@ mod tests {
             let needle: String = pairs.iter().map(|p| p.0).collect();
             let doc: String = pairs.iter().map(|p| p.1).collect();
             prop_assume!(!needle.trim().is_empty() && needle.trim() == needle);
-            let s = swaps(&needle, &doc, Tier::Unicode);
+            let s = swaps(&needle, &doc, Tier::Unicode, &mut Budget::unlimited());
             prop_assert!(s.is_some());
             let s = s.unwrap_or_default();
             // Unchanged new_text: the document's text back.

@@ -10,6 +10,7 @@ use std::ops::ControlFlow;
 use ropey::Rope;
 
 use super::normalize::{is_line_space, normalize_each, Tier};
+use super::work::Budget;
 
 /// The chars of document line `i` without its line break; none past the last line (the open
 /// end after a document without a final break).
@@ -35,9 +36,9 @@ pub fn line_head(rope: &Rope, i: usize) -> String {
 }
 
 /// Whether `line`, normalised under `tier`, is exactly `want`. Stops at the first difference.
-pub fn equals(line: impl Iterator<Item = char>, tier: Tier, want: &[char]) -> bool {
+pub fn equals(line: impl Iterator<Item = char>, tier: Tier, want: &[char], budget: &mut Budget) -> bool {
     let mut at = 0usize;
-    let whole = normalize_each(line, tier, |c, _| {
+    let whole = normalize_each(line, tier, budget, |c, _| {
         if want.get(at) != Some(&c) {
             return ControlFlow::Break(());
         }
@@ -49,12 +50,12 @@ pub fn equals(line: impl Iterator<Item = char>, tier: Tier, want: &[char]) -> bo
 
 /// Where `line`, normalised under `tier`, starts with `want`: the char offset in the line just
 /// past the original chars of `want` (0 for an empty `want`). Stops once `want` is seen.
-pub fn prefix_end(line: impl Iterator<Item = char>, tier: Tier, want: &[char]) -> Option<usize> {
+pub fn prefix_end(line: impl Iterator<Item = char>, tier: Tier, want: &[char], budget: &mut Budget) -> Option<usize> {
     if want.is_empty() {
         return Some(0);
     }
     let (mut at, mut end) = (0usize, None);
-    normalize_each(line, tier, |c, span| {
+    normalize_each(line, tier, budget, |c, span| {
         if want.get(at) != Some(&c) {
             return ControlFlow::Break(());
         }
@@ -82,11 +83,11 @@ pub struct Suffix {
 
 /// Whether `line`, normalised under `tier`, ends with `want`, and where. Reads the whole line,
 /// keeping only its last `want.len()` normalised chars.
-pub fn suffix(line: impl Iterator<Item = char>, tier: Tier, want: &[char]) -> Option<Suffix> {
+pub fn suffix(line: impl Iterator<Item = char>, tier: Tier, want: &[char], budget: &mut Budget) -> Option<Suffix> {
     let m = want.len();
     let mut tail: VecDeque<(char, usize)> = VecDeque::with_capacity(m + 1);
     let mut count = 0usize;
-    let line_len = normalize_each(line, tier, |c, span| {
+    let line_len = normalize_each(line, tier, budget, |c, span| {
         count += 1;
         if m > 0 {
             if tail.len() == m {
@@ -104,9 +105,9 @@ pub fn suffix(line: impl Iterator<Item = char>, tier: Tier, want: &[char]) -> Op
 }
 
 /// A hash of `line` normalised under `tier` (equal normalised lines hash alike).
-pub fn hash(line: impl Iterator<Item = char>, tier: Tier) -> u64 {
+pub fn hash(line: impl Iterator<Item = char>, tier: Tier, budget: &mut Budget) -> u64 {
     let mut h = 0xCBF2_9CE4_8422_2325u64;
-    normalize_each(line, tier, |c, _| {
+    normalize_each(line, tier, budget, |c, _| {
         h = (h.rotate_left(5) ^ u64::from(c)).wrapping_mul(0x0100_0000_01B3);
         ControlFlow::Continue(())
     });
@@ -128,7 +129,7 @@ pub struct Occurrence {
 // Bounds: `k < m` whenever `want[k]` is read (a full match resets k to 0), `fail` has m slots
 // and `starts` m slots indexed modulo m.
 #[allow(clippy::indexing_slicing)]
-pub fn occurrences(line: impl Iterator<Item = char>, tier: Tier, want: &[char], limit: usize) -> Vec<Occurrence> {
+pub fn occurrences(line: impl Iterator<Item = char>, tier: Tier, want: &[char], limit: usize, budget: &mut Budget) -> Vec<Occurrence> {
     let m = want.len();
     let mut out = Vec::new();
     if m == 0 || limit == 0 {
@@ -137,7 +138,7 @@ pub fn occurrences(line: impl Iterator<Item = char>, tier: Tier, want: &[char], 
     let fail = super::kmp::failure(want);
     let mut starts = vec![0usize; m];
     let (mut k, mut q) = (0usize, 0usize);
-    normalize_each(line, tier, |c, span| {
+    normalize_each(line, tier, budget, |c, span| {
         starts[q % m] = span.0;
         while k > 0 && c != want[k] {
             k = fail[k - 1];
@@ -180,11 +181,12 @@ mod tests {
             let line: String = (0..next(12)).map(|_| alphabet[next(alphabet.len())]).collect();
             let want_src: String = (0..next(4)).map(|_| alphabet[next(alphabet.len())]).collect();
             for tier in Tier::FUZZY {
-                let norm = normalize_line(&line, tier);
-                let want = normalize_line(&want_src, tier).text;
-                assert_eq!(equals(line.chars(), tier, &want), norm.text == want, "{line:?} {want_src:?} {tier}");
+                let b = &mut Budget::unlimited();
+                let norm = normalize_line(&line, tier, b);
+                let want = normalize_line(&want_src, tier, b).text;
+                assert_eq!(equals(line.chars(), tier, &want, b), norm.text == want, "{line:?} {want_src:?} {tier}");
                 let pre = norm.text.starts_with(&want).then(|| norm.end_before(want.len()));
-                assert_eq!(prefix_end(line.chars(), tier, &want), pre, "{line:?} {want_src:?} {tier}");
+                assert_eq!(prefix_end(line.chars(), tier, &want, b), pre, "{line:?} {want_src:?} {tier}");
                 let suf = norm.text.ends_with(&want).then(|| {
                     let p = norm.len() - want.len();
                     Suffix {
@@ -193,13 +195,13 @@ mod tests {
                         line_len: norm.original_len,
                     }
                 });
-                assert_eq!(suffix(line.chars(), tier, &want), suf, "{line:?} {want_src:?} {tier}");
+                assert_eq!(suffix(line.chars(), tier, &want, b), suf, "{line:?} {want_src:?} {tier}");
                 if !want.is_empty() {
                     let built: Vec<Occurrence> = find_disjoint(&norm.text, &want)
                         .into_iter()
                         .map(|p| Occurrence { at: p, start: norm.start_of(p), end: norm.end_before(p + want.len()) })
                         .collect();
-                    assert_eq!(occurrences(line.chars(), tier, &want, usize::MAX), built, "{line:?} {want_src:?} {tier}");
+                    assert_eq!(occurrences(line.chars(), tier, &want, usize::MAX, b), built, "{line:?} {want_src:?} {tier}");
                 }
             }
         }

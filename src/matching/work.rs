@@ -5,9 +5,9 @@
 //! ([`Stopped`]); it is never passed off as a complete one. The core reads no clock: the count
 //! is the same on every machine, and tests check it, never a time.
 //!
-//! The meter is per thread and runs only inside [`metered`]: outside it nothing ever stops.
-
-use std::cell::Cell;
+//! The budget is a value, [`Budget`], handed as `&mut Budget` to every tier of the ladder
+//! (src/matching/ladder.rs) and to what they call, as `similar` hands its deadline on: a tier
+//! cannot be written without receiving it, and no state is kept between calls.
 
 /// Units one search may spend: the fuzzy steps of a `locate` and the near-miss search of the
 /// same needle after it, together. A whole `memo_replace` measured 2.1–2.6 ns of wasm CPU time
@@ -26,92 +26,64 @@ pub struct Stopped {
     pub units: u64,
 }
 
-#[derive(Clone, Copy)]
-struct Meter {
+/// The work one search may still do: units spent against a limit, and the candidate places
+/// examined (for the [`Stopped`] report).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
     spent: u64,
     limit: u64,
     candidates: usize,
 }
 
-thread_local! {
-    static METER: Cell<Meter> = const { Cell::new(Meter { spent: 0, limit: u64::MAX, candidates: 0 }) };
-    /// Units charged on this thread in all, metered or not (for tests).
-    static TOTAL: Cell<u64> = const { Cell::new(0) };
-}
-
-#[cfg(test)]
-thread_local! {
-    /// A smaller budget for unit tests, so that a small document can exceed it.
-    static TEST_BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
-}
-
-/// The budget of one search: [`SEARCH_BUDGET`] (in unit tests, what [`with_search_budget`]
-/// set). Cost: O(1).
-pub fn search_budget() -> u64 {
-    #[cfg(test)]
-    if let Some(units) = TEST_BUDGET.with(Cell::get) {
-        return units;
+impl Budget {
+    /// A fresh budget of `limit` units. Cost: O(1).
+    pub fn new(limit: u64) -> Budget {
+        Budget { spent: 0, limit, candidates: 0 }
     }
-    SEARCH_BUDGET
-}
 
-/// Runs `f` with searches on this thread budgeted at `units` (unit tests only).
-#[cfg(test)]
-pub(crate) fn with_search_budget<T>(units: u64, f: impl FnOnce() -> T) -> T {
-    let outer = TEST_BUDGET.with(|b| b.replace(Some(units)));
-    let out = f();
-    TEST_BUDGET.with(|b| b.set(outer));
-    out
-}
+    /// The budget of one search: [`SEARCH_BUDGET`]. Cost: O(1).
+    pub fn search() -> Budget {
+        Budget::new(SEARCH_BUDGET)
+    }
 
-/// Units the running meter has spent. Cost: O(1).
-pub fn spent() -> u64 {
-    METER.with(|m| m.get().spent)
-}
+    /// A budget that never runs out (work that must complete, e.g. a pick's placement). Cost: O(1).
+    pub fn unlimited() -> Budget {
+        Budget::new(u64::MAX)
+    }
 
-/// Runs `f` with a fresh meter of `limit` units (the enclosing meter is restored after), and
-/// says whether it stopped. Cost: O(1) besides `f`.
-pub fn metered<T>(limit: u64, f: impl FnOnce() -> T) -> (T, Option<Stopped>) {
-    let outer = METER.with(|m| m.replace(Meter { spent: 0, limit, candidates: 0 }));
-    let out = f();
-    let inner = METER.with(|m| m.replace(outer));
-    let stopped = (inner.spent > inner.limit).then_some(Stopped { candidates: inner.candidates, units: inner.spent });
-    (out, stopped)
-}
+    /// What is left of this budget, as a fresh one: the near-miss search after the fuzzy steps
+    /// of the same needle spends only the rest. Cost: O(1).
+    pub fn rest(&self) -> Budget {
+        Budget::new(self.limit.saturating_sub(self.spent))
+    }
 
-/// Counts `units` of work. Cost: O(1).
-#[inline]
-pub fn charge(units: u64) {
-    METER.with(|m| {
-        let mut meter = m.get();
-        meter.spent = meter.spent.saturating_add(units);
-        m.set(meter);
-    });
-    TOTAL.with(|t| t.set(t.get().saturating_add(units)));
-}
+    /// Counts `units` of work. Cost: O(1).
+    #[inline]
+    pub fn charge(&mut self, units: u64) {
+        self.spent = self.spent.saturating_add(units);
+    }
 
-/// Counts one candidate place examined. Cost: O(1).
-#[inline]
-pub fn candidate() {
-    METER.with(|m| {
-        let mut meter = m.get();
-        meter.candidates += 1;
-        m.set(meter);
-    });
-}
+    /// Counts one candidate place examined. Cost: O(1).
+    #[inline]
+    pub fn candidate(&mut self) {
+        self.candidates += 1;
+    }
 
-/// True once the running search has spent more than its budget: the search must stop. Cost: O(1).
-#[inline]
-pub fn exhausted() -> bool {
-    METER.with(|m| {
-        let meter = m.get();
-        meter.spent > meter.limit
-    })
-}
+    /// True once more than the limit was spent: the search must stop. Cost: O(1).
+    #[inline]
+    pub fn exhausted(&self) -> bool {
+        self.spent > self.limit
+    }
 
-/// Units charged on this thread so far, metered or not: a work count for tests. Cost: O(1).
-pub fn units_charged() -> u64 {
-    TOTAL.with(Cell::get)
+    /// Units spent so far. Cost: O(1).
+    pub fn spent(&self) -> u64 {
+        self.spent
+    }
+
+    /// The stop, once the budget is exhausted. Cost: O(1).
+    pub fn stopped(&self) -> Option<Stopped> {
+        self.exhausted().then_some(Stopped { candidates: self.candidates, units: self.spent })
+    }
 }
 
 #[cfg(test)]
@@ -119,22 +91,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_meter_stops_past_its_limit_and_restores_the_outer_one() {
-        let ((), stopped) = metered(10, || {
-            charge(6);
-            candidate();
-            assert!(!exhausted());
-            charge(5);
-            assert!(exhausted());
-            // A nested meter is its own; the outer one is back after it.
-            let ((), inner) = metered(100, || charge(50));
-            assert_eq!(inner, None);
-            assert!(exhausted());
-        });
-        assert_eq!(stopped, Some(Stopped { candidates: 1, units: 11 }));
-        charge(u64::MAX);
-        assert!(!exhausted(), "outside a meter nothing stops");
-        let ((), fine) = metered(10, || charge(10));
-        assert_eq!(fine, None);
+    fn a_budget_stops_past_its_limit_and_its_rest_is_fresh() {
+        let mut b = Budget::new(10);
+        b.charge(6);
+        b.candidate();
+        assert!(!b.exhausted() && b.stopped().is_none());
+        assert_eq!(b.rest(), Budget::new(4));
+        b.charge(5);
+        assert!(b.exhausted());
+        assert_eq!(b.stopped(), Some(Stopped { candidates: 1, units: 11 }));
+        assert_eq!(b.rest(), Budget::new(0));
+        let mut unlimited = Budget::unlimited();
+        unlimited.charge(u64::MAX);
+        unlimited.charge(1);
+        assert!(!unlimited.exhausted(), "an unlimited budget never stops");
+        let mut exact = Budget::new(10);
+        exact.charge(10);
+        assert_eq!(exact.stopped(), None, "the limit itself may be spent");
     }
 }

@@ -17,7 +17,7 @@ use crate::diagnostics::Category;
 use crate::matching::exact::Layered;
 use crate::matching::gutter::{self, GutterKind};
 use crate::matching::line_key::LineKey;
-use crate::matching::{self, CandidateQuality, Match, SearchError};
+use crate::matching::{self, Budget, CandidateQuality, Match, SearchError};
 use crate::response::Response;
 use crate::session::{Letter, Selection, SelectionKind};
 use crate::text::{self, normalize_line_breaks, Text};
@@ -294,7 +294,8 @@ impl Workspace {
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
         let replace_all = args.replace_all.unwrap_or(false);
         let from = within.as_ref().map_or(0, |r| r.start).max(anchor_end.unwrap_or(0));
-        let (mut located, capped) = matching::locate_layered_upto(&layers, &old, from, choose::match_cap(replace_all));
+        let (mut located, capped) =
+            matching::locate_layered_upto(&layers, &old, from, choose::match_cap(replace_all), self.search_budget());
         if let Some(unit) = &within {
             located.matches.retain(|m| m.range.start >= unit.start && m.range.end <= unit.end);
         }
@@ -357,7 +358,10 @@ impl Workspace {
                 return staged;
             }
             let elsewhere = self.exactly_elsewhere(path, &old);
-            return match self.no_match(search, &located.needle) {
+            // The near-miss search shares the budget of the locate of the same needle from the
+            // same place (`within` starts the locate elsewhere: the near search gets its own).
+            let after = if from == anchor_end.unwrap_or(0) { located.budget } else { self.search_budget() };
+            return match self.no_match(search, &located.needle, &after) {
                 Step::Done(r) => Step::Done(self.naming_elsewhere(r, path, elsewhere)),
                 step => step,
             };
@@ -366,6 +370,11 @@ impl Workspace {
             return self.answer_again(again);
         }
         self.choose_upto(search, located.matches, capped)
+    }
+
+    /// A fresh budget for one search (docs/reliability.md#matching-time-and-read-size). Cost: O(1).
+    pub(super) fn search_budget(&self) -> Budget {
+        Budget::new(self.search_limit)
     }
 
     /// The other open documents holding `old_text` exactly, with the line of the first
@@ -439,10 +448,11 @@ impl Workspace {
         };
         let (base, changes) = self.layers(path);
         let layers = Layered { base: &base, changes: &changes, draft: &draft };
-        let (starts, capped) = matching::locate_layered_upto(&layers, &start, anchor_end.unwrap_or(0), choose::MATCH_CAP);
+        let (starts, capped) =
+            matching::locate_layered_upto(&layers, &start, anchor_end.unwrap_or(0), choose::MATCH_CAP, self.search_budget());
         self.match_trace("memo_replace_span", path, &draft, &start, anchor_end, &starts.matches);
         if starts.matches.is_empty() {
-            return self.no_match(search, &starts.needle);
+            return self.no_match(search, &starts.needle, &starts.budget);
         }
         if capped {
             return self.choose_upto(search, starts.matches, capped);
@@ -455,12 +465,12 @@ impl Workspace {
         let first_end = starts.matches.iter().map(|s| s.range.end).min().unwrap_or(0);
         // The first MATCH_CAP ends serve every start that ends before the last of them (a
         // heading and `\n`); starts past them take theirs from the search continued there.
-        let (mut ends, more) = matching::locate_layered_upto(&layers, &end, first_end, choose::MATCH_CAP);
+        let (mut ends, more) = matching::locate_layered_upto(&layers, &end, first_end, choose::MATCH_CAP, self.search_budget());
         if more {
             let start_ends: Vec<usize> = starts.matches.iter().map(|s| s.range.end).collect();
             ends.matches = match matching::exact::continued_ends(&layers, &end, &start_ends, ends.matches, choose::MATCH_CAP) {
                 Some(found) => found,
-                None => matching::locate_layered(&layers, &end, first_end).matches,
+                None => matching::locate_layered_within(&layers, &end, first_end, self.search_budget()).matches,
             };
         }
         let spans = pair_spans(&starts.matches, &ends.matches, keep_start, keep_end);

@@ -359,6 +359,9 @@ pub struct Workspace {
     /// The committed texts the host holds a copy of, by fingerprint (src/host_texts.rs): a
     /// commit writing one of them leaves its text out of the request (persist.rs).
     held_by_host: Vec<(String, crate::text::Fingerprint)>,
+    /// Units one search may spend ([`crate::matching::work::SEARCH_BUDGET`]; unit tests set a
+    /// smaller one so a small document can exceed it). Each search gets it as a value.
+    search_limit: u64,
 }
 
 impl Workspace {
@@ -407,6 +410,7 @@ impl Workspace {
             last_now_ms: 0.0,
             recording: record::Recording::default(),
             held_by_host: Vec::new(),
+            search_limit: crate::matching::work::SEARCH_BUDGET,
         }
     }
 

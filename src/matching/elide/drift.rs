@@ -24,6 +24,7 @@ use ropey::Rope;
 
 use super::{lines_overlap_themselves, overlaps_itself, piece_places, pieces, regions, Elided, Piece, Place};
 use crate::matching::near::{self, clear_best};
+use crate::matching::work::Budget;
 use crate::matching::{exact, fuzzy, Match};
 
 /// Near misses of a piece compared before the clear best is taken ([`clear_best::recommend`]
@@ -34,9 +35,9 @@ const NEAR_LIMIT: usize = 8;
 /// for) over the whole of `region` through a fuzzy tier: its tier and the way `new_text` is
 /// written in the region's form ([`fuzzy::Reindent`]). `None` when no tier reads `full` as the
 /// whole region. Cost: one fuzzy search of `full` over `region`, O(region) normalised.
-pub(super) fn own_form(region: &str, full: &str) -> Option<Match> {
+pub(super) fn own_form(region: &str, full: &str, budget: &mut Budget) -> Option<Match> {
     let rope = Rope::from_str(region);
-    let found = fuzzy::find(&rope, full, 0);
+    let found = fuzzy::find(&rope, full, 0, budget);
     let [m] = found.as_slice() else { return None };
     (m.range == (0..rope.len_chars()) && m.quality.tier.is_some()).then(|| m.clone())
 }
@@ -50,26 +51,27 @@ pub(super) fn own_form(region: &str, full: &str) -> Option<Match> {
 /// Cost: per piece an exact search, a fuzzy search when that finds nothing, and a near-miss
 /// search ([`near::near_misses`], O(n)) when that finds nothing either; then the readings as in
 /// [`find`](super::find).
-pub fn near_region(rope: &Rope, needle: &str) -> Option<(Range<usize>, Elided)> {
+pub fn near_region(rope: &Rope, needle: &str, budget: &mut Budget) -> Option<(Range<usize>, Elided)> {
     let pieces = pieces(needle)?;
     if pieces.iter().any(|p| if p.starts_line && p.ends_line { lines_overlap_themselves(&p.text) } else { overlaps_itself(&p.text) }) {
         return None;
     }
     let mut places: Vec<Vec<Place>> = Vec::with_capacity(pieces.len());
     for piece in &pieces {
-        let mut found = piece_places(rope, piece, exact::find_exact(rope, &piece.text, 0).into_iter().map(|m| m.range));
+        let mut found = piece_places(rope, piece, exact::find_exact(rope, &piece.text, 0).into_iter().map(|m| m.range), budget);
         if found.is_empty() {
-            found = piece_places(rope, piece, fuzzy::find(rope, &piece.text, 0).into_iter().map(|m| m.range));
+            let fuzzy_found = fuzzy::find(rope, &piece.text, 0, budget);
+            found = piece_places(rope, piece, fuzzy_found.into_iter().map(|m| m.range), budget);
         }
         if found.is_empty() {
-            found = near_place(rope, piece).into_iter().collect();
+            found = near_place(rope, piece, budget).into_iter().collect();
         }
         if found.is_empty() {
             return None;
         }
         places.push(found);
     }
-    match regions(rope, needle, &places)?.as_slice() {
+    match regions(rope, needle, &places, budget)?.as_slice() {
         [(span, e)] => Some((span.clone(), e.clone())),
         _ => None,
     }
@@ -79,7 +81,7 @@ pub fn near_region(rope: &Rope, needle: &str) -> Option<(Range<usize>, Elided)> 
 /// symbol run misremembered: [`clear_best::recommend`]) and spans the piece's lines, its
 /// edges widened over the indentation and trailing whitespace a marker's side needs.
 /// Cost: one near-miss search of the piece, O(n).
-fn near_place(rope: &Rope, piece: &Piece) -> Option<Place> {
+fn near_place(rope: &Rope, piece: &Piece, budget: &mut Budget) -> Option<Place> {
     let found = near::near_misses(rope, &piece.text, 0, NEAR_LIMIT);
     let (best, _) = clear_best::recommend(rope, &piece.text, &found)?;
     let r = found.get(best)?.range.clone();
@@ -96,5 +98,5 @@ fn near_place(rope: &Rope, piece: &Piece) -> Option<Place> {
     if rope.slice(start..end).chars().filter(|&c| c == '\n').count() != piece.text.matches('\n').count() {
         return None;
     }
-    piece_places(rope, piece, std::iter::once(start..end)).pop()
+    piece_places(rope, piece, std::iter::once(start..end), budget).pop()
 }

@@ -3,7 +3,7 @@ use super::*;
 
 fn run(doc: &str, needle: &str) -> (Vec<String>, Option<Tier>) {
     let rope = Rope::from_str(doc);
-    let found = find(&rope, needle, 0);
+    let found = find(&rope, needle, 0, &mut Budget::unlimited());
     (found.iter().map(|m| slice(&rope, &m.range)).collect(), found.first().and_then(|m| m.quality.tier))
 }
 
@@ -67,7 +67,7 @@ fn fragments_match_inside_lines() {
 fn reindent_keeps_tabs_tabs() {
     let doc = "fn f() {\n\t\tif x {\n\t\t\ty();\n\t\t}\n}\n";
     let rope = Rope::from_str(doc);
-    let found = find(&rope, "    if x {\n        y();\n    }", 0);
+    let found = find(&rope, "    if x {\n        y();\n    }", 0, &mut Budget::unlimited());
     assert_eq!(found.len(), 1);
     let m = &found[0];
     assert_eq!(m.quality.tier, Some(Tier::Indentation));
@@ -80,7 +80,7 @@ fn reindent_keeps_tabs_tabs() {
 #[test]
 fn reindent_from_unindented_needle_and_to_spaces() {
     let rope = Rope::from_str("class A:\n    def f(self):\n        return 1\n");
-    let found = find(&rope, "def f(self):\n    return 1", 0);
+    let found = find(&rope, "def f(self):\n    return 1", 0, &mut Budget::unlimited());
     assert_eq!(found[0].replacement("def f(self):\n    return 2"), "    def f(self):\n        return 2");
     let r = Reindent {
         lines: vec![("\t".into(), 0)],
@@ -98,22 +98,22 @@ fn reindent_from_unindented_needle_and_to_spaces() {
     assert_eq!(r.apply("\ta\n\t\tb\n\n  \nc"), "    a\n        b\n\n  \nc");
     // One flattened nested line gets its depth back; extra lines take the last shift.
     let rope = Rope::from_str("fn a() {\n    x();\n}\n");
-    let found = find(&rope, "fn a() {\nx();", 0);
+    let found = find(&rope, "fn a() {\nx();", 0, &mut Budget::unlimited());
     assert_eq!(found[0].replacement("fn a() {\ny();\nz();"), "fn a() {\n    y();\n    z();");
     // Same width, other style: spaces become the document's tab.
     let rope = Rope::from_str("if a:\n\tv()\nif b:\n\tv()\n");
-    let found = find(&rope, "if b:\n    v()", 0);
+    let found = find(&rope, "if b:\n    v()", 0, &mut Budget::unlimited());
     assert_eq!(found[0].replacement("if b:\n    w()"), "if b:\n\tw()");
     // An inserted line follows the old_text line with its indentation, not its position.
     let rope = Rope::from_str("\t\tdeep()\nz\n");
-    let found = find(&rope, "  deep()\nz", 0);
+    let found = find(&rope, "  deep()\nz", 0, &mut Budget::unlimited());
     assert_eq!(found[0].replacement("  a()\n  b()\nz"), "\t\ta()\n\t\tb()\nz");
 }
 
 #[test]
 fn a_needle_starting_mid_line_keeps_its_first_line() {
     let rope = Rope::from_str("x = f(\n        a,\n        b)\n");
-    let found = find(&rope, "f(\n    a,\n    b)", 0);
+    let found = find(&rope, "f(\n    a,\n    b)", 0, &mut Budget::unlimited());
     assert_eq!(found.len(), 1);
     assert_eq!(slice(&rope, &found[0].range), "f(\n        a,\n        b)");
     assert_eq!(found[0].replacement("f(\n    c,\n    d)"), "f(\n        c,\n        d)");
@@ -124,9 +124,9 @@ fn from_is_respected_and_windows_without_a_token_are_scanned() {
     let doc = "a  b\nc\na  b\n";
     let rope = Rope::from_str(doc);
     // "a b" has no stable token of 3 chars: every line is examined.
-    assert_eq!(find(&rope, "a b", 0).len(), 2);
-    assert_eq!(find(&rope, "a b", 5).len(), 1);
-    assert_eq!(find(&rope, "a b", 5)[0].range.start, 7);
+    assert_eq!(find(&rope, "a b", 0, &mut Budget::unlimited()).len(), 2);
+    assert_eq!(find(&rope, "a b", 5, &mut Budget::unlimited()).len(), 1);
+    assert_eq!(find(&rope, "a b", 5, &mut Budget::unlimited())[0].range.start, 7);
 }
 
 #[test]
@@ -146,8 +146,8 @@ fn a_final_line_break_the_document_lacks_is_trailing_whitespace() {
     assert!(run("x = 1\n", "x = 2\n").0.is_empty());
     // new_text keeping the break adds none: the document still ends without one.
     let rope = Rope::from_str("y\nx = 1");
-    assert_eq!(find(&rope, "x = 1\n", 0)[0].replacement("x = 2\n"), "x = 2");
-    assert_eq!(find(&rope, "x = 1\n", 0)[0].replacement("x = 2\nz\n"), "x = 2\nz");
+    assert_eq!(find(&rope, "x = 1\n", 0, &mut Budget::unlimited())[0].replacement("x = 2\n"), "x = 2");
+    assert_eq!(find(&rope, "x = 1\n", 0, &mut Budget::unlimited())[0].replacement("x = 2\nz\n"), "x = 2\nz");
 }
 
 /// The linear scan over line ids finds exactly what examining every window finds, on
@@ -197,10 +197,11 @@ fn the_line_id_scan_agrees_with_examining_every_window() {
             continue;
         }
         let first_line = rope.char_to_line(from.min(rope.len_chars()));
-        let per_tier: Vec<Vec<NormLine>> = Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t)).collect()).collect();
+        let per_tier: Vec<Vec<NormLine>> =
+            Tier::FUZZY.iter().map(|&t| lines.iter().map(|l| normalize_line(l, t, &mut Budget::unlimited())).collect()).collect();
         let every: Vec<usize> = (first_line..=line_count - k).collect();
-        let windowed = leftmost(by_windows(&rope, every, &lines, &per_tier, from));
-        let scanned = leftmost(by_line_ids(&rope, first_line, line_count, &lines, &per_tier, from));
+        let windowed = leftmost(by_windows(&rope, every, &lines, &per_tier, from, &mut Budget::unlimited()));
+        let scanned = leftmost(by_line_ids(&rope, first_line, line_count, &lines, &per_tier, from, &mut Budget::unlimited()));
         assert_eq!(scanned, windowed, "doc {doc:?} needle {needle:?} from {from}");
     }
 }
@@ -216,7 +217,7 @@ fn interned_lines_are_the_ropes_lines_across_chunks() {
     let rope = Rope::from_str(&doc);
     for first in [0, 1, 777, rope.len_lines() - 1] {
         for extra in [0, 1] {
-            let (distinct, raw) = intern_lines(&rope, first, rope.len_lines() + extra);
+            let (distinct, raw) = intern_lines(&rope, first, rope.len_lines() + extra, &mut Budget::unlimited());
             let got: Vec<&str> = raw.iter().map(|&id| distinct[id as usize].as_ref()).collect();
             let mut want: Vec<String> = rope.lines_at(first).map(|l| l.to_string().trim_end_matches('\n').to_string()).collect();
             want.extend(std::iter::repeat(String::new()).take(extra));
@@ -229,7 +230,7 @@ fn interned_lines_are_the_ropes_lines_across_chunks() {
 fn replacements_keep_the_documents_trailing_whitespace_lookalikes_and_tabs() {
     let rep = |doc: &str, old: &str, new: &str| {
         let rope = Rope::from_str(doc);
-        let found = find(&rope, old, 0);
+        let found = find(&rope, old, 0, &mut Budget::unlimited());
         assert_eq!(found.len(), 1, "{doc:?} / {old:?}");
         let m = &found[0];
         let mut out = doc.to_string();

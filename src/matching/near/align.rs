@@ -7,8 +7,9 @@ use std::ops::{Range, RangeInclusive};
 use ropey::Rope;
 
 use super::candidates::Window;
-use super::similarity::similarity;
+use super::similarity::similarity_within;
 use super::NearMiss;
+use crate::matching::work::Budget;
 
 /// Largest alignment (needle chars × window chars) computed in full: ~1 M cells, a few ms.
 pub const ALIGN_CELL_LIMIT: usize = 1 << 20;
@@ -23,7 +24,7 @@ const EDGE_REGION_CHARS: usize = 8_192;
 /// the best anywhere and the best ending in `window.near_ends` (often the same).
 // Bounds: `edge` ≤ the needle's length.
 #[allow(clippy::indexing_slicing)]
-pub(super) fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> Vec<Range<usize>> {
+pub(super) fn spans_in_window(rope: &Rope, needle: &[char], window: &Window, budget: &mut Budget) -> Vec<Range<usize>> {
     let len = window.range.len();
     if len == 0 || needle.is_empty() {
         return Vec::new();
@@ -31,7 +32,7 @@ pub(super) fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> 
     let base = window.range.start;
     let chars = |r: Range<usize>| -> Vec<char> { rope.slice(base + r.start..base + r.end).chars().collect() };
     if needle.len().saturating_mul(len) <= ALIGN_CELL_LIMIT {
-        let row = AlignmentRow::of(needle, &chars(0..len), true);
+        let row = AlignmentRow::of(needle, &chars(0..len), true, budget);
         let anywhere = row.best(0..=len, window.anchor);
         let near = row.best(window.near_ends.clone(), window.anchor);
         let mut spans = Vec::with_capacity(2);
@@ -48,10 +49,10 @@ pub(super) fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> 
     let tail_len = (window.tail + edge).min(EDGE_REGION_CHARS).min(len);
     let head = chars(0..head_len);
     let tail = chars(len - tail_len..len);
-    let start = AlignmentRow::of(&needle[..edge], &head, true).best(0..=head_len, 0).start;
+    let start = AlignmentRow::of(&needle[..edge], &head, true, budget).best(0..=head_len, 0).start;
     let reversed_needle: Vec<char> = needle[needle.len() - edge..].iter().rev().copied().collect();
     let reversed_tail: Vec<char> = tail.iter().rev().copied().collect();
-    let end = len - AlignmentRow::of(&reversed_needle, &reversed_tail, true).best(0..=tail_len, 0).start;
+    let end = len - AlignmentRow::of(&reversed_needle, &reversed_tail, true, budget).best(0..=tail_len, 0).start;
     let span = if start < end { base + start..base + end } else { base..base + len };
     std::iter::once(span).collect()
 }
@@ -64,7 +65,13 @@ pub(super) fn spans_in_window(rope: &Rope, needle: &[char], window: &Window) -> 
 ///
 /// `scored` keeps the similarity of every text scored in this search: repetitive documents
 /// offer many spans of the same text, and a long one costs milliseconds to compare.
-pub(super) fn best_version(rope: &Rope, needle: &str, span: Range<usize>, scored: &mut HashMap<String, f64>) -> Option<NearMiss> {
+pub(super) fn best_version(
+    rope: &Rope,
+    needle: &str,
+    span: Range<usize>,
+    scored: &mut HashMap<String, f64>,
+    budget: &mut Budget,
+) -> Option<NearMiss> {
     let (first, last) = (needle.chars().next()?, needle.chars().next_back()?);
     let mut trimmed_start = span.start;
     if !first.is_whitespace() {
@@ -88,7 +95,7 @@ pub(super) fn best_version(rope: &Rope, needle: &str, span: Range<usize>, scored
             let similarity = match scored.get(&text) {
                 Some(&s) => s,
                 None => {
-                    let s = similarity(needle, &text);
+                    let s = similarity_within(needle, &text, budget);
                     scored.insert(text, s);
                     s
                 }
@@ -128,9 +135,9 @@ impl AlignmentRow {
     // Bounds: `cost` and `start` have `w + 1` slots and `j` runs over 1..=w, so `j - 1`
     // indexes `text` (of length w).
     #[allow(clippy::indexing_slicing)]
-    fn of(needle: &[char], text: &[char], free_start: bool) -> AlignmentRow {
+    fn of(needle: &[char], text: &[char], free_start: bool, budget: &mut Budget) -> AlignmentRow {
         let w = text.len();
-        crate::matching::work::charge((needle.len() * w) as u64);
+        budget.charge((needle.len() * w) as u64);
         let mut cost: Vec<u32> = (0..=w).map(|j| if free_start { 0 } else { j as u32 }).collect();
         let mut start: Vec<usize> = (0..=w).map(|j| if free_start { j } else { 0 }).collect();
         for (i, &nc) in needle.iter().enumerate() {
@@ -181,7 +188,7 @@ mod tests {
         let text: Vec<char> = "  api.timeout: 30  # s".chars().collect();
         let needle: Vec<char> = "timeout: 3O".chars().collect();
         let align = |needle: &[char], text: &[char], free_start: bool, ends: RangeInclusive<usize>, anchor: usize| {
-            AlignmentRow::of(needle, text, free_start).best(ends, anchor)
+            AlignmentRow::of(needle, text, free_start, &mut Budget::unlimited()).best(ends, anchor)
         };
         assert_eq!(align(&needle, &text, true, 0..=text.len(), 0), Alignment { start: 6, end: 17, cost: 1 });
         // Equally good regions: the one ending nearest the anchor.

@@ -8,6 +8,8 @@ use std::ops::{Range, RangeInclusive};
 
 use ropey::Rope;
 
+use crate::matching::work::Budget;
+
 /// A stretch of the document worth aligning against the needle.
 #[derive(Clone, Debug)]
 pub(super) struct Window {
@@ -190,7 +192,14 @@ fn normalized_line_hash(line: &str) -> Option<u64> {
 /// - for a needle of several lines, window starts voted for by lines equal but for whitespace
 ///   to a needle line, the best per block of `k` lines (k = the needle's line count), widened
 ///   by a line on each side.
-pub(super) fn candidate_windows(rope: &Rope, from: usize, needle: &str, needle_len: usize, wanted: usize) -> Vec<Window> {
+pub(super) fn candidate_windows(
+    rope: &Rope,
+    from: usize,
+    needle: &str,
+    needle_len: usize,
+    wanted: usize,
+    budget: &mut Budget,
+) -> Vec<Window> {
     let grams = Grams::of(needle);
     let needle_lines: Vec<&str> = needle.split_inclusive('\n').collect();
     let k = needle_lines.len();
@@ -225,8 +234,8 @@ pub(super) fn candidate_windows(rope: &Rope, from: usize, needle: &str, needle_l
     }
     let from_byte = rope.char_to_byte(from);
     let scan = if keys.is_empty() { scan::<false> } else { scan::<true> };
-    let Scan { dense_ends, votes } = scan(rope, from_byte, &grams, needle, &keys, wanted);
-    if crate::matching::work::exhausted() {
+    let Scan { dense_ends, votes } = scan(rope, from_byte, &grams, needle, &keys, wanted, budget);
+    if budget.exhausted() {
         // The pass stopped at the budget: its peaks and votes are partial, and unused.
         return Vec::new();
     }
@@ -306,7 +315,15 @@ struct Scan {
 // at its length; `spare` has a cell per gram id (ids are below `needed.len()`, see
 // `Grams::with_len`) plus NO_GRAM_CELLS cells, and `no_gram` is `real_ids + (slot & 7)`.
 #[allow(clippy::indexing_slicing)]
-fn scan<const VOTE: bool>(rope: &Rope, from_byte: usize, grams: &Grams, needle: &str, keys: &[(u64, usize, u16)], wanted: usize) -> Scan {
+fn scan<const VOTE: bool>(
+    rope: &Rope,
+    from_byte: usize,
+    grams: &Grams,
+    needle: &str,
+    keys: &[(u64, usize, u16)],
+    wanted: usize,
+    budget: &mut Budget,
+) -> Scan {
     let mut votes: Vec<u16> = Vec::new();
     let vote = |votes: &mut Vec<u16>, hash: u64| {
         let i = votes.len();
@@ -348,8 +365,8 @@ fn scan<const VOTE: bool>(rope: &Rope, from_byte: usize, grams: &Grams, needle: 
     for (base, bytes) in byte_chunks(rope, from_byte) {
         // The budget (matching::work): a few units a byte, what the pass costs; past it the
         // pass stops and the search says so.
-        crate::matching::work::charge(3 * bytes.len() as u64);
-        if crate::matching::work::exhausted() {
+        budget.charge(3 * bytes.len() as u64);
+        if budget.exhausted() {
             break;
         }
         for (i, &b) in bytes.iter().enumerate() {

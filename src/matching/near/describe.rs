@@ -8,6 +8,7 @@ use serde::Serialize;
 use similar::DiffOp;
 
 use super::similarity::bounded_myers;
+use crate::matching::work::Budget;
 
 /// Longest [`describe_difference`] answer, in chars, `…` included.
 pub const MAX_DESCRIPTION_CHARS: usize = 600;
@@ -140,7 +141,7 @@ pub fn difference(expected: &str, found: &str) -> Difference {
         out.push_line(LineAt::Whole, 0, expected, found);
         return out.diff;
     }
-    let line_ops = bounded_myers(&old_lines, &new_lines)
+    let line_ops = bounded_myers(&old_lines, &new_lines, &mut Budget::unlimited())
         .unwrap_or_else(|| vec![DiffOp::Replace { old_index: 0, old_len: old_lines.len(), new_index: 0, new_len: new_lines.len() }]);
     for op in line_ops {
         if out.full() {
@@ -303,7 +304,7 @@ fn line_pieces(expected: &str, found: &str) -> Vec<DiffPiece> {
     if prefix > 0 {
         pieces.push(Piece::Same(old[..prefix].to_vec()));
     }
-    match bounded_myers(old_middle, new_middle) {
+    match bounded_myers(old_middle, new_middle, &mut Budget::unlimited()) {
         Some(ops) => {
             for op in ops {
                 let piece = match op {

@@ -57,12 +57,11 @@ mod describe;
 mod similarity;
 mod view;
 
-use std::cell::Cell;
 use std::ops::Range;
 
 use ropey::Rope;
 
-use super::work::{self, Stopped};
+use super::work::{Budget, Stopped};
 
 pub use align::{ALIGN_CELL_LIMIT, EDGE_CHARS};
 pub use describe::{describe_difference, difference, DiffPiece, Difference, DifferenceLine, Label, LineAt, MAX_DESCRIPTION_CHARS};
@@ -118,49 +117,27 @@ pub struct NearSearch {
     /// As [`near_misses`] finds them; empty when the search stopped.
     pub found: Vec<NearMiss>,
     /// Set when this search, or the fuzzy steps of the same needle just before it
-    /// ([`super::locate`]), stopped at the work budget ([`work::SEARCH_BUDGET`]): `found` is then
+    /// ([`super::locate`]), stopped at the work budget ([`SEARCH_BUDGET`](super::work::SEARCH_BUDGET)): `found` is then
     /// empty and means nothing.
     pub stopped: Option<Stopped>,
 }
 
-thread_local! {
-    /// The last search of [`super::locate`] on this thread: what was searched, the units its
-    /// fuzzy steps spent, and their stop if they stopped.
-    static LAST_LOCATE: Cell<Option<(u64, u64, Option<Stopped>)>> = const { Cell::new(None) };
-}
-
-/// What a search was of: the needle, where it started, the document's length.
-fn search_key(rope: &Rope, needle: &str, from: usize) -> u64 {
-    let mut key = xxhash_rust::xxh3::xxh3_64(needle.as_bytes());
-    for n in [from, rope.len_chars(), rope.len_bytes()] {
-        key = xxhash_rust::xxh3::xxh3_64(&[key.to_le_bytes(), (n as u64).to_le_bytes()].concat());
-    }
-    key
-}
-
-/// Notes what the fuzzy steps of `needle` spent, and their stop: the near-miss search of the
-/// same needle spends only the rest of the budget, and after a stop answers with it instead of
-/// a list that would pass for complete.
-pub(super) fn remember_locate(rope: &Rope, needle: &str, from: usize, spent: u64, stopped: Option<Stopped>) {
-    LAST_LOCATE.with(|s| s.set(Some((search_key(rope, needle, from), spent, stopped))));
-}
-
-/// [`near_misses`] under the work budget of one search ([`work::SEARCH_BUDGET`]): the regions,
+/// [`near_misses`] under the work budget of one search ([`SEARCH_BUDGET`](super::work::SEARCH_BUDGET)): the regions,
 /// or — when the search spent its budget, or the fuzzy steps of the same needle just stopped at
 /// theirs — nothing but where it stopped. Never a partial list.
 ///
-/// Cost: that of [`near_misses`], at most about [`work::SEARCH_BUDGET`] units.
-pub fn search(rope: &Rope, needle: &str, from: usize, limit: usize) -> NearSearch {
-    let key = search_key(rope, needle, from);
-    let mut budget = work::search_budget();
-    if let Some((_, spent, stopped)) = LAST_LOCATE.with(|s| s.get()).filter(|l| l.0 == key) {
-        if let Some(stopped) = stopped {
-            return NearSearch { found: Vec::new(), stopped: Some(stopped) };
-        }
-        budget = budget.saturating_sub(spent);
+/// `after` is the budget of the [`super::locate`] of the same needle just before (its
+/// `Located::budget`): this search spends only what is left of it, and after a stop answers
+/// with that stop. A caller with no such locate passes a fresh budget.
+///
+/// Cost: that of [`near_misses`], at most what is left of `after`.
+pub fn search(rope: &Rope, needle: &str, from: usize, limit: usize, after: &Budget) -> NearSearch {
+    if let Some(stopped) = after.stopped() {
+        return NearSearch { found: Vec::new(), stopped: Some(stopped) };
     }
-    let (found, stopped) = work::metered(budget, || regions(rope, needle, from, limit));
-    match stopped {
+    let mut budget = after.rest();
+    let found = regions(rope, needle, from, limit, &mut budget);
+    match budget.stopped() {
         Some(s) => NearSearch { found: Vec::new(), stopped: Some(s) },
         None => NearSearch { found, stopped: None },
     }
@@ -184,12 +161,12 @@ pub fn search(rope: &Rope, needle: &str, from: usize, limit: usize) -> NearSearc
 ///
 /// Unmetered: it always completes (see [`search`] for the call a tool answers with).
 pub fn near_misses(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss> {
-    work::metered(u64::MAX, || regions(rope, needle, from, limit)).0
+    regions(rope, needle, from, limit, &mut Budget::unlimited())
 }
 
-/// [`near_misses`]' work, stopping early (with a partial list the callers discard) once the
-/// running meter is out.
-fn regions(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss> {
+/// [`near_misses`]' work, stopping early (with a partial list the callers discard) once
+/// `budget` is out.
+fn regions(rope: &Rope, needle: &str, from: usize, limit: usize, budget: &mut Budget) -> Vec<NearMiss> {
     let from = from.min(rope.len_chars());
     if needle.is_empty() || limit == 0 || from == rope.len_chars() {
         return Vec::new();
@@ -199,22 +176,26 @@ fn regions(rope: &Rope, needle: &str, from: usize, limit: usize) -> Vec<NearMiss
     // needle whose only distinctive word occurs fifty times, are then still all scored).
     let per_window = needle_chars.len().saturating_mul(2 * needle_chars.len() + 16).max(1);
     let wanted = (SCORING_CELLS / per_window).clamp(MIN_SCORED_WINDOWS, MAX_SCORED_WINDOWS).max(limit.min(32) * 2);
-    let windows = candidate_windows(rope, from, needle, needle_chars.len(), wanted);
+    let windows = candidate_windows(rope, from, needle, needle_chars.len(), wanted, budget);
 
-    let mut spans: Vec<Range<usize>> =
-        windows.iter().take_while(|_| !work::exhausted()).flat_map(|w| spans_in_window(rope, &needle_chars, w)).collect();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    for w in &windows {
+        if budget.exhausted() {
+            break;
+        }
+        spans.extend(spans_in_window(rope, &needle_chars, w, budget));
+    }
     crate::sort::sort_by_key(&mut spans, |r| (r.start, r.end));
     spans.dedup();
     let mut scored = std::collections::HashMap::new();
-    let mut found: Vec<NearMiss> = spans
-        .into_iter()
-        .take_while(|_| !work::exhausted())
-        .filter_map(|span| {
-            work::candidate();
-            best_version(rope, needle, span, &mut scored)
-        })
-        .filter(|n| n.similarity > 0.0)
-        .collect();
+    let mut found: Vec<NearMiss> = Vec::new();
+    for span in spans {
+        if budget.exhausted() {
+            break;
+        }
+        budget.candidate();
+        found.extend(best_version(rope, needle, span, &mut scored, budget).filter(|n| n.similarity > 0.0));
+    }
     crate::sort::sort_by(&mut found, |a, b| b.similarity.total_cmp(&a.similarity).then(a.range.start.cmp(&b.range.start)));
     found.dedup_by(|a, b| a.range == b.range);
 

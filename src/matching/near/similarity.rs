@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use similar::DiffOp;
 
+use crate::matching::work::Budget;
+
 use crate::text_rules::myers_replace_ops;
 
 /// Most steps of the bit-parallel LCS ([`lcs_len`]: longer length × shorter length / 64) for a
@@ -33,6 +35,12 @@ pub const LINE_DIFF_LIMIT: usize = 8_000;
 /// line diff would cost more than [`MYERS_STEPS`], the common lines are counted as multisets in
 /// O(a+b), an overestimate that ignores order (kept below 1.0 for unequal texts).
 pub fn similarity(a: &str, b: &str) -> f64 {
+    similarity_within(a, b, &mut Budget::unlimited())
+}
+
+/// [`similarity`], its work charged to `budget` (the near-miss search scores spans with it).
+/// Cost: as [`similarity`].
+pub fn similarity_within(a: &str, b: &str, budget: &mut Budget) -> f64 {
     if a == b {
         return 1.0;
     }
@@ -41,9 +49,9 @@ pub fn similarity(a: &str, b: &str) -> f64 {
     let matched = if lcs_steps(a_len, b_len) <= LCS_WORD_STEPS {
         let a: Vec<char> = a.chars().collect();
         let b: Vec<char> = b.chars().collect();
-        lcs_len(&a, &b)
+        lcs_len(&a, &b, budget)
     } else {
-        common_chars_by_lines(a, b)
+        common_chars_by_lines(a, b, budget)
     };
     let ratio = 2.0 * matched as f64 / (a_len + b_len) as f64;
     // Unequal texts never reach 1.0 (the multiset count can, for reordered lines).
@@ -62,7 +70,7 @@ fn lcs_steps(a: usize, b: usize) -> usize {
 // Bounds: `masks` has `words` slots per alphabet item and `k` is a position in `alphabet`;
 // `i / 64 < words` for every position `i` of `pattern`.
 #[allow(clippy::indexing_slicing)]
-fn lcs_len<T: Copy + Ord>(a: &[T], b: &[T]) -> usize {
+fn lcs_len<T: Copy + Ord>(a: &[T], b: &[T], budget: &mut Budget) -> usize {
     let (pattern, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if pattern.is_empty() {
         return 0;
@@ -80,7 +88,7 @@ fn lcs_len<T: Copy + Ord>(a: &[T], b: &[T]) -> usize {
     }
     // Zero bits of `v` mark pattern positions used by the LCS so far.
     let mut v = vec![u64::MAX; words];
-    crate::matching::work::charge(2 * (text.len() * words) as u64);
+    budget.charge(2 * (text.len() * words) as u64);
     for item in text {
         let Ok(k) = alphabet.binary_search(item) else {
             continue;
@@ -107,13 +115,13 @@ fn lcs_len<T: Copy + Ord>(a: &[T], b: &[T]) -> usize {
 
 /// Myers edit script of `a` → `b`, or `None` when it would cost more than [`MYERS_STEPS`]
 /// (checked with the LCS first, so no deadline is needed).
-pub(super) fn bounded_myers<T: Copy + Ord + std::hash::Hash>(a: &[T], b: &[T]) -> Option<Vec<DiffOp>> {
+pub(super) fn bounded_myers<T: Copy + Ord + std::hash::Hash>(a: &[T], b: &[T], budget: &mut Budget) -> Option<Vec<DiffOp>> {
     if lcs_steps(a.len(), b.len()) > LCS_WORD_STEPS {
         return None;
     }
-    let edits = a.len() + b.len() - 2 * lcs_len(a, b);
+    let edits = a.len() + b.len() - 2 * lcs_len(a, b, budget);
     ((a.len() + b.len()).saturating_mul(edits) <= MYERS_STEPS).then(|| {
-        crate::matching::work::charge(((a.len() + b.len()) * edits) as u64);
+        budget.charge(((a.len() + b.len()) * edits) as u64);
         myers_replace_ops(a, b)
     })
 }
@@ -125,7 +133,7 @@ pub(super) fn bounded_myers<T: Copy + Ord + std::hash::Hash>(a: &[T], b: &[T]) -
 // Bounds: the ops come from `bounded_myers` over exactly these line lists, so each op's
 // ranges lie in them.
 #[allow(clippy::indexing_slicing)]
-fn common_chars_by_lines(a: &str, b: &str) -> usize {
+fn common_chars_by_lines(a: &str, b: &str, budget: &mut Budget) -> usize {
     let a_lines: Vec<&str> = a.split_inclusive('\n').collect();
     let b_lines: Vec<&str> = b.split_inclusive('\n').collect();
     if a_lines.len() + b_lines.len() > LINE_DIFF_LIMIT {
@@ -144,7 +152,7 @@ fn common_chars_by_lines(a: &str, b: &str) -> usize {
     let mut ids = HashMap::new();
     let a_ids = to_ids(&a_lines, &mut ids);
     let b_ids = to_ids(&b_lines, &mut ids);
-    let Some(ops) = bounded_myers(&a_ids, &b_ids) else {
+    let Some(ops) = bounded_myers(&a_ids, &b_ids, budget) else {
         return common_chars_as_multisets(&a_lines, &b_lines);
     };
     let mut matched = 0;
@@ -162,7 +170,7 @@ fn common_chars_by_lines(a: &str, b: &str) -> usize {
                 let steps = lcs_steps(old_chars.len(), new_chars.len());
                 if steps <= LCS_WORD_STEPS && steps <= refine_budget {
                     refine_budget -= steps;
-                    matched += lcs_len(&old_chars, &new_chars);
+                    matched += lcs_len(&old_chars, &new_chars, budget);
                 } else {
                     // Too large as a whole: pair the lines in order. Common subsequences of the
                     // pairs, concatenated, are one of the blocks, so this never overestimates.
@@ -171,7 +179,7 @@ fn common_chars_by_lines(a: &str, b: &str) -> usize {
                         let steps = lcs_steps(o.len(), n.len());
                         if steps <= refine_budget {
                             refine_budget -= steps;
-                            matched += lcs_len(&o, &n);
+                            matched += lcs_len(&o, &n, budget);
                         }
                     }
                 }
@@ -235,10 +243,10 @@ mod tests {
             let a: Vec<u8> = (0..next(200)).map(|_| next(alphabet) as u8).collect();
             let b: Vec<u8> = (0..next(200)).map(|_| next(alphabet) as u8).collect();
             let myers: usize = myers_replace_ops(&a, &b).iter().map(|op| if let DiffOp::Equal { len, .. } = op { *len } else { 0 }).sum();
-            assert_eq!(lcs_len(&a, &b), myers, "round {round}: {a:?} {b:?}");
-            assert_eq!(lcs_len(&b, &a), myers);
+            assert_eq!(lcs_len(&a, &b, &mut Budget::unlimited()), myers, "round {round}: {a:?} {b:?}");
+            assert_eq!(lcs_len(&b, &a, &mut Budget::unlimited()), myers);
         }
-        assert_eq!(lcs_len::<char>(&[], &['a']), 0);
+        assert_eq!(lcs_len::<char>(&[], &['a'], &mut Budget::unlimited()), 0);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use ropey::Rope;
 use super::near_pick::{decide_pick, Pick};
 use super::{Edit, Search, StageInfo};
 use crate::matching::recommend::{self, Hints, Reason};
-use crate::matching::{near, CandidateQuality, Match, MatchQuality};
+use crate::matching::{near, Budget, CandidateQuality, Match, MatchQuality};
 use crate::response::Candidate;
 use crate::session::{Letter, Selection, SelectionCandidate, SelectionKind, Sent, Session};
 use crate::text;
@@ -184,8 +184,9 @@ pub(super) fn near_report(
     needle: &str,
     threshold: f64,
     can_choose: bool,
+    after: &Budget,
 ) -> (NearMisses, Vec<near::NearMiss>) {
-    let near::NearSearch { found: near, stopped } = near::search(draft, needle, search.anchor_end.unwrap_or(0), NEAR_MISSES_SHOWN);
+    let near::NearSearch { found: near, stopped } = near::search(draft, needle, search.anchor_end.unwrap_or(0), NEAR_MISSES_SHOWN, after);
     let mut lettered: Vec<near::NearMiss> = near.iter().filter(|n| n.similarity >= threshold).cloned().collect();
     // A candidate of an elided old_text is lettered only where its pieces place the region: a
     // pick elsewhere would be refused (an offered candidate is stageable, or not offered).
@@ -301,7 +302,8 @@ impl Workspace {
         // Callers answer "no match" themselves, with the needle as searched; an empty list here
         // gets the same status rather than a panic.
         if matches.is_empty() {
-            return self.no_match(search, "");
+            let fresh = self.search_budget();
+            return self.no_match(search, "", &fresh);
         }
         let draft = self.draft_rope(&search.path);
         let same = self.same_selection(&search, &matches);
@@ -482,7 +484,9 @@ impl Workspace {
 
     // ---- no match: the closest regions -----------------------------------------------------
 
-    pub(super) fn no_match(&mut self, search: Search, needle: &str) -> Step {
+    /// `after`: the budget of the locate of `needle` just before, which the near-miss search
+    /// continues (a fresh one when there was none).
+    pub(super) fn no_match(&mut self, search: Search, needle: &str, after: &Budget) -> Step {
         let path = search.path.clone();
         // A letter for the live selection of the same query: a stale one is refused, a near
         // miss is staged.
@@ -510,7 +514,7 @@ impl Workspace {
         let draft = self.draft_rope(&path);
         // A preview sets no choice, and OutOfSync hides it.
         let can_choose = !search.preview_only && self.persist_failures.is_empty() && self.conflicts.is_empty();
-        let (mut report, lettered) = near_report(&search, &draft, needle, self.config.near_match_threshold, can_choose);
+        let (mut report, lettered) = near_report(&search, &draft, needle, self.config.near_match_threshold, can_choose, after);
         if !lettered.is_empty() && !search.preview_only {
             let candidates = lettered
                 .iter()
@@ -633,7 +637,7 @@ mod tests {
         let changes = ChangeSet::new(text.rope().len_chars());
         let draft = text.rope().clone();
         let layers = Layered { base: &text, changes: &changes, draft: &draft };
-        let (found, stopped) = locate_layered_upto(&layers, "x", 0, match_cap(replace_all));
+        let (found, stopped) = locate_layered_upto(&layers, "x", 0, match_cap(replace_all), Budget::search());
         (found.matches.len(), stopped)
     }
 

@@ -15,7 +15,7 @@ use crate::workspace::{Step, Workspace};
 impl Workspace {
     /// Stages the change of `search` at the one place `old` with its escapes read as characters
     /// occurs, or `None` when `old` has no escapes, that text occurs elsewhere than once, or the
-    /// three-way apply refuses the change there. Cost: one [`matching::locate`] of the
+    /// three-way apply refuses the change there. Cost: one [`matching::locate_within`] of the
     /// unescaped text and one [`merge_pick`].
     pub(super) fn replace_unescaped(&mut self, search: &Search, old: &str) -> Option<Step> {
         let escapes = count_escapes(old);
@@ -24,7 +24,7 @@ impl Workspace {
         }
         let needle = unescape(old);
         let draft = self.draft_rope(&search.path);
-        let located = matching::locate(&draft, &needle, search.anchor_end.unwrap_or(0));
+        let located = matching::locate_within(&draft, &needle, search.anchor_end.unwrap_or(0), self.search_budget());
         // Gutters as well as escapes: too many readings at once to stage without asking.
         let [m] = located.matches.as_slice() else { return None };
         if located.gutter.is_some() {

@@ -14,6 +14,7 @@ use crate::matching::elide::drift;
 use crate::matching::marks::is_mark;
 use crate::matching::near;
 use crate::matching::three_way::{self, ConflictReason, Outcome};
+use crate::matching::work::Budget;
 use crate::matching::CandidateQuality;
 use crate::session::Letter;
 use crate::text;
@@ -252,7 +253,8 @@ pub(super) fn elided_placement(draft: &Rope, needle: &str) -> Placed {
         Ok(r) => Placed::Exact(r),
         // A piece written nowhere as it is may have drifted (its indentation, a misremembered
         // token): placed as the elided tier places pieces, through the tolerant readings.
-        Err((piece, 0)) => match drift::near_region(draft, needle) {
+        // Unbudgeted: the placement of one answer's candidates, not a search of every call.
+        Err((piece, 0)) => match drift::near_region(draft, needle, &mut Budget::unlimited()) {
             Some((r, e)) => Placed::Drifted(r, e),
             None => Placed::NotOnce(piece, 0),
         },

@@ -13,6 +13,7 @@ use crate::matching::near::NearMissView;
 use crate::matching::normalize::Tier;
 use crate::matching::recommend::Reason;
 use crate::matching::three_way::ConflictReason;
+use crate::matching::Budget;
 use crate::matching::MatchQuality;
 use crate::response::{Response, Status};
 use crate::session::{Selection, SelectionCandidate, SelectionKind};
@@ -231,17 +232,17 @@ fn a_selection_pick_checks_path_letter_and_staleness() {
 fn near_misses_are_offered_only_when_a_choice_can_be_set() {
     let draft = Rope::from_str("database:\n  timeout: 30\n");
     let s = search("timeout: 3O", "timeout: 60");
-    let (report, lettered) = near_report(&s, &draft, "timeout: 3O", 0.8, true);
+    let (report, lettered) = near_report(&s, &draft, "timeout: 3O", 0.8, true, &Budget::search());
     assert_eq!(lettered.len(), 1);
     let offered = report.offered.clone().unwrap();
     assert_eq!((offered.line, offered.count), (2, 1));
     assert_eq!(report.regions.first().and_then(|r| r.id.clone()), Some("A".to_string()));
-    let (report, lettered) = near_report(&s, &draft, "timeout: 3O", 0.8, false);
+    let (report, lettered) = near_report(&s, &draft, "timeout: 3O", 0.8, false, &Budget::search());
     assert_eq!((report.offered, lettered.len()), (None, 1), "a preview letters them but offers none");
     // Found only before search_after: the anchor is what to fix.
     let mut s = search("database", "db");
     s.anchor_end = Some(12);
-    let (report, _) = near_report(&s, &draft, "database", 0.8, true);
+    let (report, _) = near_report(&s, &draft, "database", 0.8, true, &Budget::search());
     assert_eq!((report.after_anchor, report.before_anchor), (true, Some(1)));
 }
 
@@ -812,13 +813,13 @@ fn a_no_match_carries_its_near_misses_as_data_and_as_their_text() {
 
 #[test]
 fn a_search_past_its_work_budget_says_it_stopped_and_what_to_send_instead() {
-    use crate::matching::work;
     // Counted work, not time: 300 KB of `}` and blank lines against a 400-line needle cost
     // about two million units; a budget of one million stops the search (matching::work).
     let doc = "}\n\n".repeat(100_000);
     let needle = format!("{}x", "}\n\n".repeat(200));
-    let call = |doc: &str, old: &str| {
+    let call_within = |limit: u64, doc: &str, old: &str| {
         let mut ws = Workspace::new(Config::default());
+        ws.search_limit = limit;
         ws.open("a.txt", doc, "v1").unwrap();
         let args = serde_json::json!({ "old_text": old, "new_text": "y" });
         let crate::workspace::Step::Done(r) = ws.call("memo_replace", &args, &crate::workspace::CallContext::default()) else {
@@ -826,7 +827,8 @@ fn a_search_past_its_work_budget_says_it_stopped_and_what_to_send_instead() {
         };
         r
     };
-    let r = work::with_search_budget(1_000_000, || call(&doc, &needle));
+    let call = |doc: &str, old: &str| call_within(crate::matching::work::SEARCH_BUDGET, doc, old);
+    let r = call_within(1_000_000, &doc, &needle);
     assert_eq!(r.status, Status::NoMatch);
     assert!(
         r.summary.contains(" stopped ") && r.summary.contains("work limit") && r.summary.contains("Nothing was changed"),
@@ -837,7 +839,7 @@ fn a_search_past_its_work_budget_says_it_stopped_and_what_to_send_instead() {
     assert!(guidance.contains("memo_replace_lines") && guidance.contains("memo_read"), "{guidance}");
     assert!(r.near_misses.is_empty() && r.preview.is_none() && r.candidates.is_empty());
     // A near miss in an ordinary document spends a sliver of the same budget and is answered.
-    let r = work::with_search_budget(1_000_000, || call("database:\n  timeout: 30\n", "timeout: 3O"));
+    let r = call_within(1_000_000, "database:\n  timeout: 30\n", "timeout: 3O");
     assert!(!r.summary.contains("stopped") && r.near_misses.len() == 1, "{}", r.summary);
     // Under the real budget the large search completes: no match, nothing close.
     let r = call(&doc, &needle);
