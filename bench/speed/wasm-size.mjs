@@ -13,7 +13,7 @@ import zlib from "node:zlib";
 import path from "node:path";
 
 /** Unsigned LEB128 at `i`: [value, next index]. */
-function leb(b, i) {
+export function leb(b, i) {
   let r = 0, s = 0, x;
   do {
     x = b[i++];

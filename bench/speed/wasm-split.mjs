@@ -19,7 +19,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 
-import { attribute, parseWasm } from "./wasm-size.mjs";
+import { attribute, leb, parseWasm } from "./wasm-size.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
@@ -27,17 +27,6 @@ const WASM_OPT = path.join(ROOT, "www/node_modules/.bin/wasm-opt");
 
 function run(cmd, args) {
   execFileSync(cmd, args, { stdio: ["ignore", "ignore", "inherit"] });
-}
-
-/** Unsigned LEB128 at `i`: [value, next index]. */
-function leb(b, i) {
-  let r = 0, s = 0, x;
-  do {
-    x = b[i++];
-    r += (x & 0x7f) * 2 ** s;
-    s += 7;
-  } while (x & 0x80);
-  return [r, i];
 }
 
 /** Table exports of a module: name → [table index, byte offset of the index]. */
