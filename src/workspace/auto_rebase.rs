@@ -32,17 +32,17 @@ impl Workspace {
         steps: Option<&[Vec<PersistEdit>]>,
         diffed: Option<&ChangeSet>,
     ) -> Option<&'static str> {
-        if !self.config.auto_rebase || self.conflicts.contains_key(path) {
+        if !self.settings.config.auto_rebase || self.sync.conflicts.contains_key(path) {
             return None;
         }
         let storage = storage?;
-        let session = self.session.as_ref()?;
+        let session = self.turn.session.as_ref()?;
         let base_text = &session.docs.get(path)?.base;
         let base = base_text.rope();
         let exact = steps.and_then(|s| compose_steps(base, s)).filter(|(_, now)| now == storage.text.rope());
         // The diff already made, when it starts from this base (same content: same fingerprint
         // and length).
-        let committed = self.docs.get(path).map(|d| d.text.fingerprint());
+        let committed = self.documents.docs.get(path).map(|d| d.text.fingerprint());
         let diffed = diffed.filter(|set| committed == Some(base_text.fingerprint()) && set.base_len() == base.len_chars());
         let (external, how) = match (exact, diffed) {
             (Some((set, _)), _) => (set, "rebased: no overlap with the pending changes (the exact change)"),
@@ -57,10 +57,10 @@ impl Workspace {
         if !outcome.conflicts.is_empty() {
             return None;
         }
-        self.session = Some(trial);
+        self.turn.session = Some(trial);
         self.record_external(path, storage);
-        self.docs.insert(path.to_string(), storage.clone());
-        self.persist_failures.remove(path);
+        self.documents.docs.insert(path.to_string(), storage.clone());
+        self.sync.persist_failures.remove(path);
         let kept: Vec<String> = outcome.kept.iter().map(|l| l.to_string()).collect();
         self.note(StateNote::Rebased { path: path.to_string(), version: storage.version.clone(), kept, had_choice });
         Some(how)
@@ -76,16 +76,16 @@ impl Workspace {
     pub(super) fn remember_exact(&mut self, path: &str, storage: Option<&Document>, steps: Option<&[Vec<PersistEdit>]>) {
         let exact = (|| {
             let (storage, steps) = (storage?, steps?);
-            let (from, earlier) = match self.conflicts.get(path) {
+            let (from, earlier) = match self.sync.conflicts.get(path) {
                 Some(Some(pending)) => {
-                    let (version, set) = self.exact_external.get(path)?;
+                    let (version, set) = self.sync.exact_external.get(path)?;
                     if *version != pending.version {
                         return None;
                     }
                     (pending.text.rope().clone(), Some(set.clone()))
                 }
                 Some(None) => return None,
-                None => (self.session.as_ref()?.docs.get(path)?.base.rope().clone(), None),
+                None => (self.turn.session.as_ref()?.docs.get(path)?.base.rope().clone(), None),
             };
             let (step, now) = compose_steps(&from, steps)?;
             if &now != storage.text.rope() {
@@ -98,10 +98,10 @@ impl Workspace {
         })();
         match (exact, storage) {
             (Some(set), Some(storage)) => {
-                self.exact_external.insert(path.to_string(), (storage.version.clone(), set));
+                self.sync.exact_external.insert(path.to_string(), (storage.version.clone(), set));
             }
             _ => {
-                self.exact_external.remove(path);
+                self.sync.exact_external.remove(path);
             }
         }
     }
@@ -109,8 +109,8 @@ impl Workspace {
     /// The remembered exact change of `path` if it leads from the session's base to `storage`
     /// (checked: O(n)); forgotten either way.
     pub(super) fn take_exact(&mut self, path: &str, storage: &Document) -> Option<ChangeSet> {
-        let (version, set) = self.exact_external.remove(path)?;
-        let base = self.session.as_ref()?.docs.get(path)?.base.rope();
+        let (version, set) = self.sync.exact_external.remove(path)?;
+        let base = self.turn.session.as_ref()?.docs.get(path)?.base.rope();
         (version == storage.version && set.apply(base).ok().as_ref() == Some(storage.text.rope())).then_some(set)
     }
 }
@@ -358,12 +358,12 @@ mod tests {
         // The person edits inside A (conflict), then inserts a copy of the line at the top.
         assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = !1\n"), Some("v2"), Some(&[vec![edit(10, 10, "!")]])));
         assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = !1\n"), Some("v3"), Some(&[vec![edit(0, 0, "x = 1\n")]])));
-        let (version, set) = ws.exact_external.get("a").cloned().unwrap();
+        let (version, set) = ws.sync.exact_external.get("a").cloned().unwrap();
         assert_eq!(version, "v3");
         assert_eq!(set.apply_str("x = 1\nx = 1\n").unwrap(), "x = 1\nx = 1\nx = !1\n");
         // Without steps the remembered change is forgotten (the diff is used).
         assert!(ws.storage_changed_with_edits("a", Some("x = 1\nx = 1\nx = !!1\n"), Some("v4"), None));
-        assert!(ws.exact_external.get("a").is_none());
+        assert!(ws.sync.exact_external.get("a").is_none());
     }
 
     fn text_strategy() -> impl Strategy<Value = String> {

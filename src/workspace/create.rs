@@ -24,15 +24,15 @@ impl Workspace {
             let r = words::create_refused(&refusal, &Voice::of(self));
             return Step::Done(self.finish(r, None));
         }
-        self.docs.insert(path.to_string(), Document { text: Text::from_storage(""), version: String::new() });
+        self.documents.docs.insert(path.to_string(), Document { text: Text::from_storage(""), version: String::new() });
         // Its `v0` is the empty text before it, as for a document opened empty.
-        self.timeline.created(path);
-        self.order.push(path.to_string());
-        self.created.insert(path.to_string());
+        self.records.timeline.created(path);
+        self.documents.order.push(path.to_string());
+        self.documents.created.insert(path.to_string());
         let step = self.append(path, &AppendArgs { text: text.to_string(), ..AppendArgs::default() });
         match step {
             Step::Done(mut r) if r.status == Status::Success => {
-                r.summary = words::created(path, &r.summary, self.config.locale);
+                r.summary = words::created(path, &r.summary, self.settings.config.locale);
                 Step::Done(r)
             }
             Step::Done(r) => {
@@ -47,10 +47,10 @@ impl Workspace {
 
     /// Why `memo_create(path, text)` must create nothing, if it must. Cost: O(length of path).
     fn create_refusal(&self, path: &str, text: &str) -> Option<CreateRefusal> {
-        let own = self.order.first().map_or("", String::as_str);
+        let own = self.documents.order.first().map_or("", String::as_str);
         if path.is_empty() {
             Some(CreateRefusal::PathEmpty)
-        } else if self.docs.contains_key(path) {
+        } else if self.documents.docs.contains_key(path) {
             Some(CreateRefusal::Exists { path: path.to_string() })
         } else if let Some(why) = super::persist::unsafe_new_path(path, own) {
             Some(CreateRefusal::Unsafe { path: path.to_string(), why })
@@ -68,26 +68,26 @@ impl Workspace {
     /// here does any more. Documents committed in memory only (persistence disabled) stay.
     /// Cost: O(created documents).
     pub(super) fn forget_unsaved_creations(&mut self) {
-        if self.created.is_empty() || self.awaiting.is_some() {
+        if self.documents.created.is_empty() || self.turn.awaiting.is_some() {
             return;
         }
-        let created: Vec<String> = self.created.iter().cloned().collect();
+        let created: Vec<String> = self.documents.created.iter().cloned().collect();
         for path in created {
-            let saved = self.docs.get(&path).is_some_and(|d| !d.version.is_empty());
+            let saved = self.documents.docs.get(&path).is_some_and(|d| !d.version.is_empty());
             if saved {
-                self.created.remove(&path);
+                self.documents.created.remove(&path);
                 continue;
             }
             let held = self.pending_in(&path) > 0
-                || self.in_memory_commits.contains(&path)
-                || self.persist_failures.contains_key(&path)
-                || self.conflicts.contains_key(&path);
+                || self.documents.in_memory_commits.contains(&path)
+                || self.sync.persist_failures.contains_key(&path)
+                || self.sync.conflicts.contains_key(&path);
             if !held {
-                self.created.remove(&path);
-                self.timeline.forget(&path);
-                self.docs.remove(&path);
-                self.order.retain(|p| p != &path);
-                if let Some(session) = &mut self.session {
+                self.documents.created.remove(&path);
+                self.records.timeline.forget(&path);
+                self.documents.docs.remove(&path);
+                self.documents.order.retain(|p| p != &path);
+                if let Some(session) = &mut self.turn.session {
                     session.drop_path(&path);
                 }
             }

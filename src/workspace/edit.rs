@@ -219,7 +219,7 @@ impl Workspace {
     /// The draft of `path` as layers for the exact search: its base text (whose flat copy is
     /// kept across calls) and the pending replacements. Cost: O(k log k) for k changes.
     fn layers(&self, path: &str) -> (Text, ChangeSet) {
-        match self.session.as_ref().and_then(|s| s.docs.get(path).map(|d| (s, d))) {
+        match self.turn.session.as_ref().and_then(|s| s.docs.get(path).map(|d| (s, d))) {
             Some((s, d)) => (d.base.clone(), s.change_set(path).0),
             None => {
                 let text = self.open_doc(path).text.clone();
@@ -240,7 +240,7 @@ impl Workspace {
         anchor_end: Option<usize>,
         matches: &[matching::Match],
     ) {
-        if !self.diagnostics.enabled(Category::MatchTrace) {
+        if !self.records.diagnostics.enabled(Category::MatchTrace) {
             return;
         }
         let id = self.operation_id();
@@ -257,7 +257,7 @@ impl Workspace {
                 "draft_fingerprint": fingerprint,
             })
         };
-        self.diagnostics.record(Category::MatchTrace, &id, tool, None, detail);
+        self.records.diagnostics.record(Category::MatchTrace, &id, tool, None, detail);
     }
 
     pub(super) fn replace(&mut self, path: &str, args: &ReplaceArgs) -> Step {
@@ -347,7 +347,7 @@ impl Workspace {
         };
         if located.matches.is_empty() {
             // The same edit sent again after it was staged (docs/workflow.md#visible-tools).
-            let holding = self.session.as_ref().and_then(|s| repeat::holding_change(s, path, &old, &search.new_text));
+            let holding = self.turn.session.as_ref().and_then(|s| repeat::holding_change(s, path, &old, &search.new_text));
             if let Some(id) = holding.or_else(|| self.picked_before(&search, search.match_id)) {
                 return self.already_staged(&search, id);
             }
@@ -374,7 +374,7 @@ impl Workspace {
 
     /// A fresh budget for one search (docs/reliability.md#matching-time-and-read-size). Cost: O(1).
     pub(super) fn search_budget(&self) -> Budget {
-        Budget::new(self.search_limit)
+        Budget::new(self.settings.search_limit)
     }
 
     /// The other open documents holding `old_text` exactly, with the line of the first
@@ -485,7 +485,7 @@ impl Workspace {
     // ---- memo_replace_selection ------------------------------------------------------------
 
     pub(super) fn replace_selection(&mut self, path: Option<&str>, args: &ReplaceSelectionArgs) -> Step {
-        let Some(sel) = self.session.as_ref().and_then(|s| s.selection.clone()) else {
+        let Some(sel) = self.turn.session.as_ref().and_then(|s| s.selection.clone()) else {
             return self.refuse(Refusal::NoSelection, path);
         };
         let index = args.selection_id.0;

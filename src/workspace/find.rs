@@ -106,7 +106,7 @@ impl Workspace {
         }
         let limit = args.limit.map_or(DEFAULT_FIND_LIMIT, |n| usize::try_from(n).unwrap_or(1).clamp(1, find::MAX_LIMIT));
         let indexed = self.units_of(path);
-        if !self.embedder || indexed.is_empty() {
+        if !self.settings.embedder || indexed.is_empty() {
             return Step::Done(self.find_answer(path, &query, limit, &indexed, None, None));
         }
         // Ask the host for what the cache lacks, the query last (docs/architecture.md#sans-io-steps).
@@ -114,20 +114,20 @@ impl Workspace {
         let mut asked: Vec<u64> = Vec::new();
         let mut texts: Vec<String> = Vec::new();
         for (x, key) in indexed.iter().zip(&keys) {
-            if self.embed_cache.get(key).is_none() && !asked.contains(key) {
+            if self.records.embed_cache.get(key).is_none() && !asked.contains(key) {
                 asked.push(*key);
                 texts.push(x.embed_text());
             }
         }
         texts.push(query.clone());
-        self.awaiting = Some(super::Awaiting::Embed(FindInFlight { path: path.to_string(), query, limit, asked }));
+        self.turn.awaiting = Some(super::Awaiting::Embed(FindInFlight { path: path.to_string(), query, limit, asked }));
         Step::Embed(texts)
     }
 
     /// Whether the host embeds texts for `memo_find`: then a find returns [`Step::Embed`] (the
     /// unit texts not cached yet and the query) before it answers. Off by default. O(1).
     pub fn set_embedder(&mut self, on: bool) {
-        self.embedder = on;
+        self.settings.embedder = on;
     }
 
     /// The units of `path`'s draft, with their ranked text. Cost: O(n) to split the draft,
@@ -143,10 +143,10 @@ impl Workspace {
     /// a failure; either way the find answers, by words alone after a failure, and says so.
     /// Cost: O(vectors · dims) plus [`find::rank`].
     pub fn complete_embed(&mut self, vectors: Result<Vec<Vec<f32>>, String>) -> Step {
-        let mut step = match self.awaiting.take() {
+        let mut step = match self.turn.awaiting.take() {
             Some(super::Awaiting::Embed(f)) => Step::Done(self.embedded(f, vectors)),
             other => {
-                self.awaiting = other;
+                self.turn.awaiting = other;
                 self.wrong_completion("embedding", "completeEmbed", "embed")
             }
         };
@@ -161,11 +161,11 @@ impl Workspace {
             Ok(mut v) => {
                 let query = v.pop().unwrap_or_default();
                 for (key, vector) in f.asked.iter().zip(v) {
-                    self.embed_cache.insert(*key, vector);
+                    self.records.embed_cache.insert(*key, vector);
                 }
                 let mut all: Vec<Vec<f32>> = Vec::with_capacity(indexed.len() + 1);
                 for x in &indexed {
-                    all.push(self.embed_cache.get(&find::text_hash(&x.embed_text())).cloned().unwrap_or_default());
+                    all.push(self.records.embed_cache.get(&find::text_hash(&x.embed_text())).cloned().unwrap_or_default());
                 }
                 all.push(query);
                 self.find_answer(&f.path, &f.query, f.limit, &indexed, Some(&all), None)
@@ -238,7 +238,7 @@ impl Workspace {
             session.selection = Some(selection.clone());
         }
         session.found = Some(selection);
-        self.session = Some(session);
+        self.turn.session = Some(session);
         // A pick takes these units only when they are the selection and the state offers it.
         let pick = self.units_listed() && self.is_visible(crate::workspace::Tool::ReplaceSelection);
         let mut r = words::find_found(views.len(), query, pick, &Voice::of(self));
@@ -251,7 +251,7 @@ impl Workspace {
     /// The unit `letter` of the last `memo_find` in `path`, as it is in the draft now.
     /// O(candidates).
     pub(super) fn unit(&self, path: &str, letter: Letter) -> UnitRef {
-        let found = self.session.as_ref().and_then(|s| s.found.as_ref()).filter(|f| f.path == path);
+        let found = self.turn.session.as_ref().and_then(|s| s.found.as_ref()).filter(|f| f.path == path);
         match found.and_then(|f| f.candidates.iter().find(|c| c.id == letter)) {
             None => UnitRef::Unknown,
             Some(c) if c.stale => UnitRef::Stale,

@@ -11,16 +11,16 @@ impl Workspace {
     /// "Nothing is saved until {commit}"), leads a commit when one is offered. While a choice is
     /// pending or storage changed underneath, it says what unblocks the commit instead. Cost: O(1).
     pub(super) fn save_or_drop(&self, lead: &str) -> String {
-        let p = &self.config.tool_prefix;
-        let w = self.config.locale.words();
+        let p = &self.settings.config.tool_prefix;
+        let w = self.settings.config.locale.words();
         if self.is_visible(Tool::Commit) {
             let lead = w.t(lead, &[("commit", &format!("{p}_commit(summary)"))]);
-            return match self.config.persist_mode {
+            return match self.settings.config.persist_mode {
                 PersistMode::Disabled => w.t("save.disabled", &[("lead", &lead), ("p", p)]),
                 _ => w.t("save.manual", &[("lead", &lead), ("p", p)]),
             };
         }
-        if !self.conflicts.is_empty() {
+        if !self.sync.conflicts.is_empty() {
             return w.t("save.conflicts", &[("p", p)]);
         }
         match self.state() {
@@ -28,7 +28,7 @@ impl Workspace {
                 let auto = if self.is_visible(Tool::CommitAuto) { w.t("save.choose.auto", &[("p", p)]) } else { String::new() };
                 w.t("save.choose", &[("p", p), ("auto", &auto)])
             }
-            _ if self.config.persist_mode == PersistMode::Immediate => w.t("save.immediate", &[]),
+            _ if self.settings.config.persist_mode == PersistMode::Immediate => w.t("save.immediate", &[]),
             _ => w.t("save.revert", &[("p", p)]),
         }
     }

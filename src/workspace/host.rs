@@ -85,15 +85,15 @@ impl Workspace {
         request: LiveContextRequest,
         clock: &mut dyn FnMut() -> f64,
     ) -> Result<LiveContextBlock, WorkspaceError> {
-        let locale = request.locale.unwrap_or(self.config.locale);
-        let previous = self.editor.clone();
+        let locale = request.locale.unwrap_or(self.settings.config.locale);
+        let previous = self.records.editor.clone();
         if let Some(state) = request.editor_state {
             self.set_editor_state(state)?;
         }
         let json = match self.live_context(&request.options, clock) {
             Ok(json) => json,
             Err(e) => {
-                self.editor = previous;
+                self.records.editor = previous;
                 return Err(e);
             }
         };
@@ -112,7 +112,7 @@ impl Workspace {
     pub fn turn_from_json(&self, mut v: Value) -> Result<TurnRecord, InputError> {
         if let Some(map) = v.as_object_mut() {
             if map.get("turn").map_or(true, Value::is_null) {
-                map.insert("turn".into(), Value::from(self.memory.next_turn()));
+                map.insert("turn".into(), Value::from(self.records.memory.next_turn()));
             }
         }
         TurnRecord::from_json(&v)

@@ -16,7 +16,7 @@ use crate::text;
 impl Workspace {
     /// What the user's editor shows, as the host last set it.
     pub fn editor_state(&self) -> &EditorState {
-        &self.editor
+        &self.records.editor
     }
 
     /// Sets the editor state the live context reports (cursor, selection, active file).
@@ -36,14 +36,14 @@ impl Workspace {
         for (what, pos) in positions {
             to_char(&draft, pos, what)?;
         }
-        self.editor = EditorState { path: Some(path), ..state };
+        self.records.editor = EditorState { path: Some(path), ..state };
         Ok(())
     }
 
     /// Puts back a state [`Workspace::editor_state`] returned (the binding's undo when a live
     /// context that set a new state cannot be built).
     pub fn restore_editor_state(&mut self, state: EditorState) {
-        self.editor = state;
+        self.records.editor = state;
     }
 
     /// Builds the live context block. `clock` is the caller's clock in ms, asked only to keep
@@ -53,12 +53,13 @@ impl Workspace {
     /// Cost: O(window + headings scan of the document) + one diff per shown external change and
     /// for the anchor (bounded by the deadline) + O(size of the shown patches).
     pub fn live_context(&self, opts: &LiveContextOptions, clock: &mut dyn FnMut() -> f64) -> Result<LiveContext, WorkspaceError> {
-        let editor_path = self.editor.path.as_deref().filter(|p| self.docs.contains_key(*p));
+        let editor_path = self.records.editor.path.as_deref().filter(|p| self.documents.docs.contains_key(*p));
         let path = self.resolve(opts.path.as_deref().or(editor_path))?;
         let deadline = clock() + opts.diff_deadline_ms.max(0.0);
         let mut expired = move || clock() > deadline;
 
         let recent_diffs = self
+            .records
             .timeline
             .newest_first(None)
             .take(opts.recent_diffs)
@@ -73,6 +74,7 @@ impl Workspace {
             anchor_diff,
             editor_state: self.editor_view(&path),
             plan_hints: self
+                .records
                 .log
                 .newest(opts.plan_hints)
                 .map(|e| PlanHint {
@@ -82,7 +84,7 @@ impl Workspace {
                     at_ms: e.at_ms,
                 })
                 .collect(),
-            memory_digest: self.memory.digest(),
+            memory_digest: self.records.memory.digest(),
             task_stack,
             task_tree,
             task_tree_earlier,
@@ -101,17 +103,28 @@ impl Workspace {
         after: Rope,
         spans: Option<Vec<ChangeSpan>>,
     ) {
-        let Some(before) = self.docs.get(path).map(|d| d.text.rope().clone()) else { return };
+        let Some(before) = self.documents.docs.get(path).map(|d| d.text.rope().clone()) else { return };
         if kind == VersionKind::External && before == after {
             return;
         }
-        let at_ms = self.last_now_ms;
-        self.timeline.record(Version { path: path.to_string(), seq: 0, at_ms, kind, summary, error, before, after, spans, bytes: 0 });
+        let at_ms = self.records.last_now_ms;
+        self.records.timeline.record(Version {
+            path: path.to_string(),
+            seq: 0,
+            at_ms,
+            kind,
+            summary,
+            error,
+            before,
+            after,
+            spans,
+            bytes: 0,
+        });
     }
 
     /// The pending changes of `path` as ranges of its base and draft (what a commit writes).
     pub(super) fn session_spans(&self, path: &str) -> Option<Vec<ChangeSpan>> {
-        let s = self.session.as_ref()?;
+        let s = self.turn.session.as_ref()?;
         Some(s.places_in_draft(path).into_iter().map(|(_, place, draft)| ChangeSpan { base: place.base_range.clone(), draft }).collect())
     }
 
@@ -135,8 +148,8 @@ impl Workspace {
     }
 
     fn anchor_diff(&self, path: &str, opts: &LiveContextOptions, expired: &mut dyn FnMut() -> bool) -> Option<AnchorDiff> {
-        let point = self.timeline.anchor(path, opts.anchor, opts.now_ms)?;
-        let now = self.docs.get(path)?.text.rope();
+        let point = self.records.timeline.anchor(path, opts.anchor, opts.now_ms)?;
+        let now = self.documents.docs.get(path)?.text.rope();
         if point.rope == now {
             return None;
         }
@@ -146,7 +159,7 @@ impl Workspace {
             path: path.to_string(),
             from_version: format!("v{}", point.seq),
             from_time_ms: point.at_ms,
-            to_version: format!("v{}", self.timeline.current_seq(path)),
+            to_version: format!("v{}", self.records.timeline.current_seq(path)),
             patch,
             affected_lines,
             omitted_lines,
@@ -172,7 +185,7 @@ impl Workspace {
             path: path.to_string(),
             view: if pending > 0 { "draft" } else { "committed" },
             pending_changes: pending,
-            version_id: format!("v{}", self.timeline.current_seq(path)),
+            version_id: format!("v{}", self.records.timeline.current_seq(path)),
             total_lines,
             total_chars,
             start_line: 1,
@@ -240,7 +253,7 @@ impl Workspace {
     /// The line to centre the window on: the last staged change in `path`, else the newest
     /// version's first changed line, else the cursor.
     fn focus_line(&self, path: &str, draft: &Rope) -> Option<usize> {
-        if let Some(s) = &self.session {
+        if let Some(s) = &self.turn.session {
             if let Some(last) = s.last_staged {
                 let staged = s.changes_in_draft(path).into_iter().find(|(c, _)| c.id == last);
                 if let Some((_, range)) = staged {
@@ -248,35 +261,35 @@ impl Workspace {
                 }
             }
         }
-        if let Some(v) = self.timeline.newest_first(Some(path)).find(|v| v.kind != VersionKind::Failed) {
+        if let Some(v) = self.records.timeline.newest_first(Some(path)).find(|v| v.kind != VersionKind::Failed) {
             if let Some(span) = v.spans.as_ref().and_then(|s| s.last()) {
                 return Some(text::line_of(draft, span.draft.start.min(draft.len_chars())));
             }
         }
-        match (&self.editor.path, self.editor.cursor) {
+        match (&self.records.editor.path, self.records.editor.cursor) {
             (Some(p), Some(c)) if p == path => Some(c.line),
             _ => None,
         }
     }
 
     fn editor_view(&self, path: &str) -> EditorStateView {
-        let active = self.editor.path.clone().filter(|p| self.docs.contains_key(p)).unwrap_or_else(|| path.to_string());
+        let active = self.records.editor.path.clone().filter(|p| self.documents.docs.contains_key(p)).unwrap_or_else(|| path.to_string());
         let draft = self.draft_rope(&active);
         // Positions were checked when set, but the draft may have changed since: drop any that
         // no longer fit rather than report them.
         let valid = |p: LineCol| to_char(&draft, p, "").ok().map(|_| p);
-        let selection = self.editor.selection.and_then(|(a, h)| {
+        let selection = self.records.editor.selection.and_then(|(a, h)| {
             let (ca, ch) = (to_char(&draft, a, "").ok()?, to_char(&draft, h, "").ok()?);
             let (lo, hi) = (ca.min(ch), ca.max(ch));
             Some(SelectionView { anchor: a, head: h, text: text::clip(&draft.slice(lo..hi).to_string(), MAX_LINE_CHARS) })
         });
         EditorStateView {
             active_path: active,
-            cursor: self.editor.cursor.and_then(valid),
+            cursor: self.records.editor.cursor.and_then(valid),
             selection,
-            open_paths: self.order.clone(),
+            open_paths: self.documents.order.clone(),
             workflow_state: self.state().as_str().to_string(),
-            pending_changes: self.session.as_ref().map_or(0, |s| s.changes.len()),
+            pending_changes: self.turn.session.as_ref().map_or(0, |s| s.changes.len()),
         }
     }
 }

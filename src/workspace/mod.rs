@@ -52,6 +52,7 @@ mod recall;
 mod registry;
 pub use registry::{parse_call, Tool, ToolRow};
 mod replace_all;
+mod state;
 mod stored;
 mod sync;
 mod views;
@@ -284,84 +285,15 @@ enum Awaiting {
     LoadAt(Box<stored_read::PendingStoredRead>),
 }
 
+/// An agent's editing workspace. Its state is grouped into parts (state.rs) so a reader sees
+/// what a call may touch (docs/architecture.md#the-path-of-a-tool-call).
 #[derive(Debug)]
 pub struct Workspace {
-    config: Config,
-    docs: SmallMap<String, Document>,
-    /// Open paths, default first.
-    order: Vec<String>,
-    session: Option<Session>,
-    next_session_id: u64,
-    awaiting: Option<Awaiting>,
-    /// The host embeds texts for `memo_find` (`set_embedder`), and the vectors it gave, by
-    /// content hash of the text (docs/decisions.md#memo_find-ranking).
-    embedder: bool,
-    embed_cache: find::EmbedCache,
-    /// Documents whose last save failed, with the storage's error: the workflow is `OutOfSync`
-    /// until a retry succeeds or their changes are dropped.
-    persist_failures: SmallMap<String, String>,
-    /// Documents storage changed while they had pending changes, with what storage holds now
-    /// (`None`: deleted). `OutOfSync` + `ExternalConflict` until refresh, rebase or discard.
-    conflicts: SmallMap<String, Option<Document>>,
-    /// For a conflict, the exact external change from the committed text to the storage version
-    /// named (composed from the storage's deltas), so `memo_rebase` maps through it instead of
-    /// a diff (docs/co-editing.md#automatic-rebase). Checked before use.
-    exact_external: SmallMap<String, (String, crate::changeset::ChangeSet)>,
-    /// A conflict the agent has not been told about: the next editing call reports it instead
-    /// of running.
-    unreported_conflict: bool,
-    /// Said once, at the start of the next response's summary (e.g. a silent reload).
-    notes: Vec<String>,
-    /// Paths reloaded from storage since the last response: a `match_id` given now refers to
-    /// letters shown over the text before it, so it is refused (docs/reliability.md).
-    reloaded_since_response: SmallSet<String>,
-    /// The pending list and task stack the model has: a response leaves them out of its Markdown
-    /// unless they changed or the call previews or commits (docs/responses.md#markdown-layout).
-    said: views::Said,
-    /// The tool of the call under way (kept while its storage steps run), if the name is known.
-    call_tool: Option<Tool>,
-    tasks: TaskStack,
-    log: log::SessionLog,
-    /// The candidate the last listing recommended (`memo_commit_auto` stages it).
-    recommended: Option<crate::session::Letter>,
-    /// The searches whose edits were staged, latest last: the same call sent again is answered
-    /// "already staged" (docs/workflow.md#visible-tools).
-    sent: Vec<crate::session::Sent>,
-    /// The searches (path, query) that listed candidates, latest last (at most 32): a `match_id`
-    /// for one of them whose listing is no longer open (an edit, commit or revert ended it) is
-    /// refused and the current matches listed, never taken as a position in today's matches
-    /// (docs/workflow.md#visible-tools).
-    listed: Vec<(String, String)>,
-    /// Records for the host's debugging (docs/workflow.md#diagnostics); off unless enabled.
-    diagnostics: Diagnostics,
-    /// History compression (docs/workflow.md#history-compression): per open session, its calls'
-    /// tool_call_ids and estimated tokens; the sessions that ended; and, for the call under way, what it is.
-    history: HistoryBook,
-    /// Documents committed in memory only (persistence disabled): their committed text is not
-    /// what storage holds, so an external change must not silently replace it.
-    in_memory_commits: SmallSet<String>,
-    /// Documents whose last save storage has applied locally but not yet acknowledged
-    /// (src/workspace/stored.rs); `newly_unstored`: one was added during the call under way.
-    unstored: SmallSet<String>,
-    newly_unstored: bool,
-    /// Documents `memo_create` opened that storage may not hold yet (docs/tools.md §memo_create).
-    created: SmallSet<String>,
-    /// The turns the host stored for the memory tools and the live context's digest.
-    memory: crate::memory::MemoryStore,
-    /// Versions for the live context's recent and anchor diffs (docs/workflow.md#live-context).
-    timeline: crate::live_context::Timeline,
-    /// The editor state the host set (live context).
-    editor: crate::live_context::EditorState,
-    /// The shell's time of the latest call: when its versions were made.
-    last_now_ms: f64,
-    /// What this call saved, for a storage that records it (record.rs).
-    recording: record::Recording,
-    /// The committed texts the host holds a copy of, by fingerprint (src/host_texts.rs): a
-    /// commit writing one of them leaves its text out of the request (persist.rs).
-    held_by_host: Vec<(String, crate::text::Fingerprint)>,
-    /// Units one search may spend ([`crate::matching::work::SEARCH_BUDGET`]; unit tests set a
-    /// smaller one so a small document can exceed it). Each search gets it as a value.
-    search_limit: u64,
+    settings: state::Settings,
+    documents: state::Documents,
+    sync: state::StorageSync,
+    turn: state::Turn,
+    records: state::Records,
 }
 
 impl Workspace {
@@ -377,45 +309,51 @@ impl Workspace {
     pub fn new(config: Config) -> Workspace {
         let tasks = TaskStack::new(config.max_task_depth);
         Workspace {
-            config,
-            docs: SmallMap::new(),
-            order: Vec::new(),
-            session: None,
-            next_session_id: 1,
-            awaiting: None,
-            embedder: false,
-            embed_cache: find::EmbedCache::default(),
-            persist_failures: SmallMap::new(),
-            conflicts: SmallMap::new(),
-            exact_external: SmallMap::new(),
-            unreported_conflict: false,
-            notes: Vec::new(),
-            reloaded_since_response: SmallSet::new(),
-            said: views::Said::default(),
-            call_tool: None,
-            tasks,
-            log: log::SessionLog::default(),
-            recommended: None,
-            sent: Vec::new(),
-            listed: Vec::new(),
-            diagnostics: Diagnostics::default(),
-            history: HistoryBook::default(),
-            in_memory_commits: Default::default(),
-            unstored: Default::default(),
-            newly_unstored: false,
-            created: Default::default(),
-            memory: Default::default(),
-            timeline: Default::default(),
-            editor: Default::default(),
-            last_now_ms: 0.0,
-            recording: record::Recording::default(),
-            held_by_host: Vec::new(),
-            search_limit: crate::matching::work::SEARCH_BUDGET,
+            settings: state::Settings { config, search_limit: crate::matching::work::SEARCH_BUDGET, embedder: false },
+            documents: state::Documents {
+                docs: SmallMap::new(),
+                order: Vec::new(),
+                created: Default::default(),
+                unstored: Default::default(),
+                newly_unstored: false,
+                in_memory_commits: Default::default(),
+                held_by_host: Vec::new(),
+            },
+            sync: state::StorageSync {
+                persist_failures: SmallMap::new(),
+                conflicts: SmallMap::new(),
+                exact_external: SmallMap::new(),
+                unreported_conflict: false,
+                reloaded_since_response: SmallSet::new(),
+            },
+            turn: state::Turn {
+                session: None,
+                next_session_id: 1,
+                awaiting: None,
+                recommended: None,
+                sent: Vec::new(),
+                listed: Vec::new(),
+                call_tool: None,
+                notes: Vec::new(),
+                said: views::Said::default(),
+            },
+            records: state::Records {
+                tasks,
+                log: log::SessionLog::default(),
+                history: HistoryBook::default(),
+                diagnostics: Diagnostics::default(),
+                timeline: Default::default(),
+                editor: Default::default(),
+                memory: Default::default(),
+                embed_cache: find::EmbedCache::default(),
+                last_now_ms: 0.0,
+                recording: record::Recording::default(),
+            },
         }
     }
 
     pub fn config(&self) -> &Config {
-        &self.config
+        &self.settings.config
     }
 
     /// Opens (or re-opens) `path` with `raw` as storage holds it. Cost: O(n), one copy of `raw`
@@ -430,18 +368,18 @@ impl Workspace {
         if path.is_empty() {
             return Err(WorkspaceError::EmptyPath);
         }
-        if self.session.as_ref().is_some_and(|s| s.changes.iter().any(|c| c.path == path)) {
+        if self.turn.session.as_ref().is_some_and(|s| s.changes.iter().any(|c| c.path == path)) {
             return Err(WorkspaceError::PendingChanges { path: path.to_string() });
         }
         check_size(path, raw.len())?;
         let text = Text::from_storage_string(raw);
-        self.timeline.opened(path, text.rope());
-        self.docs.insert(path.to_string(), Document { text, version: version.to_string() });
-        if !self.order.iter().any(|p| p == path) {
-            if self.config.default_path.as_deref() == Some(path) {
-                self.order.insert(0, path.to_string());
+        self.records.timeline.opened(path, text.rope());
+        self.documents.docs.insert(path.to_string(), Document { text, version: version.to_string() });
+        if !self.documents.order.iter().any(|p| p == path) {
+            if self.settings.config.default_path.as_deref() == Some(path) {
+                self.documents.order.insert(0, path.to_string());
             } else {
-                self.order.push(path.to_string());
+                self.documents.order.push(path.to_string());
             }
         }
         Ok(())
@@ -449,11 +387,11 @@ impl Workspace {
 
     /// Open paths, the default document first.
     pub fn paths(&self) -> &[String] {
-        &self.order
+        &self.documents.order
     }
 
     pub fn document(&self, path: &str) -> Option<&Document> {
-        self.docs.get(path)
+        self.documents.docs.get(path)
     }
 
     /// The open document at `path`, for paths the workspace itself resolved: `resolve`,
@@ -464,26 +402,26 @@ impl Workspace {
     /// through `resolve` or [`Workspace::document`].
     #[allow(clippy::expect_used)]
     fn open_doc(&self, path: &str) -> &Document {
-        self.docs.get(path).expect("open_doc: the workspace only resolves paths that are open")
+        self.documents.docs.get(path).expect("open_doc: the workspace only resolves paths that are open")
     }
 
     /// The storage version the workspace holds for `path` (what a save expects to replace).
     pub fn version(&self, path: &str) -> Option<&str> {
-        self.docs.get(path).map(|d| d.version.as_str())
+        self.documents.docs.get(path).map(|d| d.version.as_str())
     }
 
     fn resolve(&self, path: Option<&str>) -> Result<String, WorkspaceError> {
         let path = match path {
             Some(p) => p.to_string(),
-            None => match self.config.default_path.clone().or_else(|| self.order.first().cloned()) {
+            None => match self.settings.config.default_path.clone().or_else(|| self.documents.order.first().cloned()) {
                 Some(p) => p,
                 None => return Err(WorkspaceError::NotOpen { path: "(default)".into(), open: Vec::new() }),
             },
         };
-        if self.docs.contains_key(&path) {
+        if self.documents.docs.contains_key(&path) {
             Ok(path)
         } else {
-            Err(WorkspaceError::NotOpen { path, open: self.order.clone() })
+            Err(WorkspaceError::NotOpen { path, open: self.documents.order.clone() })
         }
     }
 
@@ -500,41 +438,42 @@ impl Workspace {
     }
 
     fn draft_rope(&self, path: &str) -> Rope {
-        match self.session.as_ref().and_then(|s| s.draft(path)) {
+        match self.turn.session.as_ref().and_then(|s| s.draft(path)) {
             Some(d) => d.clone(),
-            None => self.docs.get(path).map(|d| d.text.rope().clone()).unwrap_or_default(),
+            None => self.documents.docs.get(path).map(|d| d.text.rope().clone()).unwrap_or_default(),
         }
     }
 
     /// Fingerprint of the draft of `path` (committed text when nothing is pending). Cost: O(k)
     /// for k pending changes; see [`Session::draft_fingerprint`].
     fn draft_fingerprint(&self, path: &str) -> crate::text::Fingerprint {
-        self.session
+        self.turn
+            .session
             .as_ref()
             .and_then(|s| s.draft_fingerprint(path))
-            .or_else(|| self.docs.get(path).map(|d| d.text.fingerprint()))
+            .or_else(|| self.documents.docs.get(path).map(|d| d.text.fingerprint()))
             .unwrap_or(crate::text::Fingerprint(0))
     }
 
     /// Pending changes of `path` in the session.
     fn pending_in(&self, path: &str) -> usize {
-        self.session.as_ref().map_or(0, |s| s.changes.iter().filter(|c| c.path == path).count())
+        self.turn.session.as_ref().map_or(0, |s| s.changes.iter().filter(|c| c.path == path).count())
     }
 
     /// The workflow state, derived from the data (never stored beside it).
     pub fn state(&self) -> WorkflowState {
-        match &self.awaiting {
+        match &self.turn.awaiting {
             Some(Awaiting::Load(_) | Awaiting::LoadAt(_)) => return WorkflowState::Refreshing,
             // Embedding changes nothing: the state is the one the data gives.
             Some(Awaiting::Embed(_)) => {}
             Some(_) => return WorkflowState::PersistPending,
             None => {}
         }
-        if !self.persist_failures.is_empty() || !self.conflicts.is_empty() {
+        if !self.sync.persist_failures.is_empty() || !self.sync.conflicts.is_empty() {
             WorkflowState::OutOfSync
-        } else if self.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|s| s.awaiting_choice) {
+        } else if self.turn.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|s| s.awaiting_choice) {
             WorkflowState::SelectionPending
-        } else if self.session.as_ref().is_some_and(|s| !s.is_empty()) {
+        } else if self.turn.session.as_ref().is_some_and(|s| !s.is_empty()) {
             WorkflowState::PersistPending
         } else {
             WorkflowState::Idle
@@ -544,14 +483,14 @@ impl Workspace {
     /// The state's flags (docs/workflow.md#states-and-flags), plus `ExternalConflict` while storage
     /// changed underneath pending changes.
     pub fn flags(&self) -> Flags {
-        let mut f = Flags::derive(self.state(), self.config.persist_mode);
-        if !self.conflicts.is_empty() {
+        let mut f = Flags::derive(self.state(), self.settings.config.persist_mode);
+        if !self.sync.conflicts.is_empty() {
             f = f | Flags::EXTERNAL_CONFLICT;
         }
-        if self.diagnostics.is_on() {
+        if self.records.diagnostics.is_on() {
             f = f | Flags::DIAGNOSTIC_HINT;
         }
-        if !self.unstored.is_empty() {
+        if !self.documents.unstored.is_empty() {
             f = f | Flags::NOT_STORED;
         }
         f
@@ -560,12 +499,12 @@ impl Workspace {
     /// Turns diagnostics on for `categories` (empty: off). Records collect until
     /// [`Workspace::take_diagnostics`]. Cost: O(1).
     pub fn set_diagnostics(&mut self, categories: impl IntoIterator<Item = Category>) {
-        self.diagnostics = Diagnostics::new(categories.into_iter().collect());
+        self.records.diagnostics = Diagnostics::new(categories.into_iter().collect());
     }
 
     /// The diagnostics records since the last call of this, oldest first.
     pub fn take_diagnostics(&mut self) -> Vec<crate::diagnostics::Record> {
-        self.diagnostics.drain()
+        self.records.diagnostics.drain()
     }
 
     /// The host's message array with every ended session's calls and results replaced by one
@@ -576,12 +515,12 @@ impl Workspace {
         messages: &Value,
         format: crate::history::Format,
     ) -> Result<crate::history::Compressed, crate::history::HistoryError> {
-        crate::history::compress(messages, format, &self.history.ended, self.config.locale)
+        crate::history::compress(messages, format, &self.records.history.ended, self.settings.config.locale)
     }
 
     /// `op-<n>`: the diagnostics id of the call under way (n counts this workspace's calls).
     fn operation_id(&self) -> String {
-        format!("op-{}", self.log.seq())
+        format!("op-{}", self.records.log.seq())
     }
 
     /// Runs one tool call. Never panics on any input: bad input is a response with a clear status.
@@ -605,26 +544,26 @@ impl Workspace {
     /// # Ok::<(), agentpad::WorkspaceError>(())
     /// ```
     pub fn call(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
-        self.log.begin(name, args, ctx);
-        self.recording.begin();
-        self.call_tool = Tool::from_name(&self.config.tool_prefix, name);
-        self.last_now_ms = ctx.now_ms;
-        self.diagnostics.begin();
-        self.history.begin(self.session.as_ref().map(|s| s.id), ctx.tool_call_id.clone(), name, args);
+        self.records.log.begin(name, args, ctx);
+        self.records.recording.begin();
+        self.turn.call_tool = Tool::from_name(&self.settings.config.tool_prefix, name);
+        self.records.last_now_ms = ctx.now_ms;
+        self.records.diagnostics.begin();
+        self.records.history.begin(self.turn.session.as_ref().map(|s| s.id), ctx.tool_call_id.clone(), name, args);
         let mut step = self.dispatch(name, args, ctx);
         self.after_step(&mut step);
         step
     }
 
     fn dispatch(&mut self, name: &str, args: &Value, ctx: &CallContext) -> Step {
-        if self.awaiting.is_some() {
+        if self.turn.awaiting.is_some() {
             return Step::Done(self.session_worded(&SessionOutcome::Waiting, None));
         }
-        let (tool, args) = match registry::parse_call(&self.config.tool_prefix, name, args) {
+        let (tool, args) = match registry::parse_call(&self.settings.config.tool_prefix, name, args) {
             Ok(parsed) => parsed,
             Err(e) => return Step::Done(self.arg_refused(&e)),
         };
-        if self.unreported_conflict && !self.conflicts.is_empty() && tool.edits() {
+        if self.sync.unreported_conflict && !self.sync.conflicts.is_empty() && tool.edits() {
             return Step::Done(self.conflict_report(tool));
         }
         if !self.is_visible(tool) {
@@ -647,22 +586,22 @@ impl Workspace {
                 r.warned |= fresh;
             }
             self.forget_unsaved_creations();
-            let asked = matches!(self.call_tool, Some(Tool::Preview | Tool::Commit | Tool::CommitAuto));
-            self.said.mark(r, asked);
+            let asked = matches!(self.turn.call_tool, Some(Tool::Preview | Tool::Commit | Tool::CommitAuto));
+            self.turn.said.mark(r, asked);
             // The one render of the call: the data is final (the history delta below is JSON only).
-            r.render(self.config.render_options());
-            if self.diagnostics.enabled(Category::Schema) {
+            r.render(self.settings.config.render_options());
+            if self.records.diagnostics.enabled(Category::Schema) {
                 self.schema_check(r);
             }
-            self.log.finish(r.status);
-            self.notes.clear();
-            self.reloaded_since_response = SmallSet::new();
-            let open = self.session.as_ref().map(|s| s.id);
-            if let Some(delta) = self.history.finish(open, r, self.config.locale) {
+            self.records.log.finish(r.status);
+            self.turn.notes.clear();
+            self.sync.reloaded_since_response = SmallSet::new();
+            let open = self.turn.session.as_ref().map(|s| s.id);
+            if let Some(delta) = self.records.history.finish(open, r, self.settings.config.locale) {
                 // For the host (its compressHistory); the model is not told: it cannot act on it.
                 r.history_delta = Some(delta);
             }
-            self.diagnostics.close(r.status.as_str(), r.workflow_state.as_str(), &r.flags.names());
+            self.records.diagnostics.close(r.status.as_str(), r.workflow_state.as_str(), &r.flags.names());
         }
     }
 
@@ -675,7 +614,7 @@ impl Workspace {
         let id = self.operation_id();
         let first = violations.first().map(|v| v.to_string());
         let markdown = r.markdown.clone();
-        self.diagnostics.record(
+        self.records.diagnostics.record(
             Category::Schema,
             &id,
             "render",
@@ -683,9 +622,9 @@ impl Workspace {
             || serde_json::json!({ "violations": violations, "markdown": markdown }),
         );
         r.flags = r.flags | Flags::SCHEMA_VIOLATION;
-        r.notes.defect = Some(words::schema_defect(&id, self.config.locale));
+        r.notes.defect = Some(words::schema_defect(&id, self.settings.config.locale));
         // The only second render of a call: the answer must say it is defective.
-        r.render(self.config.render_options());
+        r.render(self.settings.config.render_options());
     }
 
     /// A completion that does not answer what the workspace waits for: refused, nothing changes.
@@ -696,9 +635,9 @@ impl Workspace {
     /// An argument error (`Invalid call: {what}. Nothing was changed.`) in the workspace's
     /// locale, finished.
     fn arg_refused(&self, e: &ArgError) -> Response {
-        let w = self.config.locale.words();
+        let w = self.settings.config.locale.words();
         let r = Response::new(Status::InvalidArguments, w.t("invalid", &[("what", &e.words(w))]))
-            .with_guidance(e.guidance(w, &self.config.tool_prefix));
+            .with_guidance(e.guidance(w, &self.settings.config.tool_prefix));
         self.finish(r, None)
     }
 
@@ -714,7 +653,7 @@ impl Workspace {
     pub fn invalid_arguments(&self, error: &ArgError) -> Response {
         let mut r = self.arg_refused(error);
         // Answered without a call: rendered here.
-        r.render(self.config.render_options());
+        r.render(self.settings.config.render_options());
         r
     }
 
@@ -723,22 +662,22 @@ impl Workspace {
     /// Preview options from the config, with a tool call's `format`/`context_lines` over them.
     fn preview_options(&self, format: Option<&str>, context_lines: Option<i64>) -> PreviewOptions {
         PreviewOptions {
-            mode: format.and_then(PreviewMode::parse).unwrap_or(self.config.preview_mode),
-            context_lines: context_lines.map_or(self.config.preview_context_lines, |n| n.clamp(0, 100) as usize),
-            max_length: self.config.max_preview_length,
-            locale: self.config.locale,
+            mode: format.and_then(PreviewMode::parse).unwrap_or(self.settings.config.preview_mode),
+            context_lines: context_lines.map_or(self.settings.config.preview_context_lines, |n| n.clamp(0, 100) as usize),
+            max_length: self.settings.config.max_preview_length,
+            locale: self.settings.config.locale,
         }
     }
 
     fn preview(&self, path: &str, args: &registry::PreviewArgs) -> Response {
-        let Some(session) = self.session.as_ref().filter(|s| s.changes.iter().any(|c| c.path == path)) else {
+        let Some(session) = self.turn.session.as_ref().filter(|s| s.changes.iter().any(|c| c.path == path)) else {
             return self.session_worded(&SessionOutcome::NothingToPreview { path: path.to_string() }, Some(path));
         };
         let opts = self.preview_options(args.format.as_deref(), args.context_lines);
         let count = session.changes.iter().filter(|c| c.path == path).count();
         let previewed = SessionOutcome::Previewed { path: path.to_string(), count, mode: opts.mode.as_str() };
         let mut r = words::session(&previewed, &words::Voice::of(self));
-        let shown = render_preview(session, path, &opts, self.config.locale.words());
+        let shown = render_preview(session, path, &opts, self.settings.config.locale.words());
         (r.preview, r.pending_in_preview) = (Some(shown.text), shown.whole);
         let draft = self.draft_rope(path);
         r.metrics.new_length = Some(draft.len_chars());
@@ -749,7 +688,7 @@ impl Workspace {
     // ---- memo_begin_task / memo_export_session ---------------------------------------------
 
     fn begin_task(&mut self, goal: &str, parent: Option<&str>, now_ms: f64) -> Response {
-        match self.tasks.begin(goal, parent, now_ms) {
+        match self.records.tasks.begin(goal, parent, now_ms) {
             Ok(task) => {
                 let (id, depth, goal) = (task.id, task.depth, task.goal.clone());
                 let mut r = self.session_worded(&SessionOutcome::TaskBegun { id, goal, depth }, None);
@@ -761,8 +700,8 @@ impl Workspace {
     }
 
     fn export_session(&self) -> Response {
-        let mut r = self.session_worded(&SessionOutcome::SessionLog { calls: self.log.len() }, None);
-        r.session_log = Some(self.log.entries());
+        let mut r = self.session_worded(&SessionOutcome::SessionLog { calls: self.records.log.len() }, None);
+        r.session_log = Some(self.records.log.entries());
         r
     }
 
@@ -776,7 +715,7 @@ impl Workspace {
             stack: &task_stack,
             tree: &task_tree,
             earlier: task_tree_earlier,
-            words: self.config.locale.words(),
+            words: self.settings.config.locale.words(),
         }
         .to_string();
         TaskReport { task_stack, task_tree, task_tree_earlier, markdown }
@@ -786,11 +725,12 @@ impl Workspace {
     /// [`crate::tasks::TREE_ROOTS`] finished root tasks, and how many earlier ones it leaves out.
     fn task_views(&self) -> (Vec<TaskView>, Vec<crate::response::TaskNodeView>, usize) {
         let stack = self
+            .records
             .tasks
             .active()
             .map(|t| TaskView { task_id: t.id.to_string(), goal: t.goal.clone(), status: t.status.as_str().to_string(), depth: t.depth })
             .collect();
-        let (tree, earlier) = self.tasks.recent_tree(crate::tasks::TREE_ROOTS);
+        let (tree, earlier) = self.records.tasks.recent_tree(crate::tasks::TREE_ROOTS);
         (stack, tree.iter().map(crate::response::TaskNodeView::from).collect(), earlier)
     }
 
@@ -798,36 +738,40 @@ impl Workspace {
     /// actions, notes for the agent. The views are rendered once, when the call ends
     /// ([`Workspace::after_step`]).
     fn finish(&self, mut r: Response, path: Option<&str>) -> Response {
-        if self.config.persist_mode == PersistMode::Disabled
-            && !r.summary.contains(self.config.locale.words().phrase("note.read_only.said"))
+        if self.settings.config.persist_mode == PersistMode::Disabled
+            && !r.summary.contains(self.settings.config.locale.words().phrase("note.read_only.said"))
         {
             // With PersistReadOnly the summary says that nothing is written.
-            r.notes.trail.push(words::state_note(&StateNote::ReadOnly, &self.config.tool_prefix, self.config.locale));
+            r.notes.trail.push(words::state_note(&StateNote::ReadOnly, &self.settings.config.tool_prefix, self.settings.config.locale));
         }
         // Notes said once go before the sentences (after `[Warning]`: the view puts it first).
-        r.notes.lead.extend(self.notes.iter().cloned());
+        r.notes.lead.extend(self.turn.notes.iter().cloned());
         // (ExternalConflict says it itself; a Blocked call's guidance already gives the way out.)
-        if !self.conflicts.is_empty() && !matches!(r.status, Status::ExternalConflict | Status::Blocked) {
+        if !self.sync.conflicts.is_empty() && !matches!(r.status, Status::ExternalConflict | Status::Blocked) {
             // Every response says it while it lasts, not only the state and flags.
-            let paths = self.conflicts.keys().cloned().collect();
-            r.notes.lead.push(words::state_note(&StateNote::Conflict { paths }, &self.config.tool_prefix, self.config.locale));
+            let paths = self.sync.conflicts.keys().cloned().collect();
+            r.notes.lead.push(words::state_note(
+                &StateNote::Conflict { paths },
+                &self.settings.config.tool_prefix,
+                self.settings.config.locale,
+            ));
         }
         r.workflow_state = self.state();
         r.flags = self.flags();
         r.path = path.map(str::to_string);
-        if let Some(s) = &self.session {
+        if let Some(s) = &self.turn.session {
             r.session_id = Some(format!("s{}", s.id));
-            r.pending_changes = pending_views(s, &self.docs);
+            r.pending_changes = pending_views(s, &self.documents.docs);
         }
         if r.metrics.new_length.is_none() {
             r.metrics.new_length = path.map(|p| self.draft_rope(p).len_chars());
         }
         (r.task_stack, r.task_tree, r.task_tree_earlier) = self.task_views();
-        if self.diagnostics.is_on() {
-            let cats: Vec<&str> = self.diagnostics.categories().map(Category::as_str).collect();
-            let pointer = words::diagnostics_pointer(&cats, &self.operation_id(), self.config.locale);
+        if self.records.diagnostics.is_on() {
+            let cats: Vec<&str> = self.records.diagnostics.categories().map(Category::as_str).collect();
+            let pointer = words::diagnostics_pointer(&cats, &self.operation_id(), self.settings.config.locale);
             r.guidance = Some(match r.guidance.take() {
-                Some(g) if !g.trim().is_empty() => format!("{g}{}{pointer}", self.config.locale.words().phrase("sentence_sep")),
+                Some(g) if !g.trim().is_empty() => format!("{g}{}{pointer}", self.settings.config.locale.words().phrase("sentence_sep")),
                 _ => pointer,
             });
         }
@@ -838,7 +782,7 @@ impl Workspace {
         r.next_actions = self.next_actions();
         if !r.guidance.as_deref().is_some_and(|g| !g.trim().is_empty()) && !r.next_actions.is_empty() {
             // Never an empty guidance: at least what the state offers next.
-            r.guidance = Some(words::next_step(&r.next_actions, self.config.locale));
+            r.guidance = Some(words::next_step(&r.next_actions, self.settings.config.locale));
         }
         r
     }

@@ -78,7 +78,7 @@ impl Workspace {
     /// which the host makes from the edits. Returns the ones set before. Cost: O(1).
     #[cfg(any(target_arch = "wasm32", test))]
     pub(crate) fn set_held_by_host(&mut self, held: Vec<(String, crate::text::Fingerprint)>) -> Vec<(String, crate::text::Fingerprint)> {
-        std::mem::replace(&mut self.held_by_host, held)
+        std::mem::replace(&mut self.documents.held_by_host, held)
     }
 
     /// `memo_commit`: asks the shell to write every document with pending changes (or applies
@@ -86,9 +86,9 @@ impl Workspace {
     /// reports the edit it saved). Cost: O(size of the documents written) for the texts in
     /// storage form.
     pub(super) fn commit(&mut self, summary: &str, auto_pop: bool, lead: Option<Lead>) -> Step {
-        let Some(session) = self.session.as_ref().filter(|s| !s.is_empty()) else {
+        let Some(session) = self.turn.session.as_ref().filter(|s| !s.is_empty()) else {
             if auto_pop && lead.is_none() {
-                if let Some(task) = self.tasks.pop(TaskStatus::Completed, summary) {
+                if let Some(task) = self.records.tasks.pop(TaskStatus::Completed, summary) {
                     let task = TaskEnded { id: task.id, goal: task.goal.clone() };
                     let r = self.persisted(&PersistOutcome::TaskCompleted(task));
                     return Step::Done(self.finish(r, None));
@@ -118,13 +118,13 @@ impl Workspace {
         let dropped = if lead.is_none() { self.drop_waiting_candidates() } else { None };
         let commit = CommitInFlight { summary: summary.to_string(), changes, delta, texts, sets, auto_pop, lead, dropped };
         self.forget_replaced_flats(&commit.texts);
-        if self.config.persist_mode == PersistMode::Disabled {
+        if self.settings.config.persist_mode == PersistMode::Disabled {
             let results = commit
                 .texts
                 .iter()
                 .map(|(p, _)| PersistResult::Saved { path: p.clone(), version: self.open_doc(p).version.clone() })
                 .collect();
-            self.awaiting = Some(Awaiting::Commit(commit));
+            self.turn.awaiting = Some(Awaiting::Commit(commit));
             return self.persist_completed(results);
         }
         let requests: Vec<PersistRequest> = commit
@@ -135,7 +135,7 @@ impl Workspace {
                 let old = self.open_doc(p);
                 // The host makes the text of a write it holds the committed text of from the
                 // edits (src/host_texts.rs strips it): the storage-form copy is not made.
-                let held = self.held_by_host.iter().any(|(q, f)| q == p && *f == old.text.fingerprint());
+                let held = self.documents.held_by_host.iter().any(|(q, f)| q == p && *f == old.text.fingerprint());
                 let text =
                     if held && !t.has_bom() && t.line_ending() == crate::text::LineEnding::Lf { String::new() } else { t.to_storage() };
                 PersistRequest {
@@ -153,7 +153,7 @@ impl Workspace {
                 .map(|(r, (_, t))| json!({"path": r.path, "expected_version": r.expected_version, "bytes": t.storage_len_of(t.rope())}))
                 .collect::<Vec<_>>())
         });
-        self.awaiting = Some(Awaiting::Commit(commit));
+        self.turn.awaiting = Some(Awaiting::Commit(commit));
         Step::Persist(requests)
     }
 
@@ -161,13 +161,13 @@ impl Workspace {
     /// and last letter that could still be staged are returned for the answer to name. `None`
     /// when no choice was pending. Cost: O(candidates).
     fn drop_waiting_candidates(&mut self) -> Option<(Letter, Letter)> {
-        let session = self.session.as_mut()?;
+        let session = self.turn.session.as_mut()?;
         let sel = session.selection.as_ref().filter(|s| s.awaiting_choice)?;
         let mut live = sel.candidates.iter().filter(|c| !c.stale).map(|c| c.id);
         let first = live.next();
         let last = live.next_back().or(first);
         session.selection = None;
-        self.recommended = None;
+        self.turn.recommended = None;
         first.zip(last)
     }
 
@@ -177,10 +177,10 @@ impl Workspace {
     /// living side by side. A failed commit's next search builds the old one again (O(n), once).
     fn forget_replaced_flats(&mut self, texts: &[(String, Text)]) {
         for (path, _) in texts {
-            if let Some(d) = self.docs.get_mut(path) {
+            if let Some(d) = self.documents.docs.get_mut(path) {
                 d.text.forget_flat();
             }
-            if let Some(d) = self.session.as_mut().and_then(|s| s.docs.get_mut(path)) {
+            if let Some(d) = self.turn.session.as_mut().and_then(|s| s.docs.get_mut(path)) {
                 d.base.forget_flat();
             }
         }
@@ -191,7 +191,7 @@ impl Workspace {
     pub(super) fn commit_auto(&mut self) -> Step {
         // With none recommended (offered only when changes are pending), the commit saves them
         // and drops the candidates, as memo_commit does (docs/workflow.md#visible-tools).
-        if let Some(letter) = self.recommended.filter(|_| self.state() == crate::WorkflowState::SelectionPending) {
+        if let Some(letter) = self.turn.recommended.filter(|_| self.state() == crate::WorkflowState::SelectionPending) {
             let args = super::registry::ReplaceSelectionArgs { selection_id: crate::tools::Choice(letter.index()), ..Default::default() };
             match self.replace_selection(None, &args) {
                 Step::Done(r) if r.status == Status::Success => {}
@@ -205,7 +205,7 @@ impl Workspace {
     /// What the pending changes do, for `memo_commit_auto`'s summary (words::auto_summary:
     /// "3 changes in config.json: `timeout: 30` → `timeout: 60` ×3").
     fn auto_summary(&self) -> String {
-        let Some(s) = self.session.as_ref() else { return String::new() };
+        let Some(s) = self.turn.session.as_ref() else { return String::new() };
         let Some(first) = s.changes.first().map(|c| c.first_place()) else { return String::new() };
         let mut paths: Vec<String> = s.changes.iter().map(|c| c.path.clone()).collect();
         paths.dedup();
@@ -221,7 +221,7 @@ impl Workspace {
                 new_text: first.new_text.clone(),
                 repeated: (same && times > 1).then_some(times),
             },
-            self.config.locale,
+            self.settings.config.locale,
         )
     }
 
@@ -238,12 +238,12 @@ impl Workspace {
     /// [`Workspace::complete_persist`] without the end-of-call bookkeeping (rendering, log,
     /// history): a commit with persistence disabled completes inside its own call, which ends once.
     fn persist_completed(&mut self, results: Vec<PersistResult>) -> Step {
-        match self.awaiting.take() {
+        match self.turn.awaiting.take() {
             Some(Awaiting::Commit(commit)) => self.commit_written(commit, results),
             Some(Awaiting::Rollback(rollback)) => self.rollback_written(rollback, results),
             Some(Awaiting::PersistAs { path, new_path, text }) => Step::Done(self.persist_as_written(&path, &new_path, text, results)),
             other => {
-                self.awaiting = other;
+                self.turn.awaiting = other;
                 self.wrong_completion("write", "completePersist", "persist")
             }
         }
@@ -252,7 +252,7 @@ impl Workspace {
     /// A `TextEdit.Persistence` record of the call under way.
     fn persistence_record(&mut self, what: &str, error: Option<String>, detail: impl FnOnce() -> serde_json::Value) {
         let id = self.operation_id();
-        self.diagnostics.record(Category::Persistence, &id, what, error, detail);
+        self.records.diagnostics.record(Category::Persistence, &id, what, error, detail);
     }
 
     fn commit_written(&mut self, commit: CommitInFlight, results: Vec<PersistResult>) -> Step {
@@ -291,44 +291,44 @@ impl Workspace {
                 PersistRequest { path: p.clone(), text: old.to_storage(), expected_version: v.clone(), edits }
             })
             .collect();
-        self.awaiting = Some(Awaiting::Rollback(RollbackInFlight { commit, failures, written }));
+        self.turn.awaiting = Some(Awaiting::Rollback(RollbackInFlight { commit, failures, written }));
         Step::Persist(requests)
     }
 
     fn commit_succeeded(&mut self, commit: CommitInFlight, written: Vec<(String, String)>) -> Response {
         let first_path = commit.texts.first().map(|(p, _)| p.clone());
-        self.recording.summary = Some(commit.summary.clone());
+        self.records.recording.summary = Some(commit.summary.clone());
         let committed: Vec<String> = commit.texts.iter().map(|(p, _)| p.clone()).collect();
-        if self.config.persist_mode == PersistMode::Disabled {
-            self.in_memory_commits.extend(commit.texts.iter().map(|(p, _)| p.clone()));
+        if self.settings.config.persist_mode == PersistMode::Disabled {
+            self.documents.in_memory_commits.extend(commit.texts.iter().map(|(p, _)| p.clone()));
         }
-        if let Some(s) = &self.session {
+        if let Some(s) = &self.turn.session {
             let outcome =
                 crate::history::Outcome::Committed { summary: commit.summary.clone(), changes: commit.changes, delta: commit.delta };
-            self.history.end(s.id, outcome);
+            self.records.history.end(s.id, outcome);
         }
         for (path, text) in commit.texts {
             let version = written.iter().find(|(p, _)| *p == path).map(|(_, v)| v.clone()).unwrap_or_default();
             let spans = self.session_spans(&path);
             self.record_version(&path, VersionKind::Commit, commit.summary.clone(), None, text.rope().clone(), spans);
-            self.docs.insert(path, Document { text, version });
+            self.documents.docs.insert(path, Document { text, version });
         }
         // Immediate mode: the save of one edit ends the session, not the listing it was picked
         // from — its letters keep naming the places the model read (ranges in the draft, which is
         // the committed text now), and a wait for a choice goes on (docs/workflow.md#persist-modes).
-        let kept = commit.lead.as_ref().and(self.session.as_ref()).and_then(|s| s.selection.clone());
-        self.session = None;
+        let kept = commit.lead.as_ref().and(self.turn.session.as_ref()).and_then(|s| s.selection.clone());
+        self.turn.session = None;
         if let Some(selection) = kept {
-            let mut session = crate::session::Session::new(self.next_session_id);
-            self.next_session_id += 1;
+            let mut session = crate::session::Session::new(self.turn.next_session_id);
+            self.turn.next_session_id += 1;
             session.select(selection);
-            self.session = Some(session);
+            self.turn.session = Some(session);
         } else {
-            self.recommended = None;
+            self.turn.recommended = None;
         }
-        self.persist_failures.clear();
+        self.sync.persist_failures.clear();
         let task = if commit.auto_pop {
-            self.tasks.pop(TaskStatus::Completed, &commit.summary).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() })
+            self.records.tasks.pop(TaskStatus::Completed, &commit.summary).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() })
         } else {
             None
         };
@@ -340,7 +340,7 @@ impl Workspace {
             changes: commit.changes,
             delta: commit.delta,
             summary: commit.summary,
-            in_memory: self.config.persist_mode == PersistMode::Disabled,
+            in_memory: self.settings.config.persist_mode == PersistMode::Disabled,
             task,
             lead,
             saved: self.saved_versions(&committed),
@@ -364,7 +364,7 @@ impl Workspace {
         for (path, new_version) in &written {
             match result_for(&results, path) {
                 Some(PersistResult::Saved { version, .. }) => {
-                    if let Some(d) = self.docs.get_mut(path) {
+                    if let Some(d) = self.documents.docs.get_mut(path) {
                         d.version = version.clone();
                     }
                     restored.push((path.clone(), version.clone()));
@@ -375,14 +375,14 @@ impl Workspace {
                     if let Some((_, text)) = commit.texts.iter().find(|(p, _)| p == path) {
                         let spans = self.session_spans(path);
                         self.record_version(path, VersionKind::Commit, commit.summary.clone(), None, text.rope().clone(), spans);
-                        self.docs.insert(path.clone(), Document { text: text.clone(), version: new_version.clone() });
+                        self.documents.docs.insert(path.clone(), Document { text: text.clone(), version: new_version.clone() });
                     }
-                    if let Some(s) = &mut self.session {
+                    if let Some(s) = &mut self.turn.session {
                         s.changes.retain(|c| &c.path != path);
                         s.docs.remove(path);
                     }
                     // Committed and in storage: a failure of an earlier commit is over.
-                    self.persist_failures.remove(path);
+                    self.sync.persist_failures.remove(path);
                     kept_new.push(path.clone());
                 }
             }
@@ -403,7 +403,7 @@ impl Workspace {
         kept_new: &[String],
     ) -> Step {
         for (path, error) in failures {
-            self.persist_failures.insert(path.clone(), error.clone());
+            self.sync.persist_failures.insert(path.clone(), error.clone());
             if let Some((_, text)) = commit.texts.iter().find(|(p, _)| p == path) {
                 let spans = self.session_spans(path);
                 self.record_version(path, VersionKind::Failed, commit.summary.clone(), Some(error.clone()), text.rope().clone(), spans);
@@ -420,11 +420,11 @@ impl Workspace {
             },
             lead: commit.lead.clone(),
         };
-        let paths: Vec<String> = failures.iter().map(|(p, _)| p.clone()).filter(|p| self.docs.contains_key(p)).collect();
+        let paths: Vec<String> = failures.iter().map(|(p, _)| p.clone()).filter(|p| self.documents.docs.contains_key(p)).collect();
         if paths.is_empty() {
             return Step::Done(self.failed_save_answer(failed));
         }
-        self.awaiting = Some(Awaiting::Load(super::sync::LoadPurpose::AfterFailedSave(Box::new(failed))));
+        self.turn.awaiting = Some(Awaiting::Load(super::sync::LoadPurpose::AfterFailedSave(Box::new(failed))));
         Step::Load(paths)
     }
 
@@ -441,7 +441,7 @@ impl Workspace {
                 LoadResult::Missing { path } => (path, None, None),
                 LoadResult::Failed { .. } => continue,
             };
-            let Some(doc) = self.docs.get(&path).filter(|_| outcome.failures.iter().any(|(p, _)| *p == path)) else { continue };
+            let Some(doc) = self.documents.docs.get(&path).filter(|_| outcome.failures.iter().any(|(p, _)| *p == path)) else { continue };
             let moved = match &version {
                 Some(v) => *v != doc.version,
                 None => !doc.version.is_empty(),
@@ -452,7 +452,7 @@ impl Workspace {
         }
         if !outcome.changed.is_empty() {
             // This answer says it: the next editing call runs.
-            self.unreported_conflict = false;
+            self.sync.unreported_conflict = false;
         }
         self.failed_save_answer(FailedSave { outcome, lead })
     }
@@ -475,18 +475,18 @@ impl Workspace {
 
     /// `memo_revert`: drops every pending change; the current task is marked Reverted.
     pub(super) fn revert(&mut self, reason: &str) -> Response {
-        let task = self.tasks.pop(TaskStatus::Reverted, reason).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() });
-        self.persist_failures.clear();
-        self.recommended = None;
-        let session = self.session.take();
+        let task = self.records.tasks.pop(TaskStatus::Reverted, reason).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() });
+        self.sync.persist_failures.clear();
+        self.turn.recommended = None;
+        let session = self.turn.session.take();
         if let Some(s) = &session {
-            self.history.end(s.id, crate::history::Outcome::Reverted { reason: reason.to_string() });
+            self.records.history.end(s.id, crate::history::Outcome::Reverted { reason: reason.to_string() });
         }
         // With the pending changes gone, what storage changed to is simply the text now.
-        for (path, storage) in std::mem::take(&mut self.conflicts) {
+        for (path, storage) in std::mem::take(&mut self.sync.conflicts) {
             self.take_from_storage(&path, storage);
         }
-        self.unreported_conflict = false;
+        self.sync.unreported_conflict = false;
         let outcome = match session {
             None => PersistOutcome::NothingToRevert { task },
             Some(s) => PersistOutcome::Reverted { changes: s.changes.len(), reason: reason.to_string(), task },
@@ -501,7 +501,7 @@ impl Workspace {
         let (path_, new_path_) = (path.to_string(), new_path.to_string());
         let refused = if new_path.is_empty() {
             Some(PersistOutcome::NewPathEmpty { path: path_ })
-        } else if self.docs.contains_key(new_path) {
+        } else if self.documents.docs.contains_key(new_path) {
             Some(PersistOutcome::NewPathOpen { path: path_, new_path: new_path_ })
         } else {
             unsafe_new_path(new_path, path).map(|why| PersistOutcome::NewPathUnsafe { path: path_, new_path: new_path_, why })
@@ -513,17 +513,17 @@ impl Workspace {
         }
         // The draft's flat text from the committed one and the pending changes, as a commit
         // makes it: the new document is searched without building it first.
-        let text = match self.session.as_ref().and_then(|s| s.docs.get(path).map(|d| (d, s.change_set(path).0))) {
+        let text = match self.turn.session.as_ref().and_then(|s| s.docs.get(path).map(|d| (d, s.change_set(path).0))) {
             Some((d, set)) => d.base.committed(d.draft.clone(), &set),
             None => self.open_doc(path).text.clone(),
         };
         let edits = edits_between(&Rope::new(), text.rope());
         let request = PersistRequest { path: new_path.to_string(), text: text.to_storage(), expected_version: String::new(), edits };
-        if self.config.persist_mode == PersistMode::Disabled {
+        if self.settings.config.persist_mode == PersistMode::Disabled {
             let r = self.persisted(&PersistOutcome::PersistDisabled);
             return Step::Done(self.finish(r, Some(path)));
         }
-        self.awaiting = Some(Awaiting::PersistAs { path: path.to_string(), new_path: new_path.to_string(), text });
+        self.turn.awaiting = Some(Awaiting::PersistAs { path: path.to_string(), new_path: new_path.to_string(), text });
         Step::Persist(vec![request])
     }
 
@@ -533,8 +533,8 @@ impl Workspace {
             Some(PersistResult::Saved { version, .. }) => {
                 let version = version.clone();
                 let chars = text.rope().len_chars();
-                self.docs.insert(new_path.to_string(), Document { text, version: version.clone() });
-                self.order.push(new_path.to_string());
+                self.documents.docs.insert(new_path.to_string(), Document { text, version: version.clone() });
+                self.documents.order.push(new_path.to_string());
                 let pending = self.pending_in(path);
                 let mut r = self.persisted(&PersistOutcome::SavedAs {
                     path: path.to_string(),

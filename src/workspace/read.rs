@@ -99,7 +99,7 @@ impl Workspace {
             Vec::new()
         };
         let shown = overlay(rope, &marks);
-        let limits = self.config.read_limits;
+        let limits = self.settings.config.read_limits;
         let gutter = if keys {
             Gutter::Keys(rope)
         } else if numbered {
@@ -255,7 +255,7 @@ impl Workspace {
     /// Without a session nothing is pending, so the draft is the committed text the session will
     /// start from. Cost: O(1) (ropes share).
     pub(super) fn keys_shown_from(&mut self, path: &str, text: &Rope) {
-        if let Some(session) = self.session.as_mut() {
+        if let Some(session) = self.turn.session.as_mut() {
             session.keys_shown.insert(path.to_string(), text.clone());
         }
     }
@@ -264,7 +264,7 @@ impl Workspace {
     /// were shown from in this session, else the session's base (keys read before anything was
     /// staged), else `None` (nothing pending: the draft itself). Cost: O(1).
     pub(super) fn keys_read_from(&self, path: &str) -> Option<Rope> {
-        let session = self.session.as_ref()?;
+        let session = self.turn.session.as_ref()?;
         match session.keys_shown.get(path) {
             Some(rope) => Some(rope.clone()),
             None => session.docs.get(path).map(|d| d.base.rope().clone()),
@@ -286,7 +286,7 @@ impl Workspace {
 
     /// The live candidates of a pending choice in `path` (stale ones are not marked).
     fn selection_marks(&self, path: &str) -> Vec<(Letter, Range<usize>)> {
-        match self.session.as_ref().and_then(|s| s.selection.as_ref()) {
+        match self.turn.session.as_ref().and_then(|s| s.selection.as_ref()) {
             Some(sel) if sel.awaiting_choice && sel.path == path => {
                 sel.candidates.iter().filter(|c| !c.stale).map(|c| (c.id, c.range.clone())).collect()
             }

@@ -1,6 +1,6 @@
 //! The memory tools (docs/workflow.md#memory-store): `memo_recall_context` returns whole stored turns,
 //! `memo_search_memory` ranks them by keywords. The store itself is [`crate::memory`]; the host
-//! fills it (`ws.memory.add`, `import`) and enables the tools with the `memory` option — the memory
+//! fills it (`ws.records.memory.add`, `import`) and enables the tools with the `memory` option — the memory
 //! module is optional, and tools that could only ever answer "nothing stored" would cost
 //! every request their schema.
 
@@ -19,25 +19,25 @@ pub const MAX_SEARCH_LIMIT: usize = 20;
 impl Workspace {
     /// The memory store: turns the host stored, searched and recalled by the tools.
     pub fn memory(&self) -> &MemoryStore {
-        &self.memory
+        &self.records.memory
     }
 
-    /// Stores one turn (`ws.memory.add`). Errors: [`MemoryError::TurnNotIncreasing`],
+    /// Stores one turn (`ws.records.memory.add`). Errors: [`MemoryError::TurnNotIncreasing`],
     /// [`MemoryError::InvalidTime`]; the store is unchanged then. Cost: O(size of the turn).
     pub fn memory_add(&mut self, record: TurnRecord) -> Result<(), MemoryError> {
-        self.memory.add(record)
+        self.records.memory.add(record)
     }
 
-    /// Replaces the store by an [`MemoryStore::export`] (`ws.memory.import`); on error the old
+    /// Replaces the store by an [`MemoryStore::export`] (`ws.records.memory.import`); on error the old
     /// store is kept. Cost: O(size of the export).
     pub fn memory_import(&mut self, json: &str) -> Result<(), MemoryError> {
-        self.memory = MemoryStore::import(json)?;
+        self.records.memory = MemoryStore::import(json)?;
         Ok(())
     }
 
     /// [`Workspace::memory_import`] of an export already parsed.
     pub fn memory_import_value(&mut self, json: &serde_json::Value) -> Result<(), MemoryError> {
-        self.memory = MemoryStore::import_value(json)?;
+        self.records.memory = MemoryStore::import_value(json)?;
         Ok(())
     }
 
@@ -46,7 +46,7 @@ impl Workspace {
     pub(super) fn recall_context(&self, turns: &[i64]) -> Response {
         // The schema admits any whole number ≥ 1; a turn beyond u32 cannot be stored.
         let asked: Vec<u32> = turns.iter().map(|&t| u32::try_from(t).unwrap_or(u32::MAX)).collect();
-        match self.memory.recall(&asked) {
+        match self.records.memory.recall(&asked) {
             Ok(records) => {
                 let outcome = MemoryOutcome::Recalled { turns: records.iter().map(|r| r.turn).collect() };
                 let mut r = words::memory(&outcome, &Voice::of(self));
@@ -55,7 +55,7 @@ impl Workspace {
                 self.finish(r, None)
             }
             Err(error) => {
-                let outcome = MemoryOutcome::NotRecalled { error, known: self.memory.known_range() };
+                let outcome = MemoryOutcome::NotRecalled { error, known: self.records.memory.known_range() };
                 self.finish(words::memory(&outcome, &Voice::of(self)), None)
             }
         }
@@ -65,14 +65,14 @@ impl Workspace {
     /// why nothing was found. Cost: one BM25F search of the store.
     pub(super) fn search_memory(&self, query: &str, limit: Option<i64>) -> Response {
         let limit = limit.map_or(DEFAULT_SEARCH_LIMIT, |n| (n.max(1) as usize).min(MAX_SEARCH_LIMIT));
-        let hits = self.memory.search(query, limit);
+        let hits = self.records.memory.search(query, limit);
         if hits.is_empty() {
-            let why = if self.memory.is_empty() {
+            let why = if self.records.memory.is_empty() {
                 NothingFound::StoreEmpty
             } else if crate::memory::terms(query).is_empty() {
                 NothingFound::NoWords
             } else {
-                NothingFound::NoTurnMatches { stored: self.memory.len() }
+                NothingFound::NoTurnMatches { stored: self.records.memory.len() }
             };
             let outcome = MemoryOutcome::NotFound { query: query.to_string(), why };
             return self.finish(words::memory(&outcome, &Voice::of(self)), None);
@@ -82,7 +82,7 @@ impl Workspace {
             .map(|h| MemoryHitView {
                 turn: h.turn,
                 score: h.score,
-                summary: self.memory.get(h.turn).map(|r| r.summary.clone()).unwrap_or_default(),
+                summary: self.records.memory.get(h.turn).map(|r| r.summary.clone()).unwrap_or_default(),
                 snippet: h.snippet.clone(),
             })
             .collect();

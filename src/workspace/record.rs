@@ -91,15 +91,15 @@ impl Workspace {
     /// Says whether the host's storage keeps a history of its own that records every call
     /// whose saves succeeded (the package sets it when its storage has `afterCommit`). Cost: O(1).
     pub fn keep_records(&mut self, enabled: bool) {
-        self.recording.enabled = enabled;
+        self.records.recording.enabled = enabled;
     }
 
     /// Paths a persist step of this call saved, for [`Step::Record`].
     pub(super) fn note_saved(&mut self, results: &[super::PersistResult]) {
         for r in results {
             if let super::PersistResult::Saved { path, .. } = r {
-                if !self.recording.saved.contains(path) {
-                    self.recording.saved.push(path.clone());
+                if !self.records.recording.saved.contains(path) {
+                    self.records.recording.saved.push(path.clone());
                 }
             }
         }
@@ -109,19 +109,19 @@ impl Workspace {
     /// keeps a history: the response is held (finished, not rendered) and `step` becomes the
     /// [`Step::Record`] asking for the record. Returns whether it did. Cost: O(paths).
     pub(super) fn hold_for_record(&mut self, step: &mut Step) -> bool {
-        let saved = std::mem::take(&mut self.recording.saved);
-        let summary = self.recording.summary.take();
+        let saved = std::mem::take(&mut self.records.recording.saved);
+        let summary = self.records.recording.summary.take();
         let Step::Done(r) = &*step else { return false };
-        if !self.recording.enabled || saved.is_empty() || r.status != Status::Success {
+        if !self.records.recording.enabled || saved.is_empty() || r.status != Status::Success {
             return false;
         }
         // The model's own words for a commit; for other tools (an undo, an immediate-mode edit)
         // what the response says happened.
-        let own = summary.filter(|s| self.call_tool == Some(crate::workspace::Tool::Commit) && !s.trim().is_empty());
+        let own = summary.filter(|s| self.turn.call_tool == Some(crate::workspace::Tool::Commit) && !s.trim().is_empty());
         let summary = own.unwrap_or_else(|| r.summary.clone());
         let request = Step::Record(RecordRequest { summary, paths: saved.clone() });
         if let Step::Done(r) = std::mem::replace(step, request) {
-            self.awaiting = Some(Awaiting::Record(Box::new((r, saved))));
+            self.turn.awaiting = Some(Awaiting::Record(Box::new((r, saved))));
         }
         true
     }
@@ -131,14 +131,14 @@ impl Workspace {
     /// `[Warning]`, never as more. A completion the workspace does not wait for is refused.
     /// Cost: O(size of the response) to render it.
     pub fn complete_record(&mut self, result: RecordResult) -> Step {
-        let (mut r, paths) = match self.awaiting.take() {
+        let (mut r, paths) = match self.turn.awaiting.take() {
             Some(Awaiting::Record(held)) => *held,
             other => {
-                self.awaiting = other;
+                self.turn.awaiting = other;
                 return self.wrong_completion("record", "completeRecord", "record");
             }
         };
-        let w = self.config.locale.words();
+        let w = self.settings.config.locale.words();
         let note = match &result {
             RecordResult::Recorded { id, .. } if id.is_empty() => Some(w.t("record.made_no_id", &[])),
             RecordResult::Recorded { id, branch } if branch.is_empty() => Some(w.t("record.made_detached", &[("id", id)])),

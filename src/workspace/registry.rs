@@ -181,7 +181,7 @@ impl Workspace {
 
     /// The phrase `key` with the tool prefix as `{p}` (a blocked tool's own words).
     fn says(&self, key: &str) -> String {
-        self.config.locale.words().t(key, &[("p", &self.config.tool_prefix)])
+        self.settings.config.locale.words().t(key, &[("p", &self.settings.config.tool_prefix)])
     }
 }
 

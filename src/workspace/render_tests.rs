@@ -20,7 +20,7 @@ fn a_call_renders_its_views_once() {
     for mode in [PersistMode::Manual, PersistMode::Immediate, PersistMode::Disabled] {
         let mut ws = Workspace::new(Config { persist_mode: mode, ..Config::default() });
         ws.open("a.md", "x = 1\ny = 2\nx = 1\n", "v1").unwrap();
-        ws.notes.push("[a.md changed in storage (version v1) and was reloaded.]".into());
+        ws.turn.notes.push("[a.md changed in storage (version v1) and was reloaded.]".into());
         for (name, args) in [
             ("memo_read", serde_json::json!({})),
             ("memo_replace", serde_json::json!({"old_text": "y = 2", "new_text": "y = 3"})),
@@ -43,7 +43,7 @@ fn notes_and_the_warning_are_rendered_from_fields() {
     let mut ws = Workspace::new(Config { persist_mode: PersistMode::Disabled, ..Config::default() });
     ws.open("a.md", "x = 1\n", "v1").unwrap();
     let note = "[a.md changed in storage (version v1) and was reloaded.]";
-    ws.notes.push(note.into());
+    ws.turn.notes.push(note.into());
     let (_, r) = renders(&mut ws, "memo_read", serde_json::json!({}));
     assert!(!r.warned && r.notes.lead == [note] && r.notes.trail.len() == 1, "{r:?}");
     let sentences = r.sentences.clone().unwrap_or_default();
@@ -60,7 +60,7 @@ fn a_response_that_fails_the_validator_is_flagged_and_recorded() {
     let mut ws = Workspace::new(Config::default());
     ws.set_diagnostics([Category::Schema]);
     let mut r = Response::new(Status::Success, "fine");
-    r.render(ws.config.render_options());
+    r.render(ws.settings.config.render_options());
     ws.schema_check(&mut r);
     assert!(!r.flags.contains(Flags::SCHEMA_VIOLATION), "a valid response is left alone");
     assert!(ws.take_diagnostics().is_empty());
@@ -84,7 +84,7 @@ fn a_response_that_fails_the_validator_is_flagged_and_recorded() {
         match_quality: "exact".into(),
     });
     r.metrics.selection_count = Some(1);
-    r.render(ws.config.render_options());
+    r.render(ws.settings.config.render_options());
     ws.schema_check(&mut r);
     assert!(r.flags.contains(Flags::SCHEMA_VIOLATION));
     assert!(r.summary.starts_with("[Fail] Response format does not match the spec"), "{}", r.summary);

@@ -12,18 +12,18 @@ impl Workspace {
     /// where it is kept (a server): the call under way and every later response say so until
     /// [`Workspace::storage_stored`]. Returns whether `path` is open. Cost: O(log n).
     pub fn storage_unstored(&mut self, path: &str) -> bool {
-        if !self.docs.contains_key(path) {
+        if !self.documents.docs.contains_key(path) {
             return false;
         }
-        self.unstored.insert(path.to_string());
-        self.newly_unstored = true;
+        self.documents.unstored.insert(path.to_string());
+        self.documents.newly_unstored = true;
         true
     }
 
     /// Storage now holds every save of `path` where it is kept: the next response says so once.
     /// Returns whether `path` was waiting. Cost: O(log n).
     pub fn storage_stored(&mut self, path: &str) -> bool {
-        if !self.unstored.remove(path) {
+        if !self.documents.unstored.remove(path) {
             return false;
         }
         self.note(StateNote::Stored { path: path.to_string() });
@@ -32,18 +32,21 @@ impl Workspace {
 
     /// The paths whose last save is not yet acknowledged, sorted (what the host polls).
     pub fn unstored(&self) -> Vec<String> {
-        self.unstored.iter().cloned().collect()
+        self.documents.unstored.iter().cloned().collect()
     }
 
     /// The note every response carries while a save is unacknowledged: in full on the call
     /// that saved (with `[Warning]`), short on the others.
     pub(super) fn unstored_note(&mut self) -> Option<(String, bool)> {
-        if self.unstored.is_empty() {
+        if self.documents.unstored.is_empty() {
             return None;
         }
-        let fresh = std::mem::take(&mut self.newly_unstored);
+        let fresh = std::mem::take(&mut self.documents.newly_unstored);
         let paths = self.unstored();
-        Some((words::state_note(&StateNote::NotStored { paths, fresh }, &self.config.tool_prefix, self.config.locale), fresh))
+        Some((
+            words::state_note(&StateNote::NotStored { paths, fresh }, &self.settings.config.tool_prefix, self.settings.config.locale),
+            fresh,
+        ))
     }
 }
 

@@ -62,11 +62,11 @@ impl Workspace {
     /// current text. `None` otherwise (the core answers from its ring). Cost: O(1).
     pub(super) fn ask_stored_read(&mut self, path: &str, version: &str, args: &ReadArgs) -> Option<Step> {
         let current_text_arg = args.current_text_arg().is_some();
-        if !self.recording.enabled || parse_version(version).is_some() || current_text_arg {
+        if !self.records.recording.enabled || parse_version(version).is_some() || current_text_arg {
             return None;
         }
         let read = PendingStoredRead { path: path.to_string(), version: version.trim().to_string(), args: args.clone() };
-        self.awaiting = Some(Awaiting::LoadAt(Box::new(read)));
+        self.turn.awaiting = Some(Awaiting::LoadAt(Box::new(read)));
         Some(Step::LoadAt { path: path.to_string(), version: version.trim().to_string() })
     }
 
@@ -74,10 +74,10 @@ impl Workspace {
     /// completion the workspace does not wait for is refused. Cost: O(text) to take the text
     /// in, and the lines shown.
     pub fn complete_load_at(&mut self, found: StoredAt) -> Step {
-        let read = match self.awaiting.take() {
+        let read = match self.turn.awaiting.take() {
             Some(Awaiting::LoadAt(read)) => *read,
             other => {
-                self.awaiting = other;
+                self.turn.awaiting = other;
                 return self.wrong_completion("stored version", "completeLoadAt", "load_at");
             }
         };

@@ -53,7 +53,7 @@ impl Workspace {
     /// one changed region); O(n) for a path not open.
     fn stored(&self, path: &str, raw: impl Into<String>, version: &str) -> (Document, Option<ChangeSet>) {
         let version = version.to_string();
-        match self.docs.get(path) {
+        match self.documents.docs.get(path) {
             Some(doc) => {
                 let (text, changes) = doc.text.reloaded(raw.into());
                 (Document { text, version }, changes)
@@ -82,7 +82,7 @@ impl Workspace {
                 return self.storage_too_large(path, version, bytes);
             }
         }
-        let Some(doc) = self.docs.get(path) else { return false };
+        let Some(doc) = self.documents.docs.get(path) else { return false };
         // What storage holds now: a version, or None when the document is gone.
         let reported = match (&raw, version) {
             (Some(_), Some(version)) => Some(version),
@@ -92,7 +92,7 @@ impl Workspace {
             Some(v) => v == doc.version,
             None => doc.version.is_empty(),
         };
-        let known_conflict = self.conflicts.get(path).map(|c| c.as_ref().map(|d| d.version.as_str()));
+        let known_conflict = self.sync.conflicts.get(path).map(|c| c.as_ref().map(|d| d.version.as_str()));
         let known_version = doc.version.clone();
         let new_version = reported.map(str::to_string);
         if same || known_conflict == Some(new_version.as_deref()) {
@@ -112,27 +112,27 @@ impl Workspace {
             }
             _ => (None, None),
         };
-        let pending = self.pending_in(path) > 0 && !self.in_memory_commits.contains(path);
+        let pending = self.pending_in(path) > 0 && !self.documents.in_memory_commits.contains(path);
         if let Some(action) = if pending { self.auto_rebase(path, storage.as_ref(), steps, change.as_ref()) } else { None } {
             self.external_record(path, &known_version, new_version.as_deref(), action);
             return true;
         }
-        let action = if self.in_memory_commits.contains(path) && self.pending_in(path) == 0 {
+        let action = if self.documents.in_memory_commits.contains(path) && self.pending_in(path) == 0 {
             "kept: committed in memory only (persistence disabled)"
         } else if self.pending_in(path) == 0 {
             "reloaded: no pending changes"
         } else {
             "conflict: pending changes"
         };
-        if self.in_memory_commits.contains(path) && self.pending_in(path) == 0 {
+        if self.documents.in_memory_commits.contains(path) && self.pending_in(path) == 0 {
             let version = storage.as_ref().map(|d| d.version.clone());
             self.note(StateNote::KeptInMemory { path: path.to_string(), version });
         } else if self.pending_in(path) == 0 {
             self.take_from_storage(path, storage);
         } else {
             self.remember_exact(path, storage.as_ref(), steps);
-            self.conflicts.insert(path.to_string(), storage);
-            self.unreported_conflict = true;
+            self.sync.conflicts.insert(path.to_string(), storage);
+            self.sync.unreported_conflict = true;
         }
         self.external_record(path, &known_version, new_version.as_deref(), action);
         true
@@ -144,7 +144,7 @@ impl Workspace {
     /// whether the workspace took notice (false for a path not open or a version it knows).
     /// The shell calls this directly for a text too large to hand over.
     pub fn storage_too_large(&mut self, path: &str, version: &str, bytes: usize) -> bool {
-        let Some(doc) = self.docs.get(path) else { return false };
+        let Some(doc) = self.documents.docs.get(path) else { return false };
         if doc.version == version {
             return false;
         }
@@ -160,7 +160,7 @@ impl Workspace {
     /// where). Nothing is loaded; the next response says so. Returns whether the workspace took
     /// notice (false when `path` is not open).
     pub fn storage_unreadable(&mut self, path: &str, why: &str) -> bool {
-        let Some(doc) = self.docs.get(path) else { return false };
+        let Some(doc) = self.documents.docs.get(path) else { return false };
         let known_version = doc.version.clone();
         self.note(StateNote::Unreadable { path: path.to_string(), why: why.to_string(), kept: known_version.clone() });
         self.external_record(path, &known_version, None, &format!("refused: {why}"));
@@ -170,8 +170,8 @@ impl Workspace {
     /// A `TextEdit.External` record: what storage reported and what the workspace did.
     fn external_record(&mut self, path: &str, known: &str, reported: Option<&str>, action: &str) {
         let (state, flags) = (self.state(), self.flags());
-        let id = format!("ext-{}", self.log.seq());
-        self.diagnostics.record_event(
+        let id = format!("ext-{}", self.records.log.seq());
+        self.records.diagnostics.record_event(
             Category::External,
             &id,
             "storage_changed",
@@ -185,18 +185,18 @@ impl Workspace {
     /// session's copy of it; says so in the next summary.
     pub(super) fn take_from_storage(&mut self, path: &str, storage: Option<Document>) {
         self.drop_path_from_session(path);
-        self.conflicts.remove(path);
-        self.persist_failures.remove(path);
+        self.sync.conflicts.remove(path);
+        self.sync.persist_failures.remove(path);
         match storage {
             Some(doc) => {
                 let version = doc.version.clone();
                 self.record_external(path, &doc);
-                self.docs.insert(path.to_string(), doc);
+                self.documents.docs.insert(path.to_string(), doc);
                 self.note(StateNote::Reloaded { path: path.to_string(), version });
-                self.reloaded_since_response.insert(path.to_string());
+                self.sync.reloaded_since_response.insert(path.to_string());
             }
             None => {
-                if let Some(d) = self.docs.get_mut(path) {
+                if let Some(d) = self.documents.docs.get_mut(path) {
                     d.version = String::new(); // a later save must create it anew
                 }
                 self.note(StateNote::Deleted { path: path.to_string() });
@@ -207,17 +207,17 @@ impl Workspace {
     /// Records storage's text of `path` as an external version for the live context (nothing
     /// when it equals the committed text).
     pub(super) fn record_external(&mut self, path: &str, storage: &Document) {
-        let summary = words::external_version(&storage.version, self.config.locale);
+        let summary = words::external_version(&storage.version, self.settings.config.locale);
         self.record_version(path, crate::live_context::VersionKind::External, summary, None, storage.text.rope().clone(), None);
     }
 
     /// Drops the pending changes (and draft, and selection) of `path`; returns how many
     /// changes were dropped. An emptied session ends.
     fn drop_path_from_session(&mut self, path: &str) -> usize {
-        let Some(s) = &mut self.session else { return 0 };
+        let Some(s) = &mut self.turn.session else { return 0 };
         let dropped = s.drop_path(path);
         if s.is_empty() && s.selection.is_none() {
-            self.session = None;
+            self.turn.session = None;
         }
         dropped
     }
@@ -225,8 +225,9 @@ impl Workspace {
     /// The response that tells the agent, once, that storage changed under its pending changes;
     /// the editing call `tool` was not run.
     pub(super) fn conflict_report(&mut self, tool: Tool) -> Response {
-        self.unreported_conflict = false;
+        self.sync.unreported_conflict = false;
         let documents = self
+            .sync
             .conflicts
             .iter()
             .map(|(path, s)| Conflicted {
@@ -236,29 +237,29 @@ impl Workspace {
             })
             .collect();
         let r = self.synced(&SyncOutcome::Conflict { documents, tool });
-        let path = self.conflicts.keys().next().cloned();
+        let path = self.sync.conflicts.keys().next().cloned();
         self.finish(r, path.as_deref())
     }
 
     /// `memo_diff`: the draft against the committed text, or storage's text against the draft.
     pub(super) fn diff(&mut self, path: &str, against_storage: bool) -> Step {
         if !against_storage {
-            let Some(session) = self.session.as_ref().filter(|s| s.changes.iter().any(|c| c.path == path)) else {
+            let Some(session) = self.turn.session.as_ref().filter(|s| s.changes.iter().any(|c| c.path == path)) else {
                 let r = self.synced(&SyncOutcome::NoPendingChanges { path: path.to_string() });
                 return Step::Done(self.finish(r, Some(path)));
             };
             let mut r = self.synced(&SyncOutcome::DraftDiff { path: path.to_string(), pending: self.pending_in(path) });
             let opts = PreviewOptions { mode: PreviewMode::Diff, ..self.preview_options(None, None) };
-            r.preview = Some(render_preview(session, path, &opts, self.config.locale.words()).text);
+            r.preview = Some(render_preview(session, path, &opts, self.settings.config.locale.words()).text);
             return Step::Done(self.finish(r, Some(path)));
         }
-        match self.conflicts.get(path) {
+        match self.sync.conflicts.get(path) {
             Some(storage) => {
                 let storage = storage.clone();
                 Step::Done(self.storage_diff(path, storage.as_ref()))
             }
             None => {
-                self.awaiting = Some(Awaiting::Load(LoadPurpose::Diff { path: path.to_string() }));
+                self.turn.awaiting = Some(Awaiting::Load(LoadPurpose::Diff { path: path.to_string() }));
                 Step::Load(vec![path.to_string()])
             }
         }
@@ -276,11 +277,11 @@ impl Workspace {
         let patch =
             preview::unified_whole(&stored, &draft, &format!("storage/{path}"), &format!("draft/{path}"), preview::DEFAULT_CONTEXT_LINES);
         if patch.is_empty() {
-            let conflict = self.conflicts.contains_key(path);
+            let conflict = self.sync.conflicts.contains_key(path);
             let r = self.synced(&SyncOutcome::StorageIsDraft { path: path.to_string(), version: storage.version.clone(), conflict });
             return self.finish(r, Some(path));
         }
-        let conflict = self.conflicts.contains_key(path);
+        let conflict = self.sync.conflicts.contains_key(path);
         let mut r = self.synced(&SyncOutcome::StorageDiff { path: path.to_string(), version: storage.version.clone(), conflict });
         r.preview = Some(patch);
         self.finish(r, Some(path))
@@ -288,7 +289,7 @@ impl Workspace {
 
     /// `memo_refresh`: reloads `path` from storage, dropping its pending changes.
     pub(super) fn refresh(&mut self, path: &str) -> Step {
-        self.awaiting = Some(Awaiting::Load(LoadPurpose::Refresh { path: path.to_string() }));
+        self.turn.awaiting = Some(Awaiting::Load(LoadPurpose::Refresh { path: path.to_string() }));
         Step::Load(vec![path.to_string()])
     }
 
@@ -296,20 +297,20 @@ impl Workspace {
     /// disagree with storage.
     pub(super) fn discard(&mut self, reason: Option<&str>) -> Step {
         let reason = reason.unwrap_or_default().to_string();
-        let mut paths: Vec<String> = self.conflicts.keys().chain(self.persist_failures.keys()).cloned().collect();
+        let mut paths: Vec<String> = self.sync.conflicts.keys().chain(self.sync.persist_failures.keys()).cloned().collect();
         crate::sort::sort_by(&mut paths, |a, b| a.cmp(b));
         paths.dedup();
         if paths.is_empty() {
             return Step::Done(self.revert(&reason));
         }
-        self.awaiting = Some(Awaiting::Load(LoadPurpose::Discard { reason, paths: paths.clone() }));
+        self.turn.awaiting = Some(Awaiting::Load(LoadPurpose::Discard { reason, paths: paths.clone() }));
         Step::Load(paths)
     }
 
     /// `memo_rebase`: re-applies the pending changes of `path` that storage's change does not
     /// overlap onto storage's text; the others are dropped and listed.
     pub(super) fn rebase(&mut self, path: &str) -> Response {
-        let Some(storage) = self.conflicts.get(path).cloned() else {
+        let Some(storage) = self.sync.conflicts.get(path).cloned() else {
             let r = self.synced(&SyncOutcome::NothingToRebase { path: path.to_string() });
             return self.finish(r, Some(path));
         };
@@ -318,18 +319,18 @@ impl Workspace {
             return self.finish(r, Some(path));
         };
         let exact = self.take_exact(path, &storage);
-        let outcome = match (self.session.as_mut(), exact) {
+        let outcome = match (self.turn.session.as_mut(), exact) {
             (Some(s), Some(external)) => s.rebase_with(path, &storage.text, &external),
             (Some(s), None) => s.rebase(path, &storage.text),
             (None, _) => Default::default(),
         };
         let version = storage.version.clone();
         self.record_external(path, &storage);
-        self.docs.insert(path.to_string(), storage);
-        self.conflicts.remove(path);
-        self.persist_failures.remove(path);
-        if self.conflicts.is_empty() {
-            self.unreported_conflict = false;
+        self.documents.docs.insert(path.to_string(), storage);
+        self.sync.conflicts.remove(path);
+        self.sync.persist_failures.remove(path);
+        if self.sync.conflicts.is_empty() {
+            self.sync.unreported_conflict = false;
         }
         let dropped = outcome
             .conflicts
@@ -337,9 +338,9 @@ impl Workspace {
             .map(|c| DroppedChange { id: c.id, old_text: c.first_place().old_text.clone(), new_text: c.first_place().new_text.clone() })
             .collect();
         let mut r = self.synced(&SyncOutcome::Rebased { path: path.to_string(), version, kept: outcome.kept.clone(), dropped });
-        if let Some(s) = &self.session {
+        if let Some(s) = &self.turn.session {
             if s.changes.iter().any(|c| c.path == path) {
-                r.preview = Some(render_preview(s, path, &self.preview_options(None, None), self.config.locale.words()).text);
+                r.preview = Some(render_preview(s, path, &self.preview_options(None, None), self.settings.config.locale.words()).text);
             }
         }
         r.fingerprint = Some(self.draft_fingerprint(path).to_string());
@@ -348,10 +349,10 @@ impl Workspace {
 
     /// Finishes a read step with what storage returned (one result per path).
     pub fn complete_load(&mut self, results: Vec<LoadResult>) -> Step {
-        let mut step = match self.awaiting.take() {
+        let mut step = match self.turn.awaiting.take() {
             Some(Awaiting::Load(purpose)) => Step::Done(self.loaded(purpose, results)),
             other => {
-                self.awaiting = other;
+                self.turn.awaiting = other;
                 self.wrong_completion("read", "completeLoad", "load")
             }
         };
@@ -395,7 +396,7 @@ impl Workspace {
                     let raw = storage.as_ref().map(|d| d.text.to_storage());
                     let version = storage.as_ref().map(|d| d.version.clone());
                     self.storage_changed_with_edits(&path, raw, version.as_deref(), None);
-                    self.unreported_conflict = false; // this response says it
+                    self.sync.unreported_conflict = false; // this response says it
                 }
                 self.storage_diff(&path, storage.as_ref())
             }
@@ -407,17 +408,17 @@ impl Workspace {
                     if !self.open_doc(&path).version.is_empty() {
                         self.storage_changed(&path, None, None);
                     }
-                    let conflict = self.conflicts.contains_key(&path);
+                    let conflict = self.sync.conflicts.contains_key(&path);
                     if conflict {
-                        self.unreported_conflict = false; // this response says it
+                        self.sync.unreported_conflict = false; // this response says it
                     }
                     let r = self.synced(&SyncOutcome::RefreshDeleted { path: path.clone(), conflict });
                     return self.finish(r, Some(&path));
                 };
                 let unchanged = storage.version == self.open_doc(&path).version && storage.text.rope() == self.open_doc(&path).text.rope();
-                let quiet = !self.conflicts.contains_key(&path)
-                    && !self.persist_failures.contains_key(&path)
-                    && !self.in_memory_commits.contains(&path);
+                let quiet = !self.sync.conflicts.contains_key(&path)
+                    && !self.sync.persist_failures.contains_key(&path)
+                    && !self.documents.in_memory_commits.contains(&path);
                 if unchanged && quiet && self.pending_in(&path) == 0 {
                     // Nothing to reload and nothing to drop: a pending choice stays (its ranges
                     // are still those of this text), as a NoOp promises.
@@ -425,14 +426,14 @@ impl Workspace {
                     return self.finish(r, Some(&path));
                 }
                 let dropped = self.drop_path_from_session(&path);
-                self.in_memory_commits.remove(&path);
+                self.documents.in_memory_commits.remove(&path);
                 let version = storage.version.clone();
                 self.record_external(&path, &storage);
-                self.docs.insert(path.clone(), storage);
-                self.conflicts.remove(&path);
-                self.persist_failures.remove(&path);
-                if self.conflicts.is_empty() {
-                    self.unreported_conflict = false;
+                self.documents.docs.insert(path.clone(), storage);
+                self.sync.conflicts.remove(&path);
+                self.sync.persist_failures.remove(&path);
+                if self.sync.conflicts.is_empty() {
+                    self.sync.unreported_conflict = false;
                 }
                 let r = self.synced(&if unchanged && dropped == 0 {
                     SyncOutcome::AlreadyInStep { path: path.clone(), version }
@@ -442,25 +443,25 @@ impl Workspace {
                 self.finish(r, Some(&path))
             }
             LoadPurpose::Discard { reason, .. } => {
-                let n = self.session.as_ref().map_or(0, |s| s.changes.len());
-                let task = self.tasks.pop(TaskStatus::Reverted, &reason).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() });
-                if let Some(s) = self.session.take() {
-                    self.history.end(s.id, crate::history::Outcome::Reverted { reason: reason.clone() });
+                let n = self.turn.session.as_ref().map_or(0, |s| s.changes.len());
+                let task = self.records.tasks.pop(TaskStatus::Reverted, &reason).map(|t| TaskEnded { id: t.id, goal: t.goal.clone() });
+                if let Some(s) = self.turn.session.take() {
+                    self.records.history.end(s.id, crate::history::Outcome::Reverted { reason: reason.clone() });
                 }
-                self.recommended = None;
-                self.persist_failures.clear();
-                self.conflicts.clear();
-                self.unreported_conflict = false;
+                self.turn.recommended = None;
+                self.sync.persist_failures.clear();
+                self.sync.conflicts.clear();
+                self.sync.unreported_conflict = false;
                 let mut reloaded = Vec::new();
                 for (path, storage) in read {
                     match storage {
                         Some(doc) => {
                             reloaded.push(ReloadedDocument { path: path.clone(), version: Some(doc.version.clone()) });
                             self.record_external(&path, &doc);
-                            self.docs.insert(path, doc);
+                            self.documents.docs.insert(path, doc);
                         }
                         None => {
-                            if let Some(d) = self.docs.get_mut(&path) {
+                            if let Some(d) = self.documents.docs.get_mut(&path) {
                                 d.version = String::new();
                             }
                             reloaded.push(ReloadedDocument { path, version: None });
@@ -481,7 +482,7 @@ impl Workspace {
 
     /// Says `note` once, at the start of the next response's summary.
     pub(super) fn note(&mut self, note: StateNote) {
-        self.notes.push(words::state_note(&note, &self.config.tool_prefix, self.config.locale));
+        self.turn.notes.push(words::state_note(&note, &self.settings.config.tool_prefix, self.settings.config.locale));
     }
 
     fn load_failed(&mut self, path: &str, error: &str) -> Response {

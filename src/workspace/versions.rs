@@ -69,7 +69,7 @@ impl Workspace {
         rope: &Rope,
         of: VersionOf,
     ) -> (VersionOutcome, Option<(String, usize)>) {
-        let path_arg = Some(path) != self.order.first().map(String::as_str);
+        let path_arg = Some(path) != self.documents.order.first().map(String::as_str);
         let last = text::visible_line_count(rope);
         let start = args.start_line.unwrap_or(1) as usize;
         let end = args.end_line.map_or(last, |n| n as usize).min(last);
@@ -80,7 +80,7 @@ impl Workspace {
             );
         }
         let gutter = if args.line_numbers.unwrap_or(true) { Gutter::Numbers } else { Gutter::None };
-        let shown = limited_lines(rope, gutter, start, end, &self.config.read_limits);
+        let shown = limited_lines(rope, gutter, start, end, &self.settings.config.read_limits);
         let read = VersionRead {
             path: path.to_string(),
             version: version.to_string(),
@@ -99,23 +99,25 @@ impl Workspace {
     /// `NoSuchVersion` when `path` never had it, `AgedOut` when the ring no longer keeps it (by
     /// count or by bytes). Cost: O(RING) (the rope is shared, not copied).
     pub(super) fn version_text(&self, path: &str, version: &str) -> Result<(Rope, VersionOf), VersionOutcome> {
-        let path_arg = Some(path) != self.order.first().map(String::as_str);
-        let current = self.timeline.current_seq(path);
+        let path_arg = Some(path) != self.documents.order.first().map(String::as_str);
+        let current = self.records.timeline.current_seq(path);
         let Some((seq, failed)) = parse_version(version) else {
             return Err(VersionOutcome::NotAVersion { given: text::clip(version, 40), current });
         };
         let found: Option<(Rope, VersionOf)> = if failed {
-            self.timeline
+            self.records
+                .timeline
                 .newest_first(Some(path))
                 .find(|v| v.seq == seq && v.kind == VersionKind::Failed)
                 .map(|v| (v.after.clone(), VersionOf::Failed { summary: v.summary.clone() }))
         } else if seq == 0 {
-            let of = if self.timeline.was_created(path) { VersionOf::Created } else { VersionOf::Opened };
-            self.timeline.origin(path).map(|r| (r.clone(), of))
+            let of = if self.records.timeline.was_created(path) { VersionOf::Created } else { VersionOf::Opened };
+            self.records.timeline.origin(path).map(|r| (r.clone(), of))
         } else if seq == current {
             Some((self.open_doc(path).text.rope().clone(), VersionOf::Now))
         } else {
-            self.timeline
+            self.records
+                .timeline
                 .newest_first(Some(path))
                 .find(|v| v.seq == seq && v.kind != VersionKind::Failed)
                 .map(|v| (v.after.clone(), VersionOf::After { summary: v.summary.clone() }))
@@ -125,7 +127,7 @@ impl Workspace {
             if seq > current || failed || seq == 0 {
                 return VersionOutcome::NoSuchVersion { path, version, current, path_arg };
             }
-            let kept = self.timeline.newest_first(Some(&path)).filter(|v| v.kind != VersionKind::Failed).map(|v| v.seq);
+            let kept = self.records.timeline.newest_first(Some(&path)).filter(|v| v.kind != VersionKind::Failed).map(|v| v.seq);
             let oldest = kept.min().unwrap_or(current);
             VersionOutcome::AgedOut { path, version, ring: RING, bytes: VERSION_BYTES, oldest, path_arg }
         })
@@ -134,16 +136,16 @@ impl Workspace {
     /// What the kept versions cost together in bytes: the text their changes replaced, which
     /// no newer text shares (docs/workflow.md#live-context; for tests and diagnostics). O(1).
     pub fn versions_bytes(&self) -> usize {
-        self.timeline.bytes()
+        self.records.timeline.bytes()
     }
 
     /// The versions a commit of `paths` saved, for its guidance (`None`: no path). Cost: O(documents).
     pub(super) fn saved_versions(&self, paths: &[String]) -> Option<SavedVersions> {
         let first = paths.first()?;
         Some(SavedVersions {
-            now: paths.iter().map(|path| (path.clone(), self.timeline.current_seq(path))).collect(),
-            before: self.timeline.current_seq(first).saturating_sub(1),
-            path_arg: Some(first) != self.order.first(),
+            now: paths.iter().map(|path| (path.clone(), self.records.timeline.current_seq(path))).collect(),
+            before: self.records.timeline.current_seq(first).saturating_sub(1),
+            path_arg: Some(first) != self.documents.order.first(),
         })
     }
 }

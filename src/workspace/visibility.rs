@@ -25,7 +25,7 @@ impl Workspace {
 
     /// The live selection is units `memo_find` listed. O(1).
     pub(super) fn units_listed(&self) -> bool {
-        self.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|s| s.kind == crate::session::SelectionKind::Units)
+        self.turn.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|s| s.kind == crate::session::SelectionKind::Units)
     }
 
     pub fn visible_tools(&self) -> Vec<Tool> {
@@ -38,8 +38,8 @@ impl Workspace {
     pub fn is_enabled(&self, tool: Tool) -> bool {
         match tool.row().enabled {
             Enabled::Always => true,
-            Enabled::WithMemory => self.config.memory,
-            Enabled::WithManualCommits => self.config.persist_mode != PersistMode::Immediate,
+            Enabled::WithMemory => self.settings.config.memory,
+            Enabled::WithManualCommits => self.settings.config.persist_mode != PersistMode::Immediate,
         }
     }
 
@@ -51,13 +51,16 @@ impl Workspace {
         Tool::ALL
             .into_iter()
             .filter(|t| self.is_enabled(*t))
-            .map(|t| t.definition_in(&self.config.tool_prefix, self.config.persist_mode))
+            .map(|t| t.definition_in(&self.settings.config.tool_prefix, self.settings.config.persist_mode))
             .collect()
     }
 
     /// Definitions of the visible tools, for LLM SDKs.
     pub fn tool_definitions(&self) -> Vec<ToolDefinition> {
-        self.visible_tools().into_iter().map(|t| t.definition_in(&self.config.tool_prefix, self.config.persist_mode)).collect()
+        self.visible_tools()
+            .into_iter()
+            .map(|t| t.definition_in(&self.settings.config.tool_prefix, self.settings.config.persist_mode))
+            .collect()
     }
 
     /// Every tool of the registry, in [`Tool::ALL`] order, with whether the current state offers
@@ -67,7 +70,7 @@ impl Workspace {
         Tool::ALL
             .into_iter()
             .map(|tool| {
-                let definition = tool.definition_in(&self.config.tool_prefix, self.config.persist_mode);
+                let definition = tool.definition_in(&self.settings.config.tool_prefix, self.settings.config.persist_mode);
                 if self.is_visible(tool) {
                     ToolState { definition, available: true, reason: None, guidance: None }
                 } else {
@@ -79,7 +82,7 @@ impl Workspace {
     }
 
     pub(super) fn tool_name(&self, tool: Tool) -> String {
-        tool.name(&self.config.tool_prefix)
+        tool.name(&self.settings.config.tool_prefix)
     }
 
     pub(super) fn blocked(&self, tool: Tool) -> Response {
@@ -92,21 +95,21 @@ impl Workspace {
     /// state's.
     pub(super) fn unavailable(&self, tool: Tool) -> (String, String) {
         let state = self.state();
-        let p = &self.config.tool_prefix;
-        let w = self.config.locale.words();
+        let p = &self.settings.config.tool_prefix;
+        let w = self.settings.config.locale.words();
         let name = self.tool_name(tool);
         let row = tool.row();
-        if row.enabled == Enabled::WithMemory && !self.config.memory {
+        if row.enabled == Enabled::WithMemory && !self.settings.config.memory {
             return (w.t("blocked.no_memory", &[("tool", &name)]), w.t("blocked.no_memory.guidance", &[("p", p)]));
         }
         let instead = match row.blocked.and_then(|own| own(self, state)) {
             Some(own) => own,
             None => match state {
                 WorkflowState::SelectionPending => w.t("blocked.choose_first", &[("p", p)]),
-                WorkflowState::Idle | WorkflowState::PersistPending if self.config.persist_mode == PersistMode::Immediate => {
+                WorkflowState::Idle | WorkflowState::PersistPending if self.settings.config.persist_mode == PersistMode::Immediate => {
                     w.t("blocked.immediate", &[])
                 }
-                WorkflowState::OutOfSync if !self.conflicts.is_empty() => w.t("blocked.conflicts", &[("p", p)]),
+                WorkflowState::OutOfSync if !self.sync.conflicts.is_empty() => w.t("blocked.conflicts", &[("p", p)]),
                 WorkflowState::OutOfSync => w.t("blocked.save_failed", &[("p", p)]),
                 WorkflowState::Refreshing => w.t("blocked.refreshing", &[]),
                 _ => w.t("blocked.read", &[("p", p)]),
@@ -117,12 +120,12 @@ impl Workspace {
 
     /// A blocked tool's words (`key`) and then how to save or drop what is pending (`lead`).
     pub(super) fn blocked_then(&self, key: &str, lead: &str) -> String {
-        let w = self.config.locale.words();
+        let w = self.settings.config.locale.words();
         format!("{}{}{}", w.t(key, &[]), w.phrase("sentence_sep"), self.save_or_drop(lead))
     }
 
     pub(super) fn next_actions(&self) -> Vec<String> {
-        let p = &self.config.tool_prefix;
+        let p = &self.settings.config.tool_prefix;
         match self.state() {
             WorkflowState::Idle => vec![format!("{p}_read()"), format!("{p}_replace(old_text, new_text)")],
             WorkflowState::SelectionPending => {
@@ -135,12 +138,12 @@ impl Workspace {
             }
             WorkflowState::PersistPending => {
                 let mut v = vec![format!("{p}_commit(summary)"), format!("{p}_revert(reason)"), format!("{p}_preview()")];
-                if self.config.persist_mode == PersistMode::Immediate {
+                if self.settings.config.persist_mode == PersistMode::Immediate {
                     v.remove(0);
                 }
                 v
             }
-            WorkflowState::OutOfSync if !self.conflicts.is_empty() => vec![
+            WorkflowState::OutOfSync if !self.sync.conflicts.is_empty() => vec![
                 format!("{p}_diff(against=\"storage\")"),
                 format!("{p}_rebase()"),
                 format!("{p}_refresh()"),

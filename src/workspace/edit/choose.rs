@@ -308,10 +308,10 @@ impl Workspace {
         let draft = self.draft_rope(&search.path);
         let same = self.same_selection(&search, &matches);
         let reloaded = !same && search.match_id.is_some() && self.reloaded_since_last_response(&search.path);
-        let live = self.session.as_ref().and_then(|s| s.selection.as_ref()).filter(|_| same);
+        let live = self.turn.session.as_ref().and_then(|s| s.selection.as_ref()).filter(|_| same);
         // A letter read from a listing that is no longer open (an edit, commit or revert ended
         // it): the current matches are lettered anew, so it is never taken as a position in them.
-        let ended = self.listed.iter().any(|(p, q)| *p == search.path && *q == search.query);
+        let ended = self.turn.listed.iter().any(|(p, q)| *p == search.path && *q == search.query);
         if let (Some(letter), true, false, None) = (search.match_id, ended, reloaded, live) {
             return self.list(search, matches, ListReason::ListingEnded { letter });
         }
@@ -369,7 +369,7 @@ impl Workspace {
         let same = self.same_selection(&search, &matches);
         if !search.preview_only {
             if same {
-                if let Some(session) = self.session.as_mut() {
+                if let Some(session) = self.turn.session.as_mut() {
                     // The letters stay; the replacement is the one given with this search.
                     session.relist(&search.new_text);
                 }
@@ -378,11 +378,11 @@ impl Workspace {
             }
         }
         // From the selection when it is live, else the matches lettered in order.
-        let listing: Vec<SelectionCandidate> = match self.session.as_ref().and_then(|s| s.selection.as_ref()) {
+        let listing: Vec<SelectionCandidate> = match self.turn.session.as_ref().and_then(|s| s.selection.as_ref()) {
             Some(sel) if same || !search.preview_only => sel.candidates.clone(),
             _ => lettered(&matches),
         };
-        let goal = self.tasks.innermost().map(|t| t.goal.clone());
+        let goal = self.records.tasks.innermost().map(|t| t.goal.clone());
         let hints = Hints { anchor_end: search.anchor_end, focus: self.focus(&search.path), goal: goal.as_deref() };
         let shown = if search.show_all { 26 } else { DEFAULT_CANDIDATES_SHOWN };
         let (mut candidates, mut recommended) = show_listing(&draft, &listing, shown, &hints);
@@ -394,7 +394,7 @@ impl Workspace {
             }
         }
         if !search.preview_only {
-            self.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.id);
+            self.turn.recommended = recommended.and_then(|(i, _)| listing.get(i)).map(|l| l.id);
         }
         // Recommended among the candidates shown.
         let recommended_letter =
@@ -425,7 +425,7 @@ impl Workspace {
 
     /// Char offset of the last staged change in `path`, for recommendations.
     fn focus(&self, path: &str) -> Option<usize> {
-        let s = self.session.as_ref()?;
+        let s = self.turn.session.as_ref()?;
         let id = s.last_staged?;
         s.changes_in_draft(path).into_iter().find(|(c, _)| c.id == id).map(|(_, r)| r.start)
     }
@@ -433,7 +433,7 @@ impl Workspace {
     /// The live selection of this query, if it still describes these matches (its letters then
     /// stay valid: docs/architecture.md#pending-changes).
     fn same_selection(&self, search: &Search, matches: &[Match]) -> bool {
-        self.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|sel| {
+        self.turn.session.as_ref().and_then(|s| s.selection.as_ref()).is_some_and(|sel| {
             sel.path == search.path
                 && sel.query == search.query
                 && sel.kind == SelectionKind::Matches
@@ -444,7 +444,7 @@ impl Workspace {
     /// Whether `path` was reloaded from storage after the last response (`take_from_storage` in
     /// sync.rs records it; the end of each call forgets it). Cost: O(log reloaded paths).
     fn reloaded_since_last_response(&self, path: &str) -> bool {
-        self.reloaded_since_response.contains(path)
+        self.sync.reloaded_since_response.contains(path)
     }
 
     /// Caches `found` as the live selection (letters in document order).
@@ -464,21 +464,21 @@ impl Workspace {
 
     fn set_selection(&mut self, selection: Selection) {
         let listed = (selection.path.clone(), selection.query.clone());
-        self.listed.retain(|l| *l != listed);
-        if self.listed.len() >= 32 {
-            self.listed.remove(0);
+        self.turn.listed.retain(|l| *l != listed);
+        if self.turn.listed.len() >= 32 {
+            self.turn.listed.remove(0);
         }
-        self.listed.push(listed);
+        self.turn.listed.push(listed);
         let mut session = self.take_session();
         session.select(selection);
-        self.session = Some(session);
+        self.turn.session = Some(session);
     }
 
     /// Takes the session out (opening a new one if there is none); the caller puts it back.
     pub(in crate::workspace) fn take_session(&mut self) -> Session {
-        self.session.take().unwrap_or_else(|| {
-            self.next_session_id += 1;
-            Session::new(self.next_session_id - 1)
+        self.turn.session.take().unwrap_or_else(|| {
+            self.turn.next_session_id += 1;
+            Session::new(self.turn.next_session_id - 1)
         })
     }
 
@@ -491,7 +491,8 @@ impl Workspace {
         // A letter for the live selection of the same query: a stale one is refused, a near
         // miss is staged.
         if let Some(letter) = search.match_id {
-            let sel = self.session.as_ref().and_then(|s| s.selection.as_ref()).filter(|sel| sel.path == path && sel.query == search.query);
+            let sel =
+                self.turn.session.as_ref().and_then(|s| s.selection.as_ref()).filter(|sel| sel.path == path && sel.query == search.query);
             let candidate = sel.and_then(|sel| sel.candidates.iter().find(|c| c.id == letter)).cloned();
             if candidate.as_ref().is_some_and(|c| c.stale) {
                 return match self.picked_before(&search, Some(letter)) {
@@ -513,8 +514,8 @@ impl Workspace {
         }
         let draft = self.draft_rope(&path);
         // A preview sets no choice, and OutOfSync hides it.
-        let can_choose = !search.preview_only && self.persist_failures.is_empty() && self.conflicts.is_empty();
-        let (mut report, lettered) = near_report(&search, &draft, needle, self.config.near_match_threshold, can_choose, after);
+        let can_choose = !search.preview_only && self.sync.persist_failures.is_empty() && self.sync.conflicts.is_empty();
+        let (mut report, lettered) = near_report(&search, &draft, needle, self.settings.config.near_match_threshold, can_choose, after);
         if !lettered.is_empty() && !search.preview_only {
             let candidates = lettered
                 .iter()
@@ -565,7 +566,7 @@ impl Workspace {
         // Never a region whose pick would be refused (docs/decisions.md#recommendation).
         let recommended = near::clear_best::recommend(&draft, needle, &lettered).filter(|_| can_choose).filter(|(i, _)| pickable(*i));
         if !lettered.is_empty() && !search.preview_only {
-            self.recommended = recommended.and_then(|(i, _)| Letter::from_index(i));
+            self.turn.recommended = recommended.and_then(|(i, _)| Letter::from_index(i));
         }
         if let Some(offered) = report.offered.as_mut() {
             offered.recommended = recommended.map(|(_, reason)| reason);
@@ -593,7 +594,7 @@ impl Workspace {
             r.metrics.selection_count = Some(r.candidates.len());
         }
         // Small documents are shown whole (a failed match shows what is there).
-        if draft.len_chars() < self.config.max_preview_length.saturating_mul(4) {
+        if draft.len_chars() < self.settings.config.max_preview_length.saturating_mul(4) {
             let last = text::visible_line_count(&draft);
             r.content = Some(crate::workspace::read::numbered_lines(&draft, 1, last, true));
         }

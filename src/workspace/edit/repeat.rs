@@ -61,7 +61,7 @@ impl Workspace {
     /// search sent again (same query and new_text) and `letter` (any pick when `None`) was
     /// picked: the pending change over the picked candidate's place. Cost: O(candidates + k).
     pub(super) fn picked_before(&self, search: &Search, letter: Option<Letter>) -> Option<Letter> {
-        let s = self.session.as_ref()?;
+        let s = self.turn.session.as_ref()?;
         let sel =
             s.selection.as_ref().filter(|sel| sel.path == search.path && sel.query == search.query && sel.new_text == search.new_text)?;
         let picked = sel.picked.iter().rev().filter(|l| letter.map_or(true, |want| **l == want));
@@ -79,7 +79,8 @@ impl Workspace {
     /// again after a revert does not copy and scan the whole draft. Cost: that search, capped at
     /// 26, only when such a search was staged.
     fn written_before(&self, search: &Search) -> Vec<Range<usize>> {
-        let Some(sent) = self.sent.iter().rev().find(|e| e.path == search.path && e.query == search.query && e.new_text == search.new_text)
+        let Some(sent) =
+            self.turn.sent.iter().rev().find(|e| e.path == search.path && e.query == search.query && e.new_text == search.new_text)
         else {
             return Vec::new();
         };
@@ -107,7 +108,7 @@ impl Workspace {
         let written = self.written_before(search);
         let at = written.into_iter().find(|w| matches.iter().all(|m| w.start < m.range.end && m.range.start < w.end))?;
         let draft = self.draft_rope(&search.path);
-        let id = self.session.as_ref().and_then(|s| {
+        let id = self.turn.session.as_ref().and_then(|s| {
             s.changes_in_draft(&search.path).into_iter().find(|(_, r)| r.start <= at.start && at.end <= r.end).map(|(c, _)| c.id)
         });
         Some(AlreadyStaged { path: search.path.clone(), id, line: text::line_of(&draft, at.start) })
@@ -117,7 +118,7 @@ impl Workspace {
     /// mode the step is its save), for [`Workspace::sent_again`]. O(1).
     pub(super) fn remember_sent(&mut self, sent: Sent, step: &Step) {
         if matches!(step, Step::Persist(_)) || matches!(step, Step::Done(r) if r.status == crate::response::Status::Success) {
-            crate::session::remember_sent(&mut self.sent, sent);
+            crate::session::remember_sent(&mut self.turn.sent, sent);
         }
     }
 
@@ -126,6 +127,7 @@ impl Workspace {
         let path = &search.path;
         let draft = self.draft_rope(path);
         let line = self
+            .turn
             .session
             .as_ref()
             .and_then(|s| s.changes_in_draft(path).into_iter().find(|(c, _)| c.id == id).map(|(_, r)| text::line_of(&draft, r.start)))

@@ -117,7 +117,7 @@ impl Workspace {
         let committed = self.open_doc(path).text.clone();
         // Stage into a copy (ropes clone in O(1)); it replaces the real session only when every
         // edit was staged and this is not a preview.
-        let session = self.session.clone().unwrap_or_else(|| Session::new(self.next_session_id));
+        let session = self.turn.session.clone().unwrap_or_else(|| Session::new(self.turn.next_session_id));
         let plan = match plan(session, path, &draft, &committed, &edits, one_change, info.chosen) {
             Ok(plan) => plan,
             Err(refusal) => return self.refuse(refusal, Some(path)),
@@ -159,24 +159,24 @@ impl Workspace {
             let r = with_data(self.worded(&EditOutcome::Staged(staged)));
             // Report the trial's pending changes, not the real ones.
             let mut done = self.finish(r, Some(path));
-            done.pending_changes = pending_views(&plan.session, &self.docs);
+            done.pending_changes = pending_views(&plan.session, &self.documents.docs);
             return Step::Done(done);
         }
-        if self.session.is_none() {
-            self.next_session_id += 1;
+        if self.turn.session.is_none() {
+            self.turn.next_session_id += 1;
         }
-        self.session = Some(plan.session);
+        self.turn.session = Some(plan.session);
         // Worded against the state this edit leaves: what saves the changes depends on it.
         let r = with_data(self.worded(&EditOutcome::Staged(staged)));
         if self.pending_in(path) == 0 {
             // The edit restored the committed text, which storage holds: a failed save of this
             // document has nothing left to retry, so it no longer keeps the workspace OutOfSync.
-            self.persist_failures.remove(path);
+            self.sync.persist_failures.remove(path);
         }
-        if self.config.persist_mode == PersistMode::Immediate {
+        if self.settings.config.persist_mode == PersistMode::Immediate {
             // Immediate mode: the edit is saved at once; tasks stay open, since
             // one edit rarely finishes one.
-            let summary = words::immediate_commit_summary(path, line, self.config.locale);
+            let summary = words::immediate_commit_summary(path, line, self.settings.config.locale);
             let lead = crate::workspace::persist::Lead { summary: r.summary, preview: r.preview, warned: r.warned };
             return self.commit(&summary, false, Some(lead));
         }

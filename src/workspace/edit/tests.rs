@@ -819,7 +819,7 @@ fn a_search_past_its_work_budget_says_it_stopped_and_what_to_send_instead() {
     let needle = format!("{}x", "}\n\n".repeat(200));
     let call_within = |limit: u64, doc: &str, old: &str| {
         let mut ws = Workspace::new(Config::default());
-        ws.search_limit = limit;
+        ws.settings.search_limit = limit;
         ws.open("a.txt", doc, "v1").unwrap();
         let args = serde_json::json!({ "old_text": old, "new_text": "y" });
         let crate::workspace::Step::Done(r) = ws.call("memo_replace", &args, &crate::workspace::CallContext::default()) else {

@@ -47,7 +47,7 @@ impl Workspace {
             .iter()
             .map(|r| Edit { range: r.range.clone(), new_text: r.text.clone() })
             .collect();
-        let session = self.session.clone().unwrap_or_else(|| Session::new(self.next_session_id));
+        let session = self.turn.session.clone().unwrap_or_else(|| Session::new(self.turn.next_session_id));
         let plan = match plan(session, path, &now, &committed, &edits, true, None) {
             Ok(plan) => plan,
             Err(refusal) => return self.refuse(refusal, Some(path)),
@@ -63,12 +63,12 @@ impl Workspace {
             .as_deref()
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map_or_else(|| words::undo_summary(&u, self.config.locale), str::to_string);
-        if self.session.is_none() {
-            self.next_session_id += 1;
+            .map_or_else(|| words::undo_summary(&u, self.settings.config.locale), str::to_string);
+        if self.turn.session.is_none() {
+            self.turn.next_session_id += 1;
         }
-        self.session = Some(plan.session);
-        let lead = Lead { summary: words::undone(&u, self.config.locale), preview: Some(shown), warned: false };
+        self.turn.session = Some(plan.session);
+        let lead = Lead { summary: words::undone(&u, self.settings.config.locale), preview: Some(shown), warned: false };
         self.commit(&summary, false, Some(lead))
     }
 
@@ -76,9 +76,9 @@ impl Workspace {
     /// `NothingToUndo` when no commit is kept, `ChangedSince` when storage changed the document
     /// after it. Cost: O(RING).
     fn last_commit_before(&self, path: &str) -> Result<Target, UndoOutcome> {
-        let path_arg = Some(path) != self.order.first().map(String::as_str);
-        let current = self.timeline.current_seq(path);
-        let mut kept = self.timeline.newest_first(Some(path)).filter(|v| v.kind != VersionKind::Failed);
+        let path_arg = Some(path) != self.documents.order.first().map(String::as_str);
+        let current = self.records.timeline.current_seq(path);
+        let mut kept = self.records.timeline.newest_first(Some(path)).filter(|v| v.kind != VersionKind::Failed);
         let newest = kept.next().ok_or_else(|| UndoOutcome::NothingToUndo { path: path.to_string(), current, path_arg })?;
         if newest.kind == VersionKind::Commit {
             let before = format!("v{}", newest.seq.saturating_sub(1));

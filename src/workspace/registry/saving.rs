@@ -140,7 +140,7 @@ pub(super) static REBASE: ToolRow = ToolRow {
     params: RebaseArgs::PARAMS,
     edits: false,
     enabled: Enabled::Always,
-    offered: Offered::Rule(|ws, _| !ws.conflicts.is_empty()),
+    offered: Offered::Rule(|ws, _| !ws.sync.conflicts.is_empty()),
     blocked: Some(|ws, s| (s != SelectionPending).then(|| ws.blocked_then("blocked.no_rebase", "lead.to_save"))),
     run: |ws, args, ctx| rebase(ws, RebaseArgs::from_checked(args), ctx),
 };
@@ -195,8 +195,8 @@ pub(super) static BEGIN_TASK: ToolRow = ToolRow {
 fn commit_offered(ws: &Workspace, state: WorkflowState) -> bool {
     match state {
         Idle | PersistPending => true,
-        OutOfSync => ws.conflicts.is_empty(),
-        SelectionPending => ws.session.as_ref().is_some_and(|s| !s.changes.is_empty()),
+        OutOfSync => ws.sync.conflicts.is_empty(),
+        SelectionPending => ws.turn.session.as_ref().is_some_and(|s| !s.changes.is_empty()),
         Refreshing => false,
     }
 }
@@ -206,7 +206,7 @@ fn commit_offered(ws: &Workspace, state: WorkflowState) -> bool {
 fn commit_auto_offered(ws: &Workspace, state: WorkflowState) -> bool {
     match state {
         Idle | PersistPending => true,
-        SelectionPending => ws.session.as_ref().is_some_and(|s| !s.changes.is_empty()) || ws.recommended.is_some(),
+        SelectionPending => ws.turn.session.as_ref().is_some_and(|s| !s.changes.is_empty()) || ws.turn.recommended.is_some(),
         OutOfSync | Refreshing => false,
     }
 }

@@ -72,15 +72,15 @@ impl Voice {
     /// The voice of `ws` in its current state. Cost: O(tools).
     pub fn of(ws: &Workspace) -> Voice {
         Voice {
-            locale: ws.config.locale,
-            prefix: ws.config.tool_prefix.clone(),
-            persist_mode: ws.config.persist_mode,
+            locale: ws.settings.config.locale,
+            prefix: ws.settings.config.tool_prefix.clone(),
+            persist_mode: ws.settings.config.persist_mode,
             offered: ws.visible_tools(),
             save_or_drop: ws.save_or_drop("lead.nothing_saved"),
-            one_document: ws.order.len() == 1,
+            one_document: ws.documents.order.len() == 1,
             heard: {
-                let session = ws.session.as_ref().map(|s| format!("s{}", s.id));
-                let (gutters, save) = ws.said.knows(session.as_deref());
+                let session = ws.turn.session.as_ref().map(|s| format!("s{}", s.id));
+                let (gutters, save) = ws.turn.said.knows(session.as_deref());
                 Heard { gutters, save }
             },
         }
