@@ -128,5 +128,5 @@ pub use workflow::{Flags, PersistMode, WorkflowState};
 pub use workspace::{
     parse_call, CallContext, Config, ContentPart, Document, LiveContextBlock, LiveContextRequest, LoadResult, OptionKind, OptionSpec,
     OptionValue, PersistEdit, PersistRequest, PersistResult, ReadLimits, RecordRequest, RecordResult, Step, StoredAt, TaskReport, Tool,
-    ToolRow, ToolState, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES, OPTIONS,
+    ToolHandler, ToolRow, ToolState, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES, OPTIONS,
 };

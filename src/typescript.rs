@@ -334,12 +334,12 @@ pub fn tool_args() -> String {
     for tool in Tool::ALL {
         let spec = tool.row();
         out.push_str(&doc_comment("  ", spec.description));
-        if spec.params.is_empty() {
+        if spec.handler.params.is_empty() {
             let _ = writeln!(out, "  {}: Record<string, never>;", spec.verb);
             continue;
         }
         let _ = writeln!(out, "  {}: {{", spec.verb);
-        for p in spec.params {
+        for p in spec.handler.params {
             let doc = match param_limits(p.kind) {
                 Some(limits) => format!("{} {limits}", p.description),
                 None => p.description.to_string(),
@@ -526,7 +526,7 @@ mod tests {
     fn every_tool_parameter_is_typed() {
         let args = tool_args();
         for tool in Tool::ALL {
-            for p in tool.row().params {
+            for p in tool.row().handler.params {
                 assert!(args.contains(&format!("    {}{}: ", p.name, if p.required { "" } else { "?" })), "{}", p.name);
             }
         }

@@ -112,7 +112,7 @@ fn check(m: &Mention, prefix: &str, visible: &[String]) -> Option<String> {
             }
             None => (part.clone(), None),
         };
-        let Some(param) = spec.params.iter().find(|p| p.name == key) else {
+        let Some(param) = spec.handler.params.iter().find(|p| p.name == key) else {
             return Some(format!("`{}({list})`: `{key}` is no argument of {}", m.name, m.name));
         };
         args.insert(key, value.unwrap_or_else(|| placeholder(param.kind)));
@@ -125,7 +125,7 @@ fn check(m: &Mention, prefix: &str, visible: &[String]) -> Option<String> {
         }
     }
     // A call written out with parentheses names every argument the tool requires.
-    for p in spec.params.iter().filter(|p| p.required) {
+    for p in spec.handler.params.iter().filter(|p| p.required) {
         if !args.contains_key(p.name) {
             return Some(format!("`{}({list})` leaves out the required argument `{}`", m.name, p.name));
         }

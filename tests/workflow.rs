@@ -182,7 +182,8 @@ fn calls_while_storage_works_are_blocked() {
 
 #[test]
 fn visibility_matrix_per_state() {
-    use Tool::*;
+    // Named, not `Tool::*`: a tool variant named like an imported type (`Status`) would clash.
+    use Tool::{Append, BeginTask, Commit, CommitAuto, Diff, Discard, PersistAs, Read, Rebase, Refresh, Replace, ReplaceSelection};
     let names = |h: &Host| visible(h);
     let mut h = Host::new(&[("a", THREE)]);
     let idle = names(&h);

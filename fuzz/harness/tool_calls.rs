@@ -218,7 +218,7 @@ impl Host {
     fn args_for(&mut self, u: &mut Unstructured, tool: Tool) -> Result<Value> {
         let mut map = Map::new();
         let path = self.any_path(u)?;
-        for p in tool.row().params {
+        for p in tool.row().handler.params {
             let include = if p.required { u.ratio(15, 16)? } else { u.ratio(1, 3)? };
             if !include {
                 continue;

@@ -50,7 +50,7 @@ pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, Va
 pub(crate) use host::{EditorStateInput, LiveContextRequestInput};
 mod recall;
 mod registry;
-pub use registry::{parse_call, Tool, ToolRow};
+pub use registry::{parse_call, Tool, ToolHandler, ToolRow};
 mod replace_all;
 mod state;
 mod stored;
@@ -569,7 +569,7 @@ impl Workspace {
         if !self.is_visible(tool) {
             return Step::Done(self.blocked(tool));
         }
-        (tool.row().run)(self, &args, ctx)
+        (tool.row().handler.run)(self, &args, ctx)
     }
 
     /// Bookkeeping after a call or completion produced `step`: a finished response is rendered,

@@ -13,6 +13,17 @@ use super::{CallContext, Step, Workspace};
 use crate::tools::{self, ArgError, Param, ToolDefinition};
 use crate::workflow::{PersistMode, WorkflowState};
 
+/// `handler!(ItsArgs => handler)`: the [`ToolHandler`] of a row. The argument struct is named once: the
+/// parameters are its `PARAMS` and the handler must take it, or the row does not compile.
+macro_rules! handler {
+    ($args:ty => $handler:path) => {
+        super::ToolHandler {
+            params: <$args as crate::tools::ToolArgs>::PARAMS,
+            run: |ws, args, ctx| $handler(ws, <$args as crate::tools::ToolArgs>::from_checked(args), ctx),
+        }
+    };
+}
+
 mod editing;
 mod reading;
 mod saving;
@@ -50,8 +61,9 @@ pub struct ToolRow {
     /// The description in immediate mode, for tools whose manual-mode one speaks of staging
     /// until a commit (docs/workflow.md#persist-modes).
     pub immediate_description: Option<&'static str>,
-    /// Its arguments' parameters: `<ItsArgs as ToolArgs>::PARAMS`.
-    pub params: &'static [Param],
+    /// Its arguments and its handler, bound by [`handler!`] so the two cannot name different
+    /// argument structs.
+    pub handler: ToolHandler,
     /// It changes the draft or storage: an unreported external conflict stops it.
     pub edits: bool,
     pub(crate) enabled: Enabled,
@@ -59,6 +71,12 @@ pub struct ToolRow {
     /// What a call answers where it is not offered, when the tool has its own words for that
     /// state (`None`: the state's answer, visibility.rs).
     pub(crate) blocked: Option<fn(&Workspace, WorkflowState) -> Option<String>>,
+}
+
+/// A tool's arguments and handler.
+pub struct ToolHandler {
+    /// Its arguments' parameters: `<ItsArgs as ToolArgs>::PARAMS`.
+    pub params: &'static [Param],
     /// The handler: the checked arguments read into the tool's struct, then run.
     pub(crate) run: fn(&mut Workspace, &Map<String, Value>, &CallContext) -> Step,
 }
@@ -135,7 +153,7 @@ impl Tool {
 
     /// JSON Schema (draft 2020-12 subset every LLM SDK accepts) of the arguments.
     pub fn input_schema(self) -> Value {
-        tools::input_schema(self.row().params)
+        tools::input_schema(self.row().handler.params)
     }
 
     pub fn definition(self, prefix: &str) -> ToolDefinition {
@@ -165,7 +183,7 @@ impl Tool {
 pub fn parse_call(prefix: &str, name: &str, args: &Value) -> Result<(Tool, Map<String, Value>), ArgError> {
     let tool = Tool::from_name(prefix, name)
         .ok_or_else(|| ArgError::UnknownTool { name: name.to_string(), known: Tool::ALL.iter().map(|t| t.name(prefix)).collect() })?;
-    let checked = tools::check_args(tool.name(prefix), tool.row().params, args)?;
+    let checked = tools::check_args(tool.name(prefix), tool.row().handler.params, args)?;
     Ok((tool, checked))
 }
 

@@ -3,7 +3,7 @@
 //! `memo_create`.
 
 use super::{Enabled, Offered, ToolRow};
-use crate::tools::{tool_args, Choice, ParamKind, ToolArgs, EXPECTED_FINGERPRINT, MATCH_ID, PATH, PREVIEW_ONLY, SEARCH_AFTER, WITHIN};
+use crate::tools::{tool_args, Choice, ParamKind, EXPECTED_FINGERPRINT, MATCH_ID, PATH, PREVIEW_ONLY, SEARCH_AFTER, WITHIN};
 use crate::workflow::WorkflowState::*;
 use crate::workspace::{CallContext, Step, Workspace};
 
@@ -28,12 +28,11 @@ pub(super) static REPLACE: ToolRow = ToolRow {
     verb: "replace",
     description: "Replace a piece of text. Exact matches first; only if there is none, whitespace, indentation and look-alike differences are tolerated and the response says so ([Warning], match_quality). One match: the edit is staged as a lettered pending change with a diff preview (nothing is saved until memo_commit). Several: you get lettered candidates A–E; stage one with memo_replace_selection(selection_id). None: the closest regions and what differs, as candidates picked the same way. Empty old_text appends new_text at the end.",
     immediate_description: Some("Replace a piece of text. Exact matches first; only if there is none, whitespace, indentation and look-alike differences are tolerated and the response says so ([Warning], match_quality). One match: the edit is saved at once (this workspace saves every edit as it is made) and the response shows its diff. Several: you get lettered candidates A–E; save one with memo_replace_selection(selection_id). None: the closest regions and what differs, as candidates picked the same way. Empty old_text appends new_text at the end."),
-    params: ReplaceArgs::PARAMS,
+    handler: handler!(ReplaceArgs => replace),
     edits: true,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| replace(ws, ReplaceArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -56,12 +55,11 @@ pub(super) static REPLACE_SPAN: ToolRow = ToolRow {
     verb: "replace_span",
     description: "Replace a region named by its first and last words instead of restating it: from the start of old_span_start to the end of the first old_span_end after it, markers included unless keep_start/keep_end. Several start markers: lettered candidates as for memo_replace.",
     immediate_description: None,
-    params: ReplaceSpanArgs::PARAMS,
+    handler: handler!(ReplaceSpanArgs => replace_span),
     edits: true,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| replace_span(ws, ReplaceSpanArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -78,12 +76,11 @@ pub(super) static REPLACE_SELECTION: ToolRow = ToolRow {
     verb: "replace_selection",
     description: "Stage one candidate of the current selection (the lettered list from the last memo_replace or memo_replace_span, including close matches offered after NoMatch).",
     immediate_description: Some("Save one candidate of the current selection (the lettered list from the last memo_replace or memo_replace_span, including close matches offered after NoMatch); every edit here is saved at once."),
-    params: ReplaceSelectionArgs::PARAMS,
+    handler: handler!(ReplaceSelectionArgs => replace_selection),
     edits: true,
     enabled: Enabled::Always,
     offered: Offered::Rule(|ws, s| s == SelectionPending || (s != OutOfSync && ws.units_listed())),
     blocked: Some(|ws, s| (s != SelectionPending).then(|| ws.says("blocked.no_choice"))),
-    run: |ws, args, ctx| replace_selection(ws, ReplaceSelectionArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -102,12 +99,11 @@ pub(super) static REPLACE_LINES: ToolRow = ToolRow {
     verb: "replace_lines",
     description: "Replace whole lines named by keys from memo_read(line_keys=true), e.g. start_key \"12#a3f1\". A key whose line changed since your read is refused (StaleReference) with the current lines. Empty new_text deletes the lines.",
     immediate_description: None,
-    params: ReplaceLinesArgs::PARAMS,
+    handler: handler!(ReplaceLinesArgs => replace_lines),
     edits: true,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| replace_lines(ws, ReplaceLinesArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -124,12 +120,11 @@ pub(super) static APPEND: ToolRow = ToolRow {
     verb: "append",
     description: "Append text at the end of the document (staged like any edit). The text is added as given: start it with a line break to begin a new line.",
     immediate_description: Some("Append text at the end of the document (saved at once, like every edit here). The text is added as given: start it with a line break to begin a new line."),
-    params: AppendArgs::PARAMS,
+    handler: handler!(AppendArgs => append),
     edits: true,
     enabled: Enabled::Always,
     offered: Offered::In(&[Idle, PersistPending]),
     blocked: None,
-    run: |ws, args, ctx| append(ws, AppendArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -144,12 +139,11 @@ pub(super) static CREATE: ToolRow = ToolRow {
     verb: "create",
     description: "Create a new document at path with text as its content. Staged like any edit (a lettered pending change; memo_read shows it); memo_commit writes it, memo_revert drops it. Refused when the path is already open or leaves the storage.",
     immediate_description: Some("Create a new document at path with text as its content; it is saved at once, like every edit here. Refused when the path is already open or leaves the storage."),
-    params: CreateArgs::PARAMS,
+    handler: handler!(CreateArgs => create),
     edits: true,
     enabled: Enabled::Always,
     offered: Offered::In(&[Idle, PersistPending]),
     blocked: None,
-    run: |ws, args, ctx| create(ws, CreateArgs::from_checked(args), ctx),
 };
 
 fn replace(ws: &mut Workspace, a: ReplaceArgs, _: &CallContext) -> Step {

@@ -3,7 +3,7 @@
 //! `memo_search_memory`, `memo_find`.
 
 use super::{Enabled, Offered, ToolRow};
-use crate::tools::{tool_args, ParamKind, ToolArgs, MAX_RECALL_TURNS, PATH};
+use crate::tools::{tool_args, ParamKind, MAX_RECALL_TURNS, PATH};
 use crate::workflow::WorkflowState::*;
 use crate::workspace::{CallContext, Step, Workspace};
 
@@ -39,12 +39,11 @@ pub(super) static READ: ToolRow = ToolRow {
     verb: "read",
     description: "Read the document (the draft, with pending changes applied) with line-number gutters like `12│ `. Returns its fingerprint. With line_keys=true each line is prefixed with a key like `12#a3f1│ ` for memo_replace_lines.",
     immediate_description: None,
-    params: ReadArgs::PARAMS,
+    handler: handler!(ReadArgs => read),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| read(ws, ReadArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -60,12 +59,11 @@ pub(super) static PREVIEW: ToolRow = ToolRow {
     verb: "preview",
     description: "Show the pending changes: `compact` (changed lines with context, the default), `full` (the changed lines only), `stats` (+N/-M chars and positions) or `diff` (unified).",
     immediate_description: None,
-    params: PreviewArgs::PARAMS,
+    handler: handler!(PreviewArgs => preview),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| preview(ws, PreviewArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -80,12 +78,11 @@ pub(super) static DIFF: ToolRow = ToolRow {
     verb: "diff",
     description: "A unified diff: against=\"base\" (default) shows the draft against the committed text; against=\"storage\" shows what storage holds now against your draft (after a failed save or an external change).",
     immediate_description: None,
-    params: DiffArgs::PARAMS,
+    handler: handler!(DiffArgs => diff),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::In(&[SelectionPending, PersistPending, OutOfSync]),
     blocked: Some(|ws, s| (s != SelectionPending).then(|| ws.says("blocked.no_diff"))),
-    run: |ws, args, ctx| diff(ws, DiffArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -99,12 +96,11 @@ pub(super) static EXPORT_SESSION: ToolRow = ToolRow {
     verb: "export_session",
     description: "The log of this workspace's calls: tool, arguments, status and time of each.",
     immediate_description: None,
-    params: ExportSessionArgs::PARAMS,
+    handler: handler!(ExportSessionArgs => export_session),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| export_session(ws, ExportSessionArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -119,12 +115,11 @@ pub(super) static RECALL_CONTEXT: ToolRow = ToolRow {
     description:
         "Recall the full stored context of earlier turns from the memory store, by turn number (the `[Turn N]` lines of the memory digest).",
     immediate_description: None,
-    params: RecallContextArgs::PARAMS,
+    handler: handler!(RecallContextArgs => recall_context),
     edits: false,
     enabled: Enabled::WithMemory,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| recall_context(ws, RecallContextArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -139,12 +134,11 @@ pub(super) static SEARCH_MEMORY: ToolRow = ToolRow {
     verb: "search_memory",
     description: "Keyword search over the memory store's turn summaries, insights, tags and stored contexts (Chinese and other CJK text included); best matches first.",
     immediate_description: None,
-    params: SearchMemoryArgs::PARAMS,
+    handler: handler!(SearchMemoryArgs => search_memory),
     edits: false,
     enabled: Enabled::WithMemory,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| search_memory(ws, SearchMemoryArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -160,12 +154,11 @@ pub(super) static FIND: ToolRow = ToolRow {
     verb: "find",
     description: "Find places by meaning: ranks the document's sections, paragraphs, code blocks, list items and functions against the query and lists the best as lettered candidates with their lines. memo_replace_selection(selection_id, new_text) replaces a whole unit; memo_replace(within=\"B\") searches inside one; memo_read(unit=\"B\") reads one.",
     immediate_description: None,
-    params: FindArgs::PARAMS,
+    handler: handler!(FindArgs => find),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| find(ws, FindArgs::from_checked(args), ctx),
 };
 
 fn read(ws: &mut Workspace, a: ReadArgs, _: &CallContext) -> Step {

@@ -3,7 +3,7 @@
 //! `memo_discard`, `memo_refresh`, `memo_rebase`, `memo_persist_as`, `memo_begin_task`.
 
 use super::{Enabled, Offered, ToolRow};
-use crate::tools::{tool_args, ParamKind, ToolArgs, PATH};
+use crate::tools::{tool_args, ParamKind, PATH};
 use crate::workflow::WorkflowState::{self, *};
 use crate::workspace::{CallContext, Step, Workspace};
 
@@ -19,12 +19,11 @@ pub(super) static COMMIT: ToolRow = ToolRow {
     verb: "commit",
     description: "Apply all pending changes of all documents and save them, all or nothing. Ends the edit session (candidates still waiting for a choice are dropped) and completes the current task; the summary is what the history keeps.",
     immediate_description: Some("Every edit here is saved as it is made, so there is nothing to apply: completes the current task (the summary is what the history keeps), and after a failed save retries it."),
-    params: CommitArgs::PARAMS,
+    handler: handler!(CommitArgs => commit),
     edits: true,
     enabled: Enabled::Always,
     offered: Offered::Rule(commit_offered),
     blocked: Some(|ws, s| (s == SelectionPending).then(|| ws.save_or_drop("lead.call"))),
-    run: |ws, args, ctx| commit(ws, CommitArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -38,12 +37,11 @@ pub(super) static COMMIT_AUTO: ToolRow = ToolRow {
     verb: "commit_auto",
     description: "Commit with a generated summary. While candidates are pending it first stages the recommended one; with none recommended it saves the pending changes and drops the candidates.",
     immediate_description: None,
-    params: CommitAutoArgs::PARAMS,
+    handler: handler!(CommitAutoArgs => commit_auto),
     edits: true,
     enabled: Enabled::WithManualCommits,
     offered: Offered::Rule(commit_auto_offered),
     blocked: None,
-    run: |ws, args, ctx| commit_auto(ws, CommitAutoArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -57,12 +55,11 @@ pub(super) static REVERT: ToolRow = ToolRow {
     verb: "revert",
     description: "Drop all pending changes and end the edit session without saving; the current task is marked Reverted.",
     immediate_description: None,
-    params: RevertArgs::PARAMS,
+    handler: handler!(RevertArgs => revert),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| revert(ws, RevertArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -78,12 +75,11 @@ pub(super) static UNDO: ToolRow = ToolRow {
     verb: "undo",
     description: "Undo the document's last commit, or bring back an earlier version whole, as a new commit saved at once (checked against storage like any commit). Only with no pending changes: memo_revert drops those.",
     immediate_description: None,
-    params: UndoArgs::PARAMS,
+    handler: handler!(UndoArgs => undo),
     edits: true,
     enabled: Enabled::Always,
     offered: Offered::In(&[Idle]),
     blocked: Some(|ws, s| (s == PersistPending).then(|| ws.says("blocked.undo_pending"))),
-    run: |ws, args, ctx| undo(ws, UndoArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -98,12 +94,11 @@ pub(super) static DISCARD: ToolRow = ToolRow {
     description:
         "Drop all pending changes (like memo_revert). When storage is out of sync it also reloads the affected documents from storage.",
     immediate_description: None,
-    params: DiscardArgs::PARAMS,
+    handler: handler!(DiscardArgs => discard),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| discard(ws, DiscardArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -118,12 +113,11 @@ pub(super) static REFRESH: ToolRow = ToolRow {
     description:
         "Reload a document from storage, dropping its pending changes (use memo_rebase instead to keep the ones storage did not touch).",
     immediate_description: None,
-    params: RefreshArgs::PARAMS,
+    handler: handler!(RefreshArgs => refresh),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| refresh(ws, RefreshArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -137,12 +131,11 @@ pub(super) static REBASE: ToolRow = ToolRow {
     verb: "rebase",
     description: "After storage changed underneath: re-apply your pending changes that do not overlap the external change onto the new text; the overlapping ones are listed as conflicts and dropped.",
     immediate_description: None,
-    params: RebaseArgs::PARAMS,
+    handler: handler!(RebaseArgs => rebase),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::Rule(|ws, _| !ws.sync.conflicts.is_empty()),
     blocked: Some(|ws, s| (s != SelectionPending).then(|| ws.blocked_then("blocked.no_rebase", "lead.to_save"))),
-    run: |ws, args, ctx| rebase(ws, RebaseArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -158,12 +151,11 @@ pub(super) static PERSIST_AS: ToolRow = ToolRow {
     description:
         "Save the draft of a document under a new path (recovery when saving to its own path fails). The new path must not exist yet.",
     immediate_description: None,
-    params: PersistAsArgs::PARAMS,
+    handler: handler!(PersistAsArgs => persist_as),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::In(&[OutOfSync]),
     blocked: Some(|ws, s| (s != SelectionPending).then(|| ws.blocked_then("blocked.no_persist_as", "lead.to_save_own_path"))),
-    run: |ws, args, ctx| persist_as(ws, PersistAsArgs::from_checked(args), ctx),
 };
 
 tool_args! {
@@ -178,12 +170,11 @@ pub(super) static BEGIN_TASK: ToolRow = ToolRow {
     verb: "begin_task",
     description: "Begin a (sub)task: its goal is shown in every response's task stack until a commit completes it or a revert abandons it.",
     immediate_description: None,
-    params: BeginTaskArgs::PARAMS,
+    handler: handler!(BeginTaskArgs => begin_task),
     edits: false,
     enabled: Enabled::Always,
     offered: Offered::Always,
     blocked: None,
-    run: |ws, args, ctx| begin_task(ws, BeginTaskArgs::from_checked(args), ctx),
 };
 
 /// After a failed save, committing again is the retry; after an external change it would
