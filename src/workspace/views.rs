@@ -126,8 +126,8 @@ fn nearest_differing(draft: &Rope, lines: &[usize]) -> Option<Vec<String>> {
 }
 
 fn all_distinct(items: &[Option<String>]) -> bool {
-    let set: std::collections::BTreeSet<&Option<String>> = items.iter().collect();
-    set.len() == items.len()
+    // Pairwise (a handful of candidates): collecting into a BTreeSet compiled a sort of its own.
+    items.iter().enumerate().all(|(i, x)| !items.iter().take(i).any(|y| y == x))
 }
 
 /// The preview of every pending change of `path` against its committed text, each hunk
