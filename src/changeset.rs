@@ -798,8 +798,16 @@ fn unique_anchors(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
         e.2 += 1;
         e.3 = j;
     }
-    let mut pairs: Vec<(usize, usize)> = seen.iter().filter(|e| e.0 == 1 && e.2 == 1).map(|e| (e.1, e.3)).collect();
-    pairs.sort_unstable();
+    // In the order of `a`, so already sorted by their index in `a`: no sort (one instantiation of
+    // the standard sort less in the wasm, docs/performance.md#wasm-size).
+    let pairs: Vec<(usize, usize)> = a
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &x)| {
+            let e = &seen[x as usize];
+            (e.0 == 1 && e.2 == 1).then_some((i, e.3))
+        })
+        .collect();
     // Longest increasing subsequence of the b indices (patience sorting with back links).
     let mut tails: Vec<usize> = Vec::new(); // index into pairs of the smallest tail of each length
     let mut back: Vec<Option<usize>> = vec![None; pairs.len()];

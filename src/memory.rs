@@ -332,7 +332,11 @@ impl MemoryStore {
         if limit == 0 || self.records.is_empty() {
             return Vec::new();
         }
-        let q: BTreeSet<String> = terms(query).into_iter().collect();
+        // Inserted one by one: `collect` into a BTreeSet sorts first, a sort instantiation of its own.
+        let mut q: BTreeSet<String> = BTreeSet::new();
+        for term in terms(query) {
+            q.insert(term);
+        }
         if q.is_empty() {
             return Vec::new();
         }

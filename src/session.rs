@@ -360,9 +360,9 @@ impl Session {
         for (i, c) in self.changes.iter().enumerate().filter(|(_, c)| c.path == path) {
             idx.extend(c.places.iter().enumerate().map(|(j, p)| (p.base_range.start, p.base_range.end, i, j)));
         }
-        // Unique integer keys: the unstable sort (no allocation, fast on the sorted runs each
-        // change's places already are).
-        idx.sort_unstable();
+        // Unique keys, so the stable sort orders them as any sort would; crate::sort's one
+        // instantiation instead of one for this tuple (docs/performance.md#wasm-size).
+        crate::sort::sort_by(&mut idx, Ord::cmp);
         idx.into_iter().map(|(_, _, i, j)| (i, j)).collect()
     }
 

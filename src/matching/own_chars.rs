@@ -11,7 +11,8 @@
 
 use std::ops::Range;
 
-use similar::{capture_diff_slices, Algorithm, DiffOp};
+use similar::algorithms::{myers, Capture, Compact, Replace};
+use similar::DiffOp;
 
 use super::normalize::{normalize_line, Tier};
 use super::work::Budget;
@@ -19,6 +20,18 @@ use super::work::Budget;
 /// Above this many chars of `old_text` + `new_text` the diff is by lines only (a char diff is
 /// O((n + m) · d)): swaps inside changed lines are then left as the model wrote them.
 const CHAR_DIFF_LIMIT: usize = 8_000;
+
+/// The ops of `similar::capture_diff_slices(Algorithm::Myers, old, new)`: the same hooks
+/// (compacted, replaces joined), so the same ops, but Myers' alone — the algorithm is a run-time
+/// value there, which links patience and LCS (and a sort of their own) for each element type
+/// (docs/performance.md#wasm-size). Cost: O((old + new)·D) for D edits.
+fn myers_compacted_ops<T: PartialEq>(old: &[T], new: &[T]) -> Vec<DiffOp> {
+    let mut hook = Compact::new(Replace::new(Capture::new()), old, new);
+    match myers::diff(&mut hook, old, 0..old.len(), new, 0..new.len()) {
+        Ok(()) => hook.into_inner().into_inner().into_ops(),
+        Err(never) => match never {},
+    }
+}
 
 /// One place where the document writes a part of `old_text` otherwise.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,7 +169,7 @@ fn align(old: &[char], new: &[char]) -> Vec<Option<usize>> {
         }
     };
     if old.len() + new.len() <= CHAR_DIFF_LIMIT {
-        for op in capture_diff_slices(Algorithm::Myers, old, new) {
+        for op in myers_compacted_ops(old, new) {
             if let DiffOp::Equal { old_index, new_index, len } = op {
                 mark(old_index, new_index, len);
             }
@@ -179,7 +192,7 @@ fn align(old: &[char], new: &[char]) -> Vec<Option<usize>> {
         (ls, starts)
     };
     let ((ol, os), (nl, ns)) = (lines(old), lines(new));
-    for op in capture_diff_slices(Algorithm::Myers, &ol, &nl) {
+    for op in myers_compacted_ops(&ol, &nl) {
         if let DiffOp::Equal { old_index, new_index, len } = op {
             for t in 0..len {
                 let (Some(&o), Some(&n), Some(l)) = (os.get(old_index + t), ns.get(new_index + t), ol.get(old_index + t)) else { continue };

@@ -323,7 +323,7 @@ fn clusters(intended: &[Hunk], drift: &[Hunk]) -> Vec<Cluster> {
     let mut all: Vec<(bool, usize)> = (0..intended.len()).map(|i| (true, i)).chain((0..drift.len()).map(|i| (false, i))).collect();
     let empty = Hunk { base: 0..0, new: 0..0 };
     let hunk = |(ours, i): (bool, usize)| (if ours { intended.get(i) } else { drift.get(i) }).unwrap_or(&empty);
-    all.sort_by_key(|&k| (hunk(k).base.start, hunk(k).base.end, !k.0));
+    crate::sort::sort_by_key(&mut all, |&k| (hunk(k).base.start, hunk(k).base.end, !k.0));
     let mut out: Vec<Cluster> = Vec::new();
     for k in all {
         let h = hunk(k);

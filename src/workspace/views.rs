@@ -126,8 +126,11 @@ fn nearest_differing(draft: &Rope, lines: &[usize]) -> Option<Vec<String>> {
 }
 
 fn all_distinct(items: &[Option<String>]) -> bool {
-    let set: std::collections::BTreeSet<&Option<String>> = items.iter().collect();
-    set.len() == items.len()
+    // Sorted through crate::sort, then neighbours compared: a group can hold every match of a
+    // needle (thousands), so not pairwise; collecting into a BTreeSet compiled a sort of its own.
+    let mut sorted: Vec<&Option<String>> = items.iter().collect();
+    crate::sort::sort_by(&mut sorted, |a, b| a.cmp(b));
+    sorted.iter().zip(sorted.iter().skip(1)).all(|(a, b)| a != b)
 }
 
 /// The preview of every pending change of `path` against its committed text, each hunk

@@ -77,7 +77,7 @@ pub(super) fn apart(base: &str, theirs: &str, ours: &str) -> Option<String> {
     }
     // Base order; at one start an insertion first (it lies before the run the other replaces).
     let mut all: Vec<&CharHunk> = intended.iter().chain(&drift).collect();
-    all.sort_by_key(|h| (h.base.start, h.base.end));
+    crate::sort::sort_by_key(&mut all, |h| (h.base.start, h.base.end));
     let mut out = String::new();
     let mut at = 0;
     for h in all {

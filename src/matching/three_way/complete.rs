@@ -105,8 +105,9 @@ fn on_path<T: PartialEq>(b: &[T], t: &[T], o: &[T]) -> bool {
 /// Cost: O(u log u).
 fn changed_units<'s>(a: &[&'s str], b: &[&'s str]) -> impl Iterator<Item = &'s str> {
     let (mut x, mut y) = (a.to_vec(), b.to_vec());
-    x.sort_unstable();
-    y.sort_unstable();
+    // Equal units are equal text, so the stable sort's order is the unstable one's.
+    crate::sort::sort_by(&mut x, Ord::cmp);
+    crate::sort::sort_by(&mut y, Ord::cmp);
     let (mut i, mut j, mut out) = (0, 0, Vec::new());
     while let (Some(p), Some(q)) = (x.get(i), y.get(j)) {
         match p.cmp(q) {
