@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use ropey::Rope;
 use xxhash_rust::xxh3::Xxh3;
@@ -173,7 +173,7 @@ impl Text {
         let (changes, coarse) = ChangeSet::diff_str_within(self.flat(), &flat, RELOAD_DIFF_BYTES);
         let applied = changes.apply(&self.rope).ok().filter(|r| r.len_bytes() == flat.len());
         let fingerprint = fingerprint_of_str(&flat);
-        let (rope, grams) = match (applied, self.flat_and_grams().1) {
+        let (rope, grams) = match (applied, &self.flat.grams) {
             (Some(rope), Some(old)) => (rope, old.updated(flat.as_bytes(), &self.byte_edits(&changes))),
             (Some(rope), None) => (rope, BlockGrams::build(flat.as_bytes())),
             // Not reached (the diff is exact): the new text alone, as at open.
@@ -217,13 +217,11 @@ impl Text {
 
     /// [`Text::with_rope`] for `draft`, which is `changes` applied to this text: the new flat
     /// text is this one's with the changes applied (one copy, ranges found through the rope), so
-    /// the first search after a commit finds it built. Its block index is this one's with the
-    /// blocks the changes touch hashed again — made by the first search that asks for it, not
-    /// here (docs/performance.md#commit-and-text): the commit keeps this index and the changes
-    /// in bytes until then. A `changes` or `draft` that does not fit this text (checked by
-    /// lengths) falls back to copying `draft` out of its rope and indexing it whole, at once.
-    /// Cost: O(n) bytes copied + O(k·log n) for k changes, O(n) for the fingerprint; the index
-    /// of this text if it is still to be made (a second commit before any search).
+    /// the first search after a commit finds it built, and its block index is this one's with
+    /// the blocks the changes touch hashed again. A `changes` or `draft` that does not fit
+    /// this text (checked by lengths) falls back to copying `draft` out of its rope and indexing
+    /// it whole. Cost: O(n) bytes copied + O(k·log n) for k changes, O(n) for the fingerprint,
+    /// and O(n / 4 KB + bytes changed) for the index (O(n) when this text had none).
     pub fn committed(&self, draft: Rope, changes: &ChangeSet) -> Text {
         let applied = changes.apply_flat(&self.rope, self.flat()).ok();
         let (mut flat, mut fits) = match applied {
@@ -238,21 +236,15 @@ impl Text {
             fits = false;
         }
         let grams = match &self.flat.grams {
-            Some(old) if fits => {
-                // The update reads the old index built: make it now if it is still pending,
-                // while this text's flat copy is here to make it from.
-                old.get(self.flat().as_bytes());
-                Grams::pending(Arc::clone(old), self.byte_edits(changes))
-            }
-            _ => Grams::built(BlockGrams::build(flat.as_bytes())),
+            Some(old) if fits => old.updated(flat.as_bytes(), &self.byte_edits(changes)),
+            _ => BlockGrams::build(flat.as_bytes()),
         };
         let mut rope = draft;
         if bom && !self.bom {
             rope.remove(0..1);
         }
         let fingerprint = fingerprint_of_str(&flat);
-        let flat = FlatCache { text: Arc::new(OnceLock::from(flat.into_boxed_str())), grams: Some(Arc::new(grams)), marks: Arc::default() };
-        Text { rope, line_ending: self.line_ending, bom, fingerprint, flat }
+        Text { rope, line_ending: self.line_ending, bom, fingerprint, flat: FlatCache::built(flat, grams) }
     }
 
     /// The bytes to write back: the remembered line ending and BOM restored, copied from the
@@ -296,10 +288,8 @@ impl Text {
 
     /// [`Text::flat`] and its block index, when it was made with it (not after
     /// [`Text::forget_flat`]: the exact search then scans the whole text). Cost: as `flat`.
-    /// After a commit, the first call makes the index (O(n / 4 KB + bytes changed)).
     pub(crate) fn flat_and_grams(&self) -> (&str, Option<&BlockGrams>) {
-        let flat = self.flat();
-        (flat, self.flat.grams.as_deref().map(|g| g.get(flat.as_bytes())))
+        (self.flat(), self.flat.grams.as_deref())
     }
 
     /// Whether the text holds a combining mark (docs/performance.md#cjk-text: a search with
@@ -309,21 +299,15 @@ impl Text {
         *self.flat.marks.get_or_init(|| crate::matching::marks::holds_marks(self.flat()))
     }
 
-    /// Whether the block index is made, not still to be made by the first search after a
-    /// commit (for tests). Cost: O(1).
-    pub fn index_made(&self) -> bool {
-        self.flat.grams.as_deref().is_some_and(|g| g.made.get().is_some())
-    }
-
     /// Whether the flat text is built (for tests and diagnostics). Cost: O(1).
     pub fn has_flat(&self) -> bool {
         self.flat.text.get().is_some()
     }
 
     /// Whether the flat text's block index is there, and the bytes it holds (for tests and
-    /// diagnostics). Cost: O(1), or as [`Text::flat_and_grams`] when the index is still to be made.
+    /// diagnostics). Cost: O(1).
     pub fn flat_index_bytes(&self) -> Option<usize> {
-        self.flat_and_grams().1.map(BlockGrams::heap_bytes)
+        self.flat.grams.as_deref().map(BlockGrams::heap_bytes)
     }
 
     /// Lets go of this handle on the flat text: its memory is freed once no clone holds it, and
@@ -354,10 +338,9 @@ impl Text {
 #[derive(Clone, Default)]
 struct FlatCache {
     text: Arc<OnceLock<Box<str>>>,
-    /// The block index of `text`, made with it or (after a commit) by the first search; `None`
-    /// after `forget_flat`, also once `text` is built again on first use (a failed commit's old
-    /// text: searched by scanning).
-    grams: Option<Arc<Grams>>,
+    /// The block index of `text`, made with it; `None` after `forget_flat`, also once `text`
+    /// is built again on first use (a failed commit's old text: searched by scanning).
+    grams: Option<Arc<BlockGrams>>,
     /// Whether `text` holds a combining mark ([`crate::matching::marks::holds_marks`]), found
     /// by the first search that asks.
     marks: Arc<OnceLock<bool>>,
@@ -367,46 +350,7 @@ impl FlatCache {
     /// Holding `flat` already, and its index. `into_boxed_str` reallocates only when the string
     /// has spare capacity (the strings made here are allocated at their final size).
     fn built(flat: String, grams: BlockGrams) -> FlatCache {
-        FlatCache {
-            text: Arc::new(OnceLock::from(flat.into_boxed_str())),
-            grams: Some(Arc::new(Grams::built(grams))),
-            marks: Arc::default(),
-        }
-    }
-}
-
-/// A flat text's block index, made or to be made: a commit leaves the committed-from text's
-/// index and the changes in bytes, and the first search that asks for the index updates it
-/// (docs/performance.md#commit-and-text: the commit then costs the write, not the next call's
-/// index). Shared by the clones of a text.
-struct Grams {
-    made: OnceLock<BlockGrams>,
-    /// The index this one is an update of (made) and the edits from its text to this one;
-    /// taken when the index is made, so the old index is freed then.
-    from: Mutex<Option<(Arc<Grams>, Vec<ByteEdit>)>>,
-}
-
-impl Grams {
-    fn built(grams: BlockGrams) -> Grams {
-        Grams { made: OnceLock::from(grams), from: Mutex::new(None) }
-    }
-
-    fn pending(old: Arc<Grams>, edits: Vec<ByteEdit>) -> Grams {
-        Grams { made: OnceLock::new(), from: Mutex::new(Some((old, edits))) }
-    }
-
-    /// The index of `text` (the flat text this index belongs to), made now if it is still to
-    /// be. An old index that is itself not made (never the case: a commit makes it first) or a
-    /// poisoned lock gives a fresh build — never an index of another text. Cost: O(1) once made;
-    /// [`BlockGrams::updated`] the first time.
-    fn get(&self, text: &[u8]) -> &BlockGrams {
-        self.made.get_or_init(|| {
-            let from = self.from.lock().ok().and_then(|mut from| from.take());
-            match from.as_ref().and_then(|(old, edits)| Some((old.made.get()?, edits))) {
-                Some((old, edits)) => old.updated(text, edits),
-                None => BlockGrams::build(text),
-            }
-        })
+        FlatCache { text: Arc::new(OnceLock::from(flat.into_boxed_str())), grams: Some(Arc::new(grams)), marks: Arc::default() }
     }
 }
 
@@ -556,35 +500,6 @@ pub use crate::text_rules::clip;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Commits whose index is made by the first search: checked against the text it belongs
-    /// to, after one commit and after two with no search between (the second makes the
-    /// first's index before keeping it to update).
-    #[test]
-    fn a_committed_texts_index_is_made_on_first_use_and_is_its_own() {
-        let text = Text::from_storage(&"fn alpha() { beta(1, 2); }\n".repeat(2000));
-        let commit = |t: &Text, at: usize, with: &str| {
-            let mut set = ChangeSet::new(t.rope().len_chars());
-            set.try_push(at..at + 3, with).unwrap();
-            let draft = set.apply(t.rope()).unwrap();
-            t.committed(draft, &set)
-        };
-        let once = commit(&text, 100, &"inserted ".repeat(500));
-        assert!(!once.index_made());
-        let twice = commit(&once, 40_000, "x");
-        assert!(once.index_made(), "a second commit makes the first's index to update it");
-        assert!(!twice.index_made());
-        for t in [&once, &twice] {
-            let (flat, grams) = t.flat_and_grams();
-            grams.unwrap().check(flat.as_bytes()).unwrap();
-            assert!(t.index_made());
-        }
-        // A clone shares the index made.
-        let clone = commit(&twice, 7, "y");
-        let copy = clone.clone();
-        let _ = clone.flat_and_grams();
-        assert!(copy.index_made());
-    }
 
     #[test]
     fn crlf_round_trips_and_is_lf_inside() {
