@@ -292,11 +292,12 @@ impl Text {
         (self.flat(), self.flat.grams.as_deref())
     }
 
-    /// Whether the text holds a combining mark (docs/performance.md#cjk-text: a search with
-    /// many hits then checks none of them). Cost: O(n) the first time (for this text and its
-    /// clones), then O(1).
-    pub fn holds_marks(&self) -> bool {
-        *self.flat.marks.get_or_init(|| crate::matching::marks::holds_marks(self.flat()))
+    /// Whether the text holds a combining mark, by `holds_marks` (the matching layer's
+    /// `marks::holds_marks`, passed in: this layer sits below it) the first time and kept
+    /// (docs/performance.md#cjk-text: a search with many hits then checks none of them).
+    /// Cost: O(n) the first time (for this text and its clones), then O(1).
+    pub fn holds_marks(&self, holds_marks: fn(&str) -> bool) -> bool {
+        *self.flat.marks.get_or_init(|| holds_marks(self.flat()))
     }
 
     /// Whether the flat text is built (for tests and diagnostics). Cost: O(1).
@@ -341,8 +342,7 @@ struct FlatCache {
     /// The block index of `text`, made with it; `None` after `forget_flat`, also once `text`
     /// is built again on first use (a failed commit's old text: searched by scanning).
     grams: Option<Arc<BlockGrams>>,
-    /// Whether `text` holds a combining mark ([`crate::matching::marks::holds_marks`]), found
-    /// by the first search that asks.
+    /// Whether `text` holds a combining mark, found by the first search that asks.
     marks: Arc<OnceLock<bool>>,
 }
 
