@@ -292,6 +292,14 @@ impl Text {
         (self.flat(), self.flat.grams.as_deref())
     }
 
+    /// Whether the text holds a combining mark, by `holds_marks` (the matching layer's
+    /// `marks::holds_marks`, passed in: this layer sits below it) the first time and kept
+    /// (docs/performance.md#cjk-text: a search with many hits then checks none of them).
+    /// Cost: O(n) the first time (for this text and its clones), then O(1).
+    pub fn holds_marks(&self, holds_marks: fn(&str) -> bool) -> bool {
+        *self.flat.marks.get_or_init(|| holds_marks(self.flat()))
+    }
+
     /// Whether the flat text is built (for tests and diagnostics). Cost: O(1).
     pub fn has_flat(&self) -> bool {
         self.flat.text.get().is_some()
@@ -334,13 +342,15 @@ struct FlatCache {
     /// The block index of `text`, made with it; `None` after `forget_flat`, also once `text`
     /// is built again on first use (a failed commit's old text: searched by scanning).
     grams: Option<Arc<BlockGrams>>,
+    /// Whether `text` holds a combining mark, found by the first search that asks.
+    marks: Arc<OnceLock<bool>>,
 }
 
 impl FlatCache {
     /// Holding `flat` already, and its index. `into_boxed_str` reallocates only when the string
     /// has spare capacity (the strings made here are allocated at their final size).
     fn built(flat: String, grams: BlockGrams) -> FlatCache {
-        FlatCache { text: Arc::new(OnceLock::from(flat.into_boxed_str())), grams: Some(Arc::new(grams)) }
+        FlatCache { text: Arc::new(OnceLock::from(flat.into_boxed_str())), grams: Some(Arc::new(grams)), marks: Arc::default() }
     }
 }
 

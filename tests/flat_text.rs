@@ -354,3 +354,41 @@ proptest! {
         }
     }
 }
+
+/// The first search after a commit reads the committed text's block index (updated from the
+/// old one at the commit, docs/performance.md#commit-and-text): the old text's (same length
+/// here, so nothing tells them apart by size) has no trigram of the words the commit brought,
+/// and would miss them.
+#[test]
+fn the_first_search_after_a_commit_uses_the_committed_texts_index() {
+    let raw: String = (0..8000).map(|i| format!("line {i:05} of the text\n")).collect();
+    let mut host = Host::new(&[("a", raw.as_str())]);
+    for (needle, with) in [("line 05000 of", "zqxj 05000 of"), ("line 07000 of", "kvwy 07000 of")] {
+        let r = host.call("memo_replace", json!({"old_text": needle, "new_text": with}));
+        assert_eq!(r.status, agentpad::Status::Success, "{}", r.markdown);
+    }
+    let r = host.call("memo_commit", json!({"summary": "same length"}));
+    assert_eq!(r.status, agentpad::Status::Success, "{}", r.markdown);
+    let committed = host.ws.document("a").unwrap().text.clone();
+    assert_eq!(committed.flat().len(), raw.len());
+    // The commit's fingerprint is the new text's, made at once (every response carries it).
+    assert_eq!(r.fingerprint, Some(fingerprint_of(committed.rope()).to_string()));
+    for (needle, with) in [("zqxj 05000", "ZQXJ 05000"), ("kvwy 07000", "KVWY 07000")] {
+        let r = host.call("memo_replace", json!({"old_text": needle, "new_text": with}));
+        assert_eq!(r.status, agentpad::Status::Success, "{needle}: {}", r.markdown);
+        // Found by the exact search (a fuzzy tier reads the rope, and would hide a miss).
+        assert_eq!(r.match_quality.as_deref(), Some("exact"), "{needle}");
+    }
+    // A second commit, then an external change: the reload is an edit of the committed text
+    // (its index updated from the commit's) and is found by what it brought.
+    let r = host.call("memo_commit", json!({"summary": "caps"}));
+    assert_eq!(r.status, agentpad::Status::Success, "{}", r.markdown);
+    let stored = host.stored("a").replace("line 03000 of", "ywvk 03000 of");
+    assert!(host.external_write("a", &stored));
+    assert_eq!(host.ws.text(Some("a")).unwrap(), stored);
+    for needle in ["ywvk 03000", "ZQXJ 05000"] {
+        let r = host.call("memo_replace", json!({"old_text": needle, "new_text": "seen"}));
+        assert_eq!(r.status, agentpad::Status::Success, "{needle}: {}", r.markdown);
+        assert_eq!(r.match_quality.as_deref(), Some("exact"), "{needle}");
+    }
+}

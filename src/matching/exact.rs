@@ -149,6 +149,16 @@ pub struct Layered<'a> {
     pub draft: &'a Rope,
 }
 
+impl Layered<'_> {
+    /// Whether the draft holds no combining mark: its chars are the base's and the
+    /// replacements', so neither holding one is enough (the base's answer is kept with its flat
+    /// copy). Cost: O(1) once the base was asked, plus the replacements' bytes; O(n) the first
+    /// time.
+    pub fn marks_free(&self) -> bool {
+        !self.base.holds_marks(super::marks::holds_marks) && !self.changes.replacements().iter().any(|r| super::marks::holds_marks(&r.text))
+    }
+}
+
 /// Char offsets in the draft of every non-overlapping occurrence of `needle` — the same set
 /// `str::match_indices` gives on the flattened draft. Cost: [`find_chars_layered_upto`] without
 /// a cap: O(n + m) the first time a base is searched (its flat copy), then O(n) memmem over the
@@ -279,7 +289,7 @@ pub fn continued_ends(layers: &Layered<'_>, needle: &str, start_ends: &[usize], 
     while let Some(&from) = start_ends.get(i) {
         let (mut batch, more) = find_exact_layered_upto(layers, needle, from, cap.max(1));
         let Some(raw_last) = batch.last().map(|e| e.range.start) else { break };
-        super::marks::retain_whole(layers.draft, &mut batch);
+        super::marks::retain_whole_unless_free(layers.draft, &mut batch, &|| layers.marks_free());
         // The starts this batch serves: those ending at or before its last occurrence.
         let served = start_ends.get(i..).unwrap_or_default().iter().take_while(|&&e| e <= raw_last).count();
         for &end in start_ends.get(i..i + served).unwrap_or_default() {
@@ -553,6 +563,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_mark_a_replacement_brings_still_keeps_a_match_from_cutting_it_off() {
+        // A CJK base without a mark, many hits (the pass over the text, not per-match lookups):
+        // the base's cached answer alone would skip the check; the replacement's mark must not.
+        let text = Text::from_storage(&"中文 ab 中文\n".repeat(2000));
+        assert!(!text.holds_marks(crate::matching::marks::holds_marks));
+        let at = text.rope().len_chars() / 2 + 5; // just after an "ab"
+        assert_eq!(text.rope().slice(at - 2..at).to_string(), "ab");
+        let mut set = ChangeSet::new(text.rope().len_chars());
+        set.try_push(at..at, "\u{0301}").unwrap();
+        let draft = set.apply(text.rope()).unwrap();
+        let layers = Layered { base: &text, changes: &set, draft: &draft };
+        assert!(!layers.marks_free());
+        let located = crate::matching::locate_layered(&layers, "ab", 0);
+        assert_eq!(located.matches.len(), 1999, "every \"ab\" but the one its accent follows");
+        assert!(located.matches.iter().all(|m| m.range.start != at - 2));
+        // Without the mark: every hit, and the text's answer is kept.
+        let plain = ChangeSet::new(text.rope().len_chars());
+        let layers = Layered { base: &text, changes: &plain, draft: text.rope() };
+        assert!(layers.marks_free());
+        assert_eq!(crate::matching::locate_layered(&layers, "ab", 0).matches.len(), 2000);
     }
 
     #[test]

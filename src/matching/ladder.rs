@@ -26,12 +26,15 @@ pub struct Query<'a> {
     pub needle: &'a str,
     pub from: usize,
     pub exact: &'a dyn Fn(&str) -> Vec<Match>,
+    /// Whether `rope` is known to hold no combining mark (asked only when many matches would
+    /// otherwise be checked in a pass over the text; `&|| false` when not known).
+    pub marks_free: &'a dyn Fn() -> bool,
 }
 
 impl Query<'_> {
     /// `found` without the matches that cut a character from its combining marks. Cost: O(matches).
     fn whole(&self, mut found: Vec<Match>) -> Vec<Match> {
-        marks::retain_whole(self.rope, &mut found);
+        marks::retain_whole_unless_free(self.rope, &mut found, self.marks_free);
         found
     }
 
@@ -152,10 +155,10 @@ mod tests {
     fn the_first_tier_that_answers_is_the_answer() {
         let rope = Rope::from_str("a  =  1\na = 1\n");
         let exact = |n: &str| super::super::exact::find_exact(&rope, n, 0);
-        let q = Query { rope: &rope, needle: "a = 1", from: 0, exact: &exact };
+        let q = Query { rope: &rope, needle: "a = 1", from: 0, exact: &exact, marks_free: &|| false };
         let found = climb(&q, &mut Budget::unlimited()).map(|f| f.matches.len());
         assert_eq!(found, Some(1), "the exact hit, not the whitespace tier's two");
-        let q = Query { rope: &rope, needle: "b = 2", from: 0, exact: &exact };
+        let q = Query { rope: &rope, needle: "b = 2", from: 0, exact: &exact, marks_free: &|| false };
         assert!(climb(&q, &mut Budget::unlimited()).is_none());
     }
 
@@ -164,7 +167,7 @@ mod tests {
         let rope = Rope::from_str(&"}\n\n".repeat(1_000));
         let needle = format!("{}x", "}\n\n".repeat(20));
         let exact = |n: &str| super::super::exact::find_exact(&rope, n, 0);
-        let q = Query { rope: &rope, needle: &needle, from: 0, exact: &exact };
+        let q = Query { rope: &rope, needle: &needle, from: 0, exact: &exact, marks_free: &|| false };
         let mut budget = Budget::new(10);
         assert!(fuzzy_tiers(&q, &mut budget).is_none());
         assert!(budget.stopped().is_some(), "{budget:?}");

@@ -32,6 +32,37 @@ pub fn is_mark(c: char) -> bool {
         .is_ok()
 }
 
+/// Whether `b` may be the first byte of a mark's UTF-8 form: the lead bytes of [`MARKS`]'s
+/// code points (a test checks every range). CJK ideographs (lead bytes E4–E9) and Hangul
+/// syllables (EB–ED) are never marks.
+fn may_lead_a_mark(b: u8) -> bool {
+    matches!(b, 0xCC | 0xCD | 0xD2 | 0xD6..=0xD9 | 0xDB..=0xDF | 0xE0..=0xE3 | 0xEA | 0xEF | 0xF0 | 0xF3)
+}
+
+/// Whether `s` holds a mark ([`is_mark`]): a pass over its chars by their lead bytes, decoding
+/// only those that may be a mark. A text's answer is kept with its flat copy
+/// (`Text::holds_marks`), so a search with many hits asks once per text, not per call.
+/// Cost: O(n) bytes, a char step at a time.
+pub fn holds_marks(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b < 0x80 {
+            i += 1;
+            continue;
+        }
+        if may_lead_a_mark(b) && s.get(i..).and_then(|rest| rest.chars().next()).is_some_and(is_mark) {
+            return true;
+        }
+        i += match b {
+            0xF0.. => 4,
+            0xE0.. => 3,
+            _ => 2,
+        };
+    }
+    false
+}
+
 /// Whether the char range `range` of `rope` cuts a character from its marks: the char after it
 /// is a mark, or it starts on a mark that has a character before it on its line.
 /// Cost: O(log n) (two char lookups).
@@ -56,6 +87,14 @@ fn indexed_char(rope: &Rope, i: usize) -> Option<char> {
 /// in one forward pass over the chunks ([`CharCursor`]) — a tree descent per match made a
 /// million matches cost most of a second. Cost: O(1), O(k log n) or O(n + k).
 pub fn retain_whole(rope: &Rope, found: &mut Vec<Match>) {
+    retain_whole_unless_free(rope, found, &|| false);
+}
+
+/// [`retain_whole`], asking `marks_free` (whether `rope` is known to hold no mark: a text's
+/// cached [`holds_marks`]) before a pass over the chunks: with hundreds of hits spread over a
+/// CJK text that pass walks the whole text on every call (docs/performance.md#cjk-text).
+/// Cost: as [`retain_whole`], O(k) when `marks_free` answers true.
+pub fn retain_whole_unless_free(rope: &Rope, found: &mut Vec<Match>, marks_free: &dyn Fn() -> bool) {
     /// Below this many matches per 1,000 chunks of about 1 KB, per-match lookups are cheaper.
     const SWEEP_PER_1000_CHUNKS: usize = 100;
     if rope.len_bytes() == rope.len_chars() || found.is_empty() {
@@ -63,6 +102,9 @@ pub fn retain_whole(rope: &Rope, found: &mut Vec<Match>) {
     }
     if found.len() * 1000 < SWEEP_PER_1000_CHUNKS * (rope.len_bytes() / 1000 + 1) {
         found.retain(|m| !splits_a_character(rope, &m.range));
+        return;
+    }
+    if marks_free() {
         return;
     }
     let len = rope.len_chars();
@@ -453,6 +495,53 @@ mod tests {
     /// Every `width`-char window starting at each multiple of `step`, as exact matches.
     fn windows(rope: &Rope, width: usize, step: usize) -> Vec<Match> {
         (0..rope.len_chars().saturating_sub(width)).step_by(step).map(|s| Match::exact(s..s + width)).collect()
+    }
+
+    #[test]
+    fn every_mark_has_a_lead_byte_that_may_lead_a_mark() {
+        // The precheck skips chars by their first byte: one mark it skips would let a search
+        // keep a match that cuts it off.
+        let mut leads = std::collections::BTreeSet::new();
+        for &(lo, hi) in MARKS.iter() {
+            for c in (lo..=hi).filter_map(char::from_u32) {
+                let mut buf = [0; 4];
+                let lead = c.encode_utf8(&mut buf).as_bytes()[0];
+                assert!(may_lead_a_mark(lead), "{:04X} leads with {lead:02X}", c as u32);
+                leads.insert(lead);
+            }
+        }
+        // And not wider than the table: CJK ideographs and Hangul syllables are skipped.
+        assert!((0u8..=255).filter(|&b| may_lead_a_mark(b)).all(|b| leads.contains(&b)));
+        assert!(!may_lead_a_mark("中".as_bytes()[0]) && !may_lead_a_mark("한".as_bytes()[0]));
+    }
+
+    #[test]
+    fn holds_marks_finds_any_mark_the_char_check_finds() {
+        for (text, want) in [
+            ("plain ascii", false),
+            ("中文、標點。「引號」，全角！한국어", false),
+            ("cafe\u{0301}", true),
+            ("中文\u{3099}", true),
+            ("ok \u{1F44D}\u{1F3FD}", true),
+            ("a\u{200D}b", true),
+            ("\u{FE0F}", true),
+            ("é ü ñ 😀", false),
+        ] {
+            assert_eq!(holds_marks(text), want, "{text:?}");
+            assert_eq!(holds_marks(text), text.chars().any(is_mark), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn retain_whole_skips_the_pass_only_when_told_the_text_is_free_of_marks() {
+        let rope = Rope::from_str(&"中文 ab\u{0301} cd\n".repeat(3000));
+        let found = windows(&rope, 2, 1);
+        let mut checked = found.clone();
+        retain_whole_unless_free(&rope, &mut checked, &|| false);
+        assert!(checked.len() < found.len(), "matches cutting a mark off go");
+        let mut trusted = found.clone();
+        retain_whole_unless_free(&rope, &mut trusted, &|| true);
+        assert_eq!(trusted, found, "told free of marks: none checked");
     }
 
     #[test]

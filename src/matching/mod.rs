@@ -223,7 +223,7 @@ pub fn locate(rope: &Rope, needle: &str, from: usize) -> Located {
 /// [`locate`] within `budget`. Cost: as [`locate`], at most about `budget`'s units besides the
 /// exact step.
 pub fn locate_within(rope: &Rope, needle: &str, from: usize, budget: Budget) -> Located {
-    locate_with(rope, needle, from, &|n| exact::find_exact(rope, n, from), budget)
+    locate_with(rope, needle, from, &|n| exact::find_exact(rope, n, from), &|| false, budget)
 }
 
 /// [`locate`] on a draft given as layers (base text + pending replacements): the same result,
@@ -235,7 +235,7 @@ pub fn locate_layered(layers: &exact::Layered<'_>, needle: &str, from: usize) ->
 
 /// [`locate_layered`] within `budget`.
 pub fn locate_layered_within(layers: &exact::Layered<'_>, needle: &str, from: usize, budget: Budget) -> Located {
-    locate_with(layers.draft, needle, from, &|n| exact::find_exact_layered(layers, n, from), budget)
+    locate_with(layers.draft, needle, from, &|n| exact::find_exact_layered(layers, n, from), &|| layers.marks_free(), budget)
 }
 
 /// [`locate_layered_within`] whose exact step keeps at most `cap` matches of `needle`, and
@@ -253,7 +253,7 @@ pub fn locate_layered_upto(layers: &exact::Layered<'_>, needle: &str, from: usiz
         capped.set(more);
         found
     };
-    let located = locate_with(layers.draft, needle, from, &exact, budget);
+    let located = locate_with(layers.draft, needle, from, &exact, &|| layers.marks_free(), budget);
     // A capped exact step found matches, so it is the answer (the steps stop at the first
     // that finds any).
     let capped = capped.get() && !located.matches.is_empty();
@@ -263,8 +263,15 @@ pub fn locate_layered_upto(layers: &exact::Layered<'_>, needle: &str, from: usiz
 /// The [`ladder`] climbed with the exact search supplied, under `budget`: past it the tiers
 /// stop, and the result says so (`stopped`, no matches) rather than passing a partial search
 /// off as a complete one.
-fn locate_with(rope: &Rope, needle: &str, from: usize, exact: &dyn Fn(&str) -> Vec<Match>, mut budget: Budget) -> Located {
-    let query = ladder::Query { rope, needle, from, exact };
+fn locate_with(
+    rope: &Rope,
+    needle: &str,
+    from: usize,
+    exact: &dyn Fn(&str) -> Vec<Match>,
+    marks_free: &dyn Fn() -> bool,
+    mut budget: Budget,
+) -> Located {
+    let query = ladder::Query { rope, needle, from, exact, marks_free };
     let found = ladder::climb(&query, &mut budget);
     let (mut matches, gutter) = found.map_or((Vec::new(), None), |f| (f.matches, f.gutter));
     let stopped = budget.stopped();
