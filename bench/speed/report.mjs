@@ -140,11 +140,13 @@ const SESSION_CHANGES = 26;
 const DIFF_WORKS = ["anchor-diff-1", "anchor-diff-10", "anchor-diff-1pct", "window"];
 /** The cold-start suite (bench/speed/suites/coldstart.mjs). */
 const COLD_WORKS = ["cold-import-create", "cold-first-call", "cold-total", "warm-read"];
+/** The MCP server's first answer, from the spawn (the same suite). */
+const MCP_WORKS = ["mcp-first-answer"];
 /** The same first answer in headless Chromium (bench/speed/suites/coldstart-browser.mjs). */
 const BROWSER_WORKS = ["browser-cold-total", "browser-cached-total"];
 /** The first call on a text just taken (bench/speed/suites/firstcall.mjs). */
 const FIRST_WORKS = ["first-after-open", "first-after-commit"];
-const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS, ...FIRST_WORKS, ...DIFF_WORKS, ...COLD_WORKS, ...BROWSER_WORKS];
+const WORK_ORDER = [...MATCHING_WORKS, ...SESSION_WORKS, ...FIRST_WORKS, ...DIFF_WORKS, ...COLD_WORKS, ...MCP_WORKS, ...BROWSER_WORKS];
 const IMPL_ORDER = [
   "agentpad-wasm", "agentpad-wasm-200ms", "agentpad-memo_diff", "agentpad-call", "agentpad-diff", "agentpad-locate", "agentpad-locate-rope", "agentpad-find_exact", "agentpad-find_bytes",
   "memmem", "similar", "warm-call", "warm-evicted", "indexOf", "indexOf-evicted", "indexOf+diff", "trim-lines", "slice-join", "replace×26", "createTwoFilesPatch", "diff-match-patch",
@@ -163,6 +165,7 @@ const WORK_TEXT = {
   "cold-first-call": "cold start: the first call after that, `ws.call(\"memo_read\", { start_line: 1, end_line: 40 })`",
   "cold-total": "cold start: import + create + first call, from the import to the first answer (Node's own start-up before the script not counted)",
   "warm-read": "the same `memo_read` once warm (in each fresh process the median of calls 101–300)",
+  "mcp-first-answer": "`agentpad-mcp --dir` on a folder holding the document: from the spawn to the answer of the same `memo_read` as the first `tools/call` after `initialize` (Node's start-up and the MCP SDK's import counted)",
   "browser-cold-total": "cold start in headless Chromium, a fresh browser per run: `import(\"/dist/browser.js\")` (unbundled) + `Workspace.create` + the same first call",
   "browser-cached-total": "the same in a second page of that browser (HTTP cache and V8's code caches warm)",
   "anchor-diff-10": "unified diff (context 3) of the whole document, old → new: 10 scattered lines edited (evenly spread)",
@@ -322,7 +325,8 @@ function firstTargets(results) {
 function coldTargets(results) {
   const out = [];
   for (const [work, what, limit] of [["cold-total", "import + create + first call", 20], ["cold-first-call", "the first call alone, after create", 20], ["warm-read", "a warm call", 0.2]]) {
-    for (const r of results.filter((x) => x.work === work)) {
+    // The package as it ships; the lazy-validation row beside it is a measurement, not what users get.
+    for (const r of results.filter((x) => x.work === work && x.impl === "agentpad-wasm")) {
       out.push({ target: `${work === "warm-read" ? "warm call" : "cold start: first call"} ≤ ${limit} ms (${what}, fresh node process), ${r.doc}`, from: work === "cold-first-call" ? "own check" : "target: cold start", value: r.median_ms, unit: "ms", limit,
         ok: r.correct !== false && r.median_ms !== null && r.median_ms <= limit, note: r.correct === false ? "wrong result" : "" });
     }
@@ -617,16 +621,23 @@ function coldSummary(report) {
   const cell = (r) => (!r ? "—" : `${ms(r.median_ms)} (${ms(r.min_ms)}–${ms(r.max_ms)})${r.correct === false ? " **WRONG**" : ""}`);
   L.push(`Cold start: each run a fresh \`node\` process (the wasm read, compiled and instantiated for real); ms, median (min–max) of ${rows[0].runs} runs. ` +
     "Node's own start-up before the script is not counted (its median is in parts).", "");
-  L.push("| document | import + create | first call | total | warm call | parts (medians) |");
-  L.push("| --- | ---: | ---: | ---: | ---: | --- |");
+  L.push("| document | implementation | import + create | first call | total | warm call | parts (medians) |");
+  L.push("| --- | --- | ---: | ---: | ---: | ---: | --- |");
   for (const doc of [...new Set(rows.map((r) => r.doc))]) {
-    const get = (w) => rows.find((r) => r.doc === doc && r.work === w);
-    const p = get("cold-total")?.parts_ms ?? {};
-    const parts = `node start-up ${ms(p.boot_ms)}, import ${ms(p.import_ms)}, create ${ms(p.create_ms)}, first call ${ms(p.first_call_ms)}, second call (compiles what the first did not reach) ${ms(p.second_call_ms)}, warm ${ms(p.warm_call_ms)}` +
-      (p.total_cpu_ms === undefined ? "" : `, CPU time to the first answer (every thread) ${ms(p.total_cpu_ms)}`);
-    L.push(`| ${doc} | ${cell(get("cold-import-create"))} | ${cell(get("cold-first-call"))} | ${cell(get("cold-total"))} | ${cell(get("warm-read"))} | ${parts} |`);
+    for (const impl of [...new Set(rows.filter((r) => r.doc === doc).map((r) => r.impl))]) {
+      const get = (w) => rows.find((r) => r.doc === doc && r.impl === impl && r.work === w);
+      const p = get("cold-total")?.parts_ms ?? {};
+      const parts = `node start-up ${ms(p.boot_ms)}, import ${ms(p.import_ms)}, create ${ms(p.create_ms)}, first call ${ms(p.first_call_ms)}, second call (compiles what the first did not reach) ${ms(p.second_call_ms)}, warm ${ms(p.warm_call_ms)}` +
+        (p.total_cpu_ms === undefined ? "" : `, CPU time to the first answer (every thread) ${ms(p.total_cpu_ms)}${p.fastest_cpu_ms === undefined ? "" : ` (fastest ${ms(p.fastest_cpu_ms)})`}`);
+      L.push(`| ${doc} | ${impl} | ${cell(get("cold-import-create"))} | ${cell(get("cold-first-call"))} | ${cell(get("cold-total"))} | ${cell(get("warm-read"))} | ${parts} |`);
+    }
   }
   L.push("");
+  for (const r of results.filter((x) => MCP_WORKS.includes(x.work))) {
+    const p = r.parts_ms ?? {};
+    L.push(`The MCP server (\`agentpad-mcp --dir\`, stdio), ${r.doc}: the first \`tools/call\` answered ${cell(r)} ms after the spawn (${r.runs} servers; medians: ` +
+      `\`initialize\` answered ${ms(p.initialize_ms)}, the server's CPU time to the first answer ${ms(p.cpu_ms)}; Node's start-up and the MCP SDK's import counted).`, "");
+  }
   const browser = results.filter((r) => BROWSER_WORKS.includes(r.work));
   if (browser.length) {
     L.push("Beside it, headless Chromium (the page served from 127.0.0.1; ms, median (min–max)):", "");

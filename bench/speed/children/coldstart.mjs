@@ -5,11 +5,20 @@
 // the process's CPU time over the same span (every thread: V8 compiles the wasm on its own
 // threads), which a loaded machine inflates less than the wall time.
 //
-//   node bench/speed/children/coldstart.mjs KIND-SIZE
+//   node bench/speed/children/coldstart.mjs KIND-SIZE [--lazy-validation]
+//
+// --lazy-validation: V8's `--wasm-lazy-validation` set with v8.setFlagsFromString before the
+// import (what a process that owns its V8 flags could do; the package does not:
+// docs/decisions.md#no-v8-flags-from-the-package). The import is dynamic so the flag is set
+// before the package's import starts the compile.
+
+import { setFlagsFromString } from "node:v8";
 
 import { generate, parseDocList } from "../lib/docs.mjs";
 
 const bootMs = performance.now(); // Node's own start-up, before this module ran
+const lazyValidation = process.argv.includes("--lazy-validation");
+if (lazyValidation) setFlagsFromString("--wasm-lazy-validation");
 const [[kind, size]] = parseDocList(process.argv[2] ?? "code-10KB");
 const doc = generate(kind, size);
 const PATH = "doc.md";

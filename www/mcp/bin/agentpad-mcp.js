@@ -3,6 +3,8 @@
 // only; every note goes to stderr. Exit status: 0 after a clean shutdown, 1 when the server
 // cannot start, 2 on bad usage.
 
+// First: sets V8 flags for this process before the core compiles its wasm (v8-flags.js).
+import "./v8-flags.js";
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CORE_OPTIONS } from "@agentpad/core";
