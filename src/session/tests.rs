@@ -12,24 +12,35 @@ fn draft(s: &Session) -> String {
     s.draft("a").map(|r| r.to_string()).unwrap_or_default()
 }
 
-/// Applies the pending changes to the base from scratch: the model the draft must equal.
-fn replay(s: &Session) -> String {
-    let base = s.docs.get("a").unwrap().base.rope().to_string();
-    let chars: Vec<char> = base.chars().collect();
-    let mut places: Vec<&Place> = s.changes.iter().flat_map(|c| &c.places).collect();
+/// The base with every place of every pending change applied, left to right; panics if two
+/// places (of one change or of two) overlap, touch, or misreport their old text, if a place is
+/// a no-op, or if a change has no place — the laws the session promises.
+pub(super) fn replay_path(session: &Session, path: &str) -> String {
+    let base: Vec<char> = session.docs.get(path).unwrap().base.rope().to_string().chars().collect();
+    let changes: Vec<&PendingChange> = session.changes.iter().filter(|c| c.path == path).collect();
+    assert!(changes.iter().all(|c| !c.places.is_empty()), "a change without places: {changes:?}");
+    for c in &changes {
+        assert!(c.places.windows(2).all(|w| w[0].base_range.end < w[1].base_range.start), "places of {} out of order: {c:?}", c.id);
+    }
+    let mut places: Vec<&Place> = changes.iter().flat_map(|c| &c.places).collect();
     places.sort_by_key(|p| p.base_range.start);
     let mut out = String::new();
     let mut at = 0;
-    for (i, p) in places.into_iter().enumerate() {
-        assert!(i == 0 || p.base_range.start > at, "places overlap or touch");
-        out.extend(&chars[at..p.base_range.start]);
-        assert_eq!(p.old_text, chars[p.base_range.clone()].iter().collect::<String>());
+    for (i, p) in places.iter().enumerate() {
+        assert!(i == 0 || p.base_range.start > at, "places overlap or touch: {changes:?}");
+        out.extend(&base[at..p.base_range.start]);
+        assert_eq!(p.old_text, base[p.base_range.clone()].iter().collect::<String>());
         assert_ne!(p.old_text, p.new_text, "a no-op place was kept");
         out.push_str(&p.new_text);
         at = p.base_range.end;
     }
-    out.extend(&chars[at..]);
+    out.extend(&base[at..]);
     out
+}
+
+/// [`replay_path`] of the one document these tests open.
+fn replay(s: &Session) -> String {
+    replay_path(s, "a")
 }
 
 #[test]
