@@ -8,6 +8,8 @@
 //
 //   node bench/speed/cold-path.mjs [--cargo FILE] [--first read|replace] [--top N] [--keep DIR] [--out FILE.json]
 //
+// --keep DIR keeps the named and instrumented modules, and reuses them when DIR holds them already
+// (another workload on the same build; remove DIR after a rebuild).
 // Needs `./build.sh pack` first (www/pkg and www/dist from the same cargo module) and
 // `wasm-split` on PATH (`./build.sh split-probe` installs it).
 
