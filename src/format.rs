@@ -192,17 +192,7 @@ impl Display for Markdown<'_> {
         // (their list counts them; nothing changed): a commit shows it
         // (docs/responses.md#markdown-layout). The JSON keeps every metric.
         if r.metrics.delta != 0 && !r.delta_in_summary && !matches!(r.status, Status::MultiMatch | Status::NoMatch) {
-            writeln!(f, "\n### [Metrics] {}", w.metrics)?;
-            writeln!(f, "{}\n| --- | --- |", w.metric_header)?;
-            writeln!(f, "| delta | {} |", signed(r.metrics.delta))?;
-            match r.metrics.new_length {
-                Some(n) => writeln!(f, "| new_length | {n} |")?,
-                None => writeln!(f, "| new_length | - |")?,
-            }
-            match r.metrics.selection_count {
-                Some(n) => writeln!(f, "| selection_count | {n} |")?,
-                None => writeln!(f, "| selection_count | - |")?,
-            }
+            metrics_section(f, r, w)?;
         }
 
         if !r.candidates.is_empty() {
@@ -222,26 +212,7 @@ impl Display for Markdown<'_> {
             fenced(f, preview)?;
         }
         if !r.pending_changes.is_empty() && !r.pending_said_before {
-            writeln!(f, "\n### [Changes] {}", w.pending)?;
-            // The path when the changes span several documents; the summary names the one.
-            let first = r.pending_changes.first().map(|c| c.path.as_str());
-            let several = r.pending_changes.iter().any(|c| Some(c.path.as_str()) != first);
-            for c in &r.pending_changes {
-                let (old, new) = change_snippets(&c.old_text, &c.new_text);
-                writeln!(
-                    f,
-                    "- {} · {}{}{}{}{} → {}{}{}",
-                    fill(w.change, &c.change_id),
-                    if several { format!("{} ", one_line(&c.path)) } else { String::new() },
-                    w.line_no(c.line),
-                    if c.place_count > 1 { fill(w.places, &c.place_count.to_string()) } else { String::new() },
-                    w.colon,
-                    code(&old),
-                    code(&new),
-                    fill(w.paren, &signed(c.delta)),
-                    if c.amended { w.amended } else { "" }
-                )?;
-            }
+            pending_section(f, r, w)?;
         }
         if (!r.task_stack.is_empty() || !r.task_tree.is_empty()) && !r.tasks_said_before {
             writeln!(f, "\n### [Tasks] {}", w.tasks)?;
@@ -264,6 +235,50 @@ impl Display for Markdown<'_> {
         }
         Ok(())
     }
+}
+
+// Sections a first call's response does not show, out of line: V8 compiles a wasm function
+// whole on its first call (docs/performance.md#cold-start).
+
+#[inline(never)]
+fn metrics_section(f: &mut Formatter<'_>, r: &Response, w: &Words) -> fmt::Result {
+    writeln!(f, "\n### [Metrics] {}", w.metrics)?;
+    writeln!(f, "{}\n| --- | --- |", w.metric_header)?;
+    writeln!(f, "| delta | {} |", signed(r.metrics.delta))?;
+    match r.metrics.new_length {
+        Some(n) => writeln!(f, "| new_length | {n} |")?,
+        None => writeln!(f, "| new_length | - |")?,
+    }
+    match r.metrics.selection_count {
+        Some(n) => writeln!(f, "| selection_count | {n} |")?,
+        None => writeln!(f, "| selection_count | - |")?,
+    }
+    Ok(())
+}
+
+#[inline(never)]
+fn pending_section(f: &mut Formatter<'_>, r: &Response, w: &Words) -> fmt::Result {
+    writeln!(f, "\n### [Changes] {}", w.pending)?;
+    // The path when the changes span several documents; the summary names the one.
+    let first = r.pending_changes.first().map(|c| c.path.as_str());
+    let several = r.pending_changes.iter().any(|c| Some(c.path.as_str()) != first);
+    for c in &r.pending_changes {
+        let (old, new) = change_snippets(&c.old_text, &c.new_text);
+        writeln!(
+            f,
+            "- {} · {}{}{}{}{} → {}{}{}",
+            fill(w.change, &c.change_id),
+            if several { format!("{} ", one_line(&c.path)) } else { String::new() },
+            w.line_no(c.line),
+            if c.place_count > 1 { fill(w.places, &c.place_count.to_string()) } else { String::new() },
+            w.colon,
+            code(&old),
+            code(&new),
+            fill(w.paren, &signed(c.delta)),
+            if c.amended { w.amended } else { "" }
+        )?;
+    }
+    Ok(())
 }
 
 /// The task stack (outermost first, the innermost active one marked current) and the thought

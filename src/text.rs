@@ -83,6 +83,14 @@ pub fn normalize_line_breaks(s: &str) -> Cow<'_, str> {
     if memchr::memchr(b'\r', s.as_bytes()).is_none() {
         return Cow::Borrowed(s);
     }
+    Cow::Owned(with_lf_breaks(s))
+}
+
+/// [`normalize_line_breaks`] of a text holding a CR: out of line, so that opening an LF text
+/// does not compile it (docs/performance.md#cold-start).
+#[cold]
+#[inline(never)]
+fn with_lf_breaks(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
@@ -95,7 +103,7 @@ pub fn normalize_line_breaks(s: &str) -> Cow<'_, str> {
             out.push(c);
         }
     }
-    Cow::Owned(out)
+    out
 }
 
 const BOM: char = '\u{FEFF}';

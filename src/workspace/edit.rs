@@ -231,6 +231,9 @@ impl Workspace {
 
     /// A `TextEdit.MatchTrace` record of one search: what was searched, how and where it was
     /// found, and the draft it ran on (enough to replay the decision).
+    /// Inlined: without the category on (the common case) only the check runs, and the record's
+    /// making is not compiled (docs/performance.md#cold-start).
+    #[inline]
     fn match_trace(
         &mut self,
         tool: &str,
@@ -240,9 +243,22 @@ impl Workspace {
         anchor_end: Option<usize>,
         matches: &[matching::Match],
     ) {
-        if !self.records.diagnostics.enabled(Category::MatchTrace) {
-            return;
+        if self.records.diagnostics.enabled(Category::MatchTrace) {
+            self.record_match_trace(tool, path, draft, needle, anchor_end, matches);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record_match_trace(
+        &mut self,
+        tool: &str,
+        path: &str,
+        draft: &ropey::Rope,
+        needle: &str,
+        anchor_end: Option<usize>,
+        matches: &[matching::Match],
+    ) {
         let id = self.operation_id();
         let fingerprint = self.draft_fingerprint(path).to_string();
         let detail = || {
@@ -276,14 +292,7 @@ impl Workspace {
             None => None,
         };
         if old.is_empty() {
-            let choosing = choice_args(args);
-            if !choosing.is_empty() {
-                return self.refuse(Refusal::AppendWithChoice { args: choosing }, None);
-            }
-            // Within a unit, an empty old_text appends at the unit's end.
-            let end = within.as_ref().map_or_else(|| self.draft_rope(path).len_chars(), |r| r.end);
-            let info = StageInfo { tool: Tool::Replace, quality: None, preview_only, chosen: None, notes: Vec::new(), warn: false };
-            return self.stage(path, vec![Edit { range: end..end, new_text: new }], info);
+            return self.replace_empty(path, args, within, new, preview_only);
         }
         let draft = self.draft_rope(path);
         let anchor_end = match self.anchor(path, &draft, args.search_after.as_deref()) {
@@ -346,30 +355,52 @@ impl Workspace {
             notes,
         };
         if located.matches.is_empty() {
-            // The same edit sent again after it was staged (docs/workflow.md#visible-tools).
-            let holding = self.turn.session.as_ref().and_then(|s| repeat::holding_change(s, path, &old, &search.new_text));
-            if let Some(id) = holding.or_else(|| self.picked_before(&search, search.match_id)) {
-                return self.already_staged(&search, id);
-            }
-            if let Some(again) = self.sent_again(&search, &[]) {
-                return self.answer_again(again);
-            }
-            if let Some(staged) = self.replace_unescaped(&search, &old) {
-                return staged;
-            }
-            let elsewhere = self.exactly_elsewhere(path, &old);
             // The near-miss search shares the budget of the locate of the same needle from the
             // same place (`within` starts the locate elsewhere: the near search gets its own).
             let after = if from == anchor_end.unwrap_or(0) { located.budget } else { self.search_budget() };
-            return match self.no_match(search, &located.needle, &after) {
-                Step::Done(r) => Step::Done(self.naming_elsewhere(r, path, elsewhere)),
-                step => step,
-            };
+            return self.replace_unmatched(path, &old, search, &located.needle, &after);
         }
         if let Some(again) = self.sent_again(&search, &located.matches) {
             return self.answer_again(again);
         }
         self.choose_upto(search, located.matches, capped)
+    }
+
+    /// [`Workspace::replace`] with an empty old_text: new_text appended (within a unit, at the
+    /// unit's end). Out of line, as [`Workspace::replace_unmatched`].
+    #[inline(never)]
+    fn replace_empty(&mut self, path: &str, args: &ReplaceArgs, within: Option<Range<usize>>, new: String, preview_only: bool) -> Step {
+        let choosing = choice_args(args);
+        if !choosing.is_empty() {
+            return self.refuse(Refusal::AppendWithChoice { args: choosing }, None);
+        }
+        // Within a unit, an empty old_text appends at the unit's end.
+        let end = within.as_ref().map_or_else(|| self.draft_rope(path).len_chars(), |r| r.end);
+        let info = StageInfo { tool: Tool::Replace, quality: None, preview_only, chosen: None, notes: Vec::new(), warn: false };
+        self.stage(path, vec![Edit { range: end..end, new_text: new }], info)
+    }
+
+    /// [`Workspace::replace`] of an old_text not found (`needle` as searched; `after` the
+    /// budget left for the near-miss search): out of line, so that a replace that finds its
+    /// text does not compile this path on its first call (docs/performance.md#cold-start).
+    #[inline(never)]
+    fn replace_unmatched(&mut self, path: &str, old: &str, search: Search, needle: &str, after: &Budget) -> Step {
+        // The same edit sent again after it was staged (docs/workflow.md#visible-tools).
+        let holding = self.turn.session.as_ref().and_then(|s| repeat::holding_change(s, path, old, &search.new_text));
+        if let Some(id) = holding.or_else(|| self.picked_before(&search, search.match_id)) {
+            return self.already_staged(&search, id);
+        }
+        if let Some(again) = self.sent_again(&search, &[]) {
+            return self.answer_again(again);
+        }
+        if let Some(staged) = self.replace_unescaped(&search, old) {
+            return staged;
+        }
+        let elsewhere = self.exactly_elsewhere(path, old);
+        match self.no_match(search, needle, after) {
+            Step::Done(r) => Step::Done(self.naming_elsewhere(r, path, elsewhere)),
+            step => step,
+        }
     }
 
     /// A fresh budget for one search (docs/reliability.md#matching-time-and-read-size). Cost: O(1).
@@ -621,6 +652,18 @@ impl Workspace {
 /// (`unmatched`): those may be placeholders, whose mapping the near-miss pick decides.
 /// Cost: [`matching::elide::sketch::expand`].
 fn fill_placeholders(old_text: &str, new_text: &str, unmatched: bool) -> Result<Option<(String, Note)>, matching::elide::Unmapped> {
+    // Without a placeholder-like line in new_text there is nothing to fill: the common edit
+    // returns here, and the filling (a line diff) is not compiled on its first call
+    // (docs/performance.md#cold-start).
+    if !new_text.split('\n').any(matching::elide::is_elision_line) {
+        return Ok(None);
+    }
+    fill_found_placeholders(old_text, new_text, unmatched)
+}
+
+/// [`fill_placeholders`] once new_text has a placeholder-like line.
+#[inline(never)]
+fn fill_found_placeholders(old_text: &str, new_text: &str, unmatched: bool) -> Result<Option<(String, Note)>, matching::elide::Unmapped> {
     if unmatched && old_text.split('\n').any(matching::elide::is_elision_line) {
         return Ok(None);
     }

@@ -59,6 +59,14 @@ impl HistoryBook {
             entry.0.push(id);
         }
         let (ended_id, outcome) = self.ending.take().filter(|(id, _)| *id == session)?;
+        Some(self.book_ended(ended_id, outcome, locale))
+    }
+
+    /// [`HistoryBook::finish`] of the call that ended a session: out of line, as no first call
+    /// ends one (docs/performance.md#cold-start).
+    #[cold]
+    #[inline(never)]
+    fn book_ended(&mut self, ended_id: u64, outcome: Outcome, locale: Locale) -> HistoryDelta {
         let (tool_call_ids, tokens) = self.calls.remove(&ended_id).unwrap_or_default();
         let ended = EndedSession { id: ended_id, outcome, tool_call_ids, tokens };
         let delta = HistoryDelta {
@@ -70,6 +78,6 @@ impl HistoryBook {
             self.ended.remove(0);
         }
         self.ended.push(ended);
-        Some(delta)
+        delta
     }
 }

@@ -609,6 +609,8 @@ impl Workspace {
     /// of ours; it is recorded with the violations, flagged `SchemaViolation`, and its summary
     /// starts `[Fail] Response format does not match the spec` so the model does not trust a
     /// half-read layout. Cost: O(size of the Markdown); only while the category is on.
+    #[cold]
+    #[inline(never)]
     fn schema_check(&mut self, r: &mut Response) {
         let Err(violations) = crate::validate::validate(&r.markdown) else { return };
         let id = self.operation_id();
@@ -738,23 +740,14 @@ impl Workspace {
     /// actions, notes for the agent. The views are rendered once, when the call ends
     /// ([`Workspace::after_step`]).
     fn finish(&self, mut r: Response, path: Option<&str>) -> Response {
-        if self.settings.config.persist_mode == PersistMode::Disabled
-            && !r.summary.contains(self.settings.config.locale.words().phrase("note.read_only.said"))
-        {
-            // With PersistReadOnly the summary says that nothing is written.
-            r.notes.trail.push(words::state_note(&StateNote::ReadOnly, &self.settings.config.tool_prefix, self.settings.config.locale));
+        if self.settings.config.persist_mode == PersistMode::Disabled {
+            self.read_only_note(&mut r);
         }
         // Notes said once go before the sentences (after `[Warning]`: the view puts it first).
         r.notes.lead.extend(self.turn.notes.iter().cloned());
         // (ExternalConflict says it itself; a Blocked call's guidance already gives the way out.)
         if !self.sync.conflicts.is_empty() && !matches!(r.status, Status::ExternalConflict | Status::Blocked) {
-            // Every response says it while it lasts, not only the state and flags.
-            let paths = self.sync.conflicts.keys().cloned().collect();
-            r.notes.lead.push(words::state_note(
-                &StateNote::Conflict { paths },
-                &self.settings.config.tool_prefix,
-                self.settings.config.locale,
-            ));
+            self.conflict_note(&mut r);
         }
         r.workflow_state = self.state();
         r.flags = self.flags();
@@ -768,12 +761,7 @@ impl Workspace {
         }
         (r.task_stack, r.task_tree, r.task_tree_earlier) = self.task_views();
         if self.records.diagnostics.is_on() {
-            let cats: Vec<&str> = self.records.diagnostics.categories().map(Category::as_str).collect();
-            let pointer = words::diagnostics_pointer(&cats, &self.operation_id(), self.settings.config.locale);
-            r.guidance = Some(match r.guidance.take() {
-                Some(g) if !g.trim().is_empty() => format!("{g}{}{pointer}", self.settings.config.locale.words().phrase("sentence_sep")),
-                _ => pointer,
-            });
+            self.diagnostics_pointer(&mut r);
         }
         if let (Some(p), true) = (path, r.candidates.len() > 1) {
             views::distinguish(&self.draft_rope(p), p, &mut r.candidates);
@@ -785,6 +773,43 @@ impl Workspace {
             r.guidance = Some(words::next_step(&r.next_actions, self.settings.config.locale));
         }
         r
+    }
+
+    // The parts of `finish` only some states need, out of line: V8 compiles a wasm function whole
+    // on its first call, and the first call of a workspace is in none of these states
+    // (docs/performance.md#cold-start).
+
+    /// With PersistReadOnly the summary says that nothing is written.
+    #[cold]
+    #[inline(never)]
+    fn read_only_note(&self, r: &mut Response) {
+        if !r.summary.contains(self.settings.config.locale.words().phrase("note.read_only.said")) {
+            r.notes.trail.push(words::state_note(&StateNote::ReadOnly, &self.settings.config.tool_prefix, self.settings.config.locale));
+        }
+    }
+
+    /// Every response says a conflict while it lasts, not only the state and flags.
+    #[cold]
+    #[inline(never)]
+    fn conflict_note(&self, r: &mut Response) {
+        let paths = self.sync.conflicts.keys().cloned().collect();
+        r.notes.lead.push(words::state_note(
+            &StateNote::Conflict { paths },
+            &self.settings.config.tool_prefix,
+            self.settings.config.locale,
+        ));
+    }
+
+    /// The guidance ends with where the diagnostics of the call are.
+    #[cold]
+    #[inline(never)]
+    fn diagnostics_pointer(&self, r: &mut Response) {
+        let cats: Vec<&str> = self.records.diagnostics.categories().map(Category::as_str).collect();
+        let pointer = words::diagnostics_pointer(&cats, &self.operation_id(), self.settings.config.locale);
+        r.guidance = Some(match r.guidance.take() {
+            Some(g) if !g.trim().is_empty() => format!("{g}{}{pointer}", self.settings.config.locale.words().phrase("sentence_sep")),
+            _ => pointer,
+        });
     }
 }
 

@@ -93,12 +93,9 @@ impl Workspace {
         // tool) would make its text read as a candidate: then nothing is marked, and the
         // summary gives the candidates' lines instead.
         let own_markers = !marks.is_empty() && has_marker_text(rope);
-        let unmarked: Vec<(Letter, usize)> = if own_markers {
-            marks.drain(..).map(|(l, r)| (l, rope.char_to_line(r.start.min(rope.len_chars())) + 1)).collect()
-        } else {
-            Vec::new()
-        };
-        let shown = overlay(rope, &marks);
+        let unmarked: Vec<(Letter, usize)> = if own_markers { unmarked_lines(rope, &mut marks) } else { Vec::new() };
+        // Nothing to mark (a first read): the text as it is, and the marking is not compiled.
+        let shown = if marks.is_empty() { rope.clone() } else { overlay(rope, &marks) };
         let limits = self.settings.config.read_limits;
         let gutter = if keys {
             Gutter::Keys(rope)
@@ -225,8 +222,17 @@ fn push_keyed(out: &mut String, width: usize, key: LineKey, text: &str) {
     let _ = writeln!(out, "{:>width$}#{:04x}│ {text}", key.line, key.hash);
 }
 
+/// The candidates `marks` take out of the text, with their lines (1-based).
+#[cold]
+#[inline(never)]
+fn unmarked_lines(rope: &Rope, marks: &mut Vec<(Letter, Range<usize>)>) -> Vec<(Letter, usize)> {
+    marks.drain(..).map(|(l, r)| (l, rope.char_to_line(r.start.min(rope.len_chars())) + 1)).collect()
+}
+
 /// `rope` with `[[SEL#X]]` before and `[[/SEL#X]]` after each marked range (char ranges, not
 /// overlapping). Markers hold no line break, so line numbers stay. Cost: O(k log n) for k marks.
+/// Out of line: a read with nothing to mark does not call it (docs/performance.md#cold-start).
+#[inline(never)]
 pub(super) fn overlay(rope: &Rope, marks: &[(Letter, Range<usize>)]) -> Rope {
     let mut shown = rope.clone();
     let mut sorted: Vec<&(Letter, Range<usize>)> = marks.iter().collect();

@@ -41,12 +41,17 @@ impl Workspace {
         if self.documents.unstored.is_empty() {
             return None;
         }
+        Some(self.unstored_note_said())
+    }
+
+    /// [`Workspace::unstored_note`] while a save is unacknowledged: out of line, as no first
+    /// call says it (docs/performance.md#cold-start).
+    #[cold]
+    #[inline(never)]
+    fn unstored_note_said(&mut self) -> (String, bool) {
         let fresh = std::mem::take(&mut self.documents.newly_unstored);
         let paths = self.unstored();
-        Some((
-            words::state_note(&StateNote::NotStored { paths, fresh }, &self.settings.config.tool_prefix, self.settings.config.locale),
-            fresh,
-        ))
+        (words::state_note(&StateNote::NotStored { paths, fresh }, &self.settings.config.tool_prefix, self.settings.config.locale), fresh)
     }
 }
 

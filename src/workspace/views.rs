@@ -56,6 +56,8 @@ const TELL_APART_CHARS: usize = 60;
 /// preview, and groups nothing within the scan tells apart, are left as they are.
 /// Cost: O(c log c) for c candidates, plus O(ENCLOSING_SCAN_LINES + DIFFERING_SCAN_LINES) lines
 /// read per candidate of a group.
+/// Out of line: only a response with candidates calls it (docs/performance.md#cold-start).
+#[inline(never)]
 pub(super) fn distinguish(draft: &Rope, path: &str, candidates: &mut [Candidate]) {
     let mut groups: std::collections::BTreeMap<String, Vec<usize>> = std::collections::BTreeMap::new();
     for (i, c) in candidates.iter().enumerate() {

@@ -82,47 +82,14 @@ pub(super) enum Choice {
 pub(super) fn decide(search: &Search, matches: &[Match], draft: &Rope, same: Option<&Selection>, reloaded: bool) -> Choice {
     let quality = matches.first().map_or(MatchQuality::EXACT, |m| m.quality);
     if let Some(letter) = search.match_id {
-        let chosen = match same {
-            Some(sel) => match sel.candidates.iter().find(|c| c.id == letter) {
-                Some(c) if c.stale => return Choice::Refuse(Refusal::StaleCandidate { letter }),
-                Some(c) => Some((c.range.clone(), c.reindent.clone(), c.quality)),
-                None => None,
-            },
-            // Storage replaced the text since the agent last heard from us, and the reload
-            // dropped any listing: the letter was read from a listing of the old text. Letters
-            // name a listing's candidates, never positions in today's text: list the current
-            // ones instead of guessing.
-            None if reloaded => return Choice::List(ListReason::ListingReloaded { letter }),
-            // A direct pick without a listing: the letters are those a listing would give.
-            None => matches.get(letter.index()).map(|m| (m.range.clone(), m.reindent.clone(), m.quality.into())),
-        };
-        let Some((range, reindent, q)) = chosen else {
-            let count = same.map_or(matches.len(), |s| s.candidates.len());
-            return Choice::Refuse(Refusal::MatchIdOutOfRange { letter, needle: search.needle.clone(), count });
-        };
-        let new_text = match &reindent {
-            Some(r) => r.apply(&search.new_text),
-            None => search.new_text.clone(),
-        };
-        let select = same.is_none() && !search.preview_only;
-        return Choice::One {
-            edit: Edit { range, new_text },
-            quality: q,
-            chosen: Some(letter),
-            select,
-            warn: search.warn || !q.is_exact(),
-        };
+        return decide_letter(search, letter, matches, same, reloaded);
     }
     if let Some(expected) = search.expected.filter(|&n| n != matches.len()) {
         let lines = matches.iter().take(26).map(|m| text::line_of(draft, m.range.start)).collect();
         return Choice::List(ListReason::ExpectedOccurrences { expected, found: matches.len(), lines });
     }
     if search.replace_all && matches.len() > 1 {
-        if !quality.is_exact() {
-            return Choice::List(ListReason::ReplaceAllNotExact { quality, found: matches.len() });
-        }
-        let edits = matches.iter().map(|m| Edit { range: m.range.clone(), new_text: search.new_text.clone() }).collect();
-        return Choice::All { edits, quality };
+        return decide_all(search, matches, quality);
     }
     if let [m] = matches {
         // replace_all means every place as written, as it does with several.
@@ -135,6 +102,48 @@ pub(super) fn decide(search: &Search, matches: &[Match], draft: &Rope, same: Opt
         return Choice::One { edit, quality: m.quality.into(), chosen: None, select: false, warn: search.warn || !m.quality.is_exact() };
     }
     Choice::List(ListReason::Several { quality })
+}
+
+// The picks and replace-alls of `decide`, out of line: a first edit is neither, and V8 compiles
+// a wasm function whole on its first call (docs/performance.md#cold-start).
+
+/// [`decide`] with a letter given (`match_id`).
+#[inline(never)]
+fn decide_letter(search: &Search, letter: Letter, matches: &[Match], same: Option<&Selection>, reloaded: bool) -> Choice {
+    let chosen = match same {
+        Some(sel) => match sel.candidates.iter().find(|c| c.id == letter) {
+            Some(c) if c.stale => return Choice::Refuse(Refusal::StaleCandidate { letter }),
+            Some(c) => Some((c.range.clone(), c.reindent.clone(), c.quality)),
+            None => None,
+        },
+        // Storage replaced the text since the agent last heard from us, and the reload
+        // dropped any listing: the letter was read from a listing of the old text. Letters
+        // name a listing's candidates, never positions in today's text: list the current
+        // ones instead of guessing.
+        None if reloaded => return Choice::List(ListReason::ListingReloaded { letter }),
+        // A direct pick without a listing: the letters are those a listing would give.
+        None => matches.get(letter.index()).map(|m| (m.range.clone(), m.reindent.clone(), m.quality.into())),
+    };
+    let Some((range, reindent, q)) = chosen else {
+        let count = same.map_or(matches.len(), |s| s.candidates.len());
+        return Choice::Refuse(Refusal::MatchIdOutOfRange { letter, needle: search.needle.clone(), count });
+    };
+    let new_text = match &reindent {
+        Some(r) => r.apply(&search.new_text),
+        None => search.new_text.clone(),
+    };
+    let select = same.is_none() && !search.preview_only;
+    Choice::One { edit: Edit { range, new_text }, quality: q, chosen: Some(letter), select, warn: search.warn || !q.is_exact() }
+}
+
+/// [`decide`] of a replace_all with several matches.
+#[inline(never)]
+fn decide_all(search: &Search, matches: &[Match], quality: MatchQuality) -> Choice {
+    if !quality.is_exact() {
+        return Choice::List(ListReason::ReplaceAllNotExact { quality, found: matches.len() });
+    }
+    let edits = matches.iter().map(|m| Edit { range: m.range.clone(), new_text: search.new_text.clone() }).collect();
+    Choice::All { edits, quality }
 }
 
 /// Most chars of the document's word a [`token_cut`] extends a match over, on each side.

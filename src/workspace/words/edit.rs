@@ -20,6 +20,9 @@ use crate::workspace::Tool;
 /// The response for `outcome`: status, summary, guidance, the worded preview and the warning.
 /// The caller adds the data (candidates, metrics, fingerprint, content) and finishes it.
 /// Cost: O(size of the words).
+/// Only `staged` is inlined here: the other arms are kept out of line so that the first edit
+/// does not compile their words too (V8 compiles a wasm function whole on its first call:
+/// docs/performance.md#cold-start).
 pub fn edit(outcome: &EditOutcome, v: &Voice) -> Response {
     match outcome {
         EditOutcome::Staged(s) => staged(s, v),
@@ -32,6 +35,7 @@ pub fn edit(outcome: &EditOutcome, v: &Voice) -> Response {
 
 /// The same edit sent again: `Success` (it is staged), nothing new; the guidance says how to
 /// save from here.
+#[inline(never)]
 fn already_staged(a: &AlreadyStaged, v: &Voice) -> Response {
     let Some(id) = a.id else {
         // Saved already (a commit, or immediate mode): there is nothing to do.
@@ -164,6 +168,7 @@ pub fn immediate_commit_summary(path: &str, line: usize, locale: crate::locale::
 
 // ---- listed -------------------------------------------------------------------------------
 
+#[inline(never)]
 fn listed(l: &Listing, v: &Voice) -> Response {
     let p = v.prefix();
     let w = v.locale.words();
@@ -264,6 +269,7 @@ fn listed(l: &Listing, v: &Voice) -> Response {
 
 // ---- no match -----------------------------------------------------------------------------
 
+#[inline(never)]
 fn no_match(n: &NearMisses, v: &Voice) -> Response {
     let p = v.prefix();
     if let Some(s) = n.stopped {

@@ -10,20 +10,8 @@ use crate::workspace::Tool;
 pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     let p = v.prefix();
     let r = match o {
-        ReadOutcome::StartPastEnd { path, start, lines } => {
-            return invalid_v(
-                &v.t("read.start_past_end", &[("start", start), ("path", path), ("lines", &v.count("n_lines", *lines))]),
-                v.t("read.start_past_end.guidance", &[("lines", lines)]),
-                v,
-            )
-        }
-        ReadOutcome::EndBeforeStart { start, end } => {
-            return invalid_v(
-                &v.t("read.end_before_start", &[("end", end), ("start", start)]),
-                v.t("read.end_before_start.guidance", &[]),
-                v,
-            )
-        }
+        ReadOutcome::StartPastEnd { path, start, lines } => return start_past_end(path, *start, *lines, v),
+        ReadOutcome::EndBeforeStart { start, end } => return end_before_start(*start, *end, v),
         ReadOutcome::Read(r) => r,
     };
     // What the lines are of: the committed text, or the draft when it holds pending changes
@@ -45,20 +33,13 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     let about = if about.is_empty() { String::new() } else { v.t("read.about", &[("about", &about.join(v.t("list_sep", &[]).as_str()))]) };
     let mut summary = v.t("read", &[("first", &r.first), ("end", &end), ("of", &of), ("about", &about)]);
     if let Some((named, more)) = &r.other_documents {
-        let more_note = if *more > 0 { v.t("read.others.more", &[("n", more)]) } else { String::new() };
-        summary.push_str(&v.t("read.others", &[("named", &named.join(letters_and)), ("more", &more_note)]));
+        summary.push_str(&others_said(named, *more, v));
     }
-    if let (Some(first), Some(last)) = (r.marked.first(), r.marked.last()) {
-        summary.push_str(&if r.marked.len() == 1 {
-            v.t("read.marked.one", &[("first", first)])
-        } else {
-            let all = r.marked.iter().map(Letter::to_string).collect::<Vec<_>>().join(letters_and);
-            v.t("read.marked", &[("all", &all), ("first", first), ("last", last)])
-        });
+    if !r.marked.is_empty() {
+        summary.push_str(&marked_said(&r.marked, v));
     }
     if !r.unmarked.is_empty() {
-        let at: Vec<String> = r.unmarked.iter().map(|(l, line)| v.t("read.unmarked.at", &[("letter", l), ("line", line)])).collect();
-        summary.push_str(&v.t("read.unmarked", &[("path", path), ("at", &at.join(letters_and))]));
+        summary.push_str(&unmarked_said(path, &r.unmarked, v));
     }
     let gutter_note = v.t("read.gutter_note", &[]);
     let mut guidance = match r.gutter {
@@ -98,6 +79,51 @@ pub fn read(o: &ReadOutcome, v: &Voice) -> Response {
     r.guidance = guidance;
     r.once.gutters = said_gutters;
     r
+}
+
+// What only some reads say, out of line: V8 compiles a wasm function whole on its first call,
+// and a first read says none of it (docs/performance.md#cold-start).
+
+#[cold]
+#[inline(never)]
+fn start_past_end(path: &str, start: usize, lines: usize, v: &Voice) -> Response {
+    invalid_v(
+        &v.t("read.start_past_end", &[("start", &start), ("path", &path), ("lines", &v.count("n_lines", lines))]),
+        v.t("read.start_past_end.guidance", &[("lines", &lines)]),
+        v,
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn end_before_start(start: usize, end: usize, v: &Voice) -> Response {
+    invalid_v(&v.t("read.end_before_start", &[("end", &end), ("start", &start)]), v.t("read.end_before_start.guidance", &[]), v)
+}
+
+#[cold]
+#[inline(never)]
+fn others_said(named: &[String], more: usize, v: &Voice) -> String {
+    let more_note = if more > 0 { v.t("read.others.more", &[("n", &more)]) } else { String::new() };
+    v.t("read.others", &[("named", &named.join(v.locale.words().letters_and)), ("more", &more_note)])
+}
+
+#[cold]
+#[inline(never)]
+fn marked_said(marked: &[Letter], v: &Voice) -> String {
+    let (Some(first), Some(last)) = (marked.first(), marked.last()) else { return String::new() };
+    if marked.len() == 1 {
+        v.t("read.marked.one", &[("first", first)])
+    } else {
+        let all = marked.iter().map(Letter::to_string).collect::<Vec<_>>().join(v.locale.words().letters_and);
+        v.t("read.marked", &[("all", &all), ("first", first), ("last", last)])
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn unmarked_said(path: &str, unmarked: &[(Letter, usize)], v: &Voice) -> String {
+    let at: Vec<String> = unmarked.iter().map(|(l, line)| v.t("read.unmarked.at", &[("letter", l), ("line", line)])).collect();
+    v.t("read.unmarked", &[("path", &path), ("at", &at.join(v.locale.words().letters_and))])
 }
 
 /// The response for a `memo_read(version)` outcome; the caller adds the content and length.
