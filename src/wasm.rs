@@ -223,7 +223,7 @@ impl WasmWorkspace {
         // inside this call and leave the workspace borrowed). An ill-formed string is an unknown
         // tool either way.
         let name = name.as_string().unwrap_or_else(|| match name.as_f64() {
-            Some(n) => format!("(number {n})"),
+            Some(n) => format!("(number {})", crate::decimal::shortest(n)),
             None if name.is_null() => "(null)".into(),
             None => format!("({})", name.js_typeof().as_string().unwrap_or_default()),
         });
