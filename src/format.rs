@@ -228,7 +228,7 @@ impl Display for Markdown<'_> {
                     e.seq,
                     log_cell(&e.tool),
                     e.status.map_or(w.running, |s| s.as_str()),
-                    e.at_ms,
+                    crate::decimal::shortest(e.at_ms),
                     e.tool_call_id.as_deref().map_or("-".to_string(), log_cell)
                 )?;
             }

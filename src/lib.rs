@@ -77,6 +77,7 @@ pub mod validate;
 // Internals. `matching` and `preview` are public only with the `internals` feature, which no
 // user build turns on: for the fuzz targets (fuzz/) and the benches of the algorithms
 // (bench/native/), which are separate crates. Nothing there is covered by semver.
+mod decimal;
 mod find;
 mod format;
 #[cfg(any(target_arch = "wasm32", test))]

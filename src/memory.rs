@@ -38,6 +38,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::decimal;
 use crate::input::InputError;
 use crate::small_map::SmallSet;
 use crate::text_rules::{clip_within, lower, word_runs, CharClass};
@@ -119,7 +120,8 @@ impl fmt::Display for MemoryError {
                 write!(f, "turn {turn} is not after the last stored turn {last}; turn numbers must increase")
             }
             MemoryError::InvalidTime { turn, at_ms } => {
-                write!(f, "turn {turn} has time {at_ms} ms, which is not a finite number below {MAX_AT_MS} in magnitude")
+                let (at_ms, max) = (decimal::shortest(*at_ms), decimal::shortest(MAX_AT_MS));
+                write!(f, "turn {turn} has time {at_ms} ms, which is not a finite number below {max} in magnitude")
             }
             MemoryError::UnknownTurns { turns, known } => {
                 let list: Vec<String> = turns.iter().map(u32::to_string).collect();

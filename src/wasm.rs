@@ -223,7 +223,7 @@ impl WasmWorkspace {
         // inside this call and leave the workspace borrowed). An ill-formed string is an unknown
         // tool either way.
         let name = name.as_string().unwrap_or_else(|| match name.as_f64() {
-            Some(n) => format!("(number {n})"),
+            Some(n) => format!("(number {})", crate::decimal::shortest(n)),
             None if name.is_null() => "(null)".into(),
             None => format!("({})", name.js_typeof().as_string().unwrap_or_default()),
         });
@@ -339,7 +339,7 @@ impl WasmWorkspace {
         let steps: Option<Vec<Vec<crate::workspace::PersistEdit>>> = if steps.is_undefined() || steps.is_null() {
             None
         } else {
-            js_to_json(&steps, "steps", 0).ok().and_then(|v| serde_json::from_value(v).ok())
+            js_to_json(&steps, "steps", 0).ok().and_then(|v| crate::workspace::PersistEdit::steps_from_json(&v))
         };
         Ok(self.inner.storage_changed_with_edits(&path, text, version.as_deref(), steps.as_deref()))
     }

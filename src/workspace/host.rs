@@ -2,7 +2,7 @@
 //! the live context block of a request — its editor state set for the block and put back when
 //! the block cannot be built — and a memory turn numbered after the last when it has no number.
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::{LoadResult, PersistRequest, PersistResult, Step, Workspace, WorkspaceError};
@@ -164,45 +164,28 @@ impl<'a> StepView<'a> {
     }
 }
 
-/// `ok: true` and nothing else: tells a success report from a failure.
-fn only_true<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    match bool::deserialize(d)? {
-        true => Ok(true),
-        false => Err(serde::de::Error::custom("`ok` is false")),
-    }
-}
-
-/// `ok: false` and nothing else.
-fn only_false<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    match bool::deserialize(d)? {
-        false => Ok(false),
-        true => Err(serde::de::Error::custom("`ok` is true")),
-    }
-}
-
+// Read by hand (`PersistReport::read`), as `LoadReport` is: a derived `Deserialize` links serde's
+// readers and, through their error messages, core's float formatting (docs/performance.md#wasm-size).
 /// The host's report of one write of a `persist` step (the JS side of `PersistResult`).
 #[cfg_attr(test, derive(ts_rs::TS, Serialize))]
+#[cfg_attr(test, serde(untagged))]
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum PersistReport {
     Saved {
         path: String,
-        #[serde(deserialize_with = "only_true")]
         #[cfg_attr(test, ts(type = "true"))]
         ok: bool,
         /// The version storage holds now.
         version: String,
         /// `false`: applied in storage's local copy but not yet acknowledged where it is kept
         /// (docs/co-editing.md §Stored); absent: stored.
-        #[serde(default)]
-        #[cfg_attr(test, serde(skip_serializing_if = "Option::is_none"))]
+        #[cfg_attr(test, serde(default, skip_serializing_if = "Option::is_none"))]
         #[cfg_attr(test, ts(optional))]
         stored: Option<bool>,
     },
     Failed {
         path: String,
-        #[serde(deserialize_with = "only_false")]
         #[cfg_attr(test, ts(type = "false"))]
         ok: bool,
         /// Why the write failed, as the storage said.
@@ -214,12 +197,62 @@ pub(crate) enum PersistReport {
 const PERSIST_REPORT_SHAPE: &str = "{ path, ok: true, version } or { path, ok: false, error }";
 const LOAD_REPORT_SHAPE: &str = "{ path, ok: true, text, version }, { path, ok: true, text: null } or { path, ok: false, error }";
 
+/// A report's fields as serde's derived reader of an untagged enum took them (what hosts were
+/// written against): an object's, by name, other keys ignored.
+struct Fields<'a>(&'a serde_json::Map<String, Value>);
+
+impl<'a> Fields<'a> {
+    /// `None` when `v` is not an object.
+    fn of(v: &'a Value) -> Option<Fields<'a>> {
+        v.as_object().map(Fields)
+    }
+
+    /// The field called `name`; `None` when absent.
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        self.0.get(name)
+    }
+
+    /// A field of type `Option<_>`: absent or `null` is `Some(None)`; `None` when it is of
+    /// another type than `read` takes.
+    fn optional<T>(&self, name: &str, read: impl Fn(&'a Value) -> Option<T>) -> Option<Option<T>> {
+        match self.get(name) {
+            None | Some(Value::Null) => Some(None),
+            Some(v) => read(v).map(Some),
+        }
+    }
+}
+
+fn string(v: &Value) -> Option<String> {
+    v.as_str().map(str::to_string)
+}
+
+/// `ok` present and exactly `want`: tells a success report from a failure.
+fn ok_is(fields: &Fields, want: bool) -> bool {
+    fields.get("ok").and_then(Value::as_bool) == Some(want)
+}
+
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 impl PersistReport {
+    /// One report, or `None` when it is neither shape. Cost: O(size of `v`).
+    fn read(v: &Value) -> Option<PersistReport> {
+        let saved = Fields::of(v).filter(|f| ok_is(f, true)).and_then(|f| {
+            Some(PersistReport::Saved {
+                path: string(f.get("path")?)?,
+                ok: true,
+                version: string(f.get("version")?)?,
+                stored: f.optional("stored", Value::as_bool)?,
+            })
+        });
+        saved.or_else(|| {
+            let f = Fields::of(v).filter(|f| ok_is(f, false))?;
+            Some(PersistReport::Failed { path: string(f.get("path")?)?, ok: false, error: string(f.get("error")?)? })
+        })
+    }
+
     /// Reads the host's reports (a JSON array). Errors name the report, its value and the shapes
     /// allowed. Cost: O(size of `v`).
     pub fn read_all(v: &Value) -> Result<Vec<PersistResult>, InputError> {
-        read_reports(v, "persist results", PERSIST_REPORT_SHAPE, |r: PersistReport| {
+        read_reports(v, "persist results", PERSIST_REPORT_SHAPE, PersistReport::read, |r| {
             Ok(match r {
                 PersistReport::Saved { path, version, .. } => PersistResult::Saved { path, version },
                 PersistReport::Failed { path, error, .. } => PersistResult::Failed { path, error },
@@ -233,8 +266,8 @@ impl PersistReport {
         let reports = v.as_array().map(Vec::as_slice).unwrap_or(&[]);
         reports
             .iter()
-            .filter_map(|r| match serde_json::from_value::<PersistReport>(r.clone()) {
-                Ok(PersistReport::Saved { path, stored: Some(false), .. }) => Some(path),
+            .filter_map(|r| match PersistReport::read(r) {
+                Some(PersistReport::Saved { path, stored: Some(false), .. }) => Some(path),
                 _ => None,
             })
             .collect()
@@ -244,13 +277,12 @@ impl PersistReport {
 /// The host's report of one read of a `load` step (the JS side of `LoadResult`): `text: null`
 /// when storage holds no such document.
 #[cfg_attr(test, derive(ts_rs::TS, Serialize))]
+#[cfg_attr(test, serde(untagged))]
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum LoadReport {
     Read {
         path: String,
-        #[serde(deserialize_with = "only_true")]
         #[cfg_attr(test, ts(type = "true"))]
         ok: bool,
         /// The stored text (line endings and BOM as stored), or `null`: no such document.
@@ -260,7 +292,6 @@ pub(crate) enum LoadReport {
     },
     Failed {
         path: String,
-        #[serde(deserialize_with = "only_false")]
         #[cfg_attr(test, ts(type = "false"))]
         ok: bool,
         /// Why the read failed, as the storage said.
@@ -270,10 +301,26 @@ pub(crate) enum LoadReport {
 
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 impl LoadReport {
+    /// One report, or `None` when it is neither shape. Cost: O(size of `v`).
+    fn read(v: &Value) -> Option<LoadReport> {
+        let read = Fields::of(v).filter(|f| ok_is(f, true)).and_then(|f| {
+            Some(LoadReport::Read {
+                path: string(f.get("path")?)?,
+                ok: true,
+                text: f.optional("text", string)?,
+                version: f.optional("version", string)?,
+            })
+        });
+        read.or_else(|| {
+            let f = Fields::of(v).filter(|f| ok_is(f, false))?;
+            Some(LoadReport::Failed { path: string(f.get("path")?)?, ok: false, error: string(f.get("error")?)? })
+        })
+    }
+
     /// Reads the host's reports (a JSON array), as [`PersistReport::read_all`] does; a text
     /// without a version is refused too. Cost: O(size of `v`).
     pub fn read_all(v: &Value) -> Result<Vec<LoadResult>, InputError> {
-        read_reports(v, "load results", LOAD_REPORT_SHAPE, |r: LoadReport| match r {
+        read_reports(v, "load results", LOAD_REPORT_SHAPE, LoadReport::read, |r| match r {
             LoadReport::Read { path, text: Some(text), version: Some(version), .. } => Ok(LoadResult::Loaded { path, text, version }),
             LoadReport::Read { text: None, path, .. } => Ok(LoadResult::Missing { path }),
             LoadReport::Read { text: Some(_), version: None, .. } => Err("a version with the text"),
@@ -282,12 +329,13 @@ impl LoadReport {
     }
 }
 
-/// Each item of the array `v` read as `R` and turned into `T`; the first that does not fit is
+/// Each item of the array `v` read by `read` and turned into `T`; the first that does not fit is
 /// refused with its index, its value and `shape` (or what `into` said).
-fn read_reports<R: serde::de::DeserializeOwned, T>(
+fn read_reports<R, T>(
     v: &Value,
     what: &'static str,
     shape: &str,
+    read: impl Fn(&Value) -> Option<R>,
     into: impl Fn(R) -> Result<T, &'static str>,
 ) -> Result<Vec<T>, InputError> {
     let items = v.as_array().ok_or_else(|| InputError::invalid(what, "", "an array", v))?;
@@ -296,7 +344,7 @@ fn read_reports<R: serde::de::DeserializeOwned, T>(
         .enumerate()
         .map(|(i, item)| {
             let bad = |expected: &str| InputError::invalid(what, format!("[{i}]"), expected, item);
-            R::deserialize(item).map_err(|_| bad(shape)).and_then(|r| into(r).map_err(bad))
+            read(item).ok_or_else(|| bad(shape)).and_then(|r| into(r).map_err(bad))
         })
         .collect()
 }
@@ -539,6 +587,196 @@ mod tests {
         {
             let v = serde_json::json!({ "anchor": serde_json::to_value(&anchor).unwrap() });
             assert_eq!(LiveContextRequest::from_json(&v, 0.0).unwrap().options.anchor, expected);
+        }
+    }
+}
+
+/// The hand readers of the host's reports and edits accept what serde's derived readers (what
+/// hosts were written against, kept here as test-only copies) accepted, and read it the same.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod serde_agreement {
+    use super::*;
+    use crate::workspace::PersistEdit;
+    use proptest::prelude::*;
+    use serde::{Deserialize, Deserializer};
+    use serde_json::json;
+
+    fn only<'de, D: Deserializer<'de>>(d: D, want: bool) -> Result<bool, D::Error> {
+        let ok = bool::deserialize(d)?;
+        if ok == want {
+            Ok(ok)
+        } else {
+            Err(serde::de::Error::custom("`ok` is the other one"))
+        }
+    }
+    fn only_true<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        only(d, true)
+    }
+    fn only_false<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        only(d, false)
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum SerdePersistReport {
+        Saved {
+            path: String,
+            #[serde(deserialize_with = "only_true")]
+            ok: bool,
+            version: String,
+            #[serde(default)]
+            stored: Option<bool>,
+        },
+        Failed {
+            path: String,
+            #[serde(deserialize_with = "only_false")]
+            ok: bool,
+            error: String,
+        },
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum SerdeLoadReport {
+        Read {
+            path: String,
+            #[serde(deserialize_with = "only_true")]
+            ok: bool,
+            text: Option<String>,
+            version: Option<String>,
+        },
+        Failed {
+            path: String,
+            #[serde(deserialize_with = "only_false")]
+            ok: bool,
+            error: String,
+        },
+    }
+
+    #[derive(Deserialize)]
+    struct SerdeEdit {
+        from: usize,
+        to: usize,
+        insert: String,
+    }
+
+    fn serde_persist(v: &Value) -> Option<PersistReport> {
+        Some(match SerdePersistReport::deserialize(v).ok()? {
+            SerdePersistReport::Saved { path, ok, version, stored } => PersistReport::Saved { path, ok, version, stored },
+            SerdePersistReport::Failed { path, ok, error } => PersistReport::Failed { path, ok, error },
+        })
+    }
+
+    fn serde_load(v: &Value) -> Option<LoadReport> {
+        Some(match SerdeLoadReport::deserialize(v).ok()? {
+            SerdeLoadReport::Read { path, ok, text, version } => LoadReport::Read { path, ok, text, version },
+            SerdeLoadReport::Failed { path, ok, error } => LoadReport::Failed { path, ok, error },
+        })
+    }
+
+    fn serde_steps(v: &Value) -> Option<Vec<Vec<PersistEdit>>> {
+        let steps: Vec<Vec<SerdeEdit>> = serde_json::from_value(v.clone()).ok()?;
+        Some(steps.into_iter().map(|s| s.into_iter().map(|e| PersistEdit { from: e.from, to: e.to, insert: e.insert }).collect()).collect())
+    }
+
+    /// Well-formed values of each shape, fields in declaration order.
+    fn templates() -> Vec<Vec<(&'static str, Value)>> {
+        vec![
+            vec![("path", json!("a.md")), ("ok", json!(true)), ("version", json!("v2")), ("stored", json!(false))],
+            vec![("path", json!("a.md")), ("ok", json!(false)), ("error", json!("disk full"))],
+            vec![("path", json!("a.md")), ("ok", json!(true)), ("text", json!("x\n")), ("version", json!("v1"))],
+            vec![("path", json!("a.md")), ("ok", json!(true)), ("text", Value::Null), ("version", Value::Null)],
+            vec![("from", json!(1)), ("to", json!(2)), ("insert", json!("x"))],
+        ]
+    }
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop::sample::select(vec![
+            Value::Null,
+            json!(true),
+            json!(false),
+            json!("b.md"),
+            json!(""),
+            json!(0),
+            json!(7),
+            json!(-1),
+            json!(1.5),
+            json!(3.0),
+            json!(u64::MAX),
+            json!([]),
+            json!({}),
+            json!(["b.md"]),
+        ])
+    }
+
+    #[derive(Clone, Debug)]
+    enum Change {
+        Drop(usize),
+        Set(usize, Value),
+        Add(&'static str, Value),
+    }
+
+    /// A template changed a little (fields dropped, retyped, added), as an object or an array.
+    fn near_shape() -> impl Strategy<Value = Value> {
+        let keys = vec!["path", "ok", "version", "stored", "text", "error", "from", "to", "insert", "other"];
+        let change = prop_oneof![
+            (0usize..4).prop_map(Change::Drop),
+            (0usize..4, leaf()).prop_map(|(i, v)| Change::Set(i, v)),
+            (prop::sample::select(keys), leaf()).prop_map(|(k, v)| Change::Add(k, v)),
+        ];
+        (0..templates().len(), prop::collection::vec(change, 0..3), any::<bool>()).prop_map(|(t, changes, as_array)| {
+            let mut fields = templates().swap_remove(t);
+            for c in changes {
+                match c {
+                    Change::Drop(i) if i < fields.len() => {
+                        fields.remove(i);
+                    }
+                    Change::Set(i, v) => {
+                        if let Some(f) = fields.get_mut(i) {
+                            f.1 = v;
+                        }
+                    }
+                    Change::Add(k, v) => fields.push((k, v)),
+                    Change::Drop(_) => {}
+                }
+            }
+            if as_array {
+                Value::Array(fields.into_iter().map(|(_, v)| v).collect())
+            } else {
+                Value::Object(fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+            }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4_000))]
+
+        #[test]
+        fn reports_read_as_serde_read_them(v in prop_oneof![near_shape(), leaf()]) {
+            prop_assert_eq!(PersistReport::read(&v), serde_persist(&v), "{}", v);
+            prop_assert_eq!(LoadReport::read(&v), serde_load(&v), "{}", v);
+        }
+
+        #[test]
+        fn edits_read_as_serde_read_them(a in prop_oneof![near_shape(), leaf()], b in near_shape()) {
+            for steps in [json!([[a.clone()]]), json!([[a.clone(), b.clone()], []]), json!([a.clone()]), a.clone()] {
+                prop_assert_eq!(PersistEdit::steps_from_json(&steps), serde_steps(&steps), "{}", steps);
+            }
+        }
+    }
+
+    #[test]
+    fn the_shapes_are_read() {
+        // The generator starts from every shape: each template as an object reads as one; as
+        // an array only an edit does (serde reads an untagged enum from objects only).
+        for (i, t) in templates().into_iter().enumerate() {
+            let object = Value::Object(t.iter().map(|(k, v)| (k.to_string(), v.clone())).collect());
+            let array = Value::Array(t.iter().map(|(_, v)| v.clone()).collect());
+            for (v, is_read) in [(object, true), (array, i == 4)] {
+                let read = (PersistReport::read(&v), LoadReport::read(&v), PersistEdit::steps_from_json(&json!([[v.clone()]])));
+                assert_eq!(read.0.is_some() || read.1.is_some() || read.2.is_some(), is_read, "{v}");
+                assert_eq!(read, (serde_persist(&v), serde_load(&v), serde_steps(&json!([[v]]))));
+            }
         }
     }
 }

@@ -566,11 +566,38 @@ impl Workspace {
 /// one. Both ends sit on code-point boundaries: a surrogate pair is never split.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[cfg_attr(test, ts(rename = "TextEdit"))]
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PersistEdit {
     pub from: usize,
     pub to: usize,
     pub insert: String,
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl PersistEdit {
+    /// The edits of each write as a host hands them back (`storageChanged`'s `steps`: arrays of
+    /// `{ from, to, insert }`); `None` when any part has another shape. Read by hand as serde's
+    /// derived reader read them (other keys ignored; an edit may also be `[from, to, insert]`):
+    /// a derive would link serde's readers and core's float formatting
+    /// (docs/performance.md#wasm-size). Cost: O(size of `v`).
+    pub fn steps_from_json(v: &serde_json::Value) -> Option<Vec<Vec<PersistEdit>>> {
+        v.as_array()?.iter().map(|step| step.as_array()?.iter().map(PersistEdit::from_json).collect()).collect()
+    }
+
+    /// One edit: offsets are whole numbers ≥ 0 that fit a `usize`, `insert` a string.
+    fn from_json(v: &serde_json::Value) -> Option<PersistEdit> {
+        use serde_json::Value;
+        let offset = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
+        let (from, to, insert) = match v {
+            Value::Object(map) => (map.get("from")?, map.get("to")?, map.get("insert")?),
+            Value::Array(items) => match items.as_slice() {
+                [from, to, insert] => (from, to, insert),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(PersistEdit { from: offset(from)?, to: offset(to)?, insert: insert.as_str()?.to_string() })
+    }
 }
 
 /// The edits of a write of `new`, made from `old` by `set` — exactly the pending changes, never

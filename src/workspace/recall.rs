@@ -92,7 +92,10 @@ impl Workspace {
             views
                 .iter()
                 .enumerate()
-                .map(|(i, h)| format!("{}. [Turn {}] {} (score {:.2})\n   {}", i + 1, h.turn, one_line(&h.summary), h.score, h.snippet))
+                .map(|(i, h)| {
+                    let score = crate::decimal::fixed(h.score, 2);
+                    format!("{}. [Turn {}] {} (score {score})\n   {}", i + 1, h.turn, one_line(&h.summary), h.snippet)
+                })
                 .collect::<Vec<_>>()
                 .join("\n"),
         );
