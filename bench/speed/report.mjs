@@ -205,6 +205,8 @@ const IMPL_TEXT = {
   "trim-lines": "JS exact `indexOf`, then split into lines and compare every window of trimmed lines",
   "slice-join": `JS: the ${SESSION_CHANGES} edits (offsets known from staging) sorted by offset, the text sliced around them and joined (one flat copy), stored in a \`Map\` (by reference: no copy, no encoding)`,
   "replace×26": `JS: ${SESSION_CHANGES} successive \`String.prototype.replace\` calls (each searches the current text), stored in a \`Map\``,
+  "agentpad-wasm+lazy-validation": "agentpad-wasm with V8's `--wasm-lazy-validation` set before the import (the flag `agentpad-mcp` sets for its own process; the library does not set it for its host)",
+  "agentpad-mcp": "`agentpad-mcp --dir <a folder holding the document>` over stdio: spawn → `initialize` → the first `tools/call` answered",
   createTwoFilesPatch: "JS: `diff.createTwoFilesPatch(\"a/doc.md\", \"b/doc.md\", old, new, \"\", \"\", { context: 3 })` (the `diff` npm package); " +
     "when its warm-up run takes > 2 s, 3 timed runs instead of ≥ 7 (AGENTPAD_BENCH_DIFF_SLOW_RUNS)",
 };
