@@ -342,10 +342,10 @@ layer_lint() {
   # modules public); the wasm32 build has code of its own (src/wasm.rs).
   if cargo clippy --lib --target "$WASM_TARGET"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   # Tests and benches too (deny-by-default lints, and benches that `./build.sh test` never builds).
-  if cargo clippy --all-targets --features fs,internals; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  if cargo clippy --all-targets --features internals; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   # Formatting, with the committed configs (rustfmt.toml, www/.prettierrc.json): `cargo fmt` and
   # `npx prettier --write <the same paths>` in www/ fix what these report.
-  if cargo fmt --check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  if cargo fmt --check && cargo fmt --check --manifest-path bench/native/Cargo.toml; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   # prettier is a dev dependency of www/ (pinned in its lockfile); on a fresh machine the lint
   # layer runs before the package build installs it.
   npm_install "$ROOT/www"
@@ -400,7 +400,9 @@ layer_playground() {
   files=(www/playground/test/*.test.mjs www/playground/test/*.test.js)
   shopt -u nullglob
   if [ "${#files[@]}" -eq 0 ]; then files=(www/playground/test/); fi
-  node --test --test-reporter=spec "${files[@]}"
+  # Two files at a time, as the package layer: each file serves the page on its own port and
+  # launches its own browser, and much of a file's time is waiting on the page.
+  node --test --test-concurrency=2 --test-reporter=spec "${files[@]}"
 }
 
 run_tests() {
@@ -508,9 +510,9 @@ BENCH_DIR="$TARGET_DIR/bench"
 bench_native() {
   say "cargo bench: native matching, session and diff benches (criterion; the first build takes a few minutes)"
   AGENTPAD_BENCH_OUT="$BENCH_DIR" CRITERION_HOME="$TARGET_DIR/criterion" \
-    cargo bench --features internals --bench matching --bench session --bench diff
+    cargo bench --manifest-path bench/native/Cargo.toml --target-dir "$TARGET_DIR" --bench matching --bench session --bench diff
   say "cargo bench: bytes held by kept versions, 40 external changes and 40 commits of 4 MB (bench/native/versions_memory.rs)"
-  AGENTPAD_BENCH_OUT="$BENCH_DIR" cargo bench --features internals --bench versions_memory
+  AGENTPAD_BENCH_OUT="$BENCH_DIR" cargo bench --manifest-path bench/native/Cargo.toml --target-dir "$TARGET_DIR" --bench versions_memory
 }
 
 bench_js() {
@@ -662,11 +664,11 @@ run_fuzz() {
     # The retrying-model property test at the scale (docs/decisions.md#no-dead-ends-for-a-model-that-retries);
     # cargo test runs 10,000 cases; here ten times as many.
     say "retry_model: ${RETRY_CASES:-100000} cases (release)"
-    (cd "$ROOT" && PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-$RANDOM$RANDOM}" PROPTEST_CASES="${RETRY_CASES:-100000}" cargo test --release --test retry_model)
+    (cd "$ROOT" && PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-$RANDOM$RANDOM}" PROPTEST_CASES="${RETRY_CASES:-100000}" cargo test --release --test engine retry_model::)
     # The never-wrong generator (docs/decisions.md#a-near-miss-pick-completes-what-the-region-already-changed):
     # cargo test runs 10,000 cases; here ten times as many.
     say "never_wrong: ${NEVER_WRONG_CASES:-100000} cases (release)"
-    (cd "$ROOT" && NEVER_WRONG_CASES="${NEVER_WRONG_CASES:-100000}" cargo test --release --test never_wrong)
+    (cd "$ROOT" && NEVER_WRONG_CASES="${NEVER_WRONG_CASES:-100000}" cargo test --release --test engine never_wrong::)
   fi
   ensure_fuzz_toolchain
   ensure_cargo_fuzz

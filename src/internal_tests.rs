@@ -1,11 +1,11 @@
-//! What the library's unit tests share: the test host of the scenario tests (tests/common,
+//! What the library's unit tests share: the test host of the scenario tests (tests/engine/common,
 //! compiled here once so the property tests beside the modules they test can drive a workspace
 //! as users do), proptest's seeded configuration, and the replay of the fuzz harnesses
 //! (`cargo test --lib fuzz_replay`). The property tests live beside their modules
 //! (src/matching/model_tests.rs, src/session/model_tests.rs, …); they name the crate
 //! `agentpad`, as users do: src/lib.rs declares that name for tests.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/engine/common/mod.rs"]
 pub(crate) mod common;
 mod fuzz_replay;
 

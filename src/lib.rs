@@ -122,7 +122,7 @@ pub use matching::recommend::Reason;
 pub use matching::{CandidateQuality, MatchQuality, Tier};
 pub use preview::{ChangeSpan, PreviewMode};
 pub use response::{Response, Status};
-#[cfg(feature = "fs")]
+#[cfg(all(feature = "fs", not(target_arch = "wasm32")))]
 pub use storage::FsStorage;
 pub use storage::{MemoryStorage, Numbering, OpenError, PathRule, Storage, StorageError, Stored};
 pub use workflow::{Flags, PersistMode, WorkflowState};

@@ -15,13 +15,13 @@ use crate::workspace::{
     CallContext, LoadResult, PersistRequest, PersistResult, RecordRequest, RecordResult, Step, StoredAt, Workspace, WorkspaceError,
 };
 
-#[cfg(feature = "fs")]
+#[cfg(all(feature = "fs", not(target_arch = "wasm32")))]
 mod fs;
-#[cfg(feature = "fs")]
+#[cfg(all(feature = "fs", not(target_arch = "wasm32")))]
 mod fs_lock;
 mod memory;
 
-#[cfg(feature = "fs")]
+#[cfg(all(feature = "fs", not(target_arch = "wasm32")))]
 pub use fs::FsStorage;
 pub use memory::{MemoryStorage, Numbering};
 

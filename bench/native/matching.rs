@@ -2,7 +2,7 @@
 //! `memchr::memmem` on the flattened `String` — the native limit.
 //!
 //! Run through `./build.sh bench`, which also runs the wasm/JS side and writes the report
-//! (`target/bench/report.md`). Alone: `cargo bench --features internals --bench matching`. Documents come from
+//! (`target/bench/report.md`). Alone: `cargo bench --manifest-path bench/native/Cargo.toml --bench matching`. Documents come from
 //! `bench/native/common/docs.rs` (the same seeded generator as `bench/speed/lib/docs.mjs`);
 //! `AGENTPAD_BENCH_DOCS=code-1MB,markdown-10MB,…` picks them (default `code-1MB,code-10MB,cjk-1MB`).
 //!

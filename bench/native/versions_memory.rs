@@ -4,7 +4,7 @@
 //! between. Native, so every allocation is seen and freed memory is not counted (wasm's memory
 //! only grows: its size is a high-water mark). Not a criterion bench: it measures bytes once.
 //!
-//! Run through `./build.sh bench` (native part), or alone: `cargo bench --bench versions_memory`.
+//! Run through `./build.sh bench` (native part), or alone: `cargo bench --manifest-path bench/native/Cargo.toml --bench versions_memory`.
 //! Writes `<out>/native-versions-memory.json` (`AGENTPAD_BENCH_OUT`, else `target/bench`).
 //!
 //! The document: 4,000,000 bytes of distinct code-like lines, so each edit's `old_text` is

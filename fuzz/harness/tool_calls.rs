@@ -1,4 +1,4 @@
-//! Tool-call sequences against a workspace, driven the way a shell drives it (tests/common's
+//! Tool-call sequences against a workspace, driven the way a shell drives it (tests/engine/common's
 //! `Host`): persist and load steps performed against an in-memory storage that sometimes fails
 //! saves and reads, and that other programs sometimes change or delete documents in.
 //!

@@ -260,8 +260,8 @@ fn distant_changes_in_repeated_lines_still_patch_cleanly() {
 
 #[test]
 fn a_diff_in_a_million_lines_shows_the_changed_region_with_its_real_line_numbers() {
-    // What the diff costs is measured in the benchmark (`cargo bench --features internals --bench
-    // diff`), never by a timer here; this checks the hunk a million-line document gives.
+    // What the diff costs is measured in the benchmark (bench/native/diff.rs), never by a timer
+    // here; this checks the hunk a million-line document gives.
     let base: String = (0..1_000_000).map(|i| format!("line {i}\n")).collect();
     let b = Rope::from_str(&base);
     let at = b.line_to_char(500_000);

@@ -1,5 +1,5 @@
 //! Guidance that depends on the state: a response only names tools the state it leaves offers
-//! (docs/responses.md §Statuses; `tests/guidance_walk.rs` checks every guidance the core emits).
+//! (docs/responses.md §Statuses; `tests/engine/guidance_walk.rs` checks every guidance the core emits).
 
 use super::Workspace;
 use crate::workflow::{PersistMode, WorkflowState};

@@ -1,5 +1,5 @@
 // The bad-input catalogue through the BUILT package: the cases of
-// tests/fixtures/bad-input.json (the table tests/bad_input.rs runs against the Rust core), then
+// tests/fixtures/bad-input.json (the table tests/engine/bad_input.rs runs against the Rust core), then
 // what only JavaScript can send: values that are not JSON, unpaired surrogates in every string
 // argument of every tool, non-string tool names, throwing getters and Proxies.
 //

@@ -153,7 +153,7 @@ test("a 24-call scripted session, compressed after every commit or revert, stays
 });
 
 // The recorded transcripts of tests/fixtures/transcripts/ (also checked by the core's
-// tests/history_fixtures.rs): replaying their memo_* calls, with the tool_call_ids they carry, on a
+// tests/engine/history_fixtures.rs): replaying their memo_* calls, with the tool_call_ids they carry, on a
 // fresh workspace books the sessions the fixture names, and compressHistory through the package
 // gives the golden output byte for byte.
 for (const name of ["openai-chat", "anthropic-messages"]) {

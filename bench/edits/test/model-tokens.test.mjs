@@ -1,7 +1,7 @@
 // What the model reads, in editbench's tokenizer (o200k, gpt-tokenizer), through the built
-// package at its defaults: the 16-call session of tests/model_reads.rs (`session_16`) and a
+// package at its defaults: the 16-call session of tests/engine/model_reads.rs (`session_16`) and a
 // single staged edit beside the reference str_replace's answer (peers/anthropic.mjs) for it.
-// tests/model_reads.rs drives the same session in Rust and bounds its size in chars; tokens are
+// tests/engine/model_reads.rs drives the same session in Rust and bounds its size in chars; tokens are
 // what a model pays, and only this layer has the tokenizer.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -9,7 +9,7 @@ import { countTokens } from "gpt-tokenizer";
 import { MemoryStorage, Workspace } from "@agentpad/core";
 import * as anthropic from "../src/peers/anthropic.mjs";
 
-/** A TypeScript module of n small functions, 4 lines each (tests/model_reads.rs `module`). */
+/** A TypeScript module of n small functions, 4 lines each (tests/engine/model_reads.rs `module`). */
 const moduleOf = (n) =>
   Array.from({ length: n }, (_, i) => `export function step${i}(steps: Step[]) {\n  const stepNumber = steps.length + ${i};\n  return stepNumber;\n}\n`).join("");
 

@@ -12,7 +12,7 @@ import { agentpadTool } from "../src/tools.mjs";
 /**
  * English words only English prose uses, and the rule for a sentence: three English words in a
  * row outside code spans and quotes. The same rule as the response snapshots' zh check
- * (tests/snapshots.rs, `english_runs`), applied here to the responses of an agent run.
+ * (tests/engine/snapshots.rs, `english_runs`), applied here to the responses of an agent run.
  */
 const ENGLISH_WORDS = new Set("the is are was were be and or of to in on at with for from not no nothing this that it its your you line lines similarity only after before".split(" "));
 

@@ -2,9 +2,9 @@
 //! harness (`bench/speed/suites/diff.mjs`) — the same documents, the same edit sets
 //! (`common/edits.rs`, a port of the suite's `EDITS`), the same labels and context.
 //!
-//! Shared by `bench/native/diff.rs` (alone: `cargo bench --features internals --bench diff`) and `bench/native/session.rs`,
-//! which runs them after its own, so that `./build.sh bench` (`cargo bench --bench matching
-//! --bench session`) includes them. Documents: `AGENTPAD_BENCH_DIFF_DOCS` (the JS suite's
+//! Shared by `bench/native/diff.rs` (alone: `cargo bench --manifest-path
+//! bench/native/Cargo.toml --bench diff`) and `bench/native/session.rs`, which runs them after its
+//! own, so that `./build.sh bench` (`--bench matching --bench session`) includes them. Documents: `AGENTPAD_BENCH_DIFF_DOCS` (the JS suite's
 //! variable), by default the JS suite's documents of 1 MB and more but markdown-1MB
 //! (`NATIVE_DIFF_DOCS`: at 100 KB every native diff takes well under a millisecond, and the
 //! bench must stay short).

@@ -7,7 +7,7 @@
 //! Summaries, guidance and notes are the locale's phrases (src/locale/en.rs, zh.rs), looked up by
 //! key through [`Voice::t`] with named placeholders; tool names, arguments and quoted text are
 //! filled in as they are (docs/responses.md#locales-and-styles). The families not yet moved to
-//! the phrase tables still write English in every locale (the zh check in tests/snapshots.rs
+//! the phrase tables still write English in every locale (the zh check in tests/engine/snapshots.rs
 //! names them).
 //!
 //! Guidance names only tools the state offers (docs/responses.md#statuses): an outcome is

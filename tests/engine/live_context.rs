@@ -4,7 +4,7 @@
 //! `memo_search_memory`.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::live_context::{Anchor, EditorState, LineCol, LiveContextOptions, VersionKind};
 use agentpad::memory::TurnRecord;

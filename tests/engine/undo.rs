@@ -2,7 +2,7 @@
 //! a new commit through the same checks as any commit — and refused, changing nothing, where
 //! undoing would drop what someone else wrote.
 
-mod common;
+use crate::common;
 
 use agentpad::{Config, PersistMode, Status};
 use common::Host;

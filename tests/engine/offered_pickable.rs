@@ -13,7 +13,7 @@
 //! build), `OFFERED_PICKABLE_SEED` replays one.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::{Response, Status};
 use common::random_text::{drop_letter, replace_token, tokens, Rng};

@@ -3,7 +3,7 @@
 //! performs persist requests the way the TypeScript shell does.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::{Config, PersistMode, Status, WorkflowState};
 use common::{timeouts, Host};

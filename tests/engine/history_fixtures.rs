@@ -14,13 +14,13 @@
 //! - compressing again changes nothing, and compressing after each session's end (as an agent
 //!   loop does) ends where compressing once does;
 //! - the whole output against the golden file `<name>.compressed.json`
-//!   (`UPDATE_SNAPSHOTS=1 cargo test --test history_fixtures` rewrites the golden files).
+//!   (`UPDATE_SNAPSHOTS=1 cargo test --test engine history_fixtures::` rewrites the golden files).
 //!
 //! The scripted 24-call session (`tests/fixtures/sessions/scripted-24.json`) is replayed here on
 //! the native core too, in both formats, compressed after every commit or revert.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -515,14 +515,14 @@ fn check_golden(name: &str, out: &Compressed) -> Result<(), String> {
                 .position(|(a, b)| a != b)
                 .unwrap_or(expected.lines().count().min(actual.lines().count()));
             Err(format!(
-                "tests/fixtures/transcripts/{name}.compressed.json differs from line {}:\n- {}\n+ {}\nif the change is intended, run UPDATE_SNAPSHOTS=1 cargo test --test history_fixtures",
+                "tests/fixtures/transcripts/{name}.compressed.json differs from line {}:\n- {}\n+ {}\nif the change is intended, run UPDATE_SNAPSHOTS=1 cargo test --test engine history_fixtures::",
                 at + 1,
                 expected.lines().nth(at).unwrap_or("<end>"),
                 actual.lines().nth(at).unwrap_or("<end>")
             ))
         }
         Err(_) => Err(format!(
-            "tests/fixtures/transcripts/{name}.compressed.json is missing; run UPDATE_SNAPSHOTS=1 cargo test --test history_fixtures"
+            "tests/fixtures/transcripts/{name}.compressed.json is missing; run UPDATE_SNAPSHOTS=1 cargo test --test engine history_fixtures::"
         )),
     }
 }

@@ -6,7 +6,7 @@
 //! look-alike characters still land.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::{Response, Status};
 use common::Host;

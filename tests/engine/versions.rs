@@ -1,7 +1,7 @@
 //! `memo_read(version)`: the committed versions the live context and commit responses name are
 //! readable while the ring keeps them; an aged-out one says what to read instead.
 
-mod common;
+use crate::common;
 
 use agentpad::live_context::RING;
 use agentpad::Status;

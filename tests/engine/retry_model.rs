@@ -25,7 +25,7 @@
 //! `RETRY_CASES`).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

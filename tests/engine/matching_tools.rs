@@ -3,7 +3,7 @@
 //! draft (or that nothing changed).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::{Config, Status, WorkflowState};
 use common::Host;

@@ -3,7 +3,7 @@
 //! nothing.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::Tool;
 use agentpad::{Status, WorkflowState};

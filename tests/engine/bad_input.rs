@@ -9,14 +9,14 @@
 //! store, the visible tools and the editor state — and on the answers to probe calls (the
 //! pending choice still stages the same candidate, the preview is the same).
 
-mod common;
+use crate::common;
 
 use agentpad::live_context::{EditorState, LiveContextOptions};
 use agentpad::{Config, LiveContextRequest, Response};
 use common::Host;
 use serde_json::{json, Map, Value};
 
-const FIXTURE: &str = include_str!("fixtures/bad-input.json");
+const FIXTURE: &str = include_str!("../fixtures/bad-input.json");
 
 fn fixture() -> Value {
     serde_json::from_str(FIXTURE).expect("bad-input.json is valid JSON")

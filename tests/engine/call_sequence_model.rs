@@ -57,7 +57,7 @@
 //! printed with `-- --nocapture`.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{self, AssertUnwindSafe};
@@ -1615,7 +1615,7 @@ fn call_sequences_follow_the_model() {
         if let Err(e) = run_caught(&case) {
             let (small, small_err) = shrink(gen_case(seed));
             panic!(
-                "seed={seed} (replay: AGENTPAD_MODEL_SEED={seed} cargo test --test call_sequence_model -- --nocapture)\n{e}\n\nshrunk to {} of {} ops: {small_err}\ndocs: {:?}\nstyles: {:?}\nops: {:#?}",
+                "seed={seed} (replay: AGENTPAD_MODEL_SEED={seed} cargo test --test engine call_sequence_model:: -- --nocapture)\n{e}\n\nshrunk to {} of {} ops: {small_err}\ndocs: {:?}\nstyles: {:?}\nops: {:#?}",
                 small.ops.len(),
                 case.ops.len(),
                 small.docs,

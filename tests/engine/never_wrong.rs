@@ -11,7 +11,7 @@
 //! `NEVER_WRONG_SEED` replays one.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::Status;
 use common::random_text::{drop_letter, replace_token, tokens, Rng};

@@ -8,10 +8,10 @@
 //! empty line, then the call's `markdown`.
 //!
 //! A missing or changed snapshot fails with a diff-like message; `UPDATE_SNAPSHOTS=1 cargo test
-//! --test snapshots` writes them all (and removes snapshots no scenario produces).
+//! --test engine snapshots::` writes them all (and removes snapshots no scenario produces).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -575,7 +575,7 @@ fn markdown_snapshots() {
     }
     assert!(
         failures.is_empty(),
-        "{} of {} snapshots differ; if the change is intended, run UPDATE_SNAPSHOTS=1 cargo test --test snapshots\n\n{}",
+        "{} of {} snapshots differ; if the change is intended, run UPDATE_SNAPSHOTS=1 cargo test --test engine snapshots::\n\n{}",
         failures.len(),
         snapshots.len(),
         failures.join("\n")

@@ -1,4 +1,4 @@
-//! The random text the generator tests share (tests/never_wrong.rs, tests/offered_pickable.rs):
+//! The random text the generator tests share (tests/engine/never_wrong.rs, tests/engine/offered_pickable.rs):
 //! a seeded generator, so a seed replays a case, and the word tokens an intended edit changes.
 
 /// xorshift64*: the generator's only source of randomness, so a seed replays a case.

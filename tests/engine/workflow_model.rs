@@ -7,7 +7,7 @@
 //! for byte; a failed save changes nothing in storage and keeps the draft; no call panics.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::{Status, WorkflowState};
 use common::{utf16_to_byte, Host};

@@ -4,7 +4,7 @@
 //! no input makes the validator panic.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

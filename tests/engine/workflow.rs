@@ -3,7 +3,7 @@
 //! changes, atomic multi-document commits, and the nested-task example flow.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::Tool;
 use agentpad::{CallContext, Config, LoadResult, PersistMode, PersistResult, Status, Step, WorkflowState, Workspace};
@@ -199,7 +199,7 @@ fn visibility_matrix_per_state() {
         assert!(sel.contains(&t), "SelectionPending shows {t:?}");
     }
     // Nothing pending and none recommended: commit and commit_auto could not succeed
-    // (tests/retries.rs covers when they can).
+    // (tests/engine/retries.rs covers when they can).
     assert!(!sel.contains(&CommitAuto), "SelectionPending hides CommitAuto with nothing to save or take");
     for t in [Append, Commit, Rebase, PersistAs] {
         assert!(!sel.contains(&t), "SelectionPending hides {t:?}");

@@ -3,10 +3,10 @@
 //! a commit with candidates open saves the pending changes and drops the candidates; a
 //! repeated edit is "already staged"; a save refused because storage changed underneath
 //! reads storage again and offers what resolves it; immediate mode describes and answers
-//! itself. tests/retry_model.rs drives random sequences of the same behaviour.
+//! itself. tests/engine/retry_model.rs drives random sequences of the same behaviour.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::Tool;
 use agentpad::{Config, PersistMode, Status, WorkflowState};

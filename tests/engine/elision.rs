@@ -4,7 +4,7 @@
 //! module, a Makefile, prose.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::Status;
 use common::Host;

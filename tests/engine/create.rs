@@ -1,7 +1,7 @@
 //! `memo_create(path, text)`: a new document staged as a lettered pending change and written
 //! at commit with an empty expected version (docs/tools.md §memo_create).
 
-mod common;
+use crate::common;
 
 use agentpad::{Config, PersistMode, Status, WorkflowState};
 use common::Host;

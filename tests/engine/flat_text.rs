@@ -6,7 +6,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::changeset::ChangeSet;
 use agentpad::text::{fingerprint_of, Text};

@@ -1,7 +1,7 @@
 //! `replace_all` stages one pending change however many places it touches: the session's 26
 //! letters count changes, not places (docs/tools.md §memo_replace).
 
-mod common;
+use crate::common;
 
 use agentpad::Status;
 use common::Host;

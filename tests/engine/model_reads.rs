@@ -3,7 +3,7 @@
 //! guidance, and the total size of a 16-call session (printed with `--nocapture`).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::{Response, Status};
 use common::Host;

@@ -5,7 +5,7 @@
 //! leak test run through the npm package (www/test/scale.test.mjs).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::{Config, Status, Workspace, WorkspaceError, MAX_DOCUMENT_BYTES};
 use common::Host;

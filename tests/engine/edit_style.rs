@@ -3,7 +3,7 @@
 //! from another open document; copied gutters.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use agentpad::Status;
 use common::Host;

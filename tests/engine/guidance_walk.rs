@@ -11,7 +11,7 @@
 //! unknown one, a wrong type, a path that is not open), then a seeded sequence of random calls.
 //! The guidance of every response, and of every hidden tool in `tool_states()`, is checked.
 
-mod common;
+use crate::common;
 
 use agentpad::tools::ParamKind;
 use agentpad::{parse_call, Tool};
