@@ -17,8 +17,8 @@ use crate::host_texts::{self, HostTexts, Kept};
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
 use crate::workspace::{
-    CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, RecordResult, Step, StepView, StoredAt,
-    ValidationResult, Workspace,
+    take_long_strings, CallContext, CompressedHistory, Config, LoadReport, LoadResult, LongSlot, PersistReport, PersistResult,
+    RecordResult, Step, StepView, StoredAt, ValidationResult, Workspace,
 };
 
 /// Nesting deeper than this in tool arguments is refused (and stops cycles).
@@ -169,58 +169,6 @@ fn js_error(e: impl std::fmt::Display) -> JsError {
     JsError::new(&format!("InvalidArguments: {e}"))
 }
 
-/// Strings of at least this many bytes cross by themselves, beside the JSON text: a decode
-/// each, where inside the JSON they would be escaped, decoded and parsed (3× the time of a
-/// commit's 10 MB write, docs/performance.md#2026-12-03-responses-as-json-text).
-const LONG_STRING: usize = 256;
-
-/// Where a string taken out of a step goes back in its JS object.
-enum Slot {
-    /// `response[name]`.
-    Response(&'static str),
-    /// `requests[i].text`.
-    RequestText(u32),
-    /// `texts[i]`.
-    Text(u32),
-}
-
-/// `s` emptied if it is long, and what it held.
-fn take_long(s: &mut String) -> Option<String> {
-    (s.len() >= LONG_STRING).then(|| std::mem::take(s))
-}
-
-/// The long strings of `step`, each left empty in it: the JSON then holds `""` in their place,
-/// so the keys keep their order when they are set back. O(1) per string.
-fn take_long_strings(step: &mut Step) -> Vec<(Slot, String)> {
-    let mut taken = Vec::new();
-    match step {
-        Step::Done(r) => {
-            let fields = [("preview", r.preview.as_mut()), ("content", r.content.as_mut()), ("markdown", Some(&mut r.markdown))];
-            for (name, field) in fields {
-                if let Some(s) = field.and_then(take_long) {
-                    taken.push((Slot::Response(name), s));
-                }
-            }
-        }
-        Step::Persist(requests) => {
-            for (i, r) in requests.iter_mut().enumerate() {
-                if let Some(s) = take_long(&mut r.text) {
-                    taken.push((Slot::RequestText(i as u32), s));
-                }
-            }
-        }
-        Step::Embed(texts) => {
-            for (i, t) in texts.iter_mut().enumerate() {
-                if let Some(s) = take_long(t) {
-                    taken.push((Slot::Text(i as u32), s));
-                }
-            }
-        }
-        Step::Load(_) | Step::Record(_) | Step::LoadAt { .. } => {}
-    }
-    taken
-}
-
 /// Sets `key` of `on`. Setting a property of a plain object just parsed cannot throw; ignored
 /// if it did.
 fn set_property(on: &JsValue, key: &str, value: &JsValue) {
@@ -238,12 +186,12 @@ fn step_to_js(step: &mut Step) -> JsValue {
     for (slot, s) in taken {
         let value = JsValue::from_str(&s);
         match slot {
-            Slot::Response(name) => set_property(&get_property(&js, "response"), name, &value),
-            Slot::RequestText(i) => {
+            LongSlot::Response(name) => set_property(&get_property(&js, "response"), name, &value),
+            LongSlot::RequestText(i) => {
                 let request = js_sys::Reflect::get_u32(&get_property(&js, "requests"), i).unwrap_or(JsValue::UNDEFINED);
                 set_property(&request, "text", &value);
             }
-            Slot::Text(i) => {
+            LongSlot::Text(i) => {
                 let _ = js_sys::Reflect::set_u32(&get_property(&js, "texts"), i, &value);
             }
         }
