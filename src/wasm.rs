@@ -17,8 +17,8 @@ use crate::host_texts::{self, HostTexts, Kept};
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
 use crate::workspace::{
-    take_long_strings, CallContext, CompressedHistory, Config, LoadReport, LoadResult, LongSlot, PersistReport, PersistResult,
-    RecordResult, Step, StepView, StoredAt, ValidationResult, Workspace,
+    take_long_json_strings, take_long_strings, CallContext, CompressedHistory, Config, JsonStep, LoadReport, LoadResult, LongSlot,
+    PersistReport, PersistResult, RecordResult, Step, StepView, StoredAt, ValidationResult, Workspace,
 };
 
 /// Nesting deeper than this in tool arguments is refused (and stops cycles).
@@ -177,6 +177,25 @@ fn set_property(on: &JsValue, key: &str, value: &JsValue) {
 
 fn get_property(on: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(on, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The JS value of a JSON step.
+fn step_key(step: &JsonStep) -> JsValue {
+    match step {
+        JsonStep::Key(k) => JsValue::from_str(k),
+        JsonStep::Index(i) => JsValue::from(*i),
+    }
+}
+
+/// Sets what `way` leads to from `root`. Ignored where a step is missing (it cannot be: the
+/// JSON just parsed holds the value's every key).
+fn set_at(root: &JsValue, way: &[JsonStep], value: &JsValue) {
+    let Some((last, parents)) = way.split_last() else { return };
+    let mut at = root.clone();
+    for step in parents {
+        at = js_sys::Reflect::get(&at, &step_key(step)).unwrap_or(JsValue::UNDEFINED);
+    }
+    let _ = js_sys::Reflect::set(&at, &step_key(last), value);
 }
 
 /// `step` as JS sees it (`StepView`). Takes its long strings (the step is spent after this).
@@ -455,8 +474,15 @@ impl WasmWorkspace {
         let format = crate::history::Format::parse(&format)
             .ok_or_else(|| js_error(format!("format must be {}, got {format:?}", crate::history::Format::NAMES)))?;
         let messages = js_to_json(&messages, "messages", 0).map_err(js_error)?;
-        let out = self.inner.compress_history(&messages, format).map_err(js_error)?;
-        Ok(to_js(&CompressedHistory::of(&out)))
+        let mut out = self.inner.compress_history(&messages, format).map_err(js_error)?;
+        // The messages' long strings (tool results, documents) cross by themselves, as a step's.
+        let taken = take_long_json_strings(&mut out.messages);
+        let js = to_js(&CompressedHistory::of(&out));
+        let messages = get_property(&js, "messages");
+        for (way, s) in taken {
+            set_at(&messages, &way, &JsValue::from_str(&s));
+        }
+        Ok(js)
     }
 
     /// The live context block (docs/workflow.md#live-context): `{ json, markdown,

@@ -221,6 +221,48 @@ pub(crate) fn take_long_strings(step: &mut Step) -> Vec<(LongSlot, String)> {
     taken
 }
 
+/// One step of the way from a JSON value to a string inside it.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum JsonStep {
+    Key(String),
+    Index(u32),
+}
+
+/// The strings of `v` of at least [`LONG_STRING`] bytes, each left empty in it, with the way to
+/// it from `v`: the long strings of a value that is not a step (`compressHistory`'s messages).
+/// O(size of `v`); `v` is at most 64 deep (the binding refuses deeper input).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn take_long_json_strings(v: &mut Value) -> Vec<(Vec<JsonStep>, String)> {
+    fn walk(v: &mut Value, way: &mut Vec<JsonStep>, out: &mut Vec<(Vec<JsonStep>, String)>) {
+        match v {
+            Value::String(s) => {
+                if let Some(s) = take_long(s) {
+                    out.push((way.clone(), s));
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    way.push(JsonStep::Index(i as u32));
+                    walk(item, way, out);
+                    way.pop();
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map.iter_mut() {
+                    way.push(JsonStep::Key(key.clone()));
+                    walk(item, way, out);
+                    way.pop();
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(v, &mut Vec::new(), &mut out);
+    out
+}
+
 // Read by hand (`PersistReport::read`), as `LoadReport` is: a derived `Deserialize` links serde's
 // readers and, through their error messages, core's float formatting (docs/performance.md#wasm-size).
 /// The host's report of one write of a `persist` step (the JS side of `PersistResult`).
@@ -878,5 +920,33 @@ mod long_string_tests {
         assert_eq!(step, Step::Embed(vec![String::new(), "u".into()]));
         let mut step = Step::Load(vec!["x".repeat(LONG_STRING)]);
         assert!(take_long_strings(&mut step).is_empty(), "a load step's paths stay in the JSON");
+    }
+
+    #[test]
+    fn long_strings_of_a_json_value_are_taken_with_their_way() {
+        let long = "l".repeat(LONG_STRING);
+        let mut v = serde_json::json!([
+            { "role": "user", "content": long.clone() },
+            { "role": "tool", "content": [{ "type": "text", "text": long.clone() }, { "text": "short" }] },
+            long.clone(),
+        ]);
+        let taken = take_long_json_strings(&mut v);
+        let key = |k: &str| JsonStep::Key(k.into());
+        assert_eq!(
+            taken,
+            vec![
+                (vec![JsonStep::Index(0), key("content")], long.clone()),
+                (vec![JsonStep::Index(1), key("content"), JsonStep::Index(0), key("text")], long.clone()),
+                (vec![JsonStep::Index(2)], long),
+            ]
+        );
+        assert_eq!(
+            v,
+            serde_json::json!([
+                { "role": "user", "content": "" },
+                { "role": "tool", "content": [{ "type": "text", "text": "" }, { "text": "short" }] },
+                "",
+            ])
+        );
     }
 }

@@ -17,7 +17,7 @@ export const BUDGETS = {
   // 586,336 with the storage-history steps, the rest of zh and memo_find (docs/performance.md#size-budget).
   // 569,256 on 2026-12-03 with seven sort instantiations fewer (docs/performance.md#wasm-size).
   // 553,249 without core's float formatting and serde's derived readers (docs/performance.md#wasm-size).
-  // 550,974 with responses as JSON text, serde_wasm_bindgen out (docs/performance.md#2026-12-03-responses-as-json-text).
+  // 551,515 with responses as JSON text, serde_wasm_bindgen out (docs/performance.md#2026-12-03-responses-as-json-text).
   "pkg/agentpad_bg.wasm": 554_000,
 };
 
