@@ -213,7 +213,7 @@ pub fn boundary() -> String {
 /// The declarations of the types `roots` visits and of everything they use, sorted by name, a
 /// blank line before each.
 fn declarations(roots: impl FnOnce(&mut Collect)) -> String {
-    // u64 (`seq`) crosses as a JS number: serde-wasm-bindgen writes numbers, not BigInts.
+    // u64 (`seq`) crosses as a JS number: the JSON text src/wasm.rs writes is read by JSON.parse.
     let mut c = Collect { cfg: Config::new().with_large_int("number"), seen: HashSet::new(), decls: BTreeMap::new() };
     roots(&mut c);
     let mut out = String::new();

@@ -17,8 +17,8 @@ use crate::host_texts::{self, HostTexts, Kept};
 use crate::text::decode_utf16;
 use crate::tools::ArgError;
 use crate::workspace::{
-    CallContext, CompressedHistory, Config, LoadReport, LoadResult, PersistReport, PersistResult, RecordResult, Step, StepView, StoredAt,
-    ValidationResult, Workspace,
+    take_long_json_strings, take_long_strings, CallContext, CompressedHistory, Config, JsonStep, LoadReport, LoadResult, LongSlot,
+    PersistReport, PersistResult, RecordResult, Step, StepView, StoredAt, ValidationResult, Workspace,
 };
 
 /// Nesting deeper than this in tool arguments is refused (and stops cycles).
@@ -40,6 +40,9 @@ extern "C" {
     // UTF-8 and back (twice the size of a memory export, for nothing).
     #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
     fn json_parse(text: &JsString) -> Result<JsValue, JsValue>;
+    // JSON.parse of JSON text serde_json wrote in wasm memory: the glue decodes it once.
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
+    fn json_parse_utf8(text: &str) -> Result<JsValue, JsValue>;
 }
 
 /// What a caught JS exception says.
@@ -150,17 +153,69 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
     }))
 }
 
+/// `value` as JS data: JSON text written by serde_json, crossing once, parsed by `JSON.parse`
+/// (maps become plain objects, `None` null). One string crossing instead of a JS call per
+/// property and per string, and serde_json's serializer, linked anyway, instead of a second one
+/// (docs/performance.md#2026-12-03-responses-as-json-text).
 fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
-    // json_compatible: maps become plain objects, None becomes null.
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or_else(|e| JsValue::from_str(&e.to_string()))
+    match serde_json::to_string(value) {
+        // JSON.parse does not refuse what serde_json writes; an error is shown as it comes.
+        Ok(text) => json_parse_utf8(&text).unwrap_or_else(|e| JsValue::from_str(&exception_message(&e))),
+        Err(e) => JsValue::from_str(&e.to_string()),
+    }
 }
 
 fn js_error(e: impl std::fmt::Display) -> JsError {
     JsError::new(&format!("InvalidArguments: {e}"))
 }
 
-fn step_to_js(step: &Step) -> JsValue {
-    to_js(&StepView::of(step))
+/// Sets `key` of `on`. Setting a property of a plain object just parsed cannot throw; ignored
+/// if it did.
+fn set_property(on: &JsValue, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(on, &JsValue::from_str(key), value);
+}
+
+fn get_property(on: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(on, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The JS value of a JSON step.
+fn step_key(step: &JsonStep) -> JsValue {
+    match step {
+        JsonStep::Key(k) => JsValue::from_str(k),
+        JsonStep::Index(i) => JsValue::from(*i),
+    }
+}
+
+/// Sets what `way` leads to from `root`. Ignored where a step is missing (it cannot be: the
+/// JSON just parsed holds the value's every key).
+fn set_at(root: &JsValue, way: &[JsonStep], value: &JsValue) {
+    let Some((last, parents)) = way.split_last() else { return };
+    let mut at = root.clone();
+    for step in parents {
+        at = js_sys::Reflect::get(&at, &step_key(step)).unwrap_or(JsValue::UNDEFINED);
+    }
+    let _ = js_sys::Reflect::set(&at, &step_key(last), value);
+}
+
+/// `step` as JS sees it (`StepView`). Takes its long strings (the step is spent after this).
+fn step_to_js(step: &mut Step) -> JsValue {
+    let taken = take_long_strings(step);
+    let js = to_js(&StepView::of(step));
+    for (slot, s) in taken {
+        let value = JsValue::from_str(&s);
+        match slot {
+            LongSlot::Response(name) => set_property(&get_property(&js, "response"), name, &value),
+            LongSlot::RequestText(i) => {
+                let request = js_sys::Reflect::get_u32(&get_property(&js, "requests"), i).unwrap_or(JsValue::UNDEFINED);
+                set_property(&request, "text", &value);
+            }
+            LongSlot::Text(i) => {
+                let _ = js_sys::Reflect::set_u32(&get_property(&js, "texts"), i, &value);
+            }
+        }
+    }
+    js
 }
 
 #[wasm_bindgen]
@@ -173,27 +228,22 @@ pub struct WasmWorkspace {
 /// `step` as JS sees it, the write requests at `stripped` marked `from_edits: true` (their text
 /// is empty: the shell makes it from its copy and the edits, src/host_texts.rs) and the
 /// shell's copies to keep or drop named (`kept`, `dropped`).
-fn step_to_js_with(step: &Step, stripped: &[usize], kept: &Kept) -> JsValue {
+fn step_to_js_with(step: &mut Step, stripped: &[usize], kept: &Kept) -> JsValue {
     let js = step_to_js(step);
-    let set = |on: &JsValue, key: &str, value: &JsValue| {
-        // Setting a property on a plain object just made cannot throw; ignored if it did.
-        let _ = js_sys::Reflect::set(on, &JsValue::from_str(key), value);
-    };
     if !stripped.is_empty() {
-        if let Ok(requests) = js_sys::Reflect::get(&js, &JsValue::from_str("requests")) {
-            for &i in stripped {
-                if let Ok(r) = js_sys::Reflect::get_u32(&requests, i as u32) {
-                    set(&r, "from_edits", &JsValue::TRUE);
-                }
+        let requests = get_property(&js, "requests");
+        for &i in stripped {
+            if let Ok(r) = js_sys::Reflect::get_u32(&requests, i as u32) {
+                set_property(&r, "from_edits", &JsValue::TRUE);
             }
         }
     }
     let list = |paths: &[String]| paths.iter().map(|p| JsValue::from_str(p)).collect::<Array>();
     if !kept.kept.is_empty() {
-        set(&js, "kept", &list(&kept.kept));
+        set_property(&js, "kept", &list(&kept.kept));
     }
     if !kept.dropped.is_empty() {
-        set(&js, "dropped", &list(&kept.dropped));
+        set_property(&js, "dropped", &list(&kept.dropped));
     }
     js
 }
@@ -237,7 +287,7 @@ impl WasmWorkspace {
         };
         self.host.restore(self.inner.set_held_by_host(Vec::new()));
         let stripped = self.host.strip(&self.inner, &mut step);
-        step_to_js_with(&step, &stripped, &Kept::default())
+        step_to_js_with(&mut step, &stripped, &Kept::default())
     }
 
     /// Reports the writes of a `persist` step; returns the next step.
@@ -247,7 +297,7 @@ impl WasmWorkspace {
             let results = PersistReport::read_all(&v).map_err(|e| e.to_string())?;
             Ok((results, PersistReport::unstored(&v)))
         });
-        let (step, kept) = match parsed {
+        let (mut step, kept) = match parsed {
             Ok((results, unstored)) => {
                 // Before the commit is worded: its response says it is not stored yet.
                 for path in &unstored {
@@ -260,7 +310,7 @@ impl WasmWorkspace {
             // A malformed report counts as nothing written: the changes stay pending.
             Err(e) => (self.inner.complete_persist(vec![PersistResult::Failed { path: String::new(), error: e }]), Kept::default()),
         };
-        step_to_js_with(&step, &[], &kept)
+        step_to_js_with(&mut step, &[], &kept)
     }
 
     /// Reports the reads of a `load` step; returns the next step.
@@ -268,11 +318,11 @@ impl WasmWorkspace {
     pub fn complete_load(&mut self, results: JsValue) -> JsValue {
         let parsed =
             js_to_json(&results, "results", 0).map_err(|e| e.to_string()).and_then(|v| LoadReport::read_all(&v).map_err(|e| e.to_string()));
-        let step = match parsed {
+        let mut step = match parsed {
             Ok(results) => self.inner.complete_load(results),
             Err(e) => self.inner.complete_load(vec![LoadResult::Failed { path: String::new(), error: e }]),
         };
-        step_to_js(&step)
+        step_to_js(&mut step)
     }
 
     /// Whether the shell embeds texts for `memo_find` (the `embed` option): then a find asks
@@ -287,8 +337,8 @@ impl WasmWorkspace {
     #[wasm_bindgen(js_name = completeEmbed)]
     pub fn complete_embed(&mut self, vectors: JsValue) -> JsValue {
         let parsed = js_to_json(&vectors, "vectors", 0).map_err(|e| e.to_string()).and_then(|v| crate::workspace::read_vectors(&v));
-        let step = self.inner.complete_embed(parsed);
-        step_to_js(&step)
+        let mut step = self.inner.complete_embed(parsed);
+        step_to_js(&mut step)
     }
 
     /// Says whether the storage keeps a history that records each call whose saves succeeded
@@ -305,8 +355,8 @@ impl WasmWorkspace {
         let parsed = js_to_json(&result, "result", 0)
             .map_err(|e| e.to_string())
             .and_then(|v| RecordResult::from_json(&v).map_err(|e| format!("a malformed record result: {e}")));
-        let step = self.inner.complete_record(parsed.unwrap_or_else(|why| RecordResult::Unknown { why }));
-        step_to_js(&step)
+        let mut step = self.inner.complete_record(parsed.unwrap_or_else(|why| RecordResult::Unknown { why }));
+        step_to_js(&mut step)
     }
 
     /// Reports what a `load_at` step found (`StoredAt`); returns the next step. A malformed
@@ -316,8 +366,8 @@ impl WasmWorkspace {
         let parsed = js_to_json(&found, "found", 0)
             .map_err(|e| e.to_string())
             .and_then(|v| StoredAt::from_json(&v).map_err(|e| format!("a malformed report of the storage: {e}")));
-        let step = self.inner.complete_load_at(parsed.unwrap_or_else(|why| StoredAt::Failed { why }));
-        step_to_js(&step)
+        let mut step = self.inner.complete_load_at(parsed.unwrap_or_else(|why| StoredAt::Failed { why }));
+        step_to_js(&mut step)
     }
 
     /// Storage holds `text` at `version` for `path` now (`text` null: deleted). Returns whether
@@ -424,8 +474,15 @@ impl WasmWorkspace {
         let format = crate::history::Format::parse(&format)
             .ok_or_else(|| js_error(format!("format must be {}, got {format:?}", crate::history::Format::NAMES)))?;
         let messages = js_to_json(&messages, "messages", 0).map_err(js_error)?;
-        let out = self.inner.compress_history(&messages, format).map_err(js_error)?;
-        Ok(to_js(&CompressedHistory::of(&out)))
+        let mut out = self.inner.compress_history(&messages, format).map_err(js_error)?;
+        // The messages' long strings (tool results, documents) cross by themselves, as a step's.
+        let taken = take_long_json_strings(&mut out.messages);
+        let js = to_js(&CompressedHistory::of(&out));
+        let messages = get_property(&js, "messages");
+        for (way, s) in taken {
+            set_at(&messages, &way, &JsValue::from_str(&s));
+        }
+        Ok(js)
     }
 
     /// The live context block (docs/workflow.md#live-context): `{ json, markdown,

@@ -164,6 +164,105 @@ impl<'a> StepView<'a> {
     }
 }
 
+/// Strings of a step of at least this many bytes cross to JS by themselves, beside the JSON text
+/// of the rest (src/wasm.rs): a decode each, where inside the JSON they would be escaped, decoded
+/// and parsed (3× the time of a commit's 10 MB write,
+/// docs/performance.md#2026-12-03-responses-as-json-text).
+pub(crate) const LONG_STRING: usize = 256;
+
+/// Where a string [`take_long_strings`] took out of a step goes back in its JS object.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum LongSlot {
+    /// `response[name]`.
+    Response(&'static str),
+    /// `requests[i].text`.
+    RequestText(u32),
+    /// `texts[i]`.
+    Text(u32),
+}
+
+/// `s` emptied if it is long, and what it held.
+fn take_long(s: &mut String) -> Option<String> {
+    (s.len() >= LONG_STRING).then(|| std::mem::take(s))
+}
+
+/// The long strings of `step` (a response's preview, content and Markdown, a write's text, a
+/// text to embed), each left empty in it: its JSON then holds `""` in their place, so the keys
+/// keep their order when they are set back. O(1) per string.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn take_long_strings(step: &mut Step) -> Vec<(LongSlot, String)> {
+    let mut taken = Vec::new();
+    match step {
+        Step::Done(r) => {
+            let fields = [("preview", r.preview.as_mut()), ("content", r.content.as_mut()), ("markdown", Some(&mut r.markdown))];
+            for (name, field) in fields {
+                if let Some(s) = field.and_then(take_long) {
+                    taken.push((LongSlot::Response(name), s));
+                }
+            }
+        }
+        Step::Persist(requests) => {
+            for (i, r) in requests.iter_mut().enumerate() {
+                if let Some(s) = take_long(&mut r.text) {
+                    taken.push((LongSlot::RequestText(i as u32), s));
+                }
+            }
+        }
+        Step::Embed(texts) => {
+            for (i, t) in texts.iter_mut().enumerate() {
+                if let Some(s) = take_long(t) {
+                    taken.push((LongSlot::Text(i as u32), s));
+                }
+            }
+        }
+        Step::Load(_) | Step::Record(_) | Step::LoadAt { .. } => {}
+    }
+    taken
+}
+
+/// One step of the way from a JSON value to a string inside it.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum JsonStep {
+    Key(String),
+    Index(u32),
+}
+
+/// The strings of `v` of at least [`LONG_STRING`] bytes, each left empty in it, with the way to
+/// it from `v`: the long strings of a value that is not a step (`compressHistory`'s messages).
+/// O(size of `v`); `v` is at most 64 deep (the binding refuses deeper input).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn take_long_json_strings(v: &mut Value) -> Vec<(Vec<JsonStep>, String)> {
+    fn walk(v: &mut Value, way: &mut Vec<JsonStep>, out: &mut Vec<(Vec<JsonStep>, String)>) {
+        match v {
+            Value::String(s) => {
+                if let Some(s) = take_long(s) {
+                    out.push((way.clone(), s));
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    way.push(JsonStep::Index(i as u32));
+                    walk(item, way, out);
+                    way.pop();
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map.iter_mut() {
+                    way.push(JsonStep::Key(key.clone()));
+                    walk(item, way, out);
+                    way.pop();
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(v, &mut Vec::new(), &mut out);
+    out
+}
+
 // Read by hand (`PersistReport::read`), as `LoadReport` is: a derived `Deserialize` links serde's
 // readers and, through their error messages, core's float formatting (docs/performance.md#wasm-size).
 /// The host's report of one write of a `persist` step (the JS side of `PersistResult`).
@@ -778,5 +877,76 @@ mod serde_agreement {
                 assert_eq!(read, (serde_persist(&v), serde_load(&v), serde_steps(&json!([[v]]))));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod long_string_tests {
+    use super::*;
+    use crate::response::Status;
+
+    fn request(path: &str, text: String) -> PersistRequest {
+        PersistRequest { path: path.into(), text, expected_version: "v1".into(), edits: Vec::new() }
+    }
+
+    #[test]
+    fn a_responses_long_strings_are_taken_and_leave_an_empty_string_in_place() {
+        let mut r = Response::new(Status::Success, "s");
+        r.preview = Some("p".repeat(LONG_STRING - 1));
+        r.content = Some("c".repeat(LONG_STRING));
+        r.markdown = "m".repeat(LONG_STRING + 5);
+        let mut step = Step::Done(r);
+        let taken = take_long_strings(&mut step);
+        assert_eq!(
+            taken,
+            vec![(LongSlot::Response("content"), "c".repeat(LONG_STRING)), (LongSlot::Response("markdown"), "m".repeat(LONG_STRING + 5))]
+        );
+        let json = serde_json::to_value(StepView::of(&step)).unwrap();
+        assert_eq!(json["response"]["content"], "");
+        assert_eq!(json["response"]["markdown"], "");
+        assert_eq!(json["response"]["preview"], "p".repeat(LONG_STRING - 1));
+    }
+
+    #[test]
+    fn long_write_texts_and_texts_to_embed_are_taken_by_index() {
+        let mut step =
+            Step::Persist(vec![request("a", "short".into()), request("b", "é".repeat(LONG_STRING / 2)), request("c", String::new())]);
+        assert_eq!(take_long_strings(&mut step), vec![(LongSlot::RequestText(1), "é".repeat(LONG_STRING / 2))]);
+        let json = serde_json::to_value(StepView::of(&step)).unwrap();
+        assert_eq!(json["requests"][0]["text"], "short");
+        assert_eq!(json["requests"][1]["text"], "");
+        let mut step = Step::Embed(vec!["t".repeat(LONG_STRING), "u".into()]);
+        assert_eq!(take_long_strings(&mut step), vec![(LongSlot::Text(0), "t".repeat(LONG_STRING))]);
+        assert_eq!(step, Step::Embed(vec![String::new(), "u".into()]));
+        let mut step = Step::Load(vec!["x".repeat(LONG_STRING)]);
+        assert!(take_long_strings(&mut step).is_empty(), "a load step's paths stay in the JSON");
+    }
+
+    #[test]
+    fn long_strings_of_a_json_value_are_taken_with_their_way() {
+        let long = "l".repeat(LONG_STRING);
+        let mut v = serde_json::json!([
+            { "role": "user", "content": long.clone() },
+            { "role": "tool", "content": [{ "type": "text", "text": long.clone() }, { "text": "short" }] },
+            long.clone(),
+        ]);
+        let taken = take_long_json_strings(&mut v);
+        let key = |k: &str| JsonStep::Key(k.into());
+        assert_eq!(
+            taken,
+            vec![
+                (vec![JsonStep::Index(0), key("content")], long.clone()),
+                (vec![JsonStep::Index(1), key("content"), JsonStep::Index(0), key("text")], long.clone()),
+                (vec![JsonStep::Index(2)], long),
+            ]
+        );
+        assert_eq!(
+            v,
+            serde_json::json!([
+                { "role": "user", "content": "" },
+                { "role": "tool", "content": [{ "type": "text", "text": "" }, { "text": "short" }] },
+                "",
+            ])
+        );
     }
 }

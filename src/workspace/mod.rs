@@ -45,7 +45,9 @@ mod stored_read;
 pub use stored_read::StoredAt;
 // The JS sides of steps and reports, for the binding (wasm32) and src/typescript.rs (tests).
 #[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
-pub(crate) use host::{CompressedHistory, LoadReport, PersistReport, StepView, ValidationResult};
+pub(crate) use host::{
+    take_long_json_strings, take_long_strings, CompressedHistory, JsonStep, LoadReport, LongSlot, PersistReport, StepView, ValidationResult,
+};
 #[cfg(test)]
 pub(crate) use host::{EditorStateInput, LiveContextRequestInput};
 mod recall;

@@ -37,7 +37,11 @@ test("the kept list is the core's for this configuration, in every state", async
   await ws.call("doc_replace", { old_text: "alpha", new_text: "gamma" });
   assert.deepEqual(names(), before);
   const other = await create();
-  assert.notDeepEqual(other.tools({ format: "json-schema" }).map((t) => t.name), before, "another configuration, another list");
+  assert.notDeepEqual(
+    other.tools({ format: "json-schema" }).map((t) => t.name),
+    before,
+    "another configuration, another list",
+  );
   // visibleOnly still asks the core for the current state's tools.
   assert.ok(ws.tools({ format: "json-schema", visibleOnly: true }).length < before.length);
   ws.free();
@@ -113,7 +117,17 @@ test("commits made from the edits of the held text write the core's text, commit
   let expected = "😀 表 one\n二 two 🎉\nthree 三\n" + "filler line\n".repeat(50) + "end 😀\n";
   const storage = new MemoryStorage({ "a.md": expected });
   const ws = await Workspace.create({ storage });
-  for (const edits of [[["one", "ONE 👍"], ["three", "3"]], [["二 two", "two"], ["end", "終 end"]], [["ONE 👍", "1"]]]) {
+  for (const edits of [
+    [
+      ["one", "ONE 👍"],
+      ["three", "3"],
+    ],
+    [
+      ["二 two", "two"],
+      ["end", "終 end"],
+    ],
+    [["ONE 👍", "1"]],
+  ]) {
     await commitOnce(ws, edits);
     expected = replaced(expected, edits);
     assert.equal(storage.read("a.md"), expected);
@@ -133,10 +147,68 @@ test("commits made from the edits of the held text write the core's text, commit
 test("a document storage holds with CRLF or a BOM is written whole, in its own form", async () => {
   const storage = new MemoryStorage({ "crlf.md": "a\r\nb\r\n", "bom.md": "\uFEFFa\nb\n" });
   const ws = await Workspace.create({ storage });
-  for (const [path, written] of [["crlf.md", "a\r\nB\r\n"], ["bom.md", "\uFEFFa\nB\n"]]) {
+  for (const [path, written] of [
+    ["crlf.md", "a\r\nB\r\n"],
+    ["bom.md", "\uFEFFa\nB\n"],
+  ]) {
     assert.equal((await ws.call("memo_replace", { path, old_text: "b", new_text: "B" })).status, "Success");
     assert.equal((await ws.call("memo_commit", { summary: "c" })).status, "Success");
     assert.equal(storage.read(path), written);
   }
+  ws.free();
+});
+
+// Responses and steps cross as JSON text parsed by JSON.parse; strings of 256 bytes or more
+// (a read's content, the Markdown, a write's whole text, a text to embed) cross beside it, set
+// into the place the JSON held for them (src/wasm.rs).
+const TRICKY = 'say "hi" \\ back\tslash – 中文 😀 </script> \u2028';
+
+test("long strings cross beside the JSON text and keep their place among the keys", async () => {
+  const lines = Array.from({ length: 60 }, (_, i) => `${i} ${TRICKY}`);
+  const ws = await Workspace.create({ storage: new MemoryStorage({ "a.md": lines.join("\n") + "\n" }) });
+  const short = await ws.call("memo_read", { start_line: 1, end_line: 1 });
+  const long = await ws.call("memo_read", { start_line: 1, end_line: 60 });
+  assert.ok(new TextEncoder().encode(short.content).length < 256 && new TextEncoder().encode(long.content).length >= 256);
+  assert.deepEqual(Object.keys(long), Object.keys(short), "content and markdown where the JSON had them");
+  for (const line of lines) assert.ok(long.content.includes(line) && long.markdown.includes(line), line);
+  assert.ok(short.content.includes(lines[0]));
+  ws.free();
+});
+
+test("a write of a text the shell holds no copy of carries it whole, long or short", async () => {
+  for (const count of [1, 200]) {
+    // CRLF: the core holds LF text, so the shell's string is not the committed text and the
+    // write carries its text (src/host_texts.rs).
+    const text = Array.from({ length: count }, (_, i) => `${i} ${TRICKY}`).join("\r\n") + "\r\nend\r\n";
+    const saved = [];
+    const storage = new MemoryStorage({ "a.md": text });
+    const save = storage.save.bind(storage);
+    storage.save = (path, t, ...rest) => (saved.push(t), save(path, t, ...rest));
+    const ws = await Workspace.create({ storage });
+    assert.equal((await ws.call("memo_replace", { old_text: "end", new_text: "END" })).status, "Success");
+    assert.equal((await ws.call("memo_commit", { summary: "s" })).status, "Success");
+    const expected = text.replace("\r\nend\r\n", "\r\nEND\r\n");
+    assert.deepEqual(saved, [expected], `${count} lines`);
+    assert.equal(storage.read("a.md"), expected);
+    ws.free();
+  }
+});
+
+test("texts to embed cross whole, long or short", async () => {
+  const long = `Retries ${TRICKY} `.repeat(12).trim();
+  const asked = [];
+  const embed = async (texts) => {
+    asked.push(...texts);
+    return texts.map((t) => Array.from({ length: 8 }, (_, i) => (t.charCodeAt(i % t.length) % 7) - 3));
+  };
+  const doc = `# Install\n\nRun the installer.\n\n# Retries\n\n${long}\n`;
+  const ws = await Workspace.create({ storage: new MemoryStorage({ "a.md": doc }), embed });
+  assert.equal((await ws.call("memo_find", { query: "retries" })).status, "Success");
+  assert.ok(new TextEncoder().encode(long).length >= 256);
+  assert.ok(
+    asked.some((t) => t.includes(long)),
+    JSON.stringify(asked.map((t) => t.length)),
+  );
+  assert.ok(asked.includes("retries"));
   ws.free();
 });
