@@ -360,7 +360,7 @@ layer_lint() {
 # binaries there), and the build is unoptimised (WASM_TEST_CONFIG): the optimised dev profile
 # is for the native property tests, and seven wasm tests run in a fraction of a second either
 # way. chromedriver and the browser come from the machine (PATH, webdriver.json at the crate root).
-WASM_TEST_CONFIG=(--config 'profile.dev.package."*".opt-level=0' --config 'profile.dev.package.agentpad.opt-level=0')
+WASM_TEST_CONFIG=(--config 'profile.dev.opt-level=0')
 layer_wasm_node() {
   wasm-pack test --node -- --test wasm "${WASM_TEST_CONFIG[@]}"
 }
