@@ -114,7 +114,28 @@ npm_install() {
 
 TOOLCHAIN_READY=0 # set once the checks passed, so later steps don't repeat them
 
+# `./build.sh test` starts the package's release wasm build in the background while the lint and
+# wasm layers run (they build into target/lint and target/wasm-test, so none waits on another's
+# build-directory lock):
+# the build's last minute and a half is one rustc process (fat LTO, one codegen unit) on one core.
+# build_wasm waits for it and runs the same command, which then finds the build done; a failure
+# shows there, with its output. Its own output goes to target/test-logs/wasm-prebuild.log.
+PREBUILD_PID=""
+prebuild_wasm_start() {
+  mkdir -p "$LOG_DIR"
+  say "cargo: the release build for $WASM_TARGET starts in the background (test-logs/wasm-prebuild.log)"
+  cargo build --release --target "$WASM_TARGET" --lib >"$LOG_DIR/wasm-prebuild.log" 2>&1 &
+  PREBUILD_PID=$!
+}
+
+prebuild_wasm_wait() {
+  [ -n "$PREBUILD_PID" ] || return 0
+  wait "$PREBUILD_PID" || true
+  PREBUILD_PID=""
+}
+
 build_wasm() {
+  prebuild_wasm_wait
   if [ "$TOOLCHAIN_READY" != 1 ]; then
     ensure_wasm_target
     ensure_wasm_bindgen
@@ -340,9 +361,10 @@ layer_lint() {
   local passed=0 failed=0
   # The native library is linted by the all-targets run below (`internals` only makes two
   # modules public); the wasm32 build has code of its own (src/wasm.rs).
-  if cargo clippy --lib --target "$WASM_TARGET"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-  # Tests and benches too (deny-by-default lints, and benches that `./build.sh test` never builds).
-  if cargo clippy --all-targets --features internals; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  # Into target/lint: the release wasm build may be running in target/ (prebuild_wasm_start).
+  if cargo clippy --target-dir "$TARGET_DIR/lint" --lib --target "$WASM_TARGET"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  # Tests too (deny-by-default lints).
+  if cargo clippy --target-dir "$TARGET_DIR/lint" --all-targets --features internals; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   # Formatting, with the committed configs (rustfmt.toml, www/.prettierrc.json): `cargo fmt` and
   # `npx prettier --write <the same paths>` in www/ fix what these report.
   if cargo fmt --check && cargo fmt --check --manifest-path bench/native/Cargo.toml; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
@@ -361,12 +383,14 @@ layer_lint() {
 # is for the native property tests, and seven wasm tests run in a fraction of a second either
 # way. chromedriver and the browser come from the machine (PATH, webdriver.json at the crate root).
 WASM_TEST_CONFIG=(--config 'profile.dev.opt-level=0')
+# Built in target/wasm-test, so that it need not wait for the release build (prebuild_wasm_start).
 layer_wasm_node() {
-  wasm-pack test --node -- --test wasm "${WASM_TEST_CONFIG[@]}"
+  CARGO_TARGET_DIR="$TARGET_DIR/wasm-test" wasm-pack test --node -- --test wasm "${WASM_TEST_CONFIG[@]}"
 }
 
 layer_wasm_chromium() {
-  WASM_BINDGEN_TEST_TIMEOUT=120 wasm-pack test --headless --chrome -- --test wasm_browser "${WASM_TEST_CONFIG[@]}"
+  CARGO_TARGET_DIR="$TARGET_DIR/wasm-test" WASM_BINDGEN_TEST_TIMEOUT=120 \
+    wasm-pack test --headless --chrome -- --test wasm_browser "${WASM_TEST_CONFIG[@]}"
 }
 
 # Only *.test.mjs: Node 20 would run every .mjs under a test/ directory, fixtures included.
@@ -426,6 +450,7 @@ run_tests() {
   attempt ensure_chromium
   [ "$ATTEMPT_RC" != 0 ] || chromium_ok=1
   attempt ensure_clippy
+  [ "$toolchain_ok" != 1 ] || prebuild_wasm_start
   if [ "$ATTEMPT_RC" = 0 ] && [ "$toolchain_ok" = 1 ]; then
     run_layer lint counts_plain layer_lint
   else
