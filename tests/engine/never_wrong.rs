@@ -14,12 +14,10 @@
 use crate::common;
 
 use agentpad::Status;
-use common::random_text::{drop_letter, replace_token, tokens, Rng};
+use common::random_text::{drop_letter, replace_token, tokens, Rng, CJK, WORDS};
 use common::Host;
 use serde_json::json;
 
-const WORDS: &[&str] =
-    &["alpha", "render", "buffer", "timeout", "worker", "queue", "parser", "config", "stream", "cache", "handler", "client"];
 const PROSE: &[&str] = &[
     "the",
     "river",
@@ -37,7 +35,6 @@ const PROSE: &[&str] = &[
     "it’s",
     "harbour",
 ];
-const CJK: &[&str] = &["配置", "超时", "重试", "缓存", "服务", "日志", "队列", "用户"];
 
 /// A document of one of four kinds.
 fn document(r: &mut Rng) -> String {

@@ -59,3 +59,10 @@ pub fn drop_letter(r: &mut Rng, text: &str, token: &str) -> Option<String> {
     let cut = t.char_indices().nth(1)?.0;
     Some(format!("{}{}{}", &text[..at + cut], &t[cut + t[cut..].chars().next()?.len_utf8()..], &text[at + t.len()..]))
 }
+
+/// Identifier-like words for the code-like documents of the property tests.
+pub const WORDS: &[&str] =
+    &["alpha", "render", "buffer", "timeout", "worker", "queue", "parser", "config", "stream", "cache", "handler", "client"];
+
+/// Chinese words for the CJK documents of the property tests.
+pub const CJK: &[&str] = &["配置", "超时", "重试", "缓存", "服务", "日志", "队列", "用户"];
