@@ -29,16 +29,30 @@ export function t(key: PhraseKey, vars: Vars = {}): string {
   return text.replace(/\{(\w+)\}/g, (all, name: string) => (name in vars ? String(vars[name]) : all));
 }
 
+/** `f` run with the phrases of `locale` (the current one when undefined): words for a state the page is about to take on. */
+export function inLocale<T>(locale: Locale | undefined, f: () => T): T {
+  const was = current;
+  current = locale ?? current;
+  try {
+    return f();
+  } finally {
+    current = was;
+  }
+}
+
 /** A counted phrase: `key.one` for 1, `key.other` otherwise; `{n}` is the count. */
 export function tn(key: PluralKey, n: number, vars: Vars = {}): string {
   return t(`${key}.${n === 1 ? "one" : "other"}` as PhraseKey, { ...vars, n });
 }
 
-const ATTRS = ["title", "placeholder", "aria-label", "label"] as const;
+// `data-empty` is what a list shows while it is empty (CSS `content: attr(data-empty)`).
+const ATTRS = ["title", "placeholder", "aria-label", "label", "data-empty"] as const;
 
 /** Fills the text and attributes of every element under `root` that names a phrase. */
 export function applyPhrases(root: ParentNode): void {
-  const marked = root.querySelectorAll<HTMLElement>("[data-t],[data-t-title],[data-t-placeholder],[data-t-aria-label],[data-t-label]");
+  const marked = root.querySelectorAll<HTMLElement>(
+    "[data-t],[data-t-title],[data-t-placeholder],[data-t-aria-label],[data-t-label],[data-t-data-empty]",
+  );
   for (const el of marked) {
     const vars = el.dataset.tVars ? (JSON.parse(el.dataset.tVars) as Vars) : {};
     const key = el.dataset.t as PhraseKey | undefined;

@@ -14,7 +14,7 @@ import { BUILTIN_TRANSCRIPTS } from "./builtin-transcripts";
 import { ReplayRun, describeStep, type StepResult } from "./replay";
 import type { PlaygroundStorage } from "./storage";
 import { decodeTranscript, encodeTranscript, shareParam, shareUrl } from "./share";
-import { phrase, phraseAttr, t as say, tn, type PhraseKey } from "./phrases";
+import { inLocale, phrase, phraseAttr, t as say, tn, type PhraseKey } from "./phrases";
 
 /** The replay's state as the page takes it over. */
 export interface AdoptedReplay {
@@ -88,9 +88,9 @@ function renderDifferences(diffs: Difference[]): HTMLElement {
           "p",
           { class: "rp-field", "data-field": d.field },
           h("span", { class: "mono" }, d.field),
-          ": recorded ",
+          say("rp.field_recorded"),
           h("code", {}, d.expected),
-          ", replay ",
+          say("rp.field_replay"),
           h("code", { class: "rp-actual" }, d.actual),
         ),
       );
@@ -236,7 +236,8 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
 
   const stepsOf = (run: ReplayRun) => run.transcript.steps.slice(0, run.position).filter((s) => !("say" in s));
 
-  function adopt(run: ReplayRun, notice: string): void {
+  /** `notice` is said in the run's locale: the page takes it on with the run (docs/decisions.md#the-playground-speaks-the-sessions-locale). */
+  function adopt(run: ReplayRun, notice: () => string): void {
     const calls = run.results
       .filter((r): r is StepResult & { response: AgentResponse } => r.response !== undefined)
       .map((r) => {
@@ -257,7 +258,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
       steps: stepsOf(run),
       calls,
       title: `replay of ${state.source}`,
-      notice,
+      notice: inLocale(run.options.locale, notice),
     });
   }
 
@@ -284,7 +285,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
   }
 
   /** A new run up to `until`, adopted by the page; the previous run's workspace is freed. */
-  async function replayTo(until: number, notice: string): Promise<void> {
+  async function replayTo(until: number, notice: () => string): Promise<void> {
     const t = state.transcript;
     if (!t) return;
     const override: TranscriptOptions = state.locale === "" ? {} : { locale: state.locale };
@@ -315,7 +316,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     state.transcript = t;
     state.source = source;
     state.open = -1;
-    await replayTo(0, say("rp.loaded_notice", { source }));
+    await replayTo(0, () => say("rp.loaded_notice", { source }));
   }
 
   async function loadUnknown(value: unknown, source: string): Promise<void> {
@@ -364,8 +365,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     const at = state.run?.position ?? 0;
     if (state.transcript) {
       void guarded(() =>
-        replayTo(
-          at,
+        replayTo(at, () =>
           tn("rp.replayed_locale", at, {
             source: state.source,
             locale: state.locale === "" ? say("rp.own_locale") : say("rp.named_locale", { locale: state.locale }),
@@ -382,12 +382,12 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
         if (!run || run.done) return;
         if (!attached(run)) {
           // The page ran a call or recreated the workspace since: replay again, one step further.
-          await replayTo(run.position + 1, say("rp.again_to", { source: state.source, n: run.position + 1 }));
+          await replayTo(run.position + 1, () => say("rp.again_to", { source: state.source, n: run.position + 1 }));
           return;
         }
         const done = await run.next();
         state.open = done && done.differences.length > 0 ? done.index : state.open;
-        adopt(run, say("rp.at", { source: state.source, where: where(run) }));
+        adopt(run, () => say("rp.at", { source: state.source, where: where(run) }));
         if (run.done) await verify(run);
       }),
   );
@@ -399,7 +399,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
         if (!run || run.position === 0) return;
         // Step back over `say` steps too: they change nothing.
         const target = run.position - 1;
-        await replayTo(target, say("rp.back_to", { source: state.source, n: target, of: run.transcript.steps.length }));
+        await replayTo(target, () => say("rp.back_to", { source: state.source, n: target, of: run.transcript.steps.length }));
       }),
   );
   toEnd.addEventListener(
@@ -409,17 +409,17 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
         const run = state.run;
         if (!run) return;
         if (!attached(run)) {
-          await replayTo(Infinity, say("rp.again_end", { source: state.source }));
+          await replayTo(Infinity, () => say("rp.again_end", { source: state.source }));
           return;
         }
         await run.runTo(Infinity);
         const last = [...run.results].reverse().find((r) => r.differences.length > 0);
         if (last) state.open = last.index;
-        adopt(run, say("rp.to_end", { source: state.source, n: run.transcript.steps.length }));
+        adopt(run, () => say("rp.to_end", { source: state.source, n: run.transcript.steps.length }));
         await verify(run);
       }),
   );
-  reset.addEventListener("click", () => void guarded(() => replayTo(0, say("rp.reset_notice", { source: state.source }))));
+  reset.addEventListener("click", () => void guarded(() => replayTo(0, () => say("rp.reset_notice", { source: state.source }))));
   leave.addEventListener(
     "click",
     () =>

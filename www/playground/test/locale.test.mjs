@@ -141,9 +141,9 @@ function pageWords() {
     const shown = el.closest("option, optgroup") ? el.closest("select").checkVisibility() : el.checkVisibility();
     if (shown) out.push({ where: describe(el), text });
   }
-  for (const el of document.body.querySelectorAll("[title], [placeholder], [aria-label], optgroup[label]")) {
+  for (const el of document.body.querySelectorAll("[title], [placeholder], [aria-label], optgroup[label], [data-empty]")) {
     if (excluded(el) || !(el.closest("option, optgroup") ? el.closest("select") : el).checkVisibility()) continue;
-    for (const a of ["title", "placeholder", "aria-label", "label"]) {
+    for (const a of ["title", "placeholder", "aria-label", "label", "data-empty"]) {
       // A tool schema's description as an argument's title is the core's text (src/form.ts).
       if (a === "title" && el.dataset.titleSource === "schema") continue;
       const v = el.getAttribute(a);

@@ -167,7 +167,7 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
       historyMessage(say("history.import_refused", { file: file.name, error: errorText(e) }), true);
       return;
     }
-    await page.openShared(t, say("history.imported_source", { file: file.name }));
+    await page.openShared(t, () => say("history.imported_source", { file: file.name }));
     historyMessage(say("history.imported", { file: file.name, calls: tn("session.calls", store.state.history.length) }));
   }
 

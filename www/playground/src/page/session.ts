@@ -359,7 +359,7 @@ export function createSession(store: PageStore): PageCommands {
   }
 
   /** Load a shared session: its documents with its options, then its calls run in order as the console runs them. */
-  async function openShared(t: Transcript, source = say("session.opened_share_link")): Promise<void> {
+  async function openShared(t: Transcript, source?: () => string): Promise<void> {
     store.dispatch({ type: "share", share: "loading" });
     store.dispatch({ type: "options", options: optionsFrom(t.options ?? {}, state().boot) });
     const sample = SAMPLES.find((s) => s.path in t.documents) ?? state().sample;
@@ -375,8 +375,9 @@ export function createSession(store: PageStore): PageCommands {
     if (state().ws) {
       store.dispatch({
         type: "notice",
+        // Said in the link's locale, which is the page's by now.
         message: say("session.opened", {
-          source,
+          source: source ? source() : say("session.opened_share_link"),
           paths: Object.keys(t.documents).join(", "),
           options: JSON.stringify(transcriptOptions(state())),
           calls: tn("session.calls", calls),
