@@ -349,7 +349,7 @@ export const zh: Record<PhraseKey, string> = {
   "mem.can_find": "{recall} / {search} 可以找到它。",
   "mem.stored": "ws.memory.add(…) 已存入第 {turn} 轮。",
   "mem.refused": "ws.memory.add 拒绝了：{error}",
-  "mem.digest": "摘要",
+  "mem.digest": "汇总",
   "mem.digest_note": "（ws.memory.digest()：实时上下文的“记忆”一节）",
   "mem.digest_label": "记忆摘要",
   "mem.no_turn": "（还没有存入任何记忆）",

@@ -7,7 +7,7 @@ import { renderArgsForm } from "../form";
 import { h } from "../render";
 import { $ } from "./dom";
 import { toolName, watch, type PageCommands, type PageState, type PageStore } from "./store";
-import { t, t as say } from "../phrases";
+import { t } from "../phrases";
 
 export function mountConsole(store: PageStore, page: PageCommands): void {
   const toolSelect = $("tool-select") as HTMLSelectElement;
@@ -67,18 +67,25 @@ export function mountConsole(store: PageStore, page: PageCommands): void {
     if (!s.ws) return;
     const current = toolSelect.value;
     toolSelect.replaceChildren();
-    for (const t of s.tools.states.filter((x) => x.available)) {
-      toolSelect.append(h("option", { value: t.definition.name, title: t.definition.description.split("\n")[0] }, t.definition.name));
+    for (const tool of s.tools.states.filter((x) => x.available)) {
+      toolSelect.append(
+        h("option", { value: tool.definition.name, title: tool.definition.description.split("\n")[0] }, tool.definition.name),
+      );
     }
-    const hidden = s.tools.states.filter((t) => !t.available);
+    const hidden = s.tools.states.filter((x) => !x.available);
     if (hidden.length > 0) {
       const group = h("optgroup", { label: t("console.hidden_group", { state: s.ws.state }) });
-      for (const t of hidden) {
+      for (const tool of hidden) {
         group.append(
           h(
             "option",
-            { value: t.definition.name, class: "unavailable", "data-available": "false", title: t.reason ?? say("console.hidden_here") },
-            say("console.hidden_option", { name: t.definition.name }),
+            {
+              value: tool.definition.name,
+              class: "unavailable",
+              "data-available": "false",
+              title: tool.reason ?? t("console.hidden_here"),
+            },
+            t("console.hidden_option", { name: tool.definition.name }),
           ),
         );
       }
