@@ -37,7 +37,7 @@ export class ArgsEditor {
           to: Math.min(Math.max(p.to, p.from), view.state.doc.length),
           severity: "error",
           message: p.message,
-          source: p.message.startsWith("Invalid JSON") || p.message.startsWith("Arguments must") ? "JSON" : "schema (ajv)",
+          source: p.source === "json" ? "JSON" : "schema (ajv)",
         })),
       { delay: 150 },
     );

@@ -258,3 +258,21 @@ test("a share link's locale and ?locale= set the page's language", async () => {
   assert.equal((await linked.locator(tid("run-button")).textContent()).trim(), "运行");
   assert.deepEqual(h.problems, []);
 });
+
+test("a first visit from a browser whose language is Chinese starts in zh; ?locale=en overrides it", async () => {
+  const browser = page.context().browser();
+  const context = await browser.newContext({ locale: "zh-CN", viewport: { width: 1600, height: 1000 } });
+  try {
+    const zhBrowser = await context.newPage();
+    await zhBrowser.goto(h.baseUrl);
+    await zhBrowser.waitForFunction(() => document.body.dataset.ready === "true");
+    assert.equal(await zhBrowser.evaluate(() => navigator.language), "zh-CN");
+    assert.equal(await zhBrowser.evaluate(() => [document.documentElement.lang, document.body.dataset.locale].join()), "zh-Hans,zh");
+    assert.equal(await zhBrowser.locator(tid("locale")).inputValue(), "zh");
+    await zhBrowser.goto(`${h.baseUrl}?locale=en`);
+    await zhBrowser.waitForFunction(() => document.body.dataset.ready === "true" && document.body.dataset.locale === "en");
+    assert.equal((await zhBrowser.locator(tid("run-button")).textContent()).trim(), "Run");
+  } finally {
+    await context.close();
+  }
+});

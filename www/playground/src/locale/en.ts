@@ -578,6 +578,18 @@ export const en = {
   "loop.over": "The model answered without a tool call: the run is over.",
   "loop.compressed": "compressHistory: {before} → {after} messages after the edit session ended.",
   "loop.stopped_after": "Stopped after the calls of this request.",
+  // the arguments' checks (src/schema.ts)
+  "schema.invalid_json": "Invalid JSON: {error}",
+  "schema.not_object": "Arguments must be a JSON object ({ … }).",
+  "schema.arguments": "arguments",
+  "schema.missing": 'missing required property "{name}"',
+  "schema.unknown": 'unknown property "{name}"',
+  "schema.one_of": "{at} must be one of {values}",
+  "schema.type": "{at} must be {type}",
+  "schema.minimum": "{at} must be >= {limit}",
+  "schema.maximum": "{at} must be <= {limit}",
+  "schema.invalid": "is invalid",
+
   // the arguments form (src/form.ts)
   "form.choose": "(choose)",
   "form.unset": "(unset)",

@@ -583,6 +583,18 @@ export const zh: Record<PhraseKey, string> = {
   "loop.compressed": "compressHistory：编辑会话结束后，消息从 {before} 条变为 {after} 条。",
   "loop.stopped_after": "在本次请求的调用完成后停止。",
 
+  // the arguments' checks (src/schema.ts)
+  "schema.invalid_json": "JSON 无效：{error}",
+  "schema.not_object": "参数必须是一个 JSON 对象（{ … }）。",
+  "schema.arguments": "参数",
+  "schema.missing": "缺少必填属性 “{name}”",
+  "schema.unknown": "未知属性 “{name}”",
+  "schema.one_of": "{at} 必须是以下之一：{values}",
+  "schema.type": "{at} 必须是 {type} 类型",
+  "schema.minimum": "{at} 必须 >= {limit}",
+  "schema.maximum": "{at} 必须 <= {limit}",
+  "schema.invalid": "无效",
+
   // the arguments form (src/form.ts)
   "form.choose": "（请选择）",
   "form.unset": "（未设置）",
