@@ -129,7 +129,6 @@ function pageWords() {
     ".next-actions .chip",
     ".call-chip",
     ".cand-table td.preview",
-    '[data-testid="lc-editor-state"]',
   ].join(",");
   const out = [];
   const excluded = (el) => el.closest(NOT_THE_PAGES) !== null;
