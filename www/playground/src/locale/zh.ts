@@ -109,7 +109,7 @@ export const zh: Record<PhraseKey, string> = {
 
   // memory
   "mem.title": "记忆",
-  "mem.intro": "ws.memory：智能体每一轮记一条；它的摘要就是实时上下文的“记忆”一节",
+  "mem.intro": "ws.memory：智能体每一轮记一条；它的汇总就是实时上下文的“记忆”一节",
   "mem.tools_title": "Workspace.create({ memory: true })：在已保存的文本上重新创建工作区（已存的记忆会保留）",
   "mem.offer": "提供",
   "mem.offer_note": "（memory: true；会重新创建工作区，记忆保留）",
@@ -351,7 +351,7 @@ export const zh: Record<PhraseKey, string> = {
   "mem.refused": "ws.memory.add 拒绝了：{error}",
   "mem.digest": "汇总",
   "mem.digest_note": "（ws.memory.digest()：实时上下文的“记忆”一节）",
-  "mem.digest_label": "记忆摘要",
+  "mem.digest_label": "记忆汇总",
   "mem.no_turn": "（还没有存入任何记忆）",
   "mem.turns": "各轮记忆",
   "mem.stored_count": "（已存 {n} 轮）",
