@@ -9,12 +9,14 @@ import { json } from "@codemirror/lang-json";
 import { syntaxHighlighting, defaultHighlightStyle, bracketMatching } from "@codemirror/language";
 import { linter, lintGutter, forceLinting, type Diagnostic } from "@codemirror/lint";
 import type { ArgProblem } from "./schema";
+import { followLocale, localizedEditor, type PhraseKey } from "./phrases";
 
 /** Marks a change made by setText (not typed): onChange is not called for it. */
 const external = Annotation.define<boolean>();
 
 export interface ArgsEditorOptions {
-  label: string;
+  /** The accessible name (a phrase: it follows the page's locale). */
+  label: PhraseKey;
   testid: string;
   /** The problems of a text (syntax and schema), for the lint marks. */
   check: (text: string) => ArgProblem[];
@@ -35,7 +37,7 @@ export class ArgsEditor {
           to: Math.min(Math.max(p.to, p.from), view.state.doc.length),
           severity: "error",
           message: p.message,
-          source: p.message.startsWith("Invalid JSON") || p.message.startsWith("Arguments must") ? "JSON" : "schema (ajv)",
+          source: p.source === "json" ? "JSON" : "schema (ajv)",
         })),
       { delay: 150 },
     );
@@ -65,8 +67,8 @@ export class ArgsEditor {
             ...defaultKeymap,
             ...historyKeymap,
           ]),
+          localizedEditor(o.label),
           EditorView.contentAttributes.of({
-            "aria-label": o.label,
             "aria-multiline": "true",
             "data-testid": o.testid,
             spellcheck: "false",
@@ -78,6 +80,7 @@ export class ArgsEditor {
         ],
       }),
     });
+    followLocale(this.view, o.label);
   }
 
   get text(): string {

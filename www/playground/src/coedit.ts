@@ -12,6 +12,9 @@ import { Workspace } from "@agentpad/core";
 import type { ToolResponse } from "@agentpad/core";
 import { publishAgentState, resolveAgentRanges } from "@agentpad/yjs";
 import { connectHocuspocus, type Room } from "@agentpad/yjs/hocuspocus";
+import { setPageLocale, t } from "./phrases";
+import { startLocale } from "./locale/choose";
+import { connectionBadge, nextAgentConnection, type AgentConnection, type PersonConnection } from "./coedit-badge";
 
 const SAMPLE = "# Release plan\n\nalpha = 1\nbeta = 1\ngamma = 1\n\nNotes: ship when the checks pass.\n";
 
@@ -23,12 +26,24 @@ function el<T extends HTMLElement = HTMLElement>(id: string): T {
 const status = (text: string) => (el("coedit-status").textContent = text);
 
 const params = new URLSearchParams(location.hash.slice(1));
+// The view speaks the playground's languages: `locale=` in the hash or the query, else the browser's.
+setPageLocale(startLocale(params.has("locale") ? `?locale=${params.get("locale")}` : location.search, navigator.language), "coedit.title");
 
-/** The connection as the page shows it (docs/co-editing.md §Playground). */
-function showConnection(state: "connecting" | "online" | "offline", detail: string): void {
+/** Both connections: the person's socket and, on a page with the agent, the agent's own. */
+const connection: { person: PersonConnection; agent: AgentConnection | null; ready: boolean } = {
+  person: "connecting",
+  agent: null,
+  ready: false,
+};
+
+/** The connections as the page shows them (docs/co-editing.md §Playground); `detail` in the status line. */
+function showConnection(person: PersonConnection | null, detail: string): void {
+  if (person !== null) connection.person = person;
   const badge = el("connection");
-  badge.dataset.state = state;
-  badge.textContent = state === "online" ? "● online" : state === "offline" ? "○ offline" : "◌ connecting";
+  badge.dataset.state = connection.person;
+  badge.dataset.agent = connection.agent ?? "none";
+  badge.removeAttribute("data-t");
+  badge.textContent = connectionBadge(connection.person, connection.agent, t);
   badge.title = detail;
   status(detail);
 }
@@ -37,7 +52,7 @@ function showConnection(state: "connecting" | "online" | "offline", detail: stri
  * Connects to the room, waiting for as long as the page is open: a page opened while the server
  * is down shows it offline, and its socket keeps reconnecting until the server is up.
  */
-function connectWaiting(server: string, roomName: string, who: string): Promise<Room> {
+function connectWaiting(server: string, roomName: string, who: "agent" | "person"): Promise<Room> {
   let failures = 0;
   return connectHocuspocus({
     url: server,
@@ -45,9 +60,19 @@ function connectWaiting(server: string, roomName: string, who: string): Promise<
     syncTimeoutMs: Infinity,
     maxDelay: 1_000,
     onStatus(s) {
+      if (who === "agent" && connection.agent !== null) {
+        const was = connection.agent;
+        connection.agent = nextAgentConnection(was, s);
+        // Once the page is up the person's socket speaks for itself; this is the agent's part only.
+        if (connection.ready && was !== connection.agent)
+          showConnection(null, t(connection.agent === "online" ? "coedit.agent_back" : "coedit.agent_lost", { server }));
+      }
       if (s === "connected") failures = 0;
-      else if (s === "disconnected" || failures > 0)
-        showConnection("offline", `offline: ${server} does not answer (${who}, ${++failures} tries); trying again …`);
+      else if (!connection.ready && (s === "disconnected" || failures > 0))
+        showConnection(
+          "offline",
+          t("coedit.offline_tries", { server, who: t(who === "agent" ? "coedit.who_agent" : "coedit.who_person"), n: ++failures }),
+        );
     },
   });
 }
@@ -67,24 +92,24 @@ const PALETTE = [
 async function start(server: string, roomName: string): Promise<void> {
   const path = params.get("path") ?? "notes.md";
   const withAgent = params.get("agent") !== "0";
-  const personName = params.get("name") ?? `person ${Math.floor(Math.random() * 900 + 100)}`;
-  showConnection("connecting", `connecting to ${server} …`);
+  const personName = params.get("name") ?? t("coedit.person", { n: Math.floor(Math.random() * 900 + 100) });
+  if (withAgent) connection.agent = "connecting";
+  showConnection("connecting", t("coedit.connecting_to", { server }));
 
   // The agent's own connection and Y.Doc: it seeds the document once if the room has none.
   let agent: { room: Room; ws: Workspace } | undefined;
   if (withAgent) {
-    const room = await connectWaiting(server, roomName, "the agent");
+    const room = await connectWaiting(server, roomName, "agent");
     if (!(await room.storage.list()).includes(path)) await room.storage.save(path, SAMPLE, "");
     const ws = await Workspace.create({ storage: room.storage, paths: [path], autoRebase: true });
     agent = { room, ws };
   }
 
   // The person's connection: another socket and Y.Doc, as another tab or machine would have.
-  const personRoom = await connectWaiting(server, roomName, "your editor");
+  const personRoom = await connectWaiting(server, roomName, "person");
   // Waits for the document as long as it takes: someone opening the page with the agent seeds it.
   for (let waited = 0; !(await personRoom.storage.list()).includes(path); waited += 100) {
-    if (waited === 3_000)
-      status(`connected; the room "${roomName}" has no ${path} yet (open this page once without agent=0 to seed it) — waiting …`);
+    if (waited === 3_000) status(t("coedit.no_document", { room: roomName, path }));
     await new Promise((r) => setTimeout(r, 100));
   }
   const ytext = await personRoom.storage.text(path);
@@ -110,8 +135,8 @@ async function start(server: string, roomName: string): Promise<void> {
   awareness.on("change", pickColour);
   el("person-name").textContent = `(${personName})`;
   personRoom.socket.on("status", ({ status: s }: { status: string }) => {
-    if (s === "connected") showConnection("online", `online: ${server}, room ${roomName}, ${path}`);
-    else showConnection("offline", `offline: ${server} does not answer; your edits stay here and are sent when it is back`);
+    if (s === "connected") showConnection("online", t("coedit.online", { server, room: roomName, path }));
+    else showConnection("offline", t("coedit.offline", { server }));
   });
   const view = new EditorView({
     parent: el("person-editor"),
@@ -120,7 +145,7 @@ async function start(server: string, roomName: string): Promise<void> {
       extensions: [
         lineNumbers(),
         EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ "aria-label": `${path}, shared document` }),
+        EditorView.contentAttributes.of({ "aria-label": t("coedit.shared_document", { path }) }),
         yCollab(ytext, awareness),
       ],
     }),
@@ -139,14 +164,14 @@ async function start(server: string, roomName: string): Promise<void> {
       const covered = JSON.stringify(text.slice(r.from, r.to));
       li.textContent =
         r.kind === "pending"
-          ? `${r.id} · line ${line} · ${covered} → ${JSON.stringify(r.replacement ?? "")} (${r.agent})`
-          : `candidate ${r.id}${r.recommended ? " (recommended)" : ""} · line ${line} · ${covered} (${r.agent})`;
+          ? t("coedit.pending_item", { id: r.id, line, covered, replacement: JSON.stringify(r.replacement ?? ""), agent: r.agent })
+          : t(r.recommended ? "coedit.candidate_item_recommended" : "coedit.candidate_item", { id: r.id, line, covered, agent: r.agent });
       return li;
     });
     if (items.length === 0) {
       const li = document.createElement("li");
       li.className = "muted";
-      li.textContent = "none";
+      li.textContent = t("coedit.none");
       items.push(li);
     }
     el("agent-pending").replaceChildren(...items);
@@ -158,7 +183,8 @@ async function start(server: string, roomName: string): Promise<void> {
   if (agent !== undefined) wireAgent(agent, path);
   else el("agent-pane").hidden = true;
   el("coedit").hidden = false;
-  showConnection("online", `online: ${server}, room ${roomName}, ${path}`);
+  connection.ready = true;
+  showConnection("online", t("coedit.online", { server, room: roomName, path }));
   document.body.dataset.ready = "true";
 }
 
@@ -175,7 +201,7 @@ function wireAgent({ room, ws }: { room: Room; ws: Workspace }, path: string): v
     try {
       const r = await ws.callUntyped(name, args);
       // A commit the server has not acknowledged is not a plain success (docs/co-editing.md §Stored).
-      el("agent-status").textContent = r.flags.names.includes("NotStored") ? `${r.status} · not stored yet` : r.status;
+      el("agent-status").textContent = r.flags.names.includes("NotStored") ? t("coedit.not_stored", { status: r.status }) : r.status;
       el("agent-response").textContent = r.markdown;
       await publish(r);
     } finally {
@@ -186,8 +212,8 @@ function wireAgent({ room, ws }: { room: Room; ws: Workspace }, path: string): v
     e.preventDefault();
     void run("memo_replace", { old_text: el<HTMLTextAreaElement>("old-text").value, new_text: el<HTMLTextAreaElement>("new-text").value });
   });
-  el("commit").addEventListener("click", () => void run("memo_commit", { summary: "from the co-editing view" }));
-  el("revert").addEventListener("click", () => void run("memo_revert", { reason: "from the co-editing view" }));
+  el("commit").addEventListener("click", () => void run("memo_commit", { summary: t("coedit.commit_summary") }));
+  el("revert").addEventListener("click", () => void run("memo_revert", { reason: t("coedit.commit_summary") }));
   window.addEventListener("beforeunload", () => {
     ws.free();
     void room.destroy({ timeoutMs: 0 });
@@ -218,7 +244,7 @@ if (server === null) {
   document.body.dataset.ready = "true";
 } else {
   start(server, roomName).catch((err) => {
-    status(`could not connect: ${err instanceof Error ? err.message : String(err)}`);
+    status(t("coedit.could_not_connect", { error: err instanceof Error ? err.message : String(err) }));
     document.body.dataset.ready = "error";
   });
 }

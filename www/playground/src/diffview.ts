@@ -7,6 +7,7 @@
 import { EditorState, RangeSetBuilder, type Extension } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, keymap, type DecorationSet, type ViewUpdate } from "@codemirror/view";
 import { defaultKeymap } from "@codemirror/commands";
+import { followLocale, localizedEditor, phrase, type PhraseKey } from "./phrases";
 
 export type DiffLineKind = "add" | "del" | "ctx" | "hunk" | "file" | "meta";
 
@@ -76,21 +77,23 @@ export class DiffView {
   private readonly host: HTMLElement;
   private text: string | null = null;
 
-  constructor(options: { label: string; testid: string; emptyText: string }) {
+  constructor(options: { label: PhraseKey; testid: string; emptyText: PhraseKey }) {
     this.dom = document.createElement("div");
     this.dom.className = "diff-view";
     this.dom.dataset.testid = options.testid;
     this.empty = document.createElement("p");
     this.empty.className = "diff-empty";
-    this.empty.textContent = options.emptyText;
+    phrase(this.empty, options.emptyText);
     const extensions: Extension[] = [
       EditorState.readOnly.of(true),
-      EditorView.contentAttributes.of({ "aria-label": options.label, "aria-readonly": "true", tabindex: "0" }),
+      EditorView.contentAttributes.of({ "aria-readonly": "true", tabindex: "0" }),
+      localizedEditor(options.label),
       keymap.of(defaultKeymap),
       diffLines,
     ];
     this.host = document.createElement("div");
     this.view = new EditorView({ state: EditorState.create({ doc: "", extensions }), parent: this.host });
+    followLocale(this.view, options.label);
     this.dom.append(this.empty, this.host);
     (this.dom as HTMLElement & { editorView?: EditorView }).editorView = this.view;
     this.set(null);

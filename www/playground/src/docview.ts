@@ -35,6 +35,7 @@ import {
 import { defaultKeymap } from "@codemirror/commands";
 import type { Candidate, LineCol, PendingChange } from "./types";
 import { candidateLabel, candidateTier, tierTitle } from "./render";
+import { followLocale, localizedEditor, type PhraseKey } from "./phrases";
 
 /** Transactions the page makes itself (new text, decorations, the core's editor state): not the user's. */
 const programmatic = Annotation.define<boolean>();
@@ -323,8 +324,8 @@ const lineAttributes = ViewPlugin.fromClass(
 // ---------------------------------------------------------------- the view
 
 export interface DocViewOptions {
-  /** The accessible name of the editor's content. */
-  label: string;
+  /** The accessible name of the editor's content (a phrase: it follows the page's locale). */
+  label: PhraseKey;
   /** The user moved the cursor or changed the selection (anchor === head: a plain cursor). */
   onSelect: (anchor: LineCol, head: LineCol) => void;
 }
@@ -343,7 +344,8 @@ export class DocView {
   ) {
     const extensions: Extension[] = [
       EditorState.readOnly.of(true),
-      EditorView.contentAttributes.of({ "aria-label": options.label, "aria-readonly": "true", tabindex: "0" }),
+      EditorView.contentAttributes.of({ "aria-readonly": "true", tabindex: "0" }),
+      localizedEditor(options.label),
       EditorView.editorAttributes.of({ "data-testid": "document" }),
       lineNumbers({
         domEventHandlers: {
@@ -372,6 +374,7 @@ export class DocView {
       }),
     ];
     this.view = new EditorView({ state: EditorState.create({ doc: "", extensions }), parent });
+    followLocale(this.view, options.label);
     // A drag may end outside the editor: report the selection once the button is released.
     document.addEventListener("mouseup", () => {
       if (!this.pointerDown) return;

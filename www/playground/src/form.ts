@@ -4,6 +4,7 @@
 // truth: the form reads the parsed arguments and reports each edit through onChange.
 import { h } from "./render";
 import type { JsonSchema } from "./types";
+import { t, tn } from "./phrases";
 
 /** `undefined` removes the argument. */
 export type ArgChange = (name: string, value: unknown) => void;
@@ -27,16 +28,16 @@ function control(name: string, prop: JsonSchema, required: boolean, value: unkno
   // enum → select (first option "unset" for an optional argument)
   if (Array.isArray(prop.enum) || ts.includes("boolean")) {
     const options: unknown[] = Array.isArray(prop.enum) ? prop.enum : [true, false];
-    const select = h("select", { "data-testid": testid, "data-arg": name, title });
+    const select = h("select", { "data-testid": testid, "data-arg": name, title, ...FROM_SCHEMA });
     if (!required || value === undefined) {
-      select.append(h("option", { value: UNSET }, required ? "(choose)" : "(unset)"));
+      select.append(h("option", { value: UNSET }, t(required ? "form.choose" : "form.unset")));
     }
-    options.forEach((o, i) => select.append(h("option", { value: String(i) }, String(o))));
+    options.forEach((o, i) => select.append(h("option", { value: String(i), translate: "no" }, String(o))));
     const at = options.findIndex((o) => o === value);
     select.value = at >= 0 ? String(at) : UNSET;
     if (value !== undefined && at < 0) {
       // A value the schema does not allow: show it, the core will answer InvalidArguments.
-      select.append(h("option", { value: "bad", disabled: true }, `${JSON.stringify(value)} (invalid)`));
+      select.append(h("option", { value: "bad", disabled: true }, t("form.invalid", { value: JSON.stringify(value) })));
       select.value = "bad";
     }
     select.addEventListener("change", () => {
@@ -52,9 +53,10 @@ function control(name: string, prop: JsonSchema, required: boolean, value: unkno
       "data-testid": testid,
       "data-arg": name,
       title,
+      ...FROM_SCHEMA,
       min: typeof prop.minimum === "number" ? prop.minimum : undefined,
       step: ts.includes("integer") ? 1 : "any",
-      placeholder: required ? "" : "(unset)",
+      placeholder: required ? "" : t("form.unset"),
     });
     input.value = typeof value === "number" ? String(value) : "";
     input.addEventListener("input", () => {
@@ -75,9 +77,10 @@ function control(name: string, prop: JsonSchema, required: boolean, value: unkno
       "data-testid": testid,
       "data-arg": name,
       title,
+      ...FROM_SCHEMA,
       rows: Math.min(6, Math.max(1, text.split("\n").length)),
       spellcheck: "false",
-      placeholder: required ? "" : "(unset)",
+      placeholder: required ? "" : t("form.unset"),
     });
     area.value = text;
     area.addEventListener("input", () => onChange(name, toValue(area.value)));
@@ -88,8 +91,9 @@ function control(name: string, prop: JsonSchema, required: boolean, value: unkno
     "data-testid": testid,
     "data-arg": name,
     title,
+    ...FROM_SCHEMA,
     spellcheck: "false",
-    placeholder: required ? "" : "(unset)",
+    placeholder: required ? "" : t("form.unset"),
   });
   input.value = text;
   input.addEventListener("input", () => onChange(name, toValue(input.value)));
@@ -106,12 +110,12 @@ export function renderArgsForm(schema: JsonSchema | undefined, args: Record<stri
   const required = new Set(schema?.required ?? []);
   const names = [...Object.keys(props).filter((n) => required.has(n)), ...Object.keys(props).filter((n) => !required.has(n))];
   if (names.length === 0) {
-    form.append(h("span", { class: "muted small" }, "This tool takes no arguments."));
+    form.append(h("span", { class: "muted small" }, t("form.no_args")));
     return form;
   }
   if (args === null) {
     form.disabled = true;
-    form.append(h("span", { class: "muted small form-note" }, "Fix the JSON below to use the form."));
+    form.append(h("span", { class: "muted small form-note" }, t("form.fix_json")));
   }
   // Many arguments: the optional ones not set yet fold away under "more".
   const fold = names.length > FOLD_OVER;
@@ -124,8 +128,13 @@ export function renderArgsForm(schema: JsonSchema | undefined, args: Record<stri
     const value = args?.[name];
     const row = h(
       "label",
-      { class: `arg-row${req ? " required" : ""}${value === undefined ? " unset" : ""}`, title: prop.description ?? "" },
-      h("span", { class: "arg-name" }, name, req ? h("span", { class: "req", "aria-label": "required" }, "*") : null),
+      { class: `arg-row${req ? " required" : ""}${value === undefined ? " unset" : ""}`, title: prop.description ?? "", ...FROM_SCHEMA },
+      h(
+        "span",
+        { class: "arg-name" },
+        h("span", { translate: "no" }, name),
+        req ? h("span", { class: "req", "aria-label": t("form.required") }, "*") : null,
+      ),
       control(name, prop, req, value, onChange),
     );
     if (fold && !req && value === undefined) {
@@ -140,11 +149,14 @@ export function renderArgsForm(schema: JsonSchema | undefined, args: Record<stri
     more.addEventListener("toggle", () => {
       moreOpen = more.open;
     });
-    more.append(h("summary", {}, `${folded} more optional argument${folded === 1 ? "" : "s"}`), moreGrid);
+    more.append(h("summary", {}, tn("form.more", folded)), moreGrid);
     form.append(more);
   }
   return form;
 }
+
+/** A title that is the tool schema's description: the core's text, in the core's words (not the page's). */
+const FROM_SCHEMA = { "data-title-source": "schema" } as const;
 
 /** Tools with more arguments than this fold their unset optional ones away. */
 const FOLD_OVER = 4;

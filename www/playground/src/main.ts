@@ -5,7 +5,9 @@
 // the session (the effects), and mounts each pane with the two. No pane imports another.
 import "./style.css";
 import { SAMPLES } from "./samples";
-import { createStore, initialState, reduce, type PageOptions } from "./page/store";
+import { createStore, initialState, reduce, watch, type PageOptions } from "./page/store";
+import { startLocale } from "./locale/choose";
+import { setPageLocale } from "./phrases";
 import { createSession } from "./page/session";
 import { errorText } from "./page/dom";
 import { mountHeader } from "./page/header-pane";
@@ -29,7 +31,7 @@ import { mountFind } from "./page/find-pane";
  */
 const OPTIONS: PageOptions = {
   persistMode: "manual",
-  locale: "en",
+  locale: startLocale(location.search, navigator.language),
   candidateStyle: "list", // the core's default (docs/responses.md#candidates)
   memory: false,
   toolPrefix: "memo",
@@ -37,6 +39,14 @@ const OPTIONS: PageOptions = {
 
 const store = createStore(initialState(OPTIONS, SAMPLES[0]), reduce);
 const page = createSession(store);
+
+// The page's own words follow the session's locale (src/phrases.ts). Subscribed before any pane,
+// so a pane drawn after a switch already draws in the new language.
+watch(
+  store,
+  (s) => [s.options.locale],
+  (s) => setPageLocale(s.options.locale),
+);
 
 mountHeader(store, page);
 mountConsole(store, page);

@@ -6,10 +6,11 @@ import type { LineCol, LiveContext, MemoryTurn, TaskEntry, TaskReport } from "./
 import type { HistoryFormat, TranscriptMessage } from "./transcript";
 import { h } from "./render";
 import { focusableTables, renderMarkdownHtml } from "./markdown";
+import { t as say, tn, type PhraseKey } from "./phrases";
 
 /** A scrolling box keyboard users can reach (tab to it, then scroll with the arrow keys). */
-function scrollable(label: string): Record<string, string> {
-  return { tabindex: "0", role: "region", "aria-label": label };
+function scrollable(label: PhraseKey): Record<string, string> {
+  return { tabindex: "0", role: "region", "aria-label": say(label) };
 }
 
 // ---------------------------------------------------------------- task tree
@@ -24,7 +25,7 @@ function statusTag(status: TaskNode["status"]): HTMLElement {
     "span",
     { class: `ttag ${STATUS_TONE[status]}`, "data-testid": "task-node-status" },
     h("span", { "aria-hidden": "true" }, `${STATUS_MARK[status]} `),
-    status,
+    say(`task.${status}`),
   );
 }
 
@@ -43,7 +44,7 @@ function activeTree(stack: readonly TaskEntry[]): HTMLElement {
         statusTag(t.status),
         h("span", { class: "tid" }, `#${t.task_id}`),
         h("span", { class: "tgoal" }, t.goal),
-        current ? h("span", { class: "tag current-tag" }, "current") : null,
+        current ? h("span", { class: "tag current-tag" }, say("render.current")) : null,
       ),
     );
     list.append(li);
@@ -69,8 +70,8 @@ function finishedNode(t: TaskNode): HTMLElement {
       t.summary !== null
         ? h(
             "span",
-            { class: "tsummary", title: t.status === "Reverted" ? "revert reason" : "commit summary" },
-            `${t.status === "Reverted" ? "reason" : "summary"}: ${t.summary}`,
+            { class: "tsummary", title: say(t.status === "Reverted" ? "tree.reason_title" : "tree.summary_title") },
+            say(t.status === "Reverted" ? "tree.reason" : "tree.summary", { text: t.summary }),
           )
         : null,
     ),
@@ -86,30 +87,18 @@ function finishedNode(t: TaskNode): HTMLElement {
  */
 export function renderTaskTree(report: TaskReport, lang: string, beginTask: string): HTMLElement {
   const div = h("div", { class: "task-tree", "data-testid": "task-tree" });
-  div.append(h("h3", {}, "Active ", h("span", { class: "muted small" }, "(task_stack)")));
+  div.append(h("h3", {}, say("tree.active"), " ", h("span", { class: "muted small" }, "(task_stack)")));
   div.append(
     report.task_stack.length === 0
-      ? h("p", { class: "muted small", "data-testid": "task-tree-active" }, `No active task: ${beginTask}(goal) pushes one.`)
+      ? h("p", { class: "muted small", "data-testid": "task-tree-active" }, say("tree.no_active", { begin: beginTask }))
       : activeTree(report.task_stack),
   );
-  div.append(h("h3", {}, "Finished ", h("span", { class: "muted small" }, "(task_tree: the thought tree, oldest first)")));
+  div.append(h("h3", {}, say("tree.finished"), " ", h("span", { class: "muted small" }, say("tree.finished_note"))));
   if (report.task_tree.length === 0) {
-    div.append(
-      h(
-        "p",
-        { class: "muted small", "data-testid": "task-tree-finished" },
-        "None yet: a root task finishes when a commit or revert pops it.",
-      ),
-    );
+    div.append(h("p", { class: "muted small", "data-testid": "task-tree-finished" }, say("tree.none_yet")));
   } else {
     if (report.task_tree_earlier > 0) {
-      div.append(
-        h(
-          "p",
-          { class: "muted small", "data-testid": "task-tree-earlier" },
-          `… ${report.task_tree_earlier} earlier finished task${report.task_tree_earlier === 1 ? "" : "s"} not listed`,
-        ),
-      );
+      div.append(h("p", { class: "muted small", "data-testid": "task-tree-earlier" }, tn("tree.earlier", report.task_tree_earlier)));
     }
     div.append(h("ul", { class: "ttree", "data-testid": "task-tree-finished" }, ...report.task_tree.map(finishedNode)));
   }
@@ -117,11 +106,11 @@ export function renderTaskTree(report: TaskReport, lang: string, beginTask: stri
     h(
       "details",
       { class: "pane-details", open: true },
-      h("summary", {}, "As the model reads it ", h("span", { class: "muted small" }, "(ws.tasks().markdown)")),
+      h("summary", {}, say("tree.as_model_reads"), " ", h("span", { class: "muted small" }, "(ws.tasks().markdown)")),
       h(
         "pre",
-        { class: "pane-pre", "data-testid": "task-tree-markdown", lang, ...scrollable("Task tree Markdown") },
-        report.markdown === "" ? "(empty: no task yet)" : report.markdown,
+        { class: "pane-pre", "data-testid": "task-tree-markdown", lang, ...scrollable("tree.markdown_label") },
+        report.markdown === "" ? say("tree.empty") : report.markdown,
       ),
     ),
   );
@@ -138,7 +127,7 @@ export function renderLiveContextView(lc: LiveContext, view: LiveView, lang: str
     case "markdown": {
       // The exact text: the content parts joined by "\n" (what `markdown` is), each in a span the
       // section links scroll to.
-      const pre = h("pre", { class: "lc-raw", "data-testid": "live-context-markdown", lang, ...scrollable("Live context Markdown") });
+      const pre = h("pre", { class: "lc-raw", "data-testid": "live-context-markdown", lang, ...scrollable("lc.markdown_label") });
       const parts = lc.content_parts.map((p) => p.text);
       if (parts.join("\n") !== lc.markdown) {
         pre.textContent = lc.markdown;
@@ -155,7 +144,7 @@ export function renderLiveContextView(lc: LiveContext, view: LiveView, lang: str
         class: "markdown lc-rendered",
         "data-testid": "live-context-rendered",
         lang,
-        ...scrollable("Live context rendered"),
+        ...scrollable("lc.rendered_label"),
       });
       div.innerHTML = renderMarkdownHtml(lc.markdown);
       focusableTables(div);
@@ -164,7 +153,7 @@ export function renderLiveContextView(lc: LiveContext, view: LiveView, lang: str
     case "json":
       return h(
         "pre",
-        { class: "json lc-json", "data-testid": "live-context-json", ...scrollable("Live context JSON") },
+        { class: "json lc-json", "data-testid": "live-context-json", ...scrollable("lc.json_label") },
         JSON.stringify(lc.json, null, 2),
       );
   }
@@ -172,10 +161,14 @@ export function renderLiveContextView(lc: LiveContext, view: LiveView, lang: str
 
 /** The block's sections (one per content part: its heading line) as buttons. */
 export function renderSectionNav(lc: LiveContext, lang: string, onPick: (index: number) => void): HTMLElement {
-  const nav = h("nav", { class: "lc-sections", "aria-label": "Live context sections", "data-testid": "lc-sections", lang });
+  const nav = h("nav", { class: "lc-sections", "aria-label": say("lc.sections"), "data-testid": "lc-sections", lang });
   lc.content_parts.forEach((p, i) => {
     const heading = (p.text.split("\n")[0] ?? "").replace(/^#+\s*/, "");
-    const b = h("button", { type: "button", class: "chip", "data-part": i, title: `scroll to “${heading}”` }, heading || `part ${i + 1}`);
+    const b = h(
+      "button",
+      { type: "button", class: "chip", "data-part": i, title: say("lc.scroll_to", { heading }) },
+      heading || say("lc.part", { n: i + 1 }),
+    );
     b.addEventListener("click", () => onPick(i));
     nav.append(b);
   });
@@ -214,7 +207,7 @@ function bar(label: string, value: number, max: number, cls: string, testid: str
       { class: "tm-bar-track", "aria-hidden": "true" },
       h("span", { class: "tm-bar-fill", "data-testid": testid, style: `width:${pct.toFixed(1)}%` }),
     ),
-    h("span", { class: "tm-bar-value" }, `${value.toLocaleString("en")} tokens`),
+    h("span", { class: "tm-bar-value" }, say("tm.tokens", { n: value.toLocaleString("en") })),
   );
 }
 
@@ -235,7 +228,7 @@ export function renderTokenMeter(d: MeterData): HTMLElement {
     "data-tokens-saved": d.tokensSaved,
   });
   if (d.error !== null) {
-    div.append(h("p", { class: "args-error", role: "alert" }, `compressHistory refused the transcript: ${d.error}`));
+    div.append(h("p", { class: "args-error", role: "alert" }, say("tm.refused", { error: d.error })));
   }
   const pct = d.before.tokens > 0 ? Math.round((d.tokensSaved / d.before.tokens) * 100) : 0;
   const num = (n: number) => n.toLocaleString("en");
@@ -243,17 +236,17 @@ export function renderTokenMeter(d: MeterData): HTMLElement {
     h(
       "table",
       { class: "tm-table" },
-      h("caption", { class: "sr-only" }, `Transcript (${d.format}) before and after compression`),
+      h("caption", { class: "sr-only" }, say("tm.caption", { format: d.format })),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          h("th", { scope: "col" }, h("span", { class: "sr-only" }, "measure")),
-          h("th", { scope: "col" }, "before"),
-          h("th", { scope: "col" }, "after"),
-          h("th", { scope: "col" }, "change"),
+          h("th", { scope: "col" }, h("span", { class: "sr-only" }, say("tm.measure"))),
+          h("th", { scope: "col" }, say("tm.before")),
+          h("th", { scope: "col" }, say("tm.after")),
+          h("th", { scope: "col" }, say("tm.change")),
         ),
       ),
       h(
@@ -262,59 +255,59 @@ export function renderTokenMeter(d: MeterData): HTMLElement {
         h(
           "tr",
           { "data-testid": "tm-messages" },
-          h("th", { scope: "row" }, "messages"),
+          h("th", { scope: "row" }, say("tm.messages")),
           h("td", { class: "num" }, num(d.before.messages)),
           h("td", { class: "num" }, num(d.after.messages)),
           h(
             "td",
             { class: `num ${d.messagesRemoved > 0 ? "gain" : ""}` },
-            d.messagesRemoved > 0 ? `−${num(d.messagesRemoved)} removed` : "–",
+            d.messagesRemoved > 0 ? say("tm.removed", { n: num(d.messagesRemoved) }) : "–",
           ),
         ),
         h(
           "tr",
           { "data-testid": "tm-tokens" },
-          h(
-            "th",
-            { scope: "row", title: "estimated: one token per CJK character, one per four other characters of each message's JSON" },
-            "tokens (est.)",
-          ),
+          h("th", { scope: "row", title: say("tm.tokens_title") }, say("tm.tokens_est")),
           h("td", { class: "num" }, num(d.before.tokens)),
           h("td", { class: "num" }, num(d.after.tokens)),
-          h("td", { class: `num ${d.tokensSaved > 0 ? "gain" : ""}` }, d.tokensSaved > 0 ? `−${num(d.tokensSaved)} saved (${pct}%)` : "–"),
+          h(
+            "td",
+            { class: `num ${d.tokensSaved > 0 ? "gain" : ""}` },
+            d.tokensSaved > 0 ? say("tm.saved", { n: num(d.tokensSaved), pct }) : "–",
+          ),
         ),
       ),
     ),
     h(
       "div",
       { class: "tm-bars" },
-      bar("before", d.before.tokens, d.before.tokens, "before", "tm-bar-before"),
-      bar("after", d.after.tokens, d.before.tokens, "after", "tm-bar-after"),
+      bar(say("tm.before"), d.before.tokens, d.before.tokens, "before", "tm-bar-before"),
+      bar(say("tm.after"), d.after.tokens, d.before.tokens, "after", "tm-bar-after"),
     ),
     h(
       "p",
       { class: "muted small", "data-testid": "tm-sessions" },
       d.sessions.length > 0
-        ? `Replaced by one summary message each: edit session${d.sessions.length === 1 ? "" : "s"} ${d.sessions.map((s) => `#${s}`).join(", ")}.`
-        : "No edit session has ended yet: compression leaves the transcript as it is until a commit or revert.",
+        ? tn("tm.replaced", d.sessions.length, { ids: d.sessions.map((s) => `#${s}`).join(", ") })
+        : say("tm.no_session"),
     ),
     h(
       "details",
       { class: "pane-details" },
-      h("summary", {}, `Transcript before (${d.before.messages} messages)`),
+      h("summary", {}, say("tm.transcript_before", { n: d.before.messages })),
       h(
         "pre",
-        { class: "json pane-pre", "data-testid": "tm-transcript-before", ...scrollable("Transcript before") },
+        { class: "json pane-pre", "data-testid": "tm-transcript-before", ...scrollable("tm.before_label") },
         JSON.stringify(d.transcript, null, 2),
       ),
     ),
     h(
       "details",
       { class: "pane-details" },
-      h("summary", {}, `After compression (${d.after.messages} messages)`),
+      h("summary", {}, say("tm.transcript_after", { n: d.after.messages })),
       h(
         "pre",
-        { class: "json pane-pre", "data-testid": "tm-transcript-after", ...scrollable("Transcript after compression") },
+        { class: "json pane-pre", "data-testid": "tm-transcript-after", ...scrollable("tm.after_label") },
         JSON.stringify(d.compressed, null, 2),
       ),
     ),
@@ -328,16 +321,16 @@ export function renderTokenMeter(d: MeterData): HTMLElement {
 export function renderMemory(turns: readonly MemoryTurn[], digest: string): HTMLElement {
   const div = h("div", { class: "memory-view", "data-testid": "memory-view", "data-turns": turns.length });
   div.append(
-    h("h3", {}, "Digest ", h("span", { class: "muted small" }, "(ws.memory.digest(): the live context's Memory section)")),
+    h("h3", {}, say("mem.digest"), " ", h("span", { class: "muted small" }, say("mem.digest_note"))),
     h(
       "pre",
-      { class: "pane-pre", "data-testid": "memory-digest", ...scrollable("Memory digest") },
-      digest === "" ? "(no turn stored yet)" : digest,
+      { class: "pane-pre", "data-testid": "memory-digest", ...scrollable("mem.digest_label") },
+      digest === "" ? say("mem.no_turn") : digest,
     ),
   );
   if (turns.length > 0) {
     div.append(
-      h("h3", {}, `Turns `, h("span", { class: "muted small" }, `(${turns.length} stored)`)),
+      h("h3", {}, say("mem.turns"), " ", h("span", { class: "muted small" }, say("mem.stored_count", { n: turns.length }))),
       h(
         "ol",
         { class: "mem-turns", "data-testid": "memory-turns" },
@@ -345,12 +338,12 @@ export function renderMemory(turns: readonly MemoryTurn[], digest: string): HTML
           h(
             "li",
             { "data-turn": t.turn },
-            h("span", { class: "tid" }, `[Turn ${t.turn}]`),
+            h("span", { class: "tid" }, say("mem.turn", { n: t.turn })),
             " ",
             h("span", { class: "tgoal" }, t.summary),
             ...t.tags.map((tag) => h("span", { class: "tag muted" }, tag)),
             t.insights.length > 0 ? h("ul", { class: "mem-insights" }, ...t.insights.map((i) => h("li", {}, i))) : null,
-            h("span", { class: "muted small mem-context" }, `context: ${t.context.length.toLocaleString("en")} chars`),
+            h("span", { class: "muted small mem-context" }, say("mem.context_chars", { n: t.context.length.toLocaleString("en") })),
           ),
         ),
       ),

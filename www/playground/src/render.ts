@@ -3,6 +3,7 @@
 
 import type { AgentResponse, Candidate, PendingChange, SessionLogEntry, TaskEntry } from "./types";
 import { focusableTables, renderMarkdownHtml } from "./markdown";
+import { t as say } from "./phrases";
 
 type Attrs = Record<string, string | number | boolean | undefined>;
 
@@ -44,11 +45,11 @@ export function candidateLabel(c: Pick<Candidate, "id" | "match_quality">): stri
 export function tierTitle(c: Candidate): string {
   switch (candidateTier(c)) {
     case "exact":
-      return "exact match";
+      return say("render.tier_exact");
     case "fuzzy":
-      return `fuzzy match (${c.match_quality}): found only after normalising; check before staging`;
+      return say("render.tier_fuzzy", { quality: c.match_quality });
     case "near":
-      return `near miss (${c.match_quality}): no match at any tier, this region is only similar`;
+      return say("render.tier_near", { quality: c.match_quality });
   }
 }
 
@@ -69,12 +70,12 @@ export function renderCandidateList(candidates: readonly Candidate[]): HTMLEleme
       h(
         "tr",
         {},
-        h("th", {}, "Id"),
-        h("th", {}, "Line"),
-        h("th", {}, "Quality"),
-        h("th", {}, "Preview"),
-        h("th", {}, h("span", { class: "sr-only" }, "Flags")),
-        h("th", {}, h("span", { class: "sr-only" }, "Actions")),
+        h("th", {}, say("render.col_id")),
+        h("th", {}, say("render.col_line")),
+        h("th", {}, say("render.col_quality")),
+        h("th", {}, say("render.col_preview")),
+        h("th", {}, h("span", { class: "sr-only" }, say("render.col_flags"))),
+        h("th", {}, h("span", { class: "sr-only" }, say("render.col_actions"))),
       ),
     ),
   );
@@ -96,8 +97,8 @@ export function renderCandidateList(candidates: readonly Candidate[]): HTMLEleme
         h(
           "td",
           { class: "flags" },
-          c.recommended ? h("span", { class: "tag ok" }, "recommended") : null,
-          c.stale ? h("span", { class: "tag muted" }, "stale") : null,
+          c.recommended ? h("span", { class: "tag ok" }, say("render.recommended")) : null,
+          c.stale ? h("span", { class: "tag muted" }, say("render.stale")) : null,
         ),
         h("td", { class: "actions" }),
       ),
@@ -122,8 +123,8 @@ function visible(text: string): string {
 
 function lineLabel(l: NearMissLine): string {
   if (l.at === "whole") return "";
-  if (l.at === "line") return `line ${l.line}: `;
-  return l.line === 0 ? "before line 1: " : `after line ${l.line}: `;
+  if (l.at === "line") return say("render.at_line", { line: l.line });
+  return l.line === 0 ? say("render.before_line_1") : say("render.after_line", { line: l.line });
 }
 
 export function renderNearMisses(misses: readonly NearMiss[]): HTMLElement {
@@ -132,10 +133,11 @@ export function renderNearMisses(misses: readonly NearMiss[]): HTMLElement {
     "data-testid": "near-miss-preview",
     tabindex: 0,
     role: "region",
-    "aria-label": "What differs",
+    "aria-label": say("render.what_differs"),
   });
   for (const n of misses) {
-    const head = `${n.id ? `[${n.id}] ` : ""}line ${n.line}, similarity ${(Math.floor(n.similarity * 100) / 100).toFixed(2)}`;
+    const head =
+      (n.id ? `[${n.id}] ` : "") + say("render.near_head", { line: n.line, similarity: (Math.floor(n.similarity * 100) / 100).toFixed(2) });
     pre.append(h("span", { class: `nm-head${n.id ? " lettered" : ""}` }, head), "\n");
     for (const l of n.difference.lines) {
       const row = h("span", { class: "nm-line" }, lineLabel(l));
@@ -146,15 +148,15 @@ export function renderNearMisses(misses: readonly NearMiss[]): HTMLElement {
           const more = p.more > 0 ? `…+${p.more}` : "";
           row.append(
             p.kind === "old_text"
-              ? h("del", { title: "only in old_text" }, visible(p.text) + more)
-              : h("ins", { title: "only in the document" }, visible(p.text) + more),
+              ? h("del", { title: say("render.only_old_text") }, visible(p.text) + more)
+              : h("ins", { title: say("render.only_document") }, visible(p.text) + more),
           );
         }
       }
       pre.append(row, "\n");
     }
     if (n.difference.only_after_line !== null)
-      pre.append(h("span", { class: "nm-line" }, `(differences after line ${n.difference.only_after_line})`), "\n");
+      pre.append(h("span", { class: "nm-line" }, say("render.differences_after", { line: n.difference.only_after_line })), "\n");
   }
   return pre;
 }
@@ -170,12 +172,23 @@ function formatDelta(delta: number): string {
 /** The pending_changes list: letter, path:line, old → new, delta. */
 export function renderPendingChanges(changes: readonly PendingChange[]): HTMLElement {
   if (changes.length === 0) {
-    return h("p", { class: "muted", "data-testid": "pending-changes" }, "No pending changes.");
+    return h("p", { class: "muted", "data-testid": "pending-changes" }, say("render.no_pending"));
   }
   const table = h(
     "table",
     { class: "changes", "data-testid": "pending-changes" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Id"), h("th", {}, "Line"), h("th", {}, "Old → New"), h("th", {}, "Δ"))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", {}, say("render.col_id")),
+        h("th", {}, say("render.col_line")),
+        h("th", {}, say("render.col_old_new")),
+        h("th", {}, "Δ"),
+      ),
+    ),
   );
   const body = h("tbody");
   for (const c of changes) {
@@ -183,7 +196,12 @@ export function renderPendingChanges(changes: readonly PendingChange[]): HTMLEle
       h(
         "tr",
         { "data-change": c.change_id },
-        h("td", {}, h("span", { class: "cand-badge" }, c.change_id), c.amended ? h("span", { class: "tag muted" }, "amended") : null),
+        h(
+          "td",
+          {},
+          h("span", { class: "cand-badge" }, c.change_id),
+          c.amended ? h("span", { class: "tag muted" }, say("render.amended")) : null,
+        ),
         h("td", { class: "num" }, `${c.path}:${c.line}`),
         h(
           "td",
@@ -221,15 +239,15 @@ export function renderBadges(r: AgentResponse): HTMLElement {
   return h(
     "div",
     { class: "badges", "data-testid": "response-badges" },
-    h("span", { class: "label" }, "status"),
+    h("span", { class: "label" }, say("render.status")),
     h("span", { class: `badge ${STATUS_TONE[r.status] ?? "muted"}`, "data-testid": "status-badge" }, r.status),
-    h("span", { class: "label" }, "state"),
+    h("span", { class: "label" }, say("label.state")),
     h("span", { class: "badge state", "data-testid": "response-state-badge", "data-state": r.workflow_state }, r.workflow_state),
-    h("span", { class: "label" }, "flags"),
+    h("span", { class: "label" }, say("wf.flags")),
     ...(flags.length === 0
       ? [h("span", { class: "badge muted", "data-testid": "flag-badge" }, "-")]
       : flags.map((f) => h("span", { class: "badge flag", "data-testid": "flag-badge" }, f))),
-    r.match_quality ? h("span", { class: "label" }, "match") : null,
+    r.match_quality ? h("span", { class: "label" }, say("render.match")) : null,
     r.match_quality
       ? h(
           "span",
@@ -247,7 +265,7 @@ export function renderMarkdown(markdown: string): HTMLElement {
     "data-testid": "response-markdown",
     tabindex: 0,
     role: "region",
-    "aria-label": "Response Markdown",
+    "aria-label": say("render.response_markdown"),
   });
   div.innerHTML = renderMarkdownHtml(markdown);
   focusableTables(div);
@@ -258,7 +276,7 @@ export function renderMarkdown(markdown: string): HTMLElement {
 export function renderJson(r: unknown): HTMLElement {
   return h(
     "pre",
-    { class: "json", "data-testid": "response-json", tabindex: 0, role: "region", "aria-label": "Response JSON" },
+    { class: "json", "data-testid": "response-json", tabindex: 0, role: "region", "aria-label": say("render.response_json") },
     JSON.stringify(r, null, 2),
   );
 }
@@ -267,10 +285,10 @@ export function renderJson(r: unknown): HTMLElement {
 export function renderNextActions(actions: readonly string[], onPick: (tool: string) => void): HTMLElement {
   const div = h("div", { class: "next-actions", "data-testid": "next-actions" });
   if (actions.length === 0) return div;
-  div.append(h("span", { class: "label" }, "next"));
+  div.append(h("span", { class: "label" }, say("render.next")));
   for (const a of actions) {
     const tool = a.split("(")[0].trim();
-    const b = h("button", { type: "button", class: "chip", title: `select ${tool} in the console` }, a);
+    const b = h("button", { type: "button", class: "chip", title: say("render.select_tool", { tool }) }, a);
     b.addEventListener("click", () => onPick(tool));
     div.append(b);
   }
@@ -285,7 +303,7 @@ export function renderNextActions(actions: readonly string[], onPick: (tool: str
 export function renderTaskStack(stack: readonly TaskEntry[], beginTask: string): HTMLElement {
   const div = h("div", { class: "tasks", "data-testid": "task-stack" });
   if (stack.length === 0) {
-    div.append(h("span", { class: "muted small" }, `(no active task — ${beginTask}(goal) pushes one)`));
+    div.append(h("span", { class: "muted small" }, say("render.no_task", { begin: beginTask })));
     return div;
   }
   stack.forEach((t, i) => {
@@ -300,7 +318,7 @@ export function renderTaskStack(stack: readonly TaskEntry[], beginTask: string):
           "data-task": t.task_id,
           "data-depth": depth,
           style: `padding-left:${(depth - 1) * 1.3}em`,
-          title: `task #${t.task_id} · depth ${depth} · ${t.status}`,
+          title: say("render.task_title", { id: t.task_id, depth, status: t.status }),
         },
         depth > 1 ? h("span", { class: "tree", "aria-hidden": "true" }, "└ ") : null,
         h("span", { class: "task-id" }, `#${t.task_id}`),
@@ -308,7 +326,7 @@ export function renderTaskStack(stack: readonly TaskEntry[], beginTask: string):
         h("span", { class: "task-goal" }, t.goal),
         " ",
         h("span", { class: `tag ${t.status === "Active" ? "ok" : "muted"}` }, t.status),
-        current ? h("span", { class: "tag current-tag" }, "current") : null,
+        current ? h("span", { class: "tag current-tag" }, say("render.current")) : null,
       ),
     );
   });
@@ -328,10 +346,10 @@ export function renderSessionLog(log: readonly SessionLogEntry[]): HTMLElement {
         "tr",
         {},
         h("th", {}, "#"),
-        h("th", {}, "tool"),
-        h("th", {}, "status"),
-        h("th", {}, "args"),
-        h("th", { title: "milliseconds since the first call" }, "+ms"),
+        h("th", {}, say("render.col_tool")),
+        h("th", {}, say("render.status")),
+        h("th", {}, say("render.col_args")),
+        h("th", { title: say("render.ms_title") }, "+ms"),
         h("th", {}, "tool_call_id"),
       ),
     ),
@@ -386,8 +404,8 @@ export function renderToolChips(
         "data-tool": name,
         "data-visible": on ? "true" : "false",
         title: on
-          ? `${name}: visible in ${state}; click to pick it in the console`
-          : `${name}: hidden in ${state}, calling it returns Blocked${reasons?.get(name) ? `: ${reasons.get(name)}` : ""}`,
+          ? say("render.tool_visible", { name, state })
+          : say("render.tool_hidden", { name, state }) + (reasons?.get(name) ? `: ${reasons.get(name)}` : ""),
       },
       name,
     );

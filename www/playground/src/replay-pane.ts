@@ -14,6 +14,7 @@ import { BUILTIN_TRANSCRIPTS } from "./builtin-transcripts";
 import { ReplayRun, describeStep, type StepResult } from "./replay";
 import type { PlaygroundStorage } from "./storage";
 import { decodeTranscript, encodeTranscript, shareParam, shareUrl } from "./share";
+import { inLocale, phrase, phraseAttr, t as say, tn, type PhraseKey } from "./phrases";
 
 /** The replay's state as the page takes it over. */
 export interface AdoptedReplay {
@@ -62,7 +63,7 @@ function numberedText(text: string, mark: number, label: string, testid: string)
       h("span", { class: "rp-ln", "aria-hidden": "true" }, String(n)),
       line === "" ? " " : line,
     );
-    if (n === mark) row.setAttribute("title", `line ${n}: the first line that differs`);
+    if (n === mark) row.setAttribute("title", say("rp.first_diff_line", { n }));
     pre.append(row, "\n");
   });
   return pre;
@@ -87,9 +88,9 @@ function renderDifferences(diffs: Difference[]): HTMLElement {
           "p",
           { class: "rp-field", "data-field": d.field },
           h("span", { class: "mono" }, d.field),
-          ": recorded ",
+          say("rp.field_recorded"),
           h("code", {}, d.expected),
-          ", replay ",
+          say("rp.field_replay"),
           h("code", { class: "rp-actual" }, d.actual),
         ),
       );
@@ -97,26 +98,21 @@ function renderDifferences(diffs: Difference[]): HTMLElement {
     }
     const line = d.line ?? 1;
     box.append(
-      h(
-        "p",
-        { class: "rp-field", "data-field": "markdown" },
-        h("span", { class: "mono" }, "markdown"),
-        `: first difference at line ${line}`,
-      ),
+      h("p", { class: "rp-field", "data-field": "markdown" }, h("span", { class: "mono" }, "markdown"), say("rp.first_diff_at", { line })),
       h(
         "div",
         { class: "rp-side" },
         h(
           "div",
           { class: "rp-col" },
-          h("h3", {}, "Recorded"),
-          numberedText(d.expected, line, `Recorded Markdown, line ${line} differs`, "replay-recorded"),
+          h("h3", {}, say("rp.recorded")),
+          numberedText(d.expected, line, say("rp.recorded_label", { line }), "replay-recorded"),
         ),
         h(
           "div",
           { class: "rp-col" },
-          h("h3", {}, "Replay"),
-          numberedText(d.actual, line, `Replayed Markdown, line ${line} differs`, "replay-actual"),
+          h("h3", {}, say("rp.replay")),
+          numberedText(d.actual, line, say("rp.replayed_label", { line }), "replay-actual"),
         ),
       ),
     );
@@ -139,19 +135,23 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
   };
 
   const select = h("select", { id: "replay-source", "data-testid": "replay-source" });
-  select.append(h("option", { value: "" }, "Choose a built-in transcript…"));
+  select.append(phrase(h("option", { value: "" }), "rp.choose_builtin"));
   const groups = new Map<string, HTMLOptGroupElement>();
   for (const b of BUILTIN_TRANSCRIPTS) {
-    const group = b.id.startsWith("example-") ? "Example flows" : b.id.startsWith("scenario-") ? "Workflow scenarios" : "Other sessions";
+    const group: PhraseKey = b.id.startsWith("example-")
+      ? "rp.group_examples"
+      : b.id.startsWith("scenario-")
+        ? "rp.group_scenarios"
+        : "rp.group_other";
     let g = groups.get(group);
     if (!g) {
-      g = h("optgroup", { label: group });
+      g = phraseAttr(h("optgroup"), "label", group);
       groups.set(group, g);
       select.append(g);
     }
-    g.append(h("option", { value: b.id }, b.title));
+    g.append(h("option", { value: b.id, translate: "no" }, b.title));
   }
-  const custom = h("option", { value: "custom", hidden: true, disabled: true }, "(loaded)");
+  const custom = phrase(h("option", { value: "custom", hidden: true, disabled: true }), "rp.loaded");
   select.append(custom);
 
   const fileInput = h("input", { type: "file", id: "replay-file", accept: ".json,application/json", "data-testid": "replay-file" });
@@ -160,18 +160,20 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     rows: 5,
     spellcheck: "false",
     "data-testid": "replay-paste",
-    "aria-label": "Transcript JSON",
+    "data-t-aria-label": "rp.paste_label",
+    "aria-label": say("rp.paste_label"),
     placeholder: '{ "format": "agentpad-transcript/1", "documents": { … }, "steps": [ … ] }',
   });
-  const pasteButton = h("button", { type: "button", "data-testid": "replay-load-paste" }, "Load pasted JSON");
+  const pasteButton = phrase(h("button", { type: "button", "data-testid": "replay-load-paste" }), "rp.load_paste");
   const localeSelect = h(
     "select",
     {
       id: "replay-locale",
       "data-testid": "replay-locale",
-      title: "Replay with { locale } instead of the transcript's: every recording in the other language differs (as expected)",
+      "data-t-title": "rp.locale_title",
+      title: say("rp.locale_title"),
     },
-    h("option", { value: "" }, "as recorded"),
+    phrase(h("option", { value: "" }), "rp.as_recorded"),
     h("option", { value: "en" }, "en"),
     h("option", { value: "zh" }, "zh"),
   );
@@ -179,35 +181,49 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
   const desc = h("div", { class: "rp-desc", "data-testid": "replay-description" });
   const back = h(
     "button",
-    { type: "button", "data-testid": "replay-back", title: "Replay from the start up to the previous step" },
-    "◀ Back",
+    { type: "button", "data-testid": "replay-back", "data-t-title": "rp.back_title", title: say("rp.back_title"), "data-t": "rp.back" },
+    say("rp.back"),
   );
-  const step = h("button", { type: "button", class: "primary", "data-testid": "replay-step", title: "Run the next step" }, "Step ▶");
-  const toEnd = h("button", { type: "button", "data-testid": "replay-run", title: "Run every remaining step" }, "Run to end");
-  const reset = h("button", { type: "button", "data-testid": "replay-reset", title: "Back to before the first step" }, "Reset");
+  const step = phraseAttr(
+    phrase(h("button", { type: "button", class: "primary", "data-testid": "replay-step" }), "rp.step"),
+    "title",
+    "rp.step_title",
+  );
+  const toEnd = phraseAttr(phrase(h("button", { type: "button", "data-testid": "replay-run" }), "rp.run"), "title", "rp.run_title");
+  const reset = phraseAttr(
+    phrase(h("button", { type: "button", "data-testid": "replay-reset" }), "header.reset"),
+    "title",
+    "rp.reset_title",
+  );
   const leave = h(
     "button",
-    { type: "button", "data-testid": "replay-leave", title: "Leave replay mode: the page loads its sample again" },
-    "Leave replay",
+    { type: "button", "data-testid": "replay-leave", "data-t-title": "rp.leave_title", title: say("rp.leave_title"), "data-t": "rp.leave" },
+    say("rp.leave"),
   );
   const position = h("span", { class: "muted small", "data-testid": "replay-position", "aria-live": "polite" });
   const summary = h("p", { class: "rp-summary", "data-testid": "replay-summary", role: "status" });
-  const list = h("ol", { class: "rp-steps", "data-testid": "replay-steps", tabindex: 0, "aria-label": "Transcript steps" });
+  const list = h("ol", {
+    class: "rp-steps",
+    "data-testid": "replay-steps",
+    tabindex: 0,
+    "data-t-aria-label": "rp.steps_label",
+    "aria-label": say("rp.steps_label"),
+  });
 
   root.append(
     h(
       "div",
       { class: "rp-source" },
-      h("label", { class: "field", for: "replay-source" }, h("span", {}, "Transcript")),
+      h("label", { class: "field", for: "replay-source" }, phrase(h("span"), "rp.transcript")),
       select,
-      h("label", { class: "field rp-file" }, h("span", {}, "or a file"), fileInput),
-      h("label", { class: "field", for: "replay-locale" }, h("span", {}, "Locale")),
+      h("label", { class: "field rp-file" }, phrase(h("span"), "rp.or_file"), fileInput),
+      h("label", { class: "field", for: "replay-locale" }, phrase(h("span"), "header.locale")),
       localeSelect,
     ),
     h(
       "details",
       { class: "rp-paste", "data-testid": "replay-paste-box" },
-      h("summary", {}, "Paste a transcript (JSON)…"),
+      phrase(h("summary"), "rp.paste"),
       pasteArea,
       h("div", { class: "wf-row" }, pasteButton),
     ),
@@ -220,7 +236,8 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
 
   const stepsOf = (run: ReplayRun) => run.transcript.steps.slice(0, run.position).filter((s) => !("say" in s));
 
-  function adopt(run: ReplayRun, notice: string): void {
+  /** `notice` is said in the run's locale: the page takes it on with the run (docs/decisions.md#the-playground-speaks-the-sessions-locale). */
+  function adopt(run: ReplayRun, notice: () => string): void {
     const calls = run.results
       .filter((r): r is StepResult & { response: AgentResponse } => r.response !== undefined)
       .map((r) => {
@@ -241,7 +258,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
       steps: stepsOf(run),
       calls,
       title: `replay of ${state.source}`,
-      notice,
+      notice: inLocale(run.options.locale, notice),
     });
   }
 
@@ -259,7 +276,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
       await work();
       error.textContent = "";
     } catch (e) {
-      error.textContent = `Replay failed: ${errorText(e)}`;
+      error.textContent = say("rp.failed", { error: errorText(e) });
     } finally {
       state.busy = false;
       root.dataset.busy = "false";
@@ -268,7 +285,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
   }
 
   /** A new run up to `until`, adopted by the page; the previous run's workspace is freed. */
-  async function replayTo(until: number, notice: string): Promise<void> {
+  async function replayTo(until: number, notice: () => string): Promise<void> {
     const t = state.transcript;
     if (!t) return;
     const override: TranscriptOptions = state.locale === "" ? {} : { locale: state.locale };
@@ -293,13 +310,13 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     state.check = { indices, agrees: indices.join(",") === mine.join(",") };
   }
 
-  const where = (run: ReplayRun) => `step ${run.position} of ${run.transcript.steps.length}`;
+  const where = (run: ReplayRun) => say("rp.where", { at: run.position, of: run.transcript.steps.length });
 
   async function load(t: Transcript, source: string): Promise<void> {
     state.transcript = t;
     state.source = source;
     state.open = -1;
-    await replayTo(0, `Replay: ${source}, before the first step. The page shows the replay's workspace; Step ▶ runs the next call.`);
+    await replayTo(0, () => say("rp.loaded_notice", { source }));
   }
 
   async function loadUnknown(value: unknown, source: string): Promise<void> {
@@ -326,7 +343,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     try {
       value = JSON.parse(await file.text());
     } catch (e) {
-      error.textContent = `${file.name} is not JSON: ${errorText(e)}`;
+      error.textContent = say("rp.file_not_json", { file: file.name, error: errorText(e) });
       return;
     } finally {
       fileInput.value = "";
@@ -338,19 +355,21 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     try {
       value = JSON.parse(pasteArea.value);
     } catch (e) {
-      error.textContent = `The pasted text is not JSON: ${errorText(e)}`;
+      error.textContent = say("rp.paste_not_json", { error: errorText(e) });
       return;
     }
-    await loadUnknown(value, "pasted transcript");
+    await loadUnknown(value, say("rp.pasted_source"));
   });
   localeSelect.addEventListener("change", () => {
     state.locale = localeSelect.value as LocaleChoice;
     const at = state.run?.position ?? 0;
     if (state.transcript) {
       void guarded(() =>
-        replayTo(
-          at,
-          `Replayed ${state.source} with ${state.locale === "" ? "its own locale" : `locale "${state.locale}"`} up to ${at} step${at === 1 ? "" : "s"}.`,
+        replayTo(at, () =>
+          tn("rp.replayed_locale", at, {
+            source: state.source,
+            locale: state.locale === "" ? say("rp.own_locale") : say("rp.named_locale", { locale: state.locale }),
+          }),
         ),
       );
     }
@@ -363,12 +382,12 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
         if (!run || run.done) return;
         if (!attached(run)) {
           // The page ran a call or recreated the workspace since: replay again, one step further.
-          await replayTo(run.position + 1, `The page had left the replay; replayed ${state.source} again up to step ${run.position + 1}.`);
+          await replayTo(run.position + 1, () => say("rp.again_to", { source: state.source, n: run.position + 1 }));
           return;
         }
         const done = await run.next();
         state.open = done && done.differences.length > 0 ? done.index : state.open;
-        adopt(run, `Replay: ${state.source}, ${where(run)}.`);
+        adopt(run, () => say("rp.at", { source: state.source, where: where(run) }));
         if (run.done) await verify(run);
       }),
   );
@@ -380,10 +399,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
         if (!run || run.position === 0) return;
         // Step back over `say` steps too: they change nothing.
         const target = run.position - 1;
-        await replayTo(
-          target,
-          `Replay: ${state.source}, back to step ${target} of ${run.transcript.steps.length} (replayed from the start).`,
-        );
+        await replayTo(target, () => say("rp.back_to", { source: state.source, n: target, of: run.transcript.steps.length }));
       }),
   );
   toEnd.addEventListener(
@@ -393,17 +409,17 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
         const run = state.run;
         if (!run) return;
         if (!attached(run)) {
-          await replayTo(Infinity, `The page had left the replay; replayed ${state.source} again to the end.`);
+          await replayTo(Infinity, () => say("rp.again_end", { source: state.source }));
           return;
         }
         await run.runTo(Infinity);
         const last = [...run.results].reverse().find((r) => r.differences.length > 0);
         if (last) state.open = last.index;
-        adopt(run, `Replay: ${state.source}, run to the end (${run.transcript.steps.length} steps).`);
+        adopt(run, () => say("rp.to_end", { source: state.source, n: run.transcript.steps.length }));
         await verify(run);
       }),
   );
-  reset.addEventListener("click", () => void guarded(() => replayTo(0, `Replay: ${state.source}, reset to before the first step.`)));
+  reset.addEventListener("click", () => void guarded(() => replayTo(0, () => say("rp.reset_notice", { source: state.source }))));
   leave.addEventListener(
     "click",
     () =>
@@ -430,14 +446,17 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     });
     li.append(
       h("span", { class: "rp-n", "aria-hidden": "true" }, isCurrent ? "▶" : String(index + 1)),
-      h("span", { class: `tag rp-kind kind-${d.kind}` }, d.kind),
+      h("span", { class: `tag rp-kind kind-${d.kind}` }, say(`rp.kind_${d.kind}`)),
     );
     if (d.kind === "say") {
-      li.append(h("span", { class: "rp-say" }, d.detail));
+      li.append(h("span", { class: "rp-say", translate: "no" }, d.detail));
     } else {
-      li.append(h("span", { class: "mono rp-label" }, d.label), h("span", { class: "mono rp-detail", title: d.detail }, d.detail));
+      li.append(
+        h("span", { class: "mono rp-label", translate: "no" }, d.label),
+        h("span", { class: "mono rp-detail", title: d.detail, translate: "no" }, d.detail),
+      );
     }
-    if (isToolStep(s) && s.note) li.append(h("span", { class: "muted small rp-note" }, s.note));
+    if (isToolStep(s) && s.note) li.append(h("span", { class: "muted small rp-note", translate: "no" }, s.note));
     if (result?.response) {
       const r = result.response;
       const badges = h(
@@ -447,10 +466,14 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
         h("span", { class: "badge state" }, r.workflow_state),
       );
       if (!result.recorded)
-        badges.append(h("span", { class: "badge muted", "data-testid": "replay-verdict", "data-verdict": "none" }, "no recording"));
+        badges.append(h("span", { class: "badge muted", "data-testid": "replay-verdict", "data-verdict": "none" }, say("rp.no_recording")));
       else if (result.differences.length === 0)
         badges.append(
-          h("span", { class: "badge ok", "data-testid": "replay-verdict", "data-verdict": "same", title: "as recorded" }, "✓ as recorded"),
+          h(
+            "span",
+            { class: "badge ok", "data-testid": "replay-verdict", "data-verdict": "same", title: say("rp.as_recorded") },
+            say("rp.same"),
+          ),
         );
       else
         badges.append(
@@ -462,7 +485,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
               "data-verdict": "differs",
               title: result.differences.map((x) => x.field).join(", "),
             },
-            `✗ differs (${result.differences.map((x) => x.field).join(", ")})`,
+            say("rp.differs", { fields: result.differences.map((x) => x.field).join(", ") }),
           ),
         );
       li.append(badges);
@@ -470,7 +493,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
         const det = h(
           "details",
           { class: "rp-diff", "data-testid": "replay-diff", open: index === state.open },
-          h("summary", {}, `Recorded vs replay, step ${index + 1}`),
+          h("summary", {}, say("rp.vs", { n: index + 1 })),
         );
         det.addEventListener("toggle", () => {
           if (!det.open) return;
@@ -500,13 +523,7 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     for (const c of [select, fileInput, pasteButton, localeSelect]) c.disabled = state.busy;
     root.dataset.replay = run ? "on" : "off";
     if (!run || !t) {
-      desc.replaceChildren(
-        h(
-          "p",
-          { class: "muted small" },
-          "Choose a transcript: the page then shows the replay's workspace, step by step, and flags every response that differs from the recording.",
-        ),
-      );
+      desc.replaceChildren(h("p", { class: "muted small" }, say("rp.intro")));
       position.textContent = "";
       summary.textContent = "";
       delete summary.dataset.differ;
@@ -516,15 +533,26 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     const opts = Object.entries(run.options).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
     const tools = t.steps.filter(isToolStep).length;
     desc.replaceChildren(
-      h("p", { class: "rp-title" }, h("strong", {}, t.title ?? state.source), " ", h("span", { class: "muted small mono" }, state.source)),
-      t.description ? h("p", { class: "small" }, t.description) : "",
+      h(
+        "p",
+        { class: "rp-title", translate: "no" },
+        h("strong", {}, t.title ?? state.source),
+        " ",
+        h("span", { class: "muted small mono" }, state.source),
+      ),
+      t.description ? h("p", { class: "small", translate: "no" }, t.description) : "",
       h(
         "p",
         { class: "muted small" },
-        `${Object.keys(t.documents).join(", ")} · ${t.steps.length} steps, ${tools} tool calls · options { ${opts.join(", ") || "defaults"} }`,
+        say("rp.meta", {
+          paths: Object.keys(t.documents).join(", "),
+          steps: t.steps.length,
+          tools,
+          options: opts.join(", ") || say("rp.defaults"),
+        }),
       ),
     );
-    position.textContent = `${where(run)}${!attached(run) ? " · the page has left the replay (Step replays it again)" : ""}`;
+    position.textContent = where(run) + (!attached(run) ? say("rp.left_replay") : "");
     position.dataset.position = String(run.position);
     const compared = run.results.filter((r) => r.recorded).length;
     const differ = run.results.filter((r) => r.differences.length > 0).length;
@@ -534,15 +562,15 @@ export function initReplayPane(root: HTMLElement, host: ReplayHost): { load(valu
     summary.dataset.done = String(run.done);
     summary.className = `rp-summary ${differ > 0 ? "bad" : compared > 0 ? "ok" : ""}`;
     summary.replaceChildren(
-      h("strong", {}, `${differ} of ${compared} response${compared === 1 ? "" : "s"} differ`),
-      ` · ${compared} of ${total} recorded responses compared so far`,
+      h("strong", {}, tn("rp.differ", compared, { differ })),
+      say("rp.compared", { compared, total }),
       state.check
         ? h(
             "span",
             { class: state.check.agrees ? "muted" : "bad", "data-testid": "replay-check" },
             state.check.agrees
-              ? " · the package's replayTranscript() agrees"
-              : ` · the package's replayTranscript() finds steps ${state.check.indices.map((i) => i + 1).join(", ") || "none"} differing`,
+              ? say("rp.check_agrees")
+              : say("rp.check_differs", { steps: state.check.indices.map((i) => i + 1).join(", ") || say("label.none") }),
           )
         : "",
     );
@@ -571,19 +599,27 @@ export interface ShareHost {
 export function initShareBar(root: HTMLElement, host: ShareHost): void {
   const button = h(
     "button",
-    { type: "button", "data-testid": "share-copy", title: "Encode the documents, options and calls in the URL (#t=…) and copy it" },
-    "Copy share link",
+    {
+      type: "button",
+      "data-testid": "share-copy",
+      "data-t-title": "share.copy_title",
+      title: say("share.copy_title"),
+      "data-t": "share.copy",
+    },
+    say("share.copy"),
   );
   const out = h("input", {
     type: "text",
     readonly: true,
     class: "mono share-link",
     "data-testid": "share-link",
-    "aria-label": "Share link",
-    placeholder: "(press Copy share link)",
+    "data-t-aria-label": "share.link",
+    "aria-label": say("share.link"),
+    "data-t-placeholder": "share.placeholder",
+    placeholder: say("share.placeholder"),
   });
   const meta = h("span", { class: "muted small", "data-testid": "share-meta", role: "status" });
-  root.append(h("span", { class: "label" }, "share"), button, out, meta);
+  root.append(phrase(h("span", { class: "label" }), "share.label"), button, out, meta);
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
@@ -593,8 +629,12 @@ export function initShareBar(root: HTMLElement, host: ShareHost): void {
       out.value = url;
       root.dataset.length = String(url.length);
       const calls = t.steps.filter(isToolStep).length;
-      const what = `${url.length.toLocaleString("en")} characters · ${calls} call${calls === 1 ? "" : "s"}, ${Object.keys(t.documents).length} document${Object.keys(t.documents).length === 1 ? "" : "s"}`;
-      const long = url.length > 32_000 ? " · long: some sites cut links over ~32,000 characters" : "";
+      const what = say("share.what", {
+        chars: url.length.toLocaleString("en"),
+        calls: tn("session.calls", calls),
+        docs: tn("share.documents", Object.keys(t.documents).length),
+      });
+      const long = url.length > 32_000 ? say("share.long") : "";
       let copied = false;
       try {
         await navigator.clipboard.writeText(url);
@@ -606,9 +646,9 @@ export function initShareBar(root: HTMLElement, host: ShareHost): void {
         out.focus();
         out.select();
       }
-      meta.textContent = `${copied ? "Copied" : "Select and copy"}: ${what}${long}`;
+      meta.textContent = say(copied ? "share.copied" : "share.select", { what }) + long;
     } catch (e) {
-      meta.textContent = `Could not make a link: ${errorText(e)}`;
+      meta.textContent = say("share.failed", { error: errorText(e) });
     } finally {
       button.disabled = false;
     }

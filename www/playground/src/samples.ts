@@ -1,14 +1,16 @@
 // Built-in sample documents. Each sample is one document in a fresh MemoryStorage.
+import type { PhraseKey } from "./locale/en";
 
 export interface Sample {
   id: string;
-  label: string;
+  /** The phrase naming it in the sample select (src/locale/en.ts). */
+  label: PhraseKey;
   path: string;
   text: string;
   /** A quick call that shows what the sample is for (fills the console, does not run); the page prefixes the verb. */
   suggested: { verb: string; args: Record<string, unknown> };
   /** More quick calls for this sample (each a button that fills the console). */
-  extra?: { label: string; verb: string; args: Record<string, unknown> }[];
+  extra?: { label: PhraseKey; verb: string; args: Record<string, unknown> }[];
 }
 
 // Example flow 1: enable experimental feature X.
@@ -171,14 +173,14 @@ rate_per_minute = 600
 export const SAMPLES: Sample[] = [
   {
     id: "timeouts",
-    label: "timeouts.yaml: three timeout: 30 lines (MultiMatch)",
+    label: "sample.timeouts",
     path: "timeouts.yaml",
     text: TIMEOUTS_YAML,
     suggested: { verb: "replace", args: { old_text: "timeout: 30", new_text: "timeout: 60" } },
   },
   {
     id: "config",
-    label: "config.json: enable experimental feature X",
+    label: "sample.config",
     path: "config.json",
     text: CONFIG_JSON,
     suggested: {
@@ -188,7 +190,7 @@ export const SAMPLES: Sample[] = [
   },
   {
     id: "fuzzy",
-    label: "retry.py: tabs in the file, spaces in old_text (fuzzy: indentation)",
+    label: "sample.fuzzy",
     path: "retry.py",
     text: RETRY_PY,
     suggested: {
@@ -200,7 +202,7 @@ export const SAMPLES: Sample[] = [
     },
     extra: [
       {
-        label: "curly quotes (unicode)",
+        label: "sample.fuzzy_curly",
         verb: "replace",
         args: {
           old_text: "raise RuntimeError(\u201corder service unavailable\u201d)",
@@ -211,7 +213,7 @@ export const SAMPLES: Sample[] = [
   },
   {
     id: "near-miss",
-    label: "server.toml: a typo in old_text (near miss → similar:…)",
+    label: "sample.near_miss",
     path: "server.toml",
     text: SERVER_TOML,
     suggested: {

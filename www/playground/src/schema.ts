@@ -2,6 +2,7 @@
 // with an empty value of its type (an enum's first value, a default when the schema gives one).
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonSchema } from "./types";
+import { t } from "./phrases";
 
 function emptyValue(schema: JsonSchema | undefined): unknown {
   if (!schema) return "";
@@ -40,7 +41,8 @@ export function optionalProps(schema: JsonSchema | undefined): string[] {
   return Object.keys(schema.properties).filter((k) => !req.has(k));
 }
 
-export type ParsedArgs = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+/** `syntax`: JSON.parse failed (`error` then carries its message, with the position it stopped at). */
+export type ParsedArgs = { ok: true; value: Record<string, unknown> } | { ok: false; error: string; syntax: boolean };
 
 /** The console's textarea: must be a JSON object (empty text means {}). */
 export function parseArgs(text: string): ParsedArgs {
@@ -49,10 +51,10 @@ export function parseArgs(text: string): ParsedArgs {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { ok: false, error: `Invalid JSON: ${(e as Error).message}` };
+    return { ok: false, error: t("schema.invalid_json", { error: (e as Error).message }), syntax: true };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, error: "Arguments must be a JSON object ({ … })." };
+    return { ok: false, error: t("schema.not_object"), syntax: false };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
@@ -64,6 +66,8 @@ export interface ArgProblem {
   from: number;
   to: number;
   message: string;
+  /** What found it: JSON.parse (or the object check) or the tool's schema (ajv). */
+  source: "json" | "schema";
 }
 
 export type CheckedArgs =
@@ -164,17 +168,23 @@ export function pointerSpans(text: string): Map<string, Span> {
 }
 
 function describe(e: ErrorObject): string {
-  const at = e.instancePath === "" ? "arguments" : e.instancePath.slice(1).replace(/\//g, ".");
+  const at = e.instancePath === "" ? t("schema.arguments") : e.instancePath.slice(1).replace(/\//g, ".");
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case "required":
-      return `missing required property "${String(p.missingProperty)}"`;
+      return t("schema.missing", { name: String(p.missingProperty) });
     case "additionalProperties":
-      return `unknown property "${String(p.additionalProperty)}"`;
+      return t("schema.unknown", { name: String(p.additionalProperty) });
     case "enum":
-      return `${at} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+      return t("schema.one_of", { at, values: (p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ") });
+    case "type":
+      return t("schema.type", { at, type: String(p.type) });
+    case "minimum":
+    case "maximum":
+      return t(e.keyword === "minimum" ? "schema.minimum" : "schema.maximum", { at, limit: String(p.limit) });
     default:
-      return `${at} ${e.message ?? "is invalid"}`;
+      // ajv's own words for the rarer keywords (its messages are English).
+      return `${at} ${e.message ?? t("schema.invalid")}`;
   }
 }
 
@@ -186,7 +196,7 @@ function describe(e: ErrorObject): string {
 export function checkArgs(text: string, schema: JsonSchema | undefined): CheckedArgs {
   const parsed = parseArgs(text);
   if (!parsed.ok) {
-    const syntax = parsed.error.startsWith("Invalid JSON");
+    const syntax = parsed.syntax;
     let from = 0;
     let to = text.length;
     if (syntax) {
@@ -194,7 +204,7 @@ export function checkArgs(text: string, schema: JsonSchema | undefined): Checked
       to = Math.min(text.length, from + 1);
       if (to === from && from > 0) from--; // at the end: mark the last character
     }
-    return { ok: false, value: null, problems: [{ from, to, message: parsed.error }] };
+    return { ok: false, value: null, problems: [{ from, to, message: parsed.error, source: "json" }] };
   }
   const v = schema ? validator(schema) : null;
   if (!v || v(parsed.value)) return { ok: true, value: parsed.value, problems: [] };
@@ -214,7 +224,7 @@ export function checkArgs(text: string, schema: JsonSchema | undefined): Checked
       range = [span.value[0], span.value[0] + 1];
     }
     const [from, to] = range ?? [0, Math.min(1, text.length)];
-    return { from, to, message: describe(e) };
+    return { from, to, message: describe(e), source: "schema" };
   });
   return { ok: false, value: parsed.value, problems };
 }

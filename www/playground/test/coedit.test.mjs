@@ -82,11 +82,12 @@ test("two pages on one document: a typed line moves the agent's pending highligh
   assert.deepEqual(h.problems, []);
 });
 
-test("a page opened while the server is down shows it offline, keeps trying, joins when it is up; people get distinct colours", async () => {
+test("a page opened while the server is down shows it offline, keeps trying, joins when it is up; people get distinct colours; the agent's own connection is shown", async () => {
   const port = await freePort();
   const url = encodeURIComponent(`ws://127.0.0.1:${port}`);
   const docs = await mkdtemp(join(tmpdir(), "agentpad-coedit-down-"));
   let late;
+  let again;
   try {
     const a = await h.newPage();
     await a.goto(`${h.baseUrl}coedit.html#server=${url}&room=down&path=notes.md&name=Ada`);
@@ -100,6 +101,8 @@ test("a page opened while the server is down shows it offline, keeps trying, joi
       throw new Error(`${err.message}; the page says: ${await a.locator(tid("coedit-status")).textContent()} ${JSON.stringify(h.problems.slice(-3))}`);
     });
     assert.equal(await a.locator(tid("connection")).getAttribute("data-state"), "online");
+    assert.equal(await a.locator(tid("connection")).getAttribute("data-agent"), "online");
+    assert.equal(await a.locator(tid("connection")).textContent(), "● online · agent ● online");
 
     const b = await open(`server=${url}&room=down&path=notes.md&agent=0&name=Bo`);
     const colour = (page) => page.locator(tid("person-name")).getAttribute("data-color");
@@ -108,10 +111,26 @@ test("a page opened while the server is down shows it offline, keeps trying, joi
     while ((await colour(a)) === (await colour(b)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.notEqual(await colour(a), await colour(b));
 
-    // The server goes away: the page says offline.
+    // The server goes away: the page says offline; the agent's own connection shows as reconnecting.
     await late.kill();
     await b.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === "offline", tid("connection"));
+    assert.equal(await b.locator(tid("connection")).getAttribute("data-agent"), "none", "no agent on a second person's page");
+    await a.waitForFunction(
+      (sel) => document.querySelector(sel)?.dataset.state === "offline" && document.querySelector(sel)?.dataset.agent === "reconnecting",
+      tid("connection"),
+    );
+    assert.equal(await a.locator(tid("connection")).textContent(), "○ offline · agent ◌ reconnecting");
+
+    // It comes back on the same port: both connections come back, each shown when it is.
+    again = await spawnServer(["--port", String(port), "--dir", docs]);
+    await a.waitForFunction(
+      (sel) => document.querySelector(sel)?.dataset.state === "online" && document.querySelector(sel)?.dataset.agent === "online",
+      tid("connection"),
+      { timeout: 15_000 },
+    );
+    assert.equal(await a.locator(tid("connection")).textContent(), "● online · agent ● online");
   } finally {
+    await again?.kill();
     await late?.kill();
     await rm(docs, { recursive: true, force: true });
   }

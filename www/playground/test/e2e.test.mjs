@@ -667,18 +667,19 @@ test("locale zh + candidates list: the Detail view has 候选选区 and `[A] 第
 
   // Each switch recreates the workspace on the saved text and says what it dropped.
   await switchOption("locale", "locale", "zh");
-  assert.match(await text("notice"), /locale "zh" on the saved text of timeouts\.yaml; dropped 1 call\. The next call's Markdown shows it/);
+  // The page speaks the session's locale: the notice is the page's own, in zh.
+  assert.match(await text("notice"), /已用 locale "zh" 在 timeouts\.yaml 已保存的文本上重新创建工作区；丢弃了 1 次调用。下一次调用的 Markdown 会体现出来/);
   assert.equal(await historyCount(), 0);
   await switchOption("candidate-style", "candidateStyle", "list");
-  assert.match(await text("notice"), /candidateStyle "list" on the saved text of timeouts\.yaml\./);
-  assert.match(await page.locator(tid("mode-hint")).getAttribute("title"), /recreates the workspace/);
+  assert.match(await text("notice"), /candidateStyle "list" 在 timeouts\.yaml 已保存的文本上/);
+  assert.match(await page.locator(tid("mode-hint")).getAttribute("title"), /重新创建工作区/);
 
   const r = await runTool("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60" });
   assert.equal(r.status, "MultiMatch");
   assert.equal(r.state, "SelectionPending");
 
-  assert.equal(await text("lod-basic-label"), "Basic (older history)");
-  assert.equal(await text("lod-detail-label"), "Detail (latest call)");
+  assert.equal(await text("lod-basic-label"), "简略 （较早的历史）");
+  assert.equal(await text("lod-detail-label"), "详细 （最新一次调用）");
 
   // Detail: the zh headings and one list line per candidate (no table).
   const detail = await detailView();
@@ -1094,7 +1095,7 @@ test("agent context panes in locale zh: the core's zh headings, lang zh-Hans, CJ
   await runTool("memo_replace", { old_text: "timeout: 30", new_text: "timeout: 60", match_id: "A" });
   await clickAndWait(tid("quick-commit"));
   await page.click(lineNumber(12));
-  await page.waitForFunction(() => /cursor 12:1/.test(document.querySelector('[data-testid="lc-editor-state"]').textContent));
+  await page.waitForFunction(() => /光标 12:1/.test(document.querySelector('[data-testid="lc-editor-state"]').textContent));
   const md = await liveMarkdown();
   assert.match(md, /^# 实时上下文\n/);
   assert.match(md, /## 最近变更（新→旧）/);

@@ -96,7 +96,10 @@ test("every built-in transcript replays step by step with no differences, the pa
     const t = readTranscript(file);
     await choose(page, id);
     assert.equal(await position(page), 0, id);
-    assert.match(await text(page, "replay-description"), new RegExp(t.steps.length + " steps"));
+    // The page follows the transcript's locale, its own words too (the example flows are zh).
+    const zh = t.options?.locale === "zh";
+    assert.equal(await page.evaluate(() => document.documentElement.lang), zh ? "zh-Hans" : "en", id);
+    assert.match(await text(page, "replay-description"), new RegExp(t.steps.length + (zh ? " 步" : " steps")));
     const recorded = t.steps.filter((s) => s.tool && s.expect).length;
     let calls = 0;
     for (let i = 0; i < t.steps.length; i++) {
@@ -118,8 +121,8 @@ test("every built-in transcript replays step by step with no differences, the pa
     assert.equal(s.done, true, id);
     assert.equal(s.differ, 0, `${id}: ${s.text}`);
     assert.equal(s.compared, recorded, `${id}: ${s.text}`);
-    assert.match(s.text, new RegExp(`^0 of ${recorded} responses? differ`));
-    assert.match(await text(page, "replay-check"), /agrees/, `${id}: the package's replayTranscript() agrees`);
+    assert.match(s.text, zh ? new RegExp(`^${recorded} 个响应中有 0 个不同`) : new RegExp(`^0 of ${recorded} responses? differ`));
+    assert.match(await text(page, "replay-check"), zh ? /结果一致/ : /agrees/, `${id}: the package's replayTranscript() agrees`);
     assert.equal(await page.locator(`${tid("replay-steps")} ${tid("replay-diff")}`).count(), 0);
     if (id === "example-2-multimatch-letters") {
       await page.screenshot({ path: path.join(shotDir, "playground-replay-flow.png"), fullPage: false });
@@ -235,7 +238,7 @@ test("a modified transcript loaded from a file shows ✗ on the changed step, re
   await click(page, "replay-run");
   const zh = await summary(page);
   assert.equal(zh.differ, 3, zh.text);
-  assert.match(zh.text, /^3 of 3 responses differ/);
+  assert.match(zh.text, /^3 个响应中有 3 个不同/); // the page follows the replay's locale
   assert.equal(await page.evaluate(() => document.body.dataset.locale), "zh");
   await page.locator(tid("replay-panel")).screenshot({ path: path.join(shotDir, "playground-replay-zh.png") });
   assert.deepEqual(h.problems, []);
@@ -268,7 +271,7 @@ test("a share link reproduces the session in a new browser context", async () =>
   await page.waitForFunction(() => document.querySelector('[data-testid="share-link"]').value !== "");
   const link = await page.locator(tid("share-link")).inputValue();
   assert.match(link, /#t=[A-Za-z0-9_-]+$/);
-  assert.match(await text(page, "share-meta"), new RegExp(`${link.length.toLocaleString("en")} characters · 4 calls, 1 document`));
+  assert.match(await text(page, "share-meta"), new RegExp(`${link.length.toLocaleString("en")} 个字符 · 4 次调用，1 份文档`));
 
   const other = await h.newPage();
   await other.goto(link);
@@ -277,7 +280,7 @@ test("a share link reproduces the session in a new browser context", async () =>
   const copy = await pageState(other);
   assert.deepEqual(copy, original, "the link reproduces documents, calls, responses and storage");
   assert.equal(await other.evaluate(() => document.body.dataset.locale), "zh");
-  assert.match(await text(other, "notice"), /Opened a share link: timeouts\.yaml .* 4 calls run in order/);
+  assert.match(await text(other, "notice"), /已打开分享链接：timeouts\.yaml，选项 .*，按顺序运行了 4 次调用/);
   // A link from the copy is the same link.
   await other.click(tid("share-copy"));
   await other.waitForFunction(() => document.querySelector('[data-testid="share-link"]').value !== "");

@@ -14,6 +14,7 @@ import {
   type Workspace,
 } from "@agentpad/core";
 import { complete, ProviderError, type ProviderConfig, type Reply, type Usage } from "./provider";
+import { t as say, tn } from "../phrases";
 
 /** The Workspace.create options an A/B variant may set. */
 export interface VariantOptions {
@@ -164,7 +165,7 @@ export class AgentRun {
     while (!this.finished) {
       await this.step();
       if (this.status === "idle" && this.requests >= this.setup.maxSteps) {
-        this.#event("error", `Stopped after ${this.setup.maxSteps} requests (the step limit).`);
+        this.#event("error", say("loop.step_limit", { n: this.setup.maxSteps }));
         this.#finish("stopped");
       }
     }
@@ -180,7 +181,7 @@ export class AgentRun {
     }
     const ws = this.host.workspace();
     if (!ws) {
-      this.#fail(new ProviderError("protocol", "The page has no workspace (it is being recreated)."));
+      this.#fail(new ProviderError("protocol", say("loop.no_workspace")));
       return;
     }
     const started = performance.now();
@@ -193,7 +194,7 @@ export class AgentRun {
       await this.#answer(ws, reply);
     } catch (e) {
       // Not the model's mistake (those are results it reads): the host could not run the call.
-      this.#fail(new ProviderError("protocol", `The call could not run: ${e instanceof Error ? e.message : String(e)}`));
+      this.#fail(new ProviderError("protocol", say("loop.call_failed", { error: e instanceof Error ? e.message : String(e) })));
     } finally {
       this.wallMs += performance.now() - started;
       this.#abort = null;
@@ -209,7 +210,7 @@ export class AgentRun {
       this.streaming = "";
       this.requests++;
       const n = this.#messages.length;
-      this.#event("request", `Request ${this.requests}: ${n} message${n === 1 ? "" : "s"} + live context, ${tools.length} tools`);
+      this.#event("request", tn("loop.request", n, { i: this.requests, tools: tools.length }));
       try {
         const reply = await complete(
           this.setup.provider,
@@ -229,7 +230,7 @@ export class AgentRun {
         const err = e instanceof ProviderError ? e : new ProviderError("protocol", e instanceof Error ? e.message : String(e));
         // Text that streamed in before the request ended goes to the log, marked, not left as if still streaming.
         if (this.streaming !== "") {
-          this.#event("text", `${this.streaming.trimEnd()} [${err.kind === "aborted" ? "stopped" : "cut off"} mid-answer]`);
+          this.#event("text", `${this.streaming.trimEnd()} ${say(err.kind === "aborted" ? "loop.stopped_mid" : "loop.cut_mid")}`);
           this.streaming = "";
         }
         if (err.kind === "aborted") {
@@ -239,12 +240,12 @@ export class AgentRun {
         }
         if (err.kind === "rate-limit" && attempt < MAX_RETRIES) {
           const wait = err.retryAfter ?? DEFAULT_WAIT * 2 ** attempt;
-          const said = err.retryAfter !== null ? `retry-after: ${err.retryAfter}` : "no retry-after; backing off";
-          this.#event("wait", `${err.message} Waiting ${wait} s (${said}), then retry ${attempt + 1} of ${MAX_RETRIES}.`);
+          const said = err.retryAfter !== null ? `retry-after: ${err.retryAfter}` : say("loop.no_retry_after");
+          this.#event("wait", `${err.message} ${say("loop.waiting", { s: wait, said, n: attempt + 1, of: MAX_RETRIES })}`);
           this.retries++;
           if (!(await this.#wait(wait, signal))) {
             this.#finish("stopped");
-            this.#event("done", "Stopped during the wait.");
+            this.#event("done", say("loop.stopped_wait"));
             return null;
           }
           this.status = "running";
@@ -280,7 +281,7 @@ export class AgentRun {
     if (reply.calls.length === 0) {
       this.finalText = reply.text;
       this.#finish("done");
-      this.#event("done", "The model answered without a tool call: the run is over.");
+      this.#event("done", say("loop.over"));
       return;
     }
     const results: unknown[] = [];
@@ -303,10 +304,10 @@ export class AgentRun {
     if (sessionEnded) {
       const before = this.#messages.length;
       this.#messages = ws.compressHistory(this.#messages, { format: this.format }).messages;
-      this.#event("compressed", `compressHistory: ${before} → ${this.#messages.length} messages after the edit session ended.`);
+      this.#event("compressed", say("loop.compressed", { before, after: this.#messages.length }));
     }
     if (this.status === "running") this.status = this.#stopRequested ? "stopped" : "idle";
-    if (this.#stopRequested) this.#event("done", "Stopped after the calls of this request.");
+    if (this.#stopRequested) this.#event("done", say("loop.stopped_after"));
   }
 
   #record(call: Reply["calls"][number], r: ToolResponse, known: ReadonlySet<string>): void {

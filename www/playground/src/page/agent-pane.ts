@@ -13,26 +13,27 @@ import { transcriptOptions, watch, type PageCommands, type PageStore } from "./s
 import { AgentRun, withPrefix, type LoopHost, type Measures, type RunSetup, type VariantOptions } from "../agent/loop";
 import type { ProviderConfig, ProviderKind } from "../agent/provider";
 import { DEFAULT_SYSTEM, KEY_STORAGE, PRESETS, SAMPLE_TASKS, SETTINGS_STORAGE } from "../agent/defaults";
+import { applyPhrases, phrase, t as say, type PhraseKey } from "../phrases";
 
 export function mountAgent(store: PageStore, page: PageCommands): void {
   const root = $("agent");
 
   // ------------------------------------------------------------------ controls
 
-  const field = (label: string, control: HTMLElement, extra: Record<string, string> = {}) =>
-    h("label", { class: "field ag-field", ...extra }, h("span", {}, label), control);
+  const field = (label: PhraseKey, control: HTMLElement, extra: Record<string, string> = {}) =>
+    h("label", { class: "field ag-field", ...extra }, phrase(h("span"), label), control);
 
   const presetSelect = h(
     "select",
     { "data-testid": "agent-preset" },
-    h("option", { value: "" }, "Preset…"),
-    ...PRESETS.map((p, i) => h("option", { value: String(i) }, p.label)),
+    phrase(h("option", { value: "" }), "agent.preset_pick"),
+    ...PRESETS.map((p, i) => h("option", { value: String(i), translate: "no" }, p.label)),
   );
   const kindSelect = h(
     "select",
     { "data-testid": "agent-provider" },
-    h("option", { value: "openai" }, "OpenAI-compatible"),
-    h("option", { value: "anthropic" }, "Anthropic Messages"),
+    phrase(h("option", { value: "openai" }), "agent.kind_openai"),
+    phrase(h("option", { value: "anthropic", translate: "no" }), "agent.kind_anthropic"),
   );
   const baseInput = h("input", { type: "url", "data-testid": "agent-base-url", spellcheck: "false", size: 28 });
   const modelInput = h("input", { type: "text", "data-testid": "agent-model", spellcheck: "false", size: 16 });
@@ -42,51 +43,47 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
     autocomplete: "off",
     spellcheck: "false",
     size: 18,
-    placeholder: "none for a local server",
+    "data-t-placeholder": "agent.key_placeholder",
   });
-  const forgetKey = h(
-    "button",
-    { type: "button", "data-testid": "agent-forget-key", title: "Remove the key from this tab's sessionStorage" },
-    "Forget key",
-  );
+  const forgetKey = h("button", {
+    type: "button",
+    "data-testid": "agent-forget-key",
+    "data-t-title": "agent.forget_key_title",
+    "data-t": "agent.forget_key",
+  });
   const streamBox = h("input", { type: "checkbox", "data-testid": "agent-stream", checked: true });
   const maxSteps = h("input", { type: "number", min: "1", max: "50", value: "12", "data-testid": "agent-max-steps", size: 3 });
-  const systemArea = h("textarea", { rows: 5, spellcheck: "false", "data-testid": "agent-system", "aria-label": "System prompt (A)" });
-  const systemReset = h("button", { type: "button", "data-testid": "agent-system-default" }, "Default prompt");
-  const taskArea = h("textarea", { rows: 2, spellcheck: "false", "data-testid": "agent-task", "aria-label": "Task" });
+  const systemArea = h("textarea", { rows: 5, spellcheck: "false", "data-testid": "agent-system", "data-t-aria-label": "agent.system_a" });
+  const systemReset = h("button", { type: "button", "data-testid": "agent-system-default", "data-t": "agent.default_prompt" });
+  const taskArea = h("textarea", { rows: 2, spellcheck: "false", "data-testid": "agent-task", "data-t-aria-label": "agent.task" });
   const expectArea = h("textarea", {
     rows: 2,
     spellcheck: "false",
     "data-testid": "agent-expect",
-    "aria-label": "Landed when the saved document contains",
+    "data-t-aria-label": "agent.expect",
   });
-  const runButton = h(
-    "button",
-    {
-      type: "button",
-      class: "primary",
-      "data-testid": "agent-run",
-      title: "Start from the documents the page started from and step until the model answers without a tool call",
-    },
-    "Run",
-  );
-  const stepButton = h(
-    "button",
-    { type: "button", "data-testid": "agent-step", title: "One model request and the calls it makes" },
-    "Step",
-  );
-  const stopButton = h("button", { type: "button", class: "bad", "data-testid": "agent-stop" }, "Stop");
-  const systemB = h("textarea", { rows: 5, spellcheck: "false", "data-testid": "agent-system-b", "aria-label": "System prompt (B)" });
-  const abButton = h(
-    "button",
-    {
-      type: "button",
-      class: "primary",
-      "data-testid": "agent-run-ab",
-      title: "A, then B, each on its own workspace from the same documents",
-    },
-    "Run A/B",
-  );
+  const runButton = h("button", {
+    type: "button",
+    class: "primary",
+    "data-testid": "agent-run",
+    "data-t-title": "agent.run_title",
+    "data-t": "console.run",
+  });
+  const stepButton = h("button", {
+    type: "button",
+    "data-testid": "agent-step",
+    "data-t-title": "agent.step_title",
+    "data-t": "agent.step",
+  });
+  const stopButton = h("button", { type: "button", class: "bad", "data-testid": "agent-stop", "data-t": "agent.stop" });
+  const systemB = h("textarea", { rows: 5, spellcheck: "false", "data-testid": "agent-system-b", "data-t-aria-label": "agent.system_b" });
+  const abButton = h("button", {
+    type: "button",
+    class: "primary",
+    "data-testid": "agent-run-ab",
+    "data-t-title": "agent.ab_title",
+    "data-t": "agent.run_ab",
+  });
   const view = h("div", { class: "ag-view", "data-testid": "agent-view" });
 
   function variantControls(which: "a" | "b"): { el: HTMLElement; read: () => VariantOptions } {
@@ -113,9 +110,9 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
     const el = h(
       "div",
       { class: "ag-variant-opts" },
-      field("locale", locale),
-      field("candidateStyle", style),
-      field("tool prefix", prefix),
+      field("agent.opt_locale", locale),
+      field("agent.opt_style", style),
+      field("agent.opt_prefix", prefix),
     );
     return {
       el,
@@ -133,18 +130,18 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
     h(
       "div",
       { class: "ag-provider" },
-      field("Preset", presetSelect),
-      field("API", kindSelect),
-      field("Base URL", baseInput, {
-        title: "OpenAI-compatible: up to /v1 (the page posts to {base}/chat/completions); Anthropic: https://api.anthropic.com",
+      field("agent.preset", presetSelect),
+      field("agent.api", kindSelect),
+      field("agent.base_url", baseInput, {
+        "data-t-title": "agent.base_url_title",
       }),
-      field("Model", modelInput),
-      field("Key", keyInput, {
-        title: "Kept in this tab's sessionStorage only: never in a share link, a transcript, the call history or a log",
+      field("agent.model", modelInput),
+      field("agent.key", keyInput, {
+        "data-t-title": "agent.key_title",
       }),
       forgetKey,
-      h("label", { class: "check" }, streamBox, " stream"),
-      field("Max requests", maxSteps),
+      h("label", { class: "check" }, streamBox, " ", h("span", { "data-t": "agent.stream" })),
+      field("agent.max_requests", maxSteps),
     ),
     h(
       "div",
@@ -155,8 +152,8 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
         h(
           "div",
           { class: "ag-head" },
-          h("span", { class: "label" }, "System prompt"),
-          h("span", { class: "muted small" }, "{prefix} = the tool prefix"),
+          h("span", { class: "label", "data-t": "agent.system" }),
+          h("span", { class: "muted small", "data-t": "agent.prefix_note" }),
           systemReset,
         ),
         systemArea,
@@ -164,9 +161,9 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
       h(
         "div",
         { class: "ag-col" },
-        h("span", { class: "label" }, "Task"),
+        h("span", { class: "label", "data-t": "agent.task" }),
         taskArea,
-        h("span", { class: "label" }, "Landed when the saved document contains"),
+        h("span", { class: "label", "data-t": "agent.expect" }),
         expectArea,
         h("div", { class: "wf-row" }, runButton, stepButton, stopButton),
       ),
@@ -174,26 +171,19 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
     h(
       "details",
       { class: "ag-ab", "data-testid": "agent-ab-box" },
-      h("summary", {}, "A/B: two prompts or option sets on the same document and task"),
+      h("summary", { "data-t": "agent.ab_summary" }),
       h(
         "div",
         { class: "ag-prompts" },
-        h("div", { class: "ag-col" }, h("span", { class: "label" }, "A: the system prompt above, with"), optsA.el),
-        h("div", { class: "ag-col" }, h("span", { class: "label" }, "B: this system prompt, with"), systemB, optsB.el),
+        h("div", { class: "ag-col" }, h("span", { class: "label", "data-t": "agent.ab_a" }), optsA.el),
+        h("div", { class: "ag-col" }, h("span", { class: "label", "data-t": "agent.ab_b" }), systemB, optsB.el),
       ),
-      h(
-        "div",
-        { class: "wf-row" },
-        abButton,
-        h(
-          "span",
-          { class: "muted small" },
-          "Each variant runs on a workspace of its own from the same documents, A first; the page's panes stay as they are.",
-        ),
-      ),
+      h("div", { class: "wf-row" }, abButton, h("span", { class: "muted small", "data-t": "agent.ab_note" })),
     ),
     view,
   );
+  // The controls name their phrases (data-t…): fill them now; a locale switch fills them again.
+  applyPhrases(root);
 
   // ------------------------------------------------------------------ settings and the key
 
@@ -300,7 +290,7 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
     const documents = page.transcript().documents;
     await page.loadSample(store.state.sample, {
       texts: documents,
-      notice: `Agent run: ${Object.keys(documents).join(", ")} as the page started from it; every call the model makes shows here.`,
+      notice: say("agent.run_notice", { paths: Object.keys(documents).join(", ") }),
     });
     const ws = store.state.ws;
     if (!ws) return null;
@@ -438,10 +428,15 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
       h(
         "details",
         { open: true },
-        h("summary", {}, `${name} (${text.length.toLocaleString("en")} characters)`),
+        h("summary", {}, say("agent.export_summary", { name, chars: text.length.toLocaleString("en") })),
         h(
           "pre",
-          { class: "mono small ag-json", tabindex: 0, "aria-label": `${name}: the saved run`, "data-testid": "agent-transcript-json" },
+          {
+            class: "mono small ag-json",
+            tabindex: 0,
+            "aria-label": say("agent.saved_run", { name }),
+            "data-testid": "agent-transcript-json",
+          },
           text,
         ),
       ),
@@ -456,23 +451,25 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
 
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-  const MEASURES: [string, (m: Measures) => number | string | null, boolean][] = [
-    ["requests", (m) => m.requests, true],
-    ["tool calls", (m) => m.calls, true],
-    ["malformed calls", (m) => m.malformed, true],
-    ["tokens in", (m) => m.tokensIn, true],
-    ["tokens out", (m) => m.tokensOut, true],
-    ["wall time", (m) => m.wallMs, true],
-    ["429 retries", (m) => m.retries, true],
-    ["commits", (m) => m.commits, false],
-    ["task landed", (m) => (m.landed === null ? null : m.landed ? "yes" : "no"), false],
-    ["writes marked wrong", (m) => m.wrong, true],
+  // Each measure's name (its row's data-measure), the phrase it shows as, its value, lower is better.
+  const MEASURES: [string, PhraseKey, (m: Measures) => number | string | null, boolean][] = [
+    ["requests", "agent.m_requests", (m) => m.requests, true],
+    ["tool calls", "agent.m_calls", (m) => m.calls, true],
+    ["malformed calls", "agent.m_malformed", (m) => m.malformed, true],
+    ["tokens in", "agent.m_tokens_in", (m) => m.tokensIn, true],
+    ["tokens out", "agent.m_tokens_out", (m) => m.tokensOut, true],
+    ["wall time", "agent.m_wall", (m) => m.wallMs, true],
+    ["429 retries", "agent.m_retries", (m) => m.retries, true],
+    ["commits", "agent.m_commits", (m) => m.commits, false],
+    ["task landed", "agent.m_landed", (m) => (m.landed === null ? null : m.landed ? "yes" : "no"), false],
+    ["writes marked wrong", "agent.m_wrong", (m) => m.wrong, true],
   ];
 
   function cell(name: string, v: number | string | null, m: Measures): string {
-    if (v === null) return "not checked";
+    if (v === null) return say("agent.not_checked");
     if (name === "wall time") return seconds(v as number);
-    if ((name === "tokens in" || name === "tokens out") && m.unreported > 0) return `${v} (${m.unreported} unreported)`;
+    if (v === "yes" || v === "no") return say(v === "yes" ? "agent.yes" : "agent.no");
+    if ((name === "tokens in" || name === "tokens out") && m.unreported > 0) return say("agent.unreported", { v, n: m.unreported });
     return String(v);
   }
 
@@ -485,12 +482,18 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
       h(
         "thead",
         {},
-        h("tr", {}, h("th", {}, "measure"), ...runs.map(([label]) => h("th", {}, label)), ...(compare ? [h("th", {}, "B − A")] : [])),
+        h(
+          "tr",
+          {},
+          h("th", {}, say("tm.measure")),
+          ...runs.map(([label]) => h("th", {}, label)),
+          ...(compare ? [h("th", {}, "B − A")] : []),
+        ),
       ),
       h(
         "tbody",
         {},
-        ...MEASURES.map(([name, get, lowerIsBetter]) => {
+        ...MEASURES.map(([name, label, get, lowerIsBetter]) => {
           const vals = ms.map((m) => get(m));
           let delta = "";
           let tone = "";
@@ -504,7 +507,7 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
           return h(
             "tr",
             { "data-measure": name },
-            h("th", { scope: "row" }, name),
+            h("th", { scope: "row" }, say(label)),
             ...vals.map((v, i) => h("td", { "data-value": v === null ? "" : String(v) }, cell(name, v, ms[i]))),
             ...(compare ? [h("td", { class: `ag-delta ${tone}` }, delta)] : []),
           );
@@ -523,7 +526,7 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
           type: "checkbox",
           "data-testid": "agent-mark-wrong",
           checked: c.wrong,
-          "aria-label": `Mark call ${i + 1} (${c.tool}) as a wrong write`,
+          "aria-label": say("agent.mark_wrong", { n: i + 1, tool: c.tool }),
         });
         wrong.addEventListener("change", () => {
           c.wrong = wrong.checked;
@@ -532,18 +535,18 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
         return h(
           "li",
           { class: `ag-call${c.malformed ? " malformed" : ""}`, "data-testid": "agent-call", "data-status": c.status, "data-tool": c.tool },
-          h("span", { class: `badge ${STATUS_TONE[c.status] ?? "muted"}` }, `${c.tool || "(no name)"} → ${c.status}`),
-          c.malformed ? h("span", { class: "badge bad", "data-testid": "agent-malformed" }, "malformed: as sent") : null,
+          h("span", { class: `badge ${STATUS_TONE[c.status] ?? "muted"}` }, `${c.tool || say("agent.no_name")} → ${c.status}`),
+          c.malformed ? h("span", { class: "badge bad", "data-testid": "agent-malformed" }, say("agent.malformed")) : null,
           h("code", { class: "ag-sent", title: sent }, sent.length > 140 ? `${sent.slice(0, 139)}…` : sent),
           c.write
             ? h(
                 "label",
                 {
                   class: "check small ag-wrong",
-                  title: "This write changed the wrong place or the wrong way: counted in the run's measures and noted in its transcript",
+                  title: say("agent.wrong_title"),
                 },
                 wrong,
-                " wrong write",
+                say("agent.wrong_write"),
               )
             : null,
           h("span", { class: "muted small ag-summary" }, c.summary),
@@ -554,18 +557,18 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
 
   function runView(run: AgentRun, label: string, file: string, ownMeasures = true): HTMLElement {
     const out = h("div", { class: "ag-export" });
-    const exportButton = h("button", { type: "button", "data-testid": "agent-export", disabled: !run.finished }, "Export transcript");
+    const exportButton = h("button", { type: "button", "data-testid": "agent-export", disabled: !run.finished }, say("agent.export"));
     exportButton.addEventListener("click", () => void exportRun(run, file, out));
     const playButton = h(
       "button",
-      { type: "button", "data-testid": "agent-play", disabled: !run.finished, title: "Load the saved run in the Replay pane" },
-      "Play in Replay pane",
+      { type: "button", "data-testid": "agent-play", disabled: !run.finished, title: say("agent.play_title") },
+      say("agent.play"),
     );
     playButton.addEventListener("click", () => void play(run, `${label} (${run.setup.provider.model})`));
     const status =
       run.status === "waiting"
-        ? h("span", { class: "badge warn", "data-testid": "agent-wait" }, `waiting ${run.waitLeft} s (rate limited)`)
-        : h("span", { class: "badge", "data-testid": "agent-status" }, run.status);
+        ? h("span", { class: "badge warn", "data-testid": "agent-wait" }, say("agent.waiting", { n: run.waitLeft }))
+        : h("span", { class: "badge", "data-testid": "agent-status", "data-value": run.status }, say(`agent.status_${run.status}`));
     return h(
       "div",
       { class: "ag-run", "data-testid": "agent-run-view", "data-status": run.status, "data-label": label },
@@ -583,8 +586,8 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
       h(
         "details",
         { class: "ag-sys small" },
-        h("summary", {}, "system prompt"),
-        h("pre", { class: "ag-stream", tabindex: 0, "aria-label": `${label}: system prompt` }, run.setup.system),
+        h("summary", {}, say("agent.system_lower")),
+        h("pre", { class: "ag-stream", tabindex: 0, "aria-label": say("agent.system_of", { label }) }, run.setup.system),
       ),
       run.error
         ? h("p", { class: "args-error ag-error", "data-testid": "agent-error", "data-kind": run.error.kind }, run.error.message)
@@ -592,7 +595,7 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
       run.streaming
         ? h(
             "pre",
-            { class: "ag-stream", "data-testid": "agent-streaming", tabindex: 0, "aria-label": "The model's text as it streams" },
+            { class: "ag-stream", "data-testid": "agent-streaming", tabindex: 0, "aria-label": say("agent.streaming") },
             run.streaming,
           )
         : null,
@@ -615,7 +618,7 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
     return h(
       "details",
       { class: "ag-earlier", "data-testid": "agent-earlier", open: true },
-      h("summary", {}, `Earlier runs (${runs.length})`),
+      h("summary", {}, say("agent.earlier", { n: runs.length })),
       h(
         "table",
         { class: "ag-measures" },
@@ -625,9 +628,21 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
           h(
             "tr",
             {},
-            ...["#", "system prompt", "task", "model", "status", "calls", "tokens in / out", "wall time", "landed", "wrong", "replay"].map(
-              (c) => h("th", {}, c),
-            ),
+            ...(
+              [
+                "#",
+                "agent.system_lower",
+                "agent.col_task",
+                "agent.col_model",
+                "render.status",
+                "agent.col_calls",
+                "agent.col_tokens",
+                "agent.col_wall",
+                "agent.col_landed",
+                "agent.col_wrong",
+                "agent.col_replay",
+              ] as const
+            ).map((c) => h("th", {}, c === "#" ? c : say(c))),
           ),
         ),
         h(
@@ -637,10 +652,13 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
             const m = r.measures;
             const playButton = h(
               "button",
-              { type: "button", class: "small", "aria-label": `Play earlier run ${i + 1} in the Replay pane` },
-              "Play",
+              { type: "button", class: "small", "aria-label": say("agent.play_earlier", { n: i + 1 }) },
+              say("agent.play_short"),
             );
-            playButton.addEventListener("click", () => void play(r, `earlier run ${i + 1} (${r.setup.provider.model})`));
+            playButton.addEventListener(
+              "click",
+              () => void play(r, say("agent.earlier_source", { n: i + 1, model: r.setup.provider.model })),
+            );
             return h(
               "tr",
               { "data-testid": "agent-earlier-run" },
@@ -648,11 +666,11 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
               h("td", { class: "ag-clip", title: r.setup.system }, clip(r.setup.system, 48)),
               h("td", { class: "ag-clip", title: r.setup.task }, clip(r.setup.task, 32)),
               h("td", {}, r.setup.provider.model),
-              h("td", {}, r.status),
+              h("td", {}, say(`agent.status_${r.status}`)),
               h("td", {}, String(m.calls)),
               h("td", {}, `${m.tokensIn} / ${m.tokensOut}`),
               h("td", {}, seconds(m.wallMs)),
-              h("td", {}, m.landed === null ? "–" : m.landed ? "yes" : "no"),
+              h("td", {}, m.landed === null ? "–" : say(m.landed ? "agent.yes" : "agent.no")),
               h("td", {}, String(m.wrong)),
               h("td", {}, playButton),
             );
@@ -671,7 +689,7 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
     stopButton.disabled = !busy && !(run && !run.finished && run.requests > 0);
     root.dataset.busy = String(busy);
     const parts: HTMLElement[] = [];
-    if (run) parts.push(runView(run, "Run", "agentpad-agent-run.json"));
+    if (run) parts.push(runView(run, say("console.run"), "agentpad-agent-run.json"));
     if (earlier.length > 0) parts.push(earlierRuns(earlier));
     if (ab) {
       parts.push(
@@ -692,7 +710,7 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
         ),
       );
     }
-    if (abError) parts.push(h("p", { class: "args-error" }, `A/B could not start: ${abError}`));
+    if (abError) parts.push(h("p", { class: "args-error" }, say("agent.ab_failed", { error: abError })));
     view.replaceChildren(...parts);
     // The newest event in view (the log is a scrolling box).
     for (const log of view.querySelectorAll<HTMLElement>(".ag-events")) log.scrollTop = log.scrollHeight;
@@ -703,5 +721,5 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
     store.dispatch({ type: "agent", agent: {} });
   }
 
-  watch(store, (s) => [s.agent.rev], renderAgentPane);
+  watch(store, (s) => [s.agent.rev, s.options.locale], renderAgentPane);
 }

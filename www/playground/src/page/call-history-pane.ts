@@ -4,6 +4,7 @@ import { PinStore, callKey } from "../history";
 import { h } from "../render";
 import { $, errorText } from "./dom";
 import { watch, type PageCommands, type PageState, type PageStore } from "./store";
+import { t as say, tn } from "../phrases";
 
 function shortArgs(args: Record<string, unknown>): string {
   const t = JSON.stringify(args);
@@ -23,8 +24,8 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
         class: `icon pin${pinned ? " on" : ""}`,
         "data-testid": "pin-call",
         "aria-pressed": String(pinned),
-        "aria-label": `Pin ${what}`,
-        title: pinned ? "Unpin" : "Pin: keep it at the top, across samples and workspaces",
+        "aria-label": say("history.pin_label", { what }),
+        title: say(pinned ? "history.unpin" : "history.pin_title"),
       },
       pinned ? "★" : "☆",
     );
@@ -42,8 +43,8 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
         type: "button",
         class: "icon",
         "data-testid": "edit-call",
-        "aria-label": `Put ${what} in the console`,
-        title: "Put it in the console",
+        "aria-label": say("history.edit_label", { what }),
+        title: say("history.edit_title"),
       },
       "✎",
     );
@@ -54,8 +55,8 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
         type: "button",
         class: "icon",
         "data-testid": "replay-call",
-        "aria-label": `Run ${what} again`,
-        title: "Run it again on this workspace",
+        "aria-label": say("history.rerun_label", { what }),
+        title: say("history.rerun_title"),
       },
       "↻",
     );
@@ -77,11 +78,11 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
           { class: "call pinned", "data-key": callKey(p.tool, p.args), "data-testid": "pinned-call" },
           h(
             "span",
-            { class: "chip call-chip", "data-testid": "pinned-chip", title: `status when pinned: ${p.status}` },
+            { class: "chip call-chip", "data-testid": "pinned-chip", title: say("history.pinned_status", { status: p.status }) },
             `${p.tool} → ${p.status}`,
           ),
           h("code", { class: "call-args", title: JSON.stringify(p.args, null, 2) }, shortArgs(p.args)),
-          ...callActions(p.tool, p.args, p.status, `pinned call ${i + 1} (${p.tool})`),
+          ...callActions(p.tool, p.args, p.status, say("history.pinned_what", { n: i + 1, tool: p.tool })),
         ),
       ),
     );
@@ -94,7 +95,7 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
             type: "button",
             class: `chip call-chip${i === s.shown ? " active" : ""}`,
             "data-testid": "history-chip",
-            title: "Show its response",
+            title: say("history.show_title"),
             "aria-pressed": String(i === s.shown),
           },
           `${c.tool} → ${c.response.status}`,
@@ -105,7 +106,7 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
           { class: "call", "data-call": i + 1, "data-key": callKey(c.tool, c.args) },
           b,
           h("code", { class: "call-args", title: JSON.stringify(c.args, null, 2) }, shortArgs(c.args)),
-          ...callActions(c.tool, c.args, c.response.status, `call #${i + 1} (${c.tool})`),
+          ...callActions(c.tool, c.args, c.response.status, say("history.call_what", { n: i + 1, tool: c.tool })),
         );
       }),
     );
@@ -131,7 +132,7 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
     try {
       t = await recordTranscript(page.transcript());
     } catch (e) {
-      historyMessage(`Export failed: ${errorText(e)}`, true);
+      historyMessage(say("history.export_failed", { error: errorText(e) }), true);
       return;
     }
     t.title = `agentpad playground history (${store.state.history.length} call${store.state.history.length === 1 ? "" : "s"})`;
@@ -149,7 +150,11 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
     a.click();
     a.remove();
     historyMessage(
-      `Exported ${store.state.history.length} call${store.state.history.length === 1 ? "" : "s"} as agentpad-history.json (${text.length.toLocaleString("en")} characters, ${t.format}).`,
+      say("history.exported", {
+        calls: tn("session.calls", store.state.history.length),
+        chars: text.length.toLocaleString("en"),
+        format: t.format,
+      }),
     );
   }
 
@@ -159,11 +164,11 @@ export function mountCallHistory(store: PageStore, page: PageCommands): void {
     try {
       t = parseTranscript(JSON.parse(await file.text()));
     } catch (e) {
-      historyMessage(`Import refused: ${file.name}: ${errorText(e)}`, true);
+      historyMessage(say("history.import_refused", { file: file.name, error: errorText(e) }), true);
       return;
     }
-    await page.openShared(t, `Imported ${file.name}`);
-    historyMessage(`Imported ${file.name}: ${store.state.history.length} call${store.state.history.length === 1 ? "" : "s"} run in order.`);
+    await page.openShared(t, () => say("history.imported_source", { file: file.name }));
+    historyMessage(say("history.imported", { file: file.name, calls: tn("session.calls", store.state.history.length) }));
   }
 
   $("history-export").addEventListener("click", () => void exportHistory());

@@ -7,6 +7,7 @@ import { renderArgsForm } from "../form";
 import { h } from "../render";
 import { $ } from "./dom";
 import { toolName, watch, type PageCommands, type PageState, type PageStore } from "./store";
+import { t } from "../phrases";
 
 export function mountConsole(store: PageStore, page: PageCommands): void {
   const toolSelect = $("tool-select") as HTMLSelectElement;
@@ -16,7 +17,7 @@ export function mountConsole(store: PageStore, page: PageCommands): void {
 
   // The console's raw JSON arguments (src/argseditor.ts): lint from JSON.parse and the tool's schema.
   const argsEditor = new ArgsEditor($("args"), {
-    label: "Arguments (JSON)",
+    label: "console.args_label",
     testid: "args-input",
     check: (text) => checkArgs(text, currentTool()?.input_schema as JsonSchema | undefined).problems,
     onChange: () => {
@@ -44,16 +45,16 @@ export function mountConsole(store: PageStore, page: PageCommands): void {
     const def = currentTool();
     $("tool-desc").textContent = def ? def.description : "";
     const opt = optionalProps(def?.input_schema);
-    $("tool-optional").textContent = opt.length > 0 ? `optional: ${opt.join(", ")}` : "";
+    $("tool-optional").textContent = opt.length > 0 ? t("console.optional", { names: opt.join(", ") }) : "";
     const warn = $("tool-hidden");
     const name = toolSelect.value;
     const hidden = s.ws !== null && name !== "" && !s.tools.visible.includes(name);
     const st = s.tools.byName.get(name);
     warn.hidden = !hidden;
     warn.textContent = hidden
-      ? `${name} is hidden in state ${s.ws?.state}: ${st?.reason ?? "not offered now."}` +
+      ? t("console.hidden", { name, state: s.ws?.state ?? "", reason: st?.reason ?? t("console.not_offered") }) +
         (st?.guidance ? ` ${st.guidance}` : "") +
-        " Running it returns Blocked (with what to call instead)."
+        t("console.hidden_runs")
       : "";
     toolSelect.classList.toggle("unavailable", hidden);
     toolSelect.dataset.available = String(!hidden);
@@ -66,18 +67,25 @@ export function mountConsole(store: PageStore, page: PageCommands): void {
     if (!s.ws) return;
     const current = toolSelect.value;
     toolSelect.replaceChildren();
-    for (const t of s.tools.states.filter((x) => x.available)) {
-      toolSelect.append(h("option", { value: t.definition.name, title: t.definition.description.split("\n")[0] }, t.definition.name));
+    for (const tool of s.tools.states.filter((x) => x.available)) {
+      toolSelect.append(
+        h("option", { value: tool.definition.name, title: tool.definition.description.split("\n")[0] }, tool.definition.name),
+      );
     }
-    const hidden = s.tools.states.filter((t) => !t.available);
+    const hidden = s.tools.states.filter((x) => !x.available);
     if (hidden.length > 0) {
-      const group = h("optgroup", { label: `hidden in ${s.ws.state} (→ Blocked)` });
-      for (const t of hidden) {
+      const group = h("optgroup", { label: t("console.hidden_group", { state: s.ws.state }) });
+      for (const tool of hidden) {
         group.append(
           h(
             "option",
-            { value: t.definition.name, class: "unavailable", "data-available": "false", title: t.reason ?? "hidden in this state" },
-            `${t.definition.name} — hidden`,
+            {
+              value: tool.definition.name,
+              class: "unavailable",
+              "data-available": "false",
+              title: tool.reason ?? t("console.hidden_here"),
+            },
+            t("console.hidden_option", { name: tool.definition.name }),
           ),
         );
       }
@@ -136,14 +144,14 @@ export function mountConsole(store: PageStore, page: PageCommands): void {
     const fill = (label: string, tool: string, args: Record<string, unknown> | null, testid: string) => {
       const b = h(
         "button",
-        { type: "button", "data-testid": testid, title: `fill the console with ${tool}`, disabled: !s.tools.defs.has(tool) },
+        { type: "button", "data-testid": testid, title: t("console.fill_title", { tool }), disabled: !s.tools.defs.has(tool) },
         label,
       );
       b.addEventListener("click", () => fillConsole(`${tool}`, args));
       quick.append(b);
     };
     const act = (label: string, tool: string, args: Record<string, unknown>, testid: string, cls: string) => {
-      const b = h("button", { type: "button", class: cls, "data-testid": testid, title: `run ${tool} now` }, label);
+      const b = h("button", { type: "button", class: cls, "data-testid": testid, title: t("console.run_title", { tool }) }, label);
       b.addEventListener("click", () => void page.run(tool, args));
       quick.append(b);
     };
@@ -156,12 +164,12 @@ export function mountConsole(store: PageStore, page: PageCommands): void {
     };
     const suggestedTool = tool(suggested.verb);
     fill(`${short(a.old_text ?? suggestedTool)} → ${short(a.new_text ?? "")}`, suggestedTool, suggested.args, "quick-suggested");
-    (s.sample.extra ?? []).forEach((x, i) => fill(x.label, tool(x.verb), x.args, `quick-extra-${i}`));
-    fill("read", tool("read"), {}, "quick-read");
-    fill("read lines 40–50", tool("read"), { start_line: 40, end_line: 50 }, "quick-read-range");
-    fill("preview", tool("preview"), {}, "quick-preview");
-    act("Commit", tool("commit"), { summary: "playground commit" }, "quick-commit", "ok");
-    act("Revert", tool("revert"), { reason: "playground revert" }, "quick-revert", "bad");
+    (s.sample.extra ?? []).forEach((x, i) => fill(t(x.label), tool(x.verb), x.args, `quick-extra-${i}`));
+    fill(t("console.quick_read"), tool("read"), {}, "quick-read");
+    fill(t("console.quick_read_range"), tool("read"), { start_line: 40, end_line: 50 }, "quick-read-range");
+    fill(t("console.quick_preview"), tool("preview"), {}, "quick-preview");
+    act(t("console.quick_commit"), tool("commit"), { summary: "playground commit" }, "quick-commit", "ok");
+    act(t("console.quick_revert"), tool("revert"), { reason: "playground revert" }, "quick-revert", "bad");
   }
 
   toolSelect.addEventListener("change", () => fillConsole(toolSelect.value, null));

@@ -5,13 +5,14 @@ import { DocView } from "../docview";
 import { $ } from "./dom";
 import { liveContextKey, liveContextOf } from "./derive";
 import { toolName, watch, type PageCommands, type PageState, type PageStore } from "./store";
+import { t, type PhraseKey } from "../phrases";
 
 export function mountDocument(store: PageStore, page: PageCommands): void {
   const pathSelect = $("path-select") as HTMLSelectElement;
 
   // The document view (CodeMirror 6: src/docview.ts), made once and updated in place.
   const docView = new DocView($("doc"), {
-    label: "Document (draft), read-only: move the cursor or select to set the editor state",
+    label: "doc.view_label",
     onSelect: (anchor, head) => {
       // The cursor / selection the user set (anchor === head: a plain cursor).
       const same = anchor.line === head.line && anchor.column === head.column;
@@ -60,27 +61,32 @@ export function mountDocument(store: PageStore, page: PageCommands): void {
               type: "button",
               class: `chip stage tier-${candidateTier(c)}`,
               "data-testid": `stage-candidate-${c.id}`,
-              title: `run ${selectTool}({ selection_id: "${c.id}" }) now`,
+              title: t("doc.stage_title", { call: `${selectTool}({ selection_id: "${c.id}" })` }),
             },
-            `stage ${c.id}`,
+            t("doc.stage", { id: c.id }),
           );
           stage.addEventListener("click", () => void page.run(selectTool, { selection_id: c.id }));
           cell.append(stage);
         }
         // A unit a find ranked: read it, replace it whole, or search inside it.
         if (sel.found === true) {
-          const chip = (verb: string, label: string, title: string, act: () => void): void => {
-            const b = h("button", { type: "button", class: "chip", "data-testid": `${verb}-unit-${c.id}`, title }, `${label} ${c.id}`);
+          const chip = (verb: string, label: PhraseKey, title: string, act: () => void): void => {
+            const b = h("button", { type: "button", class: "chip", "data-testid": `${verb}-unit-${c.id}`, title }, t(label, { id: c.id }));
             b.addEventListener("click", act);
             cell.append(b);
           };
           const read = toolName(s.options, "read");
-          chip("read", "read", `run ${read}({ unit: "${c.id}" }) now`, () => void page.run(read, { unit: c.id, path: sel.path }));
-          chip("replace", "replace", `fill the console with ${selectTool}({ selection_id: "${c.id}" })`, () =>
+          chip(
+            "read",
+            "doc.unit_read",
+            t("doc.stage_title", { call: `${read}({ unit: "${c.id}" })` }),
+            () => void page.run(read, { unit: c.id, path: sel.path }),
+          );
+          chip("replace", "doc.unit_replace", t("console.fill_title", { tool: `${selectTool}({ selection_id: "${c.id}" })` }), () =>
             store.dispatch({ type: "fillConsole", tool: selectTool, args: { selection_id: c.id, new_text: "" }, focus: true }),
           );
           const replace = toolName(s.options, "replace");
-          chip("within", "edit inside", `fill the console with ${replace}({ within: "${c.id}" })`, () =>
+          chip("within", "doc.unit_within", t("console.fill_title", { tool: `${replace}({ within: "${c.id}" })` }), () =>
             store.dispatch({ type: "fillConsole", tool: replace, args: { old_text: "", new_text: "", within: c.id }, focus: true }),
           );
           return;
@@ -89,8 +95,8 @@ export function mountDocument(store: PageStore, page: PageCommands): void {
         if (lastReplace) {
           const use = h(
             "button",
-            { type: "button", class: "chip", "data-testid": `use-candidate-${c.id}`, title: "fill the console with match_id" },
-            `use ${c.id}`,
+            { type: "button", class: "chip", "data-testid": `use-candidate-${c.id}`, title: t("doc.use_title") },
+            t("doc.use", { id: c.id }),
           );
           use.addEventListener("click", () =>
             store.dispatch({ type: "fillConsole", tool: toolName(s.options, "replace"), args: { ...lastReplace, match_id: c.id } }),
@@ -99,26 +105,22 @@ export function mountDocument(store: PageStore, page: PageCommands): void {
         }
       });
       const tiers = new Set(sel.candidates.map((c) => candidateTier(c)));
-      const note = tiers.has("near")
-        ? "near misses: no match at any tier; stage one only if it is the place you meant"
-        : tiers.has("fuzzy")
-          ? "fuzzy matches: found only after normalising whitespace, indentation or look-alikes"
-          : "";
+      const note = tiers.has("near") ? t("doc.note_near") : tiers.has("fuzzy") ? t("doc.note_fuzzy") : "";
       cands.append(
         h(
           "h3",
           {},
-          sel.found === true ? "Units found" : "Candidates",
+          t(sel.found === true ? "doc.units_found" : "doc.candidates"),
           note ? h("span", { class: "cand-note", "data-testid": "candidates-note" }, ` · ${note}`) : null,
         ),
         list,
       );
       // (A link shared before near misses were data carries their text: nothing is shown for it.)
-      if (Array.isArray(sel.differs)) cands.append(h("h3", {}, "What differs"), renderNearMisses(sel.differs));
+      if (Array.isArray(sel.differs)) cands.append(h("h3", {}, t("render.what_differs")), renderNearMisses(sel.differs));
     }
     const lines = draft === "" ? 0 : docView.lines - (draft.endsWith("\n") ? 1 : 0);
     const changed = draft !== ws.text(s.path);
-    $("doc-meta").textContent = `${s.path} · ${lines} lines · ${draft.length} chars${changed ? " · modified" : ""}`;
+    $("doc-meta").textContent = t(changed ? "doc.meta_modified" : "doc.meta", { path: s.path, lines, chars: draft.length });
   }
 
   /** The editor state the core reports, on the document view: the cursor's line and the selected lines. */

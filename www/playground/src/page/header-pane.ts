@@ -6,6 +6,7 @@ import { h } from "../render";
 import { SAMPLES } from "../samples";
 import { $ } from "./dom";
 import { CANDIDATE_STYLES, LOCALES, PERSIST_MODES, watch, type PageCommands, type PageState, type PageStore } from "./store";
+import { phrase, t } from "../phrases";
 
 export function mountHeader(store: PageStore, page: PageCommands): void {
   const sampleSelect = $("sample-select") as HTMLSelectElement;
@@ -14,7 +15,7 @@ export function mountHeader(store: PageStore, page: PageCommands): void {
   const styleSelect = $("candidate-style") as HTMLSelectElement;
   const options = () => store.state.options;
 
-  for (const s of SAMPLES) sampleSelect.append(h("option", { value: s.id }, s.label));
+  for (const s of SAMPLES) sampleSelect.append(phrase(h("option", { value: s.id }), s.label));
   sampleSelect.value = store.state.sample.id;
   sampleSelect.addEventListener("change", () => {
     const s = SAMPLES.find((x) => x.id === sampleSelect.value);
@@ -23,9 +24,7 @@ export function mountHeader(store: PageStore, page: PageCommands): void {
   $("reset").addEventListener("click", () => {
     const { sample, options: o } = store.state;
     void page.loadSample(sample, {
-      notice:
-        `Reset: ${sample.path} from the sample, persistMode "${o.persistMode}", ` +
-        `locale "${o.locale}", candidateStyle "${o.candidateStyle}".`,
+      notice: t("header.reset_notice", { path: sample.path, mode: o.persistMode, locale: o.locale, style: o.candidateStyle }),
     });
   });
   modeSelect.addEventListener("change", () => {

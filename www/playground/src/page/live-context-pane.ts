@@ -6,6 +6,7 @@ import { estimateTokens } from "../transcript";
 import { $ } from "./dom";
 import { liveContextKey, liveContextOf } from "./derive";
 import { LANG, watch, type PageCommands, type PageState, type PageStore } from "./store";
+import { t, type PhraseKey } from "../phrases";
 
 function setPos(line: HTMLInputElement, column: HTMLInputElement, p: LineCol | null | undefined): void {
   line.value = p ? String(p.line) : "";
@@ -13,11 +14,11 @@ function setPos(line: HTMLInputElement, column: HTMLInputElement, p: LineCol | n
 }
 
 /** A position from two inputs: null when both are empty (the core checks the numbers). */
-function readPos(line: HTMLInputElement, column: HTMLInputElement, what: string): LineCol | null {
+function readPos(line: HTMLInputElement, column: HTMLInputElement, what: PhraseKey): LineCol | null {
   const l = line.value.trim();
   const c = column.value.trim();
   if (l === "" && c === "") return null;
-  if (l === "") throw new Error(`${what}: give a line too`);
+  if (l === "") throw new Error(t("lc.give_line", { what: t(what) }));
   return { line: Number(l), column: c === "" ? 1 : Number(c) };
 }
 
@@ -43,10 +44,10 @@ export function mountLiveContext(store: PageStore, page: PageCommands): void {
   function applyEditorForm(): void {
     let state: Omit<EditorState, "path">;
     try {
-      const cursor = readPos(cursorLine, cursorColumn, "cursor");
-      const anchor = readPos(anchorLine, anchorColumn, "selection from");
-      const head = readPos(headLine, headColumn, "selection to");
-      if ((anchor === null) !== (head === null)) throw new Error("a selection needs both ends (from and to)");
+      const cursor = readPos(cursorLine, cursorColumn, "lc.pos_cursor");
+      const anchor = readPos(anchorLine, anchorColumn, "lc.pos_from");
+      const head = readPos(headLine, headColumn, "lc.pos_to");
+      if ((anchor === null) !== (head === null)) throw new Error(t("lc.both_ends"));
       state = {
         ...(cursor ? { cursor } : {}),
         ...(anchor && head ? { selection: { anchor, head } } : {}),
@@ -81,7 +82,7 @@ export function mountLiveContext(store: PageStore, page: PageCommands): void {
       return;
     }
     if (!live.ok) {
-      view.replaceChildren(h("p", { class: "args-error", "data-testid": "live-context-error" }, `ws.liveContext refused: ${live.error}`));
+      view.replaceChildren(h("p", { class: "args-error", "data-testid": "live-context-error" }, t("lc.refused", { error: live.error })));
       meta.replaceChildren();
       $("lc-sections-wrap").replaceChildren();
       return;
@@ -105,16 +106,20 @@ export function mountLiveContext(store: PageStore, page: PageCommands): void {
     );
     const e = lc.json.editor_state;
     const editor = [
-      e.cursor ? `cursor ${formatPos(e.cursor)}` : "no cursor",
-      e.selection ? `selection ${formatPos(e.selection.anchor)} → ${formatPos(e.selection.head)}` : "",
+      e.cursor ? t("lc.state_cursor", { pos: formatPos(e.cursor) }) : t("lc.state_no_cursor"),
+      e.selection ? t("lc.state_selection", { from: formatPos(e.selection.anchor), to: formatPos(e.selection.head) }) : "",
     ].filter(Boolean);
     meta.replaceChildren(
       h(
         "span",
         {},
-        `${lc.markdown.length.toLocaleString("en")} chars · ~${estimateTokens(lc.markdown).toLocaleString("en")} tokens · ${lc.content_parts.length} content parts`,
+        t("lc.meta", {
+          chars: lc.markdown.length.toLocaleString("en"),
+          tokens: estimateTokens(lc.markdown).toLocaleString("en"),
+          parts: lc.content_parts.length,
+        }),
       ),
-      " · editor: ",
+      t("lc.meta_editor"),
       h("span", { class: "mono", "data-testid": "lc-editor-state" }, `${e.active_path} ${editor.join(", ")}`),
     );
     // The inputs show what the core holds (it drops a position the draft no longer has), unless

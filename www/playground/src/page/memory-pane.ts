@@ -3,6 +3,7 @@
 import { renderMemory } from "../panes";
 import { $, errorText } from "./dom";
 import { liveOptionsOf, toolName, watch, type PageCommands, type PageState, type PageStore } from "./store";
+import { t } from "../phrases";
 
 function splitList(text: string, sep: RegExp): string[] {
   return text
@@ -30,7 +31,7 @@ export function mountMemory(store: PageStore, page: PageCommands): void {
     if (!ws) return;
     const summary = memSummary.value.trim();
     if (summary === "") {
-      memError.textContent = "A turn needs a summary.";
+      memError.textContent = t("mem.needs_summary");
       memSummary.focus();
       return;
     }
@@ -43,10 +44,12 @@ export function mountMemory(store: PageStore, page: PageCommands): void {
       });
       memError.textContent = "";
       for (const input of [memSummary, memContext, memInsights, memTags]) input.value = "";
-      const finds = options.memory ? ` ${toolName(options, "recall_context")} / ${toolName(options, "search_memory")} can find it.` : "";
-      store.dispatch({ type: "notice", message: `ws.memory.add(…) stored turn ${turn}.${finds}` });
+      const finds = options.memory
+        ? t("mem.can_find", { recall: toolName(options, "recall_context"), search: toolName(options, "search_memory") })
+        : "";
+      store.dispatch({ type: "notice", message: t("mem.stored", { turn }) + finds });
     } catch (e) {
-      memError.textContent = `ws.memory.add refused: ${errorText(e)}`;
+      memError.textContent = t("mem.refused", { error: errorText(e) });
       return;
     }
     store.dispatch({ type: "memoryAdded" });
@@ -61,7 +64,7 @@ export function mountMemory(store: PageStore, page: PageCommands): void {
     try {
       memContext.value = s.ws ? s.ws.liveContext(liveOptionsOf(s)).markdown : "";
     } catch (e) {
-      memError.textContent = `ws.liveContext refused: ${errorText(e)}`;
+      memError.textContent = t("lc.refused", { error: errorText(e) });
     }
   });
   memoryToggle.addEventListener("change", () => {

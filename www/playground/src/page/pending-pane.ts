@@ -5,7 +5,7 @@ import { $ } from "./dom";
 import { watch, type PageStore } from "./store";
 
 export function mountPending(store: PageStore): void {
-  const pendingDiff = new DiffView({ label: "Pending diff", testid: "pending-preview", emptyText: "(no pending changes)" });
+  const pendingDiff = new DiffView({ label: "pending.diff_label", testid: "pending-preview", emptyText: "pending.no_changes" });
   $("pending-diff").replaceChildren(pendingDiff.dom);
   watch(
     store,

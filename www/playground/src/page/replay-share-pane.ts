@@ -4,6 +4,7 @@
 import { initReplayPane, initShareBar } from "../replay-pane";
 import { $ } from "./dom";
 import { watch, type PageCommands, type PageStore } from "./store";
+import { t } from "../phrases";
 
 export function mountReplayShare(store: PageStore, page: PageCommands): void {
   initShareBar($("share-bar"), { transcript: () => page.transcript() });
@@ -14,7 +15,7 @@ export function mountReplayShare(store: PageStore, page: PageCommands): void {
     adopt: (v) => page.adoptReplay(v),
     leave: () => {
       const sample = store.state.sample;
-      return page.loadSample(sample, { notice: `Left replay mode: ${sample.path} from the sample.` });
+      return page.loadSample(sample, { notice: t("replay.left", { path: sample.path }) });
     },
   });
   watch(

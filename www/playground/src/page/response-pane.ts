@@ -2,6 +2,7 @@
 import { h, renderBadges, renderJson, renderMarkdown, renderNextActions, renderSessionLog } from "../render";
 import { $ } from "./dom";
 import { LANG, watch, type PageState, type PageStore } from "./store";
+import { t } from "../phrases";
 
 /** How many earlier calls the Basic column lists (most recent last). */
 const BASIC_HISTORY = 4;
@@ -16,7 +17,7 @@ function renderResponsePanel(s: PageState, store: PageStore): void {
   const earlier = $("basic-history");
   earlier.replaceChildren();
   if (!rec) {
-    badges.replaceChildren(h("span", { class: "muted" }, "No call yet: pick a tool and press Run."));
+    badges.replaceChildren(h("span", { class: "muted" }, t("response.no_call")));
     md.replaceChildren();
     json.replaceChildren();
     next.replaceChildren();
@@ -30,7 +31,7 @@ function renderResponsePanel(s: PageState, store: PageStore): void {
     basic.textContent = r.markdown_basic;
     basic.setAttribute("lang", lang);
     const latest = s.shown === s.history.length - 1;
-    $("response-tool").textContent = `#${s.shown + 1} ${rec.tool}` + (latest ? "" : ` · not the latest (#${s.history.length})`);
+    $("response-tool").textContent = `#${s.shown + 1} ${rec.tool}` + (latest ? "" : t("response.not_latest", { n: s.history.length }));
     const view = renderMarkdown(r.markdown);
     view.setAttribute("lang", lang);
     md.replaceChildren(view);
@@ -38,7 +39,7 @@ function renderResponsePanel(s: PageState, store: PageStore): void {
     next.replaceChildren(renderNextActions(r.next_actions, (tool) => store.dispatch({ type: "fillConsole", tool, args: null })));
     // The calls before it, as an agent's history would keep them: one Basic line each.
     const from = Math.max(0, s.shown - BASIC_HISTORY);
-    if (from > 0) earlier.append(h("li", { class: "muted more" }, `… ${from} earlier`));
+    if (from > 0) earlier.append(h("li", { class: "muted more" }, t("response.earlier", { n: from })));
     for (let i = from; i < s.shown; i++) {
       const c = s.history[i];
       const item = h(

@@ -8,6 +8,7 @@ import { PlaygroundStorage } from "../storage";
 import { SessionRecorder } from "../share";
 import { transcriptFromHash, type AdoptedReplay } from "../replay-pane";
 import { errorText } from "./dom";
+import { t as say, tn } from "../phrases";
 import {
   optionsFrom,
   toolName,
@@ -76,7 +77,7 @@ export function createSession(store: PageStore): PageCommands {
       store.dispatch({ type: "created", ws, storage, path, seen, tools: ws.toolStates() });
       store.dispatch({ type: "fillConsole", tool: toolName(o, sample.suggested.verb), args: sample.suggested.args });
     } catch (e) {
-      store.dispatch({ type: "fatal", message: `Could not create the workspace: ${errorText(e)}` });
+      store.dispatch({ type: "fatal", message: say("session.create_failed", { error: errorText(e) }) });
     }
     store.dispatch({ type: "loaded", generation, notice: options.notice });
   }
@@ -111,23 +112,23 @@ export function createSession(store: PageStore): PageCommands {
     const last = history[history.length - 1]?.response;
     const pending = last ? last.pending_changes.length : 0;
     const dropped = [
-      pending > 0 ? `${pending} pending change${pending === 1 ? "" : "s"}` : "",
-      history.length > 0 ? `${history.length} call${history.length === 1 ? "" : "s"}` : "",
-      last && last.task_stack.length > 0 ? "the task stack" : "",
+      pending > 0 ? tn("session.pending_changes", pending) : "",
+      history.length > 0 ? tn("session.calls", history.length) : "",
+      last && last.task_stack.length > 0 ? say("session.the_task_stack") : "",
     ].filter(Boolean);
-    const source = previousMode === "disabled" ? "the text committed in memory" : "the saved text";
+    const source = say(previousMode === "disabled" ? "session.source_memory" : "session.source_saved");
     const what = changed.map((k) => `${k} "${o[k]}"`).join(", ") || `persistMode "${o.persistMode}"`;
-    const fromNext = changed.some((k) => k === "locale" || k === "candidateStyle") ? " The next call's Markdown shows it." : "";
+    const fromNext = changed.some((k) => k === "locale" || k === "candidateStyle") ? say("session.from_next") : "";
     // The memory store is the host's: it goes over to the new workspace.
     const turns = ws.memory.turns().length;
-    const kept = turns > 0 ? ` Kept ${turns} memory turn${turns === 1 ? "" : "s"}.` : "";
+    const kept = turns > 0 ? tn("session.kept_turns", turns) : "";
     await loadSample(before.sample, {
       texts,
       path: before.path,
       memory: turns > 0 ? ws.memory.export() : undefined,
       notice:
-        `Recreated the workspace with ${what} on ${source} of ${Object.keys(texts).join(", ")}` +
-        (dropped.length > 0 ? `; dropped ${dropped.join(", ")}.` : ".") +
+        say("session.recreated", { what, source, paths: Object.keys(texts).join(", ") }) +
+        (dropped.length > 0 ? say("session.dropped", { dropped: dropped.join(say("session.list_sep")) }) : say("session.stop")) +
         fromNext +
         kept,
     });
@@ -221,10 +222,10 @@ export function createSession(store: PageStore): PageCommands {
       done.tools = tools;
       done.pending = previewCalls
         ? await pendingAfter(ws, r, tool, path, toolsView(tools, s.options, s.tools.defs).visible)
-        : { preview: r.status !== "NoMatch" ? r.preview : null, changes: r.pending_changes, source: `from ${tool} (agent)` };
+        : { preview: r.status !== "NoMatch" ? r.preview : null, changes: r.pending_changes, source: say("session.from_agent", { tool }) };
       if (s.storage) done.seen = await seenVersions(s.storage);
     } catch (e) {
-      done.fatal = `${tool} failed: ${errorText(e)}`;
+      done.fatal = say("session.call_failed", { tool, error: errorText(e) });
     }
     store.dispatch(done);
   }
@@ -243,7 +244,7 @@ export function createSession(store: PageStore): PageCommands {
   ): Promise<PendingView> {
     // A NoMatch's preview is what differs (shown under the candidates), not a pending diff.
     if (r.preview !== null && r.preview !== undefined && r.status !== "NoMatch") {
-      return { preview: r.preview, changes: r.pending_changes, source: `from ${tool}` };
+      return { preview: r.preview, changes: r.pending_changes, source: say("session.from", { tool }) };
     }
     const previewTool = toolName(state().options, "preview");
     // A successful preview call without a preview already says that nothing is pending.
@@ -251,9 +252,9 @@ export function createSession(store: PageStore): PageCommands {
     const mayHavePending = ws.state !== "Idle" || r.pending_changes.length > 0;
     if (mayHavePending && !answered && visible.includes(previewTool)) {
       const p: AgentResponse = await ws.callUntyped(previewTool, { path }, { toolCallId: nextCallId("auto_preview") });
-      return { preview: p.preview, changes: p.pending_changes, source: `from ${previewTool} (auto)` };
+      return { preview: p.preview, changes: p.pending_changes, source: say("session.from_auto", { tool: previewTool }) };
     }
-    return { preview: null, changes: r.pending_changes, source: `from ${tool}` };
+    return { preview: null, changes: r.pending_changes, source: say("session.from", { tool }) };
   }
 
   // ---------------------------------------------------------------- the editor state and storage
@@ -267,7 +268,7 @@ export function createSession(store: PageStore): PageCommands {
       store.dispatch({ type: "editorState", ok: true, asked, error: "" });
       return true;
     } catch (e) {
-      store.dispatch({ type: "editorState", ok: false, asked, error: `ws.setEditorState refused: ${errorText(e)}` });
+      store.dispatch({ type: "editorState", ok: false, asked, error: say("session.editor_refused", { error: errorText(e) }) });
       return false;
     }
   }
@@ -283,10 +284,14 @@ export function createSession(store: PageStore): PageCommands {
     store.dispatch({
       type: "notice",
       message:
-        `storage.write("${path}", …) → ${version} (${what}). The next tool call sees it: ` +
+        say("session.written", { path, version, what }) +
         (pending
-          ? `changes are pending, so expect ExternalConflict (state OutOfSync; commit blocked until ${toolName(p, "rebase")}, ${toolName(p, "refresh")} or ${toolName(p, "discard")}).`
-          : "nothing is pending, so the workspace reloads it silently and says so in that call's summary."),
+          ? say("session.written_pending", {
+              rebase: toolName(p, "rebase"),
+              refresh: toolName(p, "refresh"),
+              discard: toolName(p, "discard"),
+            })
+          : say("session.written_nothing_pending")),
     });
     store.dispatch({ type: "storageChanged" });
   }
@@ -299,12 +304,14 @@ export function createSession(store: PageStore): PageCommands {
     store.dispatch({
       type: "notice",
       message:
-        `storage.failNext("save"): the next save rejects (${storage.armedSaveFailures} armed). ` +
-        (options.persistMode === "disabled"
-          ? "Persist mode is disabled, so nothing saves until you switch modes."
-          : options.persistMode === "immediate"
-            ? "In immediate mode the next successful edit saves: expect PersistFailure, state OutOfSync."
-            : "Commit something: expect PersistFailure, state OutOfSync, the draft kept whole."),
+        say("session.fail_armed", { n: storage.armedSaveFailures }) +
+        say(
+          options.persistMode === "disabled"
+            ? "session.fail_disabled"
+            : options.persistMode === "immediate"
+              ? "session.fail_immediate"
+              : "session.fail_manual",
+        ),
     });
     store.dispatch({ type: "storageChanged" });
   }
@@ -327,7 +334,11 @@ export function createSession(store: PageStore): PageCommands {
         : null;
     // The response's own preview only: a preview call here would be a call the transcript does not have.
     const pending: PendingView = r
-      ? { preview: r.status !== "NoMatch" ? r.preview : null, changes: r.pending_changes, source: `from ${last.tool} (replay)` }
+      ? {
+          preview: r.status !== "NoMatch" ? r.preview : null,
+          changes: r.pending_changes,
+          source: say("session.from_replay", { tool: last.tool }),
+        }
       : { preview: null, changes: [], source: "" };
     recorder.begin(v.documents, v.options, v.title);
     for (const step of v.steps) {
@@ -348,7 +359,7 @@ export function createSession(store: PageStore): PageCommands {
   }
 
   /** Load a shared session: its documents with its options, then its calls run in order as the console runs them. */
-  async function openShared(t: Transcript, source = "Opened a share link"): Promise<void> {
+  async function openShared(t: Transcript, source?: () => string): Promise<void> {
     store.dispatch({ type: "share", share: "loading" });
     store.dispatch({ type: "options", options: optionsFrom(t.options ?? {}, state().boot) });
     const sample = SAMPLES.find((s) => s.path in t.documents) ?? state().sample;
@@ -364,7 +375,13 @@ export function createSession(store: PageStore): PageCommands {
     if (state().ws) {
       store.dispatch({
         type: "notice",
-        message: `${source}: ${Object.keys(t.documents).join(", ")} with ${JSON.stringify(transcriptOptions(state()))}, ${calls} call${calls === 1 ? "" : "s"} run in order.`,
+        // Said in the link's locale, which is the page's by now.
+        message: say("session.opened", {
+          source: source ? source() : say("session.opened_share_link"),
+          paths: Object.keys(t.documents).join(", "),
+          options: JSON.stringify(transcriptOptions(state())),
+          calls: tn("session.calls", calls),
+        }),
       });
     }
     store.dispatch({ type: "share", share: state().ws ? "loaded" : "error" });
@@ -379,7 +396,7 @@ export function createSession(store: PageStore): PageCommands {
       await loadSample(state().sample);
       store.dispatch({
         type: "fatal",
-        message: `This share link does not decode (${e instanceof Error ? e.message : String(e)}); the page shows the sample instead.`,
+        message: say("session.share_refused", { error: e instanceof Error ? e.message : String(e) }),
       });
       store.dispatch({ type: "share", share: "refused" });
       return true;

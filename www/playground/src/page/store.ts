@@ -512,7 +512,7 @@ export interface PageCommands {
   failNextSave(): void;
   /** What the page did since its workspace was created, as a transcript (the share link's). */
   transcript(): Transcript;
-  openShared(t: Transcript, source?: string): Promise<void>;
+  openShared(t: Transcript, source?: () => string): Promise<void>;
   openShareLink(hash: string): Promise<boolean>;
   adoptReplay(v: AdoptedReplay): void;
 }

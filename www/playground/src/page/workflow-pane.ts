@@ -4,24 +4,25 @@ import type { StorageEvent } from "../storage";
 import { STATUS_TONE, h, renderTaskStack, renderToolChips } from "../render";
 import { $ } from "./dom";
 import { toolName, watch, type PageCommands, type PageState, type PageStore } from "./store";
+import { t, type PhraseKey } from "../phrases";
 
-const MODE_HINT: Record<PageState["options"]["persistMode"], string> = {
-  manual: "commit saves",
-  immediate: "each edit saves",
-  disabled: "in memory only",
+const MODE_HINT: Record<PageState["options"]["persistMode"], PhraseKey> = {
+  manual: "wf.hint_manual",
+  immediate: "wf.hint_immediate",
+  disabled: "wf.hint_disabled",
 };
 
 function describeEvent(e: StorageEvent): HTMLElement {
   switch (e.kind) {
     case "external":
-      return h("li", { class: "ev external" }, h("span", { class: "tag warn" }, "external write"), ` ${e.path} → ${e.version}`);
+      return h("li", { class: "ev external" }, h("span", { class: "tag warn" }, t("wf.ev_external")), ` ${e.path} → ${e.version}`);
     case "saved":
-      return h("li", { class: "ev saved" }, h("span", { class: "tag ok" }, "saved"), ` ${e.path} → ${e.version}`);
+      return h("li", { class: "ev saved" }, h("span", { class: "tag ok" }, t("wf.ev_saved")), ` ${e.path} → ${e.version}`);
     case "failed":
       return h(
         "li",
         { class: "ev failed", title: e.error ?? "" },
-        h("span", { class: "tag bad" }, "save failed"),
+        h("span", { class: "tag bad" }, t("wf.ev_failed")),
         ` ${e.path}: ${e.error ?? ""}`,
       );
   }
@@ -41,16 +42,16 @@ function renderWorkflowPanel(s: PageState, fillConsole: (tool: string) => void):
   const mode = $("wf-mode");
   mode.textContent = s.options.persistMode;
   mode.dataset.mode = s.options.persistMode;
-  $("mode-hint").textContent = MODE_HINT[s.options.persistMode];
+  $("mode-hint").textContent = t(MODE_HINT[s.options.persistMode]);
 
   const flags = r?.flags.names ?? [];
   $("wf-flags").replaceChildren(
     ...(r === undefined
-      ? [h("span", { class: "muted small" }, "(no call yet)")]
+      ? [h("span", { class: "muted small" }, t("wf.no_call_yet"))]
       : flags.length === 0
         ? [h("span", { class: "badge muted", "data-testid": "wf-flag" }, "-")]
         : flags.map((f) => h("span", { class: `badge flag flag-${f}`, "data-testid": "wf-flag" }, f))),
-    ...(r ? [h("span", { class: "muted small", title: "flags.mask" }, ` mask ${r.flags.mask}`)] : []),
+    ...(r ? [h("span", { class: "muted small", title: "flags.mask" }, t("wf.mask", { mask: r.flags.mask }))] : []),
   );
 
   $("wf-last").replaceChildren(
@@ -61,16 +62,16 @@ function renderWorkflowPanel(s: PageState, fillConsole: (tool: string) => void):
           h("span", { class: `badge ${STATUS_TONE[r.status] ?? "muted"}`, "data-testid": "wf-status" }, r.status),
           h("span", { class: "wf-summary", "data-testid": "wf-summary", title: r.summary }, r.summary),
         ]
-      : [h("span", { class: "muted small" }, "(none)")]),
+      : [h("span", { class: "muted small" }, t("wf.none"))]),
   );
 
   const changes = s.pending.changes;
   const pend = $("wf-pending");
   pend.dataset.count = String(changes.length);
   pend.replaceChildren(
-    h("span", { class: "label" }, "pending"),
+    h("span", { class: "label" }, t("wf.pending")),
     changes.length === 0
-      ? h("span", { class: "muted small" }, " none")
+      ? h("span", { class: "muted small" }, ` ${t("label.none")}`)
       : h(
           "span",
           { class: "wf-pending-list" },
@@ -95,19 +96,13 @@ function renderWorkflowPanel(s: PageState, fillConsole: (tool: string) => void):
       const version = storage.version(p);
       const tags: HTMLElement[] = [];
       if (version !== s.seen.get(p)) {
-        tags.push(
-          h(
-            "span",
-            { class: "tag warn", "data-testid": "storage-unseen", title: "the workspace reads it at the start of the next call" },
-            "changed outside · the next call sees it",
-          ),
-        );
+        tags.push(h("span", { class: "tag warn", "data-testid": "storage-unseen", title: t("wf.unseen_title") }, t("wf.unseen")));
       } else if (open.includes(p) && storage.normalized(p) !== ws.text(p)) {
         tags.push(
           h(
             "span",
             { class: "tag muted", "data-testid": "storage-differs" },
-            s.options.persistMode === "disabled" ? "differs: commits stay in memory" : "differs from the committed text",
+            t(s.options.persistMode === "disabled" ? "wf.differs_disabled" : "wf.differs"),
           ),
         );
       }
@@ -116,8 +111,8 @@ function renderWorkflowPanel(s: PageState, fillConsole: (tool: string) => void):
           "div",
           { class: `wf-doc${p === s.path ? " on-screen" : ""}`, "data-path": p },
           h("span", { class: "mono" }, p),
-          h("span", { class: "badge small", "data-testid": "storage-version", title: "storage version" }, version ?? "(removed)"),
-          h("span", { class: "muted small" }, `${(storage.read(p) ?? "").length} chars`),
+          h("span", { class: "badge small", "data-testid": "storage-version", title: t("wf.storage_version") }, version ?? t("wf.removed")),
+          h("span", { class: "muted small" }, t("wf.chars", { n: (storage.read(p) ?? "").length })),
           ...tags,
         ),
       );
@@ -130,7 +125,7 @@ function renderWorkflowPanel(s: PageState, fillConsole: (tool: string) => void):
           h(
             "span",
             { class: "tag bad", "data-testid": "armed-failures" },
-            `next save fails${storage.armedSaveFailures > 1 ? ` (×${storage.armedSaveFailures})` : ""}`,
+            t("wf.next_save_fails") + (storage.armedSaveFailures > 1 ? ` (×${storage.armedSaveFailures})` : ""),
           ),
         ),
       );
@@ -151,7 +146,7 @@ function renderWorkflowPanel(s: PageState, fillConsole: (tool: string) => void):
 
   $("tasks").replaceChildren(renderTaskStack(r ? r.task_stack : [], toolName(s.options, "begin_task")));
 
-  $("wf-tools-count").textContent = ws ? `${s.tools.visible.length} of ${s.tools.all.length} visible in ${state}` : "";
+  $("wf-tools-count").textContent = ws ? t("wf.tools_count", { visible: s.tools.visible.length, all: s.tools.all.length, state }) : "";
   $("wf-tools").replaceChildren(
     renderToolChips(s.tools.all, s.tools.visible, state, fillConsole, new Map([...s.tools.byName].map(([n, t]) => [n, t.reason]))),
   );
@@ -170,12 +165,12 @@ export function mountWorkflow(store: PageStore, page: PageCommands): void {
     const eol = current.includes("\r\n") ? "\r\n" : "\n";
     const sep = current === "" || current.endsWith("\n") ? "" : eol;
     const line = externalLine.value;
-    page.writeExternally(current + sep + line + eol, `appended ${JSON.stringify(line)}`);
+    page.writeExternally(current + sep + line + eol, t("wf.appended", { line: JSON.stringify(line) }));
   }
 
   $("external-write").addEventListener("click", simulateExternalWrite);
   $("fail-next-save").addEventListener("click", () => page.failNextSave());
-  $("external-write-text").addEventListener("click", () => page.writeExternally(externalText.value, "edited by hand"));
+  $("external-write-text").addEventListener("click", () => page.writeExternally(externalText.value, t("wf.edited_by_hand")));
   $("external-load-text").addEventListener("click", () => {
     externalText.value = stored();
   });
