@@ -108,7 +108,14 @@ pub fn is_stable(c: char) -> bool {
         // (A letter an accent may follow is still stable: the decomposition keeps it.)
         return !c.is_ascii_whitespace() && c != '\u{0B}' && !matches!(c, '\'' | '"' | '-' | '.');
     }
-    !c.is_whitespace() && fold_lookalike(c).is_none() && !super::marks::is_mark(c) && !decomposes(c)
+    !c.is_whitespace() && fold_lookalike(c).is_none() && !super::marks::is_mark(c) && !decomposes(c) && !is_conjoining_jamo(c)
+}
+
+/// A Hangul conjoining jamo (U+1100–U+11FF): what a syllable (`한`) decomposes into, so at the
+/// `normalization` tier a needle's jamo may read a document's syllable — not stable, as a
+/// combining mark is not.
+fn is_conjoining_jamo(c: char) -> bool {
+    ('\u{1100}'..='\u{11FF}').contains(&c)
 }
 
 /// Whether `c` has a canonical decomposition (`é`, `Å`, Hangul syllables). Cost: a table lookup.
@@ -350,7 +357,7 @@ mod tests {
     #[test]
     fn stable_characters_are_what_no_tier_touches() {
         assert!(is_stable('x') && is_stable('中') && is_stable('('));
-        for c in [' ', '\t', '\u{00A0}', '\u{2019}', '\'', '"', '-', '.', '\u{2026}'] {
+        for c in [' ', '\t', '\u{00A0}', '\u{2019}', '\'', '"', '-', '.', '\u{2026}', '\u{1112}', '\u{d55c}'] {
             assert!(!is_stable(c), "{c:?}");
         }
         // The ASCII shortcut says what the general rule says.
