@@ -121,7 +121,7 @@ fn is_conjoining_jamo(c: char) -> bool {
 /// Whether `c` has a canonical decomposition (`é`, `Å`, Hangul syllables). Cost: a table lookup.
 pub fn decomposes(c: char) -> bool {
     let mut same = true;
-    unicode_normalization::char::decompose_canonical(c, |d| same &= d == c);
+    crate::decomposition::decompose_canonical(c, |d| same &= d == c);
     !same
 }
 
@@ -240,7 +240,7 @@ fn normalize_counted(
             Some(s) => s.chars().try_for_each(&mut one),
             None if tier.ignores_normalization() && !c.is_ascii() => {
                 let mut flow = ControlFlow::Continue(());
-                unicode_normalization::char::decompose_canonical(c, |d| {
+                crate::decomposition::decompose_canonical(c, |d| {
                     if flow.is_continue() {
                         flow = one(d);
                     }
@@ -288,7 +288,7 @@ mod tests {
             };
             match folded {
                 Some(s) => s.chars().for_each(&mut push),
-                None if tier.ignores_normalization() => unicode_normalization::char::decompose_canonical(c, &mut push),
+                None if tier.ignores_normalization() => crate::decomposition::decompose_canonical(c, &mut push),
                 None => push(c),
             }
         }
