@@ -78,6 +78,7 @@ pub mod validate;
 // user build turns on: for the fuzz targets (fuzz/) and the benches of the algorithms
 // (bench/native/), which are separate crates. Nothing there is covered by semver.
 mod decimal;
+mod decomposition;
 mod find;
 mod format;
 #[cfg(any(target_arch = "wasm32", test))]

@@ -55,6 +55,22 @@ fn start() {
     // Panics are defects (the core returns errors for bad input); if one happens anyway, the
     // console shows where instead of a bare "unreachable".
     console_error_panic_hook::set_once();
+    crate::decomposition::set_host(host_decomposition);
+}
+
+/// The JS engine's canonical decomposition of one char (src/decomposition.rs).
+fn host_decomposition(c: char, out: &mut String) {
+    out.push_str(&String::from(JsString::from(c).normalize("NFD")));
+}
+
+/// The canonical decomposition the `normalization` tier reads `c` in, for tests/wasm.rs to check
+/// against the tables. Not an API.
+#[doc(hidden)]
+pub fn canonical_decomposition(c: char) -> String {
+    crate::decomposition::set_host(host_decomposition);
+    let mut out = String::new();
+    crate::decomposition::decompose_canonical(c, |d| out.push(d));
+    out
 }
 
 /// A string from JS, refused if it holds an unpaired surrogate. `what` names it in the error.

@@ -166,3 +166,40 @@ fn compress_history_leaves_a_key_set_to_undefined_absent() {
     assert_eq!(get(&part, &["text"]).as_string().unwrap(), "Editing.");
     assert!(!Reflect::has(&part, &JsValue::from_str("providerOptions")).unwrap(), "absent, not null");
 }
+
+/// In wasm the `normalization` tier reads characters in the JS engine's canonical decomposition
+/// (src/decomposition.rs): for every char the host's Unicode assigns, it must be what the native
+/// build's tables say. A char the host leaves unassigned (newer than its Unicode) may differ.
+#[wasm_bindgen_test]
+fn the_hosts_canonical_decomposition_is_the_tables() {
+    let unassigned = js_sys::RegExp::new(r"^\p{Cn}$", "u");
+    let planes = (0u32..=0x3_FFFF).chain(0xE_0000..=0xE_01EF);
+    let (mut checked, mut decomposing) = (0usize, 0usize);
+    for c in planes.filter_map(char::from_u32) {
+        let ours = agentpad::wasm::canonical_decomposition(c);
+        let mut tables = String::new();
+        unicode_normalization::char::decompose_canonical(c, |d| tables.push(d));
+        if ours != tables {
+            let s = c.to_string();
+            assert!(unassigned.test(&s), "U+{:04X}: host {ours:?}, tables {tables:?}", u32::from(c));
+            continue;
+        }
+        checked += 1;
+        decomposing += usize::from(tables.chars().ne(std::iter::once(c)));
+    }
+    // Unicode has about 2,060 chars with a canonical decomposition (11,172 Hangul syllables more).
+    assert!(checked > 250_000 && decomposing > 13_000, "checked {checked}, decomposing {decomposing}");
+}
+
+#[wasm_bindgen_test]
+fn a_decomposed_needle_finds_the_composed_text_at_the_normalization_tier() {
+    let mut ws = ws_with("name = \"Jos\u{e9}\"\nage = 40\n");
+    let args = obj(&[("old_text", "name = \"Jose\u{301}\"\nage = 40".into()), ("new_text", "name = \"Jose\u{301}\"\nage = 41".into())]);
+    let step = ws.call("memo_replace".into(), args, None, 0.0);
+    assert_eq!(get(&step, &["response", "status"]).as_string().unwrap(), "Success");
+    assert_eq!(get(&step, &["response", "match_quality"]).as_string().unwrap(), "normalization");
+    ws.call("memo_commit".into(), obj(&[("summary", "s".into())]), None, 0.0);
+    let results = Array::of1(&obj(&[("path", "a.txt".into()), ("ok", true.into()), ("version", "v2".into())]));
+    ws.complete_persist(results.into());
+    assert_eq!(ws.text(None).unwrap(), "name = \"Jos\u{e9}\"\nage = 41\n");
+}

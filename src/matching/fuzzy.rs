@@ -168,7 +168,7 @@ impl Reindent {
         if self.decompose {
             let mut nfd = String::with_capacity(own.len() + 8);
             for c in own.chars() {
-                unicode_normalization::char::decompose_canonical(c, |d| nfd.push(d));
+                crate::decomposition::decompose_canonical(c, |d| nfd.push(d));
             }
             own = nfd;
         }

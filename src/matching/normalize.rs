@@ -108,13 +108,20 @@ pub fn is_stable(c: char) -> bool {
         // (A letter an accent may follow is still stable: the decomposition keeps it.)
         return !c.is_ascii_whitespace() && c != '\u{0B}' && !matches!(c, '\'' | '"' | '-' | '.');
     }
-    !c.is_whitespace() && fold_lookalike(c).is_none() && !super::marks::is_mark(c) && !decomposes(c)
+    !c.is_whitespace() && fold_lookalike(c).is_none() && !super::marks::is_mark(c) && !decomposes(c) && !is_conjoining_jamo(c)
+}
+
+/// A Hangul conjoining jamo (U+1100–U+11FF): what a syllable (`한`) decomposes into, so at the
+/// `normalization` tier a needle's jamo may read a document's syllable — not stable, as a
+/// combining mark is not.
+fn is_conjoining_jamo(c: char) -> bool {
+    ('\u{1100}'..='\u{11FF}').contains(&c)
 }
 
 /// Whether `c` has a canonical decomposition (`é`, `Å`, Hangul syllables). Cost: a table lookup.
 pub fn decomposes(c: char) -> bool {
     let mut same = true;
-    unicode_normalization::char::decompose_canonical(c, |d| same &= d == c);
+    crate::decomposition::decompose_canonical(c, |d| same &= d == c);
     !same
 }
 
@@ -233,7 +240,7 @@ fn normalize_counted(
             Some(s) => s.chars().try_for_each(&mut one),
             None if tier.ignores_normalization() && !c.is_ascii() => {
                 let mut flow = ControlFlow::Continue(());
-                unicode_normalization::char::decompose_canonical(c, |d| {
+                crate::decomposition::decompose_canonical(c, |d| {
                     if flow.is_continue() {
                         flow = one(d);
                     }
@@ -281,7 +288,7 @@ mod tests {
             };
             match folded {
                 Some(s) => s.chars().for_each(&mut push),
-                None if tier.ignores_normalization() => unicode_normalization::char::decompose_canonical(c, &mut push),
+                None if tier.ignores_normalization() => crate::decomposition::decompose_canonical(c, &mut push),
                 None => push(c),
             }
         }
@@ -350,7 +357,7 @@ mod tests {
     #[test]
     fn stable_characters_are_what_no_tier_touches() {
         assert!(is_stable('x') && is_stable('中') && is_stable('('));
-        for c in [' ', '\t', '\u{00A0}', '\u{2019}', '\'', '"', '-', '.', '\u{2026}'] {
+        for c in [' ', '\t', '\u{00A0}', '\u{2019}', '\'', '"', '-', '.', '\u{2026}', '\u{1112}', '\u{d55c}'] {
             assert!(!is_stable(c), "{c:?}");
         }
         // The ASCII shortcut says what the general rule says.

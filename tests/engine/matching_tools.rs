@@ -735,6 +735,14 @@ fn nfc_and_nfd_are_one_tier_and_land_in_the_document_s_form() {
             "name = \"Jose\u{301}\"\nage = 41",
             "name = \"Jos\u{e9}\"\nage = 41\n",
         ),
+        // NFC Korean document, old_text in NFD (a syllable as its conjoining jamo, as macOS
+        // file names and some clipboards write it): the jamo are no stable chars of the needle.
+        (
+            "title = \"\u{d55c}\u{ad6d}\u{c5b4}\"\nage = 40\n",
+            "title = \"\u{1112}\u{1161}\u{11ab}\u{1100}\u{116e}\u{11a8}\u{110b}\u{1165}\"\nage = 40",
+            "title = \"\u{1112}\u{1161}\u{11ab}\u{1100}\u{116e}\u{11a8}\u{110b}\u{1165}\"\nage = 41",
+            "title = \"\u{d55c}\u{ad6d}\u{c5b4}\"\nage = 41\n",
+        ),
     ];
     for (doc, old, new, after) in cases {
         let mut h = Host::new(&[("a.toml", doc)]);
