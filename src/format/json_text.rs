@@ -7,43 +7,41 @@
 // Only the binding (wasm32) and the tests use it.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
-use std::io;
-
 use serde::Serialize;
 
 /// `value` as JSON text of ASCII chars only; the same JSON value `serde_json::to_string`
-/// writes. Cost: O(size of the text).
+/// writes. serde_json's text with its chars past ASCII escaped afterwards, not a formatter of
+/// its own: that would compile every `Serialize` of a step a second time (3 KB of wasm,
+/// gzipped). Cost: O(size of the text).
 pub(crate) fn ascii_json<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
-    let mut out = Vec::with_capacity(1024);
-    value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, AsciiOnly))?;
-    // Only ASCII was written: never an error.
-    String::from_utf8(out).map_err(|e| serde::ser::Error::custom(e.to_string()))
+    serde_json::to_string(value).map(escape_past_ascii)
 }
 
-/// serde_json's compact output, its strings' chars past ASCII escaped.
-struct AsciiOnly;
-
-impl serde_json::ser::Formatter for AsciiOnly {
-    fn write_string_fragment<W: ?Sized + io::Write>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()> {
-        if fragment.is_ascii() {
-            return writer.write_all(fragment.as_bytes());
-        }
-        let mut written = 0;
-        for (at, c) in fragment.char_indices().filter(|(_, c)| !c.is_ascii()) {
-            writer.write_all(fragment.as_bytes().get(written..at).unwrap_or_default())?;
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                write_u_escape(writer, *unit)?;
-            }
-            written = at + c.len_utf8();
-        }
-        writer.write_all(fragment.as_bytes().get(written..).unwrap_or_default())
+/// `json` with every char past ASCII as `\u` escapes: such chars occur only inside strings
+/// (keys included), where an escape is the same char.
+fn escape_past_ascii(json: String) -> String {
+    if json.is_ascii() {
+        return json;
     }
+    let mut out = String::with_capacity(json.len() * 2);
+    for c in json.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                push_u_escape(&mut out, *unit);
+            }
+        }
+    }
+    out
 }
 
 /// `\u` and the 4 lowercase hex digits of `unit`.
-fn write_u_escape<W: ?Sized + io::Write>(writer: &mut W, unit: u16) -> io::Result<()> {
-    let hex = |shift: u16| b"0123456789abcdef".get(usize::from((unit >> shift) & 0xF)).copied().unwrap_or(b'0');
-    writer.write_all(&[b'\\', b'u', hex(12), hex(8), hex(4), hex(0)])
+fn push_u_escape(out: &mut String, unit: u16) {
+    out.push_str("\\u");
+    for shift in [12, 8, 4, 0] {
+        out.push(char::from(b"0123456789abcdef".get(usize::from((unit >> shift) & 0xF)).copied().unwrap_or(b'0')));
+    }
 }
 
 #[cfg(test)]
