@@ -71,6 +71,12 @@ use std::fmt::{self, Display, Formatter, Write as _};
 
 use crate::response::{Candidate, Response, Status, SummaryNotes};
 
+// The JSON text a response crosses to JS in (src/wasm.rs).
+#[path = "format/json_text.rs"]
+mod json_text;
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub(crate) use json_text::ascii_json;
+
 // The words and fixed labels live in `locale` (views and the validator share them); their old
 // paths here stay valid.
 pub use crate::locale::{

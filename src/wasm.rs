@@ -169,12 +169,12 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
     }))
 }
 
-/// `value` as JS data: JSON text written by serde_json, crossing once, parsed by `JSON.parse`
-/// (maps become plain objects, `None` null). One string crossing instead of a JS call per
+/// `value` as JS data: JSON text written by serde_json (ASCII only: `crate::format::ascii_json`),
+/// crossing once, parsed by `JSON.parse` (maps become plain objects, `None` null). One string crossing instead of a JS call per
 /// property and per string, and serde_json's serializer, linked anyway, instead of a second one
 /// (docs/performance.md#2026-12-03-responses-as-json-text).
 fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
-    match serde_json::to_string(value) {
+    match crate::format::ascii_json(value) {
         // JSON.parse does not refuse what serde_json writes; an error is shown as it comes.
         Ok(text) => json_parse_utf8(&text).unwrap_or_else(|e| JsValue::from_str(&exception_message(&e))),
         Err(e) => JsValue::from_str(&e.to_string()),

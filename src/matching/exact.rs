@@ -45,7 +45,7 @@ pub fn find_first_byte(rope: &Rope, needle: &str) -> Option<usize> {
 /// Char offsets of the same occurrences as [`find_bytes`]. In an ASCII document they are the
 /// byte offsets. Otherwise a few hits are converted with the
 /// rope's index (O(log n) each); many are converted in one left-to-right sweep over the chunks
-/// (`str::chars().count()`, counted a word at a time), which beats a tree walk plus a chunk scan
+/// ([`utf8::count_chars`], 16 bytes at a time), which beats a tree walk plus a chunk scan
 /// per hit once hits are dense. Cost: O(n + m).
 pub fn find_chars(rope: &Rope, needle: &str) -> Vec<usize> {
     /// Below this many hits per 1,000 chunks, per-hit lookups are cheaper than a sweep.
@@ -67,7 +67,7 @@ pub fn find_chars(rope: &Rope, needle: &str) -> Vec<usize> {
         let (mut at, mut chars) = (0usize, chunk_char);
         while let Some(&b) = hits.peek().filter(|&&b| b < end) {
             let off = b - chunk_byte;
-            chars += chunk.get(at..off).map_or(0, |s| s.chars().count());
+            chars += chunk.get(at..off).map_or(0, utf8::count_chars);
             out.push(chars);
             at = off;
             hits.next();
@@ -75,7 +75,7 @@ pub fn find_chars(rope: &Rope, needle: &str) -> Vec<usize> {
         if hits.peek().is_none() {
             break;
         }
-        chunk_char += chunk.chars().count();
+        chunk_char += utf8::count_chars(chunk);
         chunk_byte = end;
     }
     out
@@ -180,7 +180,7 @@ pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, 
     if needle.is_empty() {
         return (Vec::new(), false);
     }
-    let finder = Finder::new(needle.as_bytes());
+    let finder = NeedleFinder::new(needle.as_bytes());
     let m = needle.chars().count();
     let reps = layers.changes.replacements();
     let (flat, grams) = layers.base.flat_and_grams();
@@ -196,7 +196,7 @@ pub fn find_chars_layered_upto(layers: &Layered<'_>, needle: &str, from: usize, 
         let mut last_byte = 0;
         for b in occurrences(window.as_bytes(), &finder, 0, None) {
             // Match starts are char boundaries (the needle is UTF-8).
-            chars_before += window.get(last_byte..b).map_or(0, |t| t.chars().count());
+            chars_before += window.get(last_byte..b).map_or(0, utf8::count_chars);
             last_byte = b;
             let h = lo + chars_before;
             let overlaps = if d.is_empty() { h < d.start && h + m > d.start } else { h < d.end && h + m > d.start };
@@ -319,7 +319,7 @@ pub fn continued_ends(layers: &Layered<'_>, needle: &str, start_ends: &[usize], 
 /// ones longer than [`KMP_PER_RUN_MAX`], and needles most blocks may hold scan the whole text.
 fn occurrences<'a>(
     hay: &'a [u8],
-    finder: &'a Finder<'a>,
+    finder: &'a NeedleFinder<'a>,
     from: usize,
     grams: Option<&'a BlockGrams>,
 ) -> Box<dyn Iterator<Item = usize> + 'a> {
@@ -330,7 +330,7 @@ fn occurrences<'a>(
 /// most of the text (for the index's tests, on texts of a few blocks).
 fn occurrences_with<'a>(
     hay: &'a [u8],
-    finder: &'a Finder<'a>,
+    finder: &'a NeedleFinder<'a>,
     from: usize,
     grams: Option<&'a BlockGrams>,
     scan_if_dense: bool,
@@ -367,7 +367,7 @@ const KMP_PER_RUN_MAX: usize = 256;
 
 /// Every occurrence at or after `from` of a needle that cannot overlap itself, by memmem
 /// restarted after each hit.
-fn memmem_from<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize) -> Box<dyn Iterator<Item = usize> + 'a> {
+fn memmem_from<'a>(hay: &'a [u8], finder: &'a NeedleFinder<'a>, from: usize) -> Box<dyn Iterator<Item = usize> + 'a> {
     let mut at = from;
     Box::new(std::iter::from_fn(move || {
         let hit = at + finder.find(hay.get(at..)?)?;
@@ -377,20 +377,22 @@ fn memmem_from<'a>(hay: &'a [u8], finder: &'a Finder<'a>, from: usize) -> Box<dy
 }
 
 #[cfg(test)]
-fn all_occurrences(hay: &[u8], finder: &Finder<'_>) -> Vec<usize> {
+fn all_occurrences(hay: &[u8], finder: &NeedleFinder<'_>) -> Vec<usize> {
     occurrences(hay, finder, 0, None).collect()
 }
 
 /// [`occurrences`] for the index's tests: with and without `grams`, the same offsets.
 #[cfg(test)]
 pub(crate) fn occurrences_in(hay: &[u8], needle: &[u8], from: usize, grams: Option<&BlockGrams>) -> Vec<usize> {
-    let finder = Finder::new(needle);
+    let finder = NeedleFinder::new(needle);
     occurrences_with(hay, &finder, from, grams, false).collect()
 }
 
-/// Base byte offsets (ascending) as char offsets, one at a time: free for ASCII; otherwise a
-/// rope lookup (O(log n)) for a hit far from the one before, and counting the chars in between
-/// for a near one — so sparse hits cost a lookup each and dense ones one sweep, O(n) in all.
+/// Base byte offsets (ascending) as char offsets, one at a time: free for ASCII; otherwise the
+/// chars counted from the hit before when it is near (16 bytes at a time, [`utf8::count_chars`]),
+/// else from the start of the rope chunk holding the hit (found in O(log n), its char offset
+/// kept by the rope) — so dense hits cost one sweep, sparse ones a lookup each, O(n) in all.
+/// In wasm a lookup costs about as much as counting 4 KB (docs/performance.md#cjk-text).
 struct CharsOf<'a> {
     rope: &'a Rope,
     flat: &'a str,
@@ -401,8 +403,8 @@ struct CharsOf<'a> {
 }
 
 impl<'a> CharsOf<'a> {
-    /// Past this many bytes from the previous hit, a rope lookup beats counting chars.
-    const SWEEP_BYTES: usize = 4096;
+    /// Up to this many bytes from the previous hit, counting them beats finding the hit's chunk.
+    const COUNT_BYTES: usize = 4096;
 
     /// Offsets from byte `byte` on, which is char `chars`.
     fn new(base: &'a Text, flat: &'a str, byte: usize, chars: usize) -> CharsOf<'a> {
@@ -415,15 +417,26 @@ impl<'a> CharsOf<'a> {
         if self.ascii {
             return b;
         }
-        self.chars = if b - self.byte > Self::SWEEP_BYTES {
-            self.rope.byte_to_char(b)
+        let counted_from = |byte: usize, chars: usize| chars + self.flat.get(byte..b).map_or(0, utf8::count_chars);
+        self.chars = if b - self.byte <= Self::COUNT_BYTES {
+            counted_from(self.byte, self.chars)
         } else {
-            self.chars + self.flat.get(self.byte..b).map_or(0, |t| t.chars().count())
+            match self.rope.get_chunk_at_byte(b) {
+                Some((_, chunk_byte, _, _)) if chunk_byte <= self.byte => counted_from(self.byte, self.chars),
+                Some((_, chunk_byte, chunk_char, _)) => counted_from(chunk_byte, chunk_char),
+                None => self.rope.byte_to_char(b),
+            }
         };
         self.byte = b;
         self.chars
     }
 }
+
+#[path = "exact/utf8.rs"]
+mod utf8;
+#[path = "exact/window.rs"]
+mod window;
+use window::NeedleFinder;
 
 #[cfg(test)]
 #[path = "exact/index_tests.rs"]
@@ -525,14 +538,14 @@ mod tests {
     fn self_overlapping_needles_are_found_in_linear_time_with_overlaps() {
         // Every position of `aaaa` holds `aa`: KMP, not memmem restarted after each hit.
         for (hay, needle) in [("aaaaaa", "aa"), ("abababab", "abab"), ("}\n}\n}\n", "}\n}"), ("xyz", "xyzx")] {
-            let finder = Finder::new(needle.as_bytes());
+            let finder = NeedleFinder::new(needle.as_bytes());
             let want: Vec<usize> = (0..=hay.len().saturating_sub(needle.len())).filter(|&i| hay[i..].starts_with(needle)).collect();
             assert_eq!(all_occurrences(hay.as_bytes(), &finder), want, "{hay:?} {needle:?}");
         }
         // A 40 KB periodic needle against 40 KB of the same: ~40 K overlapping hits, found in
         // one pass (the fuzzer's slow unit took 1.4 s here with memmem restarts).
         let hay = "a".repeat(40_000);
-        let finder = Finder::new(&hay.as_bytes()[..20_000]);
+        let finder = NeedleFinder::new(&hay.as_bytes()[..20_000]);
         assert_eq!(all_occurrences(hay.as_bytes(), &finder).len(), 20_001);
     }
 

@@ -286,15 +286,23 @@ pub(super) fn show_listing(
     let prefix = shown_prefix(listing.iter().map(|c| c.stale), shown);
     let mut candidates: Vec<Candidate> =
         listing.iter().take(prefix).map(|c| candidate_view(draft, c.id, &c.range, c.quality, c.stale, c.occurrence)).collect();
-    // Candidates still current (not stale), by their index in `listing`.
-    let live: Vec<usize> = listing.iter().enumerate().filter(|(_, c)| !c.stale).map(|(i, _)| i).collect();
-    let ranges: Vec<Range<usize>> = live.iter().filter_map(|&i| listing.get(i)).map(|c| c.range.clone()).collect();
-    let recommended = recommend::recommend(draft, &ranges, hints).and_then(|r| Some((*live.get(r.index)?, r.reason)));
+    // Without a hint nothing is recommended, so the lines of the matches are not looked up (545
+    // rope lookups for a needle with 545 hits: docs/performance.md#cjk-text).
+    let hinted = hints.anchor_end.is_some() || hints.focus.is_some() || hints.goal.is_some();
+    let recommended = hinted.then(|| recommended_live(draft, listing, hints)).flatten();
     if let Some(c) = recommended.and_then(|(i, _)| candidates.get_mut(i)) {
         c.recommended = true;
         c.recommended_reason = recommended.map(|(_, reason)| reason);
     }
     (candidates, recommended)
+}
+
+/// The candidate [`recommend::recommend`] picks among the live ones of `listing` (not stale),
+/// by its index in `listing`.
+fn recommended_live(draft: &Rope, listing: &[SelectionCandidate], hints: &Hints) -> Option<(usize, Reason)> {
+    let live: Vec<usize> = listing.iter().enumerate().filter(|(_, c)| !c.stale).map(|(i, _)| i).collect();
+    let ranges: Vec<Range<usize>> = live.iter().filter_map(|&i| listing.get(i)).map(|c| c.range.clone()).collect();
+    recommend::recommend(draft, &ranges, hints).and_then(|r| Some((*live.get(r.index)?, r.reason)))
 }
 
 impl Workspace {
