@@ -19,6 +19,7 @@ export const BUDGETS = {
   // 553,249 without core's float formatting and serde's derived readers (docs/performance.md#wasm-size).
   // 551,515 with responses as JSON text, serde_wasm_bindgen out (docs/performance.md#2026-12-03-responses-as-json-text).
   // 533,774 with canonical decomposition from the JS host, not the tables (docs/performance.md#2026-12-03-the-data-attributed-canonical-decomposition-from-the-host).
+  // 535,361 with responses as ASCII JSON text (docs/performance.md#cjk-text), within the budget.
   "pkg/agentpad_bg.wasm": 539_000,
 };
 
