@@ -171,12 +171,14 @@ async function start(server: string, roomName: string): Promise<void> {
     if (items.length === 0) {
       const li = document.createElement("li");
       li.className = "muted";
-      li.textContent = t("coedit.none");
+      // Offline, the others' awareness is gone with the socket: nothing is known, which is not "none".
+      li.textContent = t(connection.person === "offline" ? "coedit.none_offline" : "coedit.none");
       items.push(li);
     }
     el("agent-pending").replaceChildren(...items);
   };
   awareness.on("change", renderPending);
+  personRoom.socket.on("status", renderPending); // after the badge's handler: it reads connection.person
   ytext.observe(renderPending);
   renderPending();
 

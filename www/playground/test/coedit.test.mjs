@@ -115,6 +115,8 @@ test("a page opened while the server is down shows it offline, keeps trying, joi
     await late.kill();
     await b.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === "offline", tid("connection"));
     assert.equal(await b.locator(tid("connection")).getAttribute("data-agent"), "none", "no agent on a second person's page");
+    // The agent's changes reach a person through the server: offline, the list says it cannot know.
+    await b.waitForFunction((sel) => document.querySelector(sel)?.textContent === "not known while offline: the list comes through the server", tid("agent-pending"));
     await a.waitForFunction(
       (sel) => document.querySelector(sel)?.dataset.state === "offline" && document.querySelector(sel)?.dataset.agent === "reconnecting",
       tid("connection"),

@@ -638,6 +638,7 @@ export const en = {
   "coedit.candidate_item": "candidate {id} · line {line} · {covered} ({agent})",
   "coedit.candidate_item_recommended": "candidate {id} (recommended) · line {line} · {covered} ({agent})",
   "coedit.none": "none",
+  "coedit.none_offline": "not known while offline: the list comes through the server",
   "coedit.not_stored": "{status} · not stored yet",
   "coedit.commit_summary": "from the co-editing view",
   "coedit.could_not_connect": "could not connect: {error}",
