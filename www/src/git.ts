@@ -1,13 +1,9 @@
 // Git behind NodeFsStorage's commits (docs/workflow.md#git-mode): the `git` program, run without a
 // shell and with a time limit (docs/decisions.md#git-mode-runs-the-git-program). Node only.
-import { statSync } from "node:fs";
-import { createRequire } from "node:module";
+import { nodeBuiltin } from "./node-builtins.js";
 
-const requireBuiltin = createRequire(import.meta.url);
-type ChildProcess = typeof import("node:child_process");
-let childProcess: ChildProcess | undefined;
-// Loaded on first use: a storage without git never pays for it.
-const cp = (): ChildProcess => (childProcess ??= requireBuiltin("node:child_process") as ChildProcess);
+// Taken on first use: a storage without git never pays for it.
+const cp = (): typeof import("node:child_process") => nodeBuiltin("node:child_process");
 
 /** A git commit id as `memo_read({ version })` accepts one: 4 to 40 hex digits. */
 export const COMMIT_ID = /^[0-9a-f]{4,40}$/i;
@@ -85,7 +81,7 @@ export class GitWorkTree {
     this.dir = dir;
     this.timeoutMs = timeoutMs;
     // A missing folder would look like a missing git below (spawn's ENOENT names no culprit).
-    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    if (!nodeBuiltin("node:fs").statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
       throw new Error(
         `NodeFsStorage: option git: the directory ${dir} does not exist, so it is no git work tree; create it inside a checkout, or leave the option out`,
       );

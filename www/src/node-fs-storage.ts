@@ -1,11 +1,15 @@
 // A StorageProvider on a directory of the local file system (Node only: exported from node.ts).
-import { createRequire } from "node:module";
-import { constants as fsConstants, readdirSync, watch as fsWatch, type FSWatcher, type Stats } from "node:fs";
-import { access, chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import type { FSWatcher, Stats } from "node:fs";
 import { COMMIT_ID, GitWorkTree } from "./git.js";
 import { commitMessage } from "./git-message.js";
+import { nodeBuiltin, requireFromHere } from "./node-builtins.js";
 import type { CommitRecord, RecordResult, StorageChange, StorageProvider, StoredAt } from "./types.js";
+
+// Not `import ... from "node:fs"`: its ES-module wrapper costs a cold start about 5 ms
+// (node-builtins.ts).
+const { constants: fsConstants, readdirSync, watch: fsWatch } = nodeBuiltin("node:fs");
+const { access, chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } = nodeBuiltin("node:fs/promises");
+const { basename, dirname, join, resolve, sep } = nodeBuiltin("node:path");
 
 /**
  * The largest file `load` reads: MAX_DOCUMENT_BYTES of workspace.ts (128 MiB), restated rather
@@ -73,13 +77,11 @@ const peersByRoot = new Map<string, Set<WeakRef<NodeFsStorage>>>();
 
 // node:crypto is loaded on the first load or save, not at import: loading it costs about 4 ms of
 // a cold start that may never touch a file (MemoryStorage hosts, the CLI's --help).
-const requireBuiltin = createRequire(import.meta.url);
-let crypto: typeof import("node:crypto") | undefined;
-const nodeCrypto = (): typeof import("node:crypto") => (crypto ??= requireBuiltin("node:crypto") as typeof import("node:crypto"));
+const nodeCrypto = (): typeof import("node:crypto") => nodeBuiltin("node:crypto");
 // proper-lockfile likewise, on the first save or sweep (it loads graceful-fs and signal-exit).
 let lockfile: typeof import("proper-lockfile") | undefined;
 const properLockfile = (): typeof import("proper-lockfile") =>
-  (lockfile ??= requireBuiltin("proper-lockfile") as typeof import("proper-lockfile"));
+  (lockfile ??= requireFromHere()("proper-lockfile") as typeof import("proper-lockfile"));
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 

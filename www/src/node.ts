@@ -1,14 +1,15 @@
 // Entry point for Node (the "node" export condition): reads the wasm bytes from the package.
-import { readFileSync } from "node:fs";
 import { initSync } from "../pkg/agentpad.js";
 import { setWasmLoader } from "./loader.js";
+import { nodeBuiltin } from "./node-builtins.js";
 
 /** Reads and compiles the wasm (V8 compiles on its own threads). A failure surfaces in create().
  * The read is synchronous (~1.2 MB from the page cache, about 2 ms in a fresh process), so the
  * compile starts at import instead of after fs/promises' chunked reads, which only progress when
  * the host yields: 2 ms less to the first answer, measured (docs/performance.md#cold-start). */
 function compileWasm(): Promise<WebAssembly.Module> {
-  const compiling = (async () => WebAssembly.compile(readFileSync(new URL("../pkg/agentpad_bg.wasm", import.meta.url))))();
+  const compiling = (async () =>
+    WebAssembly.compile(nodeBuiltin("node:fs").readFileSync(new URL("../pkg/agentpad_bg.wasm", import.meta.url))))();
   compiling.catch(() => {}); // not an unhandled rejection at import: create() reports it
   return compiling;
 }
