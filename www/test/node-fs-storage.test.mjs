@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import { after, test } from "node:test";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { NodeFsStorage, Workspace } from "@agentpad/core";
 
@@ -195,8 +195,13 @@ test("save into a read-only directory rejects with a message naming the path", a
     // folder "nobody" cannot enter (a fresh clone in a mktemp directory, as CI makes).
     const modDir = await tempDir();
     chmodSync(modDir, 0o755);
-    const copy = join(modDir, "node-fs-storage.mjs");
-    writeFileSync(copy, readFileSync(new URL("../dist/node-fs-storage.js", import.meta.url)));
+    // The whole dist folder: the module imports its siblings (git mode, the built-ins' loader).
+    const distDir = fileURLToPath(new URL("../dist/", import.meta.url));
+    for (const name of readdirSync(distDir).filter((n) => n.endsWith(".js"))) {
+      writeFileSync(join(modDir, name), readFileSync(join(distDir, name)));
+    }
+    writeFileSync(join(modDir, "package.json"), JSON.stringify({ type: "module" }));
+    const copy = join(modDir, "node-fs-storage.js");
     // The module requires proper-lockfile (and its dependencies) beside itself when it saves.
     const requireHere = createRequire(import.meta.url);
     const lockfileDir = dirname(requireHere.resolve("proper-lockfile/package.json"));
