@@ -308,6 +308,20 @@ impl Text {
         *self.flat.marks.get_or_init(|| holds_marks(self.flat()))
     }
 
+    /// The char offsets of the flat text's blocks (entry `i`: the chars before byte
+    /// `i * block`), by `build` (the matching layer's, passed in as for `holds_marks`) the first
+    /// time and kept: a search with many hits then counts the chars of a block at most per hit
+    /// instead of every byte between hits (docs/performance.md#cjk-text). Cost: O(n) the first
+    /// time (for this text and its clones), then O(1).
+    pub(crate) fn char_blocks(&self, build: fn(&[u8]) -> Box<[usize]>) -> &[usize] {
+        self.flat.char_blocks.get_or_init(|| build(self.flat().as_bytes()))
+    }
+
+    /// [`Text::char_blocks`] when it was built already. Cost: O(1).
+    pub(crate) fn char_blocks_built(&self) -> Option<&[usize]> {
+        self.flat.char_blocks.get().map(|b| &**b)
+    }
+
     /// Whether the flat text is built (for tests and diagnostics). Cost: O(1).
     pub fn has_flat(&self) -> bool {
         self.flat.text.get().is_some()
@@ -352,13 +366,21 @@ struct FlatCache {
     grams: Option<Arc<BlockGrams>>,
     /// Whether `text` holds a combining mark, found by the first search that asks.
     marks: Arc<OnceLock<bool>>,
+    /// The char offsets of `text`'s blocks, made by the first search that has many hits to
+    /// convert ([`Text::char_blocks`]).
+    char_blocks: Arc<OnceLock<Box<[usize]>>>,
 }
 
 impl FlatCache {
     /// Holding `flat` already, and its index. `into_boxed_str` reallocates only when the string
     /// has spare capacity (the strings made here are allocated at their final size).
     fn built(flat: String, grams: BlockGrams) -> FlatCache {
-        FlatCache { text: Arc::new(OnceLock::from(flat.into_boxed_str())), grams: Some(Arc::new(grams)), marks: Arc::default() }
+        FlatCache {
+            text: Arc::new(OnceLock::from(flat.into_boxed_str())),
+            grams: Some(Arc::new(grams)),
+            marks: Arc::default(),
+            char_blocks: Arc::default(),
+        }
     }
 }
 

@@ -389,14 +389,21 @@ pub(crate) fn occurrences_in(hay: &[u8], needle: &[u8], from: usize, grams: Opti
 }
 
 /// Base byte offsets (ascending) as char offsets, one at a time: free for ASCII; otherwise the
-/// chars counted from the hit before when it is near (16 bytes at a time, [`utf8::count_chars`]),
-/// else from the start of the rope chunk holding the hit (found in O(log n), its char offset
-/// kept by the rope) — so dense hits cost one sweep, sparse ones a lookup each, O(n) in all.
-/// In wasm a lookup costs about as much as counting 4 KB (docs/performance.md#cjk-text).
+/// chars counted from the hit before when it is in the same block of the base's char index
+/// ([`Text::char_blocks`]), else from the block's start, whose char offset the index holds —
+/// so each hit counts at most a block (16 bytes at a time, [`utf8::chars_starting_in`]).
+/// Without the index, the chars are counted from the hit before when it is near, else from
+/// the start of the rope chunk holding the hit (found in O(log n), its char offset kept by the
+/// rope); in wasm a lookup costs about as much as counting 4 KB. The index is made (O(n), once
+/// per text) when this search has counted a quarter of the text's bytes: a search with many hits
+/// would count them all (docs/performance.md#cjk-text).
 struct CharsOf<'a> {
-    rope: &'a Rope,
-    flat: &'a str,
+    base: &'a Text,
+    flat: &'a [u8],
     ascii: bool,
+    blocks: Option<&'a [usize]>,
+    /// Bytes counted without the index.
+    counted: usize,
     /// The last offset converted, in bytes and chars.
     byte: usize,
     chars: usize,
@@ -409,7 +416,8 @@ impl<'a> CharsOf<'a> {
     /// Offsets from byte `byte` on, which is char `chars`.
     fn new(base: &'a Text, flat: &'a str, byte: usize, chars: usize) -> CharsOf<'a> {
         let rope = base.rope();
-        CharsOf { rope, flat, ascii: rope.len_bytes() == rope.len_chars(), byte, chars }
+        let ascii = rope.len_bytes() == rope.len_chars();
+        CharsOf { base, flat: flat.as_bytes(), ascii, blocks: base.char_blocks_built(), counted: 0, byte, chars }
     }
 
     /// The char offset of byte offset `b` (a char boundary, at or after the previous one).
@@ -417,15 +425,30 @@ impl<'a> CharsOf<'a> {
         if self.ascii {
             return b;
         }
-        let counted_from = |byte: usize, chars: usize| chars + self.flat.get(byte..b).map_or(0, utf8::count_chars);
-        self.chars = if b - self.byte <= Self::COUNT_BYTES {
-            counted_from(self.byte, self.chars)
-        } else {
-            match self.rope.get_chunk_at_byte(b) {
-                Some((_, chunk_byte, _, _)) if chunk_byte <= self.byte => counted_from(self.byte, self.chars),
-                Some((_, chunk_byte, chunk_char, _)) => counted_from(chunk_byte, chunk_char),
-                None => self.rope.byte_to_char(b),
+        let counted_from = |byte: usize, chars: usize| chars + self.flat.get(byte..b).map_or(0, utf8::chars_starting_in);
+        if self.blocks.is_none() && self.counted > self.flat.len() / 4 {
+            self.blocks = Some(self.base.char_blocks(utf8::char_blocks));
+        }
+        let block = b / utf8::CHAR_BLOCK;
+        let block_start = block * utf8::CHAR_BLOCK;
+        self.chars = match self.blocks.map(|blocks| blocks.get(block)) {
+            Some(Some(&block_chars)) if block_start > self.byte => counted_from(block_start, block_chars),
+            Some(_) => counted_from(self.byte, self.chars),
+            None if b - self.byte <= Self::COUNT_BYTES => {
+                self.counted += b - self.byte;
+                counted_from(self.byte, self.chars)
             }
+            None => match self.base.rope().get_chunk_at_byte(b) {
+                Some((_, chunk_byte, _, _)) if chunk_byte <= self.byte => {
+                    self.counted += b - self.byte;
+                    counted_from(self.byte, self.chars)
+                }
+                Some((_, chunk_byte, chunk_char, _)) => {
+                    self.counted += b - chunk_byte;
+                    counted_from(chunk_byte, chunk_char)
+                }
+                None => self.base.rope().byte_to_char(b),
+            },
         };
         self.byte = b;
         self.chars
@@ -547,6 +570,29 @@ mod tests {
         let hay = "a".repeat(40_000);
         let finder = NeedleFinder::new(&hay.as_bytes()[..20_000]);
         assert_eq!(all_occurrences(hay.as_bytes(), &finder).len(), 20_001);
+    }
+
+    #[test]
+    fn dense_hits_make_the_char_index_and_convert_the_same_with_it() {
+        // 1–4-byte chars, so that the index's block starts fall inside chars; hits every few
+        // hundred bytes (dense) and one unique needle (sparse); a replacement on top.
+        let unit = "- [ ] 更新变更日志 é 😀 ab\n".repeat(9) + "中文段落和同步与段落的版本 x\n";
+        let base_text = unit.repeat(400) + "the end 😀\n";
+        let text = Text::from_storage(&base_text);
+        let mut set = ChangeSet::new(text.rope().len_chars());
+        set.try_push(1_000..1_003, "更新变").unwrap();
+        let draft = set.apply(text.rope()).unwrap();
+        let flat = draft.to_string();
+        let layers = Layered { base: &text, changes: &set, draft: &draft };
+        let model = |needle: &str| -> Vec<usize> { flat.match_indices(needle).map(|(b, _)| flat[..b].chars().count()).collect() };
+        assert_eq!(find_chars_layered(&layers, "the end"), model("the end"));
+        assert!(text.char_blocks_built().is_none(), "one hit needs no index");
+        assert_eq!(find_chars_layered(&layers, "更新变更日志"), model("更新变更日志"));
+        assert!(text.char_blocks_built().is_some(), "a search counting most of the text makes the index");
+        for needle in ["更新变更日志", "😀 ab\n- [ ]", "x\n", "é", "the end", "段落的版本 x\n- [ ] 更新变更日志 é 😀 ab\n- [ ]"]
+        {
+            assert_eq!(find_chars_layered(&layers, needle), model(needle), "{needle:?} with the index");
+        }
     }
 
     #[test]

@@ -83,7 +83,22 @@ pub(super) fn distinguish(draft: &Rope, path: &str, candidates: &mut [Candidate]
 
 /// The trimmed line of draft line `idx` (0-based), `None` past the end.
 fn trimmed_line(draft: &Rope, idx: usize) -> Option<String> {
-    (idx < draft.len_lines()).then(|| draft.line(idx).chars().take(1000).collect::<String>().trim().to_string())
+    (idx < draft.len_lines()).then(|| first_chars(draft.line(idx), LINE_CHARS_READ).trim().to_string())
+}
+
+/// The most chars of a line [`distinguish`] reads.
+const LINE_CHARS_READ: usize = 1000;
+
+/// The first `max` chars of `line`: its chunks copied whole when it is no longer (a char at a
+/// time through ropey's iterator cost a quarter of telling a find-all's candidates apart,
+/// docs/performance.md#cjk-text).
+fn first_chars(line: ropey::RopeSlice<'_>, max: usize) -> String {
+    if line.len_chars() > max {
+        return line.chars().take(max).collect();
+    }
+    let mut s = String::with_capacity(line.len_bytes());
+    line.chunks().for_each(|c| s.push_str(c));
+    s
 }
 
 /// The nearest line above `idx` indented less than it that is not blank or only closing
@@ -92,7 +107,7 @@ fn enclosing_line(draft: &Rope, idx: usize) -> Option<String> {
     // Indentation within the line's first 1,000 chars, read from the rope: a line is copied
     // out only once it is indented less (copying the 200 lines above each of a group's
     // candidates was a quarter of a 545-hit listing on 1 MB of CJK, docs/performance.md#cjk-text).
-    let indent = |l: ropey::RopeSlice<'_>| l.chars().take(1000).take_while(|c| *c == ' ' || *c == '\t').count();
+    let indent = |l: ropey::RopeSlice<'_>| l.chars().take(LINE_CHARS_READ).take_while(|c| *c == ' ' || *c == '\t').count();
     let own = indent(draft.get_line(idx)?);
     if own == 0 {
         return None; // nothing is indented less than column 0
@@ -102,7 +117,7 @@ fn enclosing_line(draft: &Rope, idx: usize) -> Option<String> {
         if indent(line) >= own {
             return None;
         }
-        let l: String = line.chars().take(1000).collect();
+        let l = first_chars(line, LINE_CHARS_READ);
         let t = l.trim();
         let closing = t.chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
         (!t.is_empty() && !closing).then(|| t.to_string())

@@ -6,10 +6,35 @@
 /// the chars between the hits of a find-all on 1 MB of CJK took as long as the `memmem` that
 /// found them (docs/performance.md#cjk-text). Cost: O(len).
 pub(crate) fn count_chars(s: &str) -> usize {
-    let mut blocks = s.as_bytes().chunks_exact(16);
+    chars_starting_in(s.as_bytes())
+}
+
+/// The chars that start in `bytes` (a piece of UTF-8 text cut anywhere): its bytes that are not
+/// continuation bytes, as [`count_chars`] counts them. Cost: O(len).
+pub(crate) fn chars_starting_in(bytes: &[u8]) -> usize {
+    let mut blocks = bytes.chunks_exact(16);
     let continuations = continuation_bytes_in(&mut blocks);
     let rest = blocks.remainder();
-    s.len() - rest.len() - continuations + rest.iter().filter(|&&b| (b as i8) >= -0x40).count()
+    bytes.len() - rest.len() - continuations + rest.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+/// The bytes of a block of [`char_blocks`].
+pub(crate) const CHAR_BLOCK: usize = 512;
+
+/// The char offset of every [`CHAR_BLOCK`]-byte block of the UTF-8 text `bytes` (entry `i`: the
+/// chars before byte `i * CHAR_BLOCK`), so that the char offset of a byte offset is an entry
+/// plus the chars of at most a block: [`crate::text::Text::char_blocks`] keeps it with the
+/// flat text (a word per 512 bytes). Cost: O(len).
+pub(crate) fn char_blocks(bytes: &[u8]) -> Box<[usize]> {
+    let mut chars = 0;
+    bytes
+        .chunks(CHAR_BLOCK)
+        .map(|block| {
+            let before = chars;
+            chars += chars_starting_in(block);
+            before
+        })
+        .collect()
 }
 
 /// The continuation bytes of `blocks` (16 bytes each): two `u64`s a block, their continuation
@@ -85,6 +110,23 @@ mod tests {
                 let s: String = (0..n).map(|k| pieces[(i + k) % pieces.len()]).chain([*p]).collect();
                 assert_eq!(count_chars(&s), s.chars().count(), "{n} pieces from {i}");
             }
+        }
+    }
+
+    #[test]
+    fn blocks_give_the_chars_before_each_block_start() {
+        // 1, 2, 3 and 4-byte chars, so that block starts fall inside chars too.
+        let s: String = ["a", "é", "中", "😀", "\n"].iter().cycle().take(3 * CHAR_BLOCK + 7).copied().collect();
+        let blocks = char_blocks(s.as_bytes());
+        assert_eq!(blocks.len(), s.len().div_ceil(CHAR_BLOCK));
+        for (i, &chars) in blocks.iter().enumerate() {
+            let start = i * CHAR_BLOCK;
+            let model = s.char_indices().take_while(|&(b, _)| b < start).count();
+            assert_eq!(chars, model, "block {i}");
+            // A piece cut inside a char counts the chars that start in it.
+            let piece = &s.as_bytes()[start..(start + 100).min(s.len())];
+            let starting = s.char_indices().filter(|&(b, _)| (start..start + piece.len()).contains(&b)).count();
+            assert_eq!(chars_starting_in(piece), starting, "piece at {start}");
         }
     }
 }

@@ -48,7 +48,11 @@ impl<'n> NeedleFinder<'n> {
         let mut misses = 0;
         loop {
             let p = at + window.find(hay.get(at..)?)? - start;
-            if hay.get(p..p + self.needle.len()) == Some(self.needle) {
+            // The window matched: the needle's head and tail are what is left to compare.
+            let (head, tail) = (*start, *start + WINDOW);
+            if hay.get(p..p + head).is_some_and(|h| same_bytes(h, self.needle.get(..head).unwrap_or_default()))
+                && hay.get(p + tail..p + self.needle.len()).is_some_and(|t| same_bytes(t, self.needle.get(tail..).unwrap_or_default()))
+            {
                 return Some(p);
             }
             misses += 1;
@@ -57,6 +61,28 @@ impl<'n> NeedleFinder<'n> {
             }
             at = p + start + 1;
         }
+    }
+}
+
+/// `a == b` for slices of the same length, 8 bytes at a time: `==` on `[u8]` calls `memcmp`,
+/// which wasm32 runs a byte at a time (a tenth of the search's time for a find-all of 545 hits
+/// of a 78-byte needle on cjk-1MB, docs/performance.md#cjk-text).
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let word = |s: &[u8], at: usize| s.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()).map(u64::from_ne_bytes);
+    if a.len() != b.len() {
+        return false;
+    }
+    let Some(last) = a.len().checked_sub(8) else { return a.iter().zip(b).all(|(x, y)| x == y) };
+    // Words at 0, 8, … and the last one, which may overlap the one before.
+    let mut at = 0;
+    loop {
+        if word(a, at) != word(b, at) {
+            return false;
+        }
+        if at == last {
+            return true;
+        }
+        at = (at + 8).min(last);
     }
 }
 
@@ -91,6 +117,21 @@ mod tests {
             assert_eq!(all(&f, hay.as_bytes()), model(hay.as_bytes(), needle.as_bytes()), "{needle:?}");
         }
         assert!(NeedleFinder::new(long_a.as_bytes()).window.is_some(), "a 41-byte needle is searched by its window");
+    }
+
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        let base: Vec<u8> = (0..41u8).collect();
+        for len in [0, 1, 7, 8, 9, 16, 23, 40] {
+            let a = &base[..len];
+            assert!(same_bytes(a, a), "{len}");
+            for i in 0..len {
+                let mut b = a.to_vec();
+                b[i] ^= 0x80;
+                assert!(!same_bytes(a, &b), "{len}: byte {i} differs");
+            }
+            assert!(!same_bytes(a, &base[..len + 1]), "{len}: lengths differ");
+        }
     }
 
     #[test]
