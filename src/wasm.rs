@@ -255,10 +255,8 @@ fn step_to_js(step: &mut Step) -> JsValue {
 /// it (a gutter's `│`) at several ns a byte (docs/performance.md#a-warm-call-on-a-small-document).
 /// The same string either way.
 fn joined_markdown(markdown: &str, crossed: &[(String, JsString)]) -> JsValue {
-    let mut found: Vec<(usize, usize, &JsString)> = crossed
-        .iter()
-        .filter_map(|(text, js)| memchr::memmem::find(markdown.as_bytes(), text.as_bytes()).map(|at| (at, at + text.len(), js)))
-        .collect();
+    let mut found: Vec<(usize, usize, &JsString)> =
+        crossed.iter().filter_map(|(text, js)| find_whole(markdown, text).map(|at| (at, at + text.len(), js))).collect();
     if found.is_empty() {
         return JsValue::from_str(markdown);
     }
@@ -274,6 +272,22 @@ fn joined_markdown(markdown: &str, crossed: &[(String, JsString)]) -> JsValue {
     }
     joined.concat(&JsString::from(markdown.get(at..).unwrap_or_default())).into()
 }
+
+/// Where `needle` first stands in `hay`: found by its first bytes, then compared whole. A
+/// searcher for the whole needle prepares itself in O(needle), which for a read's content cost
+/// more than the decoding it saves; and `str`'s searcher, unlike memchr's, is compiled by the
+/// first call anyway (docs/performance.md#cold-start).
+fn find_whole(hay: &str, needle: &str) -> Option<usize> {
+    let mut cut = NEEDLE_HEAD.min(needle.len());
+    while !needle.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = needle.get(..cut)?;
+    hay.match_indices(head).map(|(at, _)| at).find(|&at| hay.as_bytes().get(at..at + needle.len()) == Some(needle.as_bytes()))
+}
+
+/// Bytes of a long string [`find_whole`] searches for.
+const NEEDLE_HEAD: usize = 32;
 
 #[wasm_bindgen]
 pub struct WasmWorkspace {
