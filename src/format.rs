@@ -134,10 +134,18 @@ impl Response {
         RENDERS.with(|n| n.set(n.get() + 1));
         let sentences = self.sentences.get_or_insert_with(|| std::mem::take(&mut self.summary));
         self.summary = SummaryLine { sentences, warned: self.warned, notes: &self.notes }.to_string();
-        self.markdown = Markdown { response: self, options }.to_string();
+        // Sized once for the long parts (a read's content, a preview), not grown from empty.
+        let long = self.content.as_ref().map_or(0, String::len) + self.preview.as_ref().map_or(0, String::len);
+        let mut markdown = String::with_capacity(long + MARKDOWN_BESIDE_LONG_PARTS);
+        let _ = write!(markdown, "{}", Markdown { response: self, options });
+        self.markdown = markdown;
         self.markdown_basic = BasicLine { response: self, locale: options.locale }.to_string();
     }
 }
+
+/// Bytes reserved for a detail view besides its content and preview: the header, the overview
+/// and the sections of a typical response fit.
+const MARKDOWN_BESIDE_LONG_PARTS: usize = 1024;
 
 /// The summary as the model reads it: `[Fail] {defect}`, `[Warning]`, the lead notes, the
 /// sentences, the trailing notes, each present only when its field is, one space between.
@@ -461,32 +469,36 @@ pub fn first_sentence(summary: &str, max: usize) -> String {
         }
         break;
     }
-    let chars: Vec<char> = s.chars().collect();
     let mut in_code = false;
-    let mut end = chars.len();
-    for (i, &c) in chars.iter().enumerate() {
+    // The byte after the sentence's last char.
+    let mut end = s.len();
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
         match c {
             '`' => in_code = !in_code,
             '。' | '！' | '？' if !in_code => {
-                end = i + 1;
+                end = i + c.len_utf8();
                 break;
             }
-            '.' | '!' | '?' if !in_code && chars.get(i + 1).map_or(true, |n| n.is_whitespace()) => {
+            '.' | '!' | '?' if !in_code && chars.peek().map_or(true, |&(_, n)| n.is_whitespace()) => {
                 end = i + 1;
                 break;
             }
             _ => {}
         }
     }
-    let sentence: String = chars.iter().take(end).collect();
-    crate::text::clip(sentence.trim(), max)
+    crate::text::clip(s.get(..end).unwrap_or(&s).trim(), max)
 }
 
 /// Newlines shown as `⏎` so a value stays on its Markdown line.
 /// Line breaks (`\n`, `\r\n`, a lone `\r`: Markdown ends a line at each) shown as `⏎` so a
 /// value stays on its Markdown line.
 fn one_line(s: &str) -> String {
-    s.trim_end().replace("\r\n", "\n").replace(['\r', '\n'], " ⏎ ")
+    let s = s.trim_end();
+    if !s.contains(['\r', '\n']) {
+        return s.to_string();
+    }
+    s.replace("\r\n", "\n").replace(['\r', '\n'], " ⏎ ")
 }
 
 /// Chars of the line kept before a change's first differing span, of its span, and after it.
@@ -530,7 +542,7 @@ pub fn code(s: &str) -> String {
     if s.is_empty() {
         return "` `".into();
     }
-    let longest = longest_run(s, '`');
+    let longest = longest_backtick_run(s);
     let fence = "`".repeat(longest + 1);
     let pad = if s.starts_with('`') || s.ends_with('`') { " " } else { "" };
     format!("{fence}{pad}{}{pad}{fence}", visible(s))
@@ -572,26 +584,26 @@ fn log_cell(s: &str) -> String {
 }
 
 fn fenced(f: &mut Formatter<'_>, body: &str) -> fmt::Result {
-    let fence = "`".repeat(longest_run(body, '`').max(2) + 1);
-    let mut text = String::with_capacity(body.len() + 16);
-    let _ = writeln!(text, "{fence}");
-    text.push_str(body);
+    let fence = "`".repeat(longest_backtick_run(body).max(2) + 1);
+    f.write_str(&fence)?;
+    f.write_char('\n')?;
+    f.write_str(body)?;
     if !body.ends_with('\n') {
-        text.push('\n');
+        f.write_char('\n')?;
     }
-    let _ = writeln!(text, "{fence}");
-    f.write_str(&text)
+    f.write_str(&fence)?;
+    f.write_char('\n')
 }
 
-fn longest_run(s: &str, c: char) -> usize {
-    let (mut best, mut run) = (0, 0);
-    for ch in s.chars() {
-        if ch == c {
-            run += 1;
-            best = best.max(run);
-        } else {
-            run = 0;
-        }
+/// The longest run of backticks in `s`. Cost: O(len(s)), memchr to each run (not a char
+/// loop: a read's content is the largest thing a call renders).
+fn longest_backtick_run(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let (mut best, mut at) = (0, 0);
+    while let Some(found) = bytes.get(at..).and_then(|rest| memchr::memchr(b'`', rest)) {
+        let run = bytes.iter().skip(at + found).take_while(|&&b| b == b'`').count();
+        best = best.max(run);
+        at += found + run;
     }
     best
 }

@@ -101,6 +101,43 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
     if v.is_null() || v.is_undefined() {
         return Ok(Value::Null);
     }
+    // Objects first (arrays are objects too): the arguments are one, and each check here is a
+    // call into JS.
+    if v.is_object() {
+        if array_is_array(v).map_err(threw)? {
+            let length = js_sys::Reflect::get(v, &JsValue::from_str("length")).map_err(threw)?.as_f64().unwrap_or(0.0);
+            if length > f64::from(MAX_ARRAY_ITEMS) {
+                return Err(not_json(&format!("an array of more than {MAX_ARRAY_ITEMS} items")));
+            }
+            let length = length as u32;
+            let mut out = Vec::with_capacity(length.min(1024) as usize);
+            for i in 0..length {
+                let item = js_sys::Reflect::get(v, &JsValue::from(i)).map_err(threw)?;
+                out.push(js_to_json(&item, &format!("{at}[{i}]"), depth + 1)?);
+            }
+            return Ok(Value::Array(out));
+        }
+        let mut map = Map::new();
+        for entry in object_entries(v).map_err(threw)?.iter() {
+            let pair: Array = entry.unchecked_into();
+            let key_js = pair.get(0);
+            let key = match key_js.dyn_ref::<JsString>() {
+                Some(k) => js_string(k, &if at.is_empty() { "name of an argument".to_string() } else { format!("{at} (a key)") })?,
+                None => return Err(not_json("a non-string key")),
+            };
+            // A key set to `undefined` is absent, as JSON.stringify has it: SDKs build messages
+            // with `providerOptions: undefined`, and a `null` in its place is what their schemas
+            // refuse (docs/workflow.md#history-compression).
+            let value = pair.get(1);
+            if value.is_undefined() {
+                continue;
+            }
+            let child = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
+            let value = js_to_json(&value, &child, depth + 1)?;
+            map.insert(key, value);
+        }
+        return Ok(Value::Object(map));
+    }
     if let Some(b) = v.as_bool() {
         return Ok(Value::Bool(b));
     }
@@ -122,43 +159,8 @@ fn js_to_json(v: &JsValue, at: &str, depth: usize) -> Result<Value, ArgError> {
     if let Some(s) = v.dyn_ref::<JsString>() {
         return js_string(s, at).map(Value::String);
     }
-    if array_is_array(v).map_err(threw)? {
-        let length = js_sys::Reflect::get(v, &JsValue::from_str("length")).map_err(threw)?.as_f64().unwrap_or(0.0);
-        if length > f64::from(MAX_ARRAY_ITEMS) {
-            return Err(not_json(&format!("an array of more than {MAX_ARRAY_ITEMS} items")));
-        }
-        let length = length as u32;
-        let mut out = Vec::with_capacity(length.min(1024) as usize);
-        for i in 0..length {
-            let item = js_sys::Reflect::get(v, &JsValue::from(i)).map_err(threw)?;
-            out.push(js_to_json(&item, &format!("{at}[{i}]"), depth + 1)?);
-        }
-        return Ok(Value::Array(out));
-    }
     if v.is_function() {
         return Err(not_json("a function"));
-    }
-    if v.is_object() {
-        let mut map = Map::new();
-        for entry in object_entries(v).map_err(threw)?.iter() {
-            let pair: Array = entry.unchecked_into();
-            let key_js = pair.get(0);
-            let key = match key_js.dyn_ref::<JsString>() {
-                Some(k) => js_string(k, &if at.is_empty() { "name of an argument".to_string() } else { format!("{at} (a key)") })?,
-                None => return Err(not_json("a non-string key")),
-            };
-            // A key set to `undefined` is absent, as JSON.stringify has it: SDKs build messages
-            // with `providerOptions: undefined`, and a `null` in its place is what their schemas
-            // refuse (docs/workflow.md#history-compression).
-            let value = pair.get(1);
-            if value.is_undefined() {
-                continue;
-            }
-            let child = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
-            let value = js_to_json(&value, &child, depth + 1)?;
-            map.insert(key, value);
-        }
-        return Ok(Value::Object(map));
     }
     Err(not_json(if v.is_symbol() {
         "a symbol"
@@ -218,21 +220,74 @@ fn set_at(root: &JsValue, way: &[JsonStep], value: &JsValue) {
 fn step_to_js(step: &mut Step) -> JsValue {
     let taken = take_long_strings(step);
     let js = to_js(&StepView::of(step));
+    // A response's long strings that crossed already (its preview, its content), which its
+    // Markdown holds again: taken before the Markdown.
+    let mut crossed: Vec<(String, JsString)> = Vec::new();
+    let response =
+        if matches!(taken.first(), Some((LongSlot::Response(_), _))) { get_property(&js, "response") } else { JsValue::UNDEFINED };
     for (slot, s) in taken {
-        let value = JsValue::from_str(&s);
         match slot {
-            LongSlot::Response(name) => set_property(&get_property(&js, "response"), name, &value),
+            LongSlot::Response(name) => {
+                if name == "markdown" {
+                    set_property(&response, name, &joined_markdown(&s, &crossed));
+                } else {
+                    let value = JsString::from(s.as_str());
+                    set_property(&response, name, &value);
+                    crossed.push((s, value));
+                }
+            }
             LongSlot::RequestText(i) => {
+                let value = JsValue::from_str(&s);
                 let request = js_sys::Reflect::get_u32(&get_property(&js, "requests"), i).unwrap_or(JsValue::UNDEFINED);
                 set_property(&request, "text", &value);
             }
             LongSlot::Text(i) => {
-                let _ = js_sys::Reflect::set_u32(&get_property(&js, "texts"), i, &value);
+                let _ = js_sys::Reflect::set_u32(&get_property(&js, "texts"), i, &JsValue::from_str(&s));
             }
         }
     }
     js
 }
+
+/// `markdown` as a JS string, the long strings inside it that crossed already (`crossed`: a
+/// read's content, a preview) joined in from their JS strings instead of decoded a second time:
+/// JS joins strings without copying them, while `TextDecoder` reads UTF-8 with any non-ASCII in
+/// it (a gutter's `│`) at several ns a byte (docs/performance.md#a-warm-call-on-a-small-document).
+/// The same string either way.
+fn joined_markdown(markdown: &str, crossed: &[(String, JsString)]) -> JsValue {
+    let mut found: Vec<(usize, usize, &JsString)> =
+        crossed.iter().filter_map(|(text, js)| find_whole(markdown, text).map(|at| (at, at + text.len(), js))).collect();
+    if found.is_empty() {
+        return JsValue::from_str(markdown);
+    }
+    // In the order they stand in (a read's content comes before a preview).
+    crate::sort::sort_by_key(&mut found, |&(start, _, _)| start);
+    let mut joined = JsString::from("");
+    let mut at = 0;
+    for (start, end, js) in found {
+        // Two crossed strings overlapping in the Markdown cannot be: the later one is decoded.
+        let Some(before) = markdown.get(at..start) else { continue };
+        joined = joined.concat(&JsString::from(before)).concat(js);
+        at = end;
+    }
+    joined.concat(&JsString::from(markdown.get(at..).unwrap_or_default())).into()
+}
+
+/// Where `needle` first stands in `hay`: found by its first bytes, then compared whole. A
+/// searcher for the whole needle prepares itself in O(needle), which for a read's content cost
+/// more than the decoding it saves; and `str`'s searcher, unlike memchr's, is compiled by the
+/// first call anyway (docs/performance.md#cold-start).
+fn find_whole(hay: &str, needle: &str) -> Option<usize> {
+    let mut cut = NEEDLE_HEAD.min(needle.len());
+    while !needle.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let head = needle.get(..cut)?;
+    hay.match_indices(head).map(|(at, _)| at).find(|&at| hay.as_bytes().get(at..at + needle.len()) == Some(needle.as_bytes()))
+}
+
+/// Bytes of a long string [`find_whole`] searches for.
+const NEEDLE_HEAD: usize = 32;
 
 #[wasm_bindgen]
 pub struct WasmWorkspace {

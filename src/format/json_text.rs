@@ -18,20 +18,22 @@ pub(crate) fn ascii_json<T: Serialize + ?Sized>(value: &T) -> Result<String, ser
 }
 
 /// `json` with every char past ASCII as `\u` escapes: such chars occur only inside strings
-/// (keys included), where an escape is the same char.
+/// (keys included), where an escape is the same char. ASCII runs are copied whole.
 fn escape_past_ascii(json: String) -> String {
-    if json.is_ascii() {
-        return json;
-    }
-    let mut out = String::with_capacity(json.len() * 2);
-    for c in json.chars() {
-        if c.is_ascii() {
-            out.push(c);
-        } else {
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                push_u_escape(&mut out, *unit);
-            }
+    let Some(first) = json.bytes().position(|b| !b.is_ascii()) else { return json };
+    let mut out = String::with_capacity(json.len() + json.len() / 2);
+    let mut rest = json.as_str();
+    let mut ascii = first;
+    // `ascii` is where a char starts: a non-ASCII lead byte or the end.
+    while let Some((run, tail)) = rest.split_at_checked(ascii) {
+        out.push_str(run);
+        let mut chars = tail.chars();
+        let Some(c) = chars.next() else { break };
+        for unit in c.encode_utf16(&mut [0; 2]) {
+            push_u_escape(&mut out, *unit);
         }
+        rest = chars.as_str();
+        ascii = rest.bytes().position(|b| !b.is_ascii()).unwrap_or(rest.len());
     }
     out
 }
@@ -65,5 +67,27 @@ mod tests {
         // ASCII text is serde_json's own, byte for byte.
         let ascii = json!({"a": "x = 1;\n\"q\"", "b": [1, 2.5, "c"]});
         assert_eq!(ascii_json(&ascii).unwrap(), serde_json::to_string(&ascii).unwrap());
+    }
+
+    /// The escaping char by char, as it was written first: the run-copying one must agree.
+    fn escaped_char_by_char(json: &str) -> String {
+        let mut out = String::new();
+        for c in json.chars() {
+            if c.is_ascii() {
+                out.push(c);
+            } else {
+                for unit in c.encode_utf16(&mut [0; 2]) {
+                    push_u_escape(&mut out, *unit);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn runs_of_ascii_between_escapes_are_kept_whole() {
+        for json in ["\"é\"", "\"aé\"", "\"éa\"", "\"ab│cd│\"", "\"│││\"", "{\"k😀\":\"x\u{0301}y\"}", "\"plain\"", "\"\""] {
+            assert_eq!(escape_past_ascii(json.to_string()), escaped_char_by_char(json), "{json}");
+        }
     }
 }

@@ -146,46 +146,120 @@ pub(super) const CLIP_MARK: &str = "⟪clipped: ";
 /// Lines `start..=end` (1-based) of `shown`, within `limits`: at most `limits.lines` lines and
 /// `limits.chars` chars of text (always at least one line), each line cut at
 /// `limits.line_chars` with `⟪clipped: N more chars⟫`; gutters as wide as the last number shown.
-/// Cost: O(chars shown + lines · log n): a clipped line is never copied whole.
+/// The lines are read in one walk over the rope's chunks ([`LineWalk`]), not each found from the
+/// root (that was a third of a warm 40-line read: docs/performance.md#a-warm-call-on-a-small-document).
+/// Cost: O(chars shown + log n), plus O(log n) per clipped line: a clipped line is never copied whole.
 pub(super) fn limited_lines(shown: &Rope, gutter: Gutter<'_>, start: usize, end: usize, limits: &ReadLimits) -> Shown {
-    let mut rows: Vec<String> = Vec::new();
+    // The rows' text one after another, and where each ends.
+    let mut text = String::new();
+    let mut ends: Vec<usize> = Vec::new();
     let (mut chars, mut stopped_by, mut clipped) = (0usize, None, Vec::new());
+    let mut walk = LineWalk::new(shown, start - 1, end);
     for l in (start - 1)..end {
         if l + 1 - start >= limits.lines {
             stopped_by = Some(("max_read_lines", limits.lines));
             break;
         }
-        let line = shown.line(l);
-        let len = line.len_chars() - usize::from(line.len_chars() > 0 && line.char(line.len_chars() - 1) == '\n');
-        let keep = len.min(limits.line_chars);
+        let row_start = text.len();
+        let (keep, len) = walk.take_line(l, limits.line_chars, &mut text);
         if chars > 0 && chars + keep > limits.chars {
+            text.truncate(row_start);
             stopped_by = Some(("max_read_chars", limits.chars));
             break;
         }
         chars += keep;
-        let mut text: String = line.slice(..keep).to_string();
         if keep < len {
             clipped.push((l + 1, len - keep));
             text.push_str(&format!("{CLIP_MARK}{} more chars⟫", len - keep));
         }
-        rows.push(text);
+        ends.push(text.len());
     }
-    let last_line = start - 1 + rows.len();
+    let last_line = start - 1 + ends.len();
     // The width is known once the last line shown is: the rows are numbered after the loop.
     let width = preview::gutter_width(last_line);
-    let mut content = String::new();
-    for (k, text) in rows.iter().enumerate() {
+    let mut content = String::with_capacity(text.len() + ends.len() * (width + 5));
+    let mut row_start = 0;
+    for (k, &row_end) in ends.iter().enumerate() {
+        let row = text.get(row_start..row_end).unwrap_or_default();
+        row_start = row_end;
         let l = start - 1 + k;
         match gutter {
             Gutter::None => {
-                content.push_str(text);
+                content.push_str(row);
                 content.push('\n');
             }
-            Gutter::Numbers => preview::gutter_line(&mut content, width, l + 1, ' ', text),
-            Gutter::Keys(keyed) => push_keyed(&mut content, width, LineKey::of(l + 1, &text::line_text(keyed, l)), text),
+            Gutter::Numbers => preview::gutter_line(&mut content, width, l + 1, ' ', row),
+            Gutter::Keys(keyed) => push_keyed(&mut content, width, LineKey::of(l + 1, &text::line_text(keyed, l)), row),
         }
     }
     Shown { content, last_line, stopped_by, clipped }
+}
+
+/// Reads the lines of a rope one after another from its chunks, up to the end of a last line.
+struct LineWalk<'a> {
+    rope: &'a Rope,
+    chunks: ropey::iter::Chunks<'a>,
+    /// What is left of the chunk being read.
+    rest: &'a str,
+    /// The char after the last line's break (or the end of the text).
+    end_char: usize,
+}
+
+impl<'a> LineWalk<'a> {
+    /// At the start of 0-based line `first`, ending with 0-based line `end - 1` (`end` at most
+    /// the rope's line count). Cost: O(log n).
+    fn new(rope: &'a Rope, first: usize, end: usize) -> LineWalk<'a> {
+        let end_char = rope.line_to_char(end);
+        let mut walk = LineWalk { rope, chunks: rope.slice(end_char..end_char).chunks(), rest: "", end_char };
+        walk.restart(first);
+        walk
+    }
+
+    /// Continues at the start of 0-based line `line`. Cost: O(log n).
+    fn restart(&mut self, line: usize) {
+        let from = self.rope.line_to_char(line).min(self.end_char);
+        self.chunks = self.rope.slice(from..self.end_char).chunks();
+        self.rest = "";
+    }
+
+    /// Appends the text of 0-based line `line` (the one the walk is at) without its break to
+    /// `out`, at most `max_chars` chars of it, and moves to the next line. Returns the chars
+    /// appended and the chars the line has. Cost: O(chars appended), plus O(log n) for a line
+    /// longer than `max_chars`, whose rest is skipped, not read.
+    fn take_line(&mut self, line: usize, max_chars: usize, out: &mut String) -> (usize, usize) {
+        let mut kept = 0;
+        loop {
+            if self.rest.is_empty() {
+                match self.chunks.next() {
+                    Some(chunk) => self.rest = chunk,
+                    None => return (kept, kept),
+                }
+            }
+            let (piece, after) = match memchr::memchr(b'\n', self.rest.as_bytes()).and_then(|i| self.rest.split_at_checked(i)) {
+                Some((piece, tail)) => (piece, Some(tail.strip_prefix('\n').unwrap_or(tail))),
+                None => (self.rest, None),
+            };
+            let n = piece.chars().count();
+            if kept + n > max_chars {
+                let cut = piece.char_indices().nth(max_chars - kept).map_or(piece.len(), |(i, _)| i);
+                out.push_str(piece.get(..cut).unwrap_or_default());
+                let whole = self.rope.line(line);
+                let n = whole.len_chars();
+                let len = n - usize::from(n > 0 && whole.char(n - 1) == '\n');
+                self.restart(line + 1);
+                return (max_chars, len);
+            }
+            out.push_str(piece);
+            kept += n;
+            match after {
+                Some(tail) => {
+                    self.rest = tail;
+                    return (kept, kept);
+                }
+                None => self.rest = "",
+            }
+        }
+    }
 }
 
 /// Lines `start..=end` (1-based) with `12│ ` gutters as wide as `end`, or bare. Cost: O(size
@@ -297,6 +371,71 @@ impl Workspace {
                 sel.candidates.iter().filter(|c| !c.stale).map(|c| (c.id, c.range.clone())).collect()
             }
             _ => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod line_walk_tests {
+    use super::*;
+
+    /// The read as it was first written: each line found from the root.
+    fn lines_one_by_one(shown: &Rope, start: usize, end: usize, limits: &ReadLimits) -> (String, usize, Vec<(usize, usize)>) {
+        let (mut rows, mut chars, mut clipped) = (Vec::new(), 0, Vec::new());
+        for l in (start - 1)..end {
+            if l + 1 - start >= limits.lines {
+                break;
+            }
+            let line = shown.line(l);
+            let len = line.len_chars() - usize::from(line.len_chars() > 0 && line.char(line.len_chars() - 1) == '\n');
+            let keep = len.min(limits.line_chars);
+            if chars > 0 && chars + keep > limits.chars {
+                break;
+            }
+            chars += keep;
+            let mut text = line.slice(..keep).to_string();
+            if keep < len {
+                clipped.push((l + 1, len - keep));
+                text.push_str(&format!("{CLIP_MARK}{} more chars⟫", len - keep));
+            }
+            rows.push(text);
+        }
+        let last = start - 1 + rows.len();
+        let width = preview::gutter_width(last);
+        let mut content = String::new();
+        for (k, text) in rows.iter().enumerate() {
+            preview::gutter_line(&mut content, width, start + k, ' ', text);
+        }
+        (content, last, clipped)
+    }
+
+    #[test]
+    fn the_walk_over_chunks_reads_what_line_by_line_reads() {
+        // Lines across chunk boundaries (ropey's chunks are about 1 KB), multi-byte chars at
+        // the cuts, empty lines, a last line with and without its break.
+        let mut doc = String::new();
+        for i in 0..300 {
+            let unit = ["a", "é", "中", "😀", ""][i % 5];
+            doc.push_str(&unit.repeat(i * 7 % 1500));
+            doc.push_str(&format!(" line {i}\n"));
+        }
+        for tail in ["", "last line without a break", "\n"] {
+            let rope = Rope::from_str(&format!("{doc}{tail}"));
+            let lines = text::visible_line_count(&rope);
+            for limits in [
+                ReadLimits::default(),
+                ReadLimits { lines: 7, chars: 100_000, line_chars: 10_000 },
+                ReadLimits { lines: 2_000, chars: 3_000, line_chars: 10_000 },
+                ReadLimits { lines: 2_000, chars: 100_000, line_chars: 5 },
+                ReadLimits { lines: 2_000, chars: 50_000, line_chars: 900 },
+            ] {
+                for (start, end) in [(1, lines), (1, 1), (13, 40), (lines, lines), (200, lines)] {
+                    let walked = limited_lines(&rope, Gutter::Numbers, start, end, &limits);
+                    let (content, last, clipped) = lines_one_by_one(&rope, start, end, &limits);
+                    assert_eq!(walked.content, content, "{start}..={end} {limits:?} tail {tail:?}");
+                    assert_eq!((walked.last_line, walked.clipped), (last, clipped), "{start}..={end} {limits:?}");
+                }
+            }
         }
     }
 }

@@ -298,6 +298,8 @@ export class Workspace {
   }
 
   async #run(name: string, args: unknown, toolCallId: string | undefined, nowMs: number | undefined): Promise<ToolResponse> {
+    // Without a sink nothing is timed or delivered (docs/performance.md#a-warm-call-on-a-small-document).
+    if (this.#sink === undefined) return this.#steps(name, args, toolCallId, nowMs ?? Date.now());
     const started = performance.now();
     try {
       return await this.#steps(name, args, toolCallId, nowMs ?? Date.now());
@@ -326,7 +328,8 @@ export class Workspace {
   async #steps(name: string, args: unknown, toolCallId: string | undefined, nowMs: number): Promise<ToolResponse> {
     this.#saved.clear();
     this.#checkStored();
-    await this.#syncExternalChanges();
+    // No await when nothing changed: a warm call need not wait a turn of the microtask queue.
+    if (this.#changed.size > 0) await this.#syncExternalChanges();
     let step = this.#guarded((w) => w.call(name, args ?? {}, toolCallId, nowMs)) as Step;
     // The core asks for storage work until it is done (a failed multi-document commit asks
     // for compensating writes; refresh, discard and diff-against-storage ask for reads).

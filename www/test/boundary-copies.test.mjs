@@ -212,3 +212,23 @@ test("texts to embed cross whole, long or short", async () => {
   assert.ok(asked.includes("retries"));
   ws.free();
 });
+
+test("a response's Markdown holds the long content and preview it crossed with, once and in place", async () => {
+  // Long strings cross beside the JSON, and the Markdown is joined from them (src/wasm.rs
+  // joined_markdown): a wrong join would drop, repeat or misplace a part.
+  const lines = Array.from({ length: 60 }, (_, i) => `line ${i} │ 中文 \`code\` ${"x".repeat(i % 7)}`);
+  const ws = await Workspace.create({ storage: new MemoryStorage({ "a.md": `${lines.join("\n")}\n` }) });
+  const fenced = (heading, body) => `\n\n### ${heading}\n\`\`\`\n${body}`;
+  const read = await ws.call("memo_read", { start_line: 1, end_line: 40 });
+  assert.ok(read.content.length > 256, "long enough to cross by itself");
+  assert.ok(read.markdown.startsWith("status: `Success`\n"), read.markdown.slice(0, 80));
+  assert.ok(read.markdown.includes(fenced("[Text] Content", `${read.content}\`\`\`\n`)), read.markdown);
+  assert.equal(read.markdown.split(read.content).length, 2, "the content once");
+  const old = lines.slice(3, 30).join("\n");
+  const staged = await ws.call("memo_replace", { old_text: old, new_text: old.replaceAll("line", "row") });
+  assert.equal(staged.status, "Success", staged.markdown);
+  assert.ok(staged.preview.length > 256, "long enough to cross by itself");
+  assert.ok(staged.markdown.includes(fenced("[Diff] Preview", staged.preview)), staged.markdown);
+  assert.equal(staged.markdown.split(staged.preview).length, 2, "the preview once");
+  ws.free();
+});
