@@ -429,9 +429,10 @@ impl Workspace {
     /// (nothing is changed there: the model says which document it meant).
     fn naming_elsewhere(&self, mut r: Response, path: &str, places: Vec<(String, usize)>) -> Response {
         let elsewhere = ExactlyElsewhere { path: path.to_string(), places };
-        let Some(lead) = words::exactly_elsewhere(&elsewhere, &words::Voice::of(self)) else { return r };
+        let v = words::Voice::of(self);
+        let Some(lead) = words::exactly_elsewhere(&elsewhere, &v) else { return r };
         r.guidance = Some(match r.guidance.take() {
-            Some(g) if !g.trim().is_empty() => format!("{lead} {g}"),
+            Some(g) if !g.trim().is_empty() => words::joined(&lead, &g, &v),
             _ => lead,
         });
         r

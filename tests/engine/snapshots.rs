@@ -103,6 +103,7 @@ const PLAIN: &[(&str, Scenario)] = &[
     ("auto_rebase_note", auto_rebase_note),
     ("near_miss_lines", near_miss_lines),
     ("preview_markers", preview_markers),
+    ("wrong_document", wrong_document),
 ];
 
 /// Scenarios with candidates: one snapshot per locale and candidate style.
@@ -199,6 +200,19 @@ fn stale_reference(v: Variant) -> String {
         WorkflowState::PersistPending,
     );
     run.call("memo_replace_lines", json!({"start_key": "9#0000", "new_text": "z"}), Status::StaleReference, WorkflowState::PersistPending);
+    run.out
+}
+
+/// old_text is not in the document named but is, exactly, in another: the guidance names it
+/// before the no-match's own.
+fn wrong_document(v: Variant) -> String {
+    let mut run = Run::new(&[("a.md", "x = 1\n"), ("b.md", "y = 1\nz = 1\n")], v, PersistMode::Manual);
+    run.call(
+        "memo_replace",
+        json!({"path": "a.md", "old_text": "y = 1", "new_text": "y = 2"}),
+        Status::NoMatch,
+        WorkflowState::SelectionPending,
+    );
     run.out
 }
 
@@ -688,6 +702,13 @@ fn english_runs(line: &str) -> Vec<String> {
     found
 }
 
+/// The Chinese sentence-end mark followed by a space and more text in `line`, as English
+/// joins sentences (`。 下面…`): the mark, if any.
+fn english_sentence_gap(line: &str) -> Option<char> {
+    let chars: Vec<char> = line.chars().collect();
+    chars.windows(3).find(|w| matches!(w[0], '。' | '；' | '！' | '？') && w[1] == ' ' && w[2] != '·').map(|w| w[0])
+}
+
 /// A line inside a fence that is document text: a gutter line (`12│ …`, `3│-…`) or a line of a
 /// unified diff. The other fence lines (the near-miss legend and headers, a difference's line
 /// labels, a refused pick's headings) are the response's own words.
@@ -731,6 +752,11 @@ fn zh_responses_carry_no_english_sentence() {
             let found = english_runs(line);
             if !found.is_empty() {
                 leaks.push(format!("{name}: {line}\n    English: {found:?}"));
+            }
+            // Chinese puts no space after a sentence's full stop; the one-line view's ` · ` is
+            // a separator of its own.
+            if let Some(gap) = english_sentence_gap(line) {
+                leaks.push(format!("{name}: {line}\n    a space after `{gap}`"));
             }
         }
     }

@@ -68,6 +68,12 @@ pub struct Heard {
     pub save: bool,
 }
 
+/// Two sentences (or runs of them) as one text, with the locale's gap between them: a space in
+/// English, nothing in Chinese.
+pub fn joined(first: &str, then: &str, v: &Voice) -> String {
+    format!("{first}{}{then}", v.sep())
+}
+
 impl Voice {
     /// The voice of `ws` in its current state. Cost: O(tools).
     pub fn of(ws: &Workspace) -> Voice {
