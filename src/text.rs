@@ -412,17 +412,6 @@ pub(crate) fn normalised(mut raw: String) -> (String, LineEnding, bool) {
     (flat, line_ending, bom)
 }
 
-/// The bytes of `rope`'s chunks that `other` does not share — held at another address, so a
-/// copy of their own in memory. A rope edit copies only the chunks (~1 KB each) it touches and
-/// shares the rest with the rope it was made from; a rope built from a string shares nothing.
-/// What a kept version costs is measured with it (docs/workflow.md#live-context). Cost: O(c·log c)
-/// for the c chunks of both ropes, one vector of c words.
-pub fn unshared_bytes(rope: &Rope, other: &Rope) -> usize {
-    let mut shared: Vec<usize> = other.chunks().map(|c| c.as_ptr() as usize).collect();
-    shared.sort_unstable();
-    rope.chunks().filter(|c| shared.binary_search(&(c.as_ptr() as usize)).is_err()).map(str::len).sum()
-}
-
 /// See [`Fingerprint`]. Cost: O(n), streaming over the rope's chunks (no copy).
 pub fn fingerprint_of(rope: &Rope) -> Fingerprint {
     let mut hasher = Xxh3::new();
@@ -526,6 +515,9 @@ pub fn rope_string(rope: &Rope) -> String {
 }
 
 pub use crate::text_rules::clip;
+
+mod chunk_sharing;
+pub use chunk_sharing::unshared_bytes;
 
 #[cfg(test)]
 mod tests {
