@@ -19,7 +19,6 @@ const WINDOW: usize = 64;
 /// or one at the end with more than that left unmatched, is decided by sorted addresses instead.
 /// Cost: O(c) for the c chunks of both ropes plus O([`WINDOW`]) per copied chunk (O(c·log c)
 /// when sorting), one vector of c words.
-#[inline(never)]
 pub fn unshared_bytes(rope: &Rope, other: &Rope) -> usize {
     let mut theirs: Vec<usize> = other.chunks().map(address).collect();
     let mut sorted = false;
