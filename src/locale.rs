@@ -208,11 +208,11 @@ impl Words {
         fill(self.line, &n.to_string())
     }
 
-    /// The phrase under `key`, else English's, else nothing (a missing key is a test failure,
-    /// never a panic). Cost: O(log keys): the tables are sorted by key (tested below); every
-    /// response looks several up.
+    /// The phrase under `key`, else nothing (a missing key is a test failure, never a panic; no
+    /// fallback to English: every locale has every key of en.rs, tested below). Cost: O(log
+    /// keys): the tables are sorted by key (tested below); every response looks several up.
     pub fn phrase(&self, key: &str) -> &'static str {
-        lookup(self.phrases, key).or_else(|| lookup(en::WORDS.phrases, key)).unwrap_or("")
+        lookup(self.phrases, key).unwrap_or("")
     }
 
     /// The phrase under `key` with its named placeholders filled from `args`.
