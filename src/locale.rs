@@ -208,10 +208,11 @@ impl Words {
         fill(self.line, &n.to_string())
     }
 
-    /// The phrase under `key`, else English's, else the key itself (a missing key is a test
-    /// failure, never a panic). Cost: O(keys).
+    /// The phrase under `key`, else nothing (a missing key is a test failure, never a panic; no
+    /// fallback to English: every locale has every key of en.rs, tested below). Cost: O(log
+    /// keys): the tables are sorted by key (tested below); every response looks several up.
     pub fn phrase(&self, key: &str) -> &'static str {
-        lookup(self.phrases, key).or_else(|| lookup(en::WORDS.phrases, key)).unwrap_or("")
+        lookup(self.phrases, key).unwrap_or("")
     }
 
     /// The phrase under `key` with its named placeholders filled from `args`.
@@ -257,8 +258,11 @@ pub const CANDIDATE_TABLE_HEADER: &str =
 /// The session log table's header line.
 pub const SESSION_LOG_HEADER: &str = "| # | tool | status | at_ms | tool_call_id |";
 
+/// Binary search: sorting at the source costs the wasm no index and no sort code
+/// (docs/decisions.md, "Phrase tables sorted at the source").
 fn lookup(phrases: &'static [(&'static str, &'static str)], key: &str) -> Option<&'static str> {
-    phrases.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    let i = phrases.binary_search_by(|(k, _)| (*k).cmp(key)).ok()?;
+    phrases.get(i).map(|(_, v)| *v)
 }
 
 #[cfg(test)]
@@ -350,6 +354,21 @@ mod tests {
                 let want: BTreeSet<&str> = placeholders(text).into_iter().collect();
                 let got: BTreeSet<&str> = t.get(key).map(|x| placeholders(x)).unwrap_or_default().into_iter().collect();
                 assert_eq!(got, want, "{}.rs `{key}`: placeholders differ from en.rs", w.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_table_is_sorted_by_key_without_repeats() {
+        // The lookup is a binary search: a key out of order would read as missing.
+        for l in Locale::all() {
+            let w = l.words();
+            for pair in w.phrases.windows(2) {
+                let (a, b) = (pair[0].0, pair[1].0);
+                assert!(a < b, "{}.rs: `{b}` must come before `{a}` (sorted by key, no key twice)", w.name);
+            }
+            for (key, text) in w.phrases {
+                assert_eq!(w.phrase(key), *text, "{}.rs `{key}` is not found by its key", w.name);
             }
         }
     }
