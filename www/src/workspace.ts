@@ -519,8 +519,8 @@ export class Workspace {
    * fails is tried again before the next call; the core hears of the failure once (a note in
    * the next response), and the document stays as it was.
    */
+  /** Only when #changed holds a path: the one caller skips the await otherwise. */
   async #syncExternalChanges(): Promise<void> {
-    if (this.#changed.size === 0) return;
     const paths = [...this.#changed];
     this.#changed.clear();
     const open = new Set(this.paths());
