@@ -198,7 +198,7 @@ pub const PHRASES: &[(&str, &str)] = &[
     ("elided.sketch_near", "你的 new_text 在 old_text 没有占位行的地方有占位行 {line}（占位 {marker}），在 {near} 处不清楚它代表 old_text 的哪些行：可能包括那一行，也可能不包括。{path} 未做任何修改：占位行永远不会作为文本写入。"),
     ("elided.unsettled.after", "你的 old_text 中占位行 {marker} 之后的行（{line}）在 {path} 中它后面不远处出现了不止一次，而 new_text 改动了它们或其后的内容：不清楚你指的是哪一处。未做任何修改。"),
     ("elided.unsettled.before", "你的 old_text 中占位行 {marker} 之前的行（{line}）在 {path} 中它前面不远处出现了不止一次，而 new_text 改动了它们：不清楚你指的是哪一处。未做任何修改。"),
-    ("exactly_elsewhere", "old_text 原样出现在 {places} 中，而不在 {path} 中：如果你指的是那个文档，调用 {p}_replace 并传入 path=\"{first}\"（那里没有做任何修改）。"),
+    ("exactly_elsewhere", "old_text 原样出现在 {places}，而不在 {path} 中：如果你指的是那个文档，调用 {p}_replace 并传入 path=\"{first}\"（那里没有做任何修改）。"),
     ("exactly_elsewhere.place", "{path}（第 {line} 行）"),
     ("find.embed_failed", "宿主的嵌入模型未返回向量（{error}）：仅按词语排序。"),
     ("find.found.guidance", "{p}_read(unit=\"A\") 读取一个单元；{p}_replace_selection(selection_id, new_text) 整体替换一个单元；{p}_replace(old_text, new_text, within=\"A\") 只在某个单元内修改。"),

@@ -703,10 +703,19 @@ fn english_runs(line: &str) -> Vec<String> {
 }
 
 /// The Chinese sentence-end mark followed by a space and more text in `line`, as English
-/// joins sentences (`。 下面…`): the mark, if any.
+/// joins sentences (`。 下面…`), or a full-width mark inside a sentence followed by a space and
+/// a Han character (`（第 1 行） 中`): the mark, if any. A space beside Latin text or code stays.
 fn english_sentence_gap(line: &str) -> Option<char> {
     let chars: Vec<char> = line.chars().collect();
-    chars.windows(3).find(|w| matches!(w[0], '。' | '；' | '！' | '？') && w[1] == ' ' && w[2] != '·').map(|w| w[0])
+    let han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+    chars
+        .windows(3)
+        .find(|w| {
+            w[1] == ' '
+                && ((matches!(w[0], '。' | '；' | '！' | '？') && w[2] != '·')
+                    || (matches!(w[0], '）' | '，' | '：' | '、' | '」' | '》') && han(w[2])))
+        })
+        .map(|w| w[0])
 }
 
 /// A line inside a fence that is document text: a gutter line (`12│ …`, `3│-…`) or a line of a
@@ -796,6 +805,11 @@ fn the_english_check_finds_sentences_and_spares_identifiers() {
     // Document text in a fence is left out; the response's own fence lines are not.
     assert!(is_document_line("12│ the rest of the line") && is_document_line("3│-x = 1") && is_document_line("+added line"));
     assert!(!is_document_line("[A] line 3, similarity 0.90:") && !is_document_line("line 1: ··host:·db.loc{+a+}l"));
+    // A space after a full stop, or after a mark inside a sentence before a Han character.
+    assert_eq!(english_sentence_gap("未做任何修改。 下一步"), Some('。'));
+    assert_eq!(english_sentence_gap("出现在 b.md（第 1 行） 中"), Some('）'));
+    assert_eq!(english_sentence_gap("已暂存。 · 候选 A"), None);
+    assert_eq!(english_sentence_gap("（第 1 行） `x = 1`，在 a.md 中"), None);
 }
 
 /// docs/zh-sample.md shows the README's quick start in Chinese as the engine writes it: the
