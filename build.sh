@@ -748,6 +748,7 @@ case "$cmd" in
     build_package
     ensure_wasm_split
     node bench/speed/wasm-split.mjs --workload edit
+    node bench/speed/wasm-split.mjs --workload exact
     node bench/speed/wasm-split.mjs --workload read
     ;;
   fuzz)

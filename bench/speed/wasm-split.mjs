@@ -7,7 +7,7 @@
 // them). A measurement, not a build step: nothing here ships.
 //
 //   ./build.sh split-probe            (installs Debian's binaryen for wasm-split, then runs this)
-//   node bench/speed/wasm-split.mjs [--cargo FILE] [--workload edit|read] [--keep DIR] [--out FILE.json]
+//   node bench/speed/wasm-split.mjs [--cargo FILE] [--workload edit|exact|read] [--keep DIR] [--out FILE.json]
 //
 // Needs `./build.sh pack` first (www/pkg and www/dist, from the same cargo module), and
 // `wasm-split` on PATH.

@@ -83,6 +83,36 @@ export async function runReadWorkload(api) {
   ws.free();
 }
 
+/**
+ * The least an editing page runs: English only, exact matches only (read, a unique replace, a
+ * multi-match and its pick, preview, diff, commit, discard, revert, an argument error). No near
+ * miss, no tolerant tier, no zh: a measure of the floor under any feature cut, not a module to ship.
+ */
+export async function runExactWorkload(api) {
+  for (const kind of ["code", "markdown"]) {
+    const doc = generate(kind, "10KB");
+    const ws = await api.Workspace.create({ storage: new api.MemoryStorage({ "doc.md": doc.text }) });
+    const { unique, repeated } = pickLines(doc.text);
+    const call = (tool, args) => ws.call(tool, args);
+    await call("memo_read", { start_line: 1, end_line: 40 });
+    await call("memo_replace", { old_text: unique[0], new_text: `${unique[0]} // changed` });
+    if (repeated.length > 0) {
+      await call("memo_replace", { old_text: repeated[0], new_text: `${repeated[0]} // one of them` });
+      await call("memo_replace_selection", { selection_id: "A" });
+    }
+    await call("memo_preview", { format: "diff" });
+    await call("memo_diff", {});
+    await call("memo_commit", { summary: "tidied" });
+    await call("memo_replace", { old_text: unique[4], new_text: "to drop" });
+    await call("memo_discard", { reason: "not needed" });
+    await call("memo_replace", { old_text: unique[5], new_text: "to revert" });
+    await call("memo_revert", { reason: "wrong place" });
+    await call("memo_replace", { new_text: "missing old_text" });
+    ws.text("doc.md");
+    ws.free();
+  }
+}
+
 /** Runs the workload through the package's API (`Workspace`, `MemoryStorage`, `replayTranscript`). */
 export async function runEditingWorkload(api) {
   const sessions = fs.readdirSync(SESSIONS).filter((f) => f.endsWith(".json")).sort();
@@ -96,7 +126,7 @@ export async function runEditingWorkload(api) {
 }
 
 // As a script: run a workload on an instrumented module and write its profile.
-//   node bench/speed/lib/split-workload.mjs INSTRUMENTED.wasm PROFILE_OUT [edit|read]
+//   node bench/speed/lib/split-workload.mjs INSTRUMENTED.wasm PROFILE_OUT [edit|exact|read]
 // Needs the package built (`./build.sh pack`): it drives www/dist over www/pkg's glue, which must
 // be the glue wasm-bindgen wrote for the same cargo module.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -109,7 +139,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     exports = glue.initSync({ module: new WebAssembly.Module(fs.readFileSync(wasmPath)) });
     return exports;
   });
-  await (workload === "read" ? runReadWorkload : runEditingWorkload)(api);
+  const workloads = { read: runReadWorkload, exact: runExactWorkload, edit: runEditingWorkload };
+  if (!(workload in workloads)) throw new Error(`split-workload: no workload ${workload} (${Object.keys(workloads).join(", ")})`);
+  await workloads[workload](api);
   // wasm-split's instrumentation: __write_profile(ptr, size) writes the profile (a module hash and
   // one 4-byte timestamp per defined function) into memory and returns its length.
   const size = 8 + 4 * 20000;
