@@ -16,12 +16,17 @@ const TYPES = {
 
 /**
  * Starts the server. `onRequest(pathname)` sees every request (for tests that check what was
- * fetched). Resolves to `{ origin, close }`.
+ * fetched); if it returns `{ status }`, that is the answer instead of the file (for tests of a
+ * failed fetch). Resolves to `{ origin, close }`.
  */
 export async function serveWww(page, onRequest = () => {}) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://localhost");
-    onRequest(url.pathname);
+    const refused = onRequest(url.pathname)?.status;
+    if (refused !== undefined) {
+      res.writeHead(refused, { "cache-control": "no-store" }).end();
+      return;
+    }
     if (url.pathname === "/") {
       res.writeHead(200, { "content-type": TYPES[".html"] }).end(page);
       return;
