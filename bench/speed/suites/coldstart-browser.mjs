@@ -8,10 +8,10 @@
 // browser-cold-total    a fresh browser per run (nothing cached): import + create + first call
 // browser-cached-total  a second page in the same browser context, as a user's next visit: the
 //                       files revalidated from the HTTP cache (the server sends validators, as
-//                       a static server does), and the wasm's compiled code from V8's cache where
-//                       Chromium made one (only after enough of it was optimised: not after
-//                       one page of this length). A page of its own context (playwright's
-//                       browser.newPage()) shares no cache.
+//                       a static server does: a 304 instead of the 1.4 MB), and the wasm's
+//                       compiled code from V8's cache where Chromium made one (no create got
+//                       measurably faster after one page of this length). A page of its own
+//                       context (playwright's browser.newPage()) shares no cache.
 //
 // Each record's `parts_ms` has the medians of the import, the create, the first call, the second
 // call and a warm call (calls 101–300 timed together, divided by 200:
