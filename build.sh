@@ -191,7 +191,7 @@ build_package() {
   (cd www && node scripts/strip-private-marker.mjs dist)
   # The session `agentpad replay --sample` runs: one of the recorded flows, shipped in dist/.
   cp tests/fixtures/sessions/scenario-2-multi-match.json www/dist/sample-transcript.json
-  say "rolldown: www/dist/node.js -> www/dist/agentpad.node.js (the Node entry as one module)"
+  say "rolldown: www/dist/{node,browser}.js -> www/dist/agentpad.{node,browser}.js (each entry as one module)"
   (cd www && ./node_modules/.bin/rolldown -c rolldown.config.mjs >/dev/null)
   # @agentpad/yjs (tsc): its "@agentpad/core": "file:.." links www/; @agentpad/mcp links it (--collab).
   npm_install "$ROOT/www/yjs"

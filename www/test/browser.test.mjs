@@ -1,19 +1,33 @@
-// The browser entry (dist/browser.js, the "default" export condition) in headless Chromium:
-// plain ES modules over HTTP, no bundler; the wasm is fetched from new URL("../pkg/…", import.meta.url).
+// The browser entry (the file the package's `exports` name under the "default" condition,
+// dist/agentpad.browser.js) in headless Chromium: one ES module over HTTP, no bundler; the wasm is
+// fetched from new URL("../pkg/…", import.meta.url) when the entry is evaluated, compiled then and
+// instantiated by the first create (docs/decisions.md#the-browser-entry-is-one-bundled-module-that-starts-the-wasms-fetch).
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
 import { serveWww } from "./lib/static-server.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
+const ARGS = [
+  "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const ENTRY = `/${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports["."].default.default.replace(/^\.\//, "")}`;
+const WASM = "/pkg/agentpad_bg.wasm";
 
 const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <title>agentpad browser entry</title>
 <script type="module">
-  import { MemoryStorage, Workspace, memoryBytes } from "/dist/browser.js";
+  const fetched = () => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
   try {
+    const { MemoryStorage, Workspace, memoryBytes } = await import(${JSON.stringify(ENTRY)});
+    const scripts = fetched().filter((p) => p.endsWith(".js"));
+    // The wasm's fetch was started by the import: wait for it to end before any create.
+    const until = performance.now() + 20000;
+    while (!fetched().includes(${JSON.stringify(WASM)}) && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const wasmBeforeCreate = fetched().includes(${JSON.stringify(WASM)});
     const before = memoryBytes();
     const storage = new MemoryStorage({ "notes.md": "a: TODO\\r\\nb: TODO\\r\\nc: TODO\\r\\n" });
     const ws = await Workspace.create({ storage });
@@ -27,7 +41,7 @@ const PAGE = `<!doctype html>
     let afterFree = "";
     try { ws.text(); } catch (err) { afterFree = err.message; }
     window.__result = {
-      before, after: memoryBytes(), multi: multi.status, ids: multi.candidates.map((c) => c.id), slices,
+      scripts, wasmBeforeCreate, before, after: memoryBytes(), multi: multi.status, ids: multi.candidates.map((c) => c.id), slices,
       staged: staged.status, commit: commit.status, stored: storage.read("notes.md"), tools, afterFree,
     };
   } catch (err) {
@@ -46,15 +60,9 @@ before(async () => {
 
 after(() => server?.close());
 
-test("dist/browser.js runs a replace → MultiMatch → match_id → commit flow in Chromium", { timeout: 120_000 }, async () => {
+test(`${ENTRY} runs a replace → MultiMatch → match_id → commit flow in Chromium`, { timeout: 120_000 }, async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (./build.sh test installs Debian chromium)`);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
     const page = await browser.newPage();
     const errors = [];
@@ -64,7 +72,9 @@ test("dist/browser.js runs a replace → MultiMatch → match_id → commit flow
     const r = await page.evaluate(() => window.__result);
     assert.equal(r.error, undefined, r.error);
     assert.deepEqual(errors, []);
-    assert.equal(r.before, 0, "no wasm memory before the first create");
+    assert.deepEqual(r.scripts, [ENTRY], "one module fetched, no waterfall");
+    assert.ok(r.wasmBeforeCreate, "the wasm is fetched when the entry is evaluated, before any create");
+    assert.equal(r.before, 0, "no wasm memory before the first create (compiled, not instantiated)");
     assert.ok(r.after > 0);
     assert.equal(r.multi, "MultiMatch");
     assert.deepEqual(r.ids, ["A", "B", "C"]);
@@ -74,8 +84,50 @@ test("dist/browser.js runs a replace → MultiMatch → match_id → commit flow
     assert.equal(r.stored, "a: TODO\r\nb: TODO\r\nc: DONE\r\n");
     assert.ok(r.tools.includes("memo_replace"));
     assert.match(r.afterFree, /freed/);
-    assert.ok(requests.includes("/pkg/agentpad_bg.wasm"), `the wasm was fetched next to dist/: ${requests.join(" ")}`);
+    assert.ok(requests.includes(WASM), `the wasm was fetched next to dist/: ${requests.join(" ")}`);
   } finally {
     await browser.close();
+  }
+});
+
+test("a wasm that fails to fetch: the import succeeds, create() names the failure, a later create() fetches again", { timeout: 120_000 }, async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (./build.sh test installs Debian chromium)`);
+  let refuse = true;
+  const seen = [];
+  const failing = await serveWww(`<!doctype html><meta charset="utf-8"><title>agentpad, no wasm</title>`, (pathname) => {
+    seen.push(pathname);
+    return pathname === WASM && refuse ? { status: 404 } : undefined;
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(String(err)));
+    await page.goto(`${failing.origin}/`);
+    await page.evaluate(async (entry) => {
+      window.agentpad = await import(entry);
+    }, ENTRY);
+    for (let i = 0; i < 400 && !seen.includes(WASM); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(seen.includes(WASM), "the import fetched the wasm");
+    const failed = await page.evaluate(() =>
+      window.agentpad.Workspace.create({ storage: new window.agentpad.MemoryStorage({ "a.md": "one\n" }) }).then(
+        () => "created",
+        (err) => err.message,
+      ),
+    );
+    assert.match(failed, /^agentpad: failed to load the wasm module: 404 Not Found fetching .*\/pkg\/agentpad_bg\.wasm/);
+    refuse = false;
+    const status = await page.evaluate(async () => {
+      const ws = await window.agentpad.Workspace.create({ storage: new window.agentpad.MemoryStorage({ "a.md": "one\n" }) });
+      const r = await ws.call("memo_read", {});
+      ws.free();
+      return r.status;
+    });
+    assert.equal(status, "Success");
+    assert.equal(seen.filter((p) => p === WASM).length, 2, "fetched again after the failure");
+    assert.deepEqual(errors, [], "no unhandled rejection from the import's fetch");
+  } finally {
+    await browser.close();
+    await failing.close();
   }
 });

@@ -6,14 +6,23 @@
 // TypeScript version — is compiled in the consumer layer (www/consumer/types-matrix.mjs).
 // Run: node --test www/test/entries.test.mjs   (after tsc -p www)
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import test from "node:test";
 
+const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const node = await import("@agentpad/core"); // Node resolves the "node" condition
-const browser = await import("../dist/browser.js"); // what a bundler's "default" condition gives
+// What a bundler's or a page's "default" condition gives. In Node its wasm fetch (of a file: URL)
+// fails at import, quietly: only a create() would report it.
+const browser = await import(new URL(`../${manifest.exports["."].default.default}`, import.meta.url).href);
 
 test("the Node and browser entries export the same names", () => {
   assert.deepEqual(Object.keys(browser).sort(), Object.keys(node).sort());
   for (const name of ["NodeFsStorage", "BrowserStorage", "MemoryStorage", "Workspace"]) assert.equal(typeof node[name], "function", name);
+});
+
+test("sideEffects lists both entries' files, so a bundler keeps their wasm loader's registration", () => {
+  const files = [manifest.exports["."].node.default, manifest.exports["."].default.default];
+  for (const file of files) assert.ok(manifest.sideEffects.includes(file), `${file} is not in sideEffects`);
 });
 
 test("NodeFsStorage from the browser entry throws, naming the Node entry and the browser storages", () => {

@@ -1,13 +1,17 @@
 // Cold start in headless Chromium (docs/performance.md#cold-start), beside the Node suite's: a
-// page served from 127.0.0.1 imports the browser entry (`dist/browser.js`, unbundled, as a page
-// without a bundler loads it), creates a workspace on a MemoryStorage holding the document and
-// makes the same first call, `memo_read` of lines 1–40. Two kinds of run:
+// page served from 127.0.0.1 imports the package's browser entry (the file its `exports` name under
+// the "default" condition, as a page without a bundler loads it), creates a workspace on a
+// MemoryStorage holding the document and makes the same first call, `memo_read` of lines 1–40.
+// Two kinds of run:
 //
 // work                  timed, in the page (performance.now(), from just before the import)
 // browser-cold-total    a fresh browser per run (nothing cached): import + create + first call
-// browser-cached-total  a second page in the same browser: the modules come from the HTTP
-//                       cache and the wasm's compiled code from V8's cache, where Chromium
-//                       keeps one (streaming compilation, as wasm-bindgen's init does)
+// browser-cached-total  a second page in the same browser context, as a user's next visit: the
+//                       files revalidated from the HTTP cache (the server sends validators, as
+//                       a static server does: a 304 instead of the 1.4 MB), and the wasm's
+//                       compiled code from V8's cache where Chromium made one (no create got
+//                       measurably faster after one page of this length). A page of its own
+//                       context (playwright's browser.newPage()) shares no cache.
 //
 // Each record's `parts_ms` has the medians of the import, the create, the first call, the second
 // call and a warm call (calls 101–300 timed together, divided by 200:
@@ -15,7 +19,7 @@
 // at least 7); document: AGENTPAD_BENCH_COLD_DOC (default code-10KB), as the Node suite. Skipped
 // (no records) when Chromium is missing (CHROMIUM_BIN, default /usr/bin/chromium).
 
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 
 import { chromium } from "playwright-core";
 
@@ -27,6 +31,8 @@ const SUITE = "coldstart-browser";
 const RUNS = Math.max(7, Number(process.env.AGENTPAD_BENCH_COLD_RUNS ?? 9));
 const DOC = process.env.AGENTPAD_BENCH_COLD_DOC || "code-10KB";
 const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
+// What `import "@agentpad/core"` resolves to in a browser, served from www/ as /.
+const ENTRY = `/${JSON.parse(readFileSync(new URL("../../../www/package.json", import.meta.url), "utf8")).exports["."].default.default.replace(/^\.\//, "")}`;
 const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
@@ -35,7 +41,7 @@ const page = (text) => `<!doctype html><meta charset="utf-8"><script type="modul
   const ARGS = { start_line: 1, end_line: 40 };
   try {
     const t0 = performance.now();
-    const { MemoryStorage, Workspace } = await import("/dist/browser.js");
+    const { MemoryStorage, Workspace } = await import(${JSON.stringify(ENTRY)});
     const t1 = performance.now();
     const ws = await Workspace.create({ storage: new MemoryStorage({ "doc.md": TEXT }) });
     const t2 = performance.now();
@@ -57,8 +63,8 @@ const page = (text) => `<!doctype html><meta charset="utf-8"><script type="modul
   }
 </script>`;
 
-async function load(browser, origin) {
-  const p = await browser.newPage();
+async function load(context, origin) {
+  const p = await context.newPage();
   try {
     await p.goto(`${origin}/`);
     await p.waitForFunction(() => window.__result !== undefined, null, { timeout: 60_000 });
@@ -81,12 +87,13 @@ export async function run({ log }) {
   const cold = [];
   const cached = [];
   try {
-    log(`coldstart-browser: ${doc.name}: ${RUNS} fresh browsers (1 untimed first), each with a second page`);
+    log(`coldstart-browser: ${doc.name}, ${ENTRY}: ${RUNS} fresh browsers (1 untimed first), each with a second page`);
     for (let i = 0; i <= RUNS; i++) {
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
       try {
-        const first = await load(browser, server.origin);
-        const second = await load(browser, server.origin);
+        const context = await browser.newContext();
+        const first = await load(context, server.origin);
+        const second = await load(context, server.origin);
         if (i > 0) {
           cold.push(first);
           cached.push(second);
@@ -102,7 +109,7 @@ export async function run({ log }) {
     const parts = {};
     for (const k of ["import_ms", "create_ms", "first_call_ms", "second_call_ms", "warm_call_ms"]) parts[k] = Number(median(runs.map((r) => r[k])).toPrecision(4));
     const samples = runs.map((r) => r.total_ms);
-    const detail = `headless Chromium, dist/browser.js; medians: import ${parts.import_ms.toFixed(1)} ms, create ${parts.create_ms.toFixed(1)} ms, ` +
+    const detail = `headless Chromium, ${ENTRY}; medians: import ${parts.import_ms.toFixed(1)} ms, create ${parts.create_ms.toFixed(1)} ms, ` +
       `first call ${parts.first_call_ms.toFixed(1)} ms, second call ${parts.second_call_ms.toFixed(2)} ms, warm call ${parts.warm_call_ms.toFixed(3)} ms`;
     return {
       suite: SUITE, work, doc: doc.name, impl: "agentpad-wasm", side: "wasm", ...summarize(samples), batch: 1,

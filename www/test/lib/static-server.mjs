@@ -1,6 +1,6 @@
 // Serves www/ over HTTP on 127.0.0.1 (a secure context: crypto.subtle and IndexedDB work) for the
 // headless-Chromium tests of the browser entry. `/` is the test's page; node_modules is refused.
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,12 +16,17 @@ const TYPES = {
 
 /**
  * Starts the server. `onRequest(pathname)` sees every request (for tests that check what was
- * fetched). Resolves to `{ origin, close }`.
+ * fetched); if it returns `{ status }`, that is the answer instead of the file (for tests of a
+ * failed fetch). Resolves to `{ origin, close }`.
  */
 export async function serveWww(page, onRequest = () => {}) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://localhost");
-    onRequest(url.pathname);
+    const refused = onRequest(url.pathname)?.status;
+    if (refused !== undefined) {
+      res.writeHead(refused, { "cache-control": "no-store" }).end();
+      return;
+    }
     if (url.pathname === "/") {
       res.writeHead(200, { "content-type": TYPES[".html"] }).end(page);
       return;
@@ -32,8 +37,17 @@ export async function serveWww(page, onRequest = () => {}) {
       return;
     }
     try {
+      // Validators, as a static file server sends them: a second page revalidates (304) and
+      // Chromium reuses what it cached with the response, the wasm's compiled code among it.
+      const { mtimeMs, size } = await stat(file);
+      const etag = `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+      const headers = { etag, "last-modified": new Date(mtimeMs).toUTCString(), "cache-control": "no-cache" };
+      if (req.headers["if-none-match"] === etag) {
+        res.writeHead(304, headers).end();
+        return;
+      }
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+      res.writeHead(200, { ...headers, "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
     } catch {
       res.writeHead(404).end();
     }
