@@ -413,26 +413,40 @@ impl ChangeSet {
     }
 
     /// [`ChangeSet::apply`] on `flat`, the text of `base` as one string (a document's flat text,
-    /// `crate::text::Text::flat`): the ranges' byte offsets come from the rope, and the result is
-    /// copied once at its final size. Refuses a base of another length in chars, or a `flat` of
-    /// another length in bytes than `base` (`LengthMismatch`). Cost: O(k·log n) + O(n) bytes
-    /// copied.
+    /// `crate::text::Text::flat`): the ranges' byte offsets come from [`ChangeSet::byte_ranges`],
+    /// and the result is copied once at its final size. Refuses a base of another length in
+    /// chars, or a `flat` that is not `base`'s text (`FlatMismatch`). Cost: O(k·log n) + O(n)
+    /// bytes copied.
     pub fn apply_flat(&self, base: &Rope, flat: &str) -> Result<String, ChangeSetError> {
+        self.apply_flat_at(flat, &self.byte_ranges(base, flat)?)
+    }
+
+    /// The byte range in `flat`, the text of `base` as one string, of each replacement's char
+    /// range (found in the rope): what a commit's flat copy, block index and write all cut at,
+    /// found once. Refuses what [`ChangeSet::apply_flat`] refuses. Cost: O(k·log n).
+    pub fn byte_ranges(&self, base: &Rope, flat: &str) -> Result<Vec<Range<usize>>, ChangeSetError> {
         self.check_len(base.len_chars())?;
         if flat.len() != base.len_bytes() {
             return Err(ChangeSetError::FlatMismatch { rope_bytes: base.len_bytes(), flat_bytes: flat.len() });
         }
-        let mut spans = Vec::with_capacity(self.replacements.len());
-        let mut len = flat.len();
+        let mut ranges = Vec::with_capacity(self.replacements.len());
         for r in &self.replacements {
-            let bytes = base.char_to_byte(r.range.start)..base.char_to_byte(r.range.end);
-            len = len - bytes.len() + r.text.len();
-            spans.push(bytes);
+            ranges.push(base.char_to_byte(r.range.start)..base.char_to_byte(r.range.end));
         }
+        Ok(ranges)
+    }
+
+    /// [`ChangeSet::apply_flat`] at `ranges`, the replacements' byte ranges in `flat` as
+    /// [`ChangeSet::byte_ranges`] gives them. Cost: O(n) bytes copied.
+    pub fn apply_flat_at(&self, flat: &str, ranges: &[Range<usize>]) -> Result<String, ChangeSetError> {
+        let mismatch = || ChangeSetError::FlatMismatch { rope_bytes: flat.len(), flat_bytes: flat.len() };
+        if ranges.len() != self.replacements.len() {
+            return Err(mismatch());
+        }
+        let len = self.replacements.iter().zip(ranges).fold(flat.len(), |len, (r, bytes)| len.saturating_sub(bytes.len()) + r.text.len());
         let mut out = String::with_capacity(len);
         let mut at = 0;
-        let mismatch = || ChangeSetError::FlatMismatch { rope_bytes: base.len_bytes(), flat_bytes: flat.len() };
-        for (r, bytes) in self.replacements.iter().zip(spans) {
+        for (r, bytes) in self.replacements.iter().zip(ranges) {
             // Not a char boundary of `flat` means `flat` is not `base`'s text.
             out.push_str(flat.get(at..bytes.start).ok_or_else(mismatch)?);
             out.push_str(&r.text);

@@ -231,20 +231,28 @@ impl Text {
     /// it whole. Cost: O(n) bytes copied + O(k·log n) for k changes, O(n) for the fingerprint,
     /// and O(n / 4 KB + bytes changed) for the index (O(n) when this text had none).
     pub fn committed(&self, draft: Rope, changes: &ChangeSet) -> Text {
-        let applied = changes.apply_flat(&self.rope, self.flat()).ok();
+        self.committed_at(draft, changes, changes.byte_ranges(&self.rope, self.flat()).ok().as_deref())
+    }
+
+    /// [`Text::committed`] with the changes' byte ranges in this text's flat text
+    /// ([`ChangeSet::byte_ranges`]), found once by a commit that cuts its write at them too.
+    /// `None` (they could not be found) makes the new text from `draft` alone. Cost: as
+    /// [`Text::committed`], without finding the ranges.
+    pub fn committed_at(&self, draft: Rope, changes: &ChangeSet, ranges: Option<&[std::ops::Range<usize>]>) -> Text {
+        let applied = ranges.and_then(|at| Some((changes.apply_flat_at(self.flat(), at).ok()?, at)));
         let (mut flat, mut fits) = match applied {
-            Some(s) if changes.draft_len() == draft.len_chars() && s.len() == draft.len_bytes() => (s, true),
-            _ => (rope_string(&draft), false),
+            Some((s, at)) if changes.draft_len() == draft.len_chars() && s.len() == draft.len_bytes() => (s, Some(at)),
+            _ => (rope_string(&draft), None),
         };
         let mut bom = self.bom;
         if !bom && flat.starts_with(BOM) {
             // As `with_rope`: the leading U+FEFF is the BOM a reload would read.
             flat.replace_range(..BOM.len_utf8(), "");
             bom = true;
-            fits = false;
+            fits = None;
         }
-        let grams = match &self.flat.grams {
-            Some(old) if fits => old.updated(flat.as_bytes(), &self.byte_edits(changes)),
+        let grams = match (&self.flat.grams, fits) {
+            (Some(old), Some(at)) => old.updated(flat.as_bytes(), &byte_edits_at(changes, at)),
             _ => BlockGrams::build(flat.as_bytes()),
         };
         let mut rope = draft;
@@ -438,6 +446,12 @@ pub fn char_to_utf16(rope: &Rope, char_idx: usize) -> usize {
 /// Cost: O(log n).
 pub fn utf16_to_char(rope: &Rope, utf16_idx: usize) -> usize {
     rope.utf16_cu_to_char(utf16_idx.min(rope.len_utf16_cu()))
+}
+
+/// `changes` as byte edits of a flat text they cut at `ranges` (their byte ranges there, as
+/// [`ChangeSet::byte_ranges`] gives them), for the block index. Cost: O(k).
+fn byte_edits_at(changes: &ChangeSet, ranges: &[std::ops::Range<usize>]) -> Vec<ByteEdit> {
+    changes.replacements().iter().zip(ranges).map(|(r, old)| ByteEdit { old: old.clone(), new_len: r.text.len() }).collect()
 }
 
 /// UTF-16 length of a `&str` (what JS's `.length` reports). Cost: O(n).

@@ -328,3 +328,22 @@ fn anchors_split_a_long_text_at_unique_lines() {
     assert_eq!(lis.len(), 3);
     assert!(lis.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
 }
+
+/// The byte ranges a commit cuts its flat text, block index and write at are the rope's byte
+/// offsets, applying there is applying the change set, and a flat text that is not the rope's
+/// is refused.
+#[test]
+fn byte_ranges_are_the_ropes_byte_offsets() {
+    let text: String = (0..2_000).map(|i| ['a', 'é', '中', '😀', '\n'][i % 5]).collect();
+    let rope = Rope::from_str(&text);
+    let s = set(2_000, &[(3..3, "x"), (10..300, "y"), (400..1_500, "z"), (1_990..2_000, "")]);
+    let ranges = s.byte_ranges(&rope, &text).unwrap();
+    for (r, bytes) in s.replacements().iter().zip(&ranges) {
+        let before: String = text.chars().take(r.range.start).collect();
+        let through: String = text.chars().take(r.range.end).collect();
+        assert_eq!(*bytes, before.len()..through.len(), "{:?}", r.range);
+    }
+    assert_eq!(s.apply_flat_at(&text, &ranges).unwrap(), model_apply(&text, s.replacements()));
+    let shorter = text.strip_suffix('\n').unwrap();
+    assert!(matches!(s.byte_ranges(&rope, shorter), Err(ChangeSetError::FlatMismatch { .. })), "a flat text of another length");
+}

@@ -99,6 +99,8 @@ impl Workspace {
         };
         let mut texts = Vec::new();
         let mut sets = Vec::new();
+        let writes = self.settings.config.persist_mode != PersistMode::Disabled;
+        let mut edits = Vec::new();
         for (p, doc) in &session.docs {
             if session.changes.iter().any(|c| &c.path == p) {
                 // Edits cannot grow a draft past the limit, but a rebase onto a larger storage
@@ -109,7 +111,20 @@ impl Workspace {
                     return Step::Done(self.finish(r, Some(p)));
                 }
                 let set = session.change_set(p).0;
-                texts.push((p.clone(), doc.base.committed(doc.draft.clone(), &set)));
+                // Where the changes cut the flat text, found once: the new flat text, its block
+                // index and the write's edits all cut there (docs/performance.md#commit-and-text).
+                let ranges = set.byte_ranges(doc.base.rope(), doc.base.flat()).ok();
+                let text = doc.base.committed_at(doc.draft.clone(), &set, ranges.as_deref());
+                if writes {
+                    // The write edits the committed text, which the session's base is unless
+                    // something replaced it underneath (then its own ranges are found).
+                    let old = &self.open_doc(p).text;
+                    edits.push(match ranges.as_deref() {
+                        Some(at) if old.fingerprint() == doc.base.fingerprint() => write_edits_at(old, &set, at, text.rope()),
+                        _ => write_edits(old, &set, text.rope()),
+                    });
+                }
+                texts.push((p.clone(), text));
                 sets.push(set);
             }
         }
@@ -130,20 +145,15 @@ impl Workspace {
         let requests: Vec<PersistRequest> = commit
             .texts
             .iter()
-            .zip(&commit.sets)
-            .map(|((p, t), set)| {
+            .zip(edits)
+            .map(|((p, t), edits)| {
                 let old = self.open_doc(p);
                 // The host makes the text of a write it holds the committed text of from the
                 // edits (src/host_texts.rs strips it): the storage-form copy is not made.
                 let held = self.documents.held_by_host.iter().any(|(q, f)| q == p && *f == old.text.fingerprint());
                 let text =
                     if held && !t.has_bom() && t.line_ending() == crate::text::LineEnding::Lf { String::new() } else { t.to_storage() };
-                PersistRequest {
-                    path: p.clone(),
-                    text,
-                    expected_version: old.version.clone(),
-                    edits: write_edits(old.text.rope(), set, t.rope()),
-                }
+                PersistRequest { path: p.clone(), text, expected_version: old.version.clone(), edits }
             })
             .collect();
         self.persistence_record("commit: writes requested", None, || {
@@ -283,7 +293,7 @@ impl Workspace {
                 let old = &self.open_doc(p).text;
                 let edits = match commit.texts.iter().zip(&commit.sets).find(|((path, _), _)| path == p) {
                     Some(((_, new), set)) => match set.invert(old.rope()) {
-                        Ok(back) => write_edits(new.rope(), &back, old.rope()),
+                        Ok(back) => write_edits(new, &back, old.rope()),
                         Err(_) => edits_between(new.rope(), old.rope()),
                     },
                     None => edits_between(&Rope::new(), old.rope()),
@@ -605,26 +615,51 @@ impl PersistEdit {
 /// and a storage that holds concurrent edits needs the agent's own). When `new` is not `set`
 /// applied to `old` (a leading U+FEFF became the BOM, see [`Text::with_rope`]), the one edit
 /// between their common prefix and suffix. Cost: O(changes × log n); the fallback O(n).
-fn write_edits(old: &Rope, set: &ChangeSet, new: &Rope) -> Vec<PersistEdit> {
-    if set.base_len() != old.len_chars() || set.draft_len() != new.len_chars() {
-        return edits_between(old, new);
+fn write_edits(old: &Text, set: &ChangeSet, new: &Rope) -> Vec<PersistEdit> {
+    match set.byte_ranges(old.rope(), old.flat()) {
+        Ok(ranges) => write_edits_at(old, set, &ranges, new),
+        Err(_) => edits_between(old.rope(), new),
     }
-    set.replacements()
-        .iter()
-        .filter_map(|r| {
-            // Only the chars that change: a person's cursor inside the rest of the matched
-            // text stays where it is. Trimmed in chars, so never inside a surrogate pair.
-            let gone = old.slice(r.range.clone());
-            let prefix = gone.chars().zip(r.text.chars()).take_while(|(a, b)| a == b).count();
-            let text_len = r.text.chars().count();
-            let room = gone.len_chars().min(text_len).saturating_sub(prefix);
-            let suffix =
-                gone.chars_at(gone.len_chars()).reversed().zip(r.text.chars().rev()).take(room).take_while(|(a, b)| a == b).count();
-            let (from, to) = (r.range.start + prefix, r.range.end.saturating_sub(suffix));
-            let insert: String = r.text.chars().skip(prefix).take(text_len.saturating_sub(prefix + suffix)).collect();
-            (from < to || !insert.is_empty()).then(|| PersistEdit { from: char_to_utf16(old, from), to: char_to_utf16(old, to), insert })
-        })
-        .collect()
+}
+
+/// [`write_edits`] with the changes' byte ranges in `old`'s flat text
+/// ([`ChangeSet::byte_ranges`]): each change is trimmed on the flat text, not on a slice of the
+/// rope (which counts the chunks at both of its ends again). Cost: O(changes × log n + the
+/// changes' bytes).
+fn write_edits_at(old: &Text, set: &ChangeSet, ranges: &[std::ops::Range<usize>], new: &Rope) -> Vec<PersistEdit> {
+    let rope = old.rope();
+    if set.base_len() != rope.len_chars() || set.draft_len() != new.len_chars() || ranges.len() != set.len() {
+        return edits_between(rope, new);
+    }
+    let flat = old.flat();
+    let mut edits = Vec::with_capacity(ranges.len());
+    for (r, bytes) in set.replacements().iter().zip(ranges) {
+        let Some(gone) = flat.get(bytes.clone()) else { return edits_between(rope, new) };
+        // Only the chars that change: a person's cursor inside the rest of the matched text
+        // stays where it is. Trimmed by whole chars, so never inside a surrogate pair; the
+        // same chars on both sides take the same bytes, and the kept prefix and suffix may
+        // not overlap in either text.
+        let (mut prefix, mut prefix_chars) = (0, 0);
+        for (a, _) in gone.chars().zip(r.text.chars()).take_while(|(a, b)| a == b) {
+            prefix += a.len_utf8();
+            prefix_chars += 1;
+        }
+        let room = gone.len().min(r.text.len()) - prefix;
+        let (mut suffix, mut suffix_chars) = (0, 0);
+        for (a, b) in gone.chars().rev().zip(r.text.chars().rev()) {
+            if a != b || suffix + a.len_utf8() > room {
+                break;
+            }
+            suffix += a.len_utf8();
+            suffix_chars += 1;
+        }
+        let (from, to) = (r.range.start + prefix_chars, r.range.end.saturating_sub(suffix_chars));
+        let insert = r.text.get(prefix..r.text.len() - suffix).unwrap_or_default();
+        if from < to || !insert.is_empty() {
+            edits.push(PersistEdit { from: char_to_utf16(rope, from), to: char_to_utf16(rope, to), insert: insert.to_string() });
+        }
+    }
+    edits
 }
 
 /// At most one edit: what lies between the common prefix and suffix of `old` and `new` (in
@@ -686,8 +721,32 @@ fn result_for<'a>(results: &'a [PersistResult], path: &str) -> Option<&'a Persis
 mod tests {
     use super::{edits_between, unsafe_new_path, write_edits, PersistEdit};
     use crate::changeset::ChangeSet;
+    use crate::text::{char_to_utf16, Text};
     use proptest::prelude::*;
     use ropey::Rope;
+
+    /// The write's edits as they were made before they were cut on the flat text: each change
+    /// trimmed on a slice of the rope. [`write_edits`] must give exactly these.
+    fn write_edits_on_the_rope(old: &Rope, set: &ChangeSet) -> Vec<PersistEdit> {
+        set.replacements()
+            .iter()
+            .filter_map(|r| {
+                let gone = old.slice(r.range.clone());
+                let prefix = gone.chars().zip(r.text.chars()).take_while(|(a, b)| a == b).count();
+                let text_len = r.text.chars().count();
+                let room = gone.len_chars().min(text_len).saturating_sub(prefix);
+                let suffix =
+                    gone.chars_at(gone.len_chars()).reversed().zip(r.text.chars().rev()).take(room).take_while(|(a, b)| a == b).count();
+                let (from, to) = (r.range.start + prefix, r.range.end.saturating_sub(suffix));
+                let insert: String = r.text.chars().skip(prefix).take(text_len.saturating_sub(prefix + suffix)).collect();
+                (from < to || !insert.is_empty()).then(|| PersistEdit {
+                    from: char_to_utf16(old, from),
+                    to: char_to_utf16(old, to),
+                    insert,
+                })
+            })
+            .collect()
+    }
 
     /// The plain model of a storage that applies edits: a JS string (UTF-16 units), edits
     /// applied from last to first. Panics (fails the test) on a split surrogate pair.
@@ -754,14 +813,17 @@ mod tests {
             let new = set.apply(&old).unwrap();
             let expected = apply_chars(&base, &changes);
             prop_assert_eq!(new.to_string(), expected.clone());
-            let edits = write_edits(&old, &set, &new);
+            let edits = write_edits(&Text::from_storage(&base), &set, &new);
+            prop_assert_eq!(&edits, &write_edits_on_the_rope(&old, &set), "the same edits as trimmed on the rope");
             prop_assert!(edits.len() <= set.len(), "at most one edit per pending change, never a whole-text replace");
             let inserted: usize = edits.iter().map(|e| e.insert.chars().count()).sum();
             prop_assert!(inserted <= set.replacements().iter().map(|r| r.text.chars().count()).sum::<usize>());
             prop_assert_eq!(apply_utf16(&base, &edits), expected.clone());
             // The compensating write: the inverted set takes the saved text back.
             let back = set.invert(&old).unwrap();
-            prop_assert_eq!(apply_utf16(&expected, &write_edits(&new, &back, &old)), base.clone());
+            let back_edits = write_edits(&Text::from_storage(&expected), &back, &old);
+            prop_assert_eq!(&back_edits, &write_edits_on_the_rope(&new, &back));
+            prop_assert_eq!(apply_utf16(&expected, &back_edits), base.clone());
             // The fallback edit, between any two texts.
             let between = edits_between(&old, &new);
             prop_assert!(between.len() <= 1);
@@ -815,7 +877,7 @@ mod tests {
         let mut set = ChangeSet::new(5);
         set.try_push(3..4, "👍").unwrap(); // the second 😀
         let new = set.apply(&old).unwrap();
-        let edits = write_edits(&old, &set, &new);
+        let edits = write_edits(&Text::from_storage("a😀b😀c"), &set, &new);
         assert_eq!(edits, vec![PersistEdit { from: 4, to: 6, insert: "👍".into() }]);
         // 😀 and 👍 share their high surrogate: a unit-wise diff would replace half a pair.
         assert_eq!(edits_between(&old, &new), vec![PersistEdit { from: 4, to: 6, insert: "👍".into() }]);
@@ -828,10 +890,11 @@ mod tests {
         let mut set = ChangeSet::new(3);
         set.try_push(0..0, "\u{FEFF}x").unwrap();
         let new = Rope::from_str("xabc"); // Text::with_rope took the U+FEFF as the BOM
-        assert_eq!(write_edits(&old, &set, &new), vec![PersistEdit { from: 0, to: 0, insert: "x".into() }]);
+        let old_text = Text::from_storage("abc");
+        assert_eq!(write_edits(&old_text, &set, &new), vec![PersistEdit { from: 0, to: 0, insert: "x".into() }]);
         let mut same = ChangeSet::new(3);
         same.try_push(0..3, "abc").unwrap();
-        assert_eq!(write_edits(&old, &same, &old), vec![], "a change to the same text writes nothing");
+        assert_eq!(write_edits(&old_text, &same, &old), vec![], "a change to the same text writes nothing");
     }
 
     #[test]
