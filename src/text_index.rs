@@ -538,7 +538,8 @@ impl Iterator for Candidates<'_> {
     }
 }
 
-#[cfg(test)]
+// The index tests' helpers; those tests are native only (src/matching/exact/index_tests.rs).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 impl BlockGrams {
     /// What must hold of an index of `text`: it covers exactly the text in ascending, non-empty
     /// blocks of MIN_BLOCK..=MAX_BLOCK bytes (one shorter block only when it is the whole text), and
