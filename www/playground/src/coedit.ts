@@ -198,12 +198,30 @@ function wireAgent({ room, ws }: { room: Room; ws: Workspace }, path: string): v
     const ytext = await room.storage.text(path);
     publishAgentState(agentAwareness, ytext, r, { path, committed: ws.text(path), draft: ws.draft(path), name: "agent" });
   };
+  // A commit answered NotStored turns to stored on the page once storage acknowledges it (asked
+  // every 250 ms, O(unstored documents)): the status line never keeps saying "not stored" about a
+  // commit the server has (docs/co-editing.md §Stored).
+  let watching: ReturnType<typeof setInterval> | undefined;
+  const stopWatching = () => {
+    clearInterval(watching);
+    watching = undefined;
+  };
+  const watchStored = (status: string) => {
+    watching = setInterval(() => {
+      if (ws.unstored().includes(path)) return;
+      stopWatching();
+      el("agent-status").textContent = t("coedit.stored_now", { status });
+    }, 250);
+  };
   const run = async (name: string, args: Record<string, unknown>) => {
     document.body.dataset.busy = "true";
+    stopWatching();
     try {
       const r = await ws.callUntyped(name, args);
       // A commit the server has not acknowledged is not a plain success (docs/co-editing.md §Stored).
-      el("agent-status").textContent = r.flags.names.includes("NotStored") ? t("coedit.not_stored", { status: r.status }) : r.status;
+      const notStored = r.flags.names.includes("NotStored");
+      el("agent-status").textContent = notStored ? t("coedit.not_stored", { status: r.status }) : r.status;
+      if (notStored) watchStored(r.status);
       el("agent-response").textContent = r.markdown;
       await publish(r);
     } finally {
@@ -217,6 +235,7 @@ function wireAgent({ room, ws }: { room: Room; ws: Workspace }, path: string): v
   el("commit").addEventListener("click", () => void run("memo_commit", { summary: t("coedit.commit_summary") }));
   el("revert").addEventListener("click", () => void run("memo_revert", { reason: t("coedit.commit_summary") }));
   window.addEventListener("beforeunload", () => {
+    stopWatching();
     ws.free();
     void room.destroy({ timeoutMs: 0 });
   });

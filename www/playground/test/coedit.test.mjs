@@ -34,8 +34,7 @@ async function open(hash) {
 }
 
 /** The pending change `id` as the page lists it: { line, text }. */
-const pending = (page, id) =>
-  page.$eval(tid(`pending-${id}`), (li) => ({ line: Number(li.dataset.line), text: li.textContent }));
+const pending = (page, id) => page.$eval(tid(`pending-${id}`), (li) => ({ line: Number(li.dataset.line), text: li.textContent }));
 
 /** The text y-codemirror.next highlights as a peer's selection in the page's editor. */
 const highlighted = (page) => page.$$eval(`${tid("person-editor")} .cm-ySelection`, (els) => els.map((e) => e.textContent).join(""));
@@ -52,7 +51,10 @@ test("two pages on one document: a typed line moves the agent's pending highligh
   assert.equal(await b.locator("#agent-pane").isHidden(), true, "a second person has no agent pane");
   await b.waitForSelector(tid("pending-A"));
   assert.equal((await pending(b, "A")).line, 4);
-  await b.waitForFunction((sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent).join("") === "beta = 1", `${tid("person-editor")} .cm-ySelection`);
+  await b.waitForFunction(
+    (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent).join("") === "beta = 1",
+    `${tid("person-editor")} .cm-ySelection`,
+  );
 
   // Ada types a line at the top of her editor.
   await a.$eval(tid("person-editor"), (host) => {
@@ -71,18 +73,15 @@ test("two pages on one document: a typed line moves the agent's pending highligh
 
   // The commit reaches Bo, Ada's line kept, and the highlight is gone.
   await a.click(tid("commit"));
-  await b.waitForFunction(
-    (sel) => {
-      const doc = document.querySelector(sel).editorView.state.doc.toString();
-      return doc.startsWith("Intro from Ada\n") && doc.includes("\nbeta = 2\n");
-    },
-    tid("person-editor"),
-  );
+  await b.waitForFunction((sel) => {
+    const doc = document.querySelector(sel).editorView.state.doc.toString();
+    return doc.startsWith("Intro from Ada\n") && doc.includes("\nbeta = 2\n");
+  }, tid("person-editor"));
   await b.waitForFunction((sel) => document.querySelector(sel) === null, tid("pending-A"));
   assert.deepEqual(h.problems, []);
 });
 
-test("a page opened while the server is down shows it offline, keeps trying, joins when it is up; people get distinct colours; the agent's own connection is shown", async () => {
+test("a page opened while the server is down shows it offline, keeps trying, joins when it is up; people get distinct colours; the agent's own connection is shown; a commit made offline reads not stored, then stored once the server has it", async () => {
   const port = await freePort();
   const url = encodeURIComponent(`ws://127.0.0.1:${port}`);
   const docs = await mkdtemp(join(tmpdir(), "agentpad-coedit-down-"));
@@ -97,9 +96,13 @@ test("a page opened while the server is down shows it offline, keeps trying, joi
     await new Promise((r) => setTimeout(r, 10_500));
     assert.equal(await a.evaluate(() => document.body.dataset.ready), "false", "still trying, not failed");
     late = await spawnServer(["--port", String(port), "--dir", docs]);
-    await a.waitForFunction(() => document.body.dataset.ready === "true", undefined, { timeout: 15_000 }).catch(async (err) => {
-      throw new Error(`${err.message}; the page says: ${await a.locator(tid("coedit-status")).textContent()} ${JSON.stringify(h.problems.slice(-3))}`);
-    });
+    await a
+      .waitForFunction(() => document.body.dataset.ready === "true", undefined, { timeout: 15_000 })
+      .catch(async (err) => {
+        throw new Error(
+          `${err.message}; the page says: ${await a.locator(tid("coedit-status")).textContent()} ${JSON.stringify(h.problems.slice(-3))}`,
+        );
+      });
     assert.equal(await a.locator(tid("connection")).getAttribute("data-state"), "online");
     assert.equal(await a.locator(tid("connection")).getAttribute("data-agent"), "online");
     assert.equal(await a.locator(tid("connection")).textContent(), "● online · agent ● online");
@@ -116,12 +119,26 @@ test("a page opened while the server is down shows it offline, keeps trying, joi
     await b.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === "offline", tid("connection"));
     assert.equal(await b.locator(tid("connection")).getAttribute("data-agent"), "none", "no agent on a second person's page");
     // The agent's changes reach a person through the server: offline, the list says it cannot know.
-    await b.waitForFunction((sel) => document.querySelector(sel)?.textContent === "not known while offline: the list comes through the server", tid("agent-pending"));
+    await b.waitForFunction(
+      (sel) => document.querySelector(sel)?.textContent === "not known while offline: the list comes through the server",
+      tid("agent-pending"),
+    );
     await a.waitForFunction(
       (sel) => document.querySelector(sel)?.dataset.state === "offline" && document.querySelector(sel)?.dataset.agent === "reconnecting",
       tid("connection"),
     );
     assert.equal(await a.locator(tid("connection")).textContent(), "○ offline · agent ◌ reconnecting");
+
+    // A commit while the server is away is not stored, and the page says so.
+    await a.fill(tid("old-text"), "gamma = 1");
+    await a.fill(tid("new-text"), "gamma = 3");
+    await a.click(tid("stage"));
+    await a.waitForFunction((sel) => document.querySelector(sel)?.textContent === "Success", tid("agent-status"));
+    await a.click(tid("commit"));
+    await a.waitForFunction((sel) => document.querySelector(sel)?.textContent === "Success · not stored yet", tid("agent-status"));
+    // Still not stored a second later: nothing has acknowledged it.
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(await a.locator(tid("agent-status")).textContent(), "Success · not stored yet");
 
     // It comes back on the same port: both connections come back, each shown when it is.
     again = await spawnServer(["--port", String(port), "--dir", docs]);
@@ -131,6 +148,15 @@ test("a page opened while the server is down shows it offline, keeps trying, joi
       { timeout: 15_000 },
     );
     assert.equal(await a.locator(tid("connection")).textContent(), "● online · agent ● online");
+    // The server acknowledged the commit: the status turns to stored without another call.
+    await a.waitForFunction((sel) => document.querySelector(sel)?.textContent === "Success · stored now", tid("agent-status"), {
+      timeout: 15_000,
+    });
+    await b.waitForFunction(
+      (sel) => document.querySelector(sel).editorView.state.doc.toString().includes("\ngamma = 3\n"),
+      tid("person-editor"),
+      { timeout: 15_000 },
+    );
   } finally {
     await again?.kill();
     await late?.kill();

@@ -640,6 +640,7 @@ export const en = {
   "coedit.none": "none",
   "coedit.none_offline": "not known while offline: the list comes through the server",
   "coedit.not_stored": "{status} · not stored yet",
+  "coedit.stored_now": "{status} · stored now",
   "coedit.commit_summary": "from the co-editing view",
   "coedit.could_not_connect": "could not connect: {error}",
 } as const;

@@ -644,6 +644,7 @@ export const zh: Record<PhraseKey, string> = {
   "coedit.none": "无",
   "coedit.none_offline": "离线时无从得知：列表经服务器传来",
   "coedit.not_stored": "{status} · 尚未存储",
+  "coedit.stored_now": "{status} · 现已存储",
   "coedit.commit_summary": "来自协同编辑视图",
   "coedit.could_not_connect": "无法连接：{error}",
 };
