@@ -8,7 +8,8 @@
 #   ./build.sh fuzz [TARGET]  cargo fuzz each target in fuzz/ for FUZZ_SECONDS (default 1800); crashes in fuzz/artifacts/
 #
 # Every step installs what a fresh machine lacks (rustup target, the pinned wasm-bindgen-cli, wasm-pack,
-# Debian chromium + chromium-driver + fonts-noto-cjk, npm packages from the committed lockfiles, wasm-opt among them)
+# Debian chromium + chromium-driver + fonts-noto-cjk, Debian binaryen for wasm-split, npm packages from the committed
+# lockfiles, wasm-opt among them)
 # and skips what is already there. Environment: PORT (serve, default 5173), CARGO_TARGET_DIR, FUZZ_SECONDS, RETRY_CASES and
 # NEVER_WRONG_CASES (fuzz: the retry_model and never_wrong property tests, default 100000 cases each).
 set -euo pipefail
@@ -168,9 +169,10 @@ optimize_wasm() {
   say "wasm-opt: $before -> $(wc -c <"$wasm") bytes"
 }
 
-# binaryen's wasm-split for the split probe (docs/performance.md#wasm-split): the npm `binaryen`
-# package that provides wasm-opt has no wasm-split, so Debian's binaryen provides it (108;
-# bench/speed/wasm-split.mjs works around its one bug, table exports written as table 0).
+# binaryen's wasm-split, for the browser entry's two modules and the split probe
+# (docs/performance.md#wasm-split): the npm `binaryen` package that provides wasm-opt has no
+# wasm-split, so Debian's binaryen provides it (108; www/scripts/split-wasm.mjs works around its
+# one bug, table exports written as table 0).
 ensure_wasm_split() {
   if command -v wasm-split >/dev/null; then
     say "wasm-split: $(wasm-split --version | awk '{print $3}') present"
@@ -193,6 +195,11 @@ build_package() {
   cp tests/fixtures/sessions/scenario-2-multi-match.json www/dist/sample-transcript.json
   say "rolldown: www/dist/{node,browser}.js -> www/dist/agentpad.{node,browser}.js (each entry as one module)"
   (cd www && ./node_modules/.bin/rolldown -c rolldown.config.mjs >/dev/null)
+  # The browser entry's pair: the functions an editing page runs, and the rest it loads on first
+  # use (docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use).
+  ensure_wasm_split
+  say "wasm-split: www/pkg/agentpad_bg.wasm -> www/pkg/agentpad_{core,rest}.wasm (the exact editing workload)"
+  node www/scripts/split-wasm.mjs
   # @agentpad/yjs (tsc): its "@agentpad/core": "file:.." links www/; @agentpad/mcp links it (--collab).
   npm_install "$ROOT/www/yjs"
   say "tsc: www/yjs/src -> www/yjs/dist"
@@ -746,7 +753,6 @@ case "$cmd" in
     ;;
   split-probe)
     build_package
-    ensure_wasm_split
     node bench/speed/wasm-split.mjs --workload edit
     node bench/speed/wasm-split.mjs --workload exact
     node bench/speed/wasm-split.mjs --workload read

@@ -19,7 +19,8 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 
-import { attribute, leb, parseWasm } from "./wasm-size.mjs";
+import { attribute, parseWasm } from "./wasm-size.mjs";
+import { pointTableExportsBack, tableExports } from "../../www/scripts/split-wasm.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../..");
@@ -29,42 +30,8 @@ function run(cmd, args) {
   execFileSync(cmd, args, { stdio: ["ignore", "ignore", "inherit"] });
 }
 
-/** Table exports of a module: name → [table index, byte offset of the index]. */
-export function tableExports(b) {
-  const out = new Map();
-  for (const sec of parseWasm(b).sections) {
-    if (sec.id !== 7) continue;
-    let [n, j] = leb(b, sec.start);
-    for (let k = 0; k < n; k++) {
-      let l;
-      [l, j] = leb(b, j);
-      const name = new TextDecoder().decode(b.subarray(j, j + l));
-      j += l;
-      const kind = b[j++];
-      const at = j;
-      let index;
-      [index, j] = leb(b, j);
-      if (kind === 1) out.set(name, [index, at]);
-    }
-  }
-  return out;
-}
-
-/** Binaryen 108 (Debian's wasm-split) writes every table export as table 0: wasm-bindgen's
- * `__wbindgen_externrefs` (table 1) then names the function table and the glue's first
- * `Table.set` of an externref fails. A copy of `bytes` with each table export that `reference`
- * also has pointed back at the table it names there. */
-export function pointTableExportsBack(reference, bytes) {
-  const want = tableExports(reference);
-  const b = Buffer.from(bytes);
-  for (const [name, [index, at]] of tableExports(b)) {
-    const [wanted] = want.get(name) ?? [index];
-    if (wanted === index) continue;
-    if (index > 127 || wanted > 127) throw new Error(`wasm-split: table export ${name} is not a one-byte index`);
-    b[at] = wanted;
-  }
-  return b;
-}
+// The table-export fix is the build's (www/scripts/split-wasm.mjs); re-exported for the probe's tests.
+export { pointTableExportsBack, tableExports };
 
 function fixTableExports(reference, file) {
   fs.writeFileSync(file, pointTableExportsBack(fs.readFileSync(reference), fs.readFileSync(file)));
