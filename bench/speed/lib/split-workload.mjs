@@ -130,11 +130,27 @@ async function moreExact(call, unique, repeated) {
 }
 
 /**
+ * A document of more than ~30 KB: its rope has internal nodes (ropey's builder and the walks over
+ * a deeper tree), which a 10 KB one never makes. Open, read, a unique replace, commit.
+ */
+async function largerDocument(api) {
+  const doc = generate("code", "100KB");
+  const ws = await api.Workspace.create({ storage: new api.MemoryStorage({ "doc.md": doc.text }) });
+  const { unique } = pickLines(doc.text);
+  await ws.call("memo_read", { start_line: 1, end_line: 40 });
+  const line = unique[Math.floor(unique.length / 2)];
+  await ws.call("memo_replace", { old_text: line, new_text: `${line} // changed` });
+  await ws.call("memo_commit", { summary: "one line" });
+  ws.free();
+}
+
+/**
  * The least an editing page runs: English only, exact matches only (read, a unique replace, a
  * multi-match and its pick, preview, diff, commit, discard, revert, an argument error). No near
  * miss, no tolerant tier, no zh: a measure of the floor under any feature cut, not a module to ship.
  */
 export async function runExactWorkload(api) {
+  await largerDocument(api);
   for (const kind of ["code", "markdown"]) {
     const doc = generate(kind, "10KB");
     const ws = await api.Workspace.create({ storage: new api.MemoryStorage({ "doc.md": doc.text }) });
