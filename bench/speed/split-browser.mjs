@@ -26,8 +26,16 @@ import { serveWww } from "../../www/test/lib/static-server.mjs";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WWW = path.resolve(HERE, "../../www");
 const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const opts = { runs: 9, docs: "code-10KB,code-1MB" };
 for (let i = 2; i < process.argv.length; i++) {
@@ -136,22 +144,35 @@ try {
     }
     const m = (name, k) => median(runs[name].map((r) => r[k]));
     console.log(`\n${doc.name}: ${opts.runs} fresh browsers per entry, alternated; medians (ms)`);
-    console.log("| entry | import | create | first call | total to first answer | warm call, rest not loaded | warm call, rest loaded | first miss | second miss | memory at the first answer, at the end |");
+    console.log(
+      "| entry | import | create | first call | total to first answer | warm call, rest not loaded | warm call, rest loaded | first miss | second miss | memory at the first answer, at the end |",
+    );
     console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (const name of ["unsplit", "split"]) {
-      console.log(`| ${name} | ${m(name, "import_ms").toFixed(1)} | ${m(name, "create_ms").toFixed(1)} | ${m(name, "first_call_ms").toFixed(1)} | ` +
-        `${m(name, "total_ms").toFixed(1)} | ${m(name, "warmBefore").toFixed(3)} | ${m(name, "warmAfter").toFixed(3)} | ${m(name, "missMs").toFixed(1)} | ` +
-        `${m(name, "secondMissMs").toFixed(1)} | ${(m(name, "memoryAtFirst") / 2 ** 20).toFixed(1)}, ${(m(name, "memory") / 2 ** 20).toFixed(1)} MB |`);
+      console.log(
+        `| ${name} | ${m(name, "import_ms").toFixed(1)} | ${m(name, "create_ms").toFixed(1)} | ${m(name, "first_call_ms").toFixed(1)} | ` +
+          `${m(name, "total_ms").toFixed(1)} | ${m(name, "warmBefore").toFixed(3)} | ${m(name, "warmAfter").toFixed(3)} | ${m(name, "missMs").toFixed(1)} | ` +
+          `${m(name, "secondMissMs").toFixed(1)} | ${(m(name, "memoryAtFirst") / 2 ** 20).toFixed(1)}, ${(m(name, "memory") / 2 ** 20).toFixed(1)} MB |`,
+      );
     }
     for (const name of ["unsplit", "split"]) {
       const before = runs[name][0].before.filter((e) => e.name !== "/favicon.ico");
-      console.log(`${name}: fetched before the first answer: ${before.map((e) => `${e.name} ${e.bytes.toLocaleString("en")} B`).join(", ")}`);
+      console.log(
+        `${name}: fetched before the first answer: ${before.map((e) => `${e.name} ${e.bytes.toLocaleString("en")} B`).join(", ")}`,
+      );
     }
   }
-  for (const f of ["dist/agentpad.browser.js", "dist/bench-unsplit.js", "pkg/agentpad_bg.wasm", "pkg/agentpad_core.wasm", "pkg/agentpad_rest.wasm"]) {
+  for (const f of [
+    "dist/agentpad.browser.js",
+    "dist/bench-unsplit.js",
+    "pkg/agentpad_bg.wasm",
+    "pkg/agentpad_core.wasm",
+    "pkg/agentpad_rest.wasm",
+  ]) {
     console.log(`${f}: ${fs.statSync(path.join(WWW, f)).size.toLocaleString("en")} B, gzip -9 ${gz(f).toLocaleString("en")} B`);
   }
 } finally {
   await server.close();
-  for (const f of ["dist/bench-unsplit-entry.js", "dist/bench-unsplit.js", "dist/bench-unsplit.config.mjs"]) fs.rmSync(path.join(WWW, f), { force: true });
+  for (const f of ["dist/bench-unsplit-entry.js", "dist/bench-unsplit.js", "dist/bench-unsplit.config.mjs"])
+    fs.rmSync(path.join(WWW, f), { force: true });
 }

@@ -30,6 +30,8 @@ export interface CoreGuard {
   run<T>(f: () => T): T | Promise<T>;
   /** The rest's load when one is under way (an async call waits for it before it starts). */
   loading(): Promise<void> | undefined;
+  /** Loads the rest now (Workspace.loadAll). */
+  load(): Promise<void>;
 }
 
 /**

@@ -157,7 +157,7 @@ export function instantiateSplit(core: WebAssembly.Module, restUrl: URL): WasmEx
       if (done !== undefined) return done.value;
       throw new RestPending(
         `agentpad: ${what} needs the part of the engine not loaded yet (agentpad_rest.wasm), which is loading now; nothing was changed. ` +
-          `Any async call of the workspace (e.g. await ws.call(…)) waits for it: call ${what} again after one.`,
+          `Await Workspace.loadAll() (or any async call of the workspace, which waits for it), then call ${what} again.`,
         loadRest(),
       );
     },
@@ -168,6 +168,7 @@ export function instantiateSplit(core: WebAssembly.Module, restUrl: URL): WasmEx
       return loadRest().then(f);
     },
     loading: () => rest,
+    load: loadRest,
   };
   const glue = __wbg_finalize_init(instance, core);
   setCoreGuard(guard);

@@ -279,6 +279,22 @@ export class Workspace {
   }
 
   /**
+   * Resolves once every part of the engine is loaded. In a browser (the package's "default"
+   * entry) the engine comes in two parts: what a page needs to edit with exact matches, fetched
+   * when the package is imported, and the rest — the tolerant matching tiers, most refusals,
+   * memo_find, the validator, history compression, the live context, the memory store — fetched
+   * the first time a call needs it. An async call waits for it by itself; a synchronous method
+   * cannot, and throws an Error saying so: a page that calls `liveContext()`, `compressHistory()`,
+   * `memory` or `setEditorState()` before its first awaited call awaits this first. In Node the
+   * engine is one module: resolves once it is loaded. Rejects when the fetch fails (a later call
+   * fetches again). (docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use)
+   */
+  static async loadAll(): Promise<void> {
+    await ensureWasm();
+    await coreGuard()?.load();
+  }
+
+  /**
    * Runs one tool call, checked by TypeScript: `name` is a tool under the default prefix
    * (`memo_…`) and `args` its arguments ({@link ToolArgs}, generated from the core's registry),
    * so a misspelt tool or argument does not compile. Never rejects for bad tool input (unknown

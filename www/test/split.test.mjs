@@ -220,13 +220,37 @@ test(
         ws.free();
         return { error, state, live };
       }, DOC);
-      assert.match(r.error, /liveContext\(\) needs the part of the engine not loaded yet \(agentpad_rest\.wasm\).*nothing was changed/);
+      assert.match(
+        r.error,
+        /liveContext\(\) needs the part of the engine not loaded yet \(agentpad_rest\.wasm\).*nothing was changed\. Await Workspace\.loadAll\(\)/,
+      );
       assert.equal(r.state, "Idle");
       assert.equal(r.live, expected);
       assert.equal(restRequests(), 1);
     });
   },
 );
+
+test("Workspace.loadAll() fetches the rest once; the sync methods that need it then answer", { timeout: 120_000 }, async () => {
+  const storage = new node.MemoryStorage({ "doc.md": DOC });
+  const ws = await node.Workspace.create({ storage });
+  await node.Workspace.loadAll(); // one module: resolves at once
+  const expected = JSON.stringify([ws.liveContext({ maxDocumentChars: 400 }).markdown, ws.memory.digest()]);
+  ws.free();
+  await withPage(async (page) => {
+    const r = await page.evaluate(async (doc) => {
+      const { MemoryStorage, Workspace } = window.agentpad;
+      await Workspace.loadAll();
+      const ws = await Workspace.create({ storage: new MemoryStorage({ "doc.md": doc }) });
+      const out = JSON.stringify([ws.liveContext({ maxDocumentChars: 400 }).markdown, ws.memory.digest()]);
+      ws.free();
+      await Workspace.loadAll();
+      return out;
+    }, DOC);
+    assert.equal(r, expected);
+    assert.equal(restRequests(), 1);
+  });
+});
 
 test(
   "a rest that fails to fetch: the call gets a clear error, the workspace is as before, a later call fetches again",
