@@ -70,8 +70,8 @@ export function instantiateSplit(core: WebAssembly.Module, restUrl: URL): WasmEx
   const exports = instance.exports;
   const memory = exports["memory"] as WebAssembly.Memory;
   const externrefs = exports["__wbindgen_externrefs"] as WebAssembly.Table;
-  // The mutable globals the rest shares (wasm-split exports them: the shadow stack pointer; the
-  // build checks that no mutable global is left unexported). Immutable ones never change.
+  // The mutable globals the rest shares (wasm-split exports them: the shadow stack pointer;
+  // www/test/split.test.mjs checks that none is left unexported). Immutable ones never change.
   const globals = Object.values(exports).filter((v): v is WebAssembly.Global => v instanceof WebAssembly.Global);
 
   function loadRest(): Promise<void> {

@@ -381,8 +381,9 @@ export class Workspace {
   async #steps(name: string, args: unknown, toolCallId: string | undefined, nowMs: number): Promise<ToolResponse> {
     this.#saved.clear();
     // The browser entry, while the rest of its engine loads: this call waits for it.
+    // A failed load is the error of a call that needs the rest, not of this one.
     const loadingRest = coreGuard()?.loading();
-    if (loadingRest !== undefined) await loadingRest;
+    if (loadingRest !== undefined) await loadingRest.catch(() => undefined);
     try {
       this.#checkStored();
     } catch (err) {
