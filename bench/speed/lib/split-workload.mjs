@@ -146,8 +146,11 @@ async function largerDocument(api) {
 
 /**
  * The least an editing page runs: English only, exact matches only (read, a unique replace, a
- * multi-match and its pick, preview, diff, commit, discard, revert, an argument error). No near
- * miss, no tolerant tier, no zh: a measure of the floor under any feature cut, not a module to ship.
+ * multi-match and its pick, preview, diff, commit, discard, revert, an argument error), other
+ * edit shapes, a larger document and the Workspace's synchronous reads. No near miss, no tolerant
+ * tier, no zh. Its primary ships as the browser entry's first module, pkg/agentpad_core.wasm
+ * (docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use): a call added
+ * here pays for its bytes against that module's budget (www/test/size.test.mjs).
  */
 export async function runExactWorkload(api) {
   await largerDocument(api);
