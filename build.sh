@@ -152,6 +152,8 @@ build_wasm() {
   # their message through console_error_panic_hook.
   wasm-bindgen --target web --remove-name-section --out-dir www/pkg --out-name agentpad \
     "$TARGET_DIR/$WASM_TARGET/release/agentpad.wasm"
+  # The glue's import object and finalize step, exported for the browser entry's split loader.
+  node www/scripts/glue-exports.mjs www/pkg
   optimize_wasm www/pkg/agentpad_bg.wasm
 }
 

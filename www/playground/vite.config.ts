@@ -9,8 +9,9 @@ export default defineConfig({
   root: here,
   base: "./", // relative asset URLs: the build can be served from any directory
   resolve: {
-    // The package's browser entry, as TypeScript source; it loads ../pkg/agentpad_bg.wasm
-    // with new URL(..., import.meta.url), which Vite emits as an asset.
+    // The package's browser entry, as TypeScript source; it loads ../pkg/agentpad_core.wasm (and,
+    // on first use, ../pkg/agentpad_rest.wasm) with new URL(..., import.meta.url), which Vite
+    // emits as assets.
     alias: { "@agentpad/core": path.resolve(www, "src/browser.ts") },
     // One Yjs in the page: @agentpad/yjs, its Hocuspocus provider and y-codemirror.next must share
     // it (two copies break Y.Doc instanceof checks and the sync).

@@ -1,36 +1,28 @@
 // Entry point for browsers and bundlers (the "default" export condition), shipped bundled as
-// dist/agentpad.browser.js (rolldown.config.mjs). The literal `new URL("…", import.meta.url)`
-// lets Vite and other bundlers emit the wasm as an asset.
-import { initSync } from "../pkg/agentpad.js";
+// dist/agentpad.browser.js (rolldown.config.mjs). The literals `new URL("…", import.meta.url)`
+// let Vite and other bundlers emit both wasm modules as assets.
+//
+// The engine comes as two modules (src/split-loader.ts,
+// docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use): the core, fetched
+// and compiled when the entry is evaluated, and the rest, fetched the first time a call needs it.
+import { compileFrom, instantiateSplit } from "./split-loader.js";
 import { setWasmLoader } from "./loader.js";
 
-/** Fetches and compiles the wasm. Streaming when served as application/wasm: V8 compiles while the
- * bytes arrive, and Chromium keeps the compiled code for a later page (a response it may cache).
- * Otherwise the bytes whole, as wasm-bindgen's init falls back. A failure surfaces in create(). */
-function compileWasm(): Promise<WebAssembly.Module> {
-  const compiling = (async () => {
-    const response = await fetch(new URL("../pkg/agentpad_bg.wasm", import.meta.url));
-    if (!response.ok) throw new Error(`${response.status} ${response.statusText} fetching ${response.url}`);
-    const type = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-    if (type === "application/wasm" && typeof WebAssembly.compileStreaming === "function") {
-      return WebAssembly.compileStreaming(response);
-    }
-    return WebAssembly.compile(await response.arrayBuffer());
-  })();
-  compiling.catch(() => {}); // not an unhandled rejection at import: create() reports it
-  return compiling;
-}
+const CORE = new URL("../pkg/agentpad_core.wasm", import.meta.url);
+const REST = new URL("../pkg/agentpad_rest.wasm", import.meta.url);
 
 // Started when the entry is evaluated, as the Node entry does, so the fetch and compile overlap
 // the page's own work before its first Workspace.create (docs/performance.md#cold-start).
-let compiling: Promise<WebAssembly.Module> | undefined = compileWasm();
+// Streaming when served as application/wasm: V8 compiles while the bytes arrive, and Chromium
+// keeps the compiled code for a later page. A failure surfaces in create().
+let compiling: Promise<WebAssembly.Module> | undefined = compileFrom(CORE);
 
 setWasmLoader(async () => {
-  const pending = compiling ?? compileWasm(); // after a failure: fetch again
+  const pending = compiling ?? compileFrom(CORE); // after a failure: fetch again
   compiling = undefined;
   // The module is compiled already: instantiating it synchronously is allowed on a page's main
-  // thread, and keeps wasm-bindgen's async init (and its default wasm URL) out of the bundle.
-  return initSync({ module: await pending });
+  // thread.
+  return instantiateSplit(await pending, REST);
 });
 
 export * from "./index.js";

@@ -12,6 +12,53 @@ let loader: WasmLoader | undefined;
 let loading: Promise<WasmExports> | undefined;
 let loaded: WasmExports | undefined;
 
+/**
+ * @internal How the browser entry runs a call into the first module of its split pair
+ * (src/split-loader.ts, docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use).
+ * Undefined in Node, and once the rest of the engine is loaded: a call then runs as it is.
+ */
+export interface CoreGuard {
+  /**
+   * Runs `f`; when it reaches a function of the module not loaded yet, the wasm state is put back
+   * as it was before `f` and an Error saying so is thrown (the module starts loading).
+   */
+  sync<T>(f: () => T, what: string): T;
+  /**
+   * Runs `f`; when it reaches a function of the module not loaded yet, the wasm state is put back,
+   * the module is loaded and `f` runs again. A value when `f` ran once, a promise otherwise.
+   */
+  run<T>(f: () => T): T | Promise<T>;
+  /** The rest's load when one is under way (an async call waits for it before it starts). */
+  loading(): Promise<void> | undefined;
+  /** Loads the rest now (Workspace.loadAll). */
+  load(): Promise<void>;
+}
+
+/**
+ * @internal A synchronous call that needed the part of the engine not loaded yet: nothing it did
+ * is kept, and `loading` settles when the rest is there (or rejects when it cannot be fetched).
+ */
+export class RestPending extends Error {
+  readonly loading: Promise<void>;
+  constructor(message: string, loading: Promise<void>) {
+    super(message);
+    this.name = "Error";
+    this.loading = loading;
+  }
+}
+
+let guard: CoreGuard | undefined;
+
+/** @internal Set by the browser entry while the rest of its engine is not loaded. */
+export function setCoreGuard(g: CoreGuard | undefined): void {
+  guard = g;
+}
+
+/** @internal The guard of calls into the wasm, or undefined when calls run as they are. */
+export function coreGuard(): CoreGuard | undefined {
+  return guard;
+}
+
 /** @internal Called once by the entry point. */
 export function setWasmLoader(load: WasmLoader): void {
   loader = load;
@@ -39,6 +86,11 @@ export function ensureWasm(): Promise<WasmExports> {
     );
   }
   return loading;
+}
+
+/** @internal The loaded module's exports (undefined before the first create). */
+export function wasmExports(): WasmExports | undefined {
+  return loaded;
 }
 
 /** Byte length of the wasm linear memory (0 before the wasm is loaded). */

@@ -3,7 +3,7 @@
 // matching, diffing and formatting all live in the core.
 
 import { WasmWorkspace } from "../pkg/agentpad.js";
-import { ensureWasm, messageOf } from "./loader.js";
+import { coreGuard, ensureWasm, messageOf, RestPending, wasmExports } from "./loader.js";
 import { aiSdkTools, runToolCall, toolsFor } from "./adapters.js";
 import { HISTORY_FORMATS } from "./types.js";
 import { CORE_OPTIONS, type WorkspaceConfig } from "./generated/options.js";
@@ -86,6 +86,34 @@ declare global {
 }
 if (typeof Symbol.dispose !== "symbol") {
   Object.defineProperty(Symbol, "dispose", { value: Symbol.for("nodejs.dispose") });
+}
+
+/** A wasm call outside a workspace's methods that may wait for the rest of the engine (see Workspace.#waitable). */
+function waitable<T>(f: () => T): T | Promise<T> {
+  const guard = coreGuard();
+  return guard === undefined ? f() : guard.run(f);
+}
+
+/**
+ * Frees a wasm workspace. In the browser entry, a free that needs the rest of the engine (no
+ * workspace that never loaded it holds anything whose drop is there, docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use)
+ * is undone and made once the rest is loaded; the glue has let go of the object already.
+ */
+function release(inner: WasmWorkspace): void {
+  const guard = coreGuard();
+  if (guard === undefined) return inner.free();
+  const ptr = (inner as unknown as { __wbg_ptr: number }).__wbg_ptr;
+  try {
+    guard.sync(() => inner.free(), "free()");
+  } catch (err) {
+    if (!(err instanceof RestPending)) throw err;
+    const free = (wasmExports() as unknown as { __wbg_wasmworkspace_free?: (ptr: number, own: number) => void } | undefined)
+      ?.__wbg_wasmworkspace_free;
+    err.loading.then(
+      () => free?.(ptr, 0),
+      () => {}, // not loaded: the memory stays the page's until it is closed
+    );
+  }
 }
 
 export class Workspace {
@@ -205,13 +233,13 @@ export class Workspace {
     if (autoRebase !== undefined) wasmOptions.auto_rebase = autoRebase;
     let inner: WasmWorkspace;
     try {
-      inner = new WasmWorkspace(wasmOptions);
+      inner = await waitable(() => new WasmWorkspace(wasmOptions));
     } catch (err) {
       throw withCamelNames(err);
     }
     // A storage that keeps its own history is asked to record each call whose saves succeeded,
     // and reads versions of it for memo_read({ version }).
-    inner.keepRecords(typeof storage.afterCommit === "function" || typeof storage.loadAt === "function");
+    await waitable(() => inner.keepRecords(typeof storage.afterCommit === "function" || typeof storage.loadAt === "function"));
     let sink: ((record: DiagnosticRecord) => void) | undefined;
     const committed = new Map<string, string>();
     try {
@@ -220,10 +248,11 @@ export class Workspace {
         if (typeof options.diagnostics?.sink !== "function") {
           throw new TypeError("agentpad: diagnostics needs a sink function: { diagnostics: { sink: (record) => …, categories? } }");
         }
-        inner.setDiagnostics(options.diagnostics.categories ?? "all");
+        await waitable(() => inner.setDiagnostics(options.diagnostics?.categories ?? "all"));
         sink = options.diagnostics.sink;
       } else if (env?.AGENTPAD_DEBUG) {
-        inner.setDiagnostics(env.AGENTPAD_DEBUG);
+        const categories = env.AGENTPAD_DEBUG;
+        await waitable(() => inner.setDiagnostics(categories));
         sink = (record) => console.error(`[agentpad] ${JSON.stringify(record)}`);
       }
       for (const path of paths) {
@@ -234,7 +263,7 @@ export class Workspace {
         }
         const tooLarge = tooLong(path, doc.text);
         if (tooLarge !== undefined) throw new Error(`InvalidArguments: ${tooLarge}`);
-        if (inner.open(path, doc.text, doc.version)) committed.set(path, doc.text);
+        if (await waitable(() => inner.open(path, doc.text, doc.version))) committed.set(path, doc.text);
       }
     } catch (err) {
       inner.free();
@@ -244,9 +273,25 @@ export class Workspace {
     for (const [path, text] of committed) ws.#committed.set(path, text);
     if (options.embed !== undefined) {
       ws.#embedder = options.embed;
-      inner.setEmbedder(true);
+      await waitable(() => inner.setEmbedder(true));
     }
     return ws;
+  }
+
+  /**
+   * Resolves once every part of the engine is loaded. In a browser (the package's "default"
+   * entry) the engine comes in two parts: what a page needs to edit with exact matches, fetched
+   * when the package is imported, and the rest — the tolerant matching tiers, most refusals,
+   * memo_find, the validator, history compression, the live context, the memory store — fetched
+   * the first time a call needs it. An async call waits for it by itself; a synchronous method
+   * cannot, and throws an Error saying so: a page that calls `liveContext()`, `compressHistory()`,
+   * `memory` or `setEditorState()` before its first awaited call awaits this first. In Node the
+   * engine is one module: resolves once it is loaded. Rejects when the fetch fails (a later call
+   * fetches again). (docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use)
+   */
+  static async loadAll(): Promise<void> {
+    await ensureWasm();
+    await coreGuard()?.load();
   }
 
   /**
@@ -304,18 +349,26 @@ export class Workspace {
     try {
       return await this.#steps(name, args, toolCallId, nowMs ?? Date.now());
     } finally {
-      this.#deliverDiagnostics(performance.now() - started);
+      const delivered = this.#deliverDiagnostics(performance.now() - started);
+      if (delivered instanceof Promise) await delivered;
     }
   }
 
   /** Hands the core's diagnostics records to the sink, with the call's wall time. */
-  #deliverDiagnostics(durationMs: number): void {
+  #deliverDiagnostics(durationMs: number): void | Promise<void> {
     if (this.#sink === undefined || this.#inner === undefined) return;
-    const records = this.#inner.takeDiagnostics() as DiagnosticRecord[];
+    const taken = this.#waitable((w) => w.takeDiagnostics() as DiagnosticRecord[]);
+    if (taken instanceof Promise) return taken.then((records) => this.#deliver(records, durationMs));
+    this.#deliver(taken, durationMs);
+  }
+
+  #deliver(records: DiagnosticRecord[], durationMs: number): void {
+    const sink = this.#sink;
+    if (sink === undefined) return;
     for (const record of records) {
       if (record.status !== null) record.duration_ms = durationMs;
       try {
-        this.#sink(record);
+        sink(record);
       } catch (err) {
         // A failing sink must not break the call it reports on.
         queueMicrotask(() => {
@@ -327,10 +380,21 @@ export class Workspace {
 
   async #steps(name: string, args: unknown, toolCallId: string | undefined, nowMs: number): Promise<ToolResponse> {
     this.#saved.clear();
-    this.#checkStored();
+    // The browser entry, while the rest of its engine loads: this call waits for it.
+    // A failed load is the error of a call that needs the rest, not of this one.
+    const loadingRest = coreGuard()?.loading();
+    if (loadingRest !== undefined) await loadingRest.catch(() => undefined);
+    try {
+      this.#checkStored();
+    } catch (err) {
+      if (!(err instanceof RestPending)) throw err;
+      await err.loading;
+      this.#checkStored(); // each report before the one that waited stays made, and is not made again
+    }
     // No await when nothing changed: a warm call need not wait a turn of the microtask queue.
     if (this.#changed.size > 0) await this.#syncExternalChanges();
-    let step = this.#guarded((w) => w.call(name, args ?? {}, toolCallId, nowMs)) as Step;
+    const first = this.#waitable((w) => w.call(name, args ?? {}, toolCallId, nowMs) as Step);
+    let step = first instanceof Promise ? await first : first;
     // The core asks for storage work until it is done (a failed multi-document commit asks
     // for compensating writes; refresh, discard and diff-against-storage ask for reads).
     const written = new Map<string, string>();
@@ -392,7 +456,7 @@ export class Workspace {
     } catch (err) {
       result = { kind: "unknown", why: messageOf(err) };
     }
-    return this.#guarded((w) => w.completeRecord(result)) as Step;
+    return this.#waitable((w) => w.completeRecord(result) as Step);
   }
 
   /**
@@ -408,7 +472,7 @@ export class Workspace {
     } catch (err) {
       found = { kind: "failed", why: messageOf(err) };
     }
-    return this.#guarded((w) => w.completeLoadAt(found)) as Step;
+    return this.#waitable((w) => w.completeLoadAt(found) as Step);
   }
 
   /** Writes in order and stops at the first failure: later documents are left untouched. */
@@ -432,7 +496,8 @@ export class Workspace {
         break;
       }
     }
-    const step = this.#live().completePersist(results) as Step & { kept?: string[]; dropped?: string[] };
+    const completed = this.#waitable((w) => w.completePersist(results) as Step & { kept?: string[]; dropped?: string[] });
+    const step = completed instanceof Promise ? await completed : completed;
     for (const path of step.kept ?? []) {
       const text = written.get(path);
       if (text !== undefined) this.#committed.set(path, text);
@@ -457,7 +522,7 @@ export class Workspace {
         results.push({ path, ok: false, error: messageOf(err) });
       }
     }
-    return this.#live().completeLoad(results) as Step;
+    return this.#waitable((w) => w.completeLoad(results) as Step);
   }
 
   /**
@@ -476,7 +541,7 @@ export class Workspace {
     } catch (err) {
       report = { error: messageOf(err) };
     }
-    return this.#live().completeEmbed(report) as Step;
+    return this.#waitable((w) => w.completeEmbed(report) as Step);
   }
 
   /** `storage.load(path)` within the storage timeout. */
@@ -493,14 +558,14 @@ export class Workspace {
   #checkStored(): void {
     const isStored = this.#storage.isStored;
     if (typeof isStored !== "function") return;
-    for (const path of this.#live().unstored()) {
+    for (const path of this.#guarded((w) => w.unstored(), "unstored()")) {
       let stored = false;
       try {
         stored = isStored.call(this.#storage, path) === true;
       } catch {
         // Asked again before the next call.
       }
-      if (stored) this.#live().storageStored(path);
+      if (stored) this.#guarded((w) => w.storageStored(path), "a call");
     }
   }
 
@@ -511,7 +576,7 @@ export class Workspace {
    */
   unstored(): string[] {
     this.#checkStored();
-    return this.#live().unstored();
+    return this.#guarded((w) => w.unstored(), "unstored()");
   }
 
   /**
@@ -528,28 +593,30 @@ export class Workspace {
       if (!open.has(path)) continue;
       let doc: { text: string; version: string } | undefined;
       try {
-        doc = checkLoaded(path, await this.#loadWithin(path), (version) => version === this.#live().version(path));
+        doc = checkLoaded(path, await this.#loadWithin(path), (version) => version === this.#guarded((w) => w.version(path), "a call"));
       } catch (err) {
         this.#changed.add(path); // try again before the next call
         const why = messageOf(err);
         if (this.#unreadable.get(path) !== why) {
           this.#unreadable.set(path, why);
-          this.#live().storageUnreadable(path, why);
+          await this.#waitable((w) => w.storageUnreadable(path, why));
         }
         continue;
       }
       this.#unreadable.delete(path);
-      if (doc?.version === this.#live().version(path)) {
+      if (doc?.version === this.#guarded((w) => w.version(path), "a call")) {
         this.#remoteSteps.delete(path);
         continue; // our own save
       }
       if (doc && doc.text.length > MAX_DOCUMENT_BYTES) {
-        this.#live().storageTooLarge(path, doc.version, utf8Length(doc.text));
+        const { version, text } = doc;
+        await this.#waitable((w) => w.storageTooLarge(path, version, utf8Length(text)));
         continue;
       }
       const steps = this.#remoteSteps.get(path);
       this.#remoteSteps.delete(path);
-      this.#live().storageChanged(path, doc?.text, doc?.version, steps ?? undefined);
+      const changed = doc;
+      await this.#waitable((w) => w.storageChanged(path, changed?.text, changed?.version, steps ?? undefined));
     }
   }
 
@@ -558,18 +625,18 @@ export class Workspace {
     checkPath(path, "text");
     const saved = this.#saved.get(path ?? this.paths()[0] ?? "");
     if (saved !== undefined) return saved;
-    return this.#live().text(path);
+    return this.#guarded((w) => w.text(path), "text()");
   }
 
   /** Committed text plus the pending changes, LF-normalised. */
   draft(path?: string): string {
     checkPath(path, "draft");
-    return this.#live().draft(path);
+    return this.#guarded((w) => w.draft(path), "draft()");
   }
 
   /** The workflow state: "Idle" | "SelectionPending" | "PersistPending" | "OutOfSync" | "Refreshing". */
   get state(): WorkflowState {
-    return this.#live().state() as WorkflowState;
+    return this.#guarded((w) => w.state(), "state") as WorkflowState;
   }
 
   /**
@@ -594,7 +661,7 @@ export class Workspace {
         `agentpad: compressHistory needs { format: ${HISTORY_FORMATS.map((f) => JSON.stringify(f)).join(" | ")} }, got ${JSON.stringify(format)}`,
       );
     }
-    return this.#guarded((w) => w.compressHistory(messages, format)) as CompressedHistory<M>;
+    return this.#guarded((w) => w.compressHistory(messages, format), "compressHistory()") as CompressedHistory<M>;
   }
 
   /**
@@ -631,7 +698,7 @@ export class Workspace {
       locale: o.locale,
     };
     try {
-      return this.#guarded((w) => w.liveContext(wasmOptions, Date.now())) as LiveContext;
+      return this.#guarded((w) => w.liveContext(wasmOptions, Date.now()), "liveContext()") as LiveContext;
     } catch (err) {
       throw withCamelNames(err);
     }
@@ -639,12 +706,12 @@ export class Workspace {
 
   /** Sets the editor state the live context reports. Throws on a position outside the draft. */
   setEditorState(state: EditorState): void {
-    this.#guarded((w) => w.setEditorState(state));
+    this.#guarded((w) => w.setEditorState(state), "setEditorState()");
   }
 
   /** The task stack and the thought tree of finished tasks, as data and Markdown lines. */
   tasks(): TaskReport {
-    return this.#live().tasks() as TaskReport;
+    return this.#guarded((w) => w.tasks(), "tasks()") as TaskReport;
   }
 
   /**
@@ -652,48 +719,50 @@ export class Workspace {
    * and searches them with memo_recall_context / memo_search_memory (option `memory: true`).
    */
   get memory(): MemoryStoreApi {
-    const live = () => this.#live();
+    const on = <T>(f: (w: WasmWorkspace) => T, what: string): T => this.#guarded(f, what);
     return {
       // The host's arrays (insights, tags) are read inside wasm: guarded like call().
       add: (t) =>
-        this.#guarded((w) =>
-          w.memoryAdd({
-            turn: t.turn,
-            at_ms: t.atMs ?? Date.now(),
-            summary: t.summary,
-            insights: t.insights ?? [],
-            context: t.context,
-            tags: t.tags ?? [],
-            // The core reads a turn in the shape it stores one (an absent `turn` is numbered).
-          } satisfies Omit<MemoryTurn, "turn"> & { turn: number | undefined }),
+        on(
+          (w) =>
+            w.memoryAdd({
+              turn: t.turn,
+              at_ms: t.atMs ?? Date.now(),
+              summary: t.summary,
+              insights: t.insights ?? [],
+              context: t.context,
+              tags: t.tags ?? [],
+              // The core reads a turn in the shape it stores one (an absent `turn` is numbered).
+            } satisfies Omit<MemoryTurn, "turn"> & { turn: number | undefined }),
+          "memory.add()",
         ),
       // Each crosses the boundary alone: the digest is a few lines, the turns carry every
       // stored context.
-      turns: () => live().memoryTurns() as MemoryTurn[],
-      digest: () => live().memoryDigest(),
+      turns: () => on((w) => w.memoryTurns(), "memory.turns()") as MemoryTurn[],
+      digest: () => on((w) => w.memoryDigest(), "memory.digest()"),
       search: (query, limit = 5) => {
         if (typeof query !== "string") throw new TypeError(`agentpad: memory.search(query) needs a string, got ${typeof query}`);
-        return live().memorySearch(query, limit) as MemorySearchHit[];
+        return on((w) => w.memorySearch(query, limit), "memory.search()") as MemorySearchHit[];
       },
-      export: () => live().memoryExport(),
+      export: () => on((w) => w.memoryExport(), "memory.export()"),
       import: (json) => {
         if (typeof json !== "string")
           throw new TypeError(`agentpad: memory.import(json) needs the string memory.export() returned, got ${typeof json}`);
-        live().memoryImport(json);
+        on((w) => w.memoryImport(json), "memory.import()");
       },
     };
   }
 
   /** The flags of the current state and persist mode (`PersistReadOnly` in disabled mode, …). */
   get flags(): Flags {
-    return this.#live().flags() as Flags;
+    return this.#guarded((w) => w.flags(), "flags") as Flags;
   }
 
   /** The storage version the workspace holds for `path` (default document), or undefined. */
   version(path?: string): string | undefined {
     checkPath(path, "version");
     const p = path ?? this.paths()[0];
-    return p === undefined ? undefined : this.#live().version(p);
+    return p === undefined ? undefined : this.#guarded((w) => w.version(p), "version()");
   }
 
   /**
@@ -715,7 +784,8 @@ export class Workspace {
       if (doc === undefined) return false;
       const tooLarge = tooLong(path, doc.text);
       if (tooLarge !== undefined) throw new Error(`InvalidArguments: ${tooLarge}`);
-      if (this.#guarded((w) => w.open(path, doc.text, doc.version))) this.#committed.set(path, doc.text);
+      const opened = this.#waitable((w) => w.open(path, doc.text, doc.version));
+      if (opened instanceof Promise ? await opened : opened) this.#committed.set(path, doc.text);
       else this.#committed.delete(path);
       return true;
     });
@@ -725,7 +795,7 @@ export class Workspace {
 
   /** Open documents, default first. */
   paths(): string[] {
-    return this.#live().paths() as string[];
+    return this.#guarded((w) => w.paths(), "paths()") as string[];
   }
 
   /**
@@ -734,7 +804,7 @@ export class Workspace {
    * For hosts that show the whole tool set, as the playground's console does.
    */
   toolStates(): ToolState[] {
-    return this.#live().toolStates() as ToolState[];
+    return this.#guarded((w) => w.toolStates(), "toolStates()") as ToolState[];
   }
 
   /**
@@ -751,7 +821,8 @@ export class Workspace {
   tools(options: ToolsOptions | AiSdkToolsOptions<unknown>): ToolFormatMap[ToolFormat][] | AiSdkTools<unknown> {
     const format = options?.format;
     const strict = options?.strict === true;
-    const defs = options?.visibleOnly === true ? (this.#live().toolDefinitions(true) as ToolDefinition[]) : this.#definitions();
+    const defs =
+      options?.visibleOnly === true ? (this.#guarded((w) => w.toolDefinitions(true), "tools()") as ToolDefinition[]) : this.#definitions();
     if (format === "ai-sdk") {
       const { jsonSchema, onResponse } = options as AiSdkToolsOptions<unknown>;
       return aiSdkTools(defs, jsonSchema, strict, this.#reporting(onResponse));
@@ -761,8 +832,8 @@ export class Workspace {
 
   /** A copy of every enabled tool's definition (see #enabledTools). Cost: a structured clone of ~13 KB. */
   #definitions(): ToolDefinition[] {
-    const live = this.#live(); // a freed workspace throws, cached or not
-    this.#enabledTools ??= live.toolDefinitions(false) as ToolDefinition[];
+    this.#live(); // a freed workspace throws, cached or not
+    this.#enabledTools ??= this.#guarded((w) => w.toolDefinitions(false), "tools()") as ToolDefinition[];
     return structuredClone(this.#enabledTools);
   }
 
@@ -822,7 +893,7 @@ export class Workspace {
     this.#committed.clear();
     if (inner === undefined) return;
     if (this.#busy > 0) this.#freeWhenIdle = true;
-    else inner.free();
+    else release(inner);
   }
 
   /**
@@ -830,7 +901,21 @@ export class Workspace {
    * arguments). A free() from there waits until `f` returns: freeing the object while wasm
    * holds it throws and would leak it.
    */
-  #guarded<T>(f: (w: WasmWorkspace) => T): T {
+  #guarded<T>(f: (w: WasmWorkspace) => T, what: string): T {
+    const guard = coreGuard();
+    return guard === undefined ? this.#busyWith(f) : guard.sync(() => this.#busyWith(f), what);
+  }
+
+  /**
+   * `#guarded` for a caller that can wait: in the browser entry, a call that needs the rest of the
+   * engine waits for it and runs again (src/split-loader.ts); a promise only then.
+   */
+  #waitable<T>(f: (w: WasmWorkspace) => T): T | Promise<T> {
+    const guard = coreGuard();
+    return guard === undefined ? this.#busyWith(f) : guard.run(() => this.#busyWith(f));
+  }
+
+  #busyWith<T>(f: (w: WasmWorkspace) => T): T {
     const inner = this.#live();
     this.#busy++;
     try {
@@ -839,7 +924,7 @@ export class Workspace {
       this.#busy--;
       if (this.#busy === 0 && this.#freeWhenIdle) {
         this.#freeWhenIdle = false;
-        inner.free();
+        release(inner);
       }
     }
   }

@@ -10,11 +10,17 @@ import { serveWww } from "./lib/static-server.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 const ARGS = [
-  "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 const ENTRY = `/${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports["."].default.default.replace(/^\.\//, "")}`;
-const WASM = "/pkg/agentpad_bg.wasm";
+const WASM = "/pkg/agentpad_core.wasm"; // the first module of the split pair (src/split-loader.ts)
 
 const PAGE = `<!doctype html>
 <meta charset="utf-8">
@@ -90,44 +96,48 @@ test(`${ENTRY} runs a replace → MultiMatch → match_id → commit flow in Chr
   }
 });
 
-test("a wasm that fails to fetch: the import succeeds, create() names the failure, a later create() fetches again", { timeout: 120_000 }, async () => {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (./build.sh test installs Debian chromium)`);
-  let refuse = true;
-  const seen = [];
-  const failing = await serveWww(`<!doctype html><meta charset="utf-8"><title>agentpad, no wasm</title>`, (pathname) => {
-    seen.push(pathname);
-    return pathname === WASM && refuse ? { status: 404 } : undefined;
-  });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on("pageerror", (err) => errors.push(String(err)));
-    await page.goto(`${failing.origin}/`);
-    await page.evaluate(async (entry) => {
-      window.agentpad = await import(entry);
-    }, ENTRY);
-    for (let i = 0; i < 400 && !seen.includes(WASM); i++) await new Promise((r) => setTimeout(r, 25));
-    assert.ok(seen.includes(WASM), "the import fetched the wasm");
-    const failed = await page.evaluate(() =>
-      window.agentpad.Workspace.create({ storage: new window.agentpad.MemoryStorage({ "a.md": "one\n" }) }).then(
-        () => "created",
-        (err) => err.message,
-      ),
-    );
-    assert.match(failed, /^agentpad: failed to load the wasm module: 404 Not Found fetching .*\/pkg\/agentpad_bg\.wasm/);
-    refuse = false;
-    const status = await page.evaluate(async () => {
-      const ws = await window.agentpad.Workspace.create({ storage: new window.agentpad.MemoryStorage({ "a.md": "one\n" }) });
-      const r = await ws.call("memo_read", {});
-      ws.free();
-      return r.status;
+test(
+  "a wasm that fails to fetch: the import succeeds, create() names the failure, a later create() fetches again",
+  { timeout: 120_000 },
+  async () => {
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (./build.sh test installs Debian chromium)`);
+    let refuse = true;
+    const seen = [];
+    const failing = await serveWww(`<!doctype html><meta charset="utf-8"><title>agentpad, no wasm</title>`, (pathname) => {
+      seen.push(pathname);
+      return pathname === WASM && refuse ? { status: 404 } : undefined;
     });
-    assert.equal(status, "Success");
-    assert.equal(seen.filter((p) => p === WASM).length, 2, "fetched again after the failure");
-    assert.deepEqual(errors, [], "no unhandled rejection from the import's fetch");
-  } finally {
-    await browser.close();
-    await failing.close();
-  }
-});
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on("pageerror", (err) => errors.push(String(err)));
+      await page.goto(`${failing.origin}/`);
+      await page.evaluate(async (entry) => {
+        window.agentpad = await import(entry);
+      }, ENTRY);
+      for (let i = 0; i < 400 && !seen.includes(WASM); i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(seen.includes(WASM), "the import fetched the wasm");
+      const failed = await page.evaluate(() =>
+        window.agentpad.Workspace.create({ storage: new window.agentpad.MemoryStorage({ "a.md": "one\n" }) }).then(
+          () => "created",
+          (err) => err.message,
+        ),
+      );
+      assert.match(failed, /^agentpad: failed to load the wasm module: 404 Not Found fetching .*\/pkg\/agentpad_core\.wasm/);
+      refuse = false;
+      const status = await page.evaluate(async () => {
+        const ws = await window.agentpad.Workspace.create({ storage: new window.agentpad.MemoryStorage({ "a.md": "one\n" }) });
+        const r = await ws.call("memo_read", {});
+        ws.free();
+        return r.status;
+      });
+      assert.equal(status, "Success");
+      assert.equal(seen.filter((p) => p === WASM).length, 2, "fetched again after the failure");
+      assert.deepEqual(errors, [], "no unhandled rejection from the import's fetch");
+    } finally {
+      await browser.close();
+      await failing.close();
+    }
+  },
+);

@@ -26,6 +26,11 @@ export const BUDGETS = {
   // 539,701 with a commit's byte ranges found once and its write's edits cut on the flat text
   // (+546; docs/performance.md#commit-and-text).
   "pkg/agentpad_bg.wasm": 539_800,
+  // The browser entry's first module (src/split-loader.ts): what a page whose edits match exactly
+  // runs, the goal's 250 KB. 249,916 on 2026-12-04 with the exact workload, the sync reads and a 100 KB document
+  // (bench/speed/lib/split-workload.mjs; docs/performance.md#wasm-split). The rest has no budget:
+  // it is fetched only by a call that needs it.
+  "pkg/agentpad_core.wasm": 250_000,
 };
 
 /** gzip -9 size of a file, as bench/speed/wasm-size.mjs and the bench report measure it. */

@@ -84,11 +84,76 @@ export async function runReadWorkload(api) {
 }
 
 /**
+ * The Workspace's synchronous reads, which cannot wait for a module still loading: the browser
+ * entry's split holds them in its first module
+ * (docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use). Run with changes
+ * pending and without, so both arms of each are.
+ */
+async function syncReads(ws, name, line) {
+  const once = () => {
+    ws.unstored();
+    ws.text(name);
+    ws.draft(name);
+    void ws.state;
+    void ws.flags;
+    ws.version(name);
+    ws.paths();
+    ws.toolStates();
+    ws.tools({ format: "json-schema" });
+    ws.tools({ format: "openai", visibleOnly: true });
+    ws.tasks();
+  };
+  once();
+  await ws.call("memo_replace", { old_text: line, new_text: `${line} // pending` });
+  once();
+  await ws.call("memo_discard", { reason: "only to read" });
+}
+
+/**
+ * Exact edits of other shapes than an appended comment: a character changed in the middle of a
+ * line, a deletion, a line added. (A second multi-match of a text one of whose places was
+ * changed before, with its pick, would add 4.4 KB gzipped to the first module: left to the rest.)
+ */
+async function moreExact(call, unique, repeated) {
+  const middle = unique[7];
+  const at = Math.floor(middle.length / 2);
+  await call("memo_replace", { old_text: middle, new_text: `${middle.slice(0, at)}#${middle.slice(at + 1)}` });
+  await call("memo_replace", { old_text: unique[8], new_text: "" });
+  await call("memo_replace", { old_text: `${unique[9]}`, new_text: `${unique[9]}\nan added line` });
+  if (repeated.length > 1) {
+    await call("memo_replace", { old_text: repeated[1], new_text: `${repeated[1]} (checked)` });
+    await call("memo_replace_selection", { selection_id: "B" });
+  }
+  await call("memo_preview", { format: "diff" });
+  await call("memo_commit", { summary: "more shapes" });
+  await call("memo_read", {});
+}
+
+/**
+ * A document of more than ~30 KB: its rope has internal nodes (ropey's builder and the walks over
+ * a deeper tree), which a 10 KB one never makes. Open, read, a unique replace, commit.
+ */
+async function largerDocument(api) {
+  const doc = generate("code", "100KB");
+  const ws = await api.Workspace.create({ storage: new api.MemoryStorage({ "doc.md": doc.text }) });
+  const { unique } = pickLines(doc.text);
+  await ws.call("memo_read", { start_line: 1, end_line: 40 });
+  const line = unique[Math.floor(unique.length / 2)];
+  await ws.call("memo_replace", { old_text: line, new_text: `${line} // changed` });
+  await ws.call("memo_commit", { summary: "one line" });
+  ws.free();
+}
+
+/**
  * The least an editing page runs: English only, exact matches only (read, a unique replace, a
- * multi-match and its pick, preview, diff, commit, discard, revert, an argument error). No near
- * miss, no tolerant tier, no zh: a measure of the floor under any feature cut, not a module to ship.
+ * multi-match and its pick, preview, diff, commit, discard, revert, an argument error), other
+ * edit shapes, a larger document and the Workspace's synchronous reads. No near miss, no tolerant
+ * tier, no zh. Its primary ships as the browser entry's first module, pkg/agentpad_core.wasm
+ * (docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use): a call added
+ * here pays for its bytes against that module's budget (www/test/size.test.mjs).
  */
 export async function runExactWorkload(api) {
+  await largerDocument(api);
   for (const kind of ["code", "markdown"]) {
     const doc = generate(kind, "10KB");
     const ws = await api.Workspace.create({ storage: new api.MemoryStorage({ "doc.md": doc.text }) });
@@ -109,6 +174,8 @@ export async function runExactWorkload(api) {
     await call("memo_revert", { reason: "wrong place" });
     await call("memo_replace", { new_text: "missing old_text" });
     ws.text("doc.md");
+    await syncReads(ws, "doc.md", unique[6]);
+    await moreExact(call, unique, repeated);
     ws.free();
   }
 }

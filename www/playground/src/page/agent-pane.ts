@@ -340,6 +340,7 @@ export function mountAgent(store: PageStore, page: PageCommands): void {
       candidateStyle: o.candidateStyle,
       toolPrefix: o.toolPrefix,
     };
+    await Workspace.loadAll(); // the loop calls liveContext() and compressHistory(), sync
     let ws: Workspace | null = await Workspace.create({ storage: new PlaygroundStorage(documents), ...options });
     const host: LoopHost = {
       workspace: () => ws,

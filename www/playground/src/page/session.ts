@@ -53,6 +53,9 @@ export function createSession(store: PageStore): PageCommands {
       const texts = options.texts ?? { [sample.path]: sample.text };
       const storage = new PlaygroundStorage(texts);
       const o = state().options;
+      // The live context, memory and token meter panes call sync methods whose code the
+      // browser entry fetches on first use: load it with the workspace.
+      await Workspace.loadAll();
       const ws = await Workspace.create({
         storage,
         persistMode: o.persistMode,

@@ -1,0 +1,178 @@
+// The browser entry's split engine against the unsplit module, side by side in one run, in headless
+// Chromium (docs/performance.md#wasm-split): a page served from 127.0.0.1 imports the entry,
+// creates a workspace on a MemoryStorage and makes its first call (memo_read of lines 1–40, as the
+// coldstart-browser suite does); fresh browsers, the two entries alternated. Then, per document,
+// the cost of the guard on a warm call (the same call timed while the rest is not loaded, with its
+// snapshot, and after a miss loaded it) and the time of that first miss (the rest fetched, compiled,
+// instantiated, the call run again) against the same miss on the unsplit module.
+//
+//   node bench/speed/split-browser.mjs [--runs N] [--docs code-10KB,code-1MB]
+//
+// The unsplit entry is built here for the run (www/dist/bench-unsplit*.js, removed after): tsc's
+// browser.js with the unsplit loader of main before the split, bundled as the shipped entry is.
+// Needs the package built (./build.sh pack) and www/pkg/agentpad_{core,rest}.wasm.
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
+
+import { chromium } from "playwright-core";
+
+import { generate, parseDocList } from "./lib/docs.mjs";
+import { median } from "./lib/measure.mjs";
+import { serveWww } from "../../www/test/lib/static-server.mjs";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const WWW = path.resolve(HERE, "../../www");
+const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const opts = { runs: 9, docs: "code-10KB,code-1MB" };
+for (let i = 2; i < process.argv.length; i++) {
+  if (process.argv[i] === "--runs") opts.runs = Number(process.argv[++i]);
+  else if (process.argv[i] === "--docs") opts.docs = process.argv[++i];
+  else throw new Error(`split-browser: unknown argument ${process.argv[i]}`);
+}
+
+const UNSPLIT_SRC = `import { initSync } from "../pkg/agentpad.js";
+import { setWasmLoader } from "./loader.js";
+function compileWasm() {
+  const compiling = (async () => {
+    const response = await fetch(new URL("../pkg/agentpad_bg.wasm", import.meta.url));
+    if (!response.ok) throw new Error(response.status + " fetching " + response.url);
+    return WebAssembly.compileStreaming(response);
+  })();
+  compiling.catch(() => {});
+  return compiling;
+}
+let compiling = compileWasm();
+setWasmLoader(async () => {
+  const pending = compiling ?? compileWasm();
+  compiling = undefined;
+  return initSync({ module: await pending });
+});
+export * from "./index.js";
+export { BrowserStorage } from "./browser-storage.js";
+export { NodeFsStorage } from "./node-fs-storage-browser.js";
+`;
+
+function buildUnsplit() {
+  fs.writeFileSync(path.join(WWW, "dist/bench-unsplit-entry.js"), UNSPLIT_SRC);
+  // As rolldown.config.mjs bundles the shipped entry (without comments).
+  fs.writeFileSync(
+    path.join(WWW, "dist/bench-unsplit.config.mjs"),
+    `export default { input: "dist/bench-unsplit-entry.js", platform: "browser", output: { file: "dist/bench-unsplit.js", format: "esm", comments: false } };\n`,
+  );
+  execFileSync(path.join(WWW, "node_modules/.bin/rolldown"), ["-c", "dist/bench-unsplit.config.mjs"], { cwd: WWW, stdio: "ignore" });
+}
+
+const ENTRIES = { split: "/dist/agentpad.browser.js", unsplit: "/dist/bench-unsplit.js" };
+
+const page = `<!doctype html><meta charset="utf-8"><script type="module">
+  window.go = async (entry, text, miss) => {
+    const ARGS = { start_line: 1, end_line: 40 };
+    const t0 = performance.now();
+    const { MemoryStorage, Workspace, memoryBytes } = await import(entry);
+    const t1 = performance.now();
+    const ws = await Workspace.create({ storage: new MemoryStorage({ "doc.md": text }) });
+    const t2 = performance.now();
+    const first = await ws.call("memo_read", ARGS);
+    const t3 = performance.now();
+    const before = performance.getEntriesByType("resource").map((e) => ({ name: new URL(e.name).pathname, bytes: e.encodedBodySize }));
+    const warm = async () => {
+      for (let i = 0; i < 20; i++) await ws.call("memo_read", ARGS);
+      const s = performance.now();
+      for (let i = 0; i < 100; i++) await ws.call("memo_read", ARGS);
+      return (performance.now() - s) / 100;
+    };
+    const memoryAtFirst = memoryBytes();
+    const warmBefore = await warm();
+    const m0 = performance.now();
+    const missed = await ws.call("memo_replace", { old_text: miss, new_text: "x" });
+    const missMs = performance.now() - m0;
+    const warmAfter = await warm();
+    const m1 = performance.now();
+    await ws.call("memo_replace", { old_text: miss, new_text: "y" });
+    const secondMissMs = performance.now() - m1;
+    const memory = memoryBytes();
+    ws.free();
+    return { ok: first.status === "Success", missed: missed.status, import_ms: t1 - t0, create_ms: t2 - t1, first_call_ms: t3 - t2,
+      total_ms: t3 - t0, before, memoryAtFirst, warmBefore, warmAfter, missMs, secondMissMs, memory };
+  };
+  window.ready = true;
+</script>`;
+
+async function once(origin, entry, text, miss) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  try {
+    const p = await browser.newPage();
+    await p.goto(`${origin}/`);
+    await p.waitForFunction(() => window.ready === true);
+    return await p.evaluate(([e, t, m]) => window.go(e, t, m), [entry, text, miss]);
+  } finally {
+    await browser.close();
+  }
+}
+
+const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(WWW, file)), { level: 9 }).length;
+
+buildUnsplit();
+const server = await serveWww(page);
+try {
+  for (const [kind, size] of parseDocList(opts.docs)) {
+    const doc = generate(kind, size);
+    const lines = doc.text.split("\n").filter((l) => l.trim().length >= 20);
+    const line = lines[Math.floor(lines.length / 3)];
+    const miss = `${line.slice(0, 6)}~${line.slice(7)}`; // one character off: the tolerant tiers
+    const runs = { split: [], unsplit: [] };
+    for (let i = 0; i <= opts.runs; i++) {
+      for (const name of i % 2 ? ["split", "unsplit"] : ["unsplit", "split"]) {
+        const r = await once(server.origin, ENTRIES[name], doc.text, miss);
+        if (!r.ok) throw new Error(`split-browser: ${name}: the first call failed`);
+        if (i > 0) runs[name].push(r); // the first pair untimed
+      }
+    }
+    const m = (name, k) => median(runs[name].map((r) => r[k]));
+    console.log(`\n${doc.name}: ${opts.runs} fresh browsers per entry, alternated; medians (ms)`);
+    console.log(
+      "| entry | import | create | first call | total to first answer | warm call, rest not loaded | warm call, rest loaded | first miss | second miss | memory at the first answer, at the end |",
+    );
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (const name of ["unsplit", "split"]) {
+      console.log(
+        `| ${name} | ${m(name, "import_ms").toFixed(1)} | ${m(name, "create_ms").toFixed(1)} | ${m(name, "first_call_ms").toFixed(1)} | ` +
+          `${m(name, "total_ms").toFixed(1)} | ${m(name, "warmBefore").toFixed(3)} | ${m(name, "warmAfter").toFixed(3)} | ${m(name, "missMs").toFixed(1)} | ` +
+          `${m(name, "secondMissMs").toFixed(1)} | ${(m(name, "memoryAtFirst") / 2 ** 20).toFixed(1)}, ${(m(name, "memory") / 2 ** 20).toFixed(1)} MB |`,
+      );
+    }
+    for (const name of ["unsplit", "split"]) {
+      const before = runs[name][0].before.filter((e) => e.name !== "/favicon.ico");
+      console.log(
+        `${name}: fetched before the first answer: ${before.map((e) => `${e.name} ${e.bytes.toLocaleString("en")} B`).join(", ")}`,
+      );
+    }
+  }
+  for (const f of [
+    "dist/agentpad.browser.js",
+    "dist/bench-unsplit.js",
+    "pkg/agentpad_bg.wasm",
+    "pkg/agentpad_core.wasm",
+    "pkg/agentpad_rest.wasm",
+  ]) {
+    console.log(`${f}: ${fs.statSync(path.join(WWW, f)).size.toLocaleString("en")} B, gzip -9 ${gz(f).toLocaleString("en")} B`);
+  }
+} finally {
+  await server.close();
+  for (const f of ["dist/bench-unsplit-entry.js", "dist/bench-unsplit.js", "dist/bench-unsplit.config.mjs"])
+    fs.rmSync(path.join(WWW, f), { force: true });
+}

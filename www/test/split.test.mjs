@@ -1,0 +1,356 @@
+// The browser entry's split engine in headless Chromium (src/split-loader.ts,
+// docs/decisions.md#the-browser-entry-loads-the-rest-of-the-engine-on-first-use): a page whose
+// edits match exactly never fetches pkg/agentpad_rest.wasm; the first call that needs it fetches
+// it once, is undone and runs again; every response equals the unsplit module's (the Node entry,
+// in this process) for the same calls, compared as JSON.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { chromium } from "playwright-core";
+import { serveWww } from "./lib/static-server.mjs";
+import * as node from "../dist/agentpad.node.js";
+import { generate } from "../../bench/speed/lib/docs.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const ENTRY = `/${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports["."].default.default.replace(/^\.\//, "")}`;
+const CORE = "/pkg/agentpad_core.wasm";
+const REST = "/pkg/agentpad_rest.wasm";
+const NOW = Date.UTC(2026, 11, 4, 12); // every call gets the same time on both sides
+
+// The bench's 10 KB Markdown document: the kind the split's workload profiled, on other lines.
+// (Which functions a call runs depends on the text too: a preview whose diff elides a line lists
+// the pending changes, a section the workload never wrote, so it loads the rest. These lines'
+// previews elide none.)
+const DOC = generate("markdown", "10KB").text;
+const count = new Map();
+for (const line of DOC.split("\n")) if (line.trim().length >= 12) count.set(line, (count.get(line) ?? 0) + 1);
+const unique = [...count].filter(([, n]) => n === 1).map(([l]) => l);
+const repeated = [...count].filter(([, n]) => n > 1).map(([l]) => l);
+const changed = (line, by) => `${line.slice(0, 8)}${by}${line.slice(9)}`;
+
+/** The calls of each scenario, [tool, args] pairs; the same list runs on both sides. */
+const EXACT = [
+  ["memo_read", { start_line: 1, end_line: 30 }],
+  ["memo_replace", { old_text: unique[12], new_text: changed(unique[12], "#") }],
+  ["memo_replace", { old_text: repeated[1], new_text: `${repeated[1]} (checked)` }],
+  ["memo_replace_selection", { selection_id: "B" }],
+  ["memo_preview", { format: "diff" }],
+  ["memo_commit", { summary: "two lines" }],
+  ["memo_replace", { old_text: unique[14], new_text: "" }],
+  ["memo_revert", { reason: "not this one" }],
+  ["memo_read", { start_line: 1, end_line: 10 }],
+];
+const MISSES = [
+  ["memo_replace", { old_text: changed(unique[24], "~"), new_text: "a near miss" }], // loads the rest
+  ["memo_replace", { old_text: "nothing like this is in the document at all", new_text: "x" }],
+  ["memo_replace", { old_text: unique[26], new_text: `${unique[26]} (kept)` }],
+  ["memo_replace", { old_text: `   ${unique[28].trim()}`, new_text: "indented differently" }],
+  ["memo_commit", { summary: "after the misses" }],
+  ["memo_replace", { old_text: changed(unique[30], "%"), new_text: "x" }],
+  ["memo_read", { start_line: 60, end_line: 75 }],
+];
+
+/** Responses of `calls` on the unsplit module (the Node entry), as JSON, and the final text. */
+async function unsplit(calls) {
+  const storage = new node.MemoryStorage({ "doc.md": DOC });
+  const ws = await node.Workspace.create({ storage });
+  const out = [];
+  for (const [tool, args] of calls) out.push(JSON.stringify(await ws.callUntyped(tool, args, { nowMs: NOW })));
+  const text = ws.text();
+  ws.free();
+  return { responses: out, text, stored: storage.read("doc.md") };
+}
+
+const PAGE = `<!doctype html>
+<meta charset="utf-8">
+<title>agentpad split entry</title>
+<script type="module">
+  window.fetched = () => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
+  window.agentpad = await import(${JSON.stringify(ENTRY)});
+  window.run = async (ws, calls) => {
+    const out = [];
+    for (const [tool, args] of calls) out.push(JSON.stringify(await ws.callUntyped(tool, args, { nowMs: ${NOW} })));
+    return out;
+  };
+  window.ready = true;
+</script>`;
+
+let server;
+const requests = [];
+let refuseRest = false;
+
+before(async () => {
+  server = await serveWww(PAGE, (pathname) => {
+    requests.push(pathname);
+    return pathname === REST && refuseRest ? { status: 404 } : undefined;
+  });
+});
+
+after(() => server?.close());
+
+async function withPage(f) {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (./build.sh test installs Debian chromium)`);
+  requests.length = 0;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(String(err)));
+    await page.goto(`${server.origin}/`);
+    await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+    await f(page);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+}
+
+const restRequests = () => requests.filter((p) => p === REST).length;
+
+test("exact edits on the split entry never fetch the rest, and answer as the unsplit module does", { timeout: 120_000 }, async () => {
+  const expected = await unsplit([...EXACT, ...MISSES]);
+  await withPage(async (page) => {
+    const r = await page.evaluate(
+      async ({ doc, exact }) => {
+        const { MemoryStorage, Workspace } = window.agentpad;
+        const storage = new MemoryStorage({ "doc.md": doc });
+        window.storage = storage;
+        window.ws = await Workspace.create({ storage });
+        const responses = await window.run(window.ws, exact);
+        return { responses, fetched: window.fetched(), text: window.ws.text() };
+      },
+      { doc: DOC, exact: EXACT },
+    );
+    assert.deepEqual(r.responses, expected.responses.slice(0, EXACT.length));
+    assert.ok(r.fetched.includes(CORE), "the core was fetched");
+    assert.ok(!r.fetched.includes(REST), `the rest was not fetched: ${r.fetched.join(" ")}`);
+    assert.equal(restRequests(), 0);
+
+    // A near miss needs the rest: fetched once, the call undone and run again, the same answer.
+    const first = await page.evaluate((calls) => window.run(window.ws, calls), MISSES.slice(0, 1));
+    assert.deepEqual(first, expected.responses.slice(EXACT.length, EXACT.length + 1));
+    assert.equal(restRequests(), 1, "the rest is fetched once");
+
+    // The mixed sequence goes on: misses, pending changes, a commit; nothing more is fetched.
+    const rest = await page.evaluate((calls) => window.run(window.ws, calls), MISSES.slice(1));
+    assert.deepEqual(rest, expected.responses.slice(EXACT.length + 1));
+    const end = await page.evaluate(() => ({ text: window.ws.text(), stored: window.storage.read("doc.md"), fetched: window.fetched() }));
+    assert.equal(end.text, expected.text);
+    assert.equal(end.stored, expected.stored);
+    assert.equal(restRequests(), 1, "nothing more fetched after the rest loaded");
+    assert.equal(end.fetched.filter((p) => p.endsWith(".wasm")).length, 2, end.fetched.join(" "));
+  });
+});
+
+test("the sync methods of a fresh split workspace do not fetch the rest", { timeout: 120_000 }, async () => {
+  const storage = new node.MemoryStorage({ "doc.md": DOC });
+  const ws = await node.Workspace.create({ storage });
+  const expected = JSON.stringify([
+    ws.unstored(),
+    ws.text(),
+    ws.draft(),
+    ws.state,
+    ws.flags,
+    ws.version("doc.md"),
+    ws.paths(),
+    ws.toolStates(),
+    ws.tools({ format: "openai" }),
+    ws.tools({ format: "anthropic", visibleOnly: true }),
+    ws.tasks(),
+  ]);
+  ws.free();
+  await withPage(async (page) => {
+    const got = await page.evaluate(async (doc) => {
+      const { MemoryStorage, Workspace } = window.agentpad;
+      const ws = await Workspace.create({ storage: new MemoryStorage({ "doc.md": doc }) });
+      const out = JSON.stringify([
+        ws.unstored(),
+        ws.text(),
+        ws.draft(),
+        ws.state,
+        ws.flags,
+        ws.version("doc.md"),
+        ws.paths(),
+        ws.toolStates(),
+        ws.tools({ format: "openai" }),
+        ws.tools({ format: "anthropic", visibleOnly: true }),
+        ws.tasks(),
+      ]);
+      ws.free();
+      return { out, fetched: window.fetched() };
+    }, DOC);
+    assert.equal(got.out, expected);
+    assert.ok(!got.fetched.includes(REST), got.fetched.join(" "));
+    assert.equal(restRequests(), 0);
+  });
+});
+
+test(
+  "a sync method that needs the rest says so, changes nothing, and works once an async call has loaded it",
+  { timeout: 120_000 },
+  async () => {
+    const storage = new node.MemoryStorage({ "doc.md": DOC });
+    const ws = await node.Workspace.create({ storage });
+    await ws.call("memo_read", { start_line: 1, end_line: 2 });
+    const expected = JSON.stringify(ws.liveContext({ maxDocumentChars: 400 }).markdown);
+    ws.free();
+    await withPage(async (page) => {
+      const r = await page.evaluate(async (doc) => {
+        const { MemoryStorage, Workspace } = window.agentpad;
+        const ws = await Workspace.create({ storage: new MemoryStorage({ "doc.md": doc }) });
+        let error = "";
+        try {
+          ws.liveContext({ maxDocumentChars: 400 });
+        } catch (err) {
+          error = err.message;
+        }
+        const state = ws.state;
+        await ws.call("memo_read", { start_line: 1, end_line: 2 }); // waits for the rest under way
+        const live = JSON.stringify(ws.liveContext({ maxDocumentChars: 400 }).markdown);
+        ws.free();
+        return { error, state, live };
+      }, DOC);
+      assert.match(
+        r.error,
+        /liveContext\(\) needs the part of the engine not loaded yet \(agentpad_rest\.wasm\).*nothing was changed\. Await Workspace\.loadAll\(\)/,
+      );
+      assert.equal(r.state, "Idle");
+      assert.equal(r.live, expected);
+      assert.equal(restRequests(), 1);
+    });
+  },
+);
+
+test("Workspace.loadAll() fetches the rest once; the sync methods that need it then answer", { timeout: 120_000 }, async () => {
+  const storage = new node.MemoryStorage({ "doc.md": DOC });
+  const ws = await node.Workspace.create({ storage });
+  await node.Workspace.loadAll(); // one module: resolves at once
+  const expected = JSON.stringify([ws.liveContext({ maxDocumentChars: 400 }).markdown, ws.memory.digest()]);
+  ws.free();
+  await withPage(async (page) => {
+    const r = await page.evaluate(async (doc) => {
+      const { MemoryStorage, Workspace } = window.agentpad;
+      await Workspace.loadAll();
+      const ws = await Workspace.create({ storage: new MemoryStorage({ "doc.md": doc }) });
+      const out = JSON.stringify([ws.liveContext({ maxDocumentChars: 400 }).markdown, ws.memory.digest()]);
+      ws.free();
+      await Workspace.loadAll();
+      return out;
+    }, DOC);
+    assert.equal(r, expected);
+    assert.equal(restRequests(), 1);
+  });
+});
+
+test(
+  "a rest that fails to fetch: the call gets a clear error, the workspace is as before, a later call fetches again",
+  { timeout: 120_000 },
+  async () => {
+    // The failed call leaves no trace: the unsplit module never sees it.
+    const expected = await unsplit([EXACT[1], MISSES[0], EXACT[5]]);
+    refuseRest = true;
+    try {
+      await withPage(async (page) => {
+        const r = await page.evaluate(
+          async ({ doc, calls }) => {
+            const { MemoryStorage, Workspace } = window.agentpad;
+            const ws = await Workspace.create({ storage: new MemoryStorage({ "doc.md": doc }) });
+            window.ws = ws;
+            const staged = await window.run(ws, [calls[0]]);
+            const draft = ws.draft();
+            let error = "";
+            await ws.callUntyped(calls[1][0], calls[1][1]).catch((err) => (error = err.message));
+            return { staged, error, draftSame: ws.draft() === draft, state: ws.state };
+          },
+          { doc: DOC, calls: [EXACT[1], MISSES[0]] },
+        );
+        assert.deepEqual(r.staged, expected.responses.slice(0, 1));
+        assert.match(
+          r.error,
+          /^agentpad: failed to load the rest of the engine \(agentpad_rest\.wasm\): 404 Not Found fetching .*\/pkg\/agentpad_rest\.wasm/,
+        );
+        assert.ok(r.draftSame, "the failed call changed nothing");
+        assert.equal(r.state, "PersistPending");
+        assert.equal(restRequests(), 1);
+        refuseRest = false;
+        // The same call again fetches the rest and answers as if the failed one never ran.
+        const again = await page.evaluate((calls) => window.run(window.ws, calls), [MISSES[0], EXACT[5]]);
+        assert.equal(restRequests(), 2, "fetched again");
+        assert.deepEqual(again, expected.responses.slice(1));
+      });
+    } finally {
+      refuseRest = false;
+    }
+  },
+);
+
+/** The unsigned LEB128 at `at`: [value, next offset]. */
+function leb(bytes, at) {
+  let value = 0;
+  let shift = 0;
+  let byte;
+  do {
+    byte = bytes[at++];
+    value += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+  } while (byte & 0x80);
+  return [value, at];
+}
+
+test("every mutable global of the core is exported, so a call's undo can put it back", () => {
+  const bytes = readFileSync(new URL(`..${CORE}`, import.meta.url));
+  const module = new WebAssembly.Module(bytes);
+  assert.equal(
+    WebAssembly.Module.imports(module).filter((i) => i.kind === "global").length,
+    0,
+    "no imported globals (indices below start at 0)",
+  );
+  const mutable = [];
+  const exported = new Set();
+  for (let at = 8; at < bytes.length;) {
+    const id = bytes[at++];
+    let size;
+    [size, at] = leb(bytes, at);
+    const end = at + size;
+    if (id === 6 || id === 7) {
+      let n;
+      let j;
+      [n, j] = leb(bytes, at);
+      for (let k = 0; k < n; k++) {
+        if (id === 6) {
+          const mut = bytes[j + 1];
+          j += 2;
+          assert.equal(bytes[j], 0x41, "a global's init is an i32.const");
+          [, j] = leb(bytes, j + 1);
+          assert.equal(bytes[j++], 0x0b);
+          if (mut === 1) mutable.push(k);
+        } else {
+          let l;
+          [l, j] = leb(bytes, j);
+          j += l;
+          const kind = bytes[j++];
+          let index;
+          [index, j] = leb(bytes, j);
+          if (kind === 3) exported.add(index);
+        }
+      }
+    }
+    at = end;
+  }
+  assert.ok(mutable.length > 0, "the shadow stack pointer at least");
+  assert.deepEqual(
+    mutable.filter((g) => !exported.has(g)),
+    [],
+    "mutable globals not exported",
+  );
+});
