@@ -155,8 +155,9 @@ pub struct Words {
     pub basic_recommended: &'static str,
     /// The sentences of summaries, guidance, notes and refusals by key, with named
     /// placeholders (`{line}`); [`Words::phrase`], [`Words::t`]. Every locale has every key of
-    /// en.rs, with the same placeholders (tested).
-    pub phrases: &'static [(&'static str, &'static str)],
+    /// en.rs, in its order (checked at compile time, [`packed`]), with the same placeholders
+    /// (tested).
+    pub(crate) phrases: Phrases,
     /// The live context's words (src/live_context.rs).
     pub(crate) live: &'static LiveWords,
 }
@@ -212,7 +213,7 @@ impl Words {
     /// fallback to English: every locale has every key of en.rs, tested below). Cost: O(log
     /// keys): the tables are sorted by key (tested below); every response looks several up.
     pub fn phrase(&self, key: &str) -> &'static str {
-        lookup(self.phrases, key).unwrap_or("")
+        lookup(&self.phrases, key).unwrap_or("")
     }
 
     /// The phrase under `key` with its named placeholders filled from `args`.
@@ -258,11 +259,148 @@ pub const CANDIDATE_TABLE_HEADER: &str =
 /// The session log table's header line.
 pub const SESSION_LOG_HEADER: &str = "| # | tool | status | at_ms | tool_call_id |";
 
-/// Binary search: sorting at the source costs the wasm no index and no sort code
+/// Binary search over [`KEYS`]: sorting at the source costs the wasm no index and no sort code
 /// (docs/decisions.md, "Phrase tables sorted at the source").
-fn lookup(phrases: &'static [(&'static str, &'static str)], key: &str) -> Option<&'static str> {
-    let i = phrases.binary_search_by(|(k, _)| (*k).cmp(key)).ok()?;
-    phrases.get(i).map(|(_, v)| *v)
+fn lookup(phrases: &Phrases, key: &str) -> Option<&'static str> {
+    let i = KEYS.binary_search(&key).ok()?;
+    phrases.get(i)
+}
+
+// ---- the phrase tables, packed ------------------------------------------------------------------
+
+/// The keys of every locale's phrases, en.rs's in its order (each locale has the same keys in
+/// the same order, checked at compile time by [`packed`]). One table for all locales.
+static KEYS: [&str; en::PHRASES.len()] = keys(en::PHRASES);
+
+/// One locale's phrases, in [`KEYS`] order: their texts end to end in one string and where each
+/// ends. A table of `(&str, &str)` pairs cost 16 bytes of pointers per phrase per locale
+/// in the wasm's data; this costs 2 (docs/decisions.md#phrase-tables-packed-at-compile-time).
+#[derive(Debug)]
+pub(crate) struct Phrases {
+    text: &'static str,
+    ends: &'static [u16],
+}
+
+impl Phrases {
+    /// The text of the phrase at position `i` of [`KEYS`]. Cost: O(1).
+    fn get(&self, i: usize) -> Option<&'static str> {
+        let end = usize::from(*self.ends.get(i)?);
+        let start = match i.checked_sub(1) {
+            Some(before) => usize::from(*self.ends.get(before)?),
+            None => 0,
+        };
+        self.text.get(start..end)
+    }
+
+    /// Every `(key, text)` pair, in key order.
+    #[cfg(test)]
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+        KEYS.iter().enumerate().filter_map(|(i, k)| Some((*k, self.get(i)?)))
+    }
+}
+
+/// [`Phrases`] of a source table `[(key, text)]` sorted by key, built at compile time. The
+/// build fails when the table's keys are not en.rs's, in its order, or its texts outgrow the
+/// `u16` ends.
+macro_rules! packed {
+    ($table:expr) => {{
+        const TABLE: &[(&str, &str)] = $table;
+        const _: () = assert!($crate::locale::same_keys(TABLE, $crate::locale::en::PHRASES), "not en.rs's keys in its order");
+        const BYTES: [u8; $crate::locale::text_len(TABLE)] = $crate::locale::texts(TABLE);
+        const ENDS: [u16; TABLE.len()] = $crate::locale::ends(TABLE);
+        $crate::locale::Phrases {
+            text: match ::core::str::from_utf8(&BYTES) {
+                Ok(text) => text,
+                Err(_) => panic!("texts joined at char boundaries are UTF-8"),
+            },
+            ends: &ENDS,
+        }
+    }};
+}
+use packed;
+
+// The const fns below run only at compile time, where an index out of range fails the build.
+
+/// The keys of `table`.
+#[allow(clippy::indexing_slicing)]
+const fn keys<const N: usize>(table: &[(&'static str, &'static str)]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = table[i].0;
+        i += 1;
+    }
+    out
+}
+
+/// `a` and `b` have the same keys in the same order.
+#[allow(clippy::indexing_slicing)]
+const fn same_keys(a: &[(&str, &str)], b: &[(&str, &str)]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        let (x, y) = (a[i].0.as_bytes(), b[i].0.as_bytes());
+        if x.len() != y.len() {
+            return false;
+        }
+        let mut j = 0;
+        while j < x.len() {
+            if x[j] != y[j] {
+                return false;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The bytes of all texts of `table`.
+#[allow(clippy::indexing_slicing)]
+const fn text_len(table: &[(&str, &str)]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < table.len() {
+        n += table[i].1.len();
+        i += 1;
+    }
+    n
+}
+
+/// The texts of `table` end to end.
+#[allow(clippy::indexing_slicing)]
+const fn texts<const N: usize>(table: &[(&str, &str)]) -> [u8; N] {
+    let mut out = [0; N];
+    let mut at = 0;
+    let mut i = 0;
+    while i < table.len() {
+        let text = table[i].1.as_bytes();
+        let mut j = 0;
+        while j < text.len() {
+            out[at] = text[j];
+            at += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Where each text of `table` ends in [`texts`].
+#[allow(clippy::indexing_slicing, clippy::panic)]
+const fn ends<const N: usize>(table: &[(&str, &str)]) -> [u16; N] {
+    let mut out = [0; N];
+    let mut end = 0;
+    let mut i = 0;
+    while i < N {
+        end += table[i].1.len();
+        assert!(end <= u16::MAX as usize, "a locale's phrases outgrow u16 ends");
+        out[i] = end as u16;
+        i += 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -336,8 +474,16 @@ mod tests {
     use super::*;
     use std::collections::{BTreeMap, BTreeSet};
 
+    /// Each locale's source table, as en.rs and zh.rs write it, in [`LOCALES`] order.
+    const SOURCES: &[&[(&str, &str)]] = &[en::PHRASES, zh::PHRASES];
+
+    fn source(w: &Words) -> &'static [(&'static str, &'static str)] {
+        let i = LOCALES.iter().position(|l| l.name == w.name).expect("a table of LOCALES");
+        SOURCES[i]
+    }
+
     fn table(w: &Words) -> BTreeMap<&'static str, &'static str> {
-        w.phrases.iter().copied().collect()
+        source(w).iter().copied().collect()
     }
 
     #[test]
@@ -346,7 +492,7 @@ mod tests {
         for l in Locale::all() {
             let w = l.words();
             let t = table(w);
-            assert_eq!(t.len(), w.phrases.len(), "a key appears twice in {}.rs", w.name);
+            assert_eq!(t.len(), source(w).len(), "a key appears twice in {}.rs", w.name);
             let missing: Vec<&str> = en.keys().filter(|k| !t.contains_key(*k)).copied().collect();
             let extra: Vec<&str> = t.keys().filter(|k| !en.contains_key(*k)).copied().collect();
             assert!(missing.is_empty() && extra.is_empty(), "{}.rs: missing {missing:?}, not in en.rs {extra:?}", w.name);
@@ -363,13 +509,15 @@ mod tests {
         // The lookup is a binary search: a key out of order would read as missing.
         for l in Locale::all() {
             let w = l.words();
-            for pair in w.phrases.windows(2) {
+            for pair in source(w).windows(2) {
                 let (a, b) = (pair[0].0, pair[1].0);
                 assert!(a < b, "{}.rs: `{b}` must come before `{a}` (sorted by key, no key twice)", w.name);
             }
-            for (key, text) in w.phrases {
+            for (key, text) in source(w) {
                 assert_eq!(w.phrase(key), *text, "{}.rs `{key}` is not found by its key", w.name);
             }
+            // The packed table holds the source's pairs, no more, no fewer.
+            assert!(w.phrases.iter().eq(source(w).iter().copied()), "{}.rs: the packed table differs", w.name);
         }
     }
 

@@ -8,6 +8,9 @@
 use similar::algorithms::{myers, Capture, Replace};
 use similar::DiffOp;
 
+mod case;
+pub use case::{lower_str, push_lower};
+
 // ---- CJK --------------------------------------------------------------------------------------
 
 /// CJK letters, as inclusive code point ranges in ascending order: Han (with extensions and
@@ -107,7 +110,11 @@ pub fn word_runs(chars: &[char]) -> impl Iterator<Item = (CharClass, usize, &[ch
 
 /// A `Word` run lower-cased (`Timeout` → `timeout`). Cost: O(run).
 pub fn lower(run: &[char]) -> String {
-    run.iter().flat_map(|c| c.to_lowercase()).collect()
+    let mut out = String::with_capacity(run.len());
+    for c in run {
+        push_lower(&mut out, *c);
+    }
+    out
 }
 
 // ---- Markdown headings and fences ---------------------------------------------------------------

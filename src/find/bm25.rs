@@ -6,7 +6,7 @@
 //! either way. A run of CJK letters gives each character and each pair of neighbours
 //! (`配置文件` → `配`, `置`, `文`, `件`, `配置`, `置文`, `文件`), so Chinese needs no dictionary.
 
-use crate::text_rules::is_cjk;
+use crate::text_rules::{is_cjk, push_lower};
 
 /// BM25's term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -70,13 +70,16 @@ fn identifier(run: &[char], emit: &mut impl FnMut(String, f64)) {
         if boundary && !cur.is_empty() {
             parts.push(std::mem::take(&mut cur));
         }
-        cur.extend(c.to_lowercase());
+        push_lower(&mut cur, c);
     }
     if !cur.is_empty() {
         parts.push(cur);
     }
     if parts.len() > 1 {
-        let whole: String = run.iter().filter(|c| **c != '_').flat_map(|c| c.to_lowercase()).collect();
+        let mut whole = String::new();
+        for c in run.iter().filter(|c| **c != '_') {
+            push_lower(&mut whole, *c);
+        }
         emit(whole, IDENT_WEIGHT);
     }
     for p in parts {

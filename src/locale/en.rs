@@ -35,7 +35,7 @@ pub const WORDS: Words = Words {
     tasks_earlier: "… {} earlier",
     basic_candidates: " · candidates {}",
     basic_recommended: ", recommended {}",
-    phrases: PHRASES,
+    phrases: super::packed!(PHRASES),
     live: &LIVE,
 };
 

@@ -38,7 +38,7 @@ pub const WORDS: Words = Words {
     tasks_earlier: "… 更早的 {} 项",
     basic_candidates: " · 候选 {}",
     basic_recommended: "，推荐 {}",
-    phrases: PHRASES,
+    phrases: super::packed!(PHRASES),
     live: &LIVE,
 };
 

@@ -219,7 +219,9 @@ pub fn is_elision_line(line: &str) -> bool {
 /// same`, `snip`, `other methods unchanged`), at most ten words; ellipses and punctuation
 /// around them are allowed. Cost: O(s).
 fn is_elision_phrase(s: &str) -> bool {
-    let lower = s.to_lowercase();
+    // Per char, without `str::to_lowercase`'s final-sigma rule (its tables would ship for it):
+    // `σ` and `ς` are both letters outside the ASCII words above, so the answer is the same.
+    let lower = crate::text_rules::lower_str(s);
     if !lower.chars().all(|c| c.is_alphanumeric() || " .…,:;'()-_!".contains(c)) {
         return false;
     }
