@@ -29,10 +29,12 @@ export const BUDGETS = {
   // 524,543 with lower case by runs, without core's case table (docs/performance.md#2026-12-04-phrase-tables-packed-lower-case-by-runs).
   "pkg/agentpad_bg.wasm": 524_700,
   // The browser entry's first module (src/split-loader.ts): what a page whose edits match exactly
-  // runs, the goal's 250 KB. 249,916 on 2026-12-04 with the exact workload, the sync reads and a 100 KB document
-  // (bench/speed/lib/split-workload.mjs; docs/performance.md#wasm-split). The rest has no budget:
-  // it is fetched only by a call that needs it.
-  "pkg/agentpad_core.wasm": 250_000,
+  // runs, under the goal's 250 KB. 249,916 on 2026-12-04 with the exact workload, the sync reads
+  // and a 100 KB document (bench/speed/lib/split-workload.mjs; docs/performance.md#wasm-split);
+  // 237,076 with the phrase tables packed and lower case by runs; 242,741 with the workload in
+  // both locales (+1.8 KB) and a second multi-match of a changed text (+3.9 KB). The rest has no
+  // budget: it is fetched only by a call that needs it.
+  "pkg/agentpad_core.wasm": 245_000,
 };
 
 /** gzip -9 size of a file, as bench/speed/wasm-size.mjs and the bench report measure it. */

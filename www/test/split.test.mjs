@@ -61,9 +61,9 @@ const MISSES = [
 ];
 
 /** Responses of `calls` on the unsplit module (the Node entry), as JSON, and the final text. */
-async function unsplit(calls) {
-  const storage = new node.MemoryStorage({ "doc.md": DOC });
-  const ws = await node.Workspace.create({ storage });
+async function unsplit(calls, doc = DOC, locale = undefined) {
+  const storage = new node.MemoryStorage({ "doc.md": doc });
+  const ws = await node.Workspace.create({ storage, locale });
   const out = [];
   for (const [tool, args] of calls) out.push(JSON.stringify(await ws.callUntyped(tool, args, { nowMs: NOW })));
   const text = ws.text();
@@ -149,6 +149,47 @@ test("exact edits on the split entry never fetch the rest, and answer as the uns
     assert.equal(end.stored, expected.stored);
     assert.equal(restRequests(), 1, "nothing more fetched after the rest loaded");
     assert.equal(end.fetched.filter((p) => p.endsWith(".wasm")).length, 2, end.fetched.join(" "));
+  });
+});
+
+// The bench's 10 KB Chinese document, answered in Chinese: the same functions with zh's table.
+const CJK = generate("cjk", "10KB").text;
+const cjkCount = new Map();
+for (const line of CJK.split("\n")) if (line.trim().length >= 12) cjkCount.set(line, (cjkCount.get(line) ?? 0) + 1);
+const cjkUnique = [...cjkCount].filter(([, n]) => n === 1).map(([l]) => l);
+const cjkRepeated = [...cjkCount].filter(([, n]) => n > 1).map(([l]) => l);
+const ZH_EXACT = [
+  ["memo_read", { start_line: 1, end_line: 30 }],
+  ["memo_replace", { old_text: cjkUnique[12], new_text: `${cjkUnique[12]}（改）` }],
+  ["memo_replace", { old_text: cjkRepeated[0], new_text: `${cjkRepeated[0]}（其一）` }],
+  ["memo_replace_selection", { selection_id: "A" }],
+  ["memo_preview", { format: "diff" }],
+  ["memo_commit", { summary: "两处" }],
+  ["memo_replace", { old_text: cjkUnique[14], new_text: "" }],
+  ["memo_revert", { reason: "不是这里" }],
+];
+
+test("exact edits in Chinese, answered in Chinese, never fetch the rest either", { timeout: 120_000 }, async () => {
+  assert.ok(cjkRepeated.length > 0 && cjkUnique.length > 14, "the Chinese document has the lines the calls need");
+  const expected = await unsplit(ZH_EXACT, CJK, "zh");
+  assert.ok(
+    expected.responses.some((r) => /[\u4e00-\u9fff]/.test(JSON.parse(r).content ?? "")),
+    "the answers are in Chinese",
+  );
+  await withPage(async (page) => {
+    const r = await page.evaluate(
+      async ({ doc, calls }) => {
+        const { MemoryStorage, Workspace } = window.agentpad;
+        const ws = await Workspace.create({ storage: new MemoryStorage({ "doc.md": doc }), locale: "zh" });
+        const responses = await window.run(ws, calls);
+        return { responses, text: ws.text(), fetched: window.fetched() };
+      },
+      { doc: CJK, calls: ZH_EXACT },
+    );
+    assert.deepEqual(r.responses, expected.responses);
+    assert.equal(r.text, expected.text);
+    assert.ok(!r.fetched.includes(REST), `the rest was not fetched: ${r.fetched.join(" ")}`);
+    assert.equal(restRequests(), 0);
   });
 });
 
