@@ -4,9 +4,13 @@
 // coldstart-browser suite does); fresh browsers, the two entries alternated. Then, per document,
 // the cost of the guard on a warm call (the same call timed while the rest is not loaded, with its
 // snapshot, and after a miss loaded it) and the time of that first miss (the rest fetched, compiled,
-// instantiated, the call run again) against the same miss on the unsplit module.
+// instantiated, the call run again) against the same miss on the unsplit module. Last, the undo's
+// save and restore alone, the loader's against the first version's, in the same page.
 //
-//   node bench/speed/split-browser.mjs [--runs N] [--docs code-10KB,code-1MB]
+//   node bench/speed/split-browser.mjs [--runs N] [--docs code-10KB,code-1MB] [--split-before FILE]
+//
+// --split-before FILE adds a third entry, FILE (another build's dist/agentpad.browser.js, over this
+// tree's wasm), alternated with the two: a change to the split loader against the loader before it.
 //
 // The unsplit entry is built here for the run (www/dist/bench-unsplit*.js, removed after): tsc's
 // browser.js with the unsplit loader of main before the split, bundled as the shipped entry is.
@@ -41,6 +45,7 @@ const opts = { runs: 9, docs: "code-10KB,code-1MB" };
 for (let i = 2; i < process.argv.length; i++) {
   if (process.argv[i] === "--runs") opts.runs = Number(process.argv[++i]);
   else if (process.argv[i] === "--docs") opts.docs = process.argv[++i];
+  else if (process.argv[i] === "--split-before") opts.splitBefore = process.argv[++i];
   else throw new Error(`split-browser: unknown argument ${process.argv[i]}`);
 }
 
@@ -77,6 +82,11 @@ function buildUnsplit() {
 }
 
 const ENTRIES = { split: "/dist/agentpad.browser.js", unsplit: "/dist/bench-unsplit.js" };
+if (opts.splitBefore) {
+  fs.copyFileSync(opts.splitBefore, path.join(WWW, "dist/bench-split-before.js"));
+  ENTRIES["split-before"] = "/dist/bench-split-before.js";
+}
+const NAMES = Object.keys(ENTRIES);
 
 const page = `<!doctype html><meta charset="utf-8"><script type="module">
   window.go = async (entry, text, miss) => {
@@ -109,16 +119,88 @@ const page = `<!doctype html><meta charset="utf-8"><script type="module">
     return { ok: first.status === "Success", missed: missed.status, import_ms: t1 - t0, create_ms: t2 - t1, first_call_ms: t3 - t2,
       total_ms: t3 - t0, before, memoryAtFirst, warmBefore, warmAfter, missMs, secondMissMs, memory };
   };
+  // The undo's save and restore timed alone, on a memory of the size the core had at the end and an
+  // externref table of the core's 1,028 slots (docs/performance.md#wasm-split): the loader's
+  // (from the stack pointer up, the table by table.copy) against the first version's (the whole
+  // memory, the table slot by slot from JS), alternated, in the same page.
+  window.parts = async (bytes, stackTop) => {
+    const { makeUndo } = await import("/dist/split-loader.js");
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
+    const table = new WebAssembly.Table({ element: "externref", initial: 1028 });
+    for (let i = 0; i < table.length; i++) table.set(i, i % 3 ? { i } : null);
+    new Uint8Array(memory.buffer).fill(7);
+    const sp = new WebAssembly.Global({ value: "i32", mutable: true }, stackTop);
+    const undo = makeUndo(memory, table, [sp]);
+    let keptMemory = new Uint8Array(0);
+    const keptRefs = [];
+    const whole = {
+      save() {
+        const now = new Uint8Array(memory.buffer);
+        if (keptMemory.length < now.length) keptMemory = new Uint8Array(now.length);
+        keptMemory.set(now);
+        keptRefs.length = table.length;
+        for (let i = 0; i < keptRefs.length; i++) keptRefs[i] = table.get(i);
+      },
+      restore() {
+        new Uint8Array(memory.buffer).set(keptMemory.subarray(0, memory.buffer.byteLength));
+        for (let i = 0; i < keptRefs.length; i++) table.set(i, keptRefs[i]);
+      },
+    };
+    const fromSp = { save: () => undo.save(0), restore: () => undo.restore(0) };
+    // performance.now() is coarse in a page that is not cross-origin isolated: batches of 25.
+    const BATCH = 25;
+    const t = { whole: { save: [], restore: [] }, fromSp: { save: [], restore: [] } };
+    for (let i = 0; i < 110; i++) {
+      for (const [name, u] of i % 2 ? [["whole", whole], ["fromSp", fromSp]] : [["fromSp", fromSp], ["whole", whole]]) {
+        const a = performance.now();
+        for (let k = 0; k < BATCH; k++) u.save();
+        const b = performance.now();
+        for (let k = 0; k < BATCH; k++) u.restore();
+        const c = performance.now();
+        if (i >= 10) {
+          t[name].save.push((b - a) / BATCH);
+          t[name].restore.push((c - b) / BATCH);
+        }
+      }
+    }
+    const med = (xs) => xs.sort((x, y) => x - y)[xs.length >> 1];
+    return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, { save: med(v.save), restore: med(v.restore) }]));
+  };
   window.ready = true;
 </script>`;
 
 async function once(origin, entry, text, miss) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ARGS,
+  });
   try {
     const p = await browser.newPage();
     await p.goto(`${origin}/`);
     await p.waitForFunction(() => window.ready === true);
     return await p.evaluate(([e, t, m]) => window.go(e, t, m), [entry, text, miss]);
+  } finally {
+    await browser.close();
+  }
+}
+
+// The core's shadow stack pointer's initial value (the stack first, 1 MiB: www/scripts/split-wasm.mjs checks it).
+const { checkUndoLayout } = await import("../../www/scripts/split-wasm.mjs");
+const STACK_TOP = checkUndoLayout(
+  fs.readFileSync(path.join(WWW, "pkg/agentpad_core.wasm")),
+  fs.readFileSync(path.join(WWW, "pkg/agentpad_rest.wasm")),
+).stackTop;
+
+async function partsOnce(origin, bytes) {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ARGS,
+  });
+  try {
+    const p = await browser.newPage();
+    await p.goto(`${origin}/`);
+    await p.waitForFunction(() => window.ready === true);
+    return await p.evaluate(([b, top]) => window.parts(b, top), [bytes, STACK_TOP]);
   } finally {
     await browser.close();
   }
@@ -134,9 +216,9 @@ try {
     const lines = doc.text.split("\n").filter((l) => l.trim().length >= 20);
     const line = lines[Math.floor(lines.length / 3)];
     const miss = `${line.slice(0, 6)}~${line.slice(7)}`; // one character off: the tolerant tiers
-    const runs = { split: [], unsplit: [] };
+    const runs = Object.fromEntries(NAMES.map((n) => [n, []]));
     for (let i = 0; i <= opts.runs; i++) {
-      for (const name of i % 2 ? ["split", "unsplit"] : ["unsplit", "split"]) {
+      for (const name of i % 2 ? [...NAMES].reverse() : NAMES) {
         const r = await once(server.origin, ENTRIES[name], doc.text, miss);
         if (!r.ok) throw new Error(`split-browser: ${name}: the first call failed`);
         if (i > 0) runs[name].push(r); // the first pair untimed
@@ -148,11 +230,28 @@ try {
       "| entry | import | create | first call | total to first answer | warm call, rest not loaded | warm call, rest loaded | first miss | second miss | memory at the first answer, at the end |",
     );
     console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (const name of ["unsplit", "split"]) {
+    for (const name of ["unsplit", ...NAMES.filter((n) => n !== "unsplit")]) {
       console.log(
         `| ${name} | ${m(name, "import_ms").toFixed(1)} | ${m(name, "create_ms").toFixed(1)} | ${m(name, "first_call_ms").toFixed(1)} | ` +
           `${m(name, "total_ms").toFixed(1)} | ${m(name, "warmBefore").toFixed(3)} | ${m(name, "warmAfter").toFixed(3)} | ${m(name, "missMs").toFixed(1)} | ` +
           `${m(name, "secondMissMs").toFixed(1)} | ${(m(name, "memoryAtFirst") / 2 ** 20).toFixed(1)}, ${(m(name, "memory") / 2 ** 20).toFixed(1)} MB |`,
+      );
+    }
+    const parts = [];
+    for (let i = 0; i < 3; i++) parts.push(await partsOnce(server.origin, m("split", "memory")));
+    const pm = (k, op) => median(parts.map((p) => p[k][op]));
+    console.log(
+      `\nthe undo alone at ${(m("split", "memory") / 2 ** 20).toFixed(1)} MB of memory, the stack pointer at ${STACK_TOP.toLocaleString("en")}, 1,028 table slots: ` +
+        `3 fresh browsers, 100 alternated rounds of 25 saves then 25 restores each, medians (ms)`,
+    );
+    console.log("| undo | save | restore | save + restore |");
+    console.log("| --- | ---: | ---: | ---: |");
+    for (const [k, label] of [
+      ["whole", "whole memory, the table slot by slot"],
+      ["fromSp", "from the stack pointer up, table.copy"],
+    ]) {
+      console.log(
+        `| ${label} | ${pm(k, "save").toFixed(4)} | ${pm(k, "restore").toFixed(4)} | ${(pm(k, "save") + pm(k, "restore")).toFixed(4)} |`,
       );
     }
     for (const name of ["unsplit", "split"]) {

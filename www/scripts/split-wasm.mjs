@@ -80,6 +80,127 @@ export function pointTableExportsBack(reference, bytes) {
   return b;
 }
 
+/** Signed LEB128 at `i` (up to 32 bits): [value, index after it]. */
+function sleb(b, i) {
+  let r = 0,
+    s = 0,
+    x;
+  do {
+    x = b[i++];
+    r |= (x & 0x7f) << s;
+    s += 7;
+  } while (x & 0x80);
+  return [s < 32 && x & 0x40 ? r | (-1 << s) : r, i];
+}
+
+/** A constant expression at `i`: [its i32.const value, or undefined for any other, index after it]. */
+function constExpr(b, i) {
+  const op = b[i++];
+  let value;
+  if (op === 0x41) [value, i] = sleb(b, i);
+  else if (op === 0x42) while (b[i++] & 0x80);
+  else if (op === 0x43) i += 4;
+  else if (op === 0x44) i += 8;
+  else if (op === 0x23 || op === 0xd2) [, i] = leb(b, i);
+  else if (op === 0xd0) i += 1;
+  else throw new Error(`split-wasm: a constant expression with opcode 0x${op.toString(16)}`);
+  if (b[i++] !== 0x0b) throw new Error("split-wasm: a constant expression of more than one instruction");
+  return [value, i];
+}
+
+/** Limits at `i`: the index after them. */
+function skipLimits(b, i) {
+  const flags = b[i++];
+  [, i] = leb(b, i);
+  if (flags & 1) [, i] = leb(b, i);
+  return i;
+}
+
+/** What the undo of the browser entry relies on in a module: its imported globals, the mutable
+ * globals it defines ([index, initial value]), which global indices it exports, and its active
+ * data segments' offsets (undefined when not an i32.const). */
+export function undoLayout(b) {
+  const out = { importedGlobals: 0, mutable: [], exportedGlobals: new Set(), dataOffsets: [] };
+  let i = 8;
+  while (i < b.length) {
+    const id = b[i++];
+    let size;
+    [size, i] = leb(b, i);
+    const end = i + size;
+    let n,
+      j = i;
+    if (id === 2 || id === 6 || id === 7 || id === 11) [n, j] = leb(b, i);
+    for (let k = 0; k < (n ?? 0); k++) {
+      if (id === 2) {
+        for (let s = 0; s < 2; s++) {
+          let l;
+          [l, j] = leb(b, j);
+          j += l;
+        }
+        const kind = b[j++];
+        if (kind === 0) [, j] = leb(b, j);
+        else if (kind === 1) j = skipLimits(b, j + 1);
+        else if (kind === 2) j = skipLimits(b, j);
+        else if (kind === 3) {
+          j += 2;
+          out.importedGlobals++;
+        } else throw new Error(`split-wasm: an import of kind ${kind}`);
+      } else if (id === 6) {
+        const mut = b[j + 1];
+        let value;
+        [value, j] = constExpr(b, j + 2);
+        if (mut === 1) out.mutable.push([out.importedGlobals + k, value]);
+      } else if (id === 7) {
+        let l;
+        [l, j] = leb(b, j);
+        j += l;
+        const kind = b[j++];
+        let index;
+        [index, j] = leb(b, j);
+        if (kind === 3) out.exportedGlobals.add(index);
+      } else {
+        let flags;
+        [flags, j] = leb(b, j);
+        if (flags === 2) [, j] = leb(b, j);
+        let offset;
+        if (flags !== 1) [offset, j] = constExpr(b, j);
+        let l;
+        [l, j] = leb(b, j);
+        j += l;
+        if (flags !== 1) out.dataOffsets.push(offset);
+      }
+    }
+    i = end;
+  }
+  return out;
+}
+
+/** The layout a call's undo skips the memory below the stack pointer by
+ * (docs/decisions.md#a-calls-undo-skips-the-memory-below-the-stack-pointer): the core defines
+ * exactly one mutable global, the shadow stack pointer, exports it and imports none; every active
+ * data segment lies at or above its initial value (the stack comes first, wasm-ld's
+ * `--stack-first`); the rest defines no mutable global and no active data segment of its own.
+ * Throws, naming what broke, unless all hold. */
+export function checkUndoLayout(core, rest) {
+  const c = undoLayout(core);
+  const r = undoLayout(rest);
+  const fail = (why) => {
+    throw new Error(`split-wasm: the core's layout is not the one the browser entry's undo relies on: ${why}`);
+  };
+  if (c.importedGlobals !== 0) fail(`${c.importedGlobals} imported globals`);
+  if (c.mutable.length !== 1) fail(`${c.mutable.length} mutable globals, not one (the shadow stack pointer)`);
+  const [[sp, top]] = c.mutable;
+  if (!c.exportedGlobals.has(sp)) fail("the stack pointer is not exported");
+  if (typeof top !== "number" || top <= 0) fail("the stack pointer's initial value is not an i32.const above 0");
+  for (const offset of c.dataOffsets) {
+    if (offset === undefined) fail("a data segment whose offset is not an i32.const");
+    if (offset >>> 0 < top) fail(`a data segment at ${offset >>> 0}, below the stack pointer's initial value ${top}`);
+  }
+  if (r.mutable.length !== 0) fail(`the rest defines ${r.mutable.length} mutable globals`);
+  if (r.dataOffsets.length !== 0) fail(`the rest has ${r.dataOffsets.length} active data segments`);
+  return { stackTop: top, dataSegments: c.dataOffsets.length };
+}
+
 function run(cmd, args) {
   execFileSync(cmd, args, { stdio: ["ignore", "ignore", "inherit"] });
 }
@@ -91,11 +212,15 @@ export function split({ input, core, rest, workload = "exact", dir }) {
   fs.writeFileSync(f("instrumented.wasm"), pointTableExportsBack(fs.readFileSync(input), fs.readFileSync(f("instrumented.wasm"))));
   run(process.execPath, [WORKLOAD, f("instrumented.wasm"), f("profile"), workload]);
   run("wasm-split", [input, "--profile", f("profile"), "-o1", f("core.wasm"), "-o2", f("rest.wasm")]);
-  fs.writeFileSync(core, pointTableExportsBack(fs.readFileSync(input), fs.readFileSync(f("core.wasm"))));
-  fs.copyFileSync(f("rest.wasm"), rest);
-  // V8 must accept both: a split it refuses fails the build, not a page.
-  new WebAssembly.Module(fs.readFileSync(core));
-  new WebAssembly.Module(fs.readFileSync(rest));
+  const coreBytes = pointTableExportsBack(fs.readFileSync(input), fs.readFileSync(f("core.wasm")));
+  const restBytes = fs.readFileSync(f("rest.wasm"));
+  // V8 must accept both, and the browser entry's undo must be exact on them: a split that fails
+  // either fails the build, not a page, and nothing is written.
+  new WebAssembly.Module(coreBytes);
+  new WebAssembly.Module(restBytes);
+  checkUndoLayout(coreBytes, restBytes);
+  fs.writeFileSync(core, coreBytes);
+  fs.writeFileSync(rest, restBytes);
 }
 
 function main(argv) {

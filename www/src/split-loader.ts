@@ -6,9 +6,10 @@
 // overwrites them.
 //
 // A placeholder cannot wait (it runs in the middle of a synchronous wasm call), so it throws,
-// which unwinds the call's wasm frames; the call's effects are then undone — the linear memory,
-// the exported mutable globals and the externref table put back as they were before it — and the
-// call runs again once the rest is there. The core is sans-IO, so a call's result depends only on
+// which unwinds the call's wasm frames; the call's effects are then undone — the linear memory
+// from the shadow stack pointer up, the exported mutable globals and the externref table put back
+// as they were before it (docs/decisions.md#a-calls-undo-skips-the-memory-below-the-stack-pointer)
+// — and the call runs again once the rest is there. The core is sans-IO, so a call's result depends only on
 // that state and its arguments (the mechanism and why it is exact: docs/performance.md#wasm-split).
 import { __wbg_finalize_init, __wbg_get_imports } from "../pkg/agentpad.js";
 import { RestPending, messageOf, setCoreGuard, type CoreGuard, type WasmExports } from "./loader.js";
@@ -38,10 +39,131 @@ export function compileFrom(url: URL): Promise<WebAssembly.Module> {
   return compiling;
 }
 
-interface Snapshot {
-  readonly memory: Uint8Array;
-  readonly globals: unknown[];
-  readonly refs: unknown[];
+/**
+ * The externref table's undo helper, 108 bytes (built from this text form with binaryen.js's
+ * `parseText`, reference types and bulk memory on; www/test/split.test.mjs runs it):
+ *
+ *   (module
+ *    (import "t" "live" (table $live 0 externref))
+ *    (import "t" "spare" (table $spare 0 externref))
+ *    (func (export "save") (param $n i32)
+ *     (table.copy $spare $live (i32.const 0) (i32.const 0) (local.get $n)))
+ *    (func (export "restore") (param $n i32)
+ *     (table.copy $live $spare (i32.const 0) (i32.const 0) (local.get $n))
+ *     (table.fill $live (local.get $n) (ref.null noextern)
+ *      (i32.sub (table.size $live) (local.get $n)))))
+ *
+ * One `table.copy` each way instead of a `Table.get`/`set` per slot from JS (1,028 slots: 0.15 ms
+ * in Chromium, docs/performance.md#wasm-split).
+ */
+const TABLE_UNDO = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 1, 127, 0, 2, 24, 2, 1, 116, 4, 108, 105, 118, 101, 1, 111, 0, 0, 1, 116, 5, 115, 112, 97, 114,
+  101, 1, 111, 0, 0, 3, 3, 2, 0, 0, 7, 18, 2, 4, 115, 97, 118, 101, 0, 0, 7, 114, 101, 115, 116, 111, 114, 101, 0, 1, 10, 40, 2, 12, 0, 65,
+  0, 65, 0, 32, 0, 252, 14, 1, 0, 11, 25, 0, 65, 0, 65, 0, 32, 0, 252, 14, 0, 1, 32, 0, 208, 111, 252, 16, 0, 32, 0, 107, 252, 17, 0, 11,
+]);
+
+/** The mutable ones of `globals`: an immutable global refuses a write of its own value. */
+export function mutableGlobals(globals: readonly WebAssembly.Global[]): WebAssembly.Global[] {
+  return globals.filter((g) => {
+    try {
+      g.value = g.value as unknown;
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The shadow stack pointer among the exports' globals: the only mutable one holding an i32
+ * (docs/decisions.md#a-calls-undo-skips-the-memory-below-the-stack-pointer). Undefined when
+ * there is not exactly one: the undo then copies the whole memory.
+ */
+export function stackPointerOf(globals: readonly WebAssembly.Global[]): WebAssembly.Global | undefined {
+  const mutable = mutableGlobals(globals);
+  const [only] = mutable;
+  return mutable.length === 1 && only !== undefined && Number.isInteger(only.value) ? only : undefined;
+}
+
+/** What a call's undo puts back: one per nesting depth, its buffers kept for the next call. */
+interface Level {
+  /** The memory from `from` to `end`, at 0. */
+  memory: Uint8Array;
+  from: number;
+  end: number;
+  globals: unknown[];
+  /** The externref table's length, its slots in `spare`. */
+  refs: number;
+  readonly spare: WebAssembly.Table;
+  readonly save: (n: number) => void;
+  readonly restore: (n: number) => void;
+}
+
+/**
+ * Saves and puts back the state a call into the core can change: `memory` from the stack
+ * pointer's value up (all of it when `stackPointer` is undefined), the mutable `globals`, and the
+ * `table` of externrefs. `save(depth)` before a call at that nesting depth, `restore(depth)` to
+ * undo it; pages the call grew stay, zeroed, as the allocator never saw them.
+ */
+export function makeUndo(memory: WebAssembly.Memory, table: WebAssembly.Table, globals: readonly WebAssembly.Global[]) {
+  const mutable = mutableGlobals(globals);
+  const stackPointer = stackPointerOf(globals);
+  const helper = new WebAssembly.Module(TABLE_UNDO);
+  const levels: Level[] = [];
+
+  function level(depth: number): Level {
+    const have = levels[depth];
+    if (have !== undefined) return have;
+    const spare = new WebAssembly.Table({ element: "externref", initial: 0 });
+    const e = new WebAssembly.Instance(helper, { t: { live: table, spare } }).exports;
+    const made: Level = {
+      memory: new Uint8Array(0),
+      from: 0,
+      end: 0,
+      globals: [],
+      refs: 0,
+      spare,
+      save: e["save"] as (n: number) => void,
+      restore: e["restore"] as (n: number) => void,
+    };
+    levels[depth] = made;
+    return made;
+  }
+
+  return {
+    /** Which part of the memory a save copies: "above the stack pointer", or "all". */
+    scope: stackPointer === undefined ? ("all" as const) : ("above the stack pointer" as const),
+    save(depth: number): void {
+      const l = level(depth);
+      const now = new Uint8Array(memory.buffer);
+      const sp = stackPointer?.value as unknown;
+      // Below the stack pointer is free stack nothing reads before writing; a value that is not
+      // an address in the memory would be a bug, so then all of it.
+      l.from = typeof sp === "number" && Number.isInteger(sp) && sp >= 0 && sp <= now.length ? sp : 0;
+      l.end = now.length;
+      const n = l.end - l.from;
+      if (l.memory.length < n) l.memory = new Uint8Array(n);
+      l.memory.set(now.subarray(l.from));
+      l.globals = mutable.map((g) => g.value as unknown);
+      l.refs = table.length;
+      if (l.spare.length < l.refs) l.spare.grow(l.refs - l.spare.length);
+      l.save(l.refs);
+    },
+    restore(depth: number): void {
+      const l = level(depth);
+      const now = new Uint8Array(memory.buffer);
+      now.set(l.memory.subarray(0, l.end - l.from), l.from);
+      if (now.length > l.end) now.fill(0, l.end);
+      mutable.forEach((g, i) => {
+        if (g.value !== l.globals[i]) g.value = l.globals[i];
+      });
+      l.restore(l.refs);
+    },
+    /** Drops the buffers (the rest is loaded: no call is undone any more). */
+    drop(): void {
+      levels.length = 0;
+    },
+  };
 }
 
 /**
@@ -72,7 +194,12 @@ export function instantiateSplit(core: WebAssembly.Module, restUrl: URL): WasmEx
   const externrefs = exports["__wbindgen_externrefs"] as WebAssembly.Table;
   // The mutable globals the rest shares (wasm-split exports them: the shadow stack pointer;
   // www/test/split.test.mjs checks that none is left unexported). Immutable ones never change.
-  const globals = Object.values(exports).filter((v): v is WebAssembly.Global => v instanceof WebAssembly.Global);
+  const undo = makeUndo(
+    memory,
+    externrefs,
+    Object.values(exports).filter((v): v is WebAssembly.Global => v instanceof WebAssembly.Global),
+  );
+  let depth = 0; // of calls into the core made from inside another one (a getter of its arguments)
 
   function loadRest(): Promise<void> {
     if (rest === undefined) {
@@ -82,8 +209,7 @@ export function instantiateSplit(core: WebAssembly.Module, restUrl: URL): WasmEx
         await WebAssembly.instantiate(module, { primary: exports });
         loaded = true;
         setCoreGuard(undefined); // from now on a call runs as it is
-        spareMemory = new Uint8Array(0);
-        spareRefs = [];
+        undo.drop();
       })();
       const settled = pending.catch((err: unknown) => {
         rest = undefined; // a later call fetches again
@@ -95,46 +221,10 @@ export function instantiateSplit(core: WebAssembly.Module, restUrl: URL): WasmEx
     return rest;
   }
 
-  // The outermost call's snapshot goes into buffers kept for the next one: a fresh 1.2 MB copy
-  // (slice) took 1.3 ms in Chromium, a copy into a kept buffer 0.14 ms. A call made from inside
-  // another one (a getter of its arguments) gets fresh ones. Dropped once the rest is loaded.
-  let depth = 0;
-  let spareMemory = new Uint8Array(0);
-  let spareRefs: unknown[] = [];
-
-  function snapshot(): Snapshot {
-    const now = new Uint8Array(memory.buffer);
-    let copy: Uint8Array;
-    let refs: unknown[];
-    if (depth === 0) {
-      if (spareMemory.length < now.length) spareMemory = new Uint8Array(now.length);
-      copy = spareMemory.subarray(0, now.length);
-      copy.set(now);
-      refs = spareRefs;
-      refs.length = externrefs.length;
-    } else {
-      copy = now.slice();
-      refs = new Array<unknown>(externrefs.length);
-    }
-    for (let i = 0; i < refs.length; i++) refs[i] = externrefs.get(i);
-    return { memory: copy, globals: globals.map((g) => g.value as unknown), refs };
-  }
-
-  /** Puts back what `s` saw; pages the call grew stay, zeroed, as the allocator never saw them. */
-  function restore(s: Snapshot): void {
-    const now = new Uint8Array(memory.buffer);
-    now.set(s.memory);
-    if (now.length > s.memory.length) now.fill(0, s.memory.length);
-    globals.forEach((g, i) => {
-      if (g.value !== s.globals[i]) g.value = s.globals[i];
-    });
-    for (let i = 0; i < s.refs.length; i++) externrefs.set(i, s.refs[i]);
-    for (let i = s.refs.length; i < externrefs.length; i++) externrefs.set(i, undefined);
-  }
-
   /** Runs `f` once; undefined when it reached a placeholder (its effects undone). */
   function attempt<T>(f: () => T): { value: T } | undefined {
-    const s = snapshot();
+    const at = depth;
+    undo.save(at);
     depth++;
     hit = false;
     try {
@@ -143,7 +233,7 @@ export function instantiateSplit(core: WebAssembly.Module, restUrl: URL): WasmEx
       // The marker, or whatever the glue's cleanup threw while the marker unwound: either way the
       // call reached a placeholder, and nothing it did is kept.
       if (!hit) throw err;
-      restore(s);
+      undo.restore(at);
       return undefined;
     } finally {
       depth--;

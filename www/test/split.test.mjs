@@ -10,6 +10,9 @@ import { chromium } from "playwright-core";
 import { serveWww } from "./lib/static-server.mjs";
 import * as node from "../dist/agentpad.node.js";
 import { generate } from "../../bench/speed/lib/docs.mjs";
+import { makeUndo, stackPointerOf } from "../dist/split-loader.js";
+import binaryen from "binaryen";
+import { checkUndoLayout } from "../scripts/split-wasm.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 const ARGS = [
@@ -393,5 +396,179 @@ test("every mutable global of the core is exported, so a call's undo can put it 
     mutable.filter((g) => !exported.has(g)),
     [],
     "mutable globals not exported",
+  );
+});
+
+/** A module shaped as the core is for the undo: a memory, an externref table, an immutable
+ * global, and mutable i32 globals (the first at 1024, as the shadow stack pointer's top). */
+function fakeCore(mutableCount) {
+  const globals = Array.from({ length: mutableCount }, (_, i) => `(global (export "m${i}") (mut i32) (i32.const ${1024 + i}))`);
+  const m = binaryen.parseText(`(module
+    (memory (export "memory") 1)
+    (table (export "refs") 4 externref)
+    (global (export "fixed") i32 (i32.const 7))
+    ${globals.join("\n")})`);
+  m.setFeatures(binaryen.Features.ReferenceTypes | binaryen.Features.BulkMemory | binaryen.Features.MutableGlobals);
+  const e = new WebAssembly.Instance(new WebAssembly.Module(m.emitBinary())).exports;
+  m.dispose();
+  const globals_ = Object.values(e).filter((v) => v instanceof WebAssembly.Global);
+  return { memory: e.memory, refs: e.refs, globals: globals_, sp: e.m0 };
+}
+
+test("the stack pointer is the only mutable global; with two, none is taken for it", () => {
+  const one = fakeCore(1);
+  assert.equal(stackPointerOf(one.globals), one.sp);
+  assert.equal(stackPointerOf(fakeCore(2).globals), undefined);
+  assert.equal(stackPointerOf(fakeCore(0).globals), undefined);
+});
+
+test("an undo puts back the memory from the stack pointer up, the globals and the externref table", () => {
+  const { memory, refs, globals, sp } = fakeCore(1);
+  const undo = makeUndo(memory, refs, globals);
+  assert.equal(undo.scope, "above the stack pointer");
+  const bytes = () => new Uint8Array(memory.buffer);
+  bytes().fill(0x11);
+  const held = [{ a: 1 }, "two", null, { d: 4 }];
+  held.forEach((v, i) => refs.set(i, v));
+  const before = bytes().slice();
+
+  undo.save(0);
+  bytes().fill(0x22, 0, 4096); // the stack below and above the pointer, and data
+  sp.value = 512; // a call's frames
+  refs.set(0, null); // a dealloc
+  refs.grow(300, "new");
+  refs.set(3, { other: true });
+  memory.grow(1);
+  bytes().fill(0x33, 65536);
+
+  // A nested call's undo, then the outer one.
+  undo.save(1);
+  const nestedBefore = bytes().slice();
+  bytes().fill(0x44, 600, 700);
+  sp.value = 256;
+  refs.set(1, "changed");
+  undo.restore(1);
+  assert.equal(sp.value, 512);
+  assert.equal(refs.get(1), "two");
+  assert.deepEqual(bytes().subarray(512), nestedBefore.subarray(512));
+
+  undo.restore(0);
+  assert.equal(sp.value, 1024);
+  assert.deepEqual(bytes().subarray(1024, 65536), before.subarray(1024));
+  assert.ok(
+    bytes()
+      .subarray(65536)
+      .every((b) => b === 0),
+    "the grown page is zeroed",
+  );
+  assert.ok(
+    bytes()
+      .subarray(0, 1024)
+      .every((b) => b === 0x22),
+    "the free stack below the pointer is not copied",
+  );
+  held.forEach((v, i) => assert.equal(refs.get(i), v, `slot ${i}`));
+  assert.equal(refs.length, 304);
+  for (let i = 4; i < refs.length; i++) assert.equal(refs.get(i), null, `slot ${i} past the old length`);
+});
+
+test("without a single mutable global to take for the stack pointer, the undo copies the whole memory", () => {
+  const { memory, refs, globals, sp } = fakeCore(2);
+  const undo = makeUndo(memory, refs, globals);
+  assert.equal(undo.scope, "all");
+  const bytes = () => new Uint8Array(memory.buffer);
+  bytes().fill(0x11);
+  const other = globals.find((g) => g !== sp && g.value === 1025);
+  undo.save(0);
+  bytes().fill(0x22, 0, 4096);
+  sp.value = 1;
+  other.value = 2;
+  undo.restore(0);
+  assert.ok(bytes().every((b) => b === 0x11));
+  assert.equal(sp.value, 1024);
+  assert.equal(other.value, 1025);
+});
+
+// A 100 KB document: its open and reads build a rope with internal nodes (deeper frames), and
+// three workspaces at once hold more externrefs; the misses come after exact calls on each.
+const BIG = generate("markdown", "100KB").text;
+const bigUnique = (() => {
+  const n = new Map();
+  for (const line of BIG.split("\n")) if (line.trim().length >= 12) n.set(line, (n.get(line) ?? 0) + 1);
+  return [...n].filter(([, k]) => k === 1).map(([l]) => l);
+})();
+const MANY = [
+  [0, EXACT[0]],
+  [1, ["memo_read", { start_line: 1, end_line: 400 }]],
+  [1, ["memo_replace", { old_text: bigUnique[40], new_text: changed(bigUnique[40], "#") }]],
+  [2, EXACT[1]],
+  [0, EXACT[2]],
+  [1, ["memo_commit", { summary: "one line" }]],
+  [1, ["memo_replace", { old_text: changed(bigUnique[300], "~"), new_text: "a near miss" }]], // loads the rest
+  [0, MISSES[1]],
+  [2, MISSES[0]],
+  [0, EXACT[3]],
+  [1, ["memo_read", { start_line: 900, end_line: 960 }]],
+  [2, EXACT[5]],
+];
+
+test("a call undone after deep frames and with three workspaces' externrefs live is still exact", { timeout: 180_000 }, async () => {
+  assert.ok(bigUnique.length > 300);
+  const docs = [DOC, BIG, DOC];
+  const spaces = await Promise.all(docs.map((doc) => node.Workspace.create({ storage: new node.MemoryStorage({ "doc.md": doc }) })));
+  const expected = [];
+  for (const [w, [tool, args]] of MANY) expected.push(JSON.stringify(await spaces[w].callUntyped(tool, args, { nowMs: NOW })));
+  const texts = spaces.map((ws) => ws.text());
+  spaces.forEach((ws) => ws.free());
+  await withPage(async (page) => {
+    const r = await page.evaluate(
+      async ({ docs, calls, now }) => {
+        const { MemoryStorage, Workspace } = window.agentpad;
+        const spaces = [];
+        for (const doc of docs) spaces.push(await Workspace.create({ storage: new MemoryStorage({ "doc.md": doc }) }));
+        const out = [];
+        for (const [w, [tool, args]] of calls) out.push(JSON.stringify(await spaces[w].callUntyped(tool, args, { nowMs: now })));
+        return { out, texts: spaces.map((ws) => ws.text()) };
+      },
+      { docs, calls: MANY, now: NOW },
+    );
+    assert.deepEqual(r.out, expected);
+    assert.deepEqual(r.texts, texts);
+    assert.equal(restRequests(), 1);
+  });
+});
+
+/** A module's bytes from its text form. */
+function wasm(text) {
+  const m = binaryen.parseText(text);
+  m.setFeatures(binaryen.Features.ReferenceTypes | binaryen.Features.BulkMemory | binaryen.Features.MutableGlobals);
+  const b = m.emitBinary();
+  m.dispose();
+  return b;
+}
+
+test("the build refuses a split whose layout the undo cannot skip the stack of", () => {
+  const core = readFileSync(new URL(`..${CORE}`, import.meta.url));
+  const rest = readFileSync(new URL(`..${REST}`, import.meta.url));
+  const shipped = checkUndoLayout(core, rest);
+  assert.ok(shipped.stackTop >= 65536 && shipped.dataSegments > 0, JSON.stringify(shipped));
+  const stackFirst = `(memory (export "memory") 2) (global $sp (export "sp") (mut i32) (i32.const 4096))`;
+  const noRest = wasm("(module)");
+  assert.equal(checkUndoLayout(wasm(`(module ${stackFirst} (data (i32.const 4096) "x"))`), noRest).stackTop, 4096);
+  assert.throws(
+    () => checkUndoLayout(wasm(`(module ${stackFirst} (data (i32.const 4096) "x") (data (i32.const 1024) "y"))`), noRest),
+    /a data segment at 1024, below the stack pointer's initial value 4096/,
+  );
+  assert.throws(
+    () => checkUndoLayout(wasm(`(module ${stackFirst} (global (export "g") (mut i32) (i32.const 0)))`), noRest),
+    /2 mutable globals, not one/,
+  );
+  assert.throws(
+    () => checkUndoLayout(wasm(`(module (memory 2) (global $sp (mut i32) (i32.const 4096)))`), noRest),
+    /the stack pointer is not exported/,
+  );
+  assert.throws(
+    () => checkUndoLayout(wasm(`(module ${stackFirst})`), wasm(`(module (memory 1) (data (i32.const 8192) "z"))`)),
+    /the rest has 1 active data segments/,
   );
 });
