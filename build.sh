@@ -150,8 +150,13 @@ build_wasm() {
   say "wasm-bindgen: www/pkg"
   # No name section (~260 KB of function names, a quarter of the file): panics still print
   # their message through console_error_panic_hook.
+  # Without "multivalue" in the module's target_features, wasm-bindgen keeps return pointers:
+  # V8 then compiles no wrapper per multi-value export signature at compile time
+  # (docs/decisions.md#exports-keep-return-pointers).
+  node www/scripts/no-multivalue.mjs "$TARGET_DIR/$WASM_TARGET/release/agentpad.wasm" \
+    "$TARGET_DIR/$WASM_TARGET/release/agentpad.bindgen-input.wasm"
   wasm-bindgen --target web --remove-name-section --out-dir www/pkg --out-name agentpad \
-    "$TARGET_DIR/$WASM_TARGET/release/agentpad.wasm"
+    "$TARGET_DIR/$WASM_TARGET/release/agentpad.bindgen-input.wasm"
   # The glue's import object and finalize step, exported for the browser entry's split loader.
   node www/scripts/glue-exports.mjs www/pkg
   optimize_wasm www/pkg/agentpad_bg.wasm

@@ -91,8 +91,10 @@ async function main(argv) {
   const f = (name) => path.join(dir, name);
   // The shipped pipeline (build.sh build_wasm, optimize_wasm) with the names kept (-g).
   if (!fs.existsSync(f("named.wasm")) || opts.keep === undefined) {
-    run("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "agentpad", opts.cargo]);
+    run(process.execPath, [path.join(ROOT, "www/scripts/no-multivalue.mjs"), opts.cargo, f("bindgen-input.wasm")]);
+    run("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "agentpad", f("bindgen-input.wasm")]);
     run(WASM_OPT, ["-g", "-Oz", "--one-caller-inline-max-function-size", "0", f("agentpad_bg.wasm"), "-o", f("named.wasm")]);
+    run(process.execPath, [path.join(ROOT, "www/scripts/glue-exports.mjs"), dir]); // as build.sh does after wasm-bindgen
     if (!fs.readFileSync(f("agentpad.js")).equals(fs.readFileSync(path.join(ROOT, "www/pkg/agentpad.js")))) {
       throw new Error("cold-path: wasm-bindgen's glue for this module differs from www/pkg/agentpad.js (./build.sh pack)");
     }

@@ -83,7 +83,8 @@ function main(argv) {
   const f = (name) => path.join(dir, name);
   // The shipped pipeline (build.sh build_wasm, optimize_wasm) with the names kept (-g): the code
   // is the same, byte for byte in size, and the names attribute it.
-  run("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "agentpad", opts.cargo]);
+  run(process.execPath, [path.join(ROOT, "www/scripts/no-multivalue.mjs"), opts.cargo, f("bindgen-input.wasm")]);
+  run("wasm-bindgen", ["--target", "web", "--out-dir", dir, "--out-name", "agentpad", f("bindgen-input.wasm")]);
   run(WASM_OPT, ["-g", "-Oz", "--one-caller-inline-max-function-size", "0", f("agentpad_bg.wasm"), "-o", f("named.wasm")]);
   // Split twice, the same workload each time: the named module for the attribution, the stripped
   // one for the sizes (with names, wasm-split names the exports it adds after the functions,
