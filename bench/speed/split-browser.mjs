@@ -29,17 +29,6 @@ import { serveWww } from "../../www/test/lib/static-server.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WWW = path.resolve(HERE, "../../www");
-const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const opts = { runs: 9, docs: "code-10KB,code-1MB" };
 for (let i = 2; i < process.argv.length; i++) {
@@ -51,6 +40,7 @@ for (let i = 2; i < process.argv.length; i++) {
 
 const UNSPLIT_SRC = `import { initSync } from "../pkg/agentpad.js";
 import { setWasmLoader } from "./loader.js";
+import { CHROMIUM, CHROMIUM_ARGS as ARGS } from "../../www/test/lib/chromium.mjs";
 function compileWasm() {
   const compiling = (async () => {
     const response = await fetch(new URL("../pkg/agentpad_bg.wasm", import.meta.url));

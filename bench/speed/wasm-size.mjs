@@ -12,16 +12,9 @@ import fs from "node:fs";
 import zlib from "node:zlib";
 import path from "node:path";
 
-/** Unsigned LEB128 at `i`: [value, next index]. */
-export function leb(b, i) {
-  let r = 0, s = 0, x;
-  do {
-    x = b[i++];
-    r += (x & 0x7f) * 2 ** s;
-    s += 7;
-  } while (x & 0x80);
-  return [r, i];
-}
+// The LEB128 reader is the build's (www/scripts/split-wasm.mjs).
+import { leb } from "../../www/scripts/split-wasm.mjs";
+export { leb };
 
 /** Sections, imported function count, body sizes (with their size prefix), function names. */
 export function parseWasm(bytes) {

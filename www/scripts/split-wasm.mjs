@@ -25,7 +25,7 @@ const PKG = path.join(ROOT, "www/pkg");
 const WORKLOAD = path.join(ROOT, "bench/speed/lib/split-workload.mjs");
 
 /** Unsigned LEB128 at `i`: [value, index after it]. */
-function leb(b, i) {
+export function leb(b, i) {
   let r = 0,
     s = 0,
     x;

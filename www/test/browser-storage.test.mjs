@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
 import { serveWww } from "./lib/static-server.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "./lib/chromium.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 const PAGE = `<!doctype html><meta charset="utf-8"><title>agentpad BrowserStorage</title>`;
 
 let server;
@@ -24,13 +24,7 @@ before(async () => {
   server = await serveWww(PAGE); // 127.0.0.1: a secure context, crypto.subtle exists
   origin = server.origin;
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (./build.sh test installs Debian chromium)`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
 
 after(async () => {
@@ -65,8 +59,16 @@ test("open, save, load, list: content-hash versions (the same as NodeFsStorage's
       await storage.save("docs/intro.md", "\uFEFFhello\n", "");
       const same = await storage.save("copy.md", "a: DONE\r\nb: TODO\r\n", "");
       return {
-        name: storage.name, empty, missing: missing === undefined, first, loaded, second, same,
-        after: await storage.load("notes.md"), list: await storage.list(), intro: await storage.load("docs/intro.md"),
+        name: storage.name,
+        empty,
+        missing: missing === undefined,
+        first,
+        loaded,
+        second,
+        same,
+        after: await storage.load("notes.md"),
+        list: await storage.list(),
+        intro: await storage.load("docs/intro.md"),
       };
     });
     assert.equal(r.name, "t-basic");
@@ -93,9 +95,14 @@ test("save with a stale or wrong expectedVersion rejects and leaves the document
       const storage = await window.agentpad.BrowserStorage.open("t-mismatch");
       const { version } = await storage.save("doc.md", "v1\n", "");
       const external = await storage.write("doc.md", "changed elsewhere\n");
-      const attempt = (promise) => promise.then(() => "resolved", (err) => `${err.constructor.name}: ${err.message}`);
+      const attempt = (promise) =>
+        promise.then(
+          () => "resolved",
+          (err) => `${err.constructor.name}: ${err.message}`,
+        );
       return {
-        version, external,
+        version,
+        external,
         stale: await attempt(storage.save("doc.md", "mine\n", version)),
         exists: await attempt(storage.save("doc.md", "mine\n", "")),
         absent: await attempt(storage.save("other.md", "mine\n", version)),
@@ -104,7 +111,10 @@ test("save with a stale or wrong expectedVersion rejects and leaves the document
         list: await storage.list(),
       };
     });
-    assert.match(r.stale, /^Error: BrowserStorage: version mismatch for "doc\.md": expected sha256:[0-9a-f]{16}, storage has sha256:[0-9a-f]{16} \(changed elsewhere; load it again\)/);
+    assert.match(
+      r.stale,
+      /^Error: BrowserStorage: version mismatch for "doc\.md": expected sha256:[0-9a-f]{16}, storage has sha256:[0-9a-f]{16} \(changed elsewhere; load it again\)/,
+    );
     assert.ok(r.stale.includes(r.version) && r.stale.includes(r.external), r.stale);
     assert.match(r.exists, /expected a new document, but it exists/);
     assert.match(r.absent, /but the document does not exist/);
@@ -168,7 +178,11 @@ test("write() and save() by another instance (another tab) notify the first thro
       return { version, changes: window.changes.slice(), mine };
     });
     assert.deepEqual(local.changes, [{ path: "notes.md", version: local.version }]);
-    assert.deepEqual(local.mine, [{ path: "notes.md", version: local.version }], "write() notifies its own listeners like MemoryStorage.write");
+    assert.deepEqual(
+      local.mine,
+      [{ path: "notes.md", version: local.version }],
+      "write() notifies its own listeners like MemoryStorage.write",
+    );
     assert.deepEqual(first.errors, []);
     assert.deepEqual(second.errors, []);
   } finally {
@@ -195,7 +209,10 @@ test("documents persist across a page reload; close() makes later calls reject c
       const other = await BrowserStorage.open("t-persist-other");
       const otherList = await other.list();
       storage.close();
-      const closed = await storage.load("kept.md").then(() => "resolved", (err) => err.message);
+      const closed = await storage.load("kept.md").then(
+        () => "resolved",
+        (err) => err.message,
+      );
       let watchClosed = "";
       try {
         storage.watch(() => {});
@@ -207,7 +224,10 @@ test("documents persist across a page reload; close() makes later calls reject c
     assert.deepEqual(r.loaded, { text: "survives reloads\n", version: saved });
     assert.deepEqual(r.list, ["kept.md"]);
     assert.deepEqual(r.otherList, [], "each database name is its own storage");
-    assert.match(r.closed, /BrowserStorage "t-persist": cannot load: it was closed; open it again with BrowserStorage\.open\("t-persist"\)/);
+    assert.match(
+      r.closed,
+      /BrowserStorage "t-persist": cannot load: it was closed; open it again with BrowserStorage\.open\("t-persist"\)/,
+    );
     assert.match(r.watchClosed, /cannot watch: it was closed/);
   } finally {
     await context.close();

@@ -3,23 +3,12 @@
 // fetched from new URL("../pkg/…", import.meta.url) when the entry is evaluated, compiled then and
 // instantiated by the first create (docs/decisions.md#the-browser-entry-is-one-bundled-module-that-starts-the-wasms-fetch).
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
 import { serveWww } from "./lib/static-server.mjs";
+import { BROWSER_ENTRY as ENTRY, CHROMIUM, CHROMIUM_ARGS as ARGS } from "./lib/chromium.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const ENTRY = `/${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports["."].default.default.replace(/^\.\//, "")}`;
 const WASM = "/pkg/agentpad_core.wasm"; // the first module of the split pair (src/split-loader.ts)
 
 const PAGE = `<!doctype html>

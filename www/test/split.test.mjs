@@ -12,20 +12,9 @@ import * as node from "../dist/agentpad.node.js";
 import { generate } from "../../bench/speed/lib/docs.mjs";
 import { makeUndo, stackPointerOf } from "../dist/split-loader.js";
 import binaryen from "binaryen";
-import { checkUndoLayout } from "../scripts/split-wasm.mjs";
+import { checkUndoLayout, leb } from "../scripts/split-wasm.mjs";
+import { BROWSER_ENTRY as ENTRY, CHROMIUM, CHROMIUM_ARGS as ARGS } from "./lib/chromium.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const ENTRY = `/${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).exports["."].default.default.replace(/^\.\//, "")}`;
 const CORE = "/pkg/agentpad_core.wasm";
 const REST = "/pkg/agentpad_rest.wasm";
 const NOW = Date.UTC(2026, 11, 4, 12); // every call gets the same time on both sides
@@ -337,19 +326,6 @@ test(
     }
   },
 );
-
-/** The unsigned LEB128 at `at`: [value, next offset]. */
-function leb(bytes, at) {
-  let value = 0;
-  let shift = 0;
-  let byte;
-  do {
-    byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (byte & 0x80);
-  return [value, at];
-}
 
 test("every mutable global of the core is exported, so a call's undo can put it back", () => {
   const bytes = readFileSync(new URL(`..${CORE}`, import.meta.url));

@@ -19,22 +19,18 @@
 // at least 7); document: AGENTPAD_BENCH_COLD_DOC (default code-10KB), as the Node suite. Skipped
 // (no records) when Chromium is missing (CHROMIUM_BIN, default /usr/bin/chromium).
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 
 import { chromium } from "playwright-core";
 
 import { generate, parseDocList } from "../lib/docs.mjs";
 import { median, summarize } from "../lib/measure.mjs";
 import { serveWww } from "../../../www/test/lib/static-server.mjs";
+import { BROWSER_ENTRY as ENTRY, CHROMIUM, CHROMIUM_ARGS as ARGS } from "../../../www/test/lib/chromium.mjs";
 
 const SUITE = "coldstart-browser";
 const RUNS = Math.max(7, Number(process.env.AGENTPAD_BENCH_COLD_RUNS ?? 9));
 const DOC = process.env.AGENTPAD_BENCH_COLD_DOC || "code-10KB";
-const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
-// What `import "@agentpad/core"` resolves to in a browser, served from www/ as /.
-const ENTRY = `/${JSON.parse(readFileSync(new URL("../../../www/package.json", import.meta.url), "utf8")).exports["."].default.default.replace(/^\.\//, "")}`;
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const page = (text) => `<!doctype html><meta charset="utf-8"><script type="module">
   const TEXT = ${JSON.stringify(text)};
