@@ -26,6 +26,7 @@ import { chromium } from "playwright-core";
 import { generate, parseDocList } from "./lib/docs.mjs";
 import { median } from "./lib/measure.mjs";
 import { serveWww } from "../../www/test/lib/static-server.mjs";
+import { CHROMIUM, CHROMIUM_ARGS as ARGS } from "../../www/test/lib/chromium.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WWW = path.resolve(HERE, "../../www");
@@ -40,7 +41,6 @@ for (let i = 2; i < process.argv.length; i++) {
 
 const UNSPLIT_SRC = `import { initSync } from "../pkg/agentpad.js";
 import { setWasmLoader } from "./loader.js";
-import { CHROMIUM, CHROMIUM_ARGS as ARGS } from "../../www/test/lib/chromium.mjs";
 function compileWasm() {
   const compiling = (async () => {
     const response = await fetch(new URL("../pkg/agentpad_bg.wasm", import.meta.url));
