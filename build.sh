@@ -574,6 +574,7 @@ run_bench() {
   # The browser entry's two modules against the single one, side by side in headless Chromium.
   say "chromium: the split browser entry vs the unsplit module (bench/speed/split-browser.mjs) -> split-browser.md"
   node bench/speed/split-browser.mjs --runs 9 | tee "$BENCH_DIR/split-browser.md"
+  node bench/speed/split-browser.mjs --runs 9 --network 10mbit | tee -a "$BENCH_DIR/split-browser.md"
   say "node: co-editing load, 20 agents + 5 people on 3 documents for 30 s (bench/coedit/load.mjs)"
   node bench/coedit/load.mjs --out "$BENCH_DIR"
   say "node: co-editing chaos, 3 agents + 2 people for 60 s, the server SIGKILLed at random moments (bench/coedit/chaos.mjs)"

@@ -7,7 +7,7 @@
 // instantiated, the call run again) against the same miss on the unsplit module. Last, the undo's
 // save and restore alone, the loader's against the first version's, in the same page.
 //
-//   node bench/speed/split-browser.mjs [--runs N] [--docs code-10KB,code-1MB] [--split-before FILE]
+//   node bench/speed/split-browser.mjs [--runs N] [--docs code-10KB,code-1MB] [--network 10mbit|50mbit] [--split-before FILE]
 //
 // --split-before FILE adds a third entry, FILE (another build's dist/agentpad.browser.js, over this
 // tree's wasm), alternated with the two: a change to the split loader against the loader before it.
@@ -26,7 +26,10 @@ import { chromium } from "playwright-core";
 import { generate, parseDocList } from "./lib/docs.mjs";
 import { median } from "./lib/measure.mjs";
 import { serveWww } from "../../www/test/lib/static-server.mjs";
-import { CHROMIUM, CHROMIUM_ARGS as ARGS } from "../../www/test/lib/chromium.mjs";
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS as ARGS,
+} from "../../www/test/lib/chromium.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WWW = path.resolve(HERE, "../../www");
@@ -35,8 +38,42 @@ const opts = { runs: 9, docs: "code-10KB,code-1MB" };
 for (let i = 2; i < process.argv.length; i++) {
   if (process.argv[i] === "--runs") opts.runs = Number(process.argv[++i]);
   else if (process.argv[i] === "--docs") opts.docs = process.argv[++i];
-  else if (process.argv[i] === "--split-before") opts.splitBefore = process.argv[++i];
+  else if (process.argv[i] === "--split-before")
+    opts.splitBefore = process.argv[++i];
+  else if (process.argv[i] === "--network") opts.network = process.argv[++i];
   else throw new Error(`split-browser: unknown argument ${process.argv[i]}`);
+}
+
+// --network: the server gzips (level 9) and Chromium throttles the page (DevTools' network
+// emulation), so the bytes before the first answer cost what they would over that link. Without
+// it: loopback, uncompressed, where bytes cost almost nothing.
+const NETWORKS = {
+  "10mbit": {
+    latency: 20,
+    downloadThroughput: 10e6 / 8,
+    uploadThroughput: 5e6 / 8,
+  },
+  "50mbit": {
+    latency: 10,
+    downloadThroughput: 50e6 / 8,
+    uploadThroughput: 20e6 / 8,
+  },
+};
+if (opts.network !== undefined && !(opts.network in NETWORKS)) {
+  throw new Error(
+    `split-browser: --network ${opts.network}: one of ${Object.keys(NETWORKS).join(", ")}`,
+  );
+}
+
+/** Throttles `page` to --network's link, when one is given. */
+async function throttle(page) {
+  if (opts.network === undefined) return;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    ...NETWORKS[opts.network],
+  });
 }
 
 const UNSPLIT_SRC = `import { initSync } from "../pkg/agentpad.js";
@@ -68,12 +105,22 @@ function buildUnsplit() {
     path.join(WWW, "dist/bench-unsplit.config.mjs"),
     `export default { input: "dist/bench-unsplit-entry.js", platform: "browser", output: { file: "dist/bench-unsplit.js", format: "esm", comments: false } };\n`,
   );
-  execFileSync(path.join(WWW, "node_modules/.bin/rolldown"), ["-c", "dist/bench-unsplit.config.mjs"], { cwd: WWW, stdio: "ignore" });
+  execFileSync(
+    path.join(WWW, "node_modules/.bin/rolldown"),
+    ["-c", "dist/bench-unsplit.config.mjs"],
+    { cwd: WWW, stdio: "ignore" },
+  );
 }
 
-const ENTRIES = { split: "/dist/agentpad.browser.js", unsplit: "/dist/bench-unsplit.js" };
+const ENTRIES = {
+  split: "/dist/agentpad.browser.js",
+  unsplit: "/dist/bench-unsplit.js",
+};
 if (opts.splitBefore) {
-  fs.copyFileSync(opts.splitBefore, path.join(WWW, "dist/bench-split-before.js"));
+  fs.copyFileSync(
+    opts.splitBefore,
+    path.join(WWW, "dist/bench-split-before.js"),
+  );
   ENTRIES["split-before"] = "/dist/bench-split-before.js";
 }
 const NAMES = Object.keys(ENTRIES);
@@ -166,9 +213,13 @@ async function once(origin, entry, text, miss) {
   });
   try {
     const p = await browser.newPage();
+    await throttle(p);
     await p.goto(`${origin}/`);
     await p.waitForFunction(() => window.ready === true);
-    return await p.evaluate(([e, t, m]) => window.go(e, t, m), [entry, text, miss]);
+    return await p.evaluate(
+      ([e, t, m]) => window.go(e, t, m),
+      [entry, text, miss],
+    );
   } finally {
     await browser.close();
   }
@@ -190,16 +241,22 @@ async function partsOnce(origin, bytes) {
     const p = await browser.newPage();
     await p.goto(`${origin}/`);
     await p.waitForFunction(() => window.ready === true);
-    return await p.evaluate(([b, top]) => window.parts(b, top), [bytes, STACK_TOP]);
+    return await p.evaluate(
+      ([b, top]) => window.parts(b, top),
+      [bytes, STACK_TOP],
+    );
   } finally {
     await browser.close();
   }
 }
 
-const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(WWW, file)), { level: 9 }).length;
+const gz = (file) =>
+  zlib.gzipSync(fs.readFileSync(path.join(WWW, file)), { level: 9 }).length;
 
 buildUnsplit();
-const server = await serveWww(page);
+const server = await serveWww(page, undefined, {
+  gzip: opts.network !== undefined,
+});
 try {
   for (const [kind, size] of parseDocList(opts.docs)) {
     const doc = generate(kind, size);
@@ -210,16 +267,25 @@ try {
     for (let i = 0; i <= opts.runs; i++) {
       for (const name of i % 2 ? [...NAMES].reverse() : NAMES) {
         const r = await once(server.origin, ENTRIES[name], doc.text, miss);
-        if (!r.ok) throw new Error(`split-browser: ${name}: the first call failed`);
+        if (!r.ok)
+          throw new Error(`split-browser: ${name}: the first call failed`);
         if (i > 0) runs[name].push(r); // the first pair untimed
       }
     }
     const m = (name, k) => median(runs[name].map((r) => r[k]));
-    console.log(`\n${doc.name}: ${opts.runs} fresh browsers per entry, alternated; medians (ms)`);
+    const link =
+      opts.network === undefined
+        ? "loopback, uncompressed"
+        : `${opts.network} (latency ${NETWORKS[opts.network].latency} ms), gzip -9`;
+    console.log(
+      `\n${doc.name}: ${opts.runs} fresh browsers per entry, alternated, ${link}; medians (ms)`,
+    );
     console.log(
       "| entry | import | create | first call | total to first answer | warm call, rest not loaded | warm call, rest loaded | first miss | second miss | memory at the first answer, at the end |",
     );
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    console.log(
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    );
     for (const name of ["unsplit", ...NAMES.filter((n) => n !== "unsplit")]) {
       console.log(
         `| ${name} | ${m(name, "import_ms").toFixed(1)} | ${m(name, "create_ms").toFixed(1)} | ${m(name, "first_call_ms").toFixed(1)} | ` +
@@ -228,7 +294,8 @@ try {
       );
     }
     const parts = [];
-    for (let i = 0; i < 3; i++) parts.push(await partsOnce(server.origin, m("split", "memory")));
+    for (let i = 0; i < 3; i++)
+      parts.push(await partsOnce(server.origin, m("split", "memory")));
     const pm = (k, op) => median(parts.map((p) => p[k][op]));
     console.log(
       `\nthe undo alone at ${(m("split", "memory") / 2 ** 20).toFixed(1)} MB of memory, the stack pointer at ${STACK_TOP.toLocaleString("en")}, 1,028 table slots: ` +
@@ -245,7 +312,9 @@ try {
       );
     }
     for (const name of ["unsplit", "split"]) {
-      const before = runs[name][0].before.filter((e) => e.name !== "/favicon.ico");
+      const before = runs[name][0].before.filter(
+        (e) => e.name !== "/favicon.ico",
+      );
       console.log(
         `${name}: fetched before the first answer: ${before.map((e) => `${e.name} ${e.bytes.toLocaleString("en")} B`).join(", ")}`,
       );
@@ -258,10 +327,16 @@ try {
     "pkg/agentpad_core.wasm",
     "pkg/agentpad_rest.wasm",
   ]) {
-    console.log(`${f}: ${fs.statSync(path.join(WWW, f)).size.toLocaleString("en")} B, gzip -9 ${gz(f).toLocaleString("en")} B`);
+    console.log(
+      `${f}: ${fs.statSync(path.join(WWW, f)).size.toLocaleString("en")} B, gzip -9 ${gz(f).toLocaleString("en")} B`,
+    );
   }
 } finally {
   await server.close();
-  for (const f of ["dist/bench-unsplit-entry.js", "dist/bench-unsplit.js", "dist/bench-unsplit.config.mjs"])
+  for (const f of [
+    "dist/bench-unsplit-entry.js",
+    "dist/bench-unsplit.js",
+    "dist/bench-unsplit.config.mjs",
+  ])
     fs.rmSync(path.join(WWW, f), { force: true });
 }

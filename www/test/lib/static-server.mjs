@@ -4,6 +4,7 @@ import { readFile, stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 
 const WWW = fileURLToPath(new URL("../..", import.meta.url));
 const TYPES = {
@@ -17,9 +18,11 @@ const TYPES = {
 /**
  * Starts the server. `onRequest(pathname)` sees every request (for tests that check what was
  * fetched); if it returns `{ status }`, that is the answer instead of the file (for tests of a
- * failed fetch). Resolves to `{ origin, close }`.
+ * failed fetch). `gzip: true` sends files gzipped (level 9, as the size budgets measure) to a
+ * client that accepts it, as a production server would. Resolves to `{ origin, close }`.
  */
-export async function serveWww(page, onRequest = () => {}) {
+export async function serveWww(page, onRequest = () => {}, { gzip = false } = {}) {
+  const gzipped = new Map(); // etag → body
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://localhost");
     const refused = onRequest(url.pathname)?.status;
@@ -47,7 +50,13 @@ export async function serveWww(page, onRequest = () => {}) {
         return;
       }
       const body = await readFile(file);
-      res.writeHead(200, { ...headers, "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+      const type = { "content-type": TYPES[extname(file)] ?? "application/octet-stream" };
+      if (gzip && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
+        if (!gzipped.has(etag)) gzipped.set(etag, gzipSync(body, { level: 9 }));
+        res.writeHead(200, { ...headers, ...type, "content-encoding": "gzip", vary: "accept-encoding" }).end(gzipped.get(etag));
+        return;
+      }
+      res.writeHead(200, { ...headers, ...type }).end(body);
     } catch {
       res.writeHead(404).end();
     }
