@@ -266,7 +266,7 @@ export class Workspace {
         if (await waitable(() => inner.open(path, doc.text, doc.version))) committed.set(path, doc.text);
       }
     } catch (err) {
-      inner.free();
+      release(inner); // as free() does: in the browser entry a free may need the rest of the engine
       throw err;
     }
     const ws = new Workspace(inner, storage, timeoutMs, sink);
