@@ -9,7 +9,7 @@ use similar::algorithms::{myers, Capture, Replace};
 use similar::DiffOp;
 
 mod case;
-pub use case::{lower_str, push_lower};
+pub use case::{lower_chars, push_lower};
 
 // ---- CJK --------------------------------------------------------------------------------------
 
@@ -110,11 +110,7 @@ pub fn word_runs(chars: &[char]) -> impl Iterator<Item = (CharClass, usize, &[ch
 
 /// A `Word` run lower-cased (`Timeout` → `timeout`). Cost: O(run).
 pub fn lower(run: &[char]) -> String {
-    let mut out = String::with_capacity(run.len());
-    for c in run {
-        push_lower(&mut out, *c);
-    }
-    out
+    lower_chars(run.iter().copied())
 }
 
 // ---- Markdown headings and fences ---------------------------------------------------------------

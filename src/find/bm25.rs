@@ -6,7 +6,7 @@
 //! either way. A run of CJK letters gives each character and each pair of neighbours
 //! (`配置文件` → `配`, `置`, `文`, `件`, `配置`, `置文`, `文件`), so Chinese needs no dictionary.
 
-use crate::text_rules::{is_cjk, push_lower};
+use crate::text_rules::{is_cjk, lower_chars, push_lower};
 
 /// BM25's term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -76,11 +76,7 @@ fn identifier(run: &[char], emit: &mut impl FnMut(String, f64)) {
         parts.push(cur);
     }
     if parts.len() > 1 {
-        let mut whole = String::new();
-        for c in run.iter().filter(|c| **c != '_') {
-            push_lower(&mut whole, *c);
-        }
-        emit(whole, IDENT_WEIGHT);
+        emit(lower_chars(run.iter().copied().filter(|c| *c != '_')), IDENT_WEIGHT);
     }
     for p in parts {
         emit(p, 1.0);

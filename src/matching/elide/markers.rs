@@ -221,7 +221,7 @@ pub fn is_elision_line(line: &str) -> bool {
 fn is_elision_phrase(s: &str) -> bool {
     // Per char, without `str::to_lowercase`'s final-sigma rule (its tables would ship for it):
     // `σ` and `ς` are both letters outside the ASCII words above, so the answer is the same.
-    let lower = crate::text_rules::lower_str(s);
+    let lower = crate::text_rules::lower_chars(s.chars());
     if !lower.chars().all(|c| c.is_alphanumeric() || " .…,:;'()-_!".contains(c)) {
         return false;
     }
