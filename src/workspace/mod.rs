@@ -766,7 +766,7 @@ impl Workspace {
             self.diagnostics_pointer(&mut r);
         }
         if let (Some(p), true) = (path, r.candidates.len() > 1) {
-            views::distinguish(&self.draft_rope(p), p, &mut r.candidates);
+            views::distinguish(&self.draft_rope(p), p, &mut r.candidates, self.settings.config.locale.words());
         }
         r.visible_tools = self.visible_tools().into_iter().map(|t| self.tool_name(t)).collect();
         r.next_actions = self.next_actions();

@@ -52,13 +52,14 @@ const TELL_APART_CHARS: usize = 60;
 /// Candidates whose previews read the same (three `stepNumber: steps.length,`) get what tells
 /// them apart after ` · `: the Markdown heading they lie under or the line enclosing them
 /// (`in export function step3(steps: Step[]) {`) when those differ, else the nearest line, above
-/// or below, that differs between all of them (`above: a = 1;`). Candidates with their own
-/// preview, and groups nothing within the scan tells apart, are left as they are.
+/// or below, that differs between all of them (`above: a = 1;`), worded in the response's locale
+/// (`上方：a = 1;`). Candidates with their own preview, and groups nothing within the scan tells
+/// apart, are left as they are.
 /// Cost: O(c log c) for c candidates, plus O(ENCLOSING_SCAN_LINES + DIFFERING_SCAN_LINES) lines
 /// read per candidate of a group.
 /// Out of line: only a response with candidates calls it (docs/performance.md#cold-start).
 #[inline(never)]
-pub(super) fn distinguish(draft: &Rope, path: &str, candidates: &mut [Candidate]) {
+pub(super) fn distinguish(draft: &Rope, path: &str, candidates: &mut [Candidate], words: &crate::locale::Words) {
     let mut groups: std::collections::BTreeMap<String, Vec<usize>> = std::collections::BTreeMap::new();
     for (i, c) in candidates.iter().enumerate() {
         groups.entry(c.preview.clone()).or_default().push(i);
@@ -69,9 +70,15 @@ pub(super) fn distinguish(draft: &Rope, path: &str, candidates: &mut [Candidate]
         let enclosing: Vec<Option<String>> =
             lines.iter().map(|&l| if markdown { crate::outline::heading_path(draft, l).pop() } else { enclosing_line(draft, l) }).collect();
         let notes: Option<Vec<String>> = if enclosing.iter().all(Option::is_some) && all_distinct(&enclosing) {
-            Some(enclosing.into_iter().flatten().map(|e| format!("in {}", text::clip(&e, TELL_APART_CHARS))).collect())
+            Some(
+                enclosing
+                    .into_iter()
+                    .flatten()
+                    .map(|e| words.t("candidate.tell_apart.in", &[("line", &text::clip(&e, TELL_APART_CHARS))]))
+                    .collect(),
+            )
         } else {
-            nearest_differing(draft, &lines)
+            nearest_differing(draft, &lines, words)
         };
         for (&i, note) in members.iter().zip(notes.into_iter().flatten()) {
             if let Some(c) = candidates.get_mut(i) {
@@ -125,17 +132,17 @@ fn enclosing_line(draft: &Rope, idx: usize) -> Option<String> {
 }
 
 /// The nearest offset (1 above, 1 below, 2 above, …) at which the lines of all `lines` differ
-/// from one another, as `above: …` / `below: …` per line.
-fn nearest_differing(draft: &Rope, lines: &[usize]) -> Option<Vec<String>> {
+/// from one another, as `above: …` / `below: …` per line (in `words`' locale).
+fn nearest_differing(draft: &Rope, lines: &[usize], words: &crate::locale::Words) -> Option<Vec<String>> {
     for d in 1..=DIFFERING_SCAN_LINES {
-        for (above, word) in [(true, "above"), (false, "below")] {
+        for (above, key) in [(true, "candidate.tell_apart.above"), (false, "candidate.tell_apart.below")] {
             let at: Vec<Option<String>> = lines
                 .iter()
                 .map(|&l| if above { l.checked_sub(d) } else { Some(l + d) })
                 .map(|i| i.and_then(|i| trimmed_line(draft, i)).filter(|t| !t.is_empty()))
                 .collect();
             if at.iter().all(Option::is_some) && all_distinct(&at) {
-                return Some(at.into_iter().flatten().map(|t| format!("{word}: {}", text::clip(&t, TELL_APART_CHARS))).collect());
+                return Some(at.into_iter().flatten().map(|t| words.t(key, &[("line", &text::clip(&t, TELL_APART_CHARS))])).collect());
             }
         }
     }

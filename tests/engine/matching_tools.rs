@@ -754,3 +754,26 @@ fn nfc_and_nfd_are_one_tier_and_land_in_the_document_s_form() {
         assert_eq!(h.stored("a.toml"), after);
     }
 }
+
+/// Candidates whose previews read the same get what tells them apart in the response's locale:
+/// the line that encloses each (`in …` / `所在：…`) or the nearest line that differs
+/// (`above: …` / `上方：…`). The quoted line stays as the document has it.
+#[test]
+fn what_tells_candidates_apart_is_worded_in_the_locale() {
+    let enclosed = "function a() {\n  x = 1;\n}\nfunction b() {\n  x = 1;\n}\n";
+    let headed = "# 数据库\ntimeout: 30\n\n# 缓存\ntimeout: 30\n";
+    let cases = [
+        ("en", "a.ts", enclosed, "x = 1;", ["x = 1; · in function a() {", "x = 1; · in function b() {"]),
+        ("zh", "a.ts", enclosed, "x = 1;", ["x = 1; · 所在：function a() {", "x = 1; · 所在：function b() {"]),
+        ("en", "a.txt", headed, "timeout: 30", ["timeout: 30 · above: # 数据库", "timeout: 30 · above: # 缓存"]),
+        ("zh", "a.txt", headed, "timeout: 30", ["timeout: 30 · 上方：# 数据库", "timeout: 30 · 上方：# 缓存"]),
+    ];
+    for (locale, path, doc, old, previews) in cases {
+        let config = Config::from_json(&json!({ "locale": locale })).unwrap();
+        let mut h = Host::with_config(&[(path, doc)], config);
+        let r = h.call("memo_replace", json!({"old_text": old, "new_text": "y"}));
+        assert_eq!(r.status, Status::MultiMatch, "{locale} {path}");
+        let got: Vec<&str> = r.candidates.iter().map(|c| c.preview.as_str()).collect();
+        assert_eq!(got, previews, "{locale} {path}");
+    }
+}
