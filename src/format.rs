@@ -408,7 +408,7 @@ impl Display for BasicLine<'_> {
         )?;
         let ids: Vec<&str> = r.candidates.iter().filter(|c| !c.stale).map(|c| c.id.as_str()).collect();
         if !ids.is_empty() {
-            write!(f, "{}", fill(w.basic_candidates, &letters(&ids)))?;
+            write!(f, "{}", fill(w.basic_candidates, &letters(&ids, w.letters_and)))?;
             if let Some(c) = r.candidates.iter().find(|c| c.recommended && !c.stale) {
                 write!(f, "{}", fill(w.basic_recommended, &c.id))?;
             }
@@ -431,8 +431,8 @@ fn said(r: &Response) -> &str {
 /// Longest summary sentence `markdown_basic` keeps, in chars.
 pub const BASIC_SUMMARY_CHARS: usize = 160;
 
-/// `A–C` for consecutive single letters, else `A, C, D`.
-fn letters(ids: &[&str]) -> String {
+/// `A–C` for consecutive single letters, else the letters joined by `and` (`A, C, D`; `A、C、D`).
+fn letters(ids: &[&str], and: &str) -> String {
     let codes: Vec<Option<u32>> = ids
         .iter()
         .map(|id| {
@@ -447,7 +447,7 @@ fn letters(ids: &[&str]) -> String {
         ids.len() >= 3 && codes.iter().all(Option::is_some) && codes.windows(2).all(|p| matches!(p, [Some(a), Some(b)] if *b == a + 1));
     match (consecutive, ids.first(), ids.last()) {
         (true, Some(first), Some(last)) => format!("{first}–{last}"),
-        _ => ids.join(", "),
+        _ => ids.join(and),
     }
 }
 
@@ -731,7 +731,7 @@ flags: `SelectionPending`
             "{}",
             r.markdown
         );
-        assert_eq!(r.markdown_basic, "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md. · 候选 A, B，推荐 B");
+        assert_eq!(r.markdown_basic, "[Warning] MultiMatch · SelectionPending · Found 2 matches of `x` in a.md. · 候选 A、B，推荐 B");
     }
 
     #[test]
@@ -844,9 +844,10 @@ flags: `SelectionPending`
         assert_eq!(first_sentence("[Read-only]", 160), "[Read-only]");
         assert_eq!(first_sentence("no end\nat all", 160), "no end ⏎ at all");
         assert_eq!(first_sentence(&"x".repeat(200), 160), format!("{}…", "x".repeat(160)));
-        assert_eq!(letters(&["A", "B", "C"]), "A–C");
-        assert_eq!(letters(&["A", "C", "D"]), "A, C, D");
-        assert_eq!(letters(&["A"]), "A");
+        assert_eq!(letters(&["A", "B", "C"], ", "), "A–C");
+        assert_eq!(letters(&["A", "C", "D"], ", "), "A, C, D");
+        assert_eq!(letters(&["A", "B"], "、"), "A、B");
+        assert_eq!(letters(&["A"], ", "), "A");
     }
 
     #[test]
