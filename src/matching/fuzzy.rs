@@ -557,15 +557,17 @@ fn by_line_ids(
     for (d, text) in distinct.iter().enumerate() {
         if let [only] = needle_skeletons.as_slice() {
             // One needle line: a streamed search, so a 10 MB line's skeleton is never built.
-            may_mid[d] = super::kmp::contains_in(stable_chars(text.chars()), only);
+            may_mid[d] = skeleton_contains(text, only);
             continue;
         }
         skeleton(text, &mut skel);
         match needle_skeletons.as_slice() {
             [_] => {} // handled above
             [first, .., last] => {
+                // The length first: `get` hashes the whole skeleton, and most lines have none
+                // of the middle skeletons' lengths.
                 let may_be_middle = middle_lens.get(skel.len()).copied().unwrap_or(false);
-                if let Some(&m) = middle_skeletons.get(skel.as_slice()).filter(|_| may_be_middle) {
+                if let Some(&m) = may_be_middle.then(|| middle_skeletons.get(skel.as_slice())).flatten() {
                     may_mid[d] = true;
                     middles_seen.insert(m);
                 }
@@ -702,6 +704,25 @@ fn stable_chars(text: impl Iterator<Item = char>) -> impl Iterator<Item = char> 
             return Some(c);
         }
     })
+}
+
+/// Whether `skeleton` (stable chars, as [`stable_chars`] keeps them) occurs in the stable chars
+/// of `text`. Cost: O(n). An ASCII text holds no mark and no char that folds, so its stable
+/// chars are its bytes that [`is_stable`] keeps, streamed without decoding chars (a third of a
+/// 10 MB one-line NoMatch went to the char-by-char stream, docs/reliability.md); a needle with a
+/// char outside ASCII then cannot occur.
+fn skeleton_contains(text: &str, skeleton: &[char]) -> bool {
+    if !text.is_ascii() {
+        return super::kmp::contains_in(stable_chars(text.chars()), skeleton);
+    }
+    let mut bytes = Vec::with_capacity(skeleton.len());
+    for &c in skeleton {
+        match u8::try_from(c) {
+            Ok(b) if b.is_ascii() => bytes.push(b),
+            _ => return false,
+        }
+    }
+    super::kmp::contains_in(text.bytes().filter(|&b| is_stable(char::from(b))), &bytes)
 }
 
 /// The runs of `line` made of [`stable_chars`] only (possibly empty). Cost: O(n).

@@ -258,3 +258,22 @@ fn overlapping_windows_keep_the_leftmost() {
     let (hits, _) = run("}  \n}  \n}  \n", "}\n}");
     assert_eq!(hits, vec!["}  \n}  "]);
 }
+
+/// The ASCII path of the skeleton check answers what the char stream answers: on ASCII texts
+/// with blanks, quotes, dashes and dots (which are not stable), and needles inside and outside
+/// ASCII; on a text with a char outside ASCII it is the char stream.
+#[test]
+fn the_skeleton_check_of_an_ascii_text_is_the_char_streams() {
+    let texts = ["a - b. \"c\" 'd'  e", "x=1; y = 2;\ty=3", "", "  ...  ", "héllo wörld", "a\u{0301}b c"];
+    let needles = ["ab", "abcde", "x=1;y=2;", "y=3", "", "c\"d", "hllo", "héllo", "wörld", "ab", "bc", "zz"];
+    let mut checked = 0;
+    for text in texts {
+        for needle in needles {
+            let skeleton: Vec<char> = stable_chars(needle.chars()).collect();
+            let by_chars = crate::matching::kmp::contains_in(stable_chars(text.chars()), &skeleton);
+            assert_eq!(skeleton_contains(text, &skeleton), by_chars, "{text:?} / {needle:?}");
+            checked += usize::from(by_chars);
+        }
+    }
+    assert!(checked >= 8, "too few needles occur for the check to mean anything: {checked}");
+}
