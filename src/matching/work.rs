@@ -12,7 +12,8 @@
 /// Units one search may spend: the fuzzy steps of a `locate` and the near-miss search of the
 /// same needle after it, together. A whole `memo_replace` measured 2.1–2.6 ns of wasm CPU time
 /// per unit it counted (1.1–1.9 native; exact search and the answer uncounted), so a search
-/// that spends all of it stays near 220 ms in wasm; the frozen worst cases of
+/// that spends all of it stays near 220 ms in wasm — on the VM of that day: on a slower one a
+/// unit cost up to 3.3 ns, about 280 ms for all of it; the frozen worst cases of
 /// `bench/speed/lib/worst.mjs` at 10 MB spend 49–80 M (docs/reliability.md).
 pub const SEARCH_BUDGET: u64 = 85_000_000;
 
