@@ -447,6 +447,10 @@ fn intern_lines<'r>(
         recent[slot] = Some(id);
         raw.push(id);
     };
+    // The last line of each length (mod 8) that lay in one chunk, as the rope's own text: a
+    // repetitive document's next line is found here before a Cow is made or `intern` called (a
+    // third of a NoMatch on 10 MB of `}` and blank lines went to interning, docs/reliability.md).
+    let mut recent_in_chunk: [Option<(u32, &'r str)>; 8] = [None; 8];
     let from_byte = rope.line_to_byte(first_line.min(rope.len_lines()));
     let (chunks, mut chunk_start, _, _) = rope.chunks_at_byte(from_byte);
     let mut partial = String::new(); // a line that began in an earlier chunk
@@ -462,14 +466,20 @@ fn intern_lines<'r>(
         let mut rest = chunk.get(skip..).unwrap_or_default();
         while let Some(at) = next_line_break(rest.as_bytes()) {
             let (line, after) = (rest.get(..at).unwrap_or_default(), rest.get(at + 1..).unwrap_or_default());
-            let text = if partial.is_empty() {
-                Cow::Borrowed(line)
+            rest = after;
+            if partial.is_empty() {
+                let slot = line.len() & 7;
+                match recent_in_chunk[slot] {
+                    Some((id, seen)) if seen == line => raw.push(id),
+                    _ => {
+                        intern(Cow::Borrowed(line), &mut distinct, &mut raw);
+                        recent_in_chunk[slot] = raw.last().map(|&id| (id, line));
+                    }
+                }
             } else {
                 partial.push_str(line);
-                Cow::Owned(std::mem::take(&mut partial))
-            };
-            intern(text, &mut distinct, &mut raw);
-            rest = after;
+                intern(Cow::Owned(std::mem::take(&mut partial)), &mut distinct, &mut raw);
+            }
             if raw.len() == wanted {
                 break 'chunks;
             }

@@ -222,6 +222,9 @@ fn interned_lines_are_the_ropes_lines_across_chunks() {
             let mut want: Vec<String> = rope.lines_at(first).map(|l| l.to_string().trim_end_matches('\n').to_string()).collect();
             want.extend(std::iter::repeat(String::new()).take(extra));
             assert_eq!(got, want, "from line {first}, {extra} past the end");
+            // Equal lines share one id: as many ids as distinct texts.
+            let texts: std::collections::BTreeSet<&String> = want.iter().collect();
+            assert_eq!(distinct.len(), texts.len(), "from line {first}, {extra} past the end");
         }
     }
 }
