@@ -447,10 +447,15 @@ fn intern_lines<'r>(
         recent[slot] = Some(id);
         raw.push(id);
     };
-    // The last line of each length (mod 8) that lay in one chunk, as the rope's own text: a
-    // repetitive document's next line is found here before a Cow is made or `intern` called (a
-    // third of a NoMatch on 10 MB of `}` and blank lines went to interning, docs/reliability.md).
-    let mut recent_in_chunk: [Option<(u32, &'r str)>; 8] = [None; 8];
+    // The last line that lay in one chunk per slot (its length and end bytes, mod 16), as the
+    // rope's own text: a repetitive document's next line is found here before a Cow is made or
+    // `intern` called (a third of a NoMatch on 10 MB of `}` and blank lines went to interning,
+    // docs/reliability.md). The end bytes keep lines of one length apart (`fn a() {`, `    x();`).
+    let mut recent_in_chunk: [Option<(u32, &'r str)>; 16] = [None; 16];
+    let slot_of = |line: &str| {
+        let b = line.as_bytes();
+        (line.len() ^ usize::from(b.first().copied().unwrap_or(0)) ^ (usize::from(b.last().copied().unwrap_or(0)) << 2)) & 15
+    };
     let from_byte = rope.line_to_byte(first_line.min(rope.len_lines()));
     let (chunks, mut chunk_start, _, _) = rope.chunks_at_byte(from_byte);
     let mut partial = String::new(); // a line that began in an earlier chunk
@@ -468,7 +473,7 @@ fn intern_lines<'r>(
             let (line, after) = (rest.get(..at).unwrap_or_default(), rest.get(at + 1..).unwrap_or_default());
             rest = after;
             if partial.is_empty() {
-                let slot = line.len() & 7;
+                let slot = slot_of(line);
                 match recent_in_chunk[slot] {
                     Some((id, seen)) if seen == line => raw.push(id),
                     _ => {
