@@ -414,15 +414,7 @@ fn intern_lines<'r>(
     let mut more: HashMap<u64, Vec<u32>, BuildHasherDefault<Identity>> = HashMap::default();
     let mut distinct: Vec<Cow<'r, str>> = Vec::new();
     let mut raw: Vec<u32> = Vec::with_capacity(wanted);
-    // The last id seen per line length (mod 8): repetitive documents repeat a few lines, and a
-    // comparison with the last one of the same length is cheaper than hashing.
-    let mut recent: [Option<u32>; 8] = [None; 8];
     let mut intern = |text: Cow<'r, str>, distinct: &mut Vec<Cow<'r, str>>, raw: &mut Vec<u32>| {
-        let slot = text.len() & 7;
-        if let Some(id) = recent[slot].filter(|&id| distinct[id as usize] == text) {
-            raw.push(id);
-            return;
-        }
         let hash = xxhash_rust::xxh3::xxh3_64(text.as_bytes());
         let next = distinct.len() as u32;
         let id = match ids.entry(hash) {
@@ -444,13 +436,14 @@ fn intern_lines<'r>(
                 }
             }
         };
-        recent[slot] = Some(id);
         raw.push(id);
     };
     // The last line that lay in one chunk per slot (its length and end bytes, mod 16), as the
-    // rope's own text: a repetitive document's next line is found here before a Cow is made or
-    // `intern` called (a third of a NoMatch on 10 MB of `}` and blank lines went to interning,
-    // docs/reliability.md). The end bytes keep lines of one length apart (`fn a() {`, `    x();`).
+    // rope's own text: repetitive documents repeat a few lines, and a comparison with the last
+    // one of its slot is cheaper than hashing it or making a Cow (a third of a NoMatch on 10 MB
+    // of `}` and blank lines went to interning, docs/reliability.md). The end bytes keep lines of
+    // one length apart (`fn a() {`, `    x();`). A line that spans chunks is hashed (one a chunk at
+    // most).
     let mut recent_in_chunk: [Option<(u32, &'r str)>; 16] = [None; 16];
     let slot_of = |line: &str| {
         let b = line.as_bytes();
@@ -568,11 +561,15 @@ fn by_line_ids(
     // The middle skeletons some distinct line has: each must be somewhere for a match.
     let mut middles_seen: std::collections::HashSet<&[char]> = std::collections::HashSet::new();
     let mut skel = Vec::new();
+    let only_ascii = match needle_skeletons.as_slice() {
+        [only] => ascii_bytes(only),
+        _ => None,
+    };
     budget.charge(distinct.iter().map(|d| d.len() as u64).sum());
     for (d, text) in distinct.iter().enumerate() {
         if let [only] = needle_skeletons.as_slice() {
             // One needle line: a streamed search, so a 10 MB line's skeleton is never built.
-            may_mid[d] = skeleton_contains(text, only);
+            may_mid[d] = skeleton_contains(text, only, only_ascii.as_deref());
             continue;
         }
         skeleton(text, &mut skel);
@@ -722,22 +719,21 @@ fn stable_chars(text: impl Iterator<Item = char>) -> impl Iterator<Item = char> 
 }
 
 /// Whether `skeleton` (stable chars, as [`stable_chars`] keeps them) occurs in the stable chars
-/// of `text`. Cost: O(n). An ASCII text holds no mark and no char that folds, so its stable
-/// chars are its bytes that [`is_stable`] keeps, streamed without decoding chars (a third of a
-/// 10 MB one-line NoMatch went to the char-by-char stream, docs/reliability.md); a needle with a
-/// char outside ASCII then cannot occur.
-fn skeleton_contains(text: &str, skeleton: &[char]) -> bool {
+/// of `text`; `ascii` is `skeleton` as bytes ([`ascii_bytes`], made once per needle). Cost: O(n).
+/// An ASCII text holds no mark and no char that folds, so its stable chars are its bytes that
+/// [`is_stable`] keeps, streamed without decoding chars (a third of a 10 MB one-line NoMatch went
+/// to the char-by-char stream, docs/reliability.md); a skeleton with a char outside ASCII
+/// (`ascii` None) then cannot occur.
+fn skeleton_contains(text: &str, skeleton: &[char], ascii: Option<&[u8]>) -> bool {
     if !text.is_ascii() {
         return super::kmp::contains_in(stable_chars(text.chars()), skeleton);
     }
-    let mut bytes = Vec::with_capacity(skeleton.len());
-    for &c in skeleton {
-        match u8::try_from(c) {
-            Ok(b) if b.is_ascii() => bytes.push(b),
-            _ => return false,
-        }
-    }
-    super::kmp::contains_in(text.bytes().filter(|&b| is_stable(char::from(b))), &bytes)
+    ascii.is_some_and(|bytes| super::kmp::contains_in(text.bytes().filter(|&b| is_stable(char::from(b))), bytes))
+}
+
+/// `chars` as bytes when all are ASCII, else None. Cost: O(chars).
+fn ascii_bytes(chars: &[char]) -> Option<Vec<u8>> {
+    chars.iter().map(|&c| u8::try_from(c).ok().filter(u8::is_ascii)).collect()
 }
 
 /// The runs of `line` made of [`stable_chars`] only (possibly empty). Cost: O(n).

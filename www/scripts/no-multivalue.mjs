@@ -10,22 +10,13 @@
 //   node www/scripts/no-multivalue.mjs IN.wasm OUT.wasm
 import fs from "node:fs";
 
+import { leb } from "./split-wasm.mjs";
+
 const [input, output] = process.argv.slice(2);
 if (!input || !output) throw new Error("usage: node www/scripts/no-multivalue.mjs IN.wasm OUT.wasm");
 const bytes = fs.readFileSync(input);
 if (bytes.readUInt32LE(0) !== 0x6d736100) throw new Error(`${input} is not a wasm module`);
 
-function uleb(buf, pos) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = buf[pos++];
-    if (byte === undefined) throw new Error(`${input}: truncated LEB128 at ${pos}`);
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (!(byte & 0x80)) return [value, pos];
-  }
-}
 function encode(n) {
   const out = [];
   do {
@@ -42,19 +33,19 @@ let dropped = 0;
 for (let pos = 8; pos < bytes.length;) {
   const start = pos;
   const id = bytes[pos];
-  const [size, bodyStart] = uleb(bytes, pos + 1);
+  const [size, bodyStart] = leb(bytes, pos + 1);
   const end = bodyStart + size;
   if (end > bytes.length) throw new Error(`${input}: section at ${start} runs past the end`);
   pos = end;
   if (id === 0) {
-    const [nameLength, nameStart] = uleb(bytes, bodyStart);
+    const [nameLength, nameStart] = leb(bytes, bodyStart);
     const name = bytes.toString("utf8", nameStart, nameStart + nameLength);
     if (name === "target_features") {
-      let [count, p] = uleb(bytes, nameStart + nameLength);
+      let [count, p] = leb(bytes, nameStart + nameLength);
       const kept = [];
       for (; count > 0; count--) {
         const prefix = bytes[p];
-        const [length, featureStart] = uleb(bytes, p + 1);
+        const [length, featureStart] = leb(bytes, p + 1);
         const feature = bytes.toString("utf8", featureStart, featureStart + length);
         if (feature === "multivalue") dropped++;
         else kept.push(bytes.subarray(p, featureStart + length));

@@ -28,8 +28,9 @@ export const BUDGETS = {
   // 534,269 with the phrase tables packed at compile time, 539,688 before (docs/performance.md#2026-12-04-phrase-tables-packed-lower-case-by-runs).
   // 524,543 with lower case by runs, without core's case table (docs/performance.md#2026-12-04-phrase-tables-packed-lower-case-by-runs).
   // 524,818 with the ASCII skeleton check of a one-line needle (+360 with the zh tell-apart
-  // phrases: a 10 MB one-line NoMatch 247 -> 207 ms, docs/reliability.md); 524,990 with the
-  // interner's last line per slot (+172: a repetitive 10 MB NoMatch 239-259 -> 148-160 ms).
+  // phrases: a 10 MB one-line NoMatch 247 -> 207 ms, docs/reliability.md); 524,853 with the
+  // interner's last line per slot in place of its cache by length (a repetitive 10 MB NoMatch
+  // 239-259 -> 136-160 ms).
   "pkg/agentpad_bg.wasm": 525_300,
   // The browser entry's first module (src/split-loader.ts): what a page whose edits match exactly
   // runs, under the goal's 250 KB. 249,916 on 2026-12-04 with the exact workload, the sync reads
